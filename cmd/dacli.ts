@@ -1,0 +1,30 @@
+// The bin: the only file that touches `process`. argv, env, cwd and the
+// standard streams go in; an exit code comes out.
+
+import { main } from '../internal/cli/main.js'
+import { manifest } from '../internal/cli/manifest.gen.js'
+import { services } from '../internal/runtime/services.js'
+
+// A closed pipe (`dacli task list | head`) is not an error worth a stack trace.
+for (const s of [process.stdout, process.stderr]) {
+  s.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw e
+  })
+}
+
+const outcome = await main(process.argv.slice(2), {
+  io: {
+    stdout: { write: (t) => void process.stdout.write(t) },
+    stderr: { write: (t) => void process.stderr.write(t) },
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  },
+  env: process.env,
+  cwd: process.cwd(),
+  now: () => new Date(),
+  services,
+  table: manifest,
+})
+process.exitCode = outcome.exitCode

@@ -1,0 +1,11 @@
+// The aggregate command table, eagerly imported: every slice's `commands`.
+// The bin uses the build-time manifest (manifest.gen.ts) generated from the same
+// modules, so it can load each command's module lazily; a test keeps the two equal.
+
+import type { Command } from '../clikit/command.js'
+import { commands as agent } from '../features/agent/index.js'
+import { commands as meta } from '../features/meta/index.js'
+import { commands as project } from '../features/project/index.js'
+import { commands as task } from '../features/task/index.js'
+
+export const commands: readonly Command[] = [...meta, ...agent, ...project, ...task]

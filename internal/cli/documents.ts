@@ -1,0 +1,28 @@
+// Every published document: schema id → zod definition (each slice's json.ts),
+// and their JSON Schemas (draft 2020-12) as published under schemas/.
+
+import { z } from 'zod'
+import type { DocumentRegistry } from '../clikit/context.js'
+import { documents as envelope } from '../clikit/envelope.schema.js'
+import { documents as agent } from '../features/agent/json.js'
+import { documents as meta } from '../features/meta/json.js'
+import { documents as project } from '../features/project/json.js'
+import { documents as task } from '../features/task/json.js'
+
+export const zodDocuments: Record<string, z.ZodType> = { ...envelope, ...meta, ...agent, ...project, ...task }
+
+const BASE = 'https://dacli.dev/schemas/'
+
+export function jsonSchemaOf(id: string, schema: z.ZodType): Record<string, unknown> {
+  const js = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as Record<string, unknown>
+  const { $schema, ...rest } = js
+  return { $schema, $id: `${BASE}${id.replace('/', '.')}.schema.json`, title: id, ...rest }
+}
+
+export const registry: DocumentRegistry = {
+  jsonSchemas() {
+    const out: Record<string, Record<string, unknown>> = {}
+    for (const id of Object.keys(zodDocuments).sort()) out[id] = jsonSchemaOf(id, zodDocuments[id] as z.ZodType)
+    return out
+  },
+}

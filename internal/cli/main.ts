@@ -1,0 +1,52 @@
+// The app layer's entry: pick the command from the table and hand it to invoke().
+// It holds no command bodies; everything a command does lives in its slice.
+
+import type { CommandEntry } from '../clikit/command.js'
+import { guide, matchCommand } from '../clikit/dispatch.js'
+import { familyHelp, rootHelp } from '../clikit/help.js'
+import { invoke, type Outcome, type Runtime } from '../clikit/invoke.js'
+import { colorEnabled } from '../clikit/io.js'
+import { renderJSON, writeHumanError } from '../clikit/render.js'
+import { VERSION } from '../clikit/version.js'
+
+export async function main(argv: readonly string[], rt: Runtime): Promise<Outcome> {
+  const table: readonly CommandEntry[] = rt.table
+  const first = argv[0]
+  if (argv.length === 0 || first === '--help' || first === '-h') {
+    rt.io.stdout.write(rootHelp(table, VERSION))
+    return { exitCode: 0 }
+  }
+  if (first === '--version') {
+    const version = table.find((c) => c.path === 'version')
+    if (version) return invoke(version, argv.slice(1), rt)
+  }
+  const m = matchCommand(table, argv)
+  if (m !== null) return invoke(m.command, m.rest, rt)
+
+  // `dacli task --help` (a family): list the family's commands.
+  const fams = new Set(table.map((c) => c.path.split(' ')[0]))
+  const words = argv.filter((t) => t !== '--json' && t !== '--quiet')
+  if (fams.has(words[0] as string) && words.length === 2 && (words[1] === '--help' || words[1] === '-h')) {
+    rt.io.stdout.write(familyHelp(words[0] as string, table))
+    return { exitCode: 0 }
+  }
+
+  const g = guide(table, argv)
+  const env = {
+    schema: 'error/v1' as const,
+    ok: false as const,
+    exit_code: 2,
+    kind: 'usage',
+    message: g.message,
+    suggestions: g.suggestions,
+    next_actions: g.next,
+    details: g.family === null ? {} : { family: g.family },
+  }
+  if (argv.includes('--json')) rt.io.stderr.write(renderJSON(env))
+  else {
+    const color = colorEnabled(rt.io.stderrIsTTY, rt.env)
+    if (g.family !== null) rt.io.stderr.write(`${familyHelp(g.family, table)}\n`)
+    writeHumanError(rt.io.stderr, env, 'dacli <command> [arguments] [flags]  (dacli help)', color)
+  }
+  return { exitCode: 2, error: env }
+}

@@ -1,0 +1,39 @@
+// What a command receives. Factories are lazy: a command that never calls
+// `git()` never loads isomorphic-git, and a test can inject its own.
+
+import type { Identity, Store } from '../store/index.js'
+import type { CommandEntry } from './command.js'
+import type { Notes } from './io.js'
+
+export type Env = Readonly<Record<string, string | undefined>>
+
+/** Lazily created collaborators, wired by the bin (and by tests). */
+export interface Services {
+  /** Opens the workspace found from `cwd` (exit 4 when there is none). */
+  store(cwd: string, env: Env, now: () => Date): Promise<Store>
+  /** The zod document registry (schema id → zod schema), loaded only by the commands that need it. */
+  documents(): Promise<DocumentRegistry>
+}
+
+export interface DocumentRegistry {
+  /** Schema id (`task/v1`) → JSON Schema (draft 2020-12), as published under schemas/. */
+  jsonSchemas(): Record<string, Record<string, unknown>>
+}
+
+export interface Context {
+  /** Warnings and notes for people (stderr; silenced by --quiet). */
+  readonly notes: Notes
+  readonly cwd: string
+  readonly env: Env
+  readonly now: () => Date
+  /** `--json` was requested (commands never print JSON themselves; this only tunes stderr chatter). */
+  readonly json: boolean
+  /** The acting identity (from DACLI_AGENT), resolved once per invocation. */
+  identity(): Promise<Identity>
+  store(): Promise<Store>
+  documents(): Promise<DocumentRegistry>
+  /** The command table this invocation dispatches from (help, catalog, capabilities). */
+  readonly table: readonly CommandEntry[]
+  /** The path of the running command. */
+  readonly commandPath: string
+}

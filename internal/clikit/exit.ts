@@ -1,0 +1,52 @@
+// The one place that maps an error to an exit code (contract.md §1). The
+// classification is found anywhere on the `cause` chain, so wrapping an error
+// (`new Error('while …', { cause })`) never changes the code.
+
+import { classifiedError, type DacliError, type ErrorKind } from '../store/errors.js'
+
+export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, not_found: 4, conflict: 5 } as const
+
+const CODE_OF: Record<ErrorKind, number> = {
+  failure: 1,
+  usage: 2,
+  refused: 3,
+  not_found: 4,
+  conflict: 5,
+}
+
+export const KIND_OF_CODE: Record<number, ErrorKind> = {
+  1: 'failure',
+  2: 'usage',
+  3: 'refused',
+  4: 'not_found',
+  5: 'conflict',
+}
+
+export function exitCodeOf(err: unknown): number {
+  if (err === null || err === undefined) return 0
+  const c = classifiedError(err)
+  return c === null ? 1 : CODE_OF[c.kind]
+}
+
+/** True for an exception no layer classified and that is not an OS-level failure: a bug. */
+export function isUnexpected(err: unknown): boolean {
+  if (classifiedError(err) !== null) return false
+  return !isSystemError(err)
+}
+
+/** Node's system errors (ENOENT, EACCES, ENOSPC, …) anywhere on the cause chain. */
+export function isSystemError(err: unknown): boolean {
+  const seen = new Set<unknown>()
+  for (
+    let cur = err;
+    cur !== null && typeof cur === 'object' && !seen.has(cur);
+    cur = (cur as { cause?: unknown }).cause
+  ) {
+    seen.add(cur)
+    const code = (cur as { code?: unknown }).code
+    if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) return true
+  }
+  return false
+}
+
+export type { DacliError }

@@ -1,0 +1,233 @@
+// Flag declarations and the table-driven parser (contract.md §2).
+//
+// A declaration is plain data, so the same object drives parsing, typed values,
+// help text, `capabilities`, the build-time manifest and MCP input schemas.
+
+import { parseDuration } from '../store/duration.js'
+import { UsageError } from '../store/errors.js'
+
+export { formatDuration, parseDuration } from '../store/duration.js'
+
+export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'enum'
+
+export interface FlagSpec {
+  readonly type: FlagType
+  readonly description: string
+  /** Shown in usage and help (`--lease DUR`). */
+  readonly valueName?: string
+  /** Allowed values for `enum`. */
+  readonly values?: readonly string[]
+  readonly repeatable?: boolean
+  readonly required?: boolean
+  /** Shown in help; the parser does not apply it (a command applies its own defaults). */
+  readonly defaultText?: string
+  /** Inclusive bounds for `int`. */
+  readonly min?: number
+  readonly max?: number
+}
+
+export type FlagSpecs = Readonly<Record<string, FlagSpec>>
+
+type Opts = Omit<Partial<FlagSpec>, 'type' | 'description'>
+
+export const str = (description: string, opts: Opts = {}): FlagSpec => ({
+  type: 'string',
+  description,
+  valueName: 'TEXT',
+  ...opts,
+})
+export const int = (description: string, opts: Opts = {}): FlagSpec => ({
+  type: 'int',
+  description,
+  valueName: 'N',
+  ...opts,
+})
+export const bool = (description: string, opts: Opts = {}): FlagSpec => ({ type: 'bool', description, ...opts })
+export const duration = (description: string, opts: Opts = {}): FlagSpec => ({
+  type: 'duration',
+  description,
+  valueName: 'DUR',
+  ...opts,
+})
+export const oneOf = (values: readonly string[], description: string, opts: Opts = {}): FlagSpec => ({
+  type: 'enum',
+  description,
+  values,
+  valueName: values.join('|'),
+  ...opts,
+})
+
+/** Flags every command accepts; `--json` is honoured only where the command declares a schema. */
+export const GLOBAL_FLAGS: FlagSpecs = {
+  json: bool('print one JSON document on stdout (errors as an error/v1 envelope on stderr)'),
+  quiet: bool('suppress warnings and notes on stderr'),
+  help: bool('show this help and exit'),
+}
+
+export type FlagValue = string | number | boolean
+export type FlagValues = Record<string, FlagValue | FlagValue[]>
+
+export interface ParseOutcome {
+  /** Typed values of the flags that were given (repeatable flags as arrays). */
+  flags: FlagValues
+  positionals: string[]
+  /** `--name` spellings not declared on the command, in the order met. */
+  unknown: string[]
+  /** `--help` or `-h` was given as a flag. */
+  help: boolean
+  /** `--json` was given as a flag (known even when other errors exist, to pick the error format). */
+  json: boolean
+  /** Usage problems other than unknown flags, in the order met. */
+  problems: string[]
+}
+
+const isFlagToken = (t: string) => t.startsWith('--') && t.length > 2
+
+/**
+ * Parse argv tokens (after the command path) against declared flags. Never throws:
+ * every problem is collected so the caller can report unknown flags first.
+ */
+export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOutcome {
+  const out: ParseOutcome = { flags: {}, positionals: [], unknown: [], help: false, json: false, problems: [] }
+  const seen = new Map<string, string[]>()
+  const lookup = (name: string): FlagSpec | undefined =>
+    Object.hasOwn(specs, name) ? specs[name] : Object.hasOwn(GLOBAL_FLAGS, name) ? GLOBAL_FLAGS[name] : undefined
+
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i] as string
+    if (tok === '--') {
+      for (let j = i + 1; j < tokens.length; j++) out.positionals.push(tokens[j] as string)
+      break
+    }
+    if (tok === '-h') {
+      out.help = true
+      continue
+    }
+    if (!isFlagToken(tok)) {
+      out.positionals.push(tok)
+      continue
+    }
+    const eq = tok.indexOf('=')
+    const name = eq === -1 ? tok.slice(2) : tok.slice(2, eq)
+    const inline = eq === -1 ? undefined : tok.slice(eq + 1)
+    const spec = lookup(name)
+    if (spec === undefined) {
+      if (!out.unknown.includes(`--${name}`)) out.unknown.push(`--${name}`)
+      continue
+    }
+    let raw: string
+    if (spec.type === 'bool') {
+      if (inline === undefined) raw = 'true'
+      else if (inline === 'true' || inline === 'false') raw = inline
+      else {
+        out.problems.push(`--${name} is a switch: use --${name}, --${name}=true or --${name}=false (got "${inline}")`)
+        continue
+      }
+    } else if (inline !== undefined) {
+      raw = inline
+    } else {
+      const next = tokens[i + 1]
+      if (next === '--' && i + 2 < tokens.length) {
+        raw = tokens[i + 2] as string
+        i += 2
+      } else if (next !== undefined && (next === '-' || !next.startsWith('-'))) {
+        raw = next
+        i += 1
+      } else {
+        out.problems.push(`--${name} requires a value (use --${name}=VALUE or --${name} -- VALUE)`)
+        continue
+      }
+    }
+    const list = seen.get(name) ?? []
+    list.push(raw)
+    seen.set(name, list)
+  }
+
+  for (const [name, raws] of seen) {
+    const spec = lookup(name) as FlagSpec
+    if (!spec.repeatable && raws.length > 1 && new Set(raws).size > 1) {
+      out.problems.push(`--${name} was given ${raws.length} times with different values; give it once`)
+      continue
+    }
+    const typed: FlagValue[] = []
+    for (const raw of spec.repeatable ? raws : [raws[raws.length - 1] as string]) {
+      const v = convert(name, spec, raw)
+      if (typeof v === 'object') out.problems.push(v.problem)
+      else typed.push(v)
+    }
+    if (typed.length === 0) continue
+    out.flags[name] = spec.repeatable ? typed : (typed[0] as FlagValue)
+  }
+  if (out.flags.help === true) out.help = true
+  if (out.flags.json === true) out.json = true
+  return out
+}
+
+function convert(name: string, spec: FlagSpec, raw: string): FlagValue | { problem: string } {
+  switch (spec.type) {
+    case 'bool':
+      return raw === 'true'
+    case 'string':
+      return raw
+    case 'int': {
+      if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+        return { problem: `--${name} must be an integer, got "${raw}"` }
+      }
+      const n = Number(raw)
+      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
+        const range = `${spec.min ?? '-∞'}..${spec.max ?? '∞'}`
+        return { problem: `--${name} must be in ${range}, got ${n}` }
+      }
+      return n
+    }
+    case 'duration': {
+      const ms = parseDuration(raw)
+      if (ms === null)
+        return { problem: `--${name} must be a duration such as 90s, 45m, 2h, 1h30m or 3d, got "${raw}"` }
+      return ms
+    }
+    case 'enum':
+      if (!spec.values?.includes(raw)) {
+        return { problem: `--${name} must be one of ${spec.values?.join(', ')}, got "${raw}"` }
+      }
+      return raw
+  }
+}
+
+/** Levenshtein distance, for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0] as number
+    prev[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j] as number
+      prev[j] = Math.min(up + 1, (prev[j - 1] as number) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1))
+      diag = up
+    }
+  }
+  return prev[b.length] as number
+}
+
+/** The closest known name within a small distance, or null. */
+export function nearest(name: string, candidates: Iterable<string>): string | null {
+  let best: string | null = null
+  let bestD = Number.POSITIVE_INFINITY
+  const limit = name.length <= 4 ? 1 : 2
+  for (const c of candidates) {
+    const d = editDistance(name, c)
+    if (d < bestD || (d === bestD && best !== null && c < best)) {
+      best = c
+      bestD = d
+    }
+  }
+  if (best !== null && bestD <= limit) return best
+  // A prefix is a near miss too (`--proj` for `--project`).
+  for (const c of candidates) if (name.length >= 3 && c.startsWith(name)) return c
+  return null
+}
+
+/** Throwing wrapper used where a single error is wanted. */
+export function usage(message: string, details?: Record<string, unknown>): UsageError {
+  return new UsageError(message, details === undefined ? {} : { details })
+}

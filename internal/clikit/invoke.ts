@@ -1,0 +1,189 @@
+// invoke(): the one dispatcher behind the CLI, the MCP server and the tests
+// (contract.md §8). Order: --help → parse and reject unknown flags → refuse an
+// undeclared --json → other usage problems → grant gate → run → render.
+
+import { RefusedError, UsageError } from '../store/errors.js'
+import type { Identity } from '../store/index.js'
+import type { Command, CommandEntry, Input } from './command.js'
+import type { Context, Env, Services } from './context.js'
+import { exitCodeOf } from './exit.js'
+import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
+import { commandHelp, usageOf } from './help.js'
+import { colorEnabled, type IO, makeNotes, makeOut } from './io.js'
+import { envelopeOf, renderJSON, writeHumanError } from './render.js'
+
+export interface Runtime {
+  readonly io: IO
+  readonly env: Env
+  readonly cwd: string
+  readonly now: () => Date
+  readonly services: Services
+  readonly table: readonly CommandEntry[]
+  /** A pre-bound identity (the MCP server binds it once at launch). */
+  readonly identity?: Identity
+  /** Called after a successful mutating command (autorecord). */
+  readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
+}
+
+export interface Outcome {
+  exitCode: number
+  /** The document a successful command produced (also what MCP returns). */
+  data?: unknown
+  /** The error/v1 envelope of a failed command. */
+  error?: ReturnType<typeof envelopeOf>
+}
+
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined
+  return () => {
+    p ??= f()
+    return p
+  }
+}
+
+/** Bind positional tokens to the declared arguments. */
+function bindArgs(entry: CommandEntry, positionals: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {}
+  let i = 0
+  for (const a of entry.args) {
+    if (a.rest) {
+      const words = positionals.slice(i)
+      i = positionals.length
+      if (words.length > 0) out[a.name] = words.join(' ')
+      else if (a.required) throw new UsageError(`missing argument <${a.name}>`, { details: { missing: [a.name] } })
+      continue
+    }
+    const v = positionals[i]
+    if (v === undefined) {
+      if (a.required) throw new UsageError(`missing argument <${a.name}>`, { details: { missing: [a.name] } })
+      continue
+    }
+    out[a.name] = v
+    i++
+  }
+  if (i < positionals.length) {
+    const extra = positionals.slice(i)
+    throw new UsageError(
+      `unexpected argument${extra.length > 1 ? 's' : ''}: ${extra.map((e) => JSON.stringify(e)).join(' ')}`,
+      {
+        details: { unexpected: extra },
+      },
+    )
+  }
+  return out
+}
+
+export async function invoke(entry: CommandEntry, argv: readonly string[], rt: Runtime): Promise<Outcome> {
+  const parsed = parseArgv(argv, entry.flags)
+  const json = parsed.json
+  const quiet = parsed.flags.quiet === true
+  const color = colorEnabled(rt.io.stdoutIsTTY, rt.env)
+  const errColor = colorEnabled(rt.io.stderrIsTTY, rt.env)
+  const debug = rt.env.DACLI_DEBUG === '1'
+
+  if (parsed.help) {
+    rt.io.stdout.write(commandHelp(entry))
+    return { exitCode: 0, data: null }
+  }
+
+  const store = once(() => rt.services.store(rt.cwd, rt.env, rt.now))
+  const identity = rt.identity ? async () => rt.identity as Identity : once(async () => (await store()).identity())
+  const ctx: Context = {
+    notes: makeNotes(rt.io.stderr, quiet, errColor),
+    cwd: rt.cwd,
+    env: rt.env,
+    now: rt.now,
+    json,
+    identity,
+    store,
+    documents: once(() => rt.services.documents()),
+    table: rt.table,
+    commandPath: entry.path,
+  }
+
+  try {
+    if (parsed.unknown.length > 0) {
+      const known = [...Object.keys(entry.flags), ...Object.keys(GLOBAL_FLAGS)]
+      const hints = parsed.unknown
+        .map((u) => [u, nearest(u.slice(2), known)] as const)
+        .filter((x): x is readonly [string, string] => x[1] !== null)
+      const msg = `unknown flag(s): ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
+      throw new UsageError(msg, {
+        details: { unknown_flags: parsed.unknown },
+        suggestions: hints.length > 0 ? [fixedCommand(entry, argv, hints)] : [],
+        next: [`dacli ${entry.path} --help`],
+      })
+    }
+    if (json && entry.json === null) {
+      const honoring = rt.table
+        .filter((c) => c.json !== null)
+        .map((c) => c.path)
+        .sort()
+      throw new UsageError(`${entry.path} does not support --json`, {
+        details: { json_commands: honoring },
+        next: [`dacli ${entry.path} (without --json)`],
+      })
+    }
+    if (parsed.problems.length > 0) {
+      throw new UsageError(parsed.problems.join('; '), { next: [`dacli ${entry.path} --help`] })
+    }
+    const args = bindArgs(entry, parsed.positionals)
+    const missing = Object.entries(entry.flags)
+      .filter(([n, s]) => s.required && parsed.flags[n] === undefined)
+      .map(([n]) => `--${n}`)
+    if (missing.length > 0) {
+      throw new UsageError(`missing required flag${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, {
+        details: { missing_flags: missing },
+        next: [`dacli ${entry.path} --help`],
+      })
+    }
+    const input: Input = { args, flags: parsed.flags, argv }
+
+    if (!entry.standalone) {
+      const who = await identity()
+      const dryRun = parsed.flags['dry-run'] === true
+      if (entry.mutates && !entry.proposes && !dryRun && who.grant !== 'rw') {
+        throw new RefusedError('grant', `${entry.path} needs a read-write grant (${who.id} has ${who.grant})`, {
+          details: { identity: who.id, grant: who.grant, required: 'rw' },
+          next: [
+            'ask an identity with a read-write grant to do this',
+            'record what you found instead: dacli note add finding "<title>" --project <p>',
+          ],
+        })
+      }
+    }
+
+    const command: Command = await entry.load()
+    const result = await command.run(ctx, input)
+    if (entry.mutates && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
+    if (json) rt.io.stdout.write(renderJSON(result.data))
+    else result.human?.(makeOut(rt.io.stdout, color))
+    return { exitCode: result.exitCode ?? 0, data: result.data }
+  } catch (err) {
+    const env = envelopeOf(err, debug)
+    if (json) rt.io.stderr.write(renderJSON(env))
+    else {
+      const stack = debug && err instanceof Error ? err.stack : undefined
+      writeHumanError(rt.io.stderr, env, usageOf(entry), errColor, stack)
+    }
+    return { exitCode: exitCodeOf(err), error: env }
+  }
+}
+
+/** The caller's command line with each near-miss flag replaced by the flag it probably meant. */
+function fixedCommand(
+  entry: CommandEntry,
+  argv: readonly string[],
+  hints: readonly (readonly [string, string])[],
+): string {
+  const fix = new Map(hints.map(([u, h]) => [u, `--${h}`]))
+  const fixed = argv.map((t) => {
+    if (!t.startsWith('--')) return t
+    const eq = t.indexOf('=')
+    const name = eq === -1 ? t : t.slice(0, eq)
+    const f = fix.get(name)
+    return f === undefined ? t : f + (eq === -1 ? '' : t.slice(eq))
+  })
+  const quote = (s: string) => (/^[\w./:@=,-]+$/.test(s) ? s : JSON.stringify(s))
+  return ['dacli', ...entry.path.split(' '), ...fixed.map(quote)].join(' ')
+}

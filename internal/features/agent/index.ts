@@ -1,0 +1,3 @@
+import { whoami } from './whoami.js'
+
+export const commands = [whoami]

@@ -1,0 +1,66 @@
+import { defineCommand, flagBool } from '../../clikit/command.js'
+import { bool } from '../../clikit/flags.js'
+import { allHelp, catalogEntry, commandHelp, families, familyHelp, rootHelp } from '../../clikit/help.js'
+import { VERSION } from '../../clikit/version.js'
+import { UsageError } from '../../store/errors.js'
+import type { CatalogDocT } from './json.js'
+
+export const help = defineCommand({
+  path: 'help',
+  summary: 'Show help for dacli, a command family or one command',
+  args: [{ name: 'topic', description: 'a family (task) or a command path (task claim)', required: false, rest: true }],
+  flags: { all: bool('list every command') },
+  json: 'catalog/v1',
+  mutates: false,
+  standalone: true,
+  examples: ['dacli help', 'dacli help --all', 'dacli help task', 'dacli help task claim'],
+  async run(ctx, input) {
+    const topic = input.args.topic
+    const table = ctx.table
+    let selected = table
+    let text: string
+    if (topic === undefined) {
+      text = flagBool(input, 'all') ? allHelp(table) : rootHelp(table, VERSION)
+    } else {
+      const exact = table.find((c) => c.path === topic)
+      if (exact) {
+        selected = [exact]
+        text = commandHelp(exact)
+      } else if (families(table).has(topic)) {
+        selected = table.filter((c) => c.path.startsWith(`${topic} `))
+        text = familyHelp(topic, table)
+      } else {
+        throw new UsageError(`no command or family "${topic}"`, { next: ['dacli help --all'] })
+      }
+    }
+    const data: CatalogDocT = {
+      schema: 'catalog/v1',
+      commands: [...selected].sort((a, b) => a.path.localeCompare(b.path)).map(catalogEntry),
+    }
+    return { data, human: (out) => out.line(text.replace(/\n$/, '')) }
+  },
+})
+
+export const catalog = defineCommand({
+  path: 'catalog',
+  summary: 'List every command with its usage, flags, JSON schema and grant',
+  args: [],
+  flags: {},
+  json: 'catalog/v1',
+  mutates: false,
+  standalone: true,
+  async run(ctx) {
+    const cmds = [...ctx.table].sort((a, b) => a.path.localeCompare(b.path)).map(catalogEntry)
+    const data: CatalogDocT = { schema: 'catalog/v1', commands: cmds }
+    return {
+      data,
+      human(out) {
+        out.table(cmds.map((c) => [c.path, c.mutates ? (c.proposes ? 'rw*' : 'rw') : 'ro', c.json ?? '-', c.summary]))
+        out.line('')
+        out.line(
+          out.style('dim', 'rw = needs a read-write grant; rw* = a read-only identity’s call becomes a proposal'),
+        )
+      },
+    }
+  },
+})

@@ -1,0 +1,5 @@
+import { catalog, help } from './help.js'
+import { init } from './init.js'
+import { schema } from './schema.js'
+
+export const commands = [init, help, catalog, schema]

@@ -1,0 +1,46 @@
+import { defineCommand, flagStr } from '../../clikit/command.js'
+import { oneOf, str } from '../../clikit/flags.js'
+import { addProject, STAGES } from '../../store/index.js'
+import { checkText, checkTitle, slugify } from '../../store/paths.js'
+import { projectDoc, renderProject } from './docs.js'
+
+export const add = defineCommand({
+  path: 'project add',
+  summary: 'Create a project',
+  description:
+    'The slug (the project folder, and the qualifier in task references like ledger/7) is derived from the title unless --slug is given. An existing slug is a conflict (exit 5); a slug that is not one safe path segment is a usage error (exit 2).',
+  args: [{ name: 'title', description: 'the project title', required: true, rest: true }],
+  flags: {
+    slug: str('the project slug (lower-case letters, digits, ".", "_", "-")', { valueName: 'SLUG' }),
+    goal: str('what the project is for (the ## Goal section)'),
+    stage: oneOf(STAGES, 'where the project stands', { defaultText: 'definition' }),
+  },
+  json: 'project/v1',
+  mutates: true,
+  examples: ['dacli project add "Ledger" --goal "Reconciliation stops diverging at month end"'],
+  async run(ctx, input) {
+    const title = checkTitle(input.args.title as string)
+    const goal = flagStr(input, 'goal')
+    if (goal !== undefined) checkText(goal, 'goal')
+    const slug = flagStr(input, 'slug') ?? slugify(title, 40)
+    const store = await ctx.store()
+    const who = await ctx.identity()
+    await addProject(store, {
+      title,
+      slug,
+      ...(goal === undefined ? {} : { goal }),
+      stage: flagStr(input, 'stage') ?? 'definition',
+      by: who.id,
+    })
+    const data = projectDoc(await store.readProject(slug), { open: 0, active: 0, blocked: 0, done: 0 })
+    return {
+      data,
+      human(out) {
+        out.line(`created project ${slug}`)
+        renderProject(out, data)
+        out.line('')
+        out.line(out.style('dim', `next: dacli task add "<title>" --project ${slug} --accept "<criterion>"`))
+      },
+    }
+  },
+})

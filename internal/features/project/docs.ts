@@ -1,0 +1,60 @@
+// Building project documents from store records (plain objects; no zod at run time).
+
+import type { Out } from '../../clikit/io.js'
+import type { ProjectRecord, Store } from '../../store/index.js'
+import type { CountsT, ProjectDocT } from './json.js'
+
+export async function countsOf(store: Store, slug: string): Promise<CountsT> {
+  const c: CountsT = { open: 0, active: 0, blocked: 0, done: 0 }
+  for (const t of (await store.listTasks(slug)).tasks) c[t.status]++
+  return c
+}
+
+export const totalOf = (c: CountsT) => c.open + c.active + c.blocked + c.done
+
+export function projectDoc(p: ProjectRecord, counts: CountsT, removed = false): ProjectDocT {
+  return {
+    schema: 'project/v1',
+    id: p.id,
+    slug: p.slug,
+    title: p.title,
+    status: p.status,
+    stage: p.stage,
+    counts,
+    total: totalOf(counts),
+    goal: p.sections.goal,
+    sections: p.sections,
+    github: p.github,
+    created: p.created,
+    created_by: p.created_by,
+    path: p.path,
+    removed,
+  }
+}
+
+export function renderProject(out: Out, d: ProjectDocT): void {
+  out.line(`${out.style('bold', d.title)}  ${out.style('dim', `(${d.slug})`)}`)
+  out.fields([
+    ['status', d.status],
+    ['stage', d.stage],
+    [
+      'tasks',
+      `${d.total} — ${d.counts.open} open, ${d.counts.active} active, ${d.counts.blocked} blocked, ${d.counts.done} done`,
+    ],
+    ['github', d.github?.repo ?? null],
+    ['file', d.path],
+  ])
+  const s = d.sections
+  for (const [title, text] of [
+    ['Vision', s.vision],
+    ['Goal', s.goal],
+    ['Constraints', s.constraints],
+    ['Out of scope', s.out_of_scope],
+    ['Success criteria', s.success_criteria],
+  ] as const) {
+    if (text === null) continue
+    out.line('')
+    out.line(out.style('bold', title))
+    for (const l of text.split('\n')) out.line(`  ${l}`)
+  }
+}

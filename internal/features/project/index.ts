@@ -1,0 +1,6 @@
+import { add } from './add.js'
+import { list } from './list.js'
+import { rm } from './rm.js'
+import { show } from './show.js'
+
+export const commands = [add, list, show, rm]

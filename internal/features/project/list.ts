@@ -1,0 +1,53 @@
+import { defineCommand } from '../../clikit/command.js'
+import { countsOf, totalOf } from './docs.js'
+import type { ProjectListDocT } from './json.js'
+
+export const list = defineCommand({
+  path: 'project list',
+  summary: 'List projects with their task counts',
+  args: [],
+  flags: {},
+  json: 'project-list/v1',
+  mutates: false,
+  async run(ctx) {
+    const store = await ctx.store()
+    const { projects, broken } = await store.listProjects()
+    const rows: ProjectListDocT['projects'] = []
+    for (const p of projects) {
+      const counts = await countsOf(store, p.slug)
+      rows.push({
+        id: p.id,
+        slug: p.slug,
+        title: p.title,
+        status: p.status,
+        stage: p.stage,
+        counts,
+        total: totalOf(counts),
+      })
+    }
+    for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    const data: ProjectListDocT = { schema: 'project-list/v1', projects: rows, skipped: broken }
+    return {
+      data,
+      human(out) {
+        if (rows.length === 0) {
+          out.line('no projects yet — dacli project add "<title>"')
+          return
+        }
+        out.table([
+          ['SLUG', 'STATUS', 'STAGE', 'OPEN', 'ACTIVE', 'BLOCKED', 'DONE', 'TITLE'].map((h) => out.style('dim', h)),
+          ...rows.map((r) => [
+            r.slug,
+            r.status,
+            r.stage,
+            String(r.counts.open),
+            String(r.counts.active),
+            String(r.counts.blocked),
+            String(r.counts.done),
+            r.title,
+          ]),
+        ])
+      },
+    }
+  },
+})

@@ -1,0 +1,127 @@
+import { ulid } from 'ulid'
+import { defineCommand, flagBool, flagList, flagStr } from '../../clikit/command.js'
+import { bool, oneOf, str } from '../../clikit/flags.js'
+import { nearestDuplicate } from '../../engines/similarity.js'
+import { PRIORITIES, RefusedError, stamp, UsageError } from '../../store/index.js'
+import { checkText, checkTitle, safeSegment, slugify } from '../../store/paths.js'
+import { newTaskBody, parseDepSpec } from '../../store/taskfile.js'
+import { refOf, renderTask, taskDoc } from './docs.js'
+
+/** `o,m,p` with 0 ≤ o ≤ m ≤ p (three-point PERT estimate). */
+export function parseEstimate(text: string): { optimistic: number; probable: number; pessimistic: number } {
+  const parts = text.split(',').map((p) => p.trim())
+  const nums = parts.map(Number)
+  if (parts.length !== 3 || parts.some((p) => p === '') || !nums.every((n) => Number.isFinite(n))) {
+    throw new UsageError(`--estimate must be three numbers o,m,p (optimistic, probable, pessimistic), got "${text}"`)
+  }
+  const [o, m, p] = nums as [number, number, number]
+  if (!(o >= 0 && o <= m && m <= p)) {
+    throw new UsageError(`--estimate must satisfy 0 ≤ optimistic ≤ probable ≤ pessimistic, got ${o},${m},${p}`)
+  }
+  return { optimistic: o, probable: m, pessimistic: p }
+}
+
+export const add = defineCommand({
+  path: 'task add',
+  summary: 'Create a task in a project (unowned until someone claims it)',
+  description:
+    'Creates projects/<project>/tasks/open/NNN-<slug>.md with the next sequence number of the project (allocated under a lock, never reused). A near-duplicate of an open or active task in the project (similar title) is refused with exit 3 naming the twin, unless --force. Give acceptance criteria with --accept: `task done` verifies against them.',
+  args: [{ name: 'title', description: 'the task title', required: true, rest: true }],
+  flags: {
+    project: str('the project slug', { required: true, valueName: 'SLUG' }),
+    priority: oneOf(PRIORITIES, 'MoSCoW priority'),
+    estimate: str('three-point estimate optimistic,probable,pessimistic (0 ≤ o ≤ m ≤ p)', { valueName: 'O,M,P' }),
+    accept: str('an acceptance criterion (a checkbox in ## Acceptance)', { repeatable: true, valueName: 'CRITERION' }),
+    'so-that': str('why the task matters (## So that)'),
+    context: str('background for whoever works on it (## Context)'),
+    parent: str('the parent task', { valueName: 'REF' }),
+    'depends-on': str('a task this one depends on, with an optional link type (default FS)', {
+      repeatable: true,
+      valueName: 'REF[:FS|SS|FF|SF]',
+    }),
+    force: bool('create it even if it looks like a duplicate of an open or active task'),
+  },
+  json: 'task/v1',
+  mutates: true,
+  common: true,
+  examples: [
+    'dacli task add "Add the ledger write shim" --project ledger --priority must --estimate 2,5,14 --accept "Shim covers the nightly batch path"',
+    'dacli task add "Reconcile month end" --project ledger --depends-on ledger/2 --depends-on ledger/3:SS',
+  ],
+  async run(ctx, input) {
+    const title = checkTitle(input.args.title as string)
+    const project = safeSegment(flagStr(input, 'project') as string, 'project slug')
+    const estimateText = flagStr(input, 'estimate')
+    const estimate = estimateText === undefined ? null : parseEstimate(estimateText)
+    const accept = flagList(input, 'accept').map((a) => checkTitle(a, 'acceptance criterion'))
+    const soThat = flagStr(input, 'so-that')
+    const context = flagStr(input, 'context')
+    if (soThat !== undefined) checkText(soThat, '--so-that')
+    if (context !== undefined) checkText(context, '--context')
+    const store = await ctx.store()
+    store.requireProject(project)
+    const who = await ctx.identity()
+
+    const deps: { on: string; type: string }[] = []
+    for (const spec of flagList(input, 'depends-on')) {
+      const d = parseDepSpec(spec)
+      const target = await store.readTask(d.on, { prefer: project })
+      if (!deps.some((x) => x.on === target.id)) deps.push({ on: target.id, type: d.type })
+    }
+    const parentRef = flagStr(input, 'parent')
+    const parent = parentRef === undefined ? null : (await store.readTask(parentRef, { prefer: project })).id
+    const id = `t-${ulid()}`
+    const created = stamp(ctx.now())
+    const { renderNewTask } = await import('../../store/parsing.js')
+
+    const record = await store.createTask(project, (existing) => {
+      if (!flagBool(input, 'force')) {
+        const live = existing.filter((t) => t.status === 'open' || t.status === 'active')
+        const twin = nearestDuplicate(title, live)
+        if (twin !== null) {
+          throw new RefusedError('near-duplicate', `"${title}" looks like ${refOf(twin)} "${twin.title}"`, {
+            details: {
+              twin: { id: twin.id, ref: refOf(twin), title: twin.title, status: twin.status },
+              similarity: Math.round(twin.jaccard * 1000) / 1000,
+              shared_tokens: twin.shared,
+            },
+            next: [`dacli task show ${refOf(twin)}`, 'add --force to create it anyway'],
+          })
+        }
+      }
+      const body = newTaskBody({
+        title,
+        so_that: soThat ?? null,
+        context: context ?? null,
+        accept,
+        log: `- ${created} ${who.id} created`,
+      })
+      const text = renderNewTask(
+        {
+          id,
+          created,
+          created_by: who.id,
+          priority: flagStr(input, 'priority') ?? null,
+          estimate,
+          depends_on: deps,
+          parent,
+        },
+        body,
+      )
+      return { slug: slugify(title), text }
+    })
+    if (accept.length === 0) {
+      ctx.notes.warn(
+        `${refOf(record)} has no acceptance criteria; add them (dacli task edit ${refOf(record)} --accept "…") so done can be verified`,
+      )
+    }
+    const data = await taskDoc(store, record)
+    return {
+      data,
+      human(out) {
+        out.line(`created ${data.ref}  (${data.id})`)
+        renderTask(out, data)
+      },
+    }
+  },
+})

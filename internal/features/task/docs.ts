@@ -1,0 +1,136 @@
+// task/v1 bodies from store records, and their human rendering.
+
+import type { Out } from '../../clikit/io.js'
+import { type Store, type TaskRecord, type TaskSummary, teOf } from '../../store/index.js'
+import type { TaskBodyT, TaskDocT, TaskListItemT } from './json.js'
+
+export const refOf = (t: { project: string; seq: number; slug: string }) =>
+  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
+
+const claimExpired = (expires: string | null, now: Date) => expires !== null && Date.parse(expires) <= now.getTime()
+
+async function resolveQuietly(store: Store, on: string, project: string): Promise<TaskSummary | null> {
+  try {
+    const f = await store.resolve(on, { prefer: project })
+    return (await store.listTasks(f.project)).tasks.find((t) => t.path === f.path) ?? null
+  } catch {
+    return null
+  }
+}
+
+/** The task/v1 body (without `schema`), with dependencies and parent resolved. */
+export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> {
+  const now = store.now()
+  const deps: TaskBodyT['depends_on'] = []
+  for (const d of t.depends_on) {
+    const s = await resolveQuietly(store, d.on, t.project)
+    deps.push({ on: d.on, ref: s ? refOf(s) : null, title: s?.title ?? null, type: d.type, status: s?.status ?? null })
+  }
+  const parent = t.parent === null ? null : await resolveQuietly(store, t.parent, t.project)
+  return {
+    id: t.id,
+    seq: t.seq,
+    ref: refOf(t),
+    slug: t.slug,
+    project: t.project,
+    title: t.title,
+    status: t.status,
+    owner: t.owner,
+    claim: t.claim === null ? null : { ...t.claim, expired: claimExpired(t.claim.expires, now) },
+    priority: t.priority,
+    estimate: t.estimate === null ? null : { ...t.estimate, te: teOf(t.estimate) },
+    depends_on: deps,
+    parent: t.parent === null ? null : { id: parent?.id ?? t.parent, ref: parent ? refOf(parent) : null },
+    acceptance: t.acceptance,
+    acceptance_done: t.acceptance_done,
+    acceptance_total: t.acceptance_total,
+    unverified: t.unverified,
+    sections: { so_that: t.so_that, context: t.context },
+    log: t.log,
+    version: t.version,
+    aliases: t.aliases,
+    tags: t.tags,
+    github: t.github,
+    created: t.created,
+    created_by: t.created_by,
+    path: t.path,
+  }
+}
+
+export async function taskDoc(store: Store, t: TaskRecord): Promise<TaskDocT> {
+  return { schema: 'task/v1', ...(await taskBody(store, t)) }
+}
+
+export function listItem(t: TaskSummary): TaskListItemT {
+  return {
+    id: t.id,
+    seq: t.seq,
+    ref: refOf(t),
+    slug: t.slug,
+    project: t.project,
+    title: t.title,
+    status: t.status,
+    owner: t.owner,
+    priority: t.priority,
+    acceptance_done: t.acceptance_done,
+    acceptance_total: t.acceptance_total,
+    estimate_te: t.estimate === null ? null : teOf(t.estimate),
+    claim_expires: t.claim?.expires ?? null,
+    version: t.version,
+    path: t.path,
+  }
+}
+
+const STATUS_STYLE = { open: 'cyan', active: 'green', blocked: 'red', done: 'dim' } as const
+
+export function renderTask(out: Out, d: TaskBodyT): void {
+  const s = out.style
+  out.line(`${s('bold', d.ref)}  ${s(STATUS_STYLE[d.status], d.status)}${d.priority ? `  ${d.priority}` : ''}`)
+  out.line(s('bold', d.title))
+  out.line('')
+  const est = d.estimate
+  out.fields([
+    ['id', d.id],
+    ['owner', d.owner ?? 'unowned'],
+    [
+      'claim',
+      d.claim === null
+        ? null
+        : `${d.claim.by} since ${d.claim.at}${d.claim.expires ? ` until ${d.claim.expires}${d.claim.expired ? ' (expired)' : ''}` : ''}`,
+    ],
+    ['estimate', est === null ? null : `${est.optimistic} / ${est.probable} / ${est.pessimistic}  (Te ${est.te})`],
+    ['parent', d.parent === null ? null : (d.parent.ref ?? d.parent.id)],
+    ['version', d.version],
+    ['file', d.path],
+  ])
+  if (d.depends_on.length > 0) {
+    out.line('')
+    out.line(s('bold', 'Depends on'))
+    for (const dep of d.depends_on) {
+      out.line(
+        `  ${dep.type}  ${dep.ref ?? `${dep.on} (does not resolve)`}  ${dep.status ?? ''}  ${dep.title ?? ''}`.trimEnd(),
+      )
+    }
+  }
+  if (d.sections.so_that) {
+    out.line('')
+    out.line(s('bold', 'So that'))
+    for (const l of d.sections.so_that.split('\n')) out.line(`  ${l}`)
+  }
+  if (d.sections.context) {
+    out.line('')
+    out.line(s('bold', 'Context'))
+    for (const l of d.sections.context.split('\n')) out.line(`  ${l}`)
+  }
+  out.line('')
+  out.line(s('bold', `Acceptance (${d.acceptance_done}/${d.acceptance_total})`))
+  if (d.acceptance.length === 0) out.line(s('yellow', '  no acceptance criteria'))
+  for (const a of d.acceptance) out.line(`  ${a.n}. [${a.checked ? 'x' : ' '}] ${a.text}`)
+  if (d.log.length > 0) {
+    out.line('')
+    out.line(s('bold', 'Log'))
+    for (const l of d.log.slice(-10))
+      out.line(`  ${s('dim', l.at)} ${l.actor} ${l.verb}${l.details ? ` ${l.details}` : ''}`)
+    if (d.log.length > 10) out.line(s('dim', `  … ${d.log.length - 10} earlier entries (dacli task log ${d.ref})`))
+  }
+}

@@ -1,0 +1,5 @@
+import { add } from './add.js'
+import { list } from './list.js'
+import { show } from './show.js'
+
+export const commands = [add, list, show]

@@ -1,0 +1,94 @@
+// Wire shapes of the task slice. The store's types are separate: these are what
+// `--json` promises (additive only within a version; see COMPATIBILITY.md).
+
+import { z } from 'zod'
+
+export const StatusEnum = z.enum(['open', 'active', 'blocked', 'done'])
+export const PriorityEnum = z.enum(['must', 'should', 'could', 'wont'])
+const DepTypeEnum = z.enum(['FS', 'SS', 'FF', 'SF'])
+
+export const TaskBody = {
+  id: z.string().describe('t-<ULID>: the task’s true, global identity'),
+  seq: z.number().int().describe('the per-project sequence number (the NNN of the file name)'),
+  ref: z.string().describe('<project>/<NNN>-<slug>: a qualified reference'),
+  slug: z.string(),
+  project: z.string(),
+  title: z.string(),
+  status: StatusEnum.describe('the folder the file is in'),
+  owner: z.string().nullable().describe('the only identity that may rewrite it; null = unowned'),
+  claim: z
+    .strictObject({ by: z.string(), at: z.string(), expires: z.string().nullable(), expired: z.boolean() })
+    .nullable(),
+  priority: PriorityEnum.nullable(),
+  estimate: z
+    .strictObject({
+      optimistic: z.number(),
+      probable: z.number(),
+      pessimistic: z.number(),
+      te: z.number().describe('(o + 4m + p) / 6'),
+    })
+    .nullable(),
+  depends_on: z.array(
+    z.strictObject({
+      on: z.string().describe('the dependency as written (a task id for dacli-written files)'),
+      ref: z.string().nullable().describe('its qualified reference, or null when it does not resolve'),
+      title: z.string().nullable(),
+      type: DepTypeEnum,
+      status: StatusEnum.nullable().describe('null when the dependency does not resolve'),
+    }),
+  ),
+  parent: z.strictObject({ id: z.string(), ref: z.string().nullable() }).nullable(),
+  acceptance: z.array(z.strictObject({ n: z.number().int(), text: z.string(), checked: z.boolean() })),
+  acceptance_done: z.number().int(),
+  acceptance_total: z.number().int(),
+  unverified: z.boolean().describe('closed through the explicit no-criteria override'),
+  sections: z.strictObject({ so_that: z.string().nullable(), context: z.string().nullable() }),
+  log: z.array(z.strictObject({ at: z.string(), actor: z.string(), verb: z.string(), details: z.string() })),
+  version: z.number().int().describe('bumped by every rewrite; see --if-version'),
+  aliases: z.array(z.number().int()).describe('earlier sequence numbers (after a renumbering); they still resolve'),
+  tags: z.array(z.string()),
+  github: z
+    .strictObject({ issue: z.number().int().nullable(), repo: z.string().nullable(), synced_at: z.string().nullable() })
+    .nullable(),
+  created: z.string().nullable(),
+  created_by: z.string().nullable(),
+  path: z.string().describe('the file, relative to the repository root'),
+}
+
+export const TaskDoc = z.strictObject({ schema: z.literal('task/v1'), ...TaskBody })
+
+export const TaskListItem = z.strictObject({
+  id: z.string(),
+  seq: z.number().int(),
+  ref: z.string(),
+  slug: z.string(),
+  project: z.string(),
+  title: z.string(),
+  status: StatusEnum,
+  owner: z.string().nullable(),
+  priority: PriorityEnum.nullable(),
+  acceptance_done: z.number().int(),
+  acceptance_total: z.number().int(),
+  estimate_te: z.number().nullable(),
+  claim_expires: z.string().nullable(),
+  version: z.number().int(),
+  path: z.string(),
+})
+
+export const TaskListDoc = z.strictObject({
+  schema: z.literal('task-list/v1'),
+  tasks: z.array(TaskListItem),
+  total: z.number().int().describe('every task matching the filters, across all pages'),
+  limit: z.number().int().nullable(),
+  cursor: z.string().nullable(),
+  next_cursor: z.string().nullable().describe('pass as --cursor for the next page; null on the last page'),
+  truncated: z.boolean().describe('true when this page does not hold every match'),
+  skipped: z.array(z.strictObject({ path: z.string(), reason: z.string() })).describe('unreadable files, not listed'),
+})
+
+export const documents = { 'task/v1': TaskDoc, 'task-list/v1': TaskListDoc }
+
+export type TaskDocT = z.infer<typeof TaskDoc>
+export type TaskBodyT = Omit<TaskDocT, 'schema'>
+export type TaskListDocT = z.infer<typeof TaskListDoc>
+export type TaskListItemT = z.infer<typeof TaskListItem>

@@ -1,0 +1,84 @@
+import { defineCommand, flagList, flagNum, flagStr } from '../../clikit/command.js'
+import { int, oneOf, str } from '../../clikit/flags.js'
+import { PRIORITIES, STATUSES, UsageError } from '../../store/index.js'
+import { safeSegment } from '../../store/paths.js'
+import { listItem } from './docs.js'
+import type { TaskListDocT } from './json.js'
+
+export const list = defineCommand({
+  path: 'task list',
+  summary: 'List tasks, filtered by project, status, owner or priority',
+  description:
+    'Sorted by project, then sequence. There is no limit unless --limit is given; `total` always counts every match and a partial page says so (`truncated`, `next_cursor`). An unknown --status is a usage error naming the allowed values, never an empty list. Files that cannot be parsed are skipped and reported (stderr, and `skipped` under --json).',
+  args: [],
+  flags: {
+    project: str('only this project', { valueName: 'SLUG' }),
+    status: oneOf(STATUSES, 'only tasks in this status (repeat for several)', { repeatable: true }),
+    owner: str('only tasks owned by this identity (`me` for yourself, `none` for unowned)', { valueName: 'AGENT' }),
+    priority: oneOf(PRIORITIES, 'only tasks with this priority'),
+    limit: int('at most this many tasks on this page', { min: 1, max: 100_000 }),
+    cursor: str('continue after a previous page (its next_cursor)', { valueName: 'CURSOR' }),
+  },
+  json: 'task-list/v1',
+  mutates: false,
+  common: true,
+  examples: ['dacli task list --project ledger --status open --status active', 'dacli task list --owner me --json'],
+  async run(ctx, input) {
+    const project = flagStr(input, 'project')
+    if (project !== undefined) safeSegment(project, 'project slug')
+    const cursorText = flagStr(input, 'cursor')
+    if (cursorText !== undefined && !/^\d+$/.test(cursorText)) {
+      throw new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursorText}"`)
+    }
+    const store = await ctx.store()
+    const statuses = flagList(input, 'status')
+    const priority = flagStr(input, 'priority')
+    let owner = flagStr(input, 'owner')
+    if (owner === 'me') owner = (await ctx.identity()).id
+    const listing = await store.listTasks(project)
+    const matches = listing.tasks
+      .filter((t) => statuses.length === 0 || statuses.includes(t.status))
+      .filter((t) => priority === undefined || t.priority === priority)
+      .filter((t) => owner === undefined || (owner === 'none' ? t.owner === null : t.owner === owner))
+      .sort((a, b) => a.project.localeCompare(b.project) || a.seq - b.seq)
+    const start = cursorText === undefined ? 0 : Number(cursorText)
+    const limit = flagNum(input, 'limit') ?? null
+    const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
+    const page = matches.slice(start, end)
+    for (const b of listing.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    const data: TaskListDocT = {
+      schema: 'task-list/v1',
+      tasks: page.map(listItem),
+      total: matches.length,
+      limit,
+      cursor: cursorText ?? null,
+      next_cursor: end < matches.length ? String(end) : null,
+      truncated: start > 0 || end < matches.length,
+      skipped: listing.broken,
+    }
+    return {
+      data,
+      human(out) {
+        if (data.tasks.length === 0) {
+          out.line(matches.length === 0 ? 'no tasks match' : 'no tasks on this page')
+          return
+        }
+        const s = out.style
+        out.table([
+          ['REF', 'STATUS', 'PRI', 'OWNER', 'ACC', 'TITLE'].map((h) => s('dim', h)),
+          ...data.tasks.map((t) => [
+            t.ref,
+            t.status,
+            t.priority ?? '-',
+            t.owner ?? '-',
+            t.acceptance_total === 0 ? '-' : `${t.acceptance_done}/${t.acceptance_total}`,
+            t.title,
+          ]),
+        ])
+        if (data.next_cursor !== null) {
+          out.line(s('dim', `showing ${start + 1}–${end} of ${data.total}; next page: --cursor ${data.next_cursor}`))
+        }
+      },
+    }
+  },
+})

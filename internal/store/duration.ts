@@ -1,0 +1,37 @@
+// Durations for leases and windows: `90s`, `45m`, `2h`, `1h30m`, `3d`, `1w`.
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
+
+/** `90s`, `45m`, `2h`, `1h30m`, `3d`, `1w`, `500ms`; a bare number means seconds. Null when malformed or not positive. */
+export function parseDuration(text: string): number | null {
+  if (/^\d+$/.test(text)) {
+    const n = Number(text) * 1000
+    return n > 0 && Number.isSafeInteger(n) ? n : null
+  }
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy
+  let total = 0
+  let pos = 0
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    total += Number(m[1]) * (UNIT_MS[m[2] as string] as number)
+    pos = re.lastIndex
+  }
+  if (pos !== text.length || text.length === 0 || !(total > 0) || !Number.isFinite(total)) return null
+  return Math.round(total)
+}
+
+export function formatDuration(ms: number): string {
+  const parts: string[] = []
+  let rest = Math.round(ms / 1000)
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`)
+      rest %= size
+    }
+  }
+  return parts.length === 0 ? '0s' : parts.join('')
+}

@@ -1,0 +1,164 @@
+// Markdown object files: YAML frontmatter between `---` lines, then a body.
+//
+// Reading uses yaml's Document API; writing edits that Document (so comments,
+// key order, quoting and unknown keys survive) and then splices only the
+// top-level entries whose value changed back into the original text, so every
+// byte outside an edited field is kept exactly (format.md: "unknown keys are
+// preserved verbatim on rewrite, with their order and comments").
+
+import { isDeepStrictEqual } from 'node:util'
+import {
+  type Document,
+  isMap,
+  isScalar,
+  parseDocument,
+  type Scalar,
+  Document as YAMLDocument,
+  type YAMLMap,
+} from 'yaml'
+
+export class ParseError extends Error {
+  override name = 'ParseError'
+}
+
+const OPEN = /^\uFEFF?---[ \t]*\r?\n/
+/** The closing line: `---` alone (trailing blanks allowed), at the start of `rest` or after a newline. */
+const CLOSE = /(?:^|\n)(---[ \t]*(?:\r?\n|$))/
+
+export interface Split {
+  /** Everything up to and including the opening `---` line. */
+  head: string
+  front: string
+  /** The closing `---` line. */
+  close: string
+  body: string
+  eol: '\n' | '\r\n'
+}
+
+export function splitFrontmatter(text: string): Split {
+  const open = OPEN.exec(text)
+  if (open === null) throw new ParseError('no frontmatter: the file must start with a "---" line')
+  const rest = text.slice(open[0].length)
+  const m = CLOSE.exec(rest)
+  if (m === null) throw new ParseError('unterminated frontmatter: no closing "---" line')
+  const close = m[1] as string
+  const frontLen = m.index + m[0].length - close.length
+  return {
+    head: open[0],
+    front: rest.slice(0, frontLen),
+    close,
+    body: rest.slice(frontLen + close.length),
+    eol: open[0].endsWith('\r\n') ? '\r\n' : '\n',
+  }
+}
+
+const TO_STRING = { lineWidth: 0, flowCollectionPadding: false } as const
+
+export interface Parsed {
+  split: Split
+  doc: Document
+  data: Record<string, unknown>
+}
+
+/** Parse a whole object file. Throws ParseError for anything that is not a YAML map in frontmatter. */
+export function parseObject(text: string): Parsed {
+  const split = splitFrontmatter(text)
+  const front = split.eol === '\r\n' ? split.front.replace(/\r\n/g, '\n') : split.front
+  const doc = parseDocument(front, { uniqueKeys: true, prettyErrors: false })
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]
+    throw new ParseError(`frontmatter is not valid YAML: ${e?.message.split('\n')[0] ?? 'parse error'}`)
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) throw new ParseError('frontmatter is not a YAML map of keys')
+  const data = (doc.toJS({ maxAliasCount: 0 }) ?? {}) as Record<string, unknown>
+  return { split, doc, data }
+}
+
+/** Top-level entries of a frontmatter text: key → [start, end) of its lines. */
+function entryRanges(front: string, doc: Document): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>()
+  const map = doc.contents as YAMLMap | null
+  if (map === null) return out
+  for (const pair of map.items) {
+    const key = isScalar(pair.key) ? String((pair.key as Scalar).value) : null
+    const kr = (pair.key as { range?: [number, number, number] } | null)?.range
+    if (key === null || kr === undefined) continue
+    const vr = (pair.value as { range?: [number, number, number] } | null)?.range
+    let end = vr ? vr[2] : kr[2]
+    // Extend to the end of the line the entry ends on.
+    const nl = front.indexOf('\n', Math.max(end - 1, kr[1]))
+    end = nl === -1 ? front.length : nl + 1
+    const start = front.lastIndexOf('\n', kr[0] - 1) + 1
+    out.set(key, [start, end])
+  }
+  return out
+}
+
+/**
+ * Render `doc` (an edited copy of `original`'s document) so that top-level entries
+ * whose value did not change keep their original bytes. Falls back to the whole
+ * Document rendering if splicing could not reproduce the same data.
+ */
+export function renderEdited(original: Parsed, doc: Document, body: string): string {
+  const { split } = original
+  const eol = split.eol
+  const oldFront = eol === '\r\n' ? split.front.replace(/\r\n/g, '\n') : split.front
+  const oldRanges = entryRanges(oldFront, original.doc)
+  const newText = doc.toString(TO_STRING)
+  const newDoc = parseDocument(newText)
+  const newRanges = entryRanges(newText, newDoc)
+  const oldData = original.data
+  const newData = (doc.toJS() ?? {}) as Record<string, unknown>
+
+  let front = ''
+  let cursor = 0
+  const handled = new Set<string>()
+  // Walk the old entries in order, keeping the text between them (comments, blank lines).
+  const olds = [...oldRanges.entries()].sort((a, b) => a[1][0] - b[1][0])
+  for (const [key, [s, e]] of olds) {
+    front += oldFront.slice(cursor, s)
+    cursor = e
+    handled.add(key)
+    if (!Object.hasOwn(newData, key)) continue // deleted
+    if (isDeepStrictEqual(oldData[key], newData[key])) front += oldFront.slice(s, e)
+    else {
+      const r = newRanges.get(key)
+      front += r ? newText.slice(r[0], r[1]) : ''
+    }
+  }
+  front += oldFront.slice(cursor)
+  // New keys, in the new document's order, at the end.
+  const added = [...newRanges.entries()].filter(([k]) => !handled.has(k)).sort((a, b) => a[1][0] - b[1][0])
+  if (added.length > 0 && front !== '' && !front.endsWith('\n')) front += '\n'
+  for (const [, [s, e]] of added) front += newText.slice(s, e)
+
+  let ok = false
+  try {
+    const check = parseDocument(front)
+    ok = check.errors.length === 0 && isDeepStrictEqual(check.toJS() ?? {}, newData)
+  } catch {
+    ok = false
+  }
+  if (!ok) front = newText === '{}\n' ? '' : newText
+  if (front !== '' && !front.endsWith('\n')) front += '\n'
+  const frontOut = eol === '\r\n' ? front.replace(/\n/g, '\r\n') : front
+  return `${split.head}${frontOut}${split.close.endsWith('\n') ? split.close : split.close + eol}${body}`
+}
+
+/** Set a top-level scalar in place, keeping its comment and quoting style where possible. */
+export function setScalar(doc: Document, key: string, value: string | number | boolean | null): void {
+  const node = doc.get(key, true)
+  if (isScalar(node)) {
+    node.value = value
+    return
+  }
+  doc.set(key, value)
+}
+
+/** A fresh object file text (dacli-authored). Values are rendered by yaml so quoting is always right. */
+export function renderNew(data: Record<string, unknown>, body: string, style?: (doc: Document) => void): string {
+  const doc = new YAMLDocument(data)
+  style?.(doc)
+  const front = Object.keys(data).length === 0 ? '' : doc.toString(TO_STRING)
+  return `---\n${front}---\n${body}`
+}

@@ -1,0 +1,84 @@
+// `dacli init`: create `.dacli/` (format.md layout). Inside a git work tree the
+// workspace goes to the repository root (the main worktree's, from a linked
+// worktree) unless `here` is set.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { ulid } from 'ulid'
+import { ConflictError, FailureError } from './errors.js'
+import { ROOT_ID } from './identity.js'
+import { stamp } from './model.js'
+import { DEFAULT_RECORD_BRANCH, FORMAT_VERSION, gitInfoAt, WORKSPACE_DIR } from './workspace.js'
+
+export interface InitResult {
+  id: string
+  name: string
+  root: string
+  dir: string
+  in_git: boolean
+  record_branch: string
+}
+
+const q = (s: string) => (/^[A-Za-z0-9][A-Za-z0-9 ._/-]*$/.test(s) && !s.endsWith(' ') ? s : JSON.stringify(s))
+
+export function initWorkspace(cwd: string, opts: { name?: string; here?: boolean; now: Date }): InitResult {
+  const git = gitInfoAt(cwd)
+  const root = opts.here || git === null ? path.resolve(cwd) : git.mainWorkTree
+  const dir = path.join(root, WORKSPACE_DIR)
+  let exists = false
+  try {
+    fs.lstatSync(dir)
+    exists = true
+  } catch {
+    exists = false
+  }
+  if (exists) {
+    throw new ConflictError(`a workspace already exists at ${dir}`, {
+      details: { path: dir },
+      next: ['dacli status', 'dacli init --here (to create a separate workspace in the current folder)'],
+    })
+  }
+  const name = (opts.name ?? path.basename(root)).trim() || 'workspace'
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new FailureError('the workspace name contains a control character')
+  const id = ulid()
+  const created = stamp(opts.now)
+  try {
+    fs.mkdirSync(dir)
+    for (const sub of ['agents', 'projects', 'events']) fs.mkdirSync(path.join(dir, sub))
+    fs.writeFileSync(
+      path.join(dir, 'config.yml'),
+      [
+        '# dacli workspace (the format is described in FORMAT.md)',
+        `id: ${id}`,
+        `name: ${q(name)}`,
+        `format: ${FORMAT_VERSION}`,
+        `record_branch: ${DEFAULT_RECORD_BRANCH}`,
+        'autorecord: false',
+        'claim_lease: 2h',
+        '',
+      ].join('\n'),
+    )
+    fs.writeFileSync(path.join(dir, '.gitignore'), '# transient and regenerable; never committed\nlocks/\ncache/\n')
+    fs.writeFileSync(
+      path.join(dir, 'agents', `${ROOT_ID}.md`),
+      [
+        '---',
+        `id: ${ROOT_ID}`,
+        'kind: agent',
+        `created: ${created}`,
+        `created_by: ${ROOT_ID}`,
+        'grant: rw',
+        'role: root',
+        '---',
+        '# root',
+        '',
+        'The workspace root identity: whoever runs dacli without DACLI_AGENT.',
+        '',
+      ].join('\n'),
+    )
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    throw new FailureError(`could not create ${dir}`, { cause: e })
+  }
+  return { id, name, root, dir, in_git: git !== null, record_branch: DEFAULT_RECORD_BRANCH }
+}

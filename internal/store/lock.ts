@@ -1,0 +1,199 @@
+// Scoped lock files under `.dacli/locks/` (format.md, Concurrency): created
+// exclusively, holding the holder's pid, pid start time, host and a token.
+// A lock whose holder is provably dead is taken over; a live one is waited for
+// with backoff and, past the wait budget, the command fails with exit 5 naming
+// the holder. Release removes only a lock that still carries our token.
+
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import { hostname } from 'node:os'
+import * as path from 'node:path'
+import { ConflictError } from './errors.js'
+import { pidAlive } from './fsio.js'
+
+export interface LockHolder {
+  pid: number
+  started: string | null
+  host: string
+  token: string
+  time: string
+  scope: string
+}
+
+export interface Lock {
+  readonly file: string
+  readonly token: string
+  /** True when this acquisition removed a dead holder's lock. */
+  readonly tookOver: boolean
+  release(): void
+}
+
+const HOST = hostname()
+
+/** The kernel's start time of a process (Linux), to tell a live holder from a reused pid. */
+function startTimeOf(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return fields[19] ?? null
+  } catch {
+    return null
+  }
+}
+
+const SELF_START = startTimeOf(process.pid)
+
+export function readHolder(file: string): LockHolder | null {
+  try {
+    const h = JSON.parse(fs.readFileSync(file, 'utf8')) as LockHolder
+    return typeof h.token === 'string' && typeof h.pid === 'number' ? h : null
+  } catch {
+    return null
+  }
+}
+
+/** Dead for certain: same host and the pid is gone (or now belongs to a different process). */
+export function holderIsDead(h: LockHolder | null, file: string, now = Date.now()): boolean {
+  if (h === null) {
+    // Unreadable or half-written: only a crash between create and write leaves that; give it a moment.
+    try {
+      return now - fs.statSync(file).mtimeMs > 2_000
+    } catch {
+      return false
+    }
+  }
+  if (h.host !== HOST) return now - Date.parse(h.time) > 10 * 60_000
+  if (!pidAlive(h.pid)) return true
+  const started = startTimeOf(h.pid)
+  return h.started !== null && started !== null && started !== h.started
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+export interface LockOptions {
+  /** How long to wait for a live holder before giving up (exit 5). */
+  waitMs?: number
+}
+
+export const DEFAULT_LOCK_WAIT_MS = 10_000
+
+/** Acquire the lock `<dir>/<scope>.lock`. */
+export async function acquireLock(dir: string, scope: string, opts: LockOptions = {}): Promise<Lock> {
+  fs.mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, `${scope}.lock`)
+  const token = randomBytes(12).toString('hex')
+  const holder: LockHolder = {
+    pid: process.pid,
+    started: SELF_START,
+    host: HOST,
+    token,
+    time: new Date().toISOString(),
+    scope,
+  }
+  const waitMs = opts.waitMs ?? DEFAULT_LOCK_WAIT_MS
+  const deadline = Date.now() + waitMs
+  let delay = 2
+  let tookOver = false
+  for (;;) {
+    try {
+      const fd = fs.openSync(file, 'wx', 0o644)
+      try {
+        fs.writeSync(fd, `${JSON.stringify(holder)}\n`)
+        fs.fsyncSync(fd)
+      } finally {
+        fs.closeSync(fd)
+      }
+      return {
+        file,
+        token,
+        tookOver,
+        release() {
+          const h = readHolder(file)
+          if (h !== null && h.token === token) fs.rmSync(file, { force: true })
+        },
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    }
+    const h = readHolder(file)
+    if (holderIsDead(h, file) && takeOver(file, h)) {
+      tookOver = true
+      continue
+    }
+    if (Date.now() >= deadline) {
+      const who = h === null ? 'an unknown holder' : `pid ${h.pid} on ${h.host} since ${h.time}`
+      throw new ConflictError(`${scope} is locked by ${who}; waited ${waitMs} ms`, {
+        details: { lock: scope, holder: h === null ? null : { pid: h.pid, host: h.host, since: h.time } },
+        next: [
+          'retry shortly; if the holder is gone, `dacli doctor` reports the stale lock and the next write takes it over',
+        ],
+      })
+    }
+    await sleep(delay + Math.random() * delay)
+    delay = Math.min(delay * 2, 100)
+  }
+}
+
+/**
+ * Remove a dead holder's lock. Takeovers are serialized by a `<lock>.steal` guard
+ * so that two processes judging the same dead holder cannot remove a live
+ * successor's lock: under the guard the file is re-read and removed only if it
+ * still carries the judged token.
+ */
+function takeOver(file: string, judged: LockHolder | null): boolean {
+  const guard = `${file}.steal`
+  let fd: number
+  try {
+    fd = fs.openSync(guard, 'wx')
+  } catch {
+    // Another process is taking over; a guard left by a crashed stealer expires.
+    try {
+      if (Date.now() - fs.statSync(guard).mtimeMs > 5_000) fs.rmSync(guard, { force: true })
+    } catch {
+      // gone already
+    }
+    return false
+  }
+  fs.closeSync(fd)
+  try {
+    const now = readHolder(file)
+    const same = judged === null ? now === null : now !== null && now.token === judged.token
+    if (!same) return false
+    fs.rmSync(file, { force: true })
+    return true
+  } finally {
+    fs.rmSync(guard, { force: true })
+  }
+}
+
+/** Lock files in a folder with their holders (doctor's `stale-lock`). */
+export function listLocks(dir: string): { file: string; holder: LockHolder | null; dead: boolean }[] {
+  let names: string[]
+  try {
+    names = fs.readdirSync(dir)
+  } catch {
+    return []
+  }
+  return names
+    .filter((n) => n.endsWith('.lock'))
+    .map((n) => {
+      const file = path.join(dir, n)
+      const holder = readHolder(file)
+      return { file, holder, dead: holderIsDead(holder, file) }
+    })
+}
+
+/** Run `fn` while holding `scope`. */
+export async function withLock<T>(
+  dir: string,
+  scope: string,
+  fn: (lock: Lock) => Promise<T> | T,
+  opts?: LockOptions,
+): Promise<T> {
+  const lock = await acquireLock(dir, scope, opts)
+  try {
+    return await fn(lock)
+  } finally {
+    lock.release()
+  }
+}

@@ -1,0 +1,152 @@
+// The body of an object file: ATX sections (`## Acceptance`), checkbox lists and
+// the `## Log`. Edits touch only the lines they change; sections the tool does
+// not know are kept as they are.
+
+export interface Section {
+  level: number
+  title: string
+  /** Offset of the heading line. */
+  start: number
+  /** Offset just after the heading line (content starts here). */
+  contentStart: number
+  /** Offset where the next heading of the same or a higher level starts (or the end). */
+  end: number
+}
+
+const HEADING = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/
+const FENCE = /^[ ]{0,3}(`{3,}|~{3,})/
+
+/** Every heading outside fenced code, with the extent of its section. */
+export function sections(body: string): Section[] {
+  const out: Section[] = []
+  let fence: string | null = null
+  let offset = 0
+  for (const raw of body.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    const f = FENCE.exec(line)
+    if (f) {
+      const marker = (f[1] as string)[0] as string
+      if (fence === null) fence = marker
+      else if (fence === marker) fence = null
+    } else if (fence === null) {
+      const h = HEADING.exec(line)
+      if (h) {
+        out.push({
+          level: (h[1] as string).length,
+          title: (h[2] as string).trim(),
+          start: offset,
+          contentStart: offset + raw.length + 1,
+          end: body.length,
+        })
+      }
+    }
+    offset += raw.length + 1
+  }
+  for (let i = 0; i < out.length; i++) {
+    const s = out[i] as Section
+    for (let j = i + 1; j < out.length; j++) {
+      if ((out[j] as Section).level <= s.level) {
+        s.end = (out[j] as Section).start
+        break
+      }
+    }
+    s.contentStart = Math.min(s.contentStart, body.length)
+  }
+  return out
+}
+
+export function findSection(body: string, title: string, level?: number): Section | undefined {
+  const t = title.toLowerCase()
+  return sections(body).find((s) => s.title.toLowerCase() === t && (level === undefined || s.level === level))
+}
+
+/** The first `# ` heading's text. */
+export function titleOf(body: string): string | null {
+  return sections(body).find((s) => s.level === 1)?.title ?? null
+}
+
+/** A section's content without surrounding blank lines, or null when absent or empty. */
+export function sectionText(body: string, title: string): string | null {
+  const s = findSection(body, title)
+  if (s === undefined) return null
+  const text = body.slice(s.contentStart, s.end).replace(/\r\n/g, '\n').trim()
+  return text === '' ? null : text
+}
+
+/** Replace a section's content (or append a level-2 section at the end). */
+export function setSection(body: string, title: string, content: string, opts: { before?: string } = {}): string {
+  const eol = body.includes('\r\n') ? '\r\n' : '\n'
+  const text = content.replace(/\r?\n/g, eol).replace(/\s+$/, '')
+  const s = findSection(body, title)
+  if (s !== undefined) {
+    const tail = body.slice(s.end)
+    return `${body.slice(0, s.contentStart)}${text === '' ? '' : text + eol}${tail === '' ? '' : eol}${tail}`
+  }
+  const block = `## ${title}${eol}${text === '' ? '' : text + eol}`
+  const before = opts.before === undefined ? undefined : findSection(body, opts.before)
+  if (before !== undefined) return `${body.slice(0, before.start)}${block}${eol}${body.slice(before.start)}`
+  const base = body.replace(/\s+$/, '')
+  return `${base}${base === '' ? '' : eol + eol}${block}`
+}
+
+export interface Checkbox {
+  /** 1-based position among the section's checkboxes. */
+  n: number
+  text: string
+  checked: boolean
+  /** Offset of the `[` in the body. */
+  mark: number
+}
+
+const BOX = /^([ ]{0,3}[-*+][ \t]+)\[([ xX])\][ \t]+(.*)$/
+
+/** Checkbox items of a section (`- [ ] text` / `- [x] text`). */
+export function checkboxes(body: string, title = 'Acceptance'): Checkbox[] {
+  const s = findSection(body, title)
+  if (s === undefined) return []
+  const out: Checkbox[] = []
+  let offset = s.contentStart
+  for (const raw of body.slice(s.contentStart, s.end).split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    const m = BOX.exec(line)
+    if (m) {
+      out.push({
+        n: out.length + 1,
+        text: (m[3] as string).trim(),
+        checked: m[2] !== ' ',
+        mark: offset + (m[1] as string).length,
+      })
+    }
+    offset += raw.length + 1
+  }
+  return out
+}
+
+/** Set the checked state of the given boxes, touching one character each. */
+export function setChecked(body: string, boxes: readonly Checkbox[], checked: boolean): string {
+  let out = body
+  for (const b of boxes) out = `${out.slice(0, b.mark + 1)}${checked ? 'x' : ' '}${out.slice(b.mark + 2)}`
+  return out
+}
+
+/** Append lines at the end of a section (creating it if absent). */
+export function appendToSection(body: string, title: string, lines: readonly string[]): string {
+  const eol = body.includes('\r\n') ? '\r\n' : '\n'
+  const s = findSection(body, title)
+  if (s === undefined) return setSection(body, title, lines.join('\n'))
+  const content = body.slice(s.contentStart, s.end)
+  const trimmed = content.replace(/\s+$/, '')
+  const tail = body.slice(s.end)
+  const joined = lines.join(eol)
+  const sep = trimmed === '' ? '' : eol
+  return `${body.slice(0, s.contentStart)}${trimmed}${sep}${joined}${eol}${tail === '' ? '' : eol}${tail}`
+}
+
+/** Quote text as a markdown block quote (text written by others is data, not instructions). */
+export function quote(text: string): string {
+  return text
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((l) => (l === '' ? '>' : `> ${l}`))
+    .join('\n')
+}

@@ -1,0 +1,136 @@
+// Store-side types of the objects (the wire documents live in each slice's json.ts).
+
+export const STATUSES = ['open', 'active', 'blocked', 'done'] as const
+export type Status = (typeof STATUSES)[number]
+/** Terminality rank: when one task file is found in two folders, the more terminal copy wins. */
+export const STATUS_RANK: Record<Status, number> = { open: 0, active: 1, blocked: 2, done: 3 }
+
+export const PRIORITIES = ['must', 'should', 'could', 'wont'] as const
+export type Priority = (typeof PRIORITIES)[number]
+export const PRIORITY_RANK: Record<Priority, number> = { must: 0, should: 1, could: 2, wont: 4 }
+
+export const DEP_TYPES = ['FS', 'SS', 'FF', 'SF'] as const
+export type DepType = (typeof DEP_TYPES)[number]
+
+export const PROJECT_STATUSES = ['active', 'paused', 'done', 'abandoned'] as const
+export const STAGES = ['definition', 'elicitation', 'approach', 'design'] as const
+
+export interface Estimate {
+  optimistic: number
+  probable: number
+  pessimistic: number
+}
+
+/** PERT expected time Te = (o + 4m + p) / 6, rounded to 3 decimals. */
+export const teOf = (e: Estimate): number =>
+  Math.round(((e.optimistic + 4 * e.probable + e.pessimistic) / 6) * 1000) / 1000
+
+export interface Claim {
+  by: string
+  at: string
+  expires: string | null
+}
+
+export interface Dependency {
+  /** A task id (`t-<ULID>`) as written by dacli, or a reference written by hand. */
+  on: string
+  type: DepType
+}
+
+export interface GithubLink {
+  issue: number | null
+  repo: string | null
+  synced_at: string | null
+}
+
+export interface LogEntry {
+  at: string
+  actor: string
+  verb: string
+  details: string
+}
+
+export interface AcceptanceItem {
+  n: number
+  text: string
+  checked: boolean
+}
+
+/** What lists, the frontier and the planner need; cached under `.dacli/cache/`. */
+export interface TaskSummary {
+  id: string
+  seq: number
+  slug: string
+  project: string
+  status: Status
+  /** Path relative to the workspace root's parent, e.g. `.dacli/projects/p/tasks/open/001-x.md`. */
+  path: string
+  title: string
+  owner: string | null
+  claim: Claim | null
+  priority: Priority | null
+  estimate: Estimate | null
+  depends_on: Dependency[]
+  parent: string | null
+  version: number
+  aliases: number[]
+  github: GithubLink | null
+  created: string | null
+  created_by: string | null
+  tags: string[]
+  acceptance_done: number
+  acceptance_total: number
+  unverified: boolean
+}
+
+export interface TaskRecord extends TaskSummary {
+  acceptance: AcceptanceItem[]
+  so_that: string | null
+  context: string | null
+  log: LogEntry[]
+  /** Other `## ` sections by title (verbatim content), in file order. */
+  extra_sections: { title: string; content: string }[]
+}
+
+export interface ProjectRecord {
+  id: string
+  slug: string
+  title: string
+  status: string
+  stage: string
+  path: string
+  created: string | null
+  created_by: string | null
+  github: { repo: string | null; public_confirmed: string | null } | null
+  sections: {
+    vision: string | null
+    goal: string | null
+    constraints: string | null
+    out_of_scope: string | null
+    success_criteria: string | null
+  }
+}
+
+/** An object file that could not be read; skipped by lists, reported by doctor, never overwritten. */
+export interface Broken {
+  path: string
+  reason: string
+}
+
+export interface Identity {
+  id: string
+  grant: 'rw' | 'ro'
+  role: string | null
+  display_name: string | null
+  parent: string | null
+}
+
+/** RFC 3339 UTC with second precision. */
+export const stamp = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z')
+
+/** A task file name: `NNN-slug.md` (at least three digits). */
+export const TASK_FILE = /^(\d{3,})-([a-z0-9][a-z0-9-]*)\.md$/
+
+export function taskFileName(seq: number, slug: string): string {
+  return `${String(seq).padStart(3, '0')}-${slug}.md`
+}

@@ -1,0 +1,70 @@
+// Names that become paths. Every project slug, note slug, agent id and event id
+// passes safeSegment() before it touches the file system, so no name can
+// escape `.dacli/` (format.md: traversal → exit 2).
+
+import { createHash } from 'node:crypto'
+import { UsageError } from './errors.js'
+
+const MAX_SEGMENT = 100
+
+/** Refuse anything that is not one plain path segment. Returns the name unchanged. */
+export function safeSegment(name: string, what: string): string {
+  const problem =
+    name.length === 0
+      ? 'is empty'
+      : name.length > MAX_SEGMENT
+        ? `is longer than ${MAX_SEGMENT} characters`
+        : name === '.' || name === '..' || name.includes('..')
+          ? 'contains ".."'
+          : /[/\\]/.test(name)
+            ? 'contains a path separator'
+            : name.startsWith('.')
+              ? 'starts with a dot'
+              : /[\u0000-\u001f\u007f]/.test(name)
+                ? 'contains a control character'
+                : !/^[a-z0-9][a-z0-9._-]*$/.test(name)
+                  ? 'may contain only lower-case letters, digits, ".", "_" and "-"'
+                  : null
+  if (problem !== null) {
+    throw new UsageError(`${what} ${JSON.stringify(name.slice(0, 120))} ${problem}`, {
+      details: { name: name.slice(0, 200), reason: problem },
+    })
+  }
+  return name
+}
+
+/** A file-name slug from a title: lower-case ASCII words joined by dashes, at most 60 characters. */
+export function slugify(title: string, max = 60): string {
+  const ascii = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+  let slug = ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+  if (slug.length > max) {
+    const cut = slug.slice(0, max)
+    const dash = cut.lastIndexOf('-')
+    slug = (dash > 10 ? cut.slice(0, dash) : cut).replace(/-+$/, '')
+  }
+  if (slug === '') slug = `u${createHash('sha256').update(title).digest('hex').slice(0, 8)}`
+  return slug
+}
+
+/** Reject titles no file or terminal should carry (NUL and other control characters except tab). */
+export function checkTitle(title: string, what = 'title'): string {
+  const t = title.trim()
+  if (t.length === 0) throw new UsageError(`${what} is empty`)
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(t)) {
+    throw new UsageError(`${what} contains a control character (newlines and NUL are not allowed in a ${what})`)
+  }
+  if (t.length > 500) throw new UsageError(`${what} is ${t.length} characters long; the limit is 500`)
+  return t
+}
+
+/** Free text (bodies, criteria): refuse NUL and other controls except tab and newline. */
+export function checkText(text: string, what: string): string {
+  if (/[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f]/.test(text)) {
+    throw new UsageError(`${what} contains a control character`)
+  }
+  if (text.length > 200_000) throw new UsageError(`${what} is ${text.length} characters long; the limit is 200000`)
+  return text
+}

@@ -1,0 +1,85 @@
+// Task references (format.md, References): `t-<ULID>`, the bare ULID, the
+// sequence (`7`, `007`), `NNN-slug` or the slug, each optionally qualified as
+// `<project>/<form>`. A bare form that matches in two projects is ambiguous
+// (exit 2, listing the qualified candidates).
+
+import { NotFoundError, UsageError } from './errors.js'
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/i
+
+export interface ParsedRef {
+  project: string | null
+  form: string
+  kind: 'id' | 'seq' | 'seq-slug' | 'slug'
+  id?: string
+  seq?: number
+  slug?: string
+}
+
+export function parseRef(ref: string): ParsedRef {
+  const raw = ref.trim()
+  if (raw === '') throw new UsageError('empty task reference')
+  let project: string | null = null
+  let form = raw
+  const slash = raw.indexOf('/')
+  if (slash !== -1) {
+    project = raw.slice(0, slash)
+    form = raw.slice(slash + 1)
+    if (project === '' || form === '' || form.includes('/')) {
+      throw new UsageError(`malformed task reference "${raw}" (use <project>/<ref>)`)
+    }
+  }
+  if (/^t-/i.test(form) && ULID.test(form.slice(2)))
+    return { project, form, kind: 'id', id: `t-${form.slice(2).toUpperCase()}` }
+  if (ULID.test(form) && !/^\d+$/.test(form)) return { project, form, kind: 'id', id: `t-${form.toUpperCase()}` }
+  if (/^\d+$/.test(form)) return { project, form, kind: 'seq', seq: Number(form) }
+  const m = /^(\d+)-(.+)$/.exec(form)
+  if (m) return { project, form, kind: 'seq-slug', seq: Number(m[1]), slug: m[2] as string }
+  return { project, form, kind: 'slug', slug: form.toLowerCase() }
+}
+
+export interface Candidate {
+  id?: string
+  project: string
+  seq: number
+  slug: string
+  aliases?: readonly number[]
+}
+
+export const qualifiedRef = (c: { project: string; seq: number; slug: string }) =>
+  `${c.project}/${String(c.seq).padStart(3, '0')}-${c.slug}`
+
+/** Candidates matching by file name (seq, NNN-slug, slug) or by id when ids are known. */
+export function matchRef<C extends Candidate>(r: ParsedRef, cands: readonly C[]): C[] {
+  switch (r.kind) {
+    case 'id':
+      return cands.filter((c) => c.id === r.id)
+    case 'seq': {
+      const exact = cands.filter((c) => c.seq === r.seq)
+      return exact.length > 0 ? exact : cands.filter((c) => c.aliases?.includes(r.seq as number))
+    }
+    case 'seq-slug': {
+      const exact = cands.filter((c) => c.seq === r.seq && c.slug === r.slug)
+      return exact.length > 0 ? exact : cands.filter((c) => c.slug === r.slug && c.aliases?.includes(r.seq as number))
+    }
+    case 'slug':
+      return cands.filter((c) => c.slug === r.slug)
+  }
+}
+
+/** Exactly one match, or a typed error. */
+export function pickOne<C extends Candidate>(ref: string, matches: readonly C[]): C {
+  if (matches.length === 1) return matches[0] as C
+  if (matches.length === 0) {
+    throw new NotFoundError(`no task matches "${ref}"`, {
+      details: { ref },
+      next: ['dacli task list', 'dacli task list --project <project>'],
+    })
+  }
+  const candidates = [...new Set(matches.map(qualifiedRef))].sort()
+  throw new UsageError(`task reference "${ref}" is ambiguous: ${candidates.join(', ')}`, {
+    details: { ref, candidates },
+    suggestions: candidates.slice(0, 5).map((c) => `dacli task show ${c}`),
+    next: ['qualify the reference with its project: <project>/<ref>'],
+  })
+}

@@ -1,0 +1,353 @@
+// The object store: one opened workspace. Reads are cheap (file names first,
+// cached summaries next, full parses only where needed); every write of a shared
+// object goes through a scoped lock, re-reads under it and writes atomically.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { parseDuration } from './duration.js'
+import { ConflictError, FailureError, NotFoundError } from './errors.js'
+import { atomicWrite, sweepTemps } from './fsio.js'
+import { resolveIdentity } from './identity.js'
+import { acquireLock, type Lock } from './lock.js'
+import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
+import { STATUS_RANK, stamp, taskFileName } from './model.js'
+import { safeSegment } from './paths.js'
+import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
+import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
+import { type Config, type GitInfo, locate, readConfig } from './workspace.js'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/** The parsing half of the store (yaml and friends), loaded on first need. */
+const parsing = () => import('./parsing.js')
+
+export interface TaskEdit {
+  /** The task as read under the lock. */
+  readonly before: TaskRecord
+  /** The frontmatter document to edit (yaml Document API). */
+  readonly doc: import('yaml').Document
+  /** The body; assign to change it. */
+  body: string
+  /** Move the task to another status folder. */
+  status: Status
+  /** Append a `## Log` line. */
+  log(verb: string, details?: string): void
+  readonly actor: string
+  readonly now: Date
+}
+
+export class Store {
+  private identityPromise: Promise<Identity> | undefined
+
+  private constructor(
+    readonly root: string,
+    readonly dir: string,
+    readonly git: GitInfo | null,
+    readonly config: Config,
+    readonly env: Env,
+    readonly now: () => Date,
+  ) {}
+
+  static async open(cwd: string, env: Env, now: () => Date): Promise<Store> {
+    const loc = locate(cwd)
+    const config = await readConfig(loc.dir, parseDuration)
+    return new Store(loc.root, loc.dir, loc.git, config, env, now)
+  }
+
+  identity(): Promise<Identity> {
+    this.identityPromise ??= resolveIdentity(this.env, this.dir, this.root, this.git)
+    return this.identityPromise
+  }
+
+  /** A path relative to the workspace root, with forward slashes (what documents show). */
+  rel(abs: string): string {
+    return path.relative(this.root, abs).split(path.sep).join('/')
+  }
+
+  get locksDir(): string {
+    return path.join(this.dir, 'locks')
+  }
+
+  lock(scope: string): Promise<Lock> {
+    const wait = Number(this.env.DACLI_LOCK_WAIT_MS)
+    return acquireLock(this.locksDir, scope, Number.isFinite(wait) && wait >= 0 ? { waitMs: wait } : {})
+  }
+
+  // ---------------------------------------------------------------- projects
+
+  projectDir(slug: string): string {
+    return path.join(this.dir, 'projects', safeSegment(slug, 'project slug'))
+  }
+
+  /** Project slugs (folders under projects/ holding a project.md), sorted. */
+  projectSlugs(): string[] {
+    let ents: fs.Dirent[]
+    try {
+      ents = fs.readdirSync(path.join(this.dir, 'projects'), { withFileTypes: true })
+    } catch {
+      return []
+    }
+    return ents
+      .filter((e) => e.isDirectory() && /^[a-z0-9][a-z0-9._-]*$/.test(e.name))
+      .map((e) => e.name)
+      .sort()
+  }
+
+  /** Throws not-found (4) unless the project exists. */
+  requireProject(slug: string): string {
+    const dir = this.projectDir(slug)
+    if (!fs.existsSync(path.join(dir, 'project.md'))) {
+      const known = this.projectSlugs()
+      throw new NotFoundError(`no project "${slug}"`, {
+        details: { project: slug, known },
+        next: known.length > 0 ? ['dacli project list'] : ['dacli project add "<title>"'],
+      })
+    }
+    return dir
+  }
+
+  async readProject(slug: string): Promise<ProjectRecord> {
+    const dir = this.requireProject(slug)
+    const file = path.join(dir, 'project.md')
+    const { projectOf } = await parsing()
+    return projectOf(fs.readFileSync(file, 'utf8'), slug, this.rel(file))
+  }
+
+  async listProjects(): Promise<{ projects: ProjectRecord[]; broken: Broken[] }> {
+    const projects: ProjectRecord[] = []
+    const broken: Broken[] = []
+    const { projectOf } = await parsing()
+    for (const slug of this.projectSlugs()) {
+      const file = path.join(this.dir, 'projects', slug, 'project.md')
+      let text: string
+      try {
+        if (fs.lstatSync(file).isSymbolicLink()) {
+          broken.push({ path: this.rel(file), reason: 'symbolic link (not followed)' })
+          continue
+        }
+        text = fs.readFileSync(file, 'utf8')
+      } catch {
+        continue
+      }
+      try {
+        projects.push(projectOf(text, slug, this.rel(file)))
+      } catch (e) {
+        broken.push({ path: this.rel(file), reason: (e as Error).message })
+      }
+    }
+    return { projects, broken }
+  }
+
+  // ------------------------------------------------------------------- tasks
+
+  private paths() {
+    return { root: this.root, dir: this.dir }
+  }
+
+  /** Cached summaries of one project's tasks (or every project's). */
+  async listTasks(project?: string): Promise<Listing> {
+    const slugs = project === undefined ? this.projectSlugs() : [project]
+    if (project !== undefined) this.requireProject(project)
+    const out: Listing = { tasks: [], broken: [], duplicates: [] }
+    const load = async () => {
+      const { parseTaskRecord } = await parsing()
+      return (text: string, f: TaskFileRef) => parseTaskRecord(text, f)
+    }
+    for (const slug of slugs) {
+      const l = await listProject(this.paths(), slug, load)
+      out.tasks.push(...l.tasks)
+      out.broken.push(...l.broken)
+      out.duplicates.push(...l.duplicates)
+    }
+    return out
+  }
+
+  /**
+   * Resolve a reference to one task file. File names answer sequence and slug
+   * forms without parsing; ids and aliases need the cached summaries.
+   * `prefer` resolves an unqualified reference inside that project first.
+   */
+  async resolve(ref: string, opts: { prefer?: string } = {}): Promise<TaskFileRef & { id?: string }> {
+    const r = parseRef(ref)
+    if (r.project !== null) {
+      safeSegment(r.project, 'project slug')
+      this.requireProject(r.project)
+    }
+    const scopes = r.project !== null ? [r.project] : this.projectSlugs()
+    const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
+      if (r.kind !== 'id') {
+        const files = projects.flatMap((p) => dedupFiles(listTaskFiles(this.paths(), p).files))
+        const hits = matchRef(r, files)
+        if (hits.length > 0) return hits
+      }
+      // Ids and aliases: consult the summaries.
+      const summaries: (Candidate & { file: TaskSummary })[] = []
+      for (const p of projects) {
+        for (const t of (await this.listTasks(p)).tasks) {
+          summaries.push({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t })
+        }
+      }
+      return matchRef(r, summaries).map((s) => ({ ...fileRefOf(this.root, s.file), id: s.id as string }))
+    }
+    if (r.project === null && opts.prefer !== undefined && scopes.includes(opts.prefer)) {
+      const local = await tryScopes([opts.prefer])
+      if (local.length === 1) return local[0] as TaskFileRef
+    }
+    return pickOne(ref, await tryScopes(scopes))
+  }
+
+  /** The full task record for a reference. */
+  async readTask(ref: string, opts: { prefer?: string } = {}): Promise<TaskRecord> {
+    const f = await this.resolve(ref, opts)
+    return this.readTaskFile(f)
+  }
+
+  async readTaskFile(f: TaskFileRef): Promise<TaskRecord> {
+    const { parseTaskRecord } = await parsing()
+    let text: string
+    try {
+      text = fs.readFileSync(f.abs, 'utf8')
+    } catch (e) {
+      throw new FailureError(`cannot read ${f.path}`, { cause: e })
+    }
+    try {
+      return parseTaskRecord(text, f)
+    } catch (e) {
+      throw new FailureError(`${f.path} cannot be parsed: ${(e as Error).message}`, {
+        details: { path: f.path },
+        next: ['fix the file by hand (dacli never overwrites an unparseable file)', 'dacli doctor'],
+      })
+    }
+  }
+
+  /** The task with this id (`t-<ULID>`), wherever it lives now. */
+  async findById(id: string, project: string): Promise<TaskFileRef | null> {
+    const l = await this.listTasks(project)
+    const t = l.tasks.find((x) => x.id === id)
+    return t === undefined ? null : fileRefOf(this.root, t)
+  }
+
+  /**
+   * Rewrite one task under its lock: re-read it, let `fn` edit it, bump `version`,
+   * write atomically (moving it between status folders if its status changed).
+   * `fn` returns false to write nothing (an `unchanged` outcome).
+   */
+  async editTask<R>(
+    target: TaskFileRef & { id?: string },
+    actor: string,
+    fn: (edit: TaskEdit) => Promise<R | false> | R | false,
+  ): Promise<{ result: R | false; task: TaskRecord; changed: boolean }> {
+    const id = target.id ?? (await this.readTaskFile(target)).id
+    const lock = await this.lock(`task-${id}`)
+    try {
+      let file: TaskFileRef | null = fs.existsSync(target.abs) ? target : null
+      if (file !== null) {
+        const probe = await this.readTaskFile(file)
+        if (probe.id !== id) file = null
+      }
+      file ??= await this.findById(id, target.project)
+      if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being changed`)
+      const { parseTaskFull, renderEdited, recordOfText } = await parsing()
+      const text = fs.readFileSync(file.abs, 'utf8')
+      const { record, parsed } = parseTaskFull(text, file)
+      const doc = parsed.doc.clone()
+      const now = this.now()
+      const logLines: string[] = []
+      const edit: TaskEdit = {
+        before: record,
+        doc,
+        body: parsed.split.body,
+        status: record.status,
+        actor,
+        now,
+        log(verb, details = '') {
+          logLines.push(
+            `- ${stamp(now)} ${actor} ${verb}${details === '' ? '' : ` ${details.replace(/\s*\n\s*/g, ' ')}`}`,
+          )
+        },
+      }
+      const result = await fn(edit)
+      if (result === false) return { result, task: record, changed: false }
+      const { appendToSection } = await import('./markdown.js')
+      if (logLines.length > 0) edit.body = appendToSection(edit.body, 'Log', logLines)
+      doc.set('version', record.version + 1)
+      const out = renderEdited(parsed, doc, edit.body)
+      const dest =
+        edit.status === file.status
+          ? file
+          : {
+              ...file,
+              status: edit.status,
+              abs: path.join(tasksDir(this.paths(), file.project), edit.status, file.name),
+              path: this.rel(path.join(tasksDir(this.paths(), file.project), edit.status, file.name)),
+            }
+      sweepTemps(path.dirname(dest.abs))
+      atomicWrite(dest.abs, out)
+      if (dest.abs !== file.abs) fs.rmSync(file.abs, { force: true })
+      return { result, task: recordOfText(out, dest), changed: true }
+    } finally {
+      lock.release()
+    }
+  }
+
+  /** Allocate the next sequence number and create a task file, under the project's sequence lock. */
+  async createTask(
+    project: string,
+    build: (existing: TaskSummary[]) => { slug: string; text: string },
+  ): Promise<TaskRecord> {
+    this.requireProject(project)
+    const lock = await this.lock(`seq-${project}`)
+    try {
+      const { usedSeqs } = await import('./taskindex.js')
+      const listing = await this.listTasks(project)
+      const used = usedSeqs(this.paths(), project)
+      for (const t of listing.tasks) for (const a of t.aliases) used.add(a)
+      const seq = used.size === 0 ? 1 : Math.max(...used) + 1
+      const { slug, text } = build(listing.tasks)
+      const name = taskFileName(seq, slug)
+      const abs = path.join(tasksDir(this.paths(), project), 'open', name)
+      sweepTemps(path.dirname(abs))
+      try {
+        atomicWrite(abs, text, { exclusive: true })
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+          throw new ConflictError(`${this.rel(abs)} already exists`, { cause: e })
+        }
+        throw e
+      }
+      const { recordOfText } = await parsing()
+      const where: TaskFileRef = { project, status: 'open', name, path: this.rel(abs), abs, seq, slug }
+      return recordOfText(text, where)
+    } finally {
+      lock.release()
+    }
+  }
+
+  /** The display reference `<project>/<NNN>-<slug>`. */
+  static refOf(t: { project: string; seq: number; slug: string }): string {
+    return qualifiedRef(t)
+  }
+}
+
+/** A task file seen in two folders (a bad merge): keep the more terminal copy for resolution. */
+function dedupFiles(files: TaskFileRef[]): TaskFileRef[] {
+  const byName = new Map<string, TaskFileRef>()
+  for (const f of files) {
+    const prev = byName.get(f.name)
+    if (prev === undefined || STATUS_RANK[f.status] > STATUS_RANK[prev.status]) byName.set(f.name, f)
+  }
+  return [...byName.values()]
+}
+
+export function fileRefOf(root: string, t: TaskSummary): TaskFileRef {
+  const abs = path.join(root, t.path)
+  return {
+    project: t.project,
+    status: t.status,
+    name: path.basename(t.path),
+    seq: t.seq,
+    slug: t.slug,
+    abs,
+    path: t.path,
+  }
+}
