@@ -11,6 +11,50 @@ export const IdentityDoc = z.strictObject({
   parent: z.string().nullable(),
 })
 
-export const documents = { 'identity/v1': IdentityDoc }
-
 export type IdentityDocT = z.infer<typeof IdentityDoc>
+
+const AgentItem = {
+  id: z.string(),
+  grant: z.enum(['rw', 'ro']),
+  role: z.string().nullable(),
+  parent: z.string().nullable(),
+  retired: z.boolean(),
+  created: z.string().nullable(),
+}
+
+export const AgentTokenDoc = z.strictObject({
+  schema: z.literal('agent-token/v1'),
+  id: z.string(),
+  grant: z.enum(['rw', 'ro']),
+  role: z.string().nullable(),
+  parent: z.string(),
+  token: z.string().describe('shown once; only its SHA-256 is stored. Use it as DACLI_AGENT'),
+})
+
+export const AgentListDoc = z.strictObject({
+  schema: z.literal('agent-list/v1'),
+  agents: z.array(z.strictObject(AgentItem)),
+  all: z.boolean().describe('retired identities are included'),
+})
+
+export const AgentDoc = z.strictObject({
+  schema: z.literal('agent/v1'),
+  ...AgentItem,
+  created_by: z.string().nullable(),
+  lineage: z.array(z.string()).describe('ancestors, parent first, up to a-root'),
+  children: z.array(z.string()),
+  tasks_owned: z.array(z.strictObject({ id: z.string(), ref: z.string(), status: z.string(), title: z.string() })),
+  changed: z.boolean().describe('for `agent retire`: false when it was already retired'),
+  path: z.string(),
+})
+
+export const documents = {
+  'identity/v1': IdentityDoc,
+  'agent-token/v1': AgentTokenDoc,
+  'agent-list/v1': AgentListDoc,
+  'agent/v1': AgentDoc,
+}
+
+export type AgentTokenDocT = z.infer<typeof AgentTokenDoc>
+export type AgentListDocT = z.infer<typeof AgentListDoc>
+export type AgentDocT = z.infer<typeof AgentDoc>

@@ -1,5 +1,6 @@
 import { catalog, help } from './help.js'
 import { init } from './init.js'
 import { schema } from './schema.js'
+import { version } from './version.js'
 
-export const commands = [init, help, catalog, schema]
+export const commands = [init, help, catalog, schema, version]

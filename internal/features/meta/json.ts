@@ -45,8 +45,18 @@ export const SchemaListDoc = z.strictObject({
   schemas: z.array(z.strictObject({ id: z.string(), version: z.number().int(), file: z.string() })),
 })
 
+export const VersionDoc = z.strictObject({
+  schema: z.literal('version/v1'),
+  name: z.literal('dacli'),
+  version: z.string(),
+  node: z.string(),
+  platform: z.string().describe('<os>-<arch>'),
+  format: z.number().int().describe('the on-disk format version this binary reads and writes'),
+})
+
 export const documents = {
   'init/v1': InitDoc,
+  'version/v1': VersionDoc,
   'catalog/v1': CatalogDoc,
   'schema-list/v1': SchemaListDoc,
 }
@@ -54,3 +64,4 @@ export const documents = {
 export type InitDocT = z.infer<typeof InitDoc>
 export type CatalogDocT = z.infer<typeof CatalogDoc>
 export type SchemaListDocT = z.infer<typeof SchemaListDoc>
+export type VersionDocT = z.infer<typeof VersionDoc>

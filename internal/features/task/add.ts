@@ -5,7 +5,7 @@ import { nearestDuplicate } from '../../engines/similarity.js'
 import { PRIORITIES, RefusedError, stamp, UsageError } from '../../store/index.js'
 import { checkText, checkTitle, safeSegment, slugify } from '../../store/paths.js'
 import { newTaskBody, parseDepSpec } from '../../store/taskfile.js'
-import { refOf, renderTask, taskDoc } from './docs.js'
+import { refOf, taskDoc } from './docs.js'
 
 /** `o,m,p` with 0 ≤ o ≤ m ≤ p (three-point PERT estimate). */
 export function parseEstimate(text: string): { optimistic: number; probable: number; pessimistic: number } {
@@ -119,8 +119,14 @@ export const add = defineCommand({
     return {
       data,
       human(out) {
-        out.line(`created ${data.ref}  (${data.id})`)
-        renderTask(out, data)
+        const facts = [
+          data.priority,
+          data.estimate === null ? null : `Te ${data.estimate.te}`,
+          `${data.acceptance_total} acceptance criteria`,
+          data.depends_on.length > 0 ? `depends on ${data.depends_on.map((d) => d.ref ?? d.on).join(', ')}` : null,
+        ].filter((x) => x !== null)
+        out.line(`created ${out.style('bold', data.ref)}  ${out.style('dim', data.id)}`)
+        out.line(`  ${data.title} — ${facts.join(' · ')}`)
       },
     }
   },

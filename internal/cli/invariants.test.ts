@@ -1,0 +1,200 @@
+// Table-wide invariants (ARCHITECTURE.md, COMPATIBILITY.md): they iterate over
+// the command table itself, so a command added later is covered the day it is
+// added — and this file fails until the new command has a happy-path scenario.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { usageOf } from '../clikit/help.js'
+import { expectValid } from '../testkit/schemas.js'
+import { dacliIn, table, tempDir, type Workspace, workspace } from '../testkit/ws.js'
+
+/** A fixture: project `alpha` with tasks 1 (done-able) and 2 (depends on 1), and an rw agent. */
+async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string }> {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+  ;(
+    await ws.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works', '--estimate', '1,2,3')
+  ).expectExit(0)
+  ;(
+    await ws.dacli('task', 'add', 'Second thing', '--project', 'alpha', '--depends-on', '1', '--accept', 'also')
+  ).expectExit(0)
+  const rw = await ws.agent('rw', 'worker')
+  const ro = await ws.agent('ro', 'reader')
+  return { ws, rw: rw.token, ro: ro.token }
+}
+
+/**
+ * A successful invocation of every command. `as` runs it as the rw agent.
+ * Keys must cover the whole table (checked below).
+ */
+const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
+  init: { argv: ['init', '--here'], sub: 'nested' },
+  whoami: { argv: ['whoami'] },
+  help: { argv: ['help', 'task'] },
+  catalog: { argv: ['catalog'] },
+  schema: { argv: ['schema'] },
+  version: { argv: ['version'] },
+  'project add': { argv: ['project', 'add', 'Beta'] },
+  'project list': { argv: ['project', 'list'] },
+  'project show': { argv: ['project', 'show', 'alpha'] },
+  'project rm': { argv: ['project', 'rm', 'alpha', '--force'] },
+  'task add': { argv: ['task', 'add', 'Third thing', '--project', 'alpha'] },
+  'task list': { argv: ['task', 'list'] },
+  'task show': { argv: ['task', 'show', 'alpha/2'] },
+  'agent spawn': { argv: ['agent', 'spawn', '--role', 'helper'] },
+  'agent list': { argv: ['agent', 'list', '--all'] },
+  'agent show': { argv: ['agent', 'show', 'a-root'] },
+  'agent retire': { argv: ['agent', 'retire', 'AGENT_RW'] },
+}
+
+let base: { ws: Workspace; rw: string; ro: string }
+let rwId: string
+
+/** A fresh copy of the fixture for a command that writes. */
+function copyOf(): string {
+  const dir = tempDir('dacli-inv-')
+  fs.cpSync(base.ws.root, dir, { recursive: true })
+  return dir
+}
+
+function snapshot(root: string): Map<string, string> {
+  const m = new Map<string, string>()
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name)
+      const rel = path.relative(root, p)
+      if (rel.startsWith('.dacli/cache') || rel.startsWith('.dacli/locks') || rel.startsWith('.git/')) continue
+      if (e.isDirectory()) walk(p)
+      else m.set(rel, fs.readFileSync(p, 'latin1'))
+    }
+  }
+  walk(root)
+  return m
+}
+
+beforeAll(async () => {
+  base = await fixture()
+  rwId = JSON.parse((await base.ws.dacli('whoami', '--json', { as: base.rw })).stdout).id
+})
+
+const argvOf = (path: string) => (SCENARIOS[path]?.argv ?? []).map((a) => (a === 'AGENT_RW' ? rwId : a))
+
+describe('table-wide invariants', () => {
+  test('every command has a happy-path scenario here', () => {
+    expect(table.map((c) => c.path).filter((p) => !(p in SCENARIOS))).toEqual([])
+    expect(Object.keys(SCENARIOS).filter((p) => !table.some((c) => c.path === p))).toEqual([])
+  })
+
+  test.each(table.map((c) => [c.path, c] as const))(
+    '%s: an unknown flag → exit 2 naming it, nothing written',
+    async (_p, cmd) => {
+      const dir = copyOf()
+      const before = snapshot(dir)
+      const r = await dacliIn(dir, [...argvOf(cmd.path), '--zz-no-such-flag', 'v', '--json'])
+      expect(r.code).toBe(2)
+      expect(r.stdout).toBe('')
+      expect(r.error.kind).toBe('usage')
+      expect(r.error.details.unknown_flags).toEqual(['--zz-no-such-flag'])
+      expect(snapshot(dir)).toEqual(before)
+    },
+  )
+
+  test.each(table.map((c) => [c.path, c] as const))('%s: --help prints its usage and never runs', async (_p, cmd) => {
+    const dir = copyOf()
+    const before = snapshot(dir)
+    for (const h of ['--help', '-h']) {
+      const r = await dacliIn(dir, [...argvOf(cmd.path), h])
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain(usageOf(cmd))
+    }
+    expect(snapshot(dir)).toEqual(before)
+  })
+
+  test.each(table.map((c) => [c.path, c] as const))(
+    '%s: --json is honored with a schema-valid document, or refused',
+    async (_p, cmd) => {
+      const dir = copyOf()
+      const s = SCENARIOS[cmd.path]
+      const cwd = s?.sub === undefined ? dir : path.join(dir, s.sub)
+      fs.mkdirSync(cwd, { recursive: true })
+      const r = await dacliIn(cwd, [...argvOf(cmd.path), '--json'], s?.as === 'rw' ? { as: base.rw } : {})
+      if (cmd.json === null) {
+        expect(r.code).toBe(2)
+        expect(r.error.message).toContain('does not support --json')
+        return
+      }
+      r.expectExit(0)
+      expect(r.stdout.endsWith('\n')).toBe(true)
+      expect(r.stdout.trimEnd().includes('\n')).toBe(false)
+      const doc = r.json
+      if (cmd.path === 'schema' && argvOf(cmd.path).length > 1) return
+      expect(Object.keys(doc)[0]).toBe('schema')
+      expect(doc.schema).toBe(cmd.json)
+      expectValid(doc)
+    },
+  )
+
+  test.each(table.filter((c) => c.mutates).map((c) => [c.path, c] as const))(
+    '%s: a read-only identity is refused (exit 3) or proposes, and writes no object',
+    async (_p, cmd) => {
+      const dir = copyOf()
+      const before = snapshot(dir)
+      const r = await dacliIn(dir, [...argvOf(cmd.path), '--json'], { as: base.ro })
+      if (cmd.standalone) return // init needs no workspace and has no identity to check
+      if (cmd.proposes) {
+        expect([0, 3]).toContain(r.code)
+        if (r.code === 0) expect(r.json.outcome).toBe('proposed')
+        return
+      }
+      expect(r.code).toBe(3)
+      expect(r.error.kind).toBe('refused')
+      expect(r.error.details.policy).toBe('grant')
+      expect(snapshot(dir)).toEqual(before)
+    },
+  )
+})
+
+describe('exit codes on a fixed scenario table', () => {
+  const cases: [string, string[], number][] = [
+    ['success', ['task', 'show', 'alpha/1'], 0],
+    ['unknown command', ['tsak', 'list'], 2],
+    ['unknown flag', ['task', 'list', '--projct', 'alpha'], 2],
+    ['bad enum value', ['task', 'list', '--status', 'closed'], 2],
+    ['missing argument', ['task', 'show'], 2],
+    ['missing required flag', ['task', 'add', 'x'], 2],
+    ['bad estimate', ['task', 'add', 'x', '--project', 'alpha', '--estimate', '3,2,1'], 2],
+    ['traversal slug', ['project', 'add', 'x', '--slug', '../escape'], 2],
+    ['project rm without --force', ['project', 'rm', 'alpha'], 3],
+    ['near duplicate', ['task', 'add', 'First thing again', '--project', 'alpha'], 3],
+    ['unknown task', ['task', 'show', 'alpha/99'], 4],
+    ['unknown project', ['project', 'show', 'nope'], 4],
+    ['existing project slug', ['project', 'add', 'Alpha', '--slug', 'alpha'], 5],
+    ['init over an existing workspace', ['init'], 5],
+  ]
+  test.each(cases)('%s → %i', async (_name, argv, code) => {
+    const dir = copyOf()
+    const before = snapshot(dir)
+    const r = await dacliIn(dir, [...argv, '--json'])
+    expect(r.code).toBe(code)
+    if (code !== 0) {
+      expect(r.stdout).toBe('')
+      expect(r.error.exit_code).toBe(code)
+      expectValid(r.error, 'error/v1')
+      expect(snapshot(dir)).toEqual(before)
+    }
+  })
+
+  test('no workspace → 4 with a pointer to init', async () => {
+    const r = await dacliIn(tempDir(), ['task', 'list', '--json'])
+    expect(r.code).toBe(4)
+    expect(r.error.next_actions).toContain('dacli init')
+  })
+
+  test('a human-mode usage error ends with the usage line', async () => {
+    const r = await dacliIn(base.ws.root, ['task', 'show'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/^dacli: missing argument <ref>/)
+    expect(r.stderr.trimEnd().split('\n').pop()).toBe('usage: dacli task show <ref>')
+  })
+})

@@ -1,0 +1,29 @@
+// The bin dispatches from manifest.gen.ts (declarations + lazy loaders) so each
+// command module is imported only when it runs; the tests use the eager table.
+// The two must agree exactly.
+
+import { expect, test } from 'vitest'
+import { declOf } from '../clikit/command.js'
+import { commands } from './commands.js'
+import { manifest } from './manifest.gen.js'
+
+test('the manifest declares exactly the commands of the table, identically', async () => {
+  const norm = (x: unknown) => JSON.parse(JSON.stringify(x))
+  const fromTable = [...commands].sort((a, b) => a.path.localeCompare(b.path)).map((c) => norm(declOf(c)))
+  const fromManifest = manifest.map((c) => norm(declOf(c)))
+  expect(fromManifest).toEqual(fromTable)
+  for (const entry of manifest) {
+    const loaded = await entry.load()
+    expect(loaded.path).toBe(entry.path)
+  }
+})
+
+test('no duplicate paths; no path shadows help; every command has a summary', () => {
+  const paths = commands.map((c) => c.path)
+  expect(new Set(paths).size).toBe(paths.length)
+  for (const c of commands) {
+    expect(c.summary.length).toBeGreaterThan(10)
+    expect(c.path.startsWith('help ') || c.path.startsWith('-')).toBe(false)
+    expect(c.path).toMatch(/^[a-z][a-z-]*( [a-z][a-z-]*)*$/)
+  }
+})

@@ -1,0 +1,38 @@
+import { defineCommand, flagBool } from '../../clikit/command.js'
+import { bool } from '../../clikit/flags.js'
+import { listAgents } from '../../store/index.js'
+import type { AgentListDocT } from './json.js'
+
+export const list = defineCommand({
+  path: 'agent list',
+  summary: 'List live identities (with --all, retired ones too)',
+  args: [],
+  flags: { all: bool('include retired identities') },
+  json: 'agent-list/v1',
+  mutates: false,
+  async run(ctx, input) {
+    const all = flagBool(input, 'all')
+    const agents = (await listAgents(await ctx.store())).filter((a) => all || !a.retired)
+    const data: AgentListDocT = {
+      schema: 'agent-list/v1',
+      all,
+      agents: agents.map((a) => ({
+        id: a.id,
+        grant: a.grant,
+        role: a.role,
+        parent: a.parent,
+        retired: a.retired,
+        created: a.created,
+      })),
+    }
+    return {
+      data,
+      human(out) {
+        out.table([
+          ['ID', 'GRANT', 'ROLE', 'PARENT', ''].map((h) => out.style('dim', h)),
+          ...data.agents.map((a) => [a.id, a.grant, a.role ?? '-', a.parent ?? '-', a.retired ? 'retired' : '']),
+        ])
+      },
+    }
+  },
+})

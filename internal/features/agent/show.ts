@@ -1,0 +1,61 @@
+import { arg, defineCommand } from '../../clikit/command.js'
+import type { Out } from '../../clikit/io.js'
+import { type AgentFile, lineageOf, listAgents, readAgent, type Store } from '../../store/index.js'
+import type { AgentDocT } from './json.js'
+
+const ref = (t: { project: string; seq: number; slug: string }) =>
+  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
+
+export async function agentDoc(store: Store, a: AgentFile, changed: boolean): Promise<AgentDocT> {
+  const agents = await listAgents(store)
+  const owned = (await store.listTasks()).tasks.filter((t) => t.owner === a.id)
+  return {
+    schema: 'agent/v1',
+    id: a.id,
+    grant: a.grant,
+    role: a.role,
+    parent: a.parent,
+    retired: a.retired,
+    created: a.created,
+    created_by: a.created_by,
+    lineage: lineageOf(agents, a.id),
+    children: agents.filter((x) => x.parent === a.id && x.id !== a.id).map((x) => x.id),
+    tasks_owned: owned.map((t) => ({ id: t.id, ref: ref(t), status: t.status, title: t.title })),
+    changed,
+    path: a.path,
+  }
+}
+
+export function renderAgent(out: Out, d: AgentDocT): void {
+  out.line(`${out.style('bold', d.id)}${d.retired ? out.style('yellow', '  (retired)') : ''}`)
+  out.fields([
+    ['grant', d.grant],
+    ['role', d.role],
+    ['lineage', d.lineage.length === 0 ? null : d.lineage.join(' ← ')],
+    ['children', d.children.length === 0 ? null : d.children.join(', ')],
+    ['created', d.created],
+    ['file', d.path],
+  ])
+  if (d.tasks_owned.length > 0) {
+    out.line('')
+    out.line(out.style('bold', 'Owns'))
+    out.table(
+      d.tasks_owned.map((t) => [t.ref, t.status, t.title]),
+      { indent: 2 },
+    )
+  }
+}
+
+export const show = defineCommand({
+  path: 'agent show',
+  summary: 'Show an identity: grant, role, lineage, children and the tasks it owns',
+  args: [arg('id', 'the agent id (a-…)')],
+  flags: {},
+  json: 'agent/v1',
+  mutates: false,
+  async run(ctx, input) {
+    const store = await ctx.store()
+    const data = await agentDoc(store, await readAgent(store, input.args.id as string), false)
+    return { data, human: (out) => renderAgent(out, data) }
+  },
+})

@@ -1,0 +1,129 @@
+// Agent identities (format.md, Agent): `agents/<id>.md`. A token is shown once;
+// only its SHA-256 is stored. A child's grant never exceeds its parent's.
+
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { ulid } from 'ulid'
+import { ConflictError, NotFoundError, RefusedError } from './errors.js'
+import { atomicWrite } from './fsio.js'
+import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } from './identity.js'
+import { type Identity, stamp } from './model.js'
+import { safeSegment, slugify } from './paths.js'
+import type { Store } from './store.js'
+
+export type { AgentFile }
+
+export async function listAgents(store: Store): Promise<AgentFile[]> {
+  return listAgentFiles(store.dir, store.root)
+}
+
+export async function readAgent(store: Store, id: string): Promise<AgentFile> {
+  safeSegment(id, 'agent id')
+  const a = await readAgentFile(path.join(store.dir, 'agents', `${id}.md`), store.root)
+  if (a === null) {
+    throw new NotFoundError(`no agent "${id}"`, { details: { agent: id }, next: ['dacli agent list --all'] })
+  }
+  return a
+}
+
+export interface Spawned extends AgentFile {
+  token: string
+}
+
+export async function spawnAgent(
+  store: Store,
+  parent: Identity,
+  opts: { role: string | null; grant: 'rw' | 'ro' },
+): Promise<Spawned> {
+  if (opts.grant === 'rw' && parent.grant !== 'rw') {
+    throw new RefusedError(
+      'attenuation',
+      `a child's grant cannot exceed its parent's: ${parent.id} has ${parent.grant}`,
+      {
+        details: { parent: parent.id, parent_grant: parent.grant, requested: opts.grant },
+        next: ['spawn with --grant ro'],
+      },
+    )
+  }
+  const roleSlug = opts.role === null ? '' : slugify(opts.role, 24).replace(/^u[0-9a-f]{8}$/, 'agent')
+  const dir = path.join(store.dir, 'agents')
+  fs.mkdirSync(dir, { recursive: true })
+  const created = stamp(store.now())
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const disc = ulid().slice(-6).toLowerCase()
+    const id = safeSegment(roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`, 'agent id')
+    const token = randomBytes(24).toString('hex')
+    const lines = [
+      '---',
+      `id: ${id}`,
+      'kind: agent',
+      `created: ${created}`,
+      `created_by: ${parent.id}`,
+      `parent: ${parent.id}`,
+      `grant: ${opts.grant}`,
+      ...(opts.role === null ? [] : [`role: ${JSON.stringify(opts.role)}`]),
+      `token_hash: ${hashToken(token)}`,
+      'retired: false',
+      '---',
+      `# ${opts.role ?? id}`,
+      '',
+      `Spawned by ${parent.id}.`,
+      '',
+    ]
+    const file = path.join(dir, `${id}.md`)
+    try {
+      atomicWrite(file, lines.join('\n'), { exclusive: true })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue
+      throw e
+    }
+    const a = (await readAgentFile(file, store.root)) as AgentFile
+    return { ...a, token }
+  }
+  throw new ConflictError('could not mint a unique agent id after 8 attempts')
+}
+
+/** Ancestors from the parent up to the root. */
+export function lineageOf(agents: readonly AgentFile[], id: string): string[] {
+  const byId = new Map(agents.map((a) => [a.id, a]))
+  const out: string[] = []
+  let cur = byId.get(id)?.parent ?? null
+  while (cur !== null && !out.includes(cur)) {
+    out.push(cur)
+    cur = byId.get(cur)?.parent ?? null
+  }
+  return out
+}
+
+/** Retire an identity: its token stops resolving; its history and attribution stay. */
+export async function retireAgent(
+  store: Store,
+  caller: Identity,
+  id: string,
+): Promise<{ agent: AgentFile; changed: boolean }> {
+  const agent = await readAgent(store, id)
+  if (id === ROOT_ID) {
+    throw new RefusedError('retire-root', 'the root identity cannot be retired', { next: ['dacli agent list'] })
+  }
+  const lineage = lineageOf(await listAgents(store), id)
+  if (caller.id !== ROOT_ID && caller.id !== id && !lineage.includes(caller.id)) {
+    throw new RefusedError('retire-scope', `${caller.id} may retire only itself and its descendants, not ${id}`, {
+      details: { agent: id, lineage },
+      next: [`ask ${lineage[0] ?? ROOT_ID} (an ancestor of ${id}) to retire it`],
+    })
+  }
+  if (agent.retired) return { agent, changed: false }
+  const file = path.join(store.dir, 'agents', `${id}.md`)
+  const lock = await store.lock(`agent-${id}`)
+  try {
+    const { parseObject, renderEdited } = await import('./frontmatter.js')
+    const parsed = parseObject(fs.readFileSync(file, 'utf8'))
+    const doc = parsed.doc.clone()
+    doc.set('retired', true)
+    atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))
+  } finally {
+    lock.release()
+  }
+  return { agent: { ...agent, retired: true }, changed: true }
+}

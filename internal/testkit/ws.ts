@@ -1,0 +1,174 @@
+// Test workspaces: a real temporary git repository with `dacli init`, and a
+// `dacli(...)` that drives the same main()/invoke() the bin uses, in process.
+
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { commands } from '../cli/commands.js'
+import { main } from '../cli/main.js'
+import type { CommandEntry } from '../clikit/command.js'
+import { entriesOf } from '../clikit/command.js'
+import { bufferIO } from '../clikit/io.js'
+import { services } from '../runtime/services.js'
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const BIN = path.join(REPO_ROOT, 'build', 'dacli.js')
+export const table: readonly CommandEntry[] = entriesOf(commands)
+
+export interface RunOpts {
+  /** DACLI_AGENT token (or '' for set-but-empty). */
+  as?: string
+  env?: Record<string, string | undefined>
+  cwd?: string
+  now?: Date
+  tty?: boolean
+}
+
+export class Run {
+  constructor(
+    readonly argv: readonly string[],
+    readonly code: number,
+    readonly stdout: string,
+    readonly stderr: string,
+  ) {}
+
+  /** The stdout JSON document (throws when stdout is not exactly one JSON document). */
+  get json(): any {
+    return JSON.parse(this.stdout)
+  }
+
+  /** The error/v1 envelope from stderr. */
+  get error(): any {
+    return JSON.parse(this.stderr)
+  }
+
+  expectExit(code: number): this {
+    if (this.code !== code) {
+      throw new Error(
+        `dacli ${this.argv.join(' ')}: expected exit ${code}, got ${this.code}\nstdout: ${this.stdout}\nstderr: ${this.stderr}`,
+      )
+    }
+    return this
+  }
+}
+
+const gitEnv = {
+  GIT_AUTHOR_NAME: 'Test Person',
+  GIT_AUTHOR_EMAIL: 'test@example.invalid',
+  GIT_COMMITTER_NAME: 'Test Person',
+  GIT_COMMITTER_EMAIL: 'test@example.invalid',
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...gitEnv } })
+}
+
+export function tempDir(prefix = 'dacli-test-'): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+}
+
+/** Base environment for a run: no DACLI_AGENT leaking from the outer shell, no color. */
+function baseEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...gitEnv }
+  delete env.DACLI_AGENT
+  delete env.DACLI_SKILL_REQUIREMENTS
+  return env
+}
+
+export async function dacliIn(cwd: string, argv: readonly string[], opts: RunOpts = {}): Promise<Run> {
+  const io = bufferIO({ tty: opts.tty ?? false })
+  const env = { ...baseEnv(), ...(opts.env ?? {}) }
+  if (opts.as !== undefined) env.DACLI_AGENT = opts.as
+  const fixed = opts.now
+  const out = await main(argv, {
+    io,
+    env,
+    cwd: opts.cwd ?? cwd,
+    now: fixed ? () => fixed : () => new Date(),
+    services,
+    table,
+  })
+  return new Run(argv, out.exitCode, io.out(), io.err())
+}
+
+export interface Workspace {
+  root: string
+  /** Run dacli in process: strings are argv; a trailing object is options. */
+  dacli(...args: (string | RunOpts)[]): Promise<Run>
+  /** Spawn the built bin. */
+  spawn(args: readonly string[], opts?: RunOpts): Run
+  /** Mint a child identity and return its token. */
+  agent(grant?: 'rw' | 'ro', role?: string): Promise<{ id: string; token: string }>
+  file(rel: string): string
+  write(rel: string, text: string): void
+  /** Every file under .dacli with its bytes (for "nothing changed" assertions). */
+  snapshot(): Map<string, string>
+}
+
+export async function workspace(opts: { git?: boolean } = {}): Promise<Workspace> {
+  const root = tempDir()
+  if (opts.git !== false) git(root, 'init', '-q', '-b', 'main')
+  const ws: Workspace = {
+    root,
+    async dacli(...args) {
+      const last = args[args.length - 1]
+      const o = typeof last === 'object' ? (last as RunOpts) : {}
+      const argv = args.filter((a): a is string => typeof a === 'string')
+      return dacliIn(root, argv, o)
+    },
+    spawn(args, o = {}) {
+      const env = { ...baseEnv(), ...(o.env ?? {}) }
+      if (o.as !== undefined) env.DACLI_AGENT = o.as
+      const r = spawnSync(process.execPath, [BIN, ...args], { cwd: o.cwd ?? root, env, encoding: 'utf8' })
+      return new Run(args, r.status ?? -1, r.stdout, r.stderr)
+    },
+    async agent(grant = 'rw', role) {
+      const r = (
+        await ws.dacli('agent', 'spawn', '--grant', grant, ...(role ? ['--role', role] : []), '--json')
+      ).expectExit(0)
+      return { id: r.json.id as string, token: r.json.token as string }
+    },
+    file: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
+    write(rel, text) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
+      fs.writeFileSync(path.join(root, rel), text)
+    },
+    snapshot() {
+      const m = new Map<string, string>()
+      const walk = (d: string) => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          const p = path.join(d, e.name)
+          const rel = path.relative(root, p)
+          if (rel.startsWith(path.join('.dacli', 'cache')) || rel.startsWith(path.join('.dacli', 'locks'))) continue
+          if (e.isDirectory()) walk(p)
+          else m.set(rel, fs.readFileSync(p, 'latin1'))
+        }
+      }
+      if (fs.existsSync(path.join(root, '.dacli'))) walk(path.join(root, '.dacli'))
+      return m
+    },
+  }
+  ;(await ws.dacli('init')).expectExit(0)
+  return ws
+}
+
+/** Spawn the built bin without waiting (concurrency tests). */
+export function spawnBin(
+  args: readonly string[],
+  opts: { cwd: string; env?: Record<string, string | undefined>; as?: string },
+) {
+  const env = { ...baseEnv(), ...(opts.env ?? {}) }
+  if (opts.as !== undefined) env.DACLI_AGENT = opts.as
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => {
+    stdout += d
+  })
+  child.stderr.on('data', (d) => {
+    stderr += d
+  })
+  return new Promise<Run>((resolve) => child.on('close', (code) => resolve(new Run(args, code ?? -1, stdout, stderr))))
+}

@@ -1,0 +1,120 @@
+// `npm run demo`: a narrated tour of dacli in a throwaway git repository.
+// It runs the built bin exactly as a user would and prints every command first.
+
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'dacli.js')
+const dir = realpathSync(mkdtempSync(join(tmpdir(), 'dacli-demo-')))
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Demo',
+  GIT_AUTHOR_EMAIL: 'demo@example.invalid',
+  GIT_COMMITTER_NAME: 'Demo',
+  GIT_COMMITTER_EMAIL: 'demo@example.invalid',
+}
+delete env.DACLI_AGENT
+
+const bold = (s) => (process.stdout.isTTY && !process.env.NO_COLOR ? `\u001b[1m${s}\u001b[22m` : s)
+const say = (text) => console.log(`\n${bold(`# ${text}`)}`)
+const quote = (a) => (/^[\w./:@=,-]+$/.test(a) ? a : JSON.stringify(a))
+
+function dacli(...args) {
+  console.log(`$ dacli ${args.map(quote).join(' ')}`)
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: dir, env, encoding: 'utf8' })
+  process.stdout.write(r.stdout)
+  process.stdout.write(r.stderr)
+  console.log(`(exit ${r.status})`)
+  return r
+}
+
+try {
+  say(`A throwaway git repository at ${dir}`)
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env })
+
+  say('Create the workspace: .dacli/ at the repository root, committed with the code')
+  dacli('init', '--name', 'demo')
+
+  say('A project to hold the work')
+  dacli(
+    'project',
+    'add',
+    'Ledger write path',
+    '--slug',
+    'ledger',
+    '--goal',
+    'Reconciliation stops diverging at month end',
+  )
+
+  say('Tasks with acceptance criteria, MoSCoW priorities and three-point estimates (optimistic,probable,pessimistic)')
+  dacli(
+    'task',
+    'add',
+    'Audit every write path',
+    '--project',
+    'ledger',
+    '--priority',
+    'must',
+    '--estimate',
+    '1,2,4',
+    '--accept',
+    'Every write path is listed with its owner',
+  )
+  dacli(
+    'task',
+    'add',
+    'Add the ledger write shim',
+    '--project',
+    'ledger',
+    '--priority',
+    'must',
+    '--estimate',
+    '2,5,14',
+    '--accept',
+    'Shim covers the nightly batch path',
+    '--accept',
+    'Reconciliation suite green',
+    '--so-that',
+    'reconciliation stops diverging at month end',
+    '--depends-on',
+    'ledger/1',
+  )
+  dacli(
+    'task',
+    'add',
+    'Dashboard for drift',
+    '--project',
+    'ledger',
+    '--priority',
+    'could',
+    '--estimate',
+    '1,3,8',
+    '--accept',
+    'Drift per day is charted',
+  )
+
+  say('A near-duplicate is refused (exit 3) and names its twin; --force would override')
+  dacli('task', 'add', 'ledger write shim', '--project', 'ledger')
+
+  say('The list, then one task in full (its dependency resolved with its status)')
+  dacli('task', 'list', '--project', 'ledger')
+  dacli('task', 'show', 'ledger/2')
+
+  say('Machines get one JSON document with a schema id, and typed errors with exit codes')
+  dacli('task', 'list', '--status', 'open', '--limit', '1', '--json')
+  dacli('task', 'show', 'ledger/9', '--json')
+
+  say(`The files are plain markdown a person can read, grep and hand-edit: ${join(dir, '.dacli')}`)
+  console.log(
+    execFileSync('find', ['.dacli', '-name', '*.md', '-not', '-path', '*/agents/*'], {
+      cwd: dir,
+      encoding: 'utf8',
+    }).trim(),
+  )
+  say('Done. The demo repository is removed; run `dacli help` to explore.')
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
