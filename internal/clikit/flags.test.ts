@@ -97,21 +97,17 @@ type Item =
 
 const item: fc.Arbitrary<Item> = fc.oneof(
   plain.map((v) => ({ t: 'pos' as const, v })),
-  fc
-    .tuple(anyValue, fc.constantFrom('space' as const, 'eq' as const, 'escape' as const))
-    .map(([v, form]) => ({
-      t: 'val' as const,
-      name: 'name' as const,
-      v,
-      form: form === 'space' && (v === '' || (v.startsWith('-') && v !== '-')) ? 'eq' : form,
-    })),
-  fc
-    .tuple(anyValue, fc.constantFrom('space' as const, 'eq' as const, 'escape' as const))
-    .map(([v, form]) => ({
-      t: 'rep' as const,
-      v,
-      form: form === 'space' && (v === '' || (v.startsWith('-') && v !== '-')) ? 'eq' : form,
-    })),
+  fc.tuple(anyValue, fc.constantFrom('space' as const, 'eq' as const, 'escape' as const)).map(([v, form]) => ({
+    t: 'val' as const,
+    name: 'name' as const,
+    v,
+    form: form === 'space' && (v === '' || (v.startsWith('-') && v !== '-')) ? 'eq' : form,
+  })),
+  fc.tuple(anyValue, fc.constantFrom('space' as const, 'eq' as const, 'escape' as const)).map(([v, form]) => ({
+    t: 'rep' as const,
+    v,
+    form: form === 'space' && (v === '' || (v.startsWith('-') && v !== '-')) ? 'eq' : form,
+  })),
   fc
     .tuple(
       fc.constantFrom('dry-run' as const, 'all' as const),
@@ -174,7 +170,7 @@ describe('parser properties', () => {
   test('--k=v and --k -- v always agree', () => {
     fc.assert(
       fc.property(fc.string(), fc.array(plain, { maxLength: 3 }), (v, rest) => {
-        const a = parseArgv(['--name=' + v, ...rest], specs)
+        const a = parseArgv([`--name=${v}`, ...rest], specs)
         const b = parseArgv(['--name', '--', v, ...rest], specs)
         expect(b.flags).toEqual(a.flags)
         expect(b.positionals).toEqual(a.positionals)
