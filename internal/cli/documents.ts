@@ -4,12 +4,24 @@
 import { z } from 'zod'
 import type { DocumentRegistry } from '../clikit/context.js'
 import { documents as envelope } from '../clikit/envelope.schema.js'
+import { documents as accept } from '../features/accept/json.js'
 import { documents as agent } from '../features/agent/json.js'
+import { documents as events } from '../features/events/json.js'
 import { documents as meta } from '../features/meta/json.js'
+import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as task } from '../features/task/json.js'
 
-export const zodDocuments: Record<string, z.ZodType> = { ...envelope, ...meta, ...agent, ...project, ...task }
+export const zodDocuments: Record<string, z.ZodType> = {
+  ...envelope,
+  ...meta,
+  ...agent,
+  ...project,
+  ...task,
+  ...accept,
+  ...note,
+  ...events,
+}
 
 const BASE = 'https://dacli.dev/schemas/'
 
