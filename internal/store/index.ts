@@ -4,7 +4,8 @@ export { type AcceptEntry, acceptAll, acceptTask, checkTask, type Selection, unc
 export { type AgentFile, lineageOf, listAgents, readAgent, retireAgent, spawnAgent } from './agents.js'
 export * from './errors.js'
 export { createEvent, EVENT_KINDS, type EventKind, type EventRecord, findEvent, listEvents } from './events.js'
-export { hashToken, ROOT_ID } from './identity.js'
+export { findTemps } from './fsio.js'
+export { hashToken, listAgentFiles, ROOT_ID } from './identity.js'
 export { type InitResult, initWorkspace } from './init.js'
 export {
   blockTask,
@@ -21,6 +22,7 @@ export {
   reopenTask,
   unblockTask,
 } from './lifecycle.js'
+export { listLocks } from './lock.js'
 export type { Broken, Estimate, Identity, Priority, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 export { DEP_TYPES, PRIORITIES, PROJECT_STATUSES, STAGES, STATUSES, stamp, teOf } from './model.js'
 export {
@@ -42,6 +44,8 @@ export {
   setGlossaryTerm,
 } from './notes.js'
 export { addProject, projectContents, removeProject } from './projects.js'
-export { Store, type TaskEdit } from './store.js'
+export { qualifiedRef, resolveAmong } from './refs.js'
+export { fileRefOf, Store, type TaskEdit } from './store.js'
 export { type SyncResult, syncEvents } from './sync.js'
 export type { TaskFileRef } from './taskindex.js'
+export { listTaskFiles } from './taskindex.js'
