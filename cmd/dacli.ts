@@ -26,5 +26,6 @@ const outcome = await main(process.argv.slice(2), {
   now: () => new Date(),
   services,
   table: manifest,
+  stdio: { stdin: process.stdin, stdout: process.stdout },
 })
 process.exitCode = outcome.exitCode

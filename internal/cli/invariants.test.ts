@@ -109,6 +109,8 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'agent list': { argv: ['agent', 'list', '--all'] },
   'agent show': { argv: ['agent', 'show', 'a-root'] },
   'agent retire': { argv: ['agent', 'retire', 'AGENT_RW'] },
+  // The one command that refuses --json (stdout is the protocol); its --help must not start the server.
+  'mcp serve': { argv: ['mcp', 'serve', '--profile', 'minimal'] },
 }
 
 let base: { ws: Workspace; rw: string; ro: string }

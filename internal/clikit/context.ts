@@ -3,6 +3,7 @@
 
 import type { Identity, Store } from '../store/index.js'
 import type { CommandEntry } from './command.js'
+import type { Runtime } from './invoke.js'
 import type { Notes } from './io.js'
 
 export type Env = Readonly<Record<string, string | undefined>>
@@ -13,6 +14,37 @@ export interface Services {
   store(cwd: string, env: Env, now: () => Date): Promise<Store>
   /** The zod document registry (schema id → zod schema), loaded only by the commands that need it. */
   documents(): Promise<DocumentRegistry>
+  /** The MCP tool registry (names and input schema versions, sorted), without loading the SDK. */
+  mcpTools(): Promise<McpToolInfo[]>
+  /** The newest MCP protocol revision the server speaks. */
+  mcpProtocolVersion(): Promise<string>
+  /** Serve MCP on the given streams until the client disconnects (loads the SDK). */
+  mcpServe(req: McpServeRequest): Promise<void>
+}
+
+export interface McpToolInfo {
+  readonly name: string
+  readonly schema_version: number
+}
+
+/** The raw standard streams, for the one command that speaks a protocol on them (`mcp serve`). */
+export interface Stdio {
+  readonly stdin: NodeJS.ReadableStream
+  readonly stdout: NodeJS.WritableStream
+}
+
+export interface McpServeOptions {
+  readonly profile: 'full' | 'minimal'
+  /** Called once the server is connected (the command prints its banner on stderr). */
+  readonly onListening: (info: { tools: number }) => void
+}
+
+export interface McpServeRequest extends McpServeOptions {
+  readonly stdio: Stdio
+  /** Every tool call's runtime (a fresh IO is added per call); `identity` is bound. */
+  readonly runtime: Omit<Runtime, 'io'>
+  /** A line for stderr (the protocol owns stdout). */
+  readonly log: (line: string) => void
 }
 
 export interface DocumentRegistry {
@@ -32,6 +64,11 @@ export interface Context {
   identity(): Promise<Identity>
   store(): Promise<Store>
   documents(): Promise<DocumentRegistry>
+  /** The MCP tool registry (capabilities lists it). */
+  mcpTools(): Promise<McpToolInfo[]>
+  mcpProtocolVersion(): Promise<string>
+  /** Serve this workspace over MCP on the standard streams, as this invocation's identity (`mcp serve`). */
+  mcpServe(opts: McpServeOptions): Promise<void>
   /** The command table this invocation dispatches from (help, catalog, capabilities). */
   readonly table: readonly CommandEntry[]
   /** The path of the running command. */

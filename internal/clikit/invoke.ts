@@ -2,10 +2,10 @@
 // (contract.md §8). Order: --help → parse and reject unknown flags → refuse an
 // undeclared --json → other usage problems → grant gate → run → render.
 
-import { RefusedError, UsageError } from '../store/errors.js'
+import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
-import type { Context, Env, Services } from './context.js'
+import type { Context, Env, Services, Stdio } from './context.js'
 import { exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, usageOf } from './help.js'
@@ -21,6 +21,8 @@ export interface Runtime {
   readonly table: readonly CommandEntry[]
   /** A pre-bound identity (the MCP server binds it once at launch). */
   readonly identity?: Identity
+  /** The raw standard streams (only `mcp serve` uses them; the bin passes them). */
+  readonly stdio?: Stdio
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
 }
@@ -99,6 +101,14 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     documents: once(() => rt.services.documents()),
     table: rt.table,
     commandPath: entry.path,
+    mcpTools: () => rt.services.mcpTools(),
+    mcpProtocolVersion: () => rt.services.mcpProtocolVersion(),
+    mcpServe: async (opts) => {
+      if (rt.stdio === undefined) throw new FailureError('mcp serve needs the standard streams; run it from the bin')
+      const { io: _io, stdio, ...runtime } = rt
+      const log = (line: string) => rt.io.stderr.write(`${line}\n`)
+      return rt.services.mcpServe({ ...opts, stdio, log, runtime: { ...runtime, identity: await identity() } })
+    },
   }
 
   try {

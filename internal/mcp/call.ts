@@ -1,0 +1,93 @@
+// One tool call: validate the arguments, build the argv, run it through the same
+// invoke() the bin uses with a fresh buffered IO (nothing reaches the protocol
+// stream), and map the outcome to an MCP result. Never throws.
+
+import { main } from '../cli/main.js'
+import type { CommandEntry } from '../clikit/command.js'
+import { matchCommand } from '../clikit/dispatch.js'
+import { usage } from '../clikit/flags.js'
+import { invoke, type Outcome, type Runtime } from '../clikit/invoke.js'
+import { bufferIO } from '../clikit/io.js'
+import { envelopeOf } from '../clikit/render.js'
+import { argvOf, checkSchemaVersion, cliArgv } from './args.js'
+import { errorResult, resultOf, type ToolResult } from './results.js'
+import { type BuiltTool, buildTool, type JSONSchema } from './schema.js'
+import { CLI_TOOL, type Profile, TOOL_SCHEMA_VERSION, tier1Of } from './tools.js'
+
+/** Everything a tool call needs except its IO, which is fresh for every call. */
+export type CallRuntime = Omit<Runtime, 'io'>
+
+export interface Toolset {
+  readonly profile: Profile
+  readonly tools: readonly BuiltTool[]
+  /** tools/list: the Tier-1 definitions, then `cli`. */
+  readonly definitions: readonly Record<string, unknown>[]
+}
+
+export function cliDefinition(table: readonly CommandEntry[]) {
+  const inputSchema: JSONSchema & { type: 'object' } = {
+    type: 'object',
+    properties: {
+      schema_version: { const: TOOL_SCHEMA_VERSION },
+      argv: {
+        type: 'array',
+        items: { type: 'string' },
+        minItems: 1,
+        description: 'the tokens after `dacli`, e.g. ["task","edit","p/2","--priority","must"]',
+      },
+    },
+    required: ['schema_version', 'argv'],
+  }
+  return {
+    name: CLI_TOOL,
+    description: `Run any of the ${table.length - 1} dacli commands (argv ["help","--all"] lists them) and get exactly its --json document; add "--help" for its flags.`,
+    inputSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+  }
+}
+
+export function buildToolset(table: readonly CommandEntry[], profile: Profile): Toolset {
+  const tools = tier1Of(profile).map((d) => buildTool(d, table))
+  return { profile, tools, definitions: [...tools.map((t) => t.definition), cliDefinition(table)] }
+}
+
+const fail = (err: unknown, next: string[] = []): ToolResult => {
+  const env = envelopeOf(err, false)
+  return errorResult({ ...env, next_actions: [...env.next_actions, ...next] })
+}
+
+async function run(rt: CallRuntime, go: (rt: Runtime) => Promise<Outcome>): Promise<ToolResult> {
+  const io = bufferIO()
+  const out = await go({ ...rt, io })
+  return resultOf(out, io.out())
+}
+
+export async function callTool(
+  set: Toolset,
+  rt: CallRuntime,
+  name: string,
+  rawArgs: Record<string, unknown> | undefined,
+): Promise<ToolResult> {
+  const args = rawArgs ?? {}
+  try {
+    if (name === CLI_TOOL) {
+      checkSchemaVersion(name, args)
+      const argv = cliArgv(args)
+      if (matchCommand(rt.table, argv)?.command.path === 'mcp serve') {
+        throw usage('mcp serve cannot run through the cli tool: this server is already serving', { tool: name })
+      }
+      // A leading --json is a global switch to main(); appended, it could land after a `--` and become a value.
+      return await run(rt, (r) => main(['--json', ...argv], r))
+    }
+    const tool = set.tools.find((t) => t.name === name)
+    if (tool === undefined) {
+      const known = [...set.tools.map((t) => t.name), CLI_TOOL]
+      throw usage(`unknown tool: ${name}`, { tool: name, tools: known })
+    }
+    checkSchemaVersion(name, args)
+    const argv = argvOf(name, tool.params, args)
+    return await run(rt, (r) => invoke(tool.entry, argv, r))
+  } catch (err) {
+    return fail(err, ['call tools/list for the tools and their input schemas'])
+  }
+}

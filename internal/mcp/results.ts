@@ -1,0 +1,58 @@
+// The exit code → MCP result mapping (mcp.md, "Results"):
+//   0        a normal result: structuredContent is the document, plus the same JSON as text;
+//   3        a normal result carrying {refused: {policy, reason, next}} — an answer, not a failure;
+//   1,2,4,5  isError with the error/v1 envelope.
+// Error results carry the envelope as text only: clients validate structuredContent against the
+// tool's outputSchema (which names the success document), even on an error.
+
+import type { Outcome } from '../clikit/invoke.js'
+import type { Envelope } from '../clikit/render.js'
+
+export interface ToolResult {
+  [key: string]: unknown
+  content: { type: 'text'; text: string }[]
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+}
+
+/** Appended to every refusal's `next`: the point of exit 3 is that a loop stops here. */
+export const NOT_RETRY =
+  'This refusal is an answer, not a failure: do one of the above or ask for a decision; retrying the same call unchanged gets the same refusal.'
+
+const text = (value: unknown): { type: 'text'; text: string } => ({ type: 'text', text: JSON.stringify(value) })
+
+const isDoc = (d: unknown): d is Record<string, unknown> => d !== null && typeof d === 'object' && !Array.isArray(d)
+
+export function errorResult(env: Envelope): ToolResult {
+  return { isError: true, content: [text(env)] }
+}
+
+export function refusedResult(env: Envelope | undefined, report: unknown): ToolResult {
+  const policy = env?.details.policy
+  const refused = {
+    policy: typeof policy === 'string' ? policy : null,
+    reason: env?.message ?? 'the command reported a refusal (see report)',
+    next: [...(env?.next_actions ?? []), NOT_RETRY],
+    details: env?.details ?? {},
+  }
+  const body = isDoc(report) ? { refused, report } : { refused }
+  return { content: [text(body)], structuredContent: body }
+}
+
+/**
+ * `printed` is what the command wrote on its (buffered) stdout: the document's exact `--json` text, or help
+ * text when the `cli` tool was asked for `--help`.
+ */
+export function resultOf(out: Outcome, printed: string): ToolResult {
+  if (out.exitCode === 0) {
+    if (isDoc(out.data)) {
+      const json = printed.trim() === '' ? JSON.stringify(out.data) : printed.trimEnd()
+      return { content: [{ type: 'text', text: json }], structuredContent: out.data }
+    }
+    return { content: [{ type: 'text', text: printed }] }
+  }
+  if (out.exitCode === 3) return refusedResult(out.error, out.data)
+  if (out.error !== undefined) return errorResult(out.error)
+  // A verdict command (doctor --strict) prints its report whatever the verdict; the exit code carries it.
+  return { isError: true, content: [{ type: 'text', text: printed.trimEnd() || JSON.stringify(out.data ?? null) }] }
+}

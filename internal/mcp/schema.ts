@@ -1,0 +1,134 @@
+// Tool definitions derived from the command table: one parameter per declared
+// positional (`<ref>` → `ref`) and flag (`--so-that` → `so_that`), typed from the
+// flag declaration, described by it, required where the declaration requires it.
+// Nothing here is hand-written per tool except the description in tools.ts.
+
+import type { ArgSpec, CommandEntry } from '../clikit/command.js'
+import { mayMutate } from '../clikit/command.js'
+import type { FlagSpec } from '../clikit/flags.js'
+import { TOOL_SCHEMA_VERSION, type ToolDef } from './tools.js'
+
+export type JSONSchema = Record<string, unknown>
+
+/** How one tool parameter reaches argv. */
+export interface Param {
+  /** The property name in the tool's arguments. */
+  readonly name: string
+  /** A positional argument, or a flag (by its declared name). */
+  readonly source: { readonly arg: ArgSpec } | { readonly flag: string; readonly spec: FlagSpec }
+  readonly required: boolean
+}
+
+export interface BuiltTool {
+  readonly name: string
+  readonly entry: CommandEntry
+  readonly params: readonly Param[]
+  /** What tools/list publishes. */
+  readonly definition: {
+    name: string
+    description: string
+    inputSchema: JSONSchema & { type: 'object' }
+    outputSchema?: JSONSchema & { type: 'object' }
+    annotations: Record<string, boolean>
+  }
+}
+
+export const propName = (declared: string): string => declared.replace(/-/g, '_')
+
+/** The parameters of a tool: the command's positionals, then its (selected) flags. */
+export function paramsOf(entry: CommandEntry, def: ToolDef): Param[] {
+  const out: Param[] = entry.args.map((a) => ({ name: propName(a.name), source: { arg: a }, required: a.required }))
+  for (const [flag, spec] of Object.entries(entry.flags)) {
+    if (def.flags !== undefined && !def.flags.includes(flag)) continue
+    const required = spec.required === true || (def.require ?? []).includes(flag)
+    out.push({ name: propName(flag), source: { flag, spec }, required })
+  }
+  const names = out.map((p) => p.name)
+  const clash = names.find((n, i) => names.indexOf(n) !== i || n === 'schema_version')
+  if (clash !== undefined) throw new Error(`tool ${def.name}: two parameters would be named ${clash}`)
+  for (const f of [...(def.flags ?? []), ...(def.require ?? [])]) {
+    if (entry.flags[f] === undefined) throw new Error(`tool ${def.name}: ${entry.path} declares no --${f}`)
+  }
+  return out
+}
+
+/** A declaration's description, with `--flag` mentions renamed to the parameters agents see. */
+function describe(text: string, entry: CommandEntry): string {
+  return text.replace(/--([a-z][a-z0-9-]*)/g, (m, f: string) => (entry.flags[f] === undefined ? m : propName(f)))
+}
+
+function scalarSchema(spec: FlagSpec): JSONSchema {
+  switch (spec.type) {
+    case 'bool':
+      return { type: 'boolean' }
+    case 'int':
+      return {
+        type: 'integer',
+        ...(spec.min === undefined ? {} : { minimum: spec.min }),
+        ...(spec.max === undefined ? {} : { maximum: spec.max }),
+      }
+    case 'enum':
+      return { type: 'string', enum: [...(spec.values ?? [])] }
+    case 'duration':
+    case 'string':
+      return { type: 'string' }
+  }
+}
+
+function flagDescription(spec: FlagSpec, entry: CommandEntry): string {
+  let text = describe(spec.description, entry)
+  // A value grammar worth showing (`REF[:FS|SS|FF|SF]`), not a plain placeholder (`TEXT`, `REF`).
+  if (spec.type === 'string' && spec.valueName !== undefined && /[[|]/.test(spec.valueName))
+    text += `: ${spec.valueName}`
+  if (spec.type === 'duration') text += ' (e.g. "2h")'
+  return text
+}
+
+function propertySchema(p: Param, entry: CommandEntry): JSONSchema {
+  if ('arg' in p.source) return { type: 'string', description: describe(p.source.arg.description, entry) }
+  const { spec } = p.source
+  const description = flagDescription(spec, entry)
+  if (!spec.repeatable) return { ...scalarSchema(spec), description }
+  return { type: 'array', items: scalarSchema(spec), ...(p.required ? { minItems: 1 } : {}), description }
+}
+
+export function inputSchemaOf(entry: CommandEntry, params: readonly Param[]): JSONSchema & { type: 'object' } {
+  const properties: Record<string, JSONSchema> = { schema_version: { const: TOOL_SCHEMA_VERSION } }
+  for (const p of params) properties[p.name] = propertySchema(p, entry)
+  // No `additionalProperties: false`: every byte here is paid in every agent's context; an undeclared argument
+  // is still refused when called (args.ts), like an unknown flag.
+  return {
+    type: 'object',
+    properties,
+    required: ['schema_version', ...params.filter((p) => p.required).map((p) => p.name)],
+  }
+}
+
+/**
+ * readOnlyHint from the declaration; the other hints mean something only for a tool that writes. MCP reads a
+ * missing destructiveHint as true, so it is always explicit; a missing idempotentHint already means false.
+ */
+export function annotationsOf(entry: CommandEntry): Record<string, boolean> {
+  if (!mayMutate(entry)) return { readOnlyHint: true }
+  const hints = { readOnlyHint: false, destructiveHint: entry.destructive === true }
+  return entry.idempotent === true ? { ...hints, idempotentHint: true } : hints
+}
+
+export function buildTool(def: ToolDef, table: readonly CommandEntry[]): BuiltTool {
+  const entry = table.find((c) => c.path === def.path)
+  if (entry === undefined) throw new Error(`tool ${def.name} wraps "${def.path}", which is not in the command table`)
+  if (entry.json === null) throw new Error(`tool ${def.name} wraps "${def.path}", which emits no JSON document`)
+  const params = paramsOf(entry, def)
+  return {
+    name: def.name,
+    entry,
+    params,
+    definition: {
+      name: def.name,
+      description: def.description,
+      inputSchema: inputSchemaOf(entry, params),
+      outputSchema: { type: 'object', properties: { schema: { const: entry.json } } },
+      annotations: annotationsOf(entry),
+    },
+  }
+}

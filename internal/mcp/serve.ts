@@ -1,0 +1,21 @@
+// `dacli mcp serve`, reached lazily through services.mcpServe so the SDK loads
+// only here. The identity arrives already resolved (the command's grant gate
+// resolved DACLI_AGENT through the store, failing the launch on a bad token).
+
+import type { McpServeRequest } from '../clikit/context.js'
+import { createServer } from './server.js'
+import { LineTransport } from './stdio.js'
+
+/** Serves until the client closes stdin. */
+export async function serve(req: McpServeRequest): Promise<void> {
+  const { server, toolset } = createServer({ runtime: req.runtime, profile: req.profile })
+  const transport = new LineTransport(req.stdio.stdin, req.stdio.stdout)
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve
+  })
+  // A broken stream or a handler's failure is logged; the server keeps answering.
+  server.onerror = (e) => req.log(`dacli mcp: ${e.message}`)
+  await server.connect(transport)
+  req.onListening({ tools: toolset.definitions.length })
+  await closed
+}
