@@ -70,7 +70,7 @@ export function tempDir(prefix = 'dacli-test-'): string {
 }
 
 /** Base environment for a run: no DACLI_AGENT leaking from the outer shell, no color. */
-function baseEnv(): Record<string, string | undefined> {
+export function baseEnv(): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...gitEnv }
   delete env.DACLI_AGENT
   delete env.DACLI_SKILL_REQUIREMENTS

@@ -1,0 +1,169 @@
+// The exit code → result mapping, through the SDK client: a refusal (3) is a
+// normal result carrying {refused}; not-found (4), conflict (5), usage (2) and
+// failure (1) are isError results with the error/v1 envelope.
+
+import { beforeAll, describe, expect, test } from 'vitest'
+import { type Fixture, fixture, session, snapshotOf, textJSON } from '../testkit/mcp.js'
+import { expectValid } from '../testkit/schemas.js'
+import { table } from '../testkit/ws.js'
+import { buildToolset } from './call.js'
+import { NOT_RETRY } from './results.js'
+
+let fx: Fixture
+beforeAll(async () => {
+  fx = await fixture()
+})
+
+type As = 'root' | 'rw' | 'ro'
+const token = (as: As) => (as === 'rw' ? fx.rw.token : as === 'ro' ? fx.ro.token : undefined)
+
+async function callIn(root: string, as: As, tool: string, args: Record<string, unknown>) {
+  const t = token(as)
+  const mcp = await session(root, t === undefined ? {} : { as: t })
+  try {
+    return await mcp.call(tool, { schema_version: 1, ...args })
+  } finally {
+    await mcp.close()
+  }
+}
+
+describe('exit 3: a refusal is an answer, returned as a normal result', () => {
+  const cases: [string, As, string, Record<string, unknown>, string][] = [
+    ['unchecked criteria', 'root', 'finish_task', { ref: 'alpha/1' }, 'acceptance'],
+    ['a near-duplicate task', 'root', 'add_task', { title: 'First thing again', project: 'alpha' }, 'near-duplicate'],
+    ['a dependency cycle', 'root', 'add_dependency', { ref: 'alpha/1', add: ['alpha/2'] }, 'dependency-cycle'],
+    ['a read-only grant', 'ro', 'check_task', { ref: 'alpha/1', all: true }, 'grant'],
+    ['not the owner', 'root', 'release_task', { ref: 'alpha/3' }, 'owner'],
+    ['a done task', 'root', 'claim_task', { ref: 'alpha/5' }, 'state'],
+    [
+      'a decision without a rejected option',
+      'root',
+      'add_note',
+      { kind: 'decision', title: 'Z', project: 'alpha' },
+      '',
+    ],
+    ['a budget below the task', 'root', 'get_context', { ref: 'alpha/1', budget: 1 }, ''],
+    ['through cli', 'root', 'cli', { argv: ['task', 'done', 'alpha/1'] }, 'acceptance'],
+  ]
+  test.each(cases)('%s (%s → %s)', async (_what, as, tool, args, policy) => {
+    const root = fx.copy()
+    const before = snapshotOf(root)
+    const r = await callIn(root, as, tool, args)
+    expect(r.isError).toBeFalsy()
+    const body = r.structuredContent as any
+    expect(textJSON(r)).toEqual(body)
+    expect(Object.keys(body)).toEqual(['refused'])
+    expect(typeof body.refused.reason).toBe('string')
+    expect(body.refused.reason.length).toBeGreaterThan(0)
+    if (policy !== '') expect(body.refused.policy).toBe(policy)
+    else expect(typeof body.refused.policy).toBe('string')
+    expect(body.refused.next.at(-1)).toBe(NOT_RETRY)
+    expect(snapshotOf(root)).toEqual(before)
+  })
+
+  test('finish_task’s refusal lists exactly which criterion is unmet', async () => {
+    const r = await callIn(fx.copy(), 'root', 'finish_task', { ref: 'alpha/2' })
+    const refused = (r.structuredContent as any).refused
+    expect(refused.details.unmet).toEqual([{ n: 1, text: 'also' }])
+    expect(refused.next.length).toBeGreaterThan(1)
+  })
+})
+
+describe('exit 4: not found is an error carrying the envelope', () => {
+  // Every tool with a parameter naming a task or project, pointed at one that does not exist.
+  const missing: Record<string, unknown> = { ref: 'alpha/99', project: 'nope', about: 'alpha/99', by: 'alpha/99' }
+  const filler: Record<string, unknown> = { title: 'Brand new job', kind: 'finding', add: ['alpha/1'] }
+  const tools = buildToolset(table, 'full').tools.filter((t) => t.params.some((p) => p.name in missing))
+
+  test('the tools that name a task or project are the ones expected', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [
+        'accept_task',
+        'add_dependency',
+        'add_note',
+        'add_task',
+        'block_task',
+        'check_task',
+        'claim_task',
+        'critical_path',
+        'finish_task',
+        'get_context',
+        'list_events',
+        'list_notes',
+        'list_tasks',
+        'next_tasks',
+        'release_task',
+        'renew_claim',
+        'show_task',
+      ].sort(),
+    )
+  })
+
+  test.each(tools.map((t) => [t.name, t] as const))('%s', async (_name, tool) => {
+    const args: Record<string, unknown> = {}
+    for (const p of tool.params) {
+      if (p.name in missing)
+        args[p.name] = p.name === 'project' && tool.params[0]?.name === 'ref' ? 'alpha' : missing[p.name]
+      else if (p.required) args[p.name] = filler[p.name]
+    }
+    if (tool.name === 'check_task') args.all = true
+    const root = fx.copy()
+    const before = snapshotOf(root)
+    const r = await callIn(root, 'root', tool.name, args)
+    expect(r.isError, JSON.stringify(r.content)).toBe(true)
+    expect(r.structuredContent).toBeUndefined()
+    const env = textJSON(r)
+    expectValid(env, 'error/v1')
+    expect(env).toMatchObject({ exit_code: 4, kind: 'not_found', ok: false })
+    expect(snapshotOf(root)).toEqual(before)
+  })
+})
+
+describe('exit 5: a conflict is an error carrying the envelope', () => {
+  test('claiming a task another identity holds names the holder', async () => {
+    const root = fx.copy()
+    const r = await callIn(root, 'root', 'claim_task', { ref: 'alpha/3' })
+    expect(r.isError).toBe(true)
+    const env = textJSON(r)
+    expectValid(env, 'error/v1')
+    expect(env).toMatchObject({ exit_code: 5, kind: 'conflict' })
+    expect(env.details.owner).toBe(fx.rw.id)
+  })
+
+  test('through cli: an existing project slug', async () => {
+    const r = await callIn(fx.copy(), 'root', 'cli', { argv: ['project', 'add', 'Again', '--slug', 'alpha'] })
+    expect(r.isError).toBe(true)
+    expect(textJSON(r)).toMatchObject({ exit_code: 5, kind: 'conflict' })
+  })
+})
+
+describe('exit 1: an operational failure is an error', () => {
+  test('a failing verify checks nothing', async () => {
+    const root = fx.copy()
+    const before = snapshotOf(root)
+    const r = await callIn(root, 'root', 'check_task', { ref: 'alpha/1', all: true, verify: 'exit 7' })
+    expect(r.isError).toBe(true)
+    expect(textJSON(r)).toMatchObject({ exit_code: 1, kind: 'failure' })
+    expect(snapshotOf(root)).toEqual(before)
+  })
+
+  test('doctor with strict and an error-severity finding: an error result carrying the report', async () => {
+    const root = fx.copy()
+    const mcp = await session(root)
+    try {
+      // A task file nobody can parse is an error-severity finding.
+      const file = `${root}/.dacli/projects/alpha/tasks/open/009-broken.md`
+      ;(await import('node:fs')).writeFileSync(file, '---\nid: [unclosed\n---\n')
+      const r = await mcp.call('doctor', { schema_version: 1, strict: true })
+      expect(r.isError).toBe(true)
+      const report = textJSON(r)
+      expect(report.schema).toBe('doctor/v1')
+      expectValid(report)
+      const plain = await mcp.call('doctor', { schema_version: 1 })
+      expect(plain.isError).toBeFalsy()
+      expect((plain.structuredContent as any).schema).toBe('doctor/v1')
+    } finally {
+      await mcp.close()
+    }
+  })
+})
