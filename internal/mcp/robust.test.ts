@@ -1,0 +1,171 @@
+// Robustness (quality.md): malformed JSON-RPC, wrong argument types, unknown
+// tools and a flood of calls never take the server down; every request gets an
+// answer, and nothing but protocol lines reaches stdout.
+
+import { PassThrough } from 'node:stream'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { type Fixture, fixture, INITIALIZE, serveInProcess, toolCall } from '../testkit/mcp.js'
+import { LineTransport } from './stdio.js'
+
+let fx: Fixture
+beforeAll(async () => {
+  fx = await fixture()
+})
+
+describe('the line transport', () => {
+  const open = (maxLine?: number) => {
+    const input = new PassThrough()
+    const output = new PassThrough()
+    const t = new LineTransport(input, output, maxLine)
+    const got: unknown[] = []
+    let written = ''
+    output.on('data', (d: Buffer) => {
+      written += d.toString()
+    })
+    t.onmessage = (m) => got.push(m)
+    return {
+      input,
+      t,
+      got,
+      answers: () =>
+        written
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+    }
+  }
+  const tick = () => new Promise((r) => setImmediate(r))
+
+  test('messages split across chunks, several per chunk, CRLF and blank lines', async () => {
+    const { input, t, got } = open()
+    await t.start()
+    input.write('{"jsonrpc":"2.0","id":1,"me')
+    input.write('thod":"ping"}\r\n\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,')
+    input.write('"method":"ping"}\n')
+    await tick()
+    expect(got).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ])
+  })
+
+  test('unparseable, invalid and oversized lines are answered with JSON-RPC errors, and reading goes on', async () => {
+    const { input, t, got, answers } = open(64)
+    await t.start()
+    input.write('not json\n')
+    input.write('{"id":7,"hello":1}\n')
+    input.write('[{"jsonrpc":"2.0","id":8,"method":"ping"}]\n')
+    input.write(`{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"${'x'.repeat(50)}`)
+    input.write(`${'y'.repeat(50)}"}}\n{"jsonrpc":"2.0","id":10,"method":"ping"}\n`)
+    await tick()
+    expect(answers().map((a) => [a.id, a.error.code])).toEqual([
+      [null, -32700],
+      [7, -32600],
+      [null, -32600],
+      [null, -32600],
+    ])
+    expect(answers()[3].error.message).toMatch(/larger than 64 bytes/)
+    expect(got).toEqual([{ jsonrpc: '2.0', id: 10, method: 'ping' }])
+  })
+
+  test('the end of input closes the transport once', async () => {
+    const { input, t } = open()
+    let closed = 0
+    t.onclose = () => closed++
+    await t.start()
+    input.end()
+    await tick()
+    await t.close()
+    expect(closed).toBe(1)
+  })
+})
+
+describe('the server under abuse', () => {
+  test('malformed JSON-RPC, unknown methods, bad params, unknown tools and wrong types: every request answered', async () => {
+    const s = serveInProcess(fx.ws.root, ['--quiet'])
+    s.send(INITIALIZE)
+    await s.response(0)
+    s.send('{"jsonrpc":"2.0","id":1,"method":')
+    s.send({ jsonrpc: '2.0', id: 2, method: 'no/such/method' })
+    s.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 5 } })
+    s.send(toolCall(4, 'no_such_tool', { schema_version: 1 }))
+    s.send(toolCall(5, 'list_tasks', { schema_version: 1, limit: 'lots', status: 'open' }))
+    s.send(toolCall(6, 'add_task', { schema_version: 1, title: ['a'], project: 'alpha', force: 'maybe' }))
+    s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: 'x' } })
+    s.send(toolCall(8, 'status', { schema_version: 1 }))
+    expect((await s.response(null)).error.code).toBe(-32700)
+    expect((await s.response(2)).error.code).toBe(-32601)
+    // The SDK rejects a request that does not match tools/call's shape itself (as -32603, naming the field).
+    expect((await s.response(3)).error.message).toMatch(/"name"/)
+    const unknown = (await s.response(4)).result
+    expect(unknown.isError).toBe(true)
+    expect(JSON.parse(unknown.content[0].text)).toMatchObject({ exit_code: 2, message: 'unknown tool: no_such_tool' })
+    expect(JSON.parse((await s.response(5)).result.content[0].text).message).toMatch(/limit must be an integer/)
+    const six = JSON.parse((await s.response(6)).result.content[0].text)
+    expect(six.details.problems).toEqual([
+      'title takes one value, not a list',
+      'force must be a boolean (true or false), got "maybe"',
+    ])
+    expect((await s.response(7)).error.message).toMatch(/"arguments"/)
+    expect((await s.response(8)).result.structuredContent.schema).toBe('workspace-status/v1')
+    const out = await s.end()
+    expect(out).toMatchObject({ exitCode: 0, stdout: '', stderr: '' })
+  })
+
+  test('1,000 mixed calls at once: each answered exactly once, the writes all land', async () => {
+    const root = fx.copy()
+    const s = serveInProcess(root, ['--quiet'])
+    s.send(INITIALIZE)
+    await s.response(0)
+    const N = 1000
+    for (let i = 1; i <= N; i++) {
+      switch (i % 5) {
+        case 0:
+          s.send(toolCall(i, 'show_task', { schema_version: 1, ref: 'alpha/1' }))
+          break
+        case 1:
+          s.send(toolCall(i, 'list_tasks', { schema_version: '1', status: ['open'] }))
+          break
+        case 2:
+          s.send(toolCall(i, 'add_note', { schema_version: 1, kind: 'finding', title: `F${i}`, project: 'alpha' }))
+          break
+        case 3:
+          s.send(toolCall(i, 'show_task', { ref: 'alpha/1' }))
+          break
+        default:
+          s.send(`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"whoami"`)
+      }
+    }
+    s.send({ jsonrpc: '2.0', id: N + 1, method: 'ping' })
+    await s.response(N + 1)
+    for (let i = 1; i <= N; i += 5) await s.response(i + 2)
+    const answers = s.lines().map((l) => JSON.parse(l))
+    const ids = answers.map((a) => a.id).filter((id) => typeof id === 'number' && id > 0 && id <= N)
+    expect(ids.length).toBe((N / 5) * 4)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(answers.filter((a) => a.id === null && a.error?.code === -32700)).toHaveLength(N / 5)
+    const byId = new Map(answers.map((a) => [a.id, a]))
+    expect(byId.get(5).result.structuredContent.ref).toBe('alpha/001-first-thing')
+    expect(byId.get(3).result.isError).toBe(true)
+    expect(byId.get(2).result.structuredContent.schema).toBe('note/v1')
+    await s.end()
+    const notes = await serveInProcess(root, ['--quiet'])
+    notes.send(INITIALIZE)
+    await notes.response(0)
+    notes.send(toolCall(1, 'list_notes', { schema_version: 1, kind: 'finding' }))
+    expect((await notes.response(1)).result.structuredContent.notes).toHaveLength(N / 5)
+    await notes.end()
+  }, 120_000)
+
+  test('a 1 MB title through MCP is a clear usage error and writes nothing', async () => {
+    const s = serveInProcess(fx.ws.root, ['--quiet'])
+    s.send(INITIALIZE)
+    await s.response(0)
+    s.send(toolCall(1, 'add_task', { schema_version: 1, title: 'x'.repeat(1 << 20), project: 'alpha' }))
+    const r = (await s.response(1)).result
+    expect(r.isError).toBe(true)
+    expect(JSON.parse(r.content[0].text)).toMatchObject({ exit_code: 2, kind: 'usage' })
+    await s.end()
+  })
+})
