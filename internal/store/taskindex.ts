@@ -100,23 +100,25 @@ function cachePath(p: Paths, project: string): string {
   return path.join(p.dir, 'cache', 'tasks', `${project}.json`)
 }
 
-function readCache(file: string): CacheFile {
+/** The cache, or null when it is missing, unreadable or of another version (rebuild it). */
+function readCache(file: string): CacheFile | null {
   try {
     const c = JSON.parse(fs.readFileSync(file, 'utf8')) as CacheFile
     if (c.v === CACHE_VERSION && c.entries !== null && typeof c.entries === 'object') return c
   } catch {
     // missing or unreadable: rebuild
   }
-  return { v: CACHE_VERSION, entries: {} }
+  return null
 }
 
 /** Summaries of every parseable task in a project (deduplicated by id), using the cache. */
 export async function listProject(p: Paths, project: string, loadParser: () => Promise<Parser>): Promise<Listing> {
   const { files, broken } = listTaskFiles(p, project)
   const cfile = cachePath(p, project)
-  const cache = readCache(cfile)
+  const stored = readCache(cfile)
+  const cache = stored ?? { v: CACHE_VERSION, entries: {} }
   const next: Record<string, CacheEntry> = {}
-  let dirty = false
+  let dirty = stored === null
   let parser: Parser | null = null
   const now = Date.now()
   const all: TaskSummary[] = []
@@ -135,7 +137,6 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
       next[key] = hit
       continue
     }
-    dirty = true
     parser ??= await loadParser()
     let rec: TaskRecord
     try {
@@ -146,8 +147,11 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
     }
     const summary = summaryOf(rec)
     all.push(summary)
+    // A racily fresh file is parsed but not cached, so it alone is no reason to rewrite the cache (a durable
+    // write) on every listing for the next few seconds; a stale entry dropped for it still is (sizes differ).
     if (now - Number(st.mtimeMs) > RACY_MS) {
       next[key] = { size: Number(st.size), mtime, ino: Number(st.ino), summary }
+      dirty = true
     }
   }
   if (dirty || Object.keys(cache.entries).length !== Object.keys(next).length) {

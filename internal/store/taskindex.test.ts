@@ -1,0 +1,36 @@
+// The listing cache is rewritten only when what it would hold changes: a task file too fresh to cache (the racy
+// window) is parsed on every listing but is no reason for a durable rewrite each time — a long-lived MCP server
+// lists constantly while agents write.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { expect, test } from 'vitest'
+import { workspace } from '../testkit/ws.js'
+
+test('the cache is rewritten when its entries change, not on every listing of a fresh file', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Fresh one', '--project', 'p')).expectExit(0)
+  const cache = path.join(ws.root, '.dacli', 'cache', 'tasks', 'p.json')
+  const stamp = () => {
+    const st = fs.statSync(cache, { bigint: true })
+    return `${st.ino}:${st.mtimeNs}`
+  }
+  const list = async () => (await ws.dacli('task', 'list', '--json')).expectExit(0).json
+  expect((await list()).tasks[0].title).toBe('Fresh one')
+  const first = stamp()
+  expect(JSON.parse(fs.readFileSync(cache, 'utf8')).entries).toEqual({})
+  expect((await list()).tasks[0].title).toBe('Fresh one')
+  expect(stamp()).toBe(first)
+
+  // Once the file is old enough to trust its stamp, it is cached (one rewrite), then served from the cache.
+  const file = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open', '001-fresh-one.md')
+  const old = new Date(Date.now() - 60_000)
+  fs.utimesSync(file, old, old)
+  expect((await list()).tasks[0].title).toBe('Fresh one')
+  const second = stamp()
+  expect(second).not.toBe(first)
+  expect(Object.keys(JSON.parse(fs.readFileSync(cache, 'utf8')).entries)).toEqual(['open/001-fresh-one.md'])
+  expect((await list()).tasks[0].title).toBe('Fresh one')
+  expect(stamp()).toBe(second)
+})
