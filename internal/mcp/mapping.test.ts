@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type Fixture, fixture, session, snapshotOf, textJSON } from '../testkit/mcp.js'
 import { expectValid } from '../testkit/schemas.js'
-import { table } from '../testkit/ws.js'
+import { dacliIn, table } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
 import { NOT_RETRY } from './results.js'
 
@@ -165,5 +165,42 @@ describe('exit 1: an operational failure is an error', () => {
     } finally {
       await mcp.close()
     }
+  })
+})
+
+describe('the cli escape hatch', () => {
+  test('runs any command and answers exactly its --json document', async () => {
+    const r = await callIn(fx.ws.root, 'root', 'cli', { argv: ['project', 'show', 'alpha'] })
+    const cli = await dacliIn(fx.ws.root, ['project', 'show', 'alpha', '--json'])
+    expect(r.structuredContent).toEqual(cli.expectExit(0).json)
+    expect((r.content[0] as { text: string }).text).toBe(cli.stdout.trimEnd())
+  })
+
+  test('a value after `--` stays a value (--json is added as a leading switch)', async () => {
+    const root = fx.copy()
+    const r = await callIn(root, 'root', 'cli', { argv: ['task', 'add', '--project', 'alpha', '--', '--odd title'] })
+    expect(r.structuredContent).toMatchObject({ schema: 'task/v1', title: '--odd title' })
+  })
+
+  test('mcp serve is refused through it, before anything runs', async () => {
+    for (const argv of [
+      ['mcp', 'serve'],
+      ['--json', 'mcp', 'serve', '--profile', 'minimal'],
+    ]) {
+      const r = await callIn(fx.ws.root, 'root', 'cli', { argv })
+      expect(r.isError).toBe(true)
+      expect(textJSON(r)).toMatchObject({ exit_code: 2, kind: 'usage' })
+      expect(textJSON(r).message).toMatch(/mcp serve cannot run through the cli tool/)
+    }
+  })
+
+  test('an unknown command is a usage error with suggestions; --help answers the help text', async () => {
+    const typo = await callIn(fx.ws.root, 'root', 'cli', { argv: ['tsak', 'list'] })
+    expect(typo.isError).toBe(true)
+    expect(textJSON(typo).suggestions).toContain('dacli task list')
+    const help = await callIn(fx.ws.root, 'root', 'cli', { argv: ['task', 'claim', '--help'] })
+    expect(help.isError).toBeFalsy()
+    expect(help.structuredContent).toBeUndefined()
+    expect((help.content[0] as { text: string }).text).toContain('dacli task claim <ref>')
   })
 })

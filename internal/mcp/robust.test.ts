@@ -4,7 +4,8 @@
 
 import { PassThrough } from 'node:stream'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { type Fixture, fixture, INITIALIZE, serveInProcess, toolCall } from '../testkit/mcp.js'
+import { type Fixture, fixture } from '../testkit/mcp.js'
+import { INITIALIZE, serveInProcess, toolCall } from '../testkit/mcpserve.js'
 import { LineTransport } from './stdio.js'
 
 let fx: Fixture

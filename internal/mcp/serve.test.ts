@@ -3,7 +3,8 @@
 // the banner goes to stderr, and the server stops when stdin closes.
 
 import { beforeAll, describe, expect, test } from 'vitest'
-import { type Fixture, fixture, INITIALIZE, serveInProcess, toolCall } from '../testkit/mcp.js'
+import { type Fixture, fixture } from '../testkit/mcp.js'
+import { INITIALIZE, serveInProcess, toolCall } from '../testkit/mcpserve.js'
 import { dacliIn, tempDir } from '../testkit/ws.js'
 
 let fx: Fixture

@@ -5,12 +5,9 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { PassThrough } from 'node:stream'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
-import { main } from '../cli/main.js'
 import type { CommandEntry } from '../clikit/command.js'
-import { bufferIO } from '../clikit/io.js'
 import { createServer } from '../mcp/server.js'
 import type { Profile } from '../mcp/tools.js'
 import { services } from '../runtime/services.js'
@@ -116,79 +113,3 @@ export function snapshotOf(root: string): Map<string, string> {
   walk(path.join(root, '.dacli'))
   return m
 }
-
-/** `dacli mcp serve …` run by main() in process, its stdio on in-memory streams, spoken to line by line. */
-export interface Served {
-  /** Write one line to the server's stdin (an object is serialized). */
-  send(message: unknown): void
-  /** The response with this id (waits for it). */
-  response(id: string | number | null): Promise<any>
-  /** Every line the server wrote on its stdout so far. */
-  lines(): string[]
-  /** Close stdin; resolves with main()'s outcome. */
-  end(): Promise<{ exitCode: number; stderr: string; stdout: string }>
-  /** main()'s outcome when it returns on its own (a refused launch). */
-  readonly done: Promise<{ exitCode: number; stderr: string; stdout: string }>
-  /** Whether anything is listening on stdin. */
-  listening(): boolean
-}
-
-export function serveInProcess(root: string, argv: readonly string[] = [], opts: { as?: string } = {}): Served {
-  const stdin = new PassThrough()
-  const stdout = new PassThrough()
-  const io = bufferIO()
-  const env = baseEnv()
-  if (opts.as !== undefined) env.DACLI_AGENT = opts.as
-  let text = ''
-  const waiters: (() => void)[] = []
-  stdout.on('data', (d: Buffer) => {
-    text += d.toString('utf8')
-    for (const w of waiters.splice(0)) w()
-  })
-  const done = main(['mcp', 'serve', ...argv], {
-    io,
-    env,
-    cwd: root,
-    now: () => new Date(),
-    services,
-    table: eagerTable,
-    stdio: { stdin, stdout },
-  }).then((o) => ({ exitCode: o.exitCode, stderr: io.err(), stdout: io.out() }))
-  const lines = () => text.split('\n').filter((l) => l !== '')
-  const find = (id: string | number | null) =>
-    lines()
-      .map((l) => JSON.parse(l))
-      .find((m) => m.id === id)
-  return {
-    send: (m) => stdin.write(`${typeof m === 'string' ? m : JSON.stringify(m)}\n`),
-    async response(id) {
-      for (;;) {
-        const hit = find(id)
-        if (hit !== undefined) return hit
-        await new Promise<void>((resolve) => waiters.push(resolve))
-      }
-    },
-    lines,
-    end() {
-      stdin.end()
-      return done
-    },
-    done,
-    listening: () => stdin.listenerCount('data') > 0,
-  }
-}
-
-/** The initialize handshake, as a client sends it. */
-export const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'line-client', version: '0' } },
-}
-
-export const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'tools/call',
-  params: { name, arguments: args },
-})
