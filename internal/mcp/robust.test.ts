@@ -70,6 +70,20 @@ describe('the line transport', () => {
     expect(got).toEqual([{ jsonrpc: '2.0', id: 10, method: 'ping' }])
   })
 
+  test('at the end of input it waits for the answers still owed, except to cancelled requests', async () => {
+    const { input, t } = open()
+    let closed = 0
+    t.onclose = () => closed++
+    await t.start()
+    input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":"b","method":"ping"}\n')
+    input.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}}\n')
+    input.end()
+    await tick()
+    expect(closed).toBe(0)
+    await t.send({ jsonrpc: '2.0', id: 1, result: {} })
+    expect(closed).toBe(1)
+  })
+
   test('the end of input closes the transport once', async () => {
     const { input, t } = open()
     let closed = 0
@@ -158,6 +172,16 @@ describe('the server under abuse', () => {
     expect((await notes.response(1)).result.structuredContent.notes).toHaveLength(N / 5)
     await notes.end()
   }, 120_000)
+
+  test('requests written with stdin closed right after are all answered before the server stops', async () => {
+    const s = serveInProcess(fx.ws.root, ['--quiet'])
+    s.send(INITIALIZE)
+    for (let i = 1; i <= 50; i++) s.send(toolCall(i, i % 2 ? 'status' : 'next_tasks', { schema_version: 1 }))
+    const out = await s.end()
+    expect(out.exitCode).toBe(0)
+    const ids = s.lines().map((l) => JSON.parse(l).id)
+    expect(ids.sort((a, b) => a - b)).toEqual([...Array(51).keys()])
+  })
 
   test('a 1 MB title through MCP is a clear usage error and writes nothing', async () => {
     const s = serveInProcess(fx.ws.root, ['--quiet'])

@@ -1,7 +1,8 @@
 // Newline-delimited JSON-RPC on a pair of streams. The SDK's StdioServerTransport
 // drops a line it cannot parse without answering and closes itself when a line
 // outgrows its buffer; a server that must answer every request and never go down
-// needs both to become JSON-RPC errors instead, so this transport does that.
+// needs both to become JSON-RPC errors instead, so this transport does that. It
+// also answers every request read before stdin ended, then closes.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -22,6 +23,9 @@ export class LineTransport implements Transport {
   /** Dropping the rest of an oversized line, up to its newline. */
   private skipping = false
   private closed = false
+  /** stdin ended: close once every request already read has been answered. */
+  private ended = false
+  private readonly pending = new Set<string | number>()
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -50,8 +54,10 @@ export class LineTransport implements Transport {
     }
   }
 
+  // A client may write its requests and close stdin at once (`… | dacli mcp serve`): answer them all first.
   private readonly onEnd = () => {
-    void this.close()
+    this.ended = true
+    if (this.pending.size === 0) void this.close()
   }
 
   private readonly onStreamError = (e: Error) => {
@@ -74,7 +80,16 @@ export class LineTransport implements Transport {
       this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'invalid request')
       return
     }
-    this.onmessage?.(parsed.data)
+    const m = parsed.data
+    if ('method' in m && 'id' in m) this.pending.add(m.id)
+    this.onmessage?.(m)
+    // A cancelled request gets no answer (MCP), so it is no longer waited for.
+    if ('method' in m && m.method === 'notifications/cancelled') this.settle(m.params?.requestId)
+  }
+
+  private settle(id: unknown): void {
+    if ((typeof id !== 'string' && typeof id !== 'number') || !this.pending.delete(id)) return
+    if (this.ended && this.pending.size === 0) void this.close()
   }
 
   /** An error answer for a line that never became a message (`id: null` when it had none). */
@@ -102,8 +117,9 @@ export class LineTransport implements Transport {
     this.input.on('error', this.onStreamError)
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.write(message)
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.write(message)
+    if (!('method' in message)) this.settle((message as { id?: unknown }).id)
   }
 
   async close(): Promise<void> {
