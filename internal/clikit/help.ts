@@ -87,7 +87,8 @@ export function commandHelp(c: CommandDecl): string {
     ['-h, --help', GLOBAL_FLAGS.help?.description ?? ''],
   )
   out.push('', 'Flags:', columns(flagRows))
-  out.push('', `JSON:   ${c.json === null ? 'no (--json is refused)' : `--json prints ${c.json}`}`)
+  const variants = c.jsonVariants && c.jsonVariants.length > 0 ? ` (or ${c.jsonVariants.join(', ')}, see above)` : ''
+  out.push('', `JSON:   ${c.json === null ? 'no (--json is refused)' : `--json prints ${c.json}${variants}`}`)
   const grant =
     c.mutatesWith && c.mutatesWith.length > 0
       ? `read-only; with ${c.mutatesWith.map((f) => `--${f}`).join(' or ')} it writes and needs a read-write grant`

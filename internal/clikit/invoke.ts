@@ -21,6 +21,8 @@ export interface Runtime {
   readonly table: readonly CommandEntry[]
   /** A pre-bound identity (the MCP server binds it once at launch). */
   readonly identity?: Identity
+  /** The path of the executing bin (for reports that name it), when known. */
+  readonly bin?: string
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
 }
@@ -97,8 +99,10 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     identity,
     store,
     documents: once(() => rt.services.documents()),
+    mcpSurface: once(async () => (rt.services.mcpTools ? rt.services.mcpTools() : null)),
     table: rt.table,
     commandPath: entry.path,
+    bin: rt.bin ?? null,
   }
 
   try {
