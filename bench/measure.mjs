@@ -53,18 +53,21 @@ export const median = (xs) => {
  */
 export function paired(argv, { cwd, env, runs = 7, warmup = 2, setup, check } = {}) {
   const floor = [process.execPath, '-e', '0']
+  // `argv` may be a function of the run number (warm-ups get negative numbers) for commands that change state.
+  const cmdOf = typeof argv === 'function' ? argv : () => argv
   for (let i = 0; i < warmup; i++) {
     runOnce(floor, { cwd, env })
     setup?.()
-    runOnce(argv, { cwd, env })
+    runOnce(cmdOf(-1 - i), { cwd, env })
   }
   const base = []
   const cmd = []
   for (let i = 0; i < runs; i++) {
     base.push(runOnce(floor, { cwd, env }))
     setup?.()
-    const r = runOnce(argv, { cwd, env })
-    if (check && !check(r)) throw new Error(`${argv.join(' ')} failed (exit ${r.status}): ${r.stderr.slice(0, 500)}`)
+    const r = runOnce(cmdOf(i), { cwd, env })
+    if (check && !check(r))
+      throw new Error(`${cmdOf(i).join(' ')} failed (exit ${r.status}): ${r.stderr.slice(0, 500)}`)
     cmd.push(r)
   }
   const ratios = cmd.map((r, i) => r.wall / base[i].wall)
