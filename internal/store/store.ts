@@ -7,11 +7,12 @@ import * as path from 'node:path'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
-import { atomicWrite, sweepTemps } from './fsio.js'
+import { quickFront } from './flat.js'
+import { atomicWrite } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
-import { STATUS_RANK, stamp, taskFileName } from './model.js'
+import { STATUSES, stamp, taskFileName } from './model.js'
 import { safeSegment } from './paths.js'
 import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
@@ -202,9 +203,11 @@ export class Store {
     const scopes = r.project !== null ? [r.project] : this.projectSlugs()
     const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
       if (r.kind !== 'id') {
-        const files = projects.flatMap((p) => dedupFiles(listTaskFiles(this.paths(), p).files))
+        const files = projects.flatMap((p) => listTaskFiles(this.paths(), p).files)
         const hits = matchRef(r, files)
-        if (hits.length > 0) return hits
+        // One file name in two folders (an interrupted move, a bad merge): let the listing pick the copy.
+        const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
+        if (hits.length > 0 && names.size === hits.length) return hits
       }
       // Ids and aliases: consult the summaries.
       const summaries: (Candidate & { file: TaskSummary })[] = []
@@ -347,9 +350,10 @@ export class Store {
               abs: path.join(tasksDir(this.paths(), file.project), edit.status, file.name),
               path: this.rel(path.join(tasksDir(this.paths(), file.project), edit.status, file.name)),
             }
-      sweepTemps(path.dirname(dest.abs))
       atomicWrite(dest.abs, out)
-      if (dest.abs !== file.abs) fs.rmSync(file.abs, { force: true })
+      // The old copy goes last: a crash before this leaves two copies, and the newer version wins.
+      // Copies left by an earlier interrupted move go too.
+      this.removeCopies(file.project, file.name, id, dest.status)
       this.forget(file.project)
       return { result, task: recordOfText(out, dest), changed: true }
     } finally {
@@ -374,11 +378,27 @@ export class Store {
       const text = renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [`- ${now} ${actor} removed`]))
       const dest = path.join(tasksDir(this.paths(), file.project), 'removed', file.name)
       atomicWrite(dest, text)
-      fs.rmSync(file.abs, { force: true })
+      this.removeCopies(file.project, file.name, id, 'removed')
       this.forget(file.project)
       return recordOfText(text, { ...file, path: this.rel(dest) })
     } finally {
       lock.release()
+    }
+  }
+
+  /** Remove copies of task `id` named `name` from every status folder but `keep` (only files that carry that id). */
+  private removeCopies(project: string, name: string, id: string, keep: string): void {
+    for (const status of STATUSES) {
+      if (status === keep) continue
+      const other = path.join(tasksDir(this.paths(), project), status, name)
+      let text: string
+      try {
+        text = fs.readFileSync(other, 'utf8')
+      } catch {
+        continue
+      }
+      const m = /^id:[ \t]*["']?([^"'\s#]+)/m.exec(quickFront(text)?.front ?? '')
+      if (m?.[1] === id) fs.rmSync(other, { force: true })
     }
   }
 
@@ -399,7 +419,6 @@ export class Store {
       const { slug, text } = build(listing.tasks)
       const name = taskFileName(seq, slug)
       const abs = path.join(tasksDir(this.paths(), project), 'open', name)
-      sweepTemps(path.dirname(abs))
       try {
         atomicWrite(abs, text, { exclusive: true })
       } catch (e) {
@@ -421,16 +440,6 @@ export class Store {
   static refOf(t: { project: string; seq: number; slug: string }): string {
     return qualifiedRef(t)
   }
-}
-
-/** A task file seen in two folders (a bad merge): keep the more terminal copy for resolution. */
-function dedupFiles(files: TaskFileRef[]): TaskFileRef[] {
-  const byName = new Map<string, TaskFileRef>()
-  for (const f of files) {
-    const prev = byName.get(f.name)
-    if (prev === undefined || STATUS_RANK[f.status] > STATUS_RANK[prev.status]) byName.set(f.name, f)
-  }
-  return [...byName.values()]
 }
 
 export function fileRefOf(root: string, t: TaskSummary): TaskFileRef {

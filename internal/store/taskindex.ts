@@ -128,8 +128,8 @@ const SUMMARY_CACHE_VERSION = 4
 export interface Listing {
   tasks: TaskSummary[]
   broken: Broken[]
-  /** Files holding the same task id as a more terminal copy (a bad merge). */
-  duplicates: { id: string; kept: string; ignored: string }[]
+  /** Files holding the same task id as a preferred copy: an interrupted move (versions differ) or a bad merge. */
+  duplicates: { id: string; kept: string; ignored: string; interrupted: boolean }[]
 }
 
 /** Summaries of every parseable task in a project (deduplicated by id), using the cache. */
@@ -159,20 +159,29 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
     all.push(summary)
   }
   cache.save({ prune: true })
-  // One task id in two folders: the more terminal copy wins.
+  // One task id in two folders: the newer copy wins (a move interrupted between writing the new
+  // file and removing the old one); at equal versions (a bad merge), the more terminal one.
   const byId = new Map<string, TaskSummary>()
   const duplicates: Listing['duplicates'] = []
   for (const t of all) {
     const prev = byId.get(t.id)
     if (prev === undefined) byId.set(t.id, t)
     else {
-      const [keep, drop] = STATUS_RANK[t.status] > STATUS_RANK[prev.status] ? [t, prev] : [prev, t]
+      const [keep, drop] = preferred(t, prev) ? [t, prev] : [prev, t]
       byId.set(t.id, keep)
-      duplicates.push({ id: t.id, kept: keep.path, ignored: drop.path })
+      duplicates.push({ id: t.id, kept: keep.path, ignored: drop.path, interrupted: keep.version !== drop.version })
     }
   }
   const tasks = [...byId.values()].sort((a, b) => a.seq - b.seq || byText(a.path, b.path))
   return { tasks, broken, duplicates }
+}
+
+/** Of two copies of one task, is `a` the one to keep? Higher version first, then the more terminal folder. */
+export function preferred(
+  a: Pick<TaskSummary, 'version' | 'status'>,
+  b: Pick<TaskSummary, 'version' | 'status'>,
+): boolean {
+  return a.version !== b.version ? a.version > b.version : STATUS_RANK[a.status] > STATUS_RANK[b.status]
 }
 
 /** Every sequence number a project has ever used (live files, tombstones, unparseable files). */

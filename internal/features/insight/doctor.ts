@@ -37,13 +37,23 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   for (const b of plan.broken) unparseable(b.path, b.reason)
   const all = await store.listTasks()
   for (const d of all.duplicates) {
-    add({
-      code: 'duplicate-task-file',
-      severity: 'warning',
-      subject: d.ignored,
-      message: `task ${d.id} is also at ${d.kept} (the more terminal copy wins)`,
-      hint: `remove ${d.ignored} once you have checked nothing in it is missing from ${d.kept}`,
-    })
+    add(
+      d.interrupted
+        ? {
+            code: 'interrupted-move',
+            severity: 'warning',
+            subject: d.ignored,
+            message: `an older copy of task ${d.id}, left by a move that was interrupted; ${d.kept} is the current one`,
+            hint: 'harmless: readers use the newer copy and the next change to the task removes this one',
+          }
+        : {
+            code: 'duplicate-task-file',
+            severity: 'warning',
+            subject: d.ignored,
+            message: `task ${d.id} is also at ${d.kept} at the same version (the more terminal copy wins)`,
+            hint: `remove ${d.ignored} once you have checked nothing in it is missing from ${d.kept}`,
+          },
+    )
   }
   // Two different tasks with one sequence number in a project (a bad merge).
   const seen = new Map<string, string>()
