@@ -70,7 +70,10 @@ export interface ClientOptions {
   token: string | null
   /** Per request. */
   timeoutMs: number
-  /** Minimum pause between write calls (GitHub asks for about a second to stay clear of secondary limits). */
+  /**
+   * Minimum pause between write calls (GitHub asks for about a second to stay clear of its secondary
+   * limits); writes that notify people, like creating an issue, wait three times as long.
+   */
   writeIntervalMs: number
   userAgent: string
   /** Retries of an idempotent request after a 5xx or a network error (default 2). */
@@ -147,6 +150,8 @@ export function createClient(opts: ClientOptions): GitHubClient {
     throttle: {
       id: 'dacli',
       write: new Bottleneck.Group({ maxConcurrent: 1, minTime: opts.writeIntervalMs }),
+      // Writes that notify people (creating an issue) are spaced three times as far, as Octokit does by default.
+      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: opts.writeIntervalMs * 3 }),
       onRateLimit: onLimit('rate limit'),
       onSecondaryRateLimit: onLimit('secondary rate limit'),
     },
