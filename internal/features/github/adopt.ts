@@ -9,7 +9,7 @@ import { ConflictError, RefusedError, type Store, stamp, type TaskSummary } from
 import { slugify } from '../../store/paths.js'
 import { newTaskBody } from '../../store/taskfile.js'
 import type { PullResultDocT } from './json.js'
-import type { Planned } from './plan.js'
+import type { PlannedIssue } from './plan.js'
 
 const MAX_QUOTED = 100_000
 
@@ -70,7 +70,7 @@ export interface AdoptContext {
 }
 
 /** Refuse (3, nothing written) while any item blocks. */
-export function refuseBlocking(plan: readonly Planned[], project: string): void {
+export function refuseBlocking(plan: readonly PlannedIssue[], project: string): void {
   const blocking = plan.filter((p) => p.outcome === 'refused')
   if (blocking.length === 0) return
   const lines = blocking.map((p) => `#${p.issue.number} "${p.issue.title}": ${p.reason} (${p.taskId})`)
@@ -98,7 +98,7 @@ export function refuseBlocking(plan: readonly Planned[], project: string): void 
 const refOf = (t: { project: string; seq: number; slug: string }) =>
   `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
 
-export async function applyPlan(a: AdoptContext, plan: readonly Planned[]): Promise<PullResultDocT> {
+export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]): Promise<PullResultDocT> {
   refuseBlocking(plan, a.project)
   const { renderNewTask } = await import('../../store/parsing.js')
   const doc: PullResultDocT = {

@@ -2,9 +2,10 @@
 // first (project, link, refs), then the token, then GitHub.
 
 import type { Context } from '../../clikit/context.js'
+import { classify } from '../../engines/adoption.js'
 import type { Issue, RepoInfo } from '../../github/client.js'
 import { FailureError, type Store, type TaskSummary } from '../../store/index.js'
-import { classify, type Planned } from './plan.js'
+import type { PlannedIssue } from './plan.js'
 import { disclosureGate, type Linked, linkedRepo, lockScope } from './repo.js'
 import { connect, progress, type Session } from './session.js'
 
@@ -49,7 +50,7 @@ export async function inboundPlan(
   project: string,
   repo: string,
   issues: readonly Issue[],
-): Promise<{ plan: Planned[]; tasks: TaskSummary[] }> {
+): Promise<{ plan: PlannedIssue[]; tasks: TaskSummary[] }> {
   const listing = await p.store.listTasks(project)
   for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
   return { plan: classify(issues, listing.tasks, repo), tasks: listing.tasks }

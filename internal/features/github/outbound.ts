@@ -1,61 +1,27 @@
-// The push: tasks projected onto issues. One decision function serves the
-// preview and the real run.
-//
-// Per task: the issue its `github:` block maps (in this repository) → update it;
-// else an issue whose body carries the task's hidden marker
-// `<!-- dacli:<task-id> ws:<workspace-id> -->` → adopt it (a push that was cut off
-// after creating it); else create one. The marker is found by reading the
-// issues list, which is strongly consistent; the search API is not, and would
-// let an interrupted push create a twin.
-//
-// What dacli changes on an issue: the `status:`/`priority:` labels (other labels
-// are kept), the state (closed when the task is done, open otherwise), and —
-// only on issues it authored, i.e. that carry this task's marker — the title and
-// body. A human-written issue adopted by `github pull` keeps its words.
+// The push around the decisions of internal/engines/projection.ts: which
+// tasks are in the window, performing the writes in task order (each issue
+// number written back as soon as the issue exists), and the documents.
 
 import { createHash } from 'node:crypto'
+import { type Step as EngineStep, type ProjectedTask, type Projection, project } from '../../engines/projection.js'
 import type { GitHubClient, Issue } from '../../github/client.js'
-import { type Status, type Store, stamp, type TaskFileRef, type TaskRecord, UsageError } from '../../store/index.js'
+import { type Store, stamp, type TaskFileRef, type TaskRecord, UsageError } from '../../store/index.js'
 import { fileRefOf } from '../../store/store.js'
 import { setBlock } from './adopt.js'
 import type { PushItemT, PushPreviewDocT, PushResultDocT } from './json.js'
 import { pageOf } from './plan.js'
-import { sameRepo } from './repo.js'
 
-export interface OutTask {
-  /** null for a task a sync's pull half would create (previews only). */
-  id: string | null
-  ref: string | null
-  title: string
-  status: Status
-  priority: string | null
-  so_that: string | null
-  acceptance: { text: string; checked: boolean }[]
-  github: { issue: number | null; repo: string | null } | null
+export interface OutTask extends ProjectedTask {
+  status: TaskRecord['status']
+  /** The task file (absent for a sync preview's stand-in). */
   file: (TaskFileRef & { id: string }) | null
 }
 
-type Field = 'title' | 'body' | 'labels' | 'state'
+export type Step = EngineStep<OutTask, Issue>
+export type PushPlan = Projection<OutTask, Issue>
 
-export interface Step {
-  task: OutTask
-  action: PushItemT['action']
-  issue: Issue | null
-  adopted: boolean
-  /** The task's `github:` block must be written even if GitHub needs no change. */
-  remap: boolean
-  desired: { title: string; body: string; labels: string[]; state: 'open' | 'closed' }
-  changes: Field[]
-}
-
-export interface PushPlan {
-  steps: Step[]
-  duplicates: PushResultDocT['duplicate_markers']
-}
-
-export const markerOf = (taskId: string, wsId: string) => `<!-- dacli:${taskId} ws:${wsId} -->`
-const MARKERS = /<!-- dacli:(t-[0-9A-Za-z]+) ws:([0-9A-Za-z]+) -->/g
-const MANAGED_LABEL = /^(status|priority):/i
+export const planPush = (tasks: readonly OutTask[], issues: readonly Issue[], repo: string, wsId: string): PushPlan =>
+  project(tasks, issues, repo, wsId)
 
 export function recordView(t: TaskRecord): OutTask {
   return {
@@ -69,95 +35,6 @@ export function recordView(t: TaskRecord): OutTask {
     github: t.github === null ? null : { issue: t.github.issue, repo: t.github.repo },
     file: null,
   }
-}
-
-/** The body of an issue dacli authors: its marker, why, the acceptance checklist, and where the truth lives. */
-export function issueBody(t: OutTask, wsId: string): string {
-  const parts: string[] = []
-  if (t.id !== null) parts.push(markerOf(t.id, wsId))
-  if (t.so_that) parts.push(`**So that** ${t.so_that.trim()}`)
-  parts.push(
-    '### Acceptance',
-    t.acceptance.length === 0
-      ? '_No acceptance criteria yet._'
-      : t.acceptance.map((a) => `- [${a.checked ? 'x' : ' '}] ${a.text}`).join('\n'),
-  )
-  parts.push(
-    `---\n_Mirrored from the dacli task \`${t.ref ?? t.title}\`. The task file in the repository is the source of truth: edit it there; changes made here are overwritten by the next \`dacli github push\`._`,
-  )
-  return `${parts.join('\n\n')}\n`
-}
-
-export function managedLabels(t: OutTask): string[] {
-  return [`status:${t.status}`, ...(t.priority === null ? [] : [`priority:${t.priority}`])]
-}
-
-const normBody = (s: string) => s.replace(/\r\n?/g, '\n').trim()
-const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort()
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i])
-
-export function planPush(tasks: readonly OutTask[], issues: readonly Issue[], repo: string, wsId: string): PushPlan {
-  const byNumber = new Map(issues.map((i) => [i.number, i]))
-  const byMarker = new Map<string, Issue[]>()
-  for (const i of [...issues].sort((a, b) => a.number - b.number)) {
-    const ids = new Set([...i.body.matchAll(MARKERS)].filter((m) => m[2] === wsId).map((m) => m[1] as string))
-    for (const id of ids) byMarker.set(id, [...(byMarker.get(id) ?? []), i])
-  }
-  const duplicates = [...byMarker.entries()]
-    .filter(([, list]) => list.length > 1)
-    .map(([task_id, list]) => ({
-      task_id,
-      kept: (list[0] as Issue).number,
-      others: list.slice(1).map((i) => i.number),
-    }))
-    .sort((a, b) => a.kept - b.kept)
-
-  const used = new Set<number>()
-  const steps: Step[] = []
-  for (const t of tasks) {
-    const g = t.github
-    const mappedHere = g !== null && g.issue !== null && (g.repo === null || sameRepo(g.repo, repo))
-    let issue: Issue | null = null
-    let adopted = false
-    if (mappedHere) {
-      const i = byNumber.get(g.issue as number)
-      if (i !== undefined && !used.has(i.number)) issue = i
-    }
-    if (issue === null && t.id !== null) {
-      const i = byMarker.get(t.id)?.find((x) => !used.has(x.number))
-      if (i !== undefined) {
-        issue = i
-        adopted = true
-      }
-    }
-    if (issue !== null) used.add(issue.number)
-    const remap =
-      issue !== null && !(mappedHere && g?.issue === issue.number && g.repo !== null && sameRepo(g.repo, repo))
-    const owns = issue === null || (t.id !== null && issue.body.includes(markerOf(t.id, wsId)))
-    const managed = managedLabels(t)
-    const desired = {
-      title: owns || issue === null ? t.title : issue.title,
-      body: owns || issue === null ? issueBody(t, wsId) : issue.body,
-      labels: sorted(issue === null ? managed : [...issue.labels.filter((l) => !MANAGED_LABEL.test(l)), ...managed]),
-      state: (t.status === 'done' ? 'closed' : 'open') as 'open' | 'closed',
-    }
-    const changes: Field[] = []
-    let action: Step['action'] = 'create'
-    if (issue !== null) {
-      if (owns && issue.title !== desired.title) changes.push('title')
-      if (owns && normBody(issue.body) !== normBody(desired.body)) changes.push('body')
-      if (!sameList(sorted(issue.labels), desired.labels)) changes.push('labels')
-      if (issue.state !== desired.state) changes.push('state')
-      action =
-        changes.length === 0
-          ? 'unchanged'
-          : changes.includes('state') && desired.state === 'closed'
-            ? 'close'
-            : 'update'
-    }
-    steps.push({ task: t, action, issue, adopted, remap, desired, changes })
-  }
-  return { steps, duplicates }
 }
 
 export function itemOf(s: Step, issueNumber: number | null = s.issue?.number ?? null): PushItemT {

@@ -1,14 +1,14 @@
 // Which repository a project projects to, and the disclosure gate.
 
+import { sameRepo } from '../../engines/adoption.js'
 import type { RepoInfo } from '../../github/client.js'
 import { hostsFor, readOrigin } from '../../github/remote.js'
 import { RefusedError, type Store, UsageError } from '../../store/index.js'
 
+export { sameRepo }
+
 /** `owner/name` as GitHub allows it. */
 export const REPO_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/
-
-export const sameRepo = (a: string | null, b: string | null) =>
-  a !== null && b !== null && a.toLowerCase() === b.toLowerCase()
 
 export interface Linked {
   project: string

@@ -4,7 +4,7 @@ import { fetchIssues, gate, inboundPlan, prepare, refsOf, withRepoLock, workspac
 import type { SyncPlanDocT } from './json.js'
 import { type Options, PULL_FLAGS, PUSH_FLAGS, readOptions } from './options.js'
 import { applyPush, type OutTask, planPush, pushPreviewDoc, pushResultDoc, windowTasks } from './outbound.js'
-import { adoptionPlanDoc, type Planned } from './plan.js'
+import { adoptionPlanDoc, type PlannedIssue } from './plan.js'
 import { renderPlan, renderPullResult, renderPush } from './render.js'
 
 /**
@@ -13,7 +13,7 @@ import { renderPlan, renderPullResult, renderPush } from './render.js'
  */
 export function afterAdoption(
   tasks: readonly OutTask[],
-  plan: readonly Planned[],
+  plan: readonly PlannedIssue[],
   repo: string,
   o: Options,
 ): OutTask[] {
