@@ -48,7 +48,7 @@ export function readOptions(ctx: Context, input: Input, path: string, jsonNeedsD
     cursor: flagNum(input, 'cursor') ?? 0,
     includeAcceptance: flagBool(input, 'include-acceptance'),
     sinceMs: flagNum(input, 'since') ?? null,
-    refs: (input.args.refs ?? '').split(/\s+/).filter((r) => r !== ''),
+    refs: (input.args.ref ?? '').split(/\s+/).filter((r) => r !== ''),
   }
   if (!o.dryRun) {
     const preview = ['limit', 'cursor', 'include-acceptance'].filter((f) => input.flags[f] !== undefined)

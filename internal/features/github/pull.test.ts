@@ -71,6 +71,8 @@ async function wholePlan(limit: number, extra: string[] = []) {
       )
     ).expectExit(0)
     expectValid(r.json)
+    // Under --json, stderr is reserved for an error envelope: no progress lines.
+    expect(r.stderr).toBe('')
     pages.push(r.json)
     cursor = r.json.next_cursor
   }
@@ -137,6 +139,9 @@ describe('github pull', () => {
     expect(w.gh.writes()).toEqual([])
     const creates = [...expected.entries()].filter(([, e]) => e.cat === 'create').map(([n]) => n)
     expect(r.stdout).toMatch(new RegExp(`^pull: ${creates.length} created, 1 linked, 1 already mapped`))
+    // A long run reports progress on stderr (plain lines when it is not a terminal).
+    expect(r.stderr).toMatch(/^fetched 200 issues and pull requests from acme\/widgets…$/m)
+    expect(r.stderr).toMatch(/^pull: adopted 50\/\d+ issues…$/m)
     const tasks = (await w.ws.dacli('task', 'list', '--project', 'alpha', '--json')).json.tasks
     expect(tasks).toHaveLength(3 + creates.length)
 

@@ -11,7 +11,12 @@ export const push = defineCommand({
     "One issue per task, found again by the task's github block, else by a hidden marker in the issue body (<!-- dacli:<task-id> ws:<workspace-id> -->, read from the issues list), else created. dacli sets the status:<folder> and priority:<p> labels, closes the issue of a done task (and reopens it if the task is reopened), and rewrites title and body only of issues it authored. The issue number is written back into the task's github block. An interrupted push converges when re-run, without duplicates; a re-run with nothing new changes nothing. The repository's visibility is checked live every time: a public repository without recorded consent is refused (exit 3). Without REF or --since every task of the project is pushed. --json prints github-push-result/v1, or github-push-preview/v1 with --dry-run.",
   args: [
     arg('project', 'the project slug (linked with `github link`)'),
-    { name: 'refs', description: 'tasks to push (default: every task of the project)', required: false, rest: true },
+    {
+      name: 'ref',
+      description: 'a task to push, by reference (default: every task of the project)',
+      required: false,
+      rest: true,
+    },
   ],
   flags: PUSH_FLAGS,
   json: 'github-push-result/v1',

@@ -48,7 +48,12 @@ export const sync = defineCommand({
     'Runs `github pull` and then `github push` with one set of flags (the union of both), validated in full before either half starts: a mistyped flag is refused (exit 2) before any API call. The disclosure gate is checked before the pull half writes anything. With --dry-run --json it prints github-sync-plan/v1: the adoption plan (inbound) and the push preview (outbound, with a digest over the whole preview) as the push would run after that pull. --json needs --dry-run; REF and --since narrow the push half.',
   args: [
     arg('project', 'the project slug (linked with `github link`)'),
-    { name: 'refs', description: 'tasks to push (default: every task of the project)', required: false, rest: true },
+    {
+      name: 'ref',
+      description: 'a task to push, by reference (default: every task of the project)',
+      required: false,
+      rest: true,
+    },
   ],
   flags: { ...PULL_FLAGS, ...PUSH_FLAGS },
   json: 'github-sync-plan/v1',
