@@ -3,14 +3,22 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { main } from '../cli/main.js'
+import { bufferIO } from '../clikit/io.js'
+import { services } from '../runtime/services.js'
 import { FakeGitHub, type Visibility } from './fakegithub.js'
-import { type Run, type RunOpts, type Workspace, workspace } from './ws.js'
+import { type Run, type RunOpts, table, type Workspace, workspace } from './ws.js'
 
 export interface GitHubWorkspace {
   ws: Workspace
   gh: FakeGitHub
   /** dacli with the fake's env (GITHUB_API_URL, GH_TOKEN, no write spacing). */
   run(...args: (string | RunOpts)[]): Promise<Run>
+  /**
+   * The document a command produced, even where --json is refused (an applying pull or sync):
+   * what the MCP server would receive.
+   */
+  data(...argv: string[]): Promise<{ exitCode: number; data: unknown }>
   close(): Promise<void>
 }
 
@@ -33,7 +41,13 @@ export async function githubWorkspace(
     ).expectExit(0)
   }
   gh.resetCalls()
-  return { ws, gh, run, close: () => gh.close() }
+  const data = async (...argv: string[]) => {
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...gh.env() }
+    delete env.DACLI_AGENT
+    const out = await main(argv, { io: bufferIO(), env, cwd: ws.root, now: () => new Date(), services, table })
+    return { exitCode: out.exitCode, data: out.data }
+  }
+  return { ws, gh, run, data, close: () => gh.close() }
 }
 
 /** Every file of the work tree (git internals aside), for "the token is nowhere" checks. */

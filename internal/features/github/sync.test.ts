@@ -75,6 +75,13 @@ describe('github sync', () => {
     expect(shape(after.items)).toEqual(shape(outbound.items).map((i) => ({ ...i, action: 'unchanged', changes: [] })))
     expect(w.gh.repo('acme/widgets').issues[1]?.labels).toEqual(['bug', 'status:open'])
 
+    // The applied sync's documents (never printed: --json needs --dry-run) match their schemas.
+    const settledRun = await w.data('github', 'sync', 'alpha')
+    const docs = settledRun.data as { pull: unknown; push: { counts: unknown } }
+    expectValid(docs.pull)
+    expectValid(docs.push)
+    expect(docs.push.counts).toEqual({ create: 0, update: 0, close: 0, unchanged: 4 })
+
     // A re-run finds everything in place: nothing written anywhere.
     const settled = w.ws.snapshot()
     w.gh.resetCalls()
