@@ -26,5 +26,6 @@ const outcome = await main(process.argv.slice(2), {
   now: () => new Date(),
   services,
   table: manifest,
+  ...(process.argv[1] ? { bin: process.argv[1] } : {}),
 })
 process.exitCode = outcome.exitCode

@@ -3,10 +3,26 @@
 // modules, so it can load each command's module lazily; a test keeps the two equal.
 
 import type { Command } from '../clikit/command.js'
+import { commands as accept } from '../features/accept/index.js'
 import { commands as agent } from '../features/agent/index.js'
+import { commands as context } from '../features/context/index.js'
+import { commands as events } from '../features/events/index.js'
 import { commands as github } from '../features/github/index.js'
+import { commands as insight } from '../features/insight/index.js'
 import { commands as meta } from '../features/meta/index.js'
+import { commands as note } from '../features/note/index.js'
 import { commands as project } from '../features/project/index.js'
 import { commands as task } from '../features/task/index.js'
 
-export const commands: readonly Command[] = [...meta, ...agent, ...project, ...task, ...github]
+export const commands: readonly Command[] = [
+  ...meta,
+  ...agent,
+  ...project,
+  ...task,
+  ...accept,
+  ...note,
+  ...events,
+  ...insight,
+  ...context,
+  ...github,
+]

@@ -4,9 +4,14 @@
 import { z } from 'zod'
 import type { DocumentRegistry } from '../clikit/context.js'
 import { documents as envelope } from '../clikit/envelope.schema.js'
+import { documents as accept } from '../features/accept/json.js'
 import { documents as agent } from '../features/agent/json.js'
+import { documents as context } from '../features/context/json.js'
+import { documents as events } from '../features/events/json.js'
 import { documents as github } from '../features/github/json.js'
+import { documents as insight } from '../features/insight/json.js'
 import { documents as meta } from '../features/meta/json.js'
+import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as task } from '../features/task/json.js'
 
@@ -16,6 +21,11 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...agent,
   ...project,
   ...task,
+  ...accept,
+  ...note,
+  ...events,
+  ...insight,
+  ...context,
   ...github,
 }
 

@@ -33,8 +33,12 @@ export interface CommandDecl {
   readonly flags: FlagSpecs
   /** The schema id `--json` emits, or null when the command refuses `--json`. */
   readonly json: string | null
+  /** Other documents some flags make it emit (`version --compatibility` → compatibility-report/v1). */
+  readonly jsonVariants?: readonly string[]
   /** Mutates the workspace: needs a read-write grant (a `--dry-run` is a read). */
   readonly mutates: boolean
+  /** Read-only unless one of these flags is given (`glossary <p> --term T` writes, `glossary <p>` reads). */
+  readonly mutatesWith?: readonly string[]
   /** A read-only identity may run it: the change is recorded as a proposal event instead. */
   readonly proposes?: boolean
   /** Needs no workspace (help, version, capabilities, schema). */
@@ -102,7 +106,9 @@ export function declOf(c: CommandDecl): CommandDecl {
     'args',
     'flags',
     'json',
+    'jsonVariants',
     'mutates',
+    'mutatesWith',
     'proposes',
     'standalone',
     'destructive',
@@ -136,3 +142,12 @@ export function flagNums(input: Input, name: string): number[] {
   const v = input.flags[name]
   return Array.isArray(v) ? v.map(Number) : v === undefined ? [] : [Number(v)]
 }
+
+/** Does this call mutate? (declared `mutates`, or a `mutatesWith` flag was given; a `--dry-run` is a read.) */
+export function callMutates(c: CommandDecl, flags: FlagValues): boolean {
+  if (flags['dry-run'] === true) return false
+  return c.mutates || (c.mutatesWith ?? []).some((f) => flags[f] !== undefined)
+}
+
+/** Can any call of this command mutate? (help, catalog, capabilities) */
+export const mayMutate = (c: CommandDecl): boolean => c.mutates || (c.mutatesWith ?? []).length > 0

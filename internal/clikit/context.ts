@@ -13,6 +13,14 @@ export interface Services {
   store(cwd: string, env: Env, now: () => Date): Promise<Store>
   /** The zod document registry (schema id → zod schema), loaded only by the commands that need it. */
   documents(): Promise<DocumentRegistry>
+  /** The MCP tool surface (names and schema versions), loaded only by the commands that report it. */
+  mcpTools?(): Promise<McpSurface>
+}
+
+export interface McpSurface {
+  protocol_version: string
+  tool_schema_version: number
+  tools: { name: string; schema_version: number }[]
 }
 
 export interface DocumentRegistry {
@@ -32,8 +40,12 @@ export interface Context {
   identity(): Promise<Identity>
   store(): Promise<Store>
   documents(): Promise<DocumentRegistry>
+  /** The MCP tool surface this build serves (null when the build has no MCP server). */
+  mcpSurface(): Promise<McpSurface | null>
   /** The command table this invocation dispatches from (help, catalog, capabilities). */
   readonly table: readonly CommandEntry[]
   /** The path of the running command. */
   readonly commandPath: string
+  /** The path of the executing bin, when known (the compatibility report names it). */
+  readonly bin: string | null
 }

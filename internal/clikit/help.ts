@@ -1,7 +1,7 @@
 // Help, usage synopses and the catalog, all generated from the command table
 // (contract.md §5). Nothing here is hand-maintained per command.
 
-import type { ArgSpec, CommandDecl } from './command.js'
+import { type ArgSpec, type CommandDecl, mayMutate } from './command.js'
 import { type FlagSpec, type FlagType, GLOBAL_FLAGS } from './flags.js'
 
 const PROG = 'dacli'
@@ -87,12 +87,16 @@ export function commandHelp(c: CommandDecl): string {
     ['-h, --help', GLOBAL_FLAGS.help?.description ?? ''],
   )
   out.push('', 'Flags:', columns(flagRows))
-  out.push('', `JSON:   ${c.json === null ? 'no (--json is refused)' : `--json prints ${c.json}`}`)
-  const grant = !c.mutates
-    ? 'read-only; any identity'
-    : c.proposes
-      ? 'needs a read-write grant; a read-only identity’s call is recorded as a proposal event instead'
-      : `needs a read-write grant${'dry-run' in c.flags ? ' (a --dry-run is a read)' : ''}`
+  const variants = c.jsonVariants && c.jsonVariants.length > 0 ? ` (or ${c.jsonVariants.join(', ')}, see above)` : ''
+  out.push('', `JSON:   ${c.json === null ? 'no (--json is refused)' : `--json prints ${c.json}${variants}`}`)
+  const grant =
+    c.mutatesWith && c.mutatesWith.length > 0
+      ? `read-only; with ${c.mutatesWith.map((f) => `--${f}`).join(' or ')} it writes and needs a read-write grant`
+      : !c.mutates
+        ? 'read-only; any identity'
+        : c.proposes
+          ? 'needs a read-write grant; a read-only identity’s call is recorded as a proposal event instead'
+          : `needs a read-write grant${'dry-run' in c.flags ? ' (a --dry-run is a read)' : ''}`
   out.push(`Grant:  ${grant}`)
   if (c.examples && c.examples.length > 0) out.push('', 'Examples:', ...c.examples.map((e) => `  ${e}`))
   return `${out.join('\n')}\n`
@@ -206,7 +210,7 @@ export function catalogEntry(c: CommandDecl): CatalogEntry {
     summary: c.summary,
     usage: usageOf(c),
     json: c.json,
-    mutates: c.mutates,
+    mutates: mayMutate(c),
     proposes: c.proposes === true,
     args: c.args.map((a) => ({ name: a.name, required: a.required, description: a.description })),
     flags: Object.entries(c.flags)

@@ -4,7 +4,7 @@
 
 import { RefusedError, UsageError } from '../store/errors.js'
 import type { Identity } from '../store/index.js'
-import type { Command, CommandEntry, Input } from './command.js'
+import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
 import type { Context, Env, Services } from './context.js'
 import { exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
@@ -21,6 +21,8 @@ export interface Runtime {
   readonly table: readonly CommandEntry[]
   /** A pre-bound identity (the MCP server binds it once at launch). */
   readonly identity?: Identity
+  /** The path of the executing bin (for reports that name it), when known. */
+  readonly bin?: string
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
 }
@@ -97,8 +99,10 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     identity,
     store,
     documents: once(() => rt.services.documents()),
+    mcpSurface: once(async () => (rt.services.mcpTools ? rt.services.mcpTools() : null)),
     table: rt.table,
     commandPath: entry.path,
+    bin: rt.bin ?? null,
   }
 
   try {
@@ -141,8 +145,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
 
     if (!entry.standalone) {
       const who = await identity()
-      const dryRun = parsed.flags['dry-run'] === true
-      if (entry.mutates && !entry.proposes && !dryRun && who.grant !== 'rw') {
+      if (callMutates(entry, parsed.flags) && !entry.proposes && who.grant !== 'rw') {
         throw new RefusedError('grant', `${entry.path} needs a read-write grant (${who.id} has ${who.grant})`, {
           details: { identity: who.id, grant: who.grant, required: 'rw' },
           next: [
@@ -155,7 +158,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
 
     const command: Command = await entry.load()
     const result = await command.run(ctx, input)
-    if (entry.mutates && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
+    if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
     if (json) rt.io.stdout.write(renderJSON(result.data))
     else result.human?.(makeOut(rt.io.stdout, color))
     return { exitCode: result.exitCode ?? 0, data: result.data }

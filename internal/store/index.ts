@@ -1,11 +1,51 @@
 // The store's public surface.
 
+export { type AcceptEntry, acceptAll, acceptTask, checkTask, type Selection, uncheckTask } from './acceptance.js'
 export { type AgentFile, lineageOf, listAgents, readAgent, retireAgent, spawnAgent } from './agents.js'
 export * from './errors.js'
-export { hashToken, ROOT_ID } from './identity.js'
+export { createEvent, EVENT_KINDS, type EventKind, type EventRecord, findEvent, listEvents } from './events.js'
+export { findTemps } from './fsio.js'
+export { hashToken, listAgentFiles, ROOT_ID } from './identity.js'
 export { type InitResult, initWorkspace } from './init.js'
+export {
+  blockTask,
+  type Change,
+  claimTask,
+  dependTask,
+  doneTask,
+  editTask,
+  mayRewrite,
+  type Outcome,
+  releaseTask,
+  removeTask,
+  renewClaim,
+  reopenTask,
+  unblockTask,
+} from './lifecycle.js'
+export { listLocks } from './lock.js'
 export type { Broken, Estimate, Identity, Priority, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 export { DEP_TYPES, PRIORITIES, PROJECT_STATUSES, STAGES, STATUSES, stamp, teOf } from './model.js'
+export {
+  addNote,
+  addRisk,
+  checkNotePolicy,
+  type GlossaryEntry,
+  LEVELS,
+  listNotes,
+  listRisks,
+  NOTE_KINDS,
+  type NoteKind,
+  type NoteRecord,
+  type RiskRecord,
+  readGlossary,
+  readNote,
+  riskRank,
+  SEVERITIES,
+  setGlossaryTerm,
+} from './notes.js'
 export { addProject, projectContents, removeProject } from './projects.js'
-export { Store, type TaskEdit } from './store.js'
+export { qualifiedRef, resolveAmong } from './refs.js'
+export { fileRefOf, Store, type TaskEdit } from './store.js'
+export { type SyncResult, syncEvents } from './sync.js'
 export type { TaskFileRef } from './taskindex.js'
+export { listTaskFiles } from './taskindex.js'

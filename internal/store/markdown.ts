@@ -133,7 +133,7 @@ export function setChecked(body: string, boxes: readonly Checkbox[], checked: bo
 export function appendToSection(body: string, title: string, lines: readonly string[]): string {
   const eol = body.includes('\r\n') ? '\r\n' : '\n'
   const s = findSection(body, title)
-  if (s === undefined) return setSection(body, title, lines.join('\n'))
+  if (s === undefined) return setSection(body, title, `\n${lines.join('\n')}`)
   const content = body.slice(s.contentStart, s.end)
   const trimmed = content.replace(/\s+$/, '')
   const tail = body.slice(s.end)

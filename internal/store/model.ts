@@ -50,6 +50,17 @@ export interface LogEntry {
   details: string
 }
 
+export interface VerificationEntry {
+  at: string
+  actor: string
+  command: string
+  exit_code: number | null
+  duration_ms: number
+  output_digest: string
+  /** The acceptance items the run checked. */
+  checked: number[]
+}
+
 export interface AcceptanceItem {
   n: number
   text: string
@@ -81,6 +92,8 @@ export interface TaskSummary {
   acceptance_done: number
   acceptance_total: number
   unverified: boolean
+  /** What the task waits on when blocked (a task id or reference), or null. */
+  blocked_by: string | null
 }
 
 export interface TaskRecord extends TaskSummary {
@@ -88,6 +101,8 @@ export interface TaskRecord extends TaskSummary {
   so_that: string | null
   context: string | null
   log: LogEntry[]
+  /** Evidence of `--verify` runs (`## Verification`, one JSON object per line). */
+  verifications: VerificationEntry[]
   /** Other `## ` sections by title (verbatim content), in file order. */
   extra_sections: { title: string; content: string }[]
 }
@@ -133,4 +148,10 @@ export const TASK_FILE = /^(\d{3,})-([a-z0-9][a-z0-9-]*)\.md$/
 
 export function taskFileName(seq: number, slug: string): string {
   return `${String(seq).padStart(3, '0')}-${slug}.md`
+}
+
+/** The cached part of a task record: everything but the body-derived details. */
+export function summaryOf(r: TaskRecord): TaskSummary {
+  const { acceptance: _a, so_that: _s, context: _c, log: _l, extra_sections: _e, verifications: _v, ...summary } = r
+  return summary
 }

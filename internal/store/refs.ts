@@ -83,3 +83,31 @@ export function pickOne<C extends Candidate>(ref: string, matches: readonly C[])
     next: ['qualify the reference with its project: <project>/<ref>'],
   })
 }
+
+/**
+ * Resolve a reference among already-listed tasks (no disk access): the planners
+ * resolve every dependency this way. Prefers the given project for unqualified
+ * forms; null when nothing or more than one task matches.
+ */
+export function resolveAmong<C extends Candidate & { id: string }>(
+  cands: readonly C[],
+  ref: string,
+  prefer?: string,
+): C | null {
+  let r: ParsedRef
+  try {
+    r = parseRef(ref)
+  } catch {
+    return null
+  }
+  const scope = r.project === null ? cands : cands.filter((c) => c.project === r.project)
+  if (r.project === null && prefer !== undefined) {
+    const local = matchRef(
+      r,
+      scope.filter((c) => c.project === prefer),
+    )
+    if (local.length === 1) return local[0] as C
+  }
+  const hits = matchRef(r, scope)
+  return hits.length === 1 ? (hits[0] as C) : null
+}

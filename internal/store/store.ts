@@ -7,7 +7,7 @@ import * as path from 'node:path'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { atomicWrite, sweepTemps } from './fsio.js'
-import { resolveIdentity } from './identity.js'
+import { listAgentFiles, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 import { STATUS_RANK, stamp, taskFileName } from './model.js'
@@ -52,6 +52,16 @@ export class Store {
     const loc = locate(cwd)
     const config = await readConfig(loc.dir, parseDuration)
     return new Store(loc.root, loc.dir, loc.git, config, env, now)
+  }
+
+  private roIds: Promise<Set<string>> | undefined
+
+  /** Ids of identities with a read-only grant (cached for this invocation). */
+  readOnlyIdentities(): Promise<Set<string>> {
+    this.roIds ??= listAgentFiles(this.dir, this.root).then(
+      (all) => new Set(all.filter((a) => a.grant === 'ro').map((a) => a.id)),
+    )
+    return this.roIds
   }
 
   identity(): Promise<Identity> {
@@ -198,8 +208,28 @@ export class Store {
 
   /** The full task record for a reference. */
   async readTask(ref: string, opts: { prefer?: string } = {}): Promise<TaskRecord> {
-    const f = await this.resolve(ref, opts)
-    return this.readTaskFile(f)
+    return (await this.load(ref, opts)).task
+  }
+
+  /**
+   * Resolve and read a task. Another process may move the file between the two
+   * steps (a claim moves open → active), so a vanished file is resolved again.
+   */
+  async load(
+    ref: string,
+    opts: { prefer?: string } = {},
+  ): Promise<{ target: TaskFileRef & { id: string }; task: TaskRecord }> {
+    for (let attempt = 0; ; attempt++) {
+      const target = await this.resolve(ref, opts)
+      if (!fs.existsSync(target.abs) && attempt < 5) continue
+      try {
+        const task = await this.readTaskFile(target)
+        return { target: { ...target, id: task.id }, task }
+      } catch (e) {
+        if (attempt < 5 && !fs.existsSync(target.abs)) continue
+        throw e
+      }
+    }
   }
 
   async readTaskFile(f: TaskFileRef): Promise<TaskRecord> {
@@ -285,6 +315,30 @@ export class Store {
       atomicWrite(dest.abs, out)
       if (dest.abs !== file.abs) fs.rmSync(file.abs, { force: true })
       return { result, task: recordOfText(out, dest), changed: true }
+    } finally {
+      lock.release()
+    }
+  }
+
+  /** Move a task to `tasks/removed/` as a tombstone (its number is never reused). */
+  async tombstoneTask(target: TaskFileRef & { id?: string }, actor: string): Promise<TaskRecord> {
+    const id = target.id ?? (await this.readTaskFile(target)).id
+    const lock = await this.lock(`task-${id}`)
+    try {
+      const file = fs.existsSync(target.abs) ? target : await this.findById(id, target.project)
+      if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
+      const { parseTaskFull, renderEdited, recordOfText } = await parsing()
+      const { appendToSection } = await import('./markdown.js')
+      const { record, parsed } = parseTaskFull(fs.readFileSync(file.abs, 'utf8'), file)
+      const now = stamp(this.now())
+      const doc = parsed.doc.clone()
+      doc.set('removed', { by: actor, at: now })
+      doc.set('version', record.version + 1)
+      const text = renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [`- ${now} ${actor} removed`]))
+      const dest = path.join(tasksDir(this.paths(), file.project), 'removed', file.name)
+      atomicWrite(dest, text)
+      fs.rmSync(file.abs, { force: true })
+      return recordOfText(text, { ...file, path: this.rel(dest) })
     } finally {
       lock.release()
     }

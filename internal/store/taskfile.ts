@@ -18,7 +18,7 @@ import {
   type Status,
   TASK_FILE,
   type TaskRecord,
-  type TaskSummary,
+  type VerificationEntry,
 } from './model.js'
 
 const str = (v: unknown): string | null =>
@@ -89,7 +89,38 @@ export function logOf(body: string): LogEntry[] {
   return out
 }
 
-const KNOWN_SECTIONS = new Set(['so that', 'context', 'acceptance', 'log'])
+const KNOWN_SECTIONS = new Set(['so that', 'context', 'acceptance', 'log', 'verification'])
+
+export function verificationsOf(body: string): VerificationEntry[] {
+  const text = sectionText(body, 'Verification')
+  if (text === null) return []
+  const out: VerificationEntry[] = []
+  for (const line of text.split('\n')) {
+    const m = /^[-*]\s+(\S+)\s+(\S+)\s+(\{.*\})\s*$/.exec(line.trim())
+    if (!m) continue
+    try {
+      const v = JSON.parse(m[3] as string) as Record<string, unknown>
+      out.push({
+        at: m[1] as string,
+        actor: m[2] as string,
+        command: String(v.command ?? ''),
+        exit_code: typeof v.exit_code === 'number' ? v.exit_code : null,
+        duration_ms: Number(v.duration_ms ?? 0),
+        output_digest: String(v.output_digest ?? ''),
+        checked: Array.isArray(v.checked) ? v.checked.map(Number) : [],
+      })
+    } catch {
+      // A hand-edited line that is not JSON is kept in the file and skipped here.
+    }
+  }
+  return out
+}
+
+/** One evidence line for `## Verification`. */
+export function verificationLine(at: string, actor: string, v: Omit<VerificationEntry, 'at' | 'actor'>): string {
+  const { command, exit_code, duration_ms, output_digest, checked } = v
+  return `- ${at} ${actor} ${JSON.stringify({ command, exit_code, duration_ms, output_digest, checked })}`
+}
 
 export interface TaskLocation {
   project: string
@@ -143,17 +174,14 @@ export function recordOf(parsed: Parsed, loc: TaskLocation): TaskRecord {
     acceptance_done: boxes.filter((b) => b.checked).length,
     acceptance_total: boxes.length,
     unverified: d.unverified === true,
+    blocked_by: str(d.blocked_by),
     acceptance: boxes,
     so_that: sectionText(body, 'So that'),
     context: sectionText(body, 'Context'),
     log: logOf(body),
+    verifications: verificationsOf(body),
     extra_sections: extra,
   }
-}
-
-export function summaryOf(r: TaskRecord): TaskSummary {
-  const { acceptance: _a, so_that: _s, context: _c, log: _l, extra_sections: _e, ...summary } = r
-  return summary
 }
 
 /** The body dacli writes for a new task. */

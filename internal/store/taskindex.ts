@@ -12,6 +12,7 @@ import {
   STATUS_RANK,
   STATUSES,
   type Status,
+  summaryOf,
   TASK_FILE,
   type TaskRecord,
   type TaskSummary,
@@ -84,7 +85,7 @@ interface CacheFile {
   entries: Record<string, CacheEntry>
 }
 
-const CACHE_VERSION = 1
+const CACHE_VERSION = 2
 /** Files modified this recently are not cached: a same-size rewrite within the clock's granularity would look unchanged. */
 const RACY_MS = 3_000
 
@@ -143,7 +144,7 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
       broken.push({ path: f.path, reason: (e as Error).message })
       continue
     }
-    const { acceptance: _a, so_that: _s, context: _c, log: _l, extra_sections: _e, ...summary } = rec
+    const summary = summaryOf(rec)
     all.push(summary)
     if (now - Number(st.mtimeMs) > RACY_MS) {
       next[key] = { size: Number(st.size), mtime, ino: Number(st.ino), summary }

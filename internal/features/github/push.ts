@@ -20,6 +20,7 @@ export const push = defineCommand({
   ],
   flags: PUSH_FLAGS,
   json: 'github-push-result/v1',
+  jsonVariants: ['github-push-preview/v1'],
   mutates: true,
   idempotent: true,
   examples: [

@@ -1,8 +1,10 @@
 // task/v1 bodies from store records, and their human rendering.
 
+import type { Result } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
+import type { Change } from '../../store/index.js'
 import { type Store, type TaskRecord, type TaskSummary, teOf } from '../../store/index.js'
-import type { TaskBodyT, TaskDocT, TaskListItemT } from './json.js'
+import type { TaskBodyT, TaskChangeDocT, TaskDocT, TaskListItemT } from './json.js'
 
 export const refOf = (t: { project: string; seq: number; slug: string }) =>
   `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
@@ -27,6 +29,7 @@ export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> 
     deps.push({ on: d.on, ref: s ? refOf(s) : null, title: s?.title ?? null, type: d.type, status: s?.status ?? null })
   }
   const parent = t.parent === null ? null : await resolveQuietly(store, t.parent, t.project)
+  const blocker = t.blocked_by === null ? null : await resolveQuietly(store, t.blocked_by, t.project)
   return {
     id: t.id,
     seq: t.seq,
@@ -47,6 +50,9 @@ export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> 
     unverified: t.unverified,
     sections: { so_that: t.so_that, context: t.context },
     log: t.log,
+    verifications: t.verifications,
+    blocked_by:
+      t.blocked_by === null ? null : { id: blocker?.id ?? t.blocked_by, ref: blocker ? refOf(blocker) : null },
     version: t.version,
     aliases: t.aliases,
     tags: t.tags,
@@ -132,5 +138,54 @@ export function renderTask(out: Out, d: TaskBodyT): void {
     for (const l of d.log.slice(-10))
       out.line(`  ${s('dim', l.at)} ${l.actor} ${l.verb}${l.details ? ` ${l.details}` : ''}`)
     if (d.log.length > 10) out.line(s('dim', `  … ${d.log.length - 10} earlier entries (dacli task log ${d.ref})`))
+  }
+}
+
+const PAST: Record<string, string> = {
+  claim: 'claimed',
+  release: 'released',
+  renew: 'renewed the claim on',
+  check: 'checked criteria of',
+  uncheck: 'unchecked criteria of',
+  done: 'closed',
+  block: 'blocked',
+  unblock: 'unblocked',
+  reopen: 'reopened',
+  depend: 'changed the dependencies of',
+  edit: 'edited',
+  rm: 'removed',
+}
+
+/** The task-change/v1 result of a lifecycle command, with its human rendering. */
+export async function changeResult(store: Store, c: Change): Promise<Result<TaskChangeDocT>> {
+  const data: TaskChangeDocT = {
+    schema: 'task-change/v1',
+    action: c.action,
+    outcome: c.outcome,
+    task: await taskBody(store, c.task),
+    event_id: c.event_id,
+    details: c.details,
+  }
+  return {
+    data,
+    human(out) {
+      const ref = out.style('bold', data.task.ref)
+      const s = data.task
+      if (c.outcome === 'proposed') {
+        out.line(`proposed: ${c.action} ${ref} was recorded as event ${c.event_id} for its owner to apply (dacli sync)`)
+      } else if (c.outcome === 'unchanged') {
+        out.line(`unchanged: ${ref} (${s.status}${s.owner ? `, owner ${s.owner}` : ''}) — nothing to do`)
+      } else {
+        const verb = c.outcome === 'taken-over' ? 'took over' : (PAST[c.action] ?? c.action)
+        out.line(`${verb} ${ref} — now ${s.status}${s.owner ? `, owner ${s.owner}` : ''}`)
+      }
+      if (s.claim?.expires && (c.action === 'claim' || c.action === 'renew') && c.outcome !== 'proposed') {
+        out.line(out.style('dim', `  claim expires ${s.claim.expires} (renew with dacli task renew ${s.ref})`))
+      }
+      if (c.action === 'check' || c.action === 'uncheck' || c.action === 'done') {
+        out.line(`  acceptance ${s.acceptance_done}/${s.acceptance_total}`)
+        for (const a of s.acceptance) out.line(`  ${a.n}. [${a.checked ? 'x' : ' '}] ${a.text}`)
+      }
+    },
   }
 }

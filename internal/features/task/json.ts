@@ -44,6 +44,20 @@ export const TaskBody = {
   unverified: z.boolean().describe('closed through the explicit no-criteria override'),
   sections: z.strictObject({ so_that: z.string().nullable(), context: z.string().nullable() }),
   log: z.array(z.strictObject({ at: z.string(), actor: z.string(), verb: z.string(), details: z.string() })),
+  verifications: z
+    .array(
+      z.strictObject({
+        at: z.string(),
+        actor: z.string(),
+        command: z.string(),
+        exit_code: z.number().int().nullable(),
+        duration_ms: z.number(),
+        output_digest: z.string(),
+        checked: z.array(z.number().int()),
+      }),
+    )
+    .describe('evidence of --verify runs'),
+  blocked_by: z.strictObject({ id: z.string(), ref: z.string().nullable() }).nullable(),
   version: z.number().int().describe('bumped by every rewrite; see --if-version'),
   aliases: z.array(z.number().int()).describe('earlier sequence numbers (after a renumbering); they still resolve'),
   tags: z.array(z.string()),
@@ -86,9 +100,21 @@ export const TaskListDoc = z.strictObject({
   skipped: z.array(z.strictObject({ path: z.string(), reason: z.string() })).describe('unreadable files, not listed'),
 })
 
-export const documents = { 'task/v1': TaskDoc, 'task-list/v1': TaskListDoc }
+export const TaskChangeDoc = z.strictObject({
+  schema: z.literal('task-change/v1'),
+  action: z.string().describe('claim, release, renew, check, uncheck, done, block, unblock, reopen, depend, edit, rm'),
+  outcome: z
+    .enum(['changed', 'unchanged', 'proposed', 'taken-over'])
+    .describe('proposed: recorded as an event for the owner to apply (dacli sync)'),
+  task: z.strictObject(TaskBody),
+  event_id: z.string().nullable().describe('the proposal event, when outcome is proposed'),
+  details: z.record(z.string(), z.unknown()),
+})
+
+export const documents = { 'task/v1': TaskDoc, 'task-list/v1': TaskListDoc, 'task-change/v1': TaskChangeDoc }
 
 export type TaskDocT = z.infer<typeof TaskDoc>
 export type TaskBodyT = Omit<TaskDocT, 'schema'>
 export type TaskListDocT = z.infer<typeof TaskListDoc>
 export type TaskListItemT = z.infer<typeof TaskListItem>
+export type TaskChangeDocT = z.infer<typeof TaskChangeDoc>

@@ -13,7 +13,7 @@ export const list = defineCommand({
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
-    status: oneOf(STATUSES, 'only tasks in this status (repeat for several)', { repeatable: true }),
+    status: oneOf(STATUSES, 'only tasks in this status', { repeatable: true }),
     owner: str('only tasks owned by this identity (`me` for yourself, `none` for unowned)', { valueName: 'AGENT' }),
     priority: oneOf(PRIORITIES, 'only tasks with this priority'),
     limit: int('at most this many tasks on this page', { min: 1, max: 100_000 }),

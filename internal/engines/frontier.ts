@@ -1,0 +1,77 @@
+// The ready frontier (commands.md, next): open tasks, not `wont`, whose every
+// non-SS dependency is done; ordered by MoSCoW, then critical-path slack (when
+// known), then sequence. Never a `could` while a `must` is ready. Pure.
+
+export type Status = 'open' | 'active' | 'blocked' | 'done'
+export type Priority = 'must' | 'should' | 'could' | 'wont'
+
+export interface FrontierTask {
+  id: string
+  project: string
+  seq: number
+  status: Status
+  priority: Priority | null
+  deps: readonly { on: string; type: string }[]
+}
+
+const RANK: Record<string, number> = { must: 0, should: 1, none: 2, could: 3, wont: 9 }
+export const priorityRank = (p: Priority | null) => RANK[p ?? 'none'] as number
+
+export interface Frontier<T extends FrontierTask> {
+  ready: T[]
+  /** Open tasks held back by a dependency that is not done (or does not resolve). */
+  waiting: { task: T; on: string[] }[]
+  /** When nothing is ready: why, in one sentence; null otherwise. */
+  explanation: string | null
+}
+
+/**
+ * `all` is every task the dependencies may point to (statuses by id); `scope` the
+ * candidates. `slack` (id → slack) orders equal priorities when every task in
+ * scope is sized; pass null otherwise.
+ */
+export function frontier<T extends FrontierTask>(
+  scope: readonly T[],
+  statusOf: (id: string) => Status | null,
+  slack: ReadonlyMap<string, number> | null,
+  limit: number,
+): Frontier<T> {
+  const waiting: { task: T; on: string[] }[] = []
+  const candidates: T[] = []
+  for (const t of scope) {
+    if (t.status !== 'open' || t.priority === 'wont') continue
+    const unmet = t.deps.filter((d) => d.type !== 'SS' && statusOf(d.on) !== 'done').map((d) => d.on)
+    if (unmet.length > 0) waiting.push({ task: t, on: unmet })
+    else candidates.push(t)
+  }
+  const anyMust = candidates.some((t) => t.priority === 'must')
+  const ready = candidates
+    .filter((t) => !(anyMust && t.priority === 'could'))
+    .sort(
+      (a, b) =>
+        priorityRank(a.priority) - priorityRank(b.priority) ||
+        (slack === null
+          ? 0
+          : (slack.get(a.id) ?? Number.POSITIVE_INFINITY) - (slack.get(b.id) ?? Number.POSITIVE_INFINITY)) ||
+        a.project.localeCompare(b.project) ||
+        a.seq - b.seq,
+    )
+    .slice(0, limit)
+  return { ready, waiting, explanation: ready.length > 0 ? null : explain(scope, waiting.length) }
+}
+
+function explain(scope: readonly FrontierTask[], waiting: number): string {
+  const count = (s: Status) => scope.filter((t) => t.status === s).length
+  if (scope.length === 0) return 'there are no tasks here yet'
+  const open = count('open')
+  const parts: string[] = []
+  if (count('done') === scope.length) return 'everything is done'
+  if (waiting > 0)
+    parts.push(`${waiting} open task${waiting === 1 ? ' waits' : 's wait'} on dependencies that are not done`)
+  if (count('blocked') > 0) parts.push(`${count('blocked')} blocked`)
+  if (count('active') > 0) parts.push(`${count('active')} already in progress`)
+  const wont = scope.filter((t) => t.status === 'open' && t.priority === 'wont').length
+  if (wont > 0) parts.push(`${wont} marked wont`)
+  if (open === 0 && parts.length === 0) return 'nothing is open'
+  return `nothing is ready: ${parts.join(', ')}`
+}

@@ -1,0 +1,103 @@
+import { beforeEach, describe, expect, test } from 'vitest'
+import { expectValid } from '../../testkit/schemas.js'
+import { type Workspace, workspace } from '../../testkit/ws.js'
+
+let ws: Workspace
+let a: { id: string; token: string }
+let ro: { id: string; token: string }
+
+beforeEach(async () => {
+  ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Two criteria', '--project', 'p', '--accept', 'one', '--accept', 'two')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'No criteria at all', '--project', 'p')).expectExit(0)
+  a = await ws.agent('rw', 'alice')
+  ro = await ws.agent('ro', 'reader')
+})
+
+const acc = async (...args: string[]) => {
+  const r = await ws.dacli('accept', ...args, '--json')
+  if (r.code === 0) expectValid(r.json)
+  return r
+}
+
+describe('accept <ref>', () => {
+  test('checks every box and closes; newly_checked, satisfied and total are reported separately', async () => {
+    ;(await ws.dacli('task', 'check', 'p/1', '--n', '1')).expectExit(0)
+    const r = (await acc('p/1', '--verify', 'true')).expectExit(0).json
+    expect(r).toMatchObject({ accepted: 1, newly_checked: 1, satisfied: 2, total: 2, unverified_tasks: 0 })
+    expect(r.tasks[0]).toMatchObject({
+      ref: 'p/001-two-criteria',
+      outcome: 'accepted',
+      unverified: false,
+      skipped_reason: null,
+    })
+    expect(r.tasks[0].verification).toMatchObject({ command: 'true', exit_code: 0 })
+    expect((await ws.dacli('task', 'show', 'p/1', '--json')).json.status).toBe('done')
+    // Again: zero newly checked with a non-zero total means "already satisfied".
+    const again = (await acc('p/1')).expectExit(0).json
+    expect(again).toMatchObject({ accepted: 0, newly_checked: 0, satisfied: 2, total: 2 })
+    expect(again.tasks[0].outcome).toBe('unchanged')
+  })
+
+  test('a failing --verify is exit 1 and the task stays open', async () => {
+    const r = (await acc('p/1', '--verify', 'exit 2')).expectExit(1)
+    expect(r.error.kind).toBe('failure')
+    expect((await ws.dacli('task', 'show', 'p/1', '--json')).json).toMatchObject({ status: 'open', acceptance_done: 0 })
+  })
+
+  test('no criteria → 3 unless --allow-unverified, which marks it unverified', async () => {
+    expect((await acc('p/2')).expectExit(3).error.details.policy).toBe('acceptance')
+    const r = (await acc('p/2', '--allow-unverified')).expectExit(0).json
+    expect(r).toMatchObject({ accepted: 1, newly_checked: 0, satisfied: 0, total: 0, unverified_tasks: 1 })
+    expect(r.tasks[0].unverified).toBe(true)
+  })
+
+  test('a non-owner’s accept is a proposal; the owner’s accept applies it; --force is root-only adoption', async () => {
+    ;(await ws.dacli('task', 'claim', 'p/1', { as: a.token })).expectExit(0)
+    const p = (await acc('p/1')).expectExit(0).json
+    expect(p.tasks[0].outcome).toBe('proposed')
+    expect(p.tasks[0].event_id).toMatch(/^[0-9A-Z]{26}$/)
+    const r = (await ws.dacli('accept', 'p/1', '--json', { as: a.token })).expectExit(0).json
+    expect(r.tasks[0].applied_proposals).toEqual([p.tasks[0].event_id])
+    expect((await ws.dacli('events', 'list', '--pending', '--json')).json.events).toEqual([])
+    ;(await ws.dacli('task', 'add', 'Third thing', '--project', 'p', '--accept', 'x')).expectExit(0)
+    ;(await ws.dacli('task', 'claim', 'p/3', { as: a.token })).expectExit(0)
+    const b = await ws.agent('rw', 'bob')
+    expect(
+      (await ws.dacli('accept', 'p/3', '--force', '--json', { as: b.token })).expectExit(3).error.details.policy,
+    ).toBe('force')
+    const f = (await acc('p/3', '--force')).expectExit(0).json
+    expect(f.tasks[0].outcome).toBe('accepted')
+  })
+
+  test('usage: a ref or --all, not both, not neither', async () => {
+    expect((await acc()).code).toBe(2)
+    expect((await acc('p/1', '--all')).code).toBe(2)
+  })
+})
+
+describe('accept --all', () => {
+  test('closes every task with a pending close proposal the caller may close; skips are reported, not fatal', async () => {
+    ;(await ws.dacli('task', 'add', 'Another checked one', '--project', 'p', '--accept', 'c')).expectExit(0)
+    ;(await ws.dacli('task', 'done', 'p/1', { as: ro.token })).expectExit(0)
+    ;(await ws.dacli('task', 'done', 'p/2', { as: ro.token })).expectExit(0)
+    ;(await ws.dacli('task', 'claim', 'p/3', { as: a.token })).expectExit(0)
+    ;(await ws.dacli('task', 'done', 'p/3', { as: ro.token })).expectExit(0)
+    const r = (await acc('--all')).expectExit(0).json
+    const by = Object.fromEntries(r.tasks.map((t: { ref: string }) => [t.ref, t]))
+    expect(by['p/001-two-criteria'].outcome).toBe('accepted')
+    expect(by['p/002-no-criteria-at-all']).toMatchObject({
+      outcome: 'skipped',
+      skipped_reason: expect.stringMatching(/no acceptance criteria/),
+    })
+    expect(by['p/003-another-checked-one']).toMatchObject({
+      outcome: 'skipped',
+      skipped_reason: expect.stringMatching(/not yours/),
+    })
+    expect(r.accepted).toBe(1)
+    const again = (await acc('--all', '--allow-unverified')).expectExit(0).json
+    expect(again.tasks.find((t: { ref: string }) => t.ref === 'p/002-no-criteria-at-all').outcome).toBe('accepted')
+    expect(again.unverified_tasks).toBe(1)
+  })
+})

@@ -1,0 +1,85 @@
+import { defineCommand, flagBool, flagNum, flagStr, optionalArg } from '../../clikit/command.js'
+import { bool, duration, str } from '../../clikit/flags.js'
+import { type AcceptEntry, acceptAll, acceptTask, UsageError } from '../../store/index.js'
+import { checkText } from '../../store/paths.js'
+import type { AcceptanceResultDocT } from './json.js'
+
+function resultOf(entries: AcceptEntry[]): AcceptanceResultDocT {
+  const sum = (f: (e: AcceptEntry) => number) => entries.reduce((a, e) => a + f(e), 0)
+  return {
+    schema: 'acceptance-result/v1',
+    accepted: entries.filter((e) => e.outcome === 'accepted').length,
+    newly_checked: sum((e) => e.newly_checked),
+    satisfied: sum((e) => e.satisfied),
+    total: sum((e) => e.total),
+    unverified_tasks: entries.filter((e) => e.outcome === 'accepted' && e.unverified).length,
+    tasks: entries.map(({ task: _t, ...e }) => e),
+  }
+}
+
+export const accept = defineCommand({
+  path: 'accept',
+  summary: 'Close a task in one step: verify, check every criterion, move to done',
+  description:
+    'The owner’s close: runs --verify (a failure is exit 1 and the task stays open), checks every box, moves the task to done and applies pending close proposals. A task without criteria is refused (exit 3) unless --allow-unverified, which marks it unverified. A non-owner’s accept is recorded as a proposal (exit 0). `accept --all` closes every task with a pending close proposal that you may close; tasks it cannot close are reported as skipped, not fatal. `newly_checked`, `satisfied` and `total` are reported separately: zero newly checked with a non-zero total means already satisfied.',
+  usage: '(<ref> | --all) [--verify CMD] [--timeout DUR] [--allow-unverified] [--force]',
+  args: [optionalArg('ref', 'the task (omit with --all)')],
+  flags: {
+    all: bool('every task with a pending close proposal you may close'),
+    verify: str('a shell command that proves the criteria; nothing is closed unless it exits 0', { valueName: 'CMD' }),
+    timeout: duration('kill the --verify command after this long', { defaultText: '10m' }),
+    'allow-unverified': bool('close a task without acceptance criteria, marking it unverified'),
+    force: bool('root only: take over another identity’s task to close it (logged)'),
+  },
+  json: 'acceptance-result/v1',
+  mutates: true,
+  proposes: true,
+  idempotent: true,
+  examples: ['dacli accept ledger/2 --verify "npm test"', 'dacli accept --all'],
+  async run(ctx, input) {
+    const ref = input.args.ref
+    const all = flagBool(input, 'all')
+    if ((ref === undefined) === !all) throw new UsageError('give a task reference or --all (not both)')
+    if (all && flagBool(input, 'force')) throw new UsageError('--force applies to one task, not to --all')
+    const command = flagStr(input, 'verify')
+    if (command !== undefined) checkText(command, '--verify')
+    const timeout = flagNum(input, 'timeout')
+    const verify =
+      command === undefined
+        ? undefined
+        : { command, env: ctx.env, ...(timeout === undefined ? {} : { timeoutMs: timeout }) }
+    const opts = { ...(verify === undefined ? {} : { verify }), allowUnverified: flagBool(input, 'allow-unverified') }
+    const store = await ctx.store()
+    const who = await ctx.identity()
+    const entries =
+      ref === undefined
+        ? await acceptAll(store, who, opts)
+        : [await acceptTask(store, ref, who, { ...opts, force: flagBool(input, 'force') })]
+    const data = resultOf(entries)
+    return {
+      data,
+      human(out) {
+        if (entries.length === 0) out.line('no tasks have a pending close proposal you may close')
+        for (const e of entries) {
+          const crit =
+            e.total === 0
+              ? 'NO acceptance criteria — closed explicitly UNVERIFIED'
+              : `${e.newly_checked} newly checked; ${e.satisfied}/${e.total} criteria satisfied`
+          if (e.outcome === 'accepted')
+            out.line(
+              `accepted ${out.style('bold', e.ref)}: ${crit}${e.verification ? ` (verified by ${e.verification.command})` : ''}`,
+            )
+          else if (e.outcome === 'unchanged')
+            out.line(`unchanged: ${e.ref} is already done (${e.satisfied}/${e.total})`)
+          else if (e.outcome === 'proposed')
+            out.line(`proposed: your accept of ${e.ref} was recorded as event ${e.event_id} for its owner`)
+          else out.line(`skipped ${e.ref}: ${e.skipped_reason}`)
+          if (e.applied_proposals.length > 0)
+            out.line(out.style('dim', `  applied ${e.applied_proposals.length} close proposal(s)`))
+        }
+        if (data.unverified_tasks > 0)
+          out.line(out.style('yellow', `${data.unverified_tasks} task(s) closed explicitly UNVERIFIED`))
+      },
+    }
+  },
+})

@@ -1,0 +1,3 @@
+import { accept } from './accept.js'
+
+export const commands = [accept]

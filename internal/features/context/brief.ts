@@ -1,0 +1,191 @@
+// Gathering the brief's sections for one task, in their fixed priority order.
+// Text written by other agents or people is quoted with its author: data, not
+// instructions.
+
+import type { BriefSection } from '../../engines/brief.js'
+import {
+  type EventRecord,
+  listEvents,
+  listNotes,
+  listRisks,
+  type NoteRecord,
+  readGlossary,
+  resolveAmong,
+  type Store,
+  type TaskRecord,
+  teOf,
+} from '../../store/index.js'
+import { quote } from '../../store/markdown.js'
+
+export const refOf = (t: { project: string; seq: number; slug: string }) =>
+  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
+
+const said = (text: string, who: string | null, when: string | null) =>
+  `${quote(text)}\n> — ${who ?? 'unknown'}${when ? `, ${when}` : ''}`
+
+const SEVERITY: Record<string, number> = { major: 0, moderate: 1, minor: 2 }
+
+export async function gatherSections(store: Store, t: TaskRecord): Promise<BriefSection[]> {
+  const project = await store.readProject(t.project)
+  const listing = await store.listTasks(t.project)
+  const siblings = listing.tasks
+  const out: BriefSection[] = []
+
+  // 1. The task itself — never trimmed.
+  const task: string[] = [
+    `**${refOf(t)}** — ${t.title}`,
+    '',
+    `status ${t.status} · priority ${t.priority ?? 'none'} · owner ${t.owner ?? 'nobody'}${t.estimate ? ` · estimate ${t.estimate.optimistic}/${t.estimate.probable}/${t.estimate.pessimistic} (Te ${teOf(t.estimate)})` : ''}`,
+    '',
+    'Acceptance criteria (all must be checked, ideally with --verify):',
+    ...(t.acceptance.length === 0
+      ? ['- (none — ask for criteria before starting)']
+      : t.acceptance.map((a) => `${a.n}. [${a.checked ? 'x' : ' '}] ${a.text}`)),
+  ]
+  if (t.context) task.push('', 'Context, as written:', said(t.context, t.created_by, t.created))
+  out.push({ title: 'Task', content: task.join('\n') })
+
+  // 2. Why: the project goal, the parent chain, the task's own "so that".
+  const why: string[] = []
+  if (project.sections.goal)
+    why.push(`Project goal (${project.title}):`, said(project.sections.goal, project.created_by, project.created))
+  if (project.sections.vision) why.push('Vision:', said(project.sections.vision, project.created_by, null))
+  let parentId = t.parent
+  const chain: string[] = []
+  for (let depth = 0; parentId !== null && depth < 10; depth++) {
+    const p = resolveAmong(listing.tasks, parentId, t.project) ?? (await store.readTask(parentId).catch(() => null))
+    if (p === null) break
+    chain.push(`${refOf(p)} — ${p.title}`)
+    parentId = p.parent
+  }
+  if (chain.length > 0) why.push(`Part of: ${chain.join(' ← ')}`)
+  if (t.so_that) why.push('So that:', said(t.so_that, t.created_by, null))
+  if (why.length > 0) out.push({ title: 'Why', content: why.join('\n') })
+
+  // 3. Out of scope.
+  if (project.sections.out_of_scope)
+    out.push({ title: 'Out of scope', content: said(project.sections.out_of_scope, project.created_by, null) })
+
+  // 4. Constraints: the project's constraints and its decisions (chose / rejected / because).
+  const notes = (await listNotes(store, t.project)).notes
+  const decisions = notes.filter((n) => n.kind === 'decision')
+  const cons: string[] = []
+  if (project.sections.constraints) cons.push(said(project.sections.constraints, project.created_by, null))
+  for (const d of decisions) {
+    const parts = [
+      `Chose: ${d.sections.chose ?? d.title}`,
+      d.sections.rejected ? `Rejected: ${d.sections.rejected}` : 'Rejected: (not recorded)',
+      ...(d.sections.because ? [`Because: ${d.sections.because}`] : []),
+    ]
+    cons.push(
+      `Decision “${d.title}” — do not re-propose what was rejected:`,
+      said(parts.join('\n'), d.created_by, d.created),
+    )
+  }
+  if (cons.length > 0) out.push({ title: 'Constraints', content: cons.join('\n\n') })
+
+  // 5. Open risks with their indicators.
+  const risks = (await listRisks(store, t.project)).risks
+  if (risks.length > 0) {
+    out.push({
+      title: 'Risks',
+      content: risks
+        .map((r) =>
+          [
+            `- rank ${r.rank} (${r.impact} impact, ${r.likelihood} likelihood): ${r.title}`,
+            ...r.indicators.map((i) => `  - watch for: ${i}`),
+            `  - action: ${r.action ?? 'none recorded'}`,
+          ].join('\n'),
+        )
+        .join('\n'),
+    })
+  }
+
+  // 6. Glossary.
+  const terms = await readGlossary(store, t.project)
+  if (terms.length > 0)
+    out.push({ title: 'Glossary', content: terms.map((g) => `- **${g.term}** — ${g.definition}`).join('\n') })
+
+  // 7. What sibling tasks found: finding notes and pending finding events, most severe and newest first.
+  const events = (await listEvents(store)).events
+  const ids = new Set(siblings.map((s) => s.id))
+  const pendingFindings = events.filter(
+    (e: EventRecord) =>
+      e.event_kind === 'finding' &&
+      !e.applied &&
+      ((e.about !== null && ids.has(e.about)) || e.data.project === t.project),
+  )
+  const found: { severity: string | null; when: string; who: string; text: string; about: string | null }[] = [
+    ...notes
+      .filter((n: NoteRecord) => n.kind === 'finding')
+      .map((n) => ({
+        severity: n.severity,
+        when: n.created ?? '',
+        who: n.created_by ?? 'unknown',
+        text: [n.title, n.body].filter(Boolean).join('\n'),
+        about: n.about,
+      })),
+    ...pendingFindings.map((e) => ({
+      severity: typeof e.data.severity === 'string' ? e.data.severity : null,
+      when: e.created,
+      who: `${e.created_by} (pending)`,
+      text: [typeof e.data.title === 'string' ? e.data.title : '', e.body].filter(Boolean).join('\n'),
+      about: e.about,
+    })),
+  ].sort(
+    (a, b) => (SEVERITY[a.severity ?? ''] ?? 3) - (SEVERITY[b.severity ?? ''] ?? 3) || b.when.localeCompare(a.when),
+  )
+  if (found.length > 0) {
+    out.push({
+      title: 'What siblings found',
+      content: found
+        .map((f) => {
+          const on =
+            f.about === null
+              ? ''
+              : (() => {
+                  const s = siblings.find((x) => x.id === f.about)
+                  return s ? ` (on ${refOf(s)})` : ''
+                })()
+          return `${f.severity ?? 'unrated'}${on}:\n${said(f.text, f.who, f.when)}`
+        })
+        .join('\n\n'),
+    })
+  }
+
+  // 8. Recent activity in the project (newest first).
+  const activity = [...t.log.map((l) => ({ ...l, ref: refOf(t) }))]
+  for (const s of siblings.filter((x) => x.id !== t.id && x.status !== 'open').slice(-20)) {
+    try {
+      const full = await store.readTask(s.id, { prefer: t.project })
+      activity.push(...full.log.slice(-3).map((l) => ({ ...l, ref: refOf(full) })))
+    } catch {
+      // An unreadable sibling is reported by lists and doctor; the brief goes on without it.
+    }
+  }
+  activity.sort((a, b) => b.at.localeCompare(a.at))
+  if (activity.length > 0) {
+    out.push({
+      title: 'Recent activity',
+      content: activity
+        .slice(0, 12)
+        .map((l) => `- ${l.at} ${l.ref} ${l.actor} ${l.verb}${l.details ? ` ${l.details}` : ''}`)
+        .join('\n'),
+    })
+  }
+
+  // 9. Dependencies and their state.
+  if (t.depends_on.length > 0) {
+    const lines: string[] = []
+    for (const d of t.depends_on) {
+      const dep =
+        resolveAmong(listing.tasks, d.on, t.project) ??
+        (await store.readTask(d.on, { prefer: t.project }).catch(() => null))
+      lines.push(
+        dep ? `- ${d.type} ${refOf(dep)} — ${dep.status}: ${dep.title}` : `- ${d.type} ${d.on} — does not resolve`,
+      )
+    }
+    out.push({ title: 'Dependencies', content: lines.join('\n') })
+  }
+  return out
+}

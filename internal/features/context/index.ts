@@ -1,0 +1,3 @@
+import { context } from './context.js'
+
+export const commands = [context]

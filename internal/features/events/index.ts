@@ -1,0 +1,4 @@
+import { list } from './list.js'
+import { sync } from './sync.js'
+
+export const commands = [list, sync]

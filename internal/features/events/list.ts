@@ -1,0 +1,69 @@
+import { defineCommand, flagBool, flagNum, flagStr } from '../../clikit/command.js'
+import { bool, int, str } from '../../clikit/flags.js'
+import { listEvents } from '../../store/index.js'
+import type { EventListDocT } from './json.js'
+
+const ref = (t: { project: string; seq: number; slug: string }) =>
+  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
+
+export const list = defineCommand({
+  path: 'events list',
+  summary: 'List events, newest first: proposals, findings, claims waiting for an owner',
+  args: [],
+  flags: {
+    pending: bool('only events not yet applied'),
+    about: str('only events about this task', { valueName: 'REF' }),
+    limit: int('at most this many', { min: 1 }),
+  },
+  json: 'event-list/v1',
+  mutates: false,
+  async run(ctx, input) {
+    const store = await ctx.store()
+    const aboutRef = flagStr(input, 'about')
+    const about = aboutRef === undefined ? null : await store.readTask(aboutRef)
+    const { events, broken } = await listEvents(store)
+    for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason}`)
+    const pending = flagBool(input, 'pending')
+    const matches = events.filter((e) => (!pending || !e.applied) && (about === null || e.about === about.id)).reverse()
+    const limit = flagNum(input, 'limit')
+    const page = limit === undefined ? matches : matches.slice(0, limit)
+    const tasks = page.some((e) => e.about !== null) ? (await store.listTasks()).tasks : []
+    const data: EventListDocT = {
+      schema: 'event-list/v1',
+      events: page.map((e) => {
+        const t = e.about === null ? undefined : tasks.find((x) => x.id === e.about)
+        return {
+          id: e.id,
+          kind: e.event_kind,
+          created: e.created,
+          created_by: e.created_by,
+          about: e.about === null ? null : { id: e.about, ref: t ? ref(t) : null },
+          applied: e.applied,
+          data: e.data,
+          body: e.body,
+          path: e.path,
+        }
+      }),
+      total: matches.length,
+      truncated: page.length < matches.length,
+      skipped: broken,
+    }
+    return {
+      data,
+      human(out) {
+        if (data.events.length === 0) out.line(pending ? 'no pending events' : 'no events')
+        out.table(
+          data.events.map((e) => [
+            out.style('dim', e.created),
+            e.applied ? 'applied' : out.style('yellow', 'pending'),
+            e.kind,
+            e.created_by,
+            e.about?.ref ?? e.about?.id ?? '-',
+            e.body.split('\n')[0]?.slice(0, 60) ?? '',
+          ]),
+        )
+        if (data.truncated) out.line(out.style('dim', `${data.total - data.events.length} more (raise --limit)`))
+      },
+    }
+  },
+})

@@ -1,0 +1,28 @@
+import { defineCommand } from '../../clikit/command.js'
+import { syncEvents } from '../../store/index.js'
+import type { SyncResultDocT } from './json.js'
+
+export const sync = defineCommand({
+  path: 'sync',
+  summary: 'Apply pending events (proposals, findings) to the tasks you may change',
+  description:
+    'Applies pending events oldest first to tasks you own, unowned tasks, and tasks owned by read-only identities (which can only move through proposals). A proposal to close still needs every criterion checked. Idempotent: a second run applies nothing twice. What stays pending is reported with the reason; a tampered event (checksum mismatch) is reported and never applied.',
+  args: [],
+  flags: {},
+  json: 'sync-result/v1',
+  mutates: true,
+  idempotent: true,
+  async run(ctx) {
+    const store = await ctx.store()
+    const r = await syncEvents(store, await ctx.identity())
+    for (const b of r.skipped) ctx.notes.warn(`skipped ${b.path}: ${b.reason}`)
+    const data: SyncResultDocT = { schema: 'sync-result/v1', ...r }
+    return {
+      data,
+      human(out) {
+        out.line(`sync: ${r.applied.length} applied, ${r.pending.length} left pending`)
+        for (const p of r.pending) out.line(`  pending ${p.event_id}: ${p.reason}`)
+      },
+    }
+  },
+})

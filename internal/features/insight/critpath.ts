@@ -1,0 +1,162 @@
+import { defineCommand, flagStr } from '../../clikit/command.js'
+import { oneOf, str } from '../../clikit/flags.js'
+import { CycleError, criticalPath } from '../../engines/cpm.js'
+import { RefusedError } from '../../store/index.js'
+import { safeSegment } from '../../store/paths.js'
+import type { CriticalPathDocT } from './json.js'
+import { cpmInput, inProgressScope, loadPlan, refOf } from './plan.js'
+
+type Row = CriticalPathDocT['tasks'][number]
+
+const label = (r: Row) =>
+  `${r.ref.replace(/^([^/]+\/\d+)-.*/, '$1')} ${r.title}${r.te === null ? ' (unsized)' : ` (Te ${r.te})`}`
+
+function mermaid(rows: Row[], links: { from: string; to: string; type: string }[]): string {
+  const node = new Map(rows.map((r, i) => [r.id, `n${i + 1}`]))
+  const esc = (s: string) => s.replace(/"/g, '#quot;')
+  const lines = ['flowchart LR', ...rows.map((r) => `  ${node.get(r.id)}["${esc(label(r))}"]`)]
+  const critEdges: number[] = []
+  links.forEach((l, i) => {
+    const a = rows.find((r) => r.id === l.from)
+    const b = rows.find((r) => r.id === l.to)
+    lines.push(`  ${node.get(l.from)} ${l.type === 'FS' ? '-->' : `-- ${l.type} -->`} ${node.get(l.to)}`)
+    if (a?.critical && b?.critical) critEdges.push(i)
+  })
+  const crit = rows.filter((r) => r.critical).map((r) => node.get(r.id))
+  if (crit.length > 0) {
+    lines.push('  classDef critical fill:#fde2e2,stroke:#c0392b,stroke-width:3px')
+    lines.push(`  class ${crit.join(',')} critical`)
+  }
+  for (const i of critEdges) lines.push(`  linkStyle ${i} stroke:#c0392b,stroke-width:3px`)
+  return lines.join('\n')
+}
+
+function dot(rows: Row[], links: { from: string; to: string; type: string }[]): string {
+  const node = new Map(rows.map((r, i) => [r.id, `n${i + 1}`]))
+  const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')
+  const lines = ['digraph critical_path {', '  rankdir=LR;', '  node [shape=box, style=rounded];']
+  for (const r of rows) {
+    lines.push(`  ${node.get(r.id)} [label="${esc(label(r))}"${r.critical ? ', color="#c0392b", penwidth=3' : ''}];`)
+  }
+  for (const l of links) {
+    const crit = rows.find((r) => r.id === l.from)?.critical && rows.find((r) => r.id === l.to)?.critical
+    const attrs = [l.type === 'FS' ? '' : `label="${l.type}"`, crit ? 'color="#c0392b", penwidth=3' : '']
+      .filter(Boolean)
+      .join(', ')
+    lines.push(`  ${node.get(l.from)} -> ${node.get(l.to)}${attrs ? ` [${attrs}]` : ''};`)
+  }
+  lines.push('}')
+  return lines.join('\n')
+}
+
+export const critpath = defineCommand({
+  path: 'critical-path',
+  summary: 'The critical path: schedule, slack and the chain that sets the duration',
+  description:
+    'CPM over open and active tasks with Te = (o + 4m + p) / 6 and FS/SS/FF/SF links: ES, EF, LS, LF and slack per task, the critical chain and the project duration (in Te units). Unsized tasks are listed and make the duration null. A dependency cycle is refused (exit 3) naming it. --format mermaid or dot draws the dependency graph with the critical chain highlighted.',
+  args: [],
+  flags: {
+    project: str('only this project', { valueName: 'SLUG' }),
+    format: oneOf(['text', 'mermaid', 'dot'], 'how to show it (under --json the diagram is in `diagram`)', {
+      defaultText: 'text',
+    }),
+  },
+  json: 'critical-path/v1',
+  mutates: false,
+  examples: [
+    'dacli critical-path --project ledger',
+    'dacli critical-path --project ledger --format mermaid > plan.mmd',
+  ],
+  async run(ctx, input) {
+    const project = flagStr(input, 'project')
+    if (project !== undefined) safeSegment(project, 'project slug')
+    const format = (flagStr(input, 'format') ?? 'text') as 'text' | 'mermaid' | 'dot'
+    const store = await ctx.store()
+    const plan = await loadPlan(store, project)
+    const scope = inProgressScope(plan)
+    const input_ = cpmInput(plan, scope)
+    let cpm: ReturnType<typeof criticalPath>
+    try {
+      cpm = criticalPath(input_)
+    } catch (e) {
+      if (!(e instanceof CycleError)) throw e
+      const names = e.cycle.map((id) => {
+        const t = plan.byId.get(id)
+        return t ? refOf(t) : id
+      })
+      throw new RefusedError('dependency-cycle', `the dependencies form a cycle: ${names.join(' → ')}`, {
+        details: { cycle: names },
+        next: [`dacli task depend ${names[0]} --remove ${names[1]}`],
+      })
+    }
+    const byId = plan.byId
+    const rows: Row[] = cpm.rows.map((r) => {
+      const t = byId.get(r.id)
+      return {
+        ...r,
+        te: r.te === null ? null : Math.round(r.te * 1000) / 1000,
+        ref: t ? refOf(t) : r.id,
+        title: t?.title ?? '',
+      }
+    })
+    const order = new Map(cpm.critical_path.map((id, i) => [id, i]))
+    rows.sort(
+      (a, b) => (a.es ?? Number.POSITIVE_INFINITY) - (b.es ?? Number.POSITIVE_INFINITY) || a.ref.localeCompare(b.ref),
+    )
+    const links = input_.flatMap((t) => t.deps.map((d) => ({ from: d.on, to: t.id, type: d.type })))
+    const diagram = format === 'mermaid' ? mermaid(rows, links) : format === 'dot' ? dot(rows, links) : null
+    const data: CriticalPathDocT = {
+      schema: 'critical-path/v1',
+      project: project ?? null,
+      duration: cpm.duration,
+      unit: 'te',
+      tasks: rows,
+      critical_path: cpm.critical_path,
+      unsized: cpm.unsized.map((id) => rows.find((r) => r.id === id)?.ref ?? id),
+      format,
+      diagram,
+    }
+    return {
+      data,
+      human(out) {
+        if (diagram !== null) {
+          out.line(diagram)
+          return
+        }
+        const s = out.style
+        if (rows.length === 0) {
+          out.line('no open or active tasks to schedule')
+          return
+        }
+        out.line(
+          data.duration === null
+            ? `project duration: unknown — ${data.unsized.length} unsized task(s)`
+            : `project duration: ${data.duration} (Te units)`,
+        )
+        const n = (v: number | null) => (v === null ? '-' : String(v))
+        out.table([
+          ['', 'TASK', 'TE', 'ES', 'EF', 'LS', 'LF', 'SLACK', 'TITLE'].map((h) => s('dim', h)),
+          ...rows.map((r) => [
+            r.critical ? s('red', '★') : ' ',
+            r.ref,
+            n(r.te),
+            n(r.es),
+            n(r.ef),
+            n(r.ls),
+            n(r.lf),
+            n(r.slack),
+            r.title,
+          ]),
+        ])
+        if (data.critical_path.length > 0) {
+          out.line('')
+          out.line(
+            `critical chain: ${[...order.keys()].map((id) => rows.find((r) => r.id === id)?.ref ?? id).join(' → ')}`,
+          )
+        }
+        if (data.unsized.length > 0)
+          out.line(s('yellow', `unsized: ${data.unsized.join(', ')} (dacli task edit <ref> --estimate o,m,p)`))
+      },
+    }
+  },
+})

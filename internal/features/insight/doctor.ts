@@ -1,0 +1,201 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { defineCommand, flagBool } from '../../clikit/command.js'
+import { bool } from '../../clikit/flags.js'
+import { CycleError, topoOrder } from '../../engines/cpm.js'
+import { lintDecision, lintRisk } from '../../engines/lint.js'
+import {
+  findTemps,
+  listAgentFiles,
+  listEvents,
+  listLocks,
+  listNotes,
+  listRisks,
+  type Store,
+} from '../../store/index.js'
+import type { DoctorDocT } from './json.js'
+import { loadPlan, refOf } from './plan.js'
+
+type Finding = DoctorDocT['findings'][number]
+
+async function diagnose(store: Store, now: Date): Promise<Finding[]> {
+  const out: Finding[] = []
+  const add = (f: Finding) => out.push(f)
+  const unparseable = (p: string, reason: string) =>
+    add({
+      code: 'unparseable-object',
+      severity: 'error',
+      subject: p,
+      message: reason,
+      hint: 'fix the file by hand; dacli skips it and never overwrites it',
+    })
+
+  const projects = await store.listProjects()
+  for (const b of projects.broken) unparseable(b.path, b.reason)
+  const plan = await loadPlan(store)
+  for (const b of plan.broken) unparseable(b.path, b.reason)
+  const all = await store.listTasks()
+  for (const d of all.duplicates) {
+    add({
+      code: 'duplicate-task-file',
+      severity: 'warning',
+      subject: d.ignored,
+      message: `task ${d.id} is also at ${d.kept} (the more terminal copy wins)`,
+      hint: `remove ${d.ignored} once you have checked nothing in it is missing from ${d.kept}`,
+    })
+  }
+  // Two different tasks with one sequence number in a project (a bad merge).
+  const seen = new Map<string, string>()
+  for (const t of plan.tasks) {
+    const key = `${t.project}/${t.seq}`
+    const prev = seen.get(key)
+    if (prev !== undefined && prev !== t.id) {
+      add({
+        code: 'sequence-collision',
+        severity: 'error',
+        subject: refOf(t),
+        message: `${t.project} has two tasks numbered ${t.seq}`,
+        hint: 'dacli record pull renumbers the later-created task; or rename one file to a free number and add the old one to its aliases',
+      })
+    }
+    seen.set(key, t.id)
+  }
+  const agents = await listAgentFiles(store.dir, store.root)
+  const agentsDir = path.join(store.dir, 'agents')
+  for (const n of fs.existsSync(agentsDir) ? fs.readdirSync(agentsDir) : []) {
+    if (n.endsWith('.md') && !n.startsWith('.') && !agents.some((a) => path.basename(a.path) === n)) {
+      unparseable(store.rel(path.join(agentsDir, n)), 'not a readable agent file')
+    }
+  }
+  const retired = new Set(agents.filter((a) => a.retired).map((a) => a.id))
+  const known = new Set(agents.map((a) => a.id))
+  for (const t of plan.tasks) {
+    for (const d of t.depends_on) {
+      if (plan.target(t, d.on) === null) {
+        add({
+          code: 'dangling-dependency',
+          severity: 'error',
+          subject: refOf(t),
+          message: `depends on ${d.on}, which does not resolve to one task`,
+          hint: `dacli task depend ${refOf(t)} --remove ${d.on}`,
+        })
+      }
+    }
+    if (t.status !== 'done' && t.owner !== null && (retired.has(t.owner) || !known.has(t.owner))) {
+      add({
+        code: 'orphaned-task',
+        severity: 'warning',
+        subject: refOf(t),
+        message: `owned by ${t.owner}, which is ${retired.has(t.owner) ? 'retired' : 'not a known identity'}`,
+        hint: `another identity can take it over with dacli task claim ${refOf(t)}`,
+      })
+    }
+    if (t.status === 'active' && t.claim?.expires && Date.parse(t.claim.expires) <= now.getTime()) {
+      add({
+        code: 'expired-claim',
+        severity: 'warning',
+        subject: refOf(t),
+        message: `${t.claim.by}'s claim expired at ${t.claim.expires}`,
+        hint: `the owner renews it (dacli task renew ${refOf(t)}) or someone else takes it over (dacli task claim)`,
+      })
+    }
+  }
+  try {
+    topoOrder(
+      plan.tasks.map((t) => ({
+        id: t.id,
+        te: 1,
+        deps: t.depends_on.map((d) => ({ on: plan.target(t, d.on)?.id ?? d.on, type: d.type })),
+      })),
+    )
+  } catch (e) {
+    if (!(e instanceof CycleError)) throw e
+    const names = e.cycle.map((id) => {
+      const x = plan.byId.get(id)
+      return x ? refOf(x) : id
+    })
+    add({
+      code: 'dependency-cycle',
+      severity: 'error',
+      subject: names[0] as string,
+      message: `dependency cycle: ${names.join(' → ')}`,
+      hint: 'remove one link with dacli task depend <ref> --remove <dep>',
+    })
+  }
+  const notes = await listNotes(store)
+  for (const b of notes.broken) unparseable(b.path, b.reason)
+  for (const n of notes.notes.filter((x) => x.kind === 'decision')) {
+    for (const f of lintDecision({ subject: n.path, rejected: n.sections.rejected })) {
+      add({ ...f, hint: `add a ## Rejected section to ${n.path}` })
+    }
+  }
+  const risks = await listRisks(store)
+  for (const b of risks.broken) unparseable(b.path, b.reason)
+  for (const r of risks.risks) {
+    for (const f of lintRisk({ subject: r.path, rank: r.rank, action: r.action }))
+      add({ ...f, hint: `add an ## Action section to ${r.path}` })
+  }
+  const events = await listEvents(store)
+  for (const b of events.broken) unparseable(b.path, b.reason)
+  for (const l of listLocks(store.locksDir)) {
+    if (!l.dead) continue
+    add({
+      code: 'stale-lock',
+      severity: 'warning',
+      subject: store.rel(l.file),
+      message: `left by ${l.holder ? `pid ${l.holder.pid} on ${l.holder.host} at ${l.holder.time}` : 'an unknown holder'}, which is gone`,
+      hint: 'harmless: the next command that needs it takes it over',
+    })
+  }
+  for (const t of findTemps(store.dir)) {
+    if (!t.dead) continue
+    add({
+      code: 'stale-temp',
+      severity: 'warning',
+      subject: store.rel(t.path),
+      message: 'a half-written temp file whose writer is gone',
+      hint: 'harmless: the next write in that folder removes it',
+    })
+  }
+  const rank = { error: 0, warning: 1, info: 2 }
+  return out.sort(
+    (a, b) => rank[a.severity] - rank[b.severity] || a.code.localeCompare(b.code) || a.subject.localeCompare(b.subject),
+  )
+}
+
+export const doctor = defineCommand({
+  path: 'doctor',
+  summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
+  description:
+    'Reports findings with stable codes (unparseable-object, duplicate-task-file, sequence-collision, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+  args: [],
+  flags: { strict: bool('exit 1 when there is an error-severity finding') },
+  json: 'doctor/v1',
+  mutates: false,
+  async run(ctx, input) {
+    const store = await ctx.store()
+    const findings = await diagnose(store, ctx.now())
+    const ok = !findings.some((f) => f.severity === 'error')
+    const data: DoctorDocT = { schema: 'doctor/v1', ok, findings }
+    return {
+      data,
+      exitCode: flagBool(input, 'strict') && !ok ? 1 : 0,
+      human(out) {
+        if (findings.length === 0) {
+          out.line('no problems found')
+          return
+        }
+        const color = { error: 'red', warning: 'yellow', info: 'dim' } as const
+        for (const f of findings) {
+          out.line(`${out.style(color[f.severity], f.severity.padEnd(7))} ${f.code}  ${f.subject}`)
+          out.line(`        ${f.message}`)
+          out.line(out.style('dim', `        → ${f.hint}`))
+        }
+        const errors = findings.filter((f) => f.severity === 'error').length
+        out.line(
+          `\n${findings.length} finding${findings.length === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}`,
+        )
+      },
+    }
+  },
+})

@@ -1,0 +1,230 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { beforeEach, describe, expect, test } from 'vitest'
+import { expectValid } from '../../testkit/schemas.js'
+import { type Workspace, workspace } from '../../testkit/ws.js'
+
+let ws: Workspace
+const j = async (...args: string[]) => {
+  const r = await ws.dacli(...args, '--json')
+  if (r.code === 0 || args[0] === 'doctor') expectValid(r.json)
+  return r
+}
+
+beforeEach(async () => {
+  ws = await workspace()
+  const ok = async (...a: string[]) => (await ws.dacli(...a)).expectExit(0)
+  await ok('project', 'add', 'Ledger', '--slug', 'ledger', '--goal', 'No month-end drift')
+  await ok(
+    'task',
+    'add',
+    'Audit write paths',
+    '--project',
+    'ledger',
+    '--priority',
+    'must',
+    '--estimate',
+    '1,2,3',
+    '--accept',
+    'listed',
+  )
+  await ok(
+    'task',
+    'add',
+    'Build the shim',
+    '--project',
+    'ledger',
+    '--priority',
+    'must',
+    '--estimate',
+    '3,4,5',
+    '--accept',
+    'batch covered',
+    '--depends-on',
+    '1',
+  )
+  await ok(
+    'task',
+    'add',
+    'Chart drift',
+    '--project',
+    'ledger',
+    '--priority',
+    'could',
+    '--estimate',
+    '1,1,1',
+    '--accept',
+    'charted',
+  )
+  await ok(
+    'task',
+    'add',
+    'Write notes',
+    '--project',
+    'ledger',
+    '--priority',
+    'should',
+    '--estimate',
+    '1,2,3',
+    '--accept',
+    'published',
+    '--depends-on',
+    '2:FF',
+  )
+})
+
+describe('status and overview', () => {
+  test('status counts per project, totals, pending events and the identity', async () => {
+    const ro = await ws.agent('ro', 'reader')
+    ;(await ws.dacli('task', 'claim', '1', { as: ro.token })).expectExit(0)
+    const s = (await j('status')).expectExit(0).json
+    expect(s.projects).toEqual([
+      { slug: 'ledger', title: 'Ledger', counts: { open: 4, active: 0, blocked: 0, done: 0 } },
+    ])
+    expect(s).toMatchObject({ totals: { open: 4 }, pending_events: 1, identity: { id: 'a-root', grant: 'rw' } })
+  })
+
+  test('overview: counts, WIP, live agents and at most three ready tasks with their command; never a could beside a must', async () => {
+    const a = await ws.agent('rw', 'worker')
+    ;(await ws.dacli('task', 'claim', '2', { as: a.token })).expectExit(0)
+    const o = (await j('overview')).expectExit(0).json
+    expect(o).toMatchObject({
+      version: 1,
+      projects: 1,
+      tasks: 4,
+      counts: { open: 3, active: 1 },
+      wip: { active: 1, capacity: null },
+      live_agents: 1,
+      pending_events: 0,
+    })
+    expect(o.ready_now).toEqual([
+      {
+        id: expect.any(String),
+        ref: 'ledger/001-audit-write-paths',
+        title: 'Audit write paths',
+        priority: 'must',
+        command: 'dacli task claim ledger/001-audit-write-paths',
+      },
+    ])
+    const human = await ws.dacli('overview')
+    expect(human.stdout).toMatch(/Ready now/)
+  })
+})
+
+describe('next', () => {
+  test('the frontier: musts first, dependencies respected, the rest explained', async () => {
+    const n = (await j('next', '--project', 'ledger')).expectExit(0).json
+    expect(n.ready.map((r: { ref: string }) => r.ref)).toEqual(['ledger/001-audit-write-paths'])
+    expect(n.ready[0]).toMatchObject({
+      critical: true,
+      slack: 0,
+      command: 'dacli task claim ledger/001-audit-write-paths',
+    })
+    expect(n.waiting.map((w: { ref: string }) => w.ref)).toEqual([
+      'ledger/002-build-the-shim',
+      'ledger/004-write-notes',
+    ])
+    ;(await ws.dacli('task', 'check', '1', '--all')).expectExit(0)
+    ;(await ws.dacli('task', 'done', '1')).expectExit(0)
+    const n2 = (await j('next', '--parallel', '5')).json
+    expect(n2.ready.map((r: { ref: string }) => r.ref)).toEqual(['ledger/002-build-the-shim'])
+    ;(await ws.dacli('task', 'block', '2')).expectExit(0)
+    const n3 = (await j('next')).json
+    expect(n3.ready.map((r: { ref: string }) => r.ref)).toEqual(['ledger/003-chart-drift'])
+    ;(await ws.dacli('task', 'edit', '3', '--priority', 'wont')).expectExit(0)
+    const n4 = (await j('next')).json
+    expect(n4.ready).toEqual([])
+    expect(n4.explanation).toMatch(/nothing is ready: 1 open task waits on dependencies.*1 blocked/)
+  })
+})
+
+describe('critical-path', () => {
+  test('schedule, chain and duration; mermaid and dot highlight the chain', async () => {
+    const c = (await j('critical-path', '--project', 'ledger')).expectExit(0).json
+    expect(c.duration).toBe(6)
+    expect(c.critical_path.length).toBe(3) // 1 → 2, and 4 finishes with 2 (FF) at zero slack
+    const byRef = Object.fromEntries(c.tasks.map((t: { ref: string }) => [t.ref, t]))
+    expect(byRef['ledger/001-audit-write-paths']).toMatchObject({ te: 2, es: 0, ef: 2, slack: 0, critical: true })
+    expect(byRef['ledger/002-build-the-shim']).toMatchObject({ te: 4, es: 2, ef: 6, critical: true })
+    expect(byRef['ledger/004-write-notes']).toMatchObject({ te: 2, es: 4, ef: 6, slack: 0 })
+    expect(byRef['ledger/003-chart-drift']).toMatchObject({ te: 1, slack: 5, critical: false })
+    const m = await ws.dacli('critical-path', '--project', 'ledger', '--format', 'mermaid')
+    expect(m.stdout).toMatch(/^flowchart LR/)
+    expect(m.stdout).toMatch(/class .* critical/)
+    expect(m.stdout).toMatch(/-- FF -->/)
+    const d = await ws.dacli('critical-path', '--format', 'dot')
+    expect(d.stdout).toMatch(/^digraph critical_path \{/)
+    expect(d.stdout).toMatch(/penwidth=3/)
+    expect((await j('critical-path', '--format', 'svg')).code).toBe(2)
+  })
+
+  test('an unsized task makes the duration null; a cycle is refused naming it', async () => {
+    ;(await ws.dacli('task', 'add', 'Unsized thing here', '--project', 'ledger')).expectExit(0)
+    const c = (await j('critical-path')).expectExit(0).json
+    expect(c.duration).toBeNull()
+    expect(c.unsized).toEqual(['ledger/005-unsized-thing-here'])
+    // Hand-edit a cycle the CLI itself refuses to create.
+    const file = path.join(ws.root, '.dacli/projects/ledger/tasks/open/001-audit-write-paths.md')
+    const id2 = (await ws.dacli('task', 'show', '2', '--json')).json.id
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('version: 1', `depends_on: [${id2}]\nversion: 1`))
+    const cyc = (await j('critical-path')).expectExit(3)
+    expect(cyc.error.details.cycle).toEqual([
+      'ledger/001-audit-write-paths',
+      'ledger/002-build-the-shim',
+      'ledger/001-audit-write-paths',
+    ])
+  })
+})
+
+describe('doctor and lint', () => {
+  test('doctor names broken files, dangling links, cycles, orphans, expired claims, stale locks; --strict exits 1', async () => {
+    expect((await j('doctor', '--strict')).expectExit(0).json).toEqual({ schema: 'doctor/v1', ok: true, findings: [] })
+    ws.write('.dacli/projects/ledger/tasks/open/009-broken.md', '---\nid: [oops\n---\n')
+    const f2 = path.join(ws.root, '.dacli/projects/ledger/tasks/open/004-write-notes.md')
+    fs.writeFileSync(f2, fs.readFileSync(f2, 'utf8').replace(/depends_on:\n.*\n/, 'depends_on: [ledger/77]\n'))
+    const a = await ws.agent('rw', 'gone')
+    ;(
+      await ws.dacli('task', 'claim', '3', '--lease', '1s', { as: a.token, now: new Date('2026-01-01T00:00:00Z') })
+    ).expectExit(0)
+    ;(await ws.dacli('agent', 'retire', a.id)).expectExit(0)
+    ws.write(
+      '.dacli/locks/task-x.lock',
+      JSON.stringify({
+        pid: 999999,
+        started: null,
+        host: (await import('node:os')).hostname(),
+        token: 't',
+        time: '2026-01-01T00:00:00Z',
+        scope: 'x',
+      }),
+    )
+    const r = await j('doctor', '--strict')
+    expect(r.code).toBe(1)
+    const codes = r.json.findings.map((f: { code: string }) => f.code)
+    for (const c of ['unparseable-object', 'dangling-dependency', 'orphaned-task', 'expired-claim', 'stale-lock'])
+      expect(codes).toContain(c)
+    expect(r.json.ok).toBe(false)
+    expect(r.json.findings.find((f: { code: string }) => f.code === 'unparseable-object').subject).toBe(
+      '.dacli/projects/ledger/tasks/open/009-broken.md',
+    )
+    expect((await j('doctor')).code).toBe(0)
+    // Every read command still answers with a broken file present.
+    for (const cmd of [['status'], ['overview'], ['next'], ['task', 'list'], ['lint'], ['context', '1']])
+      expect((await j(...cmd)).code, cmd.join(' ')).toBe(0)
+  })
+
+  test('lint finds missing criteria and vague wording; decisions and risks too; exit 0', async () => {
+    ;(await ws.dacli('task', 'add', 'Make export fast', '--project', 'ledger')).expectExit(0)
+    ;(await ws.dacli('task', 'edit', '1', '--accept', 'works properly etc.')).expectExit(0)
+    ;(
+      await ws.dacli('risk', 'add', 'Outage', '--project', 'ledger', '--impact', 'high', '--likelihood', 'high')
+    ).expectExit(0)
+    const l = (await j('lint')).expectExit(0).json
+    const pairs = l.findings.map((f: { code: string; subject: string }) => `${f.code} ${f.subject}`)
+    expect(pairs).toContain('no-acceptance-criteria ledger/005-make-export-fast')
+    expect(pairs).toContain('ambiguous-title ledger/005-make-export-fast')
+    expect(pairs).toContain('ambiguous-criterion ledger/001-audit-write-paths')
+    expect(pairs).toContain('unmanaged-risk ledger/outage')
+    expect((await j('lint', 'ledger/2')).json.findings).toEqual([])
+  })
+})

@@ -1,0 +1,129 @@
+// Wire shapes of the insight slice (field names fixed by commands.md).
+
+import { z } from 'zod'
+
+const Counts = z.strictObject({
+  open: z.number().int(),
+  active: z.number().int(),
+  blocked: z.number().int(),
+  done: z.number().int(),
+})
+const Skipped = z.array(z.strictObject({ path: z.string(), reason: z.string() }))
+const Priority = z.enum(['must', 'should', 'could', 'wont']).nullable()
+
+export const StatusDoc = z.strictObject({
+  schema: z.literal('workspace-status/v1'),
+  workspace: z.strictObject({ id: z.string(), name: z.string(), root: z.string() }),
+  identity: z.strictObject({ id: z.string(), grant: z.enum(['rw', 'ro']), role: z.string().nullable() }),
+  projects: z.array(z.strictObject({ slug: z.string(), title: z.string(), counts: Counts })),
+  totals: Counts,
+  pending_events: z.number().int(),
+  skipped: Skipped,
+})
+
+export const OverviewDoc = z.strictObject({
+  schema: z.literal('workspace-overview/v1'),
+  version: z.literal(1),
+  projects: z.number().int(),
+  tasks: z.number().int(),
+  counts: Counts,
+  wip: z.strictObject({
+    active: z.number().int(),
+    capacity: z.number().int().nullable().describe('wip_limit in config.yml; null when unset'),
+  }),
+  pending_events: z.number().int(),
+  live_agents: z.number().int().describe('identities holding a live claim'),
+  ready_now: z
+    .array(
+      z.strictObject({ id: z.string(), ref: z.string(), title: z.string(), priority: Priority, command: z.string() }),
+    )
+    .max(3),
+})
+
+export const NextDoc = z.strictObject({
+  schema: z.literal('next/v1'),
+  project: z.string().nullable(),
+  parallel: z.number().int(),
+  ready: z.array(
+    z.strictObject({
+      id: z.string(),
+      ref: z.string(),
+      title: z.string(),
+      priority: Priority,
+      slack: z.number().nullable().describe('critical-path slack, when every task in scope is sized'),
+      critical: z.boolean(),
+      command: z.string(),
+    }),
+  ),
+  waiting: z
+    .array(z.strictObject({ ref: z.string(), on: z.array(z.string()) }))
+    .describe('open tasks held back by unfinished dependencies'),
+  explanation: z.string().nullable().describe('why nothing is ready; null when something is'),
+})
+
+export const CriticalPathDoc = z.strictObject({
+  schema: z.literal('critical-path/v1'),
+  project: z.string().nullable(),
+  duration: z.number().nullable().describe('null when a task in scope is unsized'),
+  unit: z.literal('te'),
+  tasks: z.array(
+    z.strictObject({
+      id: z.string(),
+      ref: z.string(),
+      title: z.string(),
+      te: z.number().nullable(),
+      es: z.number().nullable(),
+      ef: z.number().nullable(),
+      ls: z.number().nullable(),
+      lf: z.number().nullable(),
+      slack: z.number().nullable(),
+      critical: z.boolean(),
+    }),
+  ),
+  critical_path: z.array(z.string()).describe('task ids of the critical chain, in order'),
+  unsized: z.array(z.string()).describe('refs of tasks without an estimate'),
+  format: z.enum(['text', 'mermaid', 'dot']),
+  diagram: z.string().nullable().describe('the mermaid or dot source with --format mermaid|dot'),
+})
+
+export const DoctorDoc = z.strictObject({
+  schema: z.literal('doctor/v1'),
+  ok: z.boolean().describe('no error-severity finding'),
+  findings: z.array(
+    z.strictObject({
+      code: z.string(),
+      severity: z.enum(['error', 'warning', 'info']),
+      subject: z.string().describe('a path or a reference'),
+      message: z.string(),
+      hint: z.string(),
+    }),
+  ),
+})
+
+export const LintDoc = z.strictObject({
+  schema: z.literal('lint/v1'),
+  findings: z.array(
+    z.strictObject({
+      code: z.string(),
+      severity: z.enum(['error', 'warning', 'info']),
+      subject: z.string(),
+      message: z.string(),
+    }),
+  ),
+})
+
+export const documents = {
+  'workspace-status/v1': StatusDoc,
+  'workspace-overview/v1': OverviewDoc,
+  'next/v1': NextDoc,
+  'critical-path/v1': CriticalPathDoc,
+  'doctor/v1': DoctorDoc,
+  'lint/v1': LintDoc,
+}
+
+export type StatusDocT = z.infer<typeof StatusDoc>
+export type OverviewDocT = z.infer<typeof OverviewDoc>
+export type NextDocT = z.infer<typeof NextDoc>
+export type CriticalPathDocT = z.infer<typeof CriticalPathDoc>
+export type DoctorDocT = z.infer<typeof DoctorDoc>
+export type LintDocT = z.infer<typeof LintDoc>

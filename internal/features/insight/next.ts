@@ -1,0 +1,70 @@
+import { defineCommand, flagNum, flagStr } from '../../clikit/command.js'
+import { int, str } from '../../clikit/flags.js'
+import { safeSegment } from '../../store/paths.js'
+import type { NextDocT } from './json.js'
+import { loadPlan, readyFrontier, refOf } from './plan.js'
+
+export const next = defineCommand({
+  path: 'next',
+  summary: 'What to work on next: the ready frontier, best first',
+  description:
+    'Ready means open, not wont, and every dependency other than SS done. Ordered by MoSCoW priority, then critical-path slack (when every open and active task in scope has an estimate), then sequence; never a could while a must is ready. An empty frontier is explained.',
+  args: [],
+  flags: {
+    project: str('only this project', { valueName: 'SLUG' }),
+    parallel: int('how many tasks to propose (for parallel agents)', { min: 1, max: 1000, defaultText: '3' }),
+  },
+  json: 'next/v1',
+  mutates: false,
+  common: true,
+  examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json'],
+  async run(ctx, input) {
+    const project = flagStr(input, 'project')
+    if (project !== undefined) safeSegment(project, 'project slug')
+    const parallel = flagNum(input, 'parallel') ?? 3
+    const store = await ctx.store()
+    const plan = await loadPlan(store, project)
+    for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    const f = readyFrontier(plan, parallel)
+    if (f.slack === null && f.ready.length > 1)
+      ctx.notes.note('not every task in scope has an estimate: ordered by priority and sequence only')
+    const data: NextDocT = {
+      schema: 'next/v1',
+      project: project ?? null,
+      parallel,
+      ready: f.ready.map((t) => ({
+        id: t.id,
+        ref: refOf(t),
+        title: t.title,
+        priority: t.priority,
+        slack: f.slack?.get(t.id) ?? null,
+        critical: f.critical.has(t.id),
+        command: `dacli task claim ${refOf(t)}`,
+      })),
+      waiting: f.waiting.map((w) => ({
+        ref: refOf(w.task),
+        on: w.on.map((id) => {
+          const x = plan.byId.get(id) ?? plan.target(w.task, id)
+          return x ? refOf(x) : id
+        }),
+      })),
+      explanation: f.explanation,
+    }
+    return {
+      data,
+      human(out) {
+        if (data.ready.length === 0) {
+          out.line(data.explanation ?? 'nothing is ready')
+          for (const w of data.waiting.slice(0, 5)) out.line(out.style('dim', `  ${w.ref} waits on ${w.on.join(', ')}`))
+          return
+        }
+        data.ready.forEach((r, i) => {
+          const why = r.critical ? out.style('red', 'critical path') : r.slack !== null ? `slack ${r.slack}` : ''
+          out.line(`${i + 1}. ${out.style('bold', r.ref)}  ${r.priority ?? '-'}  ${why}`.trimEnd())
+          out.line(`   ${r.title}`)
+        })
+        out.line(out.style('dim', `start: ${data.ready[0]?.command}`))
+      },
+    }
+  },
+})

@@ -1,0 +1,81 @@
+import { defineCommand } from '../../clikit/command.js'
+import { listEvents, STATUSES } from '../../store/index.js'
+import type { OverviewDocT } from './json.js'
+import { loadPlan, readyFrontier, refOf } from './plan.js'
+
+export const overview = defineCommand({
+  path: 'overview',
+  summary: 'The first screen: projects, counts, work in progress, and what is ready to start',
+  description:
+    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each.',
+  args: [],
+  flags: {},
+  json: 'workspace-overview/v1',
+  mutates: false,
+  common: true,
+  async run(ctx) {
+    const store = await ctx.store()
+    const plan = await loadPlan(store)
+    const now = ctx.now().getTime()
+    const counts = { open: 0, active: 0, blocked: 0, done: 0 }
+    for (const t of plan.tasks) counts[t.status]++
+    const live = new Set(
+      plan.tasks
+        .filter(
+          (t) =>
+            t.status !== 'done' && t.claim !== null && (t.claim.expires === null || Date.parse(t.claim.expires) > now),
+        )
+        .map((t) => t.claim?.by as string),
+    )
+    const ev = await listEvents(store)
+    const f = readyFrontier(plan, 3)
+    const data: OverviewDocT = {
+      schema: 'workspace-overview/v1',
+      version: 1,
+      projects: store.projectSlugs().length,
+      tasks: plan.tasks.length,
+      counts,
+      wip: { active: counts.active, capacity: store.config.wip_limit },
+      pending_events: ev.events.filter((e) => !e.applied).length,
+      live_agents: live.size,
+      ready_now: f.ready.map((t) => ({
+        id: t.id,
+        ref: refOf(t),
+        title: t.title,
+        priority: t.priority,
+        command: `dacli task claim ${refOf(t)}`,
+      })),
+    }
+    return {
+      data,
+      human(out) {
+        const s = out.style
+        out.line(
+          `${s('bold', store.config.name)}  ${data.projects} project${data.projects === 1 ? '' : 's'}, ${data.tasks} task${data.tasks === 1 ? '' : 's'}`,
+        )
+        out.line(
+          `  ${STATUSES.map((k) => `${k} ${s(k === 'blocked' && counts.blocked > 0 ? 'red' : 'bold', String(counts[k]))}`).join('  ·  ')}`,
+        )
+        const cap = data.wip.capacity
+        const wip =
+          cap === null
+            ? `${counts.active} active`
+            : `${counts.active}/${cap} active${counts.active > cap ? s('red', ' (over the WIP limit)') : ''}`
+        out.line(
+          `  WIP ${wip}  ·  ${data.live_agents} live agent${data.live_agents === 1 ? '' : 's'}  ·  ${data.pending_events} pending event${data.pending_events === 1 ? '' : 's'}`,
+        )
+        out.line('')
+        out.line(s('bold', 'Ready now'))
+        if (data.ready_now.length === 0) out.line(`  ${f.explanation ?? 'nothing is ready'}`)
+        out.table(
+          data.ready_now.map((r) => [r.priority ?? '-', r.ref, r.title]),
+          { indent: 2 },
+        )
+        if (data.ready_now.length > 0) out.line(s('dim', `  start: ${data.ready_now[0]?.command}`))
+        out.line('')
+        out.line(s('dim', 'more: dacli next · dacli status · dacli task list · dacli context <ref>'))
+        if (data.pending_events > 0) out.line(s('dim', 'apply pending proposals: dacli sync'))
+      },
+    }
+  },
+})

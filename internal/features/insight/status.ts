@@ -1,0 +1,62 @@
+import { defineCommand } from '../../clikit/command.js'
+import { listEvents, STATUSES } from '../../store/index.js'
+import type { StatusDocT } from './json.js'
+
+const zero = () => ({ open: 0, active: 0, blocked: 0, done: 0 })
+
+export const status = defineCommand({
+  path: 'status',
+  summary: 'Task counts by status per project, pending events, and who you are',
+  args: [],
+  flags: {},
+  json: 'workspace-status/v1',
+  mutates: false,
+  async run(ctx) {
+    const store = await ctx.store()
+    const who = await ctx.identity()
+    const { projects, broken } = await store.listProjects()
+    const totals = zero()
+    const rows: StatusDocT['projects'] = []
+    const skipped = [...broken]
+    for (const p of projects) {
+      const l = await store.listTasks(p.slug)
+      skipped.push(...l.broken)
+      const counts = zero()
+      for (const t of l.tasks) {
+        counts[t.status]++
+        totals[t.status]++
+      }
+      rows.push({ slug: p.slug, title: p.title, counts })
+    }
+    const ev = await listEvents(store)
+    const pending = ev.events.filter((e) => !e.applied).length
+    for (const b of [...skipped, ...ev.broken]) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    const data: StatusDocT = {
+      schema: 'workspace-status/v1',
+      workspace: { id: store.config.id, name: store.config.name, root: store.root },
+      identity: { id: who.id, grant: who.grant, role: who.role },
+      projects: rows,
+      totals,
+      pending_events: pending,
+      skipped: [...skipped, ...ev.broken],
+    }
+    return {
+      data,
+      human(out) {
+        out.line(
+          `${out.style('bold', data.workspace.name)}  ${out.style('dim', store.root)}   you are ${who.id} (${who.grant})`,
+        )
+        out.line('')
+        out.table([
+          ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'].map((h) => out.style('dim', h)),
+          ...rows.map((r) => [r.slug, ...STATUSES.map((s) => String(r.counts[s])), r.title]),
+          ['total', ...STATUSES.map((s) => String(totals[s])), ''],
+        ])
+        if (pending > 0)
+          out.line(
+            `\n${pending} pending event${pending === 1 ? '' : 's'} — apply with dacli sync (see dacli events list --pending)`,
+          )
+      },
+    }
+  },
+})

@@ -1,0 +1,129 @@
+import { defineCommand, flagStr } from '../../clikit/command.js'
+import { oneOf, str } from '../../clikit/flags.js'
+import {
+  addNote,
+  checkNotePolicy,
+  createEvent,
+  NOTE_KINDS,
+  type NoteKind,
+  RefusedError,
+  SEVERITIES,
+  UsageError,
+} from '../../store/index.js'
+import { checkText, checkTitle, safeSegment } from '../../store/paths.js'
+import { noteBody, renderNote } from './docs.js'
+import type { NoteDocT } from './json.js'
+
+export const add = defineCommand({
+  path: 'note add',
+  summary: 'Record a decision, finding, metric or reference the moment you learn it',
+  description:
+    'A decision must say what was rejected (--rejected; refused with exit 3 otherwise) — later briefs show it so nobody re-proposes a rejected option. A metric needs --goal and --question (exit 3 otherwise). A finding is shown to sibling tasks’ briefs, most severe and newest first. A read-only identity’s finding is recorded as a finding event for an owner to apply (outcome proposed); its other kinds are refused. A title that exists gets a numeric suffix: a note is never overwritten.',
+  usage:
+    '<decision|finding|metric|ref> <title>… --project P [--about REF] [--body T] [--chose T] [--rejected T] [--because T] [--severity S] [--goal T] [--question T] [--metric T]',
+  args: [
+    { name: 'kind', description: 'decision, finding, metric or ref', required: true },
+    { name: 'title', description: 'the note title', required: true, rest: true },
+  ],
+  flags: {
+    project: str('the project', { required: true, valueName: 'SLUG' }),
+    about: str('the task it is about', { valueName: 'REF' }),
+    body: str('free text'),
+    chose: str('decision: what was chosen (default: the title)'),
+    rejected: str('decision: the alternative(s) rejected (required for a decision)'),
+    because: str('decision: why'),
+    severity: oneOf(SEVERITIES, 'finding: how much it matters'),
+    goal: str('metric: the goal it serves'),
+    question: str('metric: the question it answers'),
+    metric: str('metric: what is measured'),
+  },
+  json: 'note/v1',
+  mutates: true,
+  proposes: true,
+  common: true,
+  examples: [
+    'dacli note add decision "Use a write shim" --project ledger --rejected "rewrite every caller" --because "one seam, reversible"',
+    'dacli note add finding "Batch writes bypass the ORM" --project ledger --about ledger/2 --severity major',
+  ],
+  async run(ctx, input) {
+    const kind = input.args.kind as string
+    if (!(NOTE_KINDS as readonly string[]).includes(kind)) {
+      throw new UsageError(`unknown note kind "${kind}": use one of ${NOTE_KINDS.join(', ')}`, {
+        details: { allowed: [...NOTE_KINDS] },
+      })
+    }
+    const title = checkTitle(input.args.title as string)
+    const project = safeSegment(flagStr(input, 'project') as string, 'project slug')
+    const text: Record<string, string> = {}
+    for (const f of ['body', 'chose', 'rejected', 'because', 'goal', 'question', 'metric'] as const) {
+      const v = flagStr(input, f)
+      if (v !== undefined) text[f] = checkText(v, `--${f}`)
+    }
+    const severity = flagStr(input, 'severity')
+    if (severity !== undefined && kind !== 'finding') throw new UsageError('--severity applies to findings only')
+    checkNotePolicy({ kind: kind as NoteKind, ...text })
+    const store = await ctx.store()
+    store.requireProject(project)
+    const who = await ctx.identity()
+    const aboutRef = flagStr(input, 'about')
+    const aboutTask = aboutRef === undefined ? null : await store.readTask(aboutRef, { prefer: project })
+    if (who.grant !== 'rw') {
+      if (kind !== 'finding') {
+        throw new RefusedError(
+          'grant',
+          `${who.id} has a read-only grant: only findings can be proposed, not a ${kind}`,
+          {
+            next: ['record it as a finding, or ask a read-write identity'],
+          },
+        )
+      }
+      const e = await createEvent(store, {
+        kind: 'finding',
+        by: who.id,
+        about: aboutTask?.id ?? null,
+        data: { project, title, ...(severity ? { severity } : {}), ...(text.body ? { body: text.body } : {}) },
+        body: text.body ?? title,
+      })
+      const data: NoteDocT = {
+        schema: 'note/v1',
+        id: null,
+        project,
+        kind: 'finding',
+        slug: null,
+        title,
+        about: aboutTask === null ? null : { id: aboutTask.id, ref: null },
+        severity: (severity as NoteDocT['severity']) ?? null,
+        body: text.body ?? null,
+        sections: { chose: null, rejected: null, because: null, goal: null, question: null, metric: null },
+        source_event: e.id,
+        created: e.created,
+        created_by: who.id,
+        path: e.path,
+        outcome: 'proposed',
+        event_id: e.id,
+      }
+      return {
+        data,
+        human: (out) => out.line(`proposed: finding recorded as event ${e.id}; an owner applies it with dacli sync`),
+      }
+    }
+    const n = await addNote(store, {
+      project,
+      kind: kind as NoteKind,
+      title,
+      by: who.id,
+      about: aboutTask?.id ?? null,
+      ...text,
+      ...(severity === undefined ? {} : { severity }),
+    })
+    const body = await noteBody(store, n)
+    const data: NoteDocT = { schema: 'note/v1', ...body, outcome: 'created', event_id: null }
+    return {
+      data,
+      human(out) {
+        out.line(`recorded ${kind} ${out.style('bold', `${body.project}/${body.slug}`)}`)
+        renderNote(out, body)
+      },
+    }
+  },
+})

@@ -1,0 +1,51 @@
+// Note and risk documents from store records.
+
+import type { Out } from '../../clikit/io.js'
+import type { NoteRecord, RiskRecord, Store } from '../../store/index.js'
+import type { NoteBodyT, RiskDocT } from './json.js'
+
+const taskRef = (t: { project: string; seq: number; slug: string }) =>
+  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
+
+export async function noteBody(store: Store, n: NoteRecord): Promise<NoteBodyT> {
+  let about: NoteBodyT['about'] = null
+  if (n.about !== null) {
+    try {
+      const t = await store.readTask(n.about, { prefer: n.project })
+      about = { id: t.id, ref: taskRef(t) }
+    } catch {
+      about = { id: n.about, ref: null }
+    }
+  }
+  return { ...n, about, severity: n.severity as NoteBodyT['severity'] }
+}
+
+export function renderNote(out: Out, n: NoteBodyT): void {
+  out.line(`${out.style('bold', n.title)}  ${out.style('dim', `${n.kind} · ${n.project}/${n.slug} · ${n.id}`)}`)
+  out.fields([
+    ['about', n.about?.ref ?? n.about?.id ?? null],
+    ['severity', n.severity],
+    ['by', `${n.created_by ?? '?'} at ${n.created ?? '?'}`],
+    ['file', n.path],
+  ])
+  for (const [title, text] of [
+    ['Chose', n.sections.chose],
+    ['Rejected', n.sections.rejected],
+    ['Because', n.sections.because],
+    ['Goal', n.sections.goal],
+    ['Question', n.sections.question],
+    ['Metric', n.sections.metric],
+  ] as const) {
+    if (text === null) continue
+    out.line(out.style('bold', title))
+    for (const l of text.split('\n')) out.line(`  ${l}`)
+  }
+  if (n.body) {
+    out.line('')
+    out.line(n.body)
+  }
+}
+
+export function riskBody(r: RiskRecord): Omit<RiskDocT, 'schema'> {
+  return { ...r, managed: r.action !== null }
+}

@@ -1,0 +1,92 @@
+// Wire shapes of the note slice (notes, risks, glossary).
+
+import { z } from 'zod'
+
+const Ref = z.strictObject({ id: z.string(), ref: z.string().nullable() }).nullable()
+
+const NoteBody = {
+  id: z.string(),
+  project: z.string(),
+  kind: z.enum(['decision', 'finding', 'metric', 'ref']),
+  slug: z.string(),
+  title: z.string(),
+  about: Ref.describe('the task it is about'),
+  severity: z.enum(['major', 'moderate', 'minor']).nullable(),
+  body: z.string().nullable(),
+  sections: z.strictObject({
+    chose: z.string().nullable(),
+    rejected: z.string().nullable(),
+    because: z.string().nullable(),
+    goal: z.string().nullable(),
+    question: z.string().nullable(),
+    metric: z.string().nullable(),
+  }),
+  source_event: z.string().nullable().describe('the finding event it was created from'),
+  created: z.string().nullable(),
+  created_by: z.string().nullable(),
+  path: z.string(),
+}
+
+export const NoteDoc = z.strictObject({
+  schema: z.literal('note/v1'),
+  ...NoteBody,
+  id: z.string().nullable().describe('null while it is only a proposal (outcome proposed)'),
+  slug: z.string().nullable().describe('null while it is only a proposal'),
+  outcome: z
+    .enum(['created', 'proposed', 'existing'])
+    .describe('created, or proposed (a read-only identity’s finding became an event)'),
+  event_id: z.string().nullable(),
+})
+
+const Skipped = z.array(z.strictObject({ path: z.string(), reason: z.string() }))
+
+export const NoteListDoc = z.strictObject({
+  schema: z.literal('note-list/v1'),
+  notes: z.array(z.strictObject(NoteBody)),
+  skipped: Skipped,
+})
+
+const RiskBody = {
+  id: z.string(),
+  project: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  impact: z.string(),
+  likelihood: z.string(),
+  rank: z.number().int().describe('computed: high+high = 1, high+medium = 2, any low = 3, otherwise 2'),
+  indicators: z.array(z.string()),
+  action: z.string().nullable(),
+  managed: z.boolean().describe('has an action'),
+  created: z.string().nullable(),
+  created_by: z.string().nullable(),
+  path: z.string(),
+}
+
+export const RiskDoc = z.strictObject({ schema: z.literal('risk/v1'), ...RiskBody })
+export const RiskListDoc = z.strictObject({
+  schema: z.literal('risk-list/v1'),
+  risks: z.array(z.strictObject(RiskBody)),
+  skipped: Skipped,
+})
+
+export const GlossaryDoc = z.strictObject({
+  schema: z.literal('glossary/v1'),
+  project: z.string(),
+  terms: z.array(z.strictObject({ term: z.string(), definition: z.string() })),
+  changed: z.boolean().describe('a --term call changed the glossary'),
+})
+
+export const documents = {
+  'note/v1': NoteDoc,
+  'note-list/v1': NoteListDoc,
+  'risk/v1': RiskDoc,
+  'risk-list/v1': RiskListDoc,
+  'glossary/v1': GlossaryDoc,
+}
+
+export type NoteDocT = z.infer<typeof NoteDoc>
+export type NoteBodyT = Omit<NoteDocT, 'schema' | 'outcome' | 'event_id' | 'id' | 'slug'> & { id: string; slug: string }
+export type NoteListDocT = z.infer<typeof NoteListDoc>
+export type RiskDocT = z.infer<typeof RiskDoc>
+export type RiskListDocT = z.infer<typeof RiskListDoc>
+export type GlossaryDocT = z.infer<typeof GlossaryDoc>

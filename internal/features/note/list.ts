@@ -1,0 +1,47 @@
+import { defineCommand, flagStr } from '../../clikit/command.js'
+import { oneOf, str } from '../../clikit/flags.js'
+import { listNotes, NOTE_KINDS } from '../../store/index.js'
+import { safeSegment } from '../../store/paths.js'
+import { noteBody } from './docs.js'
+import type { NoteListDocT } from './json.js'
+
+export const list = defineCommand({
+  path: 'note list',
+  summary: 'List notes, filtered by project, kind or the task they are about',
+  args: [],
+  flags: {
+    project: str('only this project', { valueName: 'SLUG' }),
+    kind: oneOf(NOTE_KINDS, 'only this kind'),
+    about: str('only notes about this task', { valueName: 'REF' }),
+  },
+  json: 'note-list/v1',
+  mutates: false,
+  async run(ctx, input) {
+    const project = flagStr(input, 'project')
+    if (project !== undefined) safeSegment(project, 'project slug')
+    const store = await ctx.store()
+    const aboutRef = flagStr(input, 'about')
+    const about =
+      aboutRef === undefined ? null : await store.readTask(aboutRef, project === undefined ? {} : { prefer: project })
+    const kind = flagStr(input, 'kind')
+    const { notes, broken } = await listNotes(store, project)
+    for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    const picked = notes.filter(
+      (n) => (kind === undefined || n.kind === kind) && (about === null || n.about === about.id),
+    )
+    const data: NoteListDocT = {
+      schema: 'note-list/v1',
+      notes: await Promise.all(picked.map((n) => noteBody(store, n))),
+      skipped: broken,
+    }
+    return {
+      data,
+      human(out) {
+        if (data.notes.length === 0) out.line('no notes match')
+        out.table(
+          data.notes.map((n) => [`${n.project}/${n.slug}`, n.kind, n.severity ?? '', n.about?.ref ?? '', n.title]),
+        )
+      },
+    }
+  },
+})

@@ -1,0 +1,80 @@
+import { defineCommand, flagList, flagStr } from '../../clikit/command.js'
+import { oneOf, str } from '../../clikit/flags.js'
+import { addRisk, LEVELS, listRisks } from '../../store/index.js'
+import { checkText, checkTitle, safeSegment } from '../../store/paths.js'
+import { riskBody } from './docs.js'
+import type { RiskDocT, RiskListDocT } from './json.js'
+
+export const riskAdd = defineCommand({
+  path: 'risk add',
+  summary: 'Record a risk with its impact, likelihood, indicators and action',
+  description:
+    'The rank is computed, never stored: high impact and likelihood = 1, high and medium = 2, anything low = 3, otherwise 2. A rank 1 or 2 risk without --action is recorded with a warning (it is unmanaged).',
+  args: [{ name: 'title', description: 'the risk', required: true, rest: true }],
+  flags: {
+    project: str('the project', { required: true, valueName: 'SLUG' }),
+    impact: oneOf(LEVELS, 'how bad it would be', { required: true }),
+    likelihood: oneOf(LEVELS, 'how likely it is', { required: true }),
+    indicator: str('a sign that it is happening', { repeatable: true }),
+    action: str('what is done about it'),
+  },
+  json: 'risk/v1',
+  mutates: true,
+  examples: [
+    'dacli risk add "Batch job races the shim" --project ledger --impact high --likelihood medium --indicator "duplicate rows" --action "feature flag"',
+  ],
+  async run(ctx, input) {
+    const title = checkTitle(input.args.title as string)
+    const project = safeSegment(flagStr(input, 'project') as string, 'project slug')
+    const action = flagStr(input, 'action')
+    if (action !== undefined) checkText(action, '--action')
+    const store = await ctx.store()
+    const r = await addRisk(store, {
+      project,
+      title,
+      impact: flagStr(input, 'impact') as string,
+      likelihood: flagStr(input, 'likelihood') as string,
+      indicators: flagList(input, 'indicator').map((i) => checkTitle(i, 'indicator')),
+      ...(action === undefined ? {} : { action }),
+      by: (await ctx.identity()).id,
+    })
+    if (r.rank <= 2 && r.action === null)
+      ctx.notes.warn(`rank ${r.rank} risk without an action: add one so it is managed`)
+    const data: RiskDocT = { schema: 'risk/v1', ...riskBody(r) }
+    return {
+      data,
+      human: (out) => out.line(`recorded risk ${out.style('bold', `${r.project}/${r.slug}`)} (rank ${r.rank})`),
+    }
+  },
+})
+
+export const riskList = defineCommand({
+  path: 'risk list',
+  summary: 'List risks, most severe first',
+  args: [],
+  flags: { project: str('only this project', { valueName: 'SLUG' }) },
+  json: 'risk-list/v1',
+  mutates: false,
+  async run(ctx, input) {
+    const project = flagStr(input, 'project')
+    if (project !== undefined) safeSegment(project, 'project slug')
+    const { risks, broken } = await listRisks(await ctx.store(), project)
+    for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    const data: RiskListDocT = { schema: 'risk-list/v1', risks: risks.map(riskBody), skipped: broken }
+    return {
+      data,
+      human(out) {
+        if (risks.length === 0) out.line('no risks recorded')
+        out.table(
+          data.risks.map((r) => [
+            `rank ${r.rank}`,
+            `${r.impact}×${r.likelihood}`,
+            `${r.project}/${r.slug}`,
+            r.title,
+            r.managed ? '' : out.style('yellow', r.rank <= 2 ? 'no action!' : 'no action'),
+          ]),
+        )
+      },
+    }
+  },
+})

@@ -1,0 +1,47 @@
+import { arg, defineCommand, flagStr } from '../../clikit/command.js'
+import { str } from '../../clikit/flags.js'
+import { blockTask, unblockTask } from '../../store/index.js'
+import { checkText } from '../../store/paths.js'
+import { changeResult } from './docs.js'
+
+export const block = defineCommand({
+  path: 'task block',
+  summary: 'Move a task to blocked, saying by what and why',
+  description:
+    'The owner (or an rw identity on an unowned task) moves it to blocked; --by records the blocking task. A non-owner’s block is recorded as a block event for the owner (outcome proposed). A done task must be reopened first.',
+  args: [arg('ref', 'the task')],
+  flags: {
+    by: str('the task that blocks it', { valueName: 'REF' }),
+    why: str('what it waits for'),
+  },
+  json: 'task-change/v1',
+  mutates: true,
+  proposes: true,
+  examples: ['dacli task block ledger/3 --by ledger/2 --why "needs the shim first"'],
+  async run(ctx, input) {
+    const store = await ctx.store()
+    const by = flagStr(input, 'by')
+    const why = flagStr(input, 'why')
+    if (why !== undefined) checkText(why, '--why')
+    const c = await blockTask(store, input.args.ref as string, await ctx.identity(), {
+      ...(by === undefined ? {} : { by }),
+      ...(why === undefined ? {} : { why }),
+    })
+    return changeResult(store, c)
+  },
+})
+
+export const unblock = defineCommand({
+  path: 'task unblock',
+  summary: 'Move a blocked task back (to active when owned, else open)',
+  args: [arg('ref', 'the task')],
+  flags: {},
+  json: 'task-change/v1',
+  mutates: true,
+  proposes: true,
+  idempotent: true,
+  async run(ctx, input) {
+    const store = await ctx.store()
+    return changeResult(store, await unblockTask(store, input.args.ref as string, await ctx.identity()))
+  },
+})

@@ -1,0 +1,46 @@
+import { arg, defineCommand, flagBool, flagNum, flagNums, flagStr } from '../../clikit/command.js'
+import { bool, duration, int, str } from '../../clikit/flags.js'
+import { checkTask } from '../../store/index.js'
+import { checkText } from '../../store/paths.js'
+import { changeResult } from './docs.js'
+
+export const check = defineCommand({
+  path: 'task check',
+  summary: 'Tick acceptance criteria, optionally proving them with a command',
+  description:
+    'Say which criteria with exactly one of --n (repeatable), --all or --match. With --verify the command runs in a shell from the repository root (killed after --timeout); the boxes are checked only if it exits 0, and the evidence (command, exit code, duration, sha256 of the output) is written to the task’s ## Verification section. A failing command is exit 1 with nothing checked. Checking an already checked box is `unchanged`. Owner only: another identity’s task is refused (exit 3).',
+  usage: '<ref> (--n N… | --all | --match TEXT) [--verify CMD] [--timeout DUR]',
+  args: [arg('ref', 'the task')],
+  flags: {
+    n: int('the number of a criterion (1-based)', { repeatable: true, min: 1 }),
+    all: bool('every criterion'),
+    match: str('the criteria whose text contains TEXT (case-insensitive)'),
+    verify: str('a shell command that proves the criteria; they are checked only if it exits 0', { valueName: 'CMD' }),
+    timeout: duration('kill the --verify command after this long', { defaultText: '10m' }),
+  },
+  json: 'task-change/v1',
+  mutates: true,
+  idempotent: true,
+  common: true,
+  examples: [
+    'dacli task check ledger/2 --n 1 --verify "npm test -- shim"',
+    'dacli task check ledger/2 --match "nightly batch"',
+  ],
+  async run(ctx, input) {
+    const store = await ctx.store()
+    const verify = flagStr(input, 'verify')
+    if (verify !== undefined) checkText(verify, '--verify')
+    const match = flagStr(input, 'match')
+    const timeout = flagNum(input, 'timeout')
+    const c = await checkTask(
+      store,
+      input.args.ref as string,
+      await ctx.identity(),
+      { ns: flagNums(input, 'n'), all: flagBool(input, 'all'), ...(match === undefined ? {} : { match }) },
+      verify === undefined
+        ? undefined
+        : { command: verify, env: ctx.env, ...(timeout === undefined ? {} : { timeoutMs: timeout }) },
+    )
+    return changeResult(store, c)
+  },
+})

@@ -1,0 +1,32 @@
+import { arg, defineCommand, flagList } from '../../clikit/command.js'
+import { str } from '../../clikit/flags.js'
+import { dependTask, UsageError } from '../../store/index.js'
+import { parseDepSpec } from '../../store/taskfile.js'
+import { changeResult } from './docs.js'
+
+export const depend = defineCommand({
+  path: 'task depend',
+  summary: 'Add or remove dependencies (FS, SS, FF or SF links)',
+  description:
+    'REF[:TYPE] names the task depended on; TYPE is FS (finish-to-start, the default), SS, FF or SF. A link that would close a cycle is refused (exit 3) naming the cycle; an unknown task is exit 4.',
+  usage: '<ref> (--add REF[:TYPE] | --remove REF)…',
+  args: [arg('ref', 'the task that depends')],
+  flags: {
+    add: str('a dependency to add', { repeatable: true, valueName: 'REF[:FS|SS|FF|SF]' }),
+    remove: str('a dependency to remove', { repeatable: true, valueName: 'REF' }),
+  },
+  json: 'task-change/v1',
+  mutates: true,
+  idempotent: true,
+  examples: [
+    'dacli task depend ledger/3 --add ledger/2',
+    'dacli task depend ledger/3 --add ledger/1:SS --remove ledger/2',
+  ],
+  async run(ctx, input) {
+    const add = flagList(input, 'add').map(parseDepSpec)
+    const remove = flagList(input, 'remove').map(parseDepSpec)
+    if (add.length + remove.length === 0) throw new UsageError('give at least one --add or --remove')
+    const store = await ctx.store()
+    return changeResult(store, await dependTask(store, input.args.ref as string, await ctx.identity(), add, remove))
+  },
+})

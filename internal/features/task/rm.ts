@@ -1,0 +1,23 @@
+import { arg, defineCommand, flagBool } from '../../clikit/command.js'
+import { bool } from '../../clikit/flags.js'
+import { removeTask } from '../../store/index.js'
+import { changeResult } from './docs.js'
+
+export const rm = defineCommand({
+  path: 'task rm',
+  summary: 'Remove a task (a tombstone keeps its number from being reused)',
+  description:
+    'Moves the file to tasks/removed/ as a tombstone. An active or done task, or one that other tasks depend on, needs --force (exit 3 otherwise, naming the reason). Owner only.',
+  args: [arg('ref', 'the task')],
+  flags: { force: bool('remove it even if it is active or done or others depend on it') },
+  json: 'task-change/v1',
+  mutates: true,
+  destructive: true,
+  async run(ctx, input) {
+    const store = await ctx.store()
+    return changeResult(
+      store,
+      await removeTask(store, input.args.ref as string, await ctx.identity(), flagBool(input, 'force')),
+    )
+  },
+})

@@ -1,0 +1,21 @@
+import { arg, defineCommand, flagNums } from '../../clikit/command.js'
+import { int } from '../../clikit/flags.js'
+import { uncheckTask } from '../../store/index.js'
+import { changeResult } from './docs.js'
+
+export const uncheck = defineCommand({
+  path: 'task uncheck',
+  summary: 'Clear ticked acceptance criteria',
+  args: [arg('ref', 'the task')],
+  flags: { n: int('the number of a criterion (1-based)', { repeatable: true, min: 1, required: true }) },
+  json: 'task-change/v1',
+  mutates: true,
+  idempotent: true,
+  async run(ctx, input) {
+    const store = await ctx.store()
+    return changeResult(
+      store,
+      await uncheckTask(store, input.args.ref as string, await ctx.identity(), flagNums(input, 'n')),
+    )
+  },
+})

@@ -1,0 +1,195 @@
+// Events (format.md, Event): one append-only file per event,
+// `events/YYYY/MM/DD/<ULID>-<agent-id>-<event-kind>.md`. Creating one never
+// contends (the name is unique). Only `applied` may change afterwards; a
+// checksum over the canonical content lets readers detect tampering, and a
+// tampered event is reported and never applied.
+
+import { createHash } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { ulid } from 'ulid'
+import { FailureError, NotFoundError } from './errors.js'
+import { atomicWrite, isTempName } from './fsio.js'
+import { type Broken, stamp } from './model.js'
+import { safeSegment } from './paths.js'
+import type { Store } from './store.js'
+
+export const EVENT_KINDS = ['claim', 'release', 'finding', 'propose-status', 'comment', 'block', 'dependency'] as const
+export type EventKind = (typeof EVENT_KINDS)[number]
+export const EVENT_SCHEMA_VERSION = 1
+
+export interface EventRecord {
+  id: string
+  event_kind: EventKind
+  created: string
+  created_by: string
+  /** The object the event is about (a task id for task events), or null. */
+  about: string | null
+  /** Structured payload (what to apply). */
+  data: Record<string, unknown>
+  body: string
+  applied: boolean
+  path: string
+}
+
+/** Keys sorted at every level, so the same content always hashes the same. */
+export function canonicalJSON(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(v)
+}
+
+/** sha256 over the canonical JSON of everything but `applied` and `checksum`. */
+export function eventChecksum(e: Omit<EventRecord, 'applied' | 'path'>): string {
+  const content = {
+    schema_version: EVENT_SCHEMA_VERSION,
+    id: e.id,
+    kind: 'event',
+    event_kind: e.event_kind,
+    created: e.created,
+    created_by: e.created_by,
+    about: e.about,
+    data: e.data,
+    body: e.body,
+  }
+  return `sha256:${createHash('sha256').update(canonicalJSON(content)).digest('hex')}`
+}
+
+const eventsDir = (store: Store) => path.join(store.dir, 'events')
+
+export async function createEvent(
+  store: Store,
+  e: { kind: EventKind; by: string; about: string | null; data?: Record<string, unknown>; body?: string },
+): Promise<EventRecord> {
+  const now = store.now()
+  const id = ulid(now.getTime())
+  const created = stamp(now)
+  const rec = {
+    id,
+    event_kind: e.kind,
+    created,
+    created_by: safeSegment(e.by, 'agent id'),
+    about: e.about,
+    data: e.data ?? {},
+    body: (e.body ?? '').trim(),
+  }
+  const [y, m, d] = created.slice(0, 10).split('-') as [string, string, string]
+  const name = `${id}-${e.by}-${e.kind}.md`
+  const file = path.join(eventsDir(store), y, m, d, name)
+  const { renderNew } = await import('./frontmatter.js')
+  const text = renderNew(
+    {
+      id,
+      kind: 'event',
+      schema_version: EVENT_SCHEMA_VERSION,
+      event_kind: e.kind,
+      created,
+      created_by: e.by,
+      about: e.about,
+      data: rec.data,
+      applied: false,
+      checksum: eventChecksum(rec),
+    },
+    rec.body === '' ? '' : `\n${rec.body}\n`,
+  )
+  atomicWrite(file, text, { exclusive: true })
+  return { ...rec, applied: false, path: store.rel(file) }
+}
+
+/** Every event file, oldest first (ULID order), with the unreadable ones reported. */
+export async function listEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
+  const files: string[] = []
+  const walk = (dir: string, depth: number) => {
+    let ents: fs.Dirent[]
+    try {
+      ents = fs.readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const ent of ents) {
+      const p = path.join(dir, ent.name)
+      if (depth < 3 && ent.isDirectory() && /^\d+$/.test(ent.name)) walk(p, depth + 1)
+      else if (depth === 3 && ent.name.endsWith('.md') && !ent.name.startsWith('.') && !isTempName(ent.name))
+        files.push(p)
+    }
+  }
+  walk(eventsDir(store), 0)
+  files.sort((a, b) => path.basename(a).localeCompare(path.basename(b)))
+  const events: EventRecord[] = []
+  const broken: Broken[] = []
+  if (files.length === 0) return { events, broken }
+  const { parseObject } = await import('./frontmatter.js')
+  for (const f of files) {
+    const rel = store.rel(f)
+    try {
+      if (fs.lstatSync(f).isSymbolicLink()) throw new Error('symbolic link (not followed)')
+      events.push(eventOf(parseObject(fs.readFileSync(f, 'utf8')), rel))
+    } catch (err) {
+      broken.push({ path: rel, reason: (err as Error).message })
+    }
+  }
+  return { events, broken }
+}
+
+function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, rel: string): EventRecord {
+  const d = p.data
+  const str = (v: unknown) => (typeof v === 'string' ? v : null)
+  const id = str(d.id)
+  const kind = str(d.event_kind)
+  if (id === null || d.kind !== 'event') throw new Error('not an event (missing id or kind: event)')
+  if (kind === null || !(EVENT_KINDS as readonly string[]).includes(kind))
+    throw new Error(`unknown event_kind ${JSON.stringify(d.event_kind)}`)
+  const rec = {
+    id,
+    event_kind: kind as EventKind,
+    created: str(d.created) ?? '',
+    created_by: str(d.created_by) ?? '',
+    about: str(d.about),
+    data:
+      d.data !== null && typeof d.data === 'object' && !Array.isArray(d.data)
+        ? (d.data as Record<string, unknown>)
+        : {},
+    body: p.split.body.trim(),
+  }
+  if (d.schema_version !== EVENT_SCHEMA_VERSION)
+    throw new Error(`unsupported schema_version ${JSON.stringify(d.schema_version)}`)
+  if (d.checksum !== eventChecksum(rec))
+    throw new Error('checksum mismatch: the event was edited after it was written; it is never applied')
+  return { ...rec, applied: d.applied === true, path: rel }
+}
+
+/** Set `applied: true` (the one field of an event that may change). */
+export async function markApplied(store: Store, e: EventRecord): Promise<void> {
+  const file = path.join(store.root, e.path)
+  const { parseObject, renderEdited } = await import('./frontmatter.js')
+  let parsed: ReturnType<typeof parseObject>
+  try {
+    parsed = parseObject(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new FailureError(`cannot mark event ${e.id} applied`, { cause: err })
+  }
+  const doc = parsed.doc.clone()
+  doc.set('applied', true)
+  atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))
+}
+
+export async function findEvent(store: Store, id: string): Promise<EventRecord> {
+  const { events } = await listEvents(store)
+  const hits = events.filter((e) => e.id === id || e.id.startsWith(id.toUpperCase()))
+  if (hits.length !== 1) {
+    throw new NotFoundError(
+      hits.length === 0 ? `no event "${id}"` : `event id prefix "${id}" matches ${hits.length} events`,
+      {
+        next: ['dacli events list'],
+      },
+    )
+  }
+  return hits[0] as EventRecord
+}

@@ -1,0 +1,507 @@
+// The task lifecycle and its ownership rules (commands.md, Tasks):
+//
+// - a new task is unowned; `claim` makes the caller its owner;
+// - only the owner rewrites a task; an rw identity acts as owner of an unowned task
+//   (without becoming it) for check, uncheck, done, accept, block, depend and edit,
+//   and of a task owned by a read-only identity (whose changes arrive as proposals);
+// - a read-only identity's claim, release, done and block become events (`proposed`);
+// - a live claim held by another identity is a conflict (5); an expired lease, or an
+//   owner that was retired, may be taken over (logged).
+//
+// Every change goes through Store.editTask (lock, re-read, atomic write).
+
+import { ConflictError, RefusedError, UsageError } from './errors.js'
+import { createEvent, type EventKind } from './events.js'
+import type { Identity, TaskRecord } from './model.js'
+import { stamp } from './model.js'
+import { qualifiedRef } from './refs.js'
+import type { Store, TaskEdit } from './store.js'
+import type { TaskFileRef } from './taskindex.js'
+
+export type Outcome = 'changed' | 'unchanged' | 'proposed' | 'taken-over'
+
+export interface Change {
+  action: string
+  outcome: Outcome
+  task: TaskRecord
+  event_id: string | null
+  details: Record<string, unknown>
+}
+
+export const refOf = (t: { project: string; seq: number; slug: string }) => qualifiedRef(t)
+
+/**
+ * May `who` rewrite this task directly? An rw identity that owns it, or any rw
+ * identity when it is unowned or owned by a read-only identity (which can only
+ * move a task through proposals, so someone with write access must act on them).
+ */
+export async function mayRewrite(store: Store, t: Pick<TaskRecord, 'owner'>, who: Identity): Promise<boolean> {
+  if (who.grant !== 'rw') return false
+  if (t.owner === null || t.owner === who.id) return true
+  return (await store.readOnlyIdentities()).has(t.owner)
+}
+
+export function notOwner(t: TaskRecord, who: Identity, action: string): RefusedError {
+  const why = who.grant !== 'rw' ? `${who.id} has a read-only grant` : `${refOf(t)} is owned by ${t.owner}`
+  return new RefusedError(who.grant !== 'rw' ? 'grant' : 'owner', `cannot ${action} ${refOf(t)}: ${why}`, {
+    details: { owner: t.owner, identity: who.id, grant: who.grant },
+    next: [`ask ${t.owner ?? 'a read-write identity'} to do it`, `dacli task show ${refOf(t)}`],
+  })
+}
+
+/** Record a proposal instead of a change (a read-only or non-owner caller). */
+export async function propose(
+  store: Store,
+  t: TaskRecord,
+  who: Identity,
+  action: string,
+  kind: EventKind,
+  data: Record<string, unknown>,
+  body = '',
+): Promise<Change> {
+  const e = await createEvent(store, { kind, by: who.id, about: t.id, data, body })
+  return { action, outcome: 'proposed', task: t, event_id: e.id, details: { proposal: kind, ...data } }
+}
+
+const unchanged = (action: string, t: TaskRecord, details: Record<string, unknown> = {}): Change => ({
+  action,
+  outcome: 'unchanged',
+  task: t,
+  event_id: null,
+  details,
+})
+
+/** Run `fn` under the task's lock; `fn` returns the change's details, or false for "unchanged". */
+async function change(
+  store: Store,
+  target: TaskFileRef & { id?: string },
+  who: Identity,
+  action: string,
+  fn: (e: TaskEdit) => Promise<Record<string, unknown> | false> | Record<string, unknown> | false,
+  outcome: Outcome = 'changed',
+): Promise<Change> {
+  const r = await store.editTask(target, who.id, fn)
+  return r.result === false
+    ? unchanged(action, r.task)
+    : { action, outcome: r.changed ? outcome : 'unchanged', task: r.task, event_id: null, details: r.result }
+}
+
+function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): string | null {
+  const ms = leaseMs ?? store.config.claim_lease_ms
+  return ms === null ? null : stamp(new Date(now.getTime() + ms))
+}
+
+const setClaim = (e: TaskEdit, by: string, expires: string | null) => {
+  e.doc.set('owner', by)
+  e.doc.set('claim', expires === null ? { by, at: stamp(e.now) } : { by, at: stamp(e.now), expires })
+  const claim = e.doc.get('claim', true) as { flow?: boolean } | undefined
+  if (claim) claim.flow = true
+}
+
+export async function claimTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  opts: { leaseMs?: number } = {},
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (t.status === 'done') {
+    throw new RefusedError('state', `${refOf(t)} is done; reopen it before claiming`, {
+      next: [`dacli task reopen ${refOf(t)} --reason "<why>"`],
+    })
+  }
+  if (who.grant !== 'rw') {
+    return propose(store, t, who, 'claim', 'claim', opts.leaseMs === undefined ? {} : { lease_ms: opts.leaseMs })
+  }
+  const retired = new Set(
+    (await import('./agents.js').then((m) => m.listAgents(store))).filter((a) => a.retired).map((a) => a.id),
+  )
+  let takenFrom: string | null = null
+  const res = await change(store, target, who, 'claim', (e) => {
+    const cur = e.before
+    const now = e.now
+    if (cur.status === 'done') throw new RefusedError('state', `${refOf(cur)} is done; reopen it before claiming`)
+    if (cur.owner === who.id) {
+      if (opts.leaseMs === undefined) return false
+      setClaim(e, who.id, leaseExpiry(store, opts.leaseMs, now))
+      e.log('renewed', `lease ${Math.round(opts.leaseMs / 1000)}s`)
+      return { renewed: true }
+    }
+    if (cur.owner !== null) {
+      const expired = cur.claim?.expires != null && Date.parse(cur.claim.expires) <= now.getTime()
+      if (!expired && !retired.has(cur.owner)) {
+        throw new ConflictError(
+          `${refOf(cur)} is claimed by ${cur.owner}${cur.claim?.expires ? ` until ${cur.claim.expires}` : ''}`,
+          {
+            details: { owner: cur.owner, claimed_at: cur.claim?.at ?? null, expires: cur.claim?.expires ?? null },
+            next: [`dacli next --project ${cur.project}`, `dacli task show ${refOf(cur)}`],
+          },
+        )
+      }
+      takenFrom = cur.owner
+    }
+    setClaim(e, who.id, leaseExpiry(store, opts.leaseMs, now))
+    if (cur.status === 'open') e.status = 'active'
+    if (takenFrom !== null) {
+      e.log('taken-over', `from ${takenFrom} (${retired.has(takenFrom) ? 'owner retired' : 'lease expired'})`)
+    } else e.log('claimed', opts.leaseMs === undefined ? '' : `lease ${Math.round(opts.leaseMs / 1000)}s`)
+    return takenFrom === null ? {} : { previous_owner: takenFrom }
+  })
+  if (takenFrom !== null && res.outcome === 'changed') res.outcome = 'taken-over'
+  return res
+}
+
+export async function releaseTask(store: Store, ref: string, who: Identity): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (who.grant !== 'rw') return propose(store, t, who, 'release', 'release', {})
+  if (t.owner !== null && t.owner !== who.id) throw notOwner(t, who, 'release')
+  return change(store, target, who, 'release', (e) => {
+    const cur = e.before
+    if (cur.owner !== null && cur.owner !== who.id) throw notOwner(cur, who, 'release')
+    if (cur.owner === null && cur.claim === null) return false
+    if (cur.status === 'done') throw new RefusedError('state', `${refOf(cur)} is done; there is nothing to release`)
+    e.doc.delete('owner')
+    e.doc.delete('claim')
+    if (cur.status === 'active') e.status = 'open'
+    e.log('released')
+    return {}
+  })
+}
+
+export async function renewClaim(
+  store: Store,
+  ref: string,
+  who: Identity,
+  opts: { leaseMs?: number } = {},
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (t.owner !== who.id) {
+    throw new RefusedError('owner', `${refOf(t)} is not claimed by ${who.id}${t.owner ? ` (owner: ${t.owner})` : ''}`, {
+      details: { owner: t.owner },
+      next: [`dacli task claim ${refOf(t)}`],
+    })
+  }
+  return change(store, target, who, 'renew', (e) => {
+    if (e.before.owner !== who.id)
+      throw new RefusedError('owner', `${refOf(e.before)} is no longer claimed by ${who.id}`)
+    const expires = leaseExpiry(store, opts.leaseMs, e.now)
+    if (expires === null) return false
+    setClaim(e, who.id, expires)
+    e.log('renewed', `until ${expires}`)
+    return { expires }
+  })
+}
+
+export async function doneTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  opts: { allowUnverified?: boolean } = {},
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) return propose(store, t, who, 'done', 'propose-status', { status: 'done' })
+  return change(store, target, who, 'done', (e) => closeTask(store, e, who, opts.allowUnverified === true, 'done'))
+}
+
+/**
+ * The canonical close: every box checked (or the explicit no-criteria override), then `done`.
+ * Reads the boxes from the body being edited, so a caller may tick them first.
+ */
+export async function closeTask(
+  store: Store,
+  e: TaskEdit,
+  who: Identity,
+  allowUnverified: boolean,
+  verb: string,
+  opts: { ownerChecked?: boolean } = {},
+): Promise<Record<string, unknown> | false> {
+  const cur = e.before
+  if (!opts.ownerChecked && !(await mayRewrite(store, cur, who))) throw notOwner(cur, who, 'close')
+  if (cur.status === 'done') return false
+  const { checkboxes } = await import('./markdown.js')
+  const boxes = checkboxes(e.body)
+  if (boxes.length === 0) {
+    if (!allowUnverified) {
+      throw new RefusedError('acceptance', `${refOf(cur)} has no acceptance criteria, so done cannot be verified`, {
+        details: { unmet: [], total: 0 },
+        next: [
+          `dacli task edit ${refOf(cur)} --accept "<criterion>"`,
+          `dacli task done ${refOf(cur)} --allow-unverified (deliberately, marks it unverified)`,
+        ],
+      })
+    }
+    e.doc.set('unverified', true)
+  }
+  const unmet = boxes.filter((b) => !b.checked).map(({ n, text }) => ({ n, text }))
+  if (unmet.length > 0) {
+    throw new RefusedError(
+      'acceptance',
+      `${refOf(cur)} has ${unmet.length} unmet acceptance criteria: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
+      {
+        details: { unmet, total: boxes.length },
+        next: [`dacli task check ${refOf(cur)} --n ${unmet[0]?.n} --verify "<command that proves it>"`],
+      },
+    )
+  }
+  e.doc.delete('claim')
+  e.status = 'done'
+  e.log(
+    verb,
+    boxes.length === 0
+      ? 'with NO acceptance criteria (unverified, --allow-unverified)'
+      : `${boxes.length}/${boxes.length} criteria`,
+  )
+  return { unverified: boxes.length === 0 }
+}
+
+export async function blockTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  opts: { by?: string; why?: string } = {},
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  let by: TaskRecord | null = null
+  if (opts.by !== undefined) by = await store.readTask(opts.by, { prefer: t.project })
+  if (by !== null && by.id === t.id) throw new UsageError('a task cannot block itself')
+  const data = { by: by?.id ?? null, why: opts.why ?? null }
+  if (!(await mayRewrite(store, t, who))) return propose(store, t, who, 'block', 'block', data, opts.why ?? '')
+  return change(store, target, who, 'block', (e) => applyBlock(e, data))
+}
+
+export function applyBlock(
+  e: TaskEdit,
+  data: { by: string | null; why: string | null },
+): Record<string, unknown> | false {
+  const cur = e.before
+  if (cur.status === 'done') throw new RefusedError('state', `${refOf(cur)} is done; reopen it before blocking it`)
+  if (cur.status === 'blocked' && cur.blocked_by === data.by && data.why === null) return false
+  if (data.by === null) e.doc.delete('blocked_by')
+  else e.doc.set('blocked_by', data.by)
+  e.status = 'blocked'
+  e.log('blocked', [data.by ? `by ${data.by}` : '', data.why ?? ''].filter(Boolean).join(': '))
+  return { ...data }
+}
+
+export async function unblockTask(store: Store, ref: string, who: Identity): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) return propose(store, t, who, 'unblock', 'block', { unblock: true })
+  return change(store, target, who, 'unblock', (e) => applyUnblock(e))
+}
+
+export function applyUnblock(e: TaskEdit): Record<string, unknown> | false {
+  if (e.before.status !== 'blocked') return false
+  e.doc.delete('blocked_by')
+  e.status = e.before.owner !== null ? 'active' : 'open'
+  e.log('unblocked')
+  return { status: e.status }
+}
+
+export async function reopenTask(store: Store, ref: string, who: Identity, reason: string): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'reopen')
+  return change(store, target, who, 'reopen', async (e) => {
+    const cur = e.before
+    if (cur.status !== 'done' && cur.status !== 'blocked') {
+      throw new RefusedError('state', `${refOf(cur)} is ${cur.status}; only a done or blocked task can be reopened`, {
+        details: { status: cur.status },
+      })
+    }
+    const { checkboxes, setChecked } = await import('./markdown.js')
+    const checked = checkboxes(e.body).filter((b) => b.checked)
+    e.body = setChecked(e.body, checked, false)
+    e.doc.delete('unverified')
+    e.doc.delete('blocked_by')
+    e.doc.delete('claim')
+    e.status = 'open'
+    e.log('reopened', reason)
+    return { unchecked: checked.map((b) => b.n), reason }
+  })
+}
+
+export async function removeTask(store: Store, ref: string, who: Identity, force: boolean): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'remove')
+  const dependents = (await store.listTasks()).tasks.filter(
+    (x) => x.id !== t.id && x.depends_on.some((d) => d.on === t.id),
+  )
+  const reasons = [
+    ...(t.status === 'active' || t.status === 'done' ? [`it is ${t.status}`] : []),
+    ...(dependents.length > 0 ? [`${dependents.map(refOf).join(', ')} depend on it`] : []),
+  ]
+  if (reasons.length > 0 && !force) {
+    throw new RefusedError(
+      'confirm-removal',
+      `not removing ${refOf(t)}: ${reasons.join('; ')}; pass --force to remove it anyway`,
+      {
+        details: { status: t.status, dependents: dependents.map(refOf) },
+        next: [`dacli task rm ${refOf(t)} --force`],
+      },
+    )
+  }
+  const removed = await store.tombstoneTask(target, who.id)
+  return {
+    action: 'rm',
+    outcome: 'changed',
+    task: removed,
+    event_id: null,
+    details: { removed: true, dependents: dependents.map(refOf) },
+  }
+}
+
+export async function editTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  p: {
+    title?: string
+    priority?: string
+    estimate?: { optimistic: number; probable: number; pessimistic: number }
+    accept?: string[]
+    soThat?: string
+    context?: string
+    ifVersion?: number
+  },
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'edit')
+  return change(store, target, who, 'edit', async (e) => {
+    const cur = e.before
+    if (p.ifVersion !== undefined && p.ifVersion !== cur.version) {
+      throw new ConflictError(
+        `${refOf(cur)} is at version ${cur.version}, not ${p.ifVersion}: someone changed it since you read it`,
+        {
+          details: { expected_version: p.ifVersion, actual_version: cur.version },
+          next: [`dacli task show ${refOf(cur)}`, 'read it again, then retry with the new --if-version'],
+        },
+      )
+    }
+    const md = await import('./markdown.js')
+    const changed: string[] = []
+    if (p.title !== undefined && p.title !== cur.title) {
+      const h = md.sections(e.body).find((s) => s.level === 1)
+      const line = `# ${p.title}`
+      e.body = h ? `${e.body.slice(0, h.start)}${line}\n${e.body.slice(h.contentStart)}` : `\n${line}\n${e.body}`
+      changed.push('title')
+    }
+    if (p.priority !== undefined && p.priority !== cur.priority) {
+      e.doc.set('priority', p.priority)
+      changed.push('priority')
+    }
+    if (p.estimate !== undefined && JSON.stringify(p.estimate) !== JSON.stringify(cur.estimate)) {
+      e.doc.set('estimate', p.estimate)
+      const n = e.doc.get('estimate', true) as { flow?: boolean }
+      n.flow = true
+      changed.push('estimate')
+    }
+    const fresh = (p.accept ?? []).filter((a) => !cur.acceptance.some((x) => x.text === a))
+    if (fresh.length > 0) {
+      e.body = md.appendToSection(
+        e.body,
+        'Acceptance',
+        fresh.map((a) => `- [ ] ${a}`),
+      )
+      if (cur.status === 'done') e.status = 'open'
+      changed.push('acceptance')
+    }
+    if (p.soThat !== undefined && p.soThat !== cur.so_that) {
+      e.body = md.setSection(e.body, 'So that', `\n${p.soThat}\n`, { before: 'Acceptance' })
+      changed.push('so_that')
+    }
+    if (p.context !== undefined && p.context !== cur.context) {
+      e.body = md.setSection(e.body, 'Context', `\n${p.context}\n`, { before: 'Acceptance' })
+      changed.push('context')
+    }
+    if (changed.length === 0) return false
+    e.log('edited', changed.join(', '))
+    return { fields: changed, ...(fresh.length > 0 ? { added_criteria: fresh } : {}) }
+  })
+}
+
+export async function dependTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  add: { on: string; type: string }[],
+  remove: { on: string; type: string }[],
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'change the dependencies of')
+  const resolveAll = async (list: { on: string; type: string }[]) => {
+    const out: { on: string; type: string; ref: string }[] = []
+    for (const d of list) {
+      const dep = await store.readTask(d.on, { prefer: t.project })
+      if (dep.id === t.id)
+        throw new RefusedError('dependency-cycle', `${refOf(t)} cannot depend on itself`, {
+          details: { cycle: [refOf(t)] },
+        })
+      out.push({ on: dep.id, type: d.type, ref: refOf(dep) })
+    }
+    return out
+  }
+  const adds = await resolveAll(add)
+  const removes = await resolveAll(remove)
+  const all = (await store.listTasks()).tasks
+  return change(store, target, who, 'depend', (e) => {
+    const cur = e.before
+    let deps = cur.depends_on.map((d) => ({ ...d }))
+    const before = JSON.stringify(deps)
+    for (const r of removes) deps = deps.filter((d) => !(d.on === r.on || d.on === r.ref))
+    for (const a of adds) {
+      deps = deps.filter((d) => d.on !== a.on)
+      deps.push({ on: a.on, type: a.type as 'FS' })
+    }
+    if (JSON.stringify(deps) === before) return false
+    const cycle = findCycle(
+      cur.id,
+      deps.map((d) => d.on),
+      all,
+    )
+    if (cycle !== null) {
+      const names = cycle.map((id) => {
+        const x = all.find((y) => y.id === id)
+        return x ? refOf(x) : id
+      })
+      throw new RefusedError('dependency-cycle', `that dependency would create a cycle: ${names.join(' → ')}`, {
+        details: { cycle: names },
+        next: ['remove one of the links first (dacli task depend <ref> --remove <dep>)'],
+      })
+    }
+    if (deps.length === 0) e.doc.delete('depends_on')
+    else {
+      e.doc.set('depends_on', deps)
+      const seq = e.doc.get('depends_on', true) as { items?: { flow?: boolean }[] }
+      for (const item of seq.items ?? []) item.flow = true
+    }
+    e.log('depends', [...adds.map((a) => `+${a.ref}:${a.type}`), ...removes.map((r) => `-${r.ref}`)].join(' '))
+    return {
+      added: adds.map((a) => ({ on: a.on, ref: a.ref, type: a.type })),
+      removed: removes.map((r) => ({ on: r.on, ref: r.ref })),
+    }
+  })
+}
+
+/** A dependency cycle through `from` if its dependencies become `deps`, as ids from `from` back to it. */
+export function findCycle(
+  from: string,
+  deps: readonly string[],
+  all: readonly { id: string; depends_on: { on: string }[] }[],
+): string[] | null {
+  const byId = new Map(all.map((t) => [t.id, t]))
+  const next = (id: string) => (id === from ? deps : (byId.get(id)?.depends_on.map((d) => d.on) ?? []))
+  const stack: string[] = [from]
+  const seen = new Set<string>()
+  const dfs = (id: string): string[] | null => {
+    for (const n of next(id)) {
+      if (n === from) return [...stack, from]
+      if (seen.has(n)) continue
+      seen.add(n)
+      stack.push(n)
+      const found = dfs(n)
+      if (found) return found
+      stack.pop()
+    }
+    return null
+  }
+  return dfs(from)
+}

@@ -1,0 +1,188 @@
+// `sync`: apply pending events, oldest first, to the tasks the caller may
+// change (its own, unowned ones for an rw caller, and ones owned by a read-only
+// identity, which can only move through proposals). Idempotent: every applied
+// change is logged with `(event <id>)`, and an event already reflected in the
+// task's log is only marked applied.
+
+import { isCloseProposal } from './acceptance.js'
+import { type EventRecord, listEvents, markApplied } from './events.js'
+import { applyBlock, applyUnblock, closeTask, findCycle, mayRewrite, refOf } from './lifecycle.js'
+import type { Broken, Identity } from './model.js'
+import { stamp } from './model.js'
+import { addNote, listNotes, SEVERITIES } from './notes.js'
+import type { Store, TaskEdit } from './store.js'
+
+export interface SyncResult {
+  applied: string[]
+  pending: { event_id: string; reason: string }[]
+  skipped: Broken[]
+}
+
+/** Why an event stays pending (not a failure of the sync). */
+class Pending extends Error {}
+
+export async function syncEvents(store: Store, who: Identity): Promise<SyncResult> {
+  const { events, broken } = await listEvents(store)
+  const out: SyncResult = { applied: [], pending: [], skipped: broken }
+  for (const e of events.filter((x) => !x.applied)) {
+    try {
+      await applyOne(store, who, e)
+      await markApplied(store, e)
+      out.applied.push(e.id)
+    } catch (err) {
+      // A pending reason, or an error applying this one event: either way it stays pending, reported.
+      out.pending.push({ event_id: e.id, reason: (err as Error).message })
+    }
+  }
+  return out
+}
+
+async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<void> {
+  if (e.about === null) {
+    if (e.event_kind === 'finding' && typeof e.data.project === 'string') {
+      if (who.grant !== 'rw') throw new Pending('a read-only identity cannot apply events')
+      await findingNote(store, e, e.data.project, null)
+      return
+    }
+    throw new Pending('not about a task; nothing to apply it to')
+  }
+  let loaded: Awaited<ReturnType<Store['load']>>
+  try {
+    loaded = await store.load(e.about)
+  } catch {
+    throw new Pending(`the task ${e.about} was not found`)
+  }
+  const { target, task: t } = loaded
+  const tag = `(event ${e.id})`
+  if (t.log.some((l) => l.details.includes(tag))) return // applied before a crash could mark it
+  const mine = await mayRewrite(store, t, who)
+  if (e.event_kind === 'finding') {
+    // A finding becomes a note of its own; the task's log mentions it only when the caller may write the task.
+    if (who.grant !== 'rw') throw new Pending('a read-only identity cannot apply events')
+    const note = await findingNote(store, e, t.project, t.id)
+    if (mine) {
+      await store.editTask(target, who.id, (x) => {
+        x.log('applied', `finding by ${e.created_by}: ${note.id} "${note.title}" ${tag}`)
+        return {}
+      })
+    }
+    return
+  }
+  if (!mine) {
+    throw new Pending(`${refOf(t)} is owned by ${t.owner}; only its owner can apply this`)
+  }
+  const line = (e2: TaskEdit, what: string) =>
+    e2.log('applied', `${e.event_kind} by ${e.created_by}${what ? `: ${what}` : ''} ${tag}`)
+  const edit = async (fn: (x: TaskEdit) => Promise<boolean> | boolean) => {
+    await store.editTask(target, who.id, async (x) => ((await fn(x)) ? {} : false))
+  }
+  switch (e.event_kind) {
+    case 'claim':
+      return edit((x) => {
+        if (x.before.owner === e.created_by) return false
+        if (x.before.owner !== null) throw new Pending(`${refOf(x.before)} is already owned by ${x.before.owner}`)
+        if (x.before.status === 'done') throw new Pending(`${refOf(x.before)} is done`)
+        const leaseMs = typeof e.data.lease_ms === 'number' ? e.data.lease_ms : store.config.claim_lease_ms
+        x.doc.set('owner', e.created_by)
+        x.doc.set(
+          'claim',
+          leaseMs === null
+            ? { by: e.created_by, at: stamp(x.now) }
+            : { by: e.created_by, at: stamp(x.now), expires: stamp(new Date(x.now.getTime() + leaseMs)) },
+        )
+        const c = x.doc.get('claim', true) as { flow?: boolean }
+        c.flow = true
+        if (x.before.status === 'open') x.status = 'active'
+        line(x, '')
+        return true
+      })
+    case 'release':
+      return edit((x) => {
+        if (x.before.owner === null) return false
+        if (x.before.owner !== e.created_by)
+          throw new Pending(`${refOf(x.before)} is owned by ${x.before.owner}, not by ${e.created_by}`)
+        x.doc.delete('owner')
+        x.doc.delete('claim')
+        if (x.before.status === 'active') x.status = 'open'
+        line(x, '')
+        return true
+      })
+    case 'propose-status':
+      return edit(async (x) => {
+        const status = String(e.data.status ?? 'done')
+        if (isCloseProposal(e) || status === 'done') {
+          try {
+            const r = await closeTask(store, x, who, false, 'done', { ownerChecked: true })
+            if (r === false) return false
+          } catch (err) {
+            throw new Pending((err as Error).message)
+          }
+          x.log('applied', `propose-status done by ${e.created_by} ${tag}`)
+          return true
+        }
+        if (!['open', 'active', 'blocked'].includes(status)) throw new Pending(`unknown status "${status}"`)
+        if (x.before.status === status) return false
+        x.status = status as 'open'
+        line(x, status)
+        return true
+      })
+    case 'block':
+      return edit((x) => {
+        const r =
+          e.data.unblock === true
+            ? applyUnblock(x)
+            : applyBlock(x, { by: (e.data.by as string | null) ?? null, why: (e.data.why as string | null) ?? null })
+        if (r === false) return false
+        line(x, e.data.unblock === true ? 'unblock' : String(e.data.why ?? ''))
+        return true
+      })
+    case 'comment':
+      return edit((x) => {
+        line(x, e.body.replace(/\s+/g, ' ').slice(0, 200))
+        return true
+      })
+    case 'dependency': {
+      const all = (await store.listTasks()).tasks
+      return edit((x) => {
+        const add = Array.isArray(e.data.add) ? (e.data.add as { on: string; type: string }[]) : []
+        const remove = Array.isArray(e.data.remove) ? (e.data.remove as { on: string }[]) : []
+        let deps = x.before.depends_on.map((d) => ({ ...d }))
+        for (const r of remove) deps = deps.filter((d) => d.on !== r.on)
+        for (const a of add) deps = [...deps.filter((d) => d.on !== a.on), { on: a.on, type: a.type as 'FS' }]
+        if (
+          findCycle(
+            x.before.id,
+            deps.map((d) => d.on),
+            all,
+          ) !== null
+        )
+          throw new Pending('the dependency would create a cycle')
+        if (deps.length === 0) x.doc.delete('depends_on')
+        else x.doc.set('depends_on', deps)
+        line(x, '')
+        return true
+      })
+    }
+  }
+}
+
+/** The finding note an event becomes (found again by its source_event when re-applied after a crash). */
+async function findingNote(store: Store, e: EventRecord, project: string, about: string | null) {
+  const existing = (await listNotes(store, project)).notes.find((n) => n.source_event === e.id)
+  if (existing) return existing
+  const title = String(e.data.title ?? e.body.split('\n')[0] ?? 'finding').slice(0, 200) || 'finding'
+  const severity = (SEVERITIES as readonly string[]).includes(String(e.data.severity))
+    ? String(e.data.severity)
+    : undefined
+  const body = typeof e.data.body === 'string' ? e.data.body : undefined
+  return addNote(store, {
+    project,
+    kind: 'finding',
+    title,
+    by: e.created_by,
+    about,
+    ...(body === undefined ? {} : { body }),
+    ...(severity === undefined ? {} : { severity }),
+    sourceEvent: e.id,
+  })
+}
