@@ -124,6 +124,10 @@ const DuplicateMarkers = z
   .array(z.strictObject({ task_id: z.string(), kept: z.number().int(), others: z.array(z.number().int()) }))
   .describe('issues carrying the same task marker; the lowest number is used, the others are left alone')
 
+const Skipped = z
+  .array(z.strictObject({ path: z.string(), reason: z.string() }))
+  .describe('task files that could not be read, and so were not pushed (see `dacli doctor`)')
+
 export const PushPreviewDoc = z.strictObject({
   schema: z.literal('github-push-preview/v1'),
   version: z.literal(1),
@@ -139,6 +143,7 @@ export const PushPreviewDoc = z.strictObject({
   truncated: z.boolean(),
   items: z.array(PushItem).describe('this page, in task order'),
   duplicate_markers: DuplicateMarkers,
+  skipped: Skipped,
   output_digest: z
     .string()
     .regex(/^sha256:[0-9a-f]{64}$/)
@@ -156,6 +161,7 @@ export const PushResultDoc = z.strictObject({
   adopted: z.number().int(),
   items: z.array(PushItem).describe('every task pushed, in task order'),
   duplicate_markers: DuplicateMarkers,
+  skipped: Skipped,
 })
 
 export const SyncPlanDoc = z.strictObject({

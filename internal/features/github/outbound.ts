@@ -18,10 +18,19 @@ export interface OutTask extends ProjectedTask {
 }
 
 export type Step = EngineStep<OutTask, Issue>
-export type PushPlan = Projection<OutTask, Issue>
+export type Skipped = PushResultDocT['skipped']
+/** The engine's projection, plus the task files that could not be read (announced, never silently dropped). */
+export type PushPlan = Projection<OutTask, Issue> & { skipped: Skipped }
 
-export const planPush = (tasks: readonly OutTask[], issues: readonly Issue[], repo: string, wsId: string): PushPlan =>
-  project(tasks, issues, repo, wsId)
+export interface Window {
+  tasks: OutTask[]
+  skipped: Skipped
+}
+
+export const planPush = (w: Window, issues: readonly Issue[], repo: string, wsId: string): PushPlan => ({
+  ...project(w.tasks, issues, repo, wsId),
+  skipped: w.skipped,
+})
 
 export function recordView(t: TaskRecord): OutTask {
   return {
@@ -57,8 +66,8 @@ export function pushCounts(items: readonly PushItemT[]): PushPreviewDocT['counts
   return c
 }
 
-export function digestOf(repository: string, items: readonly PushItemT[], duplicates: PushPlan['duplicates']): string {
-  const text = JSON.stringify({ repository, items, duplicates })
+export function digestOf(repository: string, items: readonly PushItemT[], plan: PushPlan): string {
+  const text = JSON.stringify({ repository, items, duplicates: plan.duplicates, skipped: plan.skipped })
   return `sha256:${createHash('sha256').update(text).digest('hex')}`
 }
 
@@ -85,7 +94,8 @@ export function pushPreviewDoc(
     truncated,
     items: page,
     duplicate_markers: plan.duplicates,
-    output_digest: digestOf(repository, items, plan.duplicates),
+    skipped: plan.skipped,
+    output_digest: digestOf(repository, items, plan),
   }
 }
 
@@ -104,10 +114,8 @@ export async function windowTasks(
   refs: readonly string[],
   sinceMs: number | null,
   now: Date,
-  warn: (m: string) => void,
-): Promise<OutTask[]> {
+): Promise<Window> {
   const listing = await store.listTasks(project)
-  for (const b of listing.broken) warn(`skipped ${b.path}: ${b.reason}`)
   const files = new Map<string, TaskFileRef & { id: string }>()
   for (const ref of refs) {
     const f = await store.resolve(ref, { prefer: project })
@@ -133,7 +141,7 @@ export async function windowTasks(
     }
     out.push({ ...recordView(rec), file })
   }
-  return out
+  return { tasks: out, skipped: listing.broken.map((b) => ({ path: b.path, reason: b.reason })) }
 }
 
 export interface PushApply {
@@ -214,5 +222,6 @@ export function pushResultDoc(project: string, repository: string, items: PushIt
     adopted: items.filter((i) => i.adopted).length,
     items,
     duplicate_markers: plan.duplicates,
+    skipped: plan.skipped,
   }
 }

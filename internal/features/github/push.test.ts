@@ -71,10 +71,14 @@ describe('github push', () => {
     expect(t1.log.at(-1)).toMatchObject({ verb: 'edited', details: 'github: issue acme/widgets#1' })
     expect(w.gh.writes().map((c) => c.method)).toEqual(['POST', 'POST', 'POST', 'PATCH'])
 
+    // A task file that cannot be read is announced, not pushed, and never rewritten.
+    w.ws.write(`${TASKS}/open/004-broken.md`, '---\nid: [unclosed\n---\n# Broken\n')
     const before = w.ws.snapshot()
     w.gh.resetCalls()
     const again = (await w.run('github', 'push', 'alpha', '--json')).expectExit(0)
     expect(again.json.counts).toEqual({ create: 0, update: 0, close: 0, unchanged: 3 })
+    expect(again.json.skipped).toEqual([{ path: `${TASKS}/open/004-broken.md`, reason: expect.any(String) }])
+    expect((await w.run('github', 'push', 'alpha')).stdout).toContain(`not pushed: ${TASKS}/open/004-broken.md`)
     expect(w.gh.writes()).toEqual([])
     expect(w.ws.snapshot()).toEqual(before)
   })

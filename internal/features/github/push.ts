@@ -1,7 +1,7 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { fetchIssues, gate, prepare, withRepoLock, workspaceId } from './flow.js'
 import { PUSH_FLAGS, readOptions } from './options.js'
-import { applyPush, planPush, pushPreviewDoc, pushResultDoc, windowTasks } from './outbound.js'
+import { applyPush, planPush, pushPreviewDoc, pushResultDoc, type Window, windowTasks } from './outbound.js'
 import { renderPush } from './render.js'
 
 export const push = defineCommand({
@@ -31,9 +31,9 @@ export const push = defineCommand({
   async run(ctx, input) {
     const o = readOptions(ctx, input, 'github push', false)
     const project = input.args.project as string
-    let tasks: Awaited<ReturnType<typeof windowTasks>> = []
+    let tasks: Window = { tasks: [], skipped: [] }
     const load = async (store: Parameters<typeof windowTasks>[0]) => {
-      tasks = await windowTasks(store, project, o.refs, o.sinceMs, ctx.now(), (m) => ctx.notes.warn(m))
+      tasks = await windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
     }
     const p = await prepare(ctx, project, load)
     const live = await gate(p, 'github push')

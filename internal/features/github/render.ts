@@ -73,6 +73,7 @@ export function renderPush(out: Out, d: PushPreviewDocT | PushResultDocT): void 
       ),
     )
   }
+  for (const s of d.skipped) out.line(out.style('yellow', `  not pushed: ${s.path} (${s.reason}; see dacli doctor)`))
   const c = d.counts
   const summary = `${c.create} create, ${c.update} update, ${c.close} close, ${c.unchanged} unchanged, ${d.adopted} adopted (of ${d.total} tasks) on ${d.repository}`
   if (dry) {

@@ -3,7 +3,15 @@ import { applyPlan, taskTitle } from './adopt.js'
 import { fetchIssues, gate, inboundPlan, prepare, refsOf, withRepoLock, workspaceId } from './flow.js'
 import type { SyncPlanDocT } from './json.js'
 import { type Options, PULL_FLAGS, PUSH_FLAGS, readOptions } from './options.js'
-import { applyPush, type OutTask, planPush, pushPreviewDoc, pushResultDoc, windowTasks } from './outbound.js'
+import {
+  applyPush,
+  type OutTask,
+  planPush,
+  pushPreviewDoc,
+  pushResultDoc,
+  type Window,
+  windowTasks,
+} from './outbound.js'
 import { adoptionPlanDoc, type PlannedIssue } from './plan.js'
 import { renderPlan, renderPullResult, renderPush } from './render.js'
 
@@ -66,9 +74,9 @@ export const sync = defineCommand({
   async run(ctx, input) {
     const o = readOptions(ctx, input, 'github sync', true)
     const project = input.args.project as string
-    let tasks: OutTask[] = []
+    let tasks: Window = { tasks: [], skipped: [] }
     const load = async (store: Parameters<typeof windowTasks>[0]) => {
-      tasks = await windowTasks(store, project, o.refs, o.sinceMs, ctx.now(), (m) => ctx.notes.warn(m))
+      tasks = await windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
     }
     const p = await prepare(ctx, project, load)
     const live = await gate(p, 'github sync')
@@ -77,7 +85,7 @@ export const sync = defineCommand({
     if (o.dryRun) {
       const issues = await fetchIssues(p, repo)
       const { plan, tasks: summaries } = await inboundPlan(p, project, repo, issues)
-      const outPlan = planPush(afterAdoption(tasks, plan, repo, o), issues, repo, wsId)
+      const outPlan = planPush({ ...tasks, tasks: afterAdoption(tasks.tasks, plan, repo, o) }, issues, repo, wsId)
       const data: SyncPlanDocT = {
         schema: 'github-sync-plan/v1',
         version: 1,
