@@ -1,3 +1,4 @@
+import { byText } from './order.js'
 // The ready frontier (commands.md, next): open tasks, not `wont`, whose every
 // non-SS dependency is done; ordered by MoSCoW, then critical-path slack (when
 // known), then sequence. Never a `could` while a `must` is ready. Pure.
@@ -53,7 +54,7 @@ export function frontier<T extends FrontierTask>(
         (slack === null
           ? 0
           : (slack.get(a.id) ?? Number.POSITIVE_INFINITY) - (slack.get(b.id) ?? Number.POSITIVE_INFINITY)) ||
-        a.project.localeCompare(b.project) ||
+        byText(a.project, b.project) ||
         a.seq - b.seq,
     )
     .slice(0, limit)

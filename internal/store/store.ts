@@ -6,6 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
+import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { atomicWrite, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
@@ -20,6 +21,9 @@ type Env = Readonly<Record<string, string | undefined>>
 
 /** The parsing half of the store (yaml and friends), loaded on first need. */
 const parsing = () => import('./parsing.js')
+
+/** Bump when the cached record's shape changes. */
+const RECORD_CACHE_VERSION = 1
 
 export interface TaskEdit {
   /** The task as read under the lock. */
@@ -154,6 +158,14 @@ export class Store {
     return { root: this.root, dir: this.dir }
   }
 
+  /** Listings already made by this invocation, per project (dropped when this store writes a task). */
+  private listings = new Map<string, Listing>()
+  private recordCaches = new Map<string, FileCache<TaskRecord>>()
+
+  private forget(project: string): void {
+    this.listings.delete(project)
+  }
+
   /** Cached summaries of one project's tasks (or every project's). */
   async listTasks(project?: string): Promise<Listing> {
     const slugs = project === undefined ? this.projectSlugs() : [project]
@@ -164,7 +176,11 @@ export class Store {
       return (text: string, f: TaskFileRef) => parseTaskRecord(text, f)
     }
     for (const slug of slugs) {
-      const l = await listProject(this.paths(), slug, load)
+      let l = this.listings.get(slug)
+      if (l === undefined) {
+        l = await listProject(this.paths(), slug, load)
+        this.listings.set(slug, l)
+      }
       out.tasks.push(...l.tasks)
       out.broken.push(...l.broken)
       out.duplicates.push(...l.duplicates)
@@ -232,7 +248,26 @@ export class Store {
     }
   }
 
+  /** A full task record, from the record cache when the file is unchanged (no YAML parsing). */
   async readTaskFile(f: TaskFileRef): Promise<TaskRecord> {
+    const stamp = stampOf(f.abs)
+    let cache = this.recordCaches.get(f.project)
+    if (cache === undefined) {
+      cache = new FileCache<TaskRecord>(cacheFile(this.dir, 'records', `${f.project}.json`), RECORD_CACHE_VERSION)
+      this.recordCaches.set(f.project, cache)
+    }
+    const key = `${f.status}/${f.name}`
+    const hit = stamp === null ? undefined : cache.get(key, stamp)
+    if (hit !== undefined) return hit
+    const record = await this.parseTaskFile(f)
+    if (stamp !== null) {
+      cache.set(key, stamp, record)
+      cache.save({ prune: false })
+    }
+    return record
+  }
+
+  private async parseTaskFile(f: TaskFileRef): Promise<TaskRecord> {
     const { parseTaskRecord } = await parsing()
     let text: string
     try {
@@ -252,6 +287,7 @@ export class Store {
 
   /** The task with this id (`t-<ULID>`), wherever it lives now. */
   async findById(id: string, project: string): Promise<TaskFileRef | null> {
+    this.forget(project) // it may have moved since this invocation last listed
     const l = await this.listTasks(project)
     const t = l.tasks.find((x) => x.id === id)
     return t === undefined ? null : fileRefOf(this.root, t)
@@ -314,6 +350,7 @@ export class Store {
       sweepTemps(path.dirname(dest.abs))
       atomicWrite(dest.abs, out)
       if (dest.abs !== file.abs) fs.rmSync(file.abs, { force: true })
+      this.forget(file.project)
       return { result, task: recordOfText(out, dest), changed: true }
     } finally {
       lock.release()
@@ -338,6 +375,7 @@ export class Store {
       const dest = path.join(tasksDir(this.paths(), file.project), 'removed', file.name)
       atomicWrite(dest, text)
       fs.rmSync(file.abs, { force: true })
+      this.forget(file.project)
       return recordOfText(text, { ...file, path: this.rel(dest) })
     } finally {
       lock.release()
@@ -353,6 +391,7 @@ export class Store {
     const lock = await this.lock(`seq-${project}`)
     try {
       const { usedSeqs } = await import('./taskindex.js')
+      this.forget(project) // list afresh under the lock: another process may have added a task
       const listing = await this.listTasks(project)
       const used = usedSeqs(this.paths(), project)
       for (const t of listing.tasks) for (const a of t.aliases) used.add(a)
@@ -369,6 +408,7 @@ export class Store {
         }
         throw e
       }
+      this.forget(project)
       const { recordOfText } = await parsing()
       const where: TaskFileRef = { project, status: 'open', name, path: this.rel(abs), abs, seq, slug }
       return recordOfText(text, where)

@@ -4,6 +4,7 @@ import { defineCommand, flagBool } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { CycleError, topoOrder } from '../../engines/cpm.js'
 import { lintDecision, lintRisk } from '../../engines/lint.js'
+import { byText } from '../../engines/order.js'
 import {
   findTemps,
   listAgentFiles,
@@ -159,7 +160,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   }
   const rank = { error: 0, warning: 1, info: 2 }
   return out.sort(
-    (a, b) => rank[a.severity] - rank[b.severity] || a.code.localeCompare(b.code) || a.subject.localeCompare(b.subject),
+    (a, b) => rank[a.severity] - rank[b.severity] || byText(a.code, b.code) || byText(a.subject, b.subject),
   )
 }
 

@@ -4,6 +4,7 @@ import type { Context } from '../../clikit/context.js'
 import { GLOBAL_FLAGS, str } from '../../clikit/flags.js'
 import { usageOf } from '../../clikit/help.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
+import { byText } from '../../engines/order.js'
 import { UsageError } from '../../store/errors.js'
 import type { CapabilitiesDocT } from './json.js'
 
@@ -37,7 +38,7 @@ function commandEntry(c: CommandDecl): CapabilitiesDocT['commands'][number] {
       takes_value: s.type !== 'bool',
       repeatable: s.repeatable === true,
     }))
-    .sort((a, b) => a.id.localeCompare(b.id))
+    .sort((a, b) => byText(a.id, b.id))
   return {
     id,
     path: c.path,
@@ -59,20 +60,20 @@ export async function capabilitiesOf(ctx: Context): Promise<Omit<CapabilitiesDoc
     schema: 'capabilities/v1',
     binary: { name: BINARY_NAME, version: VERSION, node: process.version, platform: `${platform()}-${arch()}` },
     state_schemas: STATE_SCHEMAS,
-    commands: ctx.table.map(commandEntry).sort((a, b) => a.id.localeCompare(b.id)),
+    commands: ctx.table.map(commandEntry).sort((a, b) => byText(a.id, b.id)),
     json_schemas: docs
       .map((id) => ({ id, version: Number(id.slice(id.lastIndexOf('/v') + 2)) }))
-      .sort((a, b) => a.id.localeCompare(b.id)),
+      .sort((a, b) => byText(a.id, b.id)),
     mcp: {
       protocol_version: mcp?.protocol_version ?? null,
       tool_schema_version: mcp?.tool_schema_version ?? null,
       tools: (mcp?.tools ?? [])
         .map((t) => ({ id: `mcp.tool.${t.name}`, name: t.name, schema_version: t.schema_version }))
-        .sort((a, b) => a.id.localeCompare(b.id)),
+        .sort((a, b) => byText(a.id, b.id)),
     },
     adapter_capabilities: ADAPTERS.filter(([, p]) => paths.has(p))
       .map(([id]) => ({ id }))
-      .sort((a, b) => a.id.localeCompare(b.id)),
+      .sort((a, b) => byText(a.id, b.id)),
   }
 }
 
