@@ -7,6 +7,7 @@ import { commands as accept } from '../features/accept/index.js'
 import { commands as agent } from '../features/agent/index.js'
 import { commands as context } from '../features/context/index.js'
 import { commands as events } from '../features/events/index.js'
+import { commands as github } from '../features/github/index.js'
 import { commands as insight } from '../features/insight/index.js'
 import { commands as meta } from '../features/meta/index.js'
 import { commands as note } from '../features/note/index.js'
@@ -23,4 +24,5 @@ export const commands: readonly Command[] = [
   ...events,
   ...insight,
   ...context,
+  ...github,
 ]
