@@ -8,7 +8,7 @@ import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { quickFront } from './flat.js'
-import { atomicWrite } from './fsio.js'
+import { atomicWrite, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
@@ -354,6 +354,7 @@ export class Store {
       // The old copy goes last: a crash before this leaves two copies, and the newer version wins.
       // Copies left by an earlier interrupted move go too.
       this.removeCopies(file.project, file.name, id, dest.status)
+      this.sweepProject(file.project)
       this.forget(file.project)
       return { result, task: recordOfText(out, dest), changed: true }
     } finally {
@@ -379,11 +380,17 @@ export class Store {
       const dest = path.join(tasksDir(this.paths(), file.project), 'removed', file.name)
       atomicWrite(dest, text)
       this.removeCopies(file.project, file.name, id, 'removed')
+      this.sweepProject(file.project)
       this.forget(file.project)
       return recordOfText(text, { ...file, path: this.rel(dest) })
     } finally {
       lock.release()
     }
+  }
+
+  /** Remove dead writers' temp files from every task folder of a project (a write elsewhere in it would not). */
+  private sweepProject(project: string): void {
+    for (const status of [...STATUSES, 'removed']) sweepTemps(path.join(tasksDir(this.paths(), project), status))
   }
 
   /** Remove copies of task `id` named `name` from every status folder but `keep` (only files that carry that id). */
@@ -427,6 +434,7 @@ export class Store {
         }
         throw e
       }
+      this.sweepProject(project)
       this.forget(project)
       const { recordOfText } = await parsing()
       const where: TaskFileRef = { project, status: 'open', name, path: this.rel(abs), abs, seq, slug }
