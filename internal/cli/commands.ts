@@ -6,6 +6,7 @@ import type { Command } from '../clikit/command.js'
 import { commands as agent } from '../features/agent/index.js'
 import { commands as meta } from '../features/meta/index.js'
 import { commands as project } from '../features/project/index.js'
+import { commands as record } from '../features/record/index.js'
 import { commands as task } from '../features/task/index.js'
 
-export const commands: readonly Command[] = [...meta, ...agent, ...project, ...task]
+export const commands: readonly Command[] = [...meta, ...agent, ...project, ...task, ...record]

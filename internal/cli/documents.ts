@@ -7,9 +7,17 @@ import { documents as envelope } from '../clikit/envelope.schema.js'
 import { documents as agent } from '../features/agent/json.js'
 import { documents as meta } from '../features/meta/json.js'
 import { documents as project } from '../features/project/json.js'
+import { documents as record } from '../features/record/json.js'
 import { documents as task } from '../features/task/json.js'
 
-export const zodDocuments: Record<string, z.ZodType> = { ...envelope, ...meta, ...agent, ...project, ...task }
+export const zodDocuments: Record<string, z.ZodType> = {
+  ...envelope,
+  ...meta,
+  ...agent,
+  ...project,
+  ...task,
+  ...record,
+}
 
 const BASE = 'https://dacli.dev/schemas/'
 

@@ -1,6 +1,7 @@
 // What a command receives. Factories are lazy: a command that never calls
 // `git()` never loads isomorphic-git, and a test can inject its own.
 
+import type { Git } from '../gitx/index.js'
 import type { Identity, Store } from '../store/index.js'
 import type { CommandEntry } from './command.js'
 import type { Notes } from './io.js'
@@ -13,6 +14,8 @@ export interface Services {
   store(cwd: string, env: Env, now: () => Date): Promise<Store>
   /** The zod document registry (schema id → zod schema), loaded only by the commands that need it. */
   documents(): Promise<DocumentRegistry>
+  /** The git repository containing `cwd` (exit 1 when there is none); loads the git adapter. */
+  git?(cwd: string, env: Env): Promise<Git>
 }
 
 export interface DocumentRegistry {
@@ -32,6 +35,8 @@ export interface Context {
   identity(): Promise<Identity>
   store(): Promise<Store>
   documents(): Promise<DocumentRegistry>
+  /** The git repository around `cwd` (exit 1 outside git). Loads isomorphic-git on first call. */
+  git(): Promise<Git>
   /** The command table this invocation dispatches from (help, catalog, capabilities). */
   readonly table: readonly CommandEntry[]
   /** The path of the running command. */
