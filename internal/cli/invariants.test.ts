@@ -7,7 +7,7 @@ import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { usageOf } from '../clikit/help.js'
 import { expectValid } from '../testkit/schemas.js'
-import { dacliIn, table, tempDir, type Workspace, workspace } from '../testkit/ws.js'
+import { dacliIn, git, table, tempDir, type Workspace, workspace } from '../testkit/ws.js'
 
 /** A fixture: project `alpha` with tasks 1 (done-able) and 2 (depends on 1), and an rw agent. */
 async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string }> {
@@ -21,6 +21,11 @@ async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string }> {
   ).expectExit(0)
   const rw = await ws.agent('rw', 'worker')
   const ro = await ws.agent('ro', 'reader')
+  // A bare repository as `origin`, already holding the record branch (record push / pull).
+  const remote = tempDir('dacli-inv-remote-')
+  git(remote, 'init', '-q', '--bare')
+  git(ws.root, 'remote', 'add', 'origin', remote)
+  ;(await ws.dacli('record', 'push')).expectExit(0)
   return { ws, rw: rw.token, ro: ro.token }
 }
 
@@ -46,6 +51,11 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'agent list': { argv: ['agent', 'list', '--all'] },
   'agent show': { argv: ['agent', 'show', 'a-root'] },
   'agent retire': { argv: ['agent', 'retire', 'AGENT_RW'] },
+  record: { argv: ['record', '--message', 'checkpoint'] },
+  'record log': { argv: ['record', 'log', '--limit', '5'] },
+  'record push': { argv: ['record', 'push'] },
+  'record pull': { argv: ['record', 'pull'] },
+  'task log': { argv: ['task', 'log', 'alpha/1'] },
 }
 
 let base: { ws: Workspace; rw: string; ro: string }

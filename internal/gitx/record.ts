@@ -64,39 +64,47 @@ export async function recordWorkspace(
   who: Identity,
   opts: RecordOptions,
 ): Promise<RecordOutcome> {
+  const lock = await store.lock(RECORD_LOCK)
+  try {
+    return await recordLocked(store, git, who, opts)
+  } finally {
+    lock.release()
+  }
+}
+
+/** The lock scope (`.dacli/locks/record.lock`) that serializes every writer of the record branch. */
+export const RECORD_LOCK = 'record'
+
+/** `recordWorkspace` for a caller that already holds the record lock. */
+export async function recordLocked(store: Store, git: Git, who: Identity, opts: RecordOptions): Promise<RecordOutcome> {
   const ref = branchRef(store)
   const branch = ref.slice('refs/heads/'.length)
   const prefix = workspacePrefix(git, store.dir)
   const author = authorOf(who, git.repo, store.env, opts.now)
   const committer = committerAt(opts.now)
   const message = messageWith(opts.message, who, opts.command)
-  const lock = await store.lock('record')
-  try {
-    const local = snapshotDir(store.dir, path.join(store.dir, 'cache', 'record-stat.json'))
-    if (local === null) throw new FailureError(`${store.dir} holds nothing to record`)
-    const tree = wrapIn(local, prefix)
-    // dacli processes are serialized by the lock; the compare-and-swap also guards
-    // against anything else moving the ref (git itself, a fetch into the branch).
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const parent = await git.resolve(ref)
-      const parentTree = parent === null ? null : (await git.readCommit(parent)).tree
-      if (parentTree === tree.oid) return { outcome: 'unchanged', commit: null, parent, branch, changes: [], author }
-      const changes = await git.writeSnapshot(tree, parentTree)
-      const commit = await git.writeCommit({
-        tree: tree.oid,
-        parents: parent === null ? [] : [parent],
-        author,
-        committer,
-        message,
-      })
-      if (await git.updateRef(ref, commit, parent)) {
-        return { outcome: 'recorded', commit, parent, branch, changes, author }
-      }
-    }
-    throw new ConflictError(`${ref} kept moving while recording; run the command again`, {
-      next: ['dacli record'],
+  const local = snapshotDir(store.dir, path.join(store.dir, 'cache', 'record-stat.json'))
+  if (local === null) throw new FailureError(`${store.dir} holds nothing to record`)
+  const tree = wrapIn(local, prefix)
+  // dacli processes are serialized by the lock; the compare-and-swap also guards
+  // against anything else moving the ref (git itself, a fetch into the branch).
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const parent = await git.resolve(ref)
+    const parentTree = parent === null ? null : (await git.readCommit(parent)).tree
+    if (parentTree === tree.oid) return { outcome: 'unchanged', commit: null, parent, branch, changes: [], author }
+    const changes = await git.writeSnapshot(tree, parentTree)
+    const commit = await git.writeCommit({
+      tree: tree.oid,
+      parents: parent === null ? [] : [parent],
+      author,
+      committer,
+      message,
     })
-  } finally {
-    lock.release()
+    if (await git.updateRef(ref, commit, parent)) {
+      return { outcome: 'recorded', commit, parent, branch, changes, author }
+    }
   }
+  throw new ConflictError(`${ref} kept moving while recording; run the command again`, {
+    next: ['dacli record'],
+  })
 }

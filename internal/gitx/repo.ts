@@ -11,6 +11,7 @@ import { FailureError } from '../store/errors.js'
 import type { GitInfo } from '../store/workspace.js'
 import type { CommitInfo, FileChange, Git, TreeFile } from './index.js'
 import { isoFs } from './isofs.js'
+import { parseCommit, parseTree, readLoose } from './loose.js'
 import {
   type CommitFields,
   commitBody,
@@ -51,11 +52,17 @@ export class Repo implements Git {
   }
 
   async readCommit(oid: string): Promise<CommitInfo> {
-    const { commit } = await iso.readCommit({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
+    const loose = readLoose(this.gitdir, oid)
+    const commit =
+      loose?.type === 'commit'
+        ? { ...parseCommit(loose.body) }
+        : await iso
+            .readCommit({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
+            .then(({ commit: c }) => ({ ...c, parents: c.parent }))
     const t = trailersOf(commit.message)
     return {
       id: oid,
-      parents: commit.parent,
+      parents: commit.parents,
       tree: commit.tree,
       author: commit.author,
       committer: commit.committer,
@@ -68,13 +75,22 @@ export class Repo implements Git {
   async readTree(oid: string): Promise<TreeItem[]> {
     const hit = this.trees.get(oid)
     if (hit !== undefined) return hit
-    const { tree } = await iso.readTree({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
-    const items = tree.map((e) => ({ name: e.path, mode: isTreeMode(e.mode) ? TREE_MODE : e.mode, oid: e.oid }))
+    const loose = readLoose(this.gitdir, oid)
+    const items =
+      loose?.type === 'tree'
+        ? parseTree(loose.body).map((e) => (isTreeMode(e.mode) ? { ...e, mode: TREE_MODE } : e))
+        : (await iso.readTree({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })).tree.map((e) => ({
+            name: e.path,
+            mode: isTreeMode(e.mode) ? TREE_MODE : e.mode,
+            oid: e.oid,
+          }))
     this.trees.set(oid, items)
     return items
   }
 
   async readBlob(oid: string): Promise<Buffer> {
+    const loose = readLoose(this.gitdir, oid)
+    if (loose?.type === 'blob') return loose.body
     const { blob } = await iso.readBlob({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
     return Buffer.from(blob)
   }

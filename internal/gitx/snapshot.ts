@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { atomicWrite, isTempName } from '../store/fsio.js'
+import { isTempName } from '../store/fsio.js'
 import { EXEC_MODE, FILE_MODE, objectId, TREE_MODE, type TreeItem, treeBody } from './objects.js'
 
 export interface LocalFile {
@@ -64,6 +64,8 @@ export function treeOf(files: Map<string, LocalFile>, dirs: Map<string, LocalDir
 export function snapshotDir(dir: string, cacheFile: string | null, now = Date.now()): LocalDir | null {
   const cache = cacheFile === null ? { v: CACHE_VERSION, entries: {} } : readCache(cacheFile)
   const next: Record<string, CacheEntry> = {}
+  /** Files met on this walk: a cached entry not among them belongs to a deleted file. */
+  const seen = new Set<string>()
   let dirty = false
 
   const walk = (abs: string, rel: string): LocalDir | null => {
@@ -92,6 +94,7 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
       } catch {
         continue // removed while walking
       }
+      seen.add(childRel)
       const mode = (Number(st.mode) & 0o111) !== 0 ? EXEC_MODE : FILE_MODE
       const mtime = st.mtimeNs.toString()
       const hit = cache.entries[childRel]
@@ -108,22 +111,33 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
       }
       const oid = objectId('blob', content)
       files.set(e.name, { oid, mode, abs: childAbs, content })
-      dirty = true
-      if (now - Number(st.mtimeMs) > RACY_MS) next[childRel] = [Number(st.size), mtime, Number(st.ino), oid]
+      // A file changed moments ago is hashed again next time rather than cached (and is no reason to rewrite).
+      if (now - Number(st.mtimeMs) > RACY_MS) {
+        next[childRel] = [Number(st.size), mtime, Number(st.ino), oid]
+        dirty = true
+      }
     }
     if (files.size === 0 && dirs.size === 0) return null
     return treeOf(files, dirs)
   }
 
   const root = walk(dir, '')
-  if (cacheFile !== null && (dirty || Object.keys(next).length !== Object.keys(cache.entries).length)) {
-    try {
-      atomicWrite(cacheFile, JSON.stringify({ v: CACHE_VERSION, entries: next }))
-    } catch {
-      // A cache that cannot be written only costs speed.
-    }
+  if (cacheFile !== null && (dirty || Object.keys(cache.entries).some((k) => !seen.has(k)))) {
+    writeCache(cacheFile, { v: CACHE_VERSION, entries: next })
   }
   return root
+}
+
+/** Temp file and rename, without fsync: a lost cache costs only speed. */
+function writeCache(file: string, cache: StatCache): void {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const tmp = `${file}.${process.pid}.tmp`
+    fs.writeFileSync(tmp, JSON.stringify(cache))
+    fs.renameSync(tmp, file)
+  } catch {
+    // A cache that cannot be written only costs speed.
+  }
 }
 
 /** Wrap a folder's tree in the folders above it (`.dacli` → root tree holding `.dacli/`). */
