@@ -129,7 +129,7 @@ export class History {
     const stack = [tip]
     let scanned = 0
     while (stack.length > 0) {
-      if (scanned >= max) return { touches: out, scanned, truncated: true }
+      if (scanned >= max) return { touches: out.reverse(), scanned, truncated: true }
       const oid = stack.pop() as string
       scanned++
       const f = await this.facts(oid)
@@ -154,7 +154,8 @@ export class History {
         ...first,
       })
     }
-    return { touches: out, scanned, truncated: false }
+    // Walked from the tip: reversed, commits of the same second stay in history order.
+    return { touches: out.reverse(), scanned, truncated: false }
   }
 
   /** Persist what was learnt (temp file and rename; a lost cache costs only speed). */
