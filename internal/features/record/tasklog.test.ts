@@ -64,7 +64,7 @@ describe('task log', () => {
     // Oldest first.
     const times = doc.entries.map((e: { at: string }) => e.at)
     expect([...times].sort()).toEqual(times)
-    expect(doc.commits_scanned.record).toBe(git(ws.root, 'rev-list', '--count', 'dacli/record').trim() * 1)
+    expect(doc.commits_scanned.record).toBe(Number(git(ws.root, 'rev-list', '--count', 'dacli/record')))
     expect(doc.commits_scanned.head).toBeNull()
 
     // The per-commit facts are cached; with or without the cache the answer is the same.
