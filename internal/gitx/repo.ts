@@ -6,7 +6,6 @@
 
 import { readFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
-import * as iso from 'isomorphic-git'
 import { FailureError } from '../store/errors.js'
 import type { GitInfo } from '../store/workspace.js'
 import type { CommitInfo, FileChange, Git, TreeFile } from './index.js'
@@ -26,6 +25,17 @@ import {
 import { compareAndSwapRef, readRef } from './refs.js'
 import { fetchRef, pushRef } from './remote.js'
 import type { LocalDir } from './snapshot.js'
+
+/**
+ * isomorphic-git, imported on first use: reads of loose objects (nearly all a
+ * record and a history walk need) never load it; writes and packed reads do.
+ */
+let isoModule: Promise<typeof import('isomorphic-git')> | undefined
+const isogit = () => {
+  // A CommonJS module: bundled, its functions hang off the default export.
+  isoModule ??= import('isomorphic-git').then((m) => (m.default ?? m) as typeof import('isomorphic-git'))
+  return isoModule
+}
 
 const join = (base: string, name: string) => (base === '' ? name : `${base}/${name}`)
 
@@ -56,7 +66,7 @@ export class Repo implements Git {
     const commit =
       loose?.type === 'commit'
         ? { ...parseCommit(loose.body) }
-        : await iso
+        : await (await isogit())
             .readCommit({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
             .then(({ commit: c }) => ({ ...c, parents: c.parent }))
     const t = trailersOf(commit.message)
@@ -79,11 +89,13 @@ export class Repo implements Git {
     const items =
       loose?.type === 'tree'
         ? parseTree(loose.body).map((e) => (isTreeMode(e.mode) ? { ...e, mode: TREE_MODE } : e))
-        : (await iso.readTree({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })).tree.map((e) => ({
-            name: e.path,
-            mode: isTreeMode(e.mode) ? TREE_MODE : e.mode,
-            oid: e.oid,
-          }))
+        : (await (await isogit()).readTree({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })).tree.map(
+            (e) => ({
+              name: e.path,
+              mode: isTreeMode(e.mode) ? TREE_MODE : e.mode,
+              oid: e.oid,
+            }),
+          )
     this.trees.set(oid, items)
     return items
   }
@@ -91,7 +103,7 @@ export class Repo implements Git {
   async readBlob(oid: string): Promise<Buffer> {
     const loose = readLoose(this.gitdir, oid)
     if (loose?.type === 'blob') return loose.body
-    const { blob } = await iso.readBlob({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
+    const { blob } = await (await isogit()).readBlob({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
     return Buffer.from(blob)
   }
 
@@ -159,7 +171,7 @@ export class Repo implements Git {
       throw new FailureError(`internal error: ${type} hashed to ${oid}, expected ${expected}`)
     }
     const wrapped = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body])
-    await iso.writeObject({
+    await (await isogit()).writeObject({
       fs: isoFs,
       gitdir: this.gitdir,
       type,
@@ -225,11 +237,10 @@ export class Repo implements Git {
         if (prev !== undefined && prev.oid === f.oid && prev.mode === f.mode) continue
         if (prev?.oid !== f.oid) {
           const content = f.content ?? readFileSync(f.abs)
-          await this.writeObject('blob', content, f.oid).catch((e) => {
-            throw new FailureError(`${f.abs} changed while it was being recorded; run the command again`, {
-              cause: e,
-            })
-          })
+          if (objectId('blob', content) !== f.oid) {
+            throw new FailureError(`${f.abs} changed while it was being recorded; run the command again`)
+          }
+          await this.writeObject('blob', content, f.oid)
         }
         if (prev !== undefined && isTreeMode(prev.mode)) await deletedUnder(prev.oid, join(base, name))
         changes.push({
@@ -263,11 +274,20 @@ export class Repo implements Git {
 
   async isAncestor(ancestor: string, oid: string): Promise<boolean> {
     if (ancestor === oid) return true
-    return iso.isDescendent({ fs: isoFs, gitdir: this.gitdir, oid, ancestor, depth: -1, cache: this.cache })
+    return (await isogit()).isDescendent({
+      fs: isoFs,
+      gitdir: this.gitdir,
+      oid,
+      ancestor,
+      depth: -1,
+      cache: this.cache,
+    })
   }
 
   async mergeBase(a: string, b: string): Promise<string | null> {
-    const bases = (await iso.findMergeBase({
+    const bases = (await (
+      await isogit()
+    ).findMergeBase({
       fs: isoFs,
       gitdir: this.gitdir,
       oids: [a, b],
