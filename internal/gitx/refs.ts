@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { FailureError, UsageError } from '../store/errors.js'
+import { FailureError } from '../store/errors.js'
 
 const OID = /^[0-9a-f]{40}$/
 
@@ -29,7 +29,7 @@ export function checkBranchName(branch: string): string {
     /[\s~^:?*[\\\u0000-\u001f\u007f]/.test(branch) ||
     branch.split('/').some((c) => c.startsWith('.') || c.endsWith('.lock'))
   if (bad) {
-    throw new UsageError(`"${branch}" is not a valid git branch name (record_branch in .dacli/config.yml)`, {
+    throw new FailureError(`"${branch}" is not a valid git branch name (record_branch in .dacli/config.yml)`, {
       details: { record_branch: branch },
       next: ['set record_branch in .dacli/config.yml to a valid branch name, e.g. dacli/record'],
     })

@@ -129,7 +129,7 @@ describe('record', () => {
     )
   })
 
-  test('record_branch in config.yml names the branch; an invalid name is a usage error', async () => {
+  test('record_branch in config.yml names the branch; an invalid name fails (exit 1)', async () => {
     const cfg = path.join(ws.root, '.dacli', 'config.yml')
     fs.writeFileSync(
       cfg,
@@ -141,7 +141,7 @@ describe('record', () => {
       'refs/heads/team/log',
     ])
     fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('record_branch: team/log', 'record_branch: "bad..name"'))
-    const bad = (await ws.dacli('record', '--json')).expectExit(2)
+    const bad = (await ws.dacli('record', '--json')).expectExit(1)
     expect(bad.error.message).toContain('bad..name')
   })
 
