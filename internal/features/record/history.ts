@@ -17,6 +17,8 @@ interface CachedCommit {
   p: string[]
   /** Per parent (one list for a root commit): the task files that differ. */
   d: Change[][]
+  /** Parents whose tree holds no workspace: the walk stops there (the workspace began in this commit). */
+  z?: string[]
   /** Author time, author "name <email>", agent and command trailers, subject — only when `d` has changes. */
   t?: number
   a?: string
@@ -33,7 +35,7 @@ interface HistoryCache {
   ids: Record<string, string>
 }
 
-const VERSION = 1
+const VERSION = 2
 
 export interface Touch {
   commit: string
@@ -75,12 +77,15 @@ export class History {
     if (hit !== undefined) return hit
     const c: CommitInfo = await this.git.readCommit(oid)
     const d: Change[][] = []
+    const z: string[] = []
     for (const parent of c.parents.length === 0 ? [null] : c.parents) {
       const from = parent === null ? null : (await this.git.readCommit(parent)).tree
+      if (parent !== null && (await this.git.subtree(from, this.scope)) === null) z.push(parent)
       const changes = await this.git.diff(from, c.tree, this.scope)
       d.push(changes.filter((x) => isTaskFile(x.path)).map((x) => [x.path, x.oid, x.old_oid]))
     }
     const f: CachedCommit = { p: c.parents, d }
+    if (z.length > 0) f.z = z
     if (d.some((x) => x.length > 0)) {
       f.t = c.author.timestamp
       f.a = `${c.author.name} <${c.author.email}>`
@@ -134,7 +139,8 @@ export class History {
       scanned++
       const f = await this.facts(oid)
       for (const p of f.p) {
-        if (!seen.has(p)) {
+        // Below the commit that created the workspace there is nothing of it to find.
+        if (!seen.has(p) && !f.z?.includes(p)) {
           seen.add(p)
           stack.push(p)
         }

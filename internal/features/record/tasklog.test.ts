@@ -76,14 +76,23 @@ describe('task log', () => {
   })
 
   test('HEAD commits appear when the workspace is committed with the code', async () => {
+    for (let i = 0; i < 3; i++) {
+      ws.write('src.txt', `code ${i}\n`)
+      git(ws.root, 'add', 'src.txt')
+      git(ws.root, 'commit', '-q', '-m', `code ${i}`)
+    }
     git(ws.root, 'add', '.dacli')
     git(ws.root, 'commit', '-q', '-m', 'track the plan')
+    const tracked = git(ws.root, 'rev-parse', 'HEAD').trim()
+    ws.write('src.txt', 'more code\n')
+    git(ws.root, 'commit', '-q', '-am', 'more code')
     const doc = (await ws.dacli('task', 'log', 'ledger/1', '--json')).expectExit(0).json
     const head = doc.entries.filter((e: { source: string }) => e.source === 'head')
     expect(head).toHaveLength(1)
     expect(head[0]).toMatchObject({ message: 'track the plan', change: 'added', actor: null, command: null })
-    expect(head[0].commit).toBe(git(ws.root, 'rev-parse', 'HEAD').trim())
-    expect(doc.commits_scanned.head).toBe(1)
+    expect(head[0].commit).toBe(tracked)
+    // The walk stops at the commit that brought the workspace in: the code's older history is not read.
+    expect(doc.commits_scanned.head).toBe(2)
     expect(doc.truncated).toBe(false)
   })
 
