@@ -2,10 +2,10 @@
 
 import * as path from 'node:path'
 import { arg, defineCommand } from '../../clikit/command.js'
+import { History, type Touch } from '../../gitx/history.js'
 import { branchRef, workspacePrefix } from '../../gitx/record.js'
 import { Store } from '../../store/index.js'
 import { shortId, timeOf } from './common.js'
-import { History, type Touch } from './history.js'
 import type { HistoryEntryT, TaskHistoryDocT } from './json.js'
 
 /** HEAD is the code's history and may be long: examine at most this many of its commits. */

@@ -7,7 +7,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { CommitInfo, Git } from '../../gitx/index.js'
+import type { CommitInfo, Git } from './index.js'
 
 /** A changed task file: [path, blob after (null: deleted), blob before (null: added)]. */
 type Change = [string, string | null, string | null]
