@@ -116,5 +116,15 @@ if (historyWanted)
     ),
   )
 
+if (historyWanted) {
+  const cache = path.join(dir, '.dacli', 'cache', 'history.json')
+  results.push(
+    paired(
+      'task log, history cache deleted before each run',
+      () => fs.rmSync(cache, { force: true }),
+      () => dacli('task', 'log', 'p3/42'),
+    ),
+  )
+}
 if (process.argv.includes('--keep')) console.log(`kept ${dir}`)
 else fs.rmSync(dir, { recursive: true, force: true })

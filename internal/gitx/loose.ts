@@ -16,7 +16,9 @@ export interface RawObject {
 export function readLoose(gitdir: string, oid: string): RawObject | null {
   let raw: Buffer
   try {
-    raw = inflateSync(readFileSync(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))))
+    const deflated = readFileSync(path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2)))
+    // Sized to the object: zlib's default 16 KiB output chunk per call is mostly garbage for small objects.
+    raw = inflateSync(deflated, { chunkSize: Math.max(1024, deflated.length * 4) })
   } catch {
     return null // packed, or absent: the caller asks isomorphic-git
   }
@@ -88,4 +90,83 @@ export function parseCommit(body: Buffer): ParsedCommit {
     else if (key === 'committer') c.committer = signatureOf(value)
   }
   return c
+}
+
+export interface TreeDelta {
+  name: string
+  before: TreeItem | null
+  after: TreeItem | null
+}
+
+interface Cursor {
+  body: Buffer
+  at: number
+  sp: number
+  nul: number
+}
+
+function step(c: Cursor): boolean {
+  if (c.at >= c.body.length) return false
+  c.sp = c.body.indexOf(0x20, c.at)
+  c.nul = c.body.indexOf(0, c.sp)
+  return c.sp !== -1 && c.nul !== -1 && c.nul + 21 <= c.body.length
+}
+
+const isDir = (c: Cursor) => c.sp - c.at === 5 && c.body[c.at] === 0x34 // "40000"
+
+/** Git order: byte order of names, a folder compared as if its name ended in `/`. */
+function order(x: Cursor, y: Cursor): number {
+  const xl = x.nul - x.sp - 1
+  const yl = y.nul - y.sp - 1
+  const n = Math.min(xl, yl)
+  const c = x.body.compare(y.body, y.sp + 1, y.sp + 1 + n, x.sp + 1, x.sp + 1 + n)
+  if (c !== 0) return -c
+  const xe = xl > n ? (x.body[x.sp + 1 + n] as number) : isDir(x) ? 0x2f : -1
+  const ye = yl > n ? (y.body[y.sp + 1 + n] as number) : isDir(y) ? 0x2f : -1
+  return xe - ye
+}
+
+const item = (c: Cursor): TreeItem => ({
+  mode: c.body.toString('latin1', c.at, c.sp),
+  name: c.body.toString('utf8', c.sp + 1, c.nul),
+  oid: c.body.toString('hex', c.nul + 1, c.nul + 21),
+})
+
+/**
+ * The entries that differ between two tree bodies, found by walking both in
+ * git's order and comparing bytes: entries that are the same (nearly all of a
+ * large folder) never become strings.
+ */
+export function diffTreeBodies(a: Buffer, b: Buffer): TreeDelta[] {
+  const out: TreeDelta[] = []
+  const x: Cursor = { body: a, at: 0, sp: 0, nul: 0 }
+  const y: Cursor = { body: b, at: 0, sp: 0, nul: 0 }
+  let hx = step(x)
+  let hy = step(y)
+  while (hx || hy) {
+    const c = !hx ? 1 : !hy ? -1 : order(x, y)
+    if (c === 0) {
+      // Same name (and kind): equal when mode and id bytes match.
+      const same = a.compare(b, y.at, y.nul + 21, x.at, x.nul + 21) === 0
+      if (!same) {
+        const before = item(x)
+        out.push({ name: before.name, before, after: item(y) })
+      }
+      x.at = x.nul + 21
+      y.at = y.nul + 21
+      hx = step(x)
+      hy = step(y)
+    } else if (c < 0) {
+      const before = item(x)
+      out.push({ name: before.name, before, after: null })
+      x.at = x.nul + 21
+      hx = step(x)
+    } else {
+      const after = item(y)
+      out.push({ name: after.name, before: null, after })
+      y.at = y.nul + 21
+      hy = step(y)
+    }
+  }
+  return out
 }

@@ -10,7 +10,7 @@ import { FailureError } from '../store/errors.js'
 import type { GitInfo } from '../store/workspace.js'
 import type { CommitInfo, FileChange, Git, TreeFile } from './index.js'
 import { isoFs } from './isofs.js'
-import { parseCommit, parseTree, readLoose } from './loose.js'
+import { diffTreeBodies, parseCommit, parseTree, readLoose } from './loose.js'
 import {
   type CommitFields,
   commitBody,
@@ -37,12 +37,16 @@ const isogit = () => {
   return isoModule
 }
 
+const EMPTY = Buffer.alloc(0)
+
 const join = (base: string, name: string) => (base === '' ? name : `${base}/${name}`)
 
 export class Repo implements Git {
   /** isomorphic-git's cache (pack indexes), shared by every read of this instance. */
   private readonly cache = {}
   private readonly trees = new Map<string, TreeItem[]>()
+  private readonly commits = new Map<string, CommitInfo>()
+  private readonly bodies = new Map<string, Buffer>()
   private readonly gitdir: string
 
   constructor(
@@ -62,6 +66,8 @@ export class Repo implements Git {
   }
 
   async readCommit(oid: string): Promise<CommitInfo> {
+    const hit = this.commits.get(oid)
+    if (hit !== undefined) return hit
     const loose = readLoose(this.gitdir, oid)
     const commit =
       loose?.type === 'commit'
@@ -70,7 +76,7 @@ export class Repo implements Git {
             .readCommit({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
             .then(({ commit: c }) => ({ ...c, parents: c.parent }))
     const t = trailersOf(commit.message)
-    return {
+    const info: CommitInfo = {
       id: oid,
       parents: commit.parents,
       tree: commit.tree,
@@ -80,6 +86,8 @@ export class Repo implements Git {
       agent: t['Dacli-Agent'] ?? null,
       command: t['Dacli-Command'] ?? null,
     }
+    this.commits.set(oid, info)
+    return info
   }
 
   async readTree(oid: string): Promise<TreeItem[]> {
@@ -98,6 +106,17 @@ export class Repo implements Git {
           )
     this.trees.set(oid, items)
     return items
+  }
+
+  /** A tree's raw body (loose: as stored; packed: re-encoded, which is byte-identical for a valid tree). */
+  private async treeBody(oid: string): Promise<Buffer> {
+    let body = this.bodies.get(oid)
+    if (body === undefined) {
+      const loose = readLoose(this.gitdir, oid)
+      body = loose?.type === 'tree' ? loose.body : treeBody(await this.readTree(oid))
+      this.bodies.set(oid, body)
+    }
+    return body
   }
 
   async readBlob(oid: string): Promise<Buffer> {
@@ -138,24 +157,21 @@ export class Repo implements Git {
     const b = await this.subtree(to, under)
     const rec = async (x: string | null, y: string | null, base: string) => {
       if (x === y) return
-      const xs = x === null ? [] : await this.readTree(x)
-      const ys = y === null ? [] : await this.readTree(y)
-      const xm = new Map(xs.map((e) => [e.name, e]))
-      const ym = new Map(ys.map((e) => [e.name, e]))
-      for (const name of new Set([...xm.keys(), ...ym.keys()])) {
-        const ex = xm.get(name)
-        const ey = ym.get(name)
+      const deltas = diffTreeBodies(
+        x === null ? EMPTY : await this.treeBody(x),
+        y === null ? EMPTY : await this.treeBody(y),
+      )
+      for (const { name, before: ex, after: ey } of deltas) {
         const p = join(base, name)
-        if (ex?.oid === ey?.oid && ex?.mode === ey?.mode) continue
-        const xt = ex !== undefined && isTreeMode(ex.mode)
-        const yt = ey !== undefined && isTreeMode(ey.mode)
+        const xt = ex !== null && isTreeMode(ex.mode)
+        const yt = ey !== null && isTreeMode(ey.mode)
         if (xt || yt) await rec(xt ? (ex?.oid ?? null) : null, yt ? (ey?.oid ?? null) : null, p)
-        const xb = ex !== undefined && !xt ? ex : undefined
-        const yb = ey !== undefined && !yt ? ey : undefined
-        if (xb === undefined && yb === undefined) continue
+        const xb = ex !== null && !xt ? ex : null
+        const yb = ey !== null && !yt ? ey : null
+        if (xb === null && yb === null) continue
         out.push({
           path: p,
-          change: xb === undefined ? 'added' : yb === undefined ? 'deleted' : 'modified',
+          change: xb === null ? 'added' : yb === null ? 'deleted' : 'modified',
           oid: yb?.oid ?? null,
           old_oid: xb?.oid ?? null,
         })
