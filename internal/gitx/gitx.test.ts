@@ -4,9 +4,11 @@
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import fc from 'fast-check'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { git, tempDir } from '../testkit/ws.js'
 import { openGit } from './index.js'
+import { diffTreeBodies } from './loose.js'
 import { commitBody, objectId, treeBody } from './objects.js'
 import { compareAndSwapRef, readRef } from './refs.js'
 
@@ -122,5 +124,38 @@ describe('history reads', () => {
 
   test('outside a repository: a clear failure', () => {
     expect(() => openGit(tempDir(), {})).toThrow(/not inside a git repository/)
+  })
+})
+
+describe('raw tree diff', () => {
+  test('diffTreeBodies equals a diff of the parsed entries, for any two trees (property)', () => {
+    const name = fc.stringMatching(/^[a-z0-9._-]{1,6}$/)
+    const entry = fc.record({
+      name,
+      dir: fc.boolean(),
+      oid: fc.constantFrom('1'.repeat(40), '2'.repeat(40), '3'.repeat(40)),
+    })
+    const tree = fc.uniqueArray(entry, { selector: (e) => e.name, maxLength: 12 })
+    const items = (t: { name: string; dir: boolean; oid: string }[]) =>
+      t.map((e) => ({ name: e.name, mode: e.dir ? '40000' : '100644', oid: e.oid }))
+    fc.assert(
+      fc.property(tree, tree, (x, y) => {
+        const key = (i: { name: string; mode: string }) => `${i.name}${i.mode === '40000' ? '/' : ''}`
+        const xm = new Map(items(x).map((i) => [key(i), i]))
+        const ym = new Map(items(y).map((i) => [key(i), i]))
+        const expected = [...new Set([...xm.keys(), ...ym.keys()])]
+          .filter((k) => xm.get(k)?.oid !== ym.get(k)?.oid)
+          .map((k) => `${k}:${xm.get(k)?.oid ?? '-'}:${ym.get(k)?.oid ?? '-'}`)
+          .sort()
+        const got = diffTreeBodies(treeBody(items(x)), treeBody(items(y)))
+          .map((d) => {
+            const i = (d.before ?? d.after) as { name: string; mode: string }
+            return `${key(i)}:${d.before?.oid ?? '-'}:${d.after?.oid ?? '-'}`
+          })
+          .sort()
+        expect(got).toEqual(expected)
+      }),
+      { numRuns: 500 },
+    )
   })
 })

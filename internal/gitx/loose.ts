@@ -120,7 +120,7 @@ function order(x: Cursor, y: Cursor): number {
   const yl = y.nul - y.sp - 1
   const n = Math.min(xl, yl)
   const c = x.body.compare(y.body, y.sp + 1, y.sp + 1 + n, x.sp + 1, x.sp + 1 + n)
-  if (c !== 0) return -c
+  if (c !== 0) return c
   const xe = xl > n ? (x.body[x.sp + 1 + n] as number) : isDir(x) ? 0x2f : -1
   const ye = yl > n ? (y.body[y.sp + 1 + n] as number) : isDir(y) ? 0x2f : -1
   return xe - ye
