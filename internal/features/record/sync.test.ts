@@ -151,6 +151,7 @@ describe('diverged records', () => {
     ;(await a.dacli('record', 'pull')).expectExit(0)
     expect(a.file(TASK1)).toContain('- [x] it works')
     expect(a.file(TASK1)).toContain('# First thing, as A sees it')
+    for (const r of [a.root, b.root]) git(r, 'fsck', '--strict', '--no-progress')
   })
 
   test('a sequence number taken on both sides renumbers the task created later', async () => {
@@ -183,6 +184,7 @@ describe('diverged records', () => {
     )
     const next = (await a.dacli('task', 'add', 'Charlie work', '--project', 'alpha', '--json')).expectExit(0).json
     expect(next.seq).toBe(4)
+    for (const r of [a.root, b.root]) git(r, 'fsck', '--strict', '--no-progress')
   })
 
   test('a read-only identity may not pull into the workspace', async () => {
