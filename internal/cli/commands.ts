@@ -12,6 +12,7 @@ import { commands as insight } from '../features/insight/index.js'
 import { commands as meta } from '../features/meta/index.js'
 import { commands as note } from '../features/note/index.js'
 import { commands as project } from '../features/project/index.js'
+import { commands as record } from '../features/record/index.js'
 import { commands as task } from '../features/task/index.js'
 
 export const commands: readonly Command[] = [
@@ -25,4 +26,5 @@ export const commands: readonly Command[] = [
   ...insight,
   ...context,
   ...github,
+  ...record,
 ]

@@ -9,7 +9,7 @@ import { mayMutate } from '../clikit/command.js'
 import { usageOf } from '../clikit/help.js'
 import { FakeGitHub } from '../testkit/fakegithub.js'
 import { expectValid } from '../testkit/schemas.js'
-import { dacliIn, table, tempDir, type Workspace, workspace } from '../testkit/ws.js'
+import { dacliIn, git, table, tempDir, type Workspace, workspace } from '../testkit/ws.js'
 
 /**
  * A fixture: project `alpha` with 1 (open, one criterion), 2 (depends on 1), 3 (claimed by the rw agent),
@@ -30,6 +30,11 @@ async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string }> {
   const rw = await ws.agent('rw', 'worker')
   const ro = await ws.agent('ro', 'reader')
   ;(await ws.dacli('task', 'claim', 'alpha/3', { as: rw.token })).expectExit(0)
+  // A bare repository as `origin`, already holding the record branch (record push / pull).
+  const remote = tempDir('dacli-inv-remote-')
+  git(remote, 'init', '-q', '--bare')
+  git(ws.root, 'remote', 'add', 'origin', remote)
+  ;(await ws.dacli('record', 'push')).expectExit(0)
   return { ws, rw: rw.token, ro: ro.token }
 }
 
@@ -117,6 +122,11 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'github pull': { argv: ['github', 'pull', 'alpha', '--dry-run'] },
   'github push': { argv: ['github', 'push', 'alpha'] },
   'github sync': { argv: ['github', 'sync', 'alpha', '--dry-run'] },
+  record: { argv: ['record', '--message', 'checkpoint'] },
+  'record log': { argv: ['record', 'log', '--limit', '5'] },
+  'record push': { argv: ['record', 'push'] },
+  'record pull': { argv: ['record', 'pull'] },
+  'task log': { argv: ['task', 'log', 'alpha/1'] },
 }
 
 let base: { ws: Workspace; rw: string; ro: string }

@@ -1,6 +1,7 @@
 // What a command receives. Factories are lazy: a command that never calls
 // `git()` never loads isomorphic-git, and a test can inject its own.
 
+import type { Git } from '../gitx/index.js'
 import type { Identity, Store } from '../store/index.js'
 import type { CommandEntry } from './command.js'
 import type { Notes } from './io.js'
@@ -15,6 +16,8 @@ export interface Services {
   documents(): Promise<DocumentRegistry>
   /** The MCP tool surface (names and schema versions), loaded only by the commands that report it. */
   mcpTools?(): Promise<McpSurface>
+  /** The git repository containing `cwd` (exit 1 when there is none); loads the git adapter. */
+  git?(cwd: string, env: Env): Promise<Git>
 }
 
 export interface McpSurface {
@@ -42,6 +45,8 @@ export interface Context {
   documents(): Promise<DocumentRegistry>
   /** The MCP tool surface this build serves (null when the build has no MCP server). */
   mcpSurface(): Promise<McpSurface | null>
+  /** The git repository around `cwd` (exit 1 outside git). Loads isomorphic-git on first call. */
+  git(): Promise<Git>
   /** The command table this invocation dispatches from (help, catalog, capabilities). */
   readonly table: readonly CommandEntry[]
   /** The path of the running command. */

@@ -2,7 +2,7 @@
 // (contract.md §8). Order: --help → parse and reject unknown flags → refuse an
 // undeclared --json → other usage problems → grant gate → run → render.
 
-import { RefusedError, UsageError } from '../store/errors.js'
+import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
 import type { Context, Env, Services } from './context.js'
@@ -100,6 +100,10 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     store,
     documents: once(() => rt.services.documents()),
     mcpSurface: once(async () => (rt.services.mcpTools ? rt.services.mcpTools() : null)),
+    git: once(async () => {
+      if (rt.services.git === undefined) throw new FailureError('git support is not wired into this runtime')
+      return rt.services.git(rt.cwd, rt.env)
+    }),
     table: rt.table,
     commandPath: entry.path,
     bin: rt.bin ?? null,
