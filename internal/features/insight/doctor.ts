@@ -168,17 +168,42 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
       hint: 'harmless: the next write in that folder removes it',
     })
   }
+  for (const copy of conflictCopies(store.dir)) {
+    const rel = store.rel(copy)
+    add({
+      code: 'record-conflict',
+      severity: 'error',
+      subject: rel,
+      message: `the other side's version of ${rel.replace(/\.conflict-[0-9a-f]+$/, '')}, left by a record pull that found both sides changed it`,
+      hint: 'compare the two, keep what is right in the .md file, delete this copy, then dacli record (record push refuses until then)',
+    })
+  }
   const rank = { error: 0, warning: 1, info: 2 }
   return out.sort(
     (a, b) => rank[a.severity] - rank[b.severity] || byText(a.code, b.code) || byText(a.subject, b.subject),
   )
 }
 
+/** `<file>.conflict-<commit>` copies written by `record pull` (never under cache/ or locks/). */
+function conflictCopies(dir: string): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name)
+      if (e.isDirectory() && !e.isSymbolicLink()) {
+        if (d !== dir || (e.name !== 'cache' && e.name !== 'locks')) walk(p)
+      } else if (/\.conflict-[0-9a-f]{7,}$/.test(e.name)) out.push(p)
+    }
+  }
+  walk(dir)
+  return out.sort()
+}
+
 export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    'Reports findings with stable codes (unparseable-object, duplicate-task-file, sequence-collision, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+    'Reports findings with stable codes (unparseable-object, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
   args: [],
   flags: { strict: bool('exit 1 when there is an error-severity finding') },
   json: 'doctor/v1',
