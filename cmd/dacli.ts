@@ -3,7 +3,7 @@
 
 import { main } from '../internal/cli/main.js'
 import { manifest } from '../internal/cli/manifest.gen.js'
-import { services } from '../internal/runtime/services.js'
+import { afterMutation, services } from '../internal/runtime/services.js'
 
 // A closed pipe (`dacli task list | head`) is not an error worth a stack trace.
 for (const s of [process.stdout, process.stderr]) {
@@ -26,6 +26,8 @@ const outcome = await main(process.argv.slice(2), {
   now: () => new Date(),
   services,
   table: manifest,
+  ...(process.argv[1] ? { bin: process.argv[1] } : {}),
+  afterMutation,
   stdio: { stdin: process.stdin, stdout: process.stdout },
 })
 process.exitCode = outcome.exitCode

@@ -7,11 +7,13 @@ import { commands as accept } from '../features/accept/index.js'
 import { commands as agent } from '../features/agent/index.js'
 import { commands as context } from '../features/context/index.js'
 import { commands as events } from '../features/events/index.js'
+import { commands as github } from '../features/github/index.js'
 import { commands as insight } from '../features/insight/index.js'
 import { commands as mcp } from '../features/mcp/index.js'
 import { commands as meta } from '../features/meta/index.js'
 import { commands as note } from '../features/note/index.js'
 import { commands as project } from '../features/project/index.js'
+import { commands as record } from '../features/record/index.js'
 import { commands as task } from '../features/task/index.js'
 
 export const commands: readonly Command[] = [
@@ -24,5 +26,7 @@ export const commands: readonly Command[] = [
   ...events,
   ...insight,
   ...context,
+  ...github,
+  ...record,
   ...mcp,
 ]

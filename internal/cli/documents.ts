@@ -8,10 +8,12 @@ import { documents as accept } from '../features/accept/json.js'
 import { documents as agent } from '../features/agent/json.js'
 import { documents as context } from '../features/context/json.js'
 import { documents as events } from '../features/events/json.js'
+import { documents as github } from '../features/github/json.js'
 import { documents as insight } from '../features/insight/json.js'
 import { documents as meta } from '../features/meta/json.js'
 import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
+import { documents as record } from '../features/record/json.js'
 import { documents as task } from '../features/task/json.js'
 
 export const zodDocuments: Record<string, z.ZodType> = {
@@ -25,6 +27,8 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...events,
   ...insight,
   ...context,
+  ...github,
+  ...record,
 }
 
 const BASE = 'https://dacli.dev/schemas/'

@@ -4,11 +4,12 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { mayMutate } from '../clikit/command.js'
 import { usageOf } from '../clikit/help.js'
+import { FakeGitHub } from '../testkit/fakegithub.js'
 import { expectValid } from '../testkit/schemas.js'
-import { dacliIn, table, tempDir, type Workspace, workspace } from '../testkit/ws.js'
+import { dacliIn, git, table, tempDir, type Workspace, workspace } from '../testkit/ws.js'
 
 /**
  * A fixture: project `alpha` with 1 (open, one criterion), 2 (depends on 1), 3 (claimed by the rw agent),
@@ -29,6 +30,11 @@ async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string }> {
   const rw = await ws.agent('rw', 'worker')
   const ro = await ws.agent('ro', 'reader')
   ;(await ws.dacli('task', 'claim', 'alpha/3', { as: rw.token })).expectExit(0)
+  // A bare repository as `origin`, already holding the record branch (record push / pull).
+  const remote = tempDir('dacli-inv-remote-')
+  git(remote, 'init', '-q', '--bare')
+  git(ws.root, 'remote', 'add', 'origin', remote)
+  ;(await ws.dacli('record', 'push')).expectExit(0)
   return { ws, rw: rw.token, ro: ro.token }
 }
 
@@ -43,6 +49,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   catalog: { argv: ['catalog'] },
   schema: { argv: ['schema'] },
   version: { argv: ['version'] },
+  capabilities: { argv: ['capabilities', '--require', 'cli.command.task.check.flag.verify'] },
   'project add': { argv: ['project', 'add', 'Beta'] },
   'project list': { argv: ['project', 'list'] },
   'project show': { argv: ['project', 'show', 'alpha'] },
@@ -109,12 +116,26 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'agent list': { argv: ['agent', 'list', '--all'] },
   'agent show': { argv: ['agent', 'show', 'a-root'] },
   'agent retire': { argv: ['agent', 'retire', 'AGENT_RW'] },
+  // Against the fake GitHub started below; alpha is linked to acme/widgets in beforeAll.
+  'github doctor': { argv: ['github', 'doctor', 'alpha'] },
+  'github link': { argv: ['github', 'link', 'alpha', '--repo', 'acme/widgets'] },
+  'github pull': { argv: ['github', 'pull', 'alpha', '--dry-run'] },
+  'github push': { argv: ['github', 'push', 'alpha'] },
+  'github sync': { argv: ['github', 'sync', 'alpha', '--dry-run'] },
+  record: { argv: ['record', '--message', 'checkpoint'] },
+  'record log': { argv: ['record', 'log', '--limit', '5'] },
+  'record push': { argv: ['record', 'push'] },
+  'record pull': { argv: ['record', 'pull'] },
+  'task log': { argv: ['task', 'log', 'alpha/1'] },
   // The one command that refuses --json (stdout is the protocol); its --help must not start the server.
   'mcp serve': { argv: ['mcp', 'serve', '--profile', 'minimal'] },
 }
 
 let base: { ws: Workspace; rw: string; ro: string }
 let rwId: string
+/** A fake GitHub for the github commands; every run gets its env (other commands ignore it). */
+let gh: FakeGitHub
+const env = () => gh.env()
 
 /** A fresh copy of the fixture for a command that writes. */
 function copyOf(): string {
@@ -139,8 +160,16 @@ function snapshot(root: string): Map<string, string> {
 }
 
 beforeAll(async () => {
+  gh = await FakeGitHub.start()
+  gh.addRepo('acme/widgets')
+  gh.addRepo('acme/site', 'public')
+  gh.addIssue('acme/widgets', { title: 'Reported by a user', body: '## Acceptance\n- [ ] fixed' })
   base = await fixture()
   rwId = JSON.parse((await base.ws.dacli('whoami', '--json', { as: base.rw })).stdout).id
+  ;(await base.ws.dacli('github', 'link', 'alpha', '--repo', 'acme/widgets', { env: env() })).expectExit(0)
+})
+afterAll(async () => {
+  await gh.close()
 })
 
 const argvOf = (path: string) => (SCENARIOS[path]?.argv ?? []).map((a) => (a === 'AGENT_RW' ? rwId : a))
@@ -183,7 +212,10 @@ describe('table-wide invariants', () => {
       const s = SCENARIOS[cmd.path]
       const cwd = s?.sub === undefined ? dir : path.join(dir, s.sub)
       fs.mkdirSync(cwd, { recursive: true })
-      const r = await dacliIn(cwd, [...argvOf(cmd.path), '--json'], s?.as === 'rw' ? { as: base.rw } : {})
+      const r = await dacliIn(cwd, [...argvOf(cmd.path), '--json'], {
+        env: env(),
+        ...(s?.as === 'rw' ? { as: base.rw } : {}),
+      })
       if (cmd.json === null) {
         expect(r.code).toBe(2)
         expect(r.error.message).toContain('does not support --json')
@@ -195,7 +227,7 @@ describe('table-wide invariants', () => {
       const doc = r.json
       if (cmd.path === 'schema' && argvOf(cmd.path).length > 1) return
       expect(Object.keys(doc)[0]).toBe('schema')
-      expect(doc.schema).toBe(cmd.json)
+      expect([cmd.json, ...(cmd.jsonVariants ?? [])]).toContain(doc.schema)
       expectValid(doc)
     },
   )
@@ -205,7 +237,9 @@ describe('table-wide invariants', () => {
     async (_p, cmd) => {
       const dir = copyOf()
       const before = snapshot(dir)
-      const r = await dacliIn(dir, [...argvOf(cmd.path), '--json'], { as: base.ro })
+      // A dry run is a read; the grant gate is about the applying form.
+      const argv = argvOf(cmd.path).filter((a) => a !== '--dry-run')
+      const r = await dacliIn(dir, [...argv, '--json'], { as: base.ro, env: env() })
       if (cmd.standalone) return // init needs no workspace and has no identity to check
       if (cmd.proposes) {
         expect([0, 3]).toContain(r.code)
@@ -236,11 +270,15 @@ describe('exit codes on a fixed scenario table', () => {
     ['unknown project', ['project', 'show', 'nope'], 4],
     ['existing project slug', ['project', 'add', 'Alpha', '--slug', 'alpha'], 5],
     ['init over an existing workspace', ['init'], 5],
+    ['an applying pull under --json', ['github', 'pull', 'alpha'], 2],
+    ['a typo in sync', ['github', 'sync', 'alpha', '--dry-rn'], 2],
+    ['linking a public repository without consent', ['github', 'link', 'alpha', '--repo', 'acme/site'], 3],
+    ['github doctor for an unknown project', ['github', 'doctor', 'nope'], 4],
   ]
   test.each(cases)('%s → %i', async (_name, argv, code) => {
     const dir = copyOf()
     const before = snapshot(dir)
-    const r = await dacliIn(dir, [...argv, '--json'])
+    const r = await dacliIn(dir, [...argv, '--json'], { env: env() })
     expect(r.code).toBe(code)
     if (code !== 0) {
       expect(r.stdout).toBe('')

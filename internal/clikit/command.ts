@@ -33,6 +33,8 @@ export interface CommandDecl {
   readonly flags: FlagSpecs
   /** The schema id `--json` emits, or null when the command refuses `--json`. */
   readonly json: string | null
+  /** Other documents some flags make it emit (`version --compatibility` → compatibility-report/v1). */
+  readonly jsonVariants?: readonly string[]
   /** Mutates the workspace: needs a read-write grant (a `--dry-run` is a read). */
   readonly mutates: boolean
   /** Read-only unless one of these flags is given (`glossary <p> --term T` writes, `glossary <p>` reads). */
@@ -104,6 +106,7 @@ export function declOf(c: CommandDecl): CommandDecl {
     'args',
     'flags',
     'json',
+    'jsonVariants',
     'mutates',
     'mutatesWith',
     'proposes',

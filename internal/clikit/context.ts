@@ -1,6 +1,7 @@
 // What a command receives. Factories are lazy: a command that never calls
 // `git()` never loads isomorphic-git, and a test can inject its own.
 
+import type { Git } from '../gitx/index.js'
 import type { Identity, Store } from '../store/index.js'
 import type { CommandEntry } from './command.js'
 import type { Runtime } from './invoke.js'
@@ -14,17 +15,18 @@ export interface Services {
   store(cwd: string, env: Env, now: () => Date): Promise<Store>
   /** The zod document registry (schema id → zod schema), loaded only by the commands that need it. */
   documents(): Promise<DocumentRegistry>
-  /** The MCP tool registry (names and input schema versions, sorted), without loading the SDK. */
-  mcpTools(): Promise<McpToolInfo[]>
-  /** The newest MCP protocol revision the server speaks. */
-  mcpProtocolVersion(): Promise<string>
-  /** Serve MCP on the given streams until the client disconnects (loads the SDK). */
-  mcpServe(req: McpServeRequest): Promise<void>
+  /** The MCP tool surface (names and schema versions), loaded only by the commands that report it. */
+  mcpTools?(): Promise<McpSurface>
+  /** Serve MCP on the given streams until the client disconnects (loads the SDK; `mcp serve`). */
+  mcpServe?(req: McpServeRequest): Promise<void>
+  /** The git repository containing `cwd` (exit 1 when there is none); loads the git adapter. */
+  git?(cwd: string, env: Env): Promise<Git>
 }
 
-export interface McpToolInfo {
-  readonly name: string
-  readonly schema_version: number
+export interface McpSurface {
+  protocol_version: string
+  tool_schema_version: number
+  tools: { name: string; schema_version: number }[]
 }
 
 /** The raw standard streams, for the one command that speaks a protocol on them (`mcp serve`). */
@@ -64,13 +66,16 @@ export interface Context {
   identity(): Promise<Identity>
   store(): Promise<Store>
   documents(): Promise<DocumentRegistry>
-  /** The MCP tool registry (capabilities lists it). */
-  mcpTools(): Promise<McpToolInfo[]>
-  mcpProtocolVersion(): Promise<string>
+  /** The MCP tool surface this build serves (null when the build has no MCP server). */
+  mcpSurface(): Promise<McpSurface | null>
+  /** The git repository around `cwd` (exit 1 outside git). Loads isomorphic-git on first call. */
+  git(): Promise<Git>
   /** Serve this workspace over MCP on the standard streams, as this invocation's identity (`mcp serve`). */
   mcpServe(opts: McpServeOptions): Promise<void>
   /** The command table this invocation dispatches from (help, catalog, capabilities). */
   readonly table: readonly CommandEntry[]
   /** The path of the running command. */
   readonly commandPath: string
+  /** The path of the executing bin, when known (the compatibility report names it). */
+  readonly bin: string | null
 }

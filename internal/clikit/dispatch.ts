@@ -2,6 +2,7 @@
 // matches, bounded deterministic suggestions from the live table (contract.md §5).
 // Suggestions are remediation only: nothing here ever runs a command.
 
+import { byText } from '../engines/order.js'
 import type { CommandDecl } from './command.js'
 import { editDistance } from './flags.js'
 import { familyOf } from './help.js'
@@ -77,7 +78,7 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
     const close = names
       .map((n) => ({ n, d: editDistance(leaf, n), m: leaves.find((c) => c.path === `${head} ${n}`)?.mutates }))
       .filter((x) => x.d <= limit)
-      .sort((a, b) => a.d - b.d || Number(a.m) - Number(b.m) || a.n.localeCompare(b.n))
+      .sort((a, b) => a.d - b.d || Number(a.m) - Number(b.m) || byText(a.n, b.n))
       .slice(0, MAX)
     if (close.length > 0) {
       return {
@@ -112,7 +113,7 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
   const close = candidates
     .map((c) => ({ ...c, d: editDistance(head, c.name) }))
     .filter((c) => c.d <= limit)
-    .sort((a, b) => a.d - b.d || Number(a.mutates) - Number(b.mutates) || a.name.localeCompare(b.name))
+    .sort((a, b) => a.d - b.d || Number(a.mutates) - Number(b.mutates) || byText(a.name, b.name))
     .slice(0, MAX)
   const label = shown === '' ? '(none)' : shown
   if (close.length > 0) {

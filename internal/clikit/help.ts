@@ -1,6 +1,7 @@
 // Help, usage synopses and the catalog, all generated from the command table
 // (contract.md §5). Nothing here is hand-maintained per command.
 
+import { byText } from '../engines/order.js'
 import { type ArgSpec, type CommandDecl, mayMutate } from './command.js'
 import { type FlagSpec, type FlagType, GLOBAL_FLAGS } from './flags.js'
 
@@ -38,7 +39,7 @@ export function families(table: readonly CommandDecl[]): Map<string, CommandDecl
     if (f === null) continue
     m.set(f, [...(m.get(f) ?? []), c])
   }
-  return new Map([...m.entries()].sort(([a], [b]) => a.localeCompare(b)))
+  return new Map([...m.entries()].sort(([a], [b]) => byText(a, b)))
 }
 
 function wrap(text: string, width: number, indent: string): string {
@@ -87,7 +88,8 @@ export function commandHelp(c: CommandDecl): string {
     ['-h, --help', GLOBAL_FLAGS.help?.description ?? ''],
   )
   out.push('', 'Flags:', columns(flagRows))
-  out.push('', `JSON:   ${c.json === null ? 'no (--json is refused)' : `--json prints ${c.json}`}`)
+  const variants = c.jsonVariants && c.jsonVariants.length > 0 ? ` (or ${c.jsonVariants.join(', ')}, see above)` : ''
+  out.push('', `JSON:   ${c.json === null ? 'no (--json is refused)' : `--json prints ${c.json}${variants}`}`)
   const grant =
     c.mutatesWith && c.mutatesWith.length > 0
       ? `read-only; with ${c.mutatesWith.map((f) => `--${f}`).join(' or ')} it writes and needs a read-write grant`
@@ -103,7 +105,7 @@ export function commandHelp(c: CommandDecl): string {
 
 /** Help for a family: its commands. */
 export function familyHelp(family: string, table: readonly CommandDecl[]): string {
-  const cmds = table.filter((c) => familyOf(c.path) === family).sort((a, b) => a.path.localeCompare(b.path))
+  const cmds = table.filter((c) => familyOf(c.path) === family).sort((a, b) => byText(a.path, b.path))
   const out = [
     `${PROG} ${family} — ${cmds.length} commands`,
     '',
@@ -119,9 +121,7 @@ export function familyHelp(family: string, table: readonly CommandDecl[]): strin
 export function rootHelp(table: readonly CommandDecl[], version: string): string {
   const fam = families(table)
   const common = table.filter((c) => c.common).sort((a, b) => orderOf(a.path) - orderOf(b.path))
-  const singles = table
-    .filter((c) => familyOf(c.path) === null && !c.common)
-    .sort((a, b) => a.path.localeCompare(b.path))
+  const singles = table.filter((c) => familyOf(c.path) === null && !c.common).sort((a, b) => byText(a.path, b.path))
   const out = [
     `${PROG} ${version} — an in-repo, git-backed task and workspace store for developers and coding agents`,
     '',
@@ -177,7 +177,7 @@ function usageShort(c: CommandDecl): string {
 
 /** `help --all`: every command, grouped. */
 export function allHelp(table: readonly CommandDecl[]): string {
-  const sorted = [...table].sort((a, b) => a.path.localeCompare(b.path))
+  const sorted = [...table].sort((a, b) => byText(a.path, b.path))
   const rows = sorted.map((c) => [usageShort(c), `${c.summary}${c.json ? ` [${c.json}]` : ''}`] as const)
   return `${PROG}: all ${sorted.length} commands\n\n${columns(rows)}\n\nRun \`${PROG} <command> --help\` for flags and output.\n`
 }
@@ -222,6 +222,6 @@ export function catalogEntry(c: CommandDecl): CatalogEntry {
         values: s.values ? [...s.values] : null,
         description: s.description,
       }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
+      .sort((a, b) => byText(a.name, b.name)),
   }
 }

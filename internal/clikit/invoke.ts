@@ -23,6 +23,8 @@ export interface Runtime {
   readonly identity?: Identity
   /** The raw standard streams (only `mcp serve` uses them; the bin passes them). */
   readonly stdio?: Stdio
+  /** The path of the executing bin (for reports that name it), when known. */
+  readonly bin?: string
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
 }
@@ -99,12 +101,18 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     identity,
     store,
     documents: once(() => rt.services.documents()),
+    mcpSurface: once(async () => (rt.services.mcpTools ? rt.services.mcpTools() : null)),
+    git: once(async () => {
+      if (rt.services.git === undefined) throw new FailureError('git support is not wired into this runtime')
+      return rt.services.git(rt.cwd, rt.env)
+    }),
     table: rt.table,
     commandPath: entry.path,
-    mcpTools: () => rt.services.mcpTools(),
-    mcpProtocolVersion: () => rt.services.mcpProtocolVersion(),
+    bin: rt.bin ?? null,
     mcpServe: async (opts) => {
-      if (rt.stdio === undefined) throw new FailureError('mcp serve needs the standard streams; run it from the bin')
+      if (rt.stdio === undefined || rt.services.mcpServe === undefined) {
+        throw new FailureError('mcp serve needs the standard streams and the MCP server; run it from the bin')
+      }
       const { io: _io, stdio, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
       return rt.services.mcpServe({ ...opts, stdio, log, runtime: { ...runtime, identity: await identity() } })

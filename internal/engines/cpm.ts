@@ -1,3 +1,4 @@
+import { byText } from './order.js'
 // The critical path method over FS/SS/FF/SF links (no lags). Pure: values in,
 // values out.
 //
@@ -67,7 +68,7 @@ export function topoOrder(tasks: readonly CpmTask[]): string[] {
     state.set(id, 2)
     order.push(id)
   }
-  for (const t of [...tasks].sort((a, b) => a.id.localeCompare(b.id))) visit(t.id)
+  for (const t of [...tasks].sort((a, b) => byText(a.id, b.id))) visit(t.id)
   return order
 }
 
@@ -152,9 +153,7 @@ export function criticalPath(tasks: readonly CpmTask[]): CpmResult {
   })
   const critical_path = rows
     .filter((r) => r.critical)
-    .sort(
-      (a, b) => (a.es as number) - (b.es as number) || (a.ef as number) - (b.ef as number) || a.id.localeCompare(b.id),
-    )
+    .sort((a, b) => (a.es as number) - (b.es as number) || (a.ef as number) - (b.ef as number) || byText(a.id, b.id))
     .map((r) => r.id)
   return { duration: round(duration), rows, critical_path, unsized: [] }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { BudgetError, fitBrief, tokensOf } from './brief.js'
 import { type CpmTask, CycleError, criticalPath } from './cpm.js'
-import { type FrontierTask, frontier } from './frontier.js'
+import { type Dep, type FrontierTask, frontier as frontierOf } from './frontier.js'
 import { ambiguousTerms, lintDecision, lintRisk, lintTask } from './lint.js'
 import { isNearDuplicate, similarity } from './similarity.js'
 
@@ -103,14 +103,22 @@ describe('critical path (hand-computed schedules)', () => {
   })
 })
 
+type WithDeps = FrontierTask & { deps: Dep[] }
+const frontier = (
+  scope: WithDeps[],
+  statusOf: (id: string) => FrontierTask['status'] | null,
+  slack: Map<string, number> | null,
+  limit: number,
+) => frontierOf(scope, (x) => x.deps, statusOf, slack, limit)
+
 describe('the ready frontier', () => {
   const t = (
     id: string,
     seq: number,
     priority: FrontierTask['priority'],
-    deps: FrontierTask['deps'] = [],
+    deps: Dep[] = [],
     status: FrontierTask['status'] = 'open',
-  ): FrontierTask => ({
+  ): WithDeps => ({
     id,
     project: 'p',
     seq,

@@ -1,3 +1,4 @@
+import { byText } from './order.js'
 // The ready frontier (commands.md, next): open tasks, not `wont`, whose every
 // non-SS dependency is done; ordered by MoSCoW, then critical-path slack (when
 // known), then sequence. Never a `could` while a `must` is ready. Pure.
@@ -11,8 +12,9 @@ export interface FrontierTask {
   seq: number
   status: Status
   priority: Priority | null
-  deps: readonly { on: string; type: string }[]
 }
+
+export type Dep = { on: string; type: string }
 
 const RANK: Record<string, number> = { must: 0, should: 1, none: 2, could: 3, wont: 9 }
 export const priorityRank = (p: Priority | null) => RANK[p ?? 'none'] as number
@@ -26,12 +28,12 @@ export interface Frontier<T extends FrontierTask> {
 }
 
 /**
- * `all` is every task the dependencies may point to (statuses by id); `scope` the
- * candidates. `slack` (id → slack) orders equal priorities when every task in
+ * `scope` holds the candidates, `depsOf` their dependencies (as ids `statusOf` knows). `slack` (id → slack) orders equal priorities when every task in
  * scope is sized; pass null otherwise.
  */
 export function frontier<T extends FrontierTask>(
   scope: readonly T[],
+  depsOf: (t: T) => readonly Dep[],
   statusOf: (id: string) => Status | null,
   slack: ReadonlyMap<string, number> | null,
   limit: number,
@@ -40,7 +42,9 @@ export function frontier<T extends FrontierTask>(
   const candidates: T[] = []
   for (const t of scope) {
     if (t.status !== 'open' || t.priority === 'wont') continue
-    const unmet = t.deps.filter((d) => d.type !== 'SS' && statusOf(d.on) !== 'done').map((d) => d.on)
+    const unmet = depsOf(t)
+      .filter((d) => d.type !== 'SS' && statusOf(d.on) !== 'done')
+      .map((d) => d.on)
     if (unmet.length > 0) waiting.push({ task: t, on: unmet })
     else candidates.push(t)
   }
@@ -53,7 +57,7 @@ export function frontier<T extends FrontierTask>(
         (slack === null
           ? 0
           : (slack.get(a.id) ?? Number.POSITIVE_INFINITY) - (slack.get(b.id) ?? Number.POSITIVE_INFINITY)) ||
-        a.project.localeCompare(b.project) ||
+        byText(a.project, b.project) ||
         a.seq - b.seq,
     )
     .slice(0, limit)

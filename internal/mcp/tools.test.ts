@@ -3,12 +3,8 @@
 // never restated.
 
 import { describe, expect, test } from 'vitest'
-import type { CommandEntry } from '../clikit/command.js'
-import { defineCommand, entriesOf, mayMutate } from '../clikit/command.js'
-import { invoke } from '../clikit/invoke.js'
-import { bufferIO } from '../clikit/io.js'
-import { services } from '../runtime/services.js'
-import { table } from '../testkit/ws.js'
+import { mayMutate } from '../clikit/command.js'
+import { dacliIn, table, tempDir } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
 import { buildTool, propName } from './schema.js'
 import { CLI_TOOL, MINIMAL, PROTOCOL_VERSION, TIER1, toolRegistry } from './tools.js'
@@ -143,29 +139,20 @@ describe('descriptions teach the workflow', () => {
   })
 })
 
-describe('the registry is reachable lazily from any command', () => {
-  test('ctx.mcpTools() and ctx.mcpProtocolVersion() through invoke()', async () => {
-    const probe = defineCommand({
-      path: 'probe',
-      summary: 'lists the MCP tools',
-      args: [],
-      flags: {},
-      json: 'probe/v1',
-      mutates: false,
-      standalone: true,
-      async run(ctx) {
-        return { data: { schema: 'probe/v1', tools: await ctx.mcpTools(), protocol: await ctx.mcpProtocolVersion() } }
-      },
+describe('capabilities lists the tool registry (services.mcpTools, loaded lazily)', () => {
+  test('capabilities --json: every tool with its id and schema version, and the protocol revision', async () => {
+    const r = (await dacliIn(tempDir(), ['capabilities', '--json'])).expectExit(0).json
+    expect(r.mcp).toEqual({
+      protocol_version: PROTOCOL_VERSION,
+      tool_schema_version: 1,
+      tools: toolRegistry().map((t) => ({ id: `mcp.tool.${t.name}`, ...t })),
     })
-    const [entry] = entriesOf([probe]) as [CommandEntry]
-    const out = await invoke(entry, ['--json'], {
-      io: bufferIO(),
-      env: {},
-      cwd: '/',
-      now: () => new Date(),
-      services,
-      table: [entry],
-    })
-    expect(out.data).toEqual({ schema: 'probe/v1', tools: toolRegistry(), protocol: PROTOCOL_VERSION })
+    expect(r.mcp.tools).toHaveLength(23)
+  })
+
+  test('--require mcp.tool.<name> is a preflight against this very registry', async () => {
+    expect((await dacliIn(tempDir(), ['capabilities', '--require', 'mcp.tool.claim_task'])).code).toBe(0)
+    const miss = await dacliIn(tempDir(), ['capabilities', '--require', 'mcp.tool.claim_tasks', '--json'])
+    expect(miss.code).toBe(3)
   })
 })

@@ -170,7 +170,16 @@ export function tier1Of(profile: Profile): readonly ToolDef[] {
   return profile === 'full' ? TIER1 : TIER1.filter((t) => MINIMAL.includes(t.name))
 }
 
-/** Every tool name with its input schema version (for `capabilities`), sorted. */
+/** Every tool name with its input schema version, sorted. */
 export function toolRegistry(): { name: string; schema_version: number }[] {
   return [...TIER1.map((t) => t.name), CLI_TOOL].sort().map((name) => ({ name, schema_version: TOOL_SCHEMA_VERSION }))
+}
+
+/** What `capabilities` reports (services.mcpTools): the protocol revision, the tool schema version, every tool. */
+export function surface(): {
+  protocol_version: string
+  tool_schema_version: number
+  tools: { name: string; schema_version: number }[]
+} {
+  return { protocol_version: PROTOCOL_VERSION, tool_schema_version: TOOL_SCHEMA_VERSION, tools: toolRegistry() }
 }

@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ulid } from 'ulid'
+import { byText } from '../engines/order.js'
 import { FailureError, NotFoundError } from './errors.js'
+import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { atomicWrite, isTempName } from './fsio.js'
 import { type Broken, stamp } from './model.js'
 import { safeSegment } from './paths.js'
@@ -121,20 +123,32 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
     }
   }
   walk(eventsDir(store), 0)
-  files.sort((a, b) => path.basename(a).localeCompare(path.basename(b)))
+  files.sort((a, b) => byText(path.basename(a), path.basename(b)))
   const events: EventRecord[] = []
   const broken: Broken[] = []
   if (files.length === 0) return { events, broken }
-  const { parseObject } = await import('./frontmatter.js')
+  const cache = new FileCache<EventRecord>(cacheFile(store.dir, 'events.json'), 1)
+  let parse: typeof import('./frontmatter.js').parseObject | null = null
   for (const f of files) {
     const rel = store.rel(f)
+    const stamp = stampOf(f)
+    if (stamp === null) continue
+    const hit = cache.get(rel, stamp)
+    if (hit !== undefined) {
+      events.push(hit)
+      continue
+    }
     try {
       if (fs.lstatSync(f).isSymbolicLink()) throw new Error('symbolic link (not followed)')
-      events.push(eventOf(parseObject(fs.readFileSync(f, 'utf8')), rel))
+      parse ??= (await import('./frontmatter.js')).parseObject
+      const e = eventOf(parse(fs.readFileSync(f, 'utf8')), rel)
+      cache.set(rel, stamp, e)
+      events.push(e)
     } catch (err) {
       broken.push({ path: rel, reason: (err as Error).message })
     }
   }
+  cache.save({ prune: true })
   return { events, broken }
 }
 

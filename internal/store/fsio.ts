@@ -44,6 +44,7 @@ function fsyncDir(dir: string): void {
 export function atomicWrite(file: string, content: string | Buffer, opts: { exclusive?: boolean } = {}): void {
   const dir = path.dirname(file)
   fs.mkdirSync(dir, { recursive: true })
+  sweepTemps(dir) // the next writer in a folder removes what dead writers left behind
   const tmp = path.join(
     dir,
     `.${path.basename(file)}${TEMP_MARK}${process.pid}-${HOST_TAG}-${randomBytes(4).toString('hex')}`,

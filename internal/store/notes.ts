@@ -5,7 +5,9 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ulid } from 'ulid'
+import { byText } from '../engines/order.js'
 import { NotFoundError, RefusedError, UsageError } from './errors.js'
+import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { atomicWrite, isTempName } from './fsio.js'
 import { type Broken, stamp } from './model.js'
 import { safeSegment, slugify } from './paths.js'
@@ -165,6 +167,7 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
   const projects = project === undefined ? store.projectSlugs() : [project]
   if (project !== undefined) store.requireProject(project)
   for (const p of projects) {
+    const cache = new FileCache<NoteRecord>(cacheFile(store.dir, 'notes', `${p}.json`), 1)
     for (const kind of NOTE_KINDS) {
       const dir = path.join(store.projectDir(p), 'notes', `${kind}s`)
       let names: string[]
@@ -176,13 +179,22 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
       for (const n of names) {
         if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
         const file = path.join(dir, n)
+        const stamp = stampOf(file)
+        const hit = stamp === null ? undefined : cache.get(`${kind}/${n}`, stamp)
+        if (hit !== undefined) {
+          notes.push(hit)
+          continue
+        }
         try {
-          notes.push(await readNoteFile(store, file, p))
+          const note = await readNoteFile(store, file, p)
+          if (stamp !== null) cache.set(`${kind}/${n}`, stamp, note)
+          notes.push(note)
         } catch (e) {
           broken.push({ path: store.rel(file), reason: (e as Error).message })
         }
       }
     }
+    cache.save({ prune: true })
   }
   return { notes, broken }
 }
@@ -296,6 +308,7 @@ export async function listRisks(store: Store, project?: string): Promise<{ risks
   if (project !== undefined) store.requireProject(project)
   for (const p of project === undefined ? store.projectSlugs() : [project]) {
     const dir = path.join(store.projectDir(p), 'risks')
+    const cache = new FileCache<RiskRecord>(cacheFile(store.dir, 'risks', `${p}.json`), 1)
     let names: string[]
     try {
       names = fs.readdirSync(dir).sort()
@@ -304,14 +317,24 @@ export async function listRisks(store: Store, project?: string): Promise<{ risks
     }
     for (const n of names) {
       if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
+      const file = path.join(dir, n)
+      const stamp = stampOf(file)
+      const hit = stamp === null ? undefined : cache.get(n, stamp)
+      if (hit !== undefined) {
+        risks.push(hit)
+        continue
+      }
       try {
-        risks.push(await readRiskFile(store, path.join(dir, n), p))
+        const risk = await readRiskFile(store, file, p)
+        if (stamp !== null) cache.set(n, stamp, risk)
+        risks.push(risk)
       } catch (e) {
-        broken.push({ path: store.rel(path.join(dir, n)), reason: (e as Error).message })
+        broken.push({ path: store.rel(file), reason: (e as Error).message })
       }
     }
+    cache.save({ prune: true })
   }
-  risks.sort((a, b) => a.rank - b.rank || a.project.localeCompare(b.project) || a.slug.localeCompare(b.slug))
+  risks.sort((a, b) => a.rank - b.rank || byText(a.project, b.project) || byText(a.slug, b.slug))
   return { risks, broken }
 }
 

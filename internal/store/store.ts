@@ -6,11 +6,13 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
+import { cacheFile, FileCache, stampOf } from './filecache.js'
+import { quickFront } from './flat.js'
 import { atomicWrite, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
-import { STATUS_RANK, stamp, taskFileName } from './model.js'
+import { STATUSES, stamp, taskFileName } from './model.js'
 import { safeSegment } from './paths.js'
 import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
@@ -20,6 +22,9 @@ type Env = Readonly<Record<string, string | undefined>>
 
 /** The parsing half of the store (yaml and friends), loaded on first need. */
 const parsing = () => import('./parsing.js')
+
+/** Bump when the cached record's shape changes. */
+const RECORD_CACHE_VERSION = 1
 
 export interface TaskEdit {
   /** The task as read under the lock. */
@@ -154,6 +159,14 @@ export class Store {
     return { root: this.root, dir: this.dir }
   }
 
+  /** Listings already made by this invocation, per project (dropped when this store writes a task). */
+  private listings = new Map<string, Listing>()
+  private recordCaches = new Map<string, FileCache<TaskRecord>>()
+
+  private forget(project: string): void {
+    this.listings.delete(project)
+  }
+
   /** Cached summaries of one project's tasks (or every project's). */
   async listTasks(project?: string): Promise<Listing> {
     const slugs = project === undefined ? this.projectSlugs() : [project]
@@ -164,7 +177,11 @@ export class Store {
       return (text: string, f: TaskFileRef) => parseTaskRecord(text, f)
     }
     for (const slug of slugs) {
-      const l = await listProject(this.paths(), slug, load)
+      let l = this.listings.get(slug)
+      if (l === undefined) {
+        l = await listProject(this.paths(), slug, load)
+        this.listings.set(slug, l)
+      }
       out.tasks.push(...l.tasks)
       out.broken.push(...l.broken)
       out.duplicates.push(...l.duplicates)
@@ -186,9 +203,11 @@ export class Store {
     const scopes = r.project !== null ? [r.project] : this.projectSlugs()
     const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
       if (r.kind !== 'id') {
-        const files = projects.flatMap((p) => dedupFiles(listTaskFiles(this.paths(), p).files))
+        const files = projects.flatMap((p) => listTaskFiles(this.paths(), p).files)
         const hits = matchRef(r, files)
-        if (hits.length > 0) return hits
+        // One file name in two folders (an interrupted move, a bad merge): let the listing pick the copy.
+        const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
+        if (hits.length > 0 && names.size === hits.length) return hits
       }
       // Ids and aliases: consult the summaries.
       const summaries: (Candidate & { file: TaskSummary })[] = []
@@ -232,7 +251,26 @@ export class Store {
     }
   }
 
+  /** A full task record, from the record cache when the file is unchanged (no YAML parsing). */
   async readTaskFile(f: TaskFileRef): Promise<TaskRecord> {
+    const stamp = stampOf(f.abs)
+    let cache = this.recordCaches.get(f.project)
+    if (cache === undefined) {
+      cache = new FileCache<TaskRecord>(cacheFile(this.dir, 'records', `${f.project}.json`), RECORD_CACHE_VERSION)
+      this.recordCaches.set(f.project, cache)
+    }
+    const key = `${f.status}/${f.name}`
+    const hit = stamp === null ? undefined : cache.get(key, stamp)
+    if (hit !== undefined) return hit
+    const record = await this.parseTaskFile(f)
+    if (stamp !== null) {
+      cache.set(key, stamp, record)
+      cache.save({ prune: false })
+    }
+    return record
+  }
+
+  private async parseTaskFile(f: TaskFileRef): Promise<TaskRecord> {
     const { parseTaskRecord } = await parsing()
     let text: string
     try {
@@ -252,6 +290,7 @@ export class Store {
 
   /** The task with this id (`t-<ULID>`), wherever it lives now. */
   async findById(id: string, project: string): Promise<TaskFileRef | null> {
+    this.forget(project) // it may have moved since this invocation last listed
     const l = await this.listTasks(project)
     const t = l.tasks.find((x) => x.id === id)
     return t === undefined ? null : fileRefOf(this.root, t)
@@ -311,9 +350,12 @@ export class Store {
               abs: path.join(tasksDir(this.paths(), file.project), edit.status, file.name),
               path: this.rel(path.join(tasksDir(this.paths(), file.project), edit.status, file.name)),
             }
-      sweepTemps(path.dirname(dest.abs))
       atomicWrite(dest.abs, out)
-      if (dest.abs !== file.abs) fs.rmSync(file.abs, { force: true })
+      // The old copy goes last: a crash before this leaves two copies, and the newer version wins.
+      // Copies left by an earlier interrupted move go too.
+      this.removeCopies(file.project, file.name, id, dest.status)
+      this.sweepProject(file.project)
+      this.forget(file.project)
       return { result, task: recordOfText(out, dest), changed: true }
     } finally {
       lock.release()
@@ -337,10 +379,33 @@ export class Store {
       const text = renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [`- ${now} ${actor} removed`]))
       const dest = path.join(tasksDir(this.paths(), file.project), 'removed', file.name)
       atomicWrite(dest, text)
-      fs.rmSync(file.abs, { force: true })
+      this.removeCopies(file.project, file.name, id, 'removed')
+      this.sweepProject(file.project)
+      this.forget(file.project)
       return recordOfText(text, { ...file, path: this.rel(dest) })
     } finally {
       lock.release()
+    }
+  }
+
+  /** Remove dead writers' temp files from every task folder of a project (a write elsewhere in it would not). */
+  private sweepProject(project: string): void {
+    for (const status of [...STATUSES, 'removed']) sweepTemps(path.join(tasksDir(this.paths(), project), status))
+  }
+
+  /** Remove copies of task `id` named `name` from every status folder but `keep` (only files that carry that id). */
+  private removeCopies(project: string, name: string, id: string, keep: string): void {
+    for (const status of STATUSES) {
+      if (status === keep) continue
+      const other = path.join(tasksDir(this.paths(), project), status, name)
+      let text: string
+      try {
+        text = fs.readFileSync(other, 'utf8')
+      } catch {
+        continue
+      }
+      const m = /^id:[ \t]*["']?([^"'\s#]+)/m.exec(quickFront(text)?.front ?? '')
+      if (m?.[1] === id) fs.rmSync(other, { force: true })
     }
   }
 
@@ -353,6 +418,7 @@ export class Store {
     const lock = await this.lock(`seq-${project}`)
     try {
       const { usedSeqs } = await import('./taskindex.js')
+      this.forget(project) // list afresh under the lock: another process may have added a task
       const listing = await this.listTasks(project)
       const used = usedSeqs(this.paths(), project)
       for (const t of listing.tasks) for (const a of t.aliases) used.add(a)
@@ -360,7 +426,6 @@ export class Store {
       const { slug, text } = build(listing.tasks)
       const name = taskFileName(seq, slug)
       const abs = path.join(tasksDir(this.paths(), project), 'open', name)
-      sweepTemps(path.dirname(abs))
       try {
         atomicWrite(abs, text, { exclusive: true })
       } catch (e) {
@@ -369,6 +434,8 @@ export class Store {
         }
         throw e
       }
+      this.sweepProject(project)
+      this.forget(project)
       const { recordOfText } = await parsing()
       const where: TaskFileRef = { project, status: 'open', name, path: this.rel(abs), abs, seq, slug }
       return recordOfText(text, where)
@@ -381,16 +448,6 @@ export class Store {
   static refOf(t: { project: string; seq: number; slug: string }): string {
     return qualifiedRef(t)
   }
-}
-
-/** A task file seen in two folders (a bad merge): keep the more terminal copy for resolution. */
-function dedupFiles(files: TaskFileRef[]): TaskFileRef[] {
-  const byName = new Map<string, TaskFileRef>()
-  for (const f of files) {
-    const prev = byName.get(f.name)
-    if (prev === undefined || STATUS_RANK[f.status] > STATUS_RANK[prev.status]) byName.set(f.name, f)
-  }
-  return [...byName.values()]
 }
 
 export function fileRefOf(root: string, t: TaskSummary): TaskFileRef {

@@ -6,7 +6,9 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { atomicWrite, isTempName } from './fsio.js'
+import { byText } from '../engines/order.js'
+import { cacheFile, FileCache, stampOf } from './filecache.js'
+import { isTempName } from './fsio.js'
 import {
   type Broken,
   STATUS_RANK,
@@ -43,8 +45,10 @@ export const tasksDir = (p: Paths, project: string) => path.join(p.dir, 'project
 export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]; broken: Broken[] } {
   const files: TaskFileRef[] = []
   const broken: Broken[] = []
+  const base = tasksDir(p, project)
+  const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
   for (const status of STATUSES) {
-    const dir = path.join(tasksDir(p, project), status)
+    const dir = `${base}${path.sep}${status}`
     let ents: fs.Dirent[]
     try {
       ents = fs.readdirSync(dir, { withFileTypes: true })
@@ -52,129 +56,132 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
       continue
     }
     for (const e of ents) {
-      if (!e.name.endsWith('.md') || e.name.startsWith('.') || isTempName(e.name)) continue
-      const abs = path.join(dir, e.name)
-      const rel = path.relative(p.root, abs)
+      const name = e.name
+      if (!name.endsWith('.md') || name.startsWith('.') || isTempName(name)) continue
+      // Paths by concatenation: this loop runs once per task file on every listing.
+      const abs = `${dir}${path.sep}${name}`
+      const rel = `${relBase}${status}/${name}`
       if (e.isSymbolicLink()) {
         broken.push({ path: rel, reason: 'symbolic link (not followed)' })
         continue
       }
       if (!e.isFile()) continue
-      const m = TASK_FILE.exec(e.name)
+      const m = TASK_FILE.exec(name)
       if (m === null) {
         broken.push({ path: rel, reason: 'file name is not NNN-slug.md' })
         continue
       }
-      files.push({ project, status, name: e.name, seq: Number(m[1]), slug: m[2] as string, abs, path: rel })
+      files.push({ project, status, name, seq: Number(m[1]), slug: m[2] as string, abs, path: rel })
     }
   }
   return { files, broken }
 }
 
+/** What the cache keeps of a summary: no field the file's location gives, no field at its default. */
+type Compact = Partial<TaskSummary> &
+  Pick<TaskSummary, 'id' | 'title' | 'version' | 'acceptance_done' | 'acceptance_total'>
+
+const LOCATION = new Set(['seq', 'slug', 'project', 'status', 'path'])
+
+function compact(s: TaskSummary): Compact {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(s)) {
+    if (LOCATION.has(k) || v === null || v === false || (Array.isArray(v) && v.length === 0)) continue
+    out[k] = v
+  }
+  return out as Compact
+}
+
+function expand(c: Compact, f: TaskFileRef): TaskSummary {
+  return {
+    id: c.id,
+    seq: f.seq,
+    slug: f.slug,
+    project: f.project,
+    status: f.status,
+    path: f.path,
+    title: c.title,
+    owner: c.owner ?? null,
+    claim: c.claim ?? null,
+    priority: c.priority ?? null,
+    estimate: c.estimate ?? null,
+    depends_on: c.depends_on ?? [],
+    parent: c.parent ?? null,
+    version: c.version,
+    aliases: c.aliases ?? [],
+    github: c.github ?? null,
+    created: c.created ?? null,
+    created_by: c.created_by ?? null,
+    tags: c.tags ?? [],
+    acceptance_done: c.acceptance_done,
+    acceptance_total: c.acceptance_total,
+    unverified: c.unverified ?? false,
+    blocked_by: c.blocked_by ?? null,
+  }
+}
+
 type Parser = (text: string, f: TaskFileRef) => TaskRecord
 
-interface CacheEntry {
-  size: number
-  mtime: string
-  ino: number
-  summary: TaskSummary
-}
-
-interface CacheFile {
-  v: number
-  entries: Record<string, CacheEntry>
-}
-
-const CACHE_VERSION = 2
-/** Files modified this recently are not cached: a same-size rewrite within the clock's granularity would look unchanged. */
-const RACY_MS = 3_000
+/** Bump when the cached summary's shape changes. */
+const SUMMARY_CACHE_VERSION = 4
 
 export interface Listing {
   tasks: TaskSummary[]
   broken: Broken[]
-  /** Files holding the same task id as a more terminal copy (a bad merge). */
-  duplicates: { id: string; kept: string; ignored: string }[]
-}
-
-function cachePath(p: Paths, project: string): string {
-  return path.join(p.dir, 'cache', 'tasks', `${project}.json`)
-}
-
-/** The cache, or null when it is missing, unreadable or of another version (rebuild it). */
-function readCache(file: string): CacheFile | null {
-  try {
-    const c = JSON.parse(fs.readFileSync(file, 'utf8')) as CacheFile
-    if (c.v === CACHE_VERSION && c.entries !== null && typeof c.entries === 'object') return c
-  } catch {
-    // missing or unreadable: rebuild
-  }
-  return null
+  /** Files holding the same task id as a preferred copy: an interrupted move (versions differ) or a bad merge. */
+  duplicates: { id: string; kept: string; ignored: string; interrupted: boolean }[]
 }
 
 /** Summaries of every parseable task in a project (deduplicated by id), using the cache. */
 export async function listProject(p: Paths, project: string, loadParser: () => Promise<Parser>): Promise<Listing> {
   const { files, broken } = listTaskFiles(p, project)
-  const cfile = cachePath(p, project)
-  const stored = readCache(cfile)
-  const cache = stored ?? { v: CACHE_VERSION, entries: {} }
-  const next: Record<string, CacheEntry> = {}
-  let dirty = stored === null
+  const cache = new FileCache<Compact>(cacheFile(p.dir, 'tasks', `${project}.json`), SUMMARY_CACHE_VERSION)
   let parser: Parser | null = null
-  const now = Date.now()
   const all: TaskSummary[] = []
   for (const f of files) {
-    let st: fs.BigIntStats
-    try {
-      st = fs.statSync(f.abs, { bigint: true })
-    } catch {
-      continue // removed while listing
-    }
+    const stamp = stampOf(f.abs)
+    if (stamp === null) continue // removed while listing
     const key = `${f.status}/${f.name}`
-    const mtime = st.mtimeNs.toString()
-    const hit = cache.entries[key]
-    if (hit && hit.size === Number(st.size) && hit.mtime === mtime && hit.ino === Number(st.ino)) {
-      all.push(hit.summary)
-      next[key] = hit
+    const hit = cache.get(key, stamp)
+    if (hit !== undefined) {
+      all.push(expand(hit, f))
       continue
     }
     parser ??= await loadParser()
-    let rec: TaskRecord
+    let summary: TaskSummary
     try {
-      rec = parser(fs.readFileSync(f.abs, 'utf8'), f)
+      summary = summaryOf(parser(fs.readFileSync(f.abs, 'utf8'), f))
     } catch (e) {
       broken.push({ path: f.path, reason: (e as Error).message })
       continue
     }
-    const summary = summaryOf(rec)
+    cache.set(key, stamp, compact(summary))
     all.push(summary)
-    // A racily fresh file is parsed but not cached, so it alone is no reason to rewrite the cache (a durable
-    // write) on every listing for the next few seconds; a stale entry dropped for it still is (sizes differ).
-    if (now - Number(st.mtimeMs) > RACY_MS) {
-      next[key] = { size: Number(st.size), mtime, ino: Number(st.ino), summary }
-      dirty = true
-    }
   }
-  if (dirty || Object.keys(cache.entries).length !== Object.keys(next).length) {
-    try {
-      atomicWrite(cfile, JSON.stringify({ v: CACHE_VERSION, entries: next }))
-    } catch {
-      // A cache that cannot be written only costs speed.
-    }
-  }
-  // One task id in two folders: the more terminal copy wins.
+  cache.save({ prune: true })
+  // One task id in two folders: the newer copy wins (a move interrupted between writing the new
+  // file and removing the old one); at equal versions (a bad merge), the more terminal one.
   const byId = new Map<string, TaskSummary>()
   const duplicates: Listing['duplicates'] = []
   for (const t of all) {
     const prev = byId.get(t.id)
     if (prev === undefined) byId.set(t.id, t)
     else {
-      const [keep, drop] = STATUS_RANK[t.status] > STATUS_RANK[prev.status] ? [t, prev] : [prev, t]
+      const [keep, drop] = preferred(t, prev) ? [t, prev] : [prev, t]
       byId.set(t.id, keep)
-      duplicates.push({ id: t.id, kept: keep.path, ignored: drop.path })
+      duplicates.push({ id: t.id, kept: keep.path, ignored: drop.path, interrupted: keep.version !== drop.version })
     }
   }
-  const tasks = [...byId.values()].sort((a, b) => a.seq - b.seq || a.path.localeCompare(b.path))
+  const tasks = [...byId.values()].sort((a, b) => a.seq - b.seq || byText(a.path, b.path))
   return { tasks, broken, duplicates }
+}
+
+/** Of two copies of one task, is `a` the one to keep? Higher version first, then the more terminal folder. */
+export function preferred(
+  a: Pick<TaskSummary, 'version' | 'status'>,
+  b: Pick<TaskSummary, 'version' | 'status'>,
+): boolean {
+  return a.version !== b.version ? a.version > b.version : STATUS_RANK[a.status] > STATUS_RANK[b.status]
 }
 
 /** Every sequence number a project has ever used (live files, tombstones, unparseable files). */

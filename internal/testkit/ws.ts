@@ -11,7 +11,7 @@ import { main } from '../cli/main.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { entriesOf } from '../clikit/command.js'
 import { bufferIO } from '../clikit/io.js'
-import { services } from '../runtime/services.js'
+import { afterMutation, services } from '../runtime/services.js'
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const BIN = path.join(REPO_ROOT, 'build', 'dacli.js')
@@ -89,6 +89,7 @@ export async function dacliIn(cwd: string, argv: readonly string[], opts: RunOpt
     now: fixed ? () => fixed : () => new Date(),
     services,
     table,
+    afterMutation,
   })
   return new Run(argv, out.exitCode, io.out(), io.err())
 }

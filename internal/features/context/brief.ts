@@ -3,6 +3,7 @@
 // instructions.
 
 import type { BriefSection } from '../../engines/brief.js'
+import { byText } from '../../engines/order.js'
 import {
   type EventRecord,
   listEvents,
@@ -132,9 +133,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
       text: [typeof e.data.title === 'string' ? e.data.title : '', e.body].filter(Boolean).join('\n'),
       about: e.about,
     })),
-  ].sort(
-    (a, b) => (SEVERITY[a.severity ?? ''] ?? 3) - (SEVERITY[b.severity ?? ''] ?? 3) || b.when.localeCompare(a.when),
-  )
+  ].sort((a, b) => (SEVERITY[a.severity ?? ''] ?? 3) - (SEVERITY[b.severity ?? ''] ?? 3) || byText(b.when, a.when))
   if (found.length > 0) {
     out.push({
       title: 'What siblings found',
@@ -163,7 +162,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
       // An unreadable sibling is reported by lists and doctor; the brief goes on without it.
     }
   }
-  activity.sort((a, b) => b.at.localeCompare(a.at))
+  activity.sort((a, b) => byText(b.at, a.at))
   if (activity.length > 0) {
     out.push({
       title: 'Recent activity',

@@ -1,6 +1,7 @@
 import { defineCommand, flagStr } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { CycleError, criticalPath } from '../../engines/cpm.js'
+import { byText } from '../../engines/order.js'
 import { RefusedError } from '../../store/index.js'
 import { safeSegment } from '../../store/paths.js'
 import type { CriticalPathDocT } from './json.js'
@@ -13,12 +14,13 @@ const label = (r: Row) =>
 
 function mermaid(rows: Row[], links: { from: string; to: string; type: string }[]): string {
   const node = new Map(rows.map((r, i) => [r.id, `n${i + 1}`]))
+  const byId = new Map(rows.map((r) => [r.id, r]))
   const esc = (s: string) => s.replace(/"/g, '#quot;')
   const lines = ['flowchart LR', ...rows.map((r) => `  ${node.get(r.id)}["${esc(label(r))}"]`)]
   const critEdges: number[] = []
   links.forEach((l, i) => {
-    const a = rows.find((r) => r.id === l.from)
-    const b = rows.find((r) => r.id === l.to)
+    const a = byId.get(l.from)
+    const b = byId.get(l.to)
     lines.push(`  ${node.get(l.from)} ${l.type === 'FS' ? '-->' : `-- ${l.type} -->`} ${node.get(l.to)}`)
     if (a?.critical && b?.critical) critEdges.push(i)
   })
@@ -33,13 +35,14 @@ function mermaid(rows: Row[], links: { from: string; to: string; type: string }[
 
 function dot(rows: Row[], links: { from: string; to: string; type: string }[]): string {
   const node = new Map(rows.map((r, i) => [r.id, `n${i + 1}`]))
+  const byId = new Map(rows.map((r) => [r.id, r]))
   const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')
   const lines = ['digraph critical_path {', '  rankdir=LR;', '  node [shape=box, style=rounded];']
   for (const r of rows) {
     lines.push(`  ${node.get(r.id)} [label="${esc(label(r))}"${r.critical ? ', color="#c0392b", penwidth=3' : ''}];`)
   }
   for (const l of links) {
-    const crit = rows.find((r) => r.id === l.from)?.critical && rows.find((r) => r.id === l.to)?.critical
+    const crit = byId.get(l.from)?.critical && byId.get(l.to)?.critical
     const attrs = [l.type === 'FS' ? '' : `label="${l.type}"`, crit ? 'color="#c0392b", penwidth=3' : '']
       .filter(Boolean)
       .join(', ')
@@ -99,10 +102,8 @@ export const critpath = defineCommand({
         title: t?.title ?? '',
       }
     })
-    const order = new Map(cpm.critical_path.map((id, i) => [id, i]))
-    rows.sort(
-      (a, b) => (a.es ?? Number.POSITIVE_INFINITY) - (b.es ?? Number.POSITIVE_INFINITY) || a.ref.localeCompare(b.ref),
-    )
+    const rowOf = new Map(rows.map((r) => [r.id, r]))
+    rows.sort((a, b) => (a.es ?? Number.POSITIVE_INFINITY) - (b.es ?? Number.POSITIVE_INFINITY) || byText(a.ref, b.ref))
     const links = input_.flatMap((t) => t.deps.map((d) => ({ from: d.on, to: t.id, type: d.type })))
     const diagram = format === 'mermaid' ? mermaid(rows, links) : format === 'dot' ? dot(rows, links) : null
     const data: CriticalPathDocT = {
@@ -112,7 +113,7 @@ export const critpath = defineCommand({
       unit: 'te',
       tasks: rows,
       critical_path: cpm.critical_path,
-      unsized: cpm.unsized.map((id) => rows.find((r) => r.id === id)?.ref ?? id),
+      unsized: cpm.unsized.map((id) => rowOf.get(id)?.ref ?? id),
       format,
       diagram,
     }
@@ -150,9 +151,7 @@ export const critpath = defineCommand({
         ])
         if (data.critical_path.length > 0) {
           out.line('')
-          out.line(
-            `critical chain: ${[...order.keys()].map((id) => rows.find((r) => r.id === id)?.ref ?? id).join(' → ')}`,
-          )
+          out.line(`critical chain: ${data.critical_path.map((id) => rowOf.get(id)?.ref ?? id).join(' → ')}`)
         }
         if (data.unsized.length > 0)
           out.line(s('yellow', `unsized: ${data.unsized.join(', ')} (dacli task edit <ref> --estimate o,m,p)`))

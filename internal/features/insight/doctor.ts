@@ -4,6 +4,7 @@ import { defineCommand, flagBool } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { CycleError, topoOrder } from '../../engines/cpm.js'
 import { lintDecision, lintRisk } from '../../engines/lint.js'
+import { byText } from '../../engines/order.js'
 import {
   findTemps,
   listAgentFiles,
@@ -36,13 +37,23 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   for (const b of plan.broken) unparseable(b.path, b.reason)
   const all = await store.listTasks()
   for (const d of all.duplicates) {
-    add({
-      code: 'duplicate-task-file',
-      severity: 'warning',
-      subject: d.ignored,
-      message: `task ${d.id} is also at ${d.kept} (the more terminal copy wins)`,
-      hint: `remove ${d.ignored} once you have checked nothing in it is missing from ${d.kept}`,
-    })
+    add(
+      d.interrupted
+        ? {
+            code: 'interrupted-move',
+            severity: 'warning',
+            subject: d.ignored,
+            message: `an older copy of task ${d.id}, left by a move that was interrupted; ${d.kept} is the current one`,
+            hint: 'harmless: readers use the newer copy and the next change to the task removes this one',
+          }
+        : {
+            code: 'duplicate-task-file',
+            severity: 'warning',
+            subject: d.ignored,
+            message: `task ${d.id} is also at ${d.kept} at the same version (the more terminal copy wins)`,
+            hint: `remove ${d.ignored} once you have checked nothing in it is missing from ${d.kept}`,
+          },
+    )
   }
   // Two different tasks with one sequence number in a project (a bad merge).
   const seen = new Map<string, string>()
@@ -157,17 +168,42 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
       hint: 'harmless: the next write in that folder removes it',
     })
   }
+  for (const copy of conflictCopies(store.dir)) {
+    const rel = store.rel(copy)
+    add({
+      code: 'record-conflict',
+      severity: 'error',
+      subject: rel,
+      message: `the other side's version of ${rel.replace(/\.conflict-[0-9a-f]+$/, '')}, left by a record pull that found both sides changed it`,
+      hint: 'compare the two, keep what is right in the .md file, delete this copy, then dacli record (record push refuses until then)',
+    })
+  }
   const rank = { error: 0, warning: 1, info: 2 }
   return out.sort(
-    (a, b) => rank[a.severity] - rank[b.severity] || a.code.localeCompare(b.code) || a.subject.localeCompare(b.subject),
+    (a, b) => rank[a.severity] - rank[b.severity] || byText(a.code, b.code) || byText(a.subject, b.subject),
   )
+}
+
+/** `<file>.conflict-<commit>` copies written by `record pull` (never under cache/ or locks/). */
+function conflictCopies(dir: string): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name)
+      if (e.isDirectory() && !e.isSymbolicLink()) {
+        if (d !== dir || (e.name !== 'cache' && e.name !== 'locks')) walk(p)
+      } else if (/\.conflict-[0-9a-f]{7,}$/.test(e.name)) out.push(p)
+    }
+  }
+  walk(dir)
+  return out.sort()
 }
 
 export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    'Reports findings with stable codes (unparseable-object, duplicate-task-file, sequence-collision, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+    'Reports findings with stable codes (unparseable-object, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
   args: [],
   flags: { strict: bool('exit 1 when there is an error-severity finding') },
   json: 'doctor/v1',

@@ -71,14 +71,7 @@ export function readyFrontier(plan: Plan, limit: number) {
     // A cycle leaves the order to priority and sequence; doctor and critical-path name it.
   }
   const statusOf = (id: string) => plan.byId.get(id)?.status ?? null
-  const f = frontier(
-    plan.tasks.map((t) => ({
-      ...t,
-      deps: t.depends_on.map((d) => ({ on: plan.target(t, d.on)?.id ?? d.on, type: d.type })),
-    })),
-    statusOf,
-    slack,
-    limit,
-  )
+  const depsOf = (t: TaskSummary) => t.depends_on.map((d) => ({ on: plan.target(t, d.on)?.id ?? d.on, type: d.type }))
+  const f = frontier(plan.tasks, depsOf, statusOf, slack, limit)
   return { ...f, slack, critical }
 }

@@ -2,6 +2,7 @@ import { defineCommand, flagBool } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { allHelp, catalogEntry, commandHelp, families, familyHelp, rootHelp } from '../../clikit/help.js'
 import { VERSION } from '../../clikit/version.js'
+import { byText } from '../../engines/order.js'
 import { UsageError } from '../../store/errors.js'
 import type { CatalogDocT } from './json.js'
 
@@ -35,7 +36,7 @@ export const help = defineCommand({
     }
     const data: CatalogDocT = {
       schema: 'catalog/v1',
-      commands: [...selected].sort((a, b) => a.path.localeCompare(b.path)).map(catalogEntry),
+      commands: [...selected].sort((a, b) => byText(a.path, b.path)).map(catalogEntry),
     }
     return { data, human: (out) => out.line(text.replace(/\n$/, '')) }
   },
@@ -50,7 +51,7 @@ export const catalog = defineCommand({
   mutates: false,
   standalone: true,
   async run(ctx) {
-    const cmds = [...ctx.table].sort((a, b) => a.path.localeCompare(b.path)).map(catalogEntry)
+    const cmds = [...ctx.table].sort((a, b) => byText(a.path, b.path)).map(catalogEntry)
     const data: CatalogDocT = { schema: 'catalog/v1', commands: cmds }
     return {
       data,

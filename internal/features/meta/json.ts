@@ -54,14 +54,91 @@ export const VersionDoc = z.strictObject({
   format: z.number().int().describe('the on-disk format version this binary reads and writes'),
 })
 
+export type InitDocT = z.infer<typeof InitDoc>
+export type CatalogDocT = z.infer<typeof CatalogDoc>
+export type SchemaListDocT = z.infer<typeof SchemaListDoc>
+export type VersionDocT = z.infer<typeof VersionDoc>
+
+const IdVersion = z.strictObject({ id: z.string(), version: z.number().int() })
+
+export const CapabilitiesDoc = z.strictObject({
+  schema: z.literal('capabilities/v1'),
+  binary: z.strictObject({ name: z.literal('dacli'), version: z.string(), node: z.string(), platform: z.string() }),
+  state_schemas: z.array(IdVersion).describe('on-disk formats: state.workspace (FORMAT.md), state.event'),
+  commands: z.array(
+    z.strictObject({
+      id: z.string().describe('cli.command.<path with dots>'),
+      path: z.string(),
+      summary: z.string(),
+      usage: z.string(),
+      json: z.string().nullable(),
+      mutates: z.boolean(),
+      schema_version: z.number().int(),
+      flags: z.array(
+        z.strictObject({
+          id: z.string().describe('cli.command.<path>.flag.<name>'),
+          name: z.string(),
+          takes_value: z.boolean(),
+          repeatable: z.boolean(),
+        }),
+      ),
+    }),
+  ),
+  json_schemas: z.array(IdVersion),
+  mcp: z.strictObject({
+    protocol_version: z.string().nullable(),
+    tool_schema_version: z.number().int().nullable(),
+    tools: z.array(
+      z.strictObject({
+        id: z.string().describe('mcp.tool.<name>'),
+        name: z.string(),
+        schema_version: z.number().int(),
+      }),
+    ),
+  }),
+  adapter_capabilities: z
+    .array(z.strictObject({ id: z.string() }))
+    .describe('what this build can do at run time; never a claim that a provider is authenticated'),
+  required: z.array(z.string()).describe('the ids asked for with --require'),
+  missing: z.array(z.string()).describe('required ids this binary lacks (exit 3 when not empty)'),
+})
+
+export type CapabilitiesDocT = z.infer<typeof CapabilitiesDoc>
+
+export const CompatibilityReportDoc = z.strictObject({
+  schema: z.literal('compatibility-report/v1'),
+  compatible: z.boolean(),
+  requirements: z.string().describe('the requirements document that was checked (the only file named)'),
+  binary: z.strictObject({ name: z.literal('dacli'), version: z.string(), path: z.string().nullable() }),
+  required: z.array(
+    z.strictObject({
+      id: z.string(),
+      present: z.boolean(),
+      schema_version: z.number().int().nullable(),
+      available_version: z.number().int().nullable(),
+    }),
+  ),
+  optional: z.array(
+    z.strictObject({
+      id: z.string(),
+      present: z.boolean(),
+      schema_version: z.number().int().nullable(),
+      available_version: z.number().int().nullable(),
+      fallback: z.string().nullable().describe('what the skill does instead when it is missing'),
+    }),
+  ),
+  incompatible: z
+    .array(z.strictObject({ id: z.string(), reason: z.string() }))
+    .describe('required ids missing or at another schema version'),
+})
+
+export type CompatibilityReportDocT = z.infer<typeof CompatibilityReportDoc>
+
 export const documents = {
+  'capabilities/v1': CapabilitiesDoc,
+  'compatibility-report/v1': CompatibilityReportDoc,
   'init/v1': InitDoc,
   'version/v1': VersionDoc,
   'catalog/v1': CatalogDoc,
   'schema-list/v1': SchemaListDoc,
 }
-
-export type InitDocT = z.infer<typeof InitDoc>
-export type CatalogDocT = z.infer<typeof CatalogDoc>
-export type SchemaListDocT = z.infer<typeof SchemaListDoc>
-export type VersionDocT = z.infer<typeof VersionDoc>

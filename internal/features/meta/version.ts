@@ -1,30 +1,59 @@
 import { arch, platform } from 'node:os'
-import { defineCommand } from '../../clikit/command.js'
+import { defineCommand, flagBool, optionalArg } from '../../clikit/command.js'
+import { bool } from '../../clikit/flags.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
+import { UsageError } from '../../store/errors.js'
+import { compatibilityReport } from './compat.js'
 import type { VersionDocT } from './json.js'
 
 export const version = defineCommand({
   path: 'version',
-  summary: 'Print the version of dacli, its runtime and the on-disk format it reads',
-  args: [],
-  flags: {},
+  summary: 'Print the version, or check a skill’s requirements against this binary',
+  description:
+    'With --compatibility, checks a skill’s capabilities.json (PATH, else $DACLI_SKILL_REQUIREMENTS, ./skills/dacli/, ./.codex/skills/dacli/, ./.agents/skills/dacli/ in the repository, then ~/.codex/skills/dacli/ and ~/.agents/skills/dacli/) and prints compatibility-report/v1 naming only that document and this binary. A missing required capability, an incompatible schema version or a requirements format this binary does not read exits 3 — do not retry unchanged; missing optional ones are reported with the skill’s fallback. No document → 4; unreadable → 1; not JSON or the wrong shape → 2. Nothing is ever downloaded.',
+  usage: '[--compatibility [PATH]]',
+  args: [optionalArg('path', 'the requirements document (with --compatibility)')],
+  flags: { compatibility: bool('check a skill’s requirements document against this binary') },
   json: 'version/v1',
+  jsonVariants: ['compatibility-report/v1'],
   mutates: false,
   standalone: true,
-  examples: ['dacli version --json', 'dacli --version'],
-  async run() {
-    const plat = `${platform()}-${arch()}`
+  examples: [
+    'dacli version --json',
+    'dacli version --compatibility',
+    'dacli version --compatibility skills/dacli/capabilities.json --json',
+  ],
+  async run(ctx, input) {
+    const file = input.args.path
+    if (flagBool(input, 'compatibility')) {
+      const r = await compatibilityReport(ctx, file)
+      return {
+        data: r,
+        exitCode: r.compatible ? 0 : 3,
+        human(out) {
+          out.line(
+            `${r.compatible ? 'compatible' : out.style('red', 'INCOMPATIBLE')}: ${r.requirements} against ${r.binary.name} ${r.binary.version}${r.binary.path ? ` (${r.binary.path})` : ''}`,
+          )
+          for (const i of r.incompatible) out.line(`  required ${i.id}: ${i.reason}`)
+          for (const o of r.optional.filter((x) => !x.present))
+            out.line(`  optional ${o.id} missing — fallback: ${o.fallback ?? 'none given'}`)
+          if (!r.compatible) out.line('do not retry unchanged: upgrade dacli or use a skill made for this version')
+        },
+      }
+    }
+    if (file !== undefined) throw new UsageError('a PATH is only taken with --compatibility')
     const data: VersionDocT = {
       schema: 'version/v1',
       name: BINARY_NAME,
       version: VERSION,
       node: process.version,
-      platform: plat,
+      platform: `${platform()}-${arch()}`,
       format: 0,
     }
     return {
       data,
-      human: (out) => out.line(`${BINARY_NAME} ${VERSION} (node ${data.node}, ${plat}, format ${data.format})`),
+      human: (out) =>
+        out.line(`${BINARY_NAME} ${VERSION} (node ${data.node}, ${data.platform}, format ${data.format})`),
     }
   },
 })

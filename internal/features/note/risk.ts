@@ -15,7 +15,7 @@ export const riskAdd = defineCommand({
     project: str('the project', { required: true, valueName: 'SLUG' }),
     impact: oneOf(LEVELS, 'how bad it would be', { required: true }),
     likelihood: oneOf(LEVELS, 'how likely it is', { required: true }),
-    indicator: str('a sign that it is happening (repeatable)', { repeatable: true }),
+    indicator: str('a sign that it is happening', { repeatable: true }),
     action: str('what is done about it'),
   },
   json: 'risk/v1',

@@ -12,7 +12,7 @@ export const check = defineCommand({
   usage: '<ref> (--n N… | --all | --match TEXT) [--verify CMD] [--timeout DUR]',
   args: [arg('ref', 'the task')],
   flags: {
-    n: int('the number of a criterion (1-based; repeatable)', { repeatable: true, min: 1 }),
+    n: int('the number of a criterion (1-based)', { repeatable: true, min: 1 }),
     all: bool('every criterion'),
     match: str('the criteria whose text contains TEXT (case-insensitive)'),
     verify: str('a shell command that proves the criteria; they are checked only if it exits 0', { valueName: 'CMD' }),

@@ -1,5 +1,6 @@
 import { defineCommand, flagList, flagNum, flagStr } from '../../clikit/command.js'
 import { int, oneOf, str } from '../../clikit/flags.js'
+import { byText } from '../../engines/order.js'
 import { PRIORITIES, STATUSES, UsageError } from '../../store/index.js'
 import { safeSegment } from '../../store/paths.js'
 import { listItem } from './docs.js'
@@ -13,7 +14,7 @@ export const list = defineCommand({
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
-    status: oneOf(STATUSES, 'only tasks in this status (repeat for several)', { repeatable: true }),
+    status: oneOf(STATUSES, 'only tasks in this status', { repeatable: true }),
     owner: str('only tasks owned by this identity (`me` for yourself, `none` for unowned)', { valueName: 'AGENT' }),
     priority: oneOf(PRIORITIES, 'only tasks with this priority'),
     limit: int('at most this many tasks on this page', { min: 1, max: 100_000 }),
@@ -40,7 +41,7 @@ export const list = defineCommand({
       .filter((t) => statuses.length === 0 || statuses.includes(t.status))
       .filter((t) => priority === undefined || t.priority === priority)
       .filter((t) => owner === undefined || (owner === 'none' ? t.owner === null : t.owner === owner))
-      .sort((a, b) => a.project.localeCompare(b.project) || a.seq - b.seq)
+      .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
     const start = cursorText === undefined ? 0 : Number(cursorText)
     const limit = flagNum(input, 'limit') ?? null
     const end = limit === null ? matches.length : Math.min(matches.length, start + limit)

@@ -7,7 +7,7 @@ export const uncheck = defineCommand({
   path: 'task uncheck',
   summary: 'Clear ticked acceptance criteria',
   args: [arg('ref', 'the task')],
-  flags: { n: int('the number of a criterion (1-based; repeatable)', { repeatable: true, min: 1, required: true }) },
+  flags: { n: int('the number of a criterion (1-based)', { repeatable: true, min: 1, required: true }) },
   json: 'task-change/v1',
   mutates: true,
   idempotent: true,

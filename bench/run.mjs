@@ -1,0 +1,245 @@
+// `npm run bench`: the scenarios of quality.md on generated workspaces of 1,000
+// and 10,000 tasks, every figure a paired ratio to `node -e 0`, plus peers where
+// they install, and the MCP server's latency. Writes bench/results/latest.{md,json}.
+//
+// Options (environment): BENCH_RUNS (default 7), BENCH_ADDS (task add series, default 1000),
+// BENCH_PEERS=0 to skip peers, BENCH_QUICK=1 for a fast smoke run.
+
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { generate } from './generate.mjs'
+import { median, paired, runOnce } from './measure.mjs'
+import { benchPeers } from './peers.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, '..')
+const BIN = join(root, 'build', 'dacli.js')
+const quick = process.env.BENCH_QUICK === '1'
+const RUNS = Number(process.env.BENCH_RUNS ?? (quick ? 3 : 7))
+const ADDS = Number(process.env.BENCH_ADDS ?? (quick ? 50 : 1000))
+const env = { ...process.env, NO_COLOR: '1' }
+delete env.DACLI_AGENT
+const dacli = (...args) => [process.execPath, BIN, ...args]
+const ok = (r) => r.status === 0
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'dacli-bench-')))
+const log = (m) => process.stderr.write(`${m}\n`)
+
+const sizes = {
+  '1k': { tasks: 1000, projects: 10, tasksPerProject: 100, notes: 200, events: 100 },
+  '10k': { tasks: 10000, projects: 100, tasksPerProject: 100, notes: 2000, events: 1000 },
+}
+
+const results = {
+  generated_at: new Date().toISOString(),
+  machine: { cpus: cpus().length, node: process.version },
+  runs: RUNS,
+  scenarios: [],
+  growth: [],
+  peers: [],
+  mcp: null,
+}
+
+function record(name, size, target, m) {
+  const met = m.ratio !== null && target !== null ? m.ratio <= target : null
+  results.scenarios.push({ name, size, target, ...m, met })
+  log(
+    `  ${name} [${size}]: ${m.ratio}× (target ≤ ${target}×) — ${m.median_ms} ms vs floor ${m.floor_ms} ms${met === false ? '  ✗' : ''}`,
+  )
+}
+
+// ------------------------------------------------------------------ workspaces
+
+const ws = {}
+for (const [size, s] of Object.entries(sizes)) {
+  if (quick && size === '10k') continue
+  const dir = join(work, size)
+  log(`generating ${s.tasks} tasks in ${s.projects} projects (${dir})`)
+  generate(dir, s)
+  runOnce(dacli('task', 'list', '--json'), { cwd: dir, env }) // warm the caches as a user's first command would
+  ws[size] = dir
+}
+
+// ------------------------------------------------------------------ scenarios
+
+log('scenarios')
+const some = (size) => `proj${String(Math.floor(sizes[size].projects / 2)).padStart(3, '0')}/050`
+record('dacli --version', '-', 1.3, paired(dacli('--version'), { cwd: ws['1k'], env, runs: RUNS, check: ok }))
+record('dacli help', '-', 1.3, paired(dacli('help'), { cwd: ws['1k'], env, runs: RUNS, check: ok }))
+for (const size of Object.keys(ws)) {
+  const cwd = ws[size]
+  const big = size === '10k'
+  record(
+    'task show <ref>',
+    size,
+    big ? 1.5 : null,
+    paired(dacli('task', 'show', some(size), '--json'), { cwd, env, runs: RUNS, check: ok }),
+  )
+  record(
+    'task list --json',
+    size,
+    big ? 4 : 2,
+    paired(dacli('task', 'list', '--json'), { cwd, env, runs: RUNS, check: ok }),
+  )
+  record('next', size, big ? 5 : 3, paired(dacli('next', '--json'), { cwd, env, runs: RUNS, check: ok }))
+  record(
+    'critical-path',
+    size,
+    big ? 5 : null,
+    paired(dacli('critical-path', '--json'), { cwd, env, runs: RUNS, check: ok }),
+  )
+  record('context <ref>', size, 3, paired(dacli('context', some(size), '--json'), { cwd, env, runs: RUNS, check: ok }))
+  record('overview', size, null, paired(dacli('overview', '--json'), { cwd, env, runs: RUNS, check: ok }))
+}
+
+// task add: one process per task, ADDS in a row, a floor run every tenth add.
+{
+  const cwd = join(work, 'adds')
+  generate(cwd, { projects: 1, tasksPerProject: 0, notes: 0, events: 0 })
+  const walls = []
+  const floors = []
+  for (let i = 0; i < ADDS; i++) {
+    if (i % 10 === 0) floors.push(runOnce([process.execPath, '-e', '0'], { cwd, env, time: false }).wall)
+    const r = runOnce(
+      dacli('task', 'add', `Item ${i} of the series`, '--project', 'proj000', '--force', '--accept', 'done', '--quiet'),
+      { cwd, env, time: false },
+    )
+    if (r.status !== 0) throw new Error(`task add failed: ${r.stderr}`)
+    walls.push(r.wall)
+  }
+  const m = {
+    runs: ADDS,
+    floor_ms: round(median(floors)),
+    median_ms: round(median(walls)),
+    ratio: round(median(walls) / median(floors), 2),
+    cpu_ratio: null,
+    peak_rss_kib: null,
+  }
+  record(`task add (${ADDS} in a row, one process each)`, `0→${ADDS}`, 2, m)
+}
+
+// task claim while 7 other processes claim other tasks.
+{
+  const cwd = ws['1k']
+  const stop = { done: false }
+  const loops = []
+  for (let p = 1; p <= 7; p++) {
+    loops.push(
+      (async () => {
+        let seq = 1
+        while (!stop.done) {
+          const ref = `proj00${p}/${String(seq++).padStart(3, '0')}`
+          await new Promise((res) =>
+            spawn(process.execPath, [BIN, 'task', 'claim', ref, '--quiet'], { cwd, env, stdio: 'ignore' }).on(
+              'close',
+              res,
+            ),
+          )
+          if (seq > 99) seq = 1
+        }
+      })(),
+    )
+  }
+  // The measured claims take fresh tasks of a project the other processes do not touch.
+  const m = paired(
+    (i) => dacli('task', 'claim', `proj009/${String(i < 0 ? 90 - i : i + 1).padStart(3, '0')}`, '--quiet'),
+    { cwd, env, runs: RUNS, check: ok },
+  )
+  stop.done = true
+  await Promise.all(loops)
+  record('task claim (7 other processes claiming)', '1k', 2.5, m)
+}
+
+// ------------------------------------------------------------------ growth 1k → 10k
+
+if (ws['10k']) {
+  for (const name of new Set(results.scenarios.filter((s) => s.size === '10k').map((s) => s.name))) {
+    const a = results.scenarios.find((s) => s.name === name && s.size === '1k')
+    const b = results.scenarios.find((s) => s.name === name && s.size === '10k')
+    if (!a || !b) continue
+    const work1 = a.median_ms - a.floor_ms
+    const work10 = b.median_ms - b.floor_ms
+    results.growth.push({
+      name,
+      ms_1k: a.median_ms,
+      ms_10k: b.median_ms,
+      work_growth: work1 > 0 ? round(work10 / work1, 1) : null,
+    })
+  }
+}
+
+// ------------------------------------------------------------------ MCP and peers
+
+try {
+  const { mcpLatency } = await import('./mcp-latency.mjs')
+  results.mcp = await mcpLatency({ bin: BIN, sizes: Object.fromEntries(Object.entries(ws)), calls: quick ? 200 : 1000 })
+} catch (e) {
+  results.mcp = { error: (e instanceof Error ? e.message : String(e)).split('\n')[0] }
+}
+if (process.env.BENCH_PEERS !== '0' && !quick)
+  results.peers = await benchPeers({ work, runs: Math.max(3, Math.min(RUNS, 5)), dacliBin: BIN, env })
+
+// ------------------------------------------------------------------ report
+
+mkdirSync(join(here, 'results'), { recursive: true })
+writeFileSync(join(here, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`)
+writeFileSync(join(here, 'results', 'latest.md'), report(results))
+rmSync(work, { recursive: true, force: true })
+log(`wrote bench/results/latest.md and latest.json`)
+
+function round(n, d = 1) {
+  return n === null || Number.isNaN(n) ? null : Math.round(n * 10 ** d) / 10 ** d
+}
+
+function report(r) {
+  const lines = [
+    '# dacli benchmark',
+    '',
+    `Generated ${r.generated_at} on ${r.machine.cpus} CPUs, Node ${r.machine.node}. Every ratio is the median of ${r.runs} runs of the command, each paired with a run of \`node -e 0\` at the same moment (quality.md); lower is better.`,
+    '',
+    '| scenario | size | ratio | target | met | median ms | floor ms | CPU ratio | peak RSS MiB |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...r.scenarios.map(
+      (s) =>
+        `| ${s.name} | ${s.size} | ${s.ratio}× | ${s.target === null ? '—' : `≤ ${s.target}×`} | ${s.met === null ? '—' : s.met ? 'yes' : '**no**'} | ${s.median_ms} | ${s.floor_ms} | ${s.cpu_ratio ?? '—'} | ${s.peak_rss_kib === null ? '—' : (s.peak_rss_kib / 1024).toFixed(0)} |`,
+    ),
+    '',
+    '## Growth from 1,000 to 10,000 tasks',
+    '',
+    'Work = median minus the floor. Ten times the tasks at ten times the work is linear.',
+    '',
+    '| scenario | 1k ms | 10k ms | work ×  |',
+    '|---|---|---|---|',
+    ...r.growth.map((g) => `| ${g.name} | ${g.ms_1k} | ${g.ms_10k} | ${g.work_growth ?? '—'} |`),
+    '',
+    '## MCP server (warm, stdio)',
+    '',
+    r.mcp && !r.mcp.error
+      ? [
+          '| workspace | calls | median ms | p99 ms | RSS MiB |',
+          '|---|---|---|---|---|',
+          ...r.mcp.rows.map((m) => `| ${m.size} | ${m.calls} | ${m.median_ms} | ${m.p99_ms} | ${m.rss_mib} |`),
+        ].join('\n')
+      : `not measured: ${r.mcp?.error ?? 'skipped'}`,
+    '',
+    '## Peers, side by side',
+    '',
+    r.peers.length === 0 ? 'not measured in this run (BENCH_PEERS=0 or quick mode).' : peersTable(r.peers),
+    '',
+  ]
+  return lines.join('\n')
+}
+
+function peersTable(peers) {
+  const ops = ['create', 'list', 'show', 'status', 'next']
+  return [
+    `| tool | ${ops.join(' | ')} | notes |`,
+    `|---|${ops.map(() => '---').join('|')}|---|`,
+    ...peers.map(
+      (p) =>
+        `| ${p.name} | ${ops.map((o) => (p.ratios?.[o] == null ? '—' : `${p.ratios[o]}×`)).join(' | ')} | ${p.note ?? ''} |`,
+    ),
+  ].join('\n')
+}

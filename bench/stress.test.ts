@@ -1,0 +1,85 @@
+// `npm run stress`: the large versions of the reliability table (quality.md).
+// Skipped unless STRESS=1; `npm test` runs the small versions elsewhere.
+// Figures go to bench/results/stress-latest.md.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import fc from 'fast-check'
+import { afterAll, describe, expect, test } from 'vitest'
+import { bool, parseArgv, str } from '../internal/clikit/flags.js'
+import { badInputCorpus, claimRace, crashTrials, type Figures, seqRace, tickRace } from '../internal/testkit/stress.js'
+import { REPO_ROOT, workspace } from '../internal/testkit/ws.js'
+
+const on = process.env.STRESS === '1'
+const figures: [string, Figures][] = []
+
+describe.skipIf(!on)('stress', () => {
+  test('one winner per claim: 16 processes × 200 rounds', { timeout: 3_600_000 }, async () => {
+    const f = await claimRace(await workspace(), 16, Number(process.env.STRESS_ROUNDS ?? 200))
+    figures.push(['one winner per claim', f])
+    expect(f.rounds_with_other_than_one_winner).toBe(0)
+    expect(f.tasks_with_more_than_one_claim).toBe(0)
+  })
+
+  test('no lost sequence number: 8 processes × 50 adds', { timeout: 1_800_000 }, async () => {
+    const f = await seqRace(await workspace(), 8, 50)
+    figures.push(['no lost sequence number', f])
+    expect(f).toMatchObject({ failed: 0, tasks: 400, distinct_numbers: 400 })
+  })
+
+  test('no lost tick: 12 processes × 20 rounds', { timeout: 1_800_000 }, async () => {
+    const f = await tickRace(await workspace(), 12, 20)
+    figures.push(['no lost tick', f])
+    expect(f.lost_ticks).toBe(0)
+  })
+
+  test('crash safety: SIGKILL at random points, 500 write trials', { timeout: 3_600_000 }, async () => {
+    const f = await crashTrials(await workspace(), 500)
+    figures.push(['crash safety', f])
+    expect(f.skipped_objects).toBe(0)
+    expect(f.unexpected_findings).toBe('none')
+    expect(f.findings_after_cleanup).toBe(0)
+  })
+
+  test('bad input corpus', { timeout: 600_000 }, async () => {
+    const f = await badInputCorpus(await workspace())
+    figures.push(['bad input', f])
+    expect(f.failures).toBe('none')
+    expect(f.read_outside_the_workspace).toBe(false)
+  })
+
+  test('flag parser: 100,000 generated argv lists', { timeout: 600_000 }, () => {
+    const specs = { name: str('x'), tag: str('x', { repeatable: true }), 'dry-run': bool('x') }
+    let runs = 0
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.string(), fc.constantFrom('--', '-h', '--name', '--tag', '--dry-run', '--x=1')), {
+          maxLength: 12,
+        }),
+        (argv) => {
+          runs++
+          const r = parseArgv(argv, specs)
+          for (const p of r.positionals) expect(argv).toContain(p)
+        },
+      ),
+      { numRuns: 100_000 },
+    )
+    figures.push(['flag parser', { argv_lists: runs, thrown: 0 }])
+  })
+
+  afterAll(() => {
+    const lines = ['# dacli stress run', '', `Run ${new Date().toISOString()}.`, '']
+    for (const [name, f] of figures) {
+      lines.push(
+        `## ${name}`,
+        '',
+        '| figure | value |',
+        '|---|---|',
+        ...Object.entries(f).map(([k, v]) => `| ${k} | ${Array.isArray(v) ? v.join(', ') : String(v)} |`),
+        '',
+      )
+    }
+    fs.mkdirSync(path.join(REPO_ROOT, 'bench', 'results'), { recursive: true })
+    fs.writeFileSync(path.join(REPO_ROOT, 'bench', 'results', 'stress-latest.md'), `${lines.join('\n')}\n`)
+  })
+})

@@ -1,0 +1,85 @@
+// The steps pull, push and sync share, in the order they run: local checks
+// first (project, link, refs), then the token, then GitHub.
+
+import type { Context } from '../../clikit/context.js'
+import { classify } from '../../engines/adoption.js'
+import type { Issue, RepoInfo } from '../../github/client.js'
+import { FailureError, type Store, type TaskSummary } from '../../store/index.js'
+import type { PlannedIssue } from './plan.js'
+import { disclosureGate, type Linked, linkedRepo, lockScope } from './repo.js'
+import { connect, progress, type Session } from './session.js'
+
+export interface Prepared {
+  store: Store
+  linked: Linked
+  session: Session
+  say: (m: string) => void
+  warn: (m: string) => void
+}
+
+/** Local preconditions, then a session. `local` runs after the link is known and before any API call. */
+export async function prepare(
+  ctx: Context,
+  project: string,
+  local?: (store: Store) => Promise<void>,
+): Promise<Prepared> {
+  const store = await ctx.store()
+  const linked = await linkedRepo(store, project)
+  await local?.(store)
+  const session = await connect(ctx, { requireToken: true })
+  const say = progress(ctx)
+  return { store, linked, session, say, warn: ctx.json ? () => {} : (m) => ctx.notes.warn(m) }
+}
+
+/** The live repository, checked against the recorded consent (refused, exit 3, when public without it). */
+export async function gate(p: Prepared, command: string): Promise<RepoInfo> {
+  const live = await p.session.client.repository(p.linked.repo)
+  disclosureGate(p.linked, live, command)
+  return live
+}
+
+export async function fetchIssues(p: Prepared, repo: string): Promise<Issue[]> {
+  const issues = await p.session.client.listIssues(repo, (n) => {
+    if (n > 100) p.say(`fetched ${n} issues and pull requests from ${repo}…`)
+  })
+  return issues
+}
+
+export async function inboundPlan(
+  p: Prepared,
+  project: string,
+  repo: string,
+  issues: readonly Issue[],
+): Promise<{ plan: PlannedIssue[]; tasks: TaskSummary[] }> {
+  const listing = await p.store.listTasks(project)
+  for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
+  return { plan: classify(issues, listing.tasks, repo), tasks: listing.tasks }
+}
+
+/** Run `fn` holding the repository's lock (real runs only; a dry run takes none). */
+export async function withRepoLock<T>(p: Prepared, repo: string, fn: () => Promise<T>): Promise<T> {
+  const lock = await p.store.lock(lockScope(repo))
+  try {
+    return await fn()
+  } finally {
+    lock.release()
+  }
+}
+
+export const refsOf = (tasks: readonly TaskSummary[]) =>
+  new Map(tasks.map((t) => [t.id, `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`]))
+
+/** The workspace id that goes into issue markers (never empty: an empty id would make every marker unreadable). */
+export function workspaceId(store: Store): string {
+  const id = store.config.id
+  if (!/^[0-9A-Za-z]+$/.test(id)) {
+    throw new FailureError(
+      'the workspace has no usable id in .dacli/config.yml, so pushed issues could not be found again',
+      {
+        details: { id },
+        next: ['restore the `id:` line of .dacli/config.yml from git history'],
+      },
+    )
+  }
+  return id
+}

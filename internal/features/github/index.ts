@@ -1,0 +1,7 @@
+import { doctor } from './doctor.js'
+import { link } from './link.js'
+import { pull } from './pull.js'
+import { push } from './push.js'
+import { sync } from './sync.js'
+
+export const commands = [doctor, link, pull, push, sync]

@@ -1,0 +1,192 @@
+// Wire shapes of the github slice (github.md). Additive only within a version.
+
+import { z } from 'zod'
+
+export const GithubDoctorDoc = z.strictObject({
+  schema: z.literal('github-doctor/v1'),
+  version: z.literal(1),
+  ok: z.boolean().describe('every check passed (the exit code says the same: 0 or 1)'),
+  project: z.string().nullable().describe('the project whose repository was checked, or null'),
+  repository: z.string().nullable().describe('owner/name that was checked, or null when none could be determined'),
+  repository_source: z
+    .enum(['project', 'only-linked-project', 'origin'])
+    .nullable()
+    .describe('where the repository came from: the named project, the only linked project, or the origin remote'),
+  api_url: z.string(),
+  token_source: z
+    .enum(['GH_TOKEN', 'GITHUB_TOKEN', 'gh auth token'])
+    .nullable()
+    .describe('where the token came from (the token itself is never shown)'),
+  visibility: z.enum(['public', 'private', 'internal']).nullable(),
+  rate_limit: z
+    .strictObject({
+      limit: z.number().int(),
+      remaining: z.number().int(),
+      used: z.number().int().nullable(),
+      reset: z.string().nullable().describe('RFC 3339 UTC'),
+    })
+    .nullable(),
+  checks: z
+    .array(z.strictObject({ name: z.string(), ok: z.boolean(), detail: z.string() }))
+    .describe('token, api, repository, visibility, rate_limit — always all five, in this order'),
+})
+
+const Outcome = z.enum(['create', 'link', 'already_mapped', 'refused', 'skipped'])
+
+export const PlanItem = z.strictObject({
+  issue_number: z.number().int(),
+  title: z.string(),
+  outcome: Outcome.describe('the category the item is listed under'),
+  task_id: z.string().nullable().describe('the task it maps to, links to, or collides with'),
+  score: z.number().nullable().describe('title similarity with that task (1 = exact), when relevant'),
+  reason: z
+    .string()
+    .nullable()
+    .describe('why: "exact title match", "possible duplicate", "title already mapped", "dacli marker", "closed issue"'),
+  acceptance: z.array(z.string()).optional().describe('criteria the task would get (only with --include-acceptance)'),
+  acceptance_ambiguities: z
+    .array(z.string())
+    .optional()
+    .describe('list items under the Acceptance heading that were not imported (nested or numbered)'),
+})
+
+const PlanCounts = z.strictObject({
+  create: z.number().int(),
+  link: z.number().int(),
+  already_mapped: z.number().int(),
+  refused: z.number().int(),
+  skipped: z.number().int(),
+})
+
+export const AdoptionPlanDoc = z.strictObject({
+  schema: z.literal('github-adoption-plan/v1'),
+  version: z.literal(1),
+  project: z.string(),
+  repository: z.string(),
+  dry_run: z.literal(true),
+  total: z.number().int().describe('items in the whole plan'),
+  counts: PlanCounts.describe('over the whole plan, not the page'),
+  limit: z.number().int(),
+  cursor: z.number().int(),
+  next_cursor: z.number().int().nullable().describe('pass as --cursor for the next page; null on the last page'),
+  truncated: z.boolean().describe('this page does not hold the whole plan'),
+  create: z.array(PlanItem),
+  link: z.array(PlanItem),
+  already_mapped: z.array(PlanItem),
+  refused: z.array(PlanItem).describe('blocking: an applying pull refuses (exit 3) while any exists'),
+  skipped: z.array(PlanItem),
+})
+
+const Adopted = z.strictObject({
+  issue_number: z.number().int(),
+  title: z.string(),
+  task_id: z.string(),
+  ref: z.string().describe('<project>/<NNN>-<slug>'),
+})
+
+export const PullResultDoc = z.strictObject({
+  schema: z.literal('github-pull-result/v1'),
+  version: z.literal(1),
+  project: z.string(),
+  repository: z.string(),
+  dry_run: z.literal(false),
+  total: z.number().int(),
+  counts: z.strictObject({
+    created: z.number().int(),
+    linked: z.number().int(),
+    already_mapped: z.number().int(),
+    skipped: z.number().int(),
+  }),
+  created: z.array(Adopted),
+  linked: z.array(Adopted),
+})
+
+export const PushItem = z.strictObject({
+  task_id: z.string().nullable().describe('null only in a sync preview, for a task the pull half would create'),
+  ref: z.string().nullable(),
+  title: z.string(),
+  action: z.enum(['create', 'update', 'close', 'unchanged']),
+  issue_number: z.number().int().nullable().describe('null when the issue does not exist yet'),
+  adopted: z.boolean().describe('the issue was found by its marker, not through the task’s github block'),
+  state: z.enum(['open', 'closed']).describe('the state the issue ends in'),
+  labels: z.array(z.string()).describe('the labels the issue ends with'),
+  changes: z.array(z.string()).describe('what an update changes: title, body, labels, state'),
+})
+
+const PushCounts = z.strictObject({
+  create: z.number().int(),
+  update: z.number().int(),
+  close: z.number().int(),
+  unchanged: z.number().int(),
+})
+
+const DuplicateMarkers = z
+  .array(z.strictObject({ task_id: z.string(), kept: z.number().int(), others: z.array(z.number().int()) }))
+  .describe('issues carrying the same task marker; the lowest number is used, the others are left alone')
+
+const Skipped = z
+  .array(z.strictObject({ path: z.string(), reason: z.string() }))
+  .describe('task files that could not be read, and so were not pushed (see `dacli doctor`)')
+
+export const PushPreviewDoc = z.strictObject({
+  schema: z.literal('github-push-preview/v1'),
+  version: z.literal(1),
+  project: z.string(),
+  repository: z.string(),
+  dry_run: z.literal(true),
+  total: z.number().int().describe('tasks in the whole preview'),
+  counts: PushCounts.describe('over the whole preview'),
+  adopted: z.number().int().describe('issues that would be adopted by their marker'),
+  limit: z.number().int(),
+  cursor: z.number().int(),
+  next_cursor: z.number().int().nullable(),
+  truncated: z.boolean(),
+  items: z.array(PushItem).describe('this page, in task order'),
+  duplicate_markers: DuplicateMarkers,
+  skipped: Skipped,
+  output_digest: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/)
+    .describe('over the whole preview (every item, not just the page): equal digests, equal previews'),
+})
+
+export const PushResultDoc = z.strictObject({
+  schema: z.literal('github-push-result/v1'),
+  version: z.literal(1),
+  project: z.string(),
+  repository: z.string(),
+  dry_run: z.literal(false),
+  total: z.number().int(),
+  counts: PushCounts,
+  adopted: z.number().int(),
+  items: z.array(PushItem).describe('every task pushed, in task order'),
+  duplicate_markers: DuplicateMarkers,
+  skipped: Skipped,
+})
+
+export const SyncPlanDoc = z.strictObject({
+  schema: z.literal('github-sync-plan/v1'),
+  version: z.literal(1),
+  project: z.string(),
+  repository: z.string(),
+  inbound: AdoptionPlanDoc.describe('what the pull half would do'),
+  outbound: PushPreviewDoc.describe('what the push half would do after that pull'),
+})
+
+export const documents = {
+  'github-doctor/v1': GithubDoctorDoc,
+  'github-adoption-plan/v1': AdoptionPlanDoc,
+  'github-pull-result/v1': PullResultDoc,
+  'github-push-preview/v1': PushPreviewDoc,
+  'github-push-result/v1': PushResultDoc,
+  'github-sync-plan/v1': SyncPlanDoc,
+}
+
+export type GithubDoctorDocT = z.infer<typeof GithubDoctorDoc>
+export type PlanItemT = z.infer<typeof PlanItem>
+export type AdoptionPlanDocT = z.infer<typeof AdoptionPlanDoc>
+export type PullResultDocT = z.infer<typeof PullResultDoc>
+export type PushItemT = z.infer<typeof PushItem>
+export type PushPreviewDocT = z.infer<typeof PushPreviewDoc>
+export type PushResultDocT = z.infer<typeof PushResultDoc>
+export type SyncPlanDocT = z.infer<typeof SyncPlanDoc>

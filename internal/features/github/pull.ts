@@ -1,0 +1,48 @@
+import { arg, defineCommand } from '../../clikit/command.js'
+import { applyPlan } from './adopt.js'
+import { fetchIssues, inboundPlan, prepare, refsOf, withRepoLock } from './flow.js'
+import { PULL_FLAGS, readOptions } from './options.js'
+import { adoptionPlanDoc } from './plan.js'
+import { renderPlan, renderPullResult } from './render.js'
+
+export const pull = defineCommand({
+  path: 'github pull',
+  summary: 'Adopt GitHub issues as tasks (preview with --dry-run)',
+  description:
+    'Reads every issue of the linked repository and classifies it: create (no similar open or active task), link (an exact title match with an unmapped task), already_mapped, refused (a possible duplicate, or an exact match already taken — these block), skipped (closed, or carrying a dacli marker). With --dry-run it prints the plan (github-adoption-plan/v1: whole-plan counts, pages of --limit items ordered by issue number) and writes nothing, local or remote. Without it the plan is applied — unless any item blocks, in which case nothing is written (exit 3) and the blocking items are listed. An adopted issue becomes a task whose context quotes the issue, attributed to its author; checkboxes under an "Acceptance" heading become unchecked criteria. Only people apply: --json needs --dry-run. GitHub is only read.',
+  args: [arg('project', 'the project slug (linked with `github link`)')],
+  flags: PULL_FLAGS,
+  json: 'github-adoption-plan/v1',
+  mutates: true,
+  examples: [
+    'dacli github pull ledger --dry-run',
+    'dacli github pull ledger --dry-run --json --limit 50 --cursor 50',
+    'dacli github pull ledger',
+  ],
+  async run(ctx, input) {
+    const o = readOptions(ctx, input, 'github pull', true)
+    const project = input.args.project as string
+    const p = await prepare(ctx, project)
+    const repo = p.linked.repo
+    if (o.dryRun) {
+      const issues = await fetchIssues(p, repo)
+      const { plan, tasks } = await inboundPlan(p, project, repo, issues)
+      const data = adoptionPlanDoc(project, repo, plan, o)
+      const refs = refsOf(tasks)
+      return {
+        data,
+        human(out) {
+          renderPlan(out, data, refs)
+          out.line(out.style('dim', 'dry run: nothing was written'))
+        },
+      }
+    }
+    const who = await ctx.identity()
+    const data = await withRepoLock(p, repo, async () => {
+      const issues = await fetchIssues(p, repo)
+      const { plan } = await inboundPlan(p, project, repo, issues)
+      return applyPlan({ store: p.store, actor: who.id, project, repo, now: ctx.now, say: p.say, warn: p.warn }, plan)
+    })
+    return { data, human: (out) => renderPullResult(out, data) }
+  },
+})

@@ -1,0 +1,85 @@
+// The token is never printed, logged, written to the workspace or put in a
+// document — not even when GitHub echoes it back in an error message.
+
+import { afterEach, describe, expect, test } from 'vitest'
+import { FakeGitHub } from '../../testkit/fakegithub.js'
+import { allFiles } from '../../testkit/ghworkspace.js'
+import { type Run, spawnBin, type Workspace, workspace } from '../../testkit/ws.js'
+
+// Not shaped like a GitHub token, so only the explicit masking of the token in use can hide it.
+const TOKEN = 'plain-secret-credential-7f3a9c1e5b'
+
+let gh: FakeGitHub
+afterEach(async () => {
+  await gh.close()
+})
+
+describe('the token never leaves the process', () => {
+  test('success and failure, human and --json, with DACLI_DEBUG: no output and no file carries it', async () => {
+    gh = await FakeGitHub.start({ token: TOKEN })
+    gh.addRepo('acme/widgets')
+    gh.addIssue('acme/widgets', { title: 'Adopt me', body: 'text' })
+    const ws: Workspace = await workspace()
+    const env = { ...gh.env(), DACLI_DEBUG: '1' }
+    const runs: Run[] = []
+    const run = async (...argv: string[]) => {
+      const r = await ws.dacli(...argv, { env })
+      runs.push(r)
+      return r
+    }
+    ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+    ;(await ws.dacli('task', 'add', 'Local work', '--project', 'alpha')).expectExit(0)
+    for (const json of [[], ['--json']]) {
+      ;(await run('github', 'link', 'alpha', '--repo', 'acme/widgets', ...json)).expectExit(0)
+      ;(await run('github', 'doctor', ...json)).expectExit(0)
+      ;(await run('github', 'pull', 'alpha', '--dry-run', ...json)).expectExit(0)
+      ;(await run('github', 'sync', 'alpha', '--dry-run', ...json)).expectExit(0)
+      ;(await run('github', 'push', 'alpha', '--dry-run', ...json)).expectExit(0)
+    }
+    ;(await run('github', 'sync', 'alpha')).expectExit(0)
+    ;(await run('github', 'push', 'alpha', '--json')).expectExit(0)
+
+    // GitHub answers with the credential in its error text, on every kind of call.
+    // (403 without rate-limit signs is answered at once: no retry wait in this test.)
+    gh.fail({ status: 403, times: 1000, message: `token ${TOKEN} is not allowed here` })
+    for (const json of [[], ['--json']]) {
+      expect((await run('github', 'doctor', ...json)).code).toBe(1)
+      expect((await run('github', 'push', 'alpha', ...json)).code).toBe(1)
+      expect((await run('github', 'pull', 'alpha', '--dry-run', ...json)).code).toBe(1)
+      expect((await run('github', 'link', 'alpha', '--repo', 'acme/widgets', ...json)).code).toBe(1)
+    }
+    gh.clearFaults()
+    // A rejected token.
+    const wrong = await ws.dacli('github', 'push', 'alpha', '--json', { env: { ...env, GH_TOKEN: `${TOKEN}-revoked` } })
+    expect(wrong.code).toBe(1)
+    runs.push(wrong)
+
+    const echoed = runs.find((r) => r.stderr.includes('is not allowed here'))
+    expect(echoed?.stderr).toContain('token [redacted] is not allowed here')
+    for (const r of runs) {
+      expect(r.stdout, r.argv.join(' ')).not.toContain(TOKEN)
+      expect(r.stderr, r.argv.join(' ')).not.toContain(TOKEN)
+    }
+    for (const [file, text] of allFiles(ws.root)) expect(text, file).not.toContain(TOKEN)
+    expect(gh.calls.some((c) => c.authorization === `token ${TOKEN}`)).toBe(true)
+  })
+
+  test('the built binary: the same, and it exits promptly (no timer keeps it alive)', async () => {
+    gh = await FakeGitHub.start({ token: TOKEN })
+    gh.addRepo('acme/widgets')
+    const ws = await workspace()
+    ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+    const env = gh.env()
+    const t0 = Date.now()
+    const link = await spawnBin(['github', 'link', 'alpha', '--repo', 'acme/widgets', '--json'], { cwd: ws.root, env })
+    expect(link.code).toBe(0)
+    const push = await spawnBin(['github', 'push', 'alpha', '--json'], { cwd: ws.root, env })
+    expect(push.code).toBe(0)
+    expect(JSON.parse(push.stdout).schema).toBe('github-push-result/v1')
+    expect(Date.now() - t0).toBeLessThan(10_000)
+    gh.fail({ status: 422, times: 100, message: `bad ${TOKEN}` })
+    const failed = await spawnBin(['github', 'doctor', '--json'], { cwd: ws.root, env })
+    expect(failed.code).toBe(1)
+    for (const r of [link, push, failed]) expect(r.stdout + r.stderr).not.toContain(TOKEN)
+  })
+})

@@ -1,0 +1,84 @@
+// Human output of the slice's documents (never parsed: the --json documents are the contract).
+
+import type { Out } from '../../clikit/io.js'
+import type { AdoptionPlanDocT, PlanItemT, PullResultDocT, PushItemT, PushPreviewDocT, PushResultDocT } from './json.js'
+import { CATEGORIES } from './plan.js'
+
+const LIST_MAX = 20
+
+export function renderPlan(out: Out, d: AdoptionPlanDocT, refs: ReadonlyMap<string, string>): void {
+  const c = d.counts
+  out.line(
+    `${out.style('bold', 'adoption plan')} ${d.repository} → project ${d.project}: ${d.total} issue(s) — ${c.create} create, ${c.link} link, ${c.already_mapped} already mapped, ${c.refused} refused, ${c.skipped} skipped`,
+  )
+  const items: PlanItemT[] = CATEGORIES.flatMap((k) => d[k]).sort((a, b) => a.issue_number - b.issue_number)
+  const who = (id: string | null) => (id === null ? '' : ` → ${refs.get(id) ?? id}`)
+  out.table(
+    items.map((i) => [
+      `#${i.issue_number}`,
+      i.outcome === 'refused' ? out.style('red', i.outcome) : i.outcome,
+      `${i.title}${who(i.task_id)}${i.reason === null ? '' : out.style('dim', ` (${i.reason}${i.score === null ? '' : `, ${i.score}`})`)}`,
+    ]),
+    { indent: 2 },
+  )
+  for (const i of items) {
+    if (i.acceptance === undefined) continue
+    for (const a of i.acceptance) out.line(`    #${i.issue_number} accept: ${a}`)
+    for (const a of i.acceptance_ambiguities ?? [])
+      out.line(out.style('yellow', `    #${i.issue_number} not imported: ${a}`))
+  }
+  if (d.truncated) {
+    const end = d.cursor + items.length
+    out.line(
+      `showing ${items.length === 0 ? 0 : d.cursor + 1}–${end} of ${d.total}${d.next_cursor === null ? '' : `; continue with --cursor ${d.next_cursor}`}`,
+    )
+  }
+  if (c.refused > 0)
+    out.line(out.style('red', `${c.refused} blocking item(s): an applying pull refuses until they are resolved`))
+}
+
+export function renderPullResult(out: Out, d: PullResultDocT): void {
+  const c = d.counts
+  out.line(
+    `pull: ${c.created} created, ${c.linked} linked, ${c.already_mapped} already mapped, ${c.skipped} skipped (of ${d.total} issues) from ${d.repository}`,
+  )
+  const lines = [
+    ...d.created.map((a) => `  created ${a.ref} from #${a.issue_number}`),
+    ...d.linked.map((a) => `  linked  ${a.ref} to #${a.issue_number}`),
+  ]
+  for (const l of lines.slice(0, LIST_MAX)) out.line(l)
+  if (lines.length > LIST_MAX) out.line(out.style('dim', `  … and ${lines.length - LIST_MAX} more (dacli task list)`))
+}
+
+const verb = (i: PushItemT, dry: boolean) => {
+  const n = i.issue_number === null ? 'a new issue' : `#${i.issue_number}`
+  const what = { create: 'create', update: 'update', close: 'close', unchanged: 'keep' }[i.action]
+  const changes = i.changes.length > 0 ? ` (${i.changes.join(', ')})` : ''
+  const adopt = i.adopted ? ' [adopted by marker]' : ''
+  return dry
+    ? `would ${what} ${n}${changes}${adopt}`
+    : `${what === 'keep' ? 'kept' : `${what}d`} ${n}${changes}${adopt}`
+}
+
+export function renderPush(out: Out, d: PushPreviewDocT | PushResultDocT): void {
+  const dry = d.dry_run
+  const busy = d.items.filter((i) => i.action !== 'unchanged' || i.adopted)
+  for (const i of busy.slice(0, LIST_MAX)) out.line(`  ${verb(i, dry)}  ${i.ref ?? '(new task)'}  ${i.title}`)
+  if (busy.length > LIST_MAX) out.line(out.style('dim', `  … and ${busy.length - LIST_MAX} more`))
+  for (const dup of d.duplicate_markers) {
+    out.line(
+      out.style(
+        'yellow',
+        `  issues ${[dup.kept, ...dup.others].map((n) => `#${n}`).join(', ')} carry the marker of ${dup.task_id}; #${dup.kept} is used`,
+      ),
+    )
+  }
+  for (const s of d.skipped) out.line(out.style('yellow', `  not pushed: ${s.path} (${s.reason}; see dacli doctor)`))
+  const c = d.counts
+  const summary = `${c.create} create, ${c.update} update, ${c.close} close, ${c.unchanged} unchanged, ${d.adopted} adopted (of ${d.total} tasks) on ${d.repository}`
+  if (dry) {
+    out.line(`push preview: ${summary}`)
+    if ('next_cursor' in d && d.next_cursor !== null)
+      out.line(`showing a page; continue with --cursor ${d.next_cursor}`)
+  } else out.line(`push: ${summary}`)
+}

@@ -1,0 +1,132 @@
+import { arg, defineCommand } from '../../clikit/command.js'
+import { applyPlan, taskTitle } from './adopt.js'
+import { fetchIssues, gate, inboundPlan, prepare, refsOf, withRepoLock, workspaceId } from './flow.js'
+import type { SyncPlanDocT } from './json.js'
+import { type Options, PULL_FLAGS, PUSH_FLAGS, readOptions } from './options.js'
+import {
+  applyPush,
+  type OutTask,
+  planPush,
+  pushPreviewDoc,
+  pushResultDoc,
+  type Window,
+  windowTasks,
+} from './outbound.js'
+import { adoptionPlanDoc, type PlannedIssue } from './plan.js'
+import { renderPlan, renderPullResult, renderPush } from './render.js'
+
+/**
+ * The tasks the push half would see after the pull half: linked tasks carry their new
+ * mapping, and each issue to be created stands in as a new open task.
+ */
+export function afterAdoption(
+  tasks: readonly OutTask[],
+  plan: readonly PlannedIssue[],
+  repo: string,
+  o: Options,
+): OutTask[] {
+  const links = new Map(plan.filter((p) => p.outcome === 'link').map((p) => [p.taskId, p.issue.number]))
+  const out = tasks.map((t) => {
+    const n = t.id === null ? undefined : links.get(t.id)
+    return n === undefined ? t : { ...t, github: { issue: n, repo } }
+  })
+  // A new task is inside any --since window (it is created now), but no REF can name it.
+  if (o.refs.length === 0 || o.sinceMs !== null) {
+    for (const p of plan.filter((x) => x.outcome === 'create')) {
+      out.push({
+        id: null,
+        ref: null,
+        title: taskTitle(p.issue.title, p.issue.number),
+        status: 'open',
+        priority: null,
+        so_that: null,
+        acceptance: p.acceptance.criteria.map((text) => ({ text, checked: false })),
+        github: { issue: p.issue.number, repo },
+        file: null,
+      })
+    }
+  }
+  return out
+}
+
+export const sync = defineCommand({
+  path: 'github sync',
+  summary: 'Pull, then push: adopt new issues, then project every task (preview with --dry-run)',
+  description:
+    'Runs `github pull` and then `github push` with one set of flags (the union of both), validated in full before either half starts: a mistyped flag is refused (exit 2) before any API call. The disclosure gate is checked before the pull half writes anything. With --dry-run --json it prints github-sync-plan/v1: the adoption plan (inbound) and the push preview (outbound, with a digest over the whole preview) as the push would run after that pull. --json needs --dry-run; REF and --since narrow the push half.',
+  args: [
+    arg('project', 'the project slug (linked with `github link`)'),
+    {
+      name: 'ref',
+      description: 'a task to push, by reference (default: every task of the project)',
+      required: false,
+      rest: true,
+    },
+  ],
+  flags: { ...PULL_FLAGS, ...PUSH_FLAGS },
+  json: 'github-sync-plan/v1',
+  mutates: true,
+  examples: [
+    'dacli github sync ledger --dry-run',
+    'dacli github sync ledger --dry-run --json',
+    'dacli github sync ledger',
+  ],
+  async run(ctx, input) {
+    const o = readOptions(ctx, input, 'github sync', true)
+    const project = input.args.project as string
+    let tasks: Window = { tasks: [], skipped: [] }
+    const load = async (store: Parameters<typeof windowTasks>[0]) => {
+      tasks = await windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
+    }
+    const p = await prepare(ctx, project, load)
+    const live = await gate(p, 'github sync')
+    const repo = live.full_name
+    const wsId = workspaceId(p.store)
+    if (o.dryRun) {
+      const issues = await fetchIssues(p, repo)
+      const { plan, tasks: summaries } = await inboundPlan(p, project, repo, issues)
+      const outPlan = planPush({ ...tasks, tasks: afterAdoption(tasks.tasks, plan, repo, o) }, issues, repo, wsId)
+      const data: SyncPlanDocT = {
+        schema: 'github-sync-plan/v1',
+        version: 1,
+        project,
+        repository: repo,
+        inbound: adoptionPlanDoc(project, repo, plan, o),
+        outbound: pushPreviewDoc(project, repo, outPlan, o),
+      }
+      const refs = refsOf(summaries)
+      return {
+        data,
+        human(out) {
+          renderPlan(out, data.inbound, refs)
+          renderPush(out, data.outbound)
+          out.line(out.style('dim', 'dry run: nothing was written'))
+        },
+      }
+    }
+    const who = await ctx.identity()
+    const data = await withRepoLock(p, repo, async () => {
+      const issues = await fetchIssues(p, repo)
+      const { plan } = await inboundPlan(p, project, repo, issues)
+      const pulled = await applyPlan(
+        { store: p.store, actor: who.id, project, repo, now: ctx.now, say: p.say, warn: p.warn },
+        plan,
+      )
+      // GitHub did not change during the pull half (it only reads), so its issue list still holds.
+      await load(p.store)
+      const outPlan = planPush(tasks, issues, repo, wsId)
+      const items = await applyPush(
+        { store: p.store, client: p.session.client, actor: who.id, repo, say: p.say },
+        outPlan,
+      )
+      return { pull: pulled, push: pushResultDoc(project, repo, items, outPlan) }
+    })
+    return {
+      data,
+      human(out) {
+        renderPullResult(out, data.pull)
+        renderPush(out, data.push)
+      },
+    }
+  },
+})

@@ -1,0 +1,149 @@
+import { arch, platform } from 'node:os'
+import { type CommandDecl, defineCommand, flagList, mayMutate } from '../../clikit/command.js'
+import type { Context } from '../../clikit/context.js'
+import { GLOBAL_FLAGS, str } from '../../clikit/flags.js'
+import { usageOf } from '../../clikit/help.js'
+import { BINARY_NAME, VERSION } from '../../clikit/version.js'
+import { byText } from '../../engines/order.js'
+import { UsageError } from '../../store/errors.js'
+import type { CapabilitiesDocT } from './json.js'
+
+/** The on-disk formats this binary reads and writes. */
+export const STATE_SCHEMAS = [
+  { id: 'state.event', version: 1 },
+  { id: 'state.workspace', version: 0 },
+]
+
+/**
+ * Run-time capabilities, derived from the commands the build carries. Their presence
+ * never claims that a provider is reachable or authenticated.
+ */
+const ADAPTERS: [string, string][] = [
+  ['git.record-branch', 'record'],
+  ['git.remote-exchange', 'record push'],
+  ['github.rest', 'github doctor'],
+  ['mcp.stdio', 'mcp serve'],
+  ['verify.shell', 'task check'],
+]
+
+export const commandId = (path: string) => `cli.command.${path.replace(/ /g, '.')}`
+
+function commandEntry(c: CommandDecl): CapabilitiesDocT['commands'][number] {
+  const id = commandId(c.path)
+  const flags = Object.entries({ ...c.flags, ...GLOBAL_FLAGS })
+    .filter(([name]) => name !== 'json' || c.json !== null)
+    .map(([name, s]) => ({
+      id: `${id}.flag.${name}`,
+      name: `--${name}`,
+      takes_value: s.type !== 'bool',
+      repeatable: s.repeatable === true,
+    }))
+    .sort((a, b) => byText(a.id, b.id))
+  return {
+    id,
+    path: c.path,
+    summary: c.summary,
+    usage: usageOf(c),
+    json: c.json,
+    mutates: mayMutate(c),
+    schema_version: 1,
+    flags,
+  }
+}
+
+/** The capabilities document (without --require results): deterministic for one binary. */
+export async function capabilitiesOf(ctx: Context): Promise<Omit<CapabilitiesDocT, 'required' | 'missing'>> {
+  const docs = Object.keys((await ctx.documents()).jsonSchemas())
+  const mcp = await ctx.mcpSurface()
+  const paths = new Set(ctx.table.map((c) => c.path))
+  return {
+    schema: 'capabilities/v1',
+    binary: { name: BINARY_NAME, version: VERSION, node: process.version, platform: `${platform()}-${arch()}` },
+    state_schemas: STATE_SCHEMAS,
+    commands: ctx.table.map(commandEntry).sort((a, b) => byText(a.id, b.id)),
+    json_schemas: docs
+      .map((id) => ({ id, version: Number(id.slice(id.lastIndexOf('/v') + 2)) }))
+      .sort((a, b) => byText(a.id, b.id)),
+    mcp: {
+      protocol_version: mcp?.protocol_version ?? null,
+      tool_schema_version: mcp?.tool_schema_version ?? null,
+      tools: (mcp?.tools ?? [])
+        .map((t) => ({ id: `mcp.tool.${t.name}`, name: t.name, schema_version: t.schema_version }))
+        .sort((a, b) => byText(a.id, b.id)),
+    },
+    adapter_capabilities: ADAPTERS.filter(([, p]) => paths.has(p))
+      .map(([id]) => ({ id }))
+      .sort((a, b) => byText(a.id, b.id)),
+  }
+}
+
+/** Every id a requirement may name, with its schema version. */
+export function idVersions(c: Omit<CapabilitiesDocT, 'required' | 'missing'>): Map<string, number> {
+  const m = new Map<string, number>()
+  for (const s of c.state_schemas) m.set(s.id, s.version)
+  for (const cmd of c.commands) {
+    m.set(cmd.id, cmd.schema_version)
+    for (const f of cmd.flags) m.set(f.id, cmd.schema_version)
+  }
+  for (const j of c.json_schemas) m.set(j.id, j.version)
+  for (const t of c.mcp.tools) m.set(t.id, t.schema_version)
+  for (const a of c.adapter_capabilities) m.set(a.id, 1)
+  return m
+}
+
+export const CAPABILITY_ID = /^[a-z0-9][a-z0-9._/-]*$/
+
+export const capabilities = defineCommand({
+  path: 'capabilities',
+  summary: 'What this binary can do: commands, flags, documents, MCP tools — with stable ids',
+  description:
+    'The deterministic compatibility contract of the installed binary, generated from the command table and the MCP tool registry used for dispatch: every command (cli.command.task.check) and flag (cli.command.task.check.flag.verify), every JSON document id (task/v1), the on-disk format versions, the MCP tools (mcp.tool.claim_task) and run-time adapter capabilities (github.rest). Sorted and byte-identical for the same binary. --require ID is a side-effect-free preflight: exit 0 when every id is present, else exit 3 listing all missing ids (the report is printed either way).',
+  args: [],
+  flags: { require: str('an id this caller needs', { repeatable: true, valueName: 'ID' }) },
+  json: 'capabilities/v1',
+  mutates: false,
+  standalone: true,
+  examples: [
+    'dacli capabilities --json',
+    'dacli capabilities --require cli.command.task.check.flag.verify --require mcp.tool.claim_task',
+  ],
+  async run(ctx, input) {
+    const required = flagList(input, 'require')
+    const bad = required.filter((r) => !CAPABILITY_ID.test(r))
+    if (bad.length > 0) {
+      throw new UsageError(
+        `malformed capability id${bad.length > 1 ? 's' : ''}: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+        {
+          details: { malformed: bad },
+          next: ['dacli capabilities --json (the ids it lists are the ones to require)'],
+        },
+      )
+    }
+    const caps = await capabilitiesOf(ctx)
+    const known = idVersions(caps)
+    const missing = [...new Set(required.filter((r) => !known.has(r)))].sort()
+    const data: CapabilitiesDocT = { ...caps, required, missing }
+    return {
+      data,
+      exitCode: missing.length > 0 ? 3 : 0,
+      human(out) {
+        if (required.length > 0) {
+          out.line(
+            missing.length === 0
+              ? `all ${required.length} required capabilities are present`
+              : `missing ${missing.length} of ${required.length}:`,
+          )
+          for (const m of missing) out.line(`  ${m}`)
+          return
+        }
+        out.line(`${caps.binary.name} ${caps.binary.version} (node ${caps.binary.node}, ${caps.binary.platform})`)
+        out.line(`formats: ${caps.state_schemas.map((s) => `${s.id} v${s.version}`).join(', ')}`)
+        out.line(
+          `${caps.commands.length} commands, ${caps.json_schemas.length} JSON documents, ${caps.mcp.tools.length} MCP tools`,
+        )
+        out.line(`adapters: ${caps.adapter_capabilities.map((a) => a.id).join(', ') || 'none'}`)
+        out.line(out.style('dim', 'every id: dacli capabilities --json'))
+      },
+    }
+  },
+})

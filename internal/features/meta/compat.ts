@@ -1,0 +1,135 @@
+// `version --compatibility`: check a skill's requirements document against this
+// binary (contract.md §7). Reads one local file; never downloads or replaces anything.
+
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import type { Context } from '../../clikit/context.js'
+import { BINARY_NAME, VERSION } from '../../clikit/version.js'
+import { FailureError, NotFoundError, RefusedError, UsageError } from '../../store/errors.js'
+import { gitInfoAt } from '../../store/workspace.js'
+import { CAPABILITY_ID, capabilitiesOf, idVersions } from './capabilities.js'
+import type { CompatibilityReportDocT } from './json.js'
+
+export const REQUIREMENTS_SCHEMA_VERSION = 1
+
+/** Where a requirements document is looked for, in order, when no path is given. */
+export function candidates(cwd: string, env: Readonly<Record<string, string | undefined>>): string[] {
+  const repo = gitInfoAt(cwd)?.workTree ?? cwd
+  const home = env.HOME ?? os.homedir()
+  const local = ['skills', '.codex/skills', '.agents/skills'].map((d) =>
+    path.join(repo, d, 'dacli', 'capabilities.json'),
+  )
+  const user = ['.codex/skills', '.agents/skills'].map((d) => path.join(home, d, 'dacli', 'capabilities.json'))
+  return [...(env.DACLI_SKILL_REQUIREMENTS ? [path.resolve(cwd, env.DACLI_SKILL_REQUIREMENTS)] : []), ...local, ...user]
+}
+
+interface Requirement {
+  id: string
+  schema_version?: number
+  fallback?: string
+}
+
+function parseRequirements(text: string, shown: string): { required: Requirement[]; optional: Requirement[] } {
+  let doc: unknown
+  try {
+    doc = JSON.parse(text)
+  } catch (e) {
+    throw new UsageError(`${shown} is not valid JSON: ${(e as Error).message}`, { details: { requirements: shown } })
+  }
+  const bad = (why: string) =>
+    new UsageError(`${shown} is not a requirements document: ${why}`, {
+      details: { requirements: shown },
+      next: ['see skills/dacli/capabilities.json in the dacli package for the shape'],
+    })
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw bad('expected a JSON object')
+  const d = doc as Record<string, unknown>
+  if (typeof d.schema_version !== 'number') throw bad('schema_version is missing')
+  if (d.schema_version !== REQUIREMENTS_SCHEMA_VERSION) {
+    throw new RefusedError(
+      'requirements-version',
+      `${shown} uses requirements schema_version ${d.schema_version}; this dacli reads version ${REQUIREMENTS_SCHEMA_VERSION}`,
+      {
+        details: { requirements: shown, schema_version: d.schema_version, supported: [REQUIREMENTS_SCHEMA_VERSION] },
+        next: ['upgrade dacli, or use the skill version made for this one'],
+      },
+    )
+  }
+  const list = (key: string): Requirement[] => {
+    const v = d[key] ?? []
+    if (!Array.isArray(v)) throw bad(`${key} must be an array`)
+    return v.map((r, i) => {
+      if (r === null || typeof r !== 'object') throw bad(`${key}[${i}] must be an object`)
+      const o = r as Record<string, unknown>
+      if (typeof o.id !== 'string' || !CAPABILITY_ID.test(o.id)) throw bad(`${key}[${i}].id must be a capability id`)
+      if (o.schema_version !== undefined && !Number.isInteger(o.schema_version))
+        throw bad(`${key}[${i}].schema_version must be an integer`)
+      if (o.fallback !== undefined && typeof o.fallback !== 'string')
+        throw bad(`${key}[${i}].fallback must be a string`)
+      return {
+        id: o.id,
+        ...(o.schema_version === undefined ? {} : { schema_version: o.schema_version as number }),
+        ...(o.fallback === undefined ? {} : { fallback: o.fallback as string }),
+      }
+    })
+  }
+  return { required: list('required'), optional: list('optional') }
+}
+
+export async function compatibilityReport(ctx: Context, given: string | undefined): Promise<CompatibilityReportDocT> {
+  let file: string
+  if (given !== undefined) {
+    file = path.resolve(ctx.cwd, given)
+    if (!fs.existsSync(file))
+      throw new NotFoundError(`no requirements document at ${given}`, { details: { requirements: given } })
+  } else {
+    const found = candidates(ctx.cwd, ctx.env).find((f) => fs.existsSync(f))
+    if (found === undefined) {
+      throw new NotFoundError('no skill requirements document found (set DACLI_SKILL_REQUIREMENTS or pass a path)', {
+        next: ['dacli version --compatibility path/to/capabilities.json'],
+      })
+    }
+    file = found
+  }
+  const shown = path.relative(ctx.cwd, file).startsWith('..') ? file : path.relative(ctx.cwd, file) || file
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (e) {
+    throw new FailureError(`cannot read ${shown}`, { cause: e, details: { requirements: shown } })
+  }
+  const req = parseRequirements(text, shown)
+  const have = idVersions(await capabilitiesOf(ctx))
+  const check = (r: Requirement) => {
+    const available = have.get(r.id) ?? null
+    const versionOk = r.schema_version === undefined || available === null || available === r.schema_version
+    return { present: available !== null && versionOk, available, versionOk }
+  }
+  const incompatible: CompatibilityReportDocT['incompatible'] = []
+  const required = req.required.map((r) => {
+    const c = check(r)
+    if (c.available === null) incompatible.push({ id: r.id, reason: 'not in this binary' })
+    else if (!c.versionOk)
+      incompatible.push({ id: r.id, reason: `schema version ${c.available}, required ${r.schema_version}` })
+    return { id: r.id, present: c.present, schema_version: r.schema_version ?? null, available_version: c.available }
+  })
+  const optional = req.optional.map((r) => {
+    const c = check(r)
+    return {
+      id: r.id,
+      present: c.present,
+      schema_version: r.schema_version ?? null,
+      available_version: c.available,
+      fallback: c.present ? null : (r.fallback ?? null),
+    }
+  })
+  return {
+    schema: 'compatibility-report/v1',
+    compatible: incompatible.length === 0,
+    requirements: shown,
+    binary: { name: BINARY_NAME, version: VERSION, path: ctx.bin },
+    required,
+    optional,
+    incompatible,
+  }
+}

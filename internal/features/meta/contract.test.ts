@@ -1,0 +1,188 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { expectValid } from '../../testkit/schemas.js'
+import { dacliIn, git, REPO_ROOT, table, tempDir } from '../../testkit/ws.js'
+
+describe('capabilities', () => {
+  test('generated from the table: every command and flag with a stable id, sorted, byte-identical run to run', async () => {
+    const dir = tempDir()
+    const a = (await dacliIn(dir, ['capabilities', '--json'])).expectExit(0)
+    const b = (await dacliIn(dir, ['capabilities', '--json'])).expectExit(0)
+    expect(a.stdout).toBe(b.stdout)
+    const c = a.json
+    expectValid(c)
+    expect(c.commands.map((x: { path: string }) => x.path).sort()).toEqual(table.map((x) => x.path).sort())
+    const ids = c.commands.map((x: { id: string }) => x.id)
+    expect(ids).toEqual([...ids].sort())
+    const check = c.commands.find((x: { id: string }) => x.id === 'cli.command.task.check')
+    expect(check).toMatchObject({ path: 'task check', json: 'task-change/v1', mutates: true })
+    expect(check.flags.find((f: { id: string }) => f.id === 'cli.command.task.check.flag.verify')).toEqual({
+      id: 'cli.command.task.check.flag.verify',
+      name: '--verify',
+      takes_value: true,
+      repeatable: false,
+    })
+    expect(c.json_schemas).toContainEqual({ id: 'task/v1', version: 1 })
+    expect(c.state_schemas).toEqual([
+      { id: 'state.event', version: 1 },
+      { id: 'state.workspace', version: 0 },
+    ])
+    expect(c.adapter_capabilities.map((x: { id: string }) => x.id)).toContain('verify.shell')
+  })
+
+  test('--require: exit 0 when present; 3 listing every missing id with the report on stdout; malformed ids are 2', async () => {
+    const dir = tempDir()
+    const ok = (
+      await dacliIn(dir, [
+        'capabilities',
+        '--require',
+        'cli.command.task.check.flag.verify',
+        '--require',
+        'task/v1',
+        '--json',
+      ])
+    ).expectExit(0)
+    expect(ok.json.missing).toEqual([])
+    const miss = await dacliIn(dir, [
+      'capabilities',
+      '--require',
+      'cli.command.task.teleport',
+      '--require',
+      'task/v9',
+      '--require',
+      'task/v1',
+      '--json',
+    ])
+    expect(miss.code).toBe(3)
+    expect(miss.json.missing).toEqual(['cli.command.task.teleport', 'task/v9'])
+    expect(miss.stderr).toBe('')
+    const bad = await dacliIn(dir, ['capabilities', '--require', 'Not An Id', '--json'])
+    expect(bad.code).toBe(2)
+    expect(bad.error.details.malformed).toEqual(['Not An Id'])
+  })
+})
+
+describe('version --compatibility', () => {
+  const req = (o: unknown) => JSON.stringify(o)
+  const setup = () => {
+    const repo = tempDir()
+    git(repo, 'init', '-q')
+    const home = tempDir()
+    return { repo, home, env: { HOME: home } }
+  }
+
+  test('the shipped skill is compatible with the shipped binary', async () => {
+    const r = (
+      await dacliIn(REPO_ROOT, ['version', '--compatibility', 'skills/dacli/capabilities.json', '--json'])
+    ).expectExit(0)
+    expectValid(r.json)
+    expect(r.json.compatible).toBe(true)
+    expect(r.json.incompatible).toEqual([])
+    expect(r.json.required.every((x: { present: boolean }) => x.present)).toBe(true)
+    const skill = fs.readFileSync(path.join(REPO_ROOT, 'skills/dacli/SKILL.md'), 'utf8')
+    for (const phrase of [
+      'overview',
+      'next',
+      'context',
+      'claim',
+      '--verify',
+      'decision',
+      'finding',
+      'never retry unchanged',
+    ])
+      expect(skill).toContain(phrase)
+  })
+
+  test('discovery order: the env variable, then repository skill folders, then the user’s; only the selected one is named', async () => {
+    const { repo, home, env } = setup()
+    const write = (p: string, body: unknown) => {
+      fs.mkdirSync(path.dirname(p), { recursive: true })
+      fs.writeFileSync(p, req(body))
+    }
+    const doc = { schema_version: 1, required: [{ id: 'cli.command.task.list' }], optional: [] }
+    write(path.join(home, '.agents/skills/dacli/capabilities.json'), doc)
+    let r = (await dacliIn(repo, ['version', '--compatibility', '--json'], { env })).expectExit(0)
+    expect(r.json.requirements).toBe(path.join(home, '.agents/skills/dacli/capabilities.json'))
+    write(path.join(home, '.codex/skills/dacli/capabilities.json'), doc)
+    r = (await dacliIn(repo, ['version', '--compatibility', '--json'], { env })).expectExit(0)
+    expect(r.json.requirements).toBe(path.join(home, '.codex/skills/dacli/capabilities.json'))
+    write(path.join(repo, '.agents/skills/dacli/capabilities.json'), doc)
+    r = (await dacliIn(repo, ['version', '--compatibility', '--json'], { env })).expectExit(0)
+    expect(r.json.requirements).toBe('.agents/skills/dacli/capabilities.json')
+    write(path.join(repo, 'skills/dacli/capabilities.json'), doc)
+    r = (await dacliIn(repo, ['version', '--compatibility', '--json'], { env })).expectExit(0)
+    expect(r.json.requirements).toBe('skills/dacli/capabilities.json')
+    write(path.join(repo, 'mine.json'), doc)
+    r = (
+      await dacliIn(repo, ['version', '--compatibility', '--json'], {
+        env: { ...env, DACLI_SKILL_REQUIREMENTS: 'mine.json' },
+      })
+    ).expectExit(0)
+    expect(r.json.requirements).toBe('mine.json')
+    expect(r.stdout).not.toContain('.agents')
+    expect(r.stdout).not.toContain('.codex')
+  })
+
+  test('missing → 4, unreadable → 1, not JSON or wrong shape → 2, unknown requirements version → 3', async () => {
+    const { repo, env } = setup()
+    expect((await dacliIn(repo, ['version', '--compatibility', '--json'], { env })).code).toBe(4)
+    expect((await dacliIn(repo, ['version', '--compatibility', 'nope.json', '--json'], { env })).code).toBe(4)
+    fs.mkdirSync(path.join(repo, 'dir.json'))
+    expect((await dacliIn(repo, ['version', '--compatibility', 'dir.json', '--json'], { env })).code).toBe(1)
+    fs.writeFileSync(path.join(repo, 'bad.json'), '{not json')
+    const bad = (await dacliIn(repo, ['version', '--compatibility', 'bad.json', '--json'], { env })).expectExit(2)
+    expect(bad.error.message).toMatch(/bad\.json is not valid JSON/)
+    fs.writeFileSync(path.join(repo, 'shape.json'), req({ schema_version: 1, required: 'x' }))
+    expect((await dacliIn(repo, ['version', '--compatibility', 'shape.json', '--json'], { env })).code).toBe(2)
+    fs.writeFileSync(path.join(repo, 'v9.json'), req({ schema_version: 9, required: [] }))
+    expect((await dacliIn(repo, ['version', '--compatibility', 'v9.json', '--json'], { env })).code).toBe(3)
+    expect((await dacliIn(repo, ['version', 'x.json', '--json'], { env })).code).toBe(2)
+  })
+
+  test('a missing required capability or schema version → 3 with the report; missing optional ones carry the fallback', async () => {
+    const { repo, env } = setup()
+    fs.writeFileSync(
+      path.join(repo, 'r.json'),
+      req({
+        schema_version: 1,
+        required: [
+          { id: 'cli.command.task.check.flag.verify' },
+          { id: 'task/v1', schema_version: 2 },
+          { id: 'cli.command.task.teleport' },
+        ],
+        optional: [{ id: 'mcp.tool.warp', fallback: 'walk instead' }],
+      }),
+    )
+    const r = await dacliIn(repo, ['version', '--compatibility', 'r.json', '--json'], { env })
+    expect(r.code).toBe(3)
+    expectValid(r.json)
+    expect(r.json.compatible).toBe(false)
+    expect(r.json.incompatible).toEqual([
+      { id: 'task/v1', reason: 'schema version 1, required 2' },
+      { id: 'cli.command.task.teleport', reason: 'not in this binary' },
+    ])
+    expect(r.json.optional).toEqual([
+      { id: 'mcp.tool.warp', present: false, schema_version: null, available_version: null, fallback: 'walk instead' },
+    ])
+  })
+})
+
+describe('catalog and schema', () => {
+  test('catalog lists every command from the table', async () => {
+    const c = (await dacliIn(tempDir(), ['catalog', '--json'])).expectExit(0).json
+    expectValid(c)
+    expect(c.commands).toHaveLength(table.length)
+  })
+
+  test('schema prints a published schema byte-for-byte as checked in; an unknown id is 4', async () => {
+    const dir = tempDir()
+    const s = (await dacliIn(dir, ['schema', 'task/v1', '--json'])).expectExit(0)
+    expect(JSON.parse(s.stdout)).toEqual(
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas/task.v1.schema.json'), 'utf8')),
+    )
+    expect((await dacliIn(dir, ['schema', 'task/v7', '--json'])).code).toBe(4)
+    const list = (await dacliIn(dir, ['schema', '--json'])).json
+    expect(list.schemas.length).toBe(fs.readdirSync(path.join(REPO_ROOT, 'schemas')).length)
+  })
+})

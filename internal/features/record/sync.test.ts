@@ -1,0 +1,211 @@
+// Several machines: two clones exchanging the record branch through a bare remote.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { beforeEach, describe, expect, test } from 'vitest'
+import { expectValid } from '../../testkit/schemas.js'
+import { dacliIn, git, type RunOpts, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
+
+interface Clone {
+  root: string
+  dacli(...args: (string | RunOpts)[]): ReturnType<typeof dacliIn>
+  file(rel: string): string
+  write(rel: string, text: string): void
+}
+
+const cloneAt = (root: string): Clone => ({
+  root,
+  dacli(...args) {
+    const last = args[args.length - 1]
+    const o = typeof last === 'object' ? last : {}
+    return dacliIn(
+      root,
+      args.filter((a): a is string => typeof a === 'string'),
+      o,
+    )
+  },
+  file: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
+  write(rel, text) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
+    fs.writeFileSync(path.join(root, rel), text)
+  },
+})
+
+let remote: string
+let a: Workspace
+let b: Clone
+
+const TASK1 = '.dacli/projects/alpha/tasks/open/001-first-thing.md'
+
+beforeEach(async () => {
+  remote = tempDir('dacli-remote-')
+  git(remote, 'init', '-q', '--bare', '-b', 'main')
+  a = await workspace()
+  a.write('README.md', 'the code\n')
+  git(a.root, 'add', 'README.md')
+  git(a.root, 'commit', '-q', '-m', 'code')
+  git(a.root, 'remote', 'add', 'origin', remote)
+  git(a.root, 'push', '-q', 'origin', 'main')
+  ;(await a.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+  ;(await a.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')).expectExit(0)
+  ;(await a.dacli('record', 'push')).expectExit(0)
+  const dir = tempDir('dacli-clone-')
+  git(dir, 'clone', '-q', remote, '.')
+  b = cloneAt(dir)
+})
+
+/** Pull into b on a fresh clone. */
+async function materializeB() {
+  return (await b.dacli('record', 'pull', '--json')).expectExit(0).json
+}
+
+describe('record pull on a fresh clone', () => {
+  test('materializes .dacli/ from the record branch, touching nothing else', async () => {
+    expect((await b.dacli('task', 'list', '--json')).code).toBe(4)
+    const head = git(b.root, 'rev-parse', 'HEAD')
+    const index = fs.readFileSync(path.join(b.root, '.git', 'index'))
+    const doc = await materializeB()
+    expectValid(doc)
+    expect(doc).toMatchObject({ outcome: 'materialized', previous: null, recorded: null, renumbered: [] })
+    expect(doc.commit).toBe(git(a.root, 'rev-parse', 'dacli/record').trim())
+    expect(doc.files_changed).toContainEqual({ path: TASK1, change: 'added' })
+    expect(b.file(TASK1)).toBe(a.file(TASK1))
+    const list = (await b.dacli('task', 'list', '--json')).expectExit(0).json
+    expect(list.tasks.map((t: { ref: string }) => t.ref)).toEqual(['alpha/001-first-thing'])
+    expect(git(b.root, 'rev-parse', 'refs/heads/dacli/record').trim()).toBe(doc.commit)
+    expect(git(b.root, 'rev-parse', 'HEAD')).toBe(head)
+    expect(fs.readFileSync(path.join(b.root, '.git', 'index')).equals(index)).toBe(true)
+    expect(git(b.root, 'status', '--porcelain').trim()).toBe('?? .dacli/')
+    expect((await b.dacli('record', 'pull', '--json')).expectExit(0).json.outcome).toBe('up-to-date')
+    git(b.root, 'fsck', '--strict', '--no-progress')
+  })
+
+  test('a remote without a record branch, an unknown remote, and no git program', async () => {
+    const empty = tempDir('dacli-remote-')
+    git(empty, 'init', '-q', '--bare')
+    git(b.root, 'remote', 'add', 'bare', empty)
+    expect((await b.dacli('record', 'pull', 'bare', '--json')).expectExit(4).error.message).toContain(
+      'no dacli/record branch',
+    )
+    expect((await b.dacli('record', 'pull', 'nowhere', '--json')).expectExit(4).error.details.remote).toBe('nowhere')
+    const noGit = (await b.dacli('record', 'pull', '--json', { env: { PATH: tempDir() } })).expectExit(1)
+    expect(noGit.error.message).toContain('needs the git program')
+    expect(fs.existsSync(path.join(b.root, '.dacli'))).toBe(false)
+  })
+})
+
+describe('diverged records', () => {
+  test('a clean merge: different files on each side; a rejected push says pull first', async () => {
+    await materializeB()
+    a.write('.dacli/projects/alpha/project.md', `${a.file('.dacli/projects/alpha/project.md')}\n## Vision\n\nA.\n`)
+    ;(await a.dacli('record', 'push')).expectExit(0)
+    b.write(TASK1, b.file(TASK1).replace('- [ ] it works', '- [x] it works'))
+    const event = '.dacli/events/2026/11/29/01KBX3Q5M7E2RJ4T8W6YVZ0N1P-a-root-comment.md'
+    b.write(event, '---\nid: 01KBX3Q5M7E2RJ4T8W6YVZ0N1P\nkind: event\nevent_kind: comment\napplied: false\n---\nhi\n')
+    const rejected = (await b.dacli('record', 'push', '--json')).expectExit(5)
+    expect(rejected.error.kind).toBe('conflict')
+    expect(rejected.error.next_actions).toEqual(['dacli record pull origin', 'dacli record push origin'])
+
+    const pulled = (await b.dacli('record', 'pull', '--json')).expectExit(0).json
+    expectValid(pulled)
+    expect(pulled.outcome).toBe('merged')
+    expect(pulled.recorded).toBeNull() // the push above already recorded b's changes
+    expect(pulled.files_changed).toEqual([{ path: '.dacli/projects/alpha/project.md', change: 'modified' }])
+    expect(b.file('.dacli/projects/alpha/project.md')).toBe(a.file('.dacli/projects/alpha/project.md'))
+    expect(b.file(TASK1)).toContain('- [x] it works')
+    expect(git(b.root, 'log', '-1', '--format=%P', 'dacli/record').trim().split(' ')).toHaveLength(2)
+    expect((await b.dacli('record', 'push', '--json')).expectExit(0).json.outcome).toBe('pushed')
+
+    const back = (await a.dacli('record', 'pull', '--json')).expectExit(0).json
+    expect(back.outcome).toBe('fast-forward')
+    expect(a.file(TASK1)).toContain('- [x] it works')
+    expect(a.file(event)).toContain('event_kind: comment')
+    for (const r of [a.root, b.root]) git(r, 'fsck', '--strict', '--no-progress')
+  })
+
+  test('a task changed on both sides: exit 5, ours kept in place, theirs kept beside it', async () => {
+    await materializeB()
+    const theirs = a.file(TASK1).replace('# First thing', '# First thing, as A sees it')
+    a.write(TASK1, theirs)
+    ;(await a.dacli('record', 'push')).expectExit(0)
+    const ours = b.file(TASK1).replace('- [ ] it works', '- [x] it works')
+    b.write(TASK1, ours)
+    const r = (await b.dacli('record', 'pull', '--json')).expectExit(5)
+    expect(r.stdout).toBe('')
+    expect(r.error.kind).toBe('conflict')
+    const [c] = r.error.details.conflicts
+    const tag = git(a.root, 'rev-parse', '--short=7', 'dacli/record').trim()
+    expect(c).toMatchObject({ path: TASK1, copy: `${TASK1}.conflict-${tag}` })
+    expect(b.file(TASK1)).toBe(ours)
+    expect(b.file(c.copy)).toBe(theirs)
+    expect(git(b.root, 'cat-file', 'blob', c.theirs)).toBe(theirs)
+    expect(git(b.root, 'cat-file', 'blob', c.ours)).toBe(ours)
+    // The copy is not a task: lists stay clean.
+    expect((await b.dacli('task', 'list', '--json')).expectExit(0).json.total).toBe(1)
+    // Sharing waits until a person resolved it.
+    const refused = (await b.dacli('record', 'push', '--json')).expectExit(3)
+    expect(refused.error.details.paths).toEqual([c.copy])
+    fs.rmSync(path.join(b.root, c.copy))
+    b.write(TASK1, ours.replace('# First thing', '# First thing, as A sees it'))
+    ;(await b.dacli('record', 'push')).expectExit(0)
+    ;(await a.dacli('record', 'pull')).expectExit(0)
+    expect(a.file(TASK1)).toContain('- [x] it works')
+    expect(a.file(TASK1)).toContain('# First thing, as A sees it')
+    for (const r of [a.root, b.root]) git(r, 'fsck', '--strict', '--no-progress')
+  })
+
+  test('a sequence number taken on both sides renumbers the task created later', async () => {
+    await materializeB()
+    // b creates its task first, a second: a's task is the later one, whichever side pulls.
+    ;(await b.dacli('task', 'add', 'Bravo work', '--project', 'alpha', '--accept', 'b')).expectExit(0)
+    await new Promise((r) => setTimeout(r, 5))
+    ;(await a.dacli('task', 'add', 'Alpha work', '--project', 'alpha', '--accept', 'a')).expectExit(0)
+    ;(await a.dacli('record', 'push')).expectExit(0)
+    const pulled = (await b.dacli('record', 'pull', '--json')).expectExit(0).json
+    const alphaId = (await a.dacli('task', 'show', '2', '--json')).expectExit(0).json.id
+    expect(pulled.renumbered).toEqual([
+      { id: alphaId, project: 'alpha', from: 2, to: 3, path: '.dacli/projects/alpha/tasks/open/003-alpha-work.md' },
+    ])
+    const moved = (await b.dacli('task', 'show', 'alpha/3', '--json')).expectExit(0).json
+    expect(moved).toMatchObject({ id: alphaId, title: 'Alpha work', aliases: [2], version: 2 })
+    expect(moved.log.at(-1)).toMatchObject({ verb: 'renumbered', actor: 'a-root' })
+    expect(moved.log.at(-1).details).toMatch(/^002 → 003/)
+    expect((await b.dacli('task', 'show', 'alpha/2', '--json')).expectExit(0).json.title).toBe('Bravo work')
+    // A reference written with the old number and the slug still finds the renumbered task.
+    expect((await b.dacli('task', 'show', 'alpha/002-alpha-work', '--json')).expectExit(0).json.id).toBe(alphaId)
+    ;(await b.dacli('record', 'push')).expectExit(0)
+    const back = (await a.dacli('record', 'pull', '--json')).expectExit(0).json
+    expect(back.files_changed).toEqual(
+      expect.arrayContaining([
+        { path: '.dacli/projects/alpha/tasks/open/002-alpha-work.md', change: 'deleted' },
+        { path: '.dacli/projects/alpha/tasks/open/002-bravo-work.md', change: 'added' },
+        { path: '.dacli/projects/alpha/tasks/open/003-alpha-work.md', change: 'added' },
+      ]),
+    )
+    const next = (await a.dacli('task', 'add', 'Charlie work', '--project', 'alpha', '--json')).expectExit(0).json
+    expect(next.seq).toBe(4)
+    for (const r of [a.root, b.root]) git(r, 'fsck', '--strict', '--no-progress')
+  })
+
+  test('a read-only identity may not pull into the workspace', async () => {
+    const ro = await a.agent('ro', 'reader')
+    const r = (await a.dacli('record', 'pull', '--json', { as: ro.token })).expectExit(3)
+    expect(r.error.kind).toBe('refused')
+    expect(r.error.details).toMatchObject({ policy: 'grant', grant: 'ro' })
+  })
+
+  test('a workspace that came with the code adopts the matching record commit instead of merging', async () => {
+    git(a.root, 'add', '.dacli')
+    git(a.root, 'commit', '-q', '-m', 'track the workspace')
+    git(a.root, 'push', '-q', 'origin', 'main')
+    ;(await a.dacli('task', 'add', 'Later work', '--project', 'alpha', '--accept', 'x')).expectExit(0)
+    ;(await a.dacli('record', 'push')).expectExit(0)
+    // c clones main: its .dacli/ is the one committed with the code, older than the record.
+    const c = cloneAt(tempDir('dacli-clone-'))
+    git(c.root, 'clone', '-q', remote, '.')
+    expect(fs.existsSync(path.join(c.root, TASK1))).toBe(true)
+    const r = (await c.dacli('record', 'pull', '--json')).expectExit(0).json
+    expect(r.outcome).toBe('fast-forward')
+    expect(r.files_changed).toEqual([{ path: '.dacli/projects/alpha/tasks/open/002-later-work.md', change: 'added' }])
+  })
+})

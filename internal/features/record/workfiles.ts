@@ -1,0 +1,115 @@
+// Writing a record's files into the working `.dacli/` (record pull): either the
+// whole workspace on a fresh clone, or only the files a pull changed.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { Git, TreeFile } from '../../gitx/index.js'
+import { objectId } from '../../gitx/objects.js'
+import { tempTag } from '../../gitx/refs.js'
+import { ConflictError, FailureError } from '../../store/errors.js'
+import { atomicWrite } from '../../store/fsio.js'
+import type { FileChangedT } from './json.js'
+
+/** A tree path is written only if every segment is a plain name and it lies under a `.dacli` folder. */
+function safeTarget(root: string, treePath: string): string {
+  const segs = treePath.split('/')
+  const plain = segs.every((s) => s !== '' && s !== '.' && s !== '..' && s !== '.git' && !/[\\\0]/.test(s))
+  if (!plain || !segs.slice(0, -1).includes('.dacli')) {
+    throw new FailureError(`the record holds a path dacli will not write: ${JSON.stringify(treePath)}`)
+  }
+  return path.join(root, ...segs)
+}
+
+/** The `.dacli` folder a record tree holds (`.dacli`, or `sub/.dacli` for a nested workspace). */
+export function workspaceIn(files: ReadonlyMap<string, TreeFile>): string | null {
+  let best: string | null = null
+  for (const p of files.keys()) {
+    const m = /^((?:[^/]+\/)*\.dacli)\/config\.yml$/.exec(p)
+    if (m && (best === null || (m[1] as string).length < best.length)) best = m[1] as string
+  }
+  return best
+}
+
+/** A fresh clone: write every file of the record into a temp folder, then rename it into place. */
+export async function materialize(
+  git: Git,
+  root: string,
+  files: ReadonlyMap<string, TreeFile>,
+): Promise<{ dir: string; changes: FileChangedT[] }> {
+  const ws = workspaceIn(files)
+  if (ws === null) {
+    throw new FailureError('the record branch holds no workspace (.dacli/config.yml)', {
+      next: ['check record_branch and the remote, or run dacli init'],
+    })
+  }
+  const final = path.join(root, ...ws.split('/'))
+  const tmp = `${final}.pull-${tempTag()}`
+  const changes: FileChangedT[] = []
+  try {
+    for (const [p, f] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (!p.startsWith(`${ws}/`)) continue
+      const target = safeTarget(root, p).replace(final, tmp)
+      fs.mkdirSync(path.dirname(target), { recursive: true })
+      fs.writeFileSync(target, await git.readBlob(f.oid), { mode: f.mode === '100755' ? 0o755 : 0o644 })
+      changes.push({ path: p, change: 'added' })
+    }
+    try {
+      fs.renameSync(tmp, final)
+    } catch (e) {
+      throw new ConflictError(`${final} appeared while the record was being written; nothing was changed`, {
+        cause: e,
+        next: ['dacli record pull'],
+      })
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  return { dir: final, changes }
+}
+
+function diskOid(file: string): string | null {
+  try {
+    return objectId('blob', fs.readFileSync(file))
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Move the working files from the `from` record to the `to` record. Every file
+ * about to be replaced must still be what `from` says (the caller recorded it
+ * under the record lock a moment ago); otherwise nothing is written.
+ */
+export async function applyChanges(
+  git: Git,
+  root: string,
+  from: ReadonlyMap<string, TreeFile>,
+  to: ReadonlyMap<string, TreeFile>,
+): Promise<FileChangedT[]> {
+  const changes: (FileChangedT & { file: string; oid: string | null })[] = []
+  for (const p of new Set([...from.keys(), ...to.keys()])) {
+    const a = from.get(p)
+    const b = to.get(p)
+    if (a?.oid === b?.oid) continue
+    changes.push({
+      path: p,
+      change: a === undefined ? 'added' : b === undefined ? 'deleted' : 'modified',
+      file: safeTarget(root, p),
+      oid: b?.oid ?? null,
+    })
+  }
+  const moved = changes.filter((c) => diskOid(c.file) !== (from.get(c.path)?.oid ?? null))
+  if (moved.length > 0) {
+    throw new ConflictError(`files changed while pulling: ${moved.map((c) => c.path).join(', ')}`, {
+      details: { paths: moved.map((c) => c.path) },
+      next: ['dacli record pull'],
+    })
+  }
+  for (const c of changes) {
+    if (c.oid === null) fs.rmSync(c.file, { force: true })
+    else atomicWrite(c.file, await git.readBlob(c.oid))
+  }
+  return changes
+    .map(({ path: p, change }) => ({ path: p, change }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+}

@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { exitCodeOf } from '../clikit/exit.js'
+import { FakeGitHub } from '../testkit/fakegithub.js'
+import { type ClientOptions, createClient } from './client.js'
+import { redact } from './redact.js'
+
+let fake: FakeGitHub
+
+beforeEach(async () => {
+  fake = await FakeGitHub.start()
+  fake.addRepo('acme/widgets')
+})
+afterEach(async () => {
+  await fake.close()
+})
+
+const client = (over: Partial<ClientOptions> = {}) =>
+  createClient({
+    apiUrl: fake.url,
+    token: fake.token,
+    timeoutMs: 5_000,
+    writeIntervalMs: 0,
+    userAgent: 'dacli-test',
+    backoffMs: 10,
+    ...over,
+  })
+
+async function failure(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p
+  } catch (e) {
+    return e as Error
+  }
+  throw new Error('expected the call to fail')
+}
+
+describe('the GitHub client against the fake', () => {
+  test('lists every issue across Link pages, ascending, without pull requests', async () => {
+    for (let i = 1; i <= 250; i++) fake.addIssue('acme/widgets', { title: `Issue ${i}`, pull_request: i % 50 === 0 })
+    fake.repo('acme/widgets').issues[9]!.state = 'closed'
+    const pages: number[] = []
+    const issues = await client().listIssues('acme/widgets', (n) => pages.push(n))
+    expect(issues).toHaveLength(245)
+    expect(issues.map((i) => i.number)).toEqual([...issues.map((i) => i.number)].sort((a, b) => a - b))
+    expect(issues.find((i) => i.number === 10)?.state).toBe('closed')
+    const lists = fake.calls.filter((c) => c.path === '/repos/acme/widgets/issues')
+    expect(lists).toHaveLength(3)
+    expect(lists.every((c) => c.query.state === 'all' && c.query.per_page === '100')).toBe(true)
+    expect(pages).toEqual([100, 200, 250])
+    expect(lists[0]?.authorization).toBe(`token ${fake.token}`)
+  })
+
+  test('repository visibility and the rate limit', async () => {
+    fake.addRepo('acme/public-site', 'public')
+    const c = client()
+    expect(await c.repository('ACME/Widgets')).toEqual({ full_name: 'acme/widgets', visibility: 'private' })
+    expect((await c.repository('acme/public-site')).visibility).toBe('public')
+    const rl = await c.rateLimit()
+    expect(rl.limit).toBe(5000)
+    expect(rl.remaining).toBeLessThan(5000)
+    expect(rl.reset).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+  })
+
+  test('a 5xx on a read is retried with backoff; a create is never retried', async () => {
+    fake.fail({ method: 'GET', path: /\/issues$/, status: 502 })
+    expect(await client().listIssues('acme/widgets')).toEqual([])
+    expect(fake.calls.filter((c) => c.path.endsWith('/issues')).map((c) => c.status)).toEqual([502, 200])
+
+    fake.resetCalls()
+    fake.fail({ method: 'POST', status: 502, afterApply: true })
+    const e = await failure(client().createIssue('acme/widgets', { title: 'T', body: 'b', labels: [] }))
+    expect(exitCodeOf(e)).toBe(1)
+    expect(e.message).toMatch(/GitHub answered 502 while creating an issue/)
+    // One POST only: the issue exists on GitHub although the answer was lost.
+    expect(fake.writes()).toHaveLength(1)
+    expect(fake.repo('acme/widgets').issues).toHaveLength(1)
+  })
+
+  test('a secondary rate limit (429 + retry-after) is waited out and retried', async () => {
+    fake.fail({
+      method: 'PATCH',
+      status: 429,
+      headers: { 'retry-after': '1' },
+      message: 'You have exceeded a secondary rate limit',
+    })
+    fake.addIssue('acme/widgets', { title: 'A' })
+    const waits: string[] = []
+    const t0 = Date.now()
+    const i = await client({ onWait: (m) => waits.push(m) }).updateIssue('acme/widgets', 1, { state: 'closed' })
+    expect(i.state).toBe('closed')
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900)
+    expect(waits[0]).toMatch(/secondary rate limit: waiting 1s/)
+    expect(fake.writes().map((c) => c.status)).toEqual([429, 200])
+  })
+
+  test('a primary rate limit (403, remaining 0) waits until the reset', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 1
+    fake.fail({
+      method: 'GET',
+      path: /^\/repos\/acme\/widgets$/,
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      message: 'API rate limit exceeded',
+    })
+    const waits: string[] = []
+    expect((await client({ onWait: (m) => waits.push(m) }).repository('acme/widgets')).full_name).toBe('acme/widgets')
+    expect(waits).toHaveLength(1)
+    expect(waits[0]).toMatch(/GitHub rate limit: waiting \ds/)
+  })
+
+  test('a rate limit longer than the bound is not waited for: exit 1 naming the reset', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 3600
+    fake.fail({
+      status: 403,
+      times: 5,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      message: 'API rate limit exceeded',
+    })
+    const t0 = Date.now()
+    const e = await failure(client().repository('acme/widgets'))
+    expect(Date.now() - t0).toBeLessThan(2_000)
+    expect(exitCodeOf(e)).toBe(1)
+    expect(e.message).toMatch(/the limit resets at \d{4}-/)
+    expect(fake.calls).toHaveLength(1)
+  })
+
+  test('every request has a timeout: a hung server is a clear failure, not a hang', async () => {
+    fake.fail({ delayMs: 1_500, times: 10 })
+    const t0 = Date.now()
+    const e = await failure(client({ timeoutMs: 200, retries: 1 }).repository('acme/widgets'))
+    expect(Date.now() - t0).toBeLessThan(1_400)
+    expect(exitCodeOf(e)).toBe(1)
+    expect(e.message).toMatch(/unreachable/)
+    expect(fake.calls).toHaveLength(2)
+  })
+
+  test('an unreachable API is exit 1', async () => {
+    const url = fake.url
+    await fake.close()
+    const e = await failure(client({ apiUrl: url, retries: 0 }).rateLimit())
+    expect(exitCodeOf(e)).toBe(1)
+    expect(e.message).toContain(`GitHub API at ${url} is unreachable`)
+  })
+
+  test('401 and 404 are classified, and the token never appears in a message', async () => {
+    const bad = client({ token: 'ghp_wrongTokenWrongTokenWrong1234' })
+    const e401 = await failure(bad.repository('acme/widgets'))
+    expect(exitCodeOf(e401)).toBe(1)
+    expect(e401.message).toMatch(/rejected the token \(401\)/)
+    const e404 = await failure(client().repository('acme/nope'))
+    expect(exitCodeOf(e404)).toBe(4)
+
+    // A server that echoes the credential back in its error text.
+    fake.fail({ status: 500, times: 5, message: `internal error for ${fake.token} (also ghs_${'x'.repeat(30)})` })
+    const echoed = await failure(client({ retries: 0 }).repository('acme/widgets'))
+    expect(echoed.message).toContain('internal error for [redacted]')
+    expect(echoed.message).not.toContain(fake.token)
+    expect(echoed.message).not.toContain('ghs_xxx')
+    expect(JSON.stringify((echoed as unknown as { details: unknown }).details)).not.toContain(fake.token)
+  })
+
+  test('redact masks the given secrets and anything shaped like a GitHub token', () => {
+    expect(redact('a secret-value-123 b', ['secret-value-123'])).toBe('a [redacted] b')
+    expect(redact(`x github_pat_${'A1_'.repeat(10)} y`)).toBe('x [redacted] y')
+    expect(redact('short tok stays', ['tok'])).toBe('short tok stays')
+  })
+})

@@ -1,0 +1,179 @@
+// Which commits touched a task, found by the task's `id` rather than by path:
+// a status change moves the file, a renumbering renames it, so every changed
+// task file is identified by the `id:` in its frontmatter. What each commit
+// changed is an immutable fact about that commit, so it is cached under
+// `.dacli/cache/history.json` (keyed by commit id; safe to delete) and a repeated
+// `task log` reads only the commits recorded since.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { CommitInfo, Git } from './index.js'
+
+/** A changed task file: [path, blob after (null: deleted), blob before (null: added)]. */
+type Change = [string, string | null, string | null]
+
+interface CachedCommit {
+  /** Parents. */
+  p: string[]
+  /** Per parent (one list for a root commit): the task files that differ. */
+  d: Change[][]
+  /** Parents whose tree holds no workspace: the walk stops there (the workspace began in this commit). */
+  z?: string[]
+  /** Author time, author "name <email>", agent and command trailers, subject — only when `d` has changes. */
+  t?: number
+  a?: string
+  g?: string | null
+  c?: string | null
+  m?: string
+}
+
+interface HistoryCache {
+  v: number
+  scope: string
+  commits: Record<string, CachedCommit>
+  /** Blob id → the task id in its frontmatter ('' when none). */
+  ids: Record<string, string>
+}
+
+const VERSION = 2
+
+export interface Touch {
+  commit: string
+  at: number
+  author: string
+  agent: string | null
+  command: string | null
+  message: string
+  path: string
+  change: 'added' | 'modified' | 'moved' | 'deleted'
+}
+
+const isTaskFile = (p: string) => /\/tasks\/[^/]+\/[^/]+\.md$/.test(p)
+
+const ID_LINE = /^id:[ \t]*["']?(t-[0-9A-Za-z]+)["']?[ \t]*$/m
+
+export class History {
+  private cache: HistoryCache
+  private dirty = false
+
+  constructor(
+    private readonly git: Git,
+    /** The tree path holding the projects (`.dacli/projects`). */
+    private readonly scope: string,
+    private readonly file: string | null,
+  ) {
+    this.cache = { v: VERSION, scope, commits: {}, ids: {} }
+    if (file === null) return
+    try {
+      const c = JSON.parse(fs.readFileSync(file, 'utf8')) as HistoryCache
+      if (c.v === VERSION && c.scope === scope && c.commits && c.ids) this.cache = c
+    } catch {
+      // no cache yet, or unreadable: facts are recomputed from git
+    }
+  }
+
+  private async facts(oid: string): Promise<CachedCommit> {
+    const hit = this.cache.commits[oid]
+    if (hit !== undefined) return hit
+    const c: CommitInfo = await this.git.readCommit(oid)
+    const d: Change[][] = []
+    const z: string[] = []
+    for (const parent of c.parents.length === 0 ? [null] : c.parents) {
+      const from = parent === null ? null : (await this.git.readCommit(parent)).tree
+      if (parent !== null && (await this.git.subtree(from, this.scope)) === null) z.push(parent)
+      const changes = await this.git.diff(from, c.tree, this.scope)
+      d.push(changes.filter((x) => isTaskFile(x.path)).map((x) => [x.path, x.oid, x.old_oid]))
+    }
+    const f: CachedCommit = { p: c.parents, d }
+    if (z.length > 0) f.z = z
+    if (d.some((x) => x.length > 0)) {
+      f.t = c.author.timestamp
+      f.a = `${c.author.name} <${c.author.email}>`
+      f.g = c.agent
+      f.c = c.command
+      f.m = c.message.split('\n', 1)[0]?.trim() ?? ''
+    }
+    this.cache.commits[oid] = f
+    this.dirty = true
+    return f
+  }
+
+  private async idOf(blob: string | null): Promise<string> {
+    if (blob === null) return ''
+    const hit = this.cache.ids[blob]
+    if (hit !== undefined) return hit
+    const text = (await this.git.readBlob(blob)).subarray(0, 4096).toString('utf8')
+    const front = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? ''
+    const id = ID_LINE.exec(front)?.[1]?.toUpperCase().replace(/^T-/, 't-') ?? ''
+    this.cache.ids[blob] = id
+    this.dirty = true
+    return id
+  }
+
+  /** How one parent→commit difference touched the task, or null. */
+  private async touchOf(changes: Change[], id: string): Promise<Pick<Touch, 'path' | 'change'> | null> {
+    let after: string | null = null
+    let before: string | null = null
+    for (const [p, now, was] of changes) {
+      if (after === null && (await this.idOf(now)) === id) after = p
+      if (before === null && (await this.idOf(was)) === id) before = p
+    }
+    if (after === null && before === null) return null
+    if (after !== null && before !== null) return { path: after, change: after === before ? 'modified' : 'moved' }
+    return after !== null ? { path: after, change: 'added' } : { path: before as string, change: 'deleted' }
+  }
+
+  /**
+   * Commits reachable from `tip` that changed the task `id` (a merge counts only
+   * when it differs from every parent, as in `git log -- <path>`). At most
+   * `max` commits are examined.
+   */
+  async touches(tip: string, id: string, max = Number.POSITIVE_INFINITY) {
+    const out: Touch[] = []
+    const seen = new Set<string>([tip])
+    const stack = [tip]
+    let scanned = 0
+    while (stack.length > 0) {
+      if (scanned >= max) return { touches: out.reverse(), scanned, truncated: true }
+      const oid = stack.pop() as string
+      scanned++
+      const f = await this.facts(oid)
+      for (const p of f.p) {
+        // Below the commit that created the workspace there is nothing of it to find.
+        if (!seen.has(p) && !f.z?.includes(p)) {
+          seen.add(p)
+          stack.push(p)
+        }
+      }
+      if (!f.d.some((x) => x.length > 0)) continue
+      const each = []
+      for (const changes of f.d) each.push(await this.touchOf(changes, id))
+      const first = each[0]
+      if (first === null || first === undefined || each.some((t) => t === null)) continue
+      out.push({
+        commit: oid,
+        at: f.t ?? 0,
+        author: f.a ?? '',
+        agent: f.g ?? null,
+        command: f.c ?? null,
+        message: f.m ?? '',
+        ...first,
+      })
+    }
+    // Walked from the tip: reversed, commits of the same second stay in history order.
+    return { touches: out.reverse(), scanned, truncated: false }
+  }
+
+  /** Persist what was learnt (temp file and rename; a lost cache costs only speed). */
+  save(): void {
+    if (!this.dirty || this.file === null) return
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true })
+      const tmp = `${this.file}.${process.pid}.tmp`
+      fs.writeFileSync(tmp, JSON.stringify(this.cache))
+      fs.renameSync(tmp, this.file)
+    } catch {
+      // read-only checkout or full disk: the next run recomputes
+    }
+  }
+}
