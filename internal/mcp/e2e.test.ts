@@ -2,10 +2,12 @@
 // driven by the SDK's own Client over stdio, on a real workspace: list the tools,
 // then claim → check → finish → accept.
 
+import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, test } from 'vitest'
-import { BIN, baseEnv, workspace } from '../testkit/ws.js'
+import { BIN, baseEnv, git, workspace } from '../testkit/ws.js'
 import { CLI_TOOL, TIER1 } from './tools.js'
 
 describe('the built bin over stdio', () => {
@@ -68,6 +70,32 @@ describe('the built bin over stdio', () => {
     expect(stderr).toMatch(new RegExp(`^dacli mcp: serving 23 tools \\(full\\) on stdio as ${agent.id} \\(rw\\)`))
     const shown = ws.spawn(['task', 'show', 'ledger/1', '--json']).expectExit(0).json
     expect(shown).toMatchObject({ status: 'done', owner: agent.id })
+  })
+
+  test('with autorecord on, a write through the server is recorded like the same command line', async () => {
+    const ws = await workspace()
+    const cfg = path.join(ws.root, '.dacli', 'config.yml')
+    fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('autorecord: false', 'autorecord: true'))
+    ;(await ws.dacli('project', 'add', 'Ledger', '--slug', 'ledger')).expectExit(0)
+    ;(await ws.dacli('task', 'add', 'Audit writes', '--project', 'ledger', '--accept', 'listed')).expectExit(0)
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', 'serve', '--quiet'],
+      cwd: ws.root,
+      env: baseEnv() as Record<string, string>,
+    })
+    const client = new Client({ name: 'e2e', version: '0' })
+    await client.connect(transport)
+    try {
+      const r = await client.callTool({ name: 'claim_task', arguments: { schema_version: 1, ref: 'ledger/1' } })
+      expect(r.isError).toBeFalsy()
+      await client.callTool({ name: 'show_task', arguments: { schema_version: 1, ref: 'ledger/1' } })
+    } finally {
+      await client.close()
+    }
+    const log = git(ws.root, 'log', '--format=%s', 'dacli/record').trim().split('\n')
+    expect(log[0]).toBe('dacli: task claim ledger/001-audit-writes')
+    expect(log.filter((l) => l.includes('task show'))).toEqual([])
   })
 
   test('a bad token fails the launch before any protocol is spoken', async () => {

@@ -10,7 +10,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { createServer } from '../mcp/server.js'
 import type { Profile } from '../mcp/tools.js'
-import { services } from '../runtime/services.js'
+import { afterMutation, services } from '../runtime/services.js'
 import { baseEnv, table as eagerTable, type RunOpts, tempDir, type Workspace, workspace } from './ws.js'
 
 export interface Session {
@@ -36,7 +36,7 @@ export async function session(root: string, opts: SessionOpts = {}): Promise<Ses
   const now = () => new Date()
   const identity = await (await services.store(root, env, now)).identity()
   const { server } = createServer({
-    runtime: { env, cwd: root, now, services, table: opts.table ?? eagerTable, identity },
+    runtime: { env, cwd: root, now, services, table: opts.table ?? eagerTable, identity, afterMutation },
     profile: opts.profile ?? 'full',
   })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()

@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream'
 import { main } from '../cli/main.js'
 import { bufferIO } from '../clikit/io.js'
-import { services } from '../runtime/services.js'
+import { afterMutation, services } from '../runtime/services.js'
 import { baseEnv, table as eagerTable } from './ws.js'
 
 /** `dacli mcp serve …` run by main() in process, its stdio on in-memory streams, spoken to line by line. */
@@ -42,6 +42,7 @@ export function serveInProcess(root: string, argv: readonly string[] = [], opts:
     now: () => new Date(),
     services,
     table: eagerTable,
+    afterMutation,
     stdio: { stdin, stdout },
   }).then((o) => ({ exitCode: o.exitCode, stderr: io.err(), stdout: io.out() }))
   const lines = () => text.split('\n').filter((l) => l !== '')
