@@ -7,7 +7,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { atomicWrite } from './fsio.js'
+import { atomicWrite, sweepTemps } from './fsio.js'
 
 const RACY_MS = 3_000
 
@@ -74,7 +74,11 @@ export class FileCache<T> {
   /** Write the entries used or set since loading (stale ones drop out). A failed write only costs speed. */
   save(opts: { prune: boolean }): void {
     const keep = opts.prune ? this.next : { ...this.entries, ...this.next }
-    if (!this.dirty && Object.keys(keep).length === Object.keys(this.entries).length) return
+    if (!this.dirty && Object.keys(keep).length === Object.keys(this.entries).length) {
+      // Nothing to write, but a dead writer's temp file here would otherwise wait for the next rewrite.
+      sweepTemps(path.dirname(this.file))
+      return
+    }
     try {
       atomicWrite(this.file, JSON.stringify({ v: this.version, entries: keep }))
     } catch {

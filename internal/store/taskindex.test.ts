@@ -1,8 +1,10 @@
 // The listing cache is rewritten only when what it would hold changes: a task file too fresh to cache (the racy
 // window) is parsed on every listing but is no reason for a durable rewrite each time — a long-lived MCP server
-// lists constantly while agents write.
+// lists constantly while agents write. Dead writers' temp files in the cache folder are still swept.
 
+import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
+import { hostname } from 'node:os'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
 import { workspace } from '../testkit/ws.js'
@@ -20,8 +22,14 @@ test('the cache is rewritten when its entries change, not on every listing of a 
   expect((await list()).tasks[0].title).toBe('Fresh one')
   const first = stamp()
   expect(JSON.parse(fs.readFileSync(cache, 'utf8')).entries).toEqual({})
+  // A dead writer's half-written cache is swept by the next listing even though nothing is rewritten.
+  const dead = spawnSync('true').pid
+  const tag = Buffer.from(hostname()).toString('hex').slice(0, 8).padEnd(8, '0')
+  const temp = path.join(path.dirname(cache), `.p.json.dacli-tmp-${dead}-${tag}-0badf00d`)
+  fs.writeFileSync(temp, '{"v":')
   expect((await list()).tasks[0].title).toBe('Fresh one')
   expect(stamp()).toBe(first)
+  expect(fs.existsSync(temp)).toBe(false)
 
   // Once the file is old enough to trust its stamp, it is cached (one rewrite), then served from the cache.
   const file = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open', '001-fresh-one.md')
