@@ -68,6 +68,7 @@ describe('serving', () => {
     s.send(INITIALIZE)
     const init = await s.response(0)
     expect(init.result.serverInfo.name).toBe('dacli')
+    expect(init.result.instructions).toMatch(/never retry it unchanged/)
     expect(init.result.capabilities.tools).toBeDefined()
     s.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
     s.send(toolCall(1, 'whoami', { schema_version: 1 }))
