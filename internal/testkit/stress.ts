@@ -166,9 +166,10 @@ export async function crashTrials(ws: Workspace, trials: number, random: () => n
   const unexpected = [...codes].filter((c) => !['stale-lock', 'stale-temp', 'interrupted-move'].includes(c))
   // The next writes take over the locks and remove the temp files.
   const staleBefore = doctor.findings.filter((f: { code: string }) => f.code !== 'interrupted-move').length
-  for (const t of list.tasks as { ref: string; project: string }[]) {
-    if (t.project === 'crash')
-      (await ws.dacli('task', 'edit', t.ref, '--context', 'after the crashes', '--quiet')).expectExit(0)
+  for (const t of list.tasks as { ref: string; project: string; owner: string | null }[]) {
+    if (t.project !== 'crash') continue
+    const as = t.owner === rw.id ? { as: rw.token } : {}
+    ;(await ws.dacli('task', 'edit', t.ref, '--context', 'after the crashes', '--quiet', as)).expectExit(0)
   }
   ;(await ws.dacli('task', 'add', 'After the crashes', '--project', 'crash', '--force', '--quiet')).expectExit(0)
   ;(await ws.dacli('note', 'add', 'finding', 'After the crashes', '--project', 'crash', '--quiet')).expectExit(0)
