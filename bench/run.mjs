@@ -6,7 +6,7 @@
 // BENCH_PEERS=0 to skip peers, BENCH_QUICK=1 for a fast smoke run.
 
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -173,13 +173,68 @@ if (ws['10k']) {
 // ------------------------------------------------------------------ MCP and peers
 
 try {
-  const { mcpLatency } = await import('./mcp-latency.mjs')
-  results.mcp = await mcpLatency({ bin: BIN, sizes: Object.fromEntries(Object.entries(ws)), calls: quick ? 200 : 1000 })
+  results.mcp = await mcpFigures()
 } catch (e) {
   results.mcp = { error: (e instanceof Error ? e.message : String(e)).split('\n')[0] }
 }
 if (process.env.BENCH_PEERS !== '0' && !quick)
   results.peers = await benchPeers({ work, runs: Math.max(3, Math.min(RUNS, 5)), dacliBin: BIN, env })
+
+/** Latency from bench/mcp-latency.mjs (1,000 tasks, 1,000 calls); resident memory of a warm server per workspace. */
+async function mcpFigures() {
+  const calls = quick ? 200 : 1000
+  const r = spawnSync(process.execPath, [join(here, 'mcp-latency.mjs'), '--tasks', '1000', '--calls', String(calls)], {
+    env,
+    encoding: 'utf8',
+    timeout: 1_800_000,
+  })
+  if (r.status === null) throw new Error('bench/mcp-latency.mjs did not finish')
+  const latency = JSON.parse(readFileSync(join(here, 'results', 'mcp-latency.json'), 'utf8'))
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+  const memory = []
+  for (const [size, cwd] of Object.entries(ws)) {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', 'serve', '--quiet'],
+      cwd,
+      env,
+      stderr: 'ignore',
+    })
+    const client = new Client({ name: 'bench-rss', version: '0' })
+    await client.connect(transport)
+    const ref = some(size)
+    for (let i = 0; i < 50; i++) {
+      for (const [name, args] of [
+        ['list_tasks', {}],
+        ['next_tasks', {}],
+        ['show_task', { ref }],
+        ['get_context', { ref }],
+      ]) {
+        await client.callTool({ name, arguments: { schema_version: 1, ...args } })
+      }
+    }
+    const status = readFileSync(`/proc/${transport.pid}/status`, 'utf8')
+    const kib = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN)
+    memory.push({
+      size,
+      rss_mib: round(kib('VmRSS') / 1024),
+      peak_rss_mib: round(kib('VmHWM') / 1024),
+      target_mib: size === '10k' ? 150 : null,
+    })
+    await client.close()
+  }
+  return {
+    latency: {
+      calls: latency.all.calls,
+      median_ms: latency.all.median_ms,
+      p99_ms: latency.all.p99_ms,
+      pass: latency.pass,
+      writes: latency.writes,
+    },
+    memory,
+  }
+}
 
 // ------------------------------------------------------------------ report
 
@@ -218,9 +273,14 @@ function report(r) {
     '',
     r.mcp && !r.mcp.error
       ? [
-          '| workspace | calls | median ms | p99 ms | RSS MiB |',
-          '|---|---|---|---|---|',
-          ...r.mcp.rows.map((m) => `| ${m.size} | ${m.calls} | ${m.median_ms} | ${m.p99_ms} | ${m.rss_mib} |`),
+          `Tool calls over 1,000 tasks (bench/mcp-latency.mjs, ${r.mcp.latency.calls} read calls): median **${r.mcp.latency.median_ms} ms**, p99 **${r.mcp.latency.p99_ms} ms** (targets ≤ 5 / ≤ 20: ${r.mcp.latency.pass ? 'met' : '**not met**'}); writes: median ${r.mcp.latency.writes.median_ms} ms, p99 ${r.mcp.latency.writes.p99_ms} ms.`,
+          '',
+          '| workspace | RSS MiB after 200 calls | peak RSS MiB | target |',
+          '|---|---|---|---|',
+          ...r.mcp.memory.map(
+            (m) =>
+              `| ${m.size} | ${m.rss_mib} | ${m.peak_rss_mib} | ${m.target_mib === null ? '—' : `≤ ${m.target_mib}`} |`,
+          ),
         ].join('\n')
       : `not measured: ${r.mcp?.error ?? 'skipped'}`,
     '',
