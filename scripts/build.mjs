@@ -54,7 +54,8 @@ export async function generateManifest({ write = true } = {}) {
       if (seen.has(value.path))
         throw new Error(`command "${value.path}" is defined twice (${seen.get(value.path)} and ${file})`)
       seen.set(value.path, file)
-      const { run, kind, ...decl } = value
+      // Long help texts stay in the command module (help loads it); the entry carries what dispatch needs.
+      const { run, kind, description, examples, ...decl } = value
       const spec = relative(join(root, 'internal', 'cli'), file)
         .replace(/\.ts$/, '.js')
         .split('\\')
@@ -70,7 +71,7 @@ export async function generateManifest({ write = true } = {}) {
     'export const manifest: readonly CommandEntry[] = [',
     ...entries.map(
       (e) =>
-        `  { ...${JSON.stringify(e.decl)}, load: () => import(${JSON.stringify(e.spec.startsWith('.') ? e.spec : `./${e.spec}`)}).then((m) => m.${e.name}) },`,
+        `  ${JSON.stringify(e.decl).slice(0, -1)}, load: () => import(${JSON.stringify(e.spec.startsWith('.') ? e.spec : `./${e.spec}`)}).then((m) => m.${e.name}) },`,
     ),
     ']',
     '',

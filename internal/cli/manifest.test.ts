@@ -8,7 +8,11 @@ import { commands } from './commands.js'
 import { manifest } from './manifest.gen.js'
 
 test('the manifest declares exactly the commands of the table, identically', async () => {
-  const norm = (x: unknown) => JSON.parse(JSON.stringify(x))
+  // The manifest leaves the long help texts (description, examples) in the modules.
+  const norm = (x: unknown) => {
+    const { description: _d, examples: _e, ...rest } = JSON.parse(JSON.stringify(x))
+    return rest
+  }
   const fromTable = [...commands].sort((a, b) => a.path.localeCompare(b.path)).map((c) => norm(declOf(c)))
   const fromManifest = manifest.map((c) => norm(declOf(c)))
   expect(fromManifest).toEqual(fromTable)

@@ -86,7 +86,8 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   const debug = rt.env.DACLI_DEBUG === '1'
 
   if (parsed.help) {
-    rt.io.stdout.write(commandHelp(entry))
+    // The table may carry only what dispatch needs; the module has the long help texts.
+    rt.io.stdout.write(commandHelp(await entry.load()))
     return { exitCode: 0, data: null }
   }
 

@@ -161,6 +161,41 @@ async function readNoteFile(store: Store, file: string, project: string): Promis
   }
 }
 
+/** Read every object file of a folder through the parse cache; unreadable files go to `broken`. */
+async function readFolder<T>(
+  store: Store,
+  dir: string,
+  cache: FileCache<T>,
+  prefix: string,
+  read: (file: string) => Promise<T>,
+  out: T[],
+  broken: Broken[],
+): Promise<void> {
+  let names: string[]
+  try {
+    names = fs.readdirSync(dir).sort()
+  } catch {
+    return
+  }
+  for (const n of names) {
+    if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
+    const file = path.join(dir, n)
+    const stamp = stampOf(file)
+    const hit = stamp === null ? undefined : cache.get(prefix + n, stamp)
+    if (hit !== undefined) {
+      out.push(hit)
+      continue
+    }
+    try {
+      const value = await read(file)
+      if (stamp !== null) cache.set(prefix + n, stamp, value)
+      out.push(value)
+    } catch (e) {
+      broken.push({ path: store.rel(file), reason: (e as Error).message })
+    }
+  }
+}
+
 export async function listNotes(store: Store, project?: string): Promise<{ notes: NoteRecord[]; broken: Broken[] }> {
   const notes: NoteRecord[] = []
   const broken: Broken[] = []
@@ -170,29 +205,7 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
     const cache = new FileCache<NoteRecord>(cacheFile(store.dir, 'notes', `${p}.json`), 1)
     for (const kind of NOTE_KINDS) {
       const dir = path.join(store.projectDir(p), 'notes', `${kind}s`)
-      let names: string[]
-      try {
-        names = fs.readdirSync(dir).sort()
-      } catch {
-        continue
-      }
-      for (const n of names) {
-        if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
-        const file = path.join(dir, n)
-        const stamp = stampOf(file)
-        const hit = stamp === null ? undefined : cache.get(`${kind}/${n}`, stamp)
-        if (hit !== undefined) {
-          notes.push(hit)
-          continue
-        }
-        try {
-          const note = await readNoteFile(store, file, p)
-          if (stamp !== null) cache.set(`${kind}/${n}`, stamp, note)
-          notes.push(note)
-        } catch (e) {
-          broken.push({ path: store.rel(file), reason: (e as Error).message })
-        }
-      }
+      await readFolder(store, dir, cache, `${kind}/`, (file) => readNoteFile(store, file, p), notes, broken)
     }
     cache.save({ prune: true })
   }
@@ -309,29 +322,7 @@ export async function listRisks(store: Store, project?: string): Promise<{ risks
   for (const p of project === undefined ? store.projectSlugs() : [project]) {
     const dir = path.join(store.projectDir(p), 'risks')
     const cache = new FileCache<RiskRecord>(cacheFile(store.dir, 'risks', `${p}.json`), 1)
-    let names: string[]
-    try {
-      names = fs.readdirSync(dir).sort()
-    } catch {
-      continue
-    }
-    for (const n of names) {
-      if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
-      const file = path.join(dir, n)
-      const stamp = stampOf(file)
-      const hit = stamp === null ? undefined : cache.get(n, stamp)
-      if (hit !== undefined) {
-        risks.push(hit)
-        continue
-      }
-      try {
-        const risk = await readRiskFile(store, file, p)
-        if (stamp !== null) cache.set(n, stamp, risk)
-        risks.push(risk)
-      } catch (e) {
-        broken.push({ path: store.rel(file), reason: (e as Error).message })
-      }
-    }
+    await readFolder(store, dir, cache, '', (file) => readRiskFile(store, file, p), risks, broken)
     cache.save({ prune: true })
   }
   risks.sort((a, b) => a.rank - b.rank || byText(a.project, b.project) || byText(a.slug, b.slug))

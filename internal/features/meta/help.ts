@@ -26,7 +26,7 @@ export const help = defineCommand({
       const exact = table.find((c) => c.path === topic)
       if (exact) {
         selected = [exact]
-        text = commandHelp(exact)
+        text = commandHelp(await exact.load())
       } else if (families(table).has(topic)) {
         selected = table.filter((c) => c.path.startsWith(`${topic} `))
         text = familyHelp(topic, table)

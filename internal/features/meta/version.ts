@@ -3,7 +3,6 @@ import { defineCommand, flagBool, optionalArg } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
 import { UsageError } from '../../store/errors.js'
-import { compatibilityReport } from './compat.js'
 import type { VersionDocT } from './json.js'
 
 export const version = defineCommand({
@@ -26,6 +25,8 @@ export const version = defineCommand({
   async run(ctx, input) {
     const file = input.args.path
     if (flagBool(input, 'compatibility')) {
+      // Loaded only for the check: `dacli --version` stays as cheap as a program can be.
+      const { compatibilityReport } = await import('./compat.js')
       const r = await compatibilityReport(ctx, file)
       return {
         data: r,
