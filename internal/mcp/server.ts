@@ -6,6 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../clikit/version.js'
 import { buildToolset, type CallRuntime, callTool, type Toolset } from './call.js'
+import { settleMemory } from './memory.js'
 import type { Profile } from './tools.js'
 
 export interface ServerDeps {
@@ -25,8 +26,10 @@ export function createServer(deps: ServerDeps): { server: Server; toolset: Tools
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...toolset.definitions] as never[] }))
-  server.setRequestHandler(CallToolRequestSchema, async (req) =>
-    callTool(toolset, deps.runtime, req.params.name, req.params.arguments),
-  )
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const result = await callTool(toolset, deps.runtime, req.params.name, req.params.arguments)
+    settleMemory()
+    return result
+  })
   return { server, toolset }
 }

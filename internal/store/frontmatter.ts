@@ -17,9 +17,9 @@ import {
   type YAMLMap,
 } from 'yaml'
 
-export class ParseError extends Error {
-  override name = 'ParseError'
-}
+import { ParseError } from './model.js'
+
+export { ParseError }
 
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/
 /** The closing line: `---` alone (trailing blanks allowed), at the start of `rest` or after a newline. */

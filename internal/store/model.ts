@@ -1,5 +1,10 @@
 // Store-side types of the objects (the wire documents live in each slice's json.ts).
 
+/** An object file that is not what it claims to be (no frontmatter, not YAML, missing id or kind). */
+export class ParseError extends Error {
+  override name = 'ParseError'
+}
+
 export const STATUSES = ['open', 'active', 'blocked', 'done'] as const
 export type Status = (typeof STATUSES)[number]
 /** Terminality rank: when one task file is found in two folders, the more terminal copy wins. */

@@ -2,11 +2,10 @@
 // import() on first need, so read paths served from the cache never load it.
 
 import * as path from 'node:path'
-import { isMap, isSeq } from 'yaml'
 import { type Parsed, ParseError, parseObject, renderEdited, renderNew, setScalar } from './frontmatter.js'
 import { sectionText, titleOf } from './markdown.js'
 import type { ProjectRecord, TaskRecord } from './model.js'
-import { parseTask, recordOf } from './taskfile.js'
+import { recordOf, type TaskLocation } from './taskfile.js'
 import type { TaskFileRef } from './taskindex.js'
 
 export { ParseError, parseObject, renderEdited, renderNew, setScalar }
@@ -17,6 +16,12 @@ const loc = (f: Pick<TaskFileRef, 'project' | 'status' | 'name' | 'path'>) => ({
   name: f.name,
   path: f.path,
 })
+
+/** Parse a task file. Throws ParseError when it is not a task. */
+export function parseTask(text: string, loc: TaskLocation): { record: TaskRecord; parsed: Parsed } {
+  const parsed = parseObject(text)
+  return { record: recordOf(parsed, loc), parsed }
+}
 
 export function parseTaskRecord(
   text: string,
@@ -70,35 +75,4 @@ export function projectOf(text: string, slug: string, relPath: string): ProjectR
       success_criteria: sectionText(body, 'Success criteria'),
     },
   }
-}
-
-export interface NewTaskFields {
-  id: string
-  created: string
-  created_by: string
-  priority: string | null
-  estimate: { optimistic: number; probable: number; pessimistic: number } | null
-  depends_on: { on: string; type: string }[]
-  parent: string | null
-  extra?: Record<string, unknown>
-}
-
-/** The text of a new task file: frontmatter in a fixed, readable order, then the body. */
-export function renderNewTask(f: NewTaskFields, body: string): string {
-  const data: Record<string, unknown> = { id: f.id, kind: 'task', created: f.created, created_by: f.created_by }
-  if (f.priority !== null) data.priority = f.priority
-  if (f.estimate !== null) data.estimate = f.estimate
-  if (f.depends_on.length > 0) data.depends_on = f.depends_on
-  if (f.parent !== null) data.parent = f.parent
-  Object.assign(data, f.extra ?? {})
-  data.version = 1
-  return renderNew(data, body, (doc) => {
-    flow(doc.get('estimate', true))
-    const deps = doc.get('depends_on', true)
-    if (isSeq(deps)) for (const item of deps.items) flow(item)
-  })
-}
-
-function flow(node: unknown): void {
-  if (isMap(node) || isSeq(node)) node.flow = true
 }

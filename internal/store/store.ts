@@ -412,7 +412,7 @@ export class Store {
   /** Allocate the next sequence number and create a task file, under the project's sequence lock. */
   async createTask(
     project: string,
-    build: (existing: TaskSummary[]) => { slug: string; text: string },
+    build: (existing: TaskSummary[]) => { slug: string; text: string; data: Record<string, unknown>; body: string },
   ): Promise<TaskRecord> {
     this.requireProject(project)
     const lock = await this.lock(`seq-${project}`)
@@ -423,7 +423,7 @@ export class Store {
       const used = usedSeqs(this.paths(), project)
       for (const t of listing.tasks) for (const a of t.aliases) used.add(a)
       const seq = used.size === 0 ? 1 : Math.max(...used) + 1
-      const { slug, text } = build(listing.tasks)
+      const { slug, text, data, body } = build(listing.tasks)
       const name = taskFileName(seq, slug)
       const abs = path.join(tasksDir(this.paths(), project), 'open', name)
       try {
@@ -436,9 +436,14 @@ export class Store {
       }
       this.sweepProject(project)
       this.forget(project)
-      const { recordOfText } = await parsing()
-      const where: TaskFileRef = { project, status: 'open', name, path: this.rel(abs), abs, seq, slug }
-      return recordOfText(text, where)
+      // The record comes from the data just written, not from parsing it back (no YAML library needed).
+      const { recordOf } = await import('./taskfile.js')
+      return recordOf({ data, split: { body } } as Parameters<typeof recordOf>[0], {
+        project,
+        status: 'open',
+        name,
+        path: this.rel(abs),
+      })
     } finally {
       lock.release()
     }

@@ -1,8 +1,8 @@
-// Task files: `projects/<p>/tasks/<status>/NNN-<slug>.md`. The status is the
-// folder; the sequence number and slug are the file name; everything else is
-// frontmatter and body sections.
+// Task files: `projects/<p>/tasks/<status>/NNN-<slug>.md`. The status is the folder; the sequence
+// number and slug are the file name; everything else is frontmatter and body sections. This module
+// needs no YAML parser (parsing.ts turns text into a Parsed document), so light commands can use it.
 
-import { type Parsed, ParseError, parseObject } from './frontmatter.js'
+import type { Parsed } from './frontmatter.js'
 import { checkboxes, findSection, sections, sectionText, titleOf } from './markdown.js'
 import {
   type AcceptanceItem,
@@ -13,6 +13,7 @@ import {
   type Estimate,
   type GithubLink,
   type LogEntry,
+  ParseError,
   PRIORITIES,
   type Priority,
   type Status,
@@ -131,12 +132,6 @@ export interface TaskLocation {
   path: string
 }
 
-/** Parse a task file. Throws ParseError when it is not a task. */
-export function parseTask(text: string, loc: TaskLocation): { record: TaskRecord; parsed: Parsed } {
-  const parsed = parseObject(text)
-  return { record: recordOf(parsed, loc), parsed }
-}
-
 export function recordOf(parsed: Parsed, loc: TaskLocation): TaskRecord {
   const d = parsed.data
   const body = parsed.split.body
@@ -202,4 +197,52 @@ export function newTaskBody(t: {
 
 export function hasAcceptanceSection(body: string): boolean {
   return findSection(body, 'Acceptance') !== undefined
+}
+
+export interface NewTaskFields {
+  id: string
+  created: string
+  created_by: string
+  priority: string | null
+  estimate: { optimistic: number; probable: number; pessimistic: number } | null
+  depends_on: { on: string; type: string }[]
+  parent: string | null
+  extra?: Record<string, unknown>
+}
+
+/** A token YAML reads back as the same string (no quoting, no type of its own). */
+const PLAIN = /^[A-Za-z0-9][A-Za-z0-9._/@+-]*(?::[0-9][0-9.:]*Z?)*$/
+const NOT_A_STRING =
+  /^(?:true|false|null|yes|no|on|off|~|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+|0o[0-7]+|\.inf|\.nan)$/i
+
+/** YAML for a value dacli writes: plain where that reads back unchanged, a JSON string (valid YAML) otherwise. */
+export function yamlValue(v: unknown): string {
+  if (v === null || v === undefined) return 'null'
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  if (typeof v === 'string') return PLAIN.test(v) && !NOT_A_STRING.test(v) ? v : JSON.stringify(v)
+  if (Array.isArray(v)) return `[${v.map(yamlValue).join(', ')}]`
+  return `{${Object.entries(v as Record<string, unknown>)
+    .map(([k, x]) => `${k}: ${yamlValue(x)}`)
+    .join(', ')}}`
+}
+
+/**
+ * A new task file: frontmatter in a fixed, readable order (maps in flow style, one dependency per
+ * line), then the body. Written by hand so creating a task needs no YAML library; the returned data
+ * is exactly what a YAML parser reads back (a property test holds the two together).
+ */
+export function renderTaskFile(f: NewTaskFields, body: string): { text: string; data: Record<string, unknown> } {
+  const data: Record<string, unknown> = { id: f.id, kind: 'task', created: f.created, created_by: f.created_by }
+  if (f.priority !== null) data.priority = f.priority
+  if (f.estimate !== null) data.estimate = f.estimate
+  if (f.depends_on.length > 0) data.depends_on = f.depends_on
+  if (f.parent !== null) data.parent = f.parent
+  Object.assign(data, f.extra ?? {})
+  data.version = 1
+  const lines = Object.entries(data).map(([k, v]) =>
+    Array.isArray(v) && v.length > 0
+      ? `${k}:\n${v.map((x) => `  - ${yamlValue(x)}`).join('\n')}`
+      : `${k}: ${yamlValue(v)}`,
+  )
+  return { text: `---\n${lines.join('\n')}\n---\n${body}`, data }
 }

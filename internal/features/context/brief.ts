@@ -4,19 +4,12 @@
 
 import type { BriefSection } from '../../engines/brief.js'
 import { byText } from '../../engines/order.js'
-import {
-  type EventRecord,
-  listEvents,
-  listNotes,
-  listRisks,
-  type NoteRecord,
-  readGlossary,
-  resolveAmong,
-  type Store,
-  type TaskRecord,
-  teOf,
-} from '../../store/index.js'
+import { type EventRecord, listEvents } from '../../store/events.js'
+import type { NoteRecord, Store, TaskRecord } from '../../store/index.js'
 import { quote } from '../../store/markdown.js'
+import { teOf } from '../../store/model.js'
+import { listNotes, listRisks, readGlossary } from '../../store/notes.js'
+import { resolveAmong } from '../../store/refs.js'
 
 export const refOf = (t: { project: string; seq: number; slug: string }) =>
   `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`

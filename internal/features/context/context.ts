@@ -1,7 +1,7 @@
 import { arg, defineCommand, flagNum } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
 import { BudgetError, fitBrief } from '../../engines/brief.js'
-import { RefusedError } from '../../store/index.js'
+import { RefusedError } from '../../store/errors.js'
 import { gatherSections, refOf } from './brief.js'
 import type { ContextDocT } from './json.js'
 

@@ -7,7 +7,7 @@ import { ulid } from 'ulid'
 import type { Document } from 'yaml'
 import { ConflictError, RefusedError, type Store, stamp, type TaskSummary } from '../../store/index.js'
 import { slugify } from '../../store/paths.js'
-import { newTaskBody } from '../../store/taskfile.js'
+import { newTaskBody, renderTaskFile } from '../../store/taskfile.js'
 import type { PullResultDocT } from './json.js'
 import type { PlannedIssue } from './plan.js'
 
@@ -100,7 +100,6 @@ const refOf = (t: { project: string; seq: number; slug: string }) =>
 
 export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]): Promise<PullResultDocT> {
   refuseBlocking(plan, a.project)
-  const { renderNewTask } = await import('../../store/parsing.js')
   const doc: PullResultDocT = {
     schema: 'github-pull-result/v1',
     version: 1,
@@ -127,7 +126,7 @@ export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]):
         accept: p.acceptance.criteria,
         log: `- ${at} ${a.actor} created from GitHub issue ${a.repo}#${n}`,
       })
-      const text = renderNewTask(
+      const file = renderTaskFile(
         {
           id: `t-${ulid()}`,
           created: at,
@@ -140,7 +139,7 @@ export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]):
         },
         body,
       )
-      const t = await a.store.createTask(a.project, () => ({ slug: slugify(title), text }))
+      const t = await a.store.createTask(a.project, () => ({ slug: slugify(title), body, ...file }))
       doc.counts.created++
       doc.created.push({ issue_number: n, title, task_id: t.id, ref: refOf(t) })
       if (p.acceptance.ambiguities.length > 0) {

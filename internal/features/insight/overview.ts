@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
-import { listEvents, STATUSES } from '../../store/index.js'
+import { listEvents } from '../../store/events.js'
+import { STATUSES } from '../../store/model.js'
 import type { OverviewDocT } from './json.js'
 import { loadPlan, readyFrontier, refOf } from './plan.js'
 

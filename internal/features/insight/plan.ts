@@ -3,7 +3,8 @@
 
 import { type CpmTask, CycleError, criticalPath, type LinkType } from '../../engines/cpm.js'
 import { frontier } from '../../engines/frontier.js'
-import { type Broken, resolveAmong, type Store, type TaskSummary } from '../../store/index.js'
+import type { Broken, Store, TaskSummary } from '../../store/index.js'
+import { resolveAmong } from '../../store/refs.js'
 
 export const refOf = (t: { project: string; seq: number; slug: string }) =>
   `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
-import { listEvents, STATUSES } from '../../store/index.js'
+import { listEvents } from '../../store/events.js'
+import { STATUSES } from '../../store/model.js'
 import type { StatusDocT } from './json.js'
 
 const zero = () => ({ open: 0, active: 0, blocked: 0, done: 0 })

@@ -2,9 +2,10 @@ import { ulid } from 'ulid'
 import { defineCommand, flagBool, flagList, flagStr } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { nearestDuplicate } from '../../engines/similarity.js'
-import { PRIORITIES, RefusedError, stamp, UsageError } from '../../store/index.js'
+import { RefusedError, UsageError } from '../../store/errors.js'
+import { PRIORITIES, stamp } from '../../store/model.js'
 import { checkText, checkTitle, safeSegment, slugify } from '../../store/paths.js'
-import { newTaskBody, parseDepSpec } from '../../store/taskfile.js'
+import { newTaskBody, parseDepSpec, renderTaskFile } from '../../store/taskfile.js'
 import { refOf, taskDoc } from './docs.js'
 
 /** `o,m,p` with 0 ≤ o ≤ m ≤ p (three-point PERT estimate). */
@@ -72,7 +73,6 @@ export const add = defineCommand({
     const parent = parentRef === undefined ? null : (await store.readTask(parentRef, { prefer: project })).id
     const id = `t-${ulid()}`
     const created = stamp(ctx.now())
-    const { renderNewTask } = await import('../../store/parsing.js')
 
     const record = await store.createTask(project, (existing) => {
       if (!flagBool(input, 'force')) {
@@ -96,7 +96,7 @@ export const add = defineCommand({
         accept,
         log: `- ${created} ${who.id} created`,
       })
-      const text = renderNewTask(
+      const file = renderTaskFile(
         {
           id,
           created,
@@ -108,7 +108,7 @@ export const add = defineCommand({
         },
         body,
       )
-      return { slug: slugify(title), text }
+      return { slug: slugify(title), body, ...file }
     })
     if (accept.length === 0) {
       ctx.notes.warn(

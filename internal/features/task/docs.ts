@@ -2,8 +2,8 @@
 
 import type { Result } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
-import type { Change } from '../../store/index.js'
-import { type Store, type TaskRecord, type TaskSummary, teOf } from '../../store/index.js'
+import type { Change, Store, TaskRecord, TaskSummary } from '../../store/index.js'
+import { teOf } from '../../store/model.js'
 import type { TaskBodyT, TaskChangeDocT, TaskDocT, TaskListItemT } from './json.js'
 
 export const refOf = (t: { project: string; seq: number; slug: string }) =>
