@@ -90,11 +90,12 @@ function install(peer, dir) {
     timeout: 300_000,
   })
   if (r.status !== 0) {
-    const why = (r.stderr || r.stdout || '')
-      .split('\n')
-      .filter((l) => /error|Error/.test(l))
-      .slice(0, 3)
-      .join(' / ')
+    // npm's own error lines say little; the package's install script usually says what it tried (a download …).
+    const lines = `${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.replace(/^npm (error|warn)\s*/, '').trim())
+    const telling = lines.filter((l) =>
+      /download|fetch|Installing|ENOTFOUND|ECONNREFUSED|EAI_AGAIN|403|404|not found|unsupported/i.test(l),
+    )
+    const why = (telling.length > 0 ? telling : lines.filter((l) => /error/i.test(l))).slice(0, 4).join(' / ')
     return { ok: false, why: `npm install ${peer.pkg} failed here: ${why.slice(0, 300) || `exit ${r.status}`}` }
   }
   return { ok: true, bin: join(dir, 'node_modules', '.bin', peer.bin) }

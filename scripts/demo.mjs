@@ -107,6 +107,45 @@ try {
   dacli('task', 'list', '--status', 'open', '--limit', '1', '--json')
   dacli('task', 'show', 'ledger/9', '--json')
 
+  say('Where things stand, and what to start next (MoSCoW, then critical-path slack)')
+  dacli('overview')
+  dacli('next')
+  dacli('critical-path', '--project', 'ledger')
+  dacli('critical-path', '--project', 'ledger', '--format', 'mermaid')
+
+  say('An agent works a task: a read-write identity, a claim with a lease, criteria proven by a command')
+  const spawned = spawnSync(process.execPath, [bin, 'agent', 'spawn', '--role', 'implementer', '--grant', 'rw'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+  })
+  const token = spawned.stdout.trim()
+  console.log('$ export DACLI_AGENT=$(dacli agent spawn --role implementer --grant rw)')
+  process.stdout.write(spawned.stderr)
+  env.DACLI_AGENT = token
+  dacli('whoami')
+  dacli('context', 'ledger/1', '--budget', '400')
+  dacli('task', 'claim', 'ledger/1', '--lease', '2h')
+  dacli('task', 'done', 'ledger/1')
+  dacli('task', 'check', 'ledger/1', '--n', '1', '--verify', 'test -d .dacli')
+  dacli(
+    'note',
+    'add',
+    'decision',
+    'Audit by grepping the write calls',
+    '--project',
+    'ledger',
+    '--about',
+    'ledger/1',
+    '--rejected',
+    'reading every module by hand',
+    '--because',
+    'faster and repeatable',
+  )
+  dacli('task', 'done', 'ledger/1')
+  delete env.DACLI_AGENT
+  dacli('next')
+
   say(`The files are plain markdown a person can read, grep and hand-edit: ${join(dir, '.dacli')}`)
   console.log(
     execFileSync('find', ['.dacli', '-name', '*.md', '-not', '-path', '*/agents/*'], {

@@ -48,3 +48,23 @@ test('hand edits behind the caches are seen; deleting the caches changes no answ
   expect(after.events.events).toEqual([])
   expect(after.events.skipped[0].reason).toMatch(/checksum|YAML|map/)
 })
+
+test('an entry cached while its file was racily fresh is trusted only while the content is the same', async () => {
+  const { FileCache } = await import('./filecache.js')
+  const { tempDir } = await import('../testkit/ws.js')
+  const file = path.join(tempDir(), 'c.json')
+  const fresh = { key: '10:123:7', mtimeMs: Date.now() }
+  const old = { key: '10:1:7', mtimeMs: Date.now() - 60_000 }
+  const a = new FileCache<string>(file, 1)
+  a.set('fresh', fresh, 'parsed A', 'content A')
+  a.set('nodigest', fresh, 'parsed B')
+  a.set('old', old, 'parsed C')
+  a.save({ prune: true })
+  const b = new FileCache<string>(file, 1)
+  expect(b.get('fresh', fresh, () => 'content A')).toBe('parsed A')
+  expect(b.get('fresh', fresh, () => 'content X')).toBeUndefined() // same stamp, other bytes: a miss
+  expect(b.get('fresh', fresh)).toBeUndefined() // cannot verify without the content
+  expect(b.get('nodigest', fresh)).toBeUndefined() // never kept
+  expect(b.get('old', old)).toBe('parsed C')
+  expect(b.get('old', { ...old, key: '11:1:7' })).toBeUndefined()
+})

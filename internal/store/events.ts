@@ -133,7 +133,7 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
     const rel = store.rel(f)
     const stamp = stampOf(f)
     if (stamp === null) continue
-    const hit = cache.get(rel, stamp)
+    const hit = cache.get(rel, stamp, () => fs.readFileSync(f, 'utf8'))
     if (hit !== undefined) {
       events.push(hit)
       continue
@@ -141,8 +141,9 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
     try {
       if (fs.lstatSync(f).isSymbolicLink()) throw new Error('symbolic link (not followed)')
       parse ??= (await import('./frontmatter.js')).parseObject
-      const e = eventOf(parse(fs.readFileSync(f, 'utf8')), rel)
-      cache.set(rel, stamp, e)
+      const text = fs.readFileSync(f, 'utf8')
+      const e = eventOf(parse(text), rel)
+      cache.set(rel, stamp, e, text)
       events.push(e)
     } catch (err) {
       broken.push({ path: rel, reason: (err as Error).message })

@@ -5,6 +5,7 @@
 // unchanged), and a file that cannot be parsed is never cached. Deleting the
 // cache changes nothing but speed.
 
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { atomicWrite, sweepTemps } from './fsio.js'
@@ -28,12 +29,17 @@ export function stampOf(file: string): Stamp | null {
 
 interface Stored<T> {
   v: number
-  entries: Record<string, [string, T]>
+  entries: Record<string, Entry<T>>
 }
 
+/** [validation stamp, value] — plus a digest of the content when the file was racily fresh at caching time. */
+type Entry<T> = [string, T] | [string, T, string]
+
+const digest = (text: string) => createHash('sha1').update(text).digest('hex')
+
 export class FileCache<T> {
-  private entries: Record<string, [string, T]>
-  private next: Record<string, [string, T]> = {}
+  private entries: Record<string, Entry<T>>
+  private next: Record<string, Entry<T>> = {}
   private dirty = false
 
   /** `version` changes whenever the cached shape changes, so older caches are ignored. */
@@ -52,22 +58,37 @@ export class FileCache<T> {
     }
   }
 
-  /** The cached value for `name` if its file is unchanged; it is kept for the next save. */
-  get(name: string, stamp: Stamp): T | undefined {
+  /**
+   * The cached value for `name` if its file is unchanged; it is kept for the next save. An entry cached
+   * while its file was racily fresh is trusted only if the content still has the same digest (`read`
+   * gives the content; without it such an entry is a miss) — reading and hashing is far cheaper than parsing.
+   */
+  get(name: string, stamp: Stamp, read?: () => string): T | undefined {
     const hit = this.entries[name]
     if (hit === undefined || hit[0] !== stamp.key) return undefined
+    if (hit.length === 3) {
+      let text: string
+      try {
+        if (read === undefined) return undefined
+        text = read()
+      } catch {
+        return undefined
+      }
+      if (digest(text) !== hit[2]) return undefined
+    }
     this.next[name] = hit
     return hit[1]
   }
 
   /**
-   * A racily fresh file's value is not kept, so it alone is no reason to rewrite the cache (a durable write) on
-   * every read for the next few seconds — a long-lived MCP server reads constantly while agents write. A stale
-   * entry dropped for it still changes the count, which `save` notices.
+   * Keep a value. A racily fresh file (modified within the last seconds: a same-size rewrite in the same
+   * clock tick would not change its stamp) is kept with a digest of `text`, the content it was parsed from;
+   * without `text` it is not kept at all.
    */
-  set(name: string, stamp: Stamp, value: T): void {
-    if (Date.now() - stamp.mtimeMs <= RACY_MS) return
-    this.next[name] = [stamp.key, value]
+  set(name: string, stamp: Stamp, value: T, text?: string): void {
+    const racy = Date.now() - stamp.mtimeMs <= RACY_MS
+    if (racy && text === undefined) return
+    this.next[name] = racy ? [stamp.key, value, digest(text as string)] : [stamp.key, value]
     this.dirty = true
   }
 

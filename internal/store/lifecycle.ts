@@ -120,7 +120,11 @@ export async function claimTask(
   const res = await change(store, target, who, 'claim', (e) => {
     const cur = e.before
     const now = e.now
-    if (cur.status === 'done') throw new RefusedError('state', `${refOf(cur)} is done; reopen it before claiming`)
+    if (cur.status === 'done') {
+      throw new RefusedError('state', `${refOf(cur)} is done; reopen it before claiming`, {
+        next: [`dacli task reopen ${refOf(cur)} --reason "<why>"`, `dacli next --project ${cur.project}`],
+      })
+    }
     if (cur.owner === who.id) {
       if (opts.leaseMs === undefined) return false
       setClaim(e, who.id, leaseExpiry(store, opts.leaseMs, now))
@@ -159,7 +163,11 @@ export async function releaseTask(store: Store, ref: string, who: Identity): Pro
     const cur = e.before
     if (cur.owner !== null && cur.owner !== who.id) throw notOwner(cur, who, 'release')
     if (cur.owner === null && cur.claim === null) return false
-    if (cur.status === 'done') throw new RefusedError('state', `${refOf(cur)} is done; there is nothing to release`)
+    if (cur.status === 'done') {
+      throw new RefusedError('state', `${refOf(cur)} is done; there is nothing to release`, {
+        next: [`dacli task show ${refOf(cur)}`],
+      })
+    }
     e.doc.delete('owner')
     e.doc.delete('claim')
     if (cur.status === 'active') e.status = 'open'
@@ -183,7 +191,10 @@ export async function renewClaim(
   }
   return change(store, target, who, 'renew', (e) => {
     if (e.before.owner !== who.id)
-      throw new RefusedError('owner', `${refOf(e.before)} is no longer claimed by ${who.id}`)
+      throw new RefusedError('owner', `${refOf(e.before)} is no longer claimed by ${who.id}`, {
+        details: { owner: e.before.owner },
+        next: [`dacli task show ${refOf(e.before)}`, `dacli task claim ${refOf(e.before)}`],
+      })
     const expires = leaseExpiry(store, opts.leaseMs, e.now)
     if (expires === null) return false
     setClaim(e, who.id, expires)
@@ -274,7 +285,11 @@ export function applyBlock(
   data: { by: string | null; why: string | null },
 ): Record<string, unknown> | false {
   const cur = e.before
-  if (cur.status === 'done') throw new RefusedError('state', `${refOf(cur)} is done; reopen it before blocking it`)
+  if (cur.status === 'done') {
+    throw new RefusedError('state', `${refOf(cur)} is done; reopen it before blocking it`, {
+      next: [`dacli task reopen ${refOf(cur)} --reason "<why>"`],
+    })
+  }
   if (cur.status === 'blocked' && cur.blocked_by === data.by && data.why === null) return false
   if (data.by === null) e.doc.delete('blocked_by')
   else e.doc.set('blocked_by', data.by)
@@ -305,6 +320,7 @@ export async function reopenTask(store: Store, ref: string, who: Identity, reaso
     if (cur.status !== 'done' && cur.status !== 'blocked') {
       throw new RefusedError('state', `${refOf(cur)} is ${cur.status}; only a done or blocked task can be reopened`, {
         details: { status: cur.status },
+        next: [`dacli task show ${refOf(cur)}`],
       })
     }
     const { checkboxes, setChecked } = await import('./markdown.js')
@@ -433,6 +449,7 @@ export async function dependTask(
       const dep = await store.readTask(d.on, { prefer: t.project })
       if (dep.id === t.id)
         throw new RefusedError('dependency-cycle', `${refOf(t)} cannot depend on itself`, {
+          next: [`dacli task depend ${refOf(t)} --add <another task>`],
           details: { cycle: [refOf(t)] },
         })
       out.push({ on: dep.id, type: d.type, ref: refOf(dep) })

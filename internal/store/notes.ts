@@ -126,10 +126,14 @@ export async function addNote(store: Store, n: NewNote): Promise<NoteRecord> {
 }
 
 async function readNoteFile(store: Store, file: string, project: string): Promise<NoteRecord> {
+  if (fs.lstatSync(file).isSymbolicLink()) throw new Error('symbolic link (not followed)')
+  return noteOf(store, file, fs.readFileSync(file, 'utf8'), project)
+}
+
+async function noteOf(store: Store, file: string, text: string, project: string): Promise<NoteRecord> {
   const { parseObject } = await import('./frontmatter.js')
   const { sectionText, titleOf, sections } = await import('./markdown.js')
-  if (fs.lstatSync(file).isSymbolicLink()) throw new Error('symbolic link (not followed)')
-  const { data, split } = parseObject(fs.readFileSync(file, 'utf8'))
+  const { data, split } = parseObject(text)
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
   if (str(data.id) === null || data.kind !== 'note') throw new Error('not a note (missing id or kind: note)')
   const kind = (NOTE_KINDS as readonly string[]).includes(String(data.note_kind)) ? (data.note_kind as NoteKind) : 'ref'
@@ -167,7 +171,7 @@ async function readFolder<T>(
   dir: string,
   cache: FileCache<T>,
   prefix: string,
-  read: (file: string) => Promise<T>,
+  read: (file: string, text: string) => Promise<T>,
   out: T[],
   broken: Broken[],
 ): Promise<void> {
@@ -181,14 +185,16 @@ async function readFolder<T>(
     if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
     const file = path.join(dir, n)
     const stamp = stampOf(file)
-    const hit = stamp === null ? undefined : cache.get(prefix + n, stamp)
+    const hit = stamp === null ? undefined : cache.get(prefix + n, stamp, () => fs.readFileSync(file, 'utf8'))
     if (hit !== undefined) {
       out.push(hit)
       continue
     }
     try {
-      const value = await read(file)
-      if (stamp !== null) cache.set(prefix + n, stamp, value)
+      if (fs.lstatSync(file).isSymbolicLink()) throw new Error('symbolic link (not followed)')
+      const text = fs.readFileSync(file, 'utf8')
+      const value = await read(file, text)
+      if (stamp !== null) cache.set(prefix + n, stamp, value, text)
       out.push(value)
     } catch (e) {
       broken.push({ path: store.rel(file), reason: (e as Error).message })
@@ -205,7 +211,7 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
     const cache = new FileCache<NoteRecord>(cacheFile(store.dir, 'notes', `${p}.json`), 1)
     for (const kind of NOTE_KINDS) {
       const dir = path.join(store.projectDir(p), 'notes', `${kind}s`)
-      await readFolder(store, dir, cache, `${kind}/`, (file) => readNoteFile(store, file, p), notes, broken)
+      await readFolder(store, dir, cache, `${kind}/`, (file, text) => noteOf(store, file, text, p), notes, broken)
     }
     cache.save({ prune: true })
   }
@@ -288,10 +294,14 @@ export async function addRisk(
 }
 
 async function readRiskFile(store: Store, file: string, project: string): Promise<RiskRecord> {
+  if (fs.lstatSync(file).isSymbolicLink()) throw new Error('symbolic link (not followed)')
+  return riskOf(store, file, fs.readFileSync(file, 'utf8'), project)
+}
+
+async function riskOf(store: Store, file: string, text: string, project: string): Promise<RiskRecord> {
   const { parseObject } = await import('./frontmatter.js')
   const { sectionText, titleOf } = await import('./markdown.js')
-  if (fs.lstatSync(file).isSymbolicLink()) throw new Error('symbolic link (not followed)')
-  const { data, split } = parseObject(fs.readFileSync(file, 'utf8'))
+  const { data, split } = parseObject(text)
   if (typeof data.id !== 'string' || data.kind !== 'risk') throw new Error('not a risk (missing id or kind: risk)')
   const impact = String(data.impact ?? 'medium')
   const likelihood = String(data.likelihood ?? 'medium')
@@ -322,7 +332,7 @@ export async function listRisks(store: Store, project?: string): Promise<{ risks
   for (const p of project === undefined ? store.projectSlugs() : [project]) {
     const dir = path.join(store.projectDir(p), 'risks')
     const cache = new FileCache<RiskRecord>(cacheFile(store.dir, 'risks', `${p}.json`), 1)
-    await readFolder(store, dir, cache, '', (file) => readRiskFile(store, file, p), risks, broken)
+    await readFolder(store, dir, cache, '', (file, text) => riskOf(store, file, text, p), risks, broken)
     cache.save({ prune: true })
   }
   risks.sort((a, b) => a.rank - b.rank || byText(a.project, b.project) || byText(a.slug, b.slug))

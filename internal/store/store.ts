@@ -260,24 +260,24 @@ export class Store {
       this.recordCaches.set(f.project, cache)
     }
     const key = `${f.status}/${f.name}`
-    const hit = stamp === null ? undefined : cache.get(key, stamp)
+    const hit = stamp === null ? undefined : cache.get(key, stamp, () => fs.readFileSync(f.abs, 'utf8'))
     if (hit !== undefined) return hit
-    const record = await this.parseTaskFile(f)
-    if (stamp !== null) {
-      cache.set(key, stamp, record)
-      cache.save({ prune: false })
-    }
-    return record
-  }
-
-  private async parseTaskFile(f: TaskFileRef): Promise<TaskRecord> {
-    const { parseTaskRecord } = await parsing()
     let text: string
     try {
       text = fs.readFileSync(f.abs, 'utf8')
     } catch (e) {
       throw new FailureError(`cannot read ${f.path}`, { cause: e })
     }
+    const record = await this.parseTaskText(text, f)
+    if (stamp !== null) {
+      cache.set(key, stamp, record, text)
+      cache.save({ prune: false })
+    }
+    return record
+  }
+
+  private async parseTaskText(text: string, f: TaskFileRef): Promise<TaskRecord> {
+    const { parseTaskRecord } = await parsing()
     try {
       return parseTaskRecord(text, f)
     } catch (e) {

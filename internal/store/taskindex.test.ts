@@ -1,6 +1,7 @@
-// The listing cache is rewritten only when what it would hold changes: a task file too fresh to cache (the racy
-// window) is parsed on every listing but is no reason for a durable rewrite each time — a long-lived MCP server
-// lists constantly while agents write. Dead writers' temp files in the cache folder are still swept.
+// The listing cache is rewritten only when what it holds changes — a long-lived MCP server lists constantly while
+// agents write. A file too fresh to trust its stamp (the racy window) is cached with a digest of its content and
+// served after checking it; once old enough it is cached on its stamp alone. Dead writers' temp files in the cache
+// folder are still swept.
 
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -10,6 +11,7 @@ import { expect, test } from 'vitest'
 import { workspace } from '../testkit/ws.js'
 
 test('the cache is rewritten when its entries change, not on every listing of a fresh file', async () => {
+  const entries = () => JSON.parse(fs.readFileSync(cache, 'utf8')).entries as Record<string, unknown[]>
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Fresh one', '--project', 'p')).expectExit(0)
@@ -21,7 +23,7 @@ test('the cache is rewritten when its entries change, not on every listing of a 
   const list = async () => (await ws.dacli('task', 'list', '--json')).expectExit(0).json
   expect((await list()).tasks[0].title).toBe('Fresh one')
   const first = stamp()
-  expect(JSON.parse(fs.readFileSync(cache, 'utf8')).entries).toEqual({})
+  expect(entries()['open/001-fresh-one.md']?.length).toBe(3) // stamp, summary, content digest
   // A dead writer's half-written cache is swept by the next listing even though nothing is rewritten.
   const dead = spawnSync('true').pid
   const tag = Buffer.from(hostname()).toString('hex').slice(0, 8).padEnd(8, '0')
@@ -38,7 +40,8 @@ test('the cache is rewritten when its entries change, not on every listing of a 
   expect((await list()).tasks[0].title).toBe('Fresh one')
   const second = stamp()
   expect(second).not.toBe(first)
-  expect(Object.keys(JSON.parse(fs.readFileSync(cache, 'utf8')).entries)).toEqual(['open/001-fresh-one.md'])
+  expect(Object.keys(entries())).toEqual(['open/001-fresh-one.md'])
+  expect(entries()['open/001-fresh-one.md']?.length).toBe(2)
   expect((await list()).tasks[0].title).toBe('Fresh one')
   expect(stamp()).toBe(second)
 })

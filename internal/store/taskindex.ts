@@ -142,20 +142,22 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
     const stamp = stampOf(f.abs)
     if (stamp === null) continue // removed while listing
     const key = `${f.status}/${f.name}`
-    const hit = cache.get(key, stamp)
+    const hit = cache.get(key, stamp, () => fs.readFileSync(f.abs, 'utf8'))
     if (hit !== undefined) {
       all.push(expand(hit, f))
       continue
     }
     parser ??= await loadParser()
     let summary: TaskSummary
+    let text: string
     try {
-      summary = summaryOf(parser(fs.readFileSync(f.abs, 'utf8'), f))
+      text = fs.readFileSync(f.abs, 'utf8')
+      summary = summaryOf(parser(text, f))
     } catch (e) {
       broken.push({ path: f.path, reason: (e as Error).message })
       continue
     }
-    cache.set(key, stamp, compact(summary))
+    cache.set(key, stamp, compact(summary), text)
     all.push(summary)
   }
   cache.save({ prune: true })
