@@ -68,3 +68,29 @@ test('an entry cached while its file was racily fresh is trusted only while the 
   expect(b.get('old', old)).toBe('parsed C')
   expect(b.get('old', { ...old, key: '11:1:7' })).toBeUndefined()
 })
+
+test('a digest entry whose file has stopped being fresh is kept on its stamp alone from then on', async () => {
+  const { FileCache } = await import('./filecache.js')
+  const { tempDir } = await import('../testkit/ws.js')
+  const file = path.join(tempDir(), 'c.json')
+  const cachedAt = { key: '10:5:7', mtimeMs: Date.now() }
+  const a = new FileCache<string>(file, 1)
+  a.set('t', cachedAt, 'parsed', 'content')
+  a.save({ prune: true })
+  // Later: the same stamp, but its modification time is now well in the past.
+  const later = { key: '10:5:7', mtimeMs: Date.now() - 60_000 }
+  const b = new FileCache<string>(file, 1)
+  let reads = 0
+  expect(
+    b.get('t', later, () => {
+      reads++
+      return 'content'
+    }),
+  ).toBe('parsed')
+  b.save({ prune: true })
+  const c = new FileCache<string>(file, 1)
+  expect(c.get('t', later)).toBe('parsed') // no content needed any more
+  expect(reads).toBe(1)
+  const stored = JSON.parse(fs.readFileSync(file, 'utf8'))
+  expect(stored.entries.t).toHaveLength(2)
+})

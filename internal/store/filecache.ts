@@ -75,6 +75,12 @@ export class FileCache<T> {
         return undefined
       }
       if (digest(text) !== hit[2]) return undefined
+      if (Date.now() - stamp.mtimeMs > RACY_MS) {
+        // No longer fresh: any later rewrite must move the stamp, so the stamp alone suffices from now on.
+        this.next[name] = [hit[0], hit[1]]
+        this.dirty = true
+        return hit[1]
+      }
     }
     this.next[name] = hit
     return hit[1]
