@@ -1,10 +1,13 @@
 // The steps pull, push and sync share, in the order they run: local checks
 // first (project, link, refs), then the token, then GitHub.
 
+import type { Input } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { classify } from '../../engines/adoption.js'
 import type { Issue, RepoInfo } from '../../github/client.js'
 import { FailureError, type Store, type TaskSummary } from '../../store/index.js'
+import { type Options, readOptions } from './options.js'
+import { type Window, windowTasks } from './outbound.js'
 import type { PlannedIssue } from './plan.js'
 import { disclosureGate, type Linked, linkedRepo, lockScope } from './repo.js'
 import { connect, progress, type Session } from './session.js'
@@ -29,6 +32,34 @@ export async function prepare(
   const session = await connect(ctx, { requireToken: true })
   const say = progress(ctx)
   return { store, linked, session, say, warn: ctx.json ? () => {} : (m) => ctx.notes.warn(m) }
+}
+
+export interface Outbound {
+  o: Options
+  project: string
+  /** The tasks in the window when the command started; `reload` reads them again (under the repository lock). */
+  tasks: Window
+  reload: () => Promise<Window>
+  p: Prepared
+  repo: string
+  wsId: string
+}
+
+/** What push and sync start from: their options, the tasks in the window, a session, and the gated live repository. */
+export async function openOutbound(
+  ctx: Context,
+  input: Input,
+  command: 'github push' | 'github sync',
+): Promise<Outbound> {
+  const o = readOptions(ctx, input, command, command === 'github sync')
+  const project = input.args.project as string
+  const load = (store: Store) => windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
+  let tasks: Window = { tasks: [], skipped: [] }
+  const p = await prepare(ctx, project, async (store) => {
+    tasks = await load(store)
+  })
+  const live = await gate(p, command)
+  return { o, project, tasks, reload: () => load(p.store), p, repo: live.full_name, wsId: workspaceId(p.store) }
 }
 
 /** The live repository, checked against the recorded consent (refused, exit 3, when public without it). */

@@ -1,7 +1,7 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { fetchIssues, gate, prepare, withRepoLock, workspaceId } from './flow.js'
-import { PUSH_FLAGS, readOptions } from './options.js'
-import { applyPush, planPush, pushPreviewDoc, pushResultDoc, type Window, windowTasks } from './outbound.js'
+import { fetchIssues, openOutbound, withRepoLock } from './flow.js'
+import { PUSH_FLAGS } from './options.js'
+import { applyPush, planPush, pushPreviewDoc, pushResultDoc } from './outbound.js'
 import { renderPush } from './render.js'
 
 export const push = defineCommand({
@@ -29,16 +29,9 @@ export const push = defineCommand({
     'dacli github push ledger 7 12 --since 2d',
   ],
   async run(ctx, input) {
-    const o = readOptions(ctx, input, 'github push', false)
-    const project = input.args.project as string
-    let tasks: Window = { tasks: [], skipped: [] }
-    const load = async (store: Parameters<typeof windowTasks>[0]) => {
-      tasks = await windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
-    }
-    const p = await prepare(ctx, project, load)
-    const live = await gate(p, 'github push')
-    const repo = live.full_name
-    const wsId = workspaceId(p.store)
+    const opened = await openOutbound(ctx, input, 'github push')
+    const { o, project, p, repo, wsId } = opened
+    let { tasks } = opened
     if (o.dryRun) {
       const plan = planPush(tasks, await fetchIssues(p, repo), repo, wsId)
       const data = pushPreviewDoc(project, repo, plan, o)
@@ -53,7 +46,7 @@ export const push = defineCommand({
     const who = await ctx.identity()
     const data = await withRepoLock(p, repo, async () => {
       // Under the lock, re-read: another push may have finished while we waited.
-      await load(p.store)
+      tasks = await opened.reload()
       const plan = planPush(tasks, await fetchIssues(p, repo), repo, wsId)
       const busy = plan.steps.filter((s) => s.action !== 'unchanged').length
       if (busy > 0) p.say(`push: ${busy} issue(s) to write on ${repo}…`)

@@ -1,17 +1,9 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { applyPlan, taskTitle } from './adopt.js'
-import { fetchIssues, gate, inboundPlan, prepare, refsOf, withRepoLock, workspaceId } from './flow.js'
+import { fetchIssues, inboundPlan, openOutbound, refsOf, withRepoLock } from './flow.js'
 import type { SyncPlanDocT } from './json.js'
-import { type Options, PULL_FLAGS, PUSH_FLAGS, readOptions } from './options.js'
-import {
-  applyPush,
-  type OutTask,
-  planPush,
-  pushPreviewDoc,
-  pushResultDoc,
-  type Window,
-  windowTasks,
-} from './outbound.js'
+import { type Options, PULL_FLAGS, PUSH_FLAGS } from './options.js'
+import { applyPush, type OutTask, planPush, pushPreviewDoc, pushResultDoc } from './outbound.js'
 import { adoptionPlanDoc, type PlannedIssue } from './plan.js'
 import { renderPlan, renderPullResult, renderPush } from './render.js'
 
@@ -72,16 +64,9 @@ export const sync = defineCommand({
     'dacli github sync ledger',
   ],
   async run(ctx, input) {
-    const o = readOptions(ctx, input, 'github sync', true)
-    const project = input.args.project as string
-    let tasks: Window = { tasks: [], skipped: [] }
-    const load = async (store: Parameters<typeof windowTasks>[0]) => {
-      tasks = await windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
-    }
-    const p = await prepare(ctx, project, load)
-    const live = await gate(p, 'github sync')
-    const repo = live.full_name
-    const wsId = workspaceId(p.store)
+    const opened = await openOutbound(ctx, input, 'github sync')
+    const { o, project, p, repo, wsId } = opened
+    let { tasks } = opened
     if (o.dryRun) {
       const issues = await fetchIssues(p, repo)
       const { plan, tasks: summaries } = await inboundPlan(p, project, repo, issues)
@@ -113,7 +98,7 @@ export const sync = defineCommand({
         plan,
       )
       // GitHub did not change during the pull half (it only reads), so its issue list still holds.
-      await load(p.store)
+      tasks = await opened.reload()
       const outPlan = planPush(tasks, issues, repo, wsId)
       const items = await applyPush(
         { store: p.store, client: p.session.client, actor: who.id, repo, say: p.say },
