@@ -9,28 +9,11 @@ import { mayMutate } from '../clikit/command.js'
 import { usageOf } from '../clikit/help.js'
 import { FakeGitHub } from '../testkit/fakegithub.js'
 import { expectValid } from '../testkit/schemas.js'
-import { dacliIn, git, table, tempDir, type Workspace, workspace } from '../testkit/ws.js'
+import { dacliIn, git, fixture as sharedFixture, table, tempDir, type Workspace } from '../testkit/ws.js'
 
-/**
- * A fixture: project `alpha` with 1 (open, one criterion), 2 (depends on 1), 3 (claimed by the rw agent),
- * 4 (open, its criterion checked), 5 (done); a decision note; an rw and a ro agent.
- */
+/** The shared fixture (testkit `fixture()`), plus a bare repository as `origin` already holding the record branch. */
 async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string }> {
-  const ws = await workspace()
-  const ok = async (...a: string[]) => (await ws.dacli(...a)).expectExit(0)
-  await ok('project', 'add', 'Alpha', '--slug', 'alpha')
-  await ok('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works', '--estimate', '1,2,3')
-  await ok('task', 'add', 'Second thing', '--project', 'alpha', '--depends-on', '1', '--accept', 'also')
-  await ok('task', 'add', 'Third owned job', '--project', 'alpha', '--accept', 'c')
-  await ok('task', 'add', 'Fourth ready job', '--project', 'alpha', '--accept', 'd')
-  await ok('task', 'add', 'Fifth finished job', '--project', 'alpha', '--accept', 'e')
-  await ok('task', 'check', 'alpha/4', '--all')
-  await ok('accept', 'alpha/5')
-  await ok('note', 'add', 'decision', 'Use X', '--project', 'alpha', '--rejected', 'Y')
-  const rw = await ws.agent('rw', 'worker')
-  const ro = await ws.agent('ro', 'reader')
-  ;(await ws.dacli('task', 'claim', 'alpha/3', { as: rw.token })).expectExit(0)
-  // A bare repository as `origin`, already holding the record branch (record push / pull).
+  const { ws, rw, ro } = await sharedFixture()
   const remote = tempDir('dacli-inv-remote-')
   git(remote, 'init', '-q', '--bare')
   git(ws.root, 'remote', 'add', 'origin', remote)

@@ -3,9 +3,9 @@
 // its published schema, as structuredContent and as identical JSON text.
 
 import { beforeAll, describe, expect, test } from 'vitest'
-import { type Fixture, fixture, session, snapshotOf, textJSON } from '../testkit/mcp.js'
+import { session, textJSON } from '../testkit/mcp.js'
 import { expectValid } from '../testkit/schemas.js'
-import { dacliIn, table } from '../testkit/ws.js'
+import { dacliIn, type Fixture, fixture, snapshotOf, table } from '../testkit/ws.js'
 import { CLI_TOOL, TIER1 } from './tools.js'
 
 let fx: Fixture

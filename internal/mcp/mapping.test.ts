@@ -3,9 +3,9 @@
 // failure (1) are isError results with the error/v1 envelope.
 
 import { beforeAll, describe, expect, test } from 'vitest'
-import { type Fixture, fixture, session, snapshotOf, textJSON } from '../testkit/mcp.js'
+import { session, textJSON } from '../testkit/mcp.js'
 import { expectValid } from '../testkit/schemas.js'
-import { dacliIn, table } from '../testkit/ws.js'
+import { dacliIn, type Fixture, fixture, snapshotOf, table } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
 import { NOT_RETRY } from './results.js'
 

@@ -4,8 +4,8 @@
 
 import { PassThrough } from 'node:stream'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { type Fixture, fixture } from '../testkit/mcp.js'
 import { INITIALIZE, serveInProcess, toolCall } from '../testkit/mcpserve.js'
+import { type Fixture, fixture } from '../testkit/ws.js'
 import { LineTransport } from './stdio.js'
 
 let fx: Fixture

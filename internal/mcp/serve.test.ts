@@ -3,9 +3,8 @@
 // the banner goes to stderr, and the server stops when stdin closes.
 
 import { beforeAll, describe, expect, test } from 'vitest'
-import { type Fixture, fixture } from '../testkit/mcp.js'
 import { INITIALIZE, serveInProcess, toolCall } from '../testkit/mcpserve.js'
-import { dacliIn, tempDir } from '../testkit/ws.js'
+import { dacliIn, type Fixture, fixture, tempDir } from '../testkit/ws.js'
 
 let fx: Fixture
 beforeAll(async () => {

@@ -3,15 +3,13 @@
 // `mcp serve` binds it (resolved once from DACLI_AGENT through the store).
 // The SDK is imported dynamically: statically, only internal/mcp may import it.
 
-import * as fs from 'node:fs'
-import * as path from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { createServer } from '../mcp/server.js'
 import type { Profile } from '../mcp/tools.js'
 import { afterMutation, services } from '../runtime/services.js'
-import { baseEnv, table as eagerTable, type RunOpts, tempDir, type Workspace, workspace } from './ws.js'
+import { baseEnv, table as eagerTable } from './ws.js'
 
 export interface Session {
   readonly client: Client
@@ -56,60 +54,4 @@ export function textJSON(r: CallToolResult): any {
   const first = r.content[0]
   if (first?.type !== 'text') throw new Error(`no text content: ${JSON.stringify(r)}`)
   return JSON.parse(first.text)
-}
-
-export interface Fixture {
-  readonly ws: Workspace
-  /** Tokens of a read-write (`worker`) and a read-only (`reader`) agent. */
-  readonly rw: { id: string; token: string }
-  readonly ro: { id: string; token: string }
-  /** A fresh copy of the workspace, for a test that writes. */
-  copy(): string
-}
-
-/**
- * Project `alpha`: 1 open (one criterion, estimated), 2 depends on 1, 3 claimed by the rw agent, 4 open with its
- * criterion checked, 5 done; a decision note.
- */
-export async function fixture(): Promise<Fixture> {
-  const ws = await workspace()
-  const ok = async (...a: (string | RunOpts)[]) => (await ws.dacli(...a)).expectExit(0)
-  await ok('project', 'add', 'Alpha', '--slug', 'alpha')
-  await ok('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works', '--estimate', '1,2,3')
-  await ok('task', 'add', 'Second thing', '--project', 'alpha', '--depends-on', '1', '--accept', 'also')
-  await ok('task', 'add', 'Third owned job', '--project', 'alpha', '--accept', 'c')
-  await ok('task', 'add', 'Fourth ready job', '--project', 'alpha', '--accept', 'd')
-  await ok('task', 'add', 'Fifth finished job', '--project', 'alpha', '--accept', 'e')
-  await ok('task', 'check', 'alpha/4', '--all')
-  await ok('accept', 'alpha/5')
-  await ok('note', 'add', 'decision', 'Use X', '--project', 'alpha', '--rejected', 'Y')
-  const rw = await ws.agent('rw', 'worker')
-  const ro = await ws.agent('ro', 'reader')
-  await ok('task', 'claim', 'alpha/3', { as: rw.token })
-  return {
-    ws,
-    rw,
-    ro,
-    copy() {
-      const dir = tempDir('dacli-mcp-')
-      fs.cpSync(ws.root, dir, { recursive: true })
-      return dir
-    },
-  }
-}
-
-/** Every file under `.dacli` (cache and locks aside) with its bytes: "nothing was written" assertions. */
-export function snapshotOf(root: string): Map<string, string> {
-  const m = new Map<string, string>()
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name)
-      const rel = path.relative(root, p)
-      if (rel.startsWith(path.join('.dacli', 'cache')) || rel.startsWith(path.join('.dacli', 'locks'))) continue
-      if (e.isDirectory()) walk(p)
-      else m.set(rel, fs.readFileSync(p, 'latin1'))
-    }
-  }
-  walk(path.join(root, '.dacli'))
-  return m
 }

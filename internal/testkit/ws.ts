@@ -136,23 +136,66 @@ export async function workspace(opts: { git?: boolean } = {}): Promise<Workspace
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
       fs.writeFileSync(path.join(root, rel), text)
     },
-    snapshot() {
-      const m = new Map<string, string>()
-      const walk = (d: string) => {
-        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-          const p = path.join(d, e.name)
-          const rel = path.relative(root, p)
-          if (rel.startsWith(path.join('.dacli', 'cache')) || rel.startsWith(path.join('.dacli', 'locks'))) continue
-          if (e.isDirectory()) walk(p)
-          else m.set(rel, fs.readFileSync(p, 'latin1'))
-        }
-      }
-      if (fs.existsSync(path.join(root, '.dacli'))) walk(path.join(root, '.dacli'))
-      return m
-    },
+    snapshot: () => snapshotOf(root),
   }
   ;(await ws.dacli('init')).expectExit(0)
   return ws
+}
+
+/** Every file under `.dacli` (cache and locks aside) with its bytes: "nothing was written" assertions. */
+export function snapshotOf(root: string): Map<string, string> {
+  const m = new Map<string, string>()
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name)
+      const rel = path.relative(root, p)
+      if (rel.startsWith(path.join('.dacli', 'cache')) || rel.startsWith(path.join('.dacli', 'locks'))) continue
+      if (e.isDirectory()) walk(p)
+      else m.set(rel, fs.readFileSync(p, 'latin1'))
+    }
+  }
+  if (fs.existsSync(path.join(root, '.dacli'))) walk(path.join(root, '.dacli'))
+  return m
+}
+
+export interface Fixture {
+  readonly ws: Workspace
+  /** Tokens of a read-write (`worker`) and a read-only (`reader`) agent. */
+  readonly rw: { id: string; token: string }
+  readonly ro: { id: string; token: string }
+  /** A fresh copy of the workspace, for a test that writes. */
+  copy(): string
+}
+
+/**
+ * Project `alpha`: 1 open (one criterion, estimated), 2 depends on 1, 3 claimed by the rw agent, 4 open with its
+ * criterion checked, 5 done; a decision note.
+ */
+export async function fixture(): Promise<Fixture> {
+  const ws = await workspace()
+  const ok = async (...a: (string | RunOpts)[]) => (await ws.dacli(...a)).expectExit(0)
+  await ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ok('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works', '--estimate', '1,2,3')
+  await ok('task', 'add', 'Second thing', '--project', 'alpha', '--depends-on', '1', '--accept', 'also')
+  await ok('task', 'add', 'Third owned job', '--project', 'alpha', '--accept', 'c')
+  await ok('task', 'add', 'Fourth ready job', '--project', 'alpha', '--accept', 'd')
+  await ok('task', 'add', 'Fifth finished job', '--project', 'alpha', '--accept', 'e')
+  await ok('task', 'check', 'alpha/4', '--all')
+  await ok('accept', 'alpha/5')
+  await ok('note', 'add', 'decision', 'Use X', '--project', 'alpha', '--rejected', 'Y')
+  const rw = await ws.agent('rw', 'worker')
+  const ro = await ws.agent('ro', 'reader')
+  await ok('task', 'claim', 'alpha/3', { as: rw.token })
+  return {
+    ws,
+    rw,
+    ro,
+    copy() {
+      const dir = tempDir('dacli-mcp-')
+      fs.cpSync(ws.root, dir, { recursive: true })
+      return dir
+    },
+  }
 }
 
 /** Spawn the built bin without waiting (concurrency tests). */

@@ -1,33 +1,11 @@
 import { arg, defineCommand, flagBool, flagStr } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
-import { type ProjectRecord, RefusedError, type Store, UsageError } from '../../store/index.js'
+import { projectDocument, statusCounts } from '../../engines/projectdoc.js'
+import { RefusedError, UsageError } from '../../store/index.js'
 import { editProjectFrontmatter } from '../../store/projectedit.js'
 import { setBlock } from './adopt.js'
 import { originRepo, REPO_NAME, sameRepo } from './repo.js'
 import { apiUrlOf, connect } from './session.js'
-
-/** The project/v1 document (the project slice owns the shape; this is the same wire format). */
-async function projectDocument(store: Store, p: ProjectRecord) {
-  const counts = { open: 0, active: 0, blocked: 0, done: 0 }
-  for (const t of (await store.listTasks(p.slug)).tasks) counts[t.status]++
-  return {
-    schema: 'project/v1' as const,
-    id: p.id,
-    slug: p.slug,
-    title: p.title,
-    status: p.status,
-    stage: p.stage,
-    counts,
-    total: counts.open + counts.active + counts.blocked + counts.done,
-    goal: p.sections.goal,
-    sections: p.sections,
-    github: p.github,
-    created: p.created,
-    created_by: p.created_by,
-    path: p.path,
-    removed: false,
-  }
-}
 
 export const link = defineCommand({
   path: 'github link',
@@ -93,7 +71,7 @@ export const link = defineCommand({
       setBlock(doc, 'github', { repo: live.full_name, public_confirmed: consent })
       return true
     })
-    const data = await projectDocument(store, await store.readProject(project))
+    const data = projectDocument(await store.readProject(project), statusCounts((await store.listTasks(project)).tasks))
     return {
       data,
       human(out) {

@@ -1,36 +1,16 @@
 // Building project documents from store records (plain objects; no zod at run time).
 
 import type { Out } from '../../clikit/io.js'
+import { projectDocument, statusCounts } from '../../engines/projectdoc.js'
 import type { ProjectRecord, Store } from '../../store/index.js'
 import type { CountsT, ProjectDocT } from './json.js'
 
 export async function countsOf(store: Store, slug: string): Promise<CountsT> {
-  const c: CountsT = { open: 0, active: 0, blocked: 0, done: 0 }
-  for (const t of (await store.listTasks(slug)).tasks) c[t.status]++
-  return c
+  return statusCounts((await store.listTasks(slug)).tasks)
 }
 
-export const totalOf = (c: CountsT) => c.open + c.active + c.blocked + c.done
-
-export function projectDoc(p: ProjectRecord, counts: CountsT, removed = false): ProjectDocT {
-  return {
-    schema: 'project/v1',
-    id: p.id,
-    slug: p.slug,
-    title: p.title,
-    status: p.status,
-    stage: p.stage,
-    counts,
-    total: totalOf(counts),
-    goal: p.sections.goal,
-    sections: p.sections,
-    github: p.github,
-    created: p.created,
-    created_by: p.created_by,
-    path: p.path,
-    removed,
-  }
-}
+export const projectDoc = (p: ProjectRecord, counts: CountsT, removed = false): ProjectDocT =>
+  projectDocument(p, counts, removed)
 
 export function renderProject(out: Out, d: ProjectDocT): void {
   out.line(`${out.style('bold', d.title)}  ${out.style('dim', `(${d.slug})`)}`)

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
-import { countsOf, totalOf } from './docs.js'
+import { totalOf } from '../../engines/projectdoc.js'
+import { countsOf } from './docs.js'
 import type { ProjectListDocT } from './json.js'
 
 export const list = defineCommand({
