@@ -63,8 +63,8 @@ describe('github doctor', () => {
 
     // Human mode prints the report on stdout too.
     const h = (await w.run('github', 'doctor', { env: none })).expectExit(1)
-    expect(h.stdout).toMatch(/FAIL {2}token/)
-    expect(h.stdout).toMatch(/check\(s\) failed/)
+    expect(h.stdout).toMatch(/FAIL +token/)
+    expect(h.stdout).toMatch(/\d+ checks? failed/)
   })
 
   test('an unreachable API, an exhausted quota, a public repository without consent', async () => {
