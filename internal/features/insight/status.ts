@@ -50,11 +50,14 @@ export const status = defineCommand({
         if (data.workspace.linked)
           out.line(out.style('dim', `(from the linked worktree ${data.workspace.worktree}: the main worktree's store)`))
         out.line('')
-        out.table([
-          ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'].map((h) => out.style('dim', h)),
-          ...rows.map((r) => [r.slug, ...STATUSES.map((s) => String(r.counts[s])), r.title]),
-          ['total', ...STATUSES.map((s) => String(totals[s])), ''],
-        ])
+        out.table(
+          ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'],
+          [
+            ...rows.map((r) => [r.slug, ...STATUSES.map((s) => String(r.counts[s])), r.title]),
+            ['total', ...STATUSES.map((s) => String(totals[s])), ''],
+          ],
+          { right: [1, 2, 3, 4] },
+        )
         if (pending > 0)
           out.line(
             `\n${pending} pending event${pending === 1 ? '' : 's'} — apply with dacli sync (see dacli events list --pending)`,
