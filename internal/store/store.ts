@@ -25,7 +25,7 @@ type Env = Readonly<Record<string, string | undefined>>
 const parsing = () => import('./parsing.js')
 
 /** Bump when the cached record's shape changes. */
-const RECORD_CACHE_VERSION = 1
+const RECORD_CACHE_VERSION = 2
 
 export interface TaskEdit {
   /** The task as read under the lock. */

@@ -117,13 +117,14 @@ function expand(c: Compact, f: TaskFileRef): TaskSummary {
     acceptance_total: c.acceptance_total,
     unverified: c.unverified ?? false,
     blocked_by: c.blocked_by ?? null,
+    worktree: c.worktree ?? null,
   }
 }
 
 type Parser = (text: string, f: TaskFileRef) => TaskRecord
 
 /** Bump when the cached summary's shape changes. */
-const SUMMARY_CACHE_VERSION = 4
+const SUMMARY_CACHE_VERSION = 5
 
 export interface Listing {
   tasks: TaskSummary[]

@@ -60,6 +60,7 @@ export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> 
     created: t.created,
     created_by: t.created_by,
     path: t.path,
+    worktree: t.worktree,
   }
 }
 
@@ -102,12 +103,13 @@ export function renderTask(out: Out, d: TaskBodyT): void {
       'claim',
       d.claim === null
         ? null
-        : `${d.claim.by} since ${d.claim.at}${d.claim.expires ? ` until ${d.claim.expires}${d.claim.expired ? ' (expired)' : ''}` : ''}`,
+        : `${d.claim.by} since ${d.claim.at}${d.claim.expires ? ` until ${d.claim.expires}${d.claim.expired ? ' (expired)' : ''}` : ''}${d.claim.remote ? ` (on ${d.claim.remote})` : ''}`,
     ],
     ['estimate', est === null ? null : `${est.optimistic} / ${est.probable} / ${est.pessimistic}  (Te ${est.te})`],
     ['parent', d.parent === null ? null : (d.parent.ref ?? d.parent.id)],
     ['version', d.version],
     ['file', d.path],
+    ['worktree', d.worktree === null ? null : `${d.worktree.path} (branch ${d.worktree.branch})`],
   ])
   if (d.depends_on.length > 0) {
     out.line('')
