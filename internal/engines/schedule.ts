@@ -10,7 +10,7 @@
 //   (upstream, transitively), marked external: they constrain it but its duration
 //   is its own tasks' finish. The workspace's schedule holds every project.
 
-import { type CpmResult, type CpmTask, criticalPath, type LinkType } from './cpm.js'
+import { type CpmResult, type CpmRow, type CpmTask, criticalPath, type LinkType } from './cpm.js'
 import { byText } from './order.js'
 import type { TaskState } from './readiness.js'
 
@@ -25,19 +25,11 @@ export interface PlanTask {
   deps: readonly { on: string; type: string }[]
 }
 
-export interface ScheduleRow {
-  id: string
+export interface ScheduleRow extends CpmRow {
   project: string
   status: TaskState
   /** A task of another project that this project's schedule waits on. */
   external: boolean
-  te: number | null
-  es: number | null
-  ef: number | null
-  ls: number | null
-  lf: number | null
-  slack: number | null
-  critical: boolean
 }
 
 export interface Schedule extends Omit<CpmResult, 'rows'> {
