@@ -114,11 +114,7 @@ export function text(doc: Doc, out: Out): void {
     out.table(
       doc.critical_graph.map((c) => {
         const row = doc.tasks.find((r) => r.id === c.id)
-        return [
-          c.ref,
-          `ES ${n(row?.es ?? null)}`,
-          c.after.length === 0 ? 'starts it' : relations(c.after),
-        ]
+        return [c.ref, `ES ${n(row?.es ?? null)}`, c.after.length === 0 ? 'starts it' : relations(c.after)]
       }),
       { indent: 2 },
     )
