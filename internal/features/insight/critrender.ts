@@ -1,13 +1,14 @@
 // Drawing a schedule: the text table and the critical DAG, mermaid and dot.
 
-import type { Out } from '../../clikit/io.js'
+import type { Out } from '../../clikit/out.js'
+import { count, oneDecimal, shortRef } from '../../clikit/text.js'
 import type { CriticalPathDocT } from './json.js'
 
 type Doc = CriticalPathDocT
 type Row = Doc['tasks'][number]
 export type Link = { from: string; to: string; type: string }
 
-const short = (ref: string) => ref.replace(/^([^/]+\/\d+)-.*/, '$1')
+const short = shortRef
 const label = (r: Row) =>
   `${short(r.ref)} ${r.title}${r.te === null ? ' (unsized)' : ` (Te ${r.te})`}${r.status === 'blocked' ? ' [blocked]' : ''}${r.external ? ' [other project]' : ''}`
 
@@ -79,58 +80,75 @@ function relations(after: readonly { ref: string; type: string }[]): string {
     .join('; ')
 }
 
-const n = (v: number | null) => (v === null ? '-' : String(v))
+const n = oneDecimal
 
 export function text(doc: Doc, out: Out): void {
   const s = out.style
-  const what = doc.scope === 'workspace' ? 'workspace duration (every project)' : `project duration (${doc.project})`
+  const what = doc.scope === 'workspace' ? 'workspace (every project)' : `project ${doc.project}`
   out.line(
     doc.duration !== null
-      ? `${what}: ${doc.duration} (Te units)`
-      : `${what}: unknown — ${doc.unsized.length} unsized task${doc.unsized.length === 1 ? '' : 's'}${doc.duration_lower_bound === null ? '' : `; at least ${doc.duration_lower_bound}`}`,
+      ? `${what} — duration: ${s('bold', n(doc.duration))} (in the estimates' units)`
+      : `${what} — duration: unknown, ${count(doc.unsized.length, 'unsized task')}${doc.duration_lower_bound === null ? '' : `; at least ${n(doc.duration_lower_bound)}`}`,
   )
-  out.table([
-    ['', 'TASK', 'TE', 'ES', 'EF', 'LS', 'LF', 'SLACK', 'TITLE'].map((h) => s('dim', h)),
-    ...doc.tasks.map((r) => [
+  out.line(
+    s(
+      'dim',
+      'Te = expected duration (o + 4m + p) / 6 · ES/EF, LS/LF = earliest, latest start/finish · slack = how far a task can slip without moving the end · ★ critical (no slack)',
+    ),
+  )
+  out.line('')
+  const mark = (r: Row) =>
+    [
+      r.status === 'blocked' ? s('red', '[blocked]') : '',
+      r.status === 'active' ? s('dim', '[active]') : '',
+      r.external ? s('dim', '[other project]') : '',
+    ]
+      .filter(Boolean)
+      .join(' ')
+  out.table(
+    ['', 'TASK', 'TE', 'ES', 'EF', 'LS', 'LF', 'SLACK', 'TITLE'],
+    doc.tasks.map((r) => [
       r.critical ? s('red', '★') : ' ',
-      r.ref,
+      short(r.ref),
       n(r.te),
       n(r.es),
       n(r.ef),
       n(r.ls),
       n(r.lf),
       n(r.slack),
-      `${r.title}${r.status === 'blocked' ? s('red', '  [blocked]') : ''}${r.status === 'active' ? s('dim', '  [active]') : ''}${r.external ? s('dim', '  [other project]') : ''}`,
+      `${r.title}${mark(r) === '' ? '' : `  ${mark(r)}`}`,
     ]),
-  ])
+    { right: [2, 3, 4, 5, 6, 7] },
+  )
   const ref = new Map(doc.tasks.map((r) => [r.id, r.ref]))
   if (doc.critical_path.length > 0) {
     out.line('')
-    out.line(`critical chain: ${doc.critical_path.map((id) => ref.get(id) ?? id).join(' → ')}`)
+    out.line(`critical path: ${doc.critical_path.map((id) => short(ref.get(id) ?? id)).join(' → ')}`)
   } else if (doc.critical_graph.length > 0) {
-    // Parallel branches: each critical task with the critical tasks it follows.
+    // Branches: each critical task with the critical tasks it follows, so parallel work reads as parallel.
     out.line('')
-    out.line('critical path (branches run in parallel):')
+    out.line('critical path (it branches: tasks after the same predecessors run side by side):')
     out.table(
+      ['TASK', 'ES', 'FOLLOWS'],
       doc.critical_graph.map((c) => {
         const row = doc.tasks.find((r) => r.id === c.id)
-        return [c.ref, `ES ${n(row?.es ?? null)}`, c.after.length === 0 ? 'starts it' : relations(c.after)]
+        return [short(c.ref), n(row?.es ?? null), c.after.length === 0 ? 'starts it' : relations(c.after)]
       }),
-      { indent: 2 },
+      { indent: 2, right: [1] },
     )
   }
   if (doc.unsized.length > 0)
     out.line(
       s(
         'yellow',
-        `unsized: ${doc.unsized.join(', ')} — what waits on them stays unscheduled (dacli task edit <ref> --estimate o,m,p)`,
+        `unsized: ${doc.unsized.map(short).join(', ')} — what waits on their duration stays unscheduled (dacli task edit <ref> --estimate o,m,p)`,
       ),
     )
   for (const x of doc.excluded)
     out.line(
       s(
         'dim',
-        `excluded (wont): ${x.ref}${x.dependents.length > 0 ? ` — ${x.dependents.join(', ')} depend${x.dependents.length === 1 ? 's' : ''} on it` : ''}`,
+        `excluded (wont): ${short(x.ref)}${x.dependents.length > 0 ? ` — ${x.dependents.map(short).join(', ')} ${x.dependents.length === 1 ? 'depends' : 'depend'} on it` : ''}`,
       ),
     )
 }

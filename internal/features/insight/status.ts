@@ -48,11 +48,14 @@ export const status = defineCommand({
           `${out.style('bold', data.workspace.name)}  ${out.style('dim', store.root)}   you are ${who.id} (${who.grant})`,
         )
         out.line('')
-        out.table([
-          ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'].map((h) => out.style('dim', h)),
-          ...rows.map((r) => [r.slug, ...STATUSES.map((s) => String(r.counts[s])), r.title]),
-          ['total', ...STATUSES.map((s) => String(totals[s])), ''],
-        ])
+        out.table(
+          ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'],
+          [
+            ...rows.map((r) => [r.slug, ...STATUSES.map((s) => String(r.counts[s])), r.title]),
+            ['total', ...STATUSES.map((s) => String(totals[s])), ''],
+          ],
+          { right: [1, 2, 3, 4] },
+        )
         if (pending > 0)
           out.line(
             `\n${pending} pending event${pending === 1 ? '' : 's'} — apply with dacli sync (see dacli events list --pending)`,
