@@ -98,8 +98,8 @@ export const pull = defineCommand({
         changed = (await materialize(git, git.repo.mainWorkTree, after)).changes
         outcome = 'materialized'
       } else {
-        const root = path.join(store.dir, ...workspacePrefix(git, store.dir).map(() => '..'))
-        changed = await applyChanges(git, root, await files(git, await treeOf(git, local)), after)
+        const prefix = workspacePrefix(git, store.dir)
+        changed = await applyChanges(git, store.dir, prefix, await files(git, await treeOf(git, local)), after)
       }
       if (tip !== local && !(await git.updateRef(ref, tip, local))) {
         throw new ConflictError(`${ref} moved during the pull; the workspace holds the merged files — run it again`, {
