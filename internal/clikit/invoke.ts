@@ -172,7 +172,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
         next: [`dacli ${entry.path} --help`],
       })
     }
-    const input: Input = { args, flags: parsed.flags, argv }
+    const input: Input = Object.freeze({ args: Object.freeze(args), flags: Object.freeze(parsed.flags), argv })
 
     if (!entry.standalone) {
       const who = await identity()

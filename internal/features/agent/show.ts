@@ -55,7 +55,7 @@ export const show = defineCommand({
   mutates: false,
   async run(ctx, input) {
     const store = await ctx.store()
-    const data = await agentDoc(store, await readAgent(store, input.args.id as string), false)
+    const data = await agentDoc(store, await readAgent(store, input.args.id), false)
     return { data, human: (out) => renderAgent(out, data) }
   },
 })

@@ -84,7 +84,8 @@ export const doctor = defineCommand({
     let live: RepoInfo | null = null
     let repository: Check
     if (repo === null) repository = { name: 'repository', ok: false, detail: repoProblem }
-    else if (!api.ok) repository = { name: 'repository', ok: false, detail: `${repo}: not checked (API unreachable)` }
+    else if (!api.ok)
+      repository = { name: 'repository', ok: false, detail: `${repo}: not checked (the api check failed)` }
     else {
       try {
         live = await s.client.repository(repo)
@@ -110,7 +111,7 @@ export const doctor = defineCommand({
 
     const rate: Check =
       rl === null
-        ? { name: 'rate_limit', ok: false, detail: 'unknown: the API did not answer' }
+        ? { name: 'rate_limit', ok: false, detail: 'unknown: the rate limit could not be read (see the api check)' }
         : {
             name: 'rate_limit',
             ok: rl.remaining > 0,

@@ -1,4 +1,4 @@
-import { defineCommand, flagBool } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { allHelp, catalogEntry, commandHelp, families, familyHelp, rootHelp } from '../../clikit/help.js'
 import { VERSION } from '../../clikit/version.js'
@@ -21,7 +21,7 @@ export const help = defineCommand({
     let selected = table
     let text: string
     if (topic === undefined) {
-      text = flagBool(input, 'all') ? allHelp(table) : rootHelp(table, VERSION)
+      text = input.flags.all === true ? allHelp(table) : rootHelp(table, VERSION)
     } else {
       const exact = table.find((c) => c.path === topic)
       if (exact) {
