@@ -1,6 +1,6 @@
 // The workspace as git would store it: every file under `.dacli/` (minus
-// `locks/`, `cache/` and temp files; a link or a special file stops the record,
-// so it never records a deletion that did not happen) hashed into blobs and trees, without
+// `locks/`, `cache/`, `worktrees/` and temp files; a link or a special file stops
+// the record, so it never records a deletion that did not happen) hashed into blobs and trees, without
 // writing anything. A stat cache (`.dacli/cache/record-stat.json`, validated by
 // size, modification time and inode like git's index) spares re-reading the
 // files that did not change, so an incremental record hashes only what moved.
@@ -27,8 +27,8 @@ export interface LocalDir {
   body: Buffer
 }
 
-/** Top-level folders of `.dacli/` that are never recorded. */
-export const UNRECORDED = new Set(['locks', 'cache'])
+/** Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts: coordination.md). */
+export const UNRECORDED = new Set(['locks', 'cache', 'worktrees'])
 
 const CACHE_VERSION = 1
 /** Entries younger than this are not cached: a same-size rewrite within the clock's granularity would look unchanged. */
