@@ -132,7 +132,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const hints = parsed.unknown
         .map((u) => [u, nearest(u.slice(2), known)] as const)
         .filter((x): x is readonly [string, string] => x[1] !== null)
-      const msg = `unknown flag(s): ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
+      const msg = `unknown flag${parsed.unknown.length === 1 ? '' : 's'}: ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
       throw new UsageError(msg, {
         details: { unknown_flags: parsed.unknown },
         suggestions: hints.length > 0 ? [fixedCommand(entry, argv, hints)] : [],

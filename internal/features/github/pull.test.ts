@@ -227,7 +227,7 @@ describe('github pull', () => {
       [['github', 'pull', 'alpha', '--dry-run', '--limit', '0'], /--limit must be in 1\.\.200/],
       [['github', 'pull', 'alpha', '--dry-run', '--limit', '201'], /--limit must be in 1\.\.200/],
       [['github', 'pull', 'alpha', '--dry-run', '--cursor=-1'], /--cursor must be in 0\.\./],
-      [['github', 'pull', 'alpha', '--dry-rn'], /unknown flag\(s\): --dry-rn \(did you mean --dry-run\?\)/],
+      [['github', 'pull', 'alpha', '--dry-rn'], /unknown flags?: --dry-rn \(did you mean --dry-run\?\)/],
       [['github', 'pull', 'beta', '--dry-run'], /project "beta" is not linked/],
     ]
     for (const [argv, message] of cases) {

@@ -1,5 +1,6 @@
 import * as path from 'node:path'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
+import { count } from '../../clikit/text.js'
 import { authorOf, committerAt } from '../../gitx/author.js'
 import type { Git, TreeFile } from '../../gitx/index.js'
 import { messageWith, RECORD_LOCK, recordLocked, workspacePrefix } from '../../gitx/record.js'
@@ -120,7 +121,7 @@ export const pull = defineCommand({
       }
       if (merged !== null && merged.conflicts.length > 0) {
         throw new ConflictError(
-          `${merged.conflicts.length} file(s) changed on both sides; ours are kept, theirs are beside them as *.conflict-${theirs.slice(0, 7)}`,
+          `${count(merged.conflicts.length, 'file')} changed on both sides; ours are kept, theirs are beside them as *.conflict-${theirs.slice(0, 7)}`,
           {
             details: { conflicts: merged.conflicts, commit: tip, renumbered: data.renumbered },
             next: [
@@ -135,7 +136,7 @@ export const pull = defineCommand({
         data,
         human(out) {
           out.line(
-            `${outcome} ${branch} from ${remote} at ${shortId(tip)} (${changed.length} file(s) changed in the workspace)`,
+            `${outcome} ${branch} from ${remote} at ${shortId(tip)} (${count(changed.length, 'file')} changed in the workspace)`,
           )
           renderChanges(out, changed)
           for (const r of data.renumbered) {
