@@ -132,7 +132,7 @@ export const critpath = defineCommand({
       data,
       human(out) {
         if (diagram !== null) {
-          out.line(diagram)
+          out.line(diagram, { wrap: false })
           return
         }
         const s = out.style

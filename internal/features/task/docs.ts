@@ -134,7 +134,10 @@ export function renderTask(out: Out, d: TaskBodyT, block: BlockInfo | null = nul
         ? null
         : `${d.claim.by} since ${d.claim.at}${d.claim.expires ? ` until ${d.claim.expires}${d.claim.expired ? ' (expired)' : ''}` : ''}`,
     ],
-    ['estimate', est === null ? null : `${est.optimistic} / ${est.probable} / ${est.pessimistic}  (Te ${oneDecimal(est.te)})`],
+    [
+      'estimate',
+      est === null ? null : `${est.optimistic} / ${est.probable} / ${est.pessimistic}  (Te ${oneDecimal(est.te)})`,
+    ],
     ['parent', d.parent === null ? null : (d.parent.ref ?? d.parent.id)],
     ['version', d.version],
     ['file', d.path],
