@@ -188,7 +188,7 @@ describe('github pull', () => {
       acceptance_ambiguities: ['- [ ] nested detail', '1. numbered item'],
     })
     const r = (await w.run('github', 'pull', 'alpha')).expectExit(0)
-    expect(r.stderr).toMatch(/2 list item\(s\) under the issue's Acceptance heading were not imported/)
+    expect(r.stderr).toMatch(/2 list items under the issue's Acceptance heading were not imported/)
     const t = (await w.ws.dacli('task', 'show', 'alpha/1', '--json')).json
     expect(t.title).toBe('Login fails on Safari')
     expect(t.acceptance).toEqual([
