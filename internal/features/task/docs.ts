@@ -142,7 +142,7 @@ export function renderTask(out: Out, d: TaskBodyT, block: BlockInfo | null = nul
     ['parent', d.parent === null ? null : (d.parent.ref ?? d.parent.id)],
     ['version', d.version],
     ['file', d.path],
-    ['worktree', d.worktree === null ? null : `${d.worktree.path} (branch ${d.worktree.branch})`],
+    ...(d.worktree === null ? [] : [['worktree', `${d.worktree.path} (branch ${d.worktree.branch})`] as const]),
   ])
   if (block !== null) {
     out.line('')
