@@ -94,7 +94,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   const store = once(() => rt.services.store(rt.cwd, rt.env, rt.now))
   const identity = rt.identity ? async () => rt.identity as Identity : once(async () => (await store()).identity())
   const ctx: Context = {
-    notes: makeNotes(rt.io.stderr, quiet, errColor),
+    notes: makeNotes(rt.io.stderr, quiet, errColor, rt.io.stderrIsTTY),
     cwd: rt.cwd,
     env: rt.env,
     now: rt.now,

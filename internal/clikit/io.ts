@@ -79,16 +79,42 @@ export function makeOut(w: Writer, color: boolean): Out {
 export interface Notes {
   warn(message: string): void
   note(message: string): void
+  /** stderr is a terminal (and not silenced): a status line can be redrawn in place. */
+  readonly live: boolean
+  /**
+   * A transient status line (a progress bar), redrawn in place on a terminal; '' clears it. Notes and warnings
+   * clear it first. Without a terminal it writes nothing: callers print plain progress lines with note().
+   */
+  status(text: string): void
 }
 
-export function makeNotes(w: Writer, quiet: boolean, color: boolean): Notes {
+const CLEAR_LINE = '\r\u001b[2K'
+
+export function makeNotes(w: Writer, quiet: boolean, color: boolean, tty = false): Notes {
   const style = styler(color)
+  const live = tty && !quiet
+  let shown = false
+  const clear = () => {
+    if (shown) w.write(CLEAR_LINE)
+    shown = false
+  }
   return {
+    live,
     warn: (m) => {
-      if (!quiet) w.write(`${style('yellow', 'warning:')} ${m}\n`)
+      if (quiet) return
+      clear()
+      w.write(`${style('yellow', 'warning:')} ${m}\n`)
     },
     note: (m) => {
-      if (!quiet) w.write(`${m}\n`)
+      if (quiet) return
+      clear()
+      w.write(`${m}\n`)
+    },
+    status: (text) => {
+      if (!live) return
+      if (text === '') return clear()
+      w.write(`${CLEAR_LINE}${text}`)
+      shown = true
     },
   }
 }
