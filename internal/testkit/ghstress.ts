@@ -26,7 +26,10 @@ export async function githubChaos(o: { tasks: number; rate: number; seed: number
       if (r.stdout === '') invalid++
       else retried += (JSON.parse(r.stdout) as { retry: { retried: number } }).retry.retried
     }
+    const calls = w.gh.calls.length
     const writes = w.gh.writes().length
+    // A create per task, and a close per done task: what a push without faults sends.
+    const needed = o.tasks + Math.floor(o.tasks / 7)
     const faults = w.gh.calls.filter((c) => INJECTED.has(c.status)).length
     const d = divergence(w, REPO, 'alpha')
     const wrongState = w.gh.repo(REPO).issues.filter((i) => {
@@ -41,10 +44,11 @@ export async function githubChaos(o: { tasks: number; rate: number; seed: number
       runs_to_converge: exits.at(-1) === 0 ? exits.length : -1,
       exit_codes: exits,
       runs_without_a_result: invalid,
-      calls: w.gh.calls.length,
+      calls,
       faults_injected: faults,
       requests_sent_again: retried,
       write_calls: writes,
+      write_calls_without_faults: needed,
       writes_per_task: Math.round((writes / o.tasks) * 1000) / 1000,
       duplicates: d.duplicates.length,
       tasks_not_mapped_to_their_issue: d.mismatched.length,
