@@ -1,4 +1,5 @@
 import { defineCommand, optionalArg } from '../../clikit/command.js'
+import { count } from '../../clikit/text.js'
 import type { RateLimit, RepoInfo } from '../../github/client.js'
 import { apiUrlOf, connect } from './connect.js'
 import type { GithubDoctorDocT } from './json.js'
@@ -141,10 +142,11 @@ export const doctor = defineCommand({
           `${out.style('bold', 'github doctor')}  ${data.repository ?? 'no repository'}${project === null ? '' : ` (project ${project})`}  ${out.style('dim', apiUrl)}`,
         )
         out.table(
+          ['RESULT', 'CHECK', 'DETAIL'],
           checks.map((c) => [c.ok ? out.style('green', 'ok') : out.style('red', 'FAIL'), c.name, c.detail]),
           { indent: 2 },
         )
-        if (!ok) out.line(out.style('red', `${checks.filter((c) => !c.ok).length} check(s) failed`))
+        if (!ok) out.line(out.style('red', `${count(checks.filter((c) => !c.ok).length, 'check')} failed`))
       },
     }
   },

@@ -1,13 +1,12 @@
-// Progress of a push on stderr, for people: a bar redrawn in place on a
-// terminal, plain lines otherwise (every 25 items, and each retry wait), each
-// with the pacing and the quota GitHub reports. Nothing under --json or --quiet.
+// Progress of a push on stderr, for people, through the kernel's progress (a bar
+// redrawn in place on a terminal, a line at every tenth otherwise; nothing under
+// --json or --quiet): a first line with the write pacing and the quota, each
+// item with the failures so far and the quota left, and a line per retry wait.
 
 import type { Context } from '../../clikit/context.js'
-import type { GitHubClient } from '../../github/client.js'
+import { count } from '../../clikit/text.js'
+import type { GitHubClient } from '../../github/api.js'
 import { type Session, waitText } from './connect.js'
-
-const LINE_EVERY = 25
-const BAR = 24
 
 export interface PushProgress {
   /** An item that had work to do is finished (failed or not). */
@@ -17,50 +16,20 @@ export interface PushProgress {
 }
 
 export function startProgress(ctx: Context, session: Session, repo: string, total: number): PushProgress {
-  const quiet = { item() {}, end() {} }
-  if (ctx.json || total === 0) return quiet
-  const notes = ctx.notes
+  if (total === 0) return { item() {}, end() {} }
   const client = session.client
-  let done = 0
+  const bar = ctx.notes.progress(`push ${repo}`, total)
+  bar.say(`push: ${count(total, 'issue')} to write on ${repo} (${pacing(client)}${quota(client, '; ')})…`)
+  session.onWait((ms, why) => bar.say(`${why}: retrying in ${waitText(ms)}…`))
   let failed = 0
-  let waiting: string | null = null
-  const failedText = () => (failed === 0 ? '' : `, ${failed} failed`)
-
-  notes.note(`push: ${total} issue${total === 1 ? '' : 's'} to write on ${repo} (${pacing(client)}${quota(client)})…`)
-  if (!notes.live) {
-    return {
-      item(f) {
-        done++
-        if (f) failed++
-        if (done % LINE_EVERY === 0 && done < total) {
-          notes.note(`push: ${done}/${total} done${failedText()}${quota(client, '; ')}`)
-        }
-      },
-      end() {},
-    }
-  }
-  const draw = () => {
-    const filled = Math.round((done / total) * BAR)
-    const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}]`
-    notes.status(
-      `push ${bar} ${done}/${total}${failedText()}${quota(client, ' · ')}${waiting === null ? '' : ` · ${waiting}`}`,
-    )
-  }
-  session.onWait((ms, why) => {
-    waiting = `${why}: retrying in ${waitText(ms)}`
-    draw()
-  })
-  draw()
   return {
     item(f) {
-      done++
       if (f) failed++
-      waiting = null
-      draw()
+      bar.tick([failed === 0 ? '' : `${failed} failed`, quota(client, '')].filter((s) => s !== '').join(', '))
     },
     end() {
       session.onWait(null)
-      notes.status('')
+      bar.end()
     },
   }
 }
@@ -71,7 +40,7 @@ function pacing(client: GitHubClient): string {
   return `writes ${waitText(writeMs)} apart, new issues ${waitText(createMs)}`
 }
 
-function quota(client: GitHubClient, sep = '; '): string {
+function quota(client: GitHubClient, sep: string): string {
   const q = client.quota()
   return q === null ? '' : `${sep}quota ${q.remaining}/${q.limit}`
 }

@@ -1,6 +1,7 @@
 // Human output of the push preview and the push result (never parsed: the --json documents are the contract).
 
 import type { Out } from '../../clikit/io.js'
+import { count } from '../../clikit/text.js'
 import type { PushItemT, PushPreviewDocT, PushResultDocT, PushResultItemT } from './json.js'
 import { LIST_MAX } from './renderpull.js'
 
@@ -15,8 +16,6 @@ function warnings(out: Out, d: PushPreviewDocT | PushResultDocT): void {
   for (const s of d.skipped) out.line(out.style('yellow', `  not pushed: ${s.path} (${s.reason}; see dacli doctor)`))
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-
 export function renderPushPreview(out: Out, d: PushPreviewDocT): void {
   const busy = d.items.filter((i) => i.action !== 'unchanged' || i.adopted)
   for (const i of busy.slice(0, LIST_MAX)) {
@@ -28,7 +27,7 @@ export function renderPushPreview(out: Out, d: PushPreviewDocT): void {
   warnings(out, d)
   const c = d.counts
   out.line(
-    `push preview: ${c.create} create, ${c.update} update, ${c.close} close, ${c.unchanged} unchanged, ${d.adopted} adopted (of ${plural(d.total, 'task')}) on ${d.repository}`,
+    `push preview: ${c.create} create, ${c.update} update, ${c.close} close, ${c.unchanged} unchanged, ${d.adopted} adopted (of ${count(d.total, 'task')}) on ${d.repository}`,
   )
   if (d.next_cursor !== null) out.line(`showing a page; continue with --cursor ${d.next_cursor}`)
 }
@@ -50,20 +49,20 @@ export function renderPushResult(out: Out, d: PushResultDocT): void {
   if (moved.length > LIST_MAX) out.line(out.style('dim', `  … and ${moved.length - LIST_MAX} more`))
   warnings(out, d)
   const o = d.outcomes
-  const summary = `${o.created} created, ${o.updated} updated, ${o.closed} closed, ${o.unchanged} unchanged, ${o.adopted} adopted, ${o.failed} failed (of ${plural(d.total, 'task')}) on ${d.repository}`
+  const summary = `${o.created} created, ${o.updated} updated, ${o.closed} closed, ${o.unchanged} unchanged, ${o.adopted} adopted, ${o.failed} failed (of ${count(d.total, 'task')}) on ${d.repository}`
   out.line(`push: ${o.failed > 0 ? out.style('red', summary) : summary}`)
   const r = d.retry
   if (r.retried > 0 || r.exhausted) {
     const budget = `waited ${Math.round(r.waited_ms / 1000)}s of a ${Math.round(r.budget_ms / 1000)}s retry budget`
-    out.line(out.style('dim', `  ${plural(r.retried, 'request')} sent again; ${budget}`))
+    out.line(out.style('dim', `  ${count(r.retried, 'request')} sent again; ${budget}`))
   }
   if (d.stopped !== null) {
     out.line(out.style('red', `  stopped sending after a failure that would repeat: ${d.stopped}`))
-    out.line(`  ${plural(failed.length - sent.length, 'task')} were not sent`)
+    out.line(`  ${count(failed.length - sent.length, 'task')} were not sent`)
   }
   if (o.failed > 0) {
     out.line(
-      `${plural(o.failed, 'task')} not pushed. Run \`dacli github push ${d.project}\` again to finish (once GitHub is back): what was written is found again by the github block or the marker, and nothing is duplicated.`,
+      `${count(o.failed, 'task')} not pushed. Run \`dacli github push ${d.project}\` again to finish (once GitHub is back): what was written is found again by the github block or the marker, and nothing is duplicated.`,
     )
   }
 }
