@@ -3,7 +3,7 @@
 // undeclared --json → other usage problems → grant gate → run → render.
 
 import { FailureError, RefusedError, UsageError } from '../store/errors.js'
-import type { Identity } from '../store/index.js'
+import type { Identity, Store } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
 import { exitCodeOf } from './exit.js'
@@ -91,7 +91,11 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     return { exitCode: 0, data: null }
   }
 
-  const store = once(() => rt.services.store(rt.cwd, rt.env, rt.now))
+  let opened: Promise<Store> | undefined
+  const store = () => {
+    opened ??= rt.services.store(rt.cwd, rt.env, rt.now)
+    return opened
+  }
   const identity = rt.identity ? async () => rt.identity as Identity : once(async () => (await store()).identity())
   const ctx: Context = {
     notes: makeNotes(rt.io.stderr, quiet, errColor),
@@ -176,8 +180,10 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
     if (json) rt.io.stdout.write(renderJSON(result.data))
     else result.human?.(makeOut(rt.io.stdout, color))
+    await flush(opened)
     return { exitCode: result.exitCode ?? 0, data: result.data }
   } catch (err) {
+    await flush(opened)
     const env = envelopeOf(err, debug)
     if (json) rt.io.stderr.write(renderJSON(env))
     else {
@@ -186,6 +192,13 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     }
     return { exitCode: exitCodeOf(err), error: env }
   }
+}
+
+/** Write what the command's reads taught the store's caches: once per invocation, after its work. */
+async function flush(opened: Promise<Store> | undefined): Promise<void> {
+  if (opened === undefined) return
+  const s = await opened.catch(() => null)
+  s?.flush()
 }
 
 /** The caller's command line with each near-miss flag replaced by the flag it probably meant. */

@@ -10,7 +10,8 @@ import * as path from 'node:path'
 import { ulid } from 'ulid'
 import { byText } from '../engines/order.js'
 import { FailureError, NotFoundError } from './errors.js'
-import { cacheFile, FileCache, stampOf } from './filecache.js'
+import { stampOf } from './filecache.js'
+import { parseData } from './flat.js'
 import { atomicWrite, isTempName } from './fsio.js'
 import { type Broken, stamp } from './model.js'
 import { safeSegment } from './paths.js'
@@ -126,9 +127,8 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
   files.sort((a, b) => byText(path.basename(a), path.basename(b)))
   const events: EventRecord[] = []
   const broken: Broken[] = []
+  const cache = store.cache('index').section<EventRecord>('events', 'used')
   if (files.length === 0) return { events, broken }
-  const cache = new FileCache<EventRecord>(cacheFile(store.dir, 'events.json'), 1)
-  let parse: typeof import('./frontmatter.js').parseObject | null = null
   for (const f of files) {
     const rel = store.rel(f)
     const stamp = stampOf(f)
@@ -140,16 +140,14 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
     }
     try {
       if (fs.lstatSync(f).isSymbolicLink()) throw new Error('symbolic link (not followed)')
-      parse ??= (await import('./frontmatter.js')).parseObject
       const text = fs.readFileSync(f, 'utf8')
-      const e = eventOf(parse(text), rel)
+      const e = eventOf(await parseData(text), rel)
       cache.set(rel, stamp, e, text)
       events.push(e)
     } catch (err) {
       broken.push({ path: rel, reason: (err as Error).message })
     }
   }
-  cache.save({ prune: true })
   return { events, broken }
 }
 

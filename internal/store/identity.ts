@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { RefusedError } from './errors.js'
-import { quickFront, readFlat } from './flat.js'
+import { quickFront, readFront } from './flat.js'
 import type { Identity } from './model.js'
 import type { GitInfo } from './workspace.js'
 
@@ -38,7 +38,7 @@ export async function readAgentFile(file: string, root: string): Promise<AgentFi
   }
   const q = quickFront(text)
   if (q === null) return null
-  let d = readFlat(q.front)
+  let d = readFront(q.front)
   if (d === null) {
     try {
       const { parse } = await import('yaml')

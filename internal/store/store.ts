@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
-import { cacheFile, FileCache, stampOf } from './filecache.js'
+import { CacheFile, cachePath, type Section, stampOf } from './filecache.js'
 import { quickFront } from './flat.js'
 import { atomicWrite, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
@@ -15,6 +15,7 @@ import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary }
 import { STATUSES, stamp, taskFileName } from './model.js'
 import { safeSegment } from './paths.js'
 import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
+import { readTaskRecord } from './taskfile.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
 import { type Config, type GitInfo, locate, readConfig } from './workspace.js'
 
@@ -22,9 +23,6 @@ type Env = Readonly<Record<string, string | undefined>>
 
 /** The parsing half of the store (yaml and friends), loaded on first need. */
 const parsing = () => import('./parsing.js')
-
-/** Bump when the cached record's shape changes. */
-const RECORD_CACHE_VERSION = 1
 
 export interface TaskEdit {
   /** The task as read under the lock. */
@@ -153,6 +151,44 @@ export class Store {
     return { projects, broken }
   }
 
+  // ------------------------------------------------------------------ caches
+
+  private readonly cacheFiles = new Map<string, CacheFile>()
+
+  /**
+   * A cache file under `.dacli/cache/` (`index`: the workspace's summaries; `records/<project>`: full task
+   * records). One instance per store, written only by `flush()`.
+   */
+  cache(name: string): CacheFile {
+    let c = this.cacheFiles.get(name)
+    if (c === undefined) {
+      c = new CacheFile(cachePath(this.dir, ...name.split('/')))
+      this.cacheFiles.set(name, c)
+    }
+    return c
+  }
+
+  /**
+   * Write what this invocation learnt into the caches: once, after the command's work (invoke() calls it;
+   * a long-running caller may call it between units of work). Never fails: a cache only costs speed.
+   */
+  flush(): void {
+    for (const [name, c] of this.cacheFiles) {
+      if (name.startsWith('records/')) {
+        // Records of files that no longer exist go, when this invocation listed the project.
+        const listed = this.listings.get(name.slice('records/'.length))
+        if (listed !== undefined) {
+          c.section('tasks', 'all').keep(listed.tasks.map((t) => `${t.status}/${path.basename(t.path)}`))
+        }
+      }
+      try {
+        c.save()
+      } catch {
+        // an unwritable cache is not an error
+      }
+    }
+  }
+
   // ------------------------------------------------------------------- tasks
 
   private paths() {
@@ -161,7 +197,6 @@ export class Store {
 
   /** Listings already made by this invocation, per project (dropped when this store writes a task). */
   private listings = new Map<string, Listing>()
-  private recordCaches = new Map<string, FileCache<TaskRecord>>()
 
   private forget(project: string): void {
     this.listings.delete(project)
@@ -172,14 +207,13 @@ export class Store {
     const slugs = project === undefined ? this.projectSlugs() : [project]
     if (project !== undefined) this.requireProject(project)
     const out: Listing = { tasks: [], broken: [], duplicates: [] }
-    const load = async () => {
-      const { parseTaskRecord } = await parsing()
-      return (text: string, f: TaskFileRef) => parseTaskRecord(text, f)
-    }
+    const index = this.cache('index')
+    // A listing of every project drops the index sections of projects that no longer exist.
+    if (project === undefined) index.keepSections('tasks/', slugs)
     for (const slug of slugs) {
       let l = this.listings.get(slug)
       if (l === undefined) {
-        l = await listProject(this.paths(), slug, load)
+        l = await listProject(this.paths(), slug, index.section(`tasks/${slug}`, 'used'))
         this.listings.set(slug, l)
       }
       out.tasks.push(...l.tasks)
@@ -254,11 +288,7 @@ export class Store {
   /** A full task record, from the record cache when the file is unchanged (no YAML parsing). */
   async readTaskFile(f: TaskFileRef): Promise<TaskRecord> {
     const stamp = stampOf(f.abs)
-    let cache = this.recordCaches.get(f.project)
-    if (cache === undefined) {
-      cache = new FileCache<TaskRecord>(cacheFile(this.dir, 'records', `${f.project}.json`), RECORD_CACHE_VERSION)
-      this.recordCaches.set(f.project, cache)
-    }
+    const cache: Section<TaskRecord> = this.cache(`records/${f.project}`).section('tasks', 'all')
     const key = `${f.status}/${f.name}`
     const hit = stamp === null ? undefined : cache.get(key, stamp, () => fs.readFileSync(f.abs, 'utf8'))
     if (hit !== undefined) return hit
@@ -269,17 +299,13 @@ export class Store {
       throw new FailureError(`cannot read ${f.path}`, { cause: e })
     }
     const record = await this.parseTaskText(text, f)
-    if (stamp !== null) {
-      cache.set(key, stamp, record, text)
-      cache.save({ prune: false })
-    }
+    if (stamp !== null) cache.set(key, stamp, record, text)
     return record
   }
 
   private async parseTaskText(text: string, f: TaskFileRef): Promise<TaskRecord> {
-    const { parseTaskRecord } = await parsing()
     try {
-      return parseTaskRecord(text, f)
+      return await readTaskRecord(text, f)
     } catch (e) {
       throw new FailureError(`${f.path} cannot be parsed: ${(e as Error).message}`, {
         details: { path: f.path },
@@ -438,12 +464,15 @@ export class Store {
       this.forget(project)
       // The record comes from the data just written, not from parsing it back (no YAML library needed).
       const { recordOf } = await import('./taskfile.js')
-      return recordOf({ data, split: { body } } as Parameters<typeof recordOf>[0], {
-        project,
-        status: 'open',
-        name,
-        path: this.rel(abs),
-      })
+      return recordOf(
+        { data, split: { body } },
+        {
+          project,
+          status: 'open',
+          name,
+          path: this.rel(abs),
+        },
+      )
     } finally {
       lock.release()
     }

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { byText } from '../engines/order.js'
-import { cacheFile, FileCache, stampOf } from './filecache.js'
+import { type Section, stampOf } from './filecache.js'
 import { isTempName } from './fsio.js'
 import {
   type Broken,
@@ -19,6 +19,7 @@ import {
   type TaskRecord,
   type TaskSummary,
 } from './model.js'
+import { readTaskRecord } from './taskfile.js'
 
 export interface TaskFileRef {
   project: string
@@ -47,7 +48,15 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
   const broken: Broken[] = []
   const base = tasksDir(p, project)
   const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
+  // The status folders that exist (a failed readdir costs an exception each).
+  let present: string[]
+  try {
+    present = fs.readdirSync(base)
+  } catch {
+    return { files, broken }
+  }
   for (const status of STATUSES) {
+    if (!present.includes(status)) continue
     const dir = `${base}${path.sep}${status}`
     let ents: fs.Dirent[]
     try {
@@ -120,11 +129,6 @@ function expand(c: Compact, f: TaskFileRef): TaskSummary {
   }
 }
 
-type Parser = (text: string, f: TaskFileRef) => TaskRecord
-
-/** Bump when the cached summary's shape changes. */
-const SUMMARY_CACHE_VERSION = 4
-
 export interface Listing {
   tasks: TaskSummary[]
   broken: Broken[]
@@ -132,11 +136,12 @@ export interface Listing {
   duplicates: { id: string; kept: string; ignored: string; interrupted: boolean }[]
 }
 
-/** Summaries of every parseable task in a project (deduplicated by id), using the cache. */
-export async function listProject(p: Paths, project: string, loadParser: () => Promise<Parser>): Promise<Listing> {
+/** The cached summaries of one project's tasks (a section of the workspace index). */
+export type SummarySection = Section<Compact>
+
+/** Summaries of every parseable task in a project (deduplicated by id), using the index. */
+export async function listProject(p: Paths, project: string, cache: SummarySection): Promise<Listing> {
   const { files, broken } = listTaskFiles(p, project)
-  const cache = new FileCache<Compact>(cacheFile(p.dir, 'tasks', `${project}.json`), SUMMARY_CACHE_VERSION)
-  let parser: Parser | null = null
   const all: TaskSummary[] = []
   for (const f of files) {
     const stamp = stampOf(f.abs)
@@ -147,12 +152,11 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
       all.push(expand(hit, f))
       continue
     }
-    parser ??= await loadParser()
     let summary: TaskSummary
     let text: string
     try {
       text = fs.readFileSync(f.abs, 'utf8')
-      summary = summaryOf(parser(text, f))
+      summary = summaryOf(await readTaskRecord(text, f))
     } catch (e) {
       broken.push({ path: f.path, reason: (e as Error).message })
       continue
@@ -160,7 +164,6 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
     cache.set(key, stamp, compact(summary), text)
     all.push(summary)
   }
-  cache.save({ prune: true })
   // One task id in two folders: the newer copy wins (a move interrupted between writing the new
   // file and removing the old one); at equal versions (a bad merge), the more terminal one.
   const byId = new Map<string, TaskSummary>()

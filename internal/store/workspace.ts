@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { FailureError, NotFoundError } from './errors.js'
-import { quickFront, readFlat } from './flat.js'
+import { quickFront, readFront } from './flat.js'
 
 export const WORKSPACE_DIR = '.dacli'
 export const FORMAT_VERSION = 0
@@ -133,7 +133,7 @@ export async function readConfig(dir: string, parseDuration: (s: string) => numb
   } catch (e) {
     throw new FailureError(`cannot read ${file}`, { cause: e })
   }
-  let raw: Record<string, unknown> | null = readFlat(text.replace(/^---\r?\n/, '').replace(/\r?\n---\s*$/, ''))
+  let raw: Record<string, unknown> | null = readFront(text.replace(/^---\r?\n/, '').replace(/\r?\n---\s*$/, ''))
   if (raw === null) {
     const { parse } = await import('yaml')
     try {
