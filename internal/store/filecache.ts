@@ -196,7 +196,11 @@ export class CacheFile {
         if (json !== undefined) lines.push(`${name}\t${json}`)
       }
     }
-    if (!changed) return
+    if (!changed) {
+      // Nothing to write, but a dead writer's temp file here would otherwise wait for the next rewrite.
+      sweepTemps(path.dirname(this.file))
+      return
+    }
     writeCache(this.file, `${lines.join('\n')}\n`)
     this.stale = false
   }
