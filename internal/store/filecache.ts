@@ -48,13 +48,15 @@ const digest = (text: string) => createHash('sha1').update(text).digest('hex')
 export type Retain = 'used' | 'all'
 
 export class Section<T> {
-  private next: Record<string, Entry<T>> = {}
-  private dirty = false
+  /** Names served from the cache (a listing serves each once). */
+  private hits: string[] = []
+  /** Entries set, or rewritten on their stamp alone, in this process. */
+  private readonly sets = new Map<string, Entry<T>>()
   private keepOnly: Set<string> | null = null
 
   constructor(
     private readonly entries: Record<string, Entry<T>>,
-    private retain: Retain,
+    private readonly retain: Retain,
   ) {}
 
   /**
@@ -63,7 +65,7 @@ export class Section<T> {
    * entry is a miss) — reading and hashing is far cheaper than parsing.
    */
   get(name: string, stamp: Stamp, read?: () => string): T | undefined {
-    const hit = this.entries[name]
+    const hit = this.sets.get(name) ?? this.entries[name]
     if (hit === undefined || hit[0] !== stamp.key) return undefined
     if (hit.length === 3) {
       let text: string
@@ -76,12 +78,11 @@ export class Section<T> {
       if (digest(text) !== hit[2]) return undefined
       if (Date.now() - stamp.mtimeMs > RACY_MS) {
         // No longer fresh: any later rewrite must move the stamp, so the stamp alone suffices from now on.
-        this.next[name] = [hit[0], hit[1]]
-        this.dirty = true
+        this.sets.set(name, [hit[0], hit[1]])
         return hit[1]
       }
     }
-    this.next[name] = hit
+    this.hits.push(name)
     return hit[1]
   }
 
@@ -93,8 +94,7 @@ export class Section<T> {
   set(name: string, stamp: Stamp, value: T, text?: string): void {
     const racy = Date.now() - stamp.mtimeMs <= RACY_MS
     if (racy && text === undefined) return
-    this.next[name] = racy ? [stamp.key, value, digest(text as string)] : [stamp.key, value]
-    this.dirty = true
+    this.sets.set(name, racy ? [stamp.key, value, digest(text as string)] : [stamp.key, value])
   }
 
   /** Forget every entry whose name is not in `names` (the files that exist now), even under `all`. */
@@ -104,13 +104,20 @@ export class Section<T> {
 
   /** The entries to write, or null when the section is unchanged. */
   changed(): Record<string, Entry<T>> | null {
-    let out = this.retain === 'used' ? this.next : { ...this.entries, ...this.next }
-    if (this.keepOnly !== null) {
-      const keep = this.keepOnly
-      out = Object.fromEntries(Object.entries(out).filter(([k]) => keep.has(k)))
+    const count = Object.keys(this.entries).length
+    if (this.sets.size === 0 && this.keepOnly === null && (this.retain === 'all' || this.hits.length >= count)) {
+      return null // every entry still served (a listing touched them all) and nothing new
     }
-    if (!this.dirty && Object.keys(out).length === Object.keys(this.entries).length) return null
-    return out
+    const out: Record<string, Entry<T>> = {}
+    const names = this.retain === 'all' ? Object.keys(this.entries) : this.hits
+    for (const n of names) {
+      const e = this.entries[n]
+      if (e !== undefined) out[n] = e
+    }
+    for (const [n, e] of this.sets) out[n] = e
+    if (this.keepOnly !== null) for (const n of Object.keys(out)) if (!this.keepOnly.has(n)) delete out[n]
+    const same = this.sets.size === 0 && Object.keys(out).length === count
+    return same ? null : out
   }
 }
 

@@ -10,6 +10,7 @@ import { NotFoundError, RefusedError, UsageError } from './errors.js'
 import { type Section, stampOf } from './filecache.js'
 import { parseData } from './flat.js'
 import { atomicWrite, isTempName } from './fsio.js'
+import { sections, sectionText, titleOf } from './markdown.js'
 import { type Broken, stamp } from './model.js'
 import { safeSegment, slugify } from './paths.js'
 import type { Store } from './store.js'
@@ -132,7 +133,6 @@ async function readNoteFile(store: Store, file: string, project: string): Promis
 }
 
 async function noteOf(store: Store, file: string, text: string, project: string): Promise<NoteRecord> {
-  const { sectionText, titleOf, sections } = await import('./markdown.js')
   const { data, split } = await parseData(text)
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
   if (str(data.id) === null || data.kind !== 'note') throw new Error('not a note (missing id or kind: note)')
@@ -300,7 +300,6 @@ async function readRiskFile(store: Store, file: string, project: string): Promis
 }
 
 async function riskOf(store: Store, file: string, text: string, project: string): Promise<RiskRecord> {
-  const { sectionText, titleOf } = await import('./markdown.js')
   const { data, split } = await parseData(text)
   if (typeof data.id !== 'string' || data.kind !== 'risk') throw new Error('not a risk (missing id or kind: risk)')
   const impact = String(data.impact ?? 'medium')

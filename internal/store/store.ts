@@ -7,16 +7,18 @@ import * as path from 'node:path'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { CacheFile, cachePath, type Section, stampOf } from './filecache.js'
-import { quickFront } from './flat.js'
+import { parseData, quickFront } from './flat.js'
 import { atomicWrite, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
+import { appendToSection } from './markdown.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 import { STATUSES, stamp, taskFileName } from './model.js'
 import { safeSegment } from './paths.js'
+import { projectOf } from './projects.js'
 import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
-import { readTaskRecord } from './taskfile.js'
-import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
+import { readTaskRecord, recordOf } from './taskfile.js'
+import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir, usedSeqs } from './taskindex.js'
 import { type Config, type GitInfo, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -122,14 +124,12 @@ export class Store {
   async readProject(slug: string): Promise<ProjectRecord> {
     const dir = this.requireProject(slug)
     const file = path.join(dir, 'project.md')
-    const { projectOf } = await parsing()
-    return projectOf(fs.readFileSync(file, 'utf8'), slug, this.rel(file))
+    return projectOf(await parseData(fs.readFileSync(file, 'utf8')), slug, this.rel(file))
   }
 
   async listProjects(): Promise<{ projects: ProjectRecord[]; broken: Broken[] }> {
     const projects: ProjectRecord[] = []
     const broken: Broken[] = []
-    const { projectOf } = await parsing()
     for (const slug of this.projectSlugs()) {
       const file = path.join(this.dir, 'projects', slug, 'project.md')
       let text: string
@@ -143,7 +143,7 @@ export class Store {
         continue
       }
       try {
-        projects.push(projectOf(text, slug, this.rel(file)))
+        projects.push(projectOf(await parseData(text), slug, this.rel(file)))
       } catch (e) {
         broken.push({ path: this.rel(file), reason: (e as Error).message })
       }
@@ -363,7 +363,6 @@ export class Store {
       }
       const result = await fn(edit)
       if (result === false) return { result, task: record, changed: false }
-      const { appendToSection } = await import('./markdown.js')
       if (logLines.length > 0) edit.body = appendToSection(edit.body, 'Log', logLines)
       doc.set('version', record.version + 1)
       const out = renderEdited(parsed, doc, edit.body)
@@ -396,7 +395,6 @@ export class Store {
       const file = fs.existsSync(target.abs) ? target : await this.findById(id, target.project)
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
-      const { appendToSection } = await import('./markdown.js')
       const { record, parsed } = parseTaskFull(fs.readFileSync(file.abs, 'utf8'), file)
       const now = stamp(this.now())
       const doc = parsed.doc.clone()
@@ -443,7 +441,6 @@ export class Store {
     this.requireProject(project)
     const lock = await this.lock(`seq-${project}`)
     try {
-      const { usedSeqs } = await import('./taskindex.js')
       this.forget(project) // list afresh under the lock: another process may have added a task
       const listing = await this.listTasks(project)
       const used = usedSeqs(this.paths(), project)
@@ -463,7 +460,6 @@ export class Store {
       this.sweepProject(project)
       this.forget(project)
       // The record comes from the data just written, not from parsing it back (no YAML library needed).
-      const { recordOf } = await import('./taskfile.js')
       return recordOf(
         { data, split: { body } },
         {

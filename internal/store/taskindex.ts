@@ -9,16 +9,7 @@ import * as path from 'node:path'
 import { byText } from '../engines/order.js'
 import { type Section, stampOf } from './filecache.js'
 import { isTempName } from './fsio.js'
-import {
-  type Broken,
-  STATUS_RANK,
-  STATUSES,
-  type Status,
-  summaryOf,
-  TASK_FILE,
-  type TaskRecord,
-  type TaskSummary,
-} from './model.js'
+import { type Broken, STATUS_RANK, STATUSES, type Status, summaryOf, TASK_FILE, type TaskSummary } from './model.js'
 import { readTaskRecord } from './taskfile.js'
 
 export interface TaskFileRef {
