@@ -6,10 +6,11 @@ import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity, Store } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
+import { closestOf, correctedCommands } from './didyoumean.js'
 import { exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, usageOf } from './help.js'
-import { colorEnabled, type IO, makeNotes, makeOut } from './io.js'
+import { colorEnabled, type IO, makeNotes, terminalWidth } from './io.js'
 import { envelopeOf, renderJSON, writeHumanError } from './render.js'
 
 export interface Runtime {
@@ -96,9 +97,31 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     opened ??= rt.services.store(rt.cwd, rt.env, rt.now)
     return opened
   }
-  const identity = rt.identity ? async () => rt.identity as Identity : once(async () => (await store()).identity())
+  // A server (mcp serve) binds its identity at launch; every call still re-resolves it, so an identity
+  // retired meanwhile (or one whose ancestor was) is refused from its next call on (quality.md, revocation).
+  const bound = rt.identity
+  const identity = once(async () => {
+    const who = await (await store()).identity()
+    if (bound !== undefined && who.id !== bound.id) {
+      throw new RefusedError(
+        'identity',
+        `this server was started as ${bound.id}, but its token now resolves to ${who.id}`,
+        {
+          details: { bound: bound.id, resolved: who.id },
+          next: ['restart the server with the right DACLI_AGENT'],
+        },
+      )
+    }
+    return who
+  })
   const ctx: Context = {
-    notes: makeNotes(rt.io.stderr, quiet, errColor),
+    notes: makeNotes(rt.io.stderr, {
+      quiet,
+      json,
+      color: errColor,
+      tty: rt.io.stderrIsTTY,
+      width: terminalWidth(rt.io.stderrIsTTY, rt.io.stderrColumns ?? rt.io.columns, rt.env),
+    }),
     cwd: rt.cwd,
     env: rt.env,
     now: rt.now,
@@ -130,7 +153,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const hints = parsed.unknown
         .map((u) => [u, nearest(u.slice(2), known)] as const)
         .filter((x): x is readonly [string, string] => x[1] !== null)
-      const msg = `unknown flag(s): ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
+      const msg = `unknown flag${parsed.unknown.length === 1 ? '' : 's'}: ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
       throw new UsageError(msg, {
         details: { unknown_flags: parsed.unknown },
         suggestions: hints.length > 0 ? [fixedCommand(entry, argv, hints)] : [],
@@ -160,7 +183,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
         next: [`dacli ${entry.path} --help`],
       })
     }
-    const input: Input = { args, flags: parsed.flags, argv }
+    const input: Input = Object.freeze({ args: Object.freeze(args), flags: Object.freeze(parsed.flags), argv })
 
     if (!entry.standalone) {
       const who = await identity()
@@ -179,12 +202,25 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     const result = await command.run(ctx, input)
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
     if (json) rt.io.stdout.write(renderJSON(result.data))
-    else result.human?.(makeOut(rt.io.stdout, color))
+    else if (result.human) {
+      // The table renderer (and its Unicode width tables) loads only for human output.
+      const { makeOut } = await import('./out.js')
+      result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
+    }
     await flush(opened)
     return { exitCode: result.exitCode ?? 0, data: result.data }
   } catch (err) {
     await flush(opened)
     const env = envelopeOf(err, debug)
+    const near = closestOf(env.details)
+    if (near !== null && env.suggestions.length === 0) {
+      env.suggestions = correctedCommands(
+        entry.path,
+        argv,
+        near.given,
+        near.closest.map((c) => c.value),
+      )
+    }
     if (json) rt.io.stderr.write(renderJSON(env))
     else {
       const stack = debug && err instanceof Error ? err.stack : undefined

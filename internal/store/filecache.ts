@@ -14,12 +14,12 @@
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { sweepTemps, tempPathFor } from './fsio.js'
+import { linkOnPath, mkdirNoLinks, sweepTemps, tempPathFor } from './fsio.js'
 
 declare const __DACLI_VERSION__: string
 
 /** Bump when any cached value's shape changes (the release version is part of the header too). */
-const FORMAT = 6
+const FORMAT = 7
 /** The first line of every cache file: an older format or another release's parser is never trusted. */
 const HEADER = `dacli-cache ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'}`
 
@@ -129,6 +129,7 @@ export class CacheFile {
   /** Only these sections survive the next save (see `keepSections`). */
   private survivors: ((name: string) => boolean) | null = null
   private stale = false
+  private linked = false
 
   constructor(readonly file: string) {}
 
@@ -137,7 +138,9 @@ export class CacheFile {
     const raw = new Map<string, string>()
     let text = ''
     try {
-      text = fs.readFileSync(this.file, 'utf8')
+      // A cache reached through a link is neither read nor written (no links below .dacli/).
+      this.linked = linkOnPath(this.file) !== null
+      if (!this.linked) text = fs.readFileSync(this.file, 'utf8')
     } catch {
       // missing or unreadable: start empty
     }
@@ -186,6 +189,7 @@ export class CacheFile {
   /** Write the file if any section changed. One write, temp file and rename; a failed write only costs speed. */
   save(): void {
     const raw = this.load()
+    if (this.linked) return
     const lines: string[] = [HEADER]
     let changed = this.stale
     const names = new Set([...raw.keys(), ...this.open.keys()])
@@ -221,7 +225,7 @@ function writeCache(file: string, text: string): void {
   const dir = path.dirname(file)
   const tmp = tempPathFor(file)
   try {
-    fs.mkdirSync(dir, { recursive: true })
+    mkdirNoLinks(dir)
     sweepTemps(dir)
     fs.writeFileSync(tmp, text)
     fs.renameSync(tmp, file)

@@ -4,22 +4,24 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { closest, MAX_SUGGESTIONS } from '../engines/distance.js'
+import type { GitInfo } from '../gitx/discover.js'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { CacheFile, cachePath, type Section, stampOf } from './filecache.js'
 import { parseData, quickFront } from './flat.js'
-import { atomicWrite, sweepTemps } from './fsio.js'
+import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
 import { appendToSection } from './markdown.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
-import { STATUSES, stamp, taskFileName } from './model.js'
-import { safeSegment } from './paths.js'
+import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
+import { isId, safeSegment } from './paths.js'
 import { projectOf } from './projects.js'
-import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
+import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import { readTaskRecord, recordOf } from './taskfile.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir, usedSeqs } from './taskindex.js'
-import { type Config, type GitInfo, locate, readConfig } from './workspace.js'
+import { type Config, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -48,6 +50,8 @@ export class Store {
     readonly root: string,
     readonly dir: string,
     readonly git: GitInfo | null,
+    /** A linked worktree's own copy of `.dacli/`, ignored in favour of this store (doctor reports it). */
+    readonly shadowed: string | null,
     readonly config: Config,
     readonly env: Env,
     readonly now: () => Date,
@@ -56,7 +60,7 @@ export class Store {
   static async open(cwd: string, env: Env, now: () => Date): Promise<Store> {
     const loc = locate(cwd)
     const config = await readConfig(loc.dir, parseDuration)
-    return new Store(loc.root, loc.dir, loc.git, config, env, now)
+    return new Store(loc.root, loc.dir, loc.git, loc.shadowed, config, env, now)
   }
 
   private roIds: Promise<Set<string>> | undefined
@@ -72,6 +76,14 @@ export class Store {
   identity(): Promise<Identity> {
     this.identityPromise ??= resolveIdentity(this.env, this.dir, this.root, this.git)
     return this.identityPromise
+  }
+
+  /**
+   * Which store this invocation talks to (whoami, status): its root and `.dacli/` folder, the caller's work
+   * tree (null outside git) and whether that is a linked worktree sharing the main worktree's store.
+   */
+  where(): { root: string; dir: string; worktree: string | null; linked: boolean } {
+    return { root: this.root, dir: this.dir, worktree: this.git?.workTree ?? null, linked: this.git?.linked ?? false }
   }
 
   /** A path relative to the workspace root, with forward slashes (what documents show). */
@@ -96,25 +108,52 @@ export class Store {
 
   /** Project slugs (folders under projects/ holding a project.md), sorted. */
   projectSlugs(): string[] {
-    let ents: fs.Dirent[]
-    try {
-      ents = fs.readdirSync(path.join(this.dir, 'projects'), { withFileTypes: true })
-    } catch {
-      return []
-    }
-    return ents
-      .filter((e) => e.isDirectory() && /^[a-z0-9][a-z0-9._-]*$/.test(e.name))
-      .map((e) => e.name)
-      .sort()
+    return this.projectEntries().slugs
   }
 
-  /** Throws not-found (4) unless the project exists. */
+  /** The project folders, and what under projects/ cannot be one (links, names that are not slugs). */
+  projectEntries(): { slugs: string[]; broken: Broken[] } {
+    const projects = path.join(this.dir, 'projects')
+    const broken: Broken[] = []
+    let ents: fs.Dirent[]
+    try {
+      if (linkOnPath(projects, this.dir) !== null) throw new LinkError(projects)
+      ents = fs.readdirSync(projects, { withFileTypes: true })
+    } catch (e) {
+      if (e instanceof LinkError) broken.push(brokenOf(this.rel(projects), e))
+      else if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+      return { slugs: [], broken }
+    }
+    const slugs: string[] = []
+    for (const e of ents) {
+      const rel = `${this.rel(projects)}/${e.name}`
+      if (e.isSymbolicLink())
+        broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+      else if (!e.isDirectory()) continue
+      else if (isId('project', e.name)) slugs.push(e.name)
+      else if (!e.name.startsWith('.')) {
+        broken.push({
+          path: rel,
+          reason: 'the folder name is not a project slug (a-z, 0-9, ".", "_", "-")',
+          code: 'invalid-id',
+        })
+      }
+    }
+    return { slugs: slugs.sort(), broken }
+  }
+
+  /** Throws not-found (4) unless the project exists (and 1 when its folder is reached through a link). */
   requireProject(slug: string): string {
     const dir = this.projectDir(slug)
+    assertNoLinks(path.join(dir, 'project.md'), this.dir)
     if (!fs.existsSync(path.join(dir, 'project.md'))) {
       const known = this.projectSlugs()
+      const near = closest(
+        slug,
+        known.map((k) => ({ value: k, names: [k] })),
+      ).map((c) => ({ value: c.value }))
       throw new NotFoundError(`no project "${slug}"`, {
-        details: { project: slug, known },
+        details: { project: slug, known, given: slug, closest: near },
         next: known.length > 0 ? ['dacli project list'] : ['dacli project add "<title>"'],
       })
     }
@@ -124,28 +163,34 @@ export class Store {
   async readProject(slug: string): Promise<ProjectRecord> {
     const dir = this.requireProject(slug)
     const file = path.join(dir, 'project.md')
-    return projectOf(await parseData(fs.readFileSync(file, 'utf8')), slug, this.rel(file))
+    try {
+      return projectOf(await parseData(readText(file)), slug, this.rel(file))
+    } catch (e) {
+      throw new FailureError(`unreadable project file ${this.rel(file)}: ${(e as Error).message}`, {
+        cause: e,
+        details: { path: this.rel(file), ...fieldOf(e) },
+        next: ['fix the file by hand (dacli never overwrites an unreadable file)', 'dacli doctor'],
+      })
+    }
   }
 
   async listProjects(): Promise<{ projects: ProjectRecord[]; broken: Broken[] }> {
     const projects: ProjectRecord[] = []
-    const broken: Broken[] = []
-    for (const slug of this.projectSlugs()) {
+    const { slugs, broken } = this.projectEntries()
+    for (const slug of slugs) {
       const file = path.join(this.dir, 'projects', slug, 'project.md')
       let text: string
       try {
         if (fs.lstatSync(file).isSymbolicLink()) {
-          broken.push({ path: this.rel(file), reason: 'symbolic link (not followed)' })
+          broken.push({ path: this.rel(file), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
           continue
         }
-        text = fs.readFileSync(file, 'utf8')
-      } catch {
-        continue
-      }
-      try {
+        text = readText(file)
         projects.push(projectOf(await parseData(text), slug, this.rel(file)))
       } catch (e) {
-        broken.push({ path: this.rel(file), reason: (e as Error).message })
+        // A folder without project.md is not a project; anything else that stops the read is reported.
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue
+        broken.push(brokenOf(this.rel(file), e))
       }
     }
     return { projects, broken }
@@ -232,31 +277,91 @@ export class Store {
     const r = parseRef(ref)
     if (r.project !== null) {
       safeSegment(r.project, 'project slug')
-      this.requireProject(r.project)
+      try {
+        this.requireProject(r.project)
+      } catch (e) {
+        // `ledgr/2`: the closest projects, with the rest of the reference kept.
+        const near = (e as NotFoundError).details?.closest
+        if (Array.isArray(near)) {
+          ;(e as NotFoundError).details.given = ref
+          ;(e as NotFoundError).details.closest = near.map((c: { value: string }) => ({
+            value: `${c.value}/${r.form}`,
+          }))
+        }
+        throw e
+      }
     }
     const scopes = r.project !== null ? [r.project] : this.projectSlugs()
+    const summariesOf = async (projects: string[]) => {
+      const out: (Candidate & { file: TaskSummary })[] = []
+      for (const p of projects) {
+        for (const t of (await this.listTasks(p)).tasks) {
+          out.push({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t })
+        }
+      }
+      return out
+    }
     const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
       if (r.kind !== 'id') {
         const files = projects.flatMap((p) => listTaskFiles(this.paths(), p).files)
         const hits = matchRef(r, files)
         // One file name in two folders (an interrupted move, a bad merge): let the listing pick the copy.
         const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
-        if (hits.length > 0 && names.size === hits.length) return hits
-      }
-      // Ids and aliases: consult the summaries.
-      const summaries: (Candidate & { file: TaskSummary })[] = []
-      for (const p of projects) {
-        for (const t of (await this.listTasks(p)).tasks) {
-          summaries.push({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t })
+        if (hits.length > 0 && names.size === hits.length) {
+          if (r.kind !== 'seq') return hits
+          // A bare number may also be another task's alias (a renumbering merge): then it names both.
+          const summaries = await summariesOf(projects)
+          const live = new Set(hits.map((h) => h.path))
+          const aliased = summaries.filter((s) => !live.has(s.file.path) && s.aliases?.includes(r.seq as number))
+          if (aliased.length === 0) return hits
+          const ids = new Map(summaries.map((s) => [s.file.path, s.id as string]))
+          return [
+            ...hits.map((h) => ({ ...h, id: ids.get(h.path) ?? '' })),
+            ...aliased.map((s) => ({ ...fileRefOf(this.root, s.file), id: s.id as string })),
+          ]
         }
       }
-      return matchRef(r, summaries).map((s) => ({ ...fileRefOf(this.root, s.file), id: s.id as string }))
+      // Ids and aliases: consult the summaries.
+      return matchRef(r, await summariesOf(projects)).map((s) => ({
+        ...fileRefOf(this.root, s.file),
+        id: s.id as string,
+      }))
     }
     if (r.project === null && opts.prefer !== undefined && scopes.includes(opts.prefer)) {
       const local = await tryScopes([opts.prefer])
       if (local.length === 1) return local[0] as TaskFileRef
     }
-    return pickOne(ref, await tryScopes(scopes))
+    const hits = await tryScopes(scopes)
+    if (hits.length === 0) throw await this.noTaskMatches(ref, r, scopes)
+    return pickOne(ref, hits)
+  }
+
+  /** Not found, with the closest tasks in scope (by number, slug and title words) for "did you mean". */
+  private async noTaskMatches(ref: string, r: ParsedRef, scopes: readonly string[]): Promise<NotFoundError> {
+    const tasks: TaskSummary[] = []
+    for (const p of scopes) tasks.push(...(await this.listTasks(p)).tasks)
+    const short = (t: TaskSummary) => `${t.project}/${t.seq}`
+    let near: TaskSummary[] = []
+    if (r.kind === 'seq') {
+      near = tasks
+        .filter((t) => Math.abs(t.seq - (r.seq as number)) <= 2)
+        .sort((a, b) => Math.abs(a.seq - (r.seq as number)) - Math.abs(b.seq - (r.seq as number)) || a.seq - b.seq)
+        .slice(0, MAX_SUGGESTIONS)
+    } else if (r.kind !== 'id') {
+      const q = r.slug ?? r.form
+      near = closest(
+        q,
+        tasks.map((t) => ({ value: short(t), names: [t.slug], title: t.title, t })),
+      ).map((c) => c.t)
+    }
+    return new NotFoundError(`no task matches "${ref}"`, {
+      details: {
+        ref,
+        given: ref,
+        closest: near.map((t) => ({ value: short(t), ref: qualifiedRef(t), title: t.title })),
+      },
+      next: ['dacli task list', 'dacli task list --project <project>'],
+    })
   }
 
   /** The full task record for a reference. */
@@ -290,13 +395,15 @@ export class Store {
     const stamp = stampOf(f.abs)
     const cache: Section<TaskRecord> = this.cache(`records/${f.project}`).section('tasks', 'all')
     const key = `${f.status}/${f.name}`
-    const hit = stamp === null ? undefined : cache.get(key, stamp, () => fs.readFileSync(f.abs, 'utf8'))
+    const hit = stamp === null ? undefined : cache.get(key, stamp, () => readText(f.abs))
     if (hit !== undefined) return hit
     let text: string
     try {
-      text = fs.readFileSync(f.abs, 'utf8')
+      assertNoLinks(f.abs, this.dir)
+      text = readText(f.abs)
     } catch (e) {
-      throw new FailureError(`cannot read ${f.path}`, { cause: e })
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new FailureError(`cannot read ${f.path}`, { cause: e })
+      throw unreadableTask(f.path, e)
     }
     const record = await this.parseTaskText(text, f)
     if (stamp !== null) cache.set(key, stamp, record, text)
@@ -307,10 +414,7 @@ export class Store {
     try {
       return await readTaskRecord(text, f)
     } catch (e) {
-      throw new FailureError(`${f.path} cannot be parsed: ${(e as Error).message}`, {
-        details: { path: f.path },
-        next: ['fix the file by hand (dacli never overwrites an unparseable file)', 'dacli doctor'],
-      })
+      throw unreadableTask(f.path, e)
     }
   }
 
@@ -343,8 +447,7 @@ export class Store {
       file ??= await this.findById(id, target.project)
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being changed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
-      const text = fs.readFileSync(file.abs, 'utf8')
-      const { record, parsed } = parseTaskFull(text, file)
+      const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const doc = parsed.doc.clone()
       const now = this.now()
       const logLines: string[] = []
@@ -387,6 +490,16 @@ export class Store {
     }
   }
 
+  /** The task file as read under its lock; a file dacli will not rewrite (see unreadableTask) refuses. */
+  private parseUnderLock<T>(parse: (text: string, f: TaskFileRef) => T, file: TaskFileRef): T {
+    try {
+      assertNoLinks(file.abs, this.dir)
+      return parse(readText(file.abs), file)
+    } catch (e) {
+      throw unreadableTask(file.path, e)
+    }
+  }
+
   /** Move a task to `tasks/removed/` as a tombstone (its number is never reused). */
   async tombstoneTask(target: TaskFileRef & { id?: string }, actor: string): Promise<TaskRecord> {
     const id = target.id ?? (await this.readTaskFile(target)).id
@@ -395,7 +508,7 @@ export class Store {
       const file = fs.existsSync(target.abs) ? target : await this.findById(id, target.project)
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
-      const { record, parsed } = parseTaskFull(fs.readFileSync(file.abs, 'utf8'), file)
+      const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const now = stamp(this.now())
       const doc = parsed.doc.clone()
       doc.set('removed', { by: actor, at: now })
@@ -424,12 +537,13 @@ export class Store {
       const other = path.join(tasksDir(this.paths(), project), status, name)
       let text: string
       try {
+        if (linkOnPath(other, this.dir) !== null) continue // never read or remove through a link
         text = fs.readFileSync(other, 'utf8')
       } catch {
         continue
       }
       const m = /^id:[ \t]*["']?([^"'\s#]+)/m.exec(quickFront(text)?.front ?? '')
-      if (m?.[1] === id) fs.rmSync(other, { force: true })
+      if (m?.[1] === id) removeFile(other)
     }
   }
 
@@ -478,6 +592,16 @@ export class Store {
   static refOf(t: { project: string; seq: number; slug: string }): string {
     return qualifiedRef(t)
   }
+}
+
+/** Exit 1 for a task file dacli will not use (unparseable, an invalid id or field, not UTF-8, a link). */
+function unreadableTask(rel: string, e: unknown): FailureError {
+  if (e instanceof LinkError) return e
+  return new FailureError(`unreadable task file ${rel}: ${(e as Error).message}`, {
+    cause: e,
+    details: { path: rel, ...fieldOf(e) },
+    next: ['fix the file by hand (dacli never overwrites an unreadable file)', 'dacli doctor'],
+  })
 }
 
 export function fileRefOf(root: string, t: TaskSummary): TaskFileRef {

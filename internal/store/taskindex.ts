@@ -8,8 +8,17 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { byText } from '../engines/order.js'
 import { type Section, stampOf } from './filecache.js'
-import { isTempName } from './fsio.js'
-import { type Broken, STATUS_RANK, STATUSES, type Status, summaryOf, TASK_FILE, type TaskSummary } from './model.js'
+import { isTempName, linkOnPath, readText } from './fsio.js'
+import {
+  type Broken,
+  brokenOf,
+  STATUS_RANK,
+  STATUSES,
+  type Status,
+  summaryOf,
+  TASK_FILE,
+  type TaskSummary,
+} from './model.js'
 import { readTaskRecord } from './taskfile.js'
 
 export interface TaskFileRef {
@@ -39,16 +48,27 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
   const broken: Broken[] = []
   const base = tasksDir(p, project)
   const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
-  // The status folders that exist (a failed readdir costs an exception each).
-  let present: string[]
+  // No folder on the way is read through a link (projects/<p>, tasks, tasks/<status>): it is reported instead.
+  const link = linkOnPath(base, p.dir)
+  if (link !== null) {
+    broken.push(linkBroken(p, link))
+    return { files, broken }
+  }
+  // The status folders there are (one listing, rather than a failed call for each missing one).
+  let present: fs.Dirent[]
   try {
-    present = fs.readdirSync(base)
+    present = fs.readdirSync(base, { withFileTypes: true })
   } catch {
     return { files, broken }
   }
   for (const status of STATUSES) {
-    if (!present.includes(status)) continue
+    const folder = present.find((e) => e.name === status)
+    if (folder === undefined) continue
     const dir = `${base}${path.sep}${status}`
+    if (folder.isSymbolicLink()) {
+      broken.push(linkBroken(p, dir))
+      continue
+    }
     let ents: fs.Dirent[]
     try {
       ents = fs.readdirSync(dir, { withFileTypes: true })
@@ -62,13 +82,16 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
       const abs = `${dir}${path.sep}${name}`
       const rel = `${relBase}${status}/${name}`
       if (e.isSymbolicLink()) {
-        broken.push({ path: rel, reason: 'symbolic link (not followed)' })
+        broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
         continue
       }
-      if (!e.isFile()) continue
+      if (!e.isFile()) {
+        broken.push({ path: rel, reason: 'not a regular file (not read)', code: 'special-file' })
+        continue
+      }
       const m = TASK_FILE.exec(name)
       if (m === null) {
-        broken.push({ path: rel, reason: 'file name is not NNN-slug.md' })
+        broken.push({ path: rel, reason: 'file name is not NNN-slug.md', code: 'unparseable-object' })
         continue
       }
       files.push({ project, status, name, seq: Number(m[1]), slug: m[2] as string, abs, path: rel })
@@ -76,6 +99,12 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
   }
   return { files, broken }
 }
+
+const linkBroken = (p: Paths, abs: string): Broken => ({
+  path: path.relative(p.root, abs).split(path.sep).join('/'),
+  reason: 'symbolic link (not followed)',
+  code: 'symlink-in-workspace',
+})
 
 /** What the cache keeps of a summary: no field the file's location gives, no field at its default. */
 type Compact = Partial<TaskSummary> &
@@ -138,7 +167,7 @@ export async function listProject(p: Paths, project: string, cache: SummarySecti
     const stamp = stampOf(f.abs)
     if (stamp === null) continue // removed while listing
     const key = `${f.status}/${f.name}`
-    const hit = cache.get(key, stamp, () => fs.readFileSync(f.abs, 'utf8'))
+    const hit = cache.get(key, stamp, () => readText(f.abs))
     if (hit !== undefined) {
       all.push(expand(hit, f))
       continue
@@ -146,10 +175,10 @@ export async function listProject(p: Paths, project: string, cache: SummarySecti
     let summary: TaskSummary
     let text: string
     try {
-      text = fs.readFileSync(f.abs, 'utf8')
+      text = readText(f.abs)
       summary = summaryOf(await readTaskRecord(text, f))
     } catch (e) {
-      broken.push({ path: f.path, reason: (e as Error).message })
+      broken.push(brokenOf(f.path, e))
       continue
     }
     cache.set(key, stamp, compact(summary), text)
@@ -185,8 +214,10 @@ export function usedSeqs(p: Paths, project: string): Set<number> {
   const used = new Set<number>()
   for (const status of [...STATUSES, 'removed']) {
     let names: string[]
+    const dir = path.join(tasksDir(p, project), status)
     try {
-      names = fs.readdirSync(path.join(tasksDir(p, project), status))
+      if (linkOnPath(dir, p.dir) !== null) continue // writing there is refused anyway
+      names = fs.readdirSync(dir)
     } catch {
       continue
     }

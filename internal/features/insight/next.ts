@@ -1,5 +1,7 @@
 import { defineCommand, flagNum, flagStr } from '../../clikit/command.js'
 import { int, str } from '../../clikit/flags.js'
+import { oneDecimal, shortRef } from '../../clikit/text.js'
+import { describeHold } from '../../engines/readiness.js'
 import { safeSegment } from '../../store/paths.js'
 import type { NextDocT } from './json.js'
 import { loadPlan, readyFrontier, refOf } from './plan.js'
@@ -8,7 +10,7 @@ export const next = defineCommand({
   path: 'next',
   summary: 'What to work on next: the ready frontier, best first',
   description:
-    'Ready means open, not wont, and every dependency other than SS done. Ordered by MoSCoW priority, then critical-path slack (when every open and active task in scope has an estimate), then sequence; never a could while a must is ready. An empty frontier is explained.',
+    'Ready means open, not wont, and no dependency holding its start: an FS predecessor must be done, an SS predecessor must have started (active or done); FF and SF links constrain the finish and never hold a start. Ordered by MoSCoW priority, then critical-path slack (when every open and active task in scope has an estimate), then sequence; never a could while a must is ready. An empty frontier is explained.',
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
@@ -25,7 +27,7 @@ export const next = defineCommand({
     const store = await ctx.store()
     const plan = await loadPlan(store, project)
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
-    const f = readyFrontier(plan, parallel)
+    const f = readyFrontier(plan, parallel, project)
     if (f.slack === null && f.ready.length > 1)
       ctx.notes.note('not every task in scope has an estimate: ordered by priority and sequence only')
     const data: NextDocT = {
@@ -41,13 +43,17 @@ export const next = defineCommand({
         critical: f.critical.has(t.id),
         command: `dacli task claim ${refOf(t)}`,
       })),
-      waiting: f.waiting.map((w) => ({
-        ref: refOf(w.task),
-        on: w.on.map((id) => {
+      waiting: f.waiting.map((w) => {
+        const name = (id: string) => {
           const x = plan.byId.get(id) ?? plan.target(w.task, id)
           return x ? refOf(x) : id
-        }),
-      })),
+        }
+        return {
+          ref: refOf(w.task),
+          on: w.on.map(name),
+          holds: w.holds.map((h) => ({ ref: name(h.on), type: h.type, status: h.status, needs: h.needs })),
+        }
+      }),
       explanation: f.explanation,
     }
     return {
@@ -55,15 +61,33 @@ export const next = defineCommand({
       human(out) {
         if (data.ready.length === 0) {
           out.line(data.explanation ?? 'nothing is ready')
-          for (const w of data.waiting.slice(0, 5)) out.line(out.style('dim', `  ${w.ref} waits on ${w.on.join(', ')}`))
+          for (const w of data.waiting.slice(0, 5))
+            out.line(
+              out.style(
+                'dim',
+                `  ${shortRef(w.ref)} waits on ${w.holds.map((h) => describeHold(h, shortRef(h.ref))).join('; ')}`,
+              ),
+            )
           return
         }
         data.ready.forEach((r, i) => {
-          const why = r.critical ? out.style('red', 'critical path') : r.slack !== null ? `slack ${r.slack}` : ''
-          out.line(`${i + 1}. ${out.style('bold', r.ref)}  ${r.priority ?? '-'}  ${why}`.trimEnd())
+          const why = r.critical
+            ? out.style('red', 'critical path')
+            : r.slack !== null
+              ? `slack ${oneDecimal(r.slack)}`
+              : ''
+          out.line(`${i + 1}. ${out.style('bold', shortRef(r.ref))}  ${r.priority ?? '-'}  ${why}`.trimEnd())
           out.line(`   ${r.title}`)
         })
-        out.line(out.style('dim', `start: ${data.ready[0]?.command}`))
+        for (const w of data.waiting.slice(0, 3))
+          out.line(
+            out.style(
+              'dim',
+              `waiting: ${shortRef(w.ref)} — ${w.holds.map((h) => describeHold(h, shortRef(h.ref))).join('; ')}`,
+            ),
+          )
+        if (data.waiting.length > 3) out.line(out.style('dim', `waiting: ${data.waiting.length - 3} more (--json)`))
+        out.line(out.style('dim', `start: dacli task claim ${shortRef(data.ready[0]?.ref ?? '')}`))
       },
     }
   },

@@ -1,23 +1,46 @@
 // Writing a record's files into the working `.dacli/` (record pull): either the
-// whole workspace on a fresh clone, or only the files a pull changed.
+// whole workspace on a fresh clone, or only the files a pull changed (planned
+// here, written under locks by apply.ts).
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git, TreeFile } from '../../gitx/index.js'
-import { objectId } from '../../gitx/objects.js'
 import { tempTag } from '../../gitx/refs.js'
 import { ConflictError, FailureError } from '../../store/errors.js'
-import { atomicWrite } from '../../store/fsio.js'
+import { LinkError, workspacePath } from '../../store/fsio.js'
 import type { FileChangedT } from './json.js'
 
-/** A tree path is written only if every segment is a plain name and it lies under a `.dacli` folder. */
-function safeTarget(root: string, treePath: string): string {
+/**
+ * Where a record-branch path is written: only inside this repository's workspace folder `ws` (its path
+ * from the repository root, e.g. `.dacli` or `sub/.dacli`), each segment one plain name, and never
+ * through a link — neither a folder above the workspace (`sub` → elsewhere, committed on the code
+ * branch) nor any component below it (coordination.md: the whole path is checked, not only the leaf).
+ */
+function safeTarget(root: string, ws: string, treePath: string): string {
   const segs = treePath.split('/')
   const plain = segs.every((s) => s !== '' && s !== '.' && s !== '..' && s !== '.git' && !/[\\\0]/.test(s))
-  if (!plain || !segs.slice(0, -1).includes('.dacli')) {
-    throw new FailureError(`the record holds a path dacli will not write: ${JSON.stringify(treePath)}`)
+  if (!plain || !treePath.startsWith(`${ws}/`)) {
+    throw new FailureError(`the record holds a path dacli will not write: ${JSON.stringify(treePath)}`, {
+      details: { path: treePath, workspace: ws },
+    })
   }
-  return path.join(root, ...segs)
+  const wsSegs = ws.split('/')
+  assertRealFolders(root, wsSegs.slice(0, -1))
+  return workspacePath(path.join(root, ...wsSegs), segs.slice(wsSegs.length))
+}
+
+/** The folders `segs` below `root` (those that exist) are real folders, not links. */
+function assertRealFolders(root: string, segs: readonly string[]): void {
+  let cur = root
+  for (const s of segs) {
+    cur = path.join(cur, s)
+    try {
+      if (fs.lstatSync(cur).isSymbolicLink()) throw new LinkError(cur)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
+      throw e
+    }
+  }
 }
 
 /** The `.dacli` folder a record tree holds (`.dacli`, or `sub/.dacli` for a nested workspace). */
@@ -43,12 +66,15 @@ export async function materialize(
     })
   }
   const final = path.join(root, ...ws.split('/'))
+  assertRealFolders(root, ws.split('/'))
   const tmp = `${final}.pull-${tempTag()}`
   const changes: FileChangedT[] = []
   try {
     for (const [p, f] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (!p.startsWith(`${ws}/`)) continue
-      const target = safeTarget(root, p).replace(final, tmp)
+      safeTarget(root, ws, p)
+      // Written into a folder this pull just created, so nothing on the way can be a link.
+      const target = path.join(tmp, ...p.split('/').slice(ws.split('/').length))
       fs.mkdirSync(path.dirname(target), { recursive: true })
       fs.writeFileSync(target, await git.readBlob(f.oid), { mode: f.mode === '100755' ? 0o755 : 0o644 })
       changes.push({ path: p, change: 'added' })
@@ -67,26 +93,21 @@ export async function materialize(
   return { dir: final, changes }
 }
 
-function diskOid(file: string): string | null {
-  try {
-    return objectId('blob', fs.readFileSync(file))
-  } catch {
-    return null
-  }
+export interface PlannedChange extends FileChangedT {
+  /** The working file. */
+  file: string
+  /** The blob to write, or null to delete. */
+  oid: string | null
 }
 
-/**
- * Move the working files from the `from` record to the `to` record. Every file
- * about to be replaced must still be what `from` says (the caller recorded it
- * under the record lock a moment ago); otherwise nothing is written.
- */
-export async function applyChanges(
-  git: Git,
+/** The working files a move from the `from` record to the `to` record rewrites (the caller checks and writes). */
+export function plannedChanges(
   root: string,
+  ws: string,
   from: ReadonlyMap<string, TreeFile>,
   to: ReadonlyMap<string, TreeFile>,
-): Promise<FileChangedT[]> {
-  const changes: (FileChangedT & { file: string; oid: string | null })[] = []
+): PlannedChange[] {
+  const changes: PlannedChange[] = []
   for (const p of new Set([...from.keys(), ...to.keys()])) {
     const a = from.get(p)
     const b = to.get(p)
@@ -94,22 +115,9 @@ export async function applyChanges(
     changes.push({
       path: p,
       change: a === undefined ? 'added' : b === undefined ? 'deleted' : 'modified',
-      file: safeTarget(root, p),
+      file: safeTarget(root, ws, p),
       oid: b?.oid ?? null,
     })
   }
-  const moved = changes.filter((c) => diskOid(c.file) !== (from.get(c.path)?.oid ?? null))
-  if (moved.length > 0) {
-    throw new ConflictError(`files changed while pulling: ${moved.map((c) => c.path).join(', ')}`, {
-      details: { paths: moved.map((c) => c.path) },
-      next: ['dacli record pull'],
-    })
-  }
-  for (const c of changes) {
-    if (c.oid === null) fs.rmSync(c.file, { force: true })
-    else atomicWrite(c.file, await git.readBlob(c.oid))
-  }
   return changes
-    .map(({ path: p, change }) => ({ path: p, change }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
