@@ -1,6 +1,7 @@
 import { defineCommand, flagBool, flagNum, flagStr, optionalArg } from '../../clikit/command.js'
 import { bool, duration, str } from '../../clikit/flags.js'
 import { count } from '../../clikit/text.js'
+import { arbitrationOf } from '../../store/claims.js'
 import { type AcceptEntry, acceptAll, acceptTask, UsageError } from '../../store/index.js'
 import { checkText } from '../../store/paths.js'
 import type { AcceptanceResultDocT } from './json.js'
@@ -31,6 +32,11 @@ export const accept = defineCommand({
     timeout: duration('kill the --verify command after this long', { defaultText: '10m' }),
     'allow-unverified': bool('close a task without acceptance criteria, marking it unverified'),
     force: bool('root only: take over another identity’s task to close it (logged)'),
+    remote: str('the git remote holding the claim (its ref is deleted with the close)', {
+      valueName: 'R',
+      defaultText: 'the remote the claim was made on',
+    }),
+    local: bool('close in this clone only: leave any claim ref on the remote'),
   },
   json: 'acceptance-result/v1',
   mutates: true,
@@ -49,8 +55,12 @@ export const accept = defineCommand({
       command === undefined
         ? undefined
         : { command, env: ctx.env, ...(timeout === undefined ? {} : { timeoutMs: timeout }) }
-    const opts = { ...(verify === undefined ? {} : { verify }), allowUnverified: flagBool(input, 'allow-unverified') }
     const store = await ctx.store()
+    const opts = {
+      ...(verify === undefined ? {} : { verify }),
+      allowUnverified: flagBool(input, 'allow-unverified'),
+      arbitration: arbitrationOf(store, ctx.env, input.flags),
+    }
     const who = await ctx.identity()
     const entries =
       ref === undefined
