@@ -23,8 +23,8 @@ export const accept = defineCommand({
   path: 'accept',
   summary: 'Close a task in one step: verify, check every criterion, move to done',
   description:
-    'The owner’s close: runs --verify (a failure is exit 1 and the task stays open), checks every box, moves the task to done and applies pending close proposals. A task without criteria is refused (exit 3) unless --allow-unverified, which marks it unverified. A non-owner’s accept is recorded as a proposal (exit 0). `accept --all` closes every task with a pending close proposal that you may close; tasks it cannot close are reported as skipped, not fatal. `newly_checked`, `satisfied` and `total` are reported separately: zero newly checked with a non-zero total means already satisfied.',
-  usage: '(<ref> | --all) [--verify CMD] [--timeout DUR] [--allow-unverified] [--force]',
+    'The owner’s close: runs --verify (a failure is exit 1 and the task stays open), checks every box, moves the task to done and applies pending close proposals. A task without criteria is refused (exit 3) unless --allow-unverified, which marks it unverified. A non-owner’s accept is recorded as a proposal (exit 0). `accept --all` closes every task with a pending close proposal that you may close; tasks it cannot close are reported as skipped, not fatal. `newly_checked`, `satisfied` and `total` are reported separately: zero newly checked with a non-zero total means already satisfied. A claim made on a remote disappears with the task (its ref is deleted under a lease); another clone’s live claim there is a conflict (exit 5); --local leaves the remote alone.',
+  usage: '(<ref> | --all) [--verify CMD] [--timeout DUR] [--allow-unverified] [--force] [--remote R | --local]',
   args: [optionalArg('ref', 'the task (omit with --all)')],
   flags: {
     all: bool('every task with a pending close proposal you may close'),
