@@ -93,9 +93,7 @@ function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): stri
 
 const setClaim = (e: TaskEdit, by: string, expires: string | null) => {
   e.doc.set('owner', by)
-  e.doc.set('claim', expires === null ? { by, at: stamp(e.now) } : { by, at: stamp(e.now), expires })
-  const claim = e.doc.get('claim', true) as { flow?: boolean } | undefined
-  if (claim) claim.flow = true
+  e.setFlow('claim', expires === null ? { by, at: stamp(e.now) } : { by, at: stamp(e.now), expires })
 }
 
 export async function claimTask(
@@ -405,9 +403,7 @@ export async function editTask(
       changed.push('priority')
     }
     if (p.estimate !== undefined && JSON.stringify(p.estimate) !== JSON.stringify(cur.estimate)) {
-      e.doc.set('estimate', p.estimate)
-      const n = e.doc.get('estimate', true) as { flow?: boolean }
-      n.flow = true
+      e.setFlow('estimate', { ...p.estimate })
       changed.push('estimate')
     }
     const fresh = (p.accept ?? []).filter((a) => !cur.acceptance.some((x) => x.text === a))
@@ -486,9 +482,7 @@ export async function dependTask(
     }
     if (deps.length === 0) e.doc.delete('depends_on')
     else {
-      e.doc.set('depends_on', deps)
-      const seq = e.doc.get('depends_on', true) as { items?: { flow?: boolean }[] }
-      for (const item of seq.items ?? []) item.flow = true
+      e.setFlow('depends_on', deps)
     }
     e.log('depends', [...adds.map((a) => `+${a.ref}:${a.type}`), ...removes.map((r) => `-${r.ref}`)].join(' '))
     return {

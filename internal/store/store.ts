@@ -38,6 +38,11 @@ export interface TaskEdit {
   status: Status
   /** Append a `## Log` line. */
   log(verb: string, details?: string): void
+  /**
+   * Set a top-level key the way dacli writes it: a map in flow style (`claim: {by: a-x, at: …}`), a list of
+   * maps one per line, each in flow style. (Assigning `flow` on a plain object would write a `flow: true` key.)
+   */
+  setFlow(key: string, value: Record<string, unknown> | Record<string, unknown>[]): void
   readonly actor: string
   readonly now: Date
 }
@@ -297,6 +302,8 @@ export class Store {
     opts: { prefer?: string } = {},
   ): Promise<{ target: TaskFileRef & { id: string }; task: TaskRecord }> {
     for (let attempt = 0; ; attempt++) {
+      // A listing made before the move would name the old path again: list afresh on a retry.
+      if (attempt > 0) this.listings.clear()
       const target = await this.resolve(ref, opts)
       if (!fs.existsSync(target.abs) && attempt < 5) continue
       try {
@@ -390,6 +397,9 @@ export class Store {
             `- ${stamp(now)} ${actor} ${verb}${details === '' ? '' : ` ${details.replace(/\s*\n\s*/g, ' ')}`}`,
           )
         },
+        setFlow(key, value) {
+          doc.set(key, flowNode(doc, value))
+        },
       }
       const result = await fn(edit)
       if (result === false) return { result, task: record, changed: false }
@@ -440,7 +450,7 @@ export class Store {
       const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const now = stamp(this.now())
       const doc = parsed.doc.clone()
-      doc.set('removed', { by: actor, at: now })
+      doc.set('removed', flowNode(doc, { by: actor, at: now }))
       doc.set('version', record.version + 1)
       const text = renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [`- ${now} ${actor} removed`]))
       const dest = path.join(tasksDir(this.paths(), file.project), 'removed', file.name)
@@ -520,6 +530,14 @@ export class Store {
   static refOf(t: { project: string; seq: number; slug: string }): string {
     return qualifiedRef(t)
   }
+}
+
+/** A YAML node for a map (flow style) or a list of maps (block list of flow maps). */
+function flowNode(doc: import('yaml').Document, value: Record<string, unknown> | Record<string, unknown>[]) {
+  const node = doc.createNode(value) as { flow?: boolean; items?: { flow?: boolean }[] }
+  if (Array.isArray(value)) for (const item of node.items ?? []) item.flow = true
+  else node.flow = true
+  return node
 }
 
 /** Exit 1 for a task file dacli will not use (unparseable, an invalid id or field, not UTF-8, a link). */

@@ -84,14 +84,12 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         if (x.before.status === 'done') throw new Pending(`${refOf(x.before)} is done`)
         const leaseMs = typeof e.data.lease_ms === 'number' ? e.data.lease_ms : store.config.claim_lease_ms
         x.doc.set('owner', e.created_by)
-        x.doc.set(
+        x.setFlow(
           'claim',
           leaseMs === null
             ? { by: e.created_by, at: stamp(x.now) }
             : { by: e.created_by, at: stamp(x.now), expires: stamp(new Date(x.now.getTime() + leaseMs)) },
         )
-        const c = x.doc.get('claim', true) as { flow?: boolean }
-        c.flow = true
         if (x.before.status === 'open') x.status = 'active'
         line(x, '')
         return true
@@ -158,7 +156,7 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         )
           throw new Pending('the dependency would create a cycle')
         if (deps.length === 0) x.doc.delete('depends_on')
-        else x.doc.set('depends_on', deps)
+        else x.setFlow('depends_on', deps)
         line(x, '')
         return true
       })

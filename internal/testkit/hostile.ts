@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Figures } from './stress.js'
-import { dacliIn, git, type Run, type RunOpts, snapshotOf, tempDir, type Workspace, workspace } from './ws.js'
+import { dacliIn, git, type Run, type RunOpts, snapshotOf, spawnBin, tempDir, type Workspace, workspace } from './ws.js'
 
 /** Every file under `dir` with its bytes (links listed by their target, never followed). */
 export function treeOf(dir: string): Map<string, string> {
@@ -196,5 +196,54 @@ export function manyTraversalIds(n: number): string[] {
   }
   return out
 }
+
+/**
+ * `procs` identities claim one fresh task by its id (`t-<ULID>`) while `readers` processes show it,
+ * `rounds` times (quality.md, concurrency outcomes): one winner exits 0, every loser 5 — never 1 or 4 —
+ * and no reader fails.
+ */
+export async function claimByIdRace(ws: Workspace, procs: number, rounds: number, readers: number): Promise<Figures> {
+  ;(await ws.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
+  const agents = await Promise.all(Array.from({ length: procs }, (_, i) => ws.agent('rw', `byid${i}`)))
+  const codes = new Map<number, number>()
+  const readerCodes = new Map<number, number>()
+  const odd: string[] = []
+  let wrongRounds = 0
+  for (let round = 1; round <= rounds; round++) {
+    const added = (
+      await ws.dacli('task', 'add', `Contested by id ${round}`, '--project', 'race', '--accept', 'x', '--force', '--json')
+    ).expectExit(0).json
+    const id = added.id as string
+    const runs = await Promise.all([
+      ...agents.map((a) => spawnBin(['task', 'claim', id, '--json'], { cwd: ws.root, as: a.token })),
+      ...Array.from({ length: readers }, () => spawnBin(['task', 'show', id, '--json'], { cwd: ws.root })),
+    ])
+    const claims = runs.slice(0, procs)
+    const reads = runs.slice(procs)
+    for (const r of claims) codes.set(r.code, (codes.get(r.code) ?? 0) + 1)
+    for (const r of reads) readerCodes.set(r.code, (readerCodes.get(r.code) ?? 0) + 1)
+    const winners = claims.filter((r) => r.code === 0).length
+    const losers = claims.filter((r) => r.code === 5).length
+    if (winners !== 1 || losers !== procs - 1) wrongRounds++
+    for (const r of [...claims, ...reads]) if (r.code !== 0 && r.code !== 5) odd.push(r.stderr.slice(0, 200))
+  }
+  const fmt = (m: Map<number, number>) =>
+    [...m]
+      .sort((a, b) => a[0] - b[0])
+      .map(([c, n]) => `${n} × ${c}`)
+      .join(', ')
+  return {
+    processes: procs,
+    readers,
+    rounds,
+    rounds_with_other_than_one_winner_and_all_losers_5: wrongRounds,
+    claim_exit_codes: fmt(codes),
+    reader_exit_codes: fmt(readerCodes),
+    failed_readers: reads_failed(readerCodes),
+    unexpected: odd.slice(0, 3).join(' | ') || 'none',
+  }
+}
+
+const reads_failed = (m: Map<number, number>) => [...m].filter(([c]) => c !== 0).reduce((n, [, k]) => n + k, 0)
 
 export { workspace }
