@@ -26,6 +26,9 @@ class Normalizer {
   text(s: string): string {
     return s
       .replace(/sha256:[0-9a-f]{64}/g, (m) => this.name('hash', m))
+      .replace(/ed25519:[A-Za-z0-9_-]{80,}/g, (m) => this.name('signature', m))
+      .replace(/ed25519:[A-Za-z0-9_-]{40,}/g, (m) => this.name('key', m))
+      .replace(/\b[0-9a-f]{16}\.pub\b/g, (m) => this.name('fingerprint', m))
       .replace(/\b[0-9A-HJKMNP-TV-Z]{26}\b/g, (m) => this.name('ulid', m))
       .replace(/\ba-([a-z0-9-]+?)-([a-z0-9]{6})\b/g, (m) => (m === 'a-root' ? m : this.name('agent', m)))
   }
@@ -91,7 +94,10 @@ describe('the bytes on disk after every mutating command', () => {
       ['agent_spawn_ro', () => spawn('reader', 'ro')],
       ['task_claim', () => run(['task', 'claim', 'ledger/1'], { as: tokens.worker as string })],
       ['task_renew', () => run(['task', 'renew', 'ledger/1', '--lease', '4h'], { as: tokens.worker as string })],
-      ['task_edit_estimate', () => run(['task', 'edit', 'ledger/1', '--estimate', '2,3,5'], { as: tokens.worker as string })],
+      [
+        'task_edit_estimate',
+        () => run(['task', 'edit', 'ledger/1', '--estimate', '2,3,5'], { as: tokens.worker as string }),
+      ],
       [
         'task_edit_fields',
         () =>
@@ -177,7 +183,10 @@ describe('the bytes on disk after every mutating command', () => {
       ['record', ['record']],
       [
         'project_rm',
-        () => run(['project', 'add', 'Scratch', '--slug', 'scratch']).then(() => run(['project', 'rm', 'scratch', '--force'])),
+        () =>
+          run(['project', 'add', 'Scratch', '--slug', 'scratch']).then(() =>
+            run(['project', 'rm', 'scratch', '--force']),
+          ),
       ],
     ]
     const agents = new Map<string, string>()

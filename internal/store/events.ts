@@ -14,6 +14,7 @@ import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { atomicWrite, isTempName, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
 import { isId, safeSegment } from './paths.js'
+import { canonicalJSON } from './signing.js'
 import type { Store } from './store.js'
 
 export const EVENT_KINDS = ['claim', 'release', 'finding', 'propose-status', 'comment', 'block', 'dependency'] as const
@@ -31,26 +32,16 @@ export interface EventRecord {
   data: Record<string, unknown>
   body: string
   applied: boolean
+  /** The author's signature over the content (`ed25519:…`), or null for an unsigned event. */
+  signature: string | null
   path: string
 }
 
-/** Keys sorted at every level, so the same content always hashes the same. */
-export function canonicalJSON(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`)
-      .join(',')}}`
-  }
-  return JSON.stringify(v)
-}
+export { canonicalJSON }
 
-/** sha256 over the canonical JSON of everything but `applied` and `checksum`. */
-export function eventChecksum(e: Omit<EventRecord, 'applied' | 'path'>): string {
-  const content = {
+/** What the checksum and the signature cover: everything but `applied`, `checksum` and `signature`. */
+export function eventContent(e: Omit<EventRecord, 'applied' | 'path' | 'signature'>): Record<string, unknown> {
+  return {
     schema_version: EVENT_SCHEMA_VERSION,
     id: e.id,
     kind: 'event',
@@ -61,7 +52,13 @@ export function eventChecksum(e: Omit<EventRecord, 'applied' | 'path'>): string 
     data: e.data,
     body: e.body,
   }
-  return `sha256:${createHash('sha256').update(canonicalJSON(content)).digest('hex')}`
+}
+
+/** sha256 over the canonical JSON of the event's content. */
+export function eventChecksum(e: Omit<EventRecord, 'applied' | 'path' | 'signature'>): string {
+  return `sha256:${createHash('sha256')
+    .update(canonicalJSON(eventContent(e)))
+    .digest('hex')}`
 }
 
 const eventsDir = (store: Store) => path.join(store.dir, 'events')
@@ -82,6 +79,9 @@ export async function createEvent(
     data: e.data ?? {},
     body: (e.body ?? '').trim(),
   }
+  // Signed by the acting identity (its key comes from its token; root's from this clone's root key).
+  const signer = await store.signer()
+  const signature = signer.sign(eventContent(rec))
   const [y, m, d] = created.slice(0, 10).split('-') as [string, string, string]
   const name = `${id}-${e.by}-${e.kind}.md`
   const file = path.join(eventsDir(store), y, m, d, name)
@@ -98,11 +98,12 @@ export async function createEvent(
       data: rec.data,
       applied: false,
       checksum: eventChecksum(rec),
+      signature,
     },
     rec.body === '' ? '' : `\n${rec.body}\n`,
   )
   atomicWrite(file, text, { exclusive: true })
-  return { ...rec, applied: false, path: store.rel(file) }
+  return { ...rec, applied: false, signature, path: store.rel(file) }
 }
 
 /** Every event file, oldest first (ULID order), with the unreadable ones reported. */
@@ -134,7 +135,7 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
   else walk(top, 0)
   files.sort((a, b) => byText(path.basename(a), path.basename(b)))
   if (files.length === 0) return { events, broken }
-  const cache = new FileCache<EventRecord>(cacheFile(store.dir, 'events.json'), 2)
+  const cache = new FileCache<EventRecord>(cacheFile(store.dir, 'events.json'), 3)
   let parse: typeof import('./frontmatter.js').parseObject | null = null
   for (const f of files) {
     const rel = store.rel(f)
@@ -202,7 +203,12 @@ function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, 
     throw new Error(`unsupported schema_version ${JSON.stringify(d.schema_version)}`)
   if (d.checksum !== eventChecksum(rec))
     throw new Error('checksum mismatch: the event was edited after it was written; it is never applied')
-  return { ...rec, applied: d.applied === true, path: rel }
+  return {
+    ...rec,
+    applied: d.applied === true,
+    signature: typeof d.signature === 'string' ? d.signature : null,
+    path: rel,
+  }
 }
 
 /** Set `applied: true` (the one field of an event that may change). */

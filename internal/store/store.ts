@@ -10,12 +10,13 @@ import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { quickFront } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
-import { listAgentFiles, resolveIdentity } from './identity.js'
+import { listAgentFiles, ROOT_ID, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
 import { isId, safeSegment } from './paths.js'
 import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
+import type { Signer } from './signing.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
 import { type Config, locate, readConfig } from './workspace.js'
 
@@ -75,6 +76,25 @@ export class Store {
       (all) => new Set(all.filter((a) => a.grant === 'ro').map((a) => a.id)),
     )
     return this.roIds
+  }
+
+  private signerPromise: Promise<Signer> | undefined
+
+  /**
+   * The acting identity's signer (events, the agent files it spawns): an agent's key comes from its token;
+   * root's is this clone's root key, kept in the git directory (`dacli/root-key`), never in the work tree.
+   */
+  signer(): Promise<Signer> {
+    this.signerPromise ??= this.identity().then(async (who) => {
+      const { agentSigner, rootSigner } = await import('./signing.js')
+      if (who.id !== ROOT_ID) return agentSigner((this.env.DACLI_AGENT ?? '').trim())
+      const keyFile =
+        this.git === null
+          ? path.join(this.dir, 'cache', 'root-key')
+          : path.join(this.git.commonDir, 'dacli', 'root-key')
+      return rootSigner(this.dir, keyFile)
+    })
+    return this.signerPromise
   }
 
   identity(): Promise<Identity> {

@@ -6,11 +6,14 @@
 
 import { isCloseProposal } from './acceptance.js'
 import { type EventRecord, listEvents, markApplied } from './events.js'
+import { scanAgents } from './identity.js'
 import { applyBlock, applyUnblock, closeTask, findCycle, mayRewrite, refOf } from './lifecycle.js'
 import type { Broken, Identity } from './model.js'
 import { stamp } from './model.js'
 import { addNote, listNotes, SEVERITIES } from './notes.js'
+import { rootPublicKeys } from './signing.js'
 import type { Store, TaskEdit } from './store.js'
+import { eventProblem } from './trust.js'
 
 export interface SyncResult {
   applied: string[]
@@ -24,7 +27,16 @@ class Pending extends Error {}
 export async function syncEvents(store: Store, who: Identity): Promise<SyncResult> {
   const { events, broken } = await listEvents(store)
   const out: SyncResult = { applied: [], pending: [], skipped: broken }
-  for (const e of events.filter((x) => !x.applied)) {
+  const waiting = events.filter((x) => !x.applied)
+  const { agents } = waiting.length === 0 ? { agents: [] } : await scanAgents(store.dir, store.root)
+  const rootKeys = waiting.length === 0 ? [] : rootPublicKeys(store.dir)
+  for (const e of waiting) {
+    // Only an event its author provably wrote is applied; a forged one is refused and reported.
+    const forged = eventProblem(e, agents, rootKeys)
+    if (forged !== null) {
+      out.skipped.push({ path: e.path, reason: `event ${e.id} is refused: ${forged}`, code: 'forged-event' })
+      continue
+    }
     try {
       await applyOne(store, who, e)
       await markApplied(store, e)

@@ -211,7 +211,17 @@ export async function claimByIdRace(ws: Workspace, procs: number, rounds: number
   let wrongRounds = 0
   for (let round = 1; round <= rounds; round++) {
     const added = (
-      await ws.dacli('task', 'add', `Contested by id ${round}`, '--project', 'race', '--accept', 'x', '--force', '--json')
+      await ws.dacli(
+        'task',
+        'add',
+        `Contested by id ${round}`,
+        '--project',
+        'race',
+        '--accept',
+        'x',
+        '--force',
+        '--json',
+      )
     ).expectExit(0).json
     const id = added.id as string
     const runs = await Promise.all([
