@@ -6,49 +6,13 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { eventChecksum } from '../store/events.js'
-import { parseObject, renderEdited } from '../store/frontmatter.js'
-import { dacliIn, type Fixture, fixture, snapshotOf } from '../testkit/ws.js'
+import { eventFiles, forge, forgedEvents } from '../testkit/hostile.js'
+import { dacliIn, type Fixture, fixture, snapshotOf, workspace } from '../testkit/ws.js'
 
 let fx: Fixture
 beforeAll(async () => {
   fx = await fixture()
 })
-
-/** Every event file of a workspace. */
-function eventFiles(root: string): string[] {
-  const out: string[] = []
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name)
-      if (e.isDirectory()) walk(p)
-      else if (e.name.endsWith('.md')) out.push(p)
-    }
-  }
-  walk(path.join(root, '.dacli', 'events'))
-  return out.sort()
-}
-
-/** Rewrite an event file's frontmatter with `change`, recomputing its checksum as a forger would. */
-function forge(file: string, change: (d: Record<string, unknown>) => void): void {
-  const parsed = parseObject(fs.readFileSync(file, 'utf8'))
-  const d = { ...parsed.data }
-  change(d)
-  const doc = parsed.doc.clone()
-  for (const [k, v] of Object.entries(d)) doc.set(k, v)
-  for (const k of Object.keys(parsed.data)) if (!(k in d)) doc.delete(k)
-  const rec = {
-    id: d.id as string,
-    event_kind: d.event_kind as 'claim',
-    created: d.created as string,
-    created_by: d.created_by as string,
-    about: (d.about as string | null) ?? null,
-    data: (d.data as Record<string, unknown>) ?? {},
-    body: parsed.split.body.trim(),
-  }
-  doc.set('checksum', eventChecksum(rec))
-  fs.writeFileSync(file, renderEdited(parsed, doc, parsed.split.body))
-}
 
 /** A copy of the fixture with one pending proposal by the reader: done on alpha/4. */
 async function withProposal(): Promise<{ root: string; file: string }> {
@@ -101,7 +65,7 @@ describe('events carry their author’s signature (item 5)', () => {
     'forged: %s — sync refuses it (skipped, forged-event), the task is untouched, doctor reports it',
     async (_w, change, why) => {
       const { root, file } = await withProposal()
-      forge(file, change)
+      await forge(file, change)
       const task = '.dacli/projects/alpha/tasks/open/001-first-thing.md'
       const before = fs.readFileSync(path.join(root, task), 'utf8')
       const r = (await dacliIn(root, ['sync', '--json'])).expectExit(0).json
@@ -116,6 +80,11 @@ describe('events carry their author’s signature (item 5)', () => {
       )
     },
   )
+
+  test('twelve proposals forged six ways: none applied, each refused by sync and reported by doctor', async () => {
+    const f = await forgedEvents(await workspace(), 12)
+    expect(f.failures).toEqual([])
+  })
 
   test('an event signed by its author but from a retired identity still applies (retiring voids tokens, not history)', async () => {
     const { root } = await withProposal()
