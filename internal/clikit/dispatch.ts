@@ -2,7 +2,7 @@
 // matches, bounded deterministic suggestions from the live table (contract.md §5).
 // Suggestions are remediation only: nothing here ever runs a command.
 
-import { byText } from '../engines/order.js'
+import { byText } from '../base/order.js'
 import type { CommandDecl } from './command.js'
 import { editDistance } from './flags.js'
 import { familyOf } from './help.js'

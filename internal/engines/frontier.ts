@@ -1,4 +1,4 @@
-import { byText } from './order.js'
+import { byText } from '../base/order.js'
 // The ready frontier (commands.md, next): open tasks, not `wont`, whose every
 // non-SS dependency is done; ordered by MoSCoW, then critical-path slack (when
 // known), then sequence. Never a `could` while a `must` is ready. Pure.

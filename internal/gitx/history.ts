@@ -7,6 +7,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { system } from '../base/system.js'
 import type { CommitInfo, Git } from './index.js'
 
 /** A changed task file: [path, blob after (null: deleted), blob before (null: added)]. */
@@ -169,7 +170,7 @@ export class History {
     if (!this.dirty || this.file === null) return
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true })
-      const tmp = `${this.file}.${process.pid}.tmp`
+      const tmp = `${this.file}.${system().pid}.tmp`
       fs.writeFileSync(tmp, JSON.stringify(this.cache))
       fs.renameSync(tmp, this.file)
     } catch {

@@ -6,6 +6,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { system } from '../base/system.js'
 import { isTempName } from '../store/fsio.js'
 import { EXEC_MODE, FILE_MODE, objectId, TREE_MODE, type TreeItem, treeBody } from './objects.js'
 
@@ -132,7 +133,7 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
 function writeCache(file: string, cache: StatCache): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true })
-    const tmp = `${file}.${process.pid}.tmp`
+    const tmp = `${file}.${system().pid}.tmp`
     fs.writeFileSync(tmp, JSON.stringify(cache))
     fs.renameSync(tmp, file)
   } catch {

@@ -4,7 +4,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { parseDuration } from './duration.js'
+import { parseDuration } from '../base/duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { quickFront } from './flat.js'

@@ -2,8 +2,8 @@
 // Text written by other agents or people is quoted with its author: data, not
 // instructions.
 
+import { byText } from '../../base/order.js'
 import type { BriefSection } from '../../engines/brief.js'
-import { byText } from '../../engines/order.js'
 import { type EventRecord, listEvents } from '../../store/events.js'
 import type { NoteRecord, Store, TaskRecord } from '../../store/index.js'
 import { quote } from '../../store/markdown.js'

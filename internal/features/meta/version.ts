@@ -1,4 +1,4 @@
-import { arch, platform } from 'node:os'
+import { system } from '../../base/system.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
@@ -47,8 +47,8 @@ export const version = defineCommand({
       schema: 'version/v1',
       name: BINARY_NAME,
       version: VERSION,
-      node: process.version,
-      platform: `${platform()}-${arch()}`,
+      node: system().nodeVersion,
+      platform: system().platform,
       format: 0,
     }
     return {
