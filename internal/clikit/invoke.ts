@@ -6,9 +6,10 @@ import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
-import { exitCodeOf } from './exit.js'
+import { guide } from './dispatch.js'
+import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
-import { commandHelp, usageOf } from './help.js'
+import { commandHelp, familyHelp, usageOf } from './help.js'
 import { colorEnabled, type IO, makeNotes, makeOut } from './io.js'
 import { envelopeOf, renderJSON, writeHumanError } from './render.js'
 
@@ -83,7 +84,6 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   const quiet = parsed.flags.quiet === true
   const color = colorEnabled(rt.io.stdoutIsTTY, rt.env)
   const errColor = colorEnabled(rt.io.stderrIsTTY, rt.env)
-  const debug = rt.env.DACLI_DEBUG === '1'
 
   if (parsed.help) {
     // The table may carry only what dispatch needs; the module has the long help texts.
@@ -176,16 +176,46 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
     if (json) rt.io.stdout.write(renderJSON(result.data))
     else result.human?.(makeOut(rt.io.stdout, color))
-    return { exitCode: result.exitCode ?? 0, data: result.data }
+    return { exitCode: result.verdict ? codeOfKind(result.verdict) : 0, data: result.data }
   } catch (err) {
-    const env = envelopeOf(err, debug)
-    if (json) rt.io.stderr.write(renderJSON(env))
-    else {
-      const stack = debug && err instanceof Error ? err.stack : undefined
-      writeHumanError(rt.io.stderr, env, usageOf(entry), errColor, stack)
-    }
-    return { exitCode: exitCodeOf(err), error: env }
+    return reportError(rt, err, { json, usage: usageOf(entry) })
   }
+}
+
+/** argv matches no command: a usage error (exit 2) with the nearest commands as suggestions; nothing runs. */
+export function refuseUnknownCommand(rt: Runtime, argv: readonly string[]): Outcome {
+  const g = guide(rt.table, argv)
+  const err = new UsageError(g.message, {
+    suggestions: g.suggestions,
+    next: g.next,
+    details: g.family === null ? {} : { family: g.family },
+  })
+  return reportError(rt, err, {
+    json: argv.includes('--json'),
+    usage: 'dacli <command> [arguments] [flags]  (dacli help)',
+    ...(g.family === null ? {} : { before: `${familyHelp(g.family, rt.table)}\n` }),
+  })
+}
+
+/**
+ * The one way a failure reaches the user: the error/v1 envelope on stderr under `--json`, otherwise
+ * `dacli: <message>` with suggestions, next actions and (on a usage error) the usage line; the exit code
+ * comes from exitCodeOf. `before` is human text printed first (a family's command list).
+ */
+export function reportError(
+  rt: Pick<Runtime, 'io' | 'env'>,
+  err: unknown,
+  opts: { json: boolean; usage: string; before?: string },
+): Outcome {
+  const debug = rt.env.DACLI_DEBUG === '1'
+  const env = envelopeOf(err, debug)
+  if (opts.json) rt.io.stderr.write(renderJSON(env))
+  else {
+    if (opts.before !== undefined) rt.io.stderr.write(opts.before)
+    const stack = debug && err instanceof Error ? err.stack : undefined
+    writeHumanError(rt.io.stderr, env, opts.usage, colorEnabled(rt.io.stderrIsTTY, rt.env), stack)
+  }
+  return { exitCode: exitCodeOf(err), error: env }
 }
 
 /** The caller's command line with each near-miss flag replaced by the flag it probably meant. */

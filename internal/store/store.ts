@@ -70,7 +70,7 @@ export class Store {
   }
 
   identity(): Promise<Identity> {
-    this.identityPromise ??= resolveIdentity(this.env, this.dir, this.root, this.git)
+    this.identityPromise ??= resolveIdentity(this.env, this.dir, this.root)
     return this.identityPromise
   }
 

@@ -1,4 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
+import { userIdent } from '../../gitx/config.js'
+import { ROOT_ID } from '../../store/identity.js'
 import type { IdentityDocT } from './json.js'
 
 export const whoami = defineCommand({
@@ -12,18 +14,21 @@ export const whoami = defineCommand({
   mutates: false,
   async run(ctx) {
     const who = await ctx.identity()
+    // The root is a person: name them as git does. Agents are named by their id.
+    const displayName =
+      who.id === ROOT_ID ? userIdent((await ctx.store()).git?.commonDir ?? null, ctx.env, 'name') : null
     const data: IdentityDocT = {
       schema: 'identity/v1',
       id: who.id,
       grant: who.grant,
       role: who.role,
-      display_name: who.display_name,
+      display_name: displayName,
       parent: who.parent,
     }
     return {
       data,
       human(out) {
-        const name = who.display_name ? ` (${who.display_name})` : ''
+        const name = displayName ? ` (${displayName})` : ''
         out.line(`${who.id}${name}  grant: ${who.grant}${who.role ? `  role: ${who.role}` : ''}`)
       },
     }

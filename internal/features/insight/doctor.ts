@@ -215,7 +215,7 @@ export const doctor = defineCommand({
     const data: DoctorDocT = { schema: 'doctor/v1', ok, findings }
     return {
       data,
-      exitCode: flagBool(input, 'strict') && !ok ? 1 : 0,
+      verdict: flagBool(input, 'strict') && !ok ? 'failure' : null,
       human(out) {
         if (findings.length === 0) {
           out.line('no problems found')

@@ -125,7 +125,7 @@ export const capabilities = defineCommand({
     const data: CapabilitiesDocT = { ...caps, required, missing }
     return {
       data,
-      exitCode: missing.length > 0 ? 3 : 0,
+      verdict: missing.length > 0 ? 'refused' : null,
       human(out) {
         if (required.length > 0) {
           out.line(

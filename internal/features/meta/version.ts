@@ -30,7 +30,7 @@ export const version = defineCommand({
       const r = await compatibilityReport(ctx, file)
       return {
         data: r,
-        exitCode: r.compatible ? 0 : 3,
+        verdict: r.compatible ? null : 'refused',
         human(out) {
           out.line(
             `${r.compatible ? 'compatible' : out.style('red', 'INCOMPATIBLE')}: ${r.requirements} against ${r.binary.name} ${r.binary.version}${r.binary.path ? ` (${r.binary.path})` : ''}`,
