@@ -4,8 +4,8 @@
 
 import { ROOT_ID } from '../store/identity.js'
 import type { Identity } from '../store/model.js'
-import type { GitInfo } from '../store/workspace.js'
 import { userIdent } from './config.js'
+import type { GitInfo } from './discover.js'
 import { cleanIdent, type Signature } from './objects.js'
 
 type Env = Readonly<Record<string, string | undefined>>

@@ -28,10 +28,11 @@ export const list = defineCommand({
     return {
       data,
       human(out) {
-        out.table([
-          ['ID', 'GRANT', 'ROLE', 'PARENT', ''].map((h) => out.style('dim', h)),
-          ...data.agents.map((a) => [a.id, a.grant, a.role ?? '-', a.parent ?? '-', a.retired ? 'retired' : '']),
-        ])
+        out.table(
+          ['ID', 'GRANT', 'ROLE', 'PARENT', 'STATE'],
+          data.agents.map((a) => [a.id, a.grant, a.role ?? '-', a.parent ?? '-', a.retired ? 'retired' : 'live']),
+          { shrink: 2 },
+        )
       },
     }
   },

@@ -34,7 +34,7 @@ export const status = defineCommand({
     for (const b of [...skipped, ...ev.broken]) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const data: StatusDocT = {
       schema: 'workspace-status/v1',
-      workspace: { id: store.config.id, name: store.config.name, root: store.root },
+      workspace: { id: store.config.id, name: store.config.name, ...store.where() },
       identity: { id: who.id, grant: who.grant, role: who.role },
       projects: rows,
       totals,
@@ -47,12 +47,17 @@ export const status = defineCommand({
         out.line(
           `${out.style('bold', data.workspace.name)}  ${out.style('dim', store.root)}   you are ${who.id} (${who.grant})`,
         )
+        if (data.workspace.linked)
+          out.line(out.style('dim', `(from the linked worktree ${data.workspace.worktree}: the main worktree's store)`))
         out.line('')
-        out.table([
-          ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'].map((h) => out.style('dim', h)),
-          ...rows.map((r) => [r.slug, ...STATUSES.map((s) => String(r.counts[s])), r.title]),
-          ['total', ...STATUSES.map((s) => String(totals[s])), ''],
-        ])
+        out.table(
+          ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'],
+          [
+            ...rows.map((r) => [r.slug, ...STATUSES.map((s) => String(r.counts[s])), r.title]),
+            ['total', ...STATUSES.map((s) => String(totals[s])), ''],
+          ],
+          { right: [1, 2, 3, 4] },
+        )
         if (pending > 0)
           out.line(
             `\n${pending} pending event${pending === 1 ? '' : 's'} — apply with dacli sync (see dacli events list --pending)`,

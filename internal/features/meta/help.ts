@@ -56,7 +56,10 @@ export const catalog = defineCommand({
     return {
       data,
       human(out) {
-        out.table(cmds.map((c) => [c.path, c.mutates ? (c.proposes ? 'rw*' : 'rw') : 'ro', c.json ?? '-', c.summary]))
+        out.table(
+          ['COMMAND', 'GRANT', 'JSON', 'SUMMARY'],
+          cmds.map((c) => [c.path, c.mutates ? (c.proposes ? 'rw*' : 'rw') : 'ro', c.json ?? '-', c.summary]),
+        )
         out.line('')
         out.line(
           out.style('dim', 'rw = needs a read-write grant; rw* = a read-only identity’s call becomes a proposal'),

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
+import { shortRef } from '../../clikit/text.js'
 import { listNotes, NOTE_KINDS } from '../../store/index.js'
 import { safeSegment } from '../../store/paths.js'
 import { noteBody } from './docs.js'
@@ -39,7 +40,15 @@ export const list = defineCommand({
       human(out) {
         if (data.notes.length === 0) out.line('no notes match')
         out.table(
-          data.notes.map((n) => [`${n.project}/${n.slug}`, n.kind, n.severity ?? '', n.about?.ref ?? '', n.title]),
+          ['NOTE', 'KIND', 'SEVERITY', 'ABOUT', 'TITLE'],
+          data.notes.map((n) => [
+            `${n.project}/${n.slug}`,
+            n.kind,
+            n.severity ?? '-',
+            n.about?.ref ? shortRef(n.about.ref) : '-',
+            n.title,
+          ]),
+          { shrink: 4 },
         )
       },
     }

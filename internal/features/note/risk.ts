@@ -66,12 +66,13 @@ export const riskList = defineCommand({
       human(out) {
         if (risks.length === 0) out.line('no risks recorded')
         out.table(
+          ['RANK', 'IMPACT×LIKELIHOOD', 'RISK', 'ACTION', 'TITLE'],
           data.risks.map((r) => [
-            `rank ${r.rank}`,
+            String(r.rank),
             `${r.impact}×${r.likelihood}`,
             `${r.project}/${r.slug}`,
+            r.managed ? 'managed' : out.style('yellow', r.rank <= 2 ? 'none!' : 'none'),
             r.title,
-            r.managed ? '' : out.style('yellow', r.rank <= 2 ? 'no action!' : 'no action'),
           ]),
         )
       },
