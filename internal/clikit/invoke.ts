@@ -6,6 +6,7 @@ import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
+import { closestOf, correctedCommands } from './didyoumean.js'
 import { guide } from './dispatch.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
@@ -148,7 +149,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const hints = parsed.unknown
         .map((u) => [u, nearest(u.slice(2), known)] as const)
         .filter((x): x is readonly [string, string] => x[1] !== null)
-      const msg = `unknown flag(s): ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
+      const msg = `unknown flag${parsed.unknown.length === 1 ? '' : 's'}: ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
       throw new UsageError(msg, {
         details: { unknown_flags: parsed.unknown },
         suggestions: hints.length > 0 ? [fixedCommand(entry, argv, hints)] : [],
@@ -204,7 +205,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     }
     return { exitCode: result.verdict ? codeOfKind(result.verdict) : 0, data: result.data }
   } catch (err) {
-    return reportError(rt, err, { json, usage: usageOf(entry) })
+    return reportError(rt, err, { json, usage: usageOf(entry), command: { path: entry.path, argv } })
   }
 }
 
@@ -231,10 +232,25 @@ export function refuseUnknownCommand(rt: Runtime, argv: readonly string[]): Outc
 export function reportError(
   rt: Pick<Runtime, 'io' | 'env'>,
   err: unknown,
-  opts: { json: boolean; usage: string; before?: string },
+  opts: {
+    json: boolean
+    usage: string
+    before?: string
+    /** The command that failed: a refused value with close known ones is answered with corrected commands. */
+    command?: { path: string; argv: readonly string[] }
+  },
 ): Outcome {
   const debug = rt.env.DACLI_DEBUG === '1'
   const env = envelopeOf(err, debug)
+  const near = closestOf(env.details)
+  if (opts.command !== undefined && near !== null && env.suggestions.length === 0) {
+    env.suggestions = correctedCommands(
+      opts.command.path,
+      opts.command.argv,
+      near.given,
+      near.closest.map((c) => c.value),
+    )
+  }
   if (opts.json) rt.io.stderr.write(renderJSON(env))
   else {
     if (opts.before !== undefined) rt.io.stderr.write(opts.before)
