@@ -66,7 +66,8 @@ describe('architecture rules', () => {
     const bad: string[] = []
     for (const s of internal.filter((x) => x.file.startsWith('internal/engines/'))) {
       for (const i of s.imports) {
-        if (!i.startsWith('./') && !/^\.\.\/base\/(order|duration|distance)\.js$/.test(i)) bad.push(`${s.file} imports ${i}`)
+        if (!i.startsWith('./') && !/^\.\.\/base\/(order|duration|distance)\.js$/.test(i))
+          bad.push(`${s.file} imports ${i}`)
       }
       if (/\b(Date\.now|new Date\(\)|Math\.random|process\.)/.test(s.text))
         bad.push(`${s.file} reads a clock, randomness or process`)
