@@ -99,6 +99,8 @@ export interface Result<D = unknown> {
    * Mapped to an exit code in exit.ts, like an error's kind. Absent or null: exit 0.
    */
   readonly verdict?: 'refused' | 'failure' | null
+  /** Not a field: a body never picks an exit code (return a `verdict`, or throw a typed error). */
+  readonly exitCode?: never
 }
 
 export interface Command extends CommandDecl {
