@@ -26,7 +26,7 @@ export interface LocalDir {
 }
 
 /** Top-level folders of `.dacli/` that are never recorded. */
-export const UNRECORDED = new Set(['locks', 'cache'])
+export const UNRECORDED = new Set(['locks', 'cache', 'journal'])
 
 const CACHE_VERSION = 1
 /** Entries younger than this are not cached: a same-size rewrite within the clock's granularity would look unchanged. */

@@ -58,7 +58,10 @@ export function initWorkspace(cwd: string, opts: { name?: string; here?: boolean
         '',
       ].join('\n'),
     )
-    fs.writeFileSync(path.join(dir, '.gitignore'), '# transient and regenerable; never committed\nlocks/\ncache/\n')
+    fs.writeFileSync(
+      path.join(dir, '.gitignore'),
+      '# transient and regenerable; never committed\nlocks/\ncache/\njournal/\n',
+    )
     fs.writeFileSync(
       path.join(dir, 'agents', `${ROOT_ID}.md`),
       [

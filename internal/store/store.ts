@@ -10,6 +10,7 @@ import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { quickFront } from './flat.js'
 import { atomicWrite, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
+import { appendChange, type ChangeEntry } from './journal.js'
 import { acquireLock, type Lock } from './lock.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 import { STATUSES, stamp, taskFileName } from './model.js'
@@ -77,6 +78,11 @@ export class Store {
   /** A path relative to the workspace root, with forward slashes (what documents show). */
   rel(abs: string): string {
     return path.relative(this.root, abs).split(path.sep).join('/')
+  }
+
+  /** Append a line to the change journal (what `watch` follows); call it after the change is written. */
+  journal(entry: Omit<ChangeEntry, 'at'>): void {
+    appendChange(this.dir, { at: stamp(this.now()), ...entry })
   }
 
   get locksDir(): string {
@@ -356,7 +362,9 @@ export class Store {
       this.removeCopies(file.project, file.name, id, dest.status)
       this.sweepProject(file.project)
       this.forget(file.project)
-      return { result, task: recordOfText(out, dest), changed: true }
+      const after = recordOfText(out, dest)
+      this.journal(taskChangeOf(record, after, actor, logLines))
+      return { result, task: after, changed: true }
     } finally {
       lock.release()
     }
@@ -382,6 +390,16 @@ export class Store {
       this.removeCopies(file.project, file.name, id, 'removed')
       this.sweepProject(file.project)
       this.forget(file.project)
+      this.journal({
+        kind: 'task.moved',
+        ref: qualifiedRef(record),
+        id,
+        project: record.project,
+        actor,
+        summary: `removed (was ${record.status})`,
+        from: record.status,
+        to: 'removed',
+      })
       return recordOfText(text, { ...file, path: this.rel(dest) })
     } finally {
       lock.release()
@@ -438,12 +456,21 @@ export class Store {
       this.forget(project)
       // The record comes from the data just written, not from parsing it back (no YAML library needed).
       const { recordOf } = await import('./taskfile.js')
-      return recordOf({ data, split: { body } } as Parameters<typeof recordOf>[0], {
+      const created = recordOf({ data, split: { body } } as Parameters<typeof recordOf>[0], {
         project,
         status: 'open',
         name,
         path: this.rel(abs),
       })
+      this.journal({
+        kind: 'task.created',
+        ref: qualifiedRef(created),
+        id: created.id,
+        project,
+        actor: created.created_by,
+        summary: created.title,
+      })
+      return created
     } finally {
       lock.release()
     }
@@ -453,6 +480,26 @@ export class Store {
   static refOf(t: { project: string; seq: number; slug: string }): string {
     return qualifiedRef(t)
   }
+}
+
+/** The journal line for one task rewrite: a claim taken or released, a move between folders, or a change. */
+function taskChangeOf(
+  before: TaskRecord,
+  after: TaskRecord,
+  actor: string,
+  logLines: readonly string[],
+): Omit<ChangeEntry, 'at'> {
+  // Log lines read `- <stamp> <actor> <verb> <details>`: the summary is what they say after the actor.
+  const said = logLines.map((l) => l.split(' ').slice(3).join(' ')).join('; ') || 'edited'
+  const base = { ref: qualifiedRef(after), id: after.id, project: after.project, actor }
+  const moved = before.status !== after.status ? { from: before.status, to: after.status } : {}
+  if (after.owner !== null && after.owner !== before.owner && after.status !== 'done')
+    return { kind: 'claim.taken', ...base, summary: `${after.owner}: ${said}`, ...moved }
+  if (before.claim !== null && after.claim === null && after.owner === null && after.status !== 'done')
+    return { kind: 'claim.released', ...base, summary: said, ...moved }
+  if (before.status !== after.status)
+    return { kind: 'task.moved', ...base, summary: `${before.status} → ${after.status}: ${said}`, ...moved }
+  return { kind: 'task.changed', ...base, summary: said }
 }
 
 export function fileRefOf(root: string, t: TaskSummary): TaskFileRef {
