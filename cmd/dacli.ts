@@ -20,6 +20,7 @@ const outcome = await main(process.argv.slice(2), {
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+    ...(process.stderr.columns ? { stderrColumns: process.stderr.columns } : {}),
   },
   env: process.env,
   cwd: process.cwd(),

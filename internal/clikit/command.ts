@@ -3,25 +3,40 @@
 // capabilities, MCP schemas) derives from the declaration below.
 
 import type { Context } from './context.js'
-import type { FlagSpecs, FlagValues } from './flags.js'
+import type { FlagSpecs, FlagValues, FlagValuesOf } from './flags.js'
 import type { Out } from './io.js'
 
-export interface ArgSpec {
-  readonly name: string
+export interface ArgSpec<N extends string = string> {
+  readonly name: N
   readonly description: string
   readonly required: boolean
   /** Takes every remaining positional, joined with single spaces (titles). */
   readonly rest?: boolean
 }
 
-export const arg = (name: string, description: string): ArgSpec => ({ name, description, required: true })
-export const optionalArg = (name: string, description: string): ArgSpec => ({ name, description, required: false })
-export const restArg = (name: string, description: string): ArgSpec => ({
+export const arg = <const N extends string>(name: N, description: string) => ({
   name,
   description,
-  required: true,
-  rest: true,
+  required: true as const,
 })
+export const optionalArg = <const N extends string>(name: N, description: string) => ({
+  name,
+  description,
+  required: false as const,
+})
+export const restArg = <const N extends string>(name: N, description: string) => ({
+  name,
+  description,
+  required: true as const,
+  rest: true as const,
+})
+
+/** What a command body reads as `input.args`: required arguments are strings, optional ones may be absent. */
+export type ArgValuesOf<A extends readonly ArgSpec[]> = {
+  readonly [S in A[number] as S extends { readonly required: true } ? S['name'] : never]: string
+} & {
+  readonly [S in A[number] as S extends { readonly required: true } ? never : S['name']]?: string
+}
 
 export interface CommandDecl {
   /** Space-separated command path, e.g. `task claim`. */
@@ -57,11 +72,20 @@ export interface CommandDecl {
   readonly common?: boolean
 }
 
+/** A command's input as the kernel passes it (erased: any declaration). */
 export interface Input {
   /** Positional arguments by name (rest args joined). Missing optional args are absent. */
   readonly args: Readonly<Record<string, string>>
   /** Typed flag values, only those given. */
   readonly flags: FlagValues
+  /** The tokens after the command path, as given. */
+  readonly argv: readonly string[]
+}
+
+/** A command's input typed from its declaration: `input.flags.project` is `string | undefined`, a typo fails to compile. */
+export interface InputOf<A extends readonly ArgSpec[], F extends FlagSpecs> {
+  readonly args: ArgValuesOf<A>
+  readonly flags: FlagValuesOf<F>
   /** The tokens after the command path, as given. */
   readonly argv: readonly string[]
 }
@@ -85,8 +109,21 @@ export interface CommandEntry extends CommandDecl {
   load(): Promise<Command>
 }
 
-export function defineCommand(def: Omit<Command, 'kind'>): Command {
-  return Object.freeze({ ...def, kind: 'dacli-command' as const })
+/** What a command file writes: the declaration, and a body whose input is typed from it. */
+export interface CommandDef<A extends readonly ArgSpec[], F extends FlagSpecs>
+  extends Omit<CommandDecl, 'args' | 'flags' | 'mutatesWith'> {
+  readonly args: A
+  readonly flags: F
+  readonly mutatesWith?: readonly (keyof F & string)[]
+  run(ctx: Context, input: InputOf<A, F>): Promise<Result>
+}
+
+export function defineCommand<const A extends readonly ArgSpec[], const F extends FlagSpecs>(
+  def: CommandDef<A, F>,
+): Command {
+  // The one widening of a typed body: invoke() only runs it with arguments bound to `args` and flags parsed
+  // against `flags`, required ones checked, so the input has exactly the declared shape.
+  return Object.freeze({ ...def, kind: 'dacli-command' as const }) as Command
 }
 
 export function isCommand(x: unknown): x is Command {
@@ -125,24 +162,32 @@ export function declOf(c: CommandDecl): CommandDecl {
   return d as unknown as CommandDecl
 }
 
-/** Flag/arg string values, typed accessors used by command bodies. */
-export function flagStr(input: Input, name: string): string | undefined {
-  const v = input.flags[name]
+// Untyped accessors from before `input.flags` was typed. New code reads `input.flags.<name>` directly;
+// these remain only until every command body is converted (issue 17, phase 2), then they go.
+type AnyInput = { readonly flags: object }
+const raw = (input: AnyInput, name: string): unknown => (input.flags as FlagValues)[name]
+/** @deprecated read `input.flags.<name>` (typed from the declaration). */
+export function flagStr(input: AnyInput, name: string): string | undefined {
+  const v = raw(input, name)
   return typeof v === 'string' ? v : undefined
 }
-export function flagNum(input: Input, name: string): number | undefined {
-  const v = input.flags[name]
+/** @deprecated read `input.flags.<name>` (typed from the declaration). */
+export function flagNum(input: AnyInput, name: string): number | undefined {
+  const v = raw(input, name)
   return typeof v === 'number' ? v : undefined
 }
-export function flagBool(input: Input, name: string): boolean {
-  return input.flags[name] === true
+/** @deprecated read `input.flags.<name> === true`. */
+export function flagBool(input: AnyInput, name: string): boolean {
+  return raw(input, name) === true
 }
-export function flagList(input: Input, name: string): string[] {
-  const v = input.flags[name]
+/** @deprecated read `input.flags.<name> ?? []` (repeatable flags are arrays). */
+export function flagList(input: AnyInput, name: string): string[] {
+  const v = raw(input, name)
   return Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]
 }
-export function flagNums(input: Input, name: string): number[] {
-  const v = input.flags[name]
+/** @deprecated read `input.flags.<name> ?? []` (repeatable flags are arrays). */
+export function flagNums(input: AnyInput, name: string): number[] {
+  const v = raw(input, name)
   return Array.isArray(v) ? v.map(Number) : v === undefined ? [] : [Number(v)]
 }
 

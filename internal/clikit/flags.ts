@@ -28,34 +28,59 @@ export interface FlagSpec {
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>
 
-type Opts = Omit<Partial<FlagSpec>, 'type' | 'description'>
+/** Options a builder passes through; captured literally so `{ required: true }` types the value as present. */
+type Opts = Omit<Partial<FlagSpec>, 'type' | 'description' | 'values'>
+/** No options given. */
+type NoOpts = Readonly<Record<never, never>>
 
-export const str = (description: string, opts: Opts = {}): FlagSpec => ({
+/** A declaration whose type field (and, for enums, values) stays literal, so `input.flags` can be typed from it. */
+export type Spec<T extends FlagType, O, V extends readonly string[] = readonly string[]> = {
+  readonly type: T
+  readonly description: string
+  readonly valueName?: string
+} & (T extends 'enum' ? { readonly values: V } : NoOpts) &
+  Readonly<O>
+
+export const str = <const O extends Opts = NoOpts>(description: string, opts?: O): Spec<'string', NoInfer<O>> => ({
   type: 'string',
   description,
   valueName: 'TEXT',
-  ...opts,
+  ...(opts as O),
 })
-export const int = (description: string, opts: Opts = {}): FlagSpec => ({
+export const int = <const O extends Opts = NoOpts>(description: string, opts?: O): Spec<'int', NoInfer<O>> => ({
   type: 'int',
   description,
   valueName: 'N',
-  ...opts,
+  ...(opts as O),
 })
-export const bool = (description: string, opts: Opts = {}): FlagSpec => ({ type: 'bool', description, ...opts })
-export const duration = (description: string, opts: Opts = {}): FlagSpec => ({
+export const bool = <const O extends Opts = NoOpts>(description: string, opts?: O): Spec<'bool', NoInfer<O>> => ({
+  type: 'bool',
+  description,
+  ...(opts as O),
+})
+/** A duration flag: `90s`, `2h`, `1h30m`, `3d`; the value is milliseconds. */
+export const duration = <const O extends Opts = NoOpts>(
+  description: string,
+  opts?: O,
+): Spec<'duration', NoInfer<O>> => ({
   type: 'duration',
   description,
   valueName: 'DUR',
-  ...opts,
+  ...(opts as O),
 })
-export const oneOf = (values: readonly string[], description: string, opts: Opts = {}): FlagSpec => ({
-  type: 'enum',
-  description,
-  values,
-  valueName: values.join('|'),
-  ...opts,
-})
+/** One of a fixed set of words; the value types as the union of them. */
+export const oneOf = <const V extends readonly string[], const O extends Opts = NoOpts>(
+  values: V,
+  description: string,
+  opts?: O,
+): Spec<'enum', NoInfer<O>, NoInfer<V>> =>
+  ({
+    type: 'enum',
+    description,
+    values,
+    valueName: values.join('|'),
+    ...(opts as O),
+  }) as Spec<'enum', NoInfer<O>, NoInfer<V>>
 
 /** Flags every command accepts; `--json` is honoured only where the command declares a schema. */
 export const GLOBAL_FLAGS: FlagSpecs = {
@@ -65,7 +90,36 @@ export const GLOBAL_FLAGS: FlagSpecs = {
 }
 
 export type FlagValue = string | number | boolean
+/** Parsed flag values as the parser produces them (the erased form; command bodies see `FlagValuesOf`). */
 export type FlagValues = Record<string, FlagValue | FlagValue[]>
+
+/** The value one declared flag parses to. */
+type ScalarOf<S extends FlagSpec> = S['type'] extends 'string'
+  ? string
+  : S['type'] extends 'int' | 'duration'
+    ? number
+    : S['type'] extends 'bool'
+      ? boolean
+      : S['type'] extends 'enum'
+        ? S extends { readonly values: readonly (infer V extends string)[] }
+          ? V
+          : string
+        : FlagValue
+type ValueOf<S extends FlagSpec> = S extends { readonly repeatable: true } ? readonly ScalarOf<S>[] : ScalarOf<S>
+type IsRequired<S> = S extends { readonly required: true } ? true : false
+
+/**
+ * What a command body reads as `input.flags`: one property per declared flag, typed from its declaration
+ * (string, number for int and duration (ms), boolean, the union of an enum's values, an array when repeatable),
+ * optional unless declared `required` (the kernel refuses the call before `run` when it is missing).
+ */
+export type FlagValuesOf<F extends FlagSpecs> = string extends keyof F
+  ? Readonly<FlagValues>
+  : {
+      readonly [K in keyof F as IsRequired<F[K]> extends true ? K : never]: ValueOf<F[K]>
+    } & {
+      readonly [K in keyof F as IsRequired<F[K]> extends true ? never : K]?: ValueOf<F[K]>
+    }
 
 export interface ParseOutcome {
   /** Typed values of the flags that were given (repeatable flags as arrays). */

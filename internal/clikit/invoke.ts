@@ -9,7 +9,7 @@ import type { Context, Env, Services, Stdio } from './context.js'
 import { exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, usageOf } from './help.js'
-import { colorEnabled, type IO, makeNotes, makeOut } from './io.js'
+import { colorEnabled, type IO, makeNotes, terminalWidth } from './io.js'
 import { envelopeOf, renderJSON, writeHumanError } from './render.js'
 
 export interface Runtime {
@@ -94,7 +94,13 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   const store = once(() => rt.services.store(rt.cwd, rt.env, rt.now))
   const identity = rt.identity ? async () => rt.identity as Identity : once(async () => (await store()).identity())
   const ctx: Context = {
-    notes: makeNotes(rt.io.stderr, quiet, errColor),
+    notes: makeNotes(rt.io.stderr, {
+      quiet,
+      json,
+      color: errColor,
+      tty: rt.io.stderrIsTTY,
+      width: terminalWidth(rt.io.stderrIsTTY, rt.io.stderrColumns ?? rt.io.columns, rt.env),
+    }),
     cwd: rt.cwd,
     env: rt.env,
     now: rt.now,
@@ -156,7 +162,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
         next: [`dacli ${entry.path} --help`],
       })
     }
-    const input: Input = { args, flags: parsed.flags, argv }
+    const input: Input = Object.freeze({ args: Object.freeze(args), flags: Object.freeze(parsed.flags), argv })
 
     if (!entry.standalone) {
       const who = await identity()
@@ -175,7 +181,11 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     const result = await command.run(ctx, input)
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
     if (json) rt.io.stdout.write(renderJSON(result.data))
-    else result.human?.(makeOut(rt.io.stdout, color))
+    else if (result.human) {
+      // The table renderer (and its Unicode width tables) loads only for human output.
+      const { makeOut } = await import('./out.js')
+      result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
+    }
     return { exitCode: result.exitCode ?? 0, data: result.data }
   } catch (err) {
     const env = envelopeOf(err, debug)

@@ -1,5 +1,12 @@
-// Output streams and human rendering helpers. The real streams are handed in by
-// cmd/dacli.ts (the only file that touches `process`); tests use bufferIO().
+// Output streams, and the stderr voice for people: warnings, notes and progress.
+// The real streams are handed in by cmd/dacli.ts (the only file that touches
+// `process`); tests use bufferIO().
+
+import { textGate } from './text.js'
+
+export type { Out, TableOptions } from './out.js'
+export type { Style, Styler } from './text.js'
+export { colorEnabled, STATUS_STYLE, terminalWidth } from './text.js'
 
 export interface Writer {
   write(text: string): void
@@ -12,85 +19,123 @@ export interface IO {
   readonly stderrIsTTY: boolean
   /** Terminal width when stdout is a terminal. */
   readonly columns?: number
+  /** Terminal width when stderr is a terminal (progress bars); stdout's when absent. */
+  readonly stderrColumns?: number
 }
 
-/** Color only for a terminal, and never when NO_COLOR is set (https://no-color.org) or TERM=dumb. */
-export function colorEnabled(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true
-  return isTTY && env.TERM !== 'dumb'
+/** Progress of one piece of long work (people.md: pulls, pushes, records of thousands of files, prunes). */
+export interface Progress {
+  /** `done` of the total so far; `detail` names the current item. */
+  update(done: number, detail?: string): void
+  /** One more done. */
+  tick(detail?: string): void
+  /** A line about this work (a wait, a phase) that stays on screen. */
+  say(message: string): void
+  /** Finished: the bar is cleared and `summary`, when given, stays as a line. */
+  end(summary?: string): void
 }
 
-const SGR = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] } as const
-type Style = keyof typeof SGR
-
-export type Styler = (style: Style, text: string) => string
-
-export function styler(enabled: boolean): Styler {
-  return (style, text) => (enabled ? `\u001b[${SGR[style][0]}m${text}\u001b[${SGR[style][1]}m` : text)
-}
-
-/** Human output for one command's stdout. */
-export interface Out {
-  line(text?: string): void
-  /** Aligned columns; cells may carry styling (width is measured without escape codes). */
-  table(rows: readonly (readonly string[])[], opts?: { indent?: number; gap?: number }): void
-  /** `key: value` pairs, keys aligned. */
-  fields(pairs: readonly (readonly [string, string | number | null | undefined])[], opts?: { indent?: number }): void
-  readonly style: Styler
-  readonly color: boolean
-}
-
-const ESC = /\u001b\[[0-9;]*m/g
-export const visibleWidth = (s: string): number => [...s.replace(ESC, '')].length
-
-export function makeOut(w: Writer, color: boolean): Out {
-  const style = styler(color)
-  const line = (text = '') => w.write(`${text}\n`)
-  return {
-    style,
-    color,
-    line,
-    table(rows, opts = {}) {
-      const indent = ' '.repeat(opts.indent ?? 0)
-      const gap = ' '.repeat(opts.gap ?? 2)
-      const widths: number[] = []
-      for (const r of rows) {
-        r.forEach((c, i) => {
-          widths[i] = Math.max(widths[i] ?? 0, visibleWidth(c))
-        })
-      }
-      for (const r of rows) {
-        const cells = r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - visibleWidth(c))))
-        line(`${indent}${cells.join(gap)}`.trimEnd())
-      }
-    },
-    fields(pairs, opts = {}) {
-      const indent = ' '.repeat(opts.indent ?? 0)
-      const width = Math.max(0, ...pairs.map(([k]) => k.length))
-      for (const [k, v] of pairs) {
-        line(`${indent}${style('dim', `${k}:`.padEnd(width + 1))} ${v === null || v === undefined ? '-' : String(v)}`)
-      }
-    },
-  }
-}
-
-/** Warnings, notes and progress for people, on stderr; silenced by --quiet. */
+/** Warnings, notes and progress for people, on stderr; silenced by --quiet (progress also by --json). */
 export interface Notes {
   warn(message: string): void
   note(message: string): void
+  /**
+   * Progress of long work: a bar redrawn in place on a terminal, a plain line at every tenth otherwise (every 100
+   * items when the total is unknown), nothing under --json or --quiet.
+   */
+  progress(label: string, total: number | null): Progress
 }
 
-export function makeNotes(w: Writer, quiet: boolean, color: boolean): Notes {
-  const style = styler(color)
-  return {
+export interface NotesOptions {
+  quiet: boolean
+  /** Under --json stderr carries warnings and the error envelope only. */
+  json?: boolean
+  color: boolean
+  /** stderr is a terminal: progress is a bar redrawn in place. */
+  tty?: boolean
+  width?: number | null
+  /** Milliseconds, for throttling redraws (tests pass a fake). */
+  clock?: () => number
+}
+
+const SILENT: Progress = { update() {}, tick() {}, say() {}, end() {} }
+const BAR = 20
+const REDRAW_MS = 100
+
+export function makeNotes(w: Writer, o: NotesOptions): Notes {
+  const { style, prepare, emit } = textGate(o.color)
+  const clock = o.clock ?? (() => Date.now())
+  const width = o.width ?? 80
+  let bar: string | null = null
+  // The bar is cut to the width by the width module, loaded on the first progress shown on a terminal.
+  let cut = (text: string, n: number) => [...text].slice(0, Math.max(0, n)).join('')
+  const put = (text: string) => {
+    if (bar !== null) w.write('\r\u001b[K')
+    w.write(`${emit(prepare(text))}\n`)
+    if (bar !== null) w.write(bar)
+  }
+  const notes: Notes = {
     warn: (m) => {
-      if (!quiet) w.write(`${style('yellow', 'warning:')} ${m}\n`)
+      if (!o.quiet) put(`${style('yellow', 'warning:')} ${m}`)
     },
     note: (m) => {
-      if (!quiet) w.write(`${m}\n`)
+      if (!o.quiet) put(m)
+    },
+    progress(label, total) {
+      if (o.quiet || o.json) return SILENT
+      if (o.tty) {
+        void import('./width.js').then((m) => {
+          cut = m.cut
+        })
+      }
+      let done = 0
+      let lastDraw = Number.NEGATIVE_INFINITY
+      let lastTenth = 0
+      const fraction = () => (total === null || total <= 0 ? null : Math.min(1, done / total))
+      const draw = (detail: string | undefined, force: boolean) => {
+        if (o.tty) {
+          const now = clock()
+          if (!force && now - lastDraw < REDRAW_MS) return
+          lastDraw = now
+          const f = fraction()
+          const filled = f === null ? 0 : Math.round(f * BAR)
+          const meter = f === null ? '' : `${'█'.repeat(filled)}${'░'.repeat(BAR - filled)} `
+          const counts = total === null ? `${done}` : `${done}/${total}`
+          const text = cut(prepare(`${label} ${meter}${counts}${detail ? `  ${detail}` : ''}`, true), width - 1)
+          bar = `\r${emit(text)}\u001b[K`
+          w.write(bar)
+          return
+        }
+        // Plain lines: one per tenth reached (or per hundred items when the total is unknown).
+        const step = total === null || total <= 0 ? Math.floor(done / 100) : Math.floor((done * 10) / total)
+        if (step <= lastTenth && !force) return
+        lastTenth = step
+        const counts = total === null ? `${done}` : `${done}/${total} (${Math.round((fraction() ?? 0) * 100)}%)`
+        w.write(`${emit(prepare(`${label}: ${counts}${detail ? ` ${detail}` : ''}`))}\n`)
+      }
+      return {
+        update(n, detail) {
+          done = Math.max(0, n)
+          draw(detail, false)
+        },
+        tick(detail) {
+          done++
+          draw(detail, false)
+        },
+        say(m) {
+          put(m)
+        },
+        end(summary) {
+          if (bar !== null) {
+            w.write('\r\u001b[K')
+            bar = null
+          }
+          if (summary !== undefined) put(summary)
+        },
+      }
     },
   }
+  return notes
 }
 
 export interface BufferIO extends IO {

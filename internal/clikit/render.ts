@@ -3,7 +3,7 @@
 import { classifiedError, RefusedError } from '../store/errors.js'
 import { exitCodeOf, isUnexpected, KIND_OF_CODE } from './exit.js'
 import type { Writer } from './io.js'
-import { styler } from './io.js'
+import { textGate } from './text.js'
 
 /** One compact JSON document, newline-terminated, with `schema` as its first key. */
 export function renderJSON(doc: unknown): string {
@@ -62,7 +62,19 @@ export function messageOf(err: unknown): string {
   return parts.join(': ')
 }
 
-/** Human error output: `dacli: <message>`, suggestions, next actions, and the usage line on exit 2. */
+const TAIL_LINES = 20
+
+/** The last lines of a failed command's output (`details.output_tail`), for people. */
+export function tailLines(tail: string, n = TAIL_LINES): string[] {
+  const lines = tail.replace(/\n+$/, '').split('\n')
+  return lines.slice(-n)
+}
+
+/**
+ * Human error output: `dacli: <message>`, the refusing policy, the last lines of a failed command's output,
+ * suggestions, next actions, and the usage line on exit 2. Messages quote data (titles, paths), so control
+ * characters in them are shown as escapes.
+ */
 export function writeHumanError(
   w: Writer,
   env: Envelope,
@@ -70,11 +82,24 @@ export function writeHumanError(
   color: boolean,
   debugStack?: string,
 ) {
-  const s = styler(color)
-  let text = `${s('red', 'dacli:')} ${env.message}\n`
-  if (env.suggestions.length > 0) text += `Suggestions:\n${env.suggestions.map((x) => `  ${x}\n`).join('')}`
-  if (env.next_actions.length > 0) text += `Next actions:\n${env.next_actions.map((x) => `  ${x}\n`).join('')}`
-  if (env.exit_code === 2 && usageLine !== null) text += `usage: ${usageLine}\n`
-  if (debugStack) text += `${debugStack}\n`
-  w.write(text)
+  const { style: s, prepare, emit } = textGate(color)
+  const put = (line: string) => w.write(`${emit(prepare(line))}\n`)
+  put(`${s('red', 'dacli:')} ${env.message}`)
+  if (typeof env.details.policy === 'string' && env.kind === 'refused') put(s('dim', `policy: ${env.details.policy}`))
+  const tail = env.details.output_tail
+  if (typeof tail === 'string' && tail.trim() !== '') {
+    const lines = tailLines(tail)
+    put(s('dim', `Output (last ${lines.length === 1 ? 'line' : `${lines.length} lines`}):`))
+    for (const l of lines) put(`  ${l}`)
+  }
+  if (env.suggestions.length > 0) {
+    put('Suggestions:')
+    for (const x of env.suggestions) put(`  ${x}`)
+  }
+  if (env.next_actions.length > 0) {
+    put('Next actions:')
+    for (const x of env.next_actions) put(`  ${x}`)
+  }
+  if (env.exit_code === 2 && usageLine !== null) put(`usage: ${usageLine}`)
+  if (debugStack) w.write(`${debugStack}\n`)
 }

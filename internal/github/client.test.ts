@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { exitCodeOf } from '../clikit/exit.js'
 import { FakeGitHub } from '../testkit/fakegithub.js'
-import { type ClientOptions, createClient } from './client.js'
+import { type ClientOptions, createClient, Tally } from './client.js'
 import { redact } from './redact.js'
 
 let fake: FakeGitHub
@@ -21,9 +21,11 @@ const client = (over: Partial<ClientOptions> = {}) =>
     timeoutMs: 5_000,
     writeIntervalMs: 0,
     userAgent: 'dacli-test',
-    backoffMs: 10,
+    retry: { maxAttempts: 3, backoffMs: 10, budgetMs: 60_000 },
     ...over,
   })
+const attempts = (maxAttempts: number) => ({ retry: { maxAttempts, backoffMs: 10, budgetMs: 60_000 } })
+const fields = (title: string) => ({ title, body: `body of ${title} <!-- m:${title} -->`, labels: [] })
 
 async function failure(p: Promise<unknown>): Promise<Error> {
   try {
@@ -61,19 +63,54 @@ describe('the GitHub client against the fake', () => {
     expect(rl.reset).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
   })
 
-  test('a 5xx on a read is retried with backoff; a create is never retried', async () => {
-    fake.fail({ method: 'GET', path: /\/issues$/, status: 502 })
-    expect(await client().listIssues('acme/widgets')).toEqual([])
-    expect(fake.calls.filter((c) => c.path.endsWith('/issues')).map((c) => c.status)).toEqual([502, 200])
+  test('a 5xx on a read is retried with backoff, and the attempts are counted', async () => {
+    fake.fail({ method: 'GET', path: /\/issues$/, status: 502, times: 2 })
+    const c = client()
+    expect(await c.listIssues('acme/widgets')).toEqual([])
+    expect(fake.calls.filter((x) => x.path.endsWith('/issues')).map((x) => x.status)).toEqual([502, 502, 200])
+    expect(c.retries()).toMatchObject({ max_attempts: 3, retried: 2, exhausted: false })
+    expect(c.retries().waited_ms).toBeGreaterThan(0)
+    expect(c.quota()).toMatchObject({ limit: 5000, remaining: expect.any(Number) })
 
-    fake.resetCalls()
-    fake.fail({ method: 'POST', status: 502, afterApply: true })
-    const e = await failure(client().createIssue('acme/widgets', { title: 'T', body: 'b', labels: [] }))
+    // Past the attempts: exit 1, saying how many were made.
+    fake.fail({ method: 'GET', path: /\/issues$/, status: 500, times: 3 })
+    const e = await failure(c.listIssues('acme/widgets'))
     expect(exitCodeOf(e)).toBe(1)
-    expect(e.message).toMatch(/GitHub answered 502 while creating an issue/)
-    // One POST only: the issue exists on GitHub although the answer was lost.
+    expect(e.message).toMatch(
+      /GitHub answered 500 while listing the issues of acme\/widgets: .*\(3 attempts; gave up after 3 attempts\)/,
+    )
+  })
+
+  test('a create whose answer was lost is found by its marker, not sent again', async () => {
+    fake.fail({ method: 'POST', status: 502, afterApply: true })
+    const tally = new Tally()
+    const r = await client().createIssue('acme/widgets', fields('T'), { marker: '<!-- m:T -->', tally })
+    expect(r).toMatchObject({ adopted: true, issue: { number: 1, title: 'T' } })
     expect(fake.writes()).toHaveLength(1)
     expect(fake.repo('acme/widgets').issues).toHaveLength(1)
+    expect(tally.attempts).toBe(1)
+    // The proof read only the issues updated since shortly before the create, by GitHub's clock.
+    const proof = fake.calls.find((c) => c.method === 'GET' && c.path.endsWith('/issues'))
+    expect(Date.parse(proof?.query.since ?? '')).toBeGreaterThan(Date.now() - 5 * 60_000)
+  })
+
+  test('a create that failed before GitHub acted is sent again once the proof finds nothing', async () => {
+    fake.addIssue('acme/widgets', { title: 'Older', body: 'no marker here' })
+    fake.fail({ method: 'POST', status: 502, times: 2 })
+    const tally = new Tally()
+    const r = await client().createIssue('acme/widgets', fields('T'), { marker: '<!-- m:T -->', tally })
+    expect(r).toMatchObject({ adopted: false, issue: { number: 2, title: 'T' } })
+    expect(fake.writes().map((c) => c.status)).toEqual([502, 502, 201])
+    expect(tally.attempts).toBe(3)
+    expect(fake.repo('acme/widgets').issues).toHaveLength(2)
+  })
+
+  test('a create is never sent again when the proof cannot be read', async () => {
+    fake.fail({ method: 'POST', status: 503 })
+    fake.fail({ method: 'GET', path: /\/issues$/, status: 500, times: 10 })
+    const e = await failure(client().createIssue('acme/widgets', fields('T'), { marker: '<!-- m:T -->' }))
+    expect(e.message).toMatch(/GitHub answered 503 while creating an issue .*could not check whether it took effect/)
+    expect(fake.writes()).toHaveLength(1)
   })
 
   test('a secondary rate limit (429 + retry-after) is waited out and retried', async () => {
@@ -86,10 +123,12 @@ describe('the GitHub client against the fake', () => {
     fake.addIssue('acme/widgets', { title: 'A' })
     const waits: string[] = []
     const t0 = Date.now()
-    const i = await client({ onWait: (m) => waits.push(m) }).updateIssue('acme/widgets', 1, { state: 'closed' })
+    const i = await client({ onWait: (ms, why) => waits.push(`${why} ${ms}`) }).updateIssue('acme/widgets', 1, {
+      state: 'closed',
+    })
     expect(i.state).toBe('closed')
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900)
-    expect(waits[0]).toMatch(/secondary rate limit: waiting 1s/)
+    expect(waits[0]).toMatch(/^GitHub secondary rate limit \(PATCH .*\) 1000$/)
     expect(fake.writes().map((c) => c.status)).toEqual([429, 200])
   })
 
@@ -102,13 +141,16 @@ describe('the GitHub client against the fake', () => {
       headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
       message: 'API rate limit exceeded',
     })
-    const waits: string[] = []
-    expect((await client({ onWait: (m) => waits.push(m) }).repository('acme/widgets')).full_name).toBe('acme/widgets')
+    const waits: number[] = []
+    const c = client({ onWait: (ms) => waits.push(ms) })
+    expect((await c.repository('acme/widgets')).full_name).toBe('acme/widgets')
+    // Until one second past the reset, by GitHub's clock (the Date header), not ours.
     expect(waits).toHaveLength(1)
-    expect(waits[0]).toMatch(/GitHub rate limit: waiting \ds/)
+    expect(waits[0]).toBeGreaterThan(500)
+    expect(waits[0]).toBeLessThanOrEqual(3_000)
   })
 
-  test('a rate limit longer than the bound is not waited for: exit 1 naming the reset', async () => {
+  test('a rate limit longer than the retry budget is not waited for: exit 1 naming the reset and the budget', async () => {
     const reset = Math.floor(Date.now() / 1000) + 3600
     fake.fail({
       status: 403,
@@ -117,17 +159,29 @@ describe('the GitHub client against the fake', () => {
       message: 'API rate limit exceeded',
     })
     const t0 = Date.now()
-    const e = await failure(client().repository('acme/widgets'))
+    const c = client()
+    const e = await failure(c.repository('acme/widgets'))
     expect(Date.now() - t0).toBeLessThan(2_000)
     expect(exitCodeOf(e)).toBe(1)
-    expect(e.message).toMatch(/the limit resets at \d{4}-/)
+    expect(e.message).toMatch(
+      /the limit resets at \d{4}-.*GitHub asks to wait \d+s, more than the retry budget has left/,
+    )
     expect(fake.calls).toHaveLength(1)
+    expect(c.retries()).toMatchObject({ exhausted: true, retried: 0, waited_ms: 0 })
+  })
+
+  test('a plain 429 with retry-after is honoured on any request', async () => {
+    fake.fail({ method: 'GET', path: /\/issues$/, status: 429, headers: { 'retry-after': '1' }, message: 'Too many' })
+    const t0 = Date.now()
+    expect(await client().listIssues('acme/widgets')).toEqual([])
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950)
+    expect(fake.calls.map((c) => c.status)).toEqual([429, 200])
   })
 
   test('every request has a timeout: a hung server is a clear failure, not a hang', async () => {
     fake.fail({ delayMs: 1_500, times: 10 })
     const t0 = Date.now()
-    const e = await failure(client({ timeoutMs: 200, retries: 1 }).repository('acme/widgets'))
+    const e = await failure(client({ timeoutMs: 200, ...attempts(2) }).repository('acme/widgets'))
     expect(Date.now() - t0).toBeLessThan(1_400)
     expect(exitCodeOf(e)).toBe(1)
     expect(e.message).toMatch(/unreachable/)
@@ -137,7 +191,7 @@ describe('the GitHub client against the fake', () => {
   test('an unreachable API is exit 1', async () => {
     const url = fake.url
     await fake.close()
-    const e = await failure(client({ apiUrl: url, retries: 0 }).rateLimit())
+    const e = await failure(client({ apiUrl: url, ...attempts(1) }).rateLimit())
     expect(exitCodeOf(e)).toBe(1)
     expect(e.message).toContain(`GitHub API at ${url} is unreachable`)
   })
@@ -152,7 +206,7 @@ describe('the GitHub client against the fake', () => {
 
     // A server that echoes the credential back in its error text.
     fake.fail({ status: 500, times: 5, message: `internal error for ${fake.token} (also ghs_${'x'.repeat(30)})` })
-    const echoed = await failure(client({ retries: 0 }).repository('acme/widgets'))
+    const echoed = await failure(client(attempts(1)).repository('acme/widgets'))
     expect(echoed.message).toContain('internal error for [redacted]')
     expect(echoed.message).not.toContain(fake.token)
     expect(echoed.message).not.toContain('ghs_xxx')

@@ -1,52 +1,35 @@
-// The GitHub adapter: Octokit (@octokit/core with the pagination, retry and
-// throttling plugins) behind a small interface that speaks in dacli's terms
-// and raises dacli's typed errors. Only this folder imports Octokit, and the
-// github slice loads this module with import(), so no other command pays for it.
+// The GitHub adapter: Octokit (@octokit/core with the pagination plugin, and the
+// throttling plugin for spacing writes) behind a small interface that speaks in
+// dacli's terms and raises dacli's typed errors. Only this folder imports
+// Octokit, and the github slice loads this module with import(), so no other
+// command pays for it.
 //
-// Failure policy:
-// - every request carries a timeout (a hung server is an error, not a hang);
-// - 403/429 rate limits are waited out when GitHub says how long (retry-after,
-//   or x-ratelimit-reset), at most twice and never longer than a bound;
-// - idempotent requests (reads, PATCH) are retried on 5xx and network errors
-//   with a bounded backoff; creating an issue is never retried, because a 5xx
-//   can arrive after GitHub created it — the next push finds the issue by its
-//   marker instead of creating a twin;
-// - nothing Octokit logs reaches the console, and every message is redacted.
+// - Every request carries a timeout, and goes only to the API's own origin: a
+//   `Link` or a redirect to another host is refused before anything is sent.
+// - Every request runs under one retry policy (retry.ts). Reads and PATCH are
+//   idempotent and simply retried; creating an issue is retried only after
+//   proving the failed attempt created nothing (see createIssue).
+// - Every answer is checked (shapes.ts); every message is redacted.
 
 import { Octokit } from '@octokit/core'
 import { paginateRest } from '@octokit/plugin-paginate-rest'
-import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck/light.js'
-import { type DacliError, FailureError, NotFoundError } from '../store/errors.js'
-import { redact } from './redact.js'
+import { BadResponseError, classify, ForeignHostError } from './failure.js'
+import { type Retrier, Retrier as RetrierClass, type RetryReport, type RetrySettings } from './retry.js'
+import {
+  createdIssueOf,
+  type Issue,
+  issueListOf,
+  kindOf,
+  type RateLimit,
+  type RepoInfo,
+  rateLimitOf,
+  repoOf,
+} from './shapes.js'
 
-export type Visibility = 'public' | 'private' | 'internal'
-
-export interface RepoInfo {
-  /** `owner/name` as GitHub spells it. */
-  full_name: string
-  visibility: Visibility
-}
-
-export interface Issue {
-  number: number
-  title: string
-  /** The body ('' when the issue has none). */
-  body: string
-  state: 'open' | 'closed'
-  labels: string[]
-  /** The login of the author, or null when GitHub does not say (a deleted account). */
-  author: string | null
-}
-
-export interface RateLimit {
-  limit: number
-  remaining: number
-  used: number | null
-  /** RFC 3339 UTC. */
-  reset: string | null
-}
+export type { Visibility } from './shapes.js'
+export type { Issue, RateLimit, RepoInfo, RetryReport, RetrySettings }
 
 export interface IssueWrite {
   title?: string
@@ -55,14 +38,41 @@ export interface IssueWrite {
   state?: 'open' | 'closed'
 }
 
+/** Attempts made for one item (every HTTP attempt, retries included). */
+export class Tally {
+  attempts = 0
+}
+
+export interface Quota {
+  remaining: number
+  limit: number
+  /** RFC 3339 UTC, or null. */
+  reset: string | null
+}
+
 export interface GitHubClient {
   readonly apiUrl: string
+  /** The spacing of writes: between any two, and before each issue creation. */
+  readonly pacing: { writeMs: number; createMs: number }
   rateLimit(): Promise<RateLimit>
   repository(fullName: string): Promise<RepoInfo>
   /** Every issue (open and closed, pull requests left out), in ascending number order. */
   listIssues(fullName: string, onPage?: (fetched: number) => void): Promise<Issue[]>
-  createIssue(fullName: string, fields: { title: string; body: string; labels: string[] }): Promise<Issue>
-  updateIssue(fullName: string, number: number, fields: IssueWrite): Promise<Issue>
+  /**
+   * Create an issue whose body carries `marker` (a string no other issue carries). After a failure that leaves
+   * it unknown whether GitHub created it (a 5xx, a timeout), the issues updated since the session began are read
+   * back: the one carrying the marker is returned as `adopted`; only if there is none is the create sent again.
+   */
+  createIssue(
+    fullName: string,
+    fields: { title: string; body: string; labels: string[] },
+    opts: { marker: string; tally?: Tally },
+  ): Promise<{ issue: Issue; adopted: boolean }>
+  updateIssue(fullName: string, number: number, fields: IssueWrite, opts?: { tally?: Tally }): Promise<Issue>
+  /** The quota GitHub reported with its latest answer (null before the first). */
+  quota(): Quota | null
+  /** What the retry policy has spent so far. */
+  retries(): RetryReport
 }
 
 export interface ClientOptions {
@@ -70,91 +80,122 @@ export interface ClientOptions {
   token: string | null
   /** Per request. */
   timeoutMs: number
-  /**
-   * Minimum pause between write calls (GitHub asks for about a second to stay clear of its secondary
-   * limits); writes that notify people, like creating an issue, wait three times as long.
-   */
+  /** Minimum pause between write calls; creating an issue (it notifies people) waits three times as long. */
   writeIntervalMs: number
   userAgent: string
-  /** Retries of an idempotent request after a 5xx or a network error (default 2). */
-  retries?: number
-  /** Backoff unit for those retries: the nth retry waits n² units (default 1000 ms). */
-  backoffMs?: number
-  /** A rate limit is waited out only when GitHub asks for at most this long (default 60 s). */
-  maxRateLimitWaitS?: number
-  /** Told before a rate-limit wait (progress for people). */
-  onWait?: (message: string) => void
+  retry: RetrySettings
+  /** Told before each wait of the retry policy (progress for people). */
+  onWait?: (ms: number, why: string) => void
+  sleep?: (ms: number) => Promise<void>
 }
 
+/** A create's proof reads the issues updated since this long before the create began, by GitHub's clock. */
+const PROOF_MARGIN_MS = 60_000
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const silent = { debug() {}, info() {}, warn() {}, error() {} }
-const RATE_LIMIT_RETRIES = 2
+const GitHubOctokit = Octokit.plugin(paginateRest, throttling)
 
-const GitHubOctokit = Octokit.plugin(paginateRest, retry, throttling)
-
-interface RawIssue {
-  number: number
-  title: string
-  body?: string | null
-  state: string
-  labels?: (string | { name?: string | null })[]
-  user?: { login?: string } | null
-  pull_request?: unknown
+/** A request's options for the retry hook: sent once (a create), and whose attempts it counts. */
+class Tag {
+  constructor(
+    readonly once: boolean,
+    readonly tally: Tally | undefined,
+  ) {}
 }
 
-function issueOf(r: RawIssue): Issue {
-  return {
-    number: r.number,
-    title: r.title,
-    body: r.body ?? '',
-    state: r.state === 'closed' ? 'closed' : 'open',
-    labels: (r.labels ?? [])
-      .map((l) => (typeof l === 'string' ? l : (l.name ?? '')))
-      .filter((l) => l !== '')
-      .sort(),
-    author: r.user?.login ?? null,
-  }
-}
-
-function splitRepo(fullName: string): { owner: string; repo: string } {
+const splitRepo = (fullName: string) => {
   const [owner, repo] = fullName.split('/') as [string, string]
   return { owner, repo }
 }
 
+/** fetch with a timeout that sends nothing off the API's origin, following redirects only within it. */
+function guardedFetch(apiUrl: string, timeoutMs: number): typeof fetch {
+  const origin = new URL(apiUrl).origin
+  return async (input, init) => {
+    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(init?.signal ? [init.signal] : [])])
+    let url = new URL(input instanceof Request ? input.url : String(input))
+    let method = init?.method ?? 'GET'
+    let body: RequestInit['body'] | undefined = init?.body
+    for (let hop = 0; ; hop++) {
+      if (url.origin !== origin) throw new ForeignHostError(url.host)
+      const res = await fetch(url, {
+        ...init,
+        method,
+        ...(body === undefined ? {} : { body }),
+        signal,
+        redirect: 'manual',
+      })
+      const location = res.headers.get('location')
+      if (!REDIRECTS.has(res.status) || location === null || hop >= 5) return res
+      await res.body?.cancel()
+      url = new URL(location, url)
+      if (res.status === 303 || (res.status !== 307 && res.status !== 308 && method === 'POST')) {
+        method = 'GET'
+        body = undefined
+      }
+    }
+  }
+}
+
 export function createClient(opts: ClientOptions): GitHubClient {
   const secrets = [opts.token]
-  const timedFetch: typeof fetch = (input, init) => {
-    const timeout = AbortSignal.timeout(opts.timeoutMs)
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
-    return fetch(input, { ...init, signal })
-  }
-  const maxWait = opts.maxRateLimitWaitS ?? 60
-  const onLimit =
-    (kind: string) =>
-    (retryAfter: number, options: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
-      if (retryCount >= RATE_LIMIT_RETRIES || retryAfter > maxWait) return false
-      opts.onWait?.(`GitHub ${kind}: waiting ${retryAfter}s before retrying ${options.method} ${options.url}`)
-      return true
-    }
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
+  const retrier: Retrier = new RetrierClass(opts.retry, {
+    sleep,
+    random: Math.random,
+    ...(opts.onWait ? { onWait: opts.onWait } : {}),
+  })
   const octokit = new GitHubOctokit({
     baseUrl: opts.apiUrl,
     ...(opts.token === null ? {} : { auth: opts.token }),
     userAgent: opts.userAgent,
     log: silent,
-    request: { fetch: timedFetch, log: silent },
-    retry: {
-      retries: opts.retries ?? 2,
-      retryAfterBaseValue: opts.backoffMs ?? 1000,
-      // Rate limits (403/429) belong to the throttling plugin, which honours GitHub's own wait times.
-      doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451],
-    },
+    request: { fetch: guardedFetch(opts.apiUrl, opts.timeoutMs), log: silent },
     throttle: {
       id: 'dacli',
       write: new Bottleneck.Group({ maxConcurrent: 1, minTime: opts.writeIntervalMs }),
-      // Writes that notify people (creating an issue) are spaced three times as far, as Octokit does by default.
       notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: opts.writeIntervalMs * 3 }),
-      onRateLimit: onLimit('rate limit'),
-      onSecondaryRateLimit: onLimit('secondary rate limit'),
+      // Waiting out rate limits is the retry policy's job (it counts attempts and keeps the budget).
+      onRateLimit: () => false,
+      onSecondaryRateLimit: () => false,
     },
+  })
+
+  let quota: Quota | null = null
+  // GitHub's clock as of its latest answer, and ours at that moment: `since` must be read on GitHub's clock.
+  let clock: { server: number; local: number } | null = null
+  const serverNow = () => (clock === null ? Date.now() : clock.server + (Date.now() - clock.local))
+  const observe = (headers: Record<string, string | number | undefined> | undefined) => {
+    if (headers === undefined) return
+    const date = Date.parse(String(headers.date ?? ''))
+    if (Number.isFinite(date)) clock = { server: date, local: Date.now() }
+    const remaining = Number(headers['x-ratelimit-remaining'])
+    const limit = Number(headers['x-ratelimit-limit'])
+    const reset = Number(headers['x-ratelimit-reset'])
+    if (headers['x-ratelimit-remaining'] !== undefined && Number.isInteger(remaining) && Number.isInteger(limit)) {
+      quota = { remaining, limit, reset: Number.isInteger(reset) ? stamp(reset) : null }
+    }
+  }
+  octokit.hook.wrap('request', (request, options) => {
+    const tag = (options.request as { dacli?: unknown } | undefined)?.dacli
+    const once = tag instanceof Tag && tag.once
+    const attempt = async () => {
+      if (tag instanceof Tag && tag.tally) tag.tally.attempts++
+      try {
+        const res = await request(options)
+        observe(res.headers)
+        // Every endpoint dacli uses answers JSON; anything else is not GitHub's API (shapes.ts checks the rest).
+        if (typeof res.data !== 'object' || res.data === null || res.data instanceof ArrayBuffer) {
+          throw new BadResponseError(`expected JSON, got ${kindOf(res.data)}`, res.status)
+        }
+        return res
+      } catch (e) {
+        observe((e as { response?: { headers?: Record<string, string> } }).response?.headers)
+        throw e
+      }
+    }
+    if (once) return attempt()
+    return retrier.run(attempt, { idempotent: true, what: `(${options.method} ${pathOf(options.url)})` })
   })
 
   const call = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
@@ -165,118 +206,74 @@ export function createClient(opts: ClientOptions): GitHubClient {
     }
   }
 
+  const list = async (fullName: string, since: string | null, onPage?: (n: number) => void) => {
+    const out: Issue[] = []
+    let fetched = 0
+    for await (const page of octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
+      ...splitRepo(fullName),
+      state: 'all',
+      per_page: 100,
+      ...(since === null ? {} : { since }),
+    })) {
+      const items = issueListOf(page.data, page.status)
+      fetched += Array.isArray(page.data) ? page.data.length : 0
+      out.push(...items)
+      onPage?.(fetched)
+    }
+    const seen = new Set<number>()
+    return out.filter((i) => !seen.has(i.number) && seen.add(i.number)).sort((a, b) => a.number - b.number)
+  }
+
   return {
     apiUrl: opts.apiUrl,
+    pacing: { writeMs: opts.writeIntervalMs, createMs: opts.writeIntervalMs * 3 },
+    quota: () => quota,
+    retries: () => retrier.report(),
     rateLimit: () =>
       call('reading the rate limit', async () => {
         const r = await octokit.request('GET /rate_limit')
-        const core = (r.data as { resources?: { core?: Record<string, number> } }).resources?.core ?? {}
-        return {
-          limit: Number(core.limit ?? 0),
-          remaining: Number(core.remaining ?? 0),
-          used: typeof core.used === 'number' ? core.used : null,
-          reset: typeof core.reset === 'number' ? stamp(core.reset) : null,
-        }
+        return rateLimitOf(r.data, r.status)
       }),
     repository: (fullName) =>
       call(`reading the repository ${fullName}`, async () => {
         const r = await octokit.request('GET /repos/{owner}/{repo}', splitRepo(fullName))
-        const d = r.data as { full_name: string; private: boolean; visibility?: string }
-        const visibility: Visibility =
-          d.visibility === 'public' || d.visibility === 'private' || d.visibility === 'internal'
-            ? d.visibility
-            : d.private
-              ? 'private'
-              : 'public'
-        return { full_name: d.full_name, visibility }
+        return repoOf(r.data, r.status)
       }),
-    listIssues: (fullName, onPage) =>
-      call(`listing the issues of ${fullName}`, async () => {
-        const out: Issue[] = []
-        let fetched = 0
-        for await (const page of octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
-          ...splitRepo(fullName),
-          state: 'all',
-          per_page: 100,
-        })) {
-          const items = page.data as unknown as RawIssue[]
-          fetched += items.length
-          for (const r of items) if (r.pull_request === undefined || r.pull_request === null) out.push(issueOf(r))
-          onPage?.(fetched)
-        }
-        const seen = new Set<number>()
-        return out.filter((i) => !seen.has(i.number) && seen.add(i.number)).sort((a, b) => a.number - b.number)
+    listIssues: (fullName, onPage) => call(`listing the issues of ${fullName}`, () => list(fullName, null, onPage)),
+    createIssue: (fullName, fields, o) =>
+      call(`creating an issue in ${fullName}`, () => {
+        const since = new Date(serverNow() - PROOF_MARGIN_MS).toISOString()
+        return retrier.run<{ issue: Issue; adopted: boolean }>(
+          async () => {
+            const r = await octokit.request('POST /repos/{owner}/{repo}/issues', {
+              ...splitRepo(fullName),
+              ...fields,
+              request: { dacli: new Tag(true, o.tally) },
+            })
+            return { issue: createdIssueOf(r.data, r.status), adopted: false }
+          },
+          {
+            idempotent: false,
+            what: `creating an issue in ${fullName}`,
+            proof: async () => {
+              const found = (await list(fullName, since)).find((i) => i.body.includes(o.marker))
+              return found === undefined ? null : { issue: found, adopted: true }
+            },
+          },
+        )
       }),
-    createIssue: (fullName, fields) =>
-      call(`creating an issue in ${fullName}`, async () => {
-        const r = await octokit.request('POST /repos/{owner}/{repo}/issues', {
-          ...splitRepo(fullName),
-          ...fields,
-          // Never retried: see the failure policy above.
-          request: { retries: 0 },
-        })
-        return issueOf(r.data as unknown as RawIssue)
-      }),
-    updateIssue: (fullName, number, fields) =>
+    updateIssue: (fullName, number, fields, o) =>
       call(`updating issue #${number} of ${fullName}`, async () => {
         const r = await octokit.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
           ...splitRepo(fullName),
           issue_number: number,
           ...fields,
+          request: { dacli: new Tag(false, o?.tally) },
         })
-        return issueOf(r.data as unknown as RawIssue)
+        return createdIssueOf(r.data, r.status)
       }),
   }
 }
 
 const stamp = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
-
-interface RequestErrorLike {
-  status?: number
-  message?: string
-  response?: { headers?: Record<string, string | undefined> }
-}
-
-/** A typed dacli error for anything the client threw, with every secret masked. */
-export function classify(e: unknown, what: string, apiUrl: string, secrets: readonly (string | null)[]): DacliError {
-  const err = (typeof e === 'object' && e !== null ? e : {}) as RequestErrorLike
-  const status = typeof err.status === 'number' ? err.status : null
-  const message = redact(String(err.message ?? e), secrets)
-  const headers = err.response?.headers
-  const details: Record<string, unknown> = { status, api_url: apiUrl }
-  const next = ['dacli github doctor']
-  if (err.response === undefined) {
-    return new FailureError(`GitHub API at ${apiUrl} is unreachable (${what}): ${message}`, {
-      details: { ...details, status: null },
-      next: ['check the network and GITHUB_API_URL, then retry', ...next],
-    })
-  }
-  if (status === 401) {
-    return new FailureError(`GitHub rejected the token (401) while ${what}`, {
-      details,
-      next: ['check GH_TOKEN / GITHUB_TOKEN, or run `gh auth login`', ...next],
-    })
-  }
-  if (status === 404) {
-    return new NotFoundError(
-      `${what}: not found on GitHub (404: the repository does not exist or the token cannot see it)`,
-      {
-        details,
-        next,
-      },
-    )
-  }
-  if (status === 403 || status === 429) {
-    const reset = Number(headers?.['x-ratelimit-reset'])
-    const limited = headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(message)
-    const when = limited && Number.isFinite(reset) && reset > 0 ? `; the limit resets at ${stamp(reset)}` : ''
-    return new FailureError(`GitHub refused ${what} (${status}: ${message})${when}`, {
-      details: { ...details, rate_limited: limited },
-      next: limited ? ['wait for the rate limit to reset, then retry', ...next] : next,
-    })
-  }
-  return new FailureError(`GitHub answered ${status ?? 'with an error'} while ${what}: ${message}`, {
-    details,
-    next: ['retry; a re-run converges without duplicates', ...next],
-  })
-}
+const pathOf = (url: unknown) => String(url).replace(/^https?:\/\/[^/]+/, '')

@@ -150,3 +150,16 @@ export function quote(text: string): string {
     .map((l) => (l === '' ? '>' : `> ${l}`))
     .join('\n')
 }
+
+/**
+ * Untrusted text made inert on one markdown line: control characters and line breaks become spaces, and every
+ * character markdown or HTML gives a meaning (emphasis, links, checkboxes, headings, tags, code) is
+ * backslash-escaped, so the text renders as itself and can never open a section, an item or a comment.
+ */
+export function inlineMarkdown(text: string): string {
+  return text
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_{}[\]()<>#+\-.!|~&]/g, (c) => `\\${c}`)
+}

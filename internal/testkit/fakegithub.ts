@@ -1,14 +1,14 @@
 // A fake GitHub REST API for tests: a real node:http server on 127.0.0.1 (random
 // port) implementing the endpoints dacli uses, so the real Octokit client runs
 // against it through GITHUB_API_URL — nothing is mocked. It records every call
-// (tests assert "zero write calls" and "no duplicate issue"), and injects
-// faults on chosen calls: an error status (5xx, or 403/429 with rate-limit
-// headers), a write that is applied before its answer is lost, or a delay long
-// enough to trip the client's timeout.
+// (tests assert "zero write calls" and "no duplicate issue") and injects the
+// faults of fakefaults.ts: armed ones on chosen calls, or seeded chaos.
 
 import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { type ArmedFault, armedFor, type Chaos, chaosFault, type Fault, seeded } from './fakefaults.js'
 
+export type { Chaos, Fault }
 export type Visibility = 'public' | 'private' | 'internal'
 
 export interface FakeIssue {
@@ -21,6 +21,9 @@ export interface FakeIssue {
   /** A pull request (the issues list includes them; dacli must ignore them). */
   pull_request?: boolean
   comments: { id: number; body: string; user: string }[]
+  /** RFC 3339; `since` filters the issues list on updated_at, as GitHub does. */
+  created_at: string
+  updated_at: string
 }
 
 export interface FakeRepo {
@@ -39,28 +42,6 @@ export interface Call {
   authorization: string | null
 }
 
-export interface Fault {
-  method?: string
-  /** Matched against the path (no query). */
-  path?: RegExp
-  /** Fail the nth matching call (1-based; default 1) … */
-  nth?: number
-  /** … and this many consecutive matching calls from there (default 1). */
-  times?: number
-  /** Answer status (default 502). */
-  status?: number
-  headers?: Record<string, string>
-  message?: string
-  /** Perform the write first, then answer with the fault (the work happened, the answer was lost). */
-  afterApply?: boolean
-  /** Hold the answer this long (a hung server; trips the client's timeout). */
-  delayMs?: number
-}
-
-interface ArmedFault extends Fault {
-  seen: number
-}
-
 export interface FakeOptions {
   token?: string
   /** The login that authors issues created through the API. */
@@ -68,11 +49,9 @@ export interface FakeOptions {
   rateLimit?: number
 }
 
-const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  if (res.destroyed || res.writableEnded) return
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
-  res.end(JSON.stringify(body))
-}
+type Send = (status: number, data: unknown, headers?: Record<string, string>) => void
+
+const iso = () => new Date().toISOString()
 
 export class FakeGitHub {
   readonly calls: Call[] = []
@@ -80,7 +59,10 @@ export class FakeGitHub {
   readonly token: string
   readonly login: string
   rateLimit: { limit: number; remaining: number; reset: number }
+  /** Where the issues list's `Link` header points (default: this server); a hostile server points it elsewhere. */
+  linkBase: string | null = null
   private faults: ArmedFault[] = []
+  private chaos: { c: Chaos; random: () => number } | null = null
   private server: http.Server | null = null
   private port = 0
 
@@ -101,13 +83,14 @@ export class FakeGitHub {
     return `http://127.0.0.1:${this.port}`
   }
 
-  /** The environment a dacli run needs to talk to this fake. */
+  /** The environment a dacli run needs to talk to this fake (no write spacing, millisecond backoff). */
   env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
     return {
       GITHUB_API_URL: this.url,
       GH_TOKEN: this.token,
       GITHUB_TOKEN: undefined,
       DACLI_GITHUB_WRITE_INTERVAL_MS: '0',
+      DACLI_GITHUB_BACKOFF_MS: '5',
       ...extra,
     }
   }
@@ -127,6 +110,7 @@ export class FakeGitHub {
 
   addIssue(fullName: string, issue: Partial<FakeIssue> & { title: string }): FakeIssue {
     const repo = this.repo(fullName)
+    const now = iso()
     const full: FakeIssue = {
       number: repo.issues.length + 1,
       body: null,
@@ -134,6 +118,8 @@ export class FakeGitHub {
       labels: [],
       user: 'alice',
       comments: [],
+      created_at: now,
+      updated_at: now,
       ...issue,
     }
     repo.issues.push(full)
@@ -145,8 +131,14 @@ export class FakeGitHub {
     this.faults.push({ ...fault, seen: 0 })
   }
 
+  /** Fail a random share of calls from now on (seeded: replayable). */
+  setChaos(c: Chaos): void {
+    this.chaos = { c, random: seeded(c.seed) }
+  }
+
   clearFaults(): void {
     this.faults = []
+    this.chaos = null
   }
 
   writes(): Call[] {
@@ -167,7 +159,11 @@ export class FakeGitHub {
 
   private listen(): Promise<void> {
     const server = http.createServer((req, res) => {
-      this.handle(req, res).catch((e: unknown) => json(res, 500, { message: `fake crashed: ${String(e)}` }))
+      this.handle(req, res).catch((e: unknown) => {
+        if (res.headersSent || res.destroyed) return
+        res.writeHead(500, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ message: `fake crashed: ${String(e)}` }))
+      })
     })
     this.server = server
     return new Promise((resolve) => {
@@ -187,17 +183,6 @@ export class FakeGitHub {
       'x-ratelimit-reset': String(r.reset),
       'x-ratelimit-resource': 'core',
     }
-  }
-
-  private armedFor(method: string, path: string): ArmedFault | null {
-    for (const f of this.faults) {
-      if (f.method !== undefined && f.method !== method) continue
-      if (f.path !== undefined && !f.path.test(path)) continue
-      f.seen++
-      const first = f.nth ?? 1
-      if (f.seen >= first && f.seen < first + (f.times ?? 1)) return f
-    }
-    return null
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -222,16 +207,28 @@ export class FakeGitHub {
       authorization: req.headers.authorization ?? null,
     }
     this.calls.push(call)
-    const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
+    const write = (status: number, text: string, headers: Record<string, string>) => {
       call.status = status
-      json(res, status, data, { ...this.rateHeaders(), ...headers })
+      if (res.destroyed || res.writableEnded) return
+      res.writeHead(status, { ...this.rateHeaders(), ...headers })
+      res.end(text)
     }
+    const send: Send = (status, data, headers = {}) =>
+      write(status, JSON.stringify(data), { 'content-type': 'application/json; charset=utf-8', ...headers })
 
-    const fault = this.armedFor(method, url.pathname)
-    if (fault?.delayMs !== undefined) await new Promise((r) => setTimeout(r, fault.delayMs))
-    const answerFault = () =>
-      send(fault?.status ?? 502, { message: fault?.message ?? 'Server Error (injected)' }, fault?.headers ?? {})
+    const chaos = this.chaos
+    const fault =
+      armedFor(this.faults, method, url.pathname) ??
+      (chaos === null ? null : chaosFault(chaos.c, chaos.random, method, url.pathname))
+    const answerFault = async () => {
+      if (fault?.delayMs !== undefined) await new Promise((r) => setTimeout(r, fault.delayMs))
+      const headers = { 'content-type': fault?.contentType ?? 'application/json; charset=utf-8', ...fault?.headers }
+      const text = fault?.body ?? JSON.stringify({ message: fault?.message ?? 'Server Error (injected)' })
+      write(fault?.status ?? 502, text, headers)
+    }
     if (fault && !fault.afterApply) return answerFault()
+    // A fault that applies first: the route below does the work, then answers with the fault.
+    const reply: Send = fault ? () => void answerFault() : send
 
     // Authentication: a wrong token is always 401; no token only reads /rate_limit and public repositories.
     const auth = call.authorization
@@ -241,7 +238,7 @@ export class FakeGitHub {
 
     if (url.pathname === '/rate_limit' && method === 'GET') {
       const core = { ...this.rateLimit, used: this.rateLimit.limit - this.rateLimit.remaining }
-      return send(200, { resources: { core }, rate: core })
+      return reply(200, { resources: { core }, rate: core })
     }
 
     const m = /^\/repos\/([^/]+)\/([^/]+)(\/issues(?:\/(\d+)(\/comments)?)?)?$/.exec(url.pathname)
@@ -257,13 +254,15 @@ export class FakeGitHub {
       state: i.state,
       labels: i.labels.map((name) => ({ name })),
       user: { login: i.user },
+      created_at: i.created_at,
+      updated_at: i.updated_at,
       html_url: `http://${host}/${full}/issues/${i.number}`,
       ...(i.pull_request ? { pull_request: { url: `http://${host}/${full}/pull/${i.number}` } } : {}),
     })
 
     if (m[3] === undefined) {
       if (method !== 'GET') return send(404, { message: 'Not Found' })
-      return send(200, {
+      return reply(200, {
         name: repo.name,
         full_name: full,
         owner: { login: repo.owner },
@@ -274,81 +273,68 @@ export class FakeGitHub {
     }
 
     if (m[4] === undefined) {
-      if (method === 'GET') return fault ? answerFault() : this.listIssues(url, repo, host, send, issueJSON)
-      if (method === 'POST') {
-        if (!authed) return send(401, { message: 'Requires authentication' })
-        const b = (body ?? {}) as { title?: unknown; body?: unknown; labels?: unknown }
-        if (typeof b.title !== 'string' || b.title === '') {
-          return send(422, {
-            message: 'Validation Failed',
-            errors: [{ resource: 'Issue', field: 'title', code: 'missing_field' }],
-          })
-        }
-        const issue: FakeIssue = {
-          number: repo.issues.length + 1,
-          title: b.title,
-          body: typeof b.body === 'string' ? b.body : null,
-          state: 'open',
-          labels: labelNames(b.labels),
-          user: this.login,
-          comments: [],
-        }
-        repo.issues.push(issue)
-        if (fault) return answerFault()
-        return send(201, issueJSON(issue))
+      if (method === 'GET') return this.listIssues(url, repo, this.linkBase ?? `http://${host}`, reply, issueJSON)
+      if (method !== 'POST') return send(404, { message: 'Not Found' })
+      if (!authed) return send(401, { message: 'Requires authentication' })
+      const b = (body ?? {}) as { title?: unknown; body?: unknown; labels?: unknown }
+      if (typeof b.title !== 'string' || b.title === '') {
+        return send(422, {
+          message: 'Validation Failed',
+          errors: [{ resource: 'Issue', field: 'title', code: 'missing_field' }],
+        })
       }
-      return send(404, { message: 'Not Found' })
+      const issue = this.addIssue(full, {
+        title: b.title,
+        body: typeof b.body === 'string' ? b.body : null,
+        labels: labelNames(b.labels),
+        user: this.login,
+      })
+      return reply(201, issueJSON(issue))
     }
 
     const issue = repo.issues.find((i) => i.number === Number(m[4]))
     if (issue === undefined) return send(404, { message: 'Not Found' })
     if (m[5] !== undefined) {
-      if (method === 'GET') return send(200, issue.comments)
-      if (method === 'POST') {
-        const text = (body as { body?: unknown } | null)?.body
-        if (typeof text !== 'string') return send(422, { message: 'Validation Failed' })
-        const c = { id: issue.comments.length + 1, body: text, user: this.login }
-        issue.comments.push(c)
-        if (fault) return answerFault()
-        return send(201, c)
-      }
-      return send(404, { message: 'Not Found' })
+      if (method === 'GET') return reply(200, issue.comments)
+      if (method !== 'POST') return send(404, { message: 'Not Found' })
+      const text = (body as { body?: unknown } | null)?.body
+      if (typeof text !== 'string') return send(422, { message: 'Validation Failed' })
+      const c = { id: issue.comments.length + 1, body: text, user: this.login }
+      issue.comments.push(c)
+      return reply(201, c)
     }
-    if (method === 'GET') return send(200, issueJSON(issue))
-    if (method === 'PATCH') {
-      if (!authed) return send(401, { message: 'Requires authentication' })
-      const b = (body ?? {}) as { title?: unknown; body?: unknown; labels?: unknown; state?: unknown }
-      if (typeof b.title === 'string') issue.title = b.title
-      if (typeof b.body === 'string') issue.body = b.body
-      if (b.labels !== undefined) issue.labels = labelNames(b.labels)
-      if (b.state === 'open' || b.state === 'closed') issue.state = b.state
-      if (fault) return answerFault()
-      return send(200, issueJSON(issue))
-    }
-    return send(404, { message: 'Not Found' })
+    if (method === 'GET') return reply(200, issueJSON(issue))
+    if (method !== 'PATCH') return send(404, { message: 'Not Found' })
+    if (!authed) return send(401, { message: 'Requires authentication' })
+    const b = (body ?? {}) as { title?: unknown; body?: unknown; labels?: unknown; state?: unknown }
+    if (typeof b.title === 'string') issue.title = b.title
+    if (typeof b.body === 'string') issue.body = b.body
+    if (b.labels !== undefined) issue.labels = labelNames(b.labels)
+    if (b.state === 'open' || b.state === 'closed') issue.state = b.state
+    issue.updated_at = iso()
+    return reply(200, issueJSON(issue))
   }
 
-  private listIssues(
-    url: URL,
-    repo: FakeRepo,
-    host: string,
-    send: (s: number, d: unknown, h?: Record<string, string>) => void,
-    issueJSON: (i: FakeIssue) => unknown,
-  ): void {
-    const per = Math.min(Math.max(Number(url.searchParams.get('per_page') ?? 30) || 30, 1), 100)
-    const page = Math.max(Number(url.searchParams.get('page') ?? 1) || 1, 1)
-    const state = url.searchParams.get('state') ?? 'open'
+  private listIssues(url: URL, repo: FakeRepo, base: string, send: Send, issueJSON: (i: FakeIssue) => unknown): void {
+    const q = url.searchParams
+    const per = Math.min(Math.max(Number(q.get('per_page') ?? 30) || 30, 1), 100)
+    const page = Math.max(Number(q.get('page') ?? 1) || 1, 1)
+    const state = q.get('state') ?? 'open'
+    const since = q.get('since')
+    const creator = q.get('creator')
     // GitHub's default order: newest first.
-    const asc = url.searchParams.get('direction') === 'asc'
+    const asc = q.get('direction') === 'asc'
     const all = repo.issues
       .filter((i) => state === 'all' || i.state === state)
+      .filter((i) => since === null || Date.parse(i.updated_at) >= Date.parse(since))
+      .filter((i) => creator === null || i.user.toLowerCase() === creator.toLowerCase())
       .sort((a, b) => (asc ? a.number - b.number : b.number - a.number))
     const last = Math.max(1, Math.ceil(all.length / per))
     const link = (p: number, rel: string) => {
-      const q = new URLSearchParams(url.searchParams)
-      q.set('page', String(p))
-      q.set('per_page', String(per))
-      return `<http://${host}${url.pathname}?${q}>; rel="${rel}"`
+      const next = new URLSearchParams(q)
+      next.set('page', String(p))
+      next.set('per_page', String(per))
+      return `<${base}${url.pathname}?${next}>; rel="${rel}"`
     }
     const links = page < last ? [link(page + 1, 'next'), link(last, 'last')] : []
     send(

@@ -1,4 +1,4 @@
-import { defineCommand, flagBool } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { listAgents } from '../../store/index.js'
 import type { AgentListDocT } from './json.js'
@@ -11,7 +11,7 @@ export const list = defineCommand({
   json: 'agent-list/v1',
   mutates: false,
   async run(ctx, input) {
-    const all = flagBool(input, 'all')
+    const all = input.flags.all === true
     const agents = (await listAgents(await ctx.store())).filter((a) => all || !a.retired)
     const data: AgentListDocT = {
       schema: 'agent-list/v1',
@@ -28,10 +28,11 @@ export const list = defineCommand({
     return {
       data,
       human(out) {
-        out.table([
-          ['ID', 'GRANT', 'ROLE', 'PARENT', ''].map((h) => out.style('dim', h)),
-          ...data.agents.map((a) => [a.id, a.grant, a.role ?? '-', a.parent ?? '-', a.retired ? 'retired' : '']),
-        ])
+        out.table(
+          ['ID', 'GRANT', 'ROLE', 'PARENT', 'STATE'],
+          data.agents.map((a) => [a.id, a.grant, a.role ?? '-', a.parent ?? '-', a.retired ? 'retired' : 'live']),
+          { shrink: 2 },
+        )
       },
     }
   },

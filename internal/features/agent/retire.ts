@@ -14,7 +14,7 @@ export const retire = defineCommand({
   idempotent: true,
   async run(ctx, input) {
     const store = await ctx.store()
-    const r = await retireAgent(store, await ctx.identity(), input.args.id as string)
+    const r = await retireAgent(store, await ctx.identity(), input.args.id)
     const data = await agentDoc(store, r.agent, r.changed)
     return {
       data,

@@ -1,5 +1,6 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
+import { shortRef } from '../../clikit/text.js'
 import { type AgentFile, lineageOf, listAgents, readAgent, type Store } from '../../store/index.js'
 import type { AgentDocT } from './json.js'
 
@@ -40,7 +41,8 @@ export function renderAgent(out: Out, d: AgentDocT): void {
     out.line('')
     out.line(out.style('bold', 'Owns'))
     out.table(
-      d.tasks_owned.map((t) => [t.ref, t.status, t.title]),
+      ['REF', 'STATUS', 'TITLE'],
+      d.tasks_owned.map((t) => [shortRef(t.ref), out.status(t.status), t.title]),
       { indent: 2 },
     )
   }
@@ -55,7 +57,7 @@ export const show = defineCommand({
   mutates: false,
   async run(ctx, input) {
     const store = await ctx.store()
-    const data = await agentDoc(store, await readAgent(store, input.args.id as string), false)
+    const data = await agentDoc(store, await readAgent(store, input.args.id), false)
     return { data, human: (out) => renderAgent(out, data) }
   },
 })

@@ -1,4 +1,4 @@
-import { defineCommand, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { spawnAgent } from '../../store/index.js'
 import { checkTitle } from '../../store/paths.js'
@@ -21,11 +21,11 @@ export const spawn = defineCommand({
     'DACLI_AGENT=$(dacli agent spawn --role reviewer) dacli whoami',
   ],
   async run(ctx, input) {
-    const role = flagStr(input, 'role')
+    const role = input.flags.role
     if (role !== undefined) checkTitle(role, 'role')
     const store = await ctx.store()
     const parent = await ctx.identity()
-    const grant = (flagStr(input, 'grant') ?? 'ro') as 'ro' | 'rw'
+    const grant = input.flags.grant ?? 'ro'
     const a = await spawnAgent(store, parent, { role: role ?? null, grant })
     const data: AgentTokenDocT = {
       schema: 'agent-token/v1',

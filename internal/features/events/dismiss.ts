@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagStr } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { dismissEvent } from '../../store/dismiss.js'
 import { qualifiedRef } from '../../store/refs.js'
@@ -17,12 +17,7 @@ export const dismiss = defineCommand({
   examples: ['dacli events dismiss 01J9ZK3 --reason "p/002 is held by a-worker-x7; claim another task"'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const r = await dismissEvent(
-      store,
-      await ctx.identity(),
-      input.args.id as string,
-      flagStr(input, 'reason') as string,
-    )
+    const r = await dismissEvent(store, await ctx.identity(), input.args.id, input.flags.reason)
     const data: EventDismissDocT = {
       schema: 'event-dismiss/v1',
       event_id: r.event.id,

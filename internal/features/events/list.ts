@@ -1,5 +1,6 @@
 import { defineCommand, flagBool, flagNum, flagStr } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
+import { shortRef } from '../../clikit/text.js'
 import { listEvents } from '../../store/index.js'
 import type { EventListDocT } from './json.js'
 
@@ -57,6 +58,7 @@ export const list = defineCommand({
       human(out) {
         if (data.events.length === 0) out.line(pending ? 'no pending events' : 'no events')
         out.table(
+          ['CREATED', 'STATE', 'KIND', 'BY', 'ABOUT', 'SUMMARY'],
           data.events.map((e) => [
             out.style('dim', e.created),
             e.state === 'pending'
@@ -66,8 +68,8 @@ export const list = defineCommand({
                 : e.state,
             e.kind,
             e.created_by,
-            e.about?.ref ?? e.about?.id ?? '-',
-            e.body.split('\n')[0]?.slice(0, 60) ?? '',
+            e.about?.ref ? shortRef(e.about.ref) : (e.about?.id ?? '-'),
+            e.body.split('\n')[0] ?? '',
           ]),
         )
         if (data.truncated) out.line(out.style('dim', `${data.total - data.events.length} more (raise --limit)`))

@@ -35,7 +35,7 @@ describe('github doctor', () => {
     expect(r.json.rate_limit.remaining).toBeGreaterThan(0)
     expect(r.stdout + r.stderr).not.toContain(w.gh.token)
     const human = (await w.run('github', 'doctor', 'alpha')).expectExit(0)
-    expect(human.stdout).toMatch(/ok {2}token {7}from GH_TOKEN, accepted by GitHub/)
+    expect(human.stdout).toMatch(/ok +token +from GH_TOKEN, accepted by GitHub/)
     expect(w.gh.writes()).toEqual([])
   })
 
@@ -63,8 +63,8 @@ describe('github doctor', () => {
 
     // Human mode prints the report on stdout too.
     const h = (await w.run('github', 'doctor', { env: none })).expectExit(1)
-    expect(h.stdout).toMatch(/FAIL {2}token/)
-    expect(h.stdout).toMatch(/check\(s\) failed/)
+    expect(h.stdout).toMatch(/FAIL +token/)
+    expect(h.stdout).toMatch(/\d+ checks? failed/)
   })
 
   test('an unreachable API, an exhausted quota, a public repository without consent', async () => {

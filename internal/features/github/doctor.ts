@@ -1,4 +1,5 @@
 import { defineCommand, optionalArg } from '../../clikit/command.js'
+import { count } from '../../clikit/text.js'
 import type { RateLimit, RepoInfo } from '../../github/client.js'
 import type { GithubDoctorDocT } from './json.js'
 import { originRepo, sameRepo } from './repo.js'
@@ -84,7 +85,8 @@ export const doctor = defineCommand({
     let live: RepoInfo | null = null
     let repository: Check
     if (repo === null) repository = { name: 'repository', ok: false, detail: repoProblem }
-    else if (!api.ok) repository = { name: 'repository', ok: false, detail: `${repo}: not checked (API unreachable)` }
+    else if (!api.ok)
+      repository = { name: 'repository', ok: false, detail: `${repo}: not checked (the api check failed)` }
     else {
       try {
         live = await s.client.repository(repo)
@@ -110,7 +112,7 @@ export const doctor = defineCommand({
 
     const rate: Check =
       rl === null
-        ? { name: 'rate_limit', ok: false, detail: 'unknown: the API did not answer' }
+        ? { name: 'rate_limit', ok: false, detail: 'unknown: the rate limit could not be read (see the api check)' }
         : {
             name: 'rate_limit',
             ok: rl.remaining > 0,
@@ -140,10 +142,11 @@ export const doctor = defineCommand({
           `${out.style('bold', 'github doctor')}  ${data.repository ?? 'no repository'}${project === null ? '' : ` (project ${project})`}  ${out.style('dim', apiUrl)}`,
         )
         out.table(
+          ['RESULT', 'CHECK', 'DETAIL'],
           checks.map((c) => [c.ok ? out.style('green', 'ok') : out.style('red', 'FAIL'), c.name, c.detail]),
           { indent: 2 },
         )
-        if (!ok) out.line(out.style('red', `${checks.filter((c) => !c.ok).length} check(s) failed`))
+        if (!ok) out.line(out.style('red', `${count(checks.filter((c) => !c.ok).length, 'check')} failed`))
       },
     }
   },

@@ -3,7 +3,13 @@
 // number written back as soon as the issue exists), and the documents.
 
 import { createHash } from 'node:crypto'
-import { type Step as EngineStep, type ProjectedTask, type Projection, project } from '../../engines/projection.js'
+import {
+  type Step as EngineStep,
+  markerOf,
+  type ProjectedTask,
+  type Projection,
+  project,
+} from '../../engines/projection.js'
 import type { GitHubClient, Issue } from '../../github/client.js'
 import { type Store, stamp, type TaskFileRef, type TaskRecord, UsageError } from '../../store/index.js'
 import { fileRefOf } from '../../store/store.js'
@@ -149,6 +155,7 @@ export interface PushApply {
   client: GitHubClient
   actor: string
   repo: string
+  wsId: string
   say: (message: string) => void
 }
 
@@ -162,12 +169,12 @@ export async function applyPush(a: PushApply, plan: PushPlan): Promise<PushItemT
     let n = s.issue?.number ?? null
     try {
       if (s.action === 'create') {
-        const created = await a.client.createIssue(a.repo, {
-          title: s.desired.title,
-          body: s.desired.body,
-          labels: s.desired.labels,
-        })
-        n = created.number
+        const created = await a.client.createIssue(
+          a.repo,
+          { title: s.desired.title, body: s.desired.body, labels: s.desired.labels },
+          { marker: markerOf(s.task.id as string, a.wsId) },
+        )
+        n = created.issue.number
         // Write the mapping first: if closing fails now, the next push updates the known issue.
         await writeBack(a, s, n, true)
         if (s.desired.state === 'closed') await a.client.updateIssue(a.repo, n, { state: 'closed' })

@@ -50,7 +50,10 @@ export const push = defineCommand({
       const plan = planPush(tasks, await fetchIssues(p, repo), repo, wsId)
       const busy = plan.steps.filter((s) => s.action !== 'unchanged').length
       if (busy > 0) p.say(`push: ${busy} issue(s) to write on ${repo}…`)
-      const items = await applyPush({ store: p.store, client: p.session.client, actor: who.id, repo, say: p.say }, plan)
+      const items = await applyPush(
+        { store: p.store, client: p.session.client, actor: who.id, repo, wsId, say: p.say },
+        plan,
+      )
       return pushResultDoc(project, repo, items, plan)
     })
     return { data, human: (out) => renderPush(out, data) }

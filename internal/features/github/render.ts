@@ -1,6 +1,7 @@
 // Human output of the slice's documents (never parsed: the --json documents are the contract).
 
 import type { Out } from '../../clikit/io.js'
+import { count } from '../../clikit/text.js'
 import type { AdoptionPlanDocT, PlanItemT, PullResultDocT, PushItemT, PushPreviewDocT, PushResultDocT } from './json.js'
 import { CATEGORIES } from './plan.js'
 
@@ -9,11 +10,12 @@ const LIST_MAX = 20
 export function renderPlan(out: Out, d: AdoptionPlanDocT, refs: ReadonlyMap<string, string>): void {
   const c = d.counts
   out.line(
-    `${out.style('bold', 'adoption plan')} ${d.repository} → project ${d.project}: ${d.total} issue(s) — ${c.create} create, ${c.link} link, ${c.already_mapped} already mapped, ${c.refused} refused, ${c.skipped} skipped`,
+    `${out.style('bold', 'adoption plan')} ${d.repository} → project ${d.project}: ${count(d.total, 'issue')} — ${c.create} create, ${c.link} link, ${c.already_mapped} already mapped, ${c.refused} refused, ${c.skipped} skipped`,
   )
   const items: PlanItemT[] = CATEGORIES.flatMap((k) => d[k]).sort((a, b) => a.issue_number - b.issue_number)
   const who = (id: string | null) => (id === null ? '' : ` → ${refs.get(id) ?? id}`)
   out.table(
+    ['ISSUE', 'OUTCOME', 'TITLE'],
     items.map((i) => [
       `#${i.issue_number}`,
       i.outcome === 'refused' ? out.style('red', i.outcome) : i.outcome,
@@ -34,13 +36,13 @@ export function renderPlan(out: Out, d: AdoptionPlanDocT, refs: ReadonlyMap<stri
     )
   }
   if (c.refused > 0)
-    out.line(out.style('red', `${c.refused} blocking item(s): an applying pull refuses until they are resolved`))
+    out.line(out.style('red', `${count(c.refused, 'blocking item')}: an applying pull refuses until they are resolved`))
 }
 
 export function renderPullResult(out: Out, d: PullResultDocT): void {
   const c = d.counts
   out.line(
-    `pull: ${c.created} created, ${c.linked} linked, ${c.already_mapped} already mapped, ${c.skipped} skipped (of ${d.total} issues) from ${d.repository}`,
+    `pull: ${c.created} created, ${c.linked} linked, ${c.already_mapped} already mapped, ${c.skipped} skipped (of ${count(d.total, 'issue')}) from ${d.repository}`,
   )
   const lines = [
     ...d.created.map((a) => `  created ${a.ref} from #${a.issue_number}`),
@@ -75,7 +77,7 @@ export function renderPush(out: Out, d: PushPreviewDocT | PushResultDocT): void 
   }
   for (const s of d.skipped) out.line(out.style('yellow', `  not pushed: ${s.path} (${s.reason}; see dacli doctor)`))
   const c = d.counts
-  const summary = `${c.create} create, ${c.update} update, ${c.close} close, ${c.unchanged} unchanged, ${d.adopted} adopted (of ${d.total} tasks) on ${d.repository}`
+  const summary = `${c.create} create, ${c.update} update, ${c.close} close, ${c.unchanged} unchanged, ${d.adopted} adopted (of ${count(d.total, 'task')}) on ${d.repository}`
   if (dry) {
     out.line(`push preview: ${summary}`)
     if ('next_cursor' in d && d.next_cursor !== null)

@@ -37,11 +37,31 @@ export function apiUrlOf(env: Env): string {
   return raw.replace(/\/+$/, '')
 }
 
-function msFrom(env: Env, name: string, fallback: number): number {
+function wholeFrom(env: Env, name: string, fallback: number, unit: string, min = 0): number {
   const raw = env[name]?.trim()
   if (raw === undefined || raw === '') return fallback
-  if (!/^\d+$/.test(raw)) throw new UsageError(`${name} must be a whole number of milliseconds, got "${raw}"`)
+  if (!/^\d{1,12}$/.test(raw) || Number(raw) < min) {
+    throw new UsageError(
+      `${name} must be a whole number of ${unit}${min > 0 ? ` (at least ${min})` : ''}, got "${raw.slice(0, 40)}"`,
+      {
+        next: [`unset ${name} to use the default (${fallback})`],
+      },
+    )
+  }
   return Number(raw)
+}
+
+/** The tunables, from the environment (tests shorten them; people rarely need to). */
+export function tunables(env: Env) {
+  return {
+    timeoutMs: Math.max(wholeFrom(env, 'DACLI_GITHUB_TIMEOUT_MS', 30_000, 'milliseconds'), 1),
+    writeIntervalMs: wholeFrom(env, 'DACLI_GITHUB_WRITE_INTERVAL_MS', 1_000, 'milliseconds'),
+    retry: {
+      maxAttempts: wholeFrom(env, 'DACLI_GITHUB_MAX_ATTEMPTS', 5, 'attempts', 1),
+      backoffMs: wholeFrom(env, 'DACLI_GITHUB_BACKOFF_MS', 1_000, 'milliseconds'),
+      budgetMs: wholeFrom(env, 'DACLI_GITHUB_RETRY_BUDGET_MS', 600_000, 'milliseconds'),
+    },
+  }
 }
 
 export function hostOf(apiUrl: string): string | null {
@@ -60,8 +80,7 @@ export function progress(ctx: Context): (message: string) => void {
 
 export async function connect(ctx: Context, opts: { requireToken: boolean }): Promise<Session> {
   const apiUrl = apiUrlOf(ctx.env)
-  const timeoutMs = msFrom(ctx.env, 'DACLI_GITHUB_TIMEOUT_MS', 30_000)
-  const writeIntervalMs = msFrom(ctx.env, 'DACLI_GITHUB_WRITE_INTERVAL_MS', 1_000)
+  const t = tunables(ctx.env)
   const token = await resolveToken(ctx.env, hostOf(apiUrl))
   if (token === null && opts.requireToken) {
     throw new FailureError('no GitHub token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`', {
@@ -74,10 +93,9 @@ export async function connect(ctx: Context, opts: { requireToken: boolean }): Pr
   const client = createClient({
     apiUrl,
     token: token?.value ?? null,
-    timeoutMs: Math.max(timeoutMs, 1),
-    writeIntervalMs,
+    ...t,
     userAgent: `dacli/${VERSION}`,
-    onWait: say,
+    onWait: (ms, why) => say(`${why}: retrying in ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)}s`}…`),
   })
   return { client, apiUrl, tokenSource: token?.source ?? null }
 }

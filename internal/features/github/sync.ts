@@ -101,7 +101,7 @@ export const sync = defineCommand({
       tasks = await opened.reload()
       const outPlan = planPush(tasks, issues, repo, wsId)
       const items = await applyPush(
-        { store: p.store, client: p.session.client, actor: who.id, repo, say: p.say },
+        { store: p.store, client: p.session.client, actor: who.id, repo, wsId, say: p.say },
         outPlan,
       )
       return { pull: pulled, push: pushResultDoc(project, repo, items, outPlan) }

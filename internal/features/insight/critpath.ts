@@ -1,5 +1,6 @@
 import { defineCommand, flagStr } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
+import { count, oneDecimal, shortRef } from '../../clikit/text.js'
 import { CycleError, criticalPath } from '../../engines/cpm.js'
 import { byText } from '../../engines/order.js'
 import { RefusedError } from '../../store/errors.js'
@@ -8,6 +9,16 @@ import type { CriticalPathDocT } from './json.js'
 import { cpmInput, inProgressScope, loadPlan, refOf } from './plan.js'
 
 type Row = CriticalPathDocT['tasks'][number]
+
+/** Critical tasks in steps of equal earliest start: a step of two or more runs side by side. */
+function chainOf(critical: readonly Row[]): Row[][] {
+  const steps = new Map<number, Row[]>()
+  for (const r of critical) {
+    const key = r.es ?? Number.POSITIVE_INFINITY
+    steps.set(key, [...(steps.get(key) ?? []), r])
+  }
+  return [...steps.entries()].sort((a, b) => a[0] - b[0]).map(([, rs]) => rs.sort((a, b) => byText(a.ref, b.ref)))
+}
 
 const label = (r: Row) =>
   `${r.ref.replace(/^([^/]+\/\d+)-.*/, '$1')} ${r.title}${r.te === null ? ' (unsized)' : ` (Te ${r.te})`}`
@@ -131,15 +142,22 @@ export const critpath = defineCommand({
         }
         out.line(
           data.duration === null
-            ? `project duration: unknown — ${data.unsized.length} unsized task(s)`
-            : `project duration: ${data.duration} (Te units)`,
+            ? `duration: unknown — ${count(data.unsized.length, 'unsized task')}`
+            : `duration: ${s('bold', oneDecimal(data.duration))} (in the estimates' units)`,
         )
-        const n = (v: number | null) => (v === null ? '-' : String(v))
-        out.table([
-          ['', 'TASK', 'TE', 'ES', 'EF', 'LS', 'LF', 'SLACK', 'TITLE'].map((h) => s('dim', h)),
-          ...rows.map((r) => [
+        out.line(
+          s(
+            'dim',
+            'Te = expected duration (o + 4m + p) / 6 · ES/EF, LS/LF = earliest, latest start/finish · slack = how far a task can slip without moving the end · ★ critical (no slack)',
+          ),
+        )
+        out.line('')
+        const n = oneDecimal
+        out.table(
+          ['', 'TASK', 'TE', 'ES', 'EF', 'LS', 'LF', 'SLACK', 'TITLE'],
+          rows.map((r) => [
             r.critical ? s('red', '★') : ' ',
-            r.ref,
+            shortRef(r.ref),
             n(r.te),
             n(r.es),
             n(r.ef),
@@ -148,13 +166,18 @@ export const critpath = defineCommand({
             n(r.slack),
             r.title,
           ]),
-        ])
-        if (data.critical_path.length > 0) {
+          { right: [2, 3, 4, 5, 6, 7] },
+        )
+        const path = chainOf(rows.filter((r) => r.critical))
+        if (path.length > 0) {
           out.line('')
-          out.line(`critical chain: ${data.critical_path.map((id) => rowOf.get(id)?.ref ?? id).join(' → ')}`)
+          out.line(`critical path: ${path.map((step) => step.map((r) => shortRef(r.ref)).join(' ‖ ')).join(' → ')}`)
+          if (path.some((step) => step.length > 1)) out.line(s('dim', '  ‖ = critical tasks that run side by side'))
         }
         if (data.unsized.length > 0)
-          out.line(s('yellow', `unsized: ${data.unsized.join(', ')} (dacli task edit <ref> --estimate o,m,p)`))
+          out.line(
+            s('yellow', `unsized: ${data.unsized.map(shortRef).join(', ')} (dacli task edit <ref> --estimate o,m,p)`),
+          )
       },
     }
   },

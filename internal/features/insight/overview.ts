@@ -1,4 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
+import { STATUS_STYLE } from '../../clikit/io.js'
+import { count, shortRef } from '../../clikit/text.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import type { OverviewDocT } from './json.js'
@@ -52,37 +54,32 @@ export const overview = defineCommand({
       data,
       human(out) {
         const s = out.style
-        out.line(
-          `${s('bold', store.config.name)}  ${data.projects} project${data.projects === 1 ? '' : 's'}, ${data.tasks} task${data.tasks === 1 ? '' : 's'}`,
-        )
-        out.line(
-          `  ${STATUSES.map((k) => `${k} ${s(k === 'blocked' && counts.blocked > 0 ? 'red' : 'bold', String(counts[k]))}`).join('  ·  ')}`,
-        )
+        out.line(`${s('bold', store.config.name)}  ${count(data.projects, 'project')}, ${count(data.tasks, 'task')}`)
+        out.line(`  ${STATUSES.map((k) => `${s(STATUS_STYLE[k], k)} ${s('bold', String(counts[k]))}`).join('  ·  ')}`)
         const cap = data.wip.capacity
         const wip =
           cap === null
             ? `${counts.active} active`
             : `${counts.active}/${cap} active${counts.active > cap ? s('red', ' (over the WIP limit)') : ''}`
         out.line(
-          `  WIP ${wip}  ·  ${data.live_agents} live agent${data.live_agents === 1 ? '' : 's'}  ·  ${data.pending_events} pending event${data.pending_events === 1 ? '' : 's'}`,
+          `  WIP ${wip}  ·  ${count(data.live_agents, 'live agent')}  ·  ${count(data.pending_events, 'pending event')}`,
         )
         out.line('')
         out.line(s('bold', 'Ready now'))
         if (data.ready_now.length === 0) out.line(`  ${f.explanation ?? 'nothing is ready'}`)
         out.table(
-          data.ready_now.map((r) => [r.priority ?? '-', r.ref, r.title]),
+          ['PRI', 'REF', 'TITLE'],
+          data.ready_now.map((r) => [r.priority ?? '-', shortRef(r.ref), r.title]),
           { indent: 2 },
         )
-        if (data.ready_now.length > 0) out.line(s('dim', `  start: ${data.ready_now[0]?.command}`))
+        if (data.ready_now.length > 0)
+          out.line(s('dim', `  start: dacli task claim ${shortRef(data.ready_now[0]?.ref ?? '')}`))
         out.line('')
         out.line(s('dim', 'more: dacli next · dacli status · dacli task list · dacli context <ref>'))
         if (data.pending_events > 0) out.line(s('dim', 'apply pending proposals: dacli sync'))
         if (data.open_questions > 0)
           out.line(
-            s(
-              'yellow',
-              `${data.open_questions} open question${data.open_questions === 1 ? '' : 's'} wait for a person: dacli threads --open`,
-            ),
+            s('yellow', `${count(data.open_questions, 'open question')} wait for a person: dacli threads --open`),
           )
       },
     }

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../clikit/command.js'
+import { count } from '../../clikit/text.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import type { StatusDocT } from './json.js'
@@ -50,14 +51,17 @@ export const status = defineCommand({
           `${out.style('bold', data.workspace.name)}  ${out.style('dim', store.root)}   you are ${who.id} (${who.grant})`,
         )
         out.line('')
-        out.table([
-          ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'].map((h) => out.style('dim', h)),
-          ...rows.map((r) => [r.slug, ...STATUSES.map((s) => String(r.counts[s])), r.title]),
-          ['total', ...STATUSES.map((s) => String(totals[s])), ''],
-        ])
+        out.table(
+          ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'],
+          [
+            ...rows.map((r) => [r.slug, ...STATUSES.map((s) => String(r.counts[s])), r.title]),
+            ['total', ...STATUSES.map((s) => String(totals[s])), ''],
+          ],
+          { right: [1, 2, 3, 4] },
+        )
         if (questions > 0)
           out.line(
-            `\n${questions} open question${questions === 1 ? '' : 's'} wait${questions === 1 ? 's' : ''} for a person — dacli threads --open`,
+            `\n${count(questions, 'open question')} wait${questions === 1 ? 's' : ''} for a person — dacli threads --open`,
           )
         if (pending > 0)
           out.line(

@@ -1,4 +1,4 @@
-import { defineCommand, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { oneOf } from '../../clikit/flags.js'
 
 export const serve = defineCommand({
@@ -15,7 +15,7 @@ export const serve = defineCommand({
   examples: ['dacli mcp serve', 'DACLI_AGENT=<token> dacli mcp serve --profile minimal'],
   async run(ctx, input) {
     const who = await ctx.identity()
-    const profile = flagStr(input, 'profile') === 'minimal' ? 'minimal' : 'full'
+    const profile = input.flags.profile ?? 'full'
     await ctx.mcpServe({
       profile,
       onListening: ({ tools }) =>

@@ -1,5 +1,5 @@
 import { arch, platform } from 'node:os'
-import { type CommandDecl, defineCommand, flagList, mayMutate } from '../../clikit/command.js'
+import { type CommandDecl, defineCommand, mayMutate } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { GLOBAL_FLAGS, str } from '../../clikit/flags.js'
 import { usageOf } from '../../clikit/help.js'
@@ -108,7 +108,7 @@ export const capabilities = defineCommand({
     'dacli capabilities --require cli.command.task.check.flag.verify --require mcp.tool.claim_task',
   ],
   async run(ctx, input) {
-    const required = flagList(input, 'require')
+    const required = [...(input.flags.require ?? [])]
     const bad = required.filter((r) => !CAPABILITY_ID.test(r))
     if (bad.length > 0) {
       throw new UsageError(

@@ -1,4 +1,4 @@
-import { defineCommand, flagBool } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { allHelp, catalogEntry, commandHelp, families, familyHelp, rootHelp } from '../../clikit/help.js'
 import { VERSION } from '../../clikit/version.js'
@@ -21,7 +21,7 @@ export const help = defineCommand({
     let selected = table
     let text: string
     if (topic === undefined) {
-      text = flagBool(input, 'all') ? allHelp(table) : rootHelp(table, VERSION)
+      text = input.flags.all === true ? allHelp(table) : rootHelp(table, VERSION)
     } else {
       const exact = table.find((c) => c.path === topic)
       if (exact) {
@@ -56,7 +56,10 @@ export const catalog = defineCommand({
     return {
       data,
       human(out) {
-        out.table(cmds.map((c) => [c.path, c.mutates ? (c.proposes ? 'rw*' : 'rw') : 'ro', c.json ?? '-', c.summary]))
+        out.table(
+          ['COMMAND', 'GRANT', 'JSON', 'SUMMARY'],
+          cmds.map((c) => [c.path, c.mutates ? (c.proposes ? 'rw*' : 'rw') : 'ro', c.json ?? '-', c.summary]),
+        )
         out.line('')
         out.line(
           out.style('dim', 'rw = needs a read-write grant; rw* = a read-only identity’s call becomes a proposal'),

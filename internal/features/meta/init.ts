@@ -1,4 +1,4 @@
-import { defineCommand, flagBool, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import { initWorkspace } from '../../store/init.js'
 import type { InitDocT } from './json.js'
@@ -19,10 +19,10 @@ export const init = defineCommand({
   common: true,
   examples: ['dacli init', 'dacli init --name ledger-team'],
   async run(ctx, input) {
-    const name = flagStr(input, 'name')
+    const name = input.flags.name
     const r = initWorkspace(ctx.cwd, {
       ...(name === undefined ? {} : { name }),
-      here: flagBool(input, 'here'),
+      here: input.flags.here === true,
       now: ctx.now(),
     })
     const data: InitDocT = {

@@ -31,6 +31,13 @@ export const schema = defineCommand({
       schema: 'schema-list/v1',
       schemas: ids.map((i) => ({ id: i, version: Number(i.split('/v')[1]), file: `schemas/${schemaFile(i)}` })),
     }
-    return { data, human: (out) => out.table(data.schemas.map((s) => [s.id, s.file])) }
+    return {
+      data,
+      human: (out) =>
+        out.table(
+          ['SCHEMA', 'FILE'],
+          data.schemas.map((s) => [s.id, s.file]),
+        ),
+    }
   },
 })

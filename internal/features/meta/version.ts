@@ -1,5 +1,5 @@
 import { arch, platform } from 'node:os'
-import { defineCommand, flagBool, optionalArg } from '../../clikit/command.js'
+import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
 import { UsageError } from '../../store/errors.js'
@@ -24,7 +24,7 @@ export const version = defineCommand({
   ],
   async run(ctx, input) {
     const file = input.args.path
-    if (flagBool(input, 'compatibility')) {
+    if (input.flags.compatibility === true) {
       // Loaded only for the check: `dacli --version` stays as cheap as a program can be.
       const { compatibilityReport } = await import('./compat.js')
       const r = await compatibilityReport(ctx, file)

@@ -1,4 +1,4 @@
-import { defineCommand, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import {
   addNote,
@@ -47,26 +47,26 @@ export const add = defineCommand({
     'dacli note add finding "Batch writes bypass the ORM" --project ledger --about ledger/2 --severity major',
   ],
   async run(ctx, input) {
-    const kind = input.args.kind as string
+    const kind = input.args.kind
     if (!(NOTE_KINDS as readonly string[]).includes(kind)) {
       throw new UsageError(`unknown note kind "${kind}": use one of ${NOTE_KINDS.join(', ')}`, {
         details: { allowed: [...NOTE_KINDS] },
       })
     }
-    const title = checkTitle(input.args.title as string)
-    const project = safeSegment(flagStr(input, 'project') as string, 'project slug')
+    const title = checkTitle(input.args.title)
+    const project = safeSegment(input.flags.project, 'project slug')
     const text: Record<string, string> = {}
     for (const f of ['body', 'chose', 'rejected', 'because', 'goal', 'question', 'metric'] as const) {
-      const v = flagStr(input, f)
+      const v = input.flags[f]
       if (v !== undefined) text[f] = checkText(v, `--${f}`)
     }
-    const severity = flagStr(input, 'severity')
+    const severity = input.flags.severity
     if (severity !== undefined && kind !== 'finding') throw new UsageError('--severity applies to findings only')
     checkNotePolicy({ kind: kind as NoteKind, ...text })
     const store = await ctx.store()
     store.requireProject(project)
     const who = await ctx.identity()
-    const aboutRef = flagStr(input, 'about')
+    const aboutRef = input.flags.about
     const aboutTask = aboutRef === undefined ? null : await store.readTask(aboutRef, { prefer: project })
     if (who.grant !== 'rw') {
       if (kind !== 'finding') {

@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagStr } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { readGlossary, setGlossaryTerm, UsageError } from '../../store/index.js'
 import { checkTitle, safeSegment } from '../../store/paths.js'
@@ -22,9 +22,9 @@ export const glossary = defineCommand({
     'dacli glossary ledger --term shim --def "the single seam all ledger writes pass through"',
   ],
   async run(ctx, input) {
-    const project = safeSegment(input.args.project as string, 'project slug')
-    const term = flagStr(input, 'term')
-    const def = flagStr(input, 'def')
+    const project = safeSegment(input.args.project, 'project slug')
+    const term = input.flags.term
+    const def = input.flags.def
     if ((term === undefined) !== (def === undefined)) throw new UsageError('--term and --def go together')
     const store = await ctx.store()
     let changed = false

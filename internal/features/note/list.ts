@@ -1,5 +1,6 @@
-import { defineCommand, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
+import { shortRef } from '../../clikit/text.js'
 import { listNotes, NOTE_KINDS } from '../../store/index.js'
 import { safeSegment } from '../../store/paths.js'
 import { noteBody } from './docs.js'
@@ -17,13 +18,13 @@ export const list = defineCommand({
   json: 'note-list/v1',
   mutates: false,
   async run(ctx, input) {
-    const project = flagStr(input, 'project')
+    const project = input.flags.project
     if (project !== undefined) safeSegment(project, 'project slug')
     const store = await ctx.store()
-    const aboutRef = flagStr(input, 'about')
+    const aboutRef = input.flags.about
     const about =
       aboutRef === undefined ? null : await store.readTask(aboutRef, project === undefined ? {} : { prefer: project })
-    const kind = flagStr(input, 'kind')
+    const kind = input.flags.kind
     const { notes, broken } = await listNotes(store, project)
     for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const picked = notes.filter(
@@ -39,7 +40,15 @@ export const list = defineCommand({
       human(out) {
         if (data.notes.length === 0) out.line('no notes match')
         out.table(
-          data.notes.map((n) => [`${n.project}/${n.slug}`, n.kind, n.severity ?? '', n.about?.ref ?? '', n.title]),
+          ['NOTE', 'KIND', 'SEVERITY', 'ABOUT', 'TITLE'],
+          data.notes.map((n) => [
+            `${n.project}/${n.slug}`,
+            n.kind,
+            n.severity ?? '-',
+            n.about?.ref ? shortRef(n.about.ref) : '-',
+            n.title,
+          ]),
+          { shrink: 4 },
         )
       },
     }

@@ -1,4 +1,4 @@
-import { defineCommand, flagList, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { addRisk, LEVELS, listRisks } from '../../store/index.js'
 import { checkText, checkTitle, safeSegment } from '../../store/paths.js'
@@ -24,17 +24,17 @@ export const riskAdd = defineCommand({
     'dacli risk add "Batch job races the shim" --project ledger --impact high --likelihood medium --indicator "duplicate rows" --action "feature flag"',
   ],
   async run(ctx, input) {
-    const title = checkTitle(input.args.title as string)
-    const project = safeSegment(flagStr(input, 'project') as string, 'project slug')
-    const action = flagStr(input, 'action')
+    const title = checkTitle(input.args.title)
+    const project = safeSegment(input.flags.project, 'project slug')
+    const action = input.flags.action
     if (action !== undefined) checkText(action, '--action')
     const store = await ctx.store()
     const r = await addRisk(store, {
       project,
       title,
-      impact: flagStr(input, 'impact') as string,
-      likelihood: flagStr(input, 'likelihood') as string,
-      indicators: flagList(input, 'indicator').map((i) => checkTitle(i, 'indicator')),
+      impact: input.flags.impact,
+      likelihood: input.flags.likelihood,
+      indicators: (input.flags.indicator ?? []).map((i) => checkTitle(i, 'indicator')),
       ...(action === undefined ? {} : { action }),
       by: (await ctx.identity()).id,
     })
@@ -56,7 +56,7 @@ export const riskList = defineCommand({
   json: 'risk-list/v1',
   mutates: false,
   async run(ctx, input) {
-    const project = flagStr(input, 'project')
+    const project = input.flags.project
     if (project !== undefined) safeSegment(project, 'project slug')
     const { risks, broken } = await listRisks(await ctx.store(), project)
     for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
@@ -66,12 +66,13 @@ export const riskList = defineCommand({
       human(out) {
         if (risks.length === 0) out.line('no risks recorded')
         out.table(
+          ['RANK', 'IMPACT×LIKELIHOOD', 'RISK', 'ACTION', 'TITLE'],
           data.risks.map((r) => [
-            `rank ${r.rank}`,
+            String(r.rank),
             `${r.impact}×${r.likelihood}`,
             `${r.project}/${r.slug}`,
+            r.managed ? 'managed' : out.style('yellow', r.rank <= 2 ? 'none!' : 'none'),
             r.title,
-            r.managed ? '' : out.style('yellow', r.rank <= 2 ? 'no action!' : 'no action'),
           ]),
         )
       },

@@ -12,7 +12,7 @@ export const show = defineCommand({
   mutates: false,
   async run(ctx, input) {
     const store = await ctx.store()
-    const n = await readNote(store, input.args.id as string)
+    const n = await readNote(store, input.args.id)
     const body = await noteBody(store, n)
     const data: NoteDocT = { schema: 'note/v1', ...body, outcome: 'existing', event_id: null }
     return { data, human: (out) => renderNote(out, body) }

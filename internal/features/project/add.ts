@@ -1,4 +1,4 @@
-import { defineCommand, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { addProject, STAGES } from '../../store/index.js'
 import { checkText, checkTitle, slugify } from '../../store/paths.js'
@@ -19,17 +19,17 @@ export const add = defineCommand({
   mutates: true,
   examples: ['dacli project add "Ledger" --goal "Reconciliation stops diverging at month end"'],
   async run(ctx, input) {
-    const title = checkTitle(input.args.title as string)
-    const goal = flagStr(input, 'goal')
+    const title = checkTitle(input.args.title)
+    const goal = input.flags.goal
     if (goal !== undefined) checkText(goal, 'goal')
-    const slug = flagStr(input, 'slug') ?? slugify(title, 40)
+    const slug = input.flags.slug ?? slugify(title, 40)
     const store = await ctx.store()
     const who = await ctx.identity()
     await addProject(store, {
       title,
       slug,
       ...(goal === undefined ? {} : { goal }),
-      stage: flagStr(input, 'stage') ?? 'definition',
+      stage: input.flags.stage ?? 'definition',
       by: who.id,
     })
     const data = projectDoc(await store.readProject(slug), { open: 0, active: 0, blocked: 0, done: 0 })

@@ -35,9 +35,9 @@ export const list = defineCommand({
           out.line('no projects yet — dacli project add "<title>"')
           return
         }
-        out.table([
-          ['SLUG', 'STATUS', 'STAGE', 'OPEN', 'ACTIVE', 'BLOCKED', 'DONE', 'TITLE'].map((h) => out.style('dim', h)),
-          ...rows.map((r) => [
+        out.table(
+          ['SLUG', 'STATUS', 'STAGE', 'OPEN', 'ACTIVE', 'BLOCKED', 'DONE', 'TITLE'],
+          rows.map((r) => [
             r.slug,
             r.status,
             r.stage,
@@ -47,7 +47,8 @@ export const list = defineCommand({
             String(r.counts.done),
             r.title,
           ]),
-        ])
+          { right: [3, 4, 5, 6] },
+        )
       },
     }
   },

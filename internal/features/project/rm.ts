@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagBool } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { removeProject } from '../../store/index.js'
 import { countsOf, projectDoc } from './docs.js'
@@ -15,10 +15,10 @@ export const rm = defineCommand({
   destructive: true,
   async run(ctx, input) {
     const store = await ctx.store()
-    const slug = input.args.slug as string
+    const slug = input.args.slug
     const p = await store.readProject(slug)
     const counts = await countsOf(store, slug)
-    removeProject(store, slug, flagBool(input, 'force'))
+    removeProject(store, slug, input.flags.force === true)
     const data = projectDoc(p, counts, true)
     return { data, human: (out) => out.line(`removed project ${slug} (${data.total} tasks)`) }
   },

@@ -10,7 +10,7 @@ export const show = defineCommand({
   mutates: false,
   async run(ctx, input) {
     const store = await ctx.store()
-    const slug = input.args.slug as string
+    const slug = input.args.slug
     const p = await store.readProject(slug)
     const data = projectDoc(p, await countsOf(store, slug))
     return { data, human: (out) => renderProject(out, data) }

@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagStr, restArg } from '../../clikit/command.js'
+import { arg, defineCommand, restArg } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { UsageError } from '../../store/errors.js'
 import { checkText } from '../../store/paths.js'
@@ -26,17 +26,16 @@ export const answer = defineCommand({
     'dacli answer q-01J9ZK3 "Half-even" --as decision --rejected "half-up" --because "the bank rounds half-even"',
   ],
   async run(ctx, input) {
-    const rejected = flagStr(input, 'rejected')
-    const because = flagStr(input, 'because')
-    const as = (flagStr(input, 'as') ?? (rejected !== undefined ? 'decision' : 'finding')) as 'decision' | 'finding'
+    const { rejected, because } = input.flags
+    const as = input.flags.as ?? (rejected !== undefined ? 'decision' : 'finding')
     if (as === 'finding' && (rejected !== undefined || because !== undefined))
       throw new UsageError('--rejected and --because belong to a decision (--as decision)')
     if (rejected !== undefined) checkText(rejected, '--rejected')
     if (because !== undefined) checkText(because, '--because')
     const store = await ctx.store()
     const r = await answerQuestion(store, await ctx.identity(), {
-      id: input.args.qid as string,
-      text: input.args.text as string,
+      id: input.args.qid,
+      text: input.args.text,
       as,
       ...(rejected === undefined ? {} : { rejected }),
       ...(because === undefined ? {} : { because }),

@@ -1,4 +1,4 @@
-import { defineCommand, flagStr, restArg } from '../../clikit/command.js'
+import { defineCommand, restArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { askQuestion } from '../../store/questions.js'
 import { qualifiedRef } from '../../store/refs.js'
@@ -25,10 +25,10 @@ export const ask = defineCommand({
   async run(ctx, input) {
     const store = await ctx.store()
     const who = await ctx.identity()
-    const need = flagStr(input, 'need')
+    const need = input.flags.need
     const r = await askQuestion(store, who, {
-      about: flagStr(input, 'about') as string,
-      text: input.args.question as string,
+      about: input.flags.about,
+      text: input.args.question,
       ...(need === undefined ? {} : { need }),
     })
     const body = questionBody(r.question, r.task, null)

@@ -1,4 +1,4 @@
-import { defineCommand, flagBool, flagNum, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
 import { safeSegment } from '../../store/paths.js'
 import { listThreads } from '../../store/questions.js'
@@ -22,11 +22,11 @@ export const threads = defineCommand({
   examples: ['dacli threads --open', 'dacli threads --about ledger/4 --json'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const project = flagStr(input, 'project')
+    const { project, limit } = input.flags
     if (project !== undefined) store.requireProject(safeSegment(project, 'project slug'))
-    const aboutRef = flagStr(input, 'about')
+    const aboutRef = input.flags.about
     const about = aboutRef === undefined ? undefined : (await store.readTask(aboutRef)).id
-    const open = flagBool(input, 'open')
+    const open = input.flags.open === true
     const r = await listThreads(store, {
       open,
       ...(about === undefined ? {} : { about }),
@@ -34,7 +34,6 @@ export const threads = defineCommand({
     })
     for (const b of r.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason}`)
     const all = r.threads.map((t) => questionBody(t.question, t.task, t.answer))
-    const limit = flagNum(input, 'limit')
     const page = limit === undefined ? all : all.slice(0, limit)
     const data: ThreadListDocT = {
       schema: 'thread-list/v1',

@@ -1,5 +1,6 @@
 import { defineCommand, flagList, flagNum, flagStr } from '../../clikit/command.js'
 import { int, oneOf, str } from '../../clikit/flags.js'
+import { shortRef } from '../../clikit/text.js'
 import { byText } from '../../engines/order.js'
 import { UsageError } from '../../store/errors.js'
 import { PRIORITIES, STATUSES } from '../../store/model.js'
@@ -66,17 +67,17 @@ export const list = defineCommand({
           return
         }
         const s = out.style
-        out.table([
-          ['REF', 'STATUS', 'PRI', 'OWNER', 'ACC', 'TITLE'].map((h) => s('dim', h)),
-          ...data.tasks.map((t) => [
-            t.ref,
-            t.status,
+        out.table(
+          ['REF', 'STATUS', 'PRI', 'OWNER', 'ACC', 'TITLE'],
+          data.tasks.map((t) => [
+            shortRef(t.ref),
+            out.status(t.status),
             t.priority ?? '-',
             t.owner ?? '-',
             t.acceptance_total === 0 ? '-' : `${t.acceptance_done}/${t.acceptance_total}`,
             t.title,
           ]),
-        ])
+        )
         if (data.next_cursor !== null) {
           out.line(s('dim', `showing ${start + 1}–${end} of ${data.total}; next page: --cursor ${data.next_cursor}`))
         }
