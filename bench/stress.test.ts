@@ -7,6 +7,7 @@ import * as path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bool, parseArgv, str } from '../internal/clikit/flags.js'
+import { pullClaimRace, worktreeClaimRace } from '../internal/testkit/coordination.js'
 import { badInputCorpus, claimRace, crashTrials, type Figures, seqRace, tickRace } from '../internal/testkit/stress.js'
 import { REPO_ROOT, workspace } from '../internal/testkit/ws.js'
 
@@ -19,6 +20,20 @@ describe.skipIf(!on)('stress', () => {
     figures.push(['one winner per claim', f])
     expect(f.rounds_with_other_than_one_winner).toBe(0)
     expect(f.tasks_with_more_than_one_claim).toBe(0)
+  })
+
+  test('one winner across linked worktrees: 2 worktrees × 100 rounds', { timeout: 1_800_000 }, async () => {
+    const f = await worktreeClaimRace(await workspace(), 100)
+    figures.push(['one winner across linked worktrees', f])
+    expect(f.rounds_with_other_than_one_winner).toBe(0)
+    expect(f.rounds_where_worktrees_disagree).toBe(0)
+  })
+
+  test('a claim racing record pull is never lost: 50 rounds', { timeout: 1_800_000 }, async () => {
+    const f = await pullClaimRace(await workspace(), 50)
+    figures.push(['claim racing record pull', f])
+    expect(f.claims_failed).toBe(0)
+    expect(f.claims_lost).toBe(0)
   })
 
   test('no lost sequence number: 8 processes × 50 adds', { timeout: 1_800_000 }, async () => {

@@ -7,7 +7,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { gitConfigValue, ROOT_ID } from '../store/identity.js'
 import type { Identity } from '../store/model.js'
-import type { GitInfo } from '../store/workspace.js'
+import type { GitInfo } from './discover.js'
 import { cleanIdent, type Signature } from './objects.js'
 
 type Env = Readonly<Record<string, string | undefined>>

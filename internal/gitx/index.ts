@@ -3,7 +3,7 @@
 // that need it (record, record log/push/pull, task log, and autorecord).
 
 import { FailureError } from '../store/errors.js'
-import { type GitInfo, gitInfoAt } from '../store/workspace.js'
+import { type GitInfo, gitInfoAt } from './discover.js'
 import type { CommitFields, Signature, TreeItem } from './objects.js'
 import type { PushResult } from './remote.js'
 import { Repo } from './repo.js'

@@ -3,7 +3,7 @@
 
 import { execFile } from 'node:child_process'
 import { ConflictError, FailureError, NotFoundError } from '../store/errors.js'
-import type { GitInfo } from '../store/workspace.js'
+import type { GitInfo } from './discover.js'
 import { readRef } from './refs.js'
 
 type Env = Readonly<Record<string, string | undefined>>

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
 import { FailureError } from '../store/errors.js'
-import type { GitInfo } from '../store/workspace.js'
+import type { GitInfo } from './discover.js'
 import type { CommitInfo, FileChange, Git, TreeFile } from './index.js'
 import { isoFs } from './isofs.js'
 import { diffTreeBodies, parseCommit, parseTree, readLoose } from './loose.js'

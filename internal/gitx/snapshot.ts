@@ -1,5 +1,5 @@
 // The workspace as git would store it: every file under `.dacli/` (minus
-// `locks/`, `cache/`, temp files and links) hashed into blobs and trees, without
+// `locks/`, `cache/`, `worktrees/`, temp files and links) hashed into blobs and trees, without
 // writing anything. A stat cache (`.dacli/cache/record-stat.json`, validated by
 // size, modification time and inode like git's index) spares re-reading the
 // files that did not change, so an incremental record hashes only what moved.
@@ -25,8 +25,11 @@ export interface LocalDir {
   body: Buffer
 }
 
-/** Top-level folders of `.dacli/` that are never recorded. */
-export const UNRECORDED = new Set(['locks', 'cache', 'journal'])
+/**
+ * Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts: coordination.md;
+ * `journal/` is this clone's local change journal).
+ */
+export const UNRECORDED = new Set(['locks', 'cache', 'journal', 'worktrees'])
 
 const CACHE_VERSION = 1
 /** Entries younger than this are not cached: a same-size rewrite within the clock's granularity would look unchanged. */

@@ -1,6 +1,8 @@
 // Acceptance: ticking criteria (optionally proven by a command) and the owner's
 // one-step close (`accept`), which also applies pending close proposals.
 
+import * as path from 'node:path'
+import { headOf } from '../gitx/discover.js'
 import { FailureError, RefusedError, UsageError } from './errors.js'
 import { type EventRecord, listEvents, markApplied } from './events.js'
 import { type Change, closeTask, mayRewrite, notOwner, propose, refOf } from './lifecycle.js'
@@ -54,8 +56,11 @@ export interface VerifyRequest {
 /** Run the verification command; a failure is exit 1 and nothing is changed. */
 export async function verifyOrFail(store: Store, req: VerifyRequest, t: TaskRecord | null): Promise<Verification> {
   let v: Verification
+  // The code under test is in the caller's worktree (a linked one, too); the evidence goes to the shared task.
+  const git = store.git
+  const cwd = git === null ? store.root : path.join(git.workTree, path.relative(git.mainWorkTree, store.root))
   try {
-    v = await runVerify(req.command, store.root, req.env, req.timeoutMs)
+    v = { ...(await runVerify(req.command, cwd, req.env, req.timeoutMs)), ...(git === null ? {} : headOf(git)) }
   } catch (e) {
     throw new FailureError(`could not run the verification command: ${(e as Error).message}`, { cause: e })
   }

@@ -108,8 +108,10 @@ export function findTemps(root: string): { path: string; dead: boolean }[] {
     }
     for (const e of ents) {
       const p = path.join(dir, e.name)
-      if (e.isDirectory() && !e.isSymbolicLink()) walk(p)
-      else if (isTempName(e.name)) {
+      // `worktrees/` holds task checkouts (coordination.md), not workspace files.
+      if (e.isDirectory() && !e.isSymbolicLink()) {
+        if (dir !== root || e.name !== 'worktrees') walk(p)
+      } else if (isTempName(e.name)) {
         const m = TEMP_RE.exec(e.name)
         out.push({ path: p, dead: m === null || m[2] !== HOST_TAG || !pidAlive(Number(m[1])) })
       }

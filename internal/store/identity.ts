@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import type { GitInfo } from '../gitx/discover.js'
 import { RefusedError } from './errors.js'
 import { quickFront, readFlat } from './flat.js'
 import type { Identity } from './model.js'
-import type { GitInfo } from './workspace.js'
 
 export const ROOT_ID = 'a-root'
 

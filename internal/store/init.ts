@@ -5,10 +5,11 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ulid } from 'ulid'
-import { ConflictError, FailureError } from './errors.js'
+import { gitInfoAt } from '../gitx/discover.js'
+import { ConflictError, FailureError, UsageError } from './errors.js'
 import { ROOT_ID } from './identity.js'
 import { stamp } from './model.js'
-import { DEFAULT_RECORD_BRANCH, FORMAT_VERSION, gitInfoAt, WORKSPACE_DIR } from './workspace.js'
+import { DEFAULT_RECORD_BRANCH, FORMAT_VERSION, pullCommand, remoteWithRecord, WORKSPACE_DIR } from './workspace.js'
 
 export interface InitResult {
   id: string
@@ -19,10 +20,23 @@ export interface InitResult {
   record_branch: string
 }
 
+/** `.dacli/.gitignore`: what is transient (locks, caches) or not the workspace's own (task worktrees). */
+export const GITIGNORE =
+  '# transient, regenerable, local or checkouts of their own; never committed\nlocks/\ncache/\njournal/\nworktrees/\n'
+
 const q = (s: string) => (/^[A-Za-z0-9][A-Za-z0-9 ._/-]*$/.test(s) && !s.endsWith(' ') ? s : JSON.stringify(s))
 
-export function initWorkspace(cwd: string, opts: { name?: string; here?: boolean; now: Date }): InitResult {
+export function initWorkspace(
+  cwd: string,
+  opts: { name?: string; here?: boolean; force?: boolean; now: Date },
+): InitResult {
   const git = gitInfoAt(cwd)
+  if (opts.here && git?.linked) {
+    throw new UsageError(
+      `--here inside a linked worktree would make a store dacli never reads: every worktree of a clone uses the main worktree's (${path.join(git.mainWorkTree, WORKSPACE_DIR)})`,
+      { next: [`dacli init (creates it in ${git.mainWorkTree})`] },
+    )
+  }
   const root = opts.here || git === null ? path.resolve(cwd) : git.mainWorkTree
   const dir = path.join(root, WORKSPACE_DIR)
   let exists = false
@@ -37,6 +51,18 @@ export function initWorkspace(cwd: string, opts: { name?: string; here?: boolean
       details: { path: dir },
       next: ['dacli status', 'dacli init --here (to create a separate workspace in the current folder)'],
     })
+  }
+  // A clone without its workspace yet (coordination.md, A fresh clone): the remote's is one pull away.
+  const cloneHasOne = git !== null && fs.existsSync(path.join(git.mainWorkTree, WORKSPACE_DIR))
+  const remote = opts.force || cloneHasOne ? null : remoteWithRecord(git)
+  if (remote !== null) {
+    throw new ConflictError(
+      `the remote \`${remote}\` has a dacli record branch: run \`${pullCommand(remote)}\` to get its workspace (init --force starts a separate one)`,
+      {
+        details: { remote, record_branch: DEFAULT_RECORD_BRANCH },
+        next: [pullCommand(remote), 'dacli init --force (a separate workspace, with its own id)'],
+      },
+    )
   }
   const name = (opts.name ?? path.basename(root)).trim() || 'workspace'
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new FailureError('the workspace name contains a control character')
@@ -58,10 +84,7 @@ export function initWorkspace(cwd: string, opts: { name?: string; here?: boolean
         '',
       ].join('\n'),
     )
-    fs.writeFileSync(
-      path.join(dir, '.gitignore'),
-      '# transient and regenerable; never committed\nlocks/\ncache/\njournal/\n',
-    )
+    fs.writeFileSync(path.join(dir, '.gitignore'), GITIGNORE)
     fs.writeFileSync(
       path.join(dir, 'agents', `${ROOT_ID}.md`),
       [

@@ -64,6 +64,9 @@ export interface VerificationEntry {
   output_digest: string
   /** The acceptance items the run checked. */
   checked: number[]
+  /** The branch and commit of the worktree the command ran in (null outside git, detached or unborn). */
+  branch: string | null
+  commit: string | null
 }
 
 export interface AcceptanceItem {

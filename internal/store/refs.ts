@@ -54,10 +54,10 @@ export function matchRef<C extends Candidate>(r: ParsedRef, cands: readonly C[])
   switch (r.kind) {
     case 'id':
       return cands.filter((c) => c.id === r.id)
-    case 'seq': {
-      const exact = cands.filter((c) => c.seq === r.seq)
-      return exact.length > 0 ? exact : cands.filter((c) => c.aliases?.includes(r.seq as number))
-    }
+    case 'seq':
+      // A number that is live on one task and an alias of another (after a renumbering merge) matches both:
+      // the reference is ambiguous, never silently the live one (coordination.md, Numbers after a merge).
+      return cands.filter((c) => c.seq === r.seq || c.aliases?.includes(r.seq as number))
     case 'seq-slug': {
       const exact = cands.filter((c) => c.seq === r.seq && c.slug === r.slug)
       return exact.length > 0 ? exact : cands.filter((c) => c.slug === r.slug && c.aliases?.includes(r.seq as number))
@@ -77,8 +77,19 @@ export function pickOne<C extends Candidate>(ref: string, matches: readonly C[])
     })
   }
   const candidates = [...new Set(matches.map(qualifiedRef))].sort()
-  throw new UsageError(`task reference "${ref}" is ambiguous: ${candidates.join(', ')}`, {
-    details: { ref, candidates },
+  const r = parseRef(ref)
+  const tasks = matches
+    .map((m) => ({
+      ref: qualifiedRef(m),
+      id: m.id ?? null,
+      matched: r.kind === 'seq' && m.seq !== r.seq ? ('alias' as const) : ('reference' as const),
+    }))
+    .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))
+  const listed = tasks.map((t) =>
+    [t.ref, t.id, t.matched === 'alias' ? `formerly number ${r.seq}` : ''].filter(Boolean).join(' '),
+  )
+  throw new UsageError(`task reference "${ref}" is ambiguous: ${listed.join('; ')}`, {
+    details: { ref, candidates, tasks },
     suggestions: candidates.slice(0, 5).map((c) => `dacli task show ${c}`),
     next: ['qualify the reference with its project: <project>/<ref>'],
   })

@@ -4,6 +4,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import type { GitInfo } from '../gitx/discover.js'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
@@ -17,7 +18,7 @@ import { STATUSES, stamp, taskFileName } from './model.js'
 import { safeSegment } from './paths.js'
 import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
-import { type Config, type GitInfo, locate, readConfig } from './workspace.js'
+import { type Config, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -49,6 +50,8 @@ export class Store {
     readonly root: string,
     readonly dir: string,
     readonly git: GitInfo | null,
+    /** A linked worktree's own copy of `.dacli/`, ignored in favour of this store (doctor reports it). */
+    readonly shadowed: string | null,
     readonly config: Config,
     readonly env: Env,
     readonly now: () => Date,
@@ -57,7 +60,7 @@ export class Store {
   static async open(cwd: string, env: Env, now: () => Date): Promise<Store> {
     const loc = locate(cwd)
     const config = await readConfig(loc.dir, parseDuration)
-    return new Store(loc.root, loc.dir, loc.git, config, env, now)
+    return new Store(loc.root, loc.dir, loc.git, loc.shadowed, config, env, now)
   }
 
   private roIds: Promise<Set<string>> | undefined
@@ -73,6 +76,14 @@ export class Store {
   identity(): Promise<Identity> {
     this.identityPromise ??= resolveIdentity(this.env, this.dir, this.root, this.git)
     return this.identityPromise
+  }
+
+  /**
+   * Which store this invocation talks to (whoami, status): its root and `.dacli/` folder, the caller's work
+   * tree (null outside git) and whether that is a linked worktree sharing the main worktree's store.
+   */
+  where(): { root: string; dir: string; worktree: string | null; linked: boolean } {
+    return { root: this.root, dir: this.dir, worktree: this.git?.workTree ?? null, linked: this.git?.linked ?? false }
   }
 
   /** A path relative to the workspace root, with forward slashes (what documents show). */
@@ -207,22 +218,40 @@ export class Store {
       this.requireProject(r.project)
     }
     const scopes = r.project !== null ? [r.project] : this.projectSlugs()
+    const summariesOf = async (projects: string[]) => {
+      const out: (Candidate & { file: TaskSummary })[] = []
+      for (const p of projects) {
+        for (const t of (await this.listTasks(p)).tasks) {
+          out.push({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t })
+        }
+      }
+      return out
+    }
     const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
       if (r.kind !== 'id') {
         const files = projects.flatMap((p) => listTaskFiles(this.paths(), p).files)
         const hits = matchRef(r, files)
         // One file name in two folders (an interrupted move, a bad merge): let the listing pick the copy.
         const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
-        if (hits.length > 0 && names.size === hits.length) return hits
-      }
-      // Ids and aliases: consult the summaries.
-      const summaries: (Candidate & { file: TaskSummary })[] = []
-      for (const p of projects) {
-        for (const t of (await this.listTasks(p)).tasks) {
-          summaries.push({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t })
+        if (hits.length > 0 && names.size === hits.length) {
+          if (r.kind !== 'seq') return hits
+          // A bare number may also be another task's alias (a renumbering merge): then it names both.
+          const summaries = await summariesOf(projects)
+          const live = new Set(hits.map((h) => h.path))
+          const aliased = summaries.filter((s) => !live.has(s.file.path) && s.aliases?.includes(r.seq as number))
+          if (aliased.length === 0) return hits
+          const ids = new Map(summaries.map((s) => [s.file.path, s.id as string]))
+          return [
+            ...hits.map((h) => ({ ...h, id: ids.get(h.path) ?? '' })),
+            ...aliased.map((s) => ({ ...fileRefOf(this.root, s.file), id: s.id as string })),
+          ]
         }
       }
-      return matchRef(r, summaries).map((s) => ({ ...fileRefOf(this.root, s.file), id: s.id as string }))
+      // Ids and aliases: consult the summaries.
+      return matchRef(r, await summariesOf(projects)).map((s) => ({
+        ...fileRefOf(this.root, s.file),
+        id: s.id as string,
+      }))
     }
     if (r.project === null && opts.prefer !== undefined && scopes.includes(opts.prefer)) {
       const local = await tryScopes([opts.prefer])

@@ -109,6 +109,8 @@ export function verificationsOf(body: string): VerificationEntry[] {
         duration_ms: Number(v.duration_ms ?? 0),
         output_digest: String(v.output_digest ?? ''),
         checked: Array.isArray(v.checked) ? v.checked.map(Number) : [],
+        branch: typeof v.branch === 'string' ? v.branch : null,
+        commit: typeof v.commit === 'string' && /^[0-9a-f]{40}$/.test(v.commit) ? v.commit : null,
       })
     } catch {
       // A hand-edited line that is not JSON is kept in the file and skipped here.
@@ -119,8 +121,9 @@ export function verificationsOf(body: string): VerificationEntry[] {
 
 /** One evidence line for `## Verification`. */
 export function verificationLine(at: string, actor: string, v: Omit<VerificationEntry, 'at' | 'actor'>): string {
-  const { command, exit_code, duration_ms, output_digest, checked } = v
-  return `- ${at} ${actor} ${JSON.stringify({ command, exit_code, duration_ms, output_digest, checked })}`
+  const { command, exit_code, duration_ms, output_digest, checked, branch, commit } = v
+  const where = { ...(branch === null ? {} : { branch }), ...(commit === null ? {} : { commit }) }
+  return `- ${at} ${actor} ${JSON.stringify({ command, exit_code, duration_ms, output_digest, checked, ...where })}`
 }
 
 export interface TaskLocation {

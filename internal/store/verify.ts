@@ -1,4 +1,4 @@
-// `--verify CMD`: run a shell command from the repository root with a timeout
+// `--verify CMD`: run a shell command from the caller's work tree with a timeout
 // and keep evidence of what happened (command, exit code, duration, a digest of
 // the combined output). Nothing is checked unless it exits 0.
 
@@ -13,6 +13,9 @@ export interface Verification {
   timed_out: boolean
   /** The last few KiB of output, for the error message of a failed run. */
   output_tail: string
+  /** The branch and commit checked out where it ran (filled in by the caller; null outside git). */
+  branch: string | null
+  commit: string | null
 }
 
 const TAIL = 4096
@@ -62,6 +65,8 @@ export function runVerify(
         output_digest: `sha256:${hash.digest('hex')}`,
         timed_out: timedOut,
         output_tail: tail,
+        branch: null,
+        commit: null,
       })
     })
   })

@@ -1,26 +1,16 @@
 // Finding the workspace (format.md: walk up to the nearest `.dacli/`, stopping at
-// the git repository root; a linked worktree resolves to its main worktree) and
-// reading `config.yml`.
+// the git repository root; a linked worktree always resolves to its main
+// worktree's store) and reading `config.yml`. The git layout is read by
+// internal/gitx/discover.ts, which knows `.git` files and `commondir`.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../gitx/discover.js'
 import { FailureError, NotFoundError } from './errors.js'
 import { quickFront, readFlat } from './flat.js'
 
 export const WORKSPACE_DIR = '.dacli'
 export const FORMAT_VERSION = 0
-
-export interface GitInfo {
-  /** The work tree root that holds `.git`. */
-  workTree: string
-  /** The git directory of this work tree (`.git`, or `.git/worktrees/<name>` for a linked worktree). */
-  gitDir: string
-  /** The common git directory (objects, refs) — the main repository's `.git`. */
-  commonDir: string
-  /** The main worktree's root (differs from workTree in a linked worktree). */
-  mainWorkTree: string
-  linked: boolean
-}
 
 function isDir(p: string): boolean {
   try {
@@ -30,47 +20,16 @@ function isDir(p: string): boolean {
   }
 }
 
-/** Git facts for the work tree containing `dir`, without running git. */
-export function gitInfoAt(dir: string): GitInfo | null {
-  let cur = path.resolve(dir)
-  for (;;) {
-    const dotgit = path.join(cur, '.git')
-    let st: fs.Stats | null = null
-    try {
-      st = fs.statSync(dotgit)
-    } catch {
-      st = null
-    }
-    if (st?.isDirectory()) {
-      return { workTree: cur, gitDir: dotgit, commonDir: dotgit, mainWorkTree: cur, linked: false }
-    }
-    if (st?.isFile()) {
-      const text = fs.readFileSync(dotgit, 'utf8')
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(text)
-      if (m) {
-        const gitDir = path.resolve(cur, m[1] as string)
-        let commonDir = gitDir
-        try {
-          commonDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim())
-        } catch {
-          // A submodule or a separate git dir: no common dir of its own.
-        }
-        const linked = commonDir !== gitDir
-        const mainWorkTree = linked && path.basename(commonDir) === '.git' ? path.dirname(commonDir) : cur
-        return { workTree: cur, gitDir, commonDir, mainWorkTree, linked }
-      }
-    }
-    const up = path.dirname(cur)
-    if (up === cur) return null
-    cur = up
-  }
-}
-
 export interface Located {
   /** The folder that holds `.dacli/` (the repository root inside git). */
   root: string
   dir: string
   git: GitInfo | null
+  /**
+   * In a linked worktree: its own checked-out copy of the store, which dacli ignores in favour of the main
+   * worktree's (coordination.md, One store per clone); null otherwise.
+   */
+  shadowed: string | null
 }
 
 function checkNotSymlink(p: string): void {
@@ -85,28 +44,89 @@ function checkNotSymlink(p: string): void {
   }
 }
 
-/** Walk up from `cwd` to the nearest `.dacli/` (stopping at the repository root). */
-export function locate(cwd: string): Located {
-  const git = gitInfoAt(cwd)
-  const stop = git?.workTree ?? null
-  let cur = path.resolve(cwd)
+/** The nearest `.dacli/` from `from` up to `stop` (inclusive; null: the file system root). */
+function walkUp(from: string, stop: string | null): { root: string; dir: string } | null {
+  let cur = path.resolve(from)
   for (;;) {
     const candidate = path.join(cur, WORKSPACE_DIR)
     checkNotSymlink(candidate)
-    if (isDir(candidate)) return { root: cur, dir: candidate, git }
-    if (stop !== null && cur === stop) break
+    if (isDir(candidate)) return { root: cur, dir: candidate }
+    if (stop !== null && cur === stop) return null
     const up = path.dirname(cur)
-    if (up === cur) break
+    if (up === cur) return null
     cur = up
   }
+}
+
+/**
+ * Walk up from `cwd` to the nearest `.dacli/` (stopping at the repository root). Inside a linked worktree
+ * the walk happens in the main worktree instead, at the same relative place: every worktree of a clone
+ * shares the main worktree's store, even when it has a checked-out copy of its own.
+ */
+export function locate(cwd: string): Located {
+  const git = gitInfoAt(cwd)
   if (git?.linked) {
-    const main = path.join(git.mainWorkTree, WORKSPACE_DIR)
-    checkNotSymlink(main)
-    if (isDir(main)) return { root: git.mainWorkTree, dir: main, git }
+    const rel = path.relative(git.workTree, path.resolve(cwd))
+    const found = walkUp(path.join(git.mainWorkTree, rel), git.mainWorkTree)
+    const copyOf = (root: string) => path.join(git.workTree, path.relative(git.mainWorkTree, root), WORKSPACE_DIR)
+    if (found !== null) {
+      const copy = copyOf(found.root)
+      return { ...found, git, shadowed: copy !== found.dir && isDir(copy) ? copy : null }
+    }
+    throw noWorkspace(git, walkUp(cwd, git.workTree)?.dir ?? null)
   }
-  throw new NotFoundError('no dacli workspace found here or above (run `dacli init`)', {
-    next: ['dacli init'],
-  })
+  const found = walkUp(cwd, git?.workTree ?? null)
+  if (found !== null) return { ...found, git, shadowed: null }
+  throw noWorkspace(git, null)
+}
+
+/** Checked-out copies of the store in the clone's linked worktrees (each ignored; doctor reports them). */
+export function shadowedCopies(root: string, git: GitInfo | null): string[] {
+  if (git === null) return []
+  const rel = path.relative(git.mainWorkTree, root)
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return []
+  const out: string[] = []
+  for (const wt of linkedWorktreeRoots(git.commonDir)) {
+    const copy = path.join(wt, rel, WORKSPACE_DIR)
+    try {
+      if (fs.lstatSync(copy).isDirectory()) out.push(copy)
+    } catch {
+      // no copy in that worktree
+    }
+  }
+  return out
+}
+
+/** The remote (origin first) whose record branch this clone has seen, or null. */
+export function remoteWithRecord(git: GitInfo | null): string | null {
+  return git === null ? null : (remotesWithBranch(git.commonDir, DEFAULT_RECORD_BRANCH)[0] ?? null)
+}
+
+export const pullCommand = (remote: string) =>
+  remote === 'origin' ? 'dacli record pull' : `dacli record pull ${remote}`
+
+/** Exit 4, with the way forward: `record pull` when a remote has the record, else `init`. */
+function noWorkspace(git: GitInfo | null, ownCopy: string | null): NotFoundError {
+  const remote = remoteWithRecord(git)
+  const details: Record<string, unknown> = {}
+  const next: string[] = []
+  let message = 'no dacli workspace found here or above'
+  if (remote !== null) {
+    message += `, but the remote \`${remote}\` has a dacli record branch: run \`${pullCommand(remote)}\``
+    details.remote = remote
+    details.record_branch = DEFAULT_RECORD_BRANCH
+    next.push(pullCommand(remote))
+  }
+  if (git?.linked && ownCopy !== null) {
+    message += `; this linked worktree's own copy (${ownCopy}) is not used: every worktree of a clone shares the main worktree's store (${path.join(git.mainWorkTree, WORKSPACE_DIR)})`
+    details.shadowed = ownCopy
+    next.push(`check out the branch that holds .dacli/ in the main worktree (${git.mainWorkTree})`)
+  }
+  if (remote === null) {
+    message += ' (run `dacli init`)'
+    next.push('dacli init')
+  }
+  return new NotFoundError(message, { details, next })
 }
 
 export interface Config {

@@ -9,6 +9,14 @@ export const IdentityDoc = z.strictObject({
   role: z.string().nullable(),
   display_name: z.string().nullable().describe('for a-root, user.name from the git config; display only'),
   parent: z.string().nullable(),
+  workspace: z
+    .strictObject({
+      root: z.string().describe('the folder holding .dacli/'),
+      dir: z.string().describe('the .dacli/ folder in use'),
+      worktree: z.string().nullable().describe('the git work tree dacli was run from; null outside git'),
+      linked: z.boolean().describe('run from a linked worktree, which shares the main worktree’s store'),
+    })
+    .describe('the store this identity acts on'),
 })
 
 export type IdentityDocT = z.infer<typeof IdentityDoc>

@@ -14,6 +14,7 @@ import {
   listRisks,
   type Store,
 } from '../../store/index.js'
+import { shadowedCopies } from '../../store/workspace.js'
 import type { DoctorDocT } from './json.js'
 import { loadPlan, refOf } from './plan.js'
 
@@ -178,20 +179,29 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
       hint: 'compare the two, keep what is right in the .md file, delete this copy, then dacli record (record push refuses until then)',
     })
   }
+  for (const copy of shadowedCopies(store.root, store.git)) {
+    add({
+      code: 'shadowed-worktree-copy',
+      severity: 'info',
+      subject: copy,
+      message: `a linked worktree's checked-out copy of the store, which dacli ignores: every worktree of this clone uses ${store.dir}`,
+      hint: 'nothing to do: run dacli from any worktree; the copy changes only with the commits you check out there',
+    })
+  }
   const rank = { error: 0, warning: 1, info: 2 }
   return out.sort(
     (a, b) => rank[a.severity] - rank[b.severity] || byText(a.code, b.code) || byText(a.subject, b.subject),
   )
 }
 
-/** `<file>.conflict-<commit>` copies written by `record pull` (never under cache/ or locks/). */
+/** `<file>.conflict-<commit>` copies written by `record pull` (never under cache/, locks/ or worktrees/). */
 function conflictCopies(dir: string): string[] {
   const out: string[] = []
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name)
       if (e.isDirectory() && !e.isSymbolicLink()) {
-        if (d !== dir || (e.name !== 'cache' && e.name !== 'locks')) walk(p)
+        if (d !== dir || (e.name !== 'cache' && e.name !== 'locks' && e.name !== 'worktrees')) walk(p)
       } else if (/\.conflict-[0-9a-f]{7,}$/.test(e.name)) out.push(p)
     }
   }
@@ -203,7 +213,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    'Reports findings with stable codes (unparseable-object, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+    'Reports findings with stable codes (unparseable-object, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
   args: [],
   flags: { strict: bool('exit 1 when there is an error-severity finding') },
   json: 'doctor/v1',

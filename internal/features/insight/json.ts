@@ -13,7 +13,14 @@ const Priority = z.enum(['must', 'should', 'could', 'wont']).nullable()
 
 export const StatusDoc = z.strictObject({
   schema: z.literal('workspace-status/v1'),
-  workspace: z.strictObject({ id: z.string(), name: z.string(), root: z.string() }),
+  workspace: z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    root: z.string().describe('the folder holding .dacli/'),
+    dir: z.string().describe('the .dacli/ folder in use'),
+    worktree: z.string().nullable().describe('the git work tree dacli was run from; null outside git'),
+    linked: z.boolean().describe('run from a linked worktree, which shares the main worktree’s store'),
+  }),
   identity: z.strictObject({ id: z.string(), grant: z.enum(['rw', 'ro']), role: z.string().nullable() }),
   projects: z.array(z.strictObject({ slug: z.string(), title: z.string(), counts: Counts })),
   totals: Counts,

@@ -36,7 +36,7 @@ export const status = defineCommand({
     for (const b of [...skipped, ...ev.broken]) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const data: StatusDocT = {
       schema: 'workspace-status/v1',
-      workspace: { id: store.config.id, name: store.config.name, root: store.root },
+      workspace: { id: store.config.id, name: store.config.name, ...store.where() },
       identity: { id: who.id, grant: who.grant, role: who.role },
       projects: rows,
       totals,
@@ -50,6 +50,8 @@ export const status = defineCommand({
         out.line(
           `${out.style('bold', data.workspace.name)}  ${out.style('dim', store.root)}   you are ${who.id} (${who.grant})`,
         )
+        if (data.workspace.linked)
+          out.line(out.style('dim', `(from the linked worktree ${data.workspace.worktree}: the main worktree's store)`))
         out.line('')
         out.table(
           ['PROJECT', ...STATUSES.map((s) => s.toUpperCase()), 'TITLE'],

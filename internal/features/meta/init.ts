@@ -7,11 +7,12 @@ export const init = defineCommand({
   path: 'init',
   summary: 'Create a workspace (.dacli/) at the repository root',
   description:
-    'Creates .dacli/ with its config, the root identity and the folder layout of FORMAT.md. Inside a git work tree the workspace is placed at the repository root (the main worktree’s, from a linked worktree) so every folder of the repository shares it; --here creates it in the current folder instead. An existing workspace is a conflict (exit 5).',
+    'Creates .dacli/ with its config, the root identity and the folder layout of FORMAT.md. Inside a git work tree the workspace is placed at the repository root (the main worktree’s, from a linked worktree) so every folder of the repository shares it; --here creates it in the current folder instead. An existing workspace is a conflict (exit 5). In a clone whose remote has a dacli record branch, init refuses (exit 5) and points at `dacli record pull`, which brings that workspace here with its id and name; --force starts a separate workspace instead. In a linked worktree the store goes to the main worktree (--here is refused there).',
   args: [],
   flags: {
     name: str('a name for the workspace', { defaultText: 'the folder name' }),
     here: bool('create the workspace in the current folder, even inside a git work tree'),
+    force: bool('create a workspace even though a remote has a dacli record branch (a separate workspace)'),
   },
   json: 'init/v1',
   mutates: true,
@@ -23,6 +24,7 @@ export const init = defineCommand({
     const r = initWorkspace(ctx.cwd, {
       ...(name === undefined ? {} : { name }),
       here: input.flags.here === true,
+      force: input.flags.force === true,
       now: ctx.now(),
     })
     const data: InitDocT = {

@@ -170,7 +170,20 @@ describe('diverged records', () => {
     expect(moved).toMatchObject({ id: alphaId, title: 'Alpha work', aliases: [2], version: 2 })
     expect(moved.log.at(-1)).toMatchObject({ verb: 'renumbered', actor: 'a-root' })
     expect(moved.log.at(-1).details).toMatch(/^002 → 003/)
-    expect((await b.dacli('task', 'show', 'alpha/2', '--json')).expectExit(0).json.title).toBe('Bravo work')
+    // 2 is now Bravo's live number and Alpha's alias: ambiguous (exit 2 naming both), never silently one of them.
+    const bravoId = (await b.dacli('task', 'show', 'alpha/002-bravo-work', '--json')).expectExit(0).json.id
+    const ambiguous = (await b.dacli('task', 'show', 'alpha/2', '--json')).expectExit(2).error
+    expect(ambiguous.kind).toBe('usage')
+    expect(ambiguous.details.tasks).toEqual([
+      { ref: 'alpha/002-bravo-work', id: bravoId, matched: 'reference' },
+      { ref: 'alpha/003-alpha-work', id: alphaId, matched: 'alias' },
+    ])
+    expect(ambiguous.message).toContain(alphaId)
+    expect(ambiguous.message).toContain(bravoId)
+    expect((await b.dacli('task', 'show', '2', '--json')).expectExit(2).error.details.candidates).toEqual([
+      'alpha/002-bravo-work',
+      'alpha/003-alpha-work',
+    ])
     // A reference written with the old number and the slug still finds the renumbered task.
     expect((await b.dacli('task', 'show', 'alpha/002-alpha-work', '--json')).expectExit(0).json.id).toBe(alphaId)
     ;(await b.dacli('record', 'push')).expectExit(0)

@@ -1,13 +1,12 @@
 // Writing a record's files into the working `.dacli/` (record pull): either the
-// whole workspace on a fresh clone, or only the files a pull changed.
+// whole workspace on a fresh clone, or only the files a pull changed (planned
+// here, written under locks by apply.ts).
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git, TreeFile } from '../../gitx/index.js'
-import { objectId } from '../../gitx/objects.js'
 import { tempTag } from '../../gitx/refs.js'
 import { ConflictError, FailureError } from '../../store/errors.js'
-import { atomicWrite } from '../../store/fsio.js'
 import type { FileChangedT } from './json.js'
 
 /** A tree path is written only if every segment is a plain name and it lies under a `.dacli` folder. */
@@ -67,26 +66,20 @@ export async function materialize(
   return { dir: final, changes }
 }
 
-function diskOid(file: string): string | null {
-  try {
-    return objectId('blob', fs.readFileSync(file))
-  } catch {
-    return null
-  }
+export interface PlannedChange extends FileChangedT {
+  /** The working file. */
+  file: string
+  /** The blob to write, or null to delete. */
+  oid: string | null
 }
 
-/**
- * Move the working files from the `from` record to the `to` record. Every file
- * about to be replaced must still be what `from` says (the caller recorded it
- * under the record lock a moment ago); otherwise nothing is written.
- */
-export async function applyChanges(
-  git: Git,
+/** The working files a move from the `from` record to the `to` record rewrites (the caller checks and writes). */
+export function plannedChanges(
   root: string,
   from: ReadonlyMap<string, TreeFile>,
   to: ReadonlyMap<string, TreeFile>,
-): Promise<FileChangedT[]> {
-  const changes: (FileChangedT & { file: string; oid: string | null })[] = []
+): PlannedChange[] {
+  const changes: PlannedChange[] = []
   for (const p of new Set([...from.keys(), ...to.keys()])) {
     const a = from.get(p)
     const b = to.get(p)
@@ -98,18 +91,5 @@ export async function applyChanges(
       oid: b?.oid ?? null,
     })
   }
-  const moved = changes.filter((c) => diskOid(c.file) !== (from.get(c.path)?.oid ?? null))
-  if (moved.length > 0) {
-    throw new ConflictError(`files changed while pulling: ${moved.map((c) => c.path).join(', ')}`, {
-      details: { paths: moved.map((c) => c.path) },
-      next: ['dacli record pull'],
-    })
-  }
-  for (const c of changes) {
-    if (c.oid === null) fs.rmSync(c.file, { force: true })
-    else atomicWrite(c.file, await git.readBlob(c.oid))
-  }
   return changes
-    .map(({ path: p, change }) => ({ path: p, change }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }

@@ -54,6 +54,8 @@ export const TaskBody = {
         duration_ms: z.number(),
         output_digest: z.string(),
         checked: z.array(z.number().int()),
+        branch: z.string().nullable().describe('the branch checked out where the command ran (its worktree)'),
+        commit: z.string().nullable().describe('the commit checked out where the command ran'),
       }),
     )
     .describe('evidence of --verify runs'),

@@ -1,0 +1,127 @@
+// Writing a pull's changes into the working `.dacli/` under the same scoped locks
+// every other writer takes (coordination.md, record pull and concurrent writers):
+// a task file under `task-<id>`, a project under `project-<slug>`, a glossary
+// under `glossary-<slug>`, an agent under `agent-<id>`, and a new task number
+// under `seq-<project>`. Under the locks every file is read again; if one moved
+// since the record the merge was computed from, nothing is written and the caller
+// records and merges again, so a claim landing during a pull is never overwritten.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { Git, TreeFile } from '../../gitx/index.js'
+import { objectId } from '../../gitx/objects.js'
+import type { Store } from '../../store/index.js'
+import type { Lock } from '../../store/lock.js'
+import { usedSeqs } from '../../store/taskindex.js'
+import type { FileChangedT } from './json.js'
+import { plannedChanges } from './workfiles.js'
+
+const TASK = /^(?:.*\/)?\.dacli\/projects\/([a-z0-9][a-z0-9._-]*)\/tasks\/[a-z]+\/(\d{3,})-[^/]+\.md$/
+const PROJECT = /^(?:.*\/)?\.dacli\/projects\/([a-z0-9][a-z0-9._-]*)\/project\.md$/
+const GLOSSARY = /^(?:.*\/)?\.dacli\/projects\/([a-z0-9][a-z0-9._-]*)\/glossary\.md$/
+const AGENT = /^(?:.*\/)?\.dacli\/agents\/(a-[a-z0-9][a-z0-9-]*)\.md$/
+const TASK_ID = /^id:[ \t]*["']?(t-[0-9A-HJKMNP-TV-Z]{26})["']?[ \t]*$/m
+
+function diskOid(file: string): string | null {
+  try {
+    return objectId('blob', fs.readFileSync(file))
+  } catch {
+    return null
+  }
+}
+
+async function taskIdOf(git: Git, f: TreeFile | undefined): Promise<string | null> {
+  if (f === undefined) return null
+  const text = (await git.readBlob(f.oid)).subarray(0, 4096).toString('utf8')
+  const front = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? ''
+  return TASK_ID.exec(front)?.[1] ?? null
+}
+
+export type Applied = { files: FileChangedT[] } | { moved: string[] }
+
+/**
+ * Move the working files from the `from` record to the `to` record, holding the locks of everything
+ * touched while checking that each file is still what `from` says and writing it. `commit` runs last,
+ * still under the locks (it moves the record ref). Returns the paths that moved instead, writing nothing.
+ */
+export async function applyLocked(
+  store: Store,
+  git: Git,
+  root: string,
+  from: ReadonlyMap<string, TreeFile>,
+  to: ReadonlyMap<string, TreeFile>,
+  commit: () => Promise<void>,
+): Promise<Applied> {
+  const changes = plannedChanges(root, from, to)
+  const scopes = new Set<string>()
+  const newNumbers = new Map<string, Set<number>>()
+  for (const c of changes) {
+    const t = TASK.exec(c.path)
+    if (t !== null) {
+      for (const id of [await taskIdOf(git, from.get(c.path)), await taskIdOf(git, to.get(c.path))]) {
+        if (id !== null) scopes.add(`task-${id}`)
+      }
+      if (c.change === 'added') {
+        const project = t[1] as string
+        newNumbers.set(project, (newNumbers.get(project) ?? new Set()).add(Number(t[2])))
+        scopes.add(`seq-${project}`)
+      }
+      continue
+    }
+    const p = PROJECT.exec(c.path) ?? GLOSSARY.exec(c.path)
+    if (p !== null) scopes.add(`${PROJECT.test(c.path) ? 'project' : 'glossary'}-${p[1]}`)
+    const a = AGENT.exec(c.path)
+    if (a !== null) scopes.add(`agent-${a[1]}`)
+  }
+  const locks: Lock[] = []
+  try {
+    // One order for every pull; a pull is the only writer that holds more than one of these.
+    for (const scope of [...scopes].sort()) locks.push(await store.lock(scope))
+    const moved = changes.filter((c) => diskOid(c.file) !== (from.get(c.path)?.oid ?? null)).map((c) => c.path)
+    // A task added here since the record would share a number the merge did not renumber.
+    for (const [project, numbers] of newNumbers) {
+      const recorded = new Set<number>()
+      for (const p of from.keys()) {
+        const m = TASK.exec(p)
+        if (m !== null && m[1] === project) recorded.add(Number(m[2]))
+      }
+      const onDisk = usedSeqs({ root: store.root, dir: store.dir }, project)
+      for (const n of onDisk) {
+        if (!recorded.has(n) && numbers.has(n)) moved.push(`${project}/${String(n).padStart(3, '0')}`)
+      }
+    }
+    if (moved.length > 0) return { moved }
+    for (const c of changes) {
+      if (c.oid === null) fs.rmSync(c.file, { force: true })
+      else {
+        const { atomicWrite } = await import('../../store/fsio.js')
+        atomicWrite(c.file, await git.readBlob(c.oid))
+      }
+    }
+    await commit()
+    return {
+      files: changes
+        .map(({ path: p, change }) => ({ path: p, change }))
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    }
+  } finally {
+    for (const l of locks.reverse()) l.release()
+  }
+}
+
+/**
+ * A workspace exactly as `init` left it (no projects, no events, only the root identity, never recorded):
+ * pulling a record into it replaces it instead of merging two unrelated workspaces.
+ */
+export async function isPristine(store: Store, git: Git, recordRef: string): Promise<boolean> {
+  if ((await git.resolve(recordRef)) !== null) return false
+  const entries = (d: string) => {
+    try {
+      return fs.readdirSync(path.join(store.dir, d)).filter((n) => !n.startsWith('.'))
+    } catch {
+      return []
+    }
+  }
+  const agents = entries('agents')
+  return entries('projects').length === 0 && entries('events').length === 0 && agents.join() === 'a-root.md'
+}

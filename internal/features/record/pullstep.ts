@@ -1,0 +1,164 @@
+// One round of `record pull` (pull.ts runs it, again when a local writer moved a
+// file it was about to replace): record local changes, merge the remote's tip,
+// write the result under the locks of what changes, and the pull's document.
+
+import * as path from 'node:path'
+import type { Out } from '../../clikit/io.js'
+import { authorOf, committerAt } from '../../gitx/author.js'
+import type { Git, TreeFile } from '../../gitx/index.js'
+import { messageWith, recordLocked, workspacePrefix } from '../../gitx/record.js'
+import { ConflictError, type Identity, type Store } from '../../store/index.js'
+import { applyLocked } from './apply.js'
+import { renderChanges, shortId } from './common.js'
+import type { RecordPullDocT } from './json.js'
+import { type MergeResult, Merger } from './merge.js'
+import { materialize } from './workfiles.js'
+
+const files = (git: Git, tree: string | null): Promise<Map<string, TreeFile>> =>
+  tree === null ? Promise.resolve(new Map()) : git.listFiles(tree)
+const treeOf = async (git: Git, commit: string | null) => (commit === null ? null : (await git.readCommit(commit)).tree)
+
+/** Tries of record-merge-apply before a pull racing busy local writers gives up (nothing written). */
+export const PULL_ATTEMPTS = 6
+
+export interface PullStep {
+  outcome: RecordPullDocT['outcome']
+  tip: string
+  local: string | null
+  recorded: string | null
+  changed: RecordPullDocT['files_changed']
+  merged: MergeResult | null
+}
+
+/**
+ * Record local changes, merge the remote's tip, and write the result into the workspace under the
+ * locks of what changes (apply.ts). `{moved}` when a local writer changed one of those files after the
+ * record: nothing was written, and the caller tries again (recording that change first).
+ */
+export async function pullOnce(
+  git: Git,
+  store: Store | null,
+  who: Identity,
+  o: { remote: string; ref: string; theirs: string; now: Date; env: Readonly<Record<string, string | undefined>> },
+): Promise<PullStep | { moved: string[] }> {
+  const { remote, ref, theirs, now } = o
+  const command = `record pull ${remote}`
+  let recorded: string | null = null
+  if (store !== null) {
+    if ((await git.resolve(ref)) === null) await adoptBase(git, store, ref, theirs)
+    const r = await recordLocked(store, git, who, { message: 'dacli: record (before pull)', command, now })
+    recorded = r.commit
+  }
+  const local = await git.resolve(ref)
+  let outcome: RecordPullDocT['outcome']
+  let tip: string
+  let merged: MergeResult | null = null
+  if (local !== null && (local === theirs || (await git.isAncestor(theirs, local)))) {
+    outcome = 'up-to-date'
+    tip = local
+  } else if (local === null || (await git.isAncestor(local, theirs))) {
+    outcome = 'fast-forward'
+    tip = theirs
+  } else {
+    const base = await git.mergeBase(local, theirs)
+    const [b, ours, t] = await Promise.all([base, local, theirs].map(async (c) => files(git, await treeOf(git, c))))
+    merged = await new Merger(git, theirs.slice(0, 7), who.id, now).merge(
+      b as Map<string, TreeFile>,
+      ours as Map<string, TreeFile>,
+      t as Map<string, TreeFile>,
+    )
+    const tree = await git.writeFiles(merged.files)
+    tip = await git.writeCommit({
+      tree,
+      parents: [local, theirs],
+      author: authorOf(who, git.repo, o.env, now),
+      committer: committerAt(now),
+      message: messageWith(`dacli: merge the record from ${remote}`, who, command),
+    })
+    outcome = 'merged'
+  }
+  const after = await files(git, await treeOf(git, tip))
+  const moveRef = async () => {
+    if (tip !== local && !(await git.updateRef(ref, tip, local))) {
+      throw new ConflictError(`${ref} moved during the pull; the workspace holds the merged files — run it again`, {
+        next: [`dacli record pull ${remote}`],
+      })
+    }
+  }
+  if (store === null) {
+    const changed = (await materialize(git, git.repo.mainWorkTree, after)).changes
+    await moveRef()
+    return { outcome: 'materialized', tip, local, recorded, changed, merged }
+  }
+  const root = path.join(store.dir, ...workspacePrefix(git, store.dir).map(() => '..'))
+  const applied = await applyLocked(store, git, root, await files(git, await treeOf(git, local)), after, moveRef)
+  if ('moved' in applied) return applied
+  return { outcome, tip, local, recorded, changed: applied.files, merged }
+}
+
+export function pullResult(
+  s: PullStep,
+  o: { remote: string; branch: string; theirs: string },
+  replaced: Store | null,
+): { data: RecordPullDocT; human: (out: Out) => void } {
+  const data: RecordPullDocT = {
+    schema: 'record-pull/v1',
+    remote: o.remote,
+    branch: o.branch,
+    outcome: s.outcome,
+    commit: s.tip,
+    previous: s.local,
+    remote_commit: o.theirs,
+    recorded: s.recorded,
+    files_changed: s.changed,
+    renumbered: s.merged?.renumbered ?? [],
+  }
+  if (s.merged !== null && s.merged.conflicts.length > 0) {
+    throw new ConflictError(
+      `${s.merged.conflicts.length} file(s) changed on both sides; ours are kept, theirs are beside them as *.conflict-${o.theirs.slice(0, 7)}`,
+      {
+        details: { conflicts: s.merged.conflicts, commit: s.tip, renumbered: data.renumbered },
+        next: [
+          'compare each file with its .conflict-… copy, keep what is right, delete the copy',
+          'dacli record',
+          `dacli record push ${o.remote}`,
+        ],
+      },
+    )
+  }
+  return {
+    data,
+    human(out) {
+      if (replaced !== null)
+        out.line(`replaced the empty workspace made by \`dacli init\` (id ${replaced.config.id}) with the remote's`)
+      out.line(
+        `${s.outcome} ${o.branch} from ${o.remote} at ${shortId(s.tip)} (${s.changed.length} file(s) changed in the workspace)`,
+      )
+      renderChanges(out, s.changed)
+      for (const r of data.renumbered) {
+        out.line(`renumbered ${r.project}/${r.from} → ${r.to}: the number was taken on both sides (${r.path})`)
+      }
+    },
+  }
+}
+
+/**
+ * This machine has a workspace but has never recorded (its `.dacli/` came with
+ * the code, say). If the workspace is exactly one of the remote record's
+ * commits, adopt that commit as the local tip so the pull fast-forwards instead
+ * of merging two unrelated histories.
+ */
+async function adoptBase(git: Git, store: Store, ref: string, theirs: string): Promise<void> {
+  const { snapshotDir, wrapIn } = await import('../../gitx/snapshot.js')
+  const local = snapshotDir(store.dir, path.join(store.dir, 'cache', 'record-stat.json'))
+  if (local === null) return
+  const tree = wrapIn(local, workspacePrefix(git, store.dir)).oid
+  let n = 0
+  for await (const c of git.walk([theirs])) {
+    if (c.tree === tree) {
+      await git.updateRef(ref, c.id, null)
+      return
+    }
+    if (++n >= 1_000) return
+  }
+}

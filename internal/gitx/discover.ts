@@ -1,0 +1,147 @@
+// Finding the repository around a folder by reading `.git`, `commondir` and the
+// ref files directly: no git program, no isomorphic-git. Workspace discovery runs
+// on every command, so this module stays small and imports only node and refs.ts.
+//
+// Layouts: a main worktree has a `.git` folder; a linked worktree has a `.git`
+// file (`gitdir: <common>/worktrees/<name>`) whose git dir holds `commondir`; a
+// submodule or a `--separate-git-dir` checkout has a `.git` file without one.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { readRef } from './refs.js'
+
+export interface GitInfo {
+  /** The work tree root that holds `.git`. */
+  workTree: string
+  /** The git directory of this work tree (`.git`, or `.git/worktrees/<name>` for a linked worktree). */
+  gitDir: string
+  /** The common git directory (objects, refs) — the main repository's `.git`. */
+  commonDir: string
+  /** The main worktree's root: the parent of the common git directory (differs from workTree in a linked worktree). */
+  mainWorkTree: string
+  /** This work tree is a linked worktree (`git worktree add`) of another one. */
+  linked: boolean
+}
+
+function statOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.statSync(p)
+  } catch {
+    return null
+  }
+}
+
+/** The git directory a `.git` file points at (`gitdir: <path>`), or null. */
+function gitdirOfFile(dotgit: string): string | null {
+  let text: string
+  try {
+    text = fs.readFileSync(dotgit, 'utf8')
+  } catch {
+    return null
+  }
+  const m = /^gitdir:[ \t]*(.+?)[ \t]*$/m.exec(text)
+  return m ? path.resolve(path.dirname(dotgit), m[1] as string) : null
+}
+
+/** Git facts for the work tree containing `dir`, without running git. */
+export function gitInfoAt(dir: string): GitInfo | null {
+  let cur = path.resolve(dir)
+  for (;;) {
+    const dotgit = path.join(cur, '.git')
+    const st = statOrNull(dotgit)
+    if (st?.isDirectory()) {
+      return { workTree: cur, gitDir: dotgit, commonDir: dotgit, mainWorkTree: cur, linked: false }
+    }
+    if (st?.isFile()) {
+      const gitDir = gitdirOfFile(dotgit)
+      if (gitDir !== null) {
+        let commonDir = gitDir
+        try {
+          commonDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim())
+        } catch {
+          // A submodule or a separate git dir: no common dir of its own.
+        }
+        const linked = commonDir !== gitDir
+        // A bare common directory (worktrees of a bare clone) has no main worktree: each one stands alone.
+        const mainWorkTree = linked && path.basename(commonDir) === '.git' ? path.dirname(commonDir) : cur
+        return { workTree: cur, gitDir, commonDir, mainWorkTree, linked: linked && mainWorkTree !== cur }
+      }
+    }
+    const up = path.dirname(cur)
+    if (up === cur) return null
+    cur = up
+  }
+}
+
+export interface WorktreeHead {
+  /** The branch checked out (`main`, `dacli/alpha-001-x`), or null when detached or unborn-unknown. */
+  branch: string | null
+  /** The commit HEAD points at, or null (unborn). */
+  commit: string | null
+}
+
+/** What a work tree has checked out (its own HEAD, in its own git dir). */
+export function headOf(info: GitInfo): WorktreeHead {
+  let text = ''
+  try {
+    text = fs.readFileSync(path.join(info.gitDir, 'HEAD'), 'utf8').trim()
+  } catch {
+    return { branch: null, commit: null }
+  }
+  const m = /^ref:\s*refs\/heads\/(.+)$/.exec(text)
+  return { branch: m ? (m[1] as string) : null, commit: readRef(info.gitDir, info.commonDir, 'HEAD') }
+}
+
+/** The root folders of the linked worktrees git knows about (from `<common>/worktrees/*\/gitdir`). */
+export function linkedWorktreeRoots(commonDir: string): string[] {
+  const base = path.join(commonDir, 'worktrees')
+  let names: string[]
+  try {
+    names = fs.readdirSync(base)
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const n of names.sort()) {
+    let target: string
+    try {
+      target = fs.readFileSync(path.join(base, n, 'gitdir'), 'utf8').trim()
+    } catch {
+      continue
+    }
+    if (target !== '') out.push(path.dirname(path.resolve(base, n, target)))
+  }
+  return out
+}
+
+/**
+ * Remotes that have `branch` as a remote-tracking ref (`refs/remotes/<remote>/<branch>`), read from the
+ * loose refs and packed-refs: what a fresh clone knows about the remote without asking it. `origin` first.
+ */
+export function remotesWithBranch(commonDir: string, branch: string): string[] {
+  const found = new Set<string>()
+  const base = path.join(commonDir, 'refs', 'remotes')
+  let remotes: string[] = []
+  try {
+    remotes = fs.readdirSync(base)
+  } catch {
+    remotes = []
+  }
+  for (const r of remotes) {
+    if (statOrNull(path.join(base, r, ...branch.split('/')))?.isFile()) found.add(r)
+  }
+  let packed = ''
+  try {
+    packed = fs.readFileSync(path.join(commonDir, 'packed-refs'), 'utf8')
+  } catch {
+    packed = ''
+  }
+  const suffix = `/${branch}`
+  for (const line of packed.split('\n')) {
+    const ref = line.slice(41).trim()
+    if (line[40] !== ' ' || !ref.startsWith('refs/remotes/') || !ref.endsWith(suffix)) continue
+    const remote = ref.slice('refs/remotes/'.length, ref.length - suffix.length)
+    if (remote !== '' && !remote.includes('/')) found.add(remote)
+  }
+  return [...found].sort((a, b) => (a === 'origin' ? -1 : b === 'origin' ? 1 : a < b ? -1 : a > b ? 1 : 0))
+}
