@@ -113,6 +113,90 @@ try {
   dacli('critical-path', '--project', 'ledger')
   dacli('critical-path', '--project', 'ledger', '--format', 'mermaid')
 
+  say('Parallel critical work stays parallel: the critical tasks form a graph, not a chain; wont is out of the plan')
+  dacli('project', 'add', 'Calculator', '--slug', 'calc')
+  dacli('task', 'add', 'Alpha', '--project', 'calc', '--priority', 'must', '--estimate', '1,1,1', '--accept', 'a')
+  for (const t of ['Bravo', 'Charlie'])
+    dacli(
+      'task',
+      'add',
+      t,
+      '--project',
+      'calc',
+      '--priority',
+      'must',
+      '--estimate',
+      '2,2,2',
+      '--accept',
+      'b',
+      '--depends-on',
+      'calc/1',
+    )
+  dacli(
+    'task',
+    'add',
+    'Delta',
+    '--project',
+    'calc',
+    '--estimate',
+    '1,1,1',
+    '--accept',
+    'd',
+    '--depends-on',
+    'calc/2',
+    '--depends-on',
+    'calc/3',
+  )
+  dacli(
+    'task',
+    'add',
+    'Port to COBOL',
+    '--project',
+    'calc',
+    '--priority',
+    'wont',
+    '--estimate',
+    '20,20,20',
+    '--accept',
+    'c',
+  )
+  dacli('critical-path', '--project', 'calc')
+
+  say('Readiness per link type: SS waits until its predecessors have started; FF never holds a start')
+  dacli(
+    'task',
+    'add',
+    'Pair on the parser',
+    '--project',
+    'calc',
+    '--estimate',
+    '1,2,3',
+    '--accept',
+    'p',
+    '--depends-on',
+    'calc/2:SS',
+    '--depends-on',
+    'calc/3:SS',
+  )
+  dacli(
+    'task',
+    'add',
+    'Write the user guide',
+    '--project',
+    'calc',
+    '--estimate',
+    '1,2,3',
+    '--accept',
+    'g',
+    '--depends-on',
+    'calc/4:FF',
+  )
+  dacli('next', '--project', 'calc', '--parallel', '5')
+
+  say('A blocked task keeps its place in the schedule, marked, and what depends on it stays behind it')
+  dacli('task', 'block', 'calc/1', '--why', 'waiting for the number format decision')
+  dacli('critical-path', '--project', 'calc')
+
   say('An agent works a task: a read-write identity, a claim with a lease, criteria proven by a command')
   const spawned = spawnSync(process.execPath, [bin, 'agent', 'spawn', '--role', 'implementer', '--grant', 'rw'], {
     cwd: dir,

@@ -161,26 +161,46 @@ describe('the ready frontier', () => {
     expect(f.ready.map((x) => x.id)).toEqual(['b', 'c'])
   })
 
-  test('non-SS dependencies must be done; SS ones do not hold a task back; empty frontiers are explained', () => {
+  test('readiness per link type: FS needs done, SS needs started, FF/SF never hold a start; empty frontiers are explained', () => {
+    const st = new Map<string, FrontierTask['status']>([
+      ['done1', 'done'],
+      ['open9', 'open'],
+      ['act7', 'active'],
+      ['blk5', 'blocked'],
+    ])
     const f = frontier(
       [
         t('x', 1, 'must', [{ on: 'done1', type: 'FS' }]),
         t('y', 2, 'must', [{ on: 'open9', type: 'FS' }]),
         t('z', 3, 'must', [{ on: 'open9', type: 'SS' }]),
+        t('s', 4, 'must', [{ on: 'act7', type: 'SS' }]),
+        t('f', 5, 'must', [{ on: 'open9', type: 'FF' }]),
+        t('g', 6, 'must', [{ on: 'blk5', type: 'SF' }]),
+        t('h', 7, 'must', [{ on: 'blk5', type: 'SS' }]),
+        t('u', 8, 'must', [{ on: 'nowhere', type: 'FS' }]),
+        t('w', 9, 'must', [{ on: 'act7', type: 'FS' }]),
       ],
-      statusOf,
+      (id) => st.get(id) ?? null,
       null,
       10,
     )
-    expect(f.ready.map((x) => x.id)).toEqual(['x', 'z'])
-    expect(f.waiting.map((w) => w.task.id)).toEqual(['y'])
+    expect(f.ready.map((x) => x.id)).toEqual(['x', 's', 'f', 'g'])
+    expect(f.waiting.map((w) => [w.task.id, w.holds.map((h) => `${h.type}:${h.status}:${h.needs}`)])).toEqual([
+      ['y', ['FS:open:done']],
+      ['z', ['SS:open:started']],
+      ['h', ['SS:blocked:started']],
+      ['u', ['FS:null:done']],
+      ['w', ['FS:active:done']],
+    ])
     const none = frontier(
       [t('y', 2, 'must', [{ on: 'open9', type: 'FS' }]), t('b', 3, 'must', [], 'blocked')],
       statusOf,
       null,
       3,
     )
-    expect(none.explanation).toBe('nothing is ready: 1 open task waits on dependencies that are not done, 1 blocked')
+    expect(none.explanation).toBe(
+      'nothing is ready: 1 open task waits on dependencies (FS: not done, SS: not started), 1 blocked',
+    )
     expect(frontier([t('d', 1, 'must', [], 'done')], statusOf, null, 3).explanation).toBe('everything is done')
   })
 })

@@ -1,7 +1,9 @@
 import { byText } from './order.js'
-// The ready frontier (commands.md, next): open tasks, not `wont`, whose every
-// non-SS dependency is done; ordered by MoSCoW, then critical-path slack (when
-// known), then sequence. Never a `could` while a `must` is ready. Pure.
+import { type Hold, readiness } from './readiness.js'
+// The ready frontier (commands.md, next): the tasks `readiness` calls ready (open,
+// not `wont`, no FS predecessor unfinished, no SS predecessor unstarted; FF and SF
+// never hold a start); ordered by MoSCoW, then critical-path slack (when known),
+// then sequence. Never a `could` while a `must` is ready. Pure.
 
 export type Status = 'open' | 'active' | 'blocked' | 'done'
 export type Priority = 'must' | 'should' | 'could' | 'wont'
@@ -21,8 +23,8 @@ export const priorityRank = (p: Priority | null) => RANK[p ?? 'none'] as number
 
 export interface Frontier<T extends FrontierTask> {
   ready: T[]
-  /** Open tasks held back by a dependency that is not done (or does not resolve). */
-  waiting: { task: T; on: string[] }[]
+  /** Open tasks whose start a dependency holds (see readiness.ts), with the holding links. */
+  waiting: { task: T; on: string[]; holds: Hold[] }[]
   /** When nothing is ready: why, in one sentence; null otherwise. */
   explanation: string | null
 }
@@ -38,15 +40,13 @@ export function frontier<T extends FrontierTask>(
   slack: ReadonlyMap<string, number> | null,
   limit: number,
 ): Frontier<T> {
-  const waiting: { task: T; on: string[] }[] = []
+  const waiting: Frontier<T>['waiting'] = []
   const candidates: T[] = []
   for (const t of scope) {
     if (t.status !== 'open' || t.priority === 'wont') continue
-    const unmet = depsOf(t)
-      .filter((d) => d.type !== 'SS' && statusOf(d.on) !== 'done')
-      .map((d) => d.on)
-    if (unmet.length > 0) waiting.push({ task: t, on: unmet })
-    else candidates.push(t)
+    const r = readiness(t, depsOf(t), statusOf)
+    if (r.ready) candidates.push(t)
+    else waiting.push({ task: t, on: r.holds.map((h) => h.on), holds: r.holds })
   }
   const anyMust = candidates.some((t) => t.priority === 'must')
   const ready = candidates
@@ -71,7 +71,9 @@ function explain(scope: readonly FrontierTask[], waiting: number): string {
   const parts: string[] = []
   if (count('done') === scope.length) return 'everything is done'
   if (waiting > 0)
-    parts.push(`${waiting} open task${waiting === 1 ? ' waits' : 's wait'} on dependencies that are not done`)
+    parts.push(
+      `${waiting} open task${waiting === 1 ? ' waits' : 's wait'} on dependencies (FS: not done, SS: not started)`,
+    )
   if (count('blocked') > 0) parts.push(`${count('blocked')} blocked`)
   if (count('active') > 0) parts.push(`${count('active')} already in progress`)
   const wont = scope.filter((t) => t.status === 'open' && t.priority === 'wont').length

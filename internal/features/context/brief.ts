@@ -4,6 +4,7 @@
 
 import type { BriefSection } from '../../engines/brief.js'
 import { byText } from '../../engines/order.js'
+import { linkAllowsStart, readiness, startNeeds, type TaskState } from '../../engines/readiness.js'
 import { type EventRecord, listEvents } from '../../store/events.js'
 import type { NoteRecord, Store, TaskRecord } from '../../store/index.js'
 import { quote } from '../../store/markdown.js'
@@ -198,17 +199,35 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
     })
   }
 
-  // 10. Dependencies and their state.
+  // 10. Dependencies and their state, and whether they let the task start (engines/readiness.ts).
   if (t.depends_on.length > 0) {
     const lines: string[] = []
+    const state = new Map<string, TaskState>()
+    const deps: { on: string; type: string }[] = []
     for (const d of t.depends_on) {
       const dep =
         resolveAmong(listing.tasks, d.on, t.project) ??
         (await store.readTask(d.on, { prefer: t.project }).catch(() => null))
+      if (dep) state.set(dep.id, dep.status)
+      deps.push({ on: dep?.id ?? d.on, type: d.type })
+      const needs = startNeeds(d.type)
+      const holds = needs !== null && !linkAllowsStart(d.type, dep?.status ?? null)
+      const effect = needs === null ? 'constrains the finish only' : holds ? 'holds the start' : 'start: met'
       lines.push(
-        dep ? `- ${d.type} ${refOf(dep)} — ${dep.status}: ${dep.title}` : `- ${d.type} ${d.on} — does not resolve`,
+        dep
+          ? `- ${d.type} ${refOf(dep)} — ${dep.status}: ${dep.title} (${effect})`
+          : `- ${d.type} ${d.on} — does not resolve (${effect})`,
       )
     }
+    const r = readiness(t, deps, (id) => state.get(id) ?? null)
+    lines.unshift(
+      r.ready
+        ? 'Ready to start: yes — nothing holds the start (FS needs done, SS needs started; FF/SF only constrain the finish).'
+        : r.reason === 'waiting'
+          ? `Ready to start: no — ${r.holds.length} dependenc${r.holds.length === 1 ? 'y holds' : 'ies hold'} the start.`
+          : `Ready to start: ${r.reason === 'wont' ? 'no — priority wont' : `not applicable — the task is ${t.status}`}.`,
+      '',
+    )
     out.push({ title: 'Dependencies', content: lines.join('\n') })
   }
   return out

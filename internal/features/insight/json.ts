@@ -65,32 +65,85 @@ export const NextDoc = z.strictObject({
     }),
   ),
   waiting: z
-    .array(z.strictObject({ ref: z.string(), on: z.array(z.string()) }))
-    .describe('open tasks held back by unfinished dependencies'),
+    .array(
+      z.strictObject({
+        ref: z.string(),
+        on: z.array(z.string()),
+        holds: z
+          .array(
+            z.strictObject({
+              ref: z.string().describe('the predecessor (as written when it does not resolve)'),
+              type: z.enum(['FS', 'SS', 'FF', 'SF']),
+              status: z.enum(['open', 'active', 'blocked', 'done']).nullable().describe('null: does not resolve'),
+              needs: z.enum(['done', 'started']).describe('FS needs done; SS needs started (active or done)'),
+            }),
+          )
+          .describe('the links holding the start: FS until the predecessor is done, SS until it has started'),
+      }),
+    )
+    .describe('open tasks whose start a dependency holds'),
   explanation: z.string().nullable().describe('why nothing is ready; null when something is'),
 })
+
+const Link = z.enum(['FS', 'SS', 'FF', 'SF'])
 
 export const CriticalPathDoc = z.strictObject({
   schema: z.literal('critical-path/v1'),
   project: z.string().nullable(),
+  scope: z.enum(['project', 'workspace']).describe('one project (--project) or every project'),
   duration: z.number().nullable().describe('null when a task in scope is unsized'),
+  duration_lower_bound: z
+    .number()
+    .nullable()
+    .describe('the latest known finish: the duration when every task is sized, else how long it takes at least'),
   unit: z.literal('te'),
   tasks: z.array(
     z.strictObject({
       id: z.string(),
       ref: z.string(),
       title: z.string(),
+      project: z.string(),
+      status: z.enum(['open', 'active', 'blocked']).describe('blocked tasks stay in the schedule, marked'),
+      external: z
+        .boolean()
+        .describe("another project's task this project waits on (it constrains, it is not measured)"),
       te: z.number().nullable(),
       es: z.number().nullable(),
       ef: z.number().nullable(),
       ls: z.number().nullable(),
       lf: z.number().nullable(),
-      slack: z.number().nullable(),
+      slack: z.number().nullable().describe('null when it depends on an unsized task'),
       critical: z.boolean(),
     }),
   ),
-  critical_path: z.array(z.string()).describe('task ids of the critical chain, in order'),
+  critical_path: z
+    .array(z.string())
+    .describe(
+      'task ids of the critical chain in order, when the critical tasks form one path; else [] (see critical_graph)',
+    ),
+  critical_graph: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        ref: z.string(),
+        after: z
+          .array(z.strictObject({ id: z.string(), ref: z.string(), type: Link }))
+          .describe('its critical predecessors (the links that set its dates)'),
+      }),
+    )
+    .describe('every critical task with its critical predecessors, by early start: parallel branches stay parallel'),
   unsized: z.array(z.string()).describe('refs of tasks without an estimate'),
+  excluded: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        ref: z.string(),
+        title: z.string(),
+        reason: z.literal('wont'),
+        dependents: z.array(z.string()).describe('refs of planned tasks that depend on it'),
+      }),
+    )
+    .describe('tasks left out of the plan'),
   format: z.enum(['text', 'mermaid', 'dot']),
   diagram: z.string().nullable().describe('the mermaid or dot source with --format mermaid|dot'),
 })

@@ -1,5 +1,6 @@
 import { defineCommand, flagNum, flagStr } from '../../clikit/command.js'
 import { int, str } from '../../clikit/flags.js'
+import { describeHold } from '../../engines/readiness.js'
 import { safeSegment } from '../../store/paths.js'
 import type { NextDocT } from './json.js'
 import { loadPlan, readyFrontier, refOf } from './plan.js'
@@ -8,7 +9,7 @@ export const next = defineCommand({
   path: 'next',
   summary: 'What to work on next: the ready frontier, best first',
   description:
-    'Ready means open, not wont, and every dependency other than SS done. Ordered by MoSCoW priority, then critical-path slack (when every open and active task in scope has an estimate), then sequence; never a could while a must is ready. An empty frontier is explained.',
+    'Ready means open, not wont, and no dependency holding its start: an FS predecessor must be done, an SS predecessor must have started (active or done); FF and SF links constrain the finish and never hold a start. Ordered by MoSCoW priority, then critical-path slack (when every open and active task in scope has an estimate), then sequence; never a could while a must is ready. An empty frontier is explained.',
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
@@ -25,7 +26,7 @@ export const next = defineCommand({
     const store = await ctx.store()
     const plan = await loadPlan(store, project)
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
-    const f = readyFrontier(plan, parallel)
+    const f = readyFrontier(plan, parallel, project)
     if (f.slack === null && f.ready.length > 1)
       ctx.notes.note('not every task in scope has an estimate: ordered by priority and sequence only')
     const data: NextDocT = {
@@ -41,13 +42,17 @@ export const next = defineCommand({
         critical: f.critical.has(t.id),
         command: `dacli task claim ${refOf(t)}`,
       })),
-      waiting: f.waiting.map((w) => ({
-        ref: refOf(w.task),
-        on: w.on.map((id) => {
+      waiting: f.waiting.map((w) => {
+        const name = (id: string) => {
           const x = plan.byId.get(id) ?? plan.target(w.task, id)
           return x ? refOf(x) : id
-        }),
-      })),
+        }
+        return {
+          ref: refOf(w.task),
+          on: w.on.map(name),
+          holds: w.holds.map((h) => ({ ref: name(h.on), type: h.type, status: h.status, needs: h.needs })),
+        }
+      }),
       explanation: f.explanation,
     }
     return {
@@ -55,7 +60,8 @@ export const next = defineCommand({
       human(out) {
         if (data.ready.length === 0) {
           out.line(data.explanation ?? 'nothing is ready')
-          for (const w of data.waiting.slice(0, 5)) out.line(out.style('dim', `  ${w.ref} waits on ${w.on.join(', ')}`))
+          for (const w of data.waiting.slice(0, 5))
+            out.line(out.style('dim', `  ${w.ref} waits on ${w.holds.map((h) => describeHold(h, h.ref)).join('; ')}`))
           return
         }
         data.ready.forEach((r, i) => {
@@ -63,6 +69,9 @@ export const next = defineCommand({
           out.line(`${i + 1}. ${out.style('bold', r.ref)}  ${r.priority ?? '-'}  ${why}`.trimEnd())
           out.line(`   ${r.title}`)
         })
+        for (const w of data.waiting.slice(0, 3))
+          out.line(out.style('dim', `waiting: ${w.ref} — ${w.holds.map((h) => describeHold(h, h.ref)).join('; ')}`))
+        if (data.waiting.length > 3) out.line(out.style('dim', `waiting: ${data.waiting.length - 3} more (--json)`))
         out.line(out.style('dim', `start: ${data.ready[0]?.command}`))
       },
     }

@@ -1,8 +1,9 @@
 // The planning view shared by this slice's commands: task summaries with every
 // dependency resolved to the task it names.
 
-import { type CpmTask, CycleError, criticalPath, type LinkType } from '../../engines/cpm.js'
+import { CycleError } from '../../engines/cpm.js'
 import { frontier } from '../../engines/frontier.js'
+import { type PlanTask, schedule } from '../../engines/schedule.js'
 import type { Broken, Store, TaskSummary } from '../../store/index.js'
 import { resolveAmong } from '../../store/refs.js'
 
@@ -42,30 +43,30 @@ export async function loadPlan(store: Store, project?: string): Promise<Plan> {
   }
 }
 
-/** CPM input over open and active tasks; links to tasks outside that scope are satisfied or out of reach. */
-export function cpmInput(plan: Plan, scope: readonly TaskSummary[]): CpmTask[] {
-  const ids = new Set(scope.map((t) => t.id))
-  return scope.map((t) => ({
+/** Every loaded task as the schedule engine sees it, dependencies resolved to ids. */
+export function planTasks(plan: Plan): PlanTask[] {
+  return [...plan.byId.values()].map((t) => ({
     id: t.id,
+    project: t.project,
+    status: t.status,
+    priority: t.priority,
     te: t.estimate === null ? null : (t.estimate.optimistic + 4 * t.estimate.probable + t.estimate.pessimistic) / 6,
-    deps: t.depends_on
-      .map((d) => ({ on: plan.target(t, d.on)?.id ?? d.on, type: d.type as LinkType }))
-      .filter((d) => ids.has(d.on)),
+    deps: t.depends_on.map((d) => ({ on: plan.target(t, d.on)?.id ?? d.on, type: d.type })),
   }))
 }
 
-export const inProgressScope = (plan: Plan) => plan.tasks.filter((t) => t.status === 'open' || t.status === 'active')
+/** The schedule of the plan's project (or of the workspace when `project` is undefined). Throws CycleError. */
+export const scheduleOf = (plan: Plan, project: string | undefined) => schedule(planTasks(plan), project ?? null)
 
 /** The ready frontier of a plan, ordered by priority, then slack (when every task in scope is sized), then sequence. */
-export function readyFrontier(plan: Plan, limit: number) {
-  const scope = inProgressScope(plan)
+export function readyFrontier(plan: Plan, limit: number, project?: string) {
   let slack: Map<string, number> | null = null
   let critical = new Set<string>()
   try {
-    const cpm = criticalPath(cpmInput(plan, scope))
-    if (cpm.duration !== null) {
-      slack = new Map(cpm.rows.map((r) => [r.id, r.slack as number]))
-      critical = new Set(cpm.critical_path)
+    const s = scheduleOf(plan, project)
+    if (s.duration !== null) {
+      slack = new Map(s.rows.map((r) => [r.id, r.slack as number]))
+      critical = new Set(s.critical.map((c) => c.id))
     }
   } catch (e) {
     if (!(e instanceof CycleError)) throw e
