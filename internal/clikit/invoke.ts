@@ -92,7 +92,23 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   }
 
   const store = once(() => rt.services.store(rt.cwd, rt.env, rt.now))
-  const identity = rt.identity ? async () => rt.identity as Identity : once(async () => (await store()).identity())
+  // A server (mcp serve) binds its identity at launch; every call still re-resolves it, so an identity
+  // retired meanwhile (or one whose ancestor was) is refused from its next call on (quality.md, revocation).
+  const bound = rt.identity
+  const identity = once(async () => {
+    const who = await (await store()).identity()
+    if (bound !== undefined && who.id !== bound.id) {
+      throw new RefusedError(
+        'identity',
+        `this server was started as ${bound.id}, but its token now resolves to ${who.id}`,
+        {
+          details: { bound: bound.id, resolved: who.id },
+          next: ['restart the server with the right DACLI_AGENT'],
+        },
+      )
+    }
+    return who
+  })
   const ctx: Context = {
     notes: makeNotes(rt.io.stderr, {
       quiet,

@@ -9,7 +9,7 @@
 import { NotFoundError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventRecord, findEvent, isOpenQuestion, listEvents, withEvent } from './events.js'
 import { applyUnblock, mayRewrite, refOf } from './lifecycle.js'
-import type { Identity, TaskRecord, TaskSummary } from './model.js'
+import type { Broken, Identity, TaskRecord, TaskSummary } from './model.js'
 import { stamp } from './model.js'
 import { addNote, listNotes, type NoteRecord } from './notes.js'
 import { checkText } from './paths.js'
@@ -264,7 +264,7 @@ export interface Thread {
 export async function listThreads(
   store: Store,
   f: { open?: boolean; about?: string; project?: string } = {},
-): Promise<{ threads: Thread[]; broken: { path: string; reason: string }[] }> {
+): Promise<{ threads: Thread[]; broken: Broken[] }> {
   const { events, broken } = await listEvents(store)
   const tasks = (await store.listTasks()).tasks
   const byId = new Map(tasks.map((t) => [t.id, t]))

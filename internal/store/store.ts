@@ -9,13 +9,13 @@ import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { quickFront } from './flat.js'
-import { atomicWrite, sweepTemps } from './fsio.js'
+import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
 import { appendChange, type ChangeEntry } from './journal.js'
 import { acquireLock, type Lock } from './lock.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
-import { STATUSES, stamp, taskFileName } from './model.js'
-import { safeSegment } from './paths.js'
+import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
+import { isId, safeSegment } from './paths.js'
 import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
 import { type Config, locate, readConfig } from './workspace.js'
@@ -113,21 +113,44 @@ export class Store {
 
   /** Project slugs (folders under projects/ holding a project.md), sorted. */
   projectSlugs(): string[] {
-    let ents: fs.Dirent[]
-    try {
-      ents = fs.readdirSync(path.join(this.dir, 'projects'), { withFileTypes: true })
-    } catch {
-      return []
-    }
-    return ents
-      .filter((e) => e.isDirectory() && /^[a-z0-9][a-z0-9._-]*$/.test(e.name))
-      .map((e) => e.name)
-      .sort()
+    return this.projectEntries().slugs
   }
 
-  /** Throws not-found (4) unless the project exists. */
+  /** The project folders, and what under projects/ cannot be one (links, names that are not slugs). */
+  projectEntries(): { slugs: string[]; broken: Broken[] } {
+    const projects = path.join(this.dir, 'projects')
+    const broken: Broken[] = []
+    let ents: fs.Dirent[]
+    try {
+      if (linkOnPath(projects, this.dir) !== null) throw new LinkError(projects)
+      ents = fs.readdirSync(projects, { withFileTypes: true })
+    } catch (e) {
+      if (e instanceof LinkError) broken.push(brokenOf(this.rel(projects), e))
+      else if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+      return { slugs: [], broken }
+    }
+    const slugs: string[] = []
+    for (const e of ents) {
+      const rel = `${this.rel(projects)}/${e.name}`
+      if (e.isSymbolicLink())
+        broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+      else if (!e.isDirectory()) continue
+      else if (isId('project', e.name)) slugs.push(e.name)
+      else if (!e.name.startsWith('.')) {
+        broken.push({
+          path: rel,
+          reason: 'the folder name is not a project slug (a-z, 0-9, ".", "_", "-")',
+          code: 'invalid-id',
+        })
+      }
+    }
+    return { slugs: slugs.sort(), broken }
+  }
+
+  /** Throws not-found (4) unless the project exists (and 1 when its folder is reached through a link). */
   requireProject(slug: string): string {
     const dir = this.projectDir(slug)
+    assertNoLinks(path.join(dir, 'project.md'), this.dir)
     if (!fs.existsSync(path.join(dir, 'project.md'))) {
       const known = this.projectSlugs()
       throw new NotFoundError(`no project "${slug}"`, {
@@ -142,29 +165,35 @@ export class Store {
     const dir = this.requireProject(slug)
     const file = path.join(dir, 'project.md')
     const { projectOf } = await parsing()
-    return projectOf(fs.readFileSync(file, 'utf8'), slug, this.rel(file))
+    try {
+      return projectOf(readText(file), slug, this.rel(file))
+    } catch (e) {
+      throw new FailureError(`unreadable project file ${this.rel(file)}: ${(e as Error).message}`, {
+        cause: e,
+        details: { path: this.rel(file), ...fieldOf(e) },
+        next: ['fix the file by hand (dacli never overwrites an unreadable file)', 'dacli doctor'],
+      })
+    }
   }
 
   async listProjects(): Promise<{ projects: ProjectRecord[]; broken: Broken[] }> {
     const projects: ProjectRecord[] = []
-    const broken: Broken[] = []
+    const { slugs, broken } = this.projectEntries()
     const { projectOf } = await parsing()
-    for (const slug of this.projectSlugs()) {
+    for (const slug of slugs) {
       const file = path.join(this.dir, 'projects', slug, 'project.md')
       let text: string
       try {
         if (fs.lstatSync(file).isSymbolicLink()) {
-          broken.push({ path: this.rel(file), reason: 'symbolic link (not followed)' })
+          broken.push({ path: this.rel(file), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
           continue
         }
-        text = fs.readFileSync(file, 'utf8')
-      } catch {
-        continue
-      }
-      try {
+        text = readText(file)
         projects.push(projectOf(text, slug, this.rel(file)))
       } catch (e) {
-        broken.push({ path: this.rel(file), reason: (e as Error).message })
+        // A folder without project.md is not a project; anything else that stops the read is reported.
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue
+        broken.push(brokenOf(this.rel(file), e))
       }
     }
     return { projects, broken }
@@ -295,13 +324,15 @@ export class Store {
       this.recordCaches.set(f.project, cache)
     }
     const key = `${f.status}/${f.name}`
-    const hit = stamp === null ? undefined : cache.get(key, stamp, () => fs.readFileSync(f.abs, 'utf8'))
+    const hit = stamp === null ? undefined : cache.get(key, stamp, () => readText(f.abs))
     if (hit !== undefined) return hit
     let text: string
     try {
-      text = fs.readFileSync(f.abs, 'utf8')
+      assertNoLinks(f.abs, this.dir)
+      text = readText(f.abs)
     } catch (e) {
-      throw new FailureError(`cannot read ${f.path}`, { cause: e })
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new FailureError(`cannot read ${f.path}`, { cause: e })
+      throw unreadableTask(f.path, e)
     }
     const record = await this.parseTaskText(text, f)
     if (stamp !== null) {
@@ -316,10 +347,7 @@ export class Store {
     try {
       return parseTaskRecord(text, f)
     } catch (e) {
-      throw new FailureError(`${f.path} cannot be parsed: ${(e as Error).message}`, {
-        details: { path: f.path },
-        next: ['fix the file by hand (dacli never overwrites an unparseable file)', 'dacli doctor'],
-      })
+      throw unreadableTask(f.path, e)
     }
   }
 
@@ -352,8 +380,7 @@ export class Store {
       file ??= await this.findById(id, target.project)
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being changed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
-      const text = fs.readFileSync(file.abs, 'utf8')
-      const { record, parsed } = parseTaskFull(text, file)
+      const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const doc = parsed.doc.clone()
       const now = this.now()
       const logLines: string[] = []
@@ -399,6 +426,16 @@ export class Store {
     }
   }
 
+  /** The task file as read under its lock; a file dacli will not rewrite (see unreadableTask) refuses. */
+  private parseUnderLock<T>(parse: (text: string, f: TaskFileRef) => T, file: TaskFileRef): T {
+    try {
+      assertNoLinks(file.abs, this.dir)
+      return parse(readText(file.abs), file)
+    } catch (e) {
+      throw unreadableTask(file.path, e)
+    }
+  }
+
   /** Move a task to `tasks/removed/` as a tombstone (its number is never reused). */
   async tombstoneTask(target: TaskFileRef & { id?: string }, actor: string): Promise<TaskRecord> {
     const id = target.id ?? (await this.readTaskFile(target)).id
@@ -408,7 +445,7 @@ export class Store {
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
       const { appendToSection } = await import('./markdown.js')
-      const { record, parsed } = parseTaskFull(fs.readFileSync(file.abs, 'utf8'), file)
+      const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const now = stamp(this.now())
       const doc = parsed.doc.clone()
       doc.set('removed', { by: actor, at: now })
@@ -447,12 +484,13 @@ export class Store {
       const other = path.join(tasksDir(this.paths(), project), status, name)
       let text: string
       try {
+        if (linkOnPath(other, this.dir) !== null) continue // never read or remove through a link
         text = fs.readFileSync(other, 'utf8')
       } catch {
         continue
       }
       const m = /^id:[ \t]*["']?([^"'\s#]+)/m.exec(quickFront(text)?.front ?? '')
-      if (m?.[1] === id) fs.rmSync(other, { force: true })
+      if (m?.[1] === id) removeFile(other)
     }
   }
 
@@ -529,6 +567,16 @@ function taskChangeOf(
   if (before.status !== after.status)
     return { kind: 'task.moved', ...base, summary: `${before.status} → ${after.status}: ${said}`, ...moved }
   return { kind: 'task.changed', ...base, summary: said }
+}
+
+/** Exit 1 for a task file dacli will not use (unparseable, an invalid id or field, not UTF-8, a link). */
+function unreadableTask(rel: string, e: unknown): FailureError {
+  if (e instanceof LinkError) return e
+  return new FailureError(`unreadable task file ${rel}: ${(e as Error).message}`, {
+    cause: e,
+    details: { path: rel, ...fieldOf(e) },
+    next: ['fix the file by hand (dacli never overwrites an unreadable file)', 'dacli doctor'],
+  })
 }
 
 export function fileRefOf(root: string, t: TaskSummary): TaskFileRef {

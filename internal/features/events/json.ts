@@ -1,10 +1,9 @@
 // Wire shapes of the events slice.
 
 import { z } from 'zod'
+import { Skipped } from '../../clikit/skipped.schema.js'
 
 const Settled = z.strictObject({ by: z.string(), at: z.string(), reason: z.string().nullable() })
-
-const Skipped = z.array(z.strictObject({ path: z.string(), reason: z.string() }))
 
 export const EventListDoc = z.strictObject({
   schema: z.literal('event-list/v1'),

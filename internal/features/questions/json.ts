@@ -1,6 +1,7 @@
 // Wire shapes of the questions slice: ask, answer, threads (loop.md).
 
 import { z } from 'zod'
+import { Skipped } from '../../clikit/skipped.schema.js'
 
 const TaskRef = z.strictObject({
   id: z.string(),
@@ -69,7 +70,7 @@ export const ThreadListDoc = z.strictObject({
   total: z.number().int().describe('threads matching the filters, before --limit'),
   open: z.number().int().describe('open questions among them'),
   truncated: z.boolean(),
-  skipped: z.array(z.strictObject({ path: z.string(), reason: z.string() })),
+  skipped: Skipped,
 })
 
 export const documents = {
