@@ -2,9 +2,9 @@
 // matches, bounded deterministic suggestions from the live table (contract.md §5).
 // Suggestions are remediation only: nothing here ever runs a command.
 
+import { editDistance } from '../engines/distance.js'
 import { byText } from '../engines/order.js'
 import type { CommandDecl } from './command.js'
-import { editDistance } from './flags.js'
 import { familyOf } from './help.js'
 
 /** Global switches that may come before the command path (`dacli --json task list`). */
@@ -42,6 +42,17 @@ const q = (s: string) => (/^[\w./:@-]+$/.test(s) ? s : JSON.stringify(s))
 
 /** What to say when argv names no command. */
 export function guide(table: readonly CommandDecl[], argv: readonly string[]): Guidance {
+  // A global switch in the wrong case (`dacli --JSON task list`): the same line with it corrected.
+  const folded = argv.map((t) => (t.startsWith('-') && LEADING.has(t.toLowerCase()) ? t.toLowerCase() : t))
+  const miscased = argv.filter((t, i) => t !== folded[i])
+  if (miscased.length > 0 && matchCommand(table, folded) !== null) {
+    return {
+      message: `unknown flag${miscased.length === 1 ? '' : 's'}: ${miscased.join(', ')} (flags are lower case)`,
+      suggestions: [['dacli', ...folded.map(q)].join(' ')],
+      next: ['review the suggested command; it was not executed'],
+      family: null,
+    }
+  }
   const words = argv.filter((t) => !LEADING.has(t))
   const head = words[0] ?? ''
   const rest = words.slice(1)

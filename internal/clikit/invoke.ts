@@ -6,6 +6,7 @@ import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
+import { closestOf, correctedCommands } from './didyoumean.js'
 import { exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, usageOf } from './help.js'
@@ -148,7 +149,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const hints = parsed.unknown
         .map((u) => [u, nearest(u.slice(2), known)] as const)
         .filter((x): x is readonly [string, string] => x[1] !== null)
-      const msg = `unknown flag(s): ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
+      const msg = `unknown flag${parsed.unknown.length === 1 ? '' : 's'}: ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
       throw new UsageError(msg, {
         details: { unknown_flags: parsed.unknown },
         suggestions: hints.length > 0 ? [fixedCommand(entry, argv, hints)] : [],
@@ -205,6 +206,15 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     return { exitCode: result.exitCode ?? 0, data: result.data }
   } catch (err) {
     const env = envelopeOf(err, debug)
+    const near = closestOf(env.details)
+    if (near !== null && env.suggestions.length === 0) {
+      env.suggestions = correctedCommands(
+        entry.path,
+        argv,
+        near.given,
+        near.closest.map((c) => c.value),
+      )
+    }
     if (json) rt.io.stderr.write(renderJSON(env))
     else {
       const stack = debug && err instanceof Error ? err.stack : undefined

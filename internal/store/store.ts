@@ -4,6 +4,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { closest, MAX_SUGGESTIONS } from '../engines/distance.js'
 import type { GitInfo } from '../gitx/discover.js'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
@@ -16,7 +17,7 @@ import { acquireLock, type Lock } from './lock.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
 import { isId, safeSegment } from './paths.js'
-import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
+import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
 import { type Config, locate, readConfig } from './workspace.js'
 
@@ -153,8 +154,12 @@ export class Store {
     assertNoLinks(path.join(dir, 'project.md'), this.dir)
     if (!fs.existsSync(path.join(dir, 'project.md'))) {
       const known = this.projectSlugs()
+      const near = closest(
+        slug,
+        known.map((k) => ({ value: k, names: [k] })),
+      ).map((c) => ({ value: c.value }))
       throw new NotFoundError(`no project "${slug}"`, {
-        details: { project: slug, known },
+        details: { project: slug, known, given: slug, closest: near },
         next: known.length > 0 ? ['dacli project list'] : ['dacli project add "<title>"'],
       })
     }
@@ -244,7 +249,19 @@ export class Store {
     const r = parseRef(ref)
     if (r.project !== null) {
       safeSegment(r.project, 'project slug')
-      this.requireProject(r.project)
+      try {
+        this.requireProject(r.project)
+      } catch (e) {
+        // `ledgr/2`: the closest projects, with the rest of the reference kept.
+        const near = (e as NotFoundError).details?.closest
+        if (Array.isArray(near)) {
+          ;(e as NotFoundError).details.given = ref
+          ;(e as NotFoundError).details.closest = near.map((c: { value: string }) => ({
+            value: `${c.value}/${r.form}`,
+          }))
+        }
+        throw e
+      }
     }
     const scopes = r.project !== null ? [r.project] : this.projectSlugs()
     const summariesOf = async (projects: string[]) => {
@@ -286,7 +303,37 @@ export class Store {
       const local = await tryScopes([opts.prefer])
       if (local.length === 1) return local[0] as TaskFileRef
     }
-    return pickOne(ref, await tryScopes(scopes))
+    const hits = await tryScopes(scopes)
+    if (hits.length === 0) throw await this.noTaskMatches(ref, r, scopes)
+    return pickOne(ref, hits)
+  }
+
+  /** Not found, with the closest tasks in scope (by number, slug and title words) for "did you mean". */
+  private async noTaskMatches(ref: string, r: ParsedRef, scopes: readonly string[]): Promise<NotFoundError> {
+    const tasks: TaskSummary[] = []
+    for (const p of scopes) tasks.push(...(await this.listTasks(p)).tasks)
+    const short = (t: TaskSummary) => `${t.project}/${t.seq}`
+    let near: TaskSummary[] = []
+    if (r.kind === 'seq') {
+      near = tasks
+        .filter((t) => Math.abs(t.seq - (r.seq as number)) <= 2)
+        .sort((a, b) => Math.abs(a.seq - (r.seq as number)) - Math.abs(b.seq - (r.seq as number)) || a.seq - b.seq)
+        .slice(0, MAX_SUGGESTIONS)
+    } else if (r.kind !== 'id') {
+      const q = r.slug ?? r.form
+      near = closest(
+        q,
+        tasks.map((t) => ({ value: short(t), names: [t.slug], title: t.title, t })),
+      ).map((c) => c.t)
+    }
+    return new NotFoundError(`no task matches "${ref}"`, {
+      details: {
+        ref,
+        given: ref,
+        closest: near.map((t) => ({ value: short(t), ref: qualifiedRef(t), title: t.title })),
+      },
+      next: ['dacli task list', 'dacli task list --project <project>'],
+    })
   }
 
   /** The full task record for a reference. */

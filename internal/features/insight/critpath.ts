@@ -100,7 +100,7 @@ export const critpath = defineCommand({
     return {
       data,
       human(out) {
-        if (data.diagram !== null) out.line(data.diagram)
+        if (data.diagram !== null) out.line(data.diagram, { wrap: false })
         else if (rows.length === 0 && data.excluded.length === 0)
           out.line('no open, active or blocked tasks to schedule')
         else text(data, out)

@@ -52,7 +52,7 @@ describe('critical-path', () => {
     ])
     const human = (await ws.dacli('critical-path', '--project', 'calc')).expectExit(0).stdout
     expect(human).not.toMatch(/bravo → .*charlie/)
-    expect(human).toMatch(/critical path \(it branches/)
+    expect(human).toMatch(/critical path: calc\/1 → calc\/2 ‖ calc\/3 → calc\/4/)
     expect(human).toMatch(/calc\/4\s+3\.0\s+after calc\/2 \+ calc\/3/)
     // One path is still drawn as a chain.
     await ok(ws, 'task', 'edit', '3', '--estimate', '1,1,1')

@@ -1,5 +1,5 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { renderTask, taskDoc } from './docs.js'
+import { blockInfo, renderTask, taskDoc } from './docs.js'
 
 export const show = defineCommand({
   path: 'task show',
@@ -14,6 +14,7 @@ export const show = defineCommand({
     const store = await ctx.store()
     const t = await store.readTask(input.args.ref as string)
     const data = await taskDoc(store, t)
-    return { data, human: (out) => renderTask(out, data) }
+    const block = await blockInfo(store, t)
+    return { data, human: (out) => renderTask(out, data, block) }
   },
 })
