@@ -10,8 +10,10 @@
 //
 // Every change goes through Store.editTask (lock, re-read, atomic write).
 
+import { listAgents } from './agents.js'
 import { ConflictError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventKind } from './events.js'
+import { appendToSection, checkboxes, sections, setChecked, setSection } from './markdown.js'
 import type { Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import { qualifiedRef } from './refs.js'
@@ -120,9 +122,7 @@ export async function claimTask(
   if (who.grant !== 'rw') {
     return propose(store, t, who, 'claim', 'claim', opts.leaseMs === undefined ? {} : { lease_ms: opts.leaseMs })
   }
-  const retired = new Set(
-    (await import('./agents.js').then((m) => m.listAgents(store))).filter((a) => a.retired).map((a) => a.id),
-  )
+  const retired = new Set((await listAgents(store)).filter((a) => a.retired).map((a) => a.id))
   let takenFrom: string | null = null
   const res = await change(store, target, who, 'claim', (e) => {
     const cur = e.before
@@ -236,7 +236,6 @@ export async function closeTask(
   const cur = e.before
   if (!opts.ownerChecked && !(await mayRewrite(store, cur, who))) throw notOwner(cur, who, 'close')
   if (cur.status === 'done') return false
-  const { checkboxes } = await import('./markdown.js')
   const boxes = checkboxes(e.body)
   if (boxes.length === 0) {
     if (!allowUnverified) {
@@ -333,7 +332,6 @@ export async function reopenTask(store: Store, ref: string, who: Identity, reaso
         next: [`dacli task show ${refOf(cur)}`],
       })
     }
-    const { checkboxes, setChecked } = await import('./markdown.js')
     const checked = checkboxes(e.body).filter((b) => b.checked)
     e.body = setChecked(e.body, checked, false)
     e.doc.delete('unverified')
@@ -402,10 +400,9 @@ export async function editTask(
         },
       )
     }
-    const md = await import('./markdown.js')
     const changed: string[] = []
     if (p.title !== undefined && p.title !== cur.title) {
-      const h = md.sections(e.body).find((s) => s.level === 1)
+      const h = sections(e.body).find((s) => s.level === 1)
       const line = `# ${p.title}`
       e.body = h ? `${e.body.slice(0, h.start)}${line}\n${e.body.slice(h.contentStart)}` : `\n${line}\n${e.body}`
       changed.push('title')
@@ -422,7 +419,7 @@ export async function editTask(
     }
     const fresh = (p.accept ?? []).filter((a) => !cur.acceptance.some((x) => x.text === a))
     if (fresh.length > 0) {
-      e.body = md.appendToSection(
+      e.body = appendToSection(
         e.body,
         'Acceptance',
         fresh.map((a) => `- [ ] ${a}`),
@@ -431,11 +428,11 @@ export async function editTask(
       changed.push('acceptance')
     }
     if (p.soThat !== undefined && p.soThat !== cur.so_that) {
-      e.body = md.setSection(e.body, 'So that', `\n${p.soThat}\n`, { before: 'Acceptance' })
+      e.body = setSection(e.body, 'So that', `\n${p.soThat}\n`, { before: 'Acceptance' })
       changed.push('so_that')
     }
     if (p.context !== undefined && p.context !== cur.context) {
-      e.body = md.setSection(e.body, 'Context', `\n${p.context}\n`, { before: 'Acceptance' })
+      e.body = setSection(e.body, 'Context', `\n${p.context}\n`, { before: 'Acceptance' })
       changed.push('context')
     }
     if (changed.length === 0) return false

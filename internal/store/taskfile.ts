@@ -2,7 +2,7 @@
 // number and slug are the file name; everything else is frontmatter and body sections. This module
 // needs no YAML parser (parsing.ts turns text into a Parsed document), so light commands can use it.
 
-import type { Parsed } from './frontmatter.js'
+import { parseData, type Split } from './flat.js'
 import { checkboxes, findSection, sections, sectionText, titleOf } from './markdown.js'
 import {
   type AcceptanceItem,
@@ -137,7 +137,16 @@ export interface TaskLocation {
   path: string
 }
 
-export function recordOf(parsed: Parsed, loc: TaskLocation): TaskRecord {
+/** A task record from a file's text: the subset reader first, the YAML library only when the file needs it. */
+export async function readTaskRecord(text: string, loc: TaskLocation): Promise<TaskRecord> {
+  return recordOf(await parseData(text), { project: loc.project, status: loc.status, name: loc.name, path: loc.path })
+}
+
+/** A task record from a file's frontmatter data and body (parsed by either reader; `doc` is not needed). */
+export function recordOf(
+  parsed: { data: Record<string, unknown>; split: Pick<Split, 'body'> },
+  loc: TaskLocation,
+): TaskRecord {
   const d = parsed.data
   const body = parsed.split.body
   const id = str(d.id)

@@ -1,9 +1,9 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { applyPlan } from './adopt.js'
-import { fetchIssues, inboundPlan, prepare, refsOf, withRepoLock } from './flow.js'
-import { PULL_FLAGS, readOptions } from './options.js'
-import { adoptionPlanDoc } from './plan.js'
-import { renderPlan, renderPullResult } from './render.js'
+import { applyPlan } from './adoptapply.js'
+import { adoptionPlanDoc, inboundPlan, refsOf } from './adoptionplan.js'
+import { PULL_FLAGS, readOptions } from './flags.js'
+import { fetchIssues, prepare, withRepoLock } from './preflight.js'
+import { renderPlan, renderPullResult } from './renderpull.js'
 
 export const pull = defineCommand({
   path: 'github pull',

@@ -4,14 +4,14 @@
 // structure (a quoted line cannot open a section of the task file).
 
 import { ulid } from 'ulid'
-import type { Document } from 'yaml'
 import { count } from '../../clikit/text.js'
-import { ConflictError, RefusedError, type Store, stamp, type TaskSummary } from '../../store/index.js'
+import { ConflictError, RefusedError, type Store, stamp, type TaskRecord } from '../../store/index.js'
 import { inlineMarkdown } from '../../store/markdown.js'
 import { slugify } from '../../store/paths.js'
 import { newTaskBody, renderTaskFile } from '../../store/taskfile.js'
+import type { PlannedIssue } from './adoptionplan.js'
+import { writeMapping } from './githubblock.js'
 import type { PullResultDocT } from './json.js'
-import type { PlannedIssue } from './plan.js'
 
 const MAX_QUOTED = 100_000
 
@@ -53,16 +53,6 @@ export function adoptedContext(repo: string, n: number, author: string | null, b
     '',
     quoted + note,
   ].join('\n')
-}
-
-/** Set a map-valued frontmatter key, editing an existing map in place so its other keys and comments survive. */
-export function setBlock(doc: Document, key: string, values: Record<string, unknown>): void {
-  const current = (doc.toJS() as Record<string, unknown> | null)?.[key]
-  if (current !== null && typeof current === 'object' && !Array.isArray(current)) {
-    for (const [k, v] of Object.entries(values)) doc.setIn([key, k], v)
-  } else {
-    doc.set(key, doc.createNode(values))
-  }
 }
 
 export interface AdoptContext {
@@ -166,17 +156,18 @@ export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]):
   return doc
 }
 
-async function linkTask(a: AdoptContext, taskId: string, n: number): Promise<TaskSummary> {
+async function linkTask(a: AdoptContext, taskId: string, n: number): Promise<TaskRecord> {
   const f = await a.store.findById(taskId, a.project)
   if (f === null) {
     throw new ConflictError(`task ${taskId} disappeared while the plan was applied`, {
       next: [`dacli github pull ${a.project} --dry-run`],
     })
   }
-  const r = await a.store.editTask({ ...f, id: taskId }, a.actor, (edit) => {
-    setBlock(edit.doc, 'github', { issue: n, repo: a.repo, synced_at: stamp(edit.now) })
-    edit.log('edited', `github: linked to issue ${a.repo}#${n}`)
-    return true
-  })
-  return r.task
+  return writeMapping(
+    a.store,
+    { ...f, id: taskId },
+    a.actor,
+    { issue: n, repo: a.repo },
+    `github: linked to issue ${a.repo}#${n}`,
+  )
 }
