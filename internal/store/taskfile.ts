@@ -20,6 +20,7 @@ import {
   type Status,
   TASK_FILE,
   type TaskRecord,
+  type TaskWorktree,
   type VerificationEntry,
 } from './model.js'
 import { isId } from './paths.js'
@@ -65,7 +66,15 @@ function claimOf(v: unknown): Claim | null {
   const by = str(c.by)
   const at = str(c.at)
   if (by === null || at === null) return null
-  return { by, at, expires: str(c.expires) }
+  return { by, at, expires: str(c.expires), remote: str(c.remote) }
+}
+
+function worktreeOf(v: unknown): TaskWorktree | null {
+  if (v === null || typeof v !== 'object') return null
+  const w = v as Record<string, unknown>
+  const p = str(w.path)
+  const branch = str(w.branch)
+  return p === null || branch === null ? null : { path: p, branch }
 }
 
 function githubOf(v: unknown): GithubLink | null {
@@ -185,6 +194,7 @@ export function recordOf(
     acceptance_total: boxes.length,
     unverified: d.unverified === true,
     blocked_by: typeof d.blocked_by === 'number' ? String(d.blocked_by) : str(d.blocked_by),
+    worktree: worktreeOf(d.worktree),
     acceptance: boxes,
     so_that: sectionText(body, 'So that'),
     context: sectionText(body, 'Context'),

@@ -146,6 +146,7 @@ function expand(c: Compact, f: TaskFileRef): TaskSummary {
     acceptance_total: c.acceptance_total,
     unverified: c.unverified ?? false,
     blocked_by: c.blocked_by ?? null,
+    worktree: c.worktree ?? null,
   }
 }
 
