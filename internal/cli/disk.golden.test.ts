@@ -36,14 +36,15 @@ class Normalizer {
 
 type Step = [name: string, argv: string[], opts?: RunOpts]
 
-/** Every file under .dacli/ (cache and locks aside) as UTF-8 text. */
+/** Every file under .dacli/ (caches, locks, the journal and worktree checkouts aside) as UTF-8 text. */
 function filesOf(root: string): Map<string, string> {
   const m = new Map<string, string>()
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name)
       const rel = path.relative(root, p).split(path.sep).join('/')
-      if (rel === '.dacli/cache' || rel === '.dacli/locks') continue
+      // Caches, locks and the change journal (an append-only log with its own tests) are not object files.
+      if (['.dacli/cache', '.dacli/locks', '.dacli/journal', '.dacli/worktrees'].includes(rel)) continue
       if (e.isDirectory()) walk(p)
       else m.set(rel, fs.readFileSync(p, 'utf8'))
     }
@@ -56,6 +57,7 @@ describe('the bytes on disk after every mutating command', () => {
   test('each command writes exactly its golden bytes (no stray keys, flow maps where dacli writes them)', async () => {
     const root = tempDir()
     git(root, 'init', '-q', '-b', 'main')
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'the code') // worktree add needs a commit to branch from
     const norm = new Normalizer()
     const run = async (argv: string[], o: RunOpts = {}) => {
       const r = await dacliIn(root, argv, { now: NOW, ...o })
@@ -179,6 +181,20 @@ describe('the bytes on disk after every mutating command', () => {
         ],
       ],
       ['glossary', ['glossary', 'ledger', '--term', 'shim', '--def', 'a thin adapter']],
+      ['ask', () => run(['ask', 'Which bank feed?', '--about', 'ledger/2', '--json'], { as: tokens.reader as string })],
+      ['answer', () => run(['answer', questionOf(), 'The nightly one'])],
+      [
+        'events_dismiss',
+        async () => {
+          const r = await run(['task', 'block', 'ledger/2', '--why', 'x', '--json'], { as: tokens.reader as string })
+          proposal = r.json.event_id
+          return r
+        },
+      ],
+      ['events_dismiss', () => run(['events', 'dismiss', lastEvent(), '--reason', 'not needed'])],
+      ['worktree_add', ['worktree', 'add', 'ledger/2']],
+      ['worktree_remove', ['worktree', 'remove', 'ledger/2']],
+      ['worktree_prune', ['worktree', 'prune']],
       ['agent_retire', () => run(['agent', 'retire', agentOf('reader')])],
       ['record', ['record']],
       [
@@ -189,6 +205,10 @@ describe('the bytes on disk after every mutating command', () => {
           ),
       ],
     ]
+    let question = ''
+    const questionOf = () => question
+    let proposal = ''
+    const lastEvent = () => proposal
     const agents = new Map<string, string>()
     function agentOf(role: string): string {
       return agents.get(role) as string
@@ -197,6 +217,7 @@ describe('the bytes on disk after every mutating command', () => {
     let before = filesOf(root)
     for (const [name, what] of steps) {
       const r = typeof what === 'function' ? await what() : await run(what)
+      if (name === 'ask') question = (r as { json: { id: string } }).json.id
       if (name.startsWith('agent_spawn')) {
         const doc = (r as { json: { id: string; role: string } }).json
         agents.set(doc.role, doc.id)
