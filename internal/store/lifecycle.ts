@@ -63,7 +63,14 @@ export async function propose(
   data: Record<string, unknown>,
   body = '',
 ): Promise<Change> {
-  const e = await createEvent(store, { kind, by: who.id, about: t.id, data, body })
+  const e = await createEvent(store, {
+    kind,
+    by: who.id,
+    about: t.id,
+    data,
+    body,
+    subject: { ref: refOf(t), project: t.project },
+  })
   return { action, outcome: 'proposed', task: t, event_id: e.id, details: { proposal: kind, ...data } }
 }
 
@@ -97,14 +104,13 @@ function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): stri
 
 const setClaim = (e: TaskEdit, by: string, expires: string | null, remote: string | null = null) => {
   e.doc.set('owner', by)
-  // A node made by the document, in flow style (a plain object would be written as given, flags and all).
   const claim = {
     by,
     at: stamp(e.now),
     ...(expires === null ? {} : { expires }),
     ...(remote === null ? {} : { remote }),
   }
-  e.doc.set('claim', e.doc.createNode(claim, { flow: true }))
+  e.setFlow('claim', claim)
 }
 
 const onRemote = (remote: string | null, details = '') =>
@@ -342,6 +348,9 @@ export function applyBlock(
 
 export async function unblockTask(store: Store, ref: string, who: Identity): Promise<Change> {
   const { target, task: t } = await store.load(ref)
+  const { blockingQuestion, openQuestionRefusal } = await import('./questions.js')
+  const q = await blockingQuestion(store, t)
+  if (q !== null) throw openQuestionRefusal(t, q)
   if (!(await mayRewrite(store, t, who))) return propose(store, t, who, 'unblock', 'block', { unblock: true })
   return change(store, target, who, 'unblock', (e) => applyUnblock(e))
 }
@@ -445,7 +454,7 @@ export async function editTask(
       changed.push('priority')
     }
     if (p.estimate !== undefined && JSON.stringify(p.estimate) !== JSON.stringify(cur.estimate)) {
-      e.doc.set('estimate', e.doc.createNode(p.estimate, { flow: true }))
+      e.setFlow('estimate', { ...p.estimate })
       changed.push('estimate')
     }
     const fresh = (p.accept ?? []).filter((a) => !cur.acceptance.some((x) => x.text === a))
@@ -524,10 +533,7 @@ export async function dependTask(
     }
     if (deps.length === 0) e.doc.delete('depends_on')
     else {
-      // A block list of flow maps: `- {on: t-…, type: FS}`.
-      const seq = e.doc.createNode(deps) as { items?: { flow?: boolean }[] }
-      for (const item of seq.items ?? []) item.flow = true
-      e.doc.set('depends_on', seq)
+      e.setFlow('depends_on', deps)
     }
     e.log('depends', [...adds.map((a) => `+${a.ref}:${a.type}`), ...removes.map((r) => `-${r.ref}`)].join(' '))
     return {

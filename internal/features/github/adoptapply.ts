@@ -4,6 +4,7 @@
 // structure (a quoted line cannot open a section of the task file).
 
 import { ulid } from 'ulid'
+import type { Progress } from '../../clikit/io.js'
 import { count } from '../../clikit/text.js'
 import { ConflictError, RefusedError, type Store, stamp, type TaskRecord } from '../../store/index.js'
 import { inlineMarkdown } from '../../store/markdown.js'
@@ -61,7 +62,8 @@ export interface AdoptContext {
   project: string
   repo: string
   now: () => Date
-  say: (message: string) => void
+  /** Progress of the adoption (the kernel's: a bar on a terminal, lines otherwise). */
+  progress: (label: string, total: number) => Progress
   warn: (message: string) => void
 }
 
@@ -108,52 +110,63 @@ export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]):
     linked: [],
   }
   const work = plan.filter((p) => p.outcome === 'create' || p.outcome === 'link')
-  let done = 0
-  for (const p of plan) {
-    const n = p.issue.number
-    if (p.outcome === 'already_mapped') doc.counts.already_mapped++
-    else if (p.outcome === 'skipped') doc.counts.skipped++
-    else if (p.outcome === 'create') {
-      const title = taskTitle(p.issue.title, n)
-      const at = stamp(a.now())
-      const body = newTaskBody({
-        title,
-        context: adoptedContext(a.repo, n, p.issue.author, p.issue.body),
-        accept: p.acceptance.criteria,
-        log: `- ${at} ${a.actor} created from GitHub issue ${a.repo}#${n}`,
-      })
-      const file = renderTaskFile(
-        {
-          id: `t-${ulid()}`,
-          created: at,
-          created_by: a.actor,
-          priority: null,
-          estimate: null,
-          depends_on: [],
-          parent: null,
-          extra: { github: { issue: n, repo: a.repo, synced_at: at } },
-        },
-        body,
-      )
-      const t = await a.store.createTask(a.project, () => ({ slug: slugify(title), body, ...file }))
-      doc.counts.created++
-      doc.created.push({ issue_number: n, title, task_id: t.id, ref: refOf(t) })
-      if (p.acceptance.ambiguities.length > 0) {
-        a.warn(
-          `${refOf(t)}: ${count(p.acceptance.ambiguities.length, 'list item')} under the issue's Acceptance heading were not imported (nested or numbered); they are in the quoted context`,
-        )
-      }
-    } else if (p.outcome === 'link') {
-      const t = await linkTask(a, p.taskId as string, n)
-      doc.counts.linked++
-      doc.linked.push({ issue_number: n, title: t.title, task_id: t.id, ref: refOf(t) })
-    }
-    if (p.outcome === 'create' || p.outcome === 'link') {
-      done++
-      if (done % 50 === 0 && done < work.length) a.say(`pull: adopted ${done}/${work.length} issues…`)
-    }
+  const bar = work.length === 0 ? null : a.progress(`pull ${a.repo}`, work.length)
+  try {
+    for (const p of plan) await adoptOne(a, p, doc, bar)
+  } finally {
+    bar?.end()
   }
   return doc
+}
+
+async function adoptOne(a: AdoptContext, p: PlannedIssue, doc: PullResultDocT, bar: Progress | null): Promise<void> {
+  const n = p.issue.number
+  if (p.outcome === 'already_mapped') doc.counts.already_mapped++
+  else if (p.outcome === 'skipped') doc.counts.skipped++
+  else if (p.outcome === 'create') {
+    const t = await createTask(a, p)
+    doc.counts.created++
+    doc.created.push({ issue_number: n, title: t.title, task_id: t.id, ref: refOf(t) })
+    bar?.tick()
+  } else if (p.outcome === 'link') {
+    const t = await linkTask(a, p.taskId as string, n)
+    doc.counts.linked++
+    doc.linked.push({ issue_number: n, title: t.title, task_id: t.id, ref: refOf(t) })
+    bar?.tick()
+  }
+}
+
+/** A new task from an issue: its title, the quoted and attributed issue as context, its criteria (unchecked). */
+async function createTask(a: AdoptContext, p: PlannedIssue): Promise<TaskRecord> {
+  const n = p.issue.number
+  const title = taskTitle(p.issue.title, n)
+  const at = stamp(a.now())
+  const body = newTaskBody({
+    title,
+    context: adoptedContext(a.repo, n, p.issue.author, p.issue.body),
+    accept: p.acceptance.criteria,
+    log: `- ${at} ${a.actor} created from GitHub issue ${a.repo}#${n}`,
+  })
+  const file = renderTaskFile(
+    {
+      id: `t-${ulid()}`,
+      created: at,
+      created_by: a.actor,
+      priority: null,
+      estimate: null,
+      depends_on: [],
+      parent: null,
+      extra: { github: { issue: n, repo: a.repo, synced_at: at } },
+    },
+    body,
+  )
+  const t = await a.store.createTask(a.project, () => ({ slug: slugify(title), body, ...file }))
+  if (p.acceptance.ambiguities.length > 0) {
+    a.warn(
+      `${refOf(t)}: ${count(p.acceptance.ambiguities.length, 'list item')} under the issue's Acceptance heading were not imported (nested or numbered); they are in the quoted context`,
+    )
+  }
+  return t
 }
 
 async function linkTask(a: AdoptContext, taskId: string, n: number): Promise<TaskRecord> {

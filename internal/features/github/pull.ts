@@ -41,7 +41,18 @@ export const pull = defineCommand({
     const data = await withRepoLock(p, repo, async () => {
       const issues = await fetchIssues(p, repo)
       const { plan } = await inboundPlan(p, project, repo, issues)
-      return applyPlan({ store: p.store, actor: who.id, project, repo, now: ctx.now, say: p.say, warn: p.warn }, plan)
+      return applyPlan(
+        {
+          store: p.store,
+          actor: who.id,
+          project,
+          repo,
+          now: ctx.now,
+          progress: (l, n) => ctx.notes.progress(l, n),
+          warn: p.warn,
+        },
+        plan,
+      )
     })
     return { data, human: (out) => renderPullResult(out, data) }
   },

@@ -97,7 +97,15 @@ export const sync = defineCommand({
       const issues = await fetchIssues(p, repo)
       const { plan } = await inboundPlan(p, project, repo, issues)
       const pulled = await applyPlan(
-        { store: p.store, actor: who.id, project, repo, now: ctx.now, say: p.say, warn: p.warn },
+        {
+          store: p.store,
+          actor: who.id,
+          project,
+          repo,
+          now: ctx.now,
+          progress: (l, n) => ctx.notes.progress(l, n),
+          warn: p.warn,
+        },
         plan,
       )
       // GitHub did not change during the pull half (it only reads), so its issue list still holds.
@@ -106,7 +114,7 @@ export const sync = defineCommand({
     })
     return {
       data,
-      exitCode: data.push.outcomes.failed > 0 ? 1 : 0,
+      verdict: data.push.outcomes.failed > 0 ? 'failure' : null,
       human(out) {
         renderPullResult(out, data.pull)
         renderPushResult(out, data.push)
