@@ -140,6 +140,8 @@ type Toc = Map<string, [number, number, number]>
  * process (the MCP server) reads an unchanged file once, then only the byte ranges of the sections it needs.
  */
 const tocs = new Map<string, { key: string; toc: Toc; stale: boolean }>()
+/** How many cache files' tables a process remembers (the oldest learnt is forgotten first). */
+const MAX_TOCS = 512
 
 /**
  * One cache file: a header line, then one line per section, `<name>\t<JSON of its entries>`. Only the sections
@@ -213,7 +215,9 @@ export class CacheFile {
     this.key = key
     this.lines = toc
     this.stale = stale && fs.fstatSync(fd).size > 0
+    tocs.delete(this.file)
     tocs.set(this.file, { key, toc, stale: this.stale })
+    if (tocs.size > MAX_TOCS) tocs.delete(tocs.keys().next().value as string)
   }
 
   /** The bytes of a section's JSON: from the whole file when read, else read by range (checked unchanged). */
