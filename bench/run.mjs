@@ -181,6 +181,13 @@ for (let rep = 1; rep <= REPEAT; rep++) {
   for (const size of measured) measureSize(size, RUNS)
   addSeries()
   if (SIZES['1k'] && measured.includes('1k')) await claimRace()
+  // task claim --remote against a local bare remote (coordination.md; the scenario lives in bench/claims.mjs).
+  const { remoteClaim } = await import('./claims.mjs')
+  record(
+    'task claim --remote (local bare remote)',
+    '-',
+    remoteClaim({ work: join(work, `run-${rep}`), runs: RUNS, env, bin: BIN }),
+  )
 }
 if (ws['50k']) {
   log('growth point: 50,000 tasks')

@@ -7,7 +7,20 @@ import * as path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bool, parseArgv, str } from '../internal/clikit/flags.js'
-import { pullClaimRace, worktreeClaimRace } from '../internal/testkit/coordination.js'
+import { pullClaimRace, remoteClaimRace, takeoverRace, worktreeClaimRace } from '../internal/testkit/coordination.js'
+import { githubChaos } from '../internal/testkit/ghstress.js'
+import { gitHttpServer } from '../internal/testkit/githttp.js'
+import {
+  ALL_PROBES,
+  claimByIdRace,
+  forgedEvents,
+  hostileBase,
+  LINKABLE,
+  linkedFolders,
+  manyTraversalIds,
+  TRAVERSAL_IDS,
+  traversalIds,
+} from '../internal/testkit/hostile.js'
 import { badInputCorpus, claimRace, crashTrials, type Figures, seqRace, tickRace } from '../internal/testkit/stress.js'
 import { REPO_ROOT, workspace } from '../internal/testkit/ws.js'
 
@@ -36,6 +49,51 @@ describe.skipIf(!on)('stress', () => {
     expect(f.claims_lost).toBe(0)
   })
 
+  test('one winner across clones over file://: 4 clones × 4 processes × 50 rounds', {
+    timeout: 3_600_000,
+  }, async () => {
+    const f = await remoteClaimRace(await workspace(), {
+      clones: 4,
+      procs: 4,
+      rounds: 50,
+      url: (root) => `file://${root}/team.git`,
+    })
+    figures.push(['one winner across clones (file://)', f])
+    expect(f.other_exits).toBe('none')
+    expect(f.rounds_with_other_than_one_winner).toBe(0)
+    expect(f.rounds_where_the_remote_disagrees).toBe(0)
+  })
+
+  test('one winner across clones over smart HTTP: 4 clones × 4 processes × 50 rounds', {
+    timeout: 3_600_000,
+  }, async () => {
+    const servers: { close(): Promise<void> }[] = []
+    try {
+      const f = await remoteClaimRace(await workspace(), {
+        clones: 4,
+        procs: 4,
+        rounds: 50,
+        url: async (root) => {
+          const s = await gitHttpServer(root)
+          servers.push(s)
+          return s.url('team.git')
+        },
+      })
+      figures.push(['one winner across clones (smart HTTP)', f])
+      expect(f.other_exits).toBe('none')
+      expect(f.rounds_with_other_than_one_winner).toBe(0)
+      expect(f.rounds_where_the_remote_disagrees).toBe(0)
+    } finally {
+      for (const s of servers) await s.close()
+    }
+  })
+
+  test('expired-lease takeover with two takers: 20 rounds', { timeout: 1_800_000 }, async () => {
+    const f = await takeoverRace(await workspace(), 20)
+    figures.push(['expired-lease takeover, two takers', f])
+    expect(f.rounds_with_other_than_one_winner).toBe(0)
+  })
+
   test('no lost sequence number: 8 processes × 50 adds', { timeout: 1_800_000 }, async () => {
     const f = await seqRace(await workspace(), 8, 50)
     figures.push(['no lost sequence number', f])
@@ -56,11 +114,45 @@ describe.skipIf(!on)('stress', () => {
     expect(f.findings_after_cleanup).toBe(0)
   })
 
+  test('GitHub faults: 10% random faults over 1,000 tasks', { timeout: 3_600_000 }, async () => {
+    const f = await githubChaos({ tasks: 1000, rate: 0.1, seed: 1000, maxRuns: 5 })
+    figures.push(['GitHub faults', f])
+    expect(f.runs_to_converge).toBeGreaterThanOrEqual(1)
+    expect(f.runs_to_converge).toBeLessThanOrEqual(2)
+    expect(f).toMatchObject({ duplicates: 0, tasks_not_mapped_to_their_issue: 0, writes_once_converged: 0 })
+  })
+
   test('bad input corpus', { timeout: 600_000 }, async () => {
     const f = await badInputCorpus(await workspace())
     figures.push(['bad input', f])
     expect(f.failures).toBe('none')
     expect(f.read_outside_the_workspace).toBe(false)
+  })
+
+  test('hostile: 16 processes claim by id while 8 readers show it, 200 rounds', { timeout: 3_600_000 }, async () => {
+    const f = await claimByIdRace(await workspace(), 16, Number(process.env.STRESS_ROUNDS ?? 200), 8)
+    figures.push(['concurrency outcomes: claims by id with readers', f])
+    expect(f.rounds_with_other_than_one_winner_and_all_losers_5).toBe(0)
+    expect(f.failed_readers).toBe(0)
+  })
+
+  test('hostile: 200 generated traversal ids', { timeout: 1_800_000 }, async () => {
+    const f = await traversalIds(await workspace(), [...TRAVERSAL_IDS, ...manyTraversalIds(200)])
+    figures.push(['hostile ids', f.figures])
+    expect(f.failures).toEqual([])
+  })
+
+  test('hostile: every folder under .dacli/ linked out, every mutating command', { timeout: 1_800_000 }, async () => {
+    const { ws } = await hostileBase()
+    const f = await linkedFolders(ws, LINKABLE, ALL_PROBES)
+    figures.push(['folder links', f.figures])
+    expect(f.failures).toEqual([])
+  })
+
+  test('hostile: 300 forged events', { timeout: 1_800_000 }, async () => {
+    const f = await forgedEvents(await workspace(), 300)
+    figures.push(['forged events', f.figures])
+    expect(f.failures).toEqual([])
   })
 
   test('flag parser: 100,000 generated argv lists', { timeout: 600_000 }, () => {
@@ -83,18 +175,33 @@ describe.skipIf(!on)('stress', () => {
   })
 
   afterAll(() => {
-    const lines = ['# dacli stress run', '', `Run ${new Date().toISOString()}.`, '']
-    for (const [name, f] of figures) {
-      lines.push(
-        `## ${name}`,
-        '',
-        '| figure | value |',
-        '|---|---|',
-        ...Object.entries(f).map(([k, v]) => `| ${k} | ${Array.isArray(v) ? v.join(', ') : String(v)} |`),
-        '',
-      )
-    }
-    fs.mkdirSync(path.join(REPO_ROOT, 'bench', 'results'), { recursive: true })
-    fs.writeFileSync(path.join(REPO_ROOT, 'bench', 'results', 'stress-latest.md'), `${lines.join('\n')}\n`)
+    writeResults(path.join(REPO_ROOT, 'bench', 'results', 'stress-latest.md'), figures)
   })
 })
+
+/**
+ * Write the figures into the results file, section by section: a section of a test that ran is replaced, the
+ * sections of tests that did not run this time (`-t` picks some) are kept as they were.
+ */
+function writeResults(file: string, figs: [string, Figures][]): void {
+  const sections = new Map<string, string>()
+  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+  const [head = '', ...parts] = old.split(/^(?=## )/m)
+  // A file from before sections carried their own date: its one date goes into each section.
+  const dated = /^Run .*$/m.exec(head)?.[0]
+  for (const part of parts) {
+    const [title = '', ...rest] = part.trimEnd().split('\n')
+    const body = rest.join('\n')
+    sections.set(title, dated !== undefined && !/^Run /m.test(body) ? `${title}\n\n${dated}\n${body}` : part.trimEnd())
+  }
+  for (const [name, f] of figs) {
+    const rows = Object.entries(f).map(([k, v]) => `| ${k} | ${Array.isArray(v) ? v.join(', ') : String(v)} |`)
+    sections.set(
+      `## ${name}`,
+      [`## ${name}`, '', `Run ${new Date().toISOString()}.`, '', '| figure | value |', '|---|---|', ...rows].join('\n'),
+    )
+  }
+  const text = ['# dacli stress run', '', ...[...sections.values()].flatMap((s) => [s, ''])].join('\n')
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, text)
+}

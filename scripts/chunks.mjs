@@ -19,8 +19,8 @@
 //     is one chunk too. (Our modules do no work at import time, so importing one
 //     earlier than needed changes nothing but the order.)
 
-import { readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve, sep } from 'node:path'
 
 /** The group a command's module is bundled in. */
 export function groupOf(decl) {
@@ -34,25 +34,77 @@ export function groupOf(decl) {
 /** The reads agents run most, which need only the store's read path (store.ts and what it imports). */
 const HOT = ['task list', 'task show', 'next', 'critical-path']
 
+/** Packages that stay behind their own import(): a module reaching one statically is never pulled in early. */
+const HEAVY = /^(yaml|isomorphic-git|@octokit\/|@modelcontextprotocol\/|zod|get-east-asian-width)/
+
+/**
+ * The source modules of `dirs` (under internal/) that may be loaded ahead of need: not tests, not loaded
+ * with import() anywhere (lazy by design), and reaching no heavy package through their static imports.
+ */
+function eager(internal, dirs) {
+  const files = []
+  for (const e of readdirSync(internal, { withFileTypes: true, recursive: true })) {
+    const file = join(e.parentPath ?? e.path, e.name)
+    if (e.isFile() && file.endsWith('.ts') && !file.endsWith('.test.ts')) files.push(file)
+  }
+  const source = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]))
+  const lazy = new Set()
+  const statics = new Map()
+  for (const [f, text] of source) {
+    for (const m of text.matchAll(/\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g))
+      lazy.add(resolve(dirname(f), m[1]).replace(/\.js$/, '.ts'))
+    const specs = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map(
+      (m) => m[1],
+    )
+    statics.set(f, specs)
+  }
+  // Loaded only with import(): lazy by design (one that is also imported statically gains nothing from it).
+  for (const [f, specs] of statics) {
+    for (const spec of specs) if (spec.startsWith('.')) lazy.delete(resolve(dirname(f), spec).replace(/\.js$/, '.ts'))
+  }
+  const heavy = new Map()
+  const reachesHeavy = (f, seen = new Set()) => {
+    if (heavy.has(f)) return heavy.get(f)
+    if (seen.has(f)) return false
+    seen.add(f)
+    let h = false
+    for (const spec of statics.get(f) ?? []) {
+      if (spec.startsWith('.')) h ||= reachesHeavy(resolve(dirname(f), spec).replace(/\.js$/, '.ts'), seen)
+      else h ||= HEAVY.test(spec)
+    }
+    heavy.set(f, h)
+    return h
+  }
+  return files
+    .filter(
+      (f) => dirs.some((d) => f.startsWith(join(internal, d) + sep)) || dirs.includes(f.slice(internal.length + 1)),
+    )
+    .filter((f) => !lazy.has(f) && !reachesHeavy(f))
+    .sort()
+}
+
 /** @param {{root: string, entries: {decl: {path: string}, spec: string, name: string}[]}} opts */
 export function chunkPlugin({ root, entries }) {
   const internal = join(root, 'internal')
   const cliDir = join(internal, 'cli')
-  const KERNEL = join(cliDir, 'main.ts')
+  /** The kernel: the clikit, the base services and the app's main(), as one chunk. */
+  const KERNEL = eager(internal, ['clikit', 'base', join('cli', 'main.ts')])
+  /** The store's read path, which the hot commands need. */
   const STORE_READ = join(internal, 'store', 'store.ts')
-  const STORE = join(internal, 'store', 'index.ts')
+  /** The whole store, as one more chunk (the git adapter stays behind ctx.git()). */
+  const STORE = eager(internal, ['store'])
   /** What each group reaches besides its commands. */
   const REACH = {
-    meta: [KERNEL],
-    hot: [KERNEL, STORE_READ],
-    core: [KERNEL, STORE],
-    rare: [KERNEL, STORE, 'dacli-group:core'],
+    meta: KERNEL,
+    hot: [...KERNEL, STORE_READ],
+    core: [...KERNEL, ...STORE],
+    rare: [...KERNEL, ...STORE, 'dacli-group:core'],
   }
   /** What a lazily loaded module of ours reaches besides its own imports. */
   const reachOf = (file) => {
-    if (file === STORE_READ) return [KERNEL]
-    const out = [KERNEL]
-    if (/[\\/]internal[\\/](store|gitx|runtime|github|features)[\\/]/.test(file)) out.push(STORE)
+    if (file === STORE_READ) return KERNEL
+    const out = [...KERNEL]
+    if (/[\\/]internal[\\/](store|gitx|runtime|github|features)[\\/]/.test(file)) out.push(...STORE)
     if (/[\\/]internal[\\/]features[\\/]/.test(file)) out.push('dacli-group:core')
     return out
   }

@@ -5,6 +5,7 @@
 import type { Command } from '../clikit/command.js'
 import { commands as accept } from '../features/accept/index.js'
 import { commands as agent } from '../features/agent/index.js'
+import { commands as claims } from '../features/claims/index.js'
 import { commands as context } from '../features/context/index.js'
 import { commands as events } from '../features/events/index.js'
 import { commands as github } from '../features/github/index.js'
@@ -13,17 +14,22 @@ import { commands as mcp } from '../features/mcp/index.js'
 import { commands as meta } from '../features/meta/index.js'
 import { commands as note } from '../features/note/index.js'
 import { commands as project } from '../features/project/index.js'
+import { commands as questions } from '../features/questions/index.js'
 import { commands as record } from '../features/record/index.js'
 import { commands as task } from '../features/task/index.js'
+import { commands as worktree } from '../features/worktree/index.js'
 
 export const commands: readonly Command[] = [
   ...meta,
   ...agent,
   ...project,
   ...task,
+  ...claims,
+  ...worktree,
   ...accept,
   ...note,
   ...events,
+  ...questions,
   ...insight,
   ...context,
   ...github,

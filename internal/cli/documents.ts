@@ -6,6 +6,7 @@ import type { DocumentRegistry } from '../clikit/context.js'
 import { documents as envelope } from '../clikit/envelope.schema.js'
 import { documents as accept } from '../features/accept/json.js'
 import { documents as agent } from '../features/agent/json.js'
+import { documents as claims } from '../features/claims/json.js'
 import { documents as context } from '../features/context/json.js'
 import { documents as events } from '../features/events/json.js'
 import { documents as github } from '../features/github/json.js'
@@ -13,8 +14,10 @@ import { documents as insight } from '../features/insight/json.js'
 import { documents as meta } from '../features/meta/json.js'
 import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
+import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as task } from '../features/task/json.js'
+import { documents as worktree } from '../features/worktree/json.js'
 
 export const zodDocuments: Record<string, z.ZodType> = {
   ...envelope,
@@ -22,9 +25,12 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...agent,
   ...project,
   ...task,
+  ...claims,
+  ...worktree,
   ...accept,
   ...note,
   ...events,
+  ...questions,
   ...insight,
   ...context,
   ...github,

@@ -56,6 +56,8 @@ export interface CommandDecl {
   readonly mutatesWith?: readonly string[]
   /** A read-only identity may run it: the change is recorded as a proposal event instead. */
   readonly proposes?: boolean
+  /** Any identity may run it as it is, read-only ones included: it writes in the caller's own name (`ask`). */
+  readonly anyGrant?: boolean
   /** Needs no workspace (help, version, capabilities, schema). */
   readonly standalone?: boolean
   /** Removes things (MCP `destructiveHint`). */
@@ -93,8 +95,14 @@ export interface Result<D = unknown> {
   readonly data: D
   /** Renders the human output; never called under `--json`. */
   readonly human?: (out: Out) => void
-  /** Exit code to use after printing (verdict commands: 1 or 3 with a report). Default 0. */
-  readonly exitCode?: number
+  /**
+   * A verdict command's negative answer, printed as a document and still a failure: `refused` (exit 3:
+   * capabilities are missing, the binary is incompatible) or `failure` (exit 1: doctor found errors).
+   * Mapped to an exit code in exit.ts, like an error's kind. Absent or null: exit 0.
+   */
+  readonly verdict?: 'refused' | 'failure' | null
+  /** Not a field: a body never picks an exit code (return a `verdict`, or throw a typed error). */
+  readonly exitCode?: never
 }
 
 export interface Command extends CommandDecl {
@@ -147,6 +155,7 @@ export function declOf(c: CommandDecl): CommandDecl {
     'mutates',
     'mutatesWith',
     'proposes',
+    'anyGrant',
     'standalone',
     'destructive',
     'idempotent',

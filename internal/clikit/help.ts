@@ -1,7 +1,7 @@
 // Help, usage synopses and the catalog, all generated from the command table
 // (contract.md §5). Nothing here is hand-maintained per command.
 
-import { byText } from '../engines/order.js'
+import { byText } from '../base/order.js'
 import { type ArgSpec, type CommandDecl, mayMutate } from './command.js'
 import { type FlagSpec, type FlagType, GLOBAL_FLAGS } from './flags.js'
 
@@ -97,7 +97,9 @@ export function commandHelp(c: CommandDecl): string {
         ? 'read-only; any identity'
         : c.proposes
           ? 'needs a read-write grant; a read-only identity’s call is recorded as a proposal event instead'
-          : `needs a read-write grant${'dry-run' in c.flags ? ' (a --dry-run is a read)' : ''}`
+          : c.anyGrant
+            ? 'any identity, read-only ones included (it writes in the caller’s own name)'
+            : `needs a read-write grant${'dry-run' in c.flags ? ' (a --dry-run is a read)' : ''}`
   out.push(`Grant:  ${grant}`)
   if (c.examples && c.examples.length > 0) out.push('', 'Examples:', ...c.examples.map((e) => `  ${e}`))
   return `${out.join('\n')}\n`

@@ -7,6 +7,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { system } from '../base/system.js'
 import { FailureError } from '../store/errors.js'
 import { isTempName, LinkError, linkOnPath, mkdirNoLinks } from '../store/fsio.js'
 import { EXEC_MODE, FILE_MODE, objectId, TREE_MODE, type TreeItem, treeBody } from './objects.js'
@@ -27,8 +28,11 @@ export interface LocalDir {
   body: Buffer
 }
 
-/** Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts: coordination.md). */
-export const UNRECORDED = new Set(['locks', 'cache', 'worktrees'])
+/**
+ * Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts: coordination.md;
+ * `journal/` is this clone's local change journal).
+ */
+export const UNRECORDED = new Set(['locks', 'cache', 'journal', 'worktrees'])
 
 const CACHE_VERSION = 1
 /** Entries younger than this are not cached: a same-size rewrite within the clock's granularity would look unchanged. */
@@ -143,7 +147,7 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
 function writeCache(file: string, cache: StatCache): void {
   try {
     mkdirNoLinks(path.dirname(file))
-    const tmp = `${file}.${process.pid}.tmp`
+    const tmp = `${file}.${system().pid}.tmp`
     fs.writeFileSync(tmp, JSON.stringify(cache))
     fs.renameSync(tmp, file)
   } catch {

@@ -4,14 +4,13 @@
 
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
-import type { GitInfo } from '../gitx/discover.js'
 import { RefusedError } from './errors.js'
 import { quickFront, readFront } from './flat.js'
 import { isTempName, LinkError, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError } from './model.js'
 import { isId } from './paths.js'
+import { agentSigner, isPublicKey, rootPublicKeys } from './signing.js'
 import { trustOf } from './trust.js'
 
 export const ROOT_ID = 'a-root'
@@ -24,6 +23,10 @@ export interface AgentFile {
   role: string | null
   parent: string | null
   token_hash: string | null
+  /** `ed25519:…`, derived from the token at spawn (null in files written by dacli 0.1.0). */
+  public_key: string | null
+  /** The parent's signature over the identity (trust.ts, agentContent). */
+  signature: string | null
   retired: boolean
   created: string | null
   created_by: string | null
@@ -105,6 +108,8 @@ function agentOf(d: Record<string, unknown>, rel: string): AgentFile {
     token_hash: opt('token_hash', (v) => typeof v === 'string' && /^sha256:[0-9a-f]{64}$/.test(v), 'sha256:<hex>') as
       | string
       | null,
+    public_key: opt('public_key', isPublicKey, 'ed25519:<key>') as string | null,
+    signature: opt('signature', (v) => typeof v === 'string', 'ed25519:<signature>') as string | null,
     retired: opt('retired', (v) => typeof v === 'boolean', 'true or false') === true,
     created: typeof d.created === 'string' ? d.created : null,
     created_by: typeof d.created_by === 'string' ? d.created_by : null,
@@ -161,11 +166,10 @@ export async function resolveIdentity(
   env: Readonly<Record<string, string | undefined>>,
   dir: string,
   root: string,
-  git: GitInfo | null,
 ): Promise<Identity> {
   const token = env.DACLI_AGENT
   if (token === undefined) {
-    return { id: ROOT_ID, grant: 'rw', role: 'root', display_name: gitUserName(git, env), parent: null }
+    return { id: ROOT_ID, grant: 'rw', role: 'root', parent: null }
   }
   if (token.trim() === '') {
     throw new RefusedError('identity', 'DACLI_AGENT is set but empty; refusing to fall back to the root identity', {
@@ -183,7 +187,7 @@ export async function resolveIdentity(
     })
   }
   const match = matches[0] as AgentFile
-  const verdict = trustOf(agents, match.id)
+  const verdict = trustOf(agents, match.id, rootPublicKeys(dir))
   if (verdict.retired !== null) {
     const self = verdict.retired === match.id
     throw new RefusedError(
@@ -203,48 +207,15 @@ export async function resolveIdentity(
       next: ['dacli doctor (it names the tampered agent file)', 'ask a live parent identity for a new token'],
     })
   }
-  return { id: match.id, grant: match.grant, role: match.role, display_name: null, parent: match.parent }
-}
-
-/** `user.name` from the repository's git config, then the user's (for display only). */
-export function gitUserName(git: GitInfo | null, env: Readonly<Record<string, string | undefined>>): string | null {
-  const home = env.HOME ?? os.homedir()
-  const files = [
-    ...(git ? [path.join(git.commonDir, 'config')] : []),
-    path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'git', 'config'),
-    path.join(home, '.gitconfig'),
-  ]
-  for (const f of files) {
-    const v = gitConfigValue(f, 'user', 'name')
-    if (v !== null) return v
+  if (match.public_key !== agentSigner(token.trim()).publicKey) {
+    throw new RefusedError(
+      'identity',
+      `the token in DACLI_AGENT cannot be trusted: ${match.id}'s public key is not its token's`,
+      {
+        details: { agent: match.id },
+        next: ['ask a live parent identity for a new token (`dacli agent spawn`)'],
+      },
+    )
   }
-  return null
-}
-
-/** A value from a git config file (the simple `[section]` / `key = value` form). */
-export function gitConfigValue(file: string, section: string, key: string): string | null {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
-  let inSection = false
-  let found: string | null = null
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim()
-    const s = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line)
-    if (s) {
-      inSection = (s[1] as string).toLowerCase() === section && !line.includes('"')
-      continue
-    }
-    if (!inSection) continue
-    const kv = /^([A-Za-z0-9-]+)\s*=\s*(.*)$/.exec(line)
-    if (kv && (kv[1] as string).toLowerCase() === key) {
-      let v = (kv[2] as string).replace(/\s+[#;].*$/, '').trim()
-      if (v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1)
-      found = v
-    }
-  }
-  return found
+  return { id: match.id, grant: match.grant, role: match.role, parent: match.parent }
 }

@@ -4,14 +4,16 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { closest, MAX_SUGGESTIONS } from '../engines/distance.js'
+import { MAX_SUGGESTIONS } from '../base/distance.js'
+import { parseDuration } from '../base/duration.js'
+import { closest } from '../engines/distance.js'
 import type { GitInfo } from '../gitx/discover.js'
-import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { CacheFile, cachePath, type Section, stampOf } from './filecache.js'
 import { parseData, quickFront } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
-import { listAgentFiles, resolveIdentity } from './identity.js'
+import { listAgentFiles, ROOT_ID, resolveIdentity } from './identity.js'
+import { appendChange, type ChangeEntry } from './journal.js'
 import { acquireLock, type Lock } from './lock.js'
 import { appendToSection } from './markdown.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
@@ -19,6 +21,7 @@ import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
 import { isId, safeSegment } from './paths.js'
 import { projectOf } from './projects.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
+import type { Signer } from './signing.js'
 import { readTaskRecord, recordOf } from './taskfile.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir, usedSeqs } from './taskindex.js'
 import { type Config, locate, readConfig } from './workspace.js'
@@ -39,6 +42,11 @@ export interface TaskEdit {
   status: Status
   /** Append a `## Log` line. */
   log(verb: string, details?: string): void
+  /**
+   * Set a top-level key the way dacli writes it: a map in flow style (`claim: {by: a-x, at: …}`), a list of
+   * maps one per line, each in flow style. (Assigning `flow` on a plain object would write a `flow: true` key.)
+   */
+  setFlow(key: string, value: Record<string, unknown> | Record<string, unknown>[]): void
   readonly actor: string
   readonly now: Date
 }
@@ -73,8 +81,27 @@ export class Store {
     return this.roIds
   }
 
+  private signerPromise: Promise<Signer> | undefined
+
+  /**
+   * The acting identity's signer (events, the agent files it spawns): an agent's key comes from its token;
+   * root's is this clone's root key, kept in the git directory (`dacli/root-key`), never in the work tree.
+   */
+  signer(): Promise<Signer> {
+    this.signerPromise ??= this.identity().then(async (who) => {
+      const { agentSigner, rootSigner } = await import('./signing.js')
+      if (who.id !== ROOT_ID) return agentSigner((this.env.DACLI_AGENT ?? '').trim())
+      const keyFile =
+        this.git === null
+          ? path.join(this.dir, 'cache', 'root-key')
+          : path.join(this.git.commonDir, 'dacli', 'root-key')
+      return rootSigner(this.dir, keyFile)
+    })
+    return this.signerPromise
+  }
+
   identity(): Promise<Identity> {
-    this.identityPromise ??= resolveIdentity(this.env, this.dir, this.root, this.git)
+    this.identityPromise ??= resolveIdentity(this.env, this.dir, this.root)
     return this.identityPromise
   }
 
@@ -89,6 +116,11 @@ export class Store {
   /** A path relative to the workspace root, with forward slashes (what documents show). */
   rel(abs: string): string {
     return path.relative(this.root, abs).split(path.sep).join('/')
+  }
+
+  /** Append a line to the change journal (what `watch` follows); call it after the change is written. */
+  journal(entry: Omit<ChangeEntry, 'at'>): void {
+    appendChange(this.dir, { at: stamp(this.now()), ...entry })
   }
 
   get locksDir(): string {
@@ -378,6 +410,8 @@ export class Store {
     opts: { prefer?: string } = {},
   ): Promise<{ target: TaskFileRef & { id: string }; task: TaskRecord }> {
     for (let attempt = 0; ; attempt++) {
+      // A listing made before the move would name the old path again: list afresh on a retry.
+      if (attempt > 0) this.listings.clear()
       const target = await this.resolve(ref, opts)
       if (!fs.existsSync(target.abs) && attempt < 5) continue
       try {
@@ -463,6 +497,9 @@ export class Store {
             `- ${stamp(now)} ${actor} ${verb}${details === '' ? '' : ` ${details.replace(/\s*\n\s*/g, ' ')}`}`,
           )
         },
+        setFlow(key, value) {
+          doc.set(key, flowNode(doc, value))
+        },
       }
       const result = await fn(edit)
       if (result === false) return { result, task: record, changed: false }
@@ -484,7 +521,9 @@ export class Store {
       this.removeCopies(file.project, file.name, id, dest.status)
       this.sweepProject(file.project)
       this.forget(file.project)
-      return { result, task: recordOfText(out, dest), changed: true }
+      const after = recordOfText(out, dest)
+      this.journal(taskChangeOf(record, after, actor, logLines))
+      return { result, task: after, changed: true }
     } finally {
       lock.release()
     }
@@ -511,7 +550,7 @@ export class Store {
       const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const now = stamp(this.now())
       const doc = parsed.doc.clone()
-      doc.set('removed', { by: actor, at: now })
+      doc.set('removed', flowNode(doc, { by: actor, at: now }))
       doc.set('version', record.version + 1)
       const text = renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [`- ${now} ${actor} removed`]))
       const dest = path.join(tasksDir(this.paths(), file.project), 'removed', file.name)
@@ -519,6 +558,16 @@ export class Store {
       this.removeCopies(file.project, file.name, id, 'removed')
       this.sweepProject(file.project)
       this.forget(file.project)
+      this.journal({
+        kind: 'task.moved',
+        ref: qualifiedRef(record),
+        id,
+        project: record.project,
+        actor,
+        summary: `removed (was ${record.status})`,
+        from: record.status,
+        to: 'removed',
+      })
       return recordOfText(text, { ...file, path: this.rel(dest) })
     } finally {
       lock.release()
@@ -574,7 +623,7 @@ export class Store {
       this.sweepProject(project)
       this.forget(project)
       // The record comes from the data just written, not from parsing it back (no YAML library needed).
-      return recordOf(
+      const created = recordOf(
         { data, split: { body } },
         {
           project,
@@ -583,6 +632,15 @@ export class Store {
           path: this.rel(abs),
         },
       )
+      this.journal({
+        kind: 'task.created',
+        ref: qualifiedRef(created),
+        id: created.id,
+        project,
+        actor: created.created_by,
+        summary: created.title,
+      })
+      return created
     } finally {
       lock.release()
     }
@@ -592,6 +650,34 @@ export class Store {
   static refOf(t: { project: string; seq: number; slug: string }): string {
     return qualifiedRef(t)
   }
+}
+
+/** A YAML node for a map (flow style) or a list of maps (block list of flow maps). */
+function flowNode(doc: import('yaml').Document, value: Record<string, unknown> | Record<string, unknown>[]) {
+  const node = doc.createNode(value) as { flow?: boolean; items?: { flow?: boolean }[] }
+  if (Array.isArray(value)) for (const item of node.items ?? []) item.flow = true
+  else node.flow = true
+  return node
+}
+
+/** The journal line for one task rewrite: a claim taken or released, a move between folders, or a change. */
+function taskChangeOf(
+  before: TaskRecord,
+  after: TaskRecord,
+  actor: string,
+  logLines: readonly string[],
+): Omit<ChangeEntry, 'at'> {
+  // Log lines read `- <stamp> <actor> <verb> <details>`: the summary is what they say after the actor.
+  const said = logLines.map((l) => l.split(' ').slice(3).join(' ')).join('; ') || 'edited'
+  const base = { ref: qualifiedRef(after), id: after.id, project: after.project, actor }
+  const moved = before.status !== after.status ? { from: before.status, to: after.status } : {}
+  if (after.owner !== null && after.owner !== before.owner && after.status !== 'done')
+    return { kind: 'claim.taken', ...base, summary: `${after.owner}: ${said}`, ...moved }
+  if (before.claim !== null && after.claim === null && after.owner === null && after.status !== 'done')
+    return { kind: 'claim.released', ...base, summary: said, ...moved }
+  if (before.status !== after.status)
+    return { kind: 'task.moved', ...base, summary: `${before.status} → ${after.status}: ${said}`, ...moved }
+  return { kind: 'task.changed', ...base, summary: said }
 }
 
 /** Exit 1 for a task file dacli will not use (unparseable, an invalid id or field, not UTF-8, a link). */

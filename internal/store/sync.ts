@@ -2,39 +2,95 @@
 // change (its own, unowned ones for an rw caller, and ones owned by a read-only
 // identity, which can only move through proposals). Idempotent: every applied
 // change is logged with `(event <id>)`, and an event already reflected in the
-// task's log is only marked applied.
+// task's log is only marked applied. Questions are not proposals: `answer`
+// settles them. A proposal that can never apply (its task gone or done, or held
+// by someone else) is named with the dismiss command as its next action.
 
 import { isCloseProposal } from './acceptance.js'
-import { type EventRecord, listEvents, markApplied } from './events.js'
+import { type EventRecord, isOpenQuestion, listEvents, withEvent } from './events.js'
+import { scanAgents } from './identity.js'
 import { applyBlock, applyUnblock, closeTask, findCycle, mayRewrite, refOf } from './lifecycle.js'
-import type { Broken, Identity } from './model.js'
+import type { Broken, Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import { addNote, listNotes, SEVERITIES } from './notes.js'
+import { rootPublicKeys } from './signing.js'
 import type { Store, TaskEdit } from './store.js'
+import { eventProblem } from './trust.js'
+
+export interface PendingItem {
+  event_id: string
+  reason: string
+  /** True when nothing anyone does to the task will make it apply: dismiss it. */
+  never_applies: boolean
+  next: string[]
+}
 
 export interface SyncResult {
   applied: string[]
-  pending: { event_id: string; reason: string }[]
+  pending: PendingItem[]
   skipped: Broken[]
+  open_questions: number
 }
 
-/** Why an event stays pending (not a failure of the sync). */
-class Pending extends Error {}
+/** Why an event stays pending (not a failure of the sync). `never`: it can never apply. */
+class Pending extends Error {
+  constructor(
+    message: string,
+    readonly never = false,
+  ) {
+    super(message)
+  }
+}
 
 export async function syncEvents(store: Store, who: Identity): Promise<SyncResult> {
   const { events, broken } = await listEvents(store)
-  const out: SyncResult = { applied: [], pending: [], skipped: broken }
-  for (const e of events.filter((x) => !x.applied)) {
+  const out: SyncResult = {
+    applied: [],
+    pending: [],
+    skipped: broken,
+    open_questions: events.filter(isOpenQuestion).length,
+  }
+  const waiting = events.filter((x) => x.state === 'pending' && x.event_kind !== 'question')
+  const { agents } = waiting.length === 0 ? { agents: [] } : await scanAgents(store.dir, store.root)
+  const rootKeys = waiting.length === 0 ? [] : rootPublicKeys(store.dir)
+  for (const e of waiting) {
+    // Only an event its author provably wrote is applied; a forged one is refused and reported.
+    const forged = eventProblem(e, agents, rootKeys)
+    if (forged !== null) {
+      out.skipped.push({ path: e.path, reason: `event ${e.id} is refused: ${forged}`, code: 'forged-event' })
+      continue
+    }
     try {
-      await applyOne(store, who, e)
-      await markApplied(store, e)
-      out.applied.push(e.id)
+      const applied = await withEvent(store, e, async (fresh) => {
+        if (fresh.state !== 'pending') return { outcome: null, result: false } // settled meanwhile by another process
+        await applyOne(store, who, fresh)
+        return { outcome: { applied: true }, result: true }
+      })
+      if (applied) out.applied.push(e.id)
     } catch (err) {
       // A pending reason, or an error applying this one event: either way it stays pending, reported.
-      out.pending.push({ event_id: e.id, reason: (err as Error).message })
+      const never = err instanceof Pending && err.never
+      const reason = (err as Error).message
+      out.pending.push({
+        event_id: e.id,
+        reason,
+        never_applies: never,
+        next: never ? [`dacli events dismiss ${e.id} --reason ${JSON.stringify(`can never apply: ${reason}`)}`] : [],
+      })
     }
   }
   return out
+}
+
+/** Reasons no one can ever make this event apply: the task is done, or someone else holds it. */
+function neverReason(e: EventRecord, t: TaskRecord): string | null {
+  if (e.event_kind === 'finding' || e.event_kind === 'comment') return null
+  if (t.status === 'done' && !isCloseProposal(e)) return `${refOf(t)} is done`
+  if (e.event_kind === 'claim' && t.owner !== null && t.owner !== e.created_by)
+    return `${refOf(t)} is held by ${t.owner}`
+  if (e.event_kind === 'release' && t.owner !== null && t.owner !== e.created_by)
+    return `${refOf(t)} is held by ${t.owner}, not by ${e.created_by}`
+  return null
 }
 
 async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<void> {
@@ -50,11 +106,13 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
   try {
     loaded = await store.load(e.about)
   } catch {
-    throw new Pending(`the task ${e.about} was not found`)
+    throw new Pending(`the task ${e.about} is gone`, true)
   }
   const { target, task: t } = loaded
   const tag = `(event ${e.id})`
   if (t.log.some((l) => l.details.includes(tag))) return // applied before a crash could mark it
+  const never = neverReason(e, t)
+  if (never !== null) throw new Pending(never, true)
   const mine = await mayRewrite(store, t, who)
   if (e.event_kind === 'finding') {
     // A finding becomes a note of its own; the task's log mentions it only when the caller may write the task.
@@ -84,14 +142,12 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         if (x.before.status === 'done') throw new Pending(`${refOf(x.before)} is done`)
         const leaseMs = typeof e.data.lease_ms === 'number' ? e.data.lease_ms : store.config.claim_lease_ms
         x.doc.set('owner', e.created_by)
-        x.doc.set(
+        x.setFlow(
           'claim',
           leaseMs === null
             ? { by: e.created_by, at: stamp(x.now) }
             : { by: e.created_by, at: stamp(x.now), expires: stamp(new Date(x.now.getTime() + leaseMs)) },
         )
-        const c = x.doc.get('claim', true) as { flow?: boolean }
-        c.flow = true
         if (x.before.status === 'open') x.status = 'active'
         line(x, '')
         return true
@@ -127,6 +183,11 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         return true
       })
     case 'block':
+      if (e.data.unblock === true) {
+        const { blockingQuestion, openQuestionRefusal } = await import('./questions.js')
+        const q = await blockingQuestion(store, t)
+        if (q !== null) throw new Pending(openQuestionRefusal(t, q).message)
+      }
       return edit((x) => {
         const r =
           e.data.unblock === true
@@ -158,7 +219,7 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         )
           throw new Pending('the dependency would create a cycle')
         if (deps.length === 0) x.doc.delete('depends_on')
-        else x.doc.set('depends_on', deps)
+        else x.setFlow('depends_on', deps)
         line(x, '')
         return true
       })

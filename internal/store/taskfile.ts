@@ -20,6 +20,7 @@ import {
   type Status,
   TASK_FILE,
   type TaskRecord,
+  type TaskWorktree,
   type VerificationEntry,
 } from './model.js'
 import { isId } from './paths.js'
@@ -65,7 +66,15 @@ function claimOf(v: unknown): Claim | null {
   const by = str(c.by)
   const at = str(c.at)
   if (by === null || at === null) return null
-  return { by, at, expires: str(c.expires) }
+  return { by, at, expires: str(c.expires), remote: str(c.remote) }
+}
+
+function worktreeOf(v: unknown): TaskWorktree | null {
+  if (v === null || typeof v !== 'object') return null
+  const w = v as Record<string, unknown>
+  const p = str(w.path)
+  const branch = str(w.branch)
+  return p === null || branch === null ? null : { path: p, branch }
 }
 
 function githubOf(v: unknown): GithubLink | null {
@@ -185,6 +194,7 @@ export function recordOf(
     acceptance_total: boxes.length,
     unverified: d.unverified === true,
     blocked_by: typeof d.blocked_by === 'number' ? String(d.blocked_by) : str(d.blocked_by),
+    worktree: worktreeOf(d.worktree),
     acceptance: boxes,
     so_that: sectionText(body, 'So that'),
     context: sectionText(body, 'Context'),
@@ -316,7 +326,8 @@ export interface NewTaskFields {
 }
 
 /** A token YAML reads back as the same string (no quoting, no type of its own). */
-const PLAIN = /^[A-Za-z0-9][A-Za-z0-9._/@+-]*(?::[0-9][0-9.:]*Z?)*$/
+// Colons only between digits (times): a trailing `:` ends a flow-map key (`{on: A:0:, …}` does not parse).
+const PLAIN = /^[A-Za-z0-9][A-Za-z0-9._/@+-]*(?::[0-9](?:[0-9.:]*[0-9.])?Z?)*$/
 const NOT_A_STRING =
   /^(?:true|false|null|yes|no|on|off|~|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+|0o[0-7]+|\.inf|\.nan)$/i
 

@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { byText } from '../engines/order.js'
+import { byText } from '../base/order.js'
 import { type Section, settled, stampOf } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 import {
@@ -130,6 +130,7 @@ const FIELDS = [
   'tags',
   'unverified',
   'blocked_by',
+  'worktree',
 ] as const
 const OWNER = FIELDS.indexOf('owner')
 
@@ -175,6 +176,7 @@ export function expand(c: Compact, f: Pick<TaskFileRef, 'seq' | 'slug' | 'projec
     acceptance_total: c[4] as number,
     unverified: at(c, 16, false),
     blocked_by: at(c, 17, null),
+    worktree: at(c, 18, null),
   }
 }
 
@@ -209,6 +211,20 @@ function freeze(t: TaskSummary): TaskSummary {
 
 /** Summaries of every parseable task in a project (deduplicated by id), using the index. */
 export async function listProject(p: Paths, project: string, section: () => SummarySection): Promise<Listing> {
+  // A file that moves while the folders are read (a claim moves open → active: the new copy is written
+  // first, the old one removed last) can be missed by one pass; a pass that saw a file vanish is redone.
+  for (let attempt = 1; ; attempt++) {
+    const { listing, vanished } = await listOnce(p, project, section)
+    if (!vanished || attempt >= 8) return listing
+  }
+}
+
+async function listOnce(
+  p: Paths,
+  project: string,
+  section: () => SummarySection,
+): Promise<{ listing: Listing; vanished: boolean }> {
+  let vanished = false
   const { files, broken } = listTaskFiles(p, project)
   const before = made.get(tasksDir(p, project))
   const now = new Map<string, { key: string; summary: TaskSummary }>()
@@ -217,7 +233,10 @@ export async function listProject(p: Paths, project: string, section: () => Summ
   const all: TaskSummary[] = []
   for (const f of files) {
     const stamp = stampOf(f.abs)
-    if (stamp === null) continue // removed while listing
+    if (stamp === null) {
+      vanished = true // moved or removed while listing
+      continue
+    }
     const kept = before?.get(f.abs)
     if (kept !== undefined && kept.key === stamp.key) {
       now.set(f.abs, kept)
@@ -238,7 +257,8 @@ export async function listProject(p: Paths, project: string, section: () => Summ
         text = readText(f.abs)
         summary = summaryOf(await readTaskRecord(text, f))
       } catch (e) {
-        broken.push(brokenOf(f.path, e))
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
+        else broken.push(brokenOf(f.path, e))
         continue
       }
       cache.set(key, stamp, compact(summary), text)
@@ -265,7 +285,7 @@ export async function listProject(p: Paths, project: string, section: () => Summ
     }
   }
   const tasks = [...byId.values()].sort((a, b) => a.seq - b.seq || byText(a.path, b.path))
-  return { tasks, broken, duplicates }
+  return { listing: { tasks, broken, duplicates }, vanished }
 }
 
 /** Of two copies of one task, is `a` the one to keep? Higher version first, then the more terminal folder. */

@@ -1,16 +1,16 @@
 import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
 import { count, shortRef } from '../../clikit/text.js'
-import { listEvents } from '../../store/events.js'
+import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import type { OverviewDocT } from './json.js'
-import { loadPlan, readyFrontier, refOf } from './plan.js'
+import { loadPlan, readyFrontier, refOf, remoteClaims } from './plan.js'
 
 export const overview = defineCommand({
   path: 'overview',
   summary: 'The first screen: projects, counts, work in progress, and what is ready to start',
   description:
-    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each.',
+    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered).',
   args: [],
   flags: {},
   json: 'workspace-overview/v1',
@@ -31,7 +31,7 @@ export const overview = defineCommand({
         .map((t) => t.claim?.by as string),
     )
     const ev = await listEvents(store)
-    const f = readyFrontier(plan, 3)
+    const f = readyFrontier(plan, 3, undefined, await remoteClaims(ctx, store, false))
     const data: OverviewDocT = {
       schema: 'workspace-overview/v1',
       version: 1,
@@ -39,7 +39,8 @@ export const overview = defineCommand({
       tasks: plan.tasks.length,
       counts,
       wip: { active: counts.active, capacity: store.config.wip_limit },
-      pending_events: ev.events.filter((e) => !e.applied).length,
+      pending_events: ev.events.filter(isPendingProposal).length,
+      open_questions: ev.events.filter(isOpenQuestion).length,
       live_agents: live.size,
       ready_now: f.ready.map((t) => ({
         id: t.id,
@@ -76,6 +77,10 @@ export const overview = defineCommand({
         out.line('')
         out.line(s('dim', 'more: dacli next · dacli status · dacli task list · dacli context <ref>'))
         if (data.pending_events > 0) out.line(s('dim', 'apply pending proposals: dacli sync'))
+        if (data.open_questions > 0)
+          out.line(
+            s('yellow', `${count(data.open_questions, 'open question')} wait for a person: dacli threads --open`),
+          )
       },
     }
   },

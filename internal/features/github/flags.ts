@@ -1,0 +1,76 @@
+// The flags of pull and push, declared once: `github sync` takes their union,
+// so the kernel refuses a typo in either half before anything runs (no API
+// call, no write), and the combination rules below are checked just as early.
+
+import type { Context } from '../../clikit/context.js'
+import { bool, duration, type FlagValuesOf, int } from '../../clikit/flags.js'
+import { UsageError } from '../../store/errors.js'
+
+export const DEFAULT_LIMIT = 100
+
+const dryRun = bool('preview: read GitHub and decide, but write nothing, remote or local')
+const limit = int('items per page of the preview (1–200)', { min: 1, max: 200, defaultText: String(DEFAULT_LIMIT) })
+const cursor = int('start the preview page at this item (a previous next_cursor)', { min: 0, defaultText: '0' })
+
+export const PULL_FLAGS = {
+  'dry-run': dryRun,
+  limit,
+  cursor,
+  'include-acceptance': bool('show the acceptance criteria each created task would get (with --dry-run)'),
+}
+
+export const PUSH_FLAGS = {
+  since: duration('only tasks with activity (creation or a log line) within this long, plus any REF given'),
+  'dry-run': dryRun,
+  limit,
+  cursor,
+}
+
+/** What readOptions reads: the project, the refs (push and sync), and any of the flags of either half. */
+export interface OptionsInput {
+  readonly args: { readonly project: string; readonly ref?: string }
+  readonly flags: FlagValuesOf<typeof PULL_FLAGS> & FlagValuesOf<typeof PUSH_FLAGS>
+  readonly argv: readonly string[]
+}
+
+export interface Options {
+  dryRun: boolean
+  limit: number
+  cursor: number
+  includeAcceptance: boolean
+  sinceMs: number | null
+  refs: string[]
+}
+
+/**
+ * Combination rules, checked before any API call: paging and acceptance flags shape a
+ * preview, so they need --dry-run; `jsonNeedsDryRun` commands (pull, sync) apply an
+ * adoption only for people — agents preview.
+ */
+export function readOptions(ctx: Context, input: OptionsInput, path: string, jsonNeedsDryRun: boolean): Options {
+  const f = input.flags
+  const o: Options = {
+    dryRun: f['dry-run'] === true,
+    limit: f.limit ?? DEFAULT_LIMIT,
+    cursor: f.cursor ?? 0,
+    includeAcceptance: f['include-acceptance'] === true,
+    sinceMs: f.since ?? null,
+    refs: (input.args.ref ?? '').split(/\s+/).filter((r) => r !== ''),
+  }
+  if (!o.dryRun) {
+    const preview = (['limit', 'cursor', 'include-acceptance'] as const).filter((k) => f[k] !== undefined)
+    if (preview.length > 0) {
+      throw new UsageError(`${preview.map((f) => `--${f}`).join(', ')} shape a preview: add --dry-run`, {
+        details: { flags: preview.map((f) => `--${f}`) },
+        next: [`dacli ${path} ${input.argv.join(' ')} --dry-run`],
+      })
+    }
+    if (jsonNeedsDryRun && ctx.json) {
+      throw new UsageError(
+        `${path} --json needs --dry-run: applying an adoption is a human-confirmed step; agents preview it`,
+        { next: [`dacli ${path} ${input.args.project ?? '<project>'} --dry-run --json`] },
+      )
+    }
+  }
+  return o
+}
