@@ -5,6 +5,7 @@
 import type { Command } from '../clikit/command.js'
 import { commands as accept } from '../features/accept/index.js'
 import { commands as agent } from '../features/agent/index.js'
+import { commands as board } from '../features/board/index.js'
 import { commands as context } from '../features/context/index.js'
 import { commands as events } from '../features/events/index.js'
 import { commands as github } from '../features/github/index.js'
@@ -29,4 +30,5 @@ export const commands: readonly Command[] = [
   ...github,
   ...record,
   ...mcp,
+  ...board,
 ]
