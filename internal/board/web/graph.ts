@@ -23,6 +23,24 @@ export function graphView(root: HTMLElement, shell: Shell, project: string | nul
   const tabs = h('div', { class: 'tabs', role: 'tablist' })
   const info = h('p', { class: 'muted small' })
   const canvas = h('div', { class: 'graph' })
+  const tip = h('div', { class: 'tip', hidden: true, role: 'tooltip' })
+  const showTip = (r: Row, x: number, y: number) => {
+    fill(
+      tip,
+      h('strong', {}, short(r.ref)),
+      ' ',
+      r.title,
+      h('br'),
+      `Te ${one(r.te)} · ES ${one(r.es)} → EF ${one(r.ef)} · LS ${one(r.ls)} → LF ${one(r.lf)}`,
+      h('br'),
+      h('span', { class: r.critical ? 'bad' : 'ok' }, `slack ${one(r.slack)}`),
+      r.critical ? ' — critical: any slip moves the end' : ' — can slip this much without moving the end',
+      r.status === 'blocked' ? ' · blocked' : '',
+    )
+    tip.style.left = `${x}px`
+    tip.style.top = `${y}px`
+    tip.hidden = false
+  }
   const legend = h(
     'p',
     { class: 'legend small' },
@@ -84,7 +102,8 @@ export function graphView(root: HTMLElement, shell: Shell, project: string | nul
         for (const [i, r] of list.entries()) pos.set(r.id, { x: PAD + c * (W + GX), y: PAD + 18 + i * (H + GY) })
       }
       const width = PAD * 2 + keys.length * (W + GX) - GX
-      const height = PAD * 2 + 18 + maxRows * (H + GY)
+      // Room below the last row for the hover card.
+      const height = PAD * 2 + 18 + maxRows * (H + GY) + 80
       const tight = new Set(cp.critical_graph.flatMap((n) => n.after.map((a) => `${a.id}>${n.id}`)))
       const edges = cp.links
         .filter((l) => pos.has(l.from) && pos.has(l.to))
@@ -125,12 +144,21 @@ export function graphView(root: HTMLElement, shell: Shell, project: string | nul
         ]
           .filter(Boolean)
           .join(' ')
-        const tip = `${r.ref} — ${r.title}\nTe ${one(r.te)} · ES ${one(r.es)} EF ${one(r.ef)} · LS ${one(r.ls)} LF ${one(r.lf)}\nslack ${one(r.slack)}${r.critical ? ' (critical)' : ''} · ${r.status}`
+        const label = `${r.ref} — ${r.title}\nTe ${one(r.te)} · ES ${one(r.es)} EF ${one(r.ef)} · LS ${one(r.ls)} LF ${one(r.lf)}\nslack ${one(r.slack)}${r.critical ? ' (critical)' : ''} · ${r.status}`
         const title = r.title.length > 26 ? `${r.title.slice(0, 25)}…` : r.title
         return svg(
           'a',
-          { href: `#/task/${encodeURIComponent(r.ref)}`, class: cls, 'data-ref': r.ref, 'data-slack': r.slack ?? '' },
-          svg('title', {}, tip),
+          {
+            href: `#/task/${encodeURIComponent(r.ref)}`,
+            class: cls,
+            'data-ref': r.ref,
+            'data-slack': r.slack ?? '',
+            onmouseenter: () => showTip(r, p.x, p.y + H + 6),
+            onmouseleave: () => {
+              tip.hidden = true
+            },
+          },
+          svg('title', {}, label),
           svg('rect', { x: p.x, y: p.y, width: W, height: H, rx: 7 }),
           svg('text', { x: p.x + 9, y: p.y + 18, class: 'nref' }, `${short(r.ref)}  Te ${one(r.te)}`),
           svg('text', { x: p.x + 9, y: p.y + 36, class: 'ntitle' }, title),
@@ -141,17 +169,36 @@ export function graphView(root: HTMLElement, shell: Shell, project: string | nul
         {},
         svg(
           'marker',
-          { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto' },
+          {
+            id: 'arrow',
+            viewBox: '0 0 10 10',
+            refX: 9,
+            refY: 5,
+            markerWidth: 9,
+            markerHeight: 9,
+            markerUnits: 'userSpaceOnUse',
+            orient: 'auto',
+          },
           svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'head' }),
         ),
         svg(
           'marker',
-          { id: 'arrow-crit', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto' },
+          {
+            id: 'arrow-crit',
+            viewBox: '0 0 10 10',
+            refX: 9,
+            refY: 5,
+            markerWidth: 9,
+            markerHeight: 9,
+            markerUnits: 'userSpaceOnUse',
+            orient: 'auto',
+          },
           svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'head crit' }),
         ),
       )
       fill(
         canvas,
+        tip,
         svg(
           'svg',
           {

@@ -52,6 +52,7 @@ export function taskView(root: HTMLElement, shell: Shell, ref: string): View {
     const out = await act<{ outcome?: string }>(path, args, flags as Record<string, string>)
     if (!out.ok) {
       fill(result, refusal(out.error))
+      await update()
       return false
     }
     const outcome = out.doc.outcome
