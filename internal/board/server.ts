@@ -10,6 +10,7 @@ import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { platform } from 'node:os'
 import { gzipSync } from 'node:zlib'
+import type { CommandEntry } from '../clikit/command.js'
 import type { BoardHandle, BoardServeRequest } from '../clikit/context.js'
 import { ACTIONS, type Answer, argvOf, commandAt, type Params, paramsOfBody, run, usageAnswer } from './api.js'
 import { type Asset, loadAssets } from './assets.js'
@@ -108,6 +109,18 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
   let seq = 0
   let index: Asset = assets.get('index.html') as Asset
 
+  // The same read asked again while it runs (two tabs, the warm-up and the first page) shares its answer.
+  const inFlight = new Map<string, Promise<Answer>>()
+  function read(cmd: CommandEntry, argv: string[]): Promise<Answer> {
+    const key = `${cmd.path}\u0000${argv.join('\u0000')}`
+    let p = inFlight.get(key)
+    if (p === undefined) {
+      p = run(rt, cmd, argv).finally(() => inFlight.delete(key))
+      inFlight.set(key, p)
+    }
+    return p
+  }
+
   async function handle(hreq: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const rawUrl = hreq.url ?? '/'
     if (!hostAllowed(hreq, req.host, port)) return text(res, 403, '403: this server answers only to its own address')
@@ -154,7 +167,7 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
       }
       const a = argvOf(cmd, params)
       if ('problem' in a) return answer(res, usageAnswer(a.problem))
-      return answer(res, await run(rt, cmd, a.argv))
+      return answer(res, await read(cmd, a.argv))
     }
     // POST: one of the page's actions.
     if (!ACTIONS.has(cmd.path)) return answer(res, usageAnswer(`${cmd.path} is not one of the page's actions`, 405))
@@ -264,6 +277,8 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
   heartbeat.unref()
 
   const url = `http://${hostForUrl(req.host)}:${port}/?t=${secrets.token}`
+  // Warm up while the person opens the page: load the read path's modules and bring the store's caches up to date.
+  void read(entry('project list'), ['--json', '--']).catch(() => {})
   if (req.open) openInBrowser(url, req.log)
   let closing: Promise<void> | null = null
   return {

@@ -93,8 +93,26 @@ export function boardView(root: HTMLElement, shell: Shell, project: string | nul
 
   return {
     async update() {
-      const slug = project ?? shell.projects[0]?.slug ?? null
+      // A known project loads at once; the project list (tabs, counts) arrives alongside.
+      const known = project ?? shell.project
+      const listed =
+        known === null ? shell.projectsReady.then(() => shell.projects[0]?.slug ?? null) : Promise.resolve(known)
+      const slug = await listed
+      const [list] = await Promise.all([
+        slug === null ? null : get<TaskList>('task/list', { project: slug }),
+        shell.projectsReady,
+      ])
+      if (slug !== null && !shell.projects.some((p) => p.slug === slug)) {
+        shell.project = null
+        fill(columns, h('p', { class: 'error' }, `No project "${slug}".`))
+        return
+      }
       shell.project = slug
+      try {
+        if (slug !== null) localStorage.setItem('dacli-board-project', slug)
+      } catch {
+        // Storage may be off: the first project is shown then.
+      }
       fill(
         tabs,
         shell.projects.map((p) =>
@@ -122,8 +140,7 @@ export function boardView(root: HTMLElement, shell: Shell, project: string | nul
         fill(columns, h('p', { class: 'muted' }, 'No projects yet: dacli project add "<title>"'))
         return
       }
-      const list = await get<TaskList>('task/list', { project: slug })
-      tasks = list.tasks
+      tasks = list?.tasks ?? []
       root.setAttribute('data-project', slug)
       draw()
     },

@@ -55,7 +55,8 @@ export function graphView(root: HTMLElement, shell: Shell, project: string | nul
 
   return {
     async update() {
-      const slug = project ?? shell.projects[0]?.slug ?? null
+      await shell.projectsReady
+      const slug = project ?? shell.project ?? shell.projects[0]?.slug ?? null
       shell.project = slug
       fill(
         tabs,

@@ -16,7 +16,9 @@ export interface Shell {
   projects: ProjectList['projects']
   /** Reload the project list (counts) after a change. */
   reloadProjects(): Promise<void>
-  /** The project last shown (board and graph share it). */
+  /** Settles once the project list has loaded (the first view need not wait for it when it knows its project). */
+  projectsReady: Promise<void>
+  /** The project last shown (board and graph share it; remembered across visits). */
   project: string | null
 }
 
@@ -32,6 +34,7 @@ let current: View | null = null
 let updating: Promise<void> | null = null
 let again = false
 let lastUpdate: Date | null = null
+let lost = false
 const liveDot = h('span', { class: 'live off', title: 'connecting…' }, '●')
 const liveText = h('span', { class: 'muted small' }, 'connecting…')
 
@@ -75,16 +78,24 @@ async function refresh(): Promise<void> {
 
 async function start(): Promise<void> {
   const session = await get<Board>('board')
+  const remembered = (() => {
+    try {
+      return localStorage.getItem('dacli-board-project')
+    } catch {
+      return null
+    }
+  })()
   const shell: Shell = {
     session,
     projects: [],
-    project: null,
+    project: remembered,
+    projectsReady: Promise.resolve(),
     async reloadProjects() {
       shell.projects = (await get<ProjectList>('project/list')).projects
+      if (shell.project !== null && !shell.projects.some((p) => p.slug === shell.project)) shell.project = null
     },
   }
-  await shell.reloadProjects()
-  shell.project = shell.projects[0]?.slug ?? null
+  shell.projectsReady = shell.reloadProjects()
   const nav = h(
     'nav',
     {},
@@ -117,7 +128,9 @@ async function start(): Promise<void> {
       liveDot.className = on ? 'live on' : 'live off'
       liveDot.title = on ? 'live: changes appear within two seconds' : 'reconnecting…'
       liveText.textContent = on ? 'live' : 'reconnecting…'
-      if (on) void refresh()
+      // Back after a lost connection: changes may have been missed.
+      if (on && lost) void shell.reloadProjects().then(refresh)
+      lost = !on
     },
   )
   // Lease countdowns tick every second without a reload.
