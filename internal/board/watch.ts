@@ -2,8 +2,8 @@
 // per directory (inotify reports a directory's entries being created, renamed,
 // removed or written), re-scanned on every change and every few seconds, so
 // new projects and re-created folders are followed. Directories only: a watch
-// per file (chokidar's way) would need 10,000 watches for 10,000 tasks, past the
-// default inotify limit. `cache/` and `locks/` are ours to churn: not watched.
+// per file would need 10,000 watches for 10,000 tasks, past the default inotify
+// limit. `cache/` and `locks/` are ours to churn: not watched.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
