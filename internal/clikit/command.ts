@@ -93,8 +93,14 @@ export interface Result<D = unknown> {
   readonly data: D
   /** Renders the human output; never called under `--json`. */
   readonly human?: (out: Out) => void
-  /** Exit code to use after printing (verdict commands: 1 or 3 with a report). Default 0. */
-  readonly exitCode?: number
+  /**
+   * A verdict command's negative answer, printed as a document and still a failure: `refused` (exit 3:
+   * capabilities are missing, the binary is incompatible) or `failure` (exit 1: doctor found errors).
+   * Mapped to an exit code in exit.ts, like an error's kind. Absent or null: exit 0.
+   */
+  readonly verdict?: 'refused' | 'failure' | null
+  /** Not a field: a body never picks an exit code (return a `verdict`, or throw a typed error). */
+  readonly exitCode?: never
 }
 
 export interface Command extends CommandDecl {

@@ -2,8 +2,8 @@
 // matches, bounded deterministic suggestions from the live table (contract.md §5).
 // Suggestions are remediation only: nothing here ever runs a command.
 
-import { editDistance } from '../engines/distance.js'
-import { byText } from '../engines/order.js'
+import { editDistance } from '../base/distance.js'
+import { byText } from '../base/order.js'
 import type { CommandDecl } from './command.js'
 import { familyOf } from './help.js'
 

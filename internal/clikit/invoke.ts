@@ -3,13 +3,14 @@
 // undeclared --json → other usage problems → grant gate → run → render.
 
 import { FailureError, RefusedError, UsageError } from '../store/errors.js'
-import type { Identity } from '../store/index.js'
+import type { Identity, Store } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
 import { closestOf, correctedCommands } from './didyoumean.js'
-import { exitCodeOf } from './exit.js'
+import { guide } from './dispatch.js'
+import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
-import { commandHelp, usageOf } from './help.js'
+import { commandHelp, familyHelp, usageOf } from './help.js'
 import { colorEnabled, type IO, makeNotes, terminalWidth } from './io.js'
 import { envelopeOf, renderJSON, writeHumanError } from './render.js'
 
@@ -89,7 +90,6 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   const quiet = parsed.flags.quiet === true
   const color = colorEnabled(rt.io.stdoutIsTTY, rt.env)
   const errColor = colorEnabled(rt.io.stderrIsTTY, rt.env)
-  const debug = rt.env.DACLI_DEBUG === '1'
 
   if (parsed.help) {
     // The table may carry only what dispatch needs; the module has the long help texts.
@@ -97,7 +97,11 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     return { exitCode: 0, data: null }
   }
 
-  const store = once(() => rt.services.store(rt.cwd, rt.env, rt.now))
+  let opened: Promise<Store> | undefined
+  const store = () => {
+    opened ??= rt.services.store(rt.cwd, rt.env, rt.now)
+    return opened
+  }
   // A server (mcp serve) binds its identity at launch; every call still re-resolves it, so an identity
   // retired meanwhile (or one whose ancestor was) is refused from its next call on (quality.md, revocation).
   const bound = rt.identity
@@ -218,25 +222,70 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const { makeOut } = await import('./out.js')
       result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
     }
-    return { exitCode: result.exitCode ?? 0, data: result.data }
+    await flush(opened)
+    return { exitCode: result.verdict ? codeOfKind(result.verdict) : 0, data: result.data }
   } catch (err) {
-    const env = envelopeOf(err, debug)
-    const near = closestOf(env.details)
-    if (near !== null && env.suggestions.length === 0) {
-      env.suggestions = correctedCommands(
-        entry.path,
-        argv,
-        near.given,
-        near.closest.map((c) => c.value),
-      )
-    }
-    if (json) rt.io.stderr.write(renderJSON(env))
-    else {
-      const stack = debug && err instanceof Error ? err.stack : undefined
-      writeHumanError(rt.io.stderr, env, usageOf(entry), errColor, stack)
-    }
-    return { exitCode: exitCodeOf(err), error: env }
+    await flush(opened)
+    return reportError(rt, err, { json, usage: usageOf(entry), command: { path: entry.path, argv } })
   }
+}
+
+/** Write what the command's reads taught the store's caches: once per invocation, after its work. */
+async function flush(opened: Promise<Store> | undefined): Promise<void> {
+  if (opened === undefined) return
+  const s = await opened.catch(() => null)
+  s?.flush()
+}
+
+/** argv matches no command: a usage error (exit 2) with the nearest commands as suggestions; nothing runs. */
+export function refuseUnknownCommand(rt: Runtime, argv: readonly string[]): Outcome {
+  const g = guide(rt.table, argv)
+  const err = new UsageError(g.message, {
+    suggestions: g.suggestions,
+    next: g.next,
+    details: g.family === null ? {} : { family: g.family },
+  })
+  return reportError(rt, err, {
+    json: argv.includes('--json'),
+    usage: 'dacli <command> [arguments] [flags]  (dacli help)',
+    ...(g.family === null ? {} : { before: `${familyHelp(g.family, rt.table)}\n` }),
+  })
+}
+
+/**
+ * The one way a failure reaches the user: the error/v1 envelope on stderr under `--json`, otherwise
+ * `dacli: <message>` with suggestions, next actions and (on a usage error) the usage line; the exit code
+ * comes from exitCodeOf. `before` is human text printed first (a family's command list).
+ */
+export function reportError(
+  rt: Pick<Runtime, 'io' | 'env'>,
+  err: unknown,
+  opts: {
+    json: boolean
+    usage: string
+    before?: string
+    /** The command that failed: a refused value with close known ones is answered with corrected commands. */
+    command?: { path: string; argv: readonly string[] }
+  },
+): Outcome {
+  const debug = rt.env.DACLI_DEBUG === '1'
+  const env = envelopeOf(err, debug)
+  const near = closestOf(env.details)
+  if (opts.command !== undefined && near !== null && env.suggestions.length === 0) {
+    env.suggestions = correctedCommands(
+      opts.command.path,
+      opts.command.argv,
+      near.given,
+      near.closest.map((c) => c.value),
+    )
+  }
+  if (opts.json) rt.io.stderr.write(renderJSON(env))
+  else {
+    if (opts.before !== undefined) rt.io.stderr.write(opts.before)
+    const stack = debug && err instanceof Error ? err.stack : undefined
+    writeHumanError(rt.io.stderr, env, opts.usage, colorEnabled(rt.io.stderrIsTTY, rt.env), stack)
+  }
+  return { exitCode: exitCodeOf(err), error: env }
 }
 
 /** The caller's command line with each near-miss flag replaced by the flag it probably meant. */

@@ -1,4 +1,4 @@
-import { arch, platform } from 'node:os'
+import { system } from '../../base/system.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
@@ -30,7 +30,7 @@ export const version = defineCommand({
       const r = await compatibilityReport(ctx, file)
       return {
         data: r,
-        exitCode: r.compatible ? 0 : 3,
+        verdict: r.compatible ? null : 'refused',
         human(out) {
           out.line(
             `${r.compatible ? 'compatible' : out.style('red', 'INCOMPATIBLE')}: ${r.requirements} against ${r.binary.name} ${r.binary.version}${r.binary.path ? ` (${r.binary.path})` : ''}`,
@@ -47,8 +47,8 @@ export const version = defineCommand({
       schema: 'version/v1',
       name: BINARY_NAME,
       version: VERSION,
-      node: process.version,
-      platform: `${platform()}-${arch()}`,
+      node: system().nodeVersion,
+      platform: system().platform,
       format: 0,
     }
     return {
