@@ -125,12 +125,14 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
     .map((c) => ({ ...c, d: editDistance(head, c.name) }))
     .filter((c) => c.d <= limit)
     .sort((a, b) => a.d - b.d || Number(a.mutates) - Number(b.mutates) || byText(a.name, b.name))
-    .slice(0, MAX)
+  // `tsak list`: a family whose leaf is the next word makes a real command; prefer those (over `ask list`).
+  const leafy = close.filter((c) => fams.has(c.name) && table.some((t) => t.path === `${c.name} ${rest[0] ?? ''}`))
+  const best = (leafy.length > 0 ? leafy : close).slice(0, MAX)
   const label = shown === '' ? '(none)' : shown
-  if (close.length > 0) {
+  if (best.length > 0) {
     return {
       message: `unknown command "${label}"`,
-      suggestions: close.map((c) => cmdline(c.name, ...rest)),
+      suggestions: best.map((c) => cmdline(c.name, ...rest)),
       next: ['review the suggested command; it was not executed'],
       family: null,
     }

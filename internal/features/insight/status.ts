@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
-import { listEvents } from '../../store/events.js'
+import { count } from '../../clikit/text.js'
+import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import type { StatusDocT } from './json.js'
 
@@ -30,7 +31,8 @@ export const status = defineCommand({
       rows.push({ slug: p.slug, title: p.title, counts })
     }
     const ev = await listEvents(store)
-    const pending = ev.events.filter((e) => !e.applied).length
+    const pending = ev.events.filter(isPendingProposal).length
+    const questions = ev.events.filter(isOpenQuestion).length
     for (const b of [...skipped, ...ev.broken]) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const data: StatusDocT = {
       schema: 'workspace-status/v1',
@@ -39,6 +41,7 @@ export const status = defineCommand({
       projects: rows,
       totals,
       pending_events: pending,
+      open_questions: questions,
       skipped: [...skipped, ...ev.broken],
     }
     return {
@@ -58,6 +61,10 @@ export const status = defineCommand({
           ],
           { right: [1, 2, 3, 4] },
         )
+        if (questions > 0)
+          out.line(
+            `\n${count(questions, 'open question')} wait${questions === 1 ? 's' : ''} for a person — dacli threads --open`,
+          )
         if (pending > 0)
           out.line(
             `\n${pending} pending event${pending === 1 ? '' : 's'} — apply with dacli sync (see dacli events list --pending)`,
