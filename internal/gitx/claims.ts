@@ -148,7 +148,7 @@ export class GitClaims implements ClaimArbiter {
   }
 
   /** Fetch one task's claim ref (null: the remote has none). */
-  async fetchOne(task: string): Promise<RemoteClaim | { unreadable: string } | null> {
+  async look(task: string): Promise<RemoteClaim | { unreadable: string } | null> {
     const tracking = `${this.tracking}${task}`
     const r = await runGit(
       this.repo.workTree,
@@ -275,7 +275,7 @@ export class GitClaims implements ClaimArbiter {
           expected === null ? 'created' : previous !== null && this.mine(previous, who.id) ? 'renewed' : 'taken-over'
         return { outcome, previous, commit }
       }
-      const cur = await this.fetchOne(task)
+      const cur = await this.look(task)
       if (cur === null) {
         expected = null
         previous = null
@@ -303,7 +303,7 @@ export class GitClaims implements ClaimArbiter {
         await this.forget(task)
         return { outcome: 'dropped', holder: null }
       }
-      const cur = await this.fetchOne(task)
+      const cur = await this.look(task)
       if (cur === null) return { outcome: 'absent', holder: null }
       if ('unreadable' in cur) throw this.holderError(task, cur)
       if (!this.mine(cur, who.id) && !(opts.expired && expiredAt(cur, now))) return { outcome: 'held', holder: cur }

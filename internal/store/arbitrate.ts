@@ -1,7 +1,8 @@
 // Which remote arbitrates a lifecycle change (coordination.md): `--local` none;
 // `--remote R` that one; otherwise a new claim uses `claims.remote` from
-// config.yml, and a release, renewal or close uses the remote the task's claim
-// was made on. The lifecycle calls these under the task's lock, so the local file
+// config.yml, a release or renewal the remote the task's claim was made on, and
+// a close (done, accept) that remote, else `claims.remote` — another clone may
+// hold the task there even when this clone never claimed it. The lifecycle calls these under the task's lock, so the local file
 // changes only after the remote said yes.
 
 import type { Arbitration, ClaimArbiter, DropResult } from './claims.js'
@@ -37,6 +38,12 @@ export function dropDetails(remote: string, r: DropResult): Record<string, unkno
   }
 }
 
+/** The remote a close (done, accept) answers to: `--remote`, the claim's remote, else `claims.remote`. */
+export function remoteForClose(arb: Arbitration | undefined, t: Pick<TaskRecord, 'claim'>): string | null {
+  if (arb === undefined || arb.local) return null
+  return arb.explicit ?? t.claim?.remote ?? arb.configured
+}
+
 /**
  * A task being closed (done, accept): its claim ref disappears with it. Another clone's live claim on the
  * remote is a conflict (5): the remote is the arbiter, and that clone believes it is working on the task.
@@ -46,7 +53,7 @@ export async function dropOnClose(
   e: TaskEdit,
   who: Identity,
 ): Promise<Record<string, unknown>> {
-  const remote = remoteOfClaim(arb, e.before)
+  const remote = remoteForClose(arb, e.before)
   const arbiter = await open(arb, remote)
   if (arbiter === null || remote === null) return {}
   const r = await arbiter.drop(e.before.id, who, e.now, { expired: true })

@@ -145,15 +145,32 @@ export async function claimTask(
       })
     }
     if (cur.owner === who.id) {
-      // Yours already: unchanged — unless a lease is given (renewed) or the claim is not yet on the remote.
-      const publish = remote !== null && cur.claim?.remote !== remote
-      if (opts.leaseMs === undefined && !publish) return false
+      // Yours already, says this file. The same identity exists in every clone, so where the claim is (or is
+      // to be) on a remote, only the remote knows whose it is: ask it. This clone's own claim is unchanged
+      // (renewed with --lease); another clone's live claim is 5; an expired or vanished one is taken again.
+      const where = remote ?? remoteOfClaim(opts.arbitration, cur)
+      const publish = where !== null && cur.claim?.remote !== where
+      const arb = where === remote ? arbiter : await open(opts.arbitration, where)
+      if (opts.leaseMs === undefined && !publish) {
+        if (arb === null) return false
+        const seen = await arb.look(cur.id)
+        if (seen !== null && !('unreadable' in seen) && arb.mine(seen, who.id)) return false
+      }
       const expires = leaseExpiry(store, opts.leaseMs, now)
-      if (arbiter !== null) await arbiter.take(cur.id, who, expires, now, refOf(cur))
-      setClaim(e, who.id, expires, remote ?? cur.claim?.remote ?? null)
-      if (publish) e.log('claimed', onRemote(remote, lease))
-      else e.log('renewed', onRemote(remote, lease))
-      return publish ? { published: remote } : { renewed: true }
+      const taken = arb === null ? null : await arb.take(cur.id, who, expires, now, refOf(cur))
+      setClaim(e, who.id, expires, where)
+      const onIt = where === null ? {} : { remote: where, claim_commit: taken?.commit ?? null }
+      if (taken?.outcome === 'taken-over' && taken.previous !== null) {
+        takenFrom = taken.previous.by
+        e.log('taken-over', onRemote(where, `from ${takenFrom} (lease expired)`))
+        return { previous_owner: takenFrom, ...onIt }
+      }
+      if (publish || taken?.outcome === 'created') {
+        e.log('claimed', onRemote(where, lease))
+        return { published: where, ...onIt }
+      }
+      e.log('renewed', onRemote(where, lease))
+      return { renewed: true, ...onIt }
     }
     if (cur.owner !== null) {
       const expired = cur.claim?.expires != null && Date.parse(cur.claim.expires) <= now.getTime()

@@ -217,6 +217,80 @@ describe('task claim --remote', () => {
   })
 })
 
+describe('the same identity in two clones (a-root exists in every clone)', () => {
+  test('a claim the pulled task file calls yours is asked of the remote: another clone’s live claim is 5', async () => {
+    const { t, b, c, ids } = await twoClones()
+    const bare = path.join(t.root, 'team.git')
+    const at = new Date('2026-12-01T10:00:00Z')
+    ;(await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--lease', '1h', { now: at })).expectExit(0)
+    // b's record reaches c: c's copy of the task now says owner a-root, claim on origin.
+    ;(await b.dacli('record')).expectExit(0)
+    ;(await b.dacli('record', 'push')).expectExit(0)
+    ;(await c.dacli('record', 'pull')).expectExit(0)
+    const file = `${T1}/active/001-contested-1.md`
+    expect(c.file(file)).toContain('claim: {by: a-root')
+    const head = git(bare, 'rev-parse', `refs/dacli/claims/${ids[0]}`)
+    const before = snapshotOf(c.root)
+    const lost = (
+      await c.dacli('task', 'claim', 'race/1', '--json', { now: new Date('2026-12-01T10:10:00Z') })
+    ).expectExit(5)
+    expect(lost.error.details.holder.workspace).toBe(path.join(b.root, '.dacli'))
+    expect(snapshotOf(c.root)).toEqual(before)
+    expect(git(bare, 'rev-parse', `refs/dacli/claims/${ids[0]}`)).toBe(head)
+    // In b, where the claim was made, claiming again is still unchanged and pushes nothing.
+    const again = (
+      await b.dacli('task', 'claim', 'race/1', '--json', { now: new Date('2026-12-01T10:10:00Z') })
+    ).expectExit(0).json
+    expect(again.outcome).toBe('unchanged')
+    expect(git(bare, 'rev-parse', `refs/dacli/claims/${ids[0]}`)).toBe(head)
+    // Once b's lease has expired, c takes it over on the remote (and says from whom).
+    const late = new Date('2026-12-01T11:00:01Z')
+    const taken = (await c.dacli('task', 'claim', 'race/1', '--json', { now: late })).expectExit(0).json
+    expect(taken.outcome).toBe('taken-over')
+    expect(taken.task.log.at(-1)).toMatchObject({ verb: 'taken-over', details: 'from a-root (lease expired) on origin' })
+    expect(git(bare, 'log', '-1', '--format=%B', `refs/dacli/claims/${ids[0]}`)).toContain(
+      `workspace: ${JSON.stringify(path.join(c.root, '.dacli'))}`,
+    )
+    // b's file still calls it b's; the remote says otherwise: 5, b's file untouched.
+    const bBefore = b.file(file)
+    ;(await b.dacli('task', 'claim', 'race/1', '--json', { now: late })).expectExit(5)
+    expect(b.file(file)).toBe(bBefore)
+  })
+})
+
+describe('closing a task with claims: {remote} in config.yml', () => {
+  test('done and accept ask the remote even when this clone never claimed the task', async () => {
+    const { t, b, c, ids } = await twoClones()
+    for (const x of [b, c]) {
+      const cfg = path.join(x.root, '.dacli', 'config.yml')
+      fs.writeFileSync(cfg, `${fs.readFileSync(cfg, 'utf8')}claims: {remote: origin}\n`)
+    }
+    ;(await b.dacli('task', 'claim', 'race/1')).expectExit(0)
+    ;(await b.dacli('task', 'claim', 'race/2')).expectExit(0)
+    ;(await c.dacli('task', 'check', 'race/1', '--all')).expectExit(0)
+    const before = snapshotOf(c.root)
+    const done = (await c.dacli('task', 'done', 'race/1', '--json')).expectExit(5).error
+    expect(done.details).toMatchObject({ remote: 'origin', holder: { workspace: path.join(b.root, '.dacli') } })
+    const accepted = (await c.dacli('accept', 'race/2', '--json')).expectExit(5).error
+    expect(accepted.details).toMatchObject({ remote: 'origin' })
+    expect(snapshotOf(c.root)).toEqual(before)
+    expect(remoteRefs(t)).toEqual([`refs/dacli/claims/${ids[0]}`, `refs/dacli/claims/${ids[1]}`].sort())
+    // Nobody holds race/3: done goes through, and says the remote had no claim.
+    ;(await c.dacli('task', 'check', 'race/3', '--all')).expectExit(0)
+    const free = (await c.dacli('task', 'done', 'race/3', '--json')).expectExit(0).json
+    expect(free.details.remote_claim).toEqual({ remote: 'origin', outcome: 'absent', holder: null })
+    // Unreachable: fail closed (1, nothing changed); --local closes it in this clone only.
+    ;(await b.dacli('task', 'release', 'race/1')).expectExit(0)
+    fs.renameSync(path.join(t.root, 'team.git'), path.join(t.root, 'moved.git'))
+    const still = snapshotOf(c.root)
+    expect((await c.dacli('task', 'done', 'race/1', '--json')).expectExit(1).error.next_actions[1]).toContain(
+      '--local',
+    )
+    expect(snapshotOf(c.root)).toEqual(still)
+    expect((await c.dacli('task', 'done', 'race/1', '--local', '--json')).expectExit(0).json.task.status).toBe('done')
+  })
+})
+
 describe('an unreachable remote', () => {
   test('fails closed: exit 1, nothing changed here; --local still claims in this clone', async () => {
     const { t, b } = await twoClones()
