@@ -105,14 +105,15 @@ export class GitClaims implements ClaimArbiter {
     return c.by === who && c.workspace === this.store.dir && c.host === HOST
   }
 
-  private unreachable(what: string, stderr: string, code: number): FailureError {
+  /** Fail closed. `next` replaces the second next action (--local exists only on the lifecycle commands). */
+  private unreachable(what: string, stderr: string, code: number, next?: string): FailureError {
     return new FailureError(
       `could not ${what} on the remote ${this.remote}: ${firstLines(stderr) || `git exit ${code}`}; nothing was changed`,
       {
         details: { remote: this.remote, git_exit_code: code },
         next: [
           'run the command again when the remote is reachable',
-          'add --local to act in this clone only (other clones will not see it)',
+          next ?? 'add --local to act in this clone only (other clones will not see it)',
         ],
       },
     )
@@ -171,8 +172,14 @@ export class GitClaims implements ClaimArbiter {
     return claim ?? { unreadable: commit }
   }
 
-  /** Fetch every claim ref of the remote (pruning the ones gone); unreadable refs are returned by commit. */
-  async fetchAll(now: Date): Promise<{ claims: RemoteClaim[]; unreadable: { task: string; commit: string }[] }> {
+  /**
+   * Fetch every claim ref of the remote (pruning the ones gone); unreadable refs are returned by commit.
+   * `next`: what else to do when the remote cannot be reached (default: check its URL).
+   */
+  async fetchAll(
+    now: Date,
+    next = `git remote get-url ${this.remote}`,
+  ): Promise<{ claims: RemoteClaim[]; unreadable: { task: string; commit: string }[] }> {
     const r = await runGit(
       this.repo.workTree,
       this.env,
@@ -188,7 +195,7 @@ export class GitClaims implements ClaimArbiter {
       ],
       'claims list',
     )
-    if (r.code !== 0) throw this.unreachable('list the claims', r.stderr, r.code)
+    if (r.code !== 0) throw this.unreachable('list the claims', r.stderr, r.code, next)
     const list = await runGit(
       this.repo.workTree,
       this.env,

@@ -247,7 +247,10 @@ describe('the same identity in two clones (a-root exists in every clone)', () =>
     const late = new Date('2026-12-01T11:00:01Z')
     const taken = (await c.dacli('task', 'claim', 'race/1', '--json', { now: late })).expectExit(0).json
     expect(taken.outcome).toBe('taken-over')
-    expect(taken.task.log.at(-1)).toMatchObject({ verb: 'taken-over', details: 'from a-root (lease expired) on origin' })
+    expect(taken.task.log.at(-1)).toMatchObject({
+      verb: 'taken-over',
+      details: 'from a-root (lease expired) on origin',
+    })
     expect(git(bare, 'log', '-1', '--format=%B', `refs/dacli/claims/${ids[0]}`)).toContain(
       `workspace: ${JSON.stringify(path.join(c.root, '.dacli'))}`,
     )
@@ -283,9 +286,7 @@ describe('closing a task with claims: {remote} in config.yml', () => {
     ;(await b.dacli('task', 'release', 'race/1')).expectExit(0)
     fs.renameSync(path.join(t.root, 'team.git'), path.join(t.root, 'moved.git'))
     const still = snapshotOf(c.root)
-    expect((await c.dacli('task', 'done', 'race/1', '--json')).expectExit(1).error.next_actions[1]).toContain(
-      '--local',
-    )
+    expect((await c.dacli('task', 'done', 'race/1', '--json')).expectExit(1).error.next_actions[1]).toContain('--local')
     expect(snapshotOf(c.root)).toEqual(still)
     expect((await c.dacli('task', 'done', 'race/1', '--local', '--json')).expectExit(0).json.task.status).toBe('done')
   })
@@ -307,7 +308,16 @@ describe('an unreachable remote', () => {
       const r = (await b.dacli(...argv, '--json')).expectExit(1)
       expect(r.error.message).toMatch(/on the remote origin/)
       expect(snapshotOf(b.root)).toEqual(before)
+      // Only the lifecycle commands have --local; the readers offer what they do have.
+      const offersLocal = r.error.next_actions.some((a: string) => a.includes('--local'))
+      expect(offersLocal).toBe(argv[0] === 'task')
     }
+    expect((await b.dacli('claims', 'list', '--json')).expectExit(1).error.next_actions).toContain(
+      'git remote get-url origin',
+    )
+    expect((await b.dacli('next', '--fetch', '--json')).expectExit(1).error.next_actions).toContain(
+      'dacli next (without --fetch: the claims as last fetched)',
+    )
     const r = (await b.dacli('task', 'claim', 'race/2', '--remote', 'origin', '--json')).expectExit(1)
     expect(r.error.next_actions[1]).toContain('--local')
     const local = (await b.dacli('task', 'claim', 'race/2', '--local', '--json')).expectExit(0).json

@@ -92,7 +92,10 @@ export function readyFrontier(
 export async function remoteClaims(ctx: Context, store: Store, fetch: boolean): Promise<Set<string>> {
   if (fetch) {
     const { openClaims } = await import('../../gitx/claims.js')
-    await openClaims(store, ctx.env, store.config.claims_remote ?? 'origin').fetchAll(ctx.now())
+    await openClaims(store, ctx.env, store.config.claims_remote ?? 'origin').fetchAll(
+      ctx.now(),
+      'dacli next (without --fetch: the claims as last fetched)',
+    )
   }
   return claimedElsewhere(store, ctx.now())
 }
