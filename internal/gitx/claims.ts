@@ -13,15 +13,18 @@
 // and, for offline readers, in the store's claim cache.
 
 import { createHash } from 'node:crypto'
+import * as fs from 'node:fs'
 import { hostname } from 'node:os'
+import * as path from 'node:path'
 import type { ClaimArbiter, DropResult, RemoteClaim, TakeResult } from '../store/claims.js'
 import { expiredAt, updateClaimCache } from '../store/claims.js'
-import { ConflictError, FailureError } from '../store/errors.js'
+import { ConflictError, FailureError, NotFoundError } from '../store/errors.js'
 import { readFront } from '../store/flat.js'
 import type { Identity } from '../store/model.js'
 import { stamp } from '../store/model.js'
 import type { Store } from '../store/store.js'
 import { authorOf, committerAt } from './author.js'
+import { gitConfig } from './config.js'
 import type { GitInfo } from './discover.js'
 import { parseCommit, readLoose, writeLoose } from './loose.js'
 import { commitBody } from './objects.js'
@@ -330,5 +333,26 @@ export function openClaims(store: Store, env: Env, remote: string): GitClaims {
       next: ['run without --remote (or remove claims.remote from .dacli/config.yml)'],
     })
   }
+  if (!knownRemote(store.git, env, remote)) {
+    throw new NotFoundError(`no git remote "${remote}" to arbitrate claims`, {
+      details: { remote },
+      next: ['git remote -v', `git remote add ${remote} <url>`],
+    })
+  }
   return new GitClaims(store.git, env, remote, store)
+}
+
+/**
+ * Would git find this remote? A URL or path is git's to judge when it connects; a bare name must be a
+ * configured remote (or, as git also allows, a folder of that name) — a typo is "not found", not "retry".
+ */
+function knownRemote(repo: GitInfo, env: Env, remote: string): boolean {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote)) return true
+  const config = gitConfig(repo.commonDir, env)
+  if (config.get(`remote.${remote}.url`) !== null || config.get(`remote.${remote}.pushurl`) !== null) return true
+  return [
+    path.join(repo.commonDir, 'remotes', remote),
+    path.join(repo.commonDir, 'branches', remote),
+    path.resolve(repo.workTree, remote),
+  ].some((p) => fs.existsSync(p))
 }

@@ -293,6 +293,30 @@ describe('closing a task with claims: {remote} in config.yml', () => {
 })
 
 describe('an unreachable remote', () => {
+  test('a remote name git does not know (a typo in --remote or claims.remote) is 4, not "retry later"', async () => {
+    const { b } = await twoClones()
+    const before = snapshotOf(b.root)
+    for (const argv of [
+      ['task', 'claim', 'race/1', '--remote', 'orign'],
+      ['claims', 'list', '--remote', 'orign'],
+    ]) {
+      const r = (await b.dacli(...argv, '--json')).expectExit(4).error
+      expect(r.message).toContain('no git remote "orign"')
+      expect(r.next_actions).toEqual(['git remote -v', 'git remote add orign <url>'])
+      expect(snapshotOf(b.root)).toEqual(before)
+    }
+    const cfg = path.join(b.root, '.dacli', 'config.yml')
+    fs.writeFileSync(cfg, `${fs.readFileSync(cfg, 'utf8')}claims: {remote: orign}\n`)
+    const configured = snapshotOf(b.root)
+    for (const argv of [
+      ['task', 'claim', 'race/1'],
+      ['next', '--fetch'],
+    ]) {
+      expect((await b.dacli(...argv, '--json')).expectExit(4).error.details).toEqual({ remote: 'orign' })
+      expect(snapshotOf(b.root)).toEqual(configured)
+    }
+  })
+
   test('fails closed: exit 1, nothing changed here; --local still claims in this clone', async () => {
     const { t, b } = await twoClones()
     ;(await b.dacli('task', 'claim', 'race/1', '--remote', 'origin')).expectExit(0)
