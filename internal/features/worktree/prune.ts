@@ -12,7 +12,7 @@ export const prune = defineCommand({
   path: 'worktree prune',
   summary: 'Remove the task worktrees that are provably finished; say why each other one stays',
   description:
-    'A task worktree (one dacli made) is removed only when it is clean (no uncommitted or untracked changes) and its branch is merged into trunk (--into, else the remote’s HEAD, else main, else master) or gone; its merged branch is deleted and the task forgets the worktree. Worktrees whose folder was deleted by hand are forgotten. Every other linked worktree is kept and listed with the reason. --dry-run reports the same without removing anything.',
+    'A task worktree (one dacli made) is removed only when it is provably finished: clean (no uncommitted or untracked changes), its branch merged into trunk (--into, else the remote’s HEAD, else main, else master) or gone, and its task done (a branch with nothing of its own yet is merged too, so the task says whether the work is over); its merged branch is deleted and the task forgets the worktree. Worktrees whose folder was deleted by hand are forgotten. Every other linked worktree is kept and listed with the reason. --dry-run reports the same without removing anything.',
   args: [],
   flags: {
     into: str('trunk: the branch finished work is merged into', {
@@ -79,6 +79,11 @@ export const prune = defineCommand({
       if (tip !== null && !(await wt.isAncestor(git, ctx.env, tip, trunk.commit))) {
         const [ahead] = await wt.aheadBehind(git, ctx.env, tip, trunk.commit)
         keep(`${ahead} commit${ahead === 1 ? '' : 's'} not on ${trunk.name}`)
+        continue
+      }
+      if (t.status !== 'done') {
+        // A branch with nothing of its own is "merged" too: a worktree made a minute ago for work not yet begun.
+        keep(`${qualifiedRef(t)} is ${t.status}, not done (dacli worktree remove ${qualifiedRef(t)} removes it anyway)`)
         continue
       }
       const reason = w.branch === null ? `detached at a commit on ${trunk.name}` : `clean, merged into ${trunk.name}`

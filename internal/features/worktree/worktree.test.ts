@@ -187,9 +187,14 @@ describe('worktree list, remove and prune', () => {
     ;(await ws.dacli('worktree', 'add', 'alpha/3')).expectExit(0)
     ;(await ws.dacli('worktree', 'add', 'alpha/4')).expectExit(0)
     const wtDir = (n: string) => path.join(ws.root, '.dacli', 'worktrees', n)
-    // 1: merged and clean → removed. 2: a commit not on main → kept. 3: dirty → kept. 4: folder deleted → forgotten.
+    // 1: done, merged and clean → removed. 2: a commit not on main → kept. 3: dirty → kept. 4: folder deleted →
+    // forgotten. 5: clean, nothing of its own yet, its task still open → kept (not finished: not started).
     commitIn(wtDir(NAME), 'done.txt')
     git(ws.root, 'merge', '-q', '--ff-only', BRANCH)
+    ;(await ws.dacli('task', 'check', 'alpha/1', '--all')).expectExit(0)
+    ;(await ws.dacli('task', 'done', 'alpha/1')).expectExit(0)
+    ;(await ws.dacli('task', 'add', 'Fifth thing', '--project', 'alpha', '--accept', 'e')).expectExit(0)
+    ;(await ws.dacli('worktree', 'add', 'alpha/5')).expectExit(0)
     commitIn(wtDir('alpha-002-second-thing'), 'wip.txt')
     fs.writeFileSync(path.join(wtDir('alpha-003-third-thing'), 'scratch'), 'x\n')
     fs.rmSync(wtDir('alpha-004-fourth-thing'), { recursive: true, force: true })
@@ -218,8 +223,11 @@ describe('worktree list, remove and prune', () => {
     expect(reasons).toEqual({
       'alpha/002-second-thing': '1 commit not on main',
       'alpha/003-third-thing': '1 uncommitted change',
+      'alpha/005-fifth-thing':
+        'alpha/005-fifth-thing is open, not done (dacli worktree remove alpha/005-fifth-thing removes it anyway)',
       [foreign]: 'not a task worktree made by dacli',
     })
+    expect(fs.existsSync(wtDir('alpha-005-fifth-thing'))).toBe(true)
     expect(fs.existsSync(wtDir(NAME))).toBe(false)
     expect(git(ws.root, 'branch', '--list', BRANCH).trim()).toBe('')
     expect(git(ws.root, 'worktree', 'list')).not.toContain('alpha-004')
