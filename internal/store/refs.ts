@@ -88,10 +88,10 @@ export function pickOne<C extends Candidate>(ref: string, matches: readonly C[])
   const listed = tasks.map((t) =>
     [t.ref, t.id, t.matched === 'alias' ? `formerly number ${r.seq}` : ''].filter(Boolean).join(' '),
   )
+  // `given` and `closest` make the CLI suggest the caller's own command with each full reference (didyoumean).
   throw new UsageError(`task reference "${ref}" is ambiguous: ${listed.join('; ')}`, {
-    details: { ref, candidates, tasks },
-    suggestions: candidates.slice(0, 5).map((c) => `dacli task show ${c}`),
-    next: ['qualify the reference with its project: <project>/<ref>'],
+    details: { ref, candidates, tasks, given: ref, closest: candidates.map((value) => ({ value })) },
+    next: candidates.slice(0, 5).map((c) => `dacli task show ${c}`),
   })
 }
 

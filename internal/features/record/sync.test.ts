@@ -180,6 +180,13 @@ describe('diverged records', () => {
     ])
     expect(ambiguous.message).toContain(alphaId)
     expect(ambiguous.message).toContain(bravoId)
+    // The way out: the caller's own command with each full reference; the reference was qualified already.
+    const claim = (await b.dacli('task', 'claim', 'alpha/2', '--lease', '1h', '--json')).expectExit(2).error
+    expect(claim.suggestions).toEqual([
+      'dacli task claim alpha/002-bravo-work --lease 1h --json',
+      'dacli task claim alpha/003-alpha-work --lease 1h --json',
+    ])
+    expect(claim.next_actions).toEqual(['dacli task show alpha/002-bravo-work', 'dacli task show alpha/003-alpha-work'])
     expect((await b.dacli('task', 'show', '2', '--json')).expectExit(2).error.details.candidates).toEqual([
       'alpha/002-bravo-work',
       'alpha/003-alpha-work',

@@ -146,7 +146,7 @@ describe('task references', () => {
     ;(await ws.dacli('task', 'add', 'Something else', '--project', 'other')).expectExit(0)
     const amb = (await ws.dacli('task', 'show', '1', '--json')).expectExit(2)
     expect(amb.error.details.candidates).toEqual(['ledger/001-write-shim', 'other/001-something-else'])
-    expect(amb.error.suggestions).toContain('dacli task show ledger/001-write-shim')
+    expect(amb.error.suggestions).toContain('dacli task show ledger/001-write-shim --json')
     expect((await ws.dacli('task', 'show', 'ledger/2', '--json')).code).toBe(4)
     expect((await ws.dacli('task', 'show', 'nope/1', '--json')).code).toBe(4)
     expect((await ws.dacli('task', 'show', 'a/b/c', '--json')).code).toBe(2)
