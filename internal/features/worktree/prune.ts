@@ -2,7 +2,7 @@ import * as path from 'node:path'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import * as wt from '../../gitx/worktree.js'
-import { UsageError } from '../../store/errors.js'
+import { NotFoundError } from '../../store/errors.js'
 import { qualifiedRef } from '../../store/refs.js'
 import { dropWorktree, forgetWorktree, real, requireGit } from '../../store/worktrees.js'
 import { taskMatcher } from './docs.js'
@@ -33,7 +33,10 @@ export const prune = defineCommand({
     const into = input.flags.into
     const trunk = await wt.trunkOf(git, ctx.env, into)
     if (into !== undefined && trunk === null) {
-      throw new UsageError(`--into ${into}: no such branch or revision`, { details: { into } })
+      throw new NotFoundError(`--into ${into}: no such branch or revision`, {
+        details: { into },
+        next: ['git branch --all', 'dacli worktree prune --dry-run'],
+      })
     }
     const who = await ctx.identity()
     const tasks = (await store.listTasks()).tasks

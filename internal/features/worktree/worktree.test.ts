@@ -233,9 +233,9 @@ describe('worktree list, remove and prune', () => {
     expect(git(ws.root, 'worktree', 'list')).not.toContain('alpha-004')
     expect((await ws.dacli('task', 'show', 'alpha/1', '--json')).json.worktree).toBeNull()
     expect((await ws.dacli('task', 'show', 'alpha/2', '--json')).json.worktree).not.toBeNull()
-    expect((await ws.dacli('worktree', 'prune', '--into', 'nope', '--json')).expectExit(2).error.details).toEqual({
-      into: 'nope',
-    })
+    // A trunk that does not exist is not found (4), as `worktree add --base` naming no revision is.
+    const noTrunk = (await ws.dacli('worktree', 'prune', '--into', 'nope', '--json')).expectExit(4).error
+    expect(noTrunk).toMatchObject({ kind: 'not_found', details: { into: 'nope' } })
   })
 
   test('a workspace made before task worktrees gets worktrees/ in its .gitignore on the first add', async () => {
