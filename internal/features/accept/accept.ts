@@ -23,7 +23,7 @@ export const accept = defineCommand({
   path: 'accept',
   summary: 'Close a task in one step: verify, check every criterion, move to done',
   description:
-    'The owner’s close: runs --verify (a failure is exit 1 and the task stays open), checks every box, moves the task to done and applies pending close proposals. A task without criteria is refused (exit 3) unless --allow-unverified, which marks it unverified. A non-owner’s accept is recorded as a proposal (exit 0). `accept --all` closes every task with a pending close proposal that you may close; tasks it cannot close are reported as skipped, not fatal. `newly_checked`, `satisfied` and `total` are reported separately: zero newly checked with a non-zero total means already satisfied. A claim made on a remote disappears with the task (its ref is deleted under a lease); another clone’s live claim there is a conflict (exit 5); --local leaves the remote alone.',
+    'The owner’s close: runs --verify (a failure is exit 1 and the task stays open), checks every box, moves the task to done and applies pending close proposals. A task without criteria is refused (exit 3) unless --allow-unverified, which marks it unverified. A non-owner’s accept is recorded as a proposal (exit 0). `accept --all` closes every task with a pending close proposal that you may close; tasks it cannot close are reported as skipped, not fatal. `newly_checked`, `satisfied` and `total` are reported separately: zero newly checked with a non-zero total means already satisfied. A claim made on a remote disappears with the task (its ref is deleted under a lease); another clone’s live claim there is a conflict (exit 5), asked of claims.remote in config.yml even when this clone never claimed the task; --local leaves the remote alone.',
   usage: '(<ref> | --all) [--verify CMD] [--timeout DUR] [--allow-unverified] [--force] [--remote R | --local]',
   args: [optionalArg('ref', 'the task (omit with --all)')],
   flags: {
@@ -34,7 +34,7 @@ export const accept = defineCommand({
     force: bool('root only: take over another identity’s task to close it (logged)'),
     remote: str('the git remote holding the claim (its ref is deleted with the close)', {
       valueName: 'R',
-      defaultText: 'the remote the claim was made on',
+      defaultText: 'the remote the claim was made on, else claims.remote in config.yml',
     }),
     local: bool('close in this clone only: leave any claim ref on the remote'),
   },
