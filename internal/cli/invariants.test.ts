@@ -124,10 +124,20 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   // deleted by hand in beforeAll (remove and prune forget it).
   'worktree add': { argv: ['worktree', 'add', 'alpha/1', '--base', 'dacli/record'] },
   'worktree list': { argv: ['worktree', 'list'] },
+  // origin is the fixture's bare remote (no claims yet).
+  'claims list': { argv: ['claims', 'list'] },
   'worktree remove': { argv: ['worktree', 'remove', 'alpha/2'] },
   'worktree prune': { argv: ['worktree', 'prune', '--into', 'dacli/record'] },
   // The one command that refuses --json (stdout is the protocol); its --help must not start the server.
   'mcp serve': { argv: ['mcp', 'serve', '--profile', 'minimal'] },
+  // Serves until interrupted: the runs below hand it the interrupt hook and stop it afterwards.
+  board: { argv: ['board', '--read-only'] },
+}
+
+/** Stop functions of the servers started here (board), as Ctrl-C would call them. */
+const servers: (() => void)[] = []
+const onInterrupt = (stop: () => void) => {
+  servers.push(stop)
 }
 
 let base: { ws: Workspace; rw: string; ro: string; question: string; proposal: string }
@@ -170,6 +180,7 @@ beforeAll(async () => {
   fs.rmSync(wt.json.path, { recursive: true, force: true })
 })
 afterAll(async () => {
+  for (const stop of servers) stop()
   await gh.close()
 })
 
@@ -218,6 +229,7 @@ describe('table-wide invariants', () => {
       fs.mkdirSync(cwd, { recursive: true })
       const r = await dacliIn(cwd, [...argvOf(cmd.path), '--json'], {
         env: env(),
+        onInterrupt,
         ...(s?.as === 'rw' ? { as: base.rw } : {}),
       })
       if (cmd.json === null) {
