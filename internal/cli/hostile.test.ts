@@ -190,3 +190,22 @@ describe('concurrent claims by id (item 8)', () => {
     expect(f.failed_readers).toBe(0)
   })
 })
+
+describe('revocation bites in a running board too (item 4)', () => {
+  test('a board started as an agent: once the agent is retired, its next API call is refused (3)', async () => {
+    const { fixture } = await import('../testkit/ws.js')
+    const { request, startBoard } = await import('../testkit/board.js')
+    const f = await fixture()
+    const b = await startBoard(f, [], f.rw.token)
+    try {
+      const h = { 'X-Dacli-Token': b.token }
+      expect((await request(`${b.base}/api/task/list`, { headers: h })).status).toBe(200)
+      ;(await f.ws.dacli('agent', 'retire', f.rw.id)).expectExit(0)
+      const r = await request(`${b.base}/api/task/list`, { headers: h })
+      expect(r.status).not.toBe(200)
+      expect(JSON.parse(r.body)).toMatchObject({ schema: 'error/v1', exit_code: 3, kind: 'refused' })
+    } finally {
+      b.stop()
+    }
+  })
+})
