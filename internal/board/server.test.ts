@@ -180,6 +180,40 @@ describe('dacli board: the server', () => {
     expect(text).toMatch(/a-root checked 1/)
   })
 
+  test('each of the page’s actions runs the command as the server identity: claim, release, done, note', async () => {
+    const page = await request(b.url.replace(/\?t=.*/, ''), { headers: { 'X-Dacli-Token': b.token } })
+    const post = (p: string, body: unknown) =>
+      request(`${b.base}/api/${p}`, {
+        method: 'POST',
+        headers: { 'X-Dacli-Token': b.token, 'X-Dacli-CSRF': csrfOf(page.body), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const statusOf = async (ref: string) => (await f.ws.dacli('task', 'show', ref, '--json')).json
+    const claim = await post('task/claim', { args: { ref: 'alpha/1' } })
+    expect(JSON.parse(claim.body)).toMatchObject({ schema: 'task-change/v1', action: 'claim', outcome: 'changed' })
+    expect(await statusOf('alpha/1')).toMatchObject({ status: 'active', owner: 'a-root' })
+    expect(fs.readFileSync(path.join(f.ws.root, (await statusOf('alpha/1')).path), 'utf8')).toMatch(/^owner: a-root$/m)
+    const release = await post('task/release', { args: { ref: 'alpha/1' } })
+    expect(JSON.parse(release.body)).toMatchObject({ action: 'release', outcome: 'changed' })
+    expect(await statusOf('alpha/1')).toMatchObject({ status: 'open', owner: null })
+    const done = await post('task/done', { args: { ref: 'alpha/4' } })
+    expect(done.status).toBe(200)
+    expect(await statusOf('alpha/4')).toMatchObject({ status: 'done' })
+    const unmet = await post('task/done', { args: { ref: 'alpha/1' } })
+    expect(unmet.status).toBe(403)
+    expect(JSON.parse(unmet.body)).toMatchObject({ kind: 'refused', details: { policy: 'acceptance' } })
+    const note = await post('note/add', {
+      args: { kind: 'finding', title: 'Seen from the board' },
+      flags: { project: 'alpha', about: 'alpha/1', body: 'it works', severity: 'minor' },
+    })
+    expect(note.status).toBe(200)
+    const doc = JSON.parse(note.body)
+    expect(doc).toMatchObject({ schema: 'note/v1', title: 'Seen from the board', created_by: 'a-root' })
+    expect(fs.readFileSync(path.join(f.ws.root, doc.path), 'utf8')).toContain('it works')
+    expect((await post('note/add', { args: { kind: 'finding' }, extra: 1 })).status).toBe(400)
+    expect((await post('note/add', { args: { kind: { nested: true } } })).status).toBe(400)
+  })
+
   test('live: a change by another process reaches the page as an event within two seconds', async () => {
     const events = await new Promise<http.IncomingMessage>((resolve) =>
       http.get(`${b.base}/api/events`, { headers: { 'X-Dacli-Token': b.token } }, resolve),
@@ -192,7 +226,7 @@ describe('dacli board: the server', () => {
     })
     await new Promise((r) => setTimeout(r, 200))
     expect(seen).toContain('event: hello')
-    const child = f.ws.spawn(['task', 'claim', 'alpha/4'], { as: f.rw.token })
+    const child = f.ws.spawn(['task', 'claim', 'alpha/2'], { as: f.rw.token })
     expect(child.code).toBe(0)
     const t0 = Date.now()
     while (!seen.includes('event: change') && Date.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 25))
