@@ -10,7 +10,8 @@ import { atomicWrite } from './fsio.js'
 import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } from './identity.js'
 import { type Identity, stamp } from './model.js'
 import { safeSegment, slugify } from './paths.js'
-import type { Store } from './store.js'
+import { qualifiedRef } from './refs.js'
+import { fileRefOf, type Store } from './store.js'
 
 export type { AgentFile }
 
@@ -101,7 +102,13 @@ export async function retireAgent(
   store: Store,
   caller: Identity,
   id: string,
-): Promise<{ agent: AgentFile; changed: boolean }> {
+  opts: { release?: boolean } = {},
+): Promise<{
+  agent: AgentFile
+  changed: boolean
+  retiredNow: boolean
+  released: { id: string; ref: string; status: string }[]
+}> {
   const agent = await readAgent(store, id)
   if (id === ROOT_ID) {
     throw new RefusedError('retire-root', 'the root identity cannot be retired', { next: ['dacli agent list'] })
@@ -113,7 +120,37 @@ export async function retireAgent(
       next: [`ask ${lineage[0] ?? ROOT_ID} (an ancestor of ${id}) to retire it`],
     })
   }
-  if (agent.retired) return { agent, changed: false }
+  // Work it holds would be stranded: refuse, or hand it back to the pool when asked to.
+  const held = (await store.listTasks()).tasks.filter((t) => t.owner === id && t.status !== 'done')
+  if (held.length > 0 && opts.release !== true && !agent.retired) {
+    const refs = held.map((t) => qualifiedRef(t))
+    throw new RefusedError(
+      'retire-owner',
+      `${id} owns ${held.length} unfinished task${held.length === 1 ? '' : 's'} (${refs.join(', ')}); retiring it would strand them`,
+      {
+        details: { agent: id, tasks: held.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status })) },
+        next: [
+          `dacli agent retire ${id} --release (releases them to the pool, logged)`,
+          ...refs.slice(0, 3).map((r) => `dacli task release ${r} (as ${id})`),
+        ],
+      },
+    )
+  }
+  const released: { id: string; ref: string; status: string }[] = []
+  if (opts.release === true) {
+    for (const t of held) {
+      const r = await store.editTask({ ...fileRefOf(store.root, t), id: t.id }, caller.id, (e) => {
+        if (e.before.owner !== id || e.before.status === 'done') return false
+        e.doc.delete('owner')
+        e.doc.delete('claim')
+        if (e.before.status === 'active') e.status = 'open'
+        e.log('released', `owner ${id} retired by ${caller.id}`)
+        return true
+      })
+      if (r.changed) released.push({ id: r.task.id, ref: qualifiedRef(r.task), status: r.task.status })
+    }
+  }
+  if (agent.retired) return { agent, changed: released.length > 0, retiredNow: false, released }
   const file = path.join(store.dir, 'agents', `${id}.md`)
   const lock = await store.lock(`agent-${id}`)
   try {
@@ -125,5 +162,5 @@ export async function retireAgent(
   } finally {
     lock.release()
   }
-  return { agent: { ...agent, retired: true }, changed: true }
+  return { agent: { ...agent, retired: true }, changed: true, retiredNow: true, released }
 }

@@ -328,10 +328,12 @@ export async function reopenTask(store: Store, ref: string, who: Identity, reaso
     e.body = setChecked(e.body, checked, false)
     e.doc.delete('unverified')
     e.doc.delete('blocked_by')
+    // A reopened task goes back to the pool: whoever held it no longer does (the log says who did).
+    e.doc.delete('owner')
     e.doc.delete('claim')
     e.status = 'open'
-    e.log('reopened', reason)
-    return { unchecked: checked.map((b) => b.n), reason }
+    e.log('reopened', cur.owner === null ? reason : `${reason} (owner ${cur.owner} released)`)
+    return { unchecked: checked.map((b) => b.n), reason, previous_owner: cur.owner }
   })
 }
 

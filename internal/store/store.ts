@@ -251,7 +251,15 @@ export class Store {
       const local = await tryScopes([opts.prefer])
       if (local.length === 1) return local[0] as TaskFileRef
     }
-    return pickOne(ref, await tryScopes(scopes))
+    try {
+      return pickOne(ref, await tryScopes(scopes))
+    } catch (e) {
+      if (!(e instanceof NotFoundError)) throw e
+      // A removed task is not found, but the error says so and where its tombstone is.
+      const { findTombstone, removedError } = await import('./tombstones.js')
+      const tomb = await findTombstone(this, ref)
+      throw tomb === null ? e : removedError(ref, tomb, e)
+    }
   }
 
   /** The full task record for a reference. */

@@ -4,6 +4,7 @@ import type { Result } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
 import type { Change, Store, TaskRecord, TaskSummary } from '../../store/index.js'
 import { teOf } from '../../store/model.js'
+import { folderStatus } from '../../store/tombstones.js'
 import type { TaskBodyT, TaskChangeDocT, TaskDocT, TaskListItemT } from './json.js'
 
 export const refOf = (t: { project: string; seq: number; slug: string }) =>
@@ -37,7 +38,7 @@ export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> 
     slug: t.slug,
     project: t.project,
     title: t.title,
-    status: t.status,
+    status: folderStatus(t.path) ?? t.status,
     owner: t.owner,
     claim: t.claim === null ? null : { ...t.claim, expired: claimExpired(t.claim.expires, now) },
     priority: t.priority,
@@ -75,7 +76,7 @@ export function listItem(t: TaskSummary): TaskListItemT {
     slug: t.slug,
     project: t.project,
     title: t.title,
-    status: t.status,
+    status: folderStatus(t.path) ?? t.status,
     owner: t.owner,
     priority: t.priority,
     acceptance_done: t.acceptance_done,
@@ -87,11 +88,9 @@ export function listItem(t: TaskSummary): TaskListItemT {
   }
 }
 
-const STATUS_STYLE = { open: 'cyan', active: 'green', blocked: 'red', done: 'dim' } as const
-
 export function renderTask(out: Out, d: TaskBodyT): void {
   const s = out.style
-  out.line(`${s('bold', d.ref)}  ${s(STATUS_STYLE[d.status], d.status)}${d.priority ? `  ${d.priority}` : ''}`)
+  out.line(`${s('bold', d.ref)}  ${out.status(d.status)}${d.priority ? `  ${d.priority}` : ''}`)
   out.line(s('bold', d.title))
   out.line('')
   const est = d.estimate
@@ -177,7 +176,9 @@ export async function changeResult(store: Store, c: Change): Promise<Result<Task
         out.line(`unchanged: ${ref} (${s.status}${s.owner ? `, owner ${s.owner}` : ''}) — nothing to do`)
       } else {
         const verb = c.outcome === 'taken-over' ? 'took over' : (PAST[c.action] ?? c.action)
-        out.line(`${verb} ${ref} — now ${s.status}${s.owner ? `, owner ${s.owner}` : ''}`)
+        if (s.status === 'removed')
+          out.line(`${verb} ${ref} — a tombstone now (${s.path}); its number is never reused`)
+        else out.line(`${verb} ${ref} — now ${s.status}${s.owner ? `, owner ${s.owner}` : ''}`)
       }
       if (s.claim?.expires && (c.action === 'claim' || c.action === 'renew') && c.outcome !== 'proposed') {
         out.line(out.style('dim', `  claim expires ${s.claim.expires} (renew with dacli task renew ${s.ref})`))

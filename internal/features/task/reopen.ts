@@ -8,7 +8,7 @@ export const reopen = defineCommand({
   path: 'task reopen',
   summary: 'Reopen a done or blocked task (unchecks its criteria)',
   description:
-    'Moves the task to open, unchecks every criterion, clears the unverified mark and logs the reason. Owner only. An open or active task is refused (exit 3).',
+    'Moves the task to open, unchecks every criterion, clears the unverified mark, releases its owner and claim (anyone may claim it again) and logs the reason and the released owner. Owner only. An open or active task is refused (exit 3).',
   args: [arg('ref', 'the task')],
   flags: { reason: str('why it is reopened (logged)', { required: true }) },
   json: 'task-change/v1',
