@@ -85,7 +85,10 @@ export function removedError(ref: string, t: Tombstone, cause: unknown): NotFoun
     {
       cause,
       details: { ref, removed: { id: t.task.id, ref: q, path: t.task.path, by: t.removed.by, at: t.removed.at } },
-      next: [`dacli task show ${q} (shows the tombstone)`, `dacli task list --status removed --project ${t.task.project}`],
+      next: [
+        `dacli task show ${q} (shows the tombstone)`,
+        `dacli task list --status removed --project ${t.task.project}`,
+      ],
     },
   )
 }

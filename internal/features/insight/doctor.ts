@@ -5,6 +5,7 @@ import { bool } from '../../clikit/flags.js'
 import { CycleError, topoOrder } from '../../engines/cpm.js'
 import { lintDecision, lintRisk } from '../../engines/lint.js'
 import { byText } from '../../engines/order.js'
+import { conflictCopies, conflictHint } from '../../store/conflicts.js'
 import {
   findTemps,
   listAgentFiles,
@@ -169,14 +170,13 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
       hint: 'harmless: the next write in that folder removes it',
     })
   }
-  for (const copy of conflictCopies(store.dir)) {
-    const rel = store.rel(copy)
+  for (const c of conflictCopies(store.dir)) {
     add({
       code: 'record-conflict',
       severity: 'error',
-      subject: rel,
-      message: `the other side's version of ${rel.replace(/\.conflict-[0-9a-f]+$/, '')}, left by a record pull that found both sides changed it`,
-      hint: 'compare the two, keep what is right in the .md file, delete this copy, then dacli record (record push refuses until then)',
+      subject: store.rel(c.copy),
+      message: `the other side's version of ${store.rel(c.original)}, left by a record pull that found both sides changed it`,
+      hint: conflictHint(store.rel(c.original)),
     })
   }
   for (const copy of shadowedCopies(store.root, store.git)) {
@@ -192,21 +192,6 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   return out.sort(
     (a, b) => rank[a.severity] - rank[b.severity] || byText(a.code, b.code) || byText(a.subject, b.subject),
   )
-}
-
-/** `<file>.conflict-<commit>` copies written by `record pull` (never under cache/, locks/ or worktrees/). */
-function conflictCopies(dir: string): string[] {
-  const out: string[] = []
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name)
-      if (e.isDirectory() && !e.isSymbolicLink()) {
-        if (d !== dir || (e.name !== 'cache' && e.name !== 'locks' && e.name !== 'worktrees')) walk(p)
-      } else if (/\.conflict-[0-9a-f]{7,}$/.test(e.name)) out.push(p)
-    }
-  }
-  walk(dir)
-  return out.sort()
 }
 
 export const doctor = defineCommand({

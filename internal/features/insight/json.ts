@@ -25,6 +25,14 @@ export const StatusDoc = z.strictObject({
   projects: z.array(z.strictObject({ slug: z.string(), title: z.string(), counts: Counts })),
   totals: Counts,
   pending_events: z.number().int(),
+  record_conflicts: z
+    .array(
+      z.strictObject({
+        path: z.string().describe('the conflict copy (theirs), <file>.conflict-<commit>'),
+        of: z.string().describe('the file it is the other side of (ours, in place)'),
+      }),
+    )
+    .describe('copies left by record pull for files changed on both sides; record push refuses until resolved'),
   skipped: Skipped,
 })
 
@@ -40,6 +48,10 @@ export const OverviewDoc = z.strictObject({
   }),
   pending_events: z.number().int(),
   live_agents: z.number().int().describe('identities holding a live claim'),
+  record_conflicts: z
+    .number()
+    .int()
+    .describe('unresolved conflict copies left by record pull (record push refuses until resolved; see status)'),
   ready_now: z
     .array(
       z.strictObject({ id: z.string(), ref: z.string(), title: z.string(), priority: Priority, command: z.string() }),

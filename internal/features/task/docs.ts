@@ -176,8 +176,7 @@ export async function changeResult(store: Store, c: Change): Promise<Result<Task
         out.line(`unchanged: ${ref} (${s.status}${s.owner ? `, owner ${s.owner}` : ''}) — nothing to do`)
       } else {
         const verb = c.outcome === 'taken-over' ? 'took over' : (PAST[c.action] ?? c.action)
-        if (s.status === 'removed')
-          out.line(`${verb} ${ref} — a tombstone now (${s.path}); its number is never reused`)
+        if (s.status === 'removed') out.line(`${verb} ${ref} — a tombstone now (${s.path}); its number is never reused`)
         else out.line(`${verb} ${ref} — now ${s.status}${s.owner ? `, owner ${s.owner}` : ''}`)
       }
       if (s.claim?.expires && (c.action === 'claim' || c.action === 'renew') && c.outcome !== 'proposed') {
