@@ -2,11 +2,12 @@
 // It holds no command bodies; everything a command does lives in its slice.
 
 import type { CommandEntry } from '../clikit/command.js'
-import { guide, matchCommand } from '../clikit/dispatch.js'
+import { matchCommand } from '../clikit/dispatch.js'
 import { familyHelp, rootHelp } from '../clikit/help.js'
 import { invoke, type Outcome, type Runtime } from '../clikit/invoke.js'
 import { colorEnabled } from '../clikit/io.js'
 import { renderJSON, writeHumanError } from '../clikit/render.js'
+import { guide } from '../clikit/suggest.js'
 import { VERSION } from '../clikit/version.js'
 
 export async function main(argv: readonly string[], rt: Runtime): Promise<Outcome> {
@@ -46,7 +47,13 @@ export async function main(argv: readonly string[], rt: Runtime): Promise<Outcom
   else {
     const color = colorEnabled(rt.io.stderrIsTTY, rt.env)
     if (g.family !== null) rt.io.stderr.write(`${familyHelp(g.family, table)}\n`)
-    writeHumanError(rt.io.stderr, env, 'dacli <command> [arguments] [flags]  (dacli help)', color)
+    // The family help above already lists what `suggestions` would.
+    writeHumanError(
+      rt.io.stderr,
+      g.listing ? { ...env, suggestions: [] } : env,
+      'dacli <command> [arguments] [flags]  (dacli help)',
+      color,
+    )
   }
   return { exitCode: 2, error: env }
 }

@@ -95,6 +95,17 @@ export interface Result<D = unknown> {
   readonly human?: (out: Out) => void
   /** Exit code to use after printing (verdict commands: 1 or 3 with a report). Default 0. */
   readonly exitCode?: number
+  /**
+   * A verdict command's refusal (exit 3 with a report): the policy that said no, why, and what to do instead —
+   * what an MCP client gets as `refused`, and what people see on stderr.
+   */
+  readonly verdict?: Verdict
+}
+
+export interface Verdict {
+  readonly policy: string
+  readonly reason: string
+  readonly next: readonly string[]
 }
 
 export interface Command extends CommandDecl {

@@ -4,7 +4,7 @@
 
 import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity } from '../store/index.js'
-import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
+import { type Command, type CommandEntry, callMutates, type Input, type Verdict } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
 import { exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
@@ -35,6 +35,8 @@ export interface Outcome {
   data?: unknown
   /** The error/v1 envelope of a failed command. */
   error?: ReturnType<typeof envelopeOf>
+  /** A verdict command's refusal (exit 3 with its report in `data`). */
+  verdict?: Verdict
 }
 
 function once<T>(f: () => Promise<T>): () => Promise<T> {
@@ -150,7 +152,12 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       })
     }
     if (parsed.problems.length > 0) {
-      throw new UsageError(parsed.problems.join('; '), { next: [`dacli ${entry.path} --help`] })
+      // The first bad value's facts at the top (`details.allowed` for an enum), every one under `invalid`.
+      const [first] = parsed.invalid
+      throw new UsageError(parsed.problems.join('; '), {
+        details: first === undefined ? {} : { ...first, invalid: parsed.invalid },
+        next: [`dacli ${entry.path} --help`],
+      })
     }
     const args = bindArgs(entry, parsed.positionals)
     const missing = Object.entries(entry.flags)
@@ -186,7 +193,14 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const { makeOut } = await import('./out.js')
       result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
     }
-    return { exitCode: result.exitCode ?? 0, data: result.data }
+    // A verdict's way forward goes where every refusal's goes (stderr), so people see it the same way.
+    if (!json && result.verdict !== undefined && result.verdict.next.length > 0)
+      rt.io.stderr.write(`Next actions:\n${result.verdict.next.map((x) => `  ${x}\n`).join('')}`)
+    return {
+      exitCode: result.exitCode ?? 0,
+      data: result.data,
+      ...(result.verdict === undefined ? {} : { verdict: result.verdict }),
+    }
   } catch (err) {
     const env = envelopeOf(err, debug)
     if (json) rt.io.stderr.write(renderJSON(env))

@@ -1,0 +1,182 @@
+// Suggestions when argv names no command (contract.md §5): bounded, deterministic,
+// from the live table — and every one a complete command line that exists. A family
+// alone is never suggested: its commands are. Nothing here ever runs a command.
+// (Other "did you mean" helpers — task references, project slugs — sit beside this.)
+
+import { byText } from '../engines/order.js'
+import type { CommandDecl } from './command.js'
+import { LEADING } from './dispatch.js'
+import { editDistance } from './flags.js'
+import { familyOf } from './help.js'
+
+export interface Guidance {
+  message: string
+  /** Complete command lines the caller may have meant (the caller's own arguments kept). */
+  suggestions: string[]
+  next: string[]
+  /** A family the caller named; human output lists its commands. */
+  family: string | null
+  /** The suggestions are the family's command list (human output shows the family help instead). */
+  listing: boolean
+}
+
+/** At most this many suggestions, except a family's own list and a leaf every family shares (`list`). */
+const MAX = 3
+const MAX_SHARED_LEAF = 6
+
+const q = (s: string) => (/^[\w./:@=,-]+$/.test(s) ? s : JSON.stringify(s))
+const line = (...parts: string[]) => ['dacli', ...parts.map(q)].join(' ')
+
+/**
+ * A command with the caller's tokens, or its skeleton when none were given: the path, then `<arg>` for each
+ * required argument and `--flag VALUE` for each required flag (`dacli task add <title> --project SLUG`).
+ */
+export function commandLine(c: CommandDecl, given: readonly string[] = []): string {
+  if (given.length > 0) return line(...c.path.split(' '), ...given)
+  const req = [
+    ...c.args.filter((a) => a.required).map((a) => `<${a.name}>`),
+    ...Object.entries(c.flags)
+      .filter(([, s]) => s.required)
+      .flatMap(([n, s]) => [`--${n}`, s.valueName ?? 'VALUE']),
+  ]
+  return ['dacli', c.path, ...req].join(' ')
+}
+
+const closeness = (word: string, name: string) => {
+  const d = editDistance(word, name)
+  return d <= (word.length <= 3 ? 1 : 2) ? d : null
+}
+
+/** Reads first, then by path: read-only intent is never steered to a write. */
+const readsFirst = (a: CommandDecl, b: CommandDecl) => Number(a.mutates) - Number(b.mutates) || byText(a.path, b.path)
+
+/** Inside a family: the command the rest of argv most likely meant, as complete lines. */
+function withinFamily(table: readonly CommandDecl[], fam: string, rest: readonly string[]): Guidance {
+  const leaves = table.filter((c) => familyOf(c.path) === fam).sort(readsFirst)
+  const listing = (message: string, next: string[]): Guidance => ({
+    message,
+    suggestions: leaves.map((c) => commandLine(c)),
+    next,
+    family: fam,
+    listing: true,
+  })
+  const leaf = rest[0]
+  if (leaf === undefined || leaf.startsWith('-')) return listing(`"${fam}" needs a subcommand`, [line(fam, '--help')])
+  const exact = leaves.find((c) => c.path === `${fam} ${leaf}`)
+  if (exact !== undefined) {
+    return {
+      message: `unknown command "${fam} ${leaf}"`,
+      suggestions: [commandLine(exact, rest.slice(1))],
+      next: ['review the suggested command; it was not executed'],
+      family: fam,
+      listing: false,
+    }
+  }
+  const close = leaves
+    .map((c) => ({ c, d: closeness(leaf, c.path.slice(fam.length + 1)) }))
+    .filter((x): x is { c: CommandDecl; d: number } => x.d !== null)
+    .sort((a, b) => a.d - b.d || readsFirst(a.c, b.c))
+    .slice(0, MAX)
+  if (close.length > 0) {
+    return {
+      message: `unknown command "${fam} ${leaf}"`,
+      suggestions: close.map((x) => commandLine(x.c, rest.slice(1))),
+      next: ['review the suggested command; it was not executed'],
+      family: fam,
+      listing: false,
+    }
+  }
+  // `task ledger/1`: an object named after its family — show it (a read; never a write).
+  const show = leaves.find((c) => c.path === `${fam} show`)
+  if (show !== undefined) {
+    return {
+      message: `unknown command "${fam} ${leaf}"`,
+      suggestions: [commandLine(show, rest)],
+      next: ['review the suggested read-only command; it was not executed', line(fam, '--help')],
+      family: fam,
+      listing: false,
+    }
+  }
+  return listing(`unknown command "${fam} ${leaf}"`, [line(fam, '--help')])
+}
+
+/** What to say when argv names no command. */
+export function guide(table: readonly CommandDecl[], argv: readonly string[]): Guidance {
+  const words = argv.filter((t) => !LEADING.has(t))
+  const switches = argv.filter((t) => LEADING.has(t) && !t.startsWith('-h') && !t.startsWith('--help'))
+  const head = words[0]
+  const rest = words.slice(1)
+  const fams = new Set(table.map((c) => familyOf(c.path)).filter((f): f is string => f !== null))
+
+  if (head === undefined) {
+    const picks = ['overview', 'next', 'catalog'].filter((p) => table.some((c) => c.path === p))
+    return {
+      message: `no command given: ${['dacli', ...switches].join(' ')} needs a command after dacli (dacli help lists them)`,
+      suggestions: picks.map((p) => line(p, ...switches)),
+      next: ['dacli help', 'dacli catalog --json'],
+      family: null,
+      listing: false,
+    }
+  }
+
+  // `dacli show <ref>`: ambiguous read intent — offer both reads, run neither.
+  if (editDistance(head, 'show') <= 1 && !fams.has(head)) {
+    const picks = ['project show', 'task show'].filter((p) => table.some((c) => c.path === p && !c.mutates))
+    return {
+      message: `"${head}" is ambiguous: say which kind of object to show`,
+      suggestions: picks.map((p) => line(...p.split(' '), ...rest)),
+      next: ['choose the object family explicitly; no suggestion was executed'],
+      family: null,
+      listing: false,
+    }
+  }
+
+  if (fams.has(head)) return withinFamily(table, head, rest)
+
+  // Commands whose last word is what was typed (`dacli list` → `task list`, `project list`, …).
+  const sharedLeaf = table
+    .filter((c) => familyOf(c.path) !== null && c.path.endsWith(` ${head}`))
+    .sort(readsFirst)
+    .slice(0, MAX_SHARED_LEAF)
+    .map((c) => ({ d: 0, line: commandLine(c, rest) }))
+  // A typo'd top-level command, with the rest kept.
+  const singles = table
+    .filter((c) => familyOf(c.path) === null)
+    .map((c) => ({ c, d: closeness(head, c.path) }))
+    .filter((x): x is { c: CommandDecl; d: number } => x.d !== null)
+    .map((x) => ({ d: x.d, mutates: x.c.mutates, path: x.c.path, line: commandLine(x.c, rest) }))
+  // A typo'd family: resolved to the commands of that family the rest most likely meant.
+  const families = [...fams]
+    .map((f) => ({ f, d: closeness(head, f) }))
+    .filter((x): x is { f: string; d: number } => x.d !== null)
+    .flatMap((x) => {
+      const g = withinFamily(table, x.f, rest)
+      return g.listing ? [] : g.suggestions.map((s) => ({ d: x.d, mutates: false, path: x.f, line: s }))
+    })
+  const ranked = [...singles, ...families].sort(
+    (a, b) => a.d - b.d || Number(a.mutates) - Number(b.mutates) || byText(a.path, b.path),
+  )
+  const suggestions = [...new Set([...sharedLeaf, ...ranked].map((x) => x.line))].slice(
+    0,
+    sharedLeaf.length > 0 ? MAX_SHARED_LEAF : MAX,
+  )
+  const label = words.slice(0, 2).join(' ')
+  if (suggestions.length === 0) {
+    // `dacli tsak`: a typo'd family and nothing more — that family's commands.
+    const fam = [...fams]
+      .map((f) => ({ f, d: closeness(head, f) }))
+      .filter((x): x is { f: string; d: number } => x.d !== null)
+      .sort((a, b) => a.d - b.d || byText(a.f, b.f))[0]
+    if (fam !== undefined) return { ...withinFamily(table, fam.f, rest), message: `unknown command "${label}"` }
+  }
+  return {
+    message: `unknown command "${label}"`,
+    suggestions,
+    next:
+      suggestions.length > 0
+        ? ['review the suggested command; it was not executed']
+        : ['dacli help', 'dacli help --all'],
+    family: null,
+    listing: false,
+  }
+}
