@@ -126,11 +126,11 @@ export async function retireAgent(
     const refs = held.map((t) => qualifiedRef(t))
     throw new RefusedError(
       'retire-owner',
-      `${id} owns ${held.length} unfinished task${held.length === 1 ? '' : 's'} (${refs.join(', ')}); retiring it would strand them`,
+      `${id} owns ${held.length} unfinished task${held.length === 1 ? '' : 's'} (${refs.join(', ')}); retiring it would strand ${held.length === 1 ? 'it' : 'them'}`,
       {
         details: { agent: id, tasks: held.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status })) },
         next: [
-          `dacli agent retire ${id} --release (releases them to the pool, logged)`,
+          `dacli agent retire ${id} --release (hands ${held.length === 1 ? 'it' : 'them'} back to the pool, logged)`,
           ...refs.slice(0, 3).map((r) => `dacli task release ${r} (as ${id})`),
         ],
       },

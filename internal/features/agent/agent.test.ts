@@ -82,7 +82,7 @@ describe('identities', () => {
       'p/002-blocked-work blocked',
     ])
     expect(r.error.message).toMatch(/owns 2 unfinished tasks \(p\/001-claimed-work, p\/002-blocked-work\)/)
-    expect(r.error.next_actions[0]).toBe(`dacli agent retire ${a.id} --release (releases them to the pool, logged)`)
+    expect(r.error.next_actions[0]).toBe(`dacli agent retire ${a.id} --release (hands them back to the pool, logged)`)
     expect(ws.snapshot()).toEqual(before)
     expect((await ws.dacli('whoami', { as: a.token })).code).toBe(0)
     const done = (await ws.dacli('agent', 'retire', a.id, '--release', '--json')).expectExit(0).json
