@@ -6,26 +6,23 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { bareRemote, commitStore, pulledClone } from '../../testkit/coordination.js'
 import { expectValid } from '../../testkit/schemas.js'
-import { dacliIn, git, tempDir, workspace } from '../../testkit/ws.js'
+import { git, workspace } from '../../testkit/ws.js'
 
 describe('record conflict copies', () => {
   test('status and overview show them; doctor names the file to keep in its hint', async () => {
-    const remote = tempDir('dacli-remote-')
-    git(remote, 'init', '-q', '--bare', '-b', 'main')
+    const remote = bareRemote()
     const a = await workspace()
-    a.write('README.md', 'code\n')
-    git(a.root, 'add', 'README.md')
-    git(a.root, 'commit', '-q', '-m', 'code')
+    commitStore(a, 'code')
     git(a.root, 'remote', 'add', 'origin', remote)
     git(a.root, 'push', '-q', 'origin', 'main')
     ;(await a.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
     ;(await a.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'works')).expectExit(0)
     ;(await a.dacli('record', 'push')).expectExit(0)
-    const b = tempDir('dacli-clone-')
-    git(b, 'clone', '-q', remote, '.')
-    const inB = (...argv: string[]) => dacliIn(b, argv)
-    ;(await inB('record', 'pull')).expectExit(0)
+    const clone = await pulledClone(remote)
+    const b = clone.root
+    const inB = (...argv: string[]) => clone.dacli(...argv)
 
     // Both sides rename the workspace and retitle the task.
     const config = '.dacli/config.yml'
