@@ -28,7 +28,7 @@ describe('the built bin', () => {
     expect(miss.error.schema).toBe('error/v1')
     const typo = ws.spawn(['task', 'list', '--projct', 'demo'])
     expect(typo.code).toBe(2)
-    expect(typo.stderr).toMatch(/unknown flag\(s\): --projct/)
+    expect(typo.stderr).toMatch(/unknown flag: --projct/)
     expect(typo.stderr).toMatch(/usage: dacli task list/)
   })
 })

@@ -3,6 +3,7 @@
 // A declaration is plain data, so the same object drives parsing, typed values,
 // help text, `capabilities`, the build-time manifest and MCP input schemas.
 
+import { editDistance } from '../engines/distance.js'
 import { parseDuration } from '../store/duration.js'
 import { UsageError } from '../store/errors.js'
 
@@ -293,23 +294,11 @@ function convert(name: string, spec: FlagSpec, raw: string): FlagValue | { probl
   }
 }
 
-/** Levenshtein distance, for "did you mean" suggestions. */
-export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] as number
-    prev[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j] as number
-      prev[j] = Math.min(up + 1, (prev[j - 1] as number) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1))
-      diag = up
-    }
-  }
-  return prev[b.length] as number
-}
-
 /** The closest known name within a small distance, or null. */
 export function nearest(name: string, candidates: Iterable<string>): string | null {
+  // Case is the commonest slip (`--JSON` for `--json`).
+  const folded = name.toLowerCase()
+  for (const c of candidates) if (c === folded) return c
   let best: string | null = null
   let bestD = Number.POSITIVE_INFINITY
   const limit = name.length <= 4 ? 1 : 2

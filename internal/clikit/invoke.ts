@@ -6,6 +6,7 @@ import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input, type Verdict } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
+import { closestOf, correctedCommands } from './didyoumean.js'
 import { exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, usageOf } from './help.js'
@@ -94,7 +95,23 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   }
 
   const store = once(() => rt.services.store(rt.cwd, rt.env, rt.now))
-  const identity = rt.identity ? async () => rt.identity as Identity : once(async () => (await store()).identity())
+  // A server (mcp serve) binds its identity at launch; every call still re-resolves it, so an identity
+  // retired meanwhile (or one whose ancestor was) is refused from its next call on (quality.md, revocation).
+  const bound = rt.identity
+  const identity = once(async () => {
+    const who = await (await store()).identity()
+    if (bound !== undefined && who.id !== bound.id) {
+      throw new RefusedError(
+        'identity',
+        `this server was started as ${bound.id}, but its token now resolves to ${who.id}`,
+        {
+          details: { bound: bound.id, resolved: who.id },
+          next: ['restart the server with the right DACLI_AGENT'],
+        },
+      )
+    }
+    return who
+  })
   const ctx: Context = {
     notes: makeNotes(rt.io.stderr, {
       quiet,
@@ -134,7 +151,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const hints = parsed.unknown
         .map((u) => [u, nearest(u.slice(2), known)] as const)
         .filter((x): x is readonly [string, string] => x[1] !== null)
-      const msg = `unknown flag(s): ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
+      const msg = `unknown flag${parsed.unknown.length === 1 ? '' : 's'}: ${parsed.unknown.join(', ')}${hints.map(([, h]) => ` (did you mean --${h}?)`).join('')}`
       throw new UsageError(msg, {
         details: { unknown_flags: parsed.unknown },
         suggestions: hints.length > 0 ? [fixedCommand(entry, argv, hints)] : [],
@@ -203,6 +220,15 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     }
   } catch (err) {
     const env = envelopeOf(err, debug)
+    const near = closestOf(env.details)
+    if (near !== null && env.suggestions.length === 0) {
+      env.suggestions = correctedCommands(
+        entry.path,
+        argv,
+        near.given,
+        near.closest.map((c) => c.value),
+      )
+    }
     if (json) rt.io.stderr.write(renderJSON(env))
     else {
       const stack = debug && err instanceof Error ? err.stack : undefined

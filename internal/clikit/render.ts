@@ -1,6 +1,7 @@
 // Rendering of success documents and of errors (contract.md §3, §4).
 
 import { classifiedError, RefusedError } from '../store/errors.js'
+import { closestOf } from './didyoumean.js'
 import { exitCodeOf, isUnexpected, KIND_OF_CODE } from './exit.js'
 import type { Writer } from './io.js'
 import { textGate } from './text.js'
@@ -92,9 +93,16 @@ export function writeHumanError(
     put(s('dim', `Output (last ${lines.length === 1 ? 'line' : `${lines.length} lines`}):`))
     for (const l of lines) put(`  ${l}`)
   }
+  const near = closestOf(env.details)
+  const titles = near !== null && near.closest.length === env.suggestions.length ? near.closest : null
   if (env.suggestions.length > 0) {
     put('Suggestions:')
-    for (const x of env.suggestions) put(`  ${x}`)
+    env.suggestions.forEach((x, i) => {
+      const title = titles?.[i]?.title
+      put(`  ${x}${title ? s('dim', `   # ${title}`) : ''}`)
+    })
+  } else if (near !== null) {
+    put(`Closest: ${near.closest.map((c) => (c.title ? `${c.value} (${c.title})` : c.value)).join(', ')}`)
   }
   if (env.next_actions.length > 0) {
     put('Next actions:')

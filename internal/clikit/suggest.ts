@@ -3,10 +3,10 @@
 // alone is never suggested: its commands are. Nothing here ever runs a command.
 // (Other "did you mean" helpers — task references, project slugs — sit beside this.)
 
+import { editDistance } from '../engines/distance.js'
 import { byText } from '../engines/order.js'
 import type { CommandDecl } from './command.js'
-import { LEADING } from './dispatch.js'
-import { editDistance } from './flags.js'
+import { LEADING, matchCommand } from './dispatch.js'
 import { familyOf } from './help.js'
 
 export interface Guidance {
@@ -102,6 +102,18 @@ function withinFamily(table: readonly CommandDecl[], fam: string, rest: readonly
 
 /** What to say when argv names no command. */
 export function guide(table: readonly CommandDecl[], argv: readonly string[]): Guidance {
+  // A global switch in the wrong case (`dacli --JSON task list`): the same line with it corrected.
+  const folded = argv.map((t) => (t.startsWith('-') && LEADING.has(t.toLowerCase()) ? t.toLowerCase() : t))
+  const miscased = argv.filter((t, i) => t !== folded[i])
+  if (miscased.length > 0 && matchCommand(table, folded) !== null) {
+    return {
+      message: `unknown flag${miscased.length === 1 ? '' : 's'}: ${miscased.join(', ')} (flags are lower case)`,
+      suggestions: [line(...folded)],
+      next: ['review the suggested command; it was not executed'],
+      family: null,
+      listing: false,
+    }
+  }
   const words = argv.filter((t) => !LEADING.has(t))
   const switches = argv.filter((t) => LEADING.has(t) && !t.startsWith('-h') && !t.startsWith('--help'))
   const head = words[0]

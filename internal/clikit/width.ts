@@ -65,5 +65,6 @@ export function cut(text: string, width: number): string {
     used += w
   }
   MARK.lastIndex = 0
-  return out
+  // A style whose text was cut away entirely leaves nothing behind.
+  return out.replace(/\uE000([a-z]{6}\d)o\uE001\uE000\1c\uE001/g, '')
 }

@@ -7,6 +7,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { linkOnPath, mkdirNoLinks } from '../store/fsio.js'
 import type { CommitInfo, Git } from './index.js'
 
 /** A changed task file: [path, blob after (null: deleted), blob before (null: added)]. */
@@ -65,6 +66,7 @@ export class History {
     this.cache = { v: VERSION, scope, commits: {}, ids: {} }
     if (file === null) return
     try {
+      if (linkOnPath(file) !== null) return // never read a cache through a link under .dacli/
       const c = JSON.parse(fs.readFileSync(file, 'utf8')) as HistoryCache
       if (c.v === VERSION && c.scope === scope && c.commits && c.ids) this.cache = c
     } catch {
@@ -168,7 +170,7 @@ export class History {
   save(): void {
     if (!this.dirty || this.file === null) return
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true })
+      mkdirNoLinks(path.dirname(this.file))
       const tmp = `${this.file}.${process.pid}.tmp`
       fs.writeFileSync(tmp, JSON.stringify(this.cache))
       fs.renameSync(tmp, this.file)

@@ -1,12 +1,14 @@
 // The workspace as git would store it: every file under `.dacli/` (minus
-// `locks/`, `cache/`, `worktrees/`, temp files and links) hashed into blobs and trees, without
+// `locks/`, `cache/`, `worktrees/` and temp files; a link or a special file stops
+// the record, so it never records a deletion that did not happen) hashed into blobs and trees, without
 // writing anything. A stat cache (`.dacli/cache/record-stat.json`, validated by
 // size, modification time and inode like git's index) spares re-reading the
 // files that did not change, so an incremental record hashes only what moved.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { isTempName } from '../store/fsio.js'
+import { FailureError } from '../store/errors.js'
+import { isTempName, LinkError, linkOnPath, mkdirNoLinks } from '../store/fsio.js'
 import { EXEC_MODE, FILE_MODE, objectId, TREE_MODE, type TreeItem, treeBody } from './objects.js'
 
 export interface LocalFile {
@@ -41,6 +43,7 @@ interface StatCache {
 
 function readCache(file: string): StatCache {
   try {
+    if (linkOnPath(file) !== null) return { v: CACHE_VERSION, entries: {} } // never through a link
     const c = JSON.parse(fs.readFileSync(file, 'utf8')) as StatCache
     if (c.v === CACHE_VERSION && c.entries !== null && typeof c.entries === 'object') return c
   } catch {
@@ -79,8 +82,16 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
     const dirs = new Map<string, LocalDir>()
     for (const e of ents) {
       if (rel === '' && UNRECORDED.has(e.name)) continue
-      if (isTempName(e.name) || e.isSymbolicLink()) continue
+      if (isTempName(e.name)) continue
       const childAbs = path.join(abs, e.name)
+      // A link or a special file where a file or folder was would be recorded as a deletion nobody made.
+      if (e.isSymbolicLink()) throw new LinkError(childAbs)
+      if (!e.isDirectory() && !e.isFile()) {
+        throw new FailureError(`${childAbs} is not a regular file or folder; dacli will not record around it`, {
+          details: { path: childAbs, code: 'special-file' },
+          next: ['remove it (dacli doctor lists such files)'],
+        })
+      }
       const childRel = rel === '' ? e.name : `${rel}/${e.name}`
       if (e.isDirectory()) {
         const sub = walk(childAbs, childRel)
@@ -131,7 +142,7 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
 /** Temp file and rename, without fsync: a lost cache costs only speed. */
 function writeCache(file: string, cache: StatCache): void {
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true })
+    mkdirNoLinks(path.dirname(file))
     const tmp = `${file}.${process.pid}.tmp`
     fs.writeFileSync(tmp, JSON.stringify(cache))
     fs.renameSync(tmp, file)

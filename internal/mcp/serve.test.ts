@@ -1,5 +1,5 @@
-// `dacli mcp serve` as a command, in process: the identity is bound once at launch
-// (a bad or empty token refuses the launch), stdout carries only the protocol,
+// `dacli mcp serve` as a command, in process: the identity is bound at launch (a bad
+// or empty token refuses the launch) and re-checked per call, stdout carries only the protocol,
 // the banner goes to stderr, and the server stops when stdin closes.
 
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -61,7 +61,7 @@ describe('launch', () => {
 })
 
 describe('serving', () => {
-  test('the identity is bound once, at launch: retiring the agent later does not change who the server is', async () => {
+  test('the identity is bound at launch and re-checked on every call: once retired, its next call is refused', async () => {
     const root = fx.copy()
     const s = serveInProcess(root, [], { as: fx.rw.token })
     s.send(INITIALIZE)
@@ -75,7 +75,10 @@ describe('serving', () => {
     ;(await dacliIn(root, ['agent', 'retire', fx.rw.id, '--release'])).expectExit(0)
     expect((await dacliIn(root, ['whoami'], { as: fx.rw.token })).code).toBe(3)
     s.send(toolCall(2, 'whoami', { schema_version: 1 }))
-    expect((await s.response(2)).result.structuredContent).toMatchObject({ id: fx.rw.id, grant: 'rw' })
+    expect((await s.response(2)).result.structuredContent.refused).toMatchObject({
+      policy: 'identity',
+      reason: expect.stringMatching(/retired/),
+    })
     const out = await s.end()
     expect(out.exitCode).toBe(0)
     expect(out.stderr).toMatch(

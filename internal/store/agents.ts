@@ -2,11 +2,10 @@
 // only its SHA-256 is stored. A child's grant never exceeds its parent's.
 
 import { randomBytes } from 'node:crypto'
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ulid } from 'ulid'
 import { ConflictError, NotFoundError, RefusedError } from './errors.js'
-import { atomicWrite } from './fsio.js'
+import { assertNoLinks, atomicWrite, readText } from './fsio.js'
 import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } from './identity.js'
 import { type Identity, stamp } from './model.js'
 import { safeSegment, slugify } from './paths.js'
@@ -49,7 +48,6 @@ export async function spawnAgent(
   }
   const roleSlug = opts.role === null ? '' : slugify(opts.role, 24).replace(/^u[0-9a-f]{8}$/, 'agent')
   const dir = path.join(store.dir, 'agents')
-  fs.mkdirSync(dir, { recursive: true })
   const created = stamp(store.now())
   for (let attempt = 0; attempt < 8; attempt++) {
     const disc = ulid().slice(-6).toLowerCase()
@@ -155,7 +153,8 @@ export async function retireAgent(
   const lock = await store.lock(`agent-${id}`)
   try {
     const { parseObject, renderEdited } = await import('./frontmatter.js')
-    const parsed = parseObject(fs.readFileSync(file, 'utf8'))
+    assertNoLinks(file, store.dir)
+    const parsed = parseObject(readText(file))
     const doc = parsed.doc.clone()
     doc.set('retired', true)
     atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))

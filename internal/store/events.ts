@@ -11,9 +11,9 @@ import { ulid } from 'ulid'
 import { byText } from '../engines/order.js'
 import { FailureError, NotFoundError } from './errors.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
-import { atomicWrite, isTempName } from './fsio.js'
-import { type Broken, stamp } from './model.js'
-import { safeSegment } from './paths.js'
+import { atomicWrite, isTempName, linkOnPath, readText } from './fsio.js'
+import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
+import { isId, safeSegment } from './paths.js'
 import type { Store } from './store.js'
 
 export const EVENT_KINDS = ['claim', 'release', 'finding', 'propose-status', 'comment', 'block', 'dependency'] as const
@@ -108,6 +108,10 @@ export async function createEvent(
 /** Every event file, oldest first (ULID order), with the unreadable ones reported. */
 export async function listEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
   const files: string[] = []
+  const events: EventRecord[] = []
+  const broken: Broken[] = []
+  const linked = (p: string) =>
+    broken.push({ path: store.rel(p), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
   const walk = (dir: string, depth: number) => {
     let ents: fs.Dirent[]
     try {
@@ -117,36 +121,38 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
     }
     for (const ent of ents) {
       const p = path.join(dir, ent.name)
-      if (depth < 3 && ent.isDirectory() && /^\d+$/.test(ent.name)) walk(p, depth + 1)
+      if (ent.isSymbolicLink()) {
+        if (!isTempName(ent.name)) linked(p)
+      } else if (depth < 3 && ent.isDirectory() && /^\d+$/.test(ent.name)) walk(p, depth + 1)
       else if (depth === 3 && ent.name.endsWith('.md') && !ent.name.startsWith('.') && !isTempName(ent.name))
         files.push(p)
     }
   }
-  walk(eventsDir(store), 0)
+  const top = eventsDir(store)
+  const link = linkOnPath(top, store.dir)
+  if (link !== null) linked(link)
+  else walk(top, 0)
   files.sort((a, b) => byText(path.basename(a), path.basename(b)))
-  const events: EventRecord[] = []
-  const broken: Broken[] = []
   if (files.length === 0) return { events, broken }
-  const cache = new FileCache<EventRecord>(cacheFile(store.dir, 'events.json'), 1)
+  const cache = new FileCache<EventRecord>(cacheFile(store.dir, 'events.json'), 2)
   let parse: typeof import('./frontmatter.js').parseObject | null = null
   for (const f of files) {
     const rel = store.rel(f)
     const stamp = stampOf(f)
     if (stamp === null) continue
-    const hit = cache.get(rel, stamp, () => fs.readFileSync(f, 'utf8'))
+    const hit = cache.get(rel, stamp, () => readText(f))
     if (hit !== undefined) {
       events.push(hit)
       continue
     }
     try {
-      if (fs.lstatSync(f).isSymbolicLink()) throw new Error('symbolic link (not followed)')
       parse ??= (await import('./frontmatter.js')).parseObject
-      const text = fs.readFileSync(f, 'utf8')
+      const text = readText(f)
       const e = eventOf(parse(text), rel)
       cache.set(rel, stamp, e, text)
       events.push(e)
     } catch (err) {
-      broken.push({ path: rel, reason: (err as Error).message })
+      broken.push(brokenOf(rel, err))
     }
   }
   cache.save({ prune: true })
@@ -159,6 +165,25 @@ function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, 
   const id = str(d.id)
   const kind = str(d.event_kind)
   if (id === null || d.kind !== 'event') throw new Error('not an event (missing id or kind: event)')
+  if (!isId('event', id))
+    throw new InvalidValueError('invalid-id', 'id', `field "id" is ${JSON.stringify(id)}; expected a ULID`)
+  if (!isId('agent', d.created_by)) {
+    throw new InvalidValueError(
+      'invalid-id',
+      'created_by',
+      `field "created_by" is ${JSON.stringify(d.created_by ?? null)}; expected an agent id (a-…)`,
+    )
+  }
+  if (d.about !== undefined && d.about !== null && typeof d.about !== 'string') {
+    throw new InvalidValueError(
+      'invalid-field',
+      'about',
+      `field "about" is ${JSON.stringify(d.about)}; expected a task id`,
+    )
+  }
+  if (d.data !== undefined && d.data !== null && (typeof d.data !== 'object' || Array.isArray(d.data))) {
+    throw new InvalidValueError('invalid-field', 'data', 'field "data" is not a map')
+  }
   if (kind === null || !(EVENT_KINDS as readonly string[]).includes(kind))
     throw new Error(`unknown event_kind ${JSON.stringify(d.event_kind)}`)
   const rec = {
@@ -186,9 +211,9 @@ export async function markApplied(store: Store, e: EventRecord): Promise<void> {
   const { parseObject, renderEdited } = await import('./frontmatter.js')
   let parsed: ReturnType<typeof parseObject>
   try {
-    parsed = parseObject(fs.readFileSync(file, 'utf8'))
+    parsed = parseObject(readText(file))
   } catch (err) {
-    throw new FailureError(`cannot mark event ${e.id} applied`, { cause: err })
+    throw new FailureError(`cannot mark event ${e.id} applied: ${(err as Error).message}`, { cause: err })
   }
   const doc = parsed.doc.clone()
   doc.set('applied', true)

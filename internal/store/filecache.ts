@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { atomicWrite, sweepTemps } from './fsio.js'
+import { atomicWrite, linkOnPath, sweepTemps } from './fsio.js'
 
 const RACY_MS = 3_000
 
@@ -49,6 +49,7 @@ export class FileCache<T> {
   ) {
     this.entries = {}
     try {
+      if (linkOnPath(file) !== null) throw new Error('a cache reached through a link is not read (nor written)')
       const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Stored<T>
       if (stored.v === version && stored.entries && typeof stored.entries === 'object') this.entries = stored.entries
       else this.dirty = true

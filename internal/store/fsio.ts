@@ -2,11 +2,16 @@
 // folder (format.md, Concurrency). Readers ignore temp files; the next writer in
 // a folder removes temp files whose writer is dead.
 
+import { isUtf8 } from 'node:buffer'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import { hostname } from 'node:os'
 import * as path from 'node:path'
 import { FailureError } from './errors.js'
+import { InvalidTextError } from './model.js'
+
+/** The workspace folder's name (workspace.ts re-exports it as WORKSPACE_DIR). */
+const DACLI = '.dacli'
 
 export const TEMP_MARK = '.dacli-tmp-'
 /** `.<name>.dacli-tmp-<pid>-<host hash>-<random>` */
@@ -40,10 +45,120 @@ function fsyncDir(dir: string): void {
   }
 }
 
+// ------------------------------------------------------------------ no links under .dacli/
+//
+// The one path-safety rule of the store (quality.md, hostile workspace files): dacli never reads or
+// writes through a symbolic link anywhere below `.dacli/` — not only `.dacli` itself and the leaf,
+// but every folder between (`projects/<slug>`, `tasks/active`, `agents`, `events`, `cache`, `locks` …).
+// Writes build their folders one component at a time without following links (mkdirNoLinks);
+// readers check a folder's whole chain (linkOnPath) before listing or reading it.
+
+/** A symbolic link where dacli needed a real folder or file below `.dacli/` (exit 1). */
+export class LinkError extends FailureError {
+  override name = 'LinkError'
+  constructor(readonly link: string) {
+    super(`${link} is a symbolic link; dacli never reads or writes through a link inside .dacli/`, {
+      details: { path: link, code: 'symlink-in-workspace' },
+      next: ['replace the link with the real folder or file (dacli doctor lists every link)'],
+    })
+  }
+}
+
+/** The `.dacli` folder `abs` lies in (the nearest such ancestor), or null for a path outside any workspace. */
+export function workspaceFolderOf(abs: string): string | null {
+  const parts = path.resolve(abs).split(path.sep)
+  const i = parts.lastIndexOf(DACLI)
+  return i <= 0 ? null : parts.slice(0, i + 1).join(path.sep)
+}
+
+/**
+ * The first component of `abs`, from its `.dacli` folder `top` down to `abs` itself, that is a symbolic
+ * link — or null when there is none (a component that does not exist ends the walk: nothing below it
+ * exists either). A path outside `top` counts as a link: it is somewhere dacli must not go.
+ */
+export function linkOnPath(abs: string, top: string | null = workspaceFolderOf(abs)): string | null {
+  if (top === null) return null
+  const rel = path.relative(top, abs)
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return abs
+  let cur = top
+  for (const seg of rel === '' ? [''] : ['', ...rel.split(path.sep)]) {
+    if (seg !== '') cur = `${cur}${path.sep}${seg}`
+    let st: fs.Stats
+    try {
+      st = fs.lstatSync(cur)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null
+      throw e
+    }
+    if (st.isSymbolicLink()) return cur
+  }
+  return null
+}
+
+/** Throw LinkError when a component of `abs` below its `.dacli` folder is a link. */
+export function assertNoLinks(abs: string, top: string | null = workspaceFolderOf(abs)): void {
+  const link = linkOnPath(abs, top)
+  if (link !== null) throw new LinkError(link)
+}
+
+/** `mkdir -p` below `top` that never follows a link: each missing folder is created on its own. */
+export function mkdirNoLinks(absDir: string, top: string | null = workspaceFolderOf(absDir)): void {
+  if (top === null) {
+    fs.mkdirSync(absDir, { recursive: true })
+    return
+  }
+  const rel = path.relative(top, absDir)
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new LinkError(absDir)
+  let cur = top
+  for (const seg of rel === '' ? [''] : ['', ...rel.split(path.sep)]) {
+    if (seg !== '') cur = `${cur}${path.sep}${seg}`
+    let st: fs.Stats | null = null
+    try {
+      st = fs.lstatSync(cur)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    }
+    if (st === null) {
+      try {
+        fs.mkdirSync(cur)
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+      }
+      st = fs.lstatSync(cur)
+    }
+    if (st.isSymbolicLink()) throw new LinkError(cur)
+    if (!st.isDirectory()) throw new FailureError(`${cur} is not a folder`, { details: { path: cur } })
+  }
+}
+
+/**
+ * A path inside the workspace folder `top` from names that came from outside dacli (a record branch,
+ * a file): each segment must be one plain name, and no existing component may be a link.
+ */
+export function workspacePath(top: string, segments: readonly string[]): string {
+  for (const s of segments) {
+    if (s === '' || s === '.' || s === '..' || /[/\\\0]/.test(s)) {
+      throw new FailureError(`refusing the path segment ${JSON.stringify(s)} inside ${top}`, {
+        details: { segment: s },
+      })
+    }
+  }
+  const abs = path.join(top, ...segments)
+  assertNoLinks(abs, top)
+  return abs
+}
+
+/** Remove a file below `.dacli/` (never through a linked folder). */
+export function removeFile(file: string): void {
+  assertNoLinks(path.dirname(file))
+  fs.rmSync(file, { force: true })
+}
+
 /** Write `content` to `file` atomically and durably. With `exclusive`, fail (EEXIST) when the file exists. */
 export function atomicWrite(file: string, content: string | Buffer, opts: { exclusive?: boolean } = {}): void {
   const dir = path.dirname(file)
-  fs.mkdirSync(dir, { recursive: true })
+  mkdirNoLinks(dir)
   sweepTemps(dir) // the next writer in a folder removes what dead writers left behind
   const tmp = path.join(
     dir,
@@ -119,6 +234,19 @@ export function findTemps(root: string): { path: string; dead: boolean }[] {
   }
   walk(root)
   return out
+}
+
+/**
+ * An object file's text. Bytes that are not valid UTF-8 would be replaced (U+FFFD) by a plain read
+ * and so changed on the next rewrite: such a file is refused instead (InvalidTextError, `invalid-utf8`).
+ */
+export function readText(file: string): string {
+  const buf = fs.readFileSync(file)
+  if (!isUtf8(buf))
+    throw new InvalidTextError(
+      'not valid UTF-8 (dacli reads and rewrites only UTF-8 text, so it leaves this file alone)',
+    )
+  return buf.toString('utf8')
 }
 
 export function readTextIfExists(file: string): string | null {

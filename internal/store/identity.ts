@@ -9,7 +9,10 @@ import * as path from 'node:path'
 import type { GitInfo } from '../gitx/discover.js'
 import { RefusedError } from './errors.js'
 import { quickFront, readFlat } from './flat.js'
-import type { Identity } from './model.js'
+import { isTempName, LinkError, linkOnPath, readText } from './fsio.js'
+import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError } from './model.js'
+import { isId } from './paths.js'
+import { trustOf } from './trust.js'
 
 export const ROOT_ID = 'a-root'
 
@@ -27,59 +30,133 @@ export interface AgentFile {
   path: string
 }
 
-/** Read an agent file's frontmatter (flat fast path, full YAML when needed). */
+/** Agent files already read by this process, by path, with the lstat stamp they were read at. */
+const agentCache = new Map<string, { stamp: string; agent: AgentFile }>()
+
+/**
+ * Read and check an agent file's frontmatter (flat fast path, full YAML when needed). Throws a
+ * ParseError (an InvalidValueError for an id out of format or not matching the file name) for a file
+ * that cannot be an identity. A long-running server re-reads only files whose stamp moved.
+ */
+export async function readAgentFileChecked(file: string, root: string): Promise<AgentFile> {
+  const st = fs.lstatSync(file)
+  if (st.isSymbolicLink()) throw new LinkError(file)
+  const key = `${st.size}:${st.mtimeMs}:${st.ino}`
+  const hit = agentCache.get(file)
+  if (hit !== undefined && hit.stamp === key) return hit.agent
+  const text = readText(file)
+  const q = quickFront(text)
+  if (q === null) throw new ParseError('no frontmatter')
+  let d = readFlat(q.front)
+  if (d === null) {
+    const { parse } = await import('yaml')
+    let v: unknown
+    try {
+      v = parse(q.front)
+    } catch (e) {
+      throw new ParseError(`frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`)
+    }
+    d = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
+  }
+  if (d === null || typeof d.id !== 'string') throw new ParseError('missing "id" in frontmatter')
+  const agent = agentOf(d, path.relative(root, file))
+  if (path.basename(file) !== `${agent.id}.md`) {
+    throw new InvalidValueError(
+      'invalid-id',
+      'id',
+      `field "id" is ${JSON.stringify(agent.id)} but the file is ${path.basename(file)}`,
+    )
+  }
+  agentCache.set(file, { stamp: key, agent })
+  return agent
+}
+
+function agentOf(d: Record<string, unknown>, rel: string): AgentFile {
+  if (!isId('agent', d.id)) {
+    throw new InvalidValueError(
+      'invalid-id',
+      'id',
+      `field "id" is ${JSON.stringify(d.id)}; expected a-root or a-<role>-<6 characters>`,
+    )
+  }
+  const opt = (field: string, check: (v: unknown) => boolean, want: string) => {
+    const v = d[field]
+    if (v !== undefined && v !== null && !check(v)) {
+      throw new InvalidValueError('invalid-field', field, `field "${field}" is ${JSON.stringify(v)}; expected ${want}`)
+    }
+    return v === undefined || v === null ? null : v
+  }
+  const parent = opt('parent', (v) => isId('agent', v), 'an agent id')
+  if (parent !== null && !isId('agent', parent)) {
+    throw new InvalidValueError(
+      'invalid-id',
+      'parent',
+      `field "parent" is ${JSON.stringify(parent)}; expected an agent id`,
+    )
+  }
+  const grant = opt('grant', (v) => v === 'rw' || v === 'ro', 'rw or ro')
+  return {
+    id: d.id as string,
+    grant: grant === 'rw' ? 'rw' : 'ro',
+    role: ((r) => (r === null ? null : String(r)))(
+      opt('role', (v) => typeof v === 'string' || typeof v === 'number', 'a word'),
+    ),
+    parent: parent as string | null,
+    token_hash: opt('token_hash', (v) => typeof v === 'string' && /^sha256:[0-9a-f]{64}$/.test(v), 'sha256:<hex>') as
+      | string
+      | null,
+    retired: opt('retired', (v) => typeof v === 'boolean', 'true or false') === true,
+    created: typeof d.created === 'string' ? d.created : null,
+    created_by: typeof d.created_by === 'string' ? d.created_by : null,
+    path: rel,
+  }
+}
+
+/** An agent file, or null when it cannot be read as one (doctor reports why). */
 export async function readAgentFile(file: string, root: string): Promise<AgentFile | null> {
-  let text: string
   try {
-    if (fs.lstatSync(file).isSymbolicLink()) return null
-    text = fs.readFileSync(file, 'utf8')
+    return await readAgentFileChecked(file, root)
   } catch {
     return null
   }
-  const q = quickFront(text)
-  if (q === null) return null
-  let d = readFlat(q.front)
-  if (d === null) {
-    try {
-      const { parse } = await import('yaml')
-      const v = parse(q.front)
-      d = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null
-    } catch {
-      return null
-    }
-  }
-  if (d === null || typeof d.id !== 'string') return null
-  const parent = typeof d.parent === 'string' ? d.parent : null
-  return {
-    id: d.id,
-    grant: d.grant === 'rw' ? 'rw' : 'ro',
-    role: typeof d.role === 'string' ? d.role : null,
-    parent,
-    token_hash: typeof d.token_hash === 'string' ? d.token_hash : null,
-    retired: d.retired === true,
-    created: typeof d.created === 'string' ? d.created : null,
-    created_by: typeof d.created_by === 'string' ? d.created_by : null,
-    path: path.relative(root, file),
-  }
 }
 
-export async function listAgentFiles(dir: string, root: string): Promise<AgentFile[]> {
+/** Every readable agent file, and the files under agents/ that are not (never followed through a link). */
+export async function scanAgents(dir: string, root: string): Promise<{ agents: AgentFile[]; broken: Broken[] }> {
   const agentsDir = path.join(dir, 'agents')
+  const agents: AgentFile[] = []
+  const broken: Broken[] = []
+  const rel = (p: string) => path.relative(root, p).split(path.sep).join('/')
+  const link = linkOnPath(agentsDir, dir)
+  if (link !== null) return { agents, broken: [brokenOf(rel(link), new LinkError(link))] }
   let names: string[]
   try {
     names = fs.readdirSync(agentsDir)
-  } catch {
-    return []
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { agents, broken }
+    throw e
   }
-  const out: AgentFile[] = []
   for (const n of names.sort()) {
-    if (!n.endsWith('.md') || n.startsWith('.')) continue
-    const a = await readAgentFile(path.join(agentsDir, n), root)
-    if (a !== null) out.push(a)
+    if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
+    const file = path.join(agentsDir, n)
+    try {
+      agents.push(await readAgentFileChecked(file, root))
+    } catch (e) {
+      broken.push(brokenOf(rel(file), e))
+    }
   }
-  return out
+  return { agents, broken }
 }
 
+export async function listAgentFiles(dir: string, root: string): Promise<AgentFile[]> {
+  return (await scanAgents(dir, root)).agents
+}
+
+/**
+ * Resolve DACLI_AGENT. A token resolves only to an identity that is sound (see trust.ts: its file not
+ * tampered with, its token hash its own) and whose every ancestor is sound and not retired: retiring an
+ * identity retires the effect of its whole subtree. Called on every command, and on every MCP tool call.
+ */
 export async function resolveIdentity(
   env: Readonly<Record<string, string | undefined>>,
   dir: string,
@@ -95,17 +172,35 @@ export async function resolveIdentity(
       next: ['unset DACLI_AGENT to act as the workspace root, or set it to your agent token'],
     })
   }
+  const { agents, broken } = await scanAgents(dir, root)
+  const linked = broken.find((b) => b.code === 'symlink-in-workspace')
+  if (linked !== undefined) throw new LinkError(path.join(root, linked.path))
   const hash = hashToken(token.trim())
-  const match = (await listAgentFiles(dir, root)).find((a) => a.token_hash === hash)
-  if (match === undefined) {
+  const matches = agents.filter((a) => a.token_hash === hash)
+  if (matches.length === 0) {
     throw new RefusedError('identity', 'the token in DACLI_AGENT is not recognized in this workspace', {
       next: ['check DACLI_AGENT; a parent identity can mint a new token with `dacli agent spawn`'],
     })
   }
-  if (match.retired) {
-    throw new RefusedError('identity', `the token in DACLI_AGENT belongs to ${match.id}, which is retired`, {
+  const match = matches[0] as AgentFile
+  const verdict = trustOf(agents, match.id)
+  if (verdict.retired !== null) {
+    const self = verdict.retired === match.id
+    throw new RefusedError(
+      'identity',
+      self
+        ? `the token in DACLI_AGENT belongs to ${match.id}, which is retired`
+        : `the token in DACLI_AGENT belongs to ${match.id}, whose ancestor ${verdict.retired} is retired`,
+      {
+        details: { agent: match.id, retired: verdict.retired },
+        next: ['ask a live parent identity for a new token (`dacli agent spawn`)'],
+      },
+    )
+  }
+  if (verdict.problem !== null) {
+    throw new RefusedError('identity', `the token in DACLI_AGENT cannot be trusted: ${verdict.problem}`, {
       details: { agent: match.id },
-      next: ['ask a parent identity for a new token (`dacli agent spawn`)'],
+      next: ['dacli doctor (it names the tampered agent file)', 'ask a live parent identity for a new token'],
     })
   }
   return { id: match.id, grant: match.grant, role: match.role, display_name: null, parent: match.parent }

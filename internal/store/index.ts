@@ -5,7 +5,7 @@ export { type AgentFile, lineageOf, listAgents, readAgent, retireAgent, spawnAge
 export * from './errors.js'
 export { createEvent, EVENT_KINDS, type EventKind, type EventRecord, findEvent, listEvents } from './events.js'
 export { findTemps } from './fsio.js'
-export { hashToken, listAgentFiles, ROOT_ID } from './identity.js'
+export { hashToken, listAgentFiles, ROOT_ID, scanAgents } from './identity.js'
 export { type InitResult, initWorkspace } from './init.js'
 export {
   blockTask,
@@ -49,3 +49,4 @@ export { fileRefOf, Store, type TaskEdit } from './store.js'
 export { type SyncResult, syncEvents } from './sync.js'
 export type { TaskFileRef } from './taskindex.js'
 export { listTaskFiles } from './taskindex.js'
+export { type AgentProblem, agentProblems, trustOf } from './trust.js'

@@ -247,7 +247,7 @@ export async function closeTask(
   if (unmet.length > 0) {
     throw new RefusedError(
       'acceptance',
-      `${refOf(cur)} has ${unmet.length} unmet acceptance criteria: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
+      `${refOf(cur)} has ${unmet.length} unmet acceptance ${unmet.length === 1 ? 'criterion' : 'criteria'}: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
       {
         details: { unmet, total: boxes.length },
         next: [`dacli task check ${refOf(cur)} --n ${unmet[0]?.n} --verify "<command that proves it>"`],

@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import { hostname } from 'node:os'
 import * as path from 'node:path'
-import { ConflictError } from './errors.js'
-import { pidAlive } from './fsio.js'
+import { ConflictError, FailureError } from './errors.js'
+import { linkOnPath, mkdirNoLinks, pidAlive } from './fsio.js'
 
 export interface LockHolder {
   pid: number
@@ -77,9 +77,18 @@ export interface LockOptions {
 
 export const DEFAULT_LOCK_WAIT_MS = 10_000
 
+/** What a lock scope may be: `task-t-<ULID>`, `seq-<slug>`, `agent-<id>`, `record` … */
+const LOCK_SCOPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$/
+
 /** Acquire the lock `<dir>/<scope>.lock`. */
 export async function acquireLock(dir: string, scope: string, opts: LockOptions = {}): Promise<Lock> {
-  fs.mkdirSync(dir, { recursive: true })
+  // A scope is built from ids; one that is not a plain name would put the lock file (and its removal) elsewhere.
+  if (!LOCK_SCOPE.test(scope)) {
+    throw new FailureError(`refusing the lock scope ${JSON.stringify(scope.slice(0, 120))}: not a plain name`, {
+      details: { scope: scope.slice(0, 200) },
+    })
+  }
+  mkdirNoLinks(dir)
   const file = path.join(dir, `${scope}.lock`)
   const token = randomBytes(12).toString('hex')
   const holder: LockHolder = {
@@ -169,6 +178,7 @@ function takeOver(file: string, judged: LockHolder | null): boolean {
 /** Lock files in a folder with their holders (doctor's `stale-lock`). */
 export function listLocks(dir: string): { file: string; holder: LockHolder | null; dead: boolean }[] {
   let names: string[]
+  if (linkOnPath(dir) !== null) return [] // doctor reports the link itself
   try {
     names = fs.readdirSync(dir)
   } catch {

@@ -5,6 +5,22 @@ export class ParseError extends Error {
   override name = 'ParseError'
 }
 
+/**
+ * A file that parses but holds a value dacli refuses to use: an id that is not in its format
+ * (`invalid-id`: ids become paths) or a field of the wrong type (`invalid-field`). Reported by doctor
+ * under `code`, naming the file and `field`; commands refuse the file rather than guess.
+ */
+export class InvalidValueError extends ParseError {
+  override name = 'InvalidValueError'
+  constructor(
+    readonly code: 'invalid-id' | 'invalid-field',
+    readonly field: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
 export const STATUSES = ['open', 'active', 'blocked', 'done'] as const
 export type Status = (typeof STATUSES)[number]
 /** Terminality rank: when one task file is found in two folders, the more terminal copy wins. */
@@ -138,6 +154,33 @@ export interface ProjectRecord {
 export interface Broken {
   path: string
   reason: string
+  /** Why, as doctor's finding code: `unparseable-object`, `invalid-id`, `invalid-field`, `invalid-utf8`, `symlink-in-workspace` … */
+  code: string
+}
+
+/** The skipped-item entry for a file that failed to read or parse with `err`. */
+export function brokenOf(p: string, err: unknown): Broken {
+  const e = err as { message?: string; code?: unknown }
+  const code =
+    err instanceof InvalidValueError || err instanceof InvalidTextError
+      ? err.code
+      : e?.code === 'symlink-in-workspace' || (err as Error)?.name === 'LinkError'
+        ? 'symlink-in-workspace'
+        : 'unparseable-object'
+  return { path: p, reason: String(e?.message ?? err), code }
+}
+
+/** `{code, field}` of a value error, for an error's details ({} for other errors). */
+export function fieldOf(err: unknown): { code?: string; field?: string } {
+  if (err instanceof InvalidValueError) return { code: err.code, field: err.field }
+  if (err instanceof InvalidTextError) return { code: err.code }
+  return {}
+}
+
+/** A file whose bytes are not valid UTF-8: read as text it would be silently changed, so it is refused. */
+export class InvalidTextError extends ParseError {
+  override name = 'InvalidTextError'
+  readonly code = 'invalid-utf8'
 }
 
 export interface Identity {

@@ -6,11 +6,11 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ulid } from 'ulid'
 import { byText } from '../engines/order.js'
-import { NotFoundError, RefusedError, UsageError } from './errors.js'
+import { FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
-import { atomicWrite, isTempName } from './fsio.js'
-import { type Broken, stamp } from './model.js'
-import { safeSegment, slugify } from './paths.js'
+import { assertNoLinks, atomicWrite, isTempName, LinkError, linkOnPath, mkdirNoLinks, readText } from './fsio.js'
+import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
+import { isId, safeSegment, slugify } from './paths.js'
 import type { Store } from './store.js'
 
 export const NOTE_KINDS = ['decision', 'finding', 'metric', 'ref'] as const
@@ -85,7 +85,7 @@ const section = (title: string, text: string | undefined) =>
 
 /** Create `path` exclusively under `dir`, adding -2, -3 … to the slug on collision. */
 function createUnique(dir: string, slug: string, render: (slug: string) => string): string {
-  fs.mkdirSync(dir, { recursive: true })
+  mkdirNoLinks(dir)
   for (let i = 1; i < 1000; i++) {
     const s = i === 1 ? slug : `${slug}-${i}`
     const file = path.join(dir, `${s}.md`)
@@ -126,8 +126,20 @@ export async function addNote(store: Store, n: NewNote): Promise<NoteRecord> {
 }
 
 async function readNoteFile(store: Store, file: string, project: string): Promise<NoteRecord> {
-  if (fs.lstatSync(file).isSymbolicLink()) throw new Error('symbolic link (not followed)')
-  return noteOf(store, file, fs.readFileSync(file, 'utf8'), project)
+  assertNoLinks(file, store.dir)
+  return noteOf(store, file, readText(file), project)
+}
+
+/** The id of a note or risk file, which must be `<prefix>-<ULID>`. */
+function objectId(data: Record<string, unknown>, kind: 'note' | 'risk'): string {
+  if (!isId(kind, data.id)) {
+    throw new InvalidValueError(
+      'invalid-id',
+      'id',
+      `field "id" is ${JSON.stringify(data.id ?? null)}; expected ${kind === 'note' ? 'n' : 'r'}-<ULID>`,
+    )
+  }
+  return data.id as string
 }
 
 async function noteOf(store: Store, file: string, text: string, project: string): Promise<NoteRecord> {
@@ -136,6 +148,7 @@ async function noteOf(store: Store, file: string, text: string, project: string)
   const { data, split } = parseObject(text)
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
   if (str(data.id) === null || data.kind !== 'note') throw new Error('not a note (missing id or kind: note)')
+  objectId(data, 'note')
   const kind = (NOTE_KINDS as readonly string[]).includes(String(data.note_kind)) ? (data.note_kind as NoteKind) : 'ref'
   const body = split.body
   const firstSection = sections(body).find((s) => s.level === 2)
@@ -175,29 +188,44 @@ async function readFolder<T>(
   out: T[],
   broken: Broken[],
 ): Promise<void> {
-  let names: string[]
-  try {
-    names = fs.readdirSync(dir).sort()
-  } catch {
+  let ents: fs.Dirent[]
+  const link = linkOnPath(dir, store.dir)
+  if (link !== null) {
+    broken.push(brokenOf(store.rel(link), new LinkError(link)))
     return
   }
-  for (const n of names) {
+  try {
+    ents = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => byText(a.name, b.name))
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
+    broken.push(brokenOf(store.rel(dir), e))
+    return
+  }
+  for (const ent of ents) {
+    const n = ent.name
     if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
     const file = path.join(dir, n)
+    if (ent.isSymbolicLink()) {
+      broken.push({ path: store.rel(file), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+      continue
+    }
+    if (!ent.isFile()) {
+      broken.push({ path: store.rel(file), reason: 'not a regular file (not read)', code: 'special-file' })
+      continue
+    }
     const stamp = stampOf(file)
-    const hit = stamp === null ? undefined : cache.get(prefix + n, stamp, () => fs.readFileSync(file, 'utf8'))
+    const hit = stamp === null ? undefined : cache.get(prefix + n, stamp, () => readText(file))
     if (hit !== undefined) {
       out.push(hit)
       continue
     }
     try {
-      if (fs.lstatSync(file).isSymbolicLink()) throw new Error('symbolic link (not followed)')
-      const text = fs.readFileSync(file, 'utf8')
+      const text = readText(file)
       const value = await read(file, text)
       if (stamp !== null) cache.set(prefix + n, stamp, value, text)
       out.push(value)
     } catch (e) {
-      broken.push({ path: store.rel(file), reason: (e as Error).message })
+      broken.push(brokenOf(store.rel(file), e))
     }
   }
 }
@@ -208,7 +236,7 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
   const projects = project === undefined ? store.projectSlugs() : [project]
   if (project !== undefined) store.requireProject(project)
   for (const p of projects) {
-    const cache = new FileCache<NoteRecord>(cacheFile(store.dir, 'notes', `${p}.json`), 1)
+    const cache = new FileCache<NoteRecord>(cacheFile(store.dir, 'notes', `${p}.json`), 2)
     for (const kind of NOTE_KINDS) {
       const dir = path.join(store.projectDir(p), 'notes', `${kind}s`)
       await readFolder(store, dir, cache, `${kind}/`, (file, text) => noteOf(store, file, text, p), notes, broken)
@@ -294,8 +322,8 @@ export async function addRisk(
 }
 
 async function readRiskFile(store: Store, file: string, project: string): Promise<RiskRecord> {
-  if (fs.lstatSync(file).isSymbolicLink()) throw new Error('symbolic link (not followed)')
-  return riskOf(store, file, fs.readFileSync(file, 'utf8'), project)
+  assertNoLinks(file, store.dir)
+  return riskOf(store, file, readText(file), project)
 }
 
 async function riskOf(store: Store, file: string, text: string, project: string): Promise<RiskRecord> {
@@ -303,6 +331,7 @@ async function riskOf(store: Store, file: string, text: string, project: string)
   const { sectionText, titleOf } = await import('./markdown.js')
   const { data, split } = parseObject(text)
   if (typeof data.id !== 'string' || data.kind !== 'risk') throw new Error('not a risk (missing id or kind: risk)')
+  objectId(data, 'risk')
   const impact = String(data.impact ?? 'medium')
   const likelihood = String(data.likelihood ?? 'medium')
   const indicators = (sectionText(split.body, 'Indicators') ?? '')
@@ -331,7 +360,7 @@ export async function listRisks(store: Store, project?: string): Promise<{ risks
   if (project !== undefined) store.requireProject(project)
   for (const p of project === undefined ? store.projectSlugs() : [project]) {
     const dir = path.join(store.projectDir(p), 'risks')
-    const cache = new FileCache<RiskRecord>(cacheFile(store.dir, 'risks', `${p}.json`), 1)
+    const cache = new FileCache<RiskRecord>(cacheFile(store.dir, 'risks', `${p}.json`), 2)
     await readFolder(store, dir, cache, '', (file, text) => riskOf(store, file, text, p), risks, broken)
     cache.save({ prune: true })
   }
@@ -352,13 +381,22 @@ export function glossaryFile(store: Store, project: string): string {
   return path.join(store.projectDir(project), 'glossary.md')
 }
 
+function readGlossaryText(store: Store, project: string): string {
+  const file = glossaryFile(store, project)
+  assertNoLinks(file, store.dir)
+  return readText(file)
+}
+
 export async function readGlossary(store: Store, project: string): Promise<GlossaryEntry[]> {
   store.requireProject(project)
   let text: string
   try {
-    text = fs.readFileSync(glossaryFile(store, project), 'utf8')
-  } catch {
-    return []
+    text = readGlossaryText(store, project)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw new FailureError(`cannot read ${store.rel(glossaryFile(store, project))}: ${(e as Error).message}`, {
+      cause: e,
+    })
   }
   const out: GlossaryEntry[] = []
   for (const line of text.split(/\r?\n/)) {
@@ -383,8 +421,12 @@ export async function setGlossaryTerm(
     const line = `- **${term}** — ${definition}`
     let text: string
     try {
-      text = fs.readFileSync(file, 'utf8')
-    } catch {
+      text = readGlossaryText(store, project)
+    } catch (e) {
+      // Only a missing glossary is created; one dacli cannot read is never overwritten.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new FailureError(`cannot read ${store.rel(file)}: ${(e as Error).message}`, { cause: e })
+      }
       const { renderNew } = await import('./frontmatter.js')
       atomicWrite(
         file,

@@ -68,3 +68,28 @@ export function checkText(text: string, what: string): string {
   if (text.length > 200_000) throw new UsageError(`${what} is ${text.length} characters long; the limit is 200000`)
   return text
 }
+
+/** Crockford base-32 ULID, as `ulid()` writes it (upper case). */
+const ULID_TEXT = '[0-9A-HJKMNP-TV-Z]{26}'
+
+/**
+ * The formats of ids read from files. An id becomes part of a path (lock scopes, event file names,
+ * agent files), so a value read from a file is used only after it matches its format here.
+ */
+export const ID_FORMATS = {
+  task: new RegExp(`^t-${ULID_TEXT}$`),
+  note: new RegExp(`^n-${ULID_TEXT}$`),
+  risk: new RegExp(`^r-${ULID_TEXT}$`),
+  event: new RegExp(`^${ULID_TEXT}$`),
+  /** `a-root`, or `a-<role>-<6 characters>` / `a-<6 characters>` (lower-case letters, digits, dashes). */
+  agent: /^a-[a-z0-9]+(?:-[a-z0-9]+)*$/,
+  /** A project's folder name (a slug). */
+  project: /^[a-z0-9][a-z0-9._-]*$/,
+} as const
+
+export type IdKind = keyof typeof ID_FORMATS
+
+/** Does `v` match the format of a `kind` id (agent ids and slugs also within the segment length limit)? */
+export function isId(kind: IdKind, v: unknown): boolean {
+  return typeof v === 'string' && v.length <= MAX_SEGMENT && ID_FORMATS[kind].test(v) && !v.includes('..')
+}

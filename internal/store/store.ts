@@ -4,18 +4,19 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { closest, MAX_SUGGESTIONS } from '../engines/distance.js'
 import type { GitInfo } from '../gitx/discover.js'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
 import { quickFront } from './flat.js'
-import { atomicWrite, sweepTemps } from './fsio.js'
+import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
-import { STATUSES, stamp, taskFileName } from './model.js'
-import { safeSegment } from './paths.js'
-import { type Candidate, matchRef, parseRef, pickOne, qualifiedRef } from './refs.js'
+import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
+import { isId, safeSegment } from './paths.js'
+import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
 import { type Config, locate, readConfig } from './workspace.js'
 
@@ -107,25 +108,52 @@ export class Store {
 
   /** Project slugs (folders under projects/ holding a project.md), sorted. */
   projectSlugs(): string[] {
-    let ents: fs.Dirent[]
-    try {
-      ents = fs.readdirSync(path.join(this.dir, 'projects'), { withFileTypes: true })
-    } catch {
-      return []
-    }
-    return ents
-      .filter((e) => e.isDirectory() && /^[a-z0-9][a-z0-9._-]*$/.test(e.name))
-      .map((e) => e.name)
-      .sort()
+    return this.projectEntries().slugs
   }
 
-  /** Throws not-found (4) unless the project exists. */
+  /** The project folders, and what under projects/ cannot be one (links, names that are not slugs). */
+  projectEntries(): { slugs: string[]; broken: Broken[] } {
+    const projects = path.join(this.dir, 'projects')
+    const broken: Broken[] = []
+    let ents: fs.Dirent[]
+    try {
+      if (linkOnPath(projects, this.dir) !== null) throw new LinkError(projects)
+      ents = fs.readdirSync(projects, { withFileTypes: true })
+    } catch (e) {
+      if (e instanceof LinkError) broken.push(brokenOf(this.rel(projects), e))
+      else if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+      return { slugs: [], broken }
+    }
+    const slugs: string[] = []
+    for (const e of ents) {
+      const rel = `${this.rel(projects)}/${e.name}`
+      if (e.isSymbolicLink())
+        broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+      else if (!e.isDirectory()) continue
+      else if (isId('project', e.name)) slugs.push(e.name)
+      else if (!e.name.startsWith('.')) {
+        broken.push({
+          path: rel,
+          reason: 'the folder name is not a project slug (a-z, 0-9, ".", "_", "-")',
+          code: 'invalid-id',
+        })
+      }
+    }
+    return { slugs: slugs.sort(), broken }
+  }
+
+  /** Throws not-found (4) unless the project exists (and 1 when its folder is reached through a link). */
   requireProject(slug: string): string {
     const dir = this.projectDir(slug)
+    assertNoLinks(path.join(dir, 'project.md'), this.dir)
     if (!fs.existsSync(path.join(dir, 'project.md'))) {
       const known = this.projectSlugs()
+      const near = closest(
+        slug,
+        known.map((k) => ({ value: k, names: [k] })),
+      ).map((c) => ({ value: c.value }))
       throw new NotFoundError(`no project "${slug}"`, {
-        details: { project: slug, known },
+        details: { project: slug, known, given: slug, closest: near },
         next: known.length > 0 ? ['dacli project list'] : ['dacli project add "<title>"'],
       })
     }
@@ -136,29 +164,35 @@ export class Store {
     const dir = this.requireProject(slug)
     const file = path.join(dir, 'project.md')
     const { projectOf } = await parsing()
-    return projectOf(fs.readFileSync(file, 'utf8'), slug, this.rel(file))
+    try {
+      return projectOf(readText(file), slug, this.rel(file))
+    } catch (e) {
+      throw new FailureError(`unreadable project file ${this.rel(file)}: ${(e as Error).message}`, {
+        cause: e,
+        details: { path: this.rel(file), ...fieldOf(e) },
+        next: ['fix the file by hand (dacli never overwrites an unreadable file)', 'dacli doctor'],
+      })
+    }
   }
 
   async listProjects(): Promise<{ projects: ProjectRecord[]; broken: Broken[] }> {
     const projects: ProjectRecord[] = []
-    const broken: Broken[] = []
+    const { slugs, broken } = this.projectEntries()
     const { projectOf } = await parsing()
-    for (const slug of this.projectSlugs()) {
+    for (const slug of slugs) {
       const file = path.join(this.dir, 'projects', slug, 'project.md')
       let text: string
       try {
         if (fs.lstatSync(file).isSymbolicLink()) {
-          broken.push({ path: this.rel(file), reason: 'symbolic link (not followed)' })
+          broken.push({ path: this.rel(file), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
           continue
         }
-        text = fs.readFileSync(file, 'utf8')
-      } catch {
-        continue
-      }
-      try {
+        text = readText(file)
         projects.push(projectOf(text, slug, this.rel(file)))
       } catch (e) {
-        broken.push({ path: this.rel(file), reason: (e as Error).message })
+        // A folder without project.md is not a project; anything else that stops the read is reported.
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue
+        broken.push(brokenOf(this.rel(file), e))
       }
     }
     return { projects, broken }
@@ -209,7 +243,19 @@ export class Store {
     const r = parseRef(ref)
     if (r.project !== null) {
       safeSegment(r.project, 'project slug')
-      this.requireProject(r.project)
+      try {
+        this.requireProject(r.project)
+      } catch (e) {
+        // `ledgr/2`: the closest projects, with the rest of the reference kept.
+        const near = (e as NotFoundError).details?.closest
+        if (Array.isArray(near)) {
+          ;(e as NotFoundError).details.given = ref
+          ;(e as NotFoundError).details.closest = near.map((c: { value: string }) => ({
+            value: `${c.value}/${r.form}`,
+          }))
+        }
+        throw e
+      }
     }
     const scopes = r.project !== null ? [r.project] : this.projectSlugs()
     const summariesOf = async (projects: string[]) => {
@@ -251,15 +297,42 @@ export class Store {
       const local = await tryScopes([opts.prefer])
       if (local.length === 1) return local[0] as TaskFileRef
     }
-    try {
-      return pickOne(ref, await tryScopes(scopes))
-    } catch (e) {
-      if (!(e instanceof NotFoundError)) throw e
+    const hits = await tryScopes(scopes)
+    if (hits.length === 0) {
       // A removed task is not found, but the error says so and where its tombstone is.
       const { findTombstone, removedError } = await import('./tombstones.js')
       const tomb = await findTombstone(this, ref)
-      throw tomb === null ? e : removedError(ref, tomb, e)
+      throw tomb === null ? await this.noTaskMatches(ref, r, scopes) : removedError(ref, tomb)
     }
+    return pickOne(ref, hits)
+  }
+
+  /** Not found, with the closest tasks in scope (by number, slug and title words) for "did you mean". */
+  private async noTaskMatches(ref: string, r: ParsedRef, scopes: readonly string[]): Promise<NotFoundError> {
+    const tasks: TaskSummary[] = []
+    for (const p of scopes) tasks.push(...(await this.listTasks(p)).tasks)
+    const short = (t: TaskSummary) => `${t.project}/${t.seq}`
+    let near: TaskSummary[] = []
+    if (r.kind === 'seq') {
+      near = tasks
+        .filter((t) => Math.abs(t.seq - (r.seq as number)) <= 2)
+        .sort((a, b) => Math.abs(a.seq - (r.seq as number)) - Math.abs(b.seq - (r.seq as number)) || a.seq - b.seq)
+        .slice(0, MAX_SUGGESTIONS)
+    } else if (r.kind !== 'id') {
+      const q = r.slug ?? r.form
+      near = closest(
+        q,
+        tasks.map((t) => ({ value: short(t), names: [t.slug], title: t.title, t })),
+      ).map((c) => c.t)
+    }
+    return new NotFoundError(`no task matches "${ref}"`, {
+      details: {
+        ref,
+        given: ref,
+        closest: near.map((t) => ({ value: short(t), ref: qualifiedRef(t), title: t.title })),
+      },
+      next: ['dacli task list', 'dacli task list --project <project>'],
+    })
   }
 
   /** The full task record for a reference. */
@@ -297,13 +370,15 @@ export class Store {
       this.recordCaches.set(f.project, cache)
     }
     const key = `${f.status}/${f.name}`
-    const hit = stamp === null ? undefined : cache.get(key, stamp, () => fs.readFileSync(f.abs, 'utf8'))
+    const hit = stamp === null ? undefined : cache.get(key, stamp, () => readText(f.abs))
     if (hit !== undefined) return hit
     let text: string
     try {
-      text = fs.readFileSync(f.abs, 'utf8')
+      assertNoLinks(f.abs, this.dir)
+      text = readText(f.abs)
     } catch (e) {
-      throw new FailureError(`cannot read ${f.path}`, { cause: e })
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new FailureError(`cannot read ${f.path}`, { cause: e })
+      throw unreadableTask(f.path, e)
     }
     const record = await this.parseTaskText(text, f)
     if (stamp !== null) {
@@ -318,10 +393,7 @@ export class Store {
     try {
       return parseTaskRecord(text, f)
     } catch (e) {
-      throw new FailureError(`${f.path} cannot be parsed: ${(e as Error).message}`, {
-        details: { path: f.path },
-        next: ['fix the file by hand (dacli never overwrites an unparseable file)', 'dacli doctor'],
-      })
+      throw unreadableTask(f.path, e)
     }
   }
 
@@ -354,8 +426,7 @@ export class Store {
       file ??= await this.findById(id, target.project)
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being changed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
-      const text = fs.readFileSync(file.abs, 'utf8')
-      const { record, parsed } = parseTaskFull(text, file)
+      const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const doc = parsed.doc.clone()
       const now = this.now()
       const logLines: string[] = []
@@ -399,6 +470,16 @@ export class Store {
     }
   }
 
+  /** The task file as read under its lock; a file dacli will not rewrite (see unreadableTask) refuses. */
+  private parseUnderLock<T>(parse: (text: string, f: TaskFileRef) => T, file: TaskFileRef): T {
+    try {
+      assertNoLinks(file.abs, this.dir)
+      return parse(readText(file.abs), file)
+    } catch (e) {
+      throw unreadableTask(file.path, e)
+    }
+  }
+
   /** Move a task to `tasks/removed/` as a tombstone (its number is never reused). */
   async tombstoneTask(target: TaskFileRef & { id?: string }, actor: string): Promise<TaskRecord> {
     const id = target.id ?? (await this.readTaskFile(target)).id
@@ -408,7 +489,7 @@ export class Store {
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
       const { appendToSection } = await import('./markdown.js')
-      const { record, parsed } = parseTaskFull(fs.readFileSync(file.abs, 'utf8'), file)
+      const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const now = stamp(this.now())
       const doc = parsed.doc.clone()
       doc.set('removed', { by: actor, at: now })
@@ -437,12 +518,13 @@ export class Store {
       const other = path.join(tasksDir(this.paths(), project), status, name)
       let text: string
       try {
+        if (linkOnPath(other, this.dir) !== null) continue // never read or remove through a link
         text = fs.readFileSync(other, 'utf8')
       } catch {
         continue
       }
       const m = /^id:[ \t]*["']?([^"'\s#]+)/m.exec(quickFront(text)?.front ?? '')
-      if (m?.[1] === id) fs.rmSync(other, { force: true })
+      if (m?.[1] === id) removeFile(other)
     }
   }
 
@@ -490,6 +572,16 @@ export class Store {
   static refOf(t: { project: string; seq: number; slug: string }): string {
     return qualifiedRef(t)
   }
+}
+
+/** Exit 1 for a task file dacli will not use (unparseable, an invalid id or field, not UTF-8, a link). */
+function unreadableTask(rel: string, e: unknown): FailureError {
+  if (e instanceof LinkError) return e
+  return new FailureError(`unreadable task file ${rel}: ${(e as Error).message}`, {
+    cause: e,
+    details: { path: rel, ...fieldOf(e) },
+    next: ['fix the file by hand (dacli never overwrites an unreadable file)', 'dacli doctor'],
+  })
 }
 
 export function fileRefOf(root: string, t: TaskSummary): TaskFileRef {

@@ -13,6 +13,7 @@ import {
   type DepType,
   type Estimate,
   type GithubLink,
+  InvalidValueError,
   type LogEntry,
   ParseError,
   PRIORITIES,
@@ -22,6 +23,7 @@ import {
   type TaskRecord,
   type VerificationEntry,
 } from './model.js'
+import { isId } from './paths.js'
 
 const str = (v: unknown): string | null =>
   typeof v === 'string' && v !== '' ? v : v instanceof Date ? v.toISOString() : null
@@ -168,6 +170,7 @@ export function recordOf(parsed: Parsed, loc: TaskLocation): TaskRecord {
   const id = str(d.id)
   if (id === null) throw new ParseError('missing "id" in frontmatter')
   if (d.kind !== 'task') throw new ParseError(`"kind" is ${JSON.stringify(d.kind ?? null)}, expected "task"`)
+  checkTaskFields(d)
   const m = TASK_FILE.exec(loc.name)
   if (m === null) throw new ParseError(`file name ${loc.name} is not NNN-slug.md`)
   const boxes: AcceptanceItem[] = checkboxes(body).map(({ n, text, checked }) => ({ n, text, checked }))
@@ -189,7 +192,7 @@ export function recordOf(parsed: Parsed, loc: TaskLocation): TaskRecord {
     priority,
     estimate: estimateOf(d.estimate),
     depends_on: dependenciesOf(d.depends_on),
-    parent: str(d.parent),
+    parent: typeof d.parent === 'number' ? String(d.parent) : str(d.parent),
     version: Number.isInteger(version) && version >= 0 ? version : 0,
     aliases: Array.isArray(d.aliases) ? d.aliases.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [],
     github: githubOf(d.github),
@@ -199,7 +202,7 @@ export function recordOf(parsed: Parsed, loc: TaskLocation): TaskRecord {
     acceptance_done: boxes.filter((b) => b.checked).length,
     acceptance_total: boxes.length,
     unverified: d.unverified === true,
-    blocked_by: str(d.blocked_by),
+    blocked_by: typeof d.blocked_by === 'number' ? String(d.blocked_by) : str(d.blocked_by),
     acceptance: boxes,
     so_that: sectionText(body, 'So that'),
     context: sectionText(body, 'Context'),
@@ -207,6 +210,96 @@ export function recordOf(parsed: Parsed, loc: TaskLocation): TaskRecord {
     verifications: verificationsOf(body),
     extra_sections: extra,
   }
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const absent = (v: unknown) => v === undefined || v === null
+const isText = (v: unknown) => typeof v === 'string' || v instanceof Date
+const show = (v: unknown) => {
+  const j = JSON.stringify(v instanceof Date ? v.toISOString() : v) ?? String(v)
+  return j.length > 60 ? `${j.slice(0, 57)}...` : j
+}
+
+function bad(field: string, v: unknown, want: string): never {
+  throw new InvalidValueError('invalid-field', field, `field "${field}" is ${show(v)}; expected ${want}`)
+}
+
+function isDep(item: unknown): boolean {
+  if (typeof item === 'string' || typeof item === 'number') return String(item).trim() !== ''
+  if (!isMap(item)) return false
+  const on = item.on
+  const type = item.type
+  return (
+    (typeof on === 'string' ? on.trim() !== '' : typeof on === 'number') &&
+    (absent(type) || (DEP_TYPES as readonly string[]).includes(String(type).toUpperCase()))
+  )
+}
+
+/**
+ * Every field dacli reads from a task file must have its type: the id its format (ids become lock and
+ * file names), the rest their documented shapes. A wrong value is never coerced into a default (an
+ * `owner: [1, 2]` read as "unowned" would let anyone act): the file is refused, naming the field.
+ */
+export function checkTaskFields(d: Record<string, unknown>): void {
+  if (!isId('task', d.id)) {
+    throw new InvalidValueError('invalid-id', 'id', `field "id" is ${show(d.id)}; expected t-<ULID>`)
+  }
+  const agentOrEmpty = (field: string, v: unknown) => {
+    if (absent(v) || v === '') return
+    if (typeof v !== 'string') bad(field, v, 'an agent id')
+    if (!isId('agent', v))
+      throw new InvalidValueError('invalid-id', field, `field "${field}" is ${show(v)}; expected an agent id (a-…)`)
+  }
+  agentOrEmpty('owner', d.owner)
+  if (!absent(d.claim)) {
+    const c = d.claim
+    if (!isMap(c) || !isText(c.at) || !(absent(c.expires) || isText(c.expires))) {
+      bad('claim', c, '{by, at, expires}')
+    }
+    agentOrEmpty('claim.by', c.by)
+    if (typeof c.by !== 'string') bad('claim.by', c.by, 'an agent id')
+  }
+  if (!absent(d.priority) && !(PRIORITIES as readonly string[]).includes(String(d.priority))) {
+    bad('priority', d.priority, PRIORITIES.join(', '))
+  }
+  if (!absent(d.estimate)) {
+    const e = d.estimate
+    const n = isMap(e) ? [e.optimistic, e.probable, e.pessimistic] : []
+    const ok = n.length === 3 && n.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)
+    if (!ok || !((n[0] as number) <= (n[1] as number) && (n[1] as number) <= (n[2] as number))) {
+      bad('estimate', e, '{optimistic, probable, pessimistic}: three numbers with 0 ≤ o ≤ m ≤ p')
+    }
+  }
+  if (!absent(d.depends_on) && !(Array.isArray(d.depends_on) && d.depends_on.every(isDep))) {
+    bad('depends_on', d.depends_on, 'a list of {on: <ref>, type: FS|SS|FF|SF} (or "<ref>" / "<ref>:SS")')
+  }
+  for (const f of ['parent', 'blocked_by']) {
+    if (!absent(d[f]) && typeof d[f] !== 'string' && typeof d[f] !== 'number') bad(f, d[f], 'a task reference')
+  }
+  if (!absent(d.created_by) && typeof d.created_by !== 'string') bad('created_by', d.created_by, 'an agent id')
+  if (!absent(d.created) && !isText(d.created)) bad('created', d.created, 'an RFC 3339 time')
+  if (d.version !== undefined && !(Number.isInteger(d.version) && (d.version as number) >= 0)) {
+    bad('version', d.version, 'a whole number ≥ 0')
+  }
+  if (
+    !absent(d.aliases) &&
+    !(Array.isArray(d.aliases) && d.aliases.every((a) => Number.isInteger(a) && (a as number) > 0))
+  ) {
+    bad('aliases', d.aliases, 'a list of sequence numbers')
+  }
+  if (!absent(d.github)) {
+    const g = d.github
+    if (!isMap(g) || !(absent(g.issue) || (Number.isInteger(g.issue) && (g.issue as number) > 0))) {
+      bad('github', g, '{issue, repo, synced_at}')
+    }
+  }
+  if (
+    !absent(d.tags) &&
+    !(Array.isArray(d.tags) && d.tags.every((t) => typeof t === 'string' || typeof t === 'number'))
+  ) {
+    bad('tags', d.tags, 'a list of words')
+  }
+  if (d.unverified !== undefined && typeof d.unverified !== 'boolean') bad('unverified', d.unverified, 'true or false')
 }
 
 /** The body dacli writes for a new task. */

@@ -8,9 +8,10 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { byText } from '../engines/order.js'
 import { cacheFile, FileCache, stampOf } from './filecache.js'
-import { isTempName } from './fsio.js'
+import { isTempName, linkOnPath, readText } from './fsio.js'
 import {
   type Broken,
+  brokenOf,
   STATUS_RANK,
   STATUSES,
   type Status,
@@ -47,10 +48,20 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
   const broken: Broken[] = []
   const base = tasksDir(p, project)
   const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
+  // No folder on the way is read through a link (projects/<p>, tasks, tasks/<status>): it is reported instead.
+  const link = linkOnPath(base, p.dir)
+  if (link !== null) {
+    broken.push(linkBroken(p, link))
+    return { files, broken }
+  }
   for (const status of STATUSES) {
     const dir = `${base}${path.sep}${status}`
     let ents: fs.Dirent[]
     try {
+      if (fs.lstatSync(dir).isSymbolicLink()) {
+        broken.push(linkBroken(p, dir))
+        continue
+      }
       ents = fs.readdirSync(dir, { withFileTypes: true })
     } catch {
       continue
@@ -62,13 +73,16 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
       const abs = `${dir}${path.sep}${name}`
       const rel = `${relBase}${status}/${name}`
       if (e.isSymbolicLink()) {
-        broken.push({ path: rel, reason: 'symbolic link (not followed)' })
+        broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
         continue
       }
-      if (!e.isFile()) continue
+      if (!e.isFile()) {
+        broken.push({ path: rel, reason: 'not a regular file (not read)', code: 'special-file' })
+        continue
+      }
       const m = TASK_FILE.exec(name)
       if (m === null) {
-        broken.push({ path: rel, reason: 'file name is not NNN-slug.md' })
+        broken.push({ path: rel, reason: 'file name is not NNN-slug.md', code: 'unparseable-object' })
         continue
       }
       files.push({ project, status, name, seq: Number(m[1]), slug: m[2] as string, abs, path: rel })
@@ -76,6 +90,12 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
   }
   return { files, broken }
 }
+
+const linkBroken = (p: Paths, abs: string): Broken => ({
+  path: path.relative(p.root, abs).split(path.sep).join('/'),
+  reason: 'symbolic link (not followed)',
+  code: 'symlink-in-workspace',
+})
 
 /** What the cache keeps of a summary: no field the file's location gives, no field at its default. */
 type Compact = Partial<TaskSummary> &
@@ -123,7 +143,7 @@ function expand(c: Compact, f: TaskFileRef): TaskSummary {
 type Parser = (text: string, f: TaskFileRef) => TaskRecord
 
 /** Bump when the cached summary's shape changes. */
-const SUMMARY_CACHE_VERSION = 4
+const SUMMARY_CACHE_VERSION = 5
 
 export interface Listing {
   tasks: TaskSummary[]
@@ -142,7 +162,7 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
     const stamp = stampOf(f.abs)
     if (stamp === null) continue // removed while listing
     const key = `${f.status}/${f.name}`
-    const hit = cache.get(key, stamp, () => fs.readFileSync(f.abs, 'utf8'))
+    const hit = cache.get(key, stamp, () => readText(f.abs))
     if (hit !== undefined) {
       all.push(expand(hit, f))
       continue
@@ -151,10 +171,10 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
     let summary: TaskSummary
     let text: string
     try {
-      text = fs.readFileSync(f.abs, 'utf8')
+      text = readText(f.abs)
       summary = summaryOf(parser(text, f))
     } catch (e) {
-      broken.push({ path: f.path, reason: (e as Error).message })
+      broken.push(brokenOf(f.path, e))
       continue
     }
     cache.set(key, stamp, compact(summary), text)
@@ -191,8 +211,10 @@ export function usedSeqs(p: Paths, project: string): Set<number> {
   const used = new Set<number>()
   for (const status of [...STATUSES, 'removed']) {
     let names: string[]
+    const dir = path.join(tasksDir(p, project), status)
     try {
-      names = fs.readdirSync(path.join(tasksDir(p, project), status))
+      if (linkOnPath(dir, p.dir) !== null) continue // writing there is refused anyway
+      names = fs.readdirSync(dir)
     } catch {
       continue
     }

@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { NotFoundError } from './errors.js'
 import { isTempName } from './fsio.js'
-import { type Broken, type Status, TASK_FILE, type TaskRecord } from './model.js'
+import { type Broken, brokenOf, type Status, TASK_FILE, type TaskRecord } from './model.js'
 import { matchRef, parseRef, qualifiedRef } from './refs.js'
 import type { Store } from './store.js'
 import { tasksDir } from './taskindex.js'
@@ -53,7 +53,7 @@ export async function listTombstones(
         const last = [...task.log].reverse().find((l) => l.verb === 'removed')
         tombstones.push({ task, removed: { by: last?.actor ?? null, at: last?.at ?? null } })
       } catch (err) {
-        broken.push({ path: rel, reason: (err as Error).message })
+        broken.push(brokenOf(rel, err))
       }
     }
   }
@@ -78,12 +78,12 @@ export async function findTombstone(store: Store, ref: string): Promise<Tombston
 }
 
 /** A not-found error that says the task was removed, with where its tombstone is. */
-export function removedError(ref: string, t: Tombstone, cause: unknown): NotFoundError {
+export function removedError(ref: string, t: Tombstone, cause?: unknown): NotFoundError {
   const q = qualifiedRef(t.task)
   return new NotFoundError(
     `${q} was removed${t.removed.by ? ` by ${t.removed.by}` : ''}${t.removed.at ? ` at ${t.removed.at}` : ''}; its tombstone is ${t.task.path}`,
     {
-      cause,
+      ...(cause === undefined ? {} : { cause }),
       details: { ref, removed: { id: t.task.id, ref: q, path: t.task.path, by: t.removed.by, at: t.removed.at } },
       next: [
         `dacli task show ${q} (shows the tombstone)`,

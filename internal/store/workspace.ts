@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../gitx/discover.js'
 import { FailureError, NotFoundError } from './errors.js'
 import { quickFront, readFlat } from './flat.js'
+import { assertNoLinks, readText } from './fsio.js'
 
 export const WORKSPACE_DIR = '.dacli'
 export const FORMAT_VERSION = 0
@@ -148,10 +149,11 @@ export const DEFAULT_RECORD_BRANCH = 'dacli/record'
 export async function readConfig(dir: string, parseDuration: (s: string) => number | null): Promise<Config> {
   const file = path.join(dir, 'config.yml')
   let text: string
+  assertNoLinks(file, dir)
   try {
-    text = fs.readFileSync(file, 'utf8')
+    text = readText(file)
   } catch (e) {
-    throw new FailureError(`cannot read ${file}`, { cause: e })
+    throw new FailureError(`cannot read ${file}: ${(e as Error).message}`, { cause: e })
   }
   let raw: Record<string, unknown> | null = readFlat(text.replace(/^---\r?\n/, '').replace(/\r?\n---\s*$/, ''))
   if (raw === null) {

@@ -1,5 +1,6 @@
 import { defineCommand, flagBool, flagNum, flagStr, optionalArg } from '../../clikit/command.js'
 import { bool, duration, str } from '../../clikit/flags.js'
+import { count } from '../../clikit/text.js'
 import { type AcceptEntry, acceptAll, acceptTask, UsageError } from '../../store/index.js'
 import { checkText } from '../../store/paths.js'
 import type { AcceptanceResultDocT } from './json.js'
@@ -83,10 +84,10 @@ export const accept = defineCommand({
             out.line(`proposed: your accept of ${e.ref} was recorded as event ${e.event_id} for its owner`)
           else out.line(`skipped ${e.ref}: ${e.skipped_reason}`)
           if (e.applied_proposals.length > 0)
-            out.line(out.style('dim', `  applied ${e.applied_proposals.length} close proposal(s)`))
+            out.line(out.style('dim', `  applied ${count(e.applied_proposals.length, 'close proposal')}`))
         }
         if (data.unverified_tasks > 0)
-          out.line(out.style('yellow', `${data.unverified_tasks} task(s) closed explicitly UNVERIFIED`))
+          out.line(out.style('yellow', `${count(data.unverified_tasks, 'task')} closed explicitly UNVERIFIED`))
       },
     }
   },

@@ -1,8 +1,7 @@
 // Wire shapes of the events slice.
 
 import { z } from 'zod'
-
-const Skipped = z.array(z.strictObject({ path: z.string(), reason: z.string() }))
+import { Skipped } from '../../clikit/skipped.schema.js'
 
 export const EventListDoc = z.strictObject({
   schema: z.literal('event-list/v1'),

@@ -56,13 +56,14 @@ export const list = defineCommand({
         out.table(
           ['CREATED', 'STATE', 'KIND', 'BY', 'ABOUT', 'SUMMARY'],
           data.events.map((e) => [
-            out.style('dim', e.created),
+            out.style('dim', e.created.replace('T', ' ').slice(0, 16)),
             e.applied ? 'applied' : out.style('yellow', 'pending'),
             e.kind,
             e.created_by,
             e.about?.ref ? shortRef(e.about.ref) : (e.about?.id ?? '-'),
             e.body.split('\n')[0] ?? '',
           ]),
+          { shrink: [5, 3, 2] },
         )
         if (data.truncated) out.line(out.style('dim', `${data.total - data.events.length} more (raise --limit)`))
       },

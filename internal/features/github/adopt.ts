@@ -5,6 +5,7 @@
 
 import { ulid } from 'ulid'
 import type { Document } from 'yaml'
+import { count } from '../../clikit/text.js'
 import { ConflictError, RefusedError, type Store, stamp, type TaskSummary } from '../../store/index.js'
 import { inlineMarkdown } from '../../store/markdown.js'
 import { slugify } from '../../store/paths.js'
@@ -149,7 +150,7 @@ export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]):
       doc.created.push({ issue_number: n, title, task_id: t.id, ref: refOf(t) })
       if (p.acceptance.ambiguities.length > 0) {
         a.warn(
-          `${refOf(t)}: ${p.acceptance.ambiguities.length} list item(s) under the issue's Acceptance heading were not imported (nested or numbered); they are in the quoted context`,
+          `${refOf(t)}: ${count(p.acceptance.ambiguities.length, 'list item')} under the issue's Acceptance heading were not imported (nested or numbered); they are in the quoted context`,
         )
       }
     } else if (p.outcome === 'link') {

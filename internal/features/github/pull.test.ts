@@ -188,7 +188,7 @@ describe('github pull', () => {
       acceptance_ambiguities: ['- [ ] nested detail', '1. numbered item'],
     })
     const r = (await w.run('github', 'pull', 'alpha')).expectExit(0)
-    expect(r.stderr).toMatch(/2 list item\(s\) under the issue's Acceptance heading were not imported/)
+    expect(r.stderr).toMatch(/2 list items under the issue's Acceptance heading were not imported/)
     const t = (await w.ws.dacli('task', 'show', 'alpha/1', '--json')).json
     expect(t.title).toBe('Login fails on Safari')
     expect(t.acceptance).toEqual([
@@ -227,7 +227,7 @@ describe('github pull', () => {
       [['github', 'pull', 'alpha', '--dry-run', '--limit', '0'], /--limit must be in 1\.\.200/],
       [['github', 'pull', 'alpha', '--dry-run', '--limit', '201'], /--limit must be in 1\.\.200/],
       [['github', 'pull', 'alpha', '--dry-run', '--cursor=-1'], /--cursor must be in 0\.\./],
-      [['github', 'pull', 'alpha', '--dry-rn'], /unknown flag\(s\): --dry-rn \(did you mean --dry-run\?\)/],
+      [['github', 'pull', 'alpha', '--dry-rn'], /unknown flags?: --dry-rn \(did you mean --dry-run\?\)/],
       [['github', 'pull', 'beta', '--dry-run'], /project "beta" is not linked/],
     ]
     for (const [argv, message] of cases) {

@@ -1,4 +1,5 @@
 import { arg, defineCommand } from '../../clikit/command.js'
+import { count } from '../../clikit/text.js'
 import { fetchIssues, openOutbound, withRepoLock } from './flow.js'
 import { PUSH_FLAGS } from './options.js'
 import { applyPush, planPush, pushPreviewDoc, pushResultDoc } from './outbound.js'
@@ -49,7 +50,7 @@ export const push = defineCommand({
       tasks = await opened.reload()
       const plan = planPush(tasks, await fetchIssues(p, repo), repo, wsId)
       const busy = plan.steps.filter((s) => s.action !== 'unchanged').length
-      if (busy > 0) p.say(`push: ${busy} issue(s) to write on ${repo}…`)
+      if (busy > 0) p.say(`push: ${count(busy, 'issue')} to write on ${repo}…`)
       const items = await applyPush(
         { store: p.store, client: p.session.client, actor: who.id, repo, wsId, say: p.say },
         plan,

@@ -31,8 +31,8 @@ describe('github sync', () => {
     const before = w.ws.snapshot()
     w.gh.resetCalls()
     const cases: [string[], RegExp][] = [
-      [['--dry-rn'], /unknown flag\(s\): --dry-rn/],
-      [['--dry-run', '--limt', '5'], /unknown flag\(s\): --limt/],
+      [['--dry-rn'], /unknown flags?: --dry-rn/],
+      [['--dry-run', '--limt', '5'], /unknown flags?: --limt/],
       [['--dry-run', '--since', 'yesterday'], /--since must be a duration/],
       [['--dry-run', '--limit', '500'], /--limit must be in 1\.\.200/],
       [['--include-acceptance'], /shape a preview: add --dry-run/],

@@ -15,7 +15,7 @@ export const critpath = defineCommand({
   path: 'critical-path',
   summary: 'The critical path: schedule, slack and the tasks that set the duration',
   description:
-    'CPM with Te = (o + 4m + p) / 6 and FS/SS/FF/SF links over the open, active and blocked tasks (blocked ones stay, marked; done ones are finished; wont ones are excluded and listed). An active task has started, so only FF/SF links still constrain it. ES, EF, LS, LF and slack per task; the critical tasks as a graph (parallel branches stay parallel; `critical_path` is the chain when they form one path); the duration in Te units. With --project, the tasks of other projects it waits on are scheduled too (marked external) and the duration is the project’s own. An unsized task leaves only what depends on its duration unscheduled, and makes the duration null (at least `duration_lower_bound`). A dependency cycle is refused (exit 3) naming it. --format mermaid or dot draws the graph with the critical links highlighted.',
+    'CPM with Te = (o + 4m + p) / 6 and FS/SS/FF/SF links over the open, active and blocked tasks (blocked ones stay, marked; done ones are finished; wont ones are excluded and listed). An active task has started: ES 0, and FF/SF links may push its finish. ES, EF, LS, LF and slack per task; the critical tasks as a graph (parallel branches stay parallel; `critical_path` is the chain when they form one path); the duration in Te units. With --project, the tasks of other projects it waits on are scheduled too (marked external) and the duration is the project’s own. An unsized task leaves only what depends on its duration unscheduled, and makes the duration null (at least `duration_lower_bound`). A dependency cycle is refused (exit 3) naming it. --format mermaid or dot draws the graph with the critical links highlighted.',
   args: [],
   flags: {
     project: str('only this project (and what it waits on)', { valueName: 'SLUG' }),
@@ -100,7 +100,7 @@ export const critpath = defineCommand({
     return {
       data,
       human(out) {
-        if (data.diagram !== null) out.line(data.diagram)
+        if (data.diagram !== null) out.line(data.diagram, { wrap: false })
         else if (rows.length === 0 && data.excluded.length === 0)
           out.line('no open, active or blocked tasks to schedule')
         else text(data, out)

@@ -2,6 +2,7 @@
 
 import type { Out } from '../../clikit/out.js'
 import { count, oneDecimal, shortRef } from '../../clikit/text.js'
+import { byText } from '../../engines/order.js'
 import type { CriticalPathDocT } from './json.js'
 
 type Doc = CriticalPathDocT
@@ -82,6 +83,30 @@ function relations(after: readonly { ref: string; type: string }[]): string {
 
 const n = oneDecimal
 
+/** The critical DAG in steps: a task's step is one past its latest critical predecessor's (ties by reference). */
+export function steps(doc: Doc): string[][] {
+  const byId = new Map(doc.critical_graph.map((c) => [c.id, c]))
+  const depth = new Map<string, number>()
+  const depthOf = (id: string, seen: Set<string>): number => {
+    const known = depth.get(id)
+    if (known !== undefined) return known
+    if (seen.has(id)) return 0
+    seen.add(id)
+    const preds = (byId.get(id)?.after ?? []).filter((a) => byId.has(a.id))
+    const d = preds.length === 0 ? 0 : 1 + Math.max(...preds.map((a) => depthOf(a.id, seen)))
+    depth.set(id, d)
+    return d
+  }
+  const out: string[][] = []
+  for (const c of doc.critical_graph) {
+    const d = depthOf(c.id, new Set())
+    const step = out[d] ?? []
+    step.push(c.ref)
+    out[d] = step
+  }
+  return out.filter((x) => x !== undefined).map((refs) => refs.sort(byText))
+}
+
 export function text(doc: Doc, out: Out): void {
   const s = out.style
   const what = doc.scope === 'workspace' ? 'workspace (every project)' : `project ${doc.project}`
@@ -93,7 +118,7 @@ export function text(doc: Doc, out: Out): void {
   out.line(
     s(
       'dim',
-      'Te = expected duration (o + 4m + p) / 6 · ES/EF, LS/LF = earliest, latest start/finish · slack = how far a task can slip without moving the end · ★ critical (no slack)',
+      '★ critical (no slack) · Te expected duration (o+4m+p)/6 · ES/EF earliest start/finish · LS/LF latest · slack: how far it can slip without moving the end',
     ),
   )
   out.line('')
@@ -125,9 +150,14 @@ export function text(doc: Doc, out: Out): void {
     out.line('')
     out.line(`critical path: ${doc.critical_path.map((id) => short(ref.get(id) ?? id)).join(' → ')}`)
   } else if (doc.critical_graph.length > 0) {
-    // Branches: each critical task with the critical tasks it follows, so parallel work reads as parallel.
+    // Branches: drawn as steps (parallel critical tasks side by side), then how each follows its predecessors.
     out.line('')
-    out.line('critical path (it branches: tasks after the same predecessors run side by side):')
+    out.line(
+      `critical path: ${steps(doc)
+        .map((step) => step.map(short).join(' ‖ '))
+        .join(' → ')}`,
+    )
+    out.line(s('dim', '  ‖ = critical tasks that run side by side; each follows:'))
     out.table(
       ['TASK', 'ES', 'FOLLOWS'],
       doc.critical_graph.map((c) => {

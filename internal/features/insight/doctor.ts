@@ -7,6 +7,7 @@ import { lintDecision, lintRisk } from '../../engines/lint.js'
 import { byText } from '../../engines/order.js'
 import { conflictCopies, conflictHint } from '../../store/conflicts.js'
 import {
+  type Broken,
   findTemps,
   listAgentFiles,
   listEvents,
@@ -16,6 +17,7 @@ import {
   type Store,
 } from '../../store/index.js'
 import { shadowedCopies } from '../../store/workspace.js'
+import { agentFindings, brokenFinding, dedupe, linkFindings } from './hostile.js'
 import type { DoctorDocT } from './json.js'
 import { loadPlan, refOf } from './plan.js'
 
@@ -24,19 +26,12 @@ type Finding = DoctorDocT['findings'][number]
 async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   const out: Finding[] = []
   const add = (f: Finding) => out.push(f)
-  const unparseable = (p: string, reason: string) =>
-    add({
-      code: 'unparseable-object',
-      severity: 'error',
-      subject: p,
-      message: reason,
-      hint: 'fix the file by hand; dacli skips it and never overwrites it',
-    })
+  const unparseable = (b: Broken) => add(brokenFinding(b))
 
   const projects = await store.listProjects()
-  for (const b of projects.broken) unparseable(b.path, b.reason)
+  for (const b of projects.broken) unparseable(b)
   const plan = await loadPlan(store)
-  for (const b of plan.broken) unparseable(b.path, b.reason)
+  for (const b of plan.broken) unparseable(b)
   const all = await store.listTasks()
   for (const d of all.duplicates) {
     add(
@@ -74,12 +69,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     seen.set(key, t.id)
   }
   const agents = await listAgentFiles(store.dir, store.root)
-  const agentsDir = path.join(store.dir, 'agents')
-  for (const n of fs.existsSync(agentsDir) ? fs.readdirSync(agentsDir) : []) {
-    if (n.endsWith('.md') && !n.startsWith('.') && !agents.some((a) => path.basename(a.path) === n)) {
-      unparseable(store.rel(path.join(agentsDir, n)), 'not a readable agent file')
-    }
-  }
+  out.push(...(await agentFindings(store)))
   const retired = new Set(agents.filter((a) => a.retired).map((a) => a.id))
   const known = new Set(agents.map((a) => a.id))
   for (const t of plan.tasks) {
@@ -136,20 +126,21 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     })
   }
   const notes = await listNotes(store)
-  for (const b of notes.broken) unparseable(b.path, b.reason)
+  for (const b of notes.broken) unparseable(b)
   for (const n of notes.notes.filter((x) => x.kind === 'decision')) {
     for (const f of lintDecision({ subject: n.path, rejected: n.sections.rejected })) {
       add({ ...f, hint: `add a ## Rejected section to ${n.path}` })
     }
   }
   const risks = await listRisks(store)
-  for (const b of risks.broken) unparseable(b.path, b.reason)
+  for (const b of risks.broken) unparseable(b)
   for (const r of risks.risks) {
     for (const f of lintRisk({ subject: r.path, rank: r.rank, action: r.action }))
       add({ ...f, hint: `add an ## Action section to ${r.path}` })
   }
   const events = await listEvents(store)
-  for (const b of events.broken) unparseable(b.path, b.reason)
+  for (const b of events.broken) unparseable(b)
+  out.push(...linkFindings(store))
   for (const l of listLocks(store.locksDir)) {
     if (!l.dead) continue
     add({
@@ -189,7 +180,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     })
   }
   const rank = { error: 0, warning: 1, info: 2 }
-  return out.sort(
+  return dedupe(out).sort(
     (a, b) => rank[a.severity] - rank[b.severity] || byText(a.code, b.code) || byText(a.subject, b.subject),
   )
 }
@@ -198,7 +189,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    'Reports findings with stable codes (unparseable-object, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, duplicate-token-hash, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
   args: [],
   flags: { strict: bool('exit 1 when there is an error-severity finding') },
   json: 'doctor/v1',

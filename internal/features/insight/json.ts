@@ -1,6 +1,7 @@
 // Wire shapes of the insight slice (field names fixed by commands.md).
 
 import { z } from 'zod'
+import { Skipped } from '../../clikit/skipped.schema.js'
 
 const Counts = z.strictObject({
   open: z.number().int(),
@@ -8,7 +9,6 @@ const Counts = z.strictObject({
   blocked: z.number().int(),
   done: z.number().int(),
 })
-const Skipped = z.array(z.strictObject({ path: z.string(), reason: z.string() }))
 const Priority = z.enum(['must', 'should', 'could', 'wont']).nullable()
 
 export const StatusDoc = z.strictObject({

@@ -1,5 +1,6 @@
 import { defineCommand, flagNum, flagStr } from '../../clikit/command.js'
 import { int, str } from '../../clikit/flags.js'
+import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../engines/readiness.js'
 import { safeSegment } from '../../store/paths.js'
 import type { NextDocT } from './json.js'
@@ -61,18 +62,32 @@ export const next = defineCommand({
         if (data.ready.length === 0) {
           out.line(data.explanation ?? 'nothing is ready')
           for (const w of data.waiting.slice(0, 5))
-            out.line(out.style('dim', `  ${w.ref} waits on ${w.holds.map((h) => describeHold(h, h.ref)).join('; ')}`))
+            out.line(
+              out.style(
+                'dim',
+                `  ${shortRef(w.ref)} waits on ${w.holds.map((h) => describeHold(h, shortRef(h.ref))).join('; ')}`,
+              ),
+            )
           return
         }
         data.ready.forEach((r, i) => {
-          const why = r.critical ? out.style('red', 'critical path') : r.slack !== null ? `slack ${r.slack}` : ''
-          out.line(`${i + 1}. ${out.style('bold', r.ref)}  ${r.priority ?? '-'}  ${why}`.trimEnd())
+          const why = r.critical
+            ? out.style('red', 'critical path')
+            : r.slack !== null
+              ? `slack ${oneDecimal(r.slack)}`
+              : ''
+          out.line(`${i + 1}. ${out.style('bold', shortRef(r.ref))}  ${r.priority ?? '-'}  ${why}`.trimEnd())
           out.line(`   ${r.title}`)
         })
         for (const w of data.waiting.slice(0, 3))
-          out.line(out.style('dim', `waiting: ${w.ref} — ${w.holds.map((h) => describeHold(h, h.ref)).join('; ')}`))
+          out.line(
+            out.style(
+              'dim',
+              `waiting: ${shortRef(w.ref)} — ${w.holds.map((h) => describeHold(h, shortRef(h.ref))).join('; ')}`,
+            ),
+          )
         if (data.waiting.length > 3) out.line(out.style('dim', `waiting: ${data.waiting.length - 3} more (--json)`))
-        out.line(out.style('dim', `start: ${data.ready[0]?.command}`))
+        out.line(out.style('dim', `start: dacli task claim ${shortRef(data.ready[0]?.ref ?? '')}`))
       },
     }
   },

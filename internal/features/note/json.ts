@@ -1,6 +1,7 @@
 // Wire shapes of the note slice (notes, risks, glossary).
 
 import { z } from 'zod'
+import { Skipped } from '../../clikit/skipped.schema.js'
 
 const Ref = z.strictObject({ id: z.string(), ref: z.string().nullable() }).nullable()
 
@@ -37,8 +38,6 @@ export const NoteDoc = z.strictObject({
     .describe('created, or proposed (a read-only identity’s finding became an event)'),
   event_id: z.string().nullable(),
 })
-
-const Skipped = z.array(z.strictObject({ path: z.string(), reason: z.string() }))
 
 export const NoteListDoc = z.strictObject({
   schema: z.literal('note-list/v1'),

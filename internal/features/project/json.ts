@@ -1,6 +1,7 @@
 // Wire shapes of the project slice.
 
 import { z } from 'zod'
+import { Skipped } from '../../clikit/skipped.schema.js'
 
 export const Counts = z.strictObject({
   open: z.number().int(),
@@ -36,8 +37,6 @@ export const ProjectDoc = z.strictObject({
   path: z.string(),
   removed: z.boolean().describe('true only in the answer of `project rm`'),
 })
-
-export const Skipped = z.array(z.strictObject({ path: z.string(), reason: z.string() }))
 
 export const ProjectListDoc = z.strictObject({
   schema: z.literal('project-list/v1'),

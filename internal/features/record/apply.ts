@@ -52,7 +52,9 @@ export async function applyLocked(
   to: ReadonlyMap<string, TreeFile>,
   commit: () => Promise<void>,
 ): Promise<Applied> {
-  const changes = plannedChanges(root, from, to)
+  // Only this repository's workspace folder is written, never through a link (workfiles.ts, safeTarget).
+  const ws = path.relative(root, store.dir).split(path.sep).join('/')
+  const changes = plannedChanges(root, ws, from, to)
   const scopes = new Set<string>()
   const newNumbers = new Map<string, Set<number>>()
   for (const c of changes) {
@@ -92,11 +94,9 @@ export async function applyLocked(
     }
     if (moved.length > 0) return { moved }
     for (const c of changes) {
-      if (c.oid === null) fs.rmSync(c.file, { force: true })
-      else {
-        const { atomicWrite } = await import('../../store/fsio.js')
-        atomicWrite(c.file, await git.readBlob(c.oid))
-      }
+      const { atomicWrite, removeFile } = await import('../../store/fsio.js')
+      if (c.oid === null) removeFile(c.file)
+      else atomicWrite(c.file, await git.readBlob(c.oid))
     }
     await commit()
     return {

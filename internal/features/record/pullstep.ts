@@ -4,6 +4,7 @@
 
 import * as path from 'node:path'
 import type { Out } from '../../clikit/io.js'
+import { count } from '../../clikit/text.js'
 import { authorOf, committerAt } from '../../gitx/author.js'
 import type { Git, TreeFile } from '../../gitx/index.js'
 import { messageWith, recordLocked, workspacePrefix } from '../../gitx/record.js'
@@ -115,7 +116,7 @@ export function pullResult(
   }
   if (s.merged !== null && s.merged.conflicts.length > 0) {
     throw new ConflictError(
-      `${s.merged.conflicts.length} file(s) changed on both sides; ours are kept, theirs are beside them as *.conflict-${o.theirs.slice(0, 7)}`,
+      `${count(s.merged.conflicts.length, 'file')} changed on both sides; ours are kept, theirs are beside them as *.conflict-${o.theirs.slice(0, 7)}`,
       {
         details: { conflicts: s.merged.conflicts, commit: s.tip, renumbered: data.renumbered },
         next: [
@@ -132,7 +133,7 @@ export function pullResult(
       if (replaced !== null)
         out.line(`replaced the empty workspace made by \`dacli init\` (id ${replaced.config.id}) with the remote's`)
       out.line(
-        `${s.outcome} ${o.branch} from ${o.remote} at ${shortId(s.tip)} (${s.changed.length} file(s) changed in the workspace)`,
+        `${s.outcome} ${o.branch} from ${o.remote} at ${shortId(s.tip)} (${count(s.changed.length, 'file')} changed in the workspace)`,
       )
       renderChanges(out, s.changed)
       for (const r of data.renumbered) {

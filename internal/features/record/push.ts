@@ -1,4 +1,5 @@
 import { defineCommand, optionalArg } from '../../clikit/command.js'
+import { count } from '../../clikit/text.js'
 import { branchRef, RECORD_LOCK, recordLocked } from '../../gitx/record.js'
 import { RefusedError } from '../../store/index.js'
 import { shortId } from './common.js'
@@ -40,14 +41,18 @@ export const push = defineCommand({
       /\.conflict-[0-9a-f]{7}$/.test(p),
     )
     if (unresolved.length > 0) {
-      throw new RefusedError('unresolved-conflict', `a pull left ${unresolved.length} conflict copy(ies) to resolve`, {
-        details: { paths: unresolved },
-        next: [
-          'compare each file with its .conflict-… copy, keep what is right, delete the copy',
-          'dacli record',
-          `dacli record push ${remote}`,
-        ],
-      })
+      throw new RefusedError(
+        'unresolved-conflict',
+        `a pull left ${count(unresolved.length, 'conflict copy', 'conflict copies')} to resolve`,
+        {
+          details: { paths: unresolved },
+          next: [
+            'compare each file with its .conflict-… copy, keep what is right, delete the copy',
+            'dacli record',
+            `dacli record push ${remote}`,
+          ],
+        },
+      )
     }
     const branch = ref.slice('refs/heads/'.length)
     const r = await git.push(remote, branch)

@@ -1,5 +1,6 @@
 import { defineCommand, flagStr } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
+import { count } from '../../clikit/text.js'
 import { recordWorkspace } from '../../gitx/record.js'
 import { checkText } from '../../store/paths.js'
 import { renderChanges, shortId } from './common.js'
@@ -45,7 +46,7 @@ export const record = defineCommand({
           out.line(`unchanged: ${r.branch} already holds the workspace`)
           return
         }
-        out.line(`recorded ${shortId(r.commit)} on ${r.branch} (${data.files_changed.length} file(s) changed)`)
+        out.line(`recorded ${shortId(r.commit)} on ${r.branch} (${count(data.files_changed.length, 'file')} changed)`)
         renderChanges(out, data.files_changed)
       },
     }

@@ -7,16 +7,40 @@ import * as path from 'node:path'
 import type { Git, TreeFile } from '../../gitx/index.js'
 import { tempTag } from '../../gitx/refs.js'
 import { ConflictError, FailureError } from '../../store/errors.js'
+import { LinkError, workspacePath } from '../../store/fsio.js'
 import type { FileChangedT } from './json.js'
 
-/** A tree path is written only if every segment is a plain name and it lies under a `.dacli` folder. */
-function safeTarget(root: string, treePath: string): string {
+/**
+ * Where a record-branch path is written: only inside this repository's workspace folder `ws` (its path
+ * from the repository root, e.g. `.dacli` or `sub/.dacli`), each segment one plain name, and never
+ * through a link — neither a folder above the workspace (`sub` → elsewhere, committed on the code
+ * branch) nor any component below it (coordination.md: the whole path is checked, not only the leaf).
+ */
+function safeTarget(root: string, ws: string, treePath: string): string {
   const segs = treePath.split('/')
   const plain = segs.every((s) => s !== '' && s !== '.' && s !== '..' && s !== '.git' && !/[\\\0]/.test(s))
-  if (!plain || !segs.slice(0, -1).includes('.dacli')) {
-    throw new FailureError(`the record holds a path dacli will not write: ${JSON.stringify(treePath)}`)
+  if (!plain || !treePath.startsWith(`${ws}/`)) {
+    throw new FailureError(`the record holds a path dacli will not write: ${JSON.stringify(treePath)}`, {
+      details: { path: treePath, workspace: ws },
+    })
   }
-  return path.join(root, ...segs)
+  const wsSegs = ws.split('/')
+  assertRealFolders(root, wsSegs.slice(0, -1))
+  return workspacePath(path.join(root, ...wsSegs), segs.slice(wsSegs.length))
+}
+
+/** The folders `segs` below `root` (those that exist) are real folders, not links. */
+function assertRealFolders(root: string, segs: readonly string[]): void {
+  let cur = root
+  for (const s of segs) {
+    cur = path.join(cur, s)
+    try {
+      if (fs.lstatSync(cur).isSymbolicLink()) throw new LinkError(cur)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
+      throw e
+    }
+  }
 }
 
 /** The `.dacli` folder a record tree holds (`.dacli`, or `sub/.dacli` for a nested workspace). */
@@ -42,12 +66,15 @@ export async function materialize(
     })
   }
   const final = path.join(root, ...ws.split('/'))
+  assertRealFolders(root, ws.split('/'))
   const tmp = `${final}.pull-${tempTag()}`
   const changes: FileChangedT[] = []
   try {
     for (const [p, f] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (!p.startsWith(`${ws}/`)) continue
-      const target = safeTarget(root, p).replace(final, tmp)
+      safeTarget(root, ws, p)
+      // Written into a folder this pull just created, so nothing on the way can be a link.
+      const target = path.join(tmp, ...p.split('/').slice(ws.split('/').length))
       fs.mkdirSync(path.dirname(target), { recursive: true })
       fs.writeFileSync(target, await git.readBlob(f.oid), { mode: f.mode === '100755' ? 0o755 : 0o644 })
       changes.push({ path: p, change: 'added' })
@@ -76,6 +103,7 @@ export interface PlannedChange extends FileChangedT {
 /** The working files a move from the `from` record to the `to` record rewrites (the caller checks and writes). */
 export function plannedChanges(
   root: string,
+  ws: string,
   from: ReadonlyMap<string, TreeFile>,
   to: ReadonlyMap<string, TreeFile>,
 ): PlannedChange[] {
@@ -87,7 +115,7 @@ export function plannedChanges(
     changes.push({
       path: p,
       change: a === undefined ? 'added' : b === undefined ? 'deleted' : 'modified',
-      file: safeTarget(root, p),
+      file: safeTarget(root, ws, p),
       oid: b?.oid ?? null,
     })
   }

@@ -1,6 +1,7 @@
 import { ulid } from 'ulid'
 import { defineCommand, flagBool, flagList, flagStr } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
+import { count, oneDecimal, shortRef } from '../../clikit/text.js'
 import { nearestDuplicate } from '../../engines/similarity.js'
 import { RefusedError, UsageError } from '../../store/errors.js'
 import { PRIORITIES, stamp } from '../../store/model.js'
@@ -121,9 +122,11 @@ export const add = defineCommand({
       human(out) {
         const facts = [
           data.priority,
-          data.estimate === null ? null : `Te ${data.estimate.te}`,
-          `${data.acceptance_total} acceptance criteria`,
-          data.depends_on.length > 0 ? `depends on ${data.depends_on.map((d) => d.ref ?? d.on).join(', ')}` : null,
+          data.estimate === null ? null : `Te ${oneDecimal(data.estimate.te)}`,
+          count(data.acceptance_total, 'acceptance criterion', 'acceptance criteria'),
+          data.depends_on.length > 0
+            ? `depends on ${data.depends_on.map((d) => (d.ref === null ? d.on : shortRef(d.ref))).join(', ')}`
+            : null,
         ].filter((x) => x !== null)
         out.line(`created ${out.style('bold', data.ref)}  ${out.style('dim', data.id)}`)
         out.line(`  ${data.title} — ${facts.join(' · ')}`)

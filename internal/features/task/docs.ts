@@ -2,6 +2,7 @@
 
 import type { Result } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
+import { count, oneDecimal } from '../../clikit/text.js'
 import type { Change, Store, TaskRecord, TaskSummary } from '../../store/index.js'
 import { teOf } from '../../store/model.js'
 import { folderStatus } from '../../store/tombstones.js'
@@ -88,7 +89,38 @@ export function listItem(t: TaskSummary): TaskListItemT {
   }
 }
 
-export function renderTask(out: Out, d: TaskBodyT): void {
+/** What a person needs to see why a task is blocked: the blocking task as it stands, and the reason given. */
+export interface BlockInfo {
+  by: { ref: string; status: string | null; title: string | null } | null
+  why: string | null
+  at: string | null
+  actor: string | null
+}
+
+/** The block of a blocked task (null otherwise): the blocker resolved, the reason from the last `blocked` entry. */
+export async function blockInfo(store: Store, t: TaskRecord): Promise<BlockInfo | null> {
+  if (t.status !== 'blocked') return null
+  const entry = [...t.log].reverse().find((l) => l.verb === 'blocked')
+  const blocker = t.blocked_by === null ? null : await resolveQuietly(store, t.blocked_by, t.project)
+  // The log entry reads `by <id>: <why>`, `by <id>` or `<why>`.
+  let why = entry?.details ?? null
+  if (why !== null && t.blocked_by !== null) why = why.replace(/^by [^:\s]+(: )?/, '')
+  return {
+    by:
+      t.blocked_by === null
+        ? null
+        : {
+            ref: blocker ? refOf(blocker) : t.blocked_by,
+            status: blocker?.status ?? null,
+            title: blocker?.title ?? null,
+          },
+    why: why === '' ? null : why,
+    at: entry?.at ?? null,
+    actor: entry?.actor ?? null,
+  }
+}
+
+export function renderTask(out: Out, d: TaskBodyT, block: BlockInfo | null = null): void {
   const s = out.style
   out.line(`${s('bold', d.ref)}  ${out.status(d.status)}${d.priority ? `  ${d.priority}` : ''}`)
   out.line(s('bold', d.title))
@@ -103,19 +135,40 @@ export function renderTask(out: Out, d: TaskBodyT): void {
         ? null
         : `${d.claim.by} since ${d.claim.at}${d.claim.expires ? ` until ${d.claim.expires}${d.claim.expired ? ' (expired)' : ''}` : ''}`,
     ],
-    ['estimate', est === null ? null : `${est.optimistic} / ${est.probable} / ${est.pessimistic}  (Te ${est.te})`],
+    [
+      'estimate',
+      est === null ? null : `${est.optimistic} / ${est.probable} / ${est.pessimistic}  (Te ${oneDecimal(est.te)})`,
+    ],
     ['parent', d.parent === null ? null : (d.parent.ref ?? d.parent.id)],
     ['version', d.version],
     ['file', d.path],
   ])
+  if (block !== null) {
+    out.line('')
+    out.line(s('red', s('bold', 'Blocked')))
+    if (block.by !== null) {
+      const state = block.by.status === null ? 'does not resolve' : out.status(block.by.status)
+      out.line(`  by   ${block.by.ref}  ${state}${block.by.title ? `  ${block.by.title}` : ''}`)
+    }
+    out.line(`  why  ${block.why ?? s('dim', 'no reason given (dacli task block <ref> --why "…")')}`)
+    if (block.at !== null) out.line(s('dim', `  since ${block.at}${block.actor ? `, by ${block.actor}` : ''}`))
+  }
   if (d.depends_on.length > 0) {
     out.line('')
-    out.line(s('bold', 'Depends on'))
-    for (const dep of d.depends_on) {
-      out.line(
-        `  ${dep.type}  ${dep.ref ?? `${dep.on} (does not resolve)`}  ${dep.status ?? ''}  ${dep.title ?? ''}`.trimEnd(),
-      )
-    }
+    const waiting = d.depends_on.filter((x) => x.status !== 'done').length
+    out.line(
+      `${s('bold', 'Depends on')}${waiting > 0 && d.status !== 'done' ? s('dim', `  (${waiting} not done)`) : ''}`,
+    )
+    out.table(
+      ['TYPE', 'TASK', 'STATUS', 'TITLE'],
+      d.depends_on.map((dep) => [
+        dep.type,
+        dep.ref ?? dep.on,
+        dep.status === null ? s('yellow', 'does not resolve') : out.status(dep.status),
+        dep.title ?? '',
+      ]),
+      { indent: 2 },
+    )
   }
   if (d.sections.so_that) {
     out.line('')
@@ -129,14 +182,27 @@ export function renderTask(out: Out, d: TaskBodyT): void {
   }
   out.line('')
   out.line(s('bold', `Acceptance (${d.acceptance_done}/${d.acceptance_total})`))
-  if (d.acceptance.length === 0) out.line(s('yellow', '  no acceptance criteria'))
+  if (d.acceptance.length === 0) out.line(s('yellow', '  no acceptance criteria yet'))
   for (const a of d.acceptance) out.line(`  ${a.n}. [${a.checked ? 'x' : ' '}] ${a.text}`)
+  if (d.verifications.length > 0) {
+    out.line('')
+    out.line(s('bold', 'Verification'))
+    for (const v of d.verifications.slice(-5)) {
+      const ok = v.exit_code === 0 ? s('green', 'passed') : s('red', `exit ${v.exit_code ?? 'timeout'}`)
+      out.line(`  ${s('dim', v.at)} ${v.actor} ${ok} in ${v.duration_ms} ms  criteria ${v.checked.join(', ')}`)
+      out.line(`    $ ${v.command}`)
+    }
+    if (d.verifications.length > 5) out.line(s('dim', `  … ${count(d.verifications.length - 5, 'earlier run')}`))
+  }
   if (d.log.length > 0) {
     out.line('')
     out.line(s('bold', 'Log'))
     for (const l of d.log.slice(-10))
       out.line(`  ${s('dim', l.at)} ${l.actor} ${l.verb}${l.details ? ` ${l.details}` : ''}`)
-    if (d.log.length > 10) out.line(s('dim', `  … ${d.log.length - 10} earlier entries (dacli task log ${d.ref})`))
+    if (d.log.length > 10)
+      out.line(
+        s('dim', `  … ${count(d.log.length - 10, 'earlier entry', 'earlier entries')} (dacli task log ${d.ref})`),
+      )
   }
 }
 

@@ -2,6 +2,7 @@
 // `--json` promises (additive only within a version; see COMPATIBILITY.md).
 
 import { z } from 'zod'
+import { Skipped } from '../../clikit/skipped.schema.js'
 
 export const StatusEnum = z.enum(['open', 'active', 'blocked', 'done', 'removed'])
 export const PriorityEnum = z.enum(['must', 'should', 'could', 'wont'])
@@ -99,7 +100,7 @@ export const TaskListDoc = z.strictObject({
   cursor: z.string().nullable(),
   next_cursor: z.string().nullable().describe('pass as --cursor for the next page; null on the last page'),
   truncated: z.boolean().describe('true when this page does not hold every match'),
-  skipped: z.array(z.strictObject({ path: z.string(), reason: z.string() })).describe('unreadable files, not listed'),
+  skipped: Skipped.describe('unreadable files, not listed'),
 })
 
 export const TaskChangeDoc = z.strictObject({

@@ -1,6 +1,6 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { classifiedError } from '../../store/errors.js'
-import { renderTask, taskDoc } from './docs.js'
+import { blockInfo, renderTask, taskDoc } from './docs.js'
 
 export const show = defineCommand({
   path: 'task show',
@@ -26,6 +26,7 @@ export const show = defineCommand({
       t = tomb.task
     }
     const data = await taskDoc(store, t)
-    return { data, human: (out) => renderTask(out, data) }
+    const block = await blockInfo(store, t)
+    return { data, human: (out) => renderTask(out, data, block) }
   },
 })

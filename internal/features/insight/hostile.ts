@@ -1,0 +1,90 @@
+// doctor's findings for hostile workspace states (quality.md, Reliability): files dacli refused to read
+// (their code says why), links and special files anywhere under `.dacli/`, and agent files that cannot
+// be trusted. Each finding names the file; a value problem names the field in its message.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { Broken, Store } from '../../store/index.js'
+import { agentProblems, scanAgents } from '../../store/index.js'
+import type { DoctorDocT } from './json.js'
+
+type Finding = DoctorDocT['findings'][number]
+
+const HINTS: Record<string, string> = {
+  'unparseable-object': 'fix the file by hand; dacli skips it and never overwrites it',
+  'invalid-id': 'an id read from a file becomes a path, so dacli refuses it: restore the id (or remove the file)',
+  'invalid-field': 'fix the field by hand; commands refuse this file rather than guess its value',
+  'invalid-utf8': 'dacli would change such bytes on a rewrite, so it refuses the file: re-save it as UTF-8',
+  'symlink-in-workspace':
+    'dacli never reads or writes through a link inside .dacli/: replace the link with the real folder or file',
+  'special-file': 'only regular files and folders belong in .dacli/: remove it',
+}
+
+/** A finding for a file a listing skipped. */
+export function brokenFinding(b: Broken): Finding {
+  const code = b.code in HINTS ? b.code : 'unparseable-object'
+  return { code, severity: 'error', subject: b.path, message: b.reason, hint: HINTS[code] as string }
+}
+
+/** Every link and special file under `.dacli/` (never followed). */
+export function linkFindings(store: Store): Finding[] {
+  const out: Finding[] = []
+  const walk = (dir: string) => {
+    let ents: fs.Dirent[]
+    try {
+      ents = fs.readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const e of ents) {
+      const p = path.join(dir, e.name)
+      if (e.isSymbolicLink()) {
+        let target = '?'
+        try {
+          target = fs.readlinkSync(p)
+        } catch {
+          // unreadable link: reported without its target
+        }
+        out.push(
+          brokenFinding({ path: store.rel(p), reason: `a symbolic link (to ${target})`, code: 'symlink-in-workspace' }),
+        )
+      } else if (e.isDirectory()) walk(p)
+      else if (!e.isFile()) {
+        const kind = e.isFIFO() ? 'a named pipe (FIFO)' : e.isSocket() ? 'a socket' : 'a device or other special file'
+        out.push(brokenFinding({ path: store.rel(p), reason: `${kind}, not a regular file`, code: 'special-file' }))
+      }
+    }
+  }
+  walk(store.dir)
+  return out
+}
+
+/** Agent files that cannot be read as identities, and identities whose files cannot be trusted. */
+export async function agentFindings(store: Store): Promise<Finding[]> {
+  const { agents, broken } = await scanAgents(store.dir, store.root)
+  const out = broken.map(brokenFinding)
+  for (const p of agentProblems(agents)) {
+    out.push({
+      code: p.code,
+      severity: 'error',
+      subject: p.path.split(path.sep).join('/'),
+      message: `${p.agent} ${p.message}; its token does not resolve`,
+      hint:
+        p.code === 'duplicate-token-hash'
+          ? 'retire or remove the copies that were not minted by dacli agent spawn; spawn a fresh identity'
+          : 'restore the file from git history (dacli record / git log), or retire it and spawn a fresh identity',
+    })
+  }
+  return out
+}
+
+/** Findings without repeats (one link may be met by a listing and by the walk). */
+export function dedupe(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>()
+  return findings.filter((f) => {
+    const key = `${f.code}\u0000${f.subject}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
