@@ -8,6 +8,7 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bool, parseArgv, str } from '../internal/clikit/flags.js'
 import { pullClaimRace, worktreeClaimRace } from '../internal/testkit/coordination.js'
+import { githubChaos } from '../internal/testkit/ghstress.js'
 import { badInputCorpus, claimRace, crashTrials, type Figures, seqRace, tickRace } from '../internal/testkit/stress.js'
 import { REPO_ROOT, workspace } from '../internal/testkit/ws.js'
 
@@ -56,6 +57,14 @@ describe.skipIf(!on)('stress', () => {
     expect(f.findings_after_cleanup).toBe(0)
   })
 
+  test('GitHub faults: 10% random faults over 1,000 tasks', { timeout: 3_600_000 }, async () => {
+    const f = await githubChaos({ tasks: 1000, rate: 0.1, seed: 1000, maxRuns: 5 })
+    figures.push(['GitHub faults', f])
+    expect(f.runs_to_converge).toBeGreaterThanOrEqual(1)
+    expect(f.runs_to_converge).toBeLessThanOrEqual(2)
+    expect(f).toMatchObject({ duplicates: 0, tasks_not_mapped_to_their_issue: 0, writes_once_converged: 0 })
+  })
+
   test('bad input corpus', { timeout: 600_000 }, async () => {
     const f = await badInputCorpus(await workspace())
     figures.push(['bad input', f])
@@ -83,18 +92,33 @@ describe.skipIf(!on)('stress', () => {
   })
 
   afterAll(() => {
-    const lines = ['# dacli stress run', '', `Run ${new Date().toISOString()}.`, '']
-    for (const [name, f] of figures) {
-      lines.push(
-        `## ${name}`,
-        '',
-        '| figure | value |',
-        '|---|---|',
-        ...Object.entries(f).map(([k, v]) => `| ${k} | ${Array.isArray(v) ? v.join(', ') : String(v)} |`),
-        '',
-      )
-    }
-    fs.mkdirSync(path.join(REPO_ROOT, 'bench', 'results'), { recursive: true })
-    fs.writeFileSync(path.join(REPO_ROOT, 'bench', 'results', 'stress-latest.md'), `${lines.join('\n')}\n`)
+    writeResults(path.join(REPO_ROOT, 'bench', 'results', 'stress-latest.md'), figures)
   })
 })
+
+/**
+ * Write the figures into the results file, section by section: a section of a test that ran is replaced, the
+ * sections of tests that did not run this time (`-t` picks some) are kept as they were.
+ */
+function writeResults(file: string, figs: [string, Figures][]): void {
+  const sections = new Map<string, string>()
+  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+  const [head = '', ...parts] = old.split(/^(?=## )/m)
+  // A file from before sections carried their own date: its one date goes into each section.
+  const dated = /^Run .*$/m.exec(head)?.[0]
+  for (const part of parts) {
+    const [title = '', ...rest] = part.trimEnd().split('\n')
+    const body = rest.join('\n')
+    sections.set(title, dated !== undefined && !/^Run /m.test(body) ? `${title}\n\n${dated}\n${body}` : part.trimEnd())
+  }
+  for (const [name, f] of figs) {
+    const rows = Object.entries(f).map(([k, v]) => `| ${k} | ${Array.isArray(v) ? v.join(', ') : String(v)} |`)
+    sections.set(
+      `## ${name}`,
+      [`## ${name}`, '', `Run ${new Date().toISOString()}.`, '', '| figure | value |', '|---|---|', ...rows].join('\n'),
+    )
+  }
+  const text = ['# dacli stress run', '', ...[...sections.values()].flatMap((s) => [s, ''])].join('\n')
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, text)
+}

@@ -1,13 +1,14 @@
 // Build: (1) generate internal/cli/manifest.gen.ts — every command's declaration
 // as plain data plus an import() of its module — from the command files
 // themselves; (2) bundle cmd/dacli.ts with esbuild and code splitting, so the
-// entry chunk holds only node:* imports, the kernel, the parser and the table,
-// and each command module loads on first use.
+// entry holds only node:* imports, the kernel, the parser and the table, and
+// command modules load on first use, in a few groups (scripts/chunks.mjs).
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
+import { chunkPlugin, dropUnusedRequire, REQUIRE_LINE } from './chunks.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -78,10 +79,10 @@ export async function generateManifest({ write = true } = {}) {
   ].join('\n')
   const target = join(root, 'internal', 'cli', 'manifest.gen.ts')
   if (write && (!existsSync(target) || readFileSync(target, 'utf8') !== text)) writeFileSync(target, text)
-  return { text, count: entries.length }
+  return { text, count: entries.length, entries }
 }
 
-export async function bundle() {
+export async function bundle(entries) {
   rmSync(join(root, 'build'), { recursive: true, force: true })
   return build({
     absWorkingDir: root,
@@ -97,16 +98,22 @@ export async function bundle() {
     metafile: true,
     define,
     logLevel: 'warning',
-    // A real `require` for the CommonJS dependencies bundled into ESM chunks.
-    banner: {
-      js: '#!/usr/bin/env node\nimport { createRequire as __dacliCreateRequire } from "node:module"; const require = __dacliCreateRequire(import.meta.url);',
-    },
+    plugins: entries === undefined ? [] : [chunkPlugin({ root, entries })],
+    // A real `require` for the CommonJS dependencies bundled into ESM chunks (dropped where unused, below).
+    banner: { js: `#!/usr/bin/env node\n${REQUIRE_LINE}` },
+    write: false,
+  }).then((r) => {
+    for (const f of r.outputFiles) {
+      mkdirSync(dirname(f.path), { recursive: true })
+      writeFileSync(f.path, f.path.endsWith('.js') ? dropUnusedRequire(f.text) : f.contents)
+    }
+    return r
   })
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const m = await generateManifest()
-  const r = await bundle()
+  const r = await bundle(m.entries)
   writeFileSync(join(root, 'build', 'meta.json'), JSON.stringify(r.metafile))
   console.log(`built build/dacli.js (${m.count} commands)`)
 }

@@ -15,12 +15,14 @@ import { commands as note } from '../features/note/index.js'
 import { commands as project } from '../features/project/index.js'
 import { commands as record } from '../features/record/index.js'
 import { commands as task } from '../features/task/index.js'
+import { commands as worktree } from '../features/worktree/index.js'
 
 export const commands: readonly Command[] = [
   ...meta,
   ...agent,
   ...project,
   ...task,
+  ...worktree,
   ...accept,
   ...note,
   ...events,

@@ -15,6 +15,7 @@ import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as task } from '../features/task/json.js'
+import { documents as worktree } from '../features/worktree/json.js'
 
 export const zodDocuments: Record<string, z.ZodType> = {
   ...envelope,
@@ -22,6 +23,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...agent,
   ...project,
   ...task,
+  ...worktree,
   ...accept,
   ...note,
   ...events,

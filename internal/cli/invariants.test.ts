@@ -110,6 +110,12 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'record push': { argv: ['record', 'push'] },
   'record pull': { argv: ['record', 'pull'] },
   'task log': { argv: ['task', 'log', 'alpha/1'] },
+  // The fixture's repository has no trunk yet, so the record branch is the base; alpha/2's worktree folder was
+  // deleted by hand in beforeAll (remove and prune forget it).
+  'worktree add': { argv: ['worktree', 'add', 'alpha/1', '--base', 'dacli/record'] },
+  'worktree list': { argv: ['worktree', 'list'] },
+  'worktree remove': { argv: ['worktree', 'remove', 'alpha/2'] },
+  'worktree prune': { argv: ['worktree', 'prune', '--into', 'dacli/record'] },
   // The one command that refuses --json (stdout is the protocol); its --help must not start the server.
   'mcp serve': { argv: ['mcp', 'serve', '--profile', 'minimal'] },
 }
@@ -150,6 +156,8 @@ beforeAll(async () => {
   base = await fixture()
   rwId = JSON.parse((await base.ws.dacli('whoami', '--json', { as: base.rw })).stdout).id
   ;(await base.ws.dacli('github', 'link', 'alpha', '--repo', 'acme/widgets', { env: env() })).expectExit(0)
+  const wt = (await base.ws.dacli('worktree', 'add', 'alpha/2', '--base', 'dacli/record', '--json')).expectExit(0)
+  fs.rmSync(wt.json.path, { recursive: true, force: true })
 })
 afterAll(async () => {
   await gh.close()

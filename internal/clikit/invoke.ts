@@ -3,7 +3,7 @@
 // undeclared --json → other usage problems → grant gate → run → render.
 
 import { FailureError, RefusedError, UsageError } from '../store/errors.js'
-import type { Identity } from '../store/index.js'
+import type { Identity, Store } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input, type Verdict } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
 import { closestOf, correctedCommands } from './didyoumean.js'
@@ -94,7 +94,11 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     return { exitCode: 0, data: null }
   }
 
-  const store = once(() => rt.services.store(rt.cwd, rt.env, rt.now))
+  let opened: Promise<Store> | undefined
+  const store = () => {
+    opened ??= rt.services.store(rt.cwd, rt.env, rt.now)
+    return opened
+  }
   // A server (mcp serve) binds its identity at launch; every call still re-resolves it, so an identity
   // retired meanwhile (or one whose ancestor was) is refused from its next call on (quality.md, revocation).
   const bound = rt.identity
@@ -210,6 +214,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const { makeOut } = await import('./out.js')
       result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
     }
+    await flush(opened)
     // A verdict's way forward goes where every refusal's goes (stderr), so people see it the same way.
     if (!json && result.verdict !== undefined && result.verdict.next.length > 0)
       rt.io.stderr.write(`Next actions:\n${result.verdict.next.map((x) => `  ${x}\n`).join('')}`)
@@ -219,6 +224,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       ...(result.verdict === undefined ? {} : { verdict: result.verdict }),
     }
   } catch (err) {
+    await flush(opened)
     const env = envelopeOf(err, debug)
     const near = closestOf(env.details)
     if (near !== null && env.suggestions.length === 0) {
@@ -236,6 +242,13 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     }
     return { exitCode: exitCodeOf(err), error: env }
   }
+}
+
+/** Write what the command's reads taught the store's caches: once per invocation, after its work. */
+async function flush(opened: Promise<Store> | undefined): Promise<void> {
+  if (opened === undefined) return
+  const s = await opened.catch(() => null)
+  s?.flush()
 }
 
 /** The caller's command line with each near-miss flag replaced by the flag it probably meant. */

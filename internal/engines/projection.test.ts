@@ -82,4 +82,36 @@ describe('projecting tasks onto issues', () => {
     const t = task('t-A', { github: { issue: 1, repo: 'other/repo' } })
     expect(project([t], [issue(1)], 'o/r', WS).steps[0]?.action).toBe('create')
   })
+
+  test('writes less: no status label reads as the state’s own; a task without priority keeps the issue’s', () => {
+    const adopted = (n: number, over: Partial<ProjectedTask> = {}) =>
+      task(`t-${n}`, { github: { issue: n, repo: 'o/r' }, ...over })
+    const issues = [
+      issue(1, { labels: [] }),
+      issue(2, { labels: ['bug', 'priority:high'] }),
+      issue(3, { state: 'closed', labels: [] }),
+      issue(4, { labels: [] }),
+      issue(5, { labels: ['priority:high', 'status:open'] }),
+    ]
+    const p = project(
+      [
+        adopted(1),
+        adopted(2),
+        adopted(3, { status: 'done' }),
+        adopted(4, { status: 'active' }),
+        adopted(5, { priority: 'must' }),
+      ],
+      issues,
+      'o/r',
+      WS,
+    )
+    expect(p.steps.map((s) => [s.action, s.changes, s.desired.labels])).toEqual([
+      ['unchanged', [], ['status:open']],
+      ['unchanged', [], ['bug', 'priority:high', 'status:open']],
+      ['unchanged', [], ['status:done']],
+      // A task that moved on is written, with its labels in full.
+      ['update', ['labels'], ['status:active']],
+      ['update', ['labels'], ['priority:must', 'status:open']],
+    ])
+  })
 })

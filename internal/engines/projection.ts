@@ -12,6 +12,11 @@
 // labels are kept), the state (closed when the task is done, open otherwise),
 // and — only on issues it authored, i.e. carrying this task's marker — the
 // title and body. A human-written issue keeps its words.
+//
+// It writes only what differs: an issue with no `status:` label already says
+// what its state says (open → `status:open`, closed → `status:done`), and a task
+// with no priority leaves the issue's `priority:` labels alone — so the first
+// push after adopting issues rewrites none of them unless a task moved on.
 
 import { sameRepo } from './adoption.js'
 
@@ -64,7 +69,8 @@ export interface Projection<T extends ProjectedTask, I extends IssueState> {
 
 export const markerOf = (taskId: string, wsId: string) => `<!-- dacli:${taskId} ws:${wsId} -->`
 const MARKERS = /<!-- dacli:(t-[0-9A-Za-z]+) ws:([0-9A-Za-z]+) -->/g
-const MANAGED_LABEL = /^(status|priority):/i
+const STATUS_LABEL = /^status:/i
+const PRIORITY_LABEL = /^priority:/i
 
 /** The body of an issue dacli authors: its marker, why, the acceptance checklist, and where the truth lives. */
 export function issueBody(t: ProjectedTask, wsId: string): string {
@@ -85,6 +91,20 @@ export function issueBody(t: ProjectedTask, wsId: string): string {
 
 export function managedLabels(t: ProjectedTask): string[] {
   return [`status:${t.status}`, ...(t.priority === null ? [] : [`priority:${t.priority}`])]
+}
+
+/** The labels an issue ends with: its own, with the status (and, when the task has one, the priority) replaced. */
+function labelsFor(t: ProjectedTask, issue: IssueState | null): string[] {
+  const managed = managedLabels(t)
+  if (issue === null) return sorted(managed)
+  const kept = issue.labels.filter((l) => !STATUS_LABEL.test(l) && !(t.priority !== null && PRIORITY_LABEL.test(l)))
+  return sorted([...kept, ...managed])
+}
+
+/** An issue's labels as dacli reads them: no `status:` label means the one its state implies. */
+function effectiveLabels(issue: IssueState): string[] {
+  if (issue.labels.some((l) => STATUS_LABEL.test(l))) return sorted(issue.labels)
+  return sorted([...issue.labels, issue.state === 'closed' ? 'status:done' : 'status:open'])
 }
 
 const normBody = (s: string) => s.replace(/\r\n?/g, '\n').trim()
@@ -131,11 +151,10 @@ export function project<T extends ProjectedTask, I extends IssueState>(
     const remap =
       issue !== null && !(mappedHere && g?.issue === issue.number && g.repo !== null && sameRepo(g.repo, repo))
     const owns = issue === null || (t.id !== null && issue.body.includes(markerOf(t.id, wsId)))
-    const managed = managedLabels(t)
     const desired = {
       title: owns || issue === null ? t.title : issue.title,
       body: owns || issue === null ? issueBody(t, wsId) : issue.body,
-      labels: sorted(issue === null ? managed : [...issue.labels.filter((l) => !MANAGED_LABEL.test(l)), ...managed]),
+      labels: labelsFor(t, issue),
       state: (t.status === 'done' ? 'closed' : 'open') as 'open' | 'closed',
     }
     const changes: Field[] = []
@@ -143,7 +162,7 @@ export function project<T extends ProjectedTask, I extends IssueState>(
     if (issue !== null) {
       if (owns && issue.title !== desired.title) changes.push('title')
       if (owns && normBody(issue.body) !== normBody(desired.body)) changes.push('body')
-      if (!sameList(sorted(issue.labels), desired.labels)) changes.push('labels')
+      if (!sameList(effectiveLabels(issue), desired.labels)) changes.push('labels')
       if (issue.state !== desired.state) changes.push('state')
       action =
         changes.length === 0

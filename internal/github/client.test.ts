@@ -128,7 +128,7 @@ describe('the GitHub client against the fake', () => {
     })
     expect(i.state).toBe('closed')
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900)
-    expect(waits[0]).toMatch(/^GitHub secondary rate limit \(PATCH .*\) 1000$/)
+    expect(waits[0]).toMatch(/^GitHub secondary rate limit on PATCH \/repos\/.* 1000$/)
     expect(fake.writes().map((c) => c.status)).toEqual([429, 200])
   })
 

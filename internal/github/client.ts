@@ -5,7 +5,8 @@
 // command pays for it.
 //
 // - Every request carries a timeout, and goes only to the API's own origin: a
-//   `Link` or a redirect to another host is refused before anything is sent.
+//   `Link` or a redirect to another host is refused before anything is sent
+//   (guardedfetch.ts).
 // - Every request runs under one retry policy (retry.ts). Reads and PATCH are
 //   idempotent and simply retried; creating an issue is retried only after
 //   proving the failed attempt created nothing (see createIssue).
@@ -15,8 +16,10 @@ import { Octokit } from '@octokit/core'
 import { paginateRest } from '@octokit/plugin-paginate-rest'
 import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck/light.js'
-import { BadResponseError, classify, ForeignHostError } from './failure.js'
-import { type Retrier, Retrier as RetrierClass, type RetryReport, type RetrySettings } from './retry.js'
+import type { GitHubClient, Quota, Tally } from './api.js'
+import { BadResponseError, classify } from './failure.js'
+import { guardedFetch } from './guardedfetch.js'
+import { Retrier, type RetryReport, type RetrySettings } from './retry.js'
 import {
   createdIssueOf,
   type Issue,
@@ -28,52 +31,10 @@ import {
   repoOf,
 } from './shapes.js'
 
+export type { GitHubClient, IssueWrite, Quota } from './api.js'
+export { Tally } from './api.js'
 export type { Visibility } from './shapes.js'
 export type { Issue, RateLimit, RepoInfo, RetryReport, RetrySettings }
-
-export interface IssueWrite {
-  title?: string
-  body?: string
-  labels?: string[]
-  state?: 'open' | 'closed'
-}
-
-/** Attempts made for one item (every HTTP attempt, retries included). */
-export class Tally {
-  attempts = 0
-}
-
-export interface Quota {
-  remaining: number
-  limit: number
-  /** RFC 3339 UTC, or null. */
-  reset: string | null
-}
-
-export interface GitHubClient {
-  readonly apiUrl: string
-  /** The spacing of writes: between any two, and before each issue creation. */
-  readonly pacing: { writeMs: number; createMs: number }
-  rateLimit(): Promise<RateLimit>
-  repository(fullName: string): Promise<RepoInfo>
-  /** Every issue (open and closed, pull requests left out), in ascending number order. */
-  listIssues(fullName: string, onPage?: (fetched: number) => void): Promise<Issue[]>
-  /**
-   * Create an issue whose body carries `marker` (a string no other issue carries). After a failure that leaves
-   * it unknown whether GitHub created it (a 5xx, a timeout), the issues updated since the session began are read
-   * back: the one carrying the marker is returned as `adopted`; only if there is none is the create sent again.
-   */
-  createIssue(
-    fullName: string,
-    fields: { title: string; body: string; labels: string[] },
-    opts: { marker: string; tally?: Tally },
-  ): Promise<{ issue: Issue; adopted: boolean }>
-  updateIssue(fullName: string, number: number, fields: IssueWrite, opts?: { tally?: Tally }): Promise<Issue>
-  /** The quota GitHub reported with its latest answer (null before the first). */
-  quota(): Quota | null
-  /** What the retry policy has spent so far. */
-  retries(): RetryReport
-}
 
 export interface ClientOptions {
   apiUrl: string
@@ -91,7 +52,6 @@ export interface ClientOptions {
 
 /** A create's proof reads the issues updated since this long before the create began, by GitHub's clock. */
 const PROOF_MARGIN_MS = 60_000
-const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const silent = { debug() {}, info() {}, warn() {}, error() {} }
 const GitHubOctokit = Octokit.plugin(paginateRest, throttling)
 
@@ -108,39 +68,10 @@ const splitRepo = (fullName: string) => {
   return { owner, repo }
 }
 
-/** fetch with a timeout that sends nothing off the API's origin, following redirects only within it. */
-function guardedFetch(apiUrl: string, timeoutMs: number): typeof fetch {
-  const origin = new URL(apiUrl).origin
-  return async (input, init) => {
-    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(init?.signal ? [init.signal] : [])])
-    let url = new URL(input instanceof Request ? input.url : String(input))
-    let method = init?.method ?? 'GET'
-    let body: RequestInit['body'] | undefined = init?.body
-    for (let hop = 0; ; hop++) {
-      if (url.origin !== origin) throw new ForeignHostError(url.host)
-      const res = await fetch(url, {
-        ...init,
-        method,
-        ...(body === undefined ? {} : { body }),
-        signal,
-        redirect: 'manual',
-      })
-      const location = res.headers.get('location')
-      if (!REDIRECTS.has(res.status) || location === null || hop >= 5) return res
-      await res.body?.cancel()
-      url = new URL(location, url)
-      if (res.status === 303 || (res.status !== 307 && res.status !== 308 && method === 'POST')) {
-        method = 'GET'
-        body = undefined
-      }
-    }
-  }
-}
-
 export function createClient(opts: ClientOptions): GitHubClient {
   const secrets = [opts.token]
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
-  const retrier: Retrier = new RetrierClass(opts.retry, {
+  const retrier = new Retrier(opts.retry, {
     sleep,
     random: Math.random,
     ...(opts.onWait ? { onWait: opts.onWait } : {}),
@@ -195,7 +126,7 @@ export function createClient(opts: ClientOptions): GitHubClient {
       }
     }
     if (once) return attempt()
-    return retrier.run(attempt, { idempotent: true, what: `(${options.method} ${pathOf(options.url)})` })
+    return retrier.run(attempt, { idempotent: true, what: `on ${options.method} ${pathOf(options.url)}` })
   })
 
   const call = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
@@ -254,7 +185,7 @@ export function createClient(opts: ClientOptions): GitHubClient {
           },
           {
             idempotent: false,
-            what: `creating an issue in ${fullName}`,
+            what: `while creating an issue in ${fullName}`,
             proof: async () => {
               const found = (await list(fullName, since)).find((i) => i.body.includes(o.marker))
               return found === undefined ? null : { issue: found, adopted: true }

@@ -47,7 +47,7 @@ export interface RunOptions<T> {
   proof?: () => Promise<T | null>
   /** Counts the attempts made. */
   tally?: { attempts: number }
-  /** What the request does, for the wait messages ("creating issue …"). */
+  /** What the request does, for the wait messages ("on GET /path", "while creating an issue in …"). */
   what?: string
 }
 

@@ -15,13 +15,10 @@ export function refOfDocument(data: unknown): string | null {
   return null
 }
 
-export async function autorecord(ctx: Context, command: CommandEntry, input: Input, data: unknown): Promise<void> {
-  // The record commands commit (or exchange commits) themselves; a dry run changed nothing.
-  if (command.path === 'record' || command.path.startsWith('record ')) return
-  if (command.standalone || input.flags['dry-run'] === true) return
+/** Record after `command` succeeded (services.ts has checked that the workspace wants it: `wantsRecord`). */
+export async function autorecord(ctx: Context, command: CommandEntry, _input: Input, data: unknown): Promise<void> {
   try {
     const store = await ctx.store()
-    if (!store.config.autorecord) return
     const { recordWorkspace, oneLine } = await import('../gitx/record.js')
     const ref = refOfDocument(data)
     const what = oneLine(ref === null ? command.path : `${command.path} ${ref}`)

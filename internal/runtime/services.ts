@@ -1,7 +1,8 @@
 // The composition root's collaborators, created lazily. The bin, the tests and
 // the MCP server all wire commands to the same services through this module.
 
-import type { Services } from '../clikit/context.js'
+import type { CommandEntry, Input } from '../clikit/command.js'
+import type { Context, Services } from '../clikit/context.js'
 import type { Runtime } from '../clikit/invoke.js'
 
 export const services: Services = {
@@ -12,6 +13,18 @@ export const services: Services = {
   git: async (cwd, env) => (await import('../gitx/index.js')).openGit(cwd, env),
 }
 
-/** `Runtime.afterMutation`: autorecord (loaded only after a mutating command). */
-export const afterMutation: NonNullable<Runtime['afterMutation']> = async (ctx, command, input, data) =>
-  (await import('./autorecord.js')).autorecord(ctx, command, input, data)
+/**
+ * Whether a successful mutating command gets recorded: the record commands commit (or exchange commits)
+ * themselves, a dry run changed nothing, and the workspace must ask for it (`autorecord: true`).
+ */
+async function wantsRecord(ctx: Context, command: CommandEntry, input: Input): Promise<boolean> {
+  if (command.path === 'record' || command.path.startsWith('record ')) return false
+  if (command.standalone || input.flags['dry-run'] === true) return false
+  return (await ctx.store().catch(() => null))?.config.autorecord === true
+}
+
+/** `Runtime.afterMutation`: autorecord, its module loaded only when the workspace records. */
+export const afterMutation: NonNullable<Runtime['afterMutation']> = async (ctx, command, input, data) => {
+  if (await wantsRecord(ctx, command, input))
+    await (await import('./autorecord.js')).autorecord(ctx, command, input, data)
+}

@@ -6,6 +6,7 @@ import { headOf } from '../gitx/discover.js'
 import { FailureError, RefusedError, UsageError } from './errors.js'
 import { type EventRecord, listEvents, markApplied } from './events.js'
 import { type Change, closeTask, mayRewrite, notOwner, propose, refOf } from './lifecycle.js'
+import { appendToSection, checkboxes, setChecked } from './markdown.js'
 import type { Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import type { Store, TaskEdit } from './store.js'
@@ -84,7 +85,6 @@ export async function verifyOrFail(store: Store, req: VerifyRequest, t: TaskReco
 }
 
 async function tick(e: TaskEdit, ns: readonly number[], who: Identity, v: Verification | null): Promise<number[]> {
-  const { checkboxes, setChecked, appendToSection } = await import('./markdown.js')
   const boxes = checkboxes(e.body).filter((b) => ns.includes(b.n) && !b.checked)
   if (boxes.length === 0) return []
   e.body = setChecked(e.body, boxes, true)
@@ -143,7 +143,6 @@ export async function uncheckTask(store: Store, ref: string, who: Identity, ns: 
   const wanted = select(t, { ns })
   const r = await store.editTask(target, who.id, async (e) => {
     if (!(await mayRewrite(store, e.before, who))) throw notOwner(e.before, who, 'uncheck criteria of')
-    const { checkboxes, setChecked } = await import('./markdown.js')
     const boxes = checkboxes(e.body).filter((b) => wanted.includes(b.n) && b.checked)
     if (boxes.length === 0) return false
     e.body = setChecked(e.body, boxes, false)

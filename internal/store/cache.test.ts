@@ -4,7 +4,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
-import { workspace } from '../testkit/ws.js'
+import { baseEnv, workspace } from '../testkit/ws.js'
+import { fileRefOf } from './store.js'
 
 /** Age a file so the cache is allowed to keep it (fresh files are never cached). */
 const age = (file: string) => fs.utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
@@ -29,7 +30,7 @@ test('hand edits behind the caches are seen; deleting the caches changes no answ
     events: (await ws.dacli('events', 'list', '--json')).json,
   })
   const warm = await answers()
-  expect(fs.existsSync(path.join(dacliDir, 'cache', 'records', 'p.json'))).toBe(true)
+  expect(fs.existsSync(path.join(dacliDir, 'cache', 'records', 'p'))).toBe(true)
   expect(await answers()).toEqual(warm)
   fs.rmSync(path.join(dacliDir, 'cache'), { recursive: true })
   expect(await answers()).toEqual(warm)
@@ -50,17 +51,18 @@ test('hand edits behind the caches are seen; deleting the caches changes no answ
 })
 
 test('an entry cached while its file was racily fresh is trusted only while the content is the same', async () => {
-  const { FileCache } = await import('./filecache.js')
+  const { CacheFile } = await import('./filecache.js')
   const { tempDir } = await import('../testkit/ws.js')
-  const file = path.join(tempDir(), 'c.json')
+  const file = path.join(tempDir(), 'c')
   const fresh = { key: '10:123:7', mtimeMs: Date.now() }
   const old = { key: '10:1:7', mtimeMs: Date.now() - 60_000 }
-  const a = new FileCache<string>(file, 1)
-  a.set('fresh', fresh, 'parsed A', 'content A')
-  a.set('nodigest', fresh, 'parsed B')
-  a.set('old', old, 'parsed C')
-  a.save({ prune: true })
-  const b = new FileCache<string>(file, 1)
+  const a = new CacheFile(file)
+  const sa = a.section<string>('s', 'used')
+  sa.set('fresh', fresh, 'parsed A', 'content A')
+  sa.set('nodigest', fresh, 'parsed B')
+  sa.set('old', old, 'parsed C')
+  a.save()
+  const b = new CacheFile(file).section<string>('s', 'used')
   expect(b.get('fresh', fresh, () => 'content A')).toBe('parsed A')
   expect(b.get('fresh', fresh, () => 'content X')).toBeUndefined() // same stamp, other bytes: a miss
   expect(b.get('fresh', fresh)).toBeUndefined() // cannot verify without the content
@@ -70,27 +72,91 @@ test('an entry cached while its file was racily fresh is trusted only while the 
 })
 
 test('a digest entry whose file has stopped being fresh is kept on its stamp alone from then on', async () => {
-  const { FileCache } = await import('./filecache.js')
+  const { CacheFile } = await import('./filecache.js')
   const { tempDir } = await import('../testkit/ws.js')
-  const file = path.join(tempDir(), 'c.json')
+  const file = path.join(tempDir(), 'c')
   const cachedAt = { key: '10:5:7', mtimeMs: Date.now() }
-  const a = new FileCache<string>(file, 1)
-  a.set('t', cachedAt, 'parsed', 'content')
-  a.save({ prune: true })
+  const a = new CacheFile(file)
+  a.section<string>('s', 'used').set('t', cachedAt, 'parsed', 'content')
+  a.save()
   // Later: the same stamp, but its modification time is now well in the past.
   const later = { key: '10:5:7', mtimeMs: Date.now() - 60_000 }
-  const b = new FileCache<string>(file, 1)
+  const b = new CacheFile(file)
   let reads = 0
   expect(
-    b.get('t', later, () => {
+    b.section<string>('s', 'used').get('t', later, () => {
       reads++
       return 'content'
     }),
   ).toBe('parsed')
-  b.save({ prune: true })
-  const c = new FileCache<string>(file, 1)
-  expect(c.get('t', later)).toBe('parsed') // no content needed any more
+  b.save()
+  const c = new CacheFile(file)
+  expect(c.section<string>('s', 'used').get('t', later)).toBe('parsed') // no content needed any more
   expect(reads).toBe(1)
-  const stored = JSON.parse(fs.readFileSync(file, 'utf8'))
-  expect(stored.entries.t).toHaveLength(2)
+  const line = fs.readFileSync(file, 'utf8').split('\n')[1] as string
+  expect(JSON.parse(line.slice(line.indexOf('\t') + 1)).t).toHaveLength(2)
+})
+
+test('a cache file keeps the sections a process did not touch byte for byte, and drops those of gone projects', async () => {
+  const { CacheFile } = await import('./filecache.js')
+  const { tempDir } = await import('../testkit/ws.js')
+  const file = path.join(tempDir(), 'index')
+  const old = (k: string) => ({ key: k, mtimeMs: Date.now() - 60_000 })
+  const a = new CacheFile(file)
+  for (const s of ['tasks/a', 'tasks/b', 'tasks/c', 'notes/a']) a.section<string>(s, 'used').set('x', old('1'), s)
+  a.save()
+  const before = fs.readFileSync(file, 'utf8').split('\n')
+  // Only tasks/b changes; project c is gone.
+  const b = new CacheFile(file)
+  b.keepSections('tasks/', ['a', 'b'])
+  b.section<string>('tasks/b', 'used').set('y', old('2'), 'new')
+  b.save()
+  const after = fs.readFileSync(file, 'utf8').split('\n')
+  expect(after[0]).toBe(before[0])
+  const line = (lines: string[], s: string) => lines.find((l) => l.startsWith(`${s}\t`))
+  expect(line(after, 'tasks/a')).toBe(line(before, 'tasks/a'))
+  expect(line(after, 'notes/a')).toBe(line(before, 'notes/a'))
+  expect(line(after, 'tasks/c')).toBeUndefined()
+  expect(JSON.parse((line(after, 'tasks/b') as string).split('\t')[1] as string)).toEqual({ y: ['2', 'new'] })
+  // Nothing changed: nothing is written (the inode stays).
+  const ino = fs.statSync(file).ino
+  const c = new CacheFile(file)
+  c.section<string>('tasks/a', 'used').get('x', old('1'))
+  c.save()
+  expect(fs.statSync(file).ino).toBe(ino)
+  // A foreign or older header: every section is ignored.
+  fs.writeFileSync(file, `dacli-cache 0 old\ntasks/a\t{"x":["1","stale"]}\n`)
+  expect(new CacheFile(file).section<string>('tasks/a', 'used').get('x', old('1'))).toBeUndefined()
+})
+
+test('cold reads write each cache once, after the work, never once per file', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  const n = 40
+  for (let i = 1; i <= n; i++) {
+    const seq = String(i).padStart(3, '0')
+    ws.write(
+      `.dacli/projects/p/tasks/open/${seq}-t${i}.md`,
+      `---\nid: t-01J${String(i).padStart(23, '0')}\nkind: task\nversion: 1\n---\n\n# Task ${i}\n\n## Acceptance\n\n- [ ] works\n`,
+    )
+  }
+  const { Store } = await import('./store.js')
+  const store = await Store.open(ws.root, baseEnv(), () => new Date())
+  const records = path.join(ws.root, '.dacli', 'cache', 'records', 'p')
+  const index = path.join(ws.root, '.dacli', 'cache', 'index')
+  fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
+  for (const t of (await store.listTasks('p')).tasks) await store.readTaskFile(fileRefOf(ws.root, t))
+  // Every file was a miss, and nothing has been written yet.
+  expect(fs.existsSync(records)).toBe(false)
+  expect(fs.existsSync(index)).toBe(false)
+  store.flush()
+  const sections = (f: string) => fs.readFileSync(f, 'utf8').split('\n').slice(1, -1)
+  expect(sections(index).map((l) => l.split('\t')[0])).toEqual(['tasks/p'])
+  // The files were written moments ago (racily fresh): kept with a digest of their content.
+  expect(Object.keys(JSON.parse((sections(records)[0] as string).split('\t')[1] as string))).toHaveLength(n)
+
+  // Through the command line: a cold lint leaves the caches written (invoke() flushes once at the end).
+  fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
+  ;(await ws.dacli('lint', '--json')).expectExit(0)
+  expect(Object.keys(JSON.parse((sections(records)[0] as string).split('\t')[1] as string))).toHaveLength(n)
 })

@@ -10,7 +10,8 @@ import * as path from 'node:path'
 import { ulid } from 'ulid'
 import { byText } from '../engines/order.js'
 import { FailureError, NotFoundError } from './errors.js'
-import { cacheFile, FileCache, stampOf } from './filecache.js'
+import { stampOf } from './filecache.js'
+import { parseData } from './flat.js'
 import { atomicWrite, isTempName, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
 import { isId, safeSegment } from './paths.js'
@@ -133,9 +134,8 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
   if (link !== null) linked(link)
   else walk(top, 0)
   files.sort((a, b) => byText(path.basename(a), path.basename(b)))
+  const cache = store.cache('index').section<EventRecord>('events', 'used')
   if (files.length === 0) return { events, broken }
-  const cache = new FileCache<EventRecord>(cacheFile(store.dir, 'events.json'), 2)
-  let parse: typeof import('./frontmatter.js').parseObject | null = null
   for (const f of files) {
     const rel = store.rel(f)
     const stamp = stampOf(f)
@@ -146,16 +146,14 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
       continue
     }
     try {
-      parse ??= (await import('./frontmatter.js')).parseObject
       const text = readText(f)
-      const e = eventOf(parse(text), rel)
+      const e = eventOf(await parseData(text), rel)
       cache.set(rel, stamp, e, text)
       events.push(e)
     } catch (err) {
       broken.push(brokenOf(rel, err))
     }
   }
-  cache.save({ prune: true })
   return { events, broken }
 }
 

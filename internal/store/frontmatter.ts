@@ -17,40 +17,10 @@ import {
   type YAMLMap,
 } from 'yaml'
 
+import { type Split, splitFrontmatter } from './flat.js'
 import { ParseError } from './model.js'
 
-export { ParseError }
-
-const OPEN = /^\uFEFF?---[ \t]*\r?\n/
-/** The closing line: `---` alone (trailing blanks allowed), at the start of `rest` or after a newline. */
-const CLOSE = /(?:^|\n)(---[ \t]*(?:\r?\n|$))/
-
-export interface Split {
-  /** Everything up to and including the opening `---` line. */
-  head: string
-  front: string
-  /** The closing `---` line. */
-  close: string
-  body: string
-  eol: '\n' | '\r\n'
-}
-
-export function splitFrontmatter(text: string): Split {
-  const open = OPEN.exec(text)
-  if (open === null) throw new ParseError('no frontmatter: the file must start with a "---" line')
-  const rest = text.slice(open[0].length)
-  const m = CLOSE.exec(rest)
-  if (m === null) throw new ParseError('unterminated frontmatter: no closing "---" line')
-  const close = m[1] as string
-  const frontLen = m.index + m[0].length - close.length
-  return {
-    head: open[0],
-    front: rest.slice(0, frontLen),
-    close,
-    body: rest.slice(frontLen + close.length),
-    eol: open[0].endsWith('\r\n') ? '\r\n' : '\n',
-  }
-}
+export { ParseError, type Split, splitFrontmatter }
 
 const TO_STRING = { lineWidth: 0, flowCollectionPadding: false } as const
 

@@ -155,15 +155,18 @@ export function removeFile(file: string): void {
   fs.rmSync(file, { force: true })
 }
 
+/** A fresh temp file name beside `file`: readers skip it, and once its writer is dead the next writer sweeps it. */
+export function tempPathFor(file: string): string {
+  const name = `.${path.basename(file)}${TEMP_MARK}${process.pid}-${HOST_TAG}-${randomBytes(4).toString('hex')}`
+  return path.join(path.dirname(file), name)
+}
+
 /** Write `content` to `file` atomically and durably. With `exclusive`, fail (EEXIST) when the file exists. */
 export function atomicWrite(file: string, content: string | Buffer, opts: { exclusive?: boolean } = {}): void {
   const dir = path.dirname(file)
   mkdirNoLinks(dir)
   sweepTemps(dir) // the next writer in a folder removes what dead writers left behind
-  const tmp = path.join(
-    dir,
-    `.${path.basename(file)}${TEMP_MARK}${process.pid}-${HOST_TAG}-${randomBytes(4).toString('hex')}`,
-  )
+  const tmp = tempPathFor(file)
   const fd = fs.openSync(tmp, 'wx', 0o644)
   try {
     fs.writeSync(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content)

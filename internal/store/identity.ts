@@ -8,7 +8,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import type { GitInfo } from '../gitx/discover.js'
 import { RefusedError } from './errors.js'
-import { quickFront, readFlat } from './flat.js'
+import { quickFront, readFront } from './flat.js'
 import { isTempName, LinkError, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError } from './model.js'
 import { isId } from './paths.js'
@@ -47,7 +47,7 @@ export async function readAgentFileChecked(file: string, root: string): Promise<
   const text = readText(file)
   const q = quickFront(text)
   if (q === null) throw new ParseError('no frontmatter')
-  let d = readFlat(q.front)
+  let d = readFront(q.front)
   if (d === null) {
     const { parse } = await import('yaml')
     let v: unknown

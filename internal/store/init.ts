@@ -9,7 +9,14 @@ import { gitInfoAt } from '../gitx/discover.js'
 import { ConflictError, FailureError, UsageError } from './errors.js'
 import { ROOT_ID } from './identity.js'
 import { stamp } from './model.js'
-import { DEFAULT_RECORD_BRANCH, FORMAT_VERSION, pullCommand, remoteWithRecord, WORKSPACE_DIR } from './workspace.js'
+import {
+  DEFAULT_RECORD_BRANCH,
+  FORMAT_VERSION,
+  GITIGNORE,
+  pullCommand,
+  remoteWithRecord,
+  WORKSPACE_DIR,
+} from './workspace.js'
 
 export interface InitResult {
   id: string
@@ -19,10 +26,6 @@ export interface InitResult {
   in_git: boolean
   record_branch: string
 }
-
-/** `.dacli/.gitignore`: what is transient (locks, caches) or not the workspace's own (task worktrees). */
-export const GITIGNORE =
-  '# transient, regenerable or checkouts of their own; never committed\nlocks/\ncache/\nworktrees/\n'
 
 const q = (s: string) => (/^[A-Za-z0-9][A-Za-z0-9 ._/-]*$/.test(s) && !s.endsWith(' ') ? s : JSON.stringify(s))
 

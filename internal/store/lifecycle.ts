@@ -10,8 +10,10 @@
 //
 // Every change goes through Store.editTask (lock, re-read, atomic write).
 
+import { listAgents } from './agents.js'
 import { ConflictError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventKind } from './events.js'
+import { appendToSection, checkboxes, sections, setChecked, setSection } from './markdown.js'
 import type { Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import { qualifiedRef } from './refs.js'
@@ -93,9 +95,9 @@ function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): stri
 
 const setClaim = (e: TaskEdit, by: string, expires: string | null) => {
   e.doc.set('owner', by)
-  e.doc.set('claim', expires === null ? { by, at: stamp(e.now) } : { by, at: stamp(e.now), expires })
-  const claim = e.doc.get('claim', true) as { flow?: boolean } | undefined
-  if (claim) claim.flow = true
+  // A node made by the document, in flow style (a plain object would be written as given, flags and all).
+  const claim = expires === null ? { by, at: stamp(e.now) } : { by, at: stamp(e.now), expires }
+  e.doc.set('claim', e.doc.createNode(claim, { flow: true }))
 }
 
 export async function claimTask(
@@ -113,9 +115,7 @@ export async function claimTask(
   if (who.grant !== 'rw') {
     return propose(store, t, who, 'claim', 'claim', opts.leaseMs === undefined ? {} : { lease_ms: opts.leaseMs })
   }
-  const retired = new Set(
-    (await import('./agents.js').then((m) => m.listAgents(store))).filter((a) => a.retired).map((a) => a.id),
-  )
+  const retired = new Set((await listAgents(store)).filter((a) => a.retired).map((a) => a.id))
   let takenFrom: string | null = null
   const res = await change(store, target, who, 'claim', (e) => {
     const cur = e.before
@@ -229,7 +229,6 @@ export async function closeTask(
   const cur = e.before
   if (!opts.ownerChecked && !(await mayRewrite(store, cur, who))) throw notOwner(cur, who, 'close')
   if (cur.status === 'done') return false
-  const { checkboxes } = await import('./markdown.js')
   const boxes = checkboxes(e.body)
   if (boxes.length === 0) {
     if (!allowUnverified) {
@@ -323,7 +322,6 @@ export async function reopenTask(store: Store, ref: string, who: Identity, reaso
         next: [`dacli task show ${refOf(cur)}`],
       })
     }
-    const { checkboxes, setChecked } = await import('./markdown.js')
     const checked = checkboxes(e.body).filter((b) => b.checked)
     e.body = setChecked(e.body, checked, false)
     e.doc.delete('unverified')
@@ -394,10 +392,9 @@ export async function editTask(
         },
       )
     }
-    const md = await import('./markdown.js')
     const changed: string[] = []
     if (p.title !== undefined && p.title !== cur.title) {
-      const h = md.sections(e.body).find((s) => s.level === 1)
+      const h = sections(e.body).find((s) => s.level === 1)
       const line = `# ${p.title}`
       e.body = h ? `${e.body.slice(0, h.start)}${line}\n${e.body.slice(h.contentStart)}` : `\n${line}\n${e.body}`
       changed.push('title')
@@ -407,14 +404,12 @@ export async function editTask(
       changed.push('priority')
     }
     if (p.estimate !== undefined && JSON.stringify(p.estimate) !== JSON.stringify(cur.estimate)) {
-      e.doc.set('estimate', p.estimate)
-      const n = e.doc.get('estimate', true) as { flow?: boolean }
-      n.flow = true
+      e.doc.set('estimate', e.doc.createNode(p.estimate, { flow: true }))
       changed.push('estimate')
     }
     const fresh = (p.accept ?? []).filter((a) => !cur.acceptance.some((x) => x.text === a))
     if (fresh.length > 0) {
-      e.body = md.appendToSection(
+      e.body = appendToSection(
         e.body,
         'Acceptance',
         fresh.map((a) => `- [ ] ${a}`),
@@ -423,11 +418,11 @@ export async function editTask(
       changed.push('acceptance')
     }
     if (p.soThat !== undefined && p.soThat !== cur.so_that) {
-      e.body = md.setSection(e.body, 'So that', `\n${p.soThat}\n`, { before: 'Acceptance' })
+      e.body = setSection(e.body, 'So that', `\n${p.soThat}\n`, { before: 'Acceptance' })
       changed.push('so_that')
     }
     if (p.context !== undefined && p.context !== cur.context) {
-      e.body = md.setSection(e.body, 'Context', `\n${p.context}\n`, { before: 'Acceptance' })
+      e.body = setSection(e.body, 'Context', `\n${p.context}\n`, { before: 'Acceptance' })
       changed.push('context')
     }
     if (changed.length === 0) return false
@@ -488,9 +483,10 @@ export async function dependTask(
     }
     if (deps.length === 0) e.doc.delete('depends_on')
     else {
-      e.doc.set('depends_on', deps)
-      const seq = e.doc.get('depends_on', true) as { items?: { flow?: boolean }[] }
+      // A block list of flow maps: `- {on: t-…, type: FS}`.
+      const seq = e.doc.createNode(deps) as { items?: { flow?: boolean }[] }
       for (const item of seq.items ?? []) item.flow = true
+      e.doc.set('depends_on', seq)
     }
     e.log('depends', [...adds.map((a) => `+${a.ref}:${a.type}`), ...removes.map((r) => `-${r.ref}`)].join(' '))
     return {

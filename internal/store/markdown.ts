@@ -16,8 +16,18 @@ export interface Section {
 const HEADING = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/
 const FENCE = /^[ ]{0,3}(`{3,}|~{3,})/
 
+/** The last body's sections: reading one task asks for its sections several times (shared; never mutate). */
+let memo: { body: string; out: Section[] } | null = null
+
 /** Every heading outside fenced code, with the extent of its section. */
-export function sections(body: string): Section[] {
+export function sections(body: string): readonly Section[] {
+  if (memo !== null && memo.body === body) return memo.out
+  const out = headings(body)
+  memo = { body, out }
+  return out
+}
+
+function headings(body: string): Section[] {
   const out: Section[] = []
   let fence: string | null = null
   let offset = 0

@@ -50,6 +50,14 @@ export interface Claim {
   by: string
   at: string
   expires: string | null
+  /** The git remote that arbitrates this claim (`refs/dacli/claims/<id>` there), or null for a claim in this clone only. */
+  remote: string | null
+}
+
+/** A task's worktree (`dacli worktree add`): its folder relative to the repository root, and its branch. */
+export interface TaskWorktree {
+  path: string
+  branch: string
 }
 
 export interface Dependency {
@@ -118,6 +126,7 @@ export interface TaskSummary {
   unverified: boolean
   /** What the task waits on when blocked (a task id or reference), or null. */
   blocked_by: string | null
+  worktree: TaskWorktree | null
 }
 
 export interface TaskRecord extends TaskSummary {

@@ -7,8 +7,10 @@ import * as path from 'node:path'
 import { ulid } from 'ulid'
 import { byText } from '../engines/order.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
-import { cacheFile, FileCache, stampOf } from './filecache.js'
+import { type Section, stampOf } from './filecache.js'
+import { parseData } from './flat.js'
 import { assertNoLinks, atomicWrite, isTempName, LinkError, linkOnPath, mkdirNoLinks, readText } from './fsio.js'
+import { sections, sectionText, titleOf } from './markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
 import { isId, safeSegment, slugify } from './paths.js'
 import type { Store } from './store.js'
@@ -143,9 +145,7 @@ function objectId(data: Record<string, unknown>, kind: 'note' | 'risk'): string 
 }
 
 async function noteOf(store: Store, file: string, text: string, project: string): Promise<NoteRecord> {
-  const { parseObject } = await import('./frontmatter.js')
-  const { sectionText, titleOf, sections } = await import('./markdown.js')
-  const { data, split } = parseObject(text)
+  const { data, split } = await parseData(text)
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
   if (str(data.id) === null || data.kind !== 'note') throw new Error('not a note (missing id or kind: note)')
   objectId(data, 'note')
@@ -182,7 +182,7 @@ async function noteOf(store: Store, file: string, text: string, project: string)
 async function readFolder<T>(
   store: Store,
   dir: string,
-  cache: FileCache<T>,
+  cache: Section<T>,
   prefix: string,
   read: (file: string, text: string) => Promise<T>,
   out: T[],
@@ -235,13 +235,14 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
   const broken: Broken[] = []
   const projects = project === undefined ? store.projectSlugs() : [project]
   if (project !== undefined) store.requireProject(project)
+  const index = store.cache('index')
+  if (project === undefined) index.keepSections('notes/', projects)
   for (const p of projects) {
-    const cache = new FileCache<NoteRecord>(cacheFile(store.dir, 'notes', `${p}.json`), 2)
+    const cache = index.section<NoteRecord>(`notes/${p}`, 'used')
     for (const kind of NOTE_KINDS) {
       const dir = path.join(store.projectDir(p), 'notes', `${kind}s`)
       await readFolder(store, dir, cache, `${kind}/`, (file, text) => noteOf(store, file, text, p), notes, broken)
     }
-    cache.save({ prune: true })
   }
   return { notes, broken }
 }
@@ -327,9 +328,7 @@ async function readRiskFile(store: Store, file: string, project: string): Promis
 }
 
 async function riskOf(store: Store, file: string, text: string, project: string): Promise<RiskRecord> {
-  const { parseObject } = await import('./frontmatter.js')
-  const { sectionText, titleOf } = await import('./markdown.js')
-  const { data, split } = parseObject(text)
+  const { data, split } = await parseData(text)
   if (typeof data.id !== 'string' || data.kind !== 'risk') throw new Error('not a risk (missing id or kind: risk)')
   objectId(data, 'risk')
   const impact = String(data.impact ?? 'medium')
@@ -358,11 +357,13 @@ export async function listRisks(store: Store, project?: string): Promise<{ risks
   const risks: RiskRecord[] = []
   const broken: Broken[] = []
   if (project !== undefined) store.requireProject(project)
-  for (const p of project === undefined ? store.projectSlugs() : [project]) {
+  const projects = project === undefined ? store.projectSlugs() : [project]
+  const index = store.cache('index')
+  if (project === undefined) index.keepSections('risks/', projects)
+  for (const p of projects) {
     const dir = path.join(store.projectDir(p), 'risks')
-    const cache = new FileCache<RiskRecord>(cacheFile(store.dir, 'risks', `${p}.json`), 2)
+    const cache = index.section<RiskRecord>(`risks/${p}`, 'used')
     await readFolder(store, dir, cache, '', (file, text) => riskOf(store, file, text, p), risks, broken)
-    cache.save({ prune: true })
   }
   risks.sort((a, b) => a.rank - b.rank || byText(a.project, b.project) || byText(a.slug, b.slug))
   return { risks, broken }

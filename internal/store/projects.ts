@@ -5,7 +5,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ConflictError, RefusedError } from './errors.js'
 import { atomicWrite } from './fsio.js'
-import { STATUSES, stamp } from './model.js'
+import { sectionText, titleOf } from './markdown.js'
+import { ParseError, type ProjectRecord, STATUSES, stamp } from './model.js'
 import { safeSegment } from './paths.js'
 import type { Store } from './store.js'
 
@@ -88,4 +89,44 @@ export function removeProject(store: Store, slug: string, force: boolean): Recor
   }
   fs.rmSync(dir, { recursive: true, force: true })
   return contents
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
+
+/** A project record from its file's frontmatter data and body (parsed by either reader). */
+export function projectOf(
+  { data, split }: { data: Record<string, unknown>; split: { body: string } },
+  slug: string,
+  relPath: string,
+): ProjectRecord {
+  if (data.kind !== undefined && data.kind !== 'project') {
+    throw new ParseError(`"kind" is ${JSON.stringify(data.kind)}, expected "project"`)
+  }
+  const body = split.body
+  const gh = data.github
+  const github =
+    gh !== null && typeof gh === 'object' && !Array.isArray(gh)
+      ? {
+          repo: str((gh as Record<string, unknown>).repo),
+          public_confirmed: str((gh as Record<string, unknown>).public_confirmed),
+        }
+      : null
+  return {
+    id: str(data.id) ?? `p-${slug}`,
+    slug,
+    title: titleOf(body) ?? slug,
+    status: str(data.status) ?? 'active',
+    stage: str(data.stage) ?? 'definition',
+    path: relPath.split(path.sep).join('/'),
+    created: str(data.created),
+    created_by: str(data.created_by),
+    github,
+    sections: {
+      vision: sectionText(body, 'Vision'),
+      goal: sectionText(body, 'Goal'),
+      constraints: sectionText(body, 'Constraints'),
+      out_of_scope: sectionText(body, 'Out of scope'),
+      success_criteria: sectionText(body, 'Success criteria'),
+    },
+  }
 }

@@ -8,25 +8,25 @@ import { closest, MAX_SUGGESTIONS } from '../engines/distance.js'
 import type { GitInfo } from '../gitx/discover.js'
 import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
-import { cacheFile, FileCache, stampOf } from './filecache.js'
-import { quickFront } from './flat.js'
+import { CacheFile, cachePath, type Section, stampOf } from './filecache.js'
+import { parseData, quickFront } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
 import { acquireLock, type Lock } from './lock.js'
+import { appendToSection } from './markdown.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
 import { isId, safeSegment } from './paths.js'
+import { projectOf } from './projects.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
-import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir } from './taskindex.js'
+import { readTaskRecord, recordOf } from './taskfile.js'
+import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir, usedSeqs } from './taskindex.js'
 import { type Config, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
 /** The parsing half of the store (yaml and friends), loaded on first need. */
 const parsing = () => import('./parsing.js')
-
-/** Bump when the cached record's shape changes. */
-const RECORD_CACHE_VERSION = 1
 
 export interface TaskEdit {
   /** The task as read under the lock. */
@@ -163,9 +163,8 @@ export class Store {
   async readProject(slug: string): Promise<ProjectRecord> {
     const dir = this.requireProject(slug)
     const file = path.join(dir, 'project.md')
-    const { projectOf } = await parsing()
     try {
-      return projectOf(readText(file), slug, this.rel(file))
+      return projectOf(await parseData(readText(file)), slug, this.rel(file))
     } catch (e) {
       throw new FailureError(`unreadable project file ${this.rel(file)}: ${(e as Error).message}`, {
         cause: e,
@@ -178,7 +177,6 @@ export class Store {
   async listProjects(): Promise<{ projects: ProjectRecord[]; broken: Broken[] }> {
     const projects: ProjectRecord[] = []
     const { slugs, broken } = this.projectEntries()
-    const { projectOf } = await parsing()
     for (const slug of slugs) {
       const file = path.join(this.dir, 'projects', slug, 'project.md')
       let text: string
@@ -188,7 +186,7 @@ export class Store {
           continue
         }
         text = readText(file)
-        projects.push(projectOf(text, slug, this.rel(file)))
+        projects.push(projectOf(await parseData(text), slug, this.rel(file)))
       } catch (e) {
         // A folder without project.md is not a project; anything else that stops the read is reported.
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue
@@ -196,6 +194,44 @@ export class Store {
       }
     }
     return { projects, broken }
+  }
+
+  // ------------------------------------------------------------------ caches
+
+  private readonly cacheFiles = new Map<string, CacheFile>()
+
+  /**
+   * A cache file under `.dacli/cache/` (`index`: the workspace's summaries; `records/<project>`: full task
+   * records). One instance per store, written only by `flush()`.
+   */
+  cache(name: string): CacheFile {
+    let c = this.cacheFiles.get(name)
+    if (c === undefined) {
+      c = new CacheFile(cachePath(this.dir, ...name.split('/')))
+      this.cacheFiles.set(name, c)
+    }
+    return c
+  }
+
+  /**
+   * Write what this invocation learnt into the caches: once, after the command's work (invoke() calls it;
+   * a long-running caller may call it between units of work). Never fails: a cache only costs speed.
+   */
+  flush(): void {
+    for (const [name, c] of this.cacheFiles) {
+      if (name.startsWith('records/')) {
+        // Records of files that no longer exist go, when this invocation listed the project.
+        const listed = this.listings.get(name.slice('records/'.length))
+        if (listed !== undefined) {
+          c.section('tasks', 'all').keep(listed.tasks.map((t) => `${t.status}/${path.basename(t.path)}`))
+        }
+      }
+      try {
+        c.save()
+      } catch {
+        // an unwritable cache is not an error
+      }
+    }
   }
 
   // ------------------------------------------------------------------- tasks
@@ -206,7 +242,6 @@ export class Store {
 
   /** Listings already made by this invocation, per project (dropped when this store writes a task). */
   private listings = new Map<string, Listing>()
-  private recordCaches = new Map<string, FileCache<TaskRecord>>()
 
   private forget(project: string): void {
     this.listings.delete(project)
@@ -217,14 +252,13 @@ export class Store {
     const slugs = project === undefined ? this.projectSlugs() : [project]
     if (project !== undefined) this.requireProject(project)
     const out: Listing = { tasks: [], broken: [], duplicates: [] }
-    const load = async () => {
-      const { parseTaskRecord } = await parsing()
-      return (text: string, f: TaskFileRef) => parseTaskRecord(text, f)
-    }
+    const index = this.cache('index')
+    // A listing of every project drops the index sections of projects that no longer exist.
+    if (project === undefined) index.keepSections('tasks/', slugs)
     for (const slug of slugs) {
       let l = this.listings.get(slug)
       if (l === undefined) {
-        l = await listProject(this.paths(), slug, load)
+        l = await listProject(this.paths(), slug, index.section(`tasks/${slug}`, 'used'))
         this.listings.set(slug, l)
       }
       out.tasks.push(...l.tasks)
@@ -364,11 +398,7 @@ export class Store {
   /** A full task record, from the record cache when the file is unchanged (no YAML parsing). */
   async readTaskFile(f: TaskFileRef): Promise<TaskRecord> {
     const stamp = stampOf(f.abs)
-    let cache = this.recordCaches.get(f.project)
-    if (cache === undefined) {
-      cache = new FileCache<TaskRecord>(cacheFile(this.dir, 'records', `${f.project}.json`), RECORD_CACHE_VERSION)
-      this.recordCaches.set(f.project, cache)
-    }
+    const cache: Section<TaskRecord> = this.cache(`records/${f.project}`).section('tasks', 'all')
     const key = `${f.status}/${f.name}`
     const hit = stamp === null ? undefined : cache.get(key, stamp, () => readText(f.abs))
     if (hit !== undefined) return hit
@@ -381,17 +411,13 @@ export class Store {
       throw unreadableTask(f.path, e)
     }
     const record = await this.parseTaskText(text, f)
-    if (stamp !== null) {
-      cache.set(key, stamp, record, text)
-      cache.save({ prune: false })
-    }
+    if (stamp !== null) cache.set(key, stamp, record, text)
     return record
   }
 
   private async parseTaskText(text: string, f: TaskFileRef): Promise<TaskRecord> {
-    const { parseTaskRecord } = await parsing()
     try {
-      return parseTaskRecord(text, f)
+      return await readTaskRecord(text, f)
     } catch (e) {
       throw unreadableTask(f.path, e)
     }
@@ -445,7 +471,6 @@ export class Store {
       }
       const result = await fn(edit)
       if (result === false) return { result, task: record, changed: false }
-      const { appendToSection } = await import('./markdown.js')
       if (logLines.length > 0) edit.body = appendToSection(edit.body, 'Log', logLines)
       doc.set('version', record.version + 1)
       const out = renderEdited(parsed, doc, edit.body)
@@ -488,7 +513,6 @@ export class Store {
       const file = fs.existsSync(target.abs) ? target : await this.findById(id, target.project)
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
-      const { appendToSection } = await import('./markdown.js')
       const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const now = stamp(this.now())
       const doc = parsed.doc.clone()
@@ -536,7 +560,6 @@ export class Store {
     this.requireProject(project)
     const lock = await this.lock(`seq-${project}`)
     try {
-      const { usedSeqs } = await import('./taskindex.js')
       this.forget(project) // list afresh under the lock: another process may have added a task
       const listing = await this.listTasks(project)
       const used = usedSeqs(this.paths(), project)
@@ -556,13 +579,15 @@ export class Store {
       this.sweepProject(project)
       this.forget(project)
       // The record comes from the data just written, not from parsing it back (no YAML library needed).
-      const { recordOf } = await import('./taskfile.js')
-      return recordOf({ data, split: { body } } as Parameters<typeof recordOf>[0], {
-        project,
-        status: 'open',
-        name,
-        path: this.rel(abs),
-      })
+      return recordOf(
+        { data, split: { body } },
+        {
+          project,
+          status: 'open',
+          name,
+          path: this.rel(abs),
+        },
+      )
     } finally {
       lock.release()
     }

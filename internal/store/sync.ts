@@ -86,12 +86,13 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         x.doc.set('owner', e.created_by)
         x.doc.set(
           'claim',
-          leaseMs === null
-            ? { by: e.created_by, at: stamp(x.now) }
-            : { by: e.created_by, at: stamp(x.now), expires: stamp(new Date(x.now.getTime() + leaseMs)) },
+          x.doc.createNode(
+            leaseMs === null
+              ? { by: e.created_by, at: stamp(x.now) }
+              : { by: e.created_by, at: stamp(x.now), expires: stamp(new Date(x.now.getTime() + leaseMs)) },
+            { flow: true },
+          ),
         )
-        const c = x.doc.get('claim', true) as { flow?: boolean }
-        c.flow = true
         if (x.before.status === 'open') x.status = 'active'
         line(x, '')
         return true

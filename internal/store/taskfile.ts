@@ -3,7 +3,7 @@
 // needs no YAML parser (parsing.ts turns text into a Parsed document), so light commands can use it.
 
 import { UsageError } from './errors.js'
-import type { Parsed } from './frontmatter.js'
+import { parseData, type Split } from './flat.js'
 import { checkboxes, findSection, sections, sectionText, titleOf } from './markdown.js'
 import {
   type AcceptanceItem,
@@ -21,6 +21,7 @@ import {
   type Status,
   TASK_FILE,
   type TaskRecord,
+  type TaskWorktree,
   type VerificationEntry,
 } from './model.js'
 import { isId } from './paths.js'
@@ -92,7 +93,15 @@ function claimOf(v: unknown): Claim | null {
   const by = str(c.by)
   const at = str(c.at)
   if (by === null || at === null) return null
-  return { by, at, expires: str(c.expires) }
+  return { by, at, expires: str(c.expires), remote: str(c.remote) }
+}
+
+function worktreeOf(v: unknown): TaskWorktree | null {
+  if (v === null || typeof v !== 'object') return null
+  const w = v as Record<string, unknown>
+  const p = str(w.path)
+  const branch = str(w.branch)
+  return p === null || branch === null ? null : { path: p, branch }
 }
 
 function githubOf(v: unknown): GithubLink | null {
@@ -164,7 +173,16 @@ export interface TaskLocation {
   path: string
 }
 
-export function recordOf(parsed: Parsed, loc: TaskLocation): TaskRecord {
+/** A task record from a file's text: the subset reader first, the YAML library only when the file needs it. */
+export async function readTaskRecord(text: string, loc: TaskLocation): Promise<TaskRecord> {
+  return recordOf(await parseData(text), { project: loc.project, status: loc.status, name: loc.name, path: loc.path })
+}
+
+/** A task record from a file's frontmatter data and body (parsed by either reader; `doc` is not needed). */
+export function recordOf(
+  parsed: { data: Record<string, unknown>; split: Pick<Split, 'body'> },
+  loc: TaskLocation,
+): TaskRecord {
   const d = parsed.data
   const body = parsed.split.body
   const id = str(d.id)
@@ -203,6 +221,7 @@ export function recordOf(parsed: Parsed, loc: TaskLocation): TaskRecord {
     acceptance_total: boxes.length,
     unverified: d.unverified === true,
     blocked_by: typeof d.blocked_by === 'number' ? String(d.blocked_by) : str(d.blocked_by),
+    worktree: worktreeOf(d.worktree),
     acceptance: boxes,
     so_that: sectionText(body, 'So that'),
     context: sectionText(body, 'Context'),

@@ -1,4 +1,4 @@
-// The listing cache is rewritten only when what it holds changes — a long-lived MCP server lists constantly while
+// The workspace index is rewritten only when what it holds changes — a long-lived MCP server lists constantly while
 // agents write. A file too fresh to trust its stamp (the racy window) is cached with a digest of its content and
 // served after checking it; once old enough it is cached on its stamp alone. Dead writers' temp files in the cache
 // folder are still swept.
@@ -11,11 +11,17 @@ import { expect, test } from 'vitest'
 import { workspace } from '../testkit/ws.js'
 
 test('the cache is rewritten when its entries change, not on every listing of a fresh file', async () => {
-  const entries = () => JSON.parse(fs.readFileSync(cache, 'utf8')).entries as Record<string, unknown[]>
+  const entries = () => {
+    const line = fs
+      .readFileSync(cache, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('tasks/p\t')) as string
+    return JSON.parse(line.slice(line.indexOf('\t') + 1)) as Record<string, unknown[]>
+  }
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Fresh one', '--project', 'p')).expectExit(0)
-  const cache = path.join(ws.root, '.dacli', 'cache', 'tasks', 'p.json')
+  const cache = path.join(ws.root, '.dacli', 'cache', 'index')
   const stamp = () => {
     const st = fs.statSync(cache, { bigint: true })
     return `${st.ino}:${st.mtimeNs}`
@@ -27,7 +33,7 @@ test('the cache is rewritten when its entries change, not on every listing of a 
   // A dead writer's half-written cache is swept by the next listing even though nothing is rewritten.
   const dead = spawnSync('true').pid
   const tag = Buffer.from(hostname()).toString('hex').slice(0, 8).padEnd(8, '0')
-  const temp = path.join(path.dirname(cache), `.p.json.dacli-tmp-${dead}-${tag}-0badf00d`)
+  const temp = path.join(path.dirname(cache), `.index.dacli-tmp-${dead}-${tag}-0badf00d`)
   fs.writeFileSync(temp, '{"v":')
   expect((await list()).tasks[0].title).toBe('Fresh one')
   expect(stamp()).toBe(first)

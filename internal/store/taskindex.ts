@@ -7,7 +7,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { byText } from '../engines/order.js'
-import { cacheFile, FileCache, stampOf } from './filecache.js'
+import { type Section, stampOf } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 import {
   type Broken,
@@ -17,9 +17,9 @@ import {
   type Status,
   summaryOf,
   TASK_FILE,
-  type TaskRecord,
   type TaskSummary,
 } from './model.js'
+import { readTaskRecord } from './taskfile.js'
 
 export interface TaskFileRef {
   project: string
@@ -54,14 +54,23 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
     broken.push(linkBroken(p, link))
     return { files, broken }
   }
+  // The status folders there are (one listing, rather than a failed call for each missing one).
+  let present: fs.Dirent[]
+  try {
+    present = fs.readdirSync(base, { withFileTypes: true })
+  } catch {
+    return { files, broken }
+  }
   for (const status of STATUSES) {
+    const folder = present.find((e) => e.name === status)
+    if (folder === undefined) continue
     const dir = `${base}${path.sep}${status}`
+    if (folder.isSymbolicLink()) {
+      broken.push(linkBroken(p, dir))
+      continue
+    }
     let ents: fs.Dirent[]
     try {
-      if (fs.lstatSync(dir).isSymbolicLink()) {
-        broken.push(linkBroken(p, dir))
-        continue
-      }
       ents = fs.readdirSync(dir, { withFileTypes: true })
     } catch {
       continue
@@ -137,13 +146,9 @@ function expand(c: Compact, f: TaskFileRef): TaskSummary {
     acceptance_total: c.acceptance_total,
     unverified: c.unverified ?? false,
     blocked_by: c.blocked_by ?? null,
+    worktree: c.worktree ?? null,
   }
 }
-
-type Parser = (text: string, f: TaskFileRef) => TaskRecord
-
-/** Bump when the cached summary's shape changes. */
-const SUMMARY_CACHE_VERSION = 5
 
 export interface Listing {
   tasks: TaskSummary[]
@@ -152,11 +157,12 @@ export interface Listing {
   duplicates: { id: string; kept: string; ignored: string; interrupted: boolean }[]
 }
 
-/** Summaries of every parseable task in a project (deduplicated by id), using the cache. */
-export async function listProject(p: Paths, project: string, loadParser: () => Promise<Parser>): Promise<Listing> {
+/** The cached summaries of one project's tasks (a section of the workspace index). */
+export type SummarySection = Section<Compact>
+
+/** Summaries of every parseable task in a project (deduplicated by id), using the index. */
+export async function listProject(p: Paths, project: string, cache: SummarySection): Promise<Listing> {
   const { files, broken } = listTaskFiles(p, project)
-  const cache = new FileCache<Compact>(cacheFile(p.dir, 'tasks', `${project}.json`), SUMMARY_CACHE_VERSION)
-  let parser: Parser | null = null
   const all: TaskSummary[] = []
   for (const f of files) {
     const stamp = stampOf(f.abs)
@@ -167,12 +173,11 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
       all.push(expand(hit, f))
       continue
     }
-    parser ??= await loadParser()
     let summary: TaskSummary
     let text: string
     try {
       text = readText(f.abs)
-      summary = summaryOf(parser(text, f))
+      summary = summaryOf(await readTaskRecord(text, f))
     } catch (e) {
       broken.push(brokenOf(f.path, e))
       continue
@@ -180,7 +185,6 @@ export async function listProject(p: Paths, project: string, loadParser: () => P
     cache.set(key, stamp, compact(summary), text)
     all.push(summary)
   }
-  cache.save({ prune: true })
   // One task id in two folders: the newer copy wins (a move interrupted between writing the new
   // file and removing the old one); at equal versions (a bad merge), the more terminal one.
   const byId = new Map<string, TaskSummary>()

@@ -7,11 +7,15 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../gitx/discover.js'
 import { FailureError, NotFoundError } from './errors.js'
-import { quickFront, readFlat } from './flat.js'
+import { quickFront, readFront } from './flat.js'
 import { assertNoLinks, readText } from './fsio.js'
 
 export const WORKSPACE_DIR = '.dacli'
 export const FORMAT_VERSION = 0
+
+/** `.dacli/.gitignore`: what is transient (locks, caches) or not the workspace's own (task worktrees). */
+export const GITIGNORE =
+  '# transient, regenerable or checkouts of their own; never committed\nlocks/\ncache/\nworktrees/\n'
 
 function isDir(p: string): boolean {
   try {
@@ -155,7 +159,7 @@ export async function readConfig(dir: string, parseDuration: (s: string) => numb
   } catch (e) {
     throw new FailureError(`cannot read ${file}: ${(e as Error).message}`, { cause: e })
   }
-  let raw: Record<string, unknown> | null = readFlat(text.replace(/^---\r?\n/, '').replace(/\r?\n---\s*$/, ''))
+  let raw: Record<string, unknown> | null = readFront(text.replace(/^---\r?\n/, '').replace(/\r?\n---\s*$/, ''))
   if (raw === null) {
     const { parse } = await import('yaml')
     try {

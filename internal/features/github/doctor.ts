@@ -1,9 +1,9 @@
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { count } from '../../clikit/text.js'
 import type { RateLimit, RepoInfo } from '../../github/client.js'
+import { apiUrlOf, connect } from './connect.js'
 import type { GithubDoctorDocT } from './json.js'
 import { originRepo, sameRepo } from './repo.js'
-import { apiUrlOf, connect } from './session.js'
 
 type Check = GithubDoctorDocT['checks'][number]
 

@@ -31,12 +31,12 @@ export const GithubDoctorDoc = z.strictObject({
     .describe('token, api, repository, visibility, rate_limit — always all five, in this order'),
 })
 
-const Outcome = z.enum(['create', 'link', 'already_mapped', 'refused', 'skipped'])
+const PlanOutcome = z.enum(['create', 'link', 'already_mapped', 'refused', 'skipped'])
 
 export const PlanItem = z.strictObject({
   issue_number: z.number().int(),
   title: z.string(),
-  outcome: Outcome.describe('the category the item is listed under'),
+  outcome: PlanOutcome.describe('the category the item is listed under'),
   task_id: z.string().nullable().describe('the task it maps to, links to, or collides with'),
   score: z.number().nullable().describe('title similarity with that task (1 = exact), when relevant'),
   reason: z
@@ -150,6 +150,25 @@ export const PushPreviewDoc = z.strictObject({
     .describe('over the whole preview (every item, not just the page): equal digests, equal previews'),
 })
 
+const PushOutcome = z
+  .enum(['created', 'updated', 'closed', 'unchanged', 'adopted', 'failed'])
+  .describe('what happened: adopted = the issue was found by its marker (a lost answer, an interrupted push)')
+
+export const PushResultItem = PushItem.extend({
+  outcome: PushOutcome,
+  reason: z.string().nullable().describe('why the item failed (null unless failed)'),
+  attempts: z.number().int().describe('requests sent to GitHub for this item, retries included'),
+})
+
+const Outcomes = z.strictObject({
+  created: z.number().int(),
+  updated: z.number().int(),
+  closed: z.number().int(),
+  unchanged: z.number().int(),
+  adopted: z.number().int(),
+  failed: z.number().int(),
+})
+
 export const PushResultDoc = z.strictObject({
   schema: z.literal('github-push-result/v1'),
   version: z.literal(1),
@@ -157,11 +176,29 @@ export const PushResultDoc = z.strictObject({
   repository: z.string(),
   dry_run: z.literal(false),
   total: z.number().int(),
-  counts: PushCounts,
+  counts: PushCounts.describe('what was planned'),
   adopted: z.number().int(),
-  items: z.array(PushItem).describe('every task pushed, in task order'),
+  outcomes: Outcomes.describe('what happened; the exit code is 1 when failed > 0'),
+  items: z.array(PushResultItem).describe('every task pushed, in task order'),
   duplicate_markers: DuplicateMarkers,
   skipped: Skipped,
+  stopped: z
+    .string()
+    .nullable()
+    .describe('why the push stopped sending early (an outage, a rate limit, the budget); the rest failed unsent'),
+  retry: z
+    .strictObject({
+      max_attempts: z.number().int().describe('per request'),
+      budget_ms: z.number().int().describe('all retry waits of the run together, at most'),
+      waited_ms: z.number().int(),
+      retried: z.number().int().describe('requests sent again'),
+      exhausted: z.boolean().describe('a wait did not fit in the budget'),
+    })
+    .describe('the retry policy and what it spent'),
+  rate_limit: z
+    .strictObject({ remaining: z.number().int(), limit: z.number().int(), reset: z.string().nullable() })
+    .nullable()
+    .describe('the quota GitHub reported with its last answer'),
 })
 
 export const SyncPlanDoc = z.strictObject({
@@ -189,4 +226,6 @@ export type PullResultDocT = z.infer<typeof PullResultDoc>
 export type PushItemT = z.infer<typeof PushItem>
 export type PushPreviewDocT = z.infer<typeof PushPreviewDoc>
 export type PushResultDocT = z.infer<typeof PushResultDoc>
+export type PushResultItemT = z.infer<typeof PushResultItem>
+export type PushOutcomeT = z.infer<typeof PushOutcome>
 export type SyncPlanDocT = z.infer<typeof SyncPlanDoc>

@@ -3,9 +3,9 @@ import { bool, str } from '../../clikit/flags.js'
 import { projectDocument, statusCounts } from '../../engines/projectdoc.js'
 import { RefusedError, UsageError } from '../../store/index.js'
 import { editProjectFrontmatter } from '../../store/projectedit.js'
-import { setBlock } from './adopt.js'
+import { apiUrlOf, connect } from './connect.js'
+import { setBlock } from './githubblock.js'
 import { originRepo, REPO_NAME, sameRepo } from './repo.js'
-import { apiUrlOf, connect } from './session.js'
 
 export const link = defineCommand({
   path: 'github link',

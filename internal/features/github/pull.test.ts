@@ -141,7 +141,7 @@ describe('github pull', () => {
     expect(r.stdout).toMatch(new RegExp(`^pull: ${creates.length} created, 1 linked, 1 already mapped`))
     // A long run reports progress on stderr (plain lines when it is not a terminal).
     expect(r.stderr).toMatch(/^fetched 200 issues and pull requests from acme\/widgets…$/m)
-    expect(r.stderr).toMatch(/^pull: adopted 50\/\d+ issues…$/m)
+    expect(r.stderr).toMatch(/^pull acme\/widgets: \d+\/\d+ \(50%\)$/m)
     const tasks = (await w.ws.dacli('task', 'list', '--project', 'alpha', '--json')).json.tasks
     expect(tasks).toHaveLength(3 + creates.length)
 

@@ -1,9 +1,9 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { applyPlan } from './adopt.js'
-import { fetchIssues, inboundPlan, prepare, refsOf, withRepoLock } from './flow.js'
-import { PULL_FLAGS, readOptions } from './options.js'
-import { adoptionPlanDoc } from './plan.js'
-import { renderPlan, renderPullResult } from './render.js'
+import { applyPlan } from './adoptapply.js'
+import { adoptionPlanDoc, inboundPlan, refsOf } from './adoptionplan.js'
+import { PULL_FLAGS, readOptions } from './flags.js'
+import { fetchIssues, prepare, withRepoLock } from './preflight.js'
+import { renderPlan, renderPullResult } from './renderpull.js'
 
 export const pull = defineCommand({
   path: 'github pull',
@@ -41,7 +41,18 @@ export const pull = defineCommand({
     const data = await withRepoLock(p, repo, async () => {
       const issues = await fetchIssues(p, repo)
       const { plan } = await inboundPlan(p, project, repo, issues)
-      return applyPlan({ store: p.store, actor: who.id, project, repo, now: ctx.now, say: p.say, warn: p.warn }, plan)
+      return applyPlan(
+        {
+          store: p.store,
+          actor: who.id,
+          project,
+          repo,
+          now: ctx.now,
+          progress: (l, n) => ctx.notes.progress(l, n),
+          warn: p.warn,
+        },
+        plan,
+      )
     })
     return { data, human: (out) => renderPullResult(out, data) }
   },

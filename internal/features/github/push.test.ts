@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import { hostname } from 'node:os'
 import * as path from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { type GitHubWorkspace, githubWorkspace } from '../../testkit/ghworkspace.js'
+import { type GitHubWorkspace, githubWorkspace, seedTasks } from '../../testkit/ghworkspace.js'
 import { expectValid } from '../../testkit/schemas.js'
 
 let w: GitHubWorkspace
@@ -89,7 +89,13 @@ describe('github push', () => {
     w.gh.fail({ method: 'POST', path: /\/issues$/, nth: 3, status: 502, afterApply: true })
     const r = (await w.run('github', 'push', 'alpha', '--json')).expectExit(0)
     expectValid(r.json)
-    expect(r.json.items[2]).toMatchObject({ ref: 'alpha/003-backfill-data', issue_number: 3 })
+    expect(r.json.items[2]).toMatchObject({
+      ref: 'alpha/003-backfill-data',
+      issue_number: 3,
+      outcome: 'adopted',
+      attempts: 1,
+    })
+    expect(r.json.outcomes).toEqual({ created: 4, updated: 0, closed: 0, unchanged: 0, adopted: 1, failed: 0 })
     expect(w.gh.writes().map((c) => c.status)).toEqual([201, 201, 502, 201, 201])
     expect(w.gh.repo('acme/widgets').issues).toHaveLength(5)
     expect(new Set(markers()).size).toBe(5)
@@ -140,8 +146,10 @@ describe('github push', () => {
 
     // The preview said what the real run does.
     const real = (await w.run('github', 'push', 'alpha', '--json')).expectExit(0)
-    const strip = (items: { issue_number: number | null }[]) => items.map((i) => ({ ...i, issue_number: null }))
+    const strip = (items: Record<string, unknown>[]) =>
+      items.map(({ outcome: _o, reason: _r, attempts: _a, ...i }) => ({ ...i, issue_number: null }))
     expect(strip(real.json.items)).toEqual(strip(preview.json.items))
+    expect(real.json.items.map((i: { outcome: string }) => i.outcome)).toEqual(['created', 'created', 'created'])
     expect(fs.existsSync(lock)).toBe(false)
     // Paging the preview does not change its digest.
     const p1 = (await w.run('github', 'push', 'alpha', '--dry-run', '--json', '--limit', '1')).json
@@ -182,7 +190,7 @@ describe('github push', () => {
     expect(repo.issues).toHaveLength(2)
   })
 
-  test('adopted human issues keep their words and other labels; done closes, reopening reopens', async () => {
+  test('adoption writes less: the first push after a pull rewrites nothing; a task that moves on is written', async () => {
     w = await githubWorkspace()
     w.gh.addIssue('acme/widgets', {
       title: 'Crash on empty input',
@@ -190,23 +198,32 @@ describe('github push', () => {
       labels: ['bug'],
       user: 'carol',
     })
+    w.gh.addIssue('acme/widgets', { title: 'Slow dashboard', body: 'Slow.', labels: ['priority:high'] })
+    w.gh.addIssue('acme/widgets', { title: 'Typo in footer', body: 'Typo.', labels: ['status:open'] })
     ;(await w.run('github', 'pull', 'alpha')).expectExit(0)
+    const adopted = w.ws.snapshot()
+    w.gh.resetCalls()
     const r = (await w.run('github', 'push', 'alpha', '--json')).expectExit(0)
-    expect(r.json.items[0]).toMatchObject({ action: 'update', changes: ['labels'], labels: ['bug', 'status:open'] })
+    expect(r.json.outcomes).toMatchObject({ unchanged: 3, updated: 0, failed: 0 })
+    expect(r.json.items.map((i: { attempts: number }) => i.attempts)).toEqual([0, 0, 0])
+    expect(w.gh.writes()).toEqual([])
+    expect(w.ws.snapshot()).toEqual(adopted)
     const issue = w.gh.repo('acme/widgets').issues[0]
-    expect([issue?.title, issue?.body, issue?.labels]).toEqual([
-      'Crash on empty input',
-      'It crashes.',
-      ['bug', 'status:open'],
-    ])
+    expect([issue?.title, issue?.body, issue?.labels]).toEqual(['Crash on empty input', 'It crashes.', ['bug']])
 
     move('001-crash-on-empty-input.md', 'done')
-    const closed = (await w.run('github', 'push', 'alpha', '--json')).expectExit(0).json
-    expect(closed.items[0]).toMatchObject({ action: 'close', changes: ['labels', 'state'], state: 'closed' })
-    expect([issue?.state, issue?.labels]).toEqual(['closed', ['bug', 'status:done']])
+    ;(await w.ws.dacli('task', 'edit', 'alpha/2', '--priority', 'must')).expectExit(0)
+    const moved = (await w.run('github', 'push', 'alpha', '--json')).expectExit(0).json
+    expect(moved.items.map((i: { outcome: string; changes: string[] }) => [i.outcome, i.changes])).toEqual([
+      ['closed', ['labels', 'state']],
+      ['updated', ['labels']],
+      ['unchanged', []],
+    ])
+    expect([issue?.state, issue?.labels, issue?.body]).toEqual(['closed', ['bug', 'status:done'], 'It crashes.'])
+    expect(w.gh.repo('acme/widgets').issues[1]?.labels).toEqual(['priority:must', 'status:open'])
     move('001-crash-on-empty-input.md', 'open')
     const reopened = (await w.run('github', 'push', 'alpha', '--json')).expectExit(0).json
-    expect(reopened.items[0]).toMatchObject({ action: 'update', state: 'open' })
+    expect(reopened.items[0]).toMatchObject({ outcome: 'updated', state: 'open', labels: ['bug', 'status:open'] })
     expect(issue?.state).toBe('open')
     expect(issue?.body).toBe('It crashes.')
   })
@@ -236,5 +253,47 @@ describe('github push', () => {
     ;(await w.run('github', 'push', 'alpha', '--since', 'soon', '--json')).expectExit(2)
     ;(await w.run('github', 'push', 'alpha', '--limit', '3', '--json')).expectExit(2)
     expect(w.gh.calls).toEqual([])
+  })
+
+  test('progress on stderr: lines without a terminal, a bar on one, with pacing, quota and retries; none under --json', async () => {
+    w = await githubWorkspace()
+    seedTasks(w.ws, 'alpha', 30)
+    const paced = { env: { DACLI_GITHUB_WRITE_INTERVAL_MS: '1' } }
+    const lines = (
+      await w.run(
+        'github',
+        'push',
+        'alpha',
+        '1',
+        '2',
+        '3',
+        ...Array.from({ length: 27 }, (_, i) => String(i + 4)),
+        paced,
+      )
+    ).expectExit(0)
+    expect(lines.stderr.split('\n').filter((l) => l !== '')).toEqual([
+      expect.stringMatching(
+        /^push: 30 issues to write on acme\/widgets \(writes 1 ms apart, new issues 3 ms; quota \d+\/5000\)…$/,
+      ),
+      ...[3, 6, 9, 12, 15, 18, 21, 24, 27, 30].map((n) =>
+        expect.stringMatching(new RegExp(`^push acme/widgets: ${n}/30 \\(${(n * 10) / 3}%\\) quota \\d+/5000$`)),
+      ),
+    ])
+    expect(lines.stderr).not.toContain('\r')
+
+    seedTasks(w.ws, 'alpha', 3, { from: 31 })
+    w.gh.fail({ method: 'POST', status: 502 })
+    const bar = (await w.run('github', 'push', 'alpha', { tty: true })).expectExit(0)
+    expect(bar.stderr).toMatch(/^push: 3 issues to write on acme\/widgets \(writes unpaced; quota \d+\/5000\)…\n/)
+    // A retry wait is a line that stays; the bar is redrawn in place, and cleared before the result is printed.
+    expect(bar.stderr).toMatch(/\nGitHub answered 502 while creating an issue in acme\/widgets: retrying in \d+ ms…\n/)
+    expect(bar.stderr).toMatch(/\rpush acme\/widgets [█░]{20} \d\/3 {2}quota \d+\/5000/)
+    expect(bar.stderr.endsWith('\r\u001b[K')).toBe(true)
+    expect(bar.stdout).toMatch(/^ {2}created #31/m)
+
+    seedTasks(w.ws, 'alpha', 1, { from: 34 })
+    expect((await w.run('github', 'push', 'alpha', '--json', { tty: true })).expectExit(0).stderr).toBe('')
+    seedTasks(w.ws, 'alpha', 1, { from: 35 })
+    expect((await w.run('github', 'push', 'alpha', '--quiet', { tty: true })).expectExit(0).stderr).toBe('')
   })
 })

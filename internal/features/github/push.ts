@@ -1,15 +1,16 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { count } from '../../clikit/text.js'
-import { fetchIssues, openOutbound, withRepoLock } from './flow.js'
-import { PUSH_FLAGS } from './options.js'
-import { applyPush, planPush, pushPreviewDoc, pushResultDoc } from './outbound.js'
-import { renderPush } from './render.js'
+import { PUSH_FLAGS } from './flags.js'
+import { fetchIssues, openOutbound, withRepoLock } from './preflight.js'
+import { runPush } from './pushapply.js'
+import { pushPreviewDoc } from './pushdocs.js'
+import { planPush } from './pushwindow.js'
+import { renderPushPreview, renderPushResult } from './renderpush.js'
 
 export const push = defineCommand({
   path: 'github push',
   summary: 'Project tasks onto GitHub issues: create, update, close (preview with --dry-run)',
   description:
-    "One issue per task, found again by the task's github block, else by a hidden marker in the issue body (<!-- dacli:<task-id> ws:<workspace-id> -->, read from the issues list), else created. dacli sets the status:<folder> and priority:<p> labels, closes the issue of a done task (and reopens it if the task is reopened), and rewrites title and body only of issues it authored. The issue number is written back into the task's github block. An interrupted push converges when re-run, without duplicates; a re-run with nothing new changes nothing. The repository's visibility is checked live every time: a public repository without recorded consent is refused (exit 3). Without REF or --since every task of the project is pushed. --json prints github-push-result/v1, or github-push-preview/v1 with --dry-run.",
+    "One issue per task, found again by the task's github block, else by a hidden marker in the issue body (<!-- dacli:<task-id> ws:<workspace-id> -->, read from the issues list), else created. dacli sets the status:<folder> and priority:<p> labels, closes the issue of a done task (and reopens it if the task is reopened), and rewrites title and body only of issues it authored; it writes only what differs. The issue number is written into the task the moment the issue exists. GitHub's failures are retried within the run (server errors and timeouts with backoff, rate limits after the wait GitHub asks for; a create only after proving the first attempt made nothing); an item that still fails is reported with its reason and the push goes on — exit 1 if any failed, and running the push again finishes the job without duplicates. The repository's visibility is checked live every time: a public repository without recorded consent is refused (exit 3). Without REF or --since every task of the project is pushed. --json prints github-push-result/v1 (each item's outcome: created, updated, closed, unchanged, adopted or failed), or github-push-preview/v1 with --dry-run.",
   args: [
     arg('project', 'the project slug (linked with `github link`)'),
     {
@@ -32,31 +33,22 @@ export const push = defineCommand({
   async run(ctx, input) {
     const opened = await openOutbound(ctx, input, 'github push')
     const { o, project, p, repo, wsId } = opened
-    let { tasks } = opened
     if (o.dryRun) {
-      const plan = planPush(tasks, await fetchIssues(p, repo), repo, wsId)
+      const plan = planPush(opened.tasks, await fetchIssues(p, repo), repo, wsId)
       const data = pushPreviewDoc(project, repo, plan, o)
       return {
         data,
         human(out) {
-          renderPush(out, data)
+          renderPushPreview(out, data)
           out.line(out.style('dim', 'dry run: nothing was written'))
         },
       }
     }
     const who = await ctx.identity()
-    const data = await withRepoLock(p, repo, async () => {
-      // Under the lock, re-read: another push may have finished while we waited.
-      tasks = await opened.reload()
-      const plan = planPush(tasks, await fetchIssues(p, repo), repo, wsId)
-      const busy = plan.steps.filter((s) => s.action !== 'unchanged').length
-      if (busy > 0) p.say(`push: ${count(busy, 'issue')} to write on ${repo}…`)
-      const items = await applyPush(
-        { store: p.store, client: p.session.client, actor: who.id, repo, wsId, say: p.say },
-        plan,
-      )
-      return pushResultDoc(project, repo, items, plan)
-    })
-    return { data, human: (out) => renderPush(out, data) }
+    // Under the lock, re-read: another push may have finished while we waited.
+    const data = await withRepoLock(p, repo, async () =>
+      runPush({ ctx, p, project, repo, wsId, actor: who.id }, await opened.reload()),
+    )
+    return { data, exitCode: data.outcomes.failed > 0 ? 1 : 0, human: (out) => renderPushResult(out, data) }
   },
 })

@@ -58,8 +58,9 @@ describe('github sync', () => {
     expect(inbound.counts).toEqual({ create: 2, link: 1, already_mapped: 0, refused: 0, skipped: 0 })
     expect(inbound.create[0].acceptance).toEqual(['no crash'])
     expect(outbound.schema).toBe('github-push-preview/v1')
-    // After the pull: the linked task and the two new ones map to issues (labels to set); one task is new.
-    expect(outbound.counts).toEqual({ create: 1, update: 3, close: 0, unchanged: 0 })
+    // After the pull: the linked task has a priority to label; the two adopted ones already say what their tasks
+    // say (an open issue without a status label reads as status:open), so they cost no write; one task is new.
+    expect(outbound.counts).toEqual({ create: 1, update: 1, close: 0, unchanged: 2 })
     expect(outbound.items.filter((i: { task_id: string | null }) => i.task_id === null)).toHaveLength(2)
     expect(outbound.output_digest).toMatch(/^sha256:[0-9a-f]{64}$/)
     expect(w.gh.writes()).toEqual([])
@@ -69,11 +70,12 @@ describe('github sync', () => {
 
     const r = (await w.run('github', 'sync', 'alpha')).expectExit(0)
     expect(r.stdout).toMatch(/^pull: 2 created, 1 linked, 0 already mapped, 0 skipped \(of 3 issues\)/)
-    expect(r.stdout).toMatch(/push: 1 create, 3 update, 0 close, 0 unchanged, 0 adopted \(of 4 tasks\)/)
+    expect(r.stdout).toMatch(/push: 1 created, 1 updated, 0 closed, 2 unchanged, 0 adopted, 0 failed \(of 4 tasks\)/)
     const after = (await w.run('github', 'push', 'alpha', '--dry-run', '--json')).json
     expect(after.counts).toEqual({ create: 0, update: 0, close: 0, unchanged: 4 })
     expect(shape(after.items)).toEqual(shape(outbound.items).map((i) => ({ ...i, action: 'unchanged', changes: [] })))
-    expect(w.gh.repo('acme/widgets').issues[1]?.labels).toEqual(['bug', 'status:open'])
+    expect(w.gh.repo('acme/widgets').issues[1]?.labels).toEqual(['bug'])
+    expect(w.gh.repo('acme/widgets').issues[0]?.labels).toEqual(['priority:should', 'status:open'])
 
     // The applied sync's documents (never printed: --json needs --dry-run) match their schemas.
     const settledRun = await w.data('github', 'sync', 'alpha')
@@ -105,5 +107,22 @@ describe('github sync', () => {
     expect(r.stderr).toMatch(/#4 "Write a runbook for on-call": possible duplicate/)
     expect(w.gh.writes()).toEqual([])
     expect(w.ws.snapshot()).toEqual(before)
+  })
+
+  test('a push half with failed items: the pull half stands, exit 1, the failures in the document', async () => {
+    w = await githubWorkspace()
+    await scene()
+    // Every create fails before GitHub acts; updates and reads go through.
+    w.gh.fail({ method: 'POST', times: Number.POSITIVE_INFINITY, status: 500 })
+    const r = await w.data('github', 'sync', 'alpha')
+    expect(r.exitCode).toBe(1)
+    const docs = r.data as { pull: { counts: unknown }; push: { outcomes: unknown; items: { outcome: string }[] } }
+    expectValid(docs.push)
+    expect(docs.pull.counts).toMatchObject({ created: 2, linked: 1 })
+    expect(docs.push.outcomes).toMatchObject({ updated: 1, unchanged: 2, failed: 1 })
+    expect(w.gh.repo('acme/widgets').issues).toHaveLength(3)
+    w.gh.clearFaults()
+    expect((await w.data('github', 'sync', 'alpha')).exitCode).toBe(0)
+    expect(w.gh.repo('acme/widgets').issues).toHaveLength(4)
   })
 })

@@ -1,11 +1,14 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { applyPlan, taskTitle } from './adopt.js'
-import { fetchIssues, inboundPlan, openOutbound, refsOf, withRepoLock } from './flow.js'
+import { applyPlan, taskTitle } from './adoptapply.js'
+import { adoptionPlanDoc, inboundPlan, type PlannedIssue, refsOf } from './adoptionplan.js'
+import { type Options, PULL_FLAGS, PUSH_FLAGS } from './flags.js'
 import type { SyncPlanDocT } from './json.js'
-import { type Options, PULL_FLAGS, PUSH_FLAGS } from './options.js'
-import { applyPush, type OutTask, planPush, pushPreviewDoc, pushResultDoc } from './outbound.js'
-import { adoptionPlanDoc, type PlannedIssue } from './plan.js'
-import { renderPlan, renderPullResult, renderPush } from './render.js'
+import { fetchIssues, openOutbound, withRepoLock } from './preflight.js'
+import { runPush } from './pushapply.js'
+import { pushPreviewDoc } from './pushdocs.js'
+import { type OutTask, planPush } from './pushwindow.js'
+import { renderPlan, renderPullResult } from './renderpull.js'
+import { renderPushPreview, renderPushResult } from './renderpush.js'
 
 /**
  * The tasks the push half would see after the pull half: linked tasks carry their new
@@ -66,7 +69,7 @@ export const sync = defineCommand({
   async run(ctx, input) {
     const opened = await openOutbound(ctx, input, 'github sync')
     const { o, project, p, repo, wsId } = opened
-    let { tasks } = opened
+    const { tasks } = opened
     if (o.dryRun) {
       const issues = await fetchIssues(p, repo)
       const { plan, tasks: summaries } = await inboundPlan(p, project, repo, issues)
@@ -84,7 +87,7 @@ export const sync = defineCommand({
         data,
         human(out) {
           renderPlan(out, data.inbound, refs)
-          renderPush(out, data.outbound)
+          renderPushPreview(out, data.outbound)
           out.line(out.style('dim', 'dry run: nothing was written'))
         },
       }
@@ -94,23 +97,27 @@ export const sync = defineCommand({
       const issues = await fetchIssues(p, repo)
       const { plan } = await inboundPlan(p, project, repo, issues)
       const pulled = await applyPlan(
-        { store: p.store, actor: who.id, project, repo, now: ctx.now, say: p.say, warn: p.warn },
+        {
+          store: p.store,
+          actor: who.id,
+          project,
+          repo,
+          now: ctx.now,
+          progress: (l, n) => ctx.notes.progress(l, n),
+          warn: p.warn,
+        },
         plan,
       )
       // GitHub did not change during the pull half (it only reads), so its issue list still holds.
-      tasks = await opened.reload()
-      const outPlan = planPush(tasks, issues, repo, wsId)
-      const items = await applyPush(
-        { store: p.store, client: p.session.client, actor: who.id, repo, wsId, say: p.say },
-        outPlan,
-      )
-      return { pull: pulled, push: pushResultDoc(project, repo, items, outPlan) }
+      const pushed = await runPush({ ctx, p, project, repo, wsId, actor: who.id }, await opened.reload(), issues)
+      return { pull: pulled, push: pushed }
     })
     return {
       data,
+      exitCode: data.push.outcomes.failed > 0 ? 1 : 0,
       human(out) {
         renderPullResult(out, data.pull)
-        renderPush(out, data.push)
+        renderPushResult(out, data.push)
       },
     }
   },

@@ -1,34 +1,61 @@
-import { arg, defineCommand, flagNum } from '../../clikit/command.js'
-import { duration } from '../../clikit/flags.js'
+import { arg, defineCommand } from '../../clikit/command.js'
+import { bool, duration } from '../../clikit/flags.js'
 import { claimTask } from '../../store/index.js'
+import { qualifiedRef } from '../../store/refs.js'
 import { changeResult } from './docs.js'
 
 export const claim = defineCommand({
   path: 'task claim',
   summary: 'Take ownership of a task (moves an open task to active)',
   description:
-    'An unowned task becomes yours and moves to active. Claiming your own task again is `unchanged` (with --lease, the lease is renewed). A task another identity holds under a live claim is a conflict (exit 5, the holder and claim time in details); an expired lease, or an owner that was retired, is taken over (outcome taken-over, logged). A read-only identity’s claim is recorded as a claim event for the owner to apply (outcome proposed, exit 0).',
+    'An unowned task becomes yours and moves to active. Claiming your own task again is `unchanged` (with --lease, the lease is renewed). A task another identity holds under a live claim is a conflict (exit 5, the holder and claim time in details); an expired lease, or an owner that was retired, is taken over (outcome taken-over, logged). A read-only identity’s claim is recorded as a claim event for the owner to apply (outcome proposed, exit 0). With --worktree the task then gets its own git worktree and branch, as `dacli worktree add` (the document gains `worktree`); if that fails the claim stands and the error says so.',
   args: [arg('ref', 'the task')],
   flags: {
     lease: duration('hold the claim this long; afterwards others may take it over', {
       defaultText: 'claim_lease in config.yml',
     }),
+    worktree: bool('then give the task its own worktree and branch (dacli worktree add)'),
   },
   json: 'task-change/v1',
   mutates: true,
   proposes: true,
   idempotent: true,
   common: true,
-  examples: ['dacli task claim ledger/2', 'dacli task claim ledger/2 --lease 4h'],
+  examples: [
+    'dacli task claim ledger/2',
+    'dacli task claim ledger/2 --lease 4h',
+    'cd "$(dacli task claim ledger/2 --worktree --json | jq -r .worktree.path)"',
+  ],
   async run(ctx, input) {
     const store = await ctx.store()
-    const lease = flagNum(input, 'lease')
-    const c = await claimTask(
-      store,
-      input.args.ref as string,
-      await ctx.identity(),
-      lease === undefined ? {} : { leaseMs: lease },
-    )
-    return changeResult(store, c)
+    const lease = input.flags.lease
+    const who = await ctx.identity()
+    const c = await claimTask(store, input.args.ref, who, lease === undefined ? {} : { leaseMs: lease })
+    const result = await changeResult(store, c)
+    if (input.flags.worktree !== true || c.outcome === 'proposed') {
+      if (input.flags.worktree === true) ctx.notes.warn('the claim was proposed, not made: no worktree was added')
+      return result
+    }
+    const { addTaskWorktree } = await import('../../store/worktrees.js')
+    let w: Awaited<ReturnType<typeof addTaskWorktree>>
+    try {
+      w = await addTaskWorktree(store, ctx.env, c.task, who)
+    } catch (e) {
+      if (e instanceof Error)
+        e.message = `claimed ${qualifiedRef(c.task)} (the claim stands), but no worktree: ${e.message}`
+      throw e
+    }
+    const withTree = await changeResult(store, { ...c, task: w.task })
+    const data = {
+      ...withTree.data,
+      worktree: { path: w.path, branch: w.branch, outcome: w.outcome as 'created' | 'reused' },
+    }
+    return {
+      data,
+      human(out) {
+        withTree.human?.(out)
+        out.line(`  worktree ${w.path} (branch ${w.branch}${w.outcome === 'reused' ? ', already there' : ''})`)
+      },
+    }
   },
 })

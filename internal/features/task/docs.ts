@@ -62,6 +62,7 @@ export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> 
     created: t.created,
     created_by: t.created_by,
     path: t.path,
+    worktree: t.worktree,
   }
 }
 
@@ -133,7 +134,7 @@ export function renderTask(out: Out, d: TaskBodyT, block: BlockInfo | null = nul
       'claim',
       d.claim === null
         ? null
-        : `${d.claim.by} since ${d.claim.at}${d.claim.expires ? ` until ${d.claim.expires}${d.claim.expired ? ' (expired)' : ''}` : ''}`,
+        : `${d.claim.by} since ${d.claim.at}${d.claim.expires ? ` until ${d.claim.expires}${d.claim.expired ? ' (expired)' : ''}` : ''}${d.claim.remote ? ` (on ${d.claim.remote})` : ''}`,
     ],
     [
       'estimate',
@@ -142,6 +143,7 @@ export function renderTask(out: Out, d: TaskBodyT, block: BlockInfo | null = nul
     ['parent', d.parent === null ? null : (d.parent.ref ?? d.parent.id)],
     ['version', d.version],
     ['file', d.path],
+    ...(d.worktree === null ? [] : [['worktree', `${d.worktree.path} (branch ${d.worktree.branch})`] as const]),
   ])
   if (block !== null) {
     out.line('')

@@ -18,7 +18,16 @@ export const TaskBody = {
   status: StatusEnum.describe('the folder the file is in (removed: a tombstone under tasks/removed/)'),
   owner: z.string().nullable().describe('the only identity that may rewrite it; null = unowned'),
   claim: z
-    .strictObject({ by: z.string(), at: z.string(), expires: z.string().nullable(), expired: z.boolean() })
+    .strictObject({
+      by: z.string(),
+      at: z.string(),
+      expires: z.string().nullable(),
+      expired: z.boolean(),
+      remote: z
+        .string()
+        .nullable()
+        .describe('the git remote arbitrating the claim (refs/dacli/claims/<id> there); null: this clone only'),
+    })
     .nullable(),
   priority: PriorityEnum.nullable(),
   estimate: z
@@ -70,6 +79,13 @@ export const TaskBody = {
   created: z.string().nullable(),
   created_by: z.string().nullable(),
   path: z.string().describe('the file, relative to the repository root'),
+  worktree: z
+    .strictObject({
+      path: z.string().describe('relative to the repository root'),
+      branch: z.string(),
+    })
+    .nullable()
+    .describe('the task’s worktree (dacli worktree add), or null'),
 }
 
 export const TaskDoc = z.strictObject({ schema: z.literal('task/v1'), ...TaskBody })
@@ -112,6 +128,14 @@ export const TaskChangeDoc = z.strictObject({
   task: z.strictObject(TaskBody),
   event_id: z.string().nullable().describe('the proposal event, when outcome is proposed'),
   details: z.record(z.string(), z.unknown()),
+  worktree: z
+    .strictObject({
+      path: z.string().describe('absolute: cd there to work'),
+      branch: z.string(),
+      outcome: z.enum(['created', 'reused']),
+    })
+    .optional()
+    .describe('present with task claim --worktree: the worktree made (or found) for the task'),
 })
 
 export const documents = { 'task/v1': TaskDoc, 'task-list/v1': TaskListDoc, 'task-change/v1': TaskChangeDoc }

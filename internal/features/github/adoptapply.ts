@@ -4,14 +4,15 @@
 // structure (a quoted line cannot open a section of the task file).
 
 import { ulid } from 'ulid'
-import type { Document } from 'yaml'
+import type { Progress } from '../../clikit/io.js'
 import { count } from '../../clikit/text.js'
-import { ConflictError, RefusedError, type Store, stamp, type TaskSummary } from '../../store/index.js'
+import { ConflictError, RefusedError, type Store, stamp, type TaskRecord } from '../../store/index.js'
 import { inlineMarkdown } from '../../store/markdown.js'
 import { slugify } from '../../store/paths.js'
 import { newTaskBody, renderTaskFile } from '../../store/taskfile.js'
+import type { PlannedIssue } from './adoptionplan.js'
+import { writeMapping } from './githubblock.js'
 import type { PullResultDocT } from './json.js'
-import type { PlannedIssue } from './plan.js'
 
 const MAX_QUOTED = 100_000
 
@@ -55,23 +56,14 @@ export function adoptedContext(repo: string, n: number, author: string | null, b
   ].join('\n')
 }
 
-/** Set a map-valued frontmatter key, editing an existing map in place so its other keys and comments survive. */
-export function setBlock(doc: Document, key: string, values: Record<string, unknown>): void {
-  const current = (doc.toJS() as Record<string, unknown> | null)?.[key]
-  if (current !== null && typeof current === 'object' && !Array.isArray(current)) {
-    for (const [k, v] of Object.entries(values)) doc.setIn([key, k], v)
-  } else {
-    doc.set(key, doc.createNode(values))
-  }
-}
-
 export interface AdoptContext {
   store: Store
   actor: string
   project: string
   repo: string
   now: () => Date
-  say: (message: string) => void
+  /** Progress of the adoption (the kernel's: a bar on a terminal, lines otherwise). */
+  progress: (label: string, total: number) => Progress
   warn: (message: string) => void
 }
 
@@ -118,65 +110,77 @@ export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]):
     linked: [],
   }
   const work = plan.filter((p) => p.outcome === 'create' || p.outcome === 'link')
-  let done = 0
-  for (const p of plan) {
-    const n = p.issue.number
-    if (p.outcome === 'already_mapped') doc.counts.already_mapped++
-    else if (p.outcome === 'skipped') doc.counts.skipped++
-    else if (p.outcome === 'create') {
-      const title = taskTitle(p.issue.title, n)
-      const at = stamp(a.now())
-      const body = newTaskBody({
-        title,
-        context: adoptedContext(a.repo, n, p.issue.author, p.issue.body),
-        accept: p.acceptance.criteria,
-        log: `- ${at} ${a.actor} created from GitHub issue ${a.repo}#${n}`,
-      })
-      const file = renderTaskFile(
-        {
-          id: `t-${ulid()}`,
-          created: at,
-          created_by: a.actor,
-          priority: null,
-          estimate: null,
-          depends_on: [],
-          parent: null,
-          extra: { github: { issue: n, repo: a.repo, synced_at: at } },
-        },
-        body,
-      )
-      const t = await a.store.createTask(a.project, () => ({ slug: slugify(title), body, ...file }))
-      doc.counts.created++
-      doc.created.push({ issue_number: n, title, task_id: t.id, ref: refOf(t) })
-      if (p.acceptance.ambiguities.length > 0) {
-        a.warn(
-          `${refOf(t)}: ${count(p.acceptance.ambiguities.length, 'list item')} under the issue's Acceptance heading were not imported (nested or numbered); they are in the quoted context`,
-        )
-      }
-    } else if (p.outcome === 'link') {
-      const t = await linkTask(a, p.taskId as string, n)
-      doc.counts.linked++
-      doc.linked.push({ issue_number: n, title: t.title, task_id: t.id, ref: refOf(t) })
-    }
-    if (p.outcome === 'create' || p.outcome === 'link') {
-      done++
-      if (done % 50 === 0 && done < work.length) a.say(`pull: adopted ${done}/${work.length} issues…`)
-    }
+  const bar = work.length === 0 ? null : a.progress(`pull ${a.repo}`, work.length)
+  try {
+    for (const p of plan) await adoptOne(a, p, doc, bar)
+  } finally {
+    bar?.end()
   }
   return doc
 }
 
-async function linkTask(a: AdoptContext, taskId: string, n: number): Promise<TaskSummary> {
+async function adoptOne(a: AdoptContext, p: PlannedIssue, doc: PullResultDocT, bar: Progress | null): Promise<void> {
+  const n = p.issue.number
+  if (p.outcome === 'already_mapped') doc.counts.already_mapped++
+  else if (p.outcome === 'skipped') doc.counts.skipped++
+  else if (p.outcome === 'create') {
+    const t = await createTask(a, p)
+    doc.counts.created++
+    doc.created.push({ issue_number: n, title: t.title, task_id: t.id, ref: refOf(t) })
+    bar?.tick()
+  } else if (p.outcome === 'link') {
+    const t = await linkTask(a, p.taskId as string, n)
+    doc.counts.linked++
+    doc.linked.push({ issue_number: n, title: t.title, task_id: t.id, ref: refOf(t) })
+    bar?.tick()
+  }
+}
+
+/** A new task from an issue: its title, the quoted and attributed issue as context, its criteria (unchecked). */
+async function createTask(a: AdoptContext, p: PlannedIssue): Promise<TaskRecord> {
+  const n = p.issue.number
+  const title = taskTitle(p.issue.title, n)
+  const at = stamp(a.now())
+  const body = newTaskBody({
+    title,
+    context: adoptedContext(a.repo, n, p.issue.author, p.issue.body),
+    accept: p.acceptance.criteria,
+    log: `- ${at} ${a.actor} created from GitHub issue ${a.repo}#${n}`,
+  })
+  const file = renderTaskFile(
+    {
+      id: `t-${ulid()}`,
+      created: at,
+      created_by: a.actor,
+      priority: null,
+      estimate: null,
+      depends_on: [],
+      parent: null,
+      extra: { github: { issue: n, repo: a.repo, synced_at: at } },
+    },
+    body,
+  )
+  const t = await a.store.createTask(a.project, () => ({ slug: slugify(title), body, ...file }))
+  if (p.acceptance.ambiguities.length > 0) {
+    a.warn(
+      `${refOf(t)}: ${count(p.acceptance.ambiguities.length, 'list item')} under the issue's Acceptance heading were not imported (nested or numbered); they are in the quoted context`,
+    )
+  }
+  return t
+}
+
+async function linkTask(a: AdoptContext, taskId: string, n: number): Promise<TaskRecord> {
   const f = await a.store.findById(taskId, a.project)
   if (f === null) {
     throw new ConflictError(`task ${taskId} disappeared while the plan was applied`, {
       next: [`dacli github pull ${a.project} --dry-run`],
     })
   }
-  const r = await a.store.editTask({ ...f, id: taskId }, a.actor, (edit) => {
-    setBlock(edit.doc, 'github', { issue: n, repo: a.repo, synced_at: stamp(edit.now) })
-    edit.log('edited', `github: linked to issue ${a.repo}#${n}`)
-    return true
-  })
-  return r.task
+  return writeMapping(
+    a.store,
+    { ...f, id: taskId },
+    a.actor,
+    { issue: n, repo: a.repo },
+    `github: linked to issue ${a.repo}#${n}`,
+  )
 }

@@ -2,9 +2,8 @@
 // so the kernel refuses a typo in either half before anything runs (no API
 // call, no write), and the combination rules below are checked just as early.
 
-import { flagBool, flagNum, type Input } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
-import { bool, duration, int } from '../../clikit/flags.js'
+import { bool, duration, type FlagValuesOf, int } from '../../clikit/flags.js'
 import { UsageError } from '../../store/errors.js'
 
 export const DEFAULT_LIMIT = 100
@@ -27,6 +26,13 @@ export const PUSH_FLAGS = {
   cursor,
 }
 
+/** What readOptions reads: the project, the refs (push and sync), and any of the flags of either half. */
+export interface OptionsInput {
+  readonly args: { readonly project: string; readonly ref?: string }
+  readonly flags: FlagValuesOf<typeof PULL_FLAGS> & FlagValuesOf<typeof PUSH_FLAGS>
+  readonly argv: readonly string[]
+}
+
 export interface Options {
   dryRun: boolean
   limit: number
@@ -41,17 +47,18 @@ export interface Options {
  * preview, so they need --dry-run; `jsonNeedsDryRun` commands (pull, sync) apply an
  * adoption only for people — agents preview.
  */
-export function readOptions(ctx: Context, input: Input, path: string, jsonNeedsDryRun: boolean): Options {
+export function readOptions(ctx: Context, input: OptionsInput, path: string, jsonNeedsDryRun: boolean): Options {
+  const f = input.flags
   const o: Options = {
-    dryRun: flagBool(input, 'dry-run'),
-    limit: flagNum(input, 'limit') ?? DEFAULT_LIMIT,
-    cursor: flagNum(input, 'cursor') ?? 0,
-    includeAcceptance: flagBool(input, 'include-acceptance'),
-    sinceMs: flagNum(input, 'since') ?? null,
+    dryRun: f['dry-run'] === true,
+    limit: f.limit ?? DEFAULT_LIMIT,
+    cursor: f.cursor ?? 0,
+    includeAcceptance: f['include-acceptance'] === true,
+    sinceMs: f.since ?? null,
     refs: (input.args.ref ?? '').split(/\s+/).filter((r) => r !== ''),
   }
   if (!o.dryRun) {
-    const preview = ['limit', 'cursor', 'include-acceptance'].filter((f) => input.flags[f] !== undefined)
+    const preview = (['limit', 'cursor', 'include-acceptance'] as const).filter((k) => f[k] !== undefined)
     if (preview.length > 0) {
       throw new UsageError(`${preview.map((f) => `--${f}`).join(', ')} shape a preview: add --dry-run`, {
         details: { flags: preview.map((f) => `--${f}`) },

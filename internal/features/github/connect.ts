@@ -1,6 +1,6 @@
-// Opening a GitHub session for a command: the API URL (GITHUB_API_URL), the
-// token (GH_TOKEN, GITHUB_TOKEN, `gh auth token`), the tunables, and the
-// Octokit-backed client — loaded with import() so only github commands pay
+// Connecting a command to GitHub: the API URL (GITHUB_API_URL), the token
+// (GH_TOKEN, GITHUB_TOKEN, `gh auth token`), the tunables (DACLI_GITHUB_*), and
+// the Octokit-backed client — loaded with import() so only github commands pay
 // for Octokit. Everything is read from ctx.env, never from the process.
 
 import type { Context } from '../../clikit/context.js'
@@ -13,11 +13,17 @@ type Env = Context['env']
 
 export const DEFAULT_API_URL = 'https://api.github.com'
 
+export type WaitListener = (ms: number, why: string) => void
+
 export interface Session {
   readonly client: GitHubClient
   readonly apiUrl: string
   readonly tokenSource: TokenSource | null
+  /** Who hears about the retry policy's waits (default: a progress line each; a progress bar takes them over). */
+  onWait(listener: WaitListener | null): void
 }
+
+export const waitText = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)}s`)
 
 /** GITHUB_API_URL without a trailing slash (default https://api.github.com). */
 export function apiUrlOf(env: Env): string {
@@ -90,12 +96,21 @@ export async function connect(ctx: Context, opts: { requireToken: boolean }): Pr
   }
   const { createClient } = await import('../../github/client.js')
   const say = progress(ctx)
+  const lines: WaitListener = (ms, why) => say(`${why}: retrying in ${waitText(ms)}…`)
+  let listener = lines
   const client = createClient({
     apiUrl,
     token: token?.value ?? null,
     ...t,
     userAgent: `dacli/${VERSION}`,
-    onWait: (ms, why) => say(`${why}: retrying in ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)}s`}…`),
+    onWait: (ms, why) => listener(ms, why),
   })
-  return { client, apiUrl, tokenSource: token?.source ?? null }
+  return {
+    client,
+    apiUrl,
+    tokenSource: token?.source ?? null,
+    onWait: (l) => {
+      listener = l ?? lines
+    },
+  }
 }

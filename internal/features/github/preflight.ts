@@ -1,16 +1,15 @@
-// The steps pull, push and sync share, in the order they run: local checks
-// first (project, link, refs), then the token, then GitHub.
+// Everything pull, push and sync do before they touch anything, in order: the
+// local checks (project, link, refs, flags), then the token and a session, then
+// the live repository through the disclosure gate; and the repository lock
+// their real runs hold.
 
-import type { Input } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
-import { classify } from '../../engines/adoption.js'
 import type { Issue, RepoInfo } from '../../github/client.js'
-import { FailureError, type Store, type TaskSummary } from '../../store/index.js'
-import { type Options, readOptions } from './options.js'
-import { type Window, windowTasks } from './outbound.js'
-import type { PlannedIssue } from './plan.js'
+import { FailureError, type Store } from '../../store/index.js'
+import { connect, progress, type Session } from './connect.js'
+import { type Options, type OptionsInput, readOptions } from './flags.js'
+import { type Window, windowTasks } from './pushwindow.js'
 import { disclosureGate, type Linked, linkedRepo, lockScope } from './repo.js'
-import { connect, progress, type Session } from './session.js'
 
 export interface Prepared {
   store: Store
@@ -30,8 +29,8 @@ export async function prepare(
   const linked = await linkedRepo(store, project)
   await local?.(store)
   const session = await connect(ctx, { requireToken: true })
-  const say = progress(ctx)
-  return { store, linked, session, say, warn: ctx.json ? () => {} : (m) => ctx.notes.warn(m) }
+  // Under --json stderr stays clean for the error envelope; what a warning says is in the document too.
+  return { store, linked, session, say: progress(ctx), warn: ctx.json ? () => {} : (m) => ctx.notes.warn(m) }
 }
 
 export interface Outbound {
@@ -48,11 +47,11 @@ export interface Outbound {
 /** What push and sync start from: their options, the tasks in the window, a session, and the gated live repository. */
 export async function openOutbound(
   ctx: Context,
-  input: Input,
+  input: OptionsInput,
   command: 'github push' | 'github sync',
 ): Promise<Outbound> {
   const o = readOptions(ctx, input, command, command === 'github sync')
-  const project = input.args.project as string
+  const project = input.args.project
   const load = (store: Store) => windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
   let tasks: Window = { tasks: [], skipped: [] }
   const p = await prepare(ctx, project, async (store) => {
@@ -70,21 +69,9 @@ export async function gate(p: Prepared, command: string): Promise<RepoInfo> {
 }
 
 export async function fetchIssues(p: Prepared, repo: string): Promise<Issue[]> {
-  const issues = await p.session.client.listIssues(repo, (n) => {
+  return p.session.client.listIssues(repo, (n) => {
     if (n > 100) p.say(`fetched ${n} issues and pull requests from ${repo}…`)
   })
-  return issues
-}
-
-export async function inboundPlan(
-  p: Prepared,
-  project: string,
-  repo: string,
-  issues: readonly Issue[],
-): Promise<{ plan: PlannedIssue[]; tasks: TaskSummary[] }> {
-  const listing = await p.store.listTasks(project)
-  for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
-  return { plan: classify(issues, listing.tasks, repo), tasks: listing.tasks }
 }
 
 /** Run `fn` holding the repository's lock (real runs only; a dry run takes none). */
@@ -96,9 +83,6 @@ export async function withRepoLock<T>(p: Prepared, repo: string, fn: () => Promi
     lock.release()
   }
 }
-
-export const refsOf = (tasks: readonly TaskSummary[]) =>
-  new Map(tasks.map((t) => [t.id, `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`]))
 
 /** The workspace id that goes into issue markers (never empty: an empty id would make every marker unreadable). */
 export function workspaceId(store: Store): string {

@@ -1,11 +1,11 @@
-// Human output of the slice's documents (never parsed: the --json documents are the contract).
+// Human output of the adoption plan and the pull result (never parsed: the --json documents are the contract).
 
 import type { Out } from '../../clikit/io.js'
 import { count } from '../../clikit/text.js'
-import type { AdoptionPlanDocT, PlanItemT, PullResultDocT, PushItemT, PushPreviewDocT, PushResultDocT } from './json.js'
-import { CATEGORIES } from './plan.js'
+import { CATEGORIES } from './adoptionplan.js'
+import type { AdoptionPlanDocT, PlanItemT, PullResultDocT } from './json.js'
 
-const LIST_MAX = 20
+export const LIST_MAX = 20
 
 export function renderPlan(out: Out, d: AdoptionPlanDocT, refs: ReadonlyMap<string, string>): void {
   const c = d.counts
@@ -50,37 +50,4 @@ export function renderPullResult(out: Out, d: PullResultDocT): void {
   ]
   for (const l of lines.slice(0, LIST_MAX)) out.line(l)
   if (lines.length > LIST_MAX) out.line(out.style('dim', `  … and ${lines.length - LIST_MAX} more (dacli task list)`))
-}
-
-const verb = (i: PushItemT, dry: boolean) => {
-  const n = i.issue_number === null ? 'a new issue' : `#${i.issue_number}`
-  const what = { create: 'create', update: 'update', close: 'close', unchanged: 'keep' }[i.action]
-  const changes = i.changes.length > 0 ? ` (${i.changes.join(', ')})` : ''
-  const adopt = i.adopted ? ' [adopted by marker]' : ''
-  return dry
-    ? `would ${what} ${n}${changes}${adopt}`
-    : `${what === 'keep' ? 'kept' : `${what}d`} ${n}${changes}${adopt}`
-}
-
-export function renderPush(out: Out, d: PushPreviewDocT | PushResultDocT): void {
-  const dry = d.dry_run
-  const busy = d.items.filter((i) => i.action !== 'unchanged' || i.adopted)
-  for (const i of busy.slice(0, LIST_MAX)) out.line(`  ${verb(i, dry)}  ${i.ref ?? '(new task)'}  ${i.title}`)
-  if (busy.length > LIST_MAX) out.line(out.style('dim', `  … and ${busy.length - LIST_MAX} more`))
-  for (const dup of d.duplicate_markers) {
-    out.line(
-      out.style(
-        'yellow',
-        `  issues ${[dup.kept, ...dup.others].map((n) => `#${n}`).join(', ')} carry the marker of ${dup.task_id}; #${dup.kept} is used`,
-      ),
-    )
-  }
-  for (const s of d.skipped) out.line(out.style('yellow', `  not pushed: ${s.path} (${s.reason}; see dacli doctor)`))
-  const c = d.counts
-  const summary = `${c.create} create, ${c.update} update, ${c.close} close, ${c.unchanged} unchanged, ${d.adopted} adopted (of ${count(d.total, 'task')}) on ${d.repository}`
-  if (dry) {
-    out.line(`push preview: ${summary}`)
-    if ('next_cursor' in d && d.next_cursor !== null)
-      out.line(`showing a page; continue with --cursor ${d.next_cursor}`)
-  } else out.line(`push: ${summary}`)
 }

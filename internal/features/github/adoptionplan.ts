@@ -1,26 +1,33 @@
-// The adoption plan document (github-adoption-plan/v1) from the classification
-// in internal/engines/adoption.ts: whole-plan counts, one bounded page ordered
-// by issue number, spread over the five category arrays.
+// The adoption plan (github-adoption-plan/v1): the classification of
+// internal/engines/adoption.ts over the project's tasks, and its document —
+// whole-plan counts, one bounded page ordered by issue number, spread over the
+// five category arrays.
 
-import { CATEGORIES, type Category, type Planned } from '../../engines/adoption.js'
+import { CATEGORIES, type Category, classify, type Planned } from '../../engines/adoption.js'
 import type { Issue } from '../../github/client.js'
+import type { TaskSummary } from '../../store/index.js'
 import type { AdoptionPlanDocT, PlanItemT } from './json.js'
+import { pageOf } from './paging.js'
+import type { Prepared } from './preflight.js'
 
 export { CATEGORIES, type Category }
 export type PlannedIssue = Planned<Issue>
 
-export interface Page<T> {
-  page: T[]
-  next_cursor: number | null
-  truncated: boolean
+/** Classify the issues against the project's tasks (unreadable task files are announced, not guessed at). */
+export async function inboundPlan(
+  p: Prepared,
+  project: string,
+  repo: string,
+  issues: readonly Issue[],
+): Promise<{ plan: PlannedIssue[]; tasks: TaskSummary[] }> {
+  const listing = await p.store.listTasks(project)
+  for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
+  return { plan: classify(issues, listing.tasks, repo), tasks: listing.tasks }
 }
 
-/** Items [cursor, cursor + limit) of the whole list. */
-export function pageOf<T>(all: readonly T[], limit: number, cursor: number): Page<T> {
-  const page = all.slice(cursor, cursor + limit)
-  const end = cursor + page.length
-  return { page, next_cursor: end < all.length ? end : null, truncated: page.length < all.length }
-}
+/** Task id → `<project>/<NNN>-<slug>`, for the human rendering of a plan. */
+export const refsOf = (tasks: readonly TaskSummary[]) =>
+  new Map(tasks.map((t) => [t.id, `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`]))
 
 export function planItem(p: PlannedIssue, includeAcceptance: boolean): PlanItemT {
   const item: PlanItemT = {

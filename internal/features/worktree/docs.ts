@@ -1,0 +1,44 @@
+// worktree/v1 from a store outcome, and matching git's worktrees to tasks.
+
+import * as path from 'node:path'
+import type { GitWorktree } from '../../gitx/worktree.js'
+import type { Store, TaskSummary } from '../../store/index.js'
+import { qualifiedRef } from '../../store/refs.js'
+import { real, type WorktreeOutcome, worktreeName } from '../../store/worktrees.js'
+import type { WorktreeDocT } from './json.js'
+
+export function worktreeDoc(action: 'add' | 'remove', o: WorktreeOutcome): WorktreeDocT {
+  return {
+    schema: 'worktree/v1',
+    action,
+    outcome: o.outcome,
+    task: { id: o.task.id, ref: qualifiedRef(o.task) },
+    path: o.path,
+    branch: o.branch,
+    head: o.head,
+    base: o.base,
+    branch_deleted: o.branch_deleted,
+  }
+}
+
+/**
+ * The task each worktree belongs to: the task that records its folder, else the one its folder name
+ * (`.dacli/worktrees/<project>-<NNN>-<slug>`) or its branch (`dacli/<same>`) names. Null for the others.
+ */
+export function taskMatcher(store: Store, tasks: readonly TaskSummary[]): (w: GitWorktree) => TaskSummary | null {
+  const byPath = new Map<string, TaskSummary>()
+  const byName = new Map<string, TaskSummary>()
+  for (const t of tasks) {
+    if (t.worktree !== null) byPath.set(real(path.join(store.root, t.worktree.path)), t)
+    byName.set(worktreeName(t), t)
+  }
+  const home = real(path.join(store.dir, 'worktrees'))
+  return (w) => {
+    const p = real(w.path)
+    const hit = byPath.get(p)
+    if (hit !== undefined) return hit
+    if (path.dirname(p) === home) return byName.get(path.basename(p)) ?? null
+    if (w.branch?.startsWith('dacli/')) return byName.get(w.branch.slice('dacli/'.length)) ?? null
+    return null
+  }
+}

@@ -1,0 +1,111 @@
+import * as path from 'node:path'
+import { defineCommand } from '../../clikit/command.js'
+import { bool, str } from '../../clikit/flags.js'
+import * as wt from '../../gitx/worktree.js'
+import { UsageError } from '../../store/errors.js'
+import { qualifiedRef } from '../../store/refs.js'
+import { dropWorktree, forgetWorktree, real, requireGit } from '../../store/worktrees.js'
+import { taskMatcher } from './docs.js'
+import type { WorktreePruneDocT } from './json.js'
+
+export const prune = defineCommand({
+  path: 'worktree prune',
+  summary: 'Remove the task worktrees that are provably finished; say why each other one stays',
+  description:
+    'A task worktree (one dacli made) is removed only when it is clean (no uncommitted or untracked changes) and its branch is merged into trunk (--into, else the remote’s HEAD, else main, else master) or gone; its merged branch is deleted and the task forgets the worktree. Worktrees whose folder was deleted by hand are forgotten. Every other linked worktree is kept and listed with the reason. --dry-run reports the same without removing anything.',
+  args: [],
+  flags: {
+    into: str('trunk: the branch finished work is merged into', {
+      valueName: 'BRANCH',
+      defaultText: 'origin/HEAD, main or master',
+    }),
+    'dry-run': bool('report what would be removed; remove nothing'),
+  },
+  json: 'worktree-prune/v1',
+  mutates: true,
+  destructive: true,
+  idempotent: true,
+  examples: ['dacli worktree prune --dry-run', 'dacli worktree prune --into main'],
+  async run(ctx, input) {
+    const dry = input.flags['dry-run'] === true
+    const store = await ctx.store()
+    const git = requireGit(store)
+    const into = input.flags.into
+    const trunk = await wt.trunkOf(git, ctx.env, into)
+    if (into !== undefined && trunk === null) {
+      throw new UsageError(`--into ${into}: no such branch or revision`, { details: { into } })
+    }
+    const who = await ctx.identity()
+    const tasks = (await store.listTasks()).tasks
+    const taskOf = taskMatcher(store, tasks)
+    const data: WorktreePruneDocT = { schema: 'worktree-prune/v1', trunk, dry_run: dry, removed: [], kept: [] }
+    const linked = (await wt.listWorktrees(git, ctx.env)).filter((w) => !w.main && !w.bare)
+    const here = real(git.workTree)
+    const progress = ctx.notes.progress('worktree prune', linked.length)
+    let forgetMissing = false
+    for (const w of linked) {
+      progress.tick(path.basename(w.path))
+      const t = taskOf(w)
+      const item = { path: w.path, branch: w.branch, task: t === null ? null : qualifiedRef(t) }
+      const keep = (reason: string) => data.kept.push({ ...item, reason })
+      if (w.prunable) {
+        forgetMissing = true
+        data.removed.push({ ...item, reason: 'its folder was deleted; git forgets it', branch_deleted: false })
+        continue
+      }
+      if (t === null) {
+        keep('not a task worktree made by dacli')
+        continue
+      }
+      if (real(w.path) === here) {
+        keep('it is the worktree this command runs in')
+        continue
+      }
+      if (w.locked) {
+        keep('locked (git worktree unlock to allow it)')
+        continue
+      }
+      const changes = await wt.changesIn(git, ctx.env, w.path)
+      if (changes.length > 0) {
+        keep(`${changes.length} uncommitted change${changes.length === 1 ? '' : 's'}`)
+        continue
+      }
+      const branchTip = w.branch === null ? null : await wt.revParse(git, ctx.env, `refs/heads/${w.branch}`)
+      const tip = branchTip ?? w.head
+      if (trunk === null) {
+        keep('no trunk to compare with (pass --into)')
+        continue
+      }
+      if (tip !== null && !(await wt.isAncestor(git, ctx.env, tip, trunk.commit))) {
+        const [ahead] = await wt.aheadBehind(git, ctx.env, tip, trunk.commit)
+        keep(`${ahead} commit${ahead === 1 ? '' : 's'} not on ${trunk.name}`)
+        continue
+      }
+      const reason = w.branch === null ? `detached at a commit on ${trunk.name}` : `clean, merged into ${trunk.name}`
+      let deleted = false
+      if (!dry) {
+        try {
+          deleted = await dropWorktree(git, ctx.env, w, trunk, false)
+        } catch (e) {
+          keep(`git would not remove it: ${(e as Error).message}`)
+          continue
+        }
+        if (!(await forgetWorktree(store, await store.readTask(t.id), who))) {
+          ctx.notes.warn(`${qualifiedRef(t)} still names the removed worktree (only its owner may change the task)`)
+        }
+      }
+      data.removed.push({ ...item, reason, branch_deleted: deleted })
+    }
+    if (forgetMissing && !dry) await wt.pruneMissing(git, ctx.env)
+    progress.end()
+    return {
+      data,
+      human(out) {
+        const verb = dry ? 'would remove' : 'removed'
+        for (const r of data.removed) out.line(`${verb} ${r.task ?? r.path}: ${r.reason}`)
+        for (const k of data.kept) out.line(out.style('dim', `kept ${k.task ?? k.path}: ${k.reason}`))
+        if (data.removed.length === 0 && data.kept.length === 0) out.line('no linked worktrees')
+      },
+    }
+  },
+})

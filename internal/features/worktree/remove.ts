@@ -1,0 +1,36 @@
+import { arg, defineCommand } from '../../clikit/command.js'
+import { bool } from '../../clikit/flags.js'
+import { removeTaskWorktree } from '../../store/worktrees.js'
+import { worktreeDoc } from './docs.js'
+
+export const remove = defineCommand({
+  path: 'worktree remove',
+  summary: 'Remove a task’s worktree (refuses uncommitted or unpushed, unmerged work)',
+  description:
+    'Removes the task’s worktree folder through git and clears `worktree` in the task. Refused (exit 3, naming them) while it has uncommitted changes (untracked files count), commits that are neither on trunk nor pushed to any remote, or a git lock — unless --force, which discards uncommitted changes. The branch is deleted only when trunk has all of it; otherwise it is kept, so --force never loses a commit.',
+  args: [arg('ref', 'the task')],
+  flags: { force: bool('remove even with uncommitted changes, unpushed commits or a lock') },
+  json: 'worktree/v1',
+  mutates: true,
+  destructive: true,
+  examples: ['dacli worktree remove ledger/7', 'dacli worktree remove ledger/7 --force'],
+  async run(ctx, input) {
+    const store = await ctx.store()
+    const t = await store.readTask(input.args.ref)
+    const o = await removeTaskWorktree(store, ctx.env, t, await ctx.identity(), input.flags.force === true)
+    const data = worktreeDoc('remove', o)
+    return {
+      data,
+      human(out) {
+        out.line(`removed the worktree of ${data.task.ref} (${o.path})`)
+        if (o.branch !== '')
+          out.line(
+            out.style(
+              'dim',
+              o.branch_deleted ? `  branch ${o.branch} was merged and is deleted` : `  branch ${o.branch} is kept`,
+            ),
+          )
+      },
+    }
+  },
+})

@@ -1,0 +1,51 @@
+// The GitHub client as the github slice sees it, in dacli's terms. This module
+// loads nothing heavy: the Octokit-backed implementation (client.ts) is
+// imported only when a command connects.
+
+import type { RetryReport } from './retry.js'
+import type { Issue, RateLimit, RepoInfo } from './shapes.js'
+
+export interface IssueWrite {
+  title?: string
+  body?: string
+  labels?: string[]
+  state?: 'open' | 'closed'
+}
+
+/** Attempts made for one item (every HTTP attempt, retries included). */
+export class Tally {
+  attempts = 0
+}
+
+export interface Quota {
+  remaining: number
+  limit: number
+  /** RFC 3339 UTC, or null. */
+  reset: string | null
+}
+
+export interface GitHubClient {
+  readonly apiUrl: string
+  /** The spacing of writes: between any two, and before each issue creation. */
+  readonly pacing: { writeMs: number; createMs: number }
+  rateLimit(): Promise<RateLimit>
+  repository(fullName: string): Promise<RepoInfo>
+  /** Every issue (open and closed, pull requests left out), in ascending number order. */
+  listIssues(fullName: string, onPage?: (fetched: number) => void): Promise<Issue[]>
+  /**
+   * Create an issue whose body carries `marker` (a string no other issue carries). After a failure that leaves
+   * it unknown whether GitHub created it (a 5xx, a timeout), the issues updated since a minute before the create
+   * (by GitHub's clock) are read back: the one carrying the marker is returned as `adopted`; only if there is none
+   * is the create sent again. A rate limit is a refusal, not a doubt: it is waited out and sent again.
+   */
+  createIssue(
+    fullName: string,
+    fields: { title: string; body: string; labels: string[] },
+    opts: { marker: string; tally?: Tally },
+  ): Promise<{ issue: Issue; adopted: boolean }>
+  updateIssue(fullName: string, number: number, fields: IssueWrite, opts?: { tally?: Tally }): Promise<Issue>
+  /** The quota GitHub reported with its latest answer (null before the first). */
+  quota(): Quota | null
+  /** What the retry policy has spent so far. */
+  retries(): RetryReport
+}
