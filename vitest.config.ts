@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     include: ['internal/**/*.test.ts', 'cmd/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
+    setupFiles: ['internal/testkit/setup.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,

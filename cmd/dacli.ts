@@ -1,9 +1,13 @@
-// The bin: the only file that touches `process`. argv, env, cwd and the
-// standard streams go in; an exit code comes out.
+// The bin: with cmd/system.ts, the only code that touches `process`. argv, env,
+// cwd and the standard streams go in; an exit code comes out.
 
+import { installSystem } from '../internal/base/system.js'
 import { main } from '../internal/cli/main.js'
 import { manifest } from '../internal/cli/manifest.gen.js'
 import { afterMutation, services } from '../internal/runtime/services.js'
+import { nodeSystem } from './system.js'
+
+installSystem(nodeSystem)
 
 // A closed pipe (`dacli task list | head`) is not an error worth a stack trace.
 for (const s of [process.stdout, process.stderr]) {

@@ -4,10 +4,7 @@
 import type { CommandEntry } from '../clikit/command.js'
 import { matchCommand } from '../clikit/dispatch.js'
 import { familyHelp, rootHelp } from '../clikit/help.js'
-import { invoke, type Outcome, type Runtime } from '../clikit/invoke.js'
-import { colorEnabled } from '../clikit/io.js'
-import { renderJSON, writeHumanError } from '../clikit/render.js'
-import { guide } from '../clikit/suggest.js'
+import { invoke, type Outcome, type Runtime, refuseUnknownCommand } from '../clikit/invoke.js'
 import { VERSION } from '../clikit/version.js'
 
 export async function main(argv: readonly string[], rt: Runtime): Promise<Outcome> {
@@ -32,28 +29,5 @@ export async function main(argv: readonly string[], rt: Runtime): Promise<Outcom
     return { exitCode: 0 }
   }
 
-  const g = guide(table, argv)
-  const env = {
-    schema: 'error/v1' as const,
-    ok: false as const,
-    exit_code: 2,
-    kind: 'usage',
-    message: g.message,
-    suggestions: g.suggestions,
-    next_actions: g.next,
-    details: g.family === null ? {} : { family: g.family },
-  }
-  if (argv.includes('--json')) rt.io.stderr.write(renderJSON(env))
-  else {
-    const color = colorEnabled(rt.io.stderrIsTTY, rt.env)
-    if (g.family !== null) rt.io.stderr.write(`${familyHelp(g.family, table)}\n`)
-    // The family help above already lists what `suggestions` would.
-    writeHumanError(
-      rt.io.stderr,
-      g.listing ? { ...env, suggestions: [] } : env,
-      'dacli <command> [arguments] [flags]  (dacli help)',
-      color,
-    )
-  }
-  return { exitCode: 2, error: env }
+  return refuseUnknownCommand(rt, argv)
 }

@@ -3,6 +3,7 @@
 // The two must agree exactly.
 
 import { expect, test } from 'vitest'
+import { byText } from '../base/order.js'
 import { declOf } from '../clikit/command.js'
 import { commands } from './commands.js'
 import { manifest } from './manifest.gen.js'
@@ -13,7 +14,7 @@ test('the manifest declares exactly the commands of the table, identically', asy
     const { description: _d, examples: _e, ...rest } = JSON.parse(JSON.stringify(x))
     return rest
   }
-  const fromTable = [...commands].sort((a, b) => a.path.localeCompare(b.path)).map((c) => norm(declOf(c)))
+  const fromTable = [...commands].sort((a, b) => byText(a.path, b.path)).map((c) => norm(declOf(c)))
   const fromManifest = manifest.map((c) => norm(declOf(c)))
   expect(fromManifest).toEqual(fromTable)
   for (const entry of manifest) {

@@ -93,16 +93,22 @@ export interface Result<D = unknown> {
   readonly data: D
   /** Renders the human output; never called under `--json`. */
   readonly human?: (out: Out) => void
-  /** Exit code to use after printing (verdict commands: 1 or 3 with a report). Default 0. */
-  readonly exitCode?: number
   /**
-   * A verdict command's refusal (exit 3 with a report): the policy that said no, why, and what to do instead —
-   * what an MCP client gets as `refused`, and what people see on stderr.
+   * A verdict command's negative answer, printed as a document and still a failure: `refused` (exit 3:
+   * capabilities are missing, the binary is incompatible) or `failure` (exit 1: doctor found errors).
+   * Mapped to an exit code in exit.ts, like an error's kind. Absent or null: exit 0.
    */
-  readonly verdict?: Verdict
+  readonly verdict?: 'refused' | 'failure' | null
+  /** Not a field: a body never picks an exit code (return a `verdict`, or throw a typed error). */
+  readonly exitCode?: never
+  /**
+   * What a `refused` verdict says beyond its report: the policy that said no, why, and what to do instead — what an
+   * MCP client gets as `refused`, and what people see on stderr (the report stays on stdout).
+   */
+  readonly refusal?: Refusal
 }
 
-export interface Verdict {
+export interface Refusal {
   readonly policy: string
   readonly reason: string
   readonly next: readonly string[]

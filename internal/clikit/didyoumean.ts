@@ -5,7 +5,7 @@
 // own, with that one token replaced. Never executed. Command paths and flag
 // names have their own suggestions (dispatch.ts, flags.ts).
 
-import { MAX_SUGGESTIONS } from '../engines/distance.js'
+import { MAX_SUGGESTIONS } from '../base/distance.js'
 
 export interface Closest {
   value: string

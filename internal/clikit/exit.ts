@@ -4,8 +4,6 @@
 
 import { classifiedError, type DacliError, type ErrorKind } from '../store/errors.js'
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, not_found: 4, conflict: 5 } as const
-
 const CODE_OF: Record<ErrorKind, number> = {
   failure: 1,
   usage: 2,
@@ -21,6 +19,9 @@ export const KIND_OF_CODE: Record<number, ErrorKind> = {
   4: 'not_found',
   5: 'conflict',
 }
+
+/** The exit code of a kind (a verdict command's `verdict`, or a classified error's kind). */
+export const codeOfKind = (kind: ErrorKind): number => CODE_OF[kind]
 
 export function exitCodeOf(err: unknown): number {
   if (err === null || err === undefined) return 0

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { formatDuration, parseDuration } from '../base/duration.js'
 import { REPO_ROOT } from '../testkit/ws.js'
-import { bool, type FlagSpecs, formatDuration, int, oneOf, parseArgv, parseDuration, str } from './flags.js'
+import { bool, type FlagSpecs, int, oneOf, parseArgv, str } from './flags.js'
 
 const specs: FlagSpecs = {
   name: str('a value flag'),

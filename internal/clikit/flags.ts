@@ -3,11 +3,9 @@
 // A declaration is plain data, so the same object drives parsing, typed values,
 // help text, `capabilities`, the build-time manifest and MCP input schemas.
 
-import { editDistance } from '../engines/distance.js'
-import { parseDuration } from '../store/duration.js'
+import { editDistance } from '../base/distance.js'
+import { parseDuration } from '../base/duration.js'
 import { UsageError } from '../store/errors.js'
-
-export { formatDuration, parseDuration } from '../store/duration.js'
 
 export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'enum'
 

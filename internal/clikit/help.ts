@@ -1,7 +1,7 @@
 // Help, usage synopses and the catalog, all generated from the command table
 // (contract.md §5). Nothing here is hand-maintained per command.
 
-import { byText } from '../engines/order.js'
+import { byText } from '../base/order.js'
 import { type ArgSpec, type CommandDecl, mayMutate } from './command.js'
 import { type FlagSpec, type FlagType, GLOBAL_FLAGS } from './flags.js'
 

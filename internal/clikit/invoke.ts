@@ -4,14 +4,15 @@
 
 import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity, Store } from '../store/index.js'
-import { type Command, type CommandEntry, callMutates, type Input, type Verdict } from './command.js'
+import { type Command, type CommandEntry, callMutates, type Input, type Refusal } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
 import { closestOf, correctedCommands } from './didyoumean.js'
-import { exitCodeOf } from './exit.js'
+import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
-import { commandHelp, usageOf } from './help.js'
+import { commandHelp, familyHelp, usageOf } from './help.js'
 import { colorEnabled, type IO, makeNotes, terminalWidth } from './io.js'
 import { envelopeOf, renderJSON, writeHumanError } from './render.js'
+import { guide } from './suggest.js'
 
 export interface Runtime {
   readonly io: IO
@@ -36,8 +37,8 @@ export interface Outcome {
   data?: unknown
   /** The error/v1 envelope of a failed command. */
   error?: ReturnType<typeof envelopeOf>
-  /** A verdict command's refusal (exit 3 with its report in `data`). */
-  verdict?: Verdict
+  /** What a `refused` verdict said beyond its report (exit 3 with the report in `data`). */
+  refusal?: Refusal
 }
 
 function once<T>(f: () => Promise<T>): () => Promise<T> {
@@ -86,7 +87,6 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   const quiet = parsed.flags.quiet === true
   const color = colorEnabled(rt.io.stdoutIsTTY, rt.env)
   const errColor = colorEnabled(rt.io.stderrIsTTY, rt.env)
-  const debug = rt.env.DACLI_DEBUG === '1'
 
   if (parsed.help) {
     // The table may carry only what dispatch needs; the module has the long help texts.
@@ -215,32 +215,17 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
     }
     await flush(opened)
-    // A verdict's way forward goes where every refusal's goes (stderr), so people see it the same way.
-    if (!json && result.verdict !== undefined && result.verdict.next.length > 0)
-      rt.io.stderr.write(`Next actions:\n${result.verdict.next.map((x) => `  ${x}\n`).join('')}`)
+    // A refusal's way forward goes where every refusal's goes (stderr), so people see it the same way.
+    if (!json && result.refusal !== undefined && result.refusal.next.length > 0)
+      rt.io.stderr.write(`Next actions:\n${result.refusal.next.map((x) => `  ${x}\n`).join('')}`)
     return {
-      exitCode: result.exitCode ?? 0,
+      exitCode: result.verdict ? codeOfKind(result.verdict) : 0,
       data: result.data,
-      ...(result.verdict === undefined ? {} : { verdict: result.verdict }),
+      ...(result.refusal === undefined ? {} : { refusal: result.refusal }),
     }
   } catch (err) {
     await flush(opened)
-    const env = envelopeOf(err, debug)
-    const near = closestOf(env.details)
-    if (near !== null && env.suggestions.length === 0) {
-      env.suggestions = correctedCommands(
-        entry.path,
-        argv,
-        near.given,
-        near.closest.map((c) => c.value),
-      )
-    }
-    if (json) rt.io.stderr.write(renderJSON(env))
-    else {
-      const stack = debug && err instanceof Error ? err.stack : undefined
-      writeHumanError(rt.io.stderr, env, usageOf(entry), errColor, stack)
-    }
-    return { exitCode: exitCodeOf(err), error: env }
+    return reportError(rt, err, { json, usage: usageOf(entry), command: { path: entry.path, argv } })
   }
 }
 
@@ -249,6 +234,62 @@ async function flush(opened: Promise<Store> | undefined): Promise<void> {
   if (opened === undefined) return
   const s = await opened.catch(() => null)
   s?.flush()
+}
+
+/** argv matches no command: a usage error (exit 2) with the nearest commands as suggestions; nothing runs. */
+export function refuseUnknownCommand(rt: Runtime, argv: readonly string[]): Outcome {
+  const g = guide(rt.table, argv)
+  const err = new UsageError(g.message, {
+    suggestions: g.suggestions,
+    next: g.next,
+    details: g.family === null ? {} : { family: g.family },
+  })
+  return reportError(rt, err, {
+    json: argv.includes('--json'),
+    usage: 'dacli <command> [arguments] [flags]  (dacli help)',
+    ...(g.family === null ? {} : { before: `${familyHelp(g.family, rt.table)}\n` }),
+    // The family help printed first already lists what `suggestions` would.
+    humanSuggestions: !g.listing,
+  })
+}
+
+/**
+ * The one way a failure reaches the user: the error/v1 envelope on stderr under `--json`, otherwise
+ * `dacli: <message>` with suggestions, next actions and (on a usage error) the usage line; the exit code
+ * comes from exitCodeOf. `before` is human text printed first (a family's command list).
+ */
+export function reportError(
+  rt: Pick<Runtime, 'io' | 'env'>,
+  err: unknown,
+  opts: {
+    json: boolean
+    usage: string
+    before?: string
+    /** The command that failed: a refused value with close known ones is answered with corrected commands. */
+    command?: { path: string; argv: readonly string[] }
+    /** false: human output leaves the suggestions out (printed another way); the envelope keeps them. */
+    humanSuggestions?: boolean
+  },
+): Outcome {
+  const debug = rt.env.DACLI_DEBUG === '1'
+  const env = envelopeOf(err, debug)
+  const near = closestOf(env.details)
+  if (opts.command !== undefined && near !== null && env.suggestions.length === 0) {
+    env.suggestions = correctedCommands(
+      opts.command.path,
+      opts.command.argv,
+      near.given,
+      near.closest.map((c) => c.value),
+    )
+  }
+  if (opts.json) rt.io.stderr.write(renderJSON(env))
+  else {
+    if (opts.before !== undefined) rt.io.stderr.write(opts.before)
+    const stack = debug && err instanceof Error ? err.stack : undefined
+    const shown = opts.humanSuggestions === false ? { ...env, suggestions: [] } : env
+    writeHumanError(rt.io.stderr, shown, opts.usage, colorEnabled(rt.io.stderrIsTTY, rt.env), stack)
+  }
+  return { exitCode: exitCodeOf(err), error: env }
 }
 
 /** The caller's command line with each near-miss flag replaced by the flag it probably meant. */

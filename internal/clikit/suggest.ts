@@ -3,8 +3,8 @@
 // alone is never suggested: its commands are. Nothing here ever runs a command.
 // (Other "did you mean" helpers — task references, project slugs — sit beside this.)
 
-import { editDistance } from '../engines/distance.js'
-import { byText } from '../engines/order.js'
+import { editDistance } from '../base/distance.js'
+import { byText } from '../base/order.js'
 import type { CommandDecl } from './command.js'
 import { LEADING, matchCommand } from './dispatch.js'
 import { familyOf } from './help.js'

@@ -1,4 +1,4 @@
-import { byText } from './order.js'
+import { byText } from '../base/order.js'
 // The critical path method over FS/SS/FF/SF links (no lags). Pure: values in,
 // values out.
 //

@@ -2,26 +2,9 @@
 // flags, task references and project slugs (people.md). Pure and deterministic:
 // ties break by the candidate's text in code-unit order, never by locale.
 
-import { byText } from './order.js'
+import { editDistance, MAX_SUGGESTIONS } from '../base/distance.js'
+import { byText } from '../base/order.js'
 import { tokens } from './similarity.js'
-
-/** Levenshtein distance. */
-export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] as number
-    prev[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j] as number
-      prev[j] = Math.min(up + 1, (prev[j - 1] as number) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1))
-      diag = up
-    }
-  }
-  return prev[b.length] as number
-}
-
-export const MAX_SUGGESTIONS = 3
-
 export interface Named {
   /** What would be typed instead (a short ref, a slug). */
   readonly value: string

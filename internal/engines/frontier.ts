@@ -1,4 +1,4 @@
-import { byText } from './order.js'
+import { byText } from '../base/order.js'
 import { type Hold, readiness } from './readiness.js'
 // The ready frontier (commands.md, next): the tasks `readiness` calls ready (open,
 // not `wont`, no FS predecessor unfinished, no SS predecessor unstarted; FF and SF

@@ -1,4 +1,3 @@
-// Ordering by code unit, not locale: deterministic on every machine (capabilities
-// must be byte-identical), and it spares the start-up cost of loading ICU collation.
-
-export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+// Moved to internal/base/order.ts (the kernel needs it too, and the kernel does not import engines).
+// This re-export keeps branches written before the move compiling; phase 2 of issue 17 removes it.
+export { byText } from '../base/order.js'

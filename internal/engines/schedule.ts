@@ -11,8 +11,8 @@
 //   (upstream, transitively), marked external: they constrain it but its duration
 //   is its own tasks' finish. The workspace's schedule holds every project.
 
+import { byText } from '../base/order.js'
 import { type CpmResult, type CpmRow, type CpmTask, criticalPath, type LinkType } from './cpm.js'
-import { byText } from './order.js'
 import type { TaskState } from './readiness.js'
 
 export interface PlanTask {

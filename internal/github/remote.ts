@@ -1,11 +1,12 @@
 // The repository a git remote points at, read from the repository's config
-// file (no git binary needed). Both URL families are understood: https/http/
+// file (no git binary needed; parsed by gitx's one config reader). Both URL families are understood: https/http/
 // git/ssh URLs and the scp-like `git@host:owner/name.git`. Only owner/name and
 // the host come out: a remote URL may embed credentials, so callers never
 // print the URL itself.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { parseGitConfig } from '../gitx/config.js'
 
 export interface RemoteRepo {
   host: string
@@ -13,26 +14,10 @@ export interface RemoteRepo {
   name: string
 }
 
-/** The `url` of `[remote "<remote>"]` in a git config text, or null. */
+/** The `url` of `[remote "<remote>"]` in a git config text (the first, as `git fetch` uses), or null. */
 export function remoteUrl(configText: string, remote = 'origin'): string | null {
-  let inSection = false
-  for (const raw of configText.split(/\r?\n/)) {
-    const line = raw.trim()
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue
-    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line)
-    if (section) {
-      inSection = (section[1] as string).toLowerCase() === 'remote' && section[2] === remote
-      continue
-    }
-    if (!inSection) continue
-    const kv = /^url\s*=\s*(.*)$/i.exec(line)
-    if (kv) {
-      let v = (kv[1] as string).replace(/\s+[#;].*$/, '').trim()
-      if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) v = v.slice(1, -1)
-      return v === '' ? null : v
-    }
-  }
-  return null
+  const url = parseGitConfig(configText).find((e) => e.section === `remote.${remote}` && e.key === 'url')?.value
+  return typeof url === 'string' && url !== '' ? url : null
 }
 
 const SEGMENT = /^[A-Za-z0-9_.-]+$/

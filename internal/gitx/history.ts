@@ -1,12 +1,14 @@
-// Which commits touched a task, found by the task's `id` rather than by path:
-// a status change moves the file, a renumbering renames it, so every changed
-// task file is identified by the `id:` in its frontmatter. What each commit
+// Which commits touched one object, found by its identity rather than by path: a
+// move or a rename is still the same object. The caller says which files to
+// follow and how to read an object's identity from a file's bytes (dacli's task
+// layout and frontmatter are the store's business, not git's). What each commit
 // changed is an immutable fact about that commit, so it is cached under
 // `.dacli/cache/history.json` (keyed by commit id; safe to delete) and a repeated
 // `task log` reads only the commits recorded since.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { system } from '../base/system.js'
 import { linkOnPath, mkdirNoLinks } from '../store/fsio.js'
 import type { CommitInfo, Git } from './index.js'
 
@@ -49,9 +51,11 @@ export interface Touch {
   change: 'added' | 'modified' | 'moved' | 'deleted'
 }
 
-const isTaskFile = (p: string) => /\/tasks\/[^/]+\/[^/]+\.md$/.test(p)
-
-const ID_LINE = /^id:[ \t]*["']?(t-[0-9A-Za-z]+)["']?[ \t]*$/m
+/** What History follows: which files, and the identity in a file's text (null: none). */
+export interface Followed {
+  isFollowed(path: string): boolean
+  identityOf(text: string): string | null
+}
 
 export class History {
   private cache: HistoryCache
@@ -62,6 +66,7 @@ export class History {
     /** The tree path holding the projects (`.dacli/projects`). */
     private readonly scope: string,
     private readonly file: string | null,
+    private readonly followed: Followed,
   ) {
     this.cache = { v: VERSION, scope, commits: {}, ids: {} }
     if (file === null) return
@@ -84,7 +89,7 @@ export class History {
       const from = parent === null ? null : (await this.git.readCommit(parent)).tree
       if (parent !== null && (await this.git.subtree(from, this.scope)) === null) z.push(parent)
       const changes = await this.git.diff(from, c.tree, this.scope)
-      d.push(changes.filter((x) => isTaskFile(x.path)).map((x) => [x.path, x.oid, x.old_oid]))
+      d.push(changes.filter((x) => this.followed.isFollowed(x.path)).map((x) => [x.path, x.oid, x.old_oid]))
     }
     const f: CachedCommit = { p: c.parents, d }
     if (z.length > 0) f.z = z
@@ -105,8 +110,7 @@ export class History {
     const hit = this.cache.ids[blob]
     if (hit !== undefined) return hit
     const text = (await this.git.readBlob(blob)).subarray(0, 4096).toString('utf8')
-    const front = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? ''
-    const id = ID_LINE.exec(front)?.[1]?.toUpperCase().replace(/^T-/, 't-') ?? ''
+    const id = this.followed.identityOf(text) ?? ''
     this.cache.ids[blob] = id
     this.dirty = true
     return id
@@ -171,7 +175,7 @@ export class History {
     if (!this.dirty || this.file === null) return
     try {
       mkdirNoLinks(path.dirname(this.file))
-      const tmp = `${this.file}.${process.pid}.tmp`
+      const tmp = `${this.file}.${system().pid}.tmp`
       fs.writeFileSync(tmp, JSON.stringify(this.cache))
       fs.renameSync(tmp, this.file)
     } catch {

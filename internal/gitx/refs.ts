@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { system } from '../base/system.js'
 import { FailureError } from '../store/errors.js'
 
 const OID = /^[0-9a-f]{40}$/
@@ -127,4 +128,4 @@ export async function compareAndSwapRef(
 }
 
 /** A unique suffix for temp names. */
-export const tempTag = () => `${process.pid}-${randomBytes(4).toString('hex')}`
+export const tempTag = () => `${system().pid}-${randomBytes(4).toString('hex')}`

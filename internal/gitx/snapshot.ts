@@ -7,6 +7,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { system } from '../base/system.js'
 import { FailureError } from '../store/errors.js'
 import { isTempName, LinkError, linkOnPath, mkdirNoLinks } from '../store/fsio.js'
 import { EXEC_MODE, FILE_MODE, objectId, TREE_MODE, type TreeItem, treeBody } from './objects.js'
@@ -143,7 +144,7 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
 function writeCache(file: string, cache: StatCache): void {
   try {
     mkdirNoLinks(path.dirname(file))
-    const tmp = `${file}.${process.pid}.tmp`
+    const tmp = `${file}.${system().pid}.tmp`
     fs.writeFileSync(tmp, JSON.stringify(cache))
     fs.renameSync(tmp, file)
   } catch {

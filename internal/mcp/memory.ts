@@ -6,6 +6,7 @@
 
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import { system } from '../base/system.js'
 
 /** Heap in use above which a finished call triggers a collection. */
 const THRESHOLD_BYTES = 32 * 1024 * 1024
@@ -15,7 +16,7 @@ let collect: (() => void) | null = null
 /** Collect garbage soon if the heap is large; never delays the current answer. */
 export function settleMemory(): void {
   setImmediate(() => {
-    if (process.memoryUsage().heapUsed < THRESHOLD_BYTES) return
+    if (system().heapUsed() < THRESHOLD_BYTES) return
     if (collect === null) {
       // `gc` is only exposed with --expose-gc; the flag can be set at run time, and a fresh context then has it.
       setFlagsFromString('--expose-gc')

@@ -5,8 +5,8 @@
 import { isUtf8 } from 'node:buffer'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
-import { hostname } from 'node:os'
 import * as path from 'node:path'
+import { system } from '../base/system.js'
 import { FailureError } from './errors.js'
 import { InvalidTextError } from './model.js'
 
@@ -17,20 +17,19 @@ export const TEMP_MARK = '.dacli-tmp-'
 /** `.<name>.dacli-tmp-<pid>-<host hash>-<random>` */
 const TEMP_RE = /^\..*\.dacli-tmp-(\d+)-([0-9a-f]{8})-[0-9a-f]+$/
 
-const HOST_TAG = Buffer.from(hostname()).toString('hex').slice(0, 8).padEnd(8, '0')
+let hostTagMemo: string | null = null
+/** This host, as temp-file names carry it. */
+const hostTag = (): string => {
+  hostTagMemo ??= Buffer.from(system().hostname).toString('hex').slice(0, 8).padEnd(8, '0')
+  return hostTagMemo
+}
 
 export function isTempName(name: string): boolean {
   return name.includes(TEMP_MARK)
 }
 
 export function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
+  return system().isAlive(pid)
 }
 
 function fsyncDir(dir: string): void {
@@ -157,7 +156,7 @@ export function removeFile(file: string): void {
 
 /** A fresh temp file name beside `file`: readers skip it, and once its writer is dead the next writer sweeps it. */
 export function tempPathFor(file: string): string {
-  const name = `.${path.basename(file)}${TEMP_MARK}${process.pid}-${HOST_TAG}-${randomBytes(4).toString('hex')}`
+  const name = `.${path.basename(file)}${TEMP_MARK}${system().pid}-${hostTag()}-${randomBytes(4).toString('hex')}`
   return path.join(path.dirname(file), name)
 }
 
@@ -203,7 +202,7 @@ export function sweepTemps(dir: string): string[] {
   }
   for (const n of names) {
     const m = TEMP_RE.exec(n)
-    if (m === null || m[2] !== HOST_TAG || pidAlive(Number(m[1]))) continue
+    if (m === null || m[2] !== hostTag() || pidAlive(Number(m[1]))) continue
     try {
       fs.unlinkSync(path.join(dir, n))
       removed.push(n)
@@ -231,7 +230,7 @@ export function findTemps(root: string): { path: string; dead: boolean }[] {
         if (dir !== root || e.name !== 'worktrees') walk(p)
       } else if (isTempName(e.name)) {
         const m = TEMP_RE.exec(e.name)
-        out.push({ path: p, dead: m === null || m[2] !== HOST_TAG || !pidAlive(Number(m[1])) })
+        out.push({ path: p, dead: m === null || m[2] !== hostTag() || !pidAlive(Number(m[1])) })
       }
     }
   }

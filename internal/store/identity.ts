@@ -4,9 +4,7 @@
 
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
-import type { GitInfo } from '../gitx/discover.js'
 import { RefusedError } from './errors.js'
 import { quickFront, readFront } from './flat.js'
 import { isTempName, LinkError, linkOnPath, readText } from './fsio.js'
@@ -161,11 +159,10 @@ export async function resolveIdentity(
   env: Readonly<Record<string, string | undefined>>,
   dir: string,
   root: string,
-  git: GitInfo | null,
 ): Promise<Identity> {
   const token = env.DACLI_AGENT
   if (token === undefined) {
-    return { id: ROOT_ID, grant: 'rw', role: 'root', display_name: gitUserName(git, env), parent: null }
+    return { id: ROOT_ID, grant: 'rw', role: 'root', parent: null }
   }
   if (token.trim() === '') {
     throw new RefusedError('identity', 'DACLI_AGENT is set but empty; refusing to fall back to the root identity', {
@@ -203,48 +200,5 @@ export async function resolveIdentity(
       next: ['dacli doctor (it names the tampered agent file)', 'ask a live parent identity for a new token'],
     })
   }
-  return { id: match.id, grant: match.grant, role: match.role, display_name: null, parent: match.parent }
-}
-
-/** `user.name` from the repository's git config, then the user's (for display only). */
-export function gitUserName(git: GitInfo | null, env: Readonly<Record<string, string | undefined>>): string | null {
-  const home = env.HOME ?? os.homedir()
-  const files = [
-    ...(git ? [path.join(git.commonDir, 'config')] : []),
-    path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'git', 'config'),
-    path.join(home, '.gitconfig'),
-  ]
-  for (const f of files) {
-    const v = gitConfigValue(f, 'user', 'name')
-    if (v !== null) return v
-  }
-  return null
-}
-
-/** A value from a git config file (the simple `[section]` / `key = value` form). */
-export function gitConfigValue(file: string, section: string, key: string): string | null {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
-  let inSection = false
-  let found: string | null = null
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim()
-    const s = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line)
-    if (s) {
-      inSection = (s[1] as string).toLowerCase() === section && !line.includes('"')
-      continue
-    }
-    if (!inSection) continue
-    const kv = /^([A-Za-z0-9-]+)\s*=\s*(.*)$/.exec(line)
-    if (kv && (kv[1] as string).toLowerCase() === key) {
-      let v = (kv[2] as string).replace(/\s+[#;].*$/, '').trim()
-      if (v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1)
-      found = v
-    }
-  }
-  return found
+  return { id: match.id, grant: match.grant, role: match.role, parent: match.parent }
 }

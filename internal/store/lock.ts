@@ -6,8 +6,8 @@
 
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
-import { hostname } from 'node:os'
 import * as path from 'node:path'
+import { system } from '../base/system.js'
 import { ConflictError, FailureError } from './errors.js'
 import { linkOnPath, mkdirNoLinks, pidAlive } from './fsio.js'
 
@@ -28,8 +28,6 @@ export interface Lock {
   release(): void
 }
 
-const HOST = hostname()
-
 /** The kernel's start time of a process (Linux), to tell a live holder from a reused pid. */
 function startTimeOf(pid: number): string | null {
   try {
@@ -41,7 +39,12 @@ function startTimeOf(pid: number): string | null {
   }
 }
 
-const SELF_START = startTimeOf(process.pid)
+let selfStart: string | null | undefined
+/** This process's start time, read once. */
+const ownStart = (): string | null => {
+  if (selfStart === undefined) selfStart = startTimeOf(system().pid)
+  return selfStart
+}
 
 export function readHolder(file: string): LockHolder | null {
   try {
@@ -62,7 +65,7 @@ export function holderIsDead(h: LockHolder | null, file: string, now = Date.now(
       return false
     }
   }
-  if (h.host !== HOST) return now - Date.parse(h.time) > 10 * 60_000
+  if (h.host !== system().hostname) return now - Date.parse(h.time) > 10 * 60_000
   if (!pidAlive(h.pid)) return true
   const started = startTimeOf(h.pid)
   return h.started !== null && started !== null && started !== h.started
@@ -92,9 +95,9 @@ export async function acquireLock(dir: string, scope: string, opts: LockOptions 
   const file = path.join(dir, `${scope}.lock`)
   const token = randomBytes(12).toString('hex')
   const holder: LockHolder = {
-    pid: process.pid,
-    started: SELF_START,
-    host: HOST,
+    pid: system().pid,
+    started: ownStart(),
+    host: system().hostname,
     token,
     time: new Date().toISOString(),
     scope,

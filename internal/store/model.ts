@@ -196,7 +196,6 @@ export interface Identity {
   id: string
   grant: 'rw' | 'ro'
   role: string | null
-  display_name: string | null
   parent: string | null
 }
 

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ulid } from 'ulid'
-import { byText } from '../engines/order.js'
+import { byText } from '../base/order.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
 import { type Section, stampOf } from './filecache.js'
 import { parseData } from './flat.js'

@@ -4,9 +4,10 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { closest, MAX_SUGGESTIONS } from '../engines/distance.js'
+import { MAX_SUGGESTIONS } from '../base/distance.js'
+import { parseDuration } from '../base/duration.js'
+import { closest } from '../engines/distance.js'
 import type { GitInfo } from '../gitx/discover.js'
-import { parseDuration } from './duration.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { CacheFile, cachePath, type Section, stampOf } from './filecache.js'
 import { parseData, quickFront } from './flat.js'
@@ -74,7 +75,7 @@ export class Store {
   }
 
   identity(): Promise<Identity> {
-    this.identityPromise ??= resolveIdentity(this.env, this.dir, this.root, this.git)
+    this.identityPromise ??= resolveIdentity(this.env, this.dir, this.root)
     return this.identityPromise
   }
 

@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { byText } from '../engines/order.js'
+import { byText } from '../base/order.js'
 import { type Section, stampOf } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 import {

@@ -4,6 +4,7 @@
 
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { system } from '../base/system.js'
 
 export interface Verification {
   command: string
@@ -41,7 +42,7 @@ export function runVerify(
     const timer = setTimeout(() => {
       timedOut = true
       try {
-        process.kill(-(child.pid as number), 'SIGKILL')
+        system().killGroup(child.pid as number, 'SIGKILL')
       } catch {
         child.kill('SIGKILL')
       }

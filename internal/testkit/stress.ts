@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { BIN, type Run, spawnBin, type Workspace } from './ws.js'
+import { BIN, type Run, spawnBin, tempDir, type Workspace } from './ws.js'
 
 export interface Figures {
   [k: string]: number | string | boolean | number[]
@@ -236,7 +236,7 @@ export async function badInputCorpus(ws: Workspace): Promise<Figures> {
     ]),
   )
   fs.writeFileSync(path.join(dir, 'tasks', 'open', '052-yaml.md'), '---\nid: [unclosed\nkind: task\n---\n# x\n')
-  const outside = fs.mkdtempSync(path.join(path.dirname(ws.root), 'outside-'))
+  const outside = tempDir('dacli-outside-')
   const secret = 'SECRET-OUTSIDE-THE-WORKSPACE'
   fs.mkdirSync(path.join(outside, 'tasks', 'open'), { recursive: true })
   fs.writeFileSync(path.join(outside, 'project.md'), `---\nid: p-evil\nkind: project\n---\n# ${secret}\n`)

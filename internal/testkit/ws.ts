@@ -65,8 +65,18 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...gitEnv } })
 }
 
+const created: string[] = []
+
+/** A fresh temporary folder, removed after the test file (the vitest setup calls `cleanupTempDirs`). */
 export function tempDir(prefix = 'dacli-test-'): string {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+  created.push(dir)
+  return dir
+}
+
+/** Remove every folder `tempDir` made in this process so far. */
+export function cleanupTempDirs(): void {
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
 }
 
 /** Base environment for a run: no DACLI_AGENT leaking from the outer shell, no color. */

@@ -1,4 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
+import { userIdent } from '../../gitx/config.js'
+import { ROOT_ID } from '../../store/identity.js'
 import type { IdentityDocT } from './json.js'
 
 export const whoami = defineCommand({
@@ -12,20 +14,23 @@ export const whoami = defineCommand({
   mutates: false,
   async run(ctx) {
     const who = await ctx.identity()
-    const where = (await ctx.store()).where()
+    const store = await ctx.store()
+    const where = store.where()
+    // The root is a person: name them as git does. Agents are named by their id.
+    const displayName = who.id === ROOT_ID ? userIdent(store.git?.commonDir ?? null, ctx.env, 'name') : null
     const data: IdentityDocT = {
       schema: 'identity/v1',
       id: who.id,
       grant: who.grant,
       role: who.role,
-      display_name: who.display_name,
+      display_name: displayName,
       parent: who.parent,
       workspace: where,
     }
     return {
       data,
       human(out) {
-        const name = who.display_name ? ` (${who.display_name})` : ''
+        const name = displayName ? ` (${displayName})` : ''
         out.line(`${who.id}${name}  grant: ${who.grant}${who.role ? `  role: ${who.role}` : ''}`)
         out.line(
           out.style(

@@ -2,8 +2,8 @@
 // Text written by other agents or people is quoted with its author: data, not
 // instructions.
 
+import { byText } from '../../base/order.js'
 import type { BriefSection } from '../../engines/brief.js'
-import { byText } from '../../engines/order.js'
 import { linkAllowsStart, readiness, startNeeds, type TaskState } from '../../engines/readiness.js'
 import { type EventRecord, listEvents } from '../../store/events.js'
 import type { NoteRecord, Store, TaskRecord } from '../../store/index.js'

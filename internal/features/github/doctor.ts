@@ -136,7 +136,7 @@ export const doctor = defineCommand({
     }
     return {
       data,
-      exitCode: ok ? 0 : 1,
+      verdict: ok ? null : 'failure',
       human(out) {
         out.line(
           `${out.style('bold', 'github doctor')}  ${data.repository ?? 'no repository'}${project === null ? '' : ` (project ${project})`}  ${out.style('dim', apiUrl)}`,

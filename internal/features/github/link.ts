@@ -1,7 +1,7 @@
 import { arg, defineCommand, flagBool, flagStr } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
-import { projectDocument, statusCounts } from '../../engines/projectdoc.js'
 import { RefusedError, UsageError } from '../../store/index.js'
+import { projectDocument, statusCounts } from '../../store/projectdoc.js'
 import { editProjectFrontmatter } from '../../store/projectedit.js'
 import { apiUrlOf, connect } from './connect.js'
 import { setBlock } from './githubblock.js'

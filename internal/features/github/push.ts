@@ -49,6 +49,6 @@ export const push = defineCommand({
     const data = await withRepoLock(p, repo, async () =>
       runPush({ ctx, p, project, repo, wsId, actor: who.id }, await opened.reload()),
     )
-    return { data, exitCode: data.outcomes.failed > 0 ? 1 : 0, human: (out) => renderPushResult(out, data) }
+    return { data, verdict: data.outcomes.failed > 0 ? 'failure' : null, human: (out) => renderPushResult(out, data) }
   },
 })

@@ -114,7 +114,7 @@ export const sync = defineCommand({
     })
     return {
       data,
-      exitCode: data.push.outcomes.failed > 0 ? 1 : 0,
+      verdict: data.push.outcomes.failed > 0 ? 'failure' : null,
       human(out) {
         renderPullResult(out, data.pull)
         renderPushResult(out, data.push)

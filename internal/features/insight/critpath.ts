@@ -1,7 +1,7 @@
+import { byText } from '../../base/order.js'
 import { defineCommand, flagStr } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { CycleError } from '../../engines/cpm.js'
-import { byText } from '../../engines/order.js'
 import type { Schedule } from '../../engines/schedule.js'
 import { RefusedError } from '../../store/errors.js'
 import { safeSegment } from '../../store/paths.js'

@@ -1,8 +1,8 @@
 // Drawing a schedule: the text table and the critical DAG, mermaid and dot.
 
+import { byText } from '../../base/order.js'
 import type { Out } from '../../clikit/out.js'
 import { count, oneDecimal, shortRef } from '../../clikit/text.js'
-import { byText } from '../../engines/order.js'
 import type { CriticalPathDocT } from './json.js'
 
 type Doc = CriticalPathDocT

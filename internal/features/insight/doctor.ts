@@ -1,10 +1,10 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { byText } from '../../base/order.js'
 import { defineCommand, flagBool } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { CycleError, topoOrder } from '../../engines/cpm.js'
 import { lintDecision, lintRisk } from '../../engines/lint.js'
-import { byText } from '../../engines/order.js'
 import { conflictCopies, conflictHint } from '../../store/conflicts.js'
 import {
   type Broken,
@@ -201,7 +201,7 @@ export const doctor = defineCommand({
     const data: DoctorDocT = { schema: 'doctor/v1', ok, findings }
     return {
       data,
-      exitCode: flagBool(input, 'strict') && !ok ? 1 : 0,
+      verdict: flagBool(input, 'strict') && !ok ? 'failure' : null,
       human(out) {
         if (findings.length === 0) {
           out.line('no problems found')

@@ -1,11 +1,11 @@
-import { arch, platform } from 'node:os'
+import { byText } from '../../base/order.js'
+import { system } from '../../base/system.js'
 import { type CommandDecl, defineCommand, mayMutate } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { GLOBAL_FLAGS, str } from '../../clikit/flags.js'
 import { usageOf } from '../../clikit/help.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
 import { BRIEF_PROMPT_VERSION } from '../../engines/brief.js'
-import { byText } from '../../engines/order.js'
 import { UsageError } from '../../store/errors.js'
 import type { CapabilitiesDocT } from './json.js'
 
@@ -62,7 +62,7 @@ export async function capabilitiesOf(ctx: Context): Promise<Omit<CapabilitiesDoc
   const paths = new Set(ctx.table.map((c) => c.path))
   return {
     schema: 'capabilities/v1',
-    binary: { name: BINARY_NAME, version: VERSION, node: process.version, platform: `${platform()}-${arch()}` },
+    binary: { name: BINARY_NAME, version: VERSION, node: system().nodeVersion, platform: system().platform },
     state_schemas: STATE_SCHEMAS,
     prompt_schemas: PROMPT_SCHEMAS,
     commands: ctx.table.map(commandEntry).sort((a, b) => byText(a.id, b.id)),
@@ -131,11 +131,11 @@ export const capabilities = defineCommand({
     const data: CapabilitiesDocT = { ...caps, required, missing }
     return {
       data,
-      exitCode: missing.length > 0 ? 3 : 0,
+      verdict: missing.length > 0 ? 'refused' : null,
       ...(missing.length === 0
         ? {}
         : {
-            verdict: {
+            refusal: {
               policy: 'missing-capability',
               reason: `this dacli ${VERSION} lacks ${missing.length} of the ${required.length} required capabilit${required.length === 1 ? 'y' : 'ies'}: ${missing.join(', ')}`,
               next: [

@@ -1,4 +1,4 @@
-import { arch, platform } from 'node:os'
+import { system } from '../../base/system.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
@@ -30,11 +30,11 @@ export const version = defineCommand({
       const r = await compatibilityReport(ctx, file)
       return {
         data: r,
-        exitCode: r.compatible ? 0 : 3,
+        verdict: r.compatible ? null : 'refused',
         ...(r.compatible
           ? {}
           : {
-              verdict: {
+              refusal: {
                 policy: 'incompatible-skill',
                 reason: `${r.requirements} is not compatible with ${r.binary.name} ${r.binary.version}: ${r.incompatible.map((i) => `${i.id} (${i.reason})`).join('; ')}`,
                 next: [
@@ -60,8 +60,8 @@ export const version = defineCommand({
       schema: 'version/v1',
       name: BINARY_NAME,
       version: VERSION,
-      node: process.version,
-      platform: `${platform()}-${arch()}`,
+      node: system().nodeVersion,
+      platform: system().platform,
       format: 0,
     }
     return {

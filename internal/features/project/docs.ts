@@ -1,8 +1,8 @@
 // Building project documents from store records (plain objects; no zod at run time).
 
 import type { Out } from '../../clikit/io.js'
-import { projectDocument, statusCounts } from '../../engines/projectdoc.js'
 import type { ProjectRecord, Store } from '../../store/index.js'
+import { projectDocument, statusCounts } from '../../store/projectdoc.js'
 import type { CountsT, ProjectDocT } from './json.js'
 
 export async function countsOf(store: Store, slug: string): Promise<CountsT> {

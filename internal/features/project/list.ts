@@ -1,5 +1,5 @@
 import { defineCommand } from '../../clikit/command.js'
-import { totalOf } from '../../engines/projectdoc.js'
+import { totalOf } from '../../store/projectdoc.js'
 import { countsOf } from './docs.js'
 import type { ProjectListDocT } from './json.js'
 

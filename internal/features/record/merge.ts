@@ -13,9 +13,11 @@
 //   `aliases` and a `renumbered` line in its `## Log`.
 
 import { decodeTime } from 'ulid'
+import { byText } from '../../base/order.js'
 import type { Git, TreeFile } from '../../gitx/index.js'
 import { appendToSection } from '../../store/markdown.js'
 import { stamp } from '../../store/model.js'
+import { taskIdInText } from '../../store/rawtask.js'
 
 export interface Conflict {
   path: string
@@ -46,7 +48,6 @@ interface Version extends TreeFile {
 }
 
 const TASK_PATH = /^(.*\/projects\/([^/]+)\/tasks\/[^/]+\/)(\d{3,})-([^/]+)\.md$/
-const ID_LINE = /^id:[ \t]*["']?(t-[0-9A-Za-z]+)["']?[ \t]*$/m
 
 const same = (a: Version | TreeFile | undefined, b: Version | TreeFile | undefined) =>
   a?.oid === b?.oid && a?.mode === b?.mode && (a as Version | undefined)?.path === (b as Version | undefined)?.path
@@ -81,8 +82,7 @@ export class Merger {
 
   private async idOf(f: TreeFile | undefined): Promise<string | null> {
     if (f === undefined) return null
-    const front = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(await this.read(f.oid))?.[1] ?? ''
-    return ID_LINE.exec(front)?.[1] ?? null
+    return taskIdInText(await this.read(f.oid))
   }
 
   async merge(
@@ -188,7 +188,7 @@ export class Merger {
       if (group.length < 2) continue
       for (const g of group) g.id ??= await this.idOf(g.f)
       const distinct = [...new Map(group.map((g) => [g.id ?? g.path, g])).values()]
-      distinct.sort((a, b) => createdAt(a.id ?? '') - createdAt(b.id ?? '') || (a.id ?? '').localeCompare(b.id ?? ''))
+      distinct.sort((a, b) => createdAt(a.id ?? '') - createdAt(b.id ?? '') || byText(a.id ?? '', b.id ?? ''))
       const [project, seq] = key.split('/') as [string, string]
       for (const g of distinct.slice(1)) {
         if (g.id !== null) losers.push({ ...g, id: g.id, project, seq: Number(seq) })
@@ -197,7 +197,7 @@ export class Merger {
     const moving = new Set(losers.map((l) => l.id))
     for (const t of tasks) if (!moving.has(t.id)) files.set(t.v.path, { oid: t.v.oid, mode: t.v.mode })
     const out: Renumbered[] = []
-    losers.sort((a, b) => createdAt(a.id) - createdAt(b.id) || a.id.localeCompare(b.id))
+    losers.sort((a, b) => createdAt(a.id) - createdAt(b.id) || byText(a.id, b.id))
     for (const l of losers) {
       if (l.placed && files.get(l.path)?.oid === l.f.oid) files.delete(l.path)
       const next = (await this.highestSeq(files, l.project)) + 1

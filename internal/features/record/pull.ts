@@ -34,7 +34,7 @@ export const pull = defineCommand({
     const remote = input.args.remote ?? 'origin'
     const git = await ctx.git()
     const store = await storeOrNull(ctx.store)
-    let who: Identity = { id: ROOT_ID, grant: 'rw', role: 'root', display_name: null, parent: null }
+    let who: Identity = { id: ROOT_ID, grant: 'rw', role: 'root', parent: null }
     if (store !== null) {
       who = await ctx.identity()
       if (who.grant !== 'rw') {

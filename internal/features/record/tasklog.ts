@@ -5,6 +5,7 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import { History, type Touch } from '../../gitx/history.js'
 import { branchRef, workspacePrefix } from '../../gitx/record.js'
 import { Store } from '../../store/index.js'
+import { isTaskFilePath, taskIdInText } from '../../store/rawtask.js'
 import { shortId, timeOf } from './common.js'
 import type { HistoryEntryT, TaskHistoryDocT } from './json.js'
 
@@ -57,7 +58,10 @@ export const tasklog = defineCommand({
     if (store.git !== null) {
       const git = await ctx.git()
       const scope = [...workspacePrefix(git, store.dir), 'projects'].join('/')
-      const history = new History(git, scope, path.join(store.dir, 'cache', 'history.json'))
+      const history = new History(git, scope, path.join(store.dir, 'cache', 'history.json'), {
+        isFollowed: isTaskFilePath,
+        identityOf: taskIdInText,
+      })
       const seen = new Set<string>()
       const recordTip = await git.resolve(branchRef(store))
       if (recordTip !== null) {

@@ -1,7 +1,7 @@
+import { byText } from '../../base/order.js'
 import { defineCommand, flagList, flagNum, flagStr } from '../../clikit/command.js'
 import { int, oneOf, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
-import { byText } from '../../engines/order.js'
 import { UsageError } from '../../store/errors.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../store/model.js'
 import { safeSegment } from '../../store/paths.js'

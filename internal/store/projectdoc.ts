@@ -1,7 +1,10 @@
-// The project/v1 document from a project record and its tasks' statuses. Two
-// slices answer with it (project add/show/rm and github link), so it lives here.
+// The project/v1 document from a project record and its tasks' statuses. It is a
+// document builder, not policy, so it is not an engine; two slices answer with it
+// (project add/show/rm and github link) and slices never import each other, so it
+// lives beside the record it is built from. The wire shape is project/json.ts,
+// which the schema tests hold every answer to.
 
-import type { ProjectRecord, Status } from '../store/model.js'
+import type { ProjectRecord, Status } from './model.js'
 
 export type StatusCounts = Record<Status, number>
 

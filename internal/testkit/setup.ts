@@ -1,0 +1,11 @@
+// vitest setup (every test file): install the process's System as the bin does,
+// so code under test finds it exactly as in production; and remove the temporary
+// folders the file made once it is done.
+
+import { afterAll } from 'vitest'
+import { nodeSystem } from '../../cmd/system.js'
+import { installSystem } from '../base/system.js'
+import { cleanupTempDirs } from './ws.js'
+
+installSystem(nodeSystem)
+afterAll(cleanupTempDirs)
