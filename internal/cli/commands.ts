@@ -13,6 +13,7 @@ import { commands as mcp } from '../features/mcp/index.js'
 import { commands as meta } from '../features/meta/index.js'
 import { commands as note } from '../features/note/index.js'
 import { commands as project } from '../features/project/index.js'
+import { commands as questions } from '../features/questions/index.js'
 import { commands as record } from '../features/record/index.js'
 import { commands as task } from '../features/task/index.js'
 import { commands as worktree } from '../features/worktree/index.js'
@@ -26,6 +27,7 @@ export const commands: readonly Command[] = [
   ...accept,
   ...note,
   ...events,
+  ...questions,
   ...insight,
   ...context,
   ...github,

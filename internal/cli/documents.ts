@@ -13,6 +13,7 @@ import { documents as insight } from '../features/insight/json.js'
 import { documents as meta } from '../features/meta/json.js'
 import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
+import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as task } from '../features/task/json.js'
 import { documents as worktree } from '../features/worktree/json.js'
@@ -27,6 +28,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...accept,
   ...note,
   ...events,
+  ...questions,
   ...insight,
   ...context,
   ...github,

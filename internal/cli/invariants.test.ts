@@ -11,14 +11,20 @@ import { FakeGitHub } from '../testkit/fakegithub.js'
 import { expectValid } from '../testkit/schemas.js'
 import { dacliIn, git, fixture as sharedFixture, table, tempDir, type Workspace } from '../testkit/ws.js'
 
-/** The shared fixture (testkit `fixture()`), plus a bare repository as `origin` already holding the record branch. */
-async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string }> {
+/**
+ * The shared fixture (testkit `fixture()`), plus a bare repository as `origin` already holding the record branch,
+ * an open question about alpha/6 and a read-only claim of alpha/3 (held by the worker: it can never apply).
+ */
+async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string; question: string; proposal: string }> {
   const { ws, rw, ro } = await sharedFixture()
+  ;(await ws.dacli('task', 'add', 'Sixth asked job', '--project', 'alpha', '--accept', 'f')).expectExit(0)
+  const question = (await ws.dacli('ask', 'Which port?', '--about', 'alpha/6', '--json')).expectExit(0).json.id
+  const proposal = (await ws.dacli('task', 'claim', 'alpha/3', '--json', { as: ro.token })).expectExit(0).json.event_id
   const remote = tempDir('dacli-inv-remote-')
   git(remote, 'init', '-q', '--bare')
   git(ws.root, 'remote', 'add', 'origin', remote)
   ;(await ws.dacli('record', 'push')).expectExit(0)
-  return { ws, rw: rw.token, ro: ro.token }
+  return { ws, rw: rw.token, ro: ro.token, question, proposal }
 }
 
 /**
@@ -87,6 +93,10 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'risk list': { argv: ['risk', 'list'] },
   glossary: { argv: ['glossary', 'alpha', '--term', 'seam', '--def', 'one place'] },
   'events list': { argv: ['events', 'list', '--pending'] },
+  'events dismiss': { argv: ['events', 'dismiss', 'PROPOSAL_ID', '--reason', 'held by the worker'] },
+  ask: { argv: ['ask', 'Half-up or half-even?', '--about', 'alpha/1', '--need', 'a rounding rule'] },
+  answer: { argv: ['answer', 'QUESTION_ID', 'Port 8080', '--as', 'decision', '--rejected', '80'] },
+  threads: { argv: ['threads', '--open', '--project', 'alpha'] },
   sync: { argv: ['sync'] },
   status: { argv: ['status'] },
   overview: { argv: ['overview'] },
@@ -120,7 +130,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'mcp serve': { argv: ['mcp', 'serve', '--profile', 'minimal'] },
 }
 
-let base: { ws: Workspace; rw: string; ro: string }
+let base: { ws: Workspace; rw: string; ro: string; question: string; proposal: string }
 let rwId: string
 /** A fake GitHub for the github commands; every run gets its env (other commands ignore it). */
 let gh: FakeGitHub
@@ -163,7 +173,10 @@ afterAll(async () => {
   await gh.close()
 })
 
-const argvOf = (path: string) => (SCENARIOS[path]?.argv ?? []).map((a) => (a === 'AGENT_RW' ? rwId : a))
+const argvOf = (path: string) =>
+  (SCENARIOS[path]?.argv ?? []).map((a) =>
+    a === 'AGENT_RW' ? rwId : a === 'QUESTION_ID' ? base.question : a === 'PROPOSAL_ID' ? base.proposal : a,
+  )
 
 describe('table-wide invariants', () => {
   test('every command has a happy-path scenario here', () => {
@@ -232,6 +245,10 @@ describe('table-wide invariants', () => {
       const argv = argvOf(cmd.path).filter((a) => a !== '--dry-run')
       const r = await dacliIn(dir, [...argv, '--json'], { as: base.ro, env: env() })
       if (cmd.standalone) return // init needs no workspace and has no identity to check
+      if (cmd.anyGrant) {
+        expect(r.code).toBe(0) // open to every grant by declaration (ask)
+        return
+      }
       if (cmd.proposes) {
         expect([0, 3]).toContain(r.code)
         if (r.code === 0) expect(r.stdout).toContain('"outcome":"proposed"')

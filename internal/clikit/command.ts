@@ -56,6 +56,8 @@ export interface CommandDecl {
   readonly mutatesWith?: readonly string[]
   /** A read-only identity may run it: the change is recorded as a proposal event instead. */
   readonly proposes?: boolean
+  /** Any identity may run it as it is, read-only ones included: it writes in the caller's own name (`ask`). */
+  readonly anyGrant?: boolean
   /** Needs no workspace (help, version, capabilities, schema). */
   readonly standalone?: boolean
   /** Removes things (MCP `destructiveHint`). */
@@ -164,6 +166,7 @@ export function declOf(c: CommandDecl): CommandDecl {
     'mutates',
     'mutatesWith',
     'proposes',
+    'anyGrant',
     'standalone',
     'destructive',
     'idempotent',

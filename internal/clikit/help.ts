@@ -97,7 +97,9 @@ export function commandHelp(c: CommandDecl): string {
         ? 'read-only; any identity'
         : c.proposes
           ? 'needs a read-write grant; a read-only identity’s call is recorded as a proposal event instead'
-          : `needs a read-write grant${'dry-run' in c.flags ? ' (a --dry-run is a read)' : ''}`
+          : c.anyGrant
+            ? 'any identity, read-only ones included (it writes in the caller’s own name)'
+            : `needs a read-write grant${'dry-run' in c.flags ? ' (a --dry-run is a read)' : ''}`
   out.push(`Grant:  ${grant}`)
   if (c.examples && c.examples.length > 0) out.push('', 'Examples:', ...c.examples.map((e) => `  ${e}`))
   return `${out.join('\n')}\n`

@@ -194,7 +194,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
 
     if (!entry.standalone) {
       const who = await identity()
-      if (callMutates(entry, parsed.flags) && !entry.proposes && who.grant !== 'rw') {
+      if (callMutates(entry, parsed.flags) && !entry.proposes && !entry.anyGrant && who.grant !== 'rw') {
         throw new RefusedError('grant', `${entry.path} needs a read-write grant (${who.id} has ${who.grant})`, {
           details: { identity: who.id, grant: who.grant, required: 'rw' },
           next: [

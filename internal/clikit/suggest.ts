@@ -28,18 +28,21 @@ const q = (s: string) => (/^[\w./:@=,-]+$/.test(s) ? s : JSON.stringify(s))
 const line = (...parts: string[]) => ['dacli', ...parts.map(q)].join(' ')
 
 /**
- * A command with the caller's tokens, or its skeleton when none were given: the path, then `<arg>` for each
- * required argument and `--flag VALUE` for each required flag (`dacli task add <title> --project SLUG`).
+ * A command with the caller's tokens, completed with placeholders for what it still requires: `<arg>` for each
+ * required argument the tokens do not fill and `--flag VALUE` for each required flag they do not give
+ * (`dacli task add <title> --project SLUG` when nothing was given).
  */
 export function commandLine(c: CommandDecl, given: readonly string[] = []): string {
-  if (given.length > 0) return line(...c.path.split(' '), ...given)
-  const req = [
-    ...c.args.filter((a) => a.required).map((a) => `<${a.name}>`),
-    ...Object.entries(c.flags)
-      .filter(([, s]) => s.required)
-      .flatMap(([n, s]) => [`--${n}`, s.valueName ?? 'VALUE']),
+  const positional = given.filter((t) => !t.startsWith('-')).length
+  const missingArgs = c.args.filter((a) => a.required).slice(positional)
+  const missingFlags = Object.entries(c.flags).filter(
+    ([n, s]) => s.required && !given.some((t) => t === `--${n}` || t.startsWith(`--${n}=`)),
+  )
+  const tail = [
+    ...missingArgs.map((a) => `<${a.name}>`),
+    ...missingFlags.flatMap(([n, s]) => [`--${n}`, s.valueName ?? 'VALUE']),
   ]
-  return ['dacli', c.path, ...req].join(' ')
+  return [line(...c.path.split(' '), ...given), ...tail].join(' ')
 }
 
 const closeness = (word: string, name: string) => {
@@ -163,9 +166,12 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
     .filter((x): x is { f: string; d: number } => x.d !== null)
     .flatMap((x) => {
       const g = withinFamily(table, x.f, rest)
-      return g.listing ? [] : g.suggestions.map((s) => ({ d: x.d, mutates: false, path: x.f, line: s }))
+      const exact = table.some((c) => c.path === `${x.f} ${rest[0] ?? ''}`)
+      return g.listing ? [] : g.suggestions.map((s) => ({ d: x.d, mutates: false, path: x.f, line: s, exact }))
     })
-  const ranked = [...singles, ...families].sort(
+  // `tsak list`: a family whose command is the next word makes a real command line; prefer it to `ask list`.
+  const exactFamily = families.filter((f) => f.exact)
+  const ranked = (exactFamily.length > 0 ? exactFamily : [...singles, ...families]).sort(
     (a, b) => a.d - b.d || Number(a.mutates) - Number(b.mutates) || byText(a.path, b.path),
   )
   const suggestions = [...new Set([...sharedLeaf, ...ranked].map((x) => x.line))].slice(

@@ -28,8 +28,11 @@ export interface LocalDir {
   body: Buffer
 }
 
-/** Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts: coordination.md). */
-export const UNRECORDED = new Set(['locks', 'cache', 'worktrees'])
+/**
+ * Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts: coordination.md;
+ * `journal/` is this clone's local change journal).
+ */
+export const UNRECORDED = new Set(['locks', 'cache', 'journal', 'worktrees'])
 
 const CACHE_VERSION = 1
 /** Entries younger than this are not cached: a same-size rewrite within the clock's granularity would look unchanged. */

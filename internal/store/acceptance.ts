@@ -179,7 +179,9 @@ export interface AcceptEntry {
 
 /** A pending proposal to close a task: `propose-status` with status done. */
 export const isCloseProposal = (e: EventRecord) =>
-  !e.applied && e.event_kind === 'propose-status' && (e.data.status === 'done' || e.data.status === undefined)
+  e.state === 'pending' &&
+  e.event_kind === 'propose-status' &&
+  (e.data.status === 'done' || e.data.status === undefined)
 
 const summarize = (t: TaskRecord) => ({
   satisfied: t.acceptance_done,

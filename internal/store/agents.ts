@@ -78,6 +78,14 @@ export async function spawnAgent(
       throw e
     }
     const a = (await readAgentFile(file, store.root)) as AgentFile
+    store.journal({
+      kind: 'agent.spawned',
+      ref: id,
+      id,
+      project: null,
+      actor: parent.id,
+      summary: `${opts.grant}${opts.role === null ? '' : `, role ${opts.role}`}`,
+    })
     return { ...a, token }
   }
   throw new ConflictError('could not mint a unique agent id after 8 attempts')
@@ -161,5 +169,6 @@ export async function retireAgent(
   } finally {
     lock.release()
   }
+  store.journal({ kind: 'agent.retired', ref: id, id, project: null, actor: caller.id, summary: 'retired' })
   return { agent: { ...agent, retired: true }, changed: true, retiredNow: true, released }
 }

@@ -1,8 +1,9 @@
 // Events (format.md, Event): one append-only file per event,
 // `events/YYYY/MM/DD/<ULID>-<agent-id>-<event-kind>.md`. Creating one never
-// contends (the name is unique). Only `applied` may change afterwards; a
-// checksum over the canonical content lets readers detect tampering, and a
-// tampered event is reported and never applied.
+// contends (the name is unique). Only the outcome may change afterwards —
+// `applied` (false, true, or `dismissed`) and the record of who settled it
+// (`answered`, `dismissed`); a checksum over the canonical content lets readers
+// detect tampering, and a tampered event is reported and never applied.
 
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
@@ -17,7 +18,16 @@ import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
 import { isId, safeSegment } from './paths.js'
 import type { Store } from './store.js'
 
-export const EVENT_KINDS = ['claim', 'release', 'finding', 'propose-status', 'comment', 'block', 'dependency'] as const
+export const EVENT_KINDS = [
+  'claim',
+  'release',
+  'finding',
+  'propose-status',
+  'comment',
+  'block',
+  'dependency',
+  'question',
+] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 export const EVENT_SCHEMA_VERSION = 1
 
@@ -31,9 +41,38 @@ export interface EventRecord {
   /** Structured payload (what to apply). */
   data: Record<string, unknown>
   body: string
+  /** True once applied (a question: once answered); false while pending or when dismissed. */
   applied: boolean
+  state: EventState
+  /** Who dismissed it, when and why (`events dismiss`), or null. */
+  dismissed: Settled | null
+  /** A question's answer: who, when, and the note it became, or null. */
+  answered: Answer | null
   path: string
 }
+
+export type EventState = 'pending' | 'applied' | 'dismissed'
+
+export interface Settled {
+  by: string
+  at: string
+  reason: string | null
+}
+
+export interface Answer {
+  by: string
+  at: string
+  /** The note (`n-<ULID>`) holding the answer. */
+  note: string
+}
+
+/** A question's id is `q-<ULID>`; other events' ids are the bare ULID. */
+export const QUESTION_PREFIX = 'q-'
+
+/** A proposal (any event but a question) still waiting for `sync`: neither applied nor dismissed. */
+export const isPendingProposal = (e: EventRecord) => e.state === 'pending' && e.event_kind !== 'question'
+/** A question nobody has answered or dismissed yet. */
+export const isOpenQuestion = (e: EventRecord) => e.state === 'pending' && e.event_kind === 'question'
 
 /** Keys sorted at every level, so the same content always hashes the same. */
 export function canonicalJSON(v: unknown): string {
@@ -50,7 +89,7 @@ export function canonicalJSON(v: unknown): string {
 }
 
 /** sha256 over the canonical JSON of everything but `applied` and `checksum`. */
-export function eventChecksum(e: Omit<EventRecord, 'applied' | 'path'>): string {
+export function eventChecksum(e: Omit<EventRecord, 'applied' | 'state' | 'dismissed' | 'answered' | 'path'>): string {
   const content = {
     schema_version: EVENT_SCHEMA_VERSION,
     id: e.id,
@@ -69,10 +108,19 @@ const eventsDir = (store: Store) => path.join(store.dir, 'events')
 
 export async function createEvent(
   store: Store,
-  e: { kind: EventKind; by: string; about: string | null; data?: Record<string, unknown>; body?: string },
+  e: {
+    kind: EventKind
+    by: string
+    about: string | null
+    data?: Record<string, unknown>
+    body?: string
+    /** The task it is about, for the change journal (`p/001-slug`). */
+    subject?: { ref: string; project: string }
+  },
 ): Promise<EventRecord> {
   const now = store.now()
-  const id = ulid(now.getTime())
+  const key = ulid(now.getTime())
+  const id = e.kind === 'question' ? `${QUESTION_PREFIX}${key}` : key
   const created = stamp(now)
   const rec = {
     id,
@@ -84,7 +132,7 @@ export async function createEvent(
     body: (e.body ?? '').trim(),
   }
   const [y, m, d] = created.slice(0, 10).split('-') as [string, string, string]
-  const name = `${id}-${e.by}-${e.kind}.md`
+  const name = `${key}-${e.by}-${e.kind}.md`
   const file = path.join(eventsDir(store), y, m, d, name)
   const { renderNew } = await import('./frontmatter.js')
   const text = renderNew(
@@ -103,7 +151,16 @@ export async function createEvent(
     rec.body === '' ? '' : `\n${rec.body}\n`,
   )
   atomicWrite(file, text, { exclusive: true })
-  return { ...rec, applied: false, path: store.rel(file) }
+  const project = e.subject?.project ?? (typeof rec.data.project === 'string' ? rec.data.project : null)
+  store.journal({
+    kind: e.kind === 'question' ? 'question.asked' : 'event.added',
+    ref: e.subject?.ref ?? e.about ?? id,
+    id,
+    project,
+    actor: e.by,
+    summary: `${e.kind}${rec.body === '' ? '' : `: ${rec.body}`}`,
+  })
+  return { ...rec, applied: false, state: 'pending', dismissed: null, answered: null, path: store.rel(file) }
 }
 
 /** Every event file, oldest first (ULID order), with the unreadable ones reported. */
@@ -200,27 +257,108 @@ function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, 
     throw new Error(`unsupported schema_version ${JSON.stringify(d.schema_version)}`)
   if (d.checksum !== eventChecksum(rec))
     throw new Error('checksum mismatch: the event was edited after it was written; it is never applied')
-  return { ...rec, applied: d.applied === true, path: rel }
-}
-
-/** Set `applied: true` (the one field of an event that may change). */
-export async function markApplied(store: Store, e: EventRecord): Promise<void> {
-  const file = path.join(store.root, e.path)
-  const { parseObject, renderEdited } = await import('./frontmatter.js')
-  let parsed: ReturnType<typeof parseObject>
-  try {
-    parsed = parseObject(readText(file))
-  } catch (err) {
-    throw new FailureError(`cannot mark event ${e.id} applied: ${(err as Error).message}`, { cause: err })
+  const state: EventState = d.applied === true ? 'applied' : d.applied === 'dismissed' ? 'dismissed' : 'pending'
+  return {
+    ...rec,
+    applied: state === 'applied',
+    state,
+    dismissed: state === 'dismissed' ? settledOf(d.dismissed) : null,
+    answered: state === 'applied' && kind === 'question' ? answeredOf(d.answered) : null,
+    path: rel,
   }
-  const doc = parsed.doc.clone()
-  doc.set('applied', true)
-  atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))
 }
 
+function settledOf(v: unknown): Settled {
+  const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {}
+  const str = (x: unknown) => (typeof x === 'string' ? x : null)
+  return { by: str(o.by) ?? 'unknown', at: str(o.at) ?? '', reason: str(o.reason) }
+}
+
+function answeredOf(v: unknown): Answer {
+  const { by, at } = settledOf(v)
+  const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {}
+  return { by, at, note: typeof o.note === 'string' ? o.note : '' }
+}
+
+/** Set `applied: true` (sync, accept). */
+export async function markApplied(store: Store, e: EventRecord): Promise<void> {
+  await settleEvent(store, e, { applied: true })
+}
+
+export type Outcome = { applied: true; answered?: Answer } | { applied: 'dismissed'; dismissed: Settled }
+
+export interface OutcomeNote {
+  ref: string
+  project: string | null
+  actor: string
+  summary: string
+}
+
+/**
+ * Run `fn` under the event's lock with the event as it is on disk now, and record the outcome `fn` returns
+ * (null: leave it as it is). Whoever settles an event holds its lock, so an event is never both applied and
+ * dismissed, and a question never gets two answers.
+ */
+export async function withEvent<R>(
+  store: Store,
+  e: EventRecord,
+  fn: (fresh: EventRecord) => Promise<{ outcome: Outcome | null; note?: OutcomeNote; result: R }>,
+): Promise<R> {
+  const lock = await store.lock(`event-${e.id}`)
+  try {
+    const file = path.join(store.root, e.path)
+    const { parseObject, renderEdited } = await import('./frontmatter.js')
+    let parsed: ReturnType<typeof parseObject>
+    let fresh: EventRecord
+    try {
+      parsed = parseObject(readText(file))
+      fresh = eventOf(parsed, e.path)
+    } catch (err) {
+      throw new FailureError(`cannot read event ${e.id}: ${(err as Error).message}`, { cause: err })
+    }
+    const { outcome, note, result } = await fn(fresh)
+    if (outcome === null || fresh.state !== 'pending') return result
+    const doc = parsed.doc.clone()
+    doc.set('applied', outcome.applied)
+    const [key, record] =
+      outcome.applied === 'dismissed' ? ['dismissed', outcome.dismissed] : ['answered', outcome.answered]
+    if (record !== undefined) doc.set(key, { ...record })
+    atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))
+    const dismissed = outcome.applied === 'dismissed'
+    store.journal({
+      kind: dismissed ? 'event.dismissed' : e.event_kind === 'question' ? 'question.answered' : 'event.applied',
+      ref: note?.ref ?? e.about ?? e.id,
+      id: e.id,
+      project: note?.project ?? null,
+      actor: note?.actor ?? (dismissed ? outcome.dismissed.by : (outcome.answered?.by ?? null)),
+      summary: note?.summary ?? `${e.event_kind} ${dismissed ? 'dismissed' : 'applied'}`,
+    })
+    return result
+  } finally {
+    lock.release()
+  }
+}
+
+/** Record an outcome if the event is still pending; returns the state it found. */
+export function settleEvent(store: Store, e: EventRecord, outcome: Outcome, note?: OutcomeNote): Promise<EventState> {
+  return withEvent(store, e, async (fresh) => ({
+    outcome,
+    ...(note === undefined ? {} : { note }),
+    result: fresh.state,
+  }))
+}
+
+/** An event by id or unique id prefix; a question's `q-` may be left out. */
 export async function findEvent(store: Store, id: string): Promise<EventRecord> {
   const { events } = await listEvents(store)
-  const hits = events.filter((e) => e.id === id || e.id.startsWith(id.toUpperCase()))
+  const want = id.trim().toUpperCase()
+  const bare = (x: string) => x.toUpperCase().replace(/^Q-/, '')
+  const hits =
+    want === ''
+      ? []
+      : events.filter(
+          (e) => e.id.toUpperCase().startsWith(want) || (!want.startsWith('Q-') && bare(e.id).startsWith(want)),
+        )
   if (hits.length !== 1) {
     throw new NotFoundError(
       hits.length === 0 ? `no event "${id}"` : `event id prefix "${id}" matches ${hits.length} events`,

@@ -61,7 +61,14 @@ export async function propose(
   data: Record<string, unknown>,
   body = '',
 ): Promise<Change> {
-  const e = await createEvent(store, { kind, by: who.id, about: t.id, data, body })
+  const e = await createEvent(store, {
+    kind,
+    by: who.id,
+    about: t.id,
+    data,
+    body,
+    subject: { ref: refOf(t), project: t.project },
+  })
   return { action, outcome: 'proposed', task: t, event_id: e.id, details: { proposal: kind, ...data } }
 }
 
@@ -299,6 +306,9 @@ export function applyBlock(
 
 export async function unblockTask(store: Store, ref: string, who: Identity): Promise<Change> {
   const { target, task: t } = await store.load(ref)
+  const { blockingQuestion, openQuestionRefusal } = await import('./questions.js')
+  const q = await blockingQuestion(store, t)
+  if (q !== null) throw openQuestionRefusal(t, q)
   if (!(await mayRewrite(store, t, who))) return propose(store, t, who, 'unblock', 'block', { unblock: true })
   return change(store, target, who, 'unblock', (e) => applyUnblock(e))
 }

@@ -38,6 +38,8 @@ export interface NoteRecord {
     metric: string | null
   }
   source_event: string | null
+  /** The question (`q-<ULID>`) this note answers, or null. */
+  answers: string | null
   created: string | null
   created_by: string | null
   path: string
@@ -58,6 +60,8 @@ export interface NewNote {
   question?: string
   metric?: string
   sourceEvent?: string
+  /** The question it answers (`answer`). */
+  answers?: string
 }
 
 /** Policy checks before writing (exit 3 for a decision without a rejected alternative, a metric without goal and question). */
@@ -117,14 +121,25 @@ export async function addNote(store: Store, n: NewNote): Promise<NoteRecord> {
   if (n.about) front.about = n.about
   if (n.severity) front.severity = n.severity
   if (n.sourceEvent) front.source_event = n.sourceEvent
+  if (n.answers) front.answers = n.answers
   let body = `\n# ${n.title}\n\n`
+  // Free text goes under the title, before any section, so it is never read as part of the last section.
+  if (n.body) body += `${n.body.trim()}\n\n`
   if (n.kind === 'decision')
     body += section('Chose', n.chose ?? n.title) + section('Rejected', n.rejected) + section('Because', n.because)
   else if (n.kind === 'metric')
     body += section('Goal', n.goal) + section('Question', n.question) + section('Metric', n.metric)
-  if (n.body) body += `${n.body.trim()}\n`
   const file = createUnique(dir, slugify(n.title), () => renderNew(front, body.replace(/\n+$/, '\n')))
-  return readNoteFile(store, file, n.project)
+  const note = await readNoteFile(store, file, n.project)
+  store.journal({
+    kind: 'note.added',
+    ref: `${n.project}/${note.slug}`,
+    id,
+    project: n.project,
+    actor: n.by,
+    summary: `${n.kind}: ${n.title}`,
+  })
+  return note
 }
 
 async function readNoteFile(store: Store, file: string, project: string): Promise<NoteRecord> {
@@ -172,6 +187,7 @@ async function noteOf(store: Store, file: string, text: string, project: string)
       metric: sectionText(body, 'Metric'),
     },
     source_event: str(data.source_event),
+    answers: str(data.answers),
     created: str(data.created),
     created_by: str(data.created_by),
     path: store.rel(file),
@@ -319,7 +335,16 @@ export async function addRisk(
   const file = createUnique(path.join(store.projectDir(r.project), 'risks'), slugify(r.title), () =>
     renderNew(front, body.replace(/\n+$/, '\n')),
   )
-  return readRiskFile(store, file, r.project)
+  const risk = await readRiskFile(store, file, r.project)
+  store.journal({
+    kind: 'risk.added',
+    ref: `${r.project}/${risk.slug}`,
+    id: risk.id,
+    project: r.project,
+    actor: r.by,
+    summary: `${r.impact} impact, ${r.likelihood} likelihood: ${r.title}`,
+  })
+  return risk
 }
 
 async function readRiskFile(store: Store, file: string, project: string): Promise<RiskRecord> {
@@ -436,6 +461,14 @@ export async function setGlossaryTerm(
           `\n# Glossary\n\n${line}\n`,
         ),
       )
+      store.journal({
+        kind: 'project.changed',
+        ref: project,
+        id: `p-${project}`,
+        project,
+        actor: by,
+        summary: `glossary: ${term}`,
+      })
       return true
     }
     const lines = text.split('\n')
@@ -448,6 +481,14 @@ export async function setGlossaryTerm(
       lines.push(line, '')
     }
     atomicWrite(file, lines.join('\n'))
+    store.journal({
+      kind: 'project.changed',
+      ref: project,
+      id: `p-${project}`,
+      project,
+      actor: by,
+      summary: `glossary: ${term}`,
+    })
     return true
   } finally {
     lock.release()

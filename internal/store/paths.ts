@@ -80,7 +80,8 @@ export const ID_FORMATS = {
   task: new RegExp(`^t-${ULID_TEXT}$`),
   note: new RegExp(`^n-${ULID_TEXT}$`),
   risk: new RegExp(`^r-${ULID_TEXT}$`),
-  event: new RegExp(`^${ULID_TEXT}$`),
+  /** A ULID; a question's (`dacli ask`) carries `q-` before it. */
+  event: new RegExp(`^(?:q-)?${ULID_TEXT}$`),
   /** `a-root`, or `a-<role>-<6 characters>` / `a-<6 characters>` (lower-case letters, digits, dashes). */
   agent: /^a-[a-z0-9]+(?:-[a-z0-9]+)*$/,
   /** A project's folder name (a slug). */

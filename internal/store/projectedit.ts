@@ -37,6 +37,14 @@ export async function editProjectFrontmatter(
     const out = renderEdited(parsed, doc, parsed.split.body)
     if (out === text) return false
     atomicWrite(file, out)
+    store.journal({
+      kind: 'project.changed',
+      ref: slug,
+      id: `p-${slug}`,
+      project: slug,
+      actor: null,
+      summary: 'edited',
+    })
     return true
   } finally {
     lock.release()

@@ -53,6 +53,14 @@ export async function addProject(store: Store, p: NewProject): Promise<string> {
     fs.rmSync(dir, { recursive: true, force: true })
     throw e
   }
+  store.journal({
+    kind: 'project.created',
+    ref: p.slug,
+    id: `p-${p.slug}`,
+    project: p.slug,
+    actor: p.by,
+    summary: p.title,
+  })
   return path.join(dir, 'project.md')
 }
 
@@ -88,6 +96,7 @@ export function removeProject(store: Store, slug: string, force: boolean): Recor
     )
   }
   fs.rmSync(dir, { recursive: true, force: true })
+  store.journal({ kind: 'project.removed', ref: slug, id: `p-${slug}`, project: slug, actor: null, summary: 'removed' })
   return contents
 }
 

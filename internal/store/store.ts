@@ -13,6 +13,7 @@ import { CacheFile, cachePath, type Section, stampOf } from './filecache.js'
 import { parseData, quickFront } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { listAgentFiles, resolveIdentity } from './identity.js'
+import { appendChange, type ChangeEntry } from './journal.js'
 import { acquireLock, type Lock } from './lock.js'
 import { appendToSection } from './markdown.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
@@ -90,6 +91,11 @@ export class Store {
   /** A path relative to the workspace root, with forward slashes (what documents show). */
   rel(abs: string): string {
     return path.relative(this.root, abs).split(path.sep).join('/')
+  }
+
+  /** Append a line to the change journal (what `watch` follows); call it after the change is written. */
+  journal(entry: Omit<ChangeEntry, 'at'>): void {
+    appendChange(this.dir, { at: stamp(this.now()), ...entry })
   }
 
   get locksDir(): string {
@@ -490,7 +496,9 @@ export class Store {
       this.removeCopies(file.project, file.name, id, dest.status)
       this.sweepProject(file.project)
       this.forget(file.project)
-      return { result, task: recordOfText(out, dest), changed: true }
+      const after = recordOfText(out, dest)
+      this.journal(taskChangeOf(record, after, actor, logLines))
+      return { result, task: after, changed: true }
     } finally {
       lock.release()
     }
@@ -525,6 +533,16 @@ export class Store {
       this.removeCopies(file.project, file.name, id, 'removed')
       this.sweepProject(file.project)
       this.forget(file.project)
+      this.journal({
+        kind: 'task.moved',
+        ref: qualifiedRef(record),
+        id,
+        project: record.project,
+        actor,
+        summary: `removed (was ${record.status})`,
+        from: record.status,
+        to: 'removed',
+      })
       return recordOfText(text, { ...file, path: this.rel(dest) })
     } finally {
       lock.release()
@@ -580,7 +598,7 @@ export class Store {
       this.sweepProject(project)
       this.forget(project)
       // The record comes from the data just written, not from parsing it back (no YAML library needed).
-      return recordOf(
+      const created = recordOf(
         { data, split: { body } },
         {
           project,
@@ -589,6 +607,15 @@ export class Store {
           path: this.rel(abs),
         },
       )
+      this.journal({
+        kind: 'task.created',
+        ref: qualifiedRef(created),
+        id: created.id,
+        project,
+        actor: created.created_by,
+        summary: created.title,
+      })
+      return created
     } finally {
       lock.release()
     }
@@ -598,6 +625,26 @@ export class Store {
   static refOf(t: { project: string; seq: number; slug: string }): string {
     return qualifiedRef(t)
   }
+}
+
+/** The journal line for one task rewrite: a claim taken or released, a move between folders, or a change. */
+function taskChangeOf(
+  before: TaskRecord,
+  after: TaskRecord,
+  actor: string,
+  logLines: readonly string[],
+): Omit<ChangeEntry, 'at'> {
+  // Log lines read `- <stamp> <actor> <verb> <details>`: the summary is what they say after the actor.
+  const said = logLines.map((l) => l.split(' ').slice(3).join(' ')).join('; ') || 'edited'
+  const base = { ref: qualifiedRef(after), id: after.id, project: after.project, actor }
+  const moved = before.status !== after.status ? { from: before.status, to: after.status } : {}
+  if (after.owner !== null && after.owner !== before.owner && after.status !== 'done')
+    return { kind: 'claim.taken', ...base, summary: `${after.owner}: ${said}`, ...moved }
+  if (before.claim !== null && after.claim === null && after.owner === null && after.status !== 'done')
+    return { kind: 'claim.released', ...base, summary: said, ...moved }
+  if (before.status !== after.status)
+    return { kind: 'task.moved', ...base, summary: `${before.status} → ${after.status}: ${said}`, ...moved }
+  return { kind: 'task.changed', ...base, summary: said }
 }
 
 /** Exit 1 for a task file dacli will not use (unparseable, an invalid id or field, not UTF-8, a link). */

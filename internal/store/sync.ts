@@ -2,39 +2,83 @@
 // change (its own, unowned ones for an rw caller, and ones owned by a read-only
 // identity, which can only move through proposals). Idempotent: every applied
 // change is logged with `(event <id>)`, and an event already reflected in the
-// task's log is only marked applied.
+// task's log is only marked applied. Questions are not proposals: `answer`
+// settles them. A proposal that can never apply (its task gone or done, or held
+// by someone else) is named with the dismiss command as its next action.
 
 import { isCloseProposal } from './acceptance.js'
-import { type EventRecord, listEvents, markApplied } from './events.js'
+import { type EventRecord, isOpenQuestion, listEvents, withEvent } from './events.js'
 import { applyBlock, applyUnblock, closeTask, findCycle, mayRewrite, refOf } from './lifecycle.js'
-import type { Broken, Identity } from './model.js'
+import type { Broken, Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import { addNote, listNotes, SEVERITIES } from './notes.js'
 import type { Store, TaskEdit } from './store.js'
 
-export interface SyncResult {
-  applied: string[]
-  pending: { event_id: string; reason: string }[]
-  skipped: Broken[]
+export interface PendingItem {
+  event_id: string
+  reason: string
+  /** True when nothing anyone does to the task will make it apply: dismiss it. */
+  never_applies: boolean
+  next: string[]
 }
 
-/** Why an event stays pending (not a failure of the sync). */
-class Pending extends Error {}
+export interface SyncResult {
+  applied: string[]
+  pending: PendingItem[]
+  skipped: Broken[]
+  open_questions: number
+}
+
+/** Why an event stays pending (not a failure of the sync). `never`: it can never apply. */
+class Pending extends Error {
+  constructor(
+    message: string,
+    readonly never = false,
+  ) {
+    super(message)
+  }
+}
 
 export async function syncEvents(store: Store, who: Identity): Promise<SyncResult> {
   const { events, broken } = await listEvents(store)
-  const out: SyncResult = { applied: [], pending: [], skipped: broken }
-  for (const e of events.filter((x) => !x.applied)) {
+  const out: SyncResult = {
+    applied: [],
+    pending: [],
+    skipped: broken,
+    open_questions: events.filter(isOpenQuestion).length,
+  }
+  for (const e of events.filter((x) => x.state === 'pending' && x.event_kind !== 'question')) {
     try {
-      await applyOne(store, who, e)
-      await markApplied(store, e)
-      out.applied.push(e.id)
+      const applied = await withEvent(store, e, async (fresh) => {
+        if (fresh.state !== 'pending') return { outcome: null, result: false } // settled meanwhile by another process
+        await applyOne(store, who, fresh)
+        return { outcome: { applied: true }, result: true }
+      })
+      if (applied) out.applied.push(e.id)
     } catch (err) {
       // A pending reason, or an error applying this one event: either way it stays pending, reported.
-      out.pending.push({ event_id: e.id, reason: (err as Error).message })
+      const never = err instanceof Pending && err.never
+      const reason = (err as Error).message
+      out.pending.push({
+        event_id: e.id,
+        reason,
+        never_applies: never,
+        next: never ? [`dacli events dismiss ${e.id} --reason ${JSON.stringify(`can never apply: ${reason}`)}`] : [],
+      })
     }
   }
   return out
+}
+
+/** Reasons no one can ever make this event apply: the task is done, or someone else holds it. */
+function neverReason(e: EventRecord, t: TaskRecord): string | null {
+  if (e.event_kind === 'finding' || e.event_kind === 'comment') return null
+  if (t.status === 'done' && !isCloseProposal(e)) return `${refOf(t)} is done`
+  if (e.event_kind === 'claim' && t.owner !== null && t.owner !== e.created_by)
+    return `${refOf(t)} is held by ${t.owner}`
+  if (e.event_kind === 'release' && t.owner !== null && t.owner !== e.created_by)
+    return `${refOf(t)} is held by ${t.owner}, not by ${e.created_by}`
+  return null
 }
 
 async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<void> {
@@ -50,11 +94,13 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
   try {
     loaded = await store.load(e.about)
   } catch {
-    throw new Pending(`the task ${e.about} was not found`)
+    throw new Pending(`the task ${e.about} is gone`, true)
   }
   const { target, task: t } = loaded
   const tag = `(event ${e.id})`
   if (t.log.some((l) => l.details.includes(tag))) return // applied before a crash could mark it
+  const never = neverReason(e, t)
+  if (never !== null) throw new Pending(never, true)
   const mine = await mayRewrite(store, t, who)
   if (e.event_kind === 'finding') {
     // A finding becomes a note of its own; the task's log mentions it only when the caller may write the task.
@@ -128,6 +174,11 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         return true
       })
     case 'block':
+      if (e.data.unblock === true) {
+        const { blockingQuestion, openQuestionRefusal } = await import('./questions.js')
+        const q = await blockingQuestion(store, t)
+        if (q !== null) throw new Pending(openQuestionRefusal(t, q).message)
+      }
       return edit((x) => {
         const r =
           e.data.unblock === true

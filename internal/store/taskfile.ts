@@ -353,7 +353,8 @@ export interface NewTaskFields {
 }
 
 /** A token YAML reads back as the same string (no quoting, no type of its own). */
-const PLAIN = /^[A-Za-z0-9][A-Za-z0-9._/@+-]*(?::[0-9][0-9.:]*Z?)*$/
+// Colons only between digits (times): a trailing `:` ends a flow-map key (`{on: A:0:, …}` does not parse).
+const PLAIN = /^[A-Za-z0-9][A-Za-z0-9._/@+-]*(?::[0-9](?:[0-9.:]*[0-9.])?Z?)*$/
 const NOT_A_STRING =
   /^(?:true|false|null|yes|no|on|off|~|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+|0o[0-7]+|\.inf|\.nan)$/i
 

@@ -13,9 +13,9 @@ import { assertNoLinks, readText } from './fsio.js'
 export const WORKSPACE_DIR = '.dacli'
 export const FORMAT_VERSION = 0
 
-/** `.dacli/.gitignore`: what is transient (locks, caches) or not the workspace's own (task worktrees). */
+/** `.dacli/.gitignore`: what is transient (locks, caches), local (the change journal) or not the workspace's own (task worktrees). */
 export const GITIGNORE =
-  '# transient, regenerable or checkouts of their own; never committed\nlocks/\ncache/\nworktrees/\n'
+  '# transient, regenerable, local or checkouts of their own; never committed\nlocks/\ncache/\njournal/\nworktrees/\n'
 
 function isDir(p: string): boolean {
   try {

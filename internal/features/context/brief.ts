@@ -40,7 +40,40 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
   if (t.context) task.push('', 'Context, as written:', said(t.context, t.created_by, t.created))
   out.push({ title: 'Task', content: task.join('\n') })
 
-  // 2. Why: the project goal, the parent chain, the task's own "so that".
+  // 2. Questions asked about this task and their answers: a person's answer outranks everything below.
+  const events = (await listEvents(store)).events
+  const asked = events.filter((e) => e.event_kind === 'question' && e.about === t.id).reverse()
+  if (asked.length > 0) {
+    const notes = (await listNotes(store, t.project)).notes
+    const qa = asked.map((q) => {
+      const head = `${q.id} (${q.state === 'pending' ? 'OPEN — wait for the answer, do not guess' : q.state === 'applied' ? 'answered' : 'dismissed'}):`
+      const lines = [head, said(q.body, q.created_by, q.created)]
+      if (q.answered !== null) {
+        const n = notes.find((x) => x.id === q.answered?.note)
+        const text =
+          n === undefined
+            ? `(the answer note ${q.answered.note} is missing)`
+            : n.kind === 'decision'
+              ? [
+                  `Chose: ${n.sections.chose ?? n.title}`,
+                  `Rejected: ${n.sections.rejected ?? '(not recorded)'}`,
+                  ...(n.sections.because ? [`Because: ${n.sections.because}`] : []),
+                ].join('\n')
+              : (n.body ?? '')
+                  .split('\n')
+                  .filter((l) => !l.startsWith('>') && !l.startsWith('In answer to '))
+                  .join('\n')
+                  .trim()
+        lines.push('Answer:', said(text, q.answered.by, q.answered.at))
+      }
+      if (q.dismissed !== null)
+        lines.push(`Dismissed by ${q.dismissed.by}, ${q.dismissed.at}: ${q.dismissed.reason ?? ''}`)
+      return lines.join('\n')
+    })
+    out.push({ title: 'Questions and answers', content: qa.join('\n\n') })
+  }
+
+  // 3. Why: the project goal, the parent chain, the task's own "so that".
   const why: string[] = []
   if (project.sections.goal)
     why.push(`Project goal (${project.title}):`, said(project.sections.goal, project.created_by, project.created))
@@ -57,11 +90,11 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
   if (t.so_that) why.push('So that:', said(t.so_that, t.created_by, null))
   if (why.length > 0) out.push({ title: 'Why', content: why.join('\n') })
 
-  // 3. Out of scope.
+  // 4. Out of scope.
   if (project.sections.out_of_scope)
     out.push({ title: 'Out of scope', content: said(project.sections.out_of_scope, project.created_by, null) })
 
-  // 4. Constraints: the project's constraints and its decisions (chose / rejected / because).
+  // 5. Constraints: the project's constraints and its decisions (chose / rejected / because).
   const notes = (await listNotes(store, t.project)).notes
   const decisions = notes.filter((n) => n.kind === 'decision')
   const cons: string[] = []
@@ -79,7 +112,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
   }
   if (cons.length > 0) out.push({ title: 'Constraints', content: cons.join('\n\n') })
 
-  // 5. Open risks with their indicators.
+  // 6. Open risks with their indicators.
   const risks = (await listRisks(store, t.project)).risks
   if (risks.length > 0) {
     out.push({
@@ -96,23 +129,22 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
     })
   }
 
-  // 6. Glossary.
+  // 7. Glossary.
   const terms = await readGlossary(store, t.project)
   if (terms.length > 0)
     out.push({ title: 'Glossary', content: terms.map((g) => `- **${g.term}** — ${g.definition}`).join('\n') })
 
-  // 7. What sibling tasks found: finding notes and pending finding events, most severe and newest first.
-  const events = (await listEvents(store)).events
+  // 8. What sibling tasks found: finding notes and pending finding events, most severe and newest first.
   const ids = new Set(siblings.map((s) => s.id))
   const pendingFindings = events.filter(
     (e: EventRecord) =>
       e.event_kind === 'finding' &&
-      !e.applied &&
+      e.state === 'pending' &&
       ((e.about !== null && ids.has(e.about)) || e.data.project === t.project),
   )
   const found: { severity: string | null; when: string; who: string; text: string; about: string | null }[] = [
     ...notes
-      .filter((n: NoteRecord) => n.kind === 'finding')
+      .filter((n: NoteRecord) => n.kind === 'finding' && !(n.answers !== null && n.about === t.id)) // shown under Questions
       .map((n) => ({
         severity: n.severity,
         when: n.created ?? '',
@@ -146,7 +178,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
     })
   }
 
-  // 8. Recent activity in the project (newest first).
+  // 9. Recent activity in the project (newest first).
   const activity = [...t.log.map((l) => ({ ...l, ref: refOf(t) }))]
   for (const s of siblings.filter((x) => x.id !== t.id && x.status !== 'open').slice(-20)) {
     try {
@@ -167,7 +199,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
     })
   }
 
-  // 9. Dependencies and their state, and whether they let the task start (engines/readiness.ts).
+  // 10. Dependencies and their state, and whether they let the task start (engines/readiness.ts).
   if (t.depends_on.length > 0) {
     const lines: string[] = []
     const state = new Map<string, TaskState>()

@@ -21,7 +21,12 @@ describe('events and sync', () => {
     const s = (await ws.dacli('sync', '--json')).expectExit(0).json
     expect(s.applied).toEqual([claim.event_id])
     expect(s.pending).toEqual([
-      { event_id: done.event_id, reason: expect.stringMatching(/unmet acceptance criteri(on|a)/) },
+      {
+        event_id: done.event_id,
+        reason: expect.stringMatching(/unmet acceptance criteri(on|a)/),
+        never_applies: false,
+        next: [],
+      },
     ])
     const t = (await ws.dacli('task', 'show', 'p/1', '--json')).json
     expect(t).toMatchObject({ owner: ro.id, status: 'active' })

@@ -1,4 +1,5 @@
+import { dismiss } from './dismiss.js'
 import { list } from './list.js'
 import { sync } from './sync.js'
 
-export const commands = [list, sync]
+export const commands = [list, dismiss, sync]

@@ -3,16 +3,22 @@
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
 
+const Settled = z.strictObject({ by: z.string(), at: z.string(), reason: z.string().nullable() })
+
 export const EventListDoc = z.strictObject({
   schema: z.literal('event-list/v1'),
   events: z.array(
     z.strictObject({
-      id: z.string().describe('a ULID'),
-      kind: z.enum(['claim', 'release', 'finding', 'propose-status', 'comment', 'block', 'dependency']),
+      id: z.string().describe('a ULID; a question: q-<ULID>'),
+      kind: z
+        .enum(['claim', 'release', 'finding', 'propose-status', 'comment', 'block', 'dependency', 'question'])
+        .describe('an open vocabulary: readers must tolerate kinds added later'),
       created: z.string(),
       created_by: z.string(),
       about: z.strictObject({ id: z.string(), ref: z.string().nullable() }).nullable(),
-      applied: z.boolean(),
+      applied: z.boolean().describe('true once applied (a question: once answered)'),
+      state: z.enum(['pending', 'applied', 'dismissed']),
+      dismissed: Settled.nullable().describe('who dismissed it, when and why (events dismiss)'),
       data: z.record(z.string(), z.unknown()),
       body: z.string(),
       path: z.string(),
@@ -27,11 +33,42 @@ export const SyncResultDoc = z.strictObject({
   schema: z.literal('sync-result/v1'),
   applied: z.array(z.string()).describe('event ids applied by this call, oldest first'),
   pending: z
-    .array(z.strictObject({ event_id: z.string(), reason: z.string() }))
+    .array(
+      z.strictObject({
+        event_id: z.string(),
+        reason: z.string(),
+        never_applies: z
+          .boolean()
+          .describe('nothing will ever make it apply (its task is gone or done, or someone else holds it): dismiss it'),
+        next: z.array(z.string()).describe('what to do about it (for one that never applies: the dismiss command)'),
+      }),
+    )
     .describe('events left pending, and why'),
   skipped: Skipped.describe('event files that could not be read or failed their checksum'),
+  open_questions: z
+    .number()
+    .int()
+    .describe('questions waiting for an answer (dacli threads --open); sync never applies them'),
 })
 
-export const documents = { 'event-list/v1': EventListDoc, 'sync-result/v1': SyncResultDoc }
+export const EventDismissDoc = z.strictObject({
+  schema: z.literal('event-dismiss/v1'),
+  event_id: z.string(),
+  kind: z.string(),
+  outcome: z.enum(['dismissed', 'unchanged']).describe('unchanged: it was already dismissed'),
+  dismissed: Settled,
+  about: z.strictObject({ id: z.string(), ref: z.string().nullable() }).nullable(),
+  task: z
+    .strictObject({ ref: z.string(), status: z.string(), unblocked: z.boolean() })
+    .nullable()
+    .describe('for a question that blocked its task: the task after the dismissal'),
+})
+
+export const documents = {
+  'event-list/v1': EventListDoc,
+  'sync-result/v1': SyncResultDoc,
+  'event-dismiss/v1': EventDismissDoc,
+}
 export type EventListDocT = z.infer<typeof EventListDoc>
 export type SyncResultDocT = z.infer<typeof SyncResultDoc>
+export type EventDismissDocT = z.infer<typeof EventDismissDoc>

@@ -12,7 +12,7 @@ export const list = defineCommand({
   summary: 'List events, newest first: proposals, findings, claims waiting for an owner',
   args: [],
   flags: {
-    pending: bool('only events not yet applied'),
+    pending: bool('only events still waiting: proposals not applied or dismissed, questions not answered'),
     about: str('only events about this task', { valueName: 'REF' }),
     limit: int('at most this many', { min: 1 }),
   },
@@ -25,7 +25,9 @@ export const list = defineCommand({
     const { events, broken } = await listEvents(store)
     for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason}`)
     const pending = flagBool(input, 'pending')
-    const matches = events.filter((e) => (!pending || !e.applied) && (about === null || e.about === about.id)).reverse()
+    const matches = events
+      .filter((e) => (!pending || e.state === 'pending') && (about === null || e.about === about.id))
+      .reverse()
     const limit = flagNum(input, 'limit')
     const page = limit === undefined ? matches : matches.slice(0, limit)
     const tasks = page.some((e) => e.about !== null) ? (await store.listTasks()).tasks : []
@@ -40,6 +42,8 @@ export const list = defineCommand({
           created_by: e.created_by,
           about: e.about === null ? null : { id: e.about, ref: t ? ref(t) : null },
           applied: e.applied,
+          state: e.state,
+          dismissed: e.dismissed,
           data: e.data,
           body: e.body,
           path: e.path,
@@ -57,7 +61,11 @@ export const list = defineCommand({
           ['CREATED', 'STATE', 'KIND', 'BY', 'ABOUT', 'SUMMARY'],
           data.events.map((e) => [
             out.style('dim', e.created.replace('T', ' ').slice(0, 16)),
-            e.applied ? 'applied' : out.style('yellow', 'pending'),
+            e.state === 'pending'
+              ? out.style('yellow', 'pending')
+              : e.kind === 'question' && e.applied
+                ? 'answered'
+                : e.state,
             e.kind,
             e.created_by,
             e.about?.ref ? shortRef(e.about.ref) : (e.about?.id ?? '-'),

@@ -6,7 +6,7 @@ export const sync = defineCommand({
   path: 'sync',
   summary: 'Apply pending events (proposals, findings) to the tasks you may change',
   description:
-    'Applies pending events oldest first to tasks you own, unowned tasks, and tasks owned by read-only identities (which can only move through proposals). A proposal to close still needs every criterion checked. Idempotent: a second run applies nothing twice. What stays pending is reported with the reason; a tampered event (checksum mismatch) is reported and never applied.',
+    'Applies pending events oldest first to tasks you own, unowned tasks, and tasks owned by read-only identities (which can only move through proposals). A proposal to close still needs every criterion checked. Idempotent: a second run applies nothing twice. What stays pending is reported with the reason; one that can never apply (its task gone or done, or held by someone else) is marked never_applies, with `dacli events dismiss` as its next action. Questions are not applied by sync: a person answers them (dacli threads --open). A tampered event (checksum mismatch) is reported and never applied.',
   args: [],
   flags: {},
   json: 'sync-result/v1',
@@ -21,7 +21,16 @@ export const sync = defineCommand({
       data,
       human(out) {
         out.line(`sync: ${r.applied.length} applied, ${r.pending.length} left pending`)
-        for (const p of r.pending) out.line(`  pending ${p.event_id}: ${p.reason}`)
+        for (const p of r.pending) {
+          out.line(
+            `  pending ${p.event_id}: ${p.reason}${p.never_applies ? out.style('yellow', ' — it can never apply') : ''}`,
+          )
+          for (const n of p.next) out.line(out.style('dim', `    next: ${n}`))
+        }
+        if (r.open_questions > 0)
+          out.line(
+            `${r.open_questions} open question${r.open_questions === 1 ? '' : 's'} wait for a person: dacli threads --open`,
+          )
       },
     }
   },

@@ -24,7 +24,8 @@ export const StatusDoc = z.strictObject({
   identity: z.strictObject({ id: z.string(), grant: z.enum(['rw', 'ro']), role: z.string().nullable() }),
   projects: z.array(z.strictObject({ slug: z.string(), title: z.string(), counts: Counts })),
   totals: Counts,
-  pending_events: z.number().int(),
+  pending_events: z.number().int().describe('proposals waiting for sync (questions are counted apart)'),
+  open_questions: z.number().int().describe('questions waiting for a person (dacli threads --open)'),
   record_conflicts: z
     .array(
       z.strictObject({
@@ -46,7 +47,8 @@ export const OverviewDoc = z.strictObject({
     active: z.number().int(),
     capacity: z.number().int().nullable().describe('wip_limit in config.yml; null when unset'),
   }),
-  pending_events: z.number().int(),
+  pending_events: z.number().int().describe('proposals waiting for sync (questions are counted apart)'),
+  open_questions: z.number().int().describe('questions waiting for a person (dacli threads --open)'),
   live_agents: z.number().int().describe('identities holding a live claim'),
   record_conflicts: z
     .number()

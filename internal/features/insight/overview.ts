@@ -2,7 +2,7 @@ import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
 import { count, shortRef } from '../../clikit/text.js'
 import { conflictCopies } from '../../store/conflicts.js'
-import { listEvents } from '../../store/events.js'
+import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import type { OverviewDocT } from './json.js'
 import { loadPlan, readyFrontier, refOf } from './plan.js'
@@ -40,7 +40,8 @@ export const overview = defineCommand({
       tasks: plan.tasks.length,
       counts,
       wip: { active: counts.active, capacity: store.config.wip_limit },
-      pending_events: ev.events.filter((e) => !e.applied).length,
+      pending_events: ev.events.filter(isPendingProposal).length,
+      open_questions: ev.events.filter(isOpenQuestion).length,
       live_agents: live.size,
       record_conflicts: conflictCopies(store.dir, { skipEvents: true }).length,
       ready_now: f.ready.map((t) => ({
@@ -85,6 +86,10 @@ export const overview = defineCommand({
         out.line('')
         out.line(s('dim', 'more: dacli next · dacli status · dacli task list · dacli context <ref>'))
         if (data.pending_events > 0) out.line(s('dim', 'apply pending proposals: dacli sync'))
+        if (data.open_questions > 0)
+          out.line(
+            s('yellow', `${count(data.open_questions, 'open question')} wait for a person: dacli threads --open`),
+          )
       },
     }
   },

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../clikit/command.js'
+import { count } from '../../clikit/text.js'
 import { conflictCopies } from '../../store/conflicts.js'
-import { listEvents } from '../../store/events.js'
+import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import type { StatusDocT } from './json.js'
 
@@ -31,7 +32,8 @@ export const status = defineCommand({
       rows.push({ slug: p.slug, title: p.title, counts })
     }
     const ev = await listEvents(store)
-    const pending = ev.events.filter((e) => !e.applied).length
+    const pending = ev.events.filter(isPendingProposal).length
+    const questions = ev.events.filter(isOpenQuestion).length
     const conflicts = conflictCopies(store.dir, { skipEvents: true }).map((c) => ({
       path: store.rel(c.copy),
       of: store.rel(c.original),
@@ -44,6 +46,7 @@ export const status = defineCommand({
       projects: rows,
       totals,
       pending_events: pending,
+      open_questions: questions,
       record_conflicts: conflicts,
       skipped: [...skipped, ...ev.broken],
     }
@@ -64,6 +67,10 @@ export const status = defineCommand({
           ],
           { right: [1, 2, 3, 4] },
         )
+        if (questions > 0)
+          out.line(
+            `\n${count(questions, 'open question')} wait${questions === 1 ? 's' : ''} for a person — dacli threads --open`,
+          )
         if (pending > 0)
           out.line(
             `\n${pending} pending event${pending === 1 ? '' : 's'} — apply with dacli sync (see dacli events list --pending)`,

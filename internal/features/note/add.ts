@@ -11,6 +11,7 @@ import {
   UsageError,
 } from '../../store/index.js'
 import { checkText, checkTitle, safeSegment } from '../../store/paths.js'
+import { qualifiedRef } from '../../store/refs.js'
 import { noteBody, renderNote } from './docs.js'
 import type { NoteDocT } from './json.js'
 
@@ -81,6 +82,7 @@ export const add = defineCommand({
         kind: 'finding',
         by: who.id,
         about: aboutTask?.id ?? null,
+        ...(aboutTask === null ? {} : { subject: { ref: qualifiedRef(aboutTask), project: aboutTask.project } }),
         data: { project, title, ...(severity ? { severity } : {}), ...(text.body ? { body: text.body } : {}) },
         body: text.body ?? title,
       })
@@ -96,6 +98,7 @@ export const add = defineCommand({
         body: text.body ?? null,
         sections: { chose: null, rejected: null, because: null, goal: null, question: null, metric: null },
         source_event: e.id,
+        answers: null,
         created: e.created,
         created_by: who.id,
         path: e.path,

@@ -23,6 +23,7 @@ const NoteBody = {
     metric: z.string().nullable(),
   }),
   source_event: z.string().nullable().describe('the finding event it was created from'),
+  answers: z.string().nullable().describe('the question (q-<ULID>) it answers (dacli answer)'),
   created: z.string().nullable(),
   created_by: z.string().nullable(),
   path: z.string(),

@@ -4,7 +4,7 @@
 // - Tasks are merged by their `id`, not by path: a task moved to `active/` on one
 //   side and left alone on the other ends up moved.
 // - Events are one file each, so they never collide; the one field that may
-//   change (`applied`) merges towards `true`.
+//   change (`applied`) merges forward: pending → dismissed → applied.
 // - Anything changed differently on both sides is a conflict: our version stays
 //   in place and theirs is kept next to it as `<file>.conflict-<commit>` (not a
 //   `.md` file, so no list picks it up) until a person resolves it.
@@ -155,9 +155,13 @@ export class Merger {
     conflicts: Conflict[],
   ): Promise<TreeFile | undefined> {
     if (/\/events\//.test(p) && o !== undefined && t !== undefined) {
-      const applied = async (f: TreeFile) => /^applied:[ \t]*true[ \t]*$/m.test(await this.read(f.oid))
-      const [ao, at] = [await applied(o), await applied(t)]
-      if (ao !== at) return ao ? o : t
+      // An event only moves forward: pending (false) → dismissed → applied (true, effects made). The further one wins.
+      const rank = async (f: TreeFile) => {
+        const m = /^applied:[ \t]*(true|dismissed)[ \t]*$/m.exec(await this.read(f.oid))
+        return m === null ? 0 : m[1] === 'true' ? 2 : 1
+      }
+      const [ro, rt] = [await rank(o), await rank(t)]
+      if (ro !== rt) return ro > rt ? o : t
     }
     const copy = o !== undefined && t !== undefined ? `${p}.conflict-${this.tag}` : null
     if (copy !== null && t !== undefined) files.set(copy, t)
