@@ -10,7 +10,9 @@ import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } fro
 import { type Identity, stamp } from './model.js'
 import { safeSegment, slugify } from './paths.js'
 import { qualifiedRef } from './refs.js'
+import { agentSigner } from './signing.js'
 import { fileRefOf, type Store } from './store.js'
+import { agentContent } from './trust.js'
 
 export type { AgentFile }
 
@@ -53,6 +55,18 @@ export async function spawnAgent(
     const disc = ulid().slice(-6).toLowerCase()
     const id = safeSegment(roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`, 'agent id')
     const token = randomBytes(24).toString('hex')
+    // The child's public key comes from its token; the parent signs what the child is (trust.ts).
+    const child = {
+      id,
+      parent: parent.id,
+      grant: opts.grant,
+      role: opts.role,
+      token_hash: hashToken(token),
+      public_key: agentSigner(token).publicKey,
+      created,
+      created_by: parent.id,
+    }
+    const signature = (await store.signer()).sign(agentContent(child))
     const lines = [
       '---',
       `id: ${id}`,
@@ -62,7 +76,9 @@ export async function spawnAgent(
       `parent: ${parent.id}`,
       `grant: ${opts.grant}`,
       ...(opts.role === null ? [] : [`role: ${JSON.stringify(opts.role)}`]),
-      `token_hash: ${hashToken(token)}`,
+      `token_hash: ${child.token_hash}`,
+      `public_key: ${child.public_key}`,
+      `signature: ${signature}`,
       'retired: false',
       '---',
       `# ${opts.role ?? id}`,

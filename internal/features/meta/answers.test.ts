@@ -108,7 +108,7 @@ describe('20. the seed’s promises', () => {
     const dates = [...notes.matchAll(/^### (\d{4}-\d{2}-\d{2}) — \S/gm)].map((m) => m[1] as string)
     expect(dates.length).toBeGreaterThanOrEqual(4)
     expect([...dates].sort()).toEqual(dates)
-    // Nothing but dated entries under the heading (no undated bullets).
-    expect(notes.split('\n').filter((l) => /^- \*\*/.test(l))).toEqual([])
+    // Every entry is a dated heading (no entries as dated bullets).
+    expect(notes.split('\n').filter((l) => /^- \*\*\d{4}-/.test(l))).toEqual([])
   })
 })
