@@ -22,7 +22,7 @@ export interface Guidance {
 
 /** At most this many suggestions, except a family's own list and a leaf every family shares (`list`). */
 const MAX = 3
-const MAX_SHARED_LEAF = 6
+const MAX_SHARED_LEAF = 8
 
 const q = (s: string) => (/^[\w./:@=,-]+$/.test(s) ? s : JSON.stringify(s))
 const line = (...parts: string[]) => ['dacli', ...parts.map(q)].join(' ')
@@ -148,10 +148,10 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
 
   if (fams.has(head)) return withinFamily(table, head, rest)
 
-  // Commands whose last word is what was typed (`dacli list` → `task list`, `project list`, …).
+  // Commands whose last word is what was typed (`dacli list` → `task list`, `project list`, …), most used first.
   const sharedLeaf = table
     .filter((c) => familyOf(c.path) !== null && c.path.endsWith(` ${head}`))
-    .sort(readsFirst)
+    .sort((a, b) => Number(b.common === true) - Number(a.common === true) || readsFirst(a, b))
     .slice(0, MAX_SHARED_LEAF)
     .map((c) => ({ d: 0, line: commandLine(c, rest) }))
   // A typo'd top-level command, with the rest kept.

@@ -4,6 +4,8 @@
 import { randomBytes } from 'node:crypto'
 import * as path from 'node:path'
 import { ulid } from 'ulid'
+import { dropOnRelease } from './arbitrate.js'
+import type { Arbitration } from './claims.js'
 import { ConflictError, NotFoundError, RefusedError } from './errors.js'
 import { assertNoLinks, atomicWrite, readText } from './fsio.js'
 import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } from './identity.js'
@@ -124,7 +126,7 @@ export async function retireAgent(
   store: Store,
   caller: Identity,
   id: string,
-  opts: { release?: boolean } = {},
+  opts: { release?: boolean; arbitration?: Arbitration } = {},
 ): Promise<{
   agent: AgentFile
   changed: boolean
@@ -161,8 +163,10 @@ export async function retireAgent(
   const released: { id: string; ref: string; status: string }[] = []
   if (opts.release === true) {
     for (const t of held) {
-      const r = await store.editTask({ ...fileRefOf(store.root, t), id: t.id }, caller.id, (e) => {
+      const r = await store.editTask({ ...fileRefOf(store.root, t), id: t.id }, caller.id, async (e) => {
         if (e.before.owner !== id || e.before.status === 'done') return false
+        // Its claim on a remote goes too, dropped as its owner's (as task release does), or nobody could claim it there.
+        await dropOnRelease(opts.arbitration, e, { ...caller, id })
         e.doc.delete('owner')
         e.doc.delete('claim')
         if (e.before.status === 'active') e.status = 'open'
