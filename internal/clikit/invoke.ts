@@ -29,6 +29,11 @@ export interface Runtime {
   readonly bin?: string
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
+  /**
+   * Run `stop` when the user interrupts the process (Ctrl-C, SIGTERM): long-running servers (`board`) register
+   * here and the bin wires it to the signals. Absent, no long-running server may start.
+   */
+  readonly onInterrupt?: (stop: () => void) => void
 }
 
 export interface Outcome {
@@ -146,6 +151,16 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const { io: _io, stdio, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
       return rt.services.mcpServe({ ...opts, stdio, log, runtime: { ...runtime, identity: await identity() } })
+    },
+    boardServe: async (opts) => {
+      if (rt.onInterrupt === undefined || rt.services.boardServe === undefined) {
+        throw new FailureError(`${entry.path} serves until interrupted; run it from the dacli bin in a terminal`)
+      }
+      const { io: _io, stdio: _stdio, onInterrupt, ...runtime } = rt
+      const log = (line: string) => rt.io.stderr.write(`${line}\n`)
+      const handle = await rt.services.boardServe({ ...opts, log, runtime })
+      onInterrupt(() => void handle.close())
+      return handle
     },
   }
 

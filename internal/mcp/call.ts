@@ -73,8 +73,9 @@ export async function callTool(
     if (name === CLI_TOOL) {
       checkSchemaVersion(name, args)
       const argv = cliArgv(args)
-      if (matchCommand(rt.table, argv)?.command.path === 'mcp serve') {
-        throw usage('mcp serve cannot run through the cli tool: this server is already serving', { tool: name })
+      const path = matchCommand(rt.table, argv)?.command.path
+      if (path === 'mcp serve' || path === 'board') {
+        throw usage(`${path} cannot run through the cli tool: it serves until interrupted`, { tool: name })
       }
       // A leading --json is a global switch to main(); appended, it could land after a `--` and become a value.
       return await run(rt, (r) => main(['--json', ...argv], r))

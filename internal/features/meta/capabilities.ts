@@ -23,6 +23,7 @@ export const PROMPT_SCHEMAS = [{ id: 'prompt.context-brief', version: BRIEF_PROM
  * never claims that a provider is reachable or authenticated.
  */
 const ADAPTERS: [string, string][] = [
+  ['board.http', 'board'],
   ['git.record-branch', 'record'],
   ['git.remote-exchange', 'record push'],
   ['github.rest', 'github doctor'],
