@@ -11,7 +11,7 @@ import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, familyHelp, usageOf } from './help.js'
 import { colorEnabled, type IO, makeNotes, terminalWidth } from './io.js'
-import { envelopeOf, renderJSON, writeHumanError } from './render.js'
+import { envelopeOf, jsonOf, renderJSON, writeHumanError } from './render.js'
 import { guide } from './suggest.js'
 
 export interface Runtime {
@@ -223,8 +223,11 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     const command: Command = await entry.load()
     const result = await command.run(ctx, input)
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
-    if (json) rt.io.stdout.write(renderJSON(result.data))
-    else if (result.human) {
+    if (json) {
+      // The newline on its own: a document of megabytes is never copied to add it (an MCP answer uses the text).
+      rt.io.stdout.write(jsonOf(result.data))
+      rt.io.stdout.write('\n')
+    } else if (result.human) {
       // The table renderer (and its Unicode width tables) loads only for human output.
       const { makeOut } = await import('./out.js')
       result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))

@@ -58,8 +58,11 @@ const fail = (err: unknown, next: string[] = []): ToolResult => {
 
 async function run(rt: CallRuntime, go: (rt: Runtime) => Promise<Outcome>): Promise<ToolResult> {
   const io = bufferIO()
-  const out = await go({ ...rt, io })
-  return resultOf(out, io.out())
+  // What the command printed, piece by piece: a document and its newline are taken as they are, not joined
+  // (joining would copy a document of megabytes).
+  const printed: string[] = []
+  const out = await go({ ...rt, io: { ...io, stdout: { write: (t) => void printed.push(t) } } })
+  return resultOf(out, printed.length === 2 && printed[1] === '\n' ? (printed[0] as string) : printed.join(''))
 }
 
 export async function callTool(
