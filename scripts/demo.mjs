@@ -227,8 +227,37 @@ try {
     'faster and repeatable',
   )
   dacli('task', 'done', 'ledger/1')
+  dacli('task', 'claim', 'ledger/2', '--lease', '2h')
+  const agentId = JSON.parse(
+    spawnSync(process.execPath, [bin, 'whoami', '--json'], { cwd: dir, env, encoding: 'utf8' }).stdout,
+  ).id
   delete env.DACLI_AGENT
   dacli('next')
+
+  say('Retiring an identity that still holds work is refused (exit 3, naming it) until the work is handed back')
+  dacli('agent', 'retire', agentId)
+  dacli('agent', 'retire', agentId, '--release')
+
+  say('Titles that name different things are different tasks; the same words retyped are still refused (exit 3)')
+  dacli('task', 'add', 'Add modulo function', '--project', 'calc', '--accept', 'mod of negatives is defined')
+  dacli('task', 'add', 'Add power function', '--project', 'calc', '--accept', 'pow handles 0^0')
+  dacli('task', 'add', 'add power functions', '--project', 'calc')
+
+  say('Closing without --verify is recorded as attested, not verified; reopening gives the task back to the pool')
+  dacli('task', 'claim', 'calc/8')
+  dacli('accept', 'calc/8')
+  dacli('task', 'reopen', 'calc/8', '--reason', 'negative operands were not covered')
+  dacli('task', 'show', 'calc/8')
+
+  say('A removed task is removed everywhere: its status, lists, show, and every other command')
+  dacli('task', 'rm', 'calc/9')
+  dacli('task', 'list', '--project', 'calc', '--status', 'removed')
+  dacli('task', 'claim', 'calc/9')
+
+  say('A mistyped command gets complete command lines that exist; a bad value names the allowed set')
+  dacli('tsak', 'ledger/2')
+  dacli('list')
+  dacli('task', 'list', '--status', 'closed', '--json')
 
   say(`The files are plain markdown a person can read, grep and hand-edit: ${join(dir, '.dacli')}`)
   console.log(

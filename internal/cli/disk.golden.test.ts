@@ -209,7 +209,8 @@ describe('the bytes on disk after every mutating command', () => {
         },
       ],
       ['github_sync', () => run(['github', 'sync', 'ledger'], { env: gh.env() })],
-      ['agent_retire', () => run(['agent', 'retire', agentOf('reader')])],
+      // The reader holds a task (its claim was applied by sync): retiring it hands the task back (issue 14, item 8).
+      ['agent_retire', () => run(['agent', 'retire', agentOf('reader'), '--release'])],
       ['record', ['record']],
       [
         'project_rm',

@@ -103,6 +103,17 @@ export interface Result<D = unknown> {
   readonly verdict?: 'refused' | 'failure' | null
   /** Not a field: a body never picks an exit code (return a `verdict`, or throw a typed error). */
   readonly exitCode?: never
+  /**
+   * What a `refused` verdict says beyond its report: the policy that said no, why, and what to do instead — what an
+   * MCP client gets as `refused`, and what people see on stderr (the report stays on stdout).
+   */
+  readonly refusal?: Refusal
+}
+
+export interface Refusal {
+  readonly policy: string
+  readonly reason: string
+  readonly next: readonly string[]
 }
 
 export interface Command extends CommandDecl {

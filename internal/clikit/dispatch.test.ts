@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { dacliIn, table, tempDir } from '../testkit/ws.js'
-import { guide, matchCommand } from './dispatch.js'
+import { matchCommand } from './dispatch.js'
+import { guide } from './suggest.js'
 
 describe('dispatch', () => {
   test('longest path wins; leading global switches are allowed', () => {
@@ -26,6 +27,52 @@ describe('suggestions from the live table (contract.md §5)', () => {
     expect(s.suggestions).toEqual(['dacli project show ledger/2', 'dacli task show ledger/2'])
     expect(s.message).toMatch(/ambiguous/)
   })
+  test('every suggestion is a complete command line that exists (issue 14, item 15)', () => {
+    const paths = new Set(table.map((c) => c.path))
+    const exists = (line: string) => {
+      const words = line.split(' ').slice(1)
+      return [4, 3, 2, 1].some((k) => paths.has(words.slice(0, k).join(' ')))
+    }
+    // A typo'd family with an object after it: the read of that object, not `dacli task ledger/1`.
+    const typo = guide(table, ['tsak', 'ledger/1']).suggestions
+    expect(typo[0]).toBe('dacli task show ledger/1')
+    expect(typo).not.toContain('dacli task ledger/1')
+    // A leaf many families share: those commands, never a family (`risk`) or an unrelated near miss first.
+    const lists = guide(table, ['list']).suggestions
+    expect(lists[0]).toBe('dacli task list')
+    expect([...lists].sort()).toEqual(
+      table
+        .filter((c) => / list$/.test(c.path))
+        .map((c) => `dacli ${c.path}`)
+        .sort(),
+    )
+    // A family alone: its own commands, reads first, each with its required arguments.
+    const fam = guide(table, ['task'])
+    expect(fam.suggestions).toHaveLength(table.filter((c) => c.path.startsWith('task ')).length)
+    expect(fam.suggestions).toContain('dacli task add <title> --project SLUG')
+    expect(fam.suggestions[0]).toBe('dacli task list')
+    expect(fam.listing).toBe(true)
+    for (const argv of [
+      ['tsak', 'ledger/1'],
+      ['list'],
+      ['task'],
+      ['tsak'],
+      ['risj'],
+      ['projet', 'show', 'x'],
+      ['stauts'],
+      ['task', 'lst'],
+      ['task', 'ledger/1'],
+      ['shwo', 'x'],
+      ['--json'],
+    ]) {
+      for (const s of guide(table, argv).suggestions) expect(exists(s), `${argv.join(' ')} → ${s}`).toBe(true)
+    }
+  })
+  test('no command at all says so (issue 14, item 19)', () => {
+    const g = guide(table, ['--json'])
+    expect(g.message).toBe('no command given: dacli --json needs a command after dacli (dacli help lists them)')
+    expect(g.suggestions).toEqual(['dacli overview --json', 'dacli next --json', 'dacli catalog --json'])
+  })
   test('nothing close: next actions point to help', () => {
     const g = guide(table, ['frobnicate'])
     expect(g.suggestions).toEqual([])
@@ -44,6 +91,13 @@ describe('suggestions from the live table (contract.md §5)', () => {
     const inc = await dacliIn(dir, ['task'])
     expect(inc.code).toBe(2)
     expect(inc.stderr).toMatch(/"task" needs a subcommand/)
+    // Human mode lists the family once (its help), not again as suggestions; --json puts them in suggestions.
+    expect(inc.stderr).not.toMatch(/Suggestions:/)
+    const incJ = await dacliIn(dir, ['task', '--json'])
+    expect(incJ.error.suggestions).toContain('dacli task show <ref>')
+    const none = await dacliIn(dir, ['--json'])
+    expect(none.code).toBe(2)
+    expect(none.error.message).not.toMatch(/\(none\)/)
   })
   test('help paths exit 0', async () => {
     const dir = tempDir()

@@ -68,6 +68,19 @@ describe('the documented forms (contract.md §2)', () => {
     expect(parseArgv(['--count', '007'], specs).flags.count).toBe(7)
     expect(parseArgv(['--count', 'seven'], specs).problems[0]).toBe('--count must be an integer, got "seven"')
     expect(parseArgv(['--level', 'mid'], specs).problems[0]).toBe('--level must be one of low, high, got "mid"')
+    // The bad value as facts, for the error's details.
+    expect(parseArgv(['--level', 'mid'], specs).invalid).toEqual([
+      { flag: '--level', value: 'mid', allowed: ['low', 'high'] },
+    ])
+    expect(parseArgv(['--count', 'x'], specs).invalid).toEqual([{ flag: '--count', value: 'x', expected: 'integer' }])
+  })
+
+  test('a negative number after an integer flag is its value; after any other flag it is not', () => {
+    expect(parseArgv(['--count', '-3'], specs)).toMatchObject({ flags: { count: -3 }, positionals: [], problems: [] })
+    const bounded = parseArgv(['--n', '-1'], { n: int('n', { min: 1, max: 9 }) })
+    expect(bounded.problems).toEqual(['--n must be in 1..9, got -1'])
+    expect(bounded.invalid).toEqual([{ flag: '--n', value: '-1', expected: 'integer', min: 1, max: 9 }])
+    expect(parseArgv(['--name', '-3'], specs).problems[0]).toMatch(/--name requires a value/)
   })
 
   test('unknown flags are all collected, with or without values', () => {

@@ -132,6 +132,20 @@ export interface ParseOutcome {
   json: boolean
   /** Usage problems other than unknown flags, in the order met. */
   problems: string[]
+  /** The bad values among the problems, as facts (`details` of the usage error): the allowed set of an enum. */
+  invalid: InvalidValue[]
+}
+
+export interface InvalidValue {
+  flag: string
+  value: string
+  /** The values an enum flag takes. */
+  allowed?: readonly string[]
+  /** The bounds of an integer flag. */
+  min?: number
+  max?: number
+  /** What a value of this type looks like (`integer`, `duration`). */
+  expected?: string
 }
 
 const isFlagToken = (t: string) => t.startsWith('--') && t.length > 2
@@ -141,7 +155,15 @@ const isFlagToken = (t: string) => t.startsWith('--') && t.length > 2
  * every problem is collected so the caller can report unknown flags first.
  */
 export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOutcome {
-  const out: ParseOutcome = { flags: {}, positionals: [], unknown: [], help: false, json: false, problems: [] }
+  const out: ParseOutcome = {
+    flags: {},
+    positionals: [],
+    unknown: [],
+    help: false,
+    json: false,
+    problems: [],
+    invalid: [],
+  }
   const seen = new Map<string, string[]>()
   const lookup = (name: string): FlagSpec | undefined =>
     Object.hasOwn(specs, name) ? specs[name] : Object.hasOwn(GLOBAL_FLAGS, name) ? GLOBAL_FLAGS[name] : undefined
@@ -183,7 +205,11 @@ export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOut
       if (next === '--' && i + 2 < tokens.length) {
         raw = tokens[i + 2] as string
         i += 2
-      } else if (next !== undefined && (next === '-' || !next.startsWith('-'))) {
+      } else if (
+        next !== undefined &&
+        (next === '-' || !next.startsWith('-') || (spec.type === 'int' && /^-\d+$/.test(next)))
+      ) {
+        // A negative number after an integer flag is its value (`--limit -1`), so the error can name the bound.
         raw = next
         i += 1
       } else {
@@ -205,8 +231,10 @@ export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOut
     const typed: FlagValue[] = []
     for (const raw of spec.repeatable ? raws : [raws[raws.length - 1] as string]) {
       const v = convert(name, spec, raw)
-      if (typeof v === 'object') out.problems.push(v.problem)
-      else typed.push(v)
+      if (typeof v === 'object') {
+        out.problems.push(v.problem)
+        out.invalid.push(v.fact)
+      } else typed.push(v)
     }
     if (typed.length === 0) continue
     out.flags[name] = spec.repeatable ? typed : (typed[0] as FlagValue)
@@ -216,7 +244,12 @@ export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOut
   return out
 }
 
-function convert(name: string, spec: FlagSpec, raw: string): FlagValue | { problem: string } {
+function convert(name: string, spec: FlagSpec, raw: string): FlagValue | { problem: string; fact: InvalidValue } {
+  const flag = `--${name}`
+  const bounds = {
+    ...(spec.min === undefined ? {} : { min: spec.min }),
+    ...(spec.max === undefined ? {} : { max: spec.max }),
+  }
   switch (spec.type) {
     case 'bool':
       return raw === 'true'
@@ -224,24 +257,36 @@ function convert(name: string, spec: FlagSpec, raw: string): FlagValue | { probl
       return raw
     case 'int': {
       if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-        return { problem: `--${name} must be an integer, got "${raw}"` }
+        return {
+          problem: `${flag} must be an integer, got "${raw}"`,
+          fact: { flag, value: raw, expected: 'integer', ...bounds },
+        }
       }
       const n = Number(raw)
       if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
         const range = `${spec.min ?? '-∞'}..${spec.max ?? '∞'}`
-        return { problem: `--${name} must be in ${range}, got ${n}` }
+        return {
+          problem: `${flag} must be in ${range}, got ${n}`,
+          fact: { flag, value: raw, expected: 'integer', ...bounds },
+        }
       }
       return n
     }
     case 'duration': {
       const ms = parseDuration(raw)
       if (ms === null)
-        return { problem: `--${name} must be a duration such as 90s, 45m, 2h, 1h30m or 3d, got "${raw}"` }
+        return {
+          problem: `${flag} must be a duration such as 90s, 45m, 2h, 1h30m or 3d, got "${raw}"`,
+          fact: { flag, value: raw, expected: 'duration' },
+        }
       return ms
     }
     case 'enum':
       if (!spec.values?.includes(raw)) {
-        return { problem: `--${name} must be one of ${spec.values?.join(', ')}, got "${raw}"` }
+        return {
+          problem: `${flag} must be one of ${spec.values?.join(', ')}, got "${raw}"`,
+          fact: { flag, value: raw, allowed: [...(spec.values ?? [])] },
+        }
       }
       return raw
   }

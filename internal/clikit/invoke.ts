@@ -4,15 +4,15 @@
 
 import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity, Store } from '../store/index.js'
-import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
+import { type Command, type CommandEntry, callMutates, type Input, type Refusal } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
 import { closestOf, correctedCommands } from './didyoumean.js'
-import { guide } from './dispatch.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, familyHelp, usageOf } from './help.js'
 import { colorEnabled, type IO, makeNotes, terminalWidth } from './io.js'
 import { envelopeOf, jsonOf, renderJSON, writeHumanError } from './render.js'
+import { guide } from './suggest.js'
 
 export interface Runtime {
   readonly io: IO
@@ -42,6 +42,8 @@ export interface Outcome {
   data?: unknown
   /** The error/v1 envelope of a failed command. */
   error?: ReturnType<typeof envelopeOf>
+  /** What a `refused` verdict said beyond its report (exit 3 with the report in `data`). */
+  refusal?: Refusal
 }
 
 function once<T>(f: () => Promise<T>): () => Promise<T> {
@@ -186,7 +188,12 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       })
     }
     if (parsed.problems.length > 0) {
-      throw new UsageError(parsed.problems.join('; '), { next: [`dacli ${entry.path} --help`] })
+      // The first bad value's facts at the top (`details.allowed` for an enum), every one under `invalid`.
+      const [first] = parsed.invalid
+      throw new UsageError(parsed.problems.join('; '), {
+        details: first === undefined ? {} : { ...first, invalid: parsed.invalid },
+        next: [`dacli ${entry.path} --help`],
+      })
     }
     const args = bindArgs(entry, parsed.positionals)
     const missing = Object.entries(entry.flags)
@@ -226,7 +233,14 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
     }
     await flush(opened)
-    return { exitCode: result.verdict ? codeOfKind(result.verdict) : 0, data: result.data }
+    // A refusal's way forward goes where every refusal's goes (stderr), so people see it the same way.
+    if (!json && result.refusal !== undefined && result.refusal.next.length > 0)
+      rt.io.stderr.write(`Next actions:\n${result.refusal.next.map((x) => `  ${x}\n`).join('')}`)
+    return {
+      exitCode: result.verdict ? codeOfKind(result.verdict) : 0,
+      data: result.data,
+      ...(result.refusal === undefined ? {} : { refusal: result.refusal }),
+    }
   } catch (err) {
     await flush(opened)
     return reportError(rt, err, { json, usage: usageOf(entry), command: { path: entry.path, argv } })
@@ -252,6 +266,8 @@ export function refuseUnknownCommand(rt: Runtime, argv: readonly string[]): Outc
     json: argv.includes('--json'),
     usage: 'dacli <command> [arguments] [flags]  (dacli help)',
     ...(g.family === null ? {} : { before: `${familyHelp(g.family, rt.table)}\n` }),
+    // The family help printed first already lists what `suggestions` would.
+    humanSuggestions: !g.listing,
   })
 }
 
@@ -269,6 +285,8 @@ export function reportError(
     before?: string
     /** The command that failed: a refused value with close known ones is answered with corrected commands. */
     command?: { path: string; argv: readonly string[] }
+    /** false: human output leaves the suggestions out (printed another way); the envelope keeps them. */
+    humanSuggestions?: boolean
   },
 ): Outcome {
   const debug = rt.env.DACLI_DEBUG === '1'
@@ -286,7 +304,8 @@ export function reportError(
   else {
     if (opts.before !== undefined) rt.io.stderr.write(opts.before)
     const stack = debug && err instanceof Error ? err.stack : undefined
-    writeHumanError(rt.io.stderr, env, opts.usage, colorEnabled(rt.io.stderrIsTTY, rt.env), stack)
+    const shown = opts.humanSuggestions === false ? { ...env, suggestions: [] } : env
+    writeHumanError(rt.io.stderr, shown, opts.usage, colorEnabled(rt.io.stderrIsTTY, rt.env), stack)
   }
   return { exitCode: exitCodeOf(err), error: env }
 }

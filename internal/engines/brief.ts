@@ -3,6 +3,13 @@
 // dropped from the bottom until the brief fits, and every omission is announced
 // inline and listed. Tokens are estimated as characters / 4. Pure.
 
+/**
+ * The brief is the prompt dacli hands an agent (`context`, MCP `get_context`). Its layout — the header saying quoted
+ * blocks are data, the sections in their fixed order, attributed quotes, announced omissions — is versioned as
+ * `prompt.context-brief` in `capabilities`; bump this when a skill reading the markdown would need to change.
+ */
+export const BRIEF_PROMPT_VERSION = 1
+
 export interface BriefSection {
   title: string
   content: string

@@ -23,6 +23,11 @@ export interface CpmTask {
   te: number | null
   /** Predecessors (ids); links to ids outside the input are ignored. */
   deps: readonly { on: string; type: LinkType }[]
+  /**
+   * Already under way: it starts now (ES 0) whatever its links say, and FF/SF links push its finish instead of
+   * its start (EF may then exceed ES + Te: it runs until what it finishes with is done).
+   */
+  started?: boolean
 }
 
 export interface CpmRow {
@@ -107,6 +112,17 @@ export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: 
   const ef = new Map<string, number | null>()
   for (const id of order) {
     const t = byId.get(id) as CpmTask
+    if (t.started === true) {
+      let finish: number | null = t.te
+      for (const d of links(t)) {
+        if (d.type !== 'FF' && d.type !== 'SF') continue
+        const bound = d.type === 'FF' ? (ef.get(d.on) ?? null) : (es.get(d.on) ?? null)
+        finish = finish === null || bound === null ? null : Math.max(finish, bound)
+      }
+      es.set(id, 0)
+      ef.set(id, finish)
+      continue
+    }
     let start: number | null = 0
     for (const d of links(t)) {
       const bound =
@@ -127,13 +143,18 @@ export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: 
   const end = finishes.length === 0 ? 0 : known.length > 0 ? Math.max(0, ...known) : null
   const duration = finishes.length === 0 ? 0 : finishes.every((f) => f !== null) ? end : null
 
+  // How long each task occupies the schedule: Te, or a started task's stretched span.
+  const span = (id: string) => {
+    const t = byId.get(id) as CpmTask
+    return t.started === true ? minus(ef.get(id) ?? null, 0) : t.te
+  }
   const succ = new Map<string, { id: string; type: LinkType }[]>()
   for (const t of tasks)
     for (const d of links(t)) succ.set(d.on, [...(succ.get(d.on) ?? []), { id: t.id, type: d.type }])
   const lf = new Map<string, number | null>()
   const ls = new Map<string, number | null>()
   for (const id of [...order].reverse()) {
-    const te = (byId.get(id) as CpmTask).te
+    const te = span(id)
     let finish: number | null = end
     for (const s of succ.get(id) ?? []) {
       const bound =

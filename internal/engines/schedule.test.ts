@@ -125,6 +125,12 @@ describe('next against the CPM schedule (property tests over random DAGs, FS/SS/
             expect(s.excluded.map((x) => x.id)).toContain(t.id)
         }
         for (const r of s.rows) {
+          if (r.status === 'active') {
+            // Started: it starts now; FF/SF may stretch its finish, never delay its start.
+            expect(r.es).toBe(0)
+            if (r.ef !== null && r.te !== null) expect(r.ef).toBeGreaterThanOrEqual(r.te - 1e-6)
+            continue
+          }
           if (r.es !== null && r.te !== null) expect(r.ef).toBeCloseTo(r.es + r.te, 6)
           if (r.lf !== null && r.te !== null) expect(r.ls).toBeCloseTo(r.lf - r.te, 6)
           if (r.slack !== null) expect(r.slack).toBeGreaterThanOrEqual(0)
@@ -265,6 +271,23 @@ describe('the schedule (hand-made cases)', () => {
     expect(row('y')).toMatchObject({ es: 3, ef: 5 })
     expect(row('z')).toMatchObject({ status: 'active', es: 0, ef: 4, slack: 1 })
     expect(s.duration).toBe(5)
+  })
+
+  test('an active task starts now even when FF pushes its finish; its SS successor may start now too', () => {
+    const s = schedule(
+      [
+        task('long', 6),
+        task('act', 2, [['long', 'FF']], { status: 'active' }),
+        task('pair', 1, [['act', 'SS']]),
+        task('after', 1, [['act', 'FS']]),
+      ],
+      'p',
+    )
+    const row = (id: string) => s.rows.find((r) => r.id === id)
+    expect(row('act')).toMatchObject({ es: 0, ef: 6, ls: 0, lf: 6, slack: 0, critical: true })
+    expect(row('pair')).toMatchObject({ es: 0, ef: 1 })
+    expect(row('after')).toMatchObject({ es: 6, ef: 7, critical: true })
+    expect(s.duration).toBe(7)
   })
 
   test('an unsized task erases only what depends on its duration', () => {

@@ -4,8 +4,9 @@
 // - In the plan: open, active and blocked tasks (a blocked task stays, marked, so
 //   what depends on it keeps its place). Done tasks are finished: links to them are
 //   met. `wont` tasks are out of the plan and listed as excluded.
-// - An active task has started: links that constrain its start (FS, SS) are met;
-//   FF and SF still constrain its finish.
+// - An active task has started: it starts now (ES 0); links that constrain its
+//   start (FS, SS) are met, and FF or SF links push its finish (it runs on until
+//   what it finishes with allows).
 // - A project's schedule also holds the tasks of other projects it waits on
 //   (upstream, transitively), marked external: they constrain it but its duration
 //   is its own tasks' finish. The workspace's schedule holds every project.
@@ -64,6 +65,7 @@ export function schedule(all: readonly PlanTask[], project: string | null): Sche
   const input: CpmTask[] = [...inPlan.values()].map((t) => ({
     id: t.id,
     te: t.te,
+    started: t.status === 'active',
     deps: t.deps
       .filter((d) => inPlan.has(d.on) && constraining(t, link(d.type)))
       .map((d) => ({ on: d.on, type: link(d.type) })),

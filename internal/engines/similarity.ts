@@ -1,7 +1,13 @@
-// Title similarity for the near-duplicate guard (commands.md, task add): token
-// sets of lower-cased words and numbers with English stop-words removed; two
-// titles are near-duplicates when their Jaccard similarity is at least 0.5 and
-// they share at least two tokens. Pure: values in, values out.
+// Title similarity for the near-duplicate guard (commands.md, task add). Titles
+// become sets of tokens: lower-cased words and numbers, English stop-words
+// removed, a plural reduced to its singular. Two titles are near-duplicates when
+// they share at least two tokens and either
+//   - one token set holds the other, with Jaccard similarity ≥ 0.5 (the same
+//     words reordered, re-cased, re-punctuated, pluralised, or one word added), or
+//   - each has tokens the other lacks and the Jaccard similarity is ≥ 0.75.
+// The second rule is what keeps "Add modulo function" and "Add power function"
+// apart: a title that names something the other does not is another task unless
+// nearly every word is shared. Pure: values in, values out.
 
 const STOP = new Set(
   (
@@ -13,17 +19,28 @@ const STOP = new Set(
   ).split(' '),
 )
 
+/** The singular of an English plural, conservatively (`functions` → `function`, `queries` → `query`). */
+export function singular(w: string): string {
+  if (w.length <= 3 || /\d/.test(w)) return w
+  if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`
+  if (/(?:ss|sh|ch|x|z)es$/.test(w)) return w.slice(0, -2)
+  if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1)
+  return w
+}
+
 export function tokens(title: string): Set<string> {
   const words = title
     .normalize('NFKC')
     .toLowerCase()
     .match(/[\p{L}\p{N}]+/gu)
-  return new Set((words ?? []).filter((w) => !STOP.has(w)))
+  return new Set((words ?? []).filter((w) => !STOP.has(w)).map(singular))
 }
 
 export interface Similarity {
   jaccard: number
   shared: number
+  /** One title's tokens all appear in the other's. */
+  contained: boolean
 }
 
 export function similarity(a: string, b: string): Similarity {
@@ -32,15 +49,20 @@ export function similarity(a: string, b: string): Similarity {
   let shared = 0
   for (const t of ta) if (tb.has(t)) shared++
   const union = ta.size + tb.size - shared
-  return { jaccard: union === 0 ? 0 : shared / union, shared }
+  return { jaccard: union === 0 ? 0 : shared / union, shared, contained: shared === Math.min(ta.size, tb.size) }
 }
 
 export const NEAR_DUPLICATE_JACCARD = 0.5
+/** When each title has tokens the other lacks. */
+export const NEAR_DUPLICATE_JACCARD_DIFFERING = 0.75
 export const NEAR_DUPLICATE_SHARED = 2
 
+const near = (s: Similarity) =>
+  s.shared >= NEAR_DUPLICATE_SHARED &&
+  s.jaccard >= (s.contained ? NEAR_DUPLICATE_JACCARD : NEAR_DUPLICATE_JACCARD_DIFFERING)
+
 export function isNearDuplicate(a: string, b: string): boolean {
-  const s = similarity(a, b)
-  return s.jaccard >= NEAR_DUPLICATE_JACCARD && s.shared >= NEAR_DUPLICATE_SHARED
+  return near(similarity(a, b))
 }
 
 /** The most similar near-duplicate among candidates, or null. */
@@ -51,11 +73,7 @@ export function nearestDuplicate<T extends { title: string }>(
   let best: (T & Similarity) | null = null
   for (const c of candidates) {
     const s = similarity(title, c.title)
-    if (
-      s.jaccard >= NEAR_DUPLICATE_JACCARD &&
-      s.shared >= NEAR_DUPLICATE_SHARED &&
-      (best === null || s.jaccard > best.jaccard)
-    ) {
+    if (near(s) && (best === null || s.jaccard > best.jaccard)) {
       best = { ...c, ...s }
     }
   }

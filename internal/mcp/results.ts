@@ -5,6 +5,7 @@
 // Error results carry the envelope as text only: clients validate structuredContent against the
 // tool's outputSchema (which names the success document), even on an error.
 
+import type { Refusal } from '../clikit/command.js'
 import type { Outcome } from '../clikit/invoke.js'
 import type { Envelope } from '../clikit/render.js'
 
@@ -27,12 +28,12 @@ export function errorResult(env: Envelope): ToolResult {
   return { isError: true, content: [text(env)] }
 }
 
-export function refusedResult(env: Envelope | undefined, report: unknown): ToolResult {
-  const policy = env?.details.policy
+export function refusedResult(env: Envelope | undefined, report: unknown, refusal?: Refusal): ToolResult {
+  const policy = refusal?.policy ?? env?.details.policy
   const refused = {
     policy: typeof policy === 'string' ? policy : null,
-    reason: env?.message ?? 'the command reported a refusal (see report)',
-    next: [...(env?.next_actions ?? []), NOT_RETRY],
+    reason: refusal?.reason ?? env?.message ?? 'the command reported a refusal (see report)',
+    next: [...(refusal?.next ?? env?.next_actions ?? []), NOT_RETRY],
     details: env?.details ?? {},
   }
   const body = isDoc(report) ? { refused, report } : { refused }
@@ -69,7 +70,7 @@ export function resultOf(out: Outcome, printed: string): ToolResult {
     }
     return { content: [{ type: 'text', text: printed }] }
   }
-  if (out.exitCode === 3) return refusedResult(out.error, out.data)
+  if (out.exitCode === 3) return refusedResult(out.error, out.data, out.refusal)
   if (out.error !== undefined) return errorResult(out.error)
   // A verdict command (doctor --strict) prints its report whatever the verdict; the exit code carries it.
   return { isError: true, content: [{ type: 'text', text: printed.trimEnd() || JSON.stringify(out.data ?? null) }] }

@@ -72,7 +72,7 @@ describe('serving', () => {
     s.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
     s.send(toolCall(1, 'whoami', { schema_version: 1 }))
     expect((await s.response(1)).result.structuredContent.id).toBe(fx.rw.id)
-    ;(await dacliIn(root, ['agent', 'retire', fx.rw.id])).expectExit(0)
+    ;(await dacliIn(root, ['agent', 'retire', fx.rw.id, '--release'])).expectExit(0)
     expect((await dacliIn(root, ['whoami'], { as: fx.rw.token })).code).toBe(3)
     s.send(toolCall(2, 'whoami', { schema_version: 1 }))
     expect((await s.response(2)).result.structuredContent.refused).toMatchObject({

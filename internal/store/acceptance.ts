@@ -95,6 +95,9 @@ async function tick(e: TaskEdit, ns: readonly number[], who: Identity, v: Verifi
   if (v !== null) {
     e.log('verified', `${JSON.stringify(v.command)} exit 0 in ${v.duration_ms}ms`)
     e.body = appendToSection(e.body, 'Verification', [verificationLine(stamp(e.now), who.id, { ...v, checked: newly })])
+  } else {
+    // Nothing proved them: the trace says so, so a tick is never mistaken for a verification.
+    e.log('attested', `${newly.join(', ')} (no --verify: on ${who.id}'s word, nothing was run)`)
   }
   return newly
 }
@@ -127,6 +130,7 @@ export async function checkTask(
     details: {
       checked: newly,
       already: ns.filter((n) => !newly.includes(n)),
+      attested: v === null ? newly : [],
       verification:
         v === null
           ? null
@@ -163,6 +167,8 @@ export interface AcceptEntry {
   ref: string
   outcome: 'accepted' | 'unchanged' | 'proposed' | 'skipped'
   newly_checked: number
+  /** Criteria this call ticked without a --verify command: attested, not verified. */
+  attested: number
   satisfied: number
   total: number
   unverified: boolean
@@ -232,6 +238,7 @@ async function closeOne(
     ref: refOf(r.task),
     outcome: r.changed ? 'accepted' : 'unchanged',
     newly_checked: newly.length,
+    attested: opts.verification === null ? newly.length : 0,
     ...summarize(r.task),
     unverified: r.task.unverified,
     verification:
@@ -274,6 +281,7 @@ export async function acceptTask(
       ref: refOf(t),
       outcome: 'proposed',
       newly_checked: 0,
+      attested: 0,
       ...summarize(t),
       unverified: t.unverified,
       verification: null,
@@ -322,6 +330,7 @@ export async function acceptAll(
       ref: t ? refOf(t) : id,
       outcome: 'skipped',
       newly_checked: 0,
+      attested: 0,
       satisfied: t?.acceptance_done ?? 0,
       total: t?.acceptance_total ?? 0,
       unverified: t?.unverified ?? false,

@@ -4,13 +4,16 @@
 import { randomBytes } from 'node:crypto'
 import * as path from 'node:path'
 import { ulid } from 'ulid'
+import { dropOnRelease } from './arbitrate.js'
+import type { Arbitration } from './claims.js'
 import { ConflictError, NotFoundError, RefusedError } from './errors.js'
 import { assertNoLinks, atomicWrite, readText } from './fsio.js'
 import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } from './identity.js'
 import { type Identity, stamp } from './model.js'
 import { safeSegment, slugify } from './paths.js'
+import { qualifiedRef } from './refs.js'
 import { agentSigner } from './signing.js'
-import type { Store } from './store.js'
+import { fileRefOf, type Store } from './store.js'
 import { agentContent } from './trust.js'
 
 export type { AgentFile }
@@ -123,7 +126,13 @@ export async function retireAgent(
   store: Store,
   caller: Identity,
   id: string,
-): Promise<{ agent: AgentFile; changed: boolean }> {
+  opts: { release?: boolean; arbitration?: Arbitration } = {},
+): Promise<{
+  agent: AgentFile
+  changed: boolean
+  retiredNow: boolean
+  released: { id: string; ref: string; status: string }[]
+}> {
   const agent = await readAgent(store, id)
   if (id === ROOT_ID) {
     throw new RefusedError('retire-root', 'the root identity cannot be retired', { next: ['dacli agent list'] })
@@ -135,7 +144,39 @@ export async function retireAgent(
       next: [`ask ${lineage[0] ?? ROOT_ID} (an ancestor of ${id}) to retire it`],
     })
   }
-  if (agent.retired) return { agent, changed: false }
+  // Work it holds would be stranded: refuse, or hand it back to the pool when asked to.
+  const held = (await store.listTasks()).tasks.filter((t) => t.owner === id && t.status !== 'done')
+  if (held.length > 0 && opts.release !== true && !agent.retired) {
+    const refs = held.map((t) => qualifiedRef(t))
+    throw new RefusedError(
+      'retire-owner',
+      `${id} owns ${held.length} unfinished task${held.length === 1 ? '' : 's'} (${refs.join(', ')}); retiring it would strand ${held.length === 1 ? 'it' : 'them'}`,
+      {
+        details: { agent: id, tasks: held.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status })) },
+        next: [
+          `dacli agent retire ${id} --release (hands ${held.length === 1 ? 'it' : 'them'} back to the pool, logged)`,
+          ...refs.slice(0, 3).map((r) => `dacli task release ${r} (as ${id})`),
+        ],
+      },
+    )
+  }
+  const released: { id: string; ref: string; status: string }[] = []
+  if (opts.release === true) {
+    for (const t of held) {
+      const r = await store.editTask({ ...fileRefOf(store.root, t), id: t.id }, caller.id, async (e) => {
+        if (e.before.owner !== id || e.before.status === 'done') return false
+        // Its claim on a remote goes too, dropped as its owner's (as task release does), or nobody could claim it there.
+        await dropOnRelease(opts.arbitration, e, { ...caller, id })
+        e.doc.delete('owner')
+        e.doc.delete('claim')
+        if (e.before.status === 'active') e.status = 'open'
+        e.log('released', `owner ${id} retired by ${caller.id}`)
+        return true
+      })
+      if (r.changed) released.push({ id: r.task.id, ref: qualifiedRef(r.task), status: r.task.status })
+    }
+  }
+  if (agent.retired) return { agent, changed: released.length > 0, retiredNow: false, released }
   const file = path.join(store.dir, 'agents', `${id}.md`)
   const lock = await store.lock(`agent-${id}`)
   try {
@@ -149,5 +190,5 @@ export async function retireAgent(
     lock.release()
   }
   store.journal({ kind: 'agent.retired', ref: id, id, project: null, actor: caller.id, summary: 'retired' })
-  return { agent: { ...agent, retired: true }, changed: true }
+  return { agent: { ...agent, retired: true }, changed: true, retiredNow: true, released }
 }

@@ -45,6 +45,23 @@ export function remoteForClose(arb: Arbitration | undefined, t: Pick<TaskRecord,
 }
 
 /**
+ * A task handed back (release, reopen, a retiring owner's `--release`): this clone's claim on the remote is
+ * deleted under a lease; another clone's claim there (it took over an expired lease) stays theirs.
+ * `dropped`: whether the remote ref went (for the log line).
+ */
+export async function dropOnRelease(
+  arb: Arbitration | undefined,
+  e: TaskEdit,
+  who: Identity,
+): Promise<{ remote: string | null; dropped: boolean; details: Record<string, unknown> }> {
+  const remote = remoteOfClaim(arb, e.before)
+  const arbiter = await open(arb, remote)
+  if (arbiter === null || remote === null) return { remote: null, dropped: false, details: {} }
+  const r = await arbiter.drop(e.before.id, who, e.now, { expired: false })
+  return { remote, dropped: r.outcome === 'dropped', details: dropDetails(remote, r) }
+}
+
+/**
  * A task being closed (done, accept): its claim ref disappears with it. Another clone's live claim on the
  * remote is a conflict (5): the remote is the arbiter, and that clone believes it is working on the task.
  */

@@ -11,7 +11,7 @@
 // Every change goes through Store.editTask (lock, re-read, atomic write).
 
 import { listAgents } from './agents.js'
-import { dropDetails, dropOnClose, open, remoteForClaim, remoteOfClaim } from './arbitrate.js'
+import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim } from './arbitrate.js'
 import type { Arbitration } from './claims.js'
 import { ConflictError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventKind } from './events.js'
@@ -223,14 +223,12 @@ export async function releaseTask(
       })
     }
     // Another clone's claim on the remote stays theirs; this clone's is deleted under a lease.
-    const remote = remoteOfClaim(opts.arbitration, cur)
-    const arbiter = await open(opts.arbitration, remote)
-    const dropped = arbiter === null ? null : await arbiter.drop(cur.id, who, e.now, { expired: false })
+    const drop = await dropOnRelease(opts.arbitration, e, who)
     e.doc.delete('owner')
     e.doc.delete('claim')
     if (cur.status === 'active') e.status = 'open'
-    e.log('released', dropped?.outcome === 'dropped' ? onRemote(remote) : '')
-    return remote === null || dropped === null ? {} : dropDetails(remote, dropped)
+    e.log('released', drop.dropped ? onRemote(drop.remote) : '')
+    return drop.details
   })
 }
 
@@ -380,7 +378,13 @@ export function applyUnblock(e: TaskEdit): Record<string, unknown> | false {
   return { status: e.status }
 }
 
-export async function reopenTask(store: Store, ref: string, who: Identity, reason: string): Promise<Change> {
+export async function reopenTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  reason: string,
+  opts: { arbitration?: Arbitration } = {},
+): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'reopen')
   return change(store, target, who, 'reopen', async (e) => {
@@ -395,10 +399,16 @@ export async function reopenTask(store: Store, ref: string, who: Identity, reaso
     e.body = setChecked(e.body, checked, false)
     e.doc.delete('unverified')
     e.doc.delete('blocked_by')
+    // A reopened task goes back to the pool: whoever held it no longer does (the log says who did), and a claim
+    // it still has on a remote (a blocked task's) goes too, or nobody else could claim it there.
+    const drop = await dropOnRelease(opts.arbitration, e, { ...who, id: cur.owner ?? who.id })
+    e.doc.delete('owner')
     e.doc.delete('claim')
     e.status = 'open'
-    e.log('reopened', reason)
-    return { unchecked: checked.map((b) => b.n), reason }
+    const released =
+      cur.owner === null ? '' : ` (owner ${cur.owner} released${drop.dropped ? ` ${onRemote(drop.remote)}` : ''})`
+    e.log('reopened', `${reason}${released}`)
+    return { unchecked: checked.map((b) => b.n), reason, previous_owner: cur.owner, ...drop.details }
   })
 }
 

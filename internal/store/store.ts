@@ -388,7 +388,10 @@ export class Store {
     const hits = await tryScopes(scopes)
     if (hits.length === 0) {
       if (r.kind === 'id') await this.refuseUnreadableId(r.id as string, scopes)
-      throw await this.noTaskMatches(ref, r, scopes)
+      // A removed task is not found, but the error says so and where its tombstone is.
+      const { findTombstone, removedError } = await import('./tombstones.js')
+      const tomb = await findTombstone(this, ref)
+      throw tomb === null ? await this.noTaskMatches(ref, r, scopes) : removedError(ref, tomb)
     }
     return pickOne(ref, hits)
   }

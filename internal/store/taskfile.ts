@@ -2,6 +2,7 @@
 // number and slug are the file name; everything else is frontmatter and body sections. This module
 // needs no YAML parser (parsing.ts turns text into a Parsed document), so light commands can use it.
 
+import { UsageError } from './errors.js'
 import { parseData, type Split } from './flat.js'
 import { checkboxes, findSection, sections, sectionText, titleOf } from './markdown.js'
 import {
@@ -54,7 +55,33 @@ export function dependenciesOf(v: unknown): Dependency[] {
   return out
 }
 
-/** `REF[:FS|SS|FF|SF]` */
+/**
+ * `REF[:FS|SS|FF|SF]` as a caller typed it (`--depends-on`, `task depend --add/--remove`). References never hold
+ * a colon, so anything after one is a link type: an unknown one is a usage error naming the allowed types.
+ */
+export function parseDepFlag(spec: string, flag: string): Dependency {
+  const colon = spec.lastIndexOf(':')
+  const on = colon === -1 ? spec : spec.slice(0, colon)
+  const type = colon === -1 ? 'FS' : spec.slice(colon + 1).toUpperCase()
+  if (on.trim() === '') {
+    throw new UsageError(`${flag} needs a task reference, got "${spec}"`, {
+      details: { flag, value: spec },
+      next: [`${flag} REF[:FS|SS|FF|SF]`],
+    })
+  }
+  if (!(DEP_TYPES as readonly string[]).includes(type)) {
+    throw new UsageError(
+      `${flag} "${spec}": unknown link type "${spec.slice(colon + 1)}"; use one of ${DEP_TYPES.join(', ')} (FS when omitted)`,
+      {
+        details: { flag, value: spec, allowed: [...DEP_TYPES] },
+        next: [`${flag} ${on}:FS`, `${flag} ${on}:SS`],
+      },
+    )
+  }
+  return { on, type: type as DepType }
+}
+
+/** `REF[:FS|SS|FF|SF]` as written in a file: lenient (an unknown suffix stays part of the reference). */
 export function parseDepSpec(spec: string): Dependency {
   const m = /^(.*):(FS|SS|FF|SF)$/i.exec(spec)
   return m ? { on: m[1] as string, type: (m[2] as string).toUpperCase() as DepType } : { on: spec, type: 'FS' }

@@ -12,6 +12,7 @@ function resultOf(entries: AcceptEntry[]): AcceptanceResultDocT {
     schema: 'acceptance-result/v1',
     accepted: entries.filter((e) => e.outcome === 'accepted').length,
     newly_checked: sum((e) => e.newly_checked),
+    attested: sum((e) => e.attested),
     satisfied: sum((e) => e.satisfied),
     total: sum((e) => e.total),
     unverified_tasks: entries.filter((e) => e.outcome === 'accepted' && e.unverified).length,
@@ -23,7 +24,7 @@ export const accept = defineCommand({
   path: 'accept',
   summary: 'Close a task in one step: verify, check every criterion, move to done',
   description:
-    'The owner’s close: runs --verify (a failure is exit 1 and the task stays open), checks every box, moves the task to done and applies pending close proposals. A task without criteria is refused (exit 3) unless --allow-unverified, which marks it unverified. A non-owner’s accept is recorded as a proposal (exit 0). `accept --all` closes every task with a pending close proposal that you may close; tasks it cannot close are reported as skipped, not fatal. `newly_checked`, `satisfied` and `total` are reported separately: zero newly checked with a non-zero total means already satisfied. A claim made on a remote disappears with the task (its ref is deleted under a lease); another clone’s live claim there is a conflict (exit 5), asked of claims.remote in config.yml even when this clone never claimed the task; --local leaves the remote alone.',
+    'The owner’s close: runs --verify (a failure is exit 1 and the task stays open), checks every box (without --verify each newly ticked box is recorded as attested, not verified: in the log and in `attested`), moves the task to done and applies pending close proposals. A task without criteria is refused (exit 3) unless --allow-unverified, which marks it unverified. A non-owner’s accept is recorded as a proposal (exit 0). `accept --all` closes every task with a pending close proposal that you may close; tasks it cannot close are reported as skipped, not fatal. `newly_checked`, `satisfied` and `total` are reported separately: zero newly checked with a non-zero total means already satisfied. A claim made on a remote disappears with the task (its ref is deleted under a lease); another clone’s live claim there is a conflict (exit 5), asked of claims.remote in config.yml even when this clone never claimed the task; --local leaves the remote alone.',
   usage: '(<ref> | --all) [--verify CMD] [--timeout DUR] [--allow-unverified] [--force] [--remote R | --local]',
   args: [optionalArg('ref', 'the task (omit with --all)')],
   flags: {
@@ -76,11 +77,18 @@ export const accept = defineCommand({
             e.total === 0
               ? 'NO acceptance criteria — closed explicitly UNVERIFIED'
               : `${e.newly_checked} newly checked; ${e.satisfied}/${e.total} criteria satisfied`
-          if (e.outcome === 'accepted')
+          if (e.outcome === 'accepted') {
             out.line(
               `accepted ${out.style('bold', e.ref)}: ${crit}${e.verification ? ` (verified by ${e.verification.command})` : ''}`,
             )
-          else if (e.outcome === 'unchanged')
+            if (e.attested > 0)
+              out.line(
+                out.style(
+                  'yellow',
+                  `  ${e.attested} ${e.attested === 1 ? 'criterion' : 'criteria'} attested, not verified: ticked without --verify, nothing was run (logged as attested)`,
+                ),
+              )
+          } else if (e.outcome === 'unchanged')
             out.line(`unchanged: ${e.ref} is already done (${e.satisfied}/${e.total})`)
           else if (e.outcome === 'proposed')
             out.line(`proposed: your accept of ${e.ref} was recorded as event ${e.event_id} for its owner`)

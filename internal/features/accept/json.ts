@@ -18,6 +18,10 @@ export const AcceptanceResultDoc = z.strictObject({
     .number()
     .int()
     .describe('criteria this call ticked (0 with a non-zero total means "already satisfied")'),
+  attested: z
+    .number()
+    .int()
+    .describe('criteria this call ticked without --verify: attested on the caller’s word, not verified'),
   satisfied: z.number().int().describe('criteria checked after the call, over the tasks reported'),
   total: z.number().int().describe('criteria in total, over the tasks reported'),
   unverified_tasks: z.number().int().describe('tasks closed through the explicit no-criteria override'),
@@ -27,6 +31,7 @@ export const AcceptanceResultDoc = z.strictObject({
       ref: z.string(),
       outcome: z.enum(['accepted', 'unchanged', 'proposed', 'skipped']),
       newly_checked: z.number().int(),
+      attested: z.number().int().describe('of newly_checked, how many without --verify (attested, not verified)'),
       satisfied: z.number().int(),
       total: z.number().int(),
       unverified: z.boolean(),

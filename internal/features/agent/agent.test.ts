@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { expectValid } from '../../testkit/schemas.js'
 import { workspace } from '../../testkit/ws.js'
 
 describe('identities', () => {
@@ -62,6 +63,47 @@ describe('identities', () => {
     expect((await ws.dacli('agent', 'retire', 'a-root', '--json')).code).toBe(3)
     expect((await ws.dacli('agent', 'show', 'a-nope', '--json')).code).toBe(4)
     expect((await ws.dacli('agent', 'show', '../x', '--json')).code).toBe(2)
+  })
+
+  test('retiring an identity that owns unfinished work is refused (3, listing it) unless --release, which logs it', async () => {
+    const ws = await workspace()
+    const a = await ws.agent('rw', 'worker')
+    ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+    for (const t of ['Claimed work', 'Blocked work', 'Finished work'])
+      (await ws.dacli('task', 'add', t, '--project', 'p', '--accept', 'x', '--force')).expectExit(0)
+    for (const n of ['1', '2', '3']) (await ws.dacli('task', 'claim', n, { as: a.token })).expectExit(0)
+    ;(await ws.dacli('task', 'block', '2', { as: a.token })).expectExit(0)
+    ;(await ws.dacli('accept', '3', { as: a.token })).expectExit(0)
+    const before = ws.snapshot()
+    const r = (await ws.dacli('agent', 'retire', a.id, '--json')).expectExit(3)
+    expect(r.error.details.policy).toBe('retire-owner')
+    expect(r.error.details.tasks.map((t: { ref: string; status: string }) => `${t.ref} ${t.status}`)).toEqual([
+      'p/001-claimed-work active',
+      'p/002-blocked-work blocked',
+    ])
+    expect(r.error.message).toMatch(/owns 2 unfinished tasks \(p\/001-claimed-work, p\/002-blocked-work\)/)
+    expect(r.error.next_actions[0]).toBe(`dacli agent retire ${a.id} --release (hands them back to the pool, logged)`)
+    expect(ws.snapshot()).toEqual(before)
+    expect((await ws.dacli('whoami', { as: a.token })).code).toBe(0)
+    const done = (await ws.dacli('agent', 'retire', a.id, '--release', '--json')).expectExit(0).json
+    expectValid(done)
+    expect(done).toMatchObject({ retired: true, changed: true })
+    expect(done.released.map((t: { ref: string; status: string }) => `${t.ref} ${t.status}`)).toEqual([
+      'p/001-claimed-work open',
+      'p/002-blocked-work blocked',
+    ])
+    for (const n of ['1', '2']) {
+      const t = (await ws.dacli('task', 'show', n, '--json')).json
+      expect(t).toMatchObject({ owner: null, claim: null })
+      expect(t.log.at(-1)).toMatchObject({
+        verb: 'released',
+        actor: 'a-root',
+        details: `owner ${a.id} retired by a-root`,
+      })
+    }
+    // The finished task keeps its owner: history, not work in hand.
+    expect((await ws.dacli('task', 'show', '3', '--json')).json.owner).toBe(a.id)
+    expect((await ws.dacli('whoami', { as: a.token })).code).toBe(3)
   })
 
   test('an identity may retire only itself and its descendants', async () => {

@@ -52,7 +52,10 @@ export const AgentDoc = z.strictObject({
   lineage: z.array(z.string()).describe('ancestors, parent first, up to a-root'),
   children: z.array(z.string()),
   tasks_owned: z.array(z.strictObject({ id: z.string(), ref: z.string(), status: z.string(), title: z.string() })),
-  changed: z.boolean().describe('for `agent retire`: false when it was already retired'),
+  changed: z.boolean().describe('for `agent retire`: false when it was already retired and nothing was released'),
+  released: z
+    .array(z.strictObject({ id: z.string(), ref: z.string(), status: z.string() }))
+    .describe('for `agent retire --release`: the tasks handed back to the pool (owner and claim cleared, logged)'),
   path: z.string(),
 })
 

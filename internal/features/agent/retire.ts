@@ -1,4 +1,6 @@
-import { arg, defineCommand } from '../../clikit/command.js'
+import { arg, defineCommand, flagBool } from '../../clikit/command.js'
+import { bool } from '../../clikit/flags.js'
+import { arbitrationOf } from '../../store/claims.js'
 import { retireAgent } from '../../store/index.js'
 import { agentDoc, renderAgent } from './show.js'
 
@@ -6,20 +8,29 @@ export const retire = defineCommand({
   path: 'agent retire',
   summary: 'Retire an identity: its token stops resolving; history and attribution stay',
   description:
-    'An identity may retire itself or its descendants; a-root may retire any identity but itself. Retiring an already retired identity changes nothing (changed: false). Tasks it owns stay owned (doctor reports them as orphaned-task) until released or taken over.',
+    'An identity may retire itself or its descendants; a-root may retire any identity but itself. An identity that owns unfinished tasks (open, active or blocked) is refused (exit 3, listing them) unless --release, which hands each back to the pool first (owner and claim cleared — a claim on a remote is deleted there —, active → open, logged as released). Retiring an already retired identity changes nothing (changed: false); with --release it still releases what it holds.',
   args: [arg('id', 'the agent id (a-…)')],
-  flags: {},
+  flags: { release: bool('release the unfinished tasks it owns (logged) instead of refusing') },
   json: 'agent/v1',
   mutates: true,
   idempotent: true,
   async run(ctx, input) {
     const store = await ctx.store()
-    const r = await retireAgent(store, await ctx.identity(), input.args.id)
-    const data = await agentDoc(store, r.agent, r.changed)
+    const r = await retireAgent(store, await ctx.identity(), input.args.id, {
+      release: flagBool(input, 'release'),
+      arbitration: arbitrationOf(store, ctx.env, {}),
+    })
+    const data = await agentDoc(store, r.agent, r.changed, r.released)
     return {
       data,
       human(out) {
-        out.line(r.changed ? `retired ${data.id}` : `${data.id} was already retired (unchanged)`)
+        if (r.released.length > 0)
+          out.line(`released ${r.released.map((t) => t.ref).join(', ')} (back to the pool; logged)`)
+        out.line(
+          r.retiredNow
+            ? `retired ${data.id}`
+            : `${data.id} was already retired${r.released.length > 0 ? '' : ' (unchanged)'}`,
+        )
         renderAgent(out, data)
       },
     }

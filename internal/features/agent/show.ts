@@ -7,7 +7,12 @@ import type { AgentDocT } from './json.js'
 const ref = (t: { project: string; seq: number; slug: string }) =>
   `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
 
-export async function agentDoc(store: Store, a: AgentFile, changed: boolean): Promise<AgentDocT> {
+export async function agentDoc(
+  store: Store,
+  a: AgentFile,
+  changed: boolean,
+  released: AgentDocT['released'] = [],
+): Promise<AgentDocT> {
   const agents = await listAgents(store)
   const owned = (await store.listTasks()).tasks.filter((t) => t.owner === a.id)
   return {
@@ -23,6 +28,7 @@ export async function agentDoc(store: Store, a: AgentFile, changed: boolean): Pr
     children: agents.filter((x) => x.parent === a.id && x.id !== a.id).map((x) => x.id),
     tasks_owned: owned.map((t) => ({ id: t.id, ref: ref(t), status: t.status, title: t.title })),
     changed,
+    released,
     path: a.path,
   }
 }

@@ -348,3 +348,27 @@ describe('an unreachable remote', () => {
     expect(local.task.log.at(-1).verb).toBe('claimed-local')
   })
 })
+
+describe('handing a task back drops its remote claim (issue 14, items 7 and 8)', () => {
+  test('task reopen of a blocked task and agent retire --release delete the claim ref, so another clone can claim', async () => {
+    const { t, b, c, ids } = await twoClones()
+    const agent = await (async () => {
+      const r = (await b.dacli('agent', 'spawn', '--grant', 'rw', '--json')).expectExit(0).json
+      return { id: r.id as string, token: r.token as string }
+    })()
+    ;(await b.dacli('task', 'claim', 'race/1', '--remote', 'origin')).expectExit(0)
+    ;(await b.dacli('task', 'block', 'race/1', '--why', 'waiting')).expectExit(0)
+    ;(await b.dacli('task', 'claim', 'race/2', '--remote', 'origin', { as: agent.token })).expectExit(0)
+    expect(remoteRefs(t).sort()).toEqual([`refs/dacli/claims/${ids[0]}`, `refs/dacli/claims/${ids[1]}`].sort())
+    const reopened = (await b.dacli('task', 'reopen', 'race/1', '--reason', 'unblocked by hand', '--json')).expectExit(
+      0,
+    ).json
+    expect(reopened.task).toMatchObject({ owner: null, claim: null, status: 'open' })
+    expect(reopened.details.remote_claim).toMatchObject({ remote: 'origin', outcome: 'dropped' })
+    expect(reopened.task.log.at(-1).details).toBe('unblocked by hand (owner a-root released on origin)')
+    ;(await b.dacli('agent', 'retire', agent.id, '--release')).expectExit(0)
+    expect(remoteRefs(t)).toEqual([])
+    // Another clone may claim both on the remote now.
+    for (const ref of ['race/1', 'race/2']) (await c.dacli('task', 'claim', ref, '--remote', 'origin')).expectExit(0)
+  })
+})

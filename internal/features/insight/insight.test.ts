@@ -202,7 +202,8 @@ describe('doctor and lint', () => {
     ;(
       await ws.dacli('task', 'claim', '3', '--lease', '1s', { as: a.token, now: new Date('2026-01-01T00:00:00Z') })
     ).expectExit(0)
-    ;(await ws.dacli('agent', 'retire', a.id)).expectExit(0)
+    // Retired behind dacli's back (agent retire refuses while it owns work): its task is orphaned.
+    ws.write(`.dacli/agents/${a.id}.md`, ws.file(`.dacli/agents/${a.id}.md`).replace('retired: false', 'retired: true'))
     ws.write(
       '.dacli/locks/task-x.lock',
       JSON.stringify({

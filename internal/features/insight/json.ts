@@ -26,6 +26,14 @@ export const StatusDoc = z.strictObject({
   totals: Counts,
   pending_events: z.number().int().describe('proposals waiting for sync (questions are counted apart)'),
   open_questions: z.number().int().describe('questions waiting for a person (dacli threads --open)'),
+  record_conflicts: z
+    .array(
+      z.strictObject({
+        path: z.string().describe('the conflict copy (theirs), <file>.conflict-<commit>'),
+        of: z.string().describe('the file it is the other side of (ours, in place)'),
+      }),
+    )
+    .describe('copies left by record pull for files changed on both sides; record push refuses until resolved'),
   skipped: Skipped,
 })
 
@@ -42,6 +50,10 @@ export const OverviewDoc = z.strictObject({
   pending_events: z.number().int().describe('proposals waiting for sync (questions are counted apart)'),
   open_questions: z.number().int().describe('questions waiting for a person (dacli threads --open)'),
   live_agents: z.number().int().describe('identities holding a live claim'),
+  record_conflicts: z
+    .number()
+    .int()
+    .describe('unresolved conflict copies left by record pull (record push refuses until resolved; see status)'),
   ready_now: z
     .array(
       z.strictObject({ id: z.string(), ref: z.string(), title: z.string(), priority: Priority, command: z.string() }),

@@ -1,8 +1,7 @@
 // doctor's findings for what interrupted work leaves behind: locks and temp files of writers that are gone,
 // git objects half-written by a killed record, and the other side's copies a record pull left to resolve.
 
-import * as fs from 'node:fs'
-import * as path from 'node:path'
+import { conflictCopies, conflictHint } from '../../store/conflicts.js'
 import { findTemps, listLocks, type Store } from '../../store/index.js'
 import type { DoctorDocT } from './json.js'
 
@@ -31,14 +30,13 @@ export async function leftoverFindings(store: Store): Promise<Finding[]> {
     })
   }
   out.push(...(await gitTempFindings(store)))
-  for (const copy of conflictCopies(store.dir)) {
-    const rel = store.rel(copy)
+  for (const c of conflictCopies(store.dir)) {
     out.push({
       code: 'record-conflict',
       severity: 'error',
-      subject: rel,
-      message: `the other side's version of ${rel.replace(/\.conflict-[0-9a-f]+$/, '')}, left by a record pull that found both sides changed it`,
-      hint: 'compare the two, keep what is right in the .md file, delete this copy, then dacli record (record push refuses until then)',
+      subject: store.rel(c.copy),
+      message: `the other side's version of ${store.rel(c.original)}, left by a record pull that found both sides changed it`,
+      hint: conflictHint(store.rel(c.original)),
     })
   }
   return out
@@ -57,19 +55,4 @@ export async function gitTempFindings(store: Store): Promise<Finding[]> {
       message: 'a half-written git object left by a record that was killed; git fsck reports it as a bad sha1 file',
       hint: 'harmless to dacli: the next dacli record removes it (or delete it by hand)',
     }))
-}
-
-/** `<file>.conflict-<commit>` copies written by `record pull` (never under cache/, locks/ or worktrees/). */
-function conflictCopies(dir: string): string[] {
-  const out: string[] = []
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name)
-      if (e.isDirectory() && !e.isSymbolicLink()) {
-        if (d !== dir || (e.name !== 'cache' && e.name !== 'locks' && e.name !== 'worktrees')) walk(p)
-      } else if (/\.conflict-[0-9a-f]{7,}$/.test(e.name)) out.push(p)
-    }
-  }
-  walk(dir)
-  return out.sort()
 }

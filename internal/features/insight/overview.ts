@@ -1,6 +1,7 @@
 import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
 import { count, shortRef } from '../../clikit/text.js'
+import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import type { OverviewDocT } from './json.js'
@@ -42,6 +43,7 @@ export const overview = defineCommand({
       pending_events: ev.events.filter(isPendingProposal).length,
       open_questions: ev.events.filter(isOpenQuestion).length,
       live_agents: live.size,
+      record_conflicts: conflictCopies(store.dir, { skipEvents: true }).length,
       ready_now: f.ready.map((t) => ({
         id: t.id,
         ref: refOf(t),
@@ -64,6 +66,13 @@ export const overview = defineCommand({
         out.line(
           `  WIP ${wip}  ·  ${count(data.live_agents, 'live agent')}  ·  ${count(data.pending_events, 'pending event')}`,
         )
+        if (data.record_conflicts > 0)
+          out.line(
+            s(
+              'red',
+              `  ${count(data.record_conflicts, 'unresolved record conflict copy', 'unresolved record conflict copies')} — record push refuses until resolved (dacli status lists them)`,
+            ),
+          )
         out.line('')
         out.line(s('bold', 'Ready now'))
         if (data.ready_now.length === 0) out.line(`  ${f.explanation ?? 'nothing is ready'}`)

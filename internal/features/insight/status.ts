@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { count } from '../../clikit/text.js'
+import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import type { StatusDocT } from './json.js'
@@ -33,6 +34,10 @@ export const status = defineCommand({
     const ev = await listEvents(store)
     const pending = ev.events.filter(isPendingProposal).length
     const questions = ev.events.filter(isOpenQuestion).length
+    const conflicts = conflictCopies(store.dir, { skipEvents: true }).map((c) => ({
+      path: store.rel(c.copy),
+      of: store.rel(c.original),
+    }))
     for (const b of [...skipped, ...ev.broken]) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const data: StatusDocT = {
       schema: 'workspace-status/v1',
@@ -42,6 +47,7 @@ export const status = defineCommand({
       totals,
       pending_events: pending,
       open_questions: questions,
+      record_conflicts: conflicts,
       skipped: [...skipped, ...ev.broken],
     }
     return {
@@ -69,6 +75,19 @@ export const status = defineCommand({
           out.line(
             `\n${pending} pending event${pending === 1 ? '' : 's'} — apply with dacli sync (see dacli events list --pending)`,
           )
+        if (conflicts.length > 0) {
+          out.line('')
+          out.line(
+            out.style(
+              'red',
+              `${conflicts.length} unresolved record conflict cop${conflicts.length === 1 ? 'y' : 'ies'} (left by record pull; record push refuses until resolved):`,
+            ),
+          )
+          for (const c of conflicts) out.line(`  ${c.path}  — theirs, beside ${c.of}`)
+          out.line(
+            out.style('dim', '  keep what is right in each file, delete the copy, then dacli record (dacli doctor)'),
+          )
+        }
       },
     }
   },

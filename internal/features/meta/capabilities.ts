@@ -5,6 +5,7 @@ import type { Context } from '../../clikit/context.js'
 import { GLOBAL_FLAGS, str } from '../../clikit/flags.js'
 import { usageOf } from '../../clikit/help.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
+import { BRIEF_PROMPT_VERSION } from '../../engines/brief.js'
 import { UsageError } from '../../store/errors.js'
 import type { CapabilitiesDocT } from './json.js'
 
@@ -13,6 +14,9 @@ export const STATE_SCHEMAS = [
   { id: 'state.event', version: 1 },
   { id: 'state.workspace', version: 0 },
 ]
+
+/** The prompts this binary writes for agents, with their layout versions. */
+export const PROMPT_SCHEMAS = [{ id: 'prompt.context-brief', version: BRIEF_PROMPT_VERSION }]
 
 /**
  * Run-time capabilities, derived from the commands the build carries. Their presence
@@ -61,6 +65,7 @@ export async function capabilitiesOf(ctx: Context): Promise<Omit<CapabilitiesDoc
     schema: 'capabilities/v1',
     binary: { name: BINARY_NAME, version: VERSION, node: system().nodeVersion, platform: system().platform },
     state_schemas: STATE_SCHEMAS,
+    prompt_schemas: PROMPT_SCHEMAS,
     commands: ctx.table.map(commandEntry).sort((a, b) => byText(a.id, b.id)),
     json_schemas: docs
       .map((id) => ({ id, version: Number(id.slice(id.lastIndexOf('/v') + 2)) }))
@@ -82,6 +87,7 @@ export async function capabilitiesOf(ctx: Context): Promise<Omit<CapabilitiesDoc
 export function idVersions(c: Omit<CapabilitiesDocT, 'required' | 'missing'>): Map<string, number> {
   const m = new Map<string, number>()
   for (const s of c.state_schemas) m.set(s.id, s.version)
+  for (const p of c.prompt_schemas) m.set(p.id, p.version)
   for (const cmd of c.commands) {
     m.set(cmd.id, cmd.schema_version)
     for (const f of cmd.flags) m.set(f.id, cmd.schema_version)
@@ -98,7 +104,7 @@ export const capabilities = defineCommand({
   path: 'capabilities',
   summary: 'What this binary can do: commands, flags, documents, MCP tools — with stable ids',
   description:
-    'The deterministic compatibility contract of the installed binary, generated from the command table and the MCP tool registry used for dispatch: every command (cli.command.task.check) and flag (cli.command.task.check.flag.verify), every JSON document id (task/v1), the on-disk format versions, the MCP tools (mcp.tool.claim_task) and run-time adapter capabilities (github.rest). Sorted and byte-identical for the same binary. --require ID is a side-effect-free preflight: exit 0 when every id is present, else exit 3 listing all missing ids (the report is printed either way).',
+    'The deterministic compatibility contract of the installed binary, generated from the command table and the MCP tool registry used for dispatch: every command (cli.command.task.check) and flag (cli.command.task.check.flag.verify), every JSON document id (task/v1), the on-disk format versions, the prompt layout versions (prompt.context-brief), the MCP tools (mcp.tool.claim_task) and run-time adapter capabilities (github.rest). Sorted and byte-identical for the same binary. --require ID is a side-effect-free preflight: exit 0 when every id is present, else exit 3 listing all missing ids (the report is printed either way).',
   args: [],
   flags: { require: str('an id this caller needs', { repeatable: true, valueName: 'ID' }) },
   json: 'capabilities/v1',
@@ -127,6 +133,18 @@ export const capabilities = defineCommand({
     return {
       data,
       verdict: missing.length > 0 ? 'refused' : null,
+      ...(missing.length === 0
+        ? {}
+        : {
+            refusal: {
+              policy: 'missing-capability',
+              reason: `this dacli ${VERSION} lacks ${missing.length} of the ${required.length} required capabilit${required.length === 1 ? 'y' : 'ies'}: ${missing.join(', ')}`,
+              next: [
+                'dacli capabilities --json (the ids this binary has)',
+                'upgrade dacli to a version that has them, or use the fallback your skill documents',
+              ],
+            },
+          }),
       human(out) {
         if (required.length > 0) {
           out.line(
@@ -139,6 +157,7 @@ export const capabilities = defineCommand({
         }
         out.line(`${caps.binary.name} ${caps.binary.version} (node ${caps.binary.node}, ${caps.binary.platform})`)
         out.line(`formats: ${caps.state_schemas.map((s) => `${s.id} v${s.version}`).join(', ')}`)
+        out.line(`prompts: ${caps.prompt_schemas.map((p) => `${p.id} v${p.version}`).join(', ')}`)
         out.line(
           `${caps.commands.length} commands, ${caps.json_schemas.length} JSON documents, ${caps.mcp.tools.length} MCP tools`,
         )

@@ -83,6 +83,17 @@ export async function compatibilityReport(ctx: Context, given: string | undefine
     if (!fs.existsSync(file))
       throw new NotFoundError(`no requirements document at ${given}`, { details: { requirements: given } })
   } else {
+    // An explicit pointer must resolve: falling through to another location would check a document nobody chose.
+    const pointer = ctx.env.DACLI_SKILL_REQUIREMENTS
+    if (pointer && !fs.existsSync(path.resolve(ctx.cwd, pointer))) {
+      throw new NotFoundError(
+        `DACLI_SKILL_REQUIREMENTS points at ${pointer}, which does not exist (no other location was tried)`,
+        {
+          details: { requirements: pointer, source: 'DACLI_SKILL_REQUIREMENTS' },
+          next: ['fix or unset DACLI_SKILL_REQUIREMENTS', 'dacli version --compatibility path/to/capabilities.json'],
+        },
+      )
+    }
     const found = candidates(ctx.cwd, ctx.env).find((f) => fs.existsSync(f))
     if (found === undefined) {
       throw new NotFoundError('no skill requirements document found (set DACLI_SKILL_REQUIREMENTS or pass a path)', {

@@ -65,6 +65,9 @@ export const CapabilitiesDoc = z.strictObject({
   schema: z.literal('capabilities/v1'),
   binary: z.strictObject({ name: z.literal('dacli'), version: z.string(), node: z.string(), platform: z.string() }),
   state_schemas: z.array(IdVersion).describe('on-disk formats: state.workspace (FORMAT.md), state.event'),
+  prompt_schemas: z
+    .array(IdVersion)
+    .describe('prompts written for agents: prompt.context-brief (the context brief’s markdown layout)'),
   commands: z.array(
     z.strictObject({
       id: z.string().describe('cli.command.<path with dots>'),

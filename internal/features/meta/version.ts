@@ -9,7 +9,7 @@ export const version = defineCommand({
   path: 'version',
   summary: 'Print the version, or check a skill’s requirements against this binary',
   description:
-    'With --compatibility, checks a skill’s capabilities.json (PATH, else $DACLI_SKILL_REQUIREMENTS, ./skills/dacli/, ./.codex/skills/dacli/, ./.agents/skills/dacli/ in the repository, then ~/.codex/skills/dacli/ and ~/.agents/skills/dacli/) and prints compatibility-report/v1 naming only that document and this binary. A missing required capability, an incompatible schema version or a requirements format this binary does not read exits 3 — do not retry unchanged; missing optional ones are reported with the skill’s fallback. No document → 4; unreadable → 1; not JSON or the wrong shape → 2. Nothing is ever downloaded.',
+    'With --compatibility, checks a skill’s capabilities.json (PATH, else $DACLI_SKILL_REQUIREMENTS, ./skills/dacli/, ./.codex/skills/dacli/, ./.agents/skills/dacli/ in the repository, then ~/.codex/skills/dacli/ and ~/.agents/skills/dacli/) and prints compatibility-report/v1 naming only that document and this binary. A missing required capability, an incompatible schema version or a requirements format this binary does not read exits 3 — do not retry unchanged; missing optional ones are reported with the skill’s fallback. No document → 4, and so is a $DACLI_SKILL_REQUIREMENTS that points at nothing (no other location is tried then); unreadable → 1; not JSON or the wrong shape → 2. Nothing is ever downloaded.',
   usage: '[--compatibility [PATH]]',
   args: [optionalArg('path', 'the requirements document (with --compatibility)')],
   flags: { compatibility: bool('check a skill’s requirements document against this binary') },
@@ -31,6 +31,19 @@ export const version = defineCommand({
       return {
         data: r,
         verdict: r.compatible ? null : 'refused',
+        ...(r.compatible
+          ? {}
+          : {
+              refusal: {
+                policy: 'incompatible-skill',
+                reason: `${r.requirements} is not compatible with ${r.binary.name} ${r.binary.version}: ${r.incompatible.map((i) => `${i.id} (${i.reason})`).join('; ')}`,
+                next: [
+                  `upgrade dacli (this is ${r.binary.version}) to one that has ${r.incompatible.map((i) => i.id).join(', ')}`,
+                  `or install the skill version made for dacli ${r.binary.version}`,
+                  'dacli capabilities --json (what this binary has)',
+                ],
+              },
+            }),
         human(out) {
           out.line(
             `${r.compatible ? 'compatible' : out.style('red', 'INCOMPATIBLE')}: ${r.requirements} against ${r.binary.name} ${r.binary.version}${r.binary.path ? ` (${r.binary.path})` : ''}`,

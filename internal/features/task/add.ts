@@ -6,7 +6,7 @@ import { nearestDuplicate } from '../../engines/similarity.js'
 import { RefusedError, UsageError } from '../../store/errors.js'
 import { PRIORITIES, stamp } from '../../store/model.js'
 import { checkText, checkTitle, safeSegment, slugify } from '../../store/paths.js'
-import { newTaskBody, parseDepSpec, renderTaskFile } from '../../store/taskfile.js'
+import { newTaskBody, parseDepFlag, renderTaskFile } from '../../store/taskfile.js'
 import { refOf, taskDoc } from './docs.js'
 
 /** `o,m,p` with 0 ≤ o ≤ m ≤ p (three-point PERT estimate). */
@@ -27,7 +27,7 @@ export const add = defineCommand({
   path: 'task add',
   summary: 'Create a task in a project (unowned until someone claims it)',
   description:
-    'Creates projects/<project>/tasks/open/NNN-<slug>.md with the next sequence number of the project (allocated under a lock, never reused). A near-duplicate of an open or active task in the project (similar title) is refused with exit 3 naming the twin, unless --force. Give acceptance criteria with --accept: `task done` verifies against them.',
+    'Creates projects/<project>/tasks/open/NNN-<slug>.md with the next sequence number of the project (allocated under a lock, never reused). A near-duplicate of an open or active task in the project is refused with exit 3 naming the twin, unless --force: the same words (case, punctuation, order and plurals aside), possibly with a few words more (at least half of the words shared); titles that each name something the other does not ("Add modulo function", "Add power function") are different tasks unless nearly every word is shared. Give acceptance criteria with --accept: `task done` verifies against them.',
   args: [{ name: 'title', description: 'the task title', required: true, rest: true }],
   flags: {
     project: str('the project slug', { required: true, valueName: 'SLUG' }),
@@ -60,13 +60,13 @@ export const add = defineCommand({
     const context = flagStr(input, 'context')
     if (soThat !== undefined) checkText(soThat, '--so-that')
     if (context !== undefined) checkText(context, '--context')
+    const depSpecs = flagList(input, 'depends-on').map((spec) => parseDepFlag(spec, '--depends-on'))
     const store = await ctx.store()
     store.requireProject(project)
     const who = await ctx.identity()
 
     const deps: { on: string; type: string }[] = []
-    for (const spec of flagList(input, 'depends-on')) {
-      const d = parseDepSpec(spec)
+    for (const d of depSpecs) {
       const target = await store.readTask(d.on, { prefer: project })
       if (!deps.some((x) => x.on === target.id)) deps.push({ on: target.id, type: d.type })
     }

@@ -8,7 +8,7 @@ export const check = defineCommand({
   path: 'task check',
   summary: 'Tick acceptance criteria, optionally proving them with a command',
   description:
-    'Say which criteria with exactly one of --n (repeatable), --all or --match. With --verify the command runs in a shell from the root of the worktree you run it in (a linked worktree’s own checkout) (killed after --timeout); the boxes are checked only if it exits 0, and the evidence (command, exit code, duration, sha256 of the output) is written to the task’s ## Verification section. A failing command is exit 1 with nothing checked. Checking an already checked box is `unchanged`. Owner only: another identity’s task is refused (exit 3).',
+    'Say which criteria with exactly one of --n (repeatable), --all or --match. With --verify the command runs in a shell from the root of the worktree you run it in (a linked worktree’s own checkout) (killed after --timeout); the boxes are checked only if it exits 0, and the evidence (command, exit code, duration, sha256 of the output) is written to the task’s ## Verification section. A failing command is exit 1 with nothing checked. Without --verify the boxes are checked on your word and logged as attested (`details.attested`), never as verified. Checking an already checked box is `unchanged`. Owner only: another identity’s task is refused (exit 3).',
   usage: '<ref> (--n N… | --all | --match TEXT) [--verify CMD] [--timeout DUR]',
   args: [arg('ref', 'the task')],
   flags: {

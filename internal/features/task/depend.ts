@@ -1,7 +1,7 @@
 import { arg, defineCommand, flagList } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { dependTask, UsageError } from '../../store/index.js'
-import { parseDepSpec } from '../../store/taskfile.js'
+import { parseDepFlag } from '../../store/taskfile.js'
 import { changeResult } from './docs.js'
 
 export const depend = defineCommand({
@@ -23,8 +23,8 @@ export const depend = defineCommand({
     'dacli task depend ledger/3 --add ledger/1:SS --remove ledger/2',
   ],
   async run(ctx, input) {
-    const add = flagList(input, 'add').map(parseDepSpec)
-    const remove = flagList(input, 'remove').map(parseDepSpec)
+    const add = flagList(input, 'add').map((s) => parseDepFlag(s, '--add'))
+    const remove = flagList(input, 'remove').map((s) => parseDepFlag(s, '--remove'))
     if (add.length + remove.length === 0) throw new UsageError('give at least one --add or --remove')
     const store = await ctx.store()
     return changeResult(store, await dependTask(store, input.args.ref as string, await ctx.identity(), add, remove))

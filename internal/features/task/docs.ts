@@ -6,6 +6,7 @@ import { count, oneDecimal } from '../../clikit/text.js'
 import { classifiedError } from '../../store/errors.js'
 import type { Change, Store, TaskRecord, TaskSummary } from '../../store/index.js'
 import { teOf } from '../../store/model.js'
+import { folderStatus } from '../../store/tombstones.js'
 import type { TaskBodyT, TaskChangeDocT, TaskDocT, TaskListItemT } from './json.js'
 
 export const refOf = (t: { project: string; seq: number; slug: string }) =>
@@ -42,7 +43,7 @@ export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> 
     slug: t.slug,
     project: t.project,
     title: t.title,
-    status: t.status,
+    status: folderStatus(t.path) ?? t.status,
     owner: t.owner,
     claim: t.claim === null ? null : { ...t.claim, expired: claimExpired(t.claim.expires, now) },
     priority: t.priority,
@@ -81,7 +82,7 @@ export function listItem(t: TaskSummary): TaskListItemT {
     slug: t.slug,
     project: t.project,
     title: t.title,
-    status: t.status,
+    status: folderStatus(t.path) ?? t.status,
     owner: t.owner,
     priority: t.priority,
     acceptance_done: t.acceptance_done,
@@ -247,7 +248,8 @@ export async function changeResult(store: Store, c: Change): Promise<Result<Task
         out.line(`unchanged: ${ref} (${s.status}${s.owner ? `, owner ${s.owner}` : ''}) — nothing to do`)
       } else {
         const verb = c.outcome === 'taken-over' ? 'took over' : (PAST[c.action] ?? c.action)
-        out.line(`${verb} ${ref} — now ${s.status}${s.owner ? `, owner ${s.owner}` : ''}`)
+        if (s.status === 'removed') out.line(`${verb} ${ref} — a tombstone now (${s.path}); its number is never reused`)
+        else out.line(`${verb} ${ref} — now ${s.status}${s.owner ? `, owner ${s.owner}` : ''}`)
       }
       if (s.claim?.expires && (c.action === 'claim' || c.action === 'renew') && c.outcome !== 'proposed') {
         out.line(out.style('dim', `  claim expires ${s.claim.expires} (renew with dacli task renew ${s.ref})`))

@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
 
-export const StatusEnum = z.enum(['open', 'active', 'blocked', 'done'])
+export const StatusEnum = z.enum(['open', 'active', 'blocked', 'done', 'removed'])
 export const PriorityEnum = z.enum(['must', 'should', 'could', 'wont'])
 const DepTypeEnum = z.enum(['FS', 'SS', 'FF', 'SF'])
 
@@ -15,7 +15,7 @@ export const TaskBody = {
   slug: z.string(),
   project: z.string(),
   title: z.string(),
-  status: StatusEnum.describe('the folder the file is in'),
+  status: StatusEnum.describe('the folder the file is in (removed: a tombstone under tasks/removed/)'),
   owner: z.string().nullable().describe('the only identity that may rewrite it; null = unowned'),
   claim: z
     .strictObject({

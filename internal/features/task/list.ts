@@ -3,8 +3,9 @@ import { defineCommand, flagList, flagNum, flagStr } from '../../clikit/command.
 import { int, oneOf, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
 import { UsageError } from '../../store/errors.js'
-import { PRIORITIES, STATUSES } from '../../store/model.js'
+import { PRIORITIES, STATUSES, type TaskSummary } from '../../store/model.js'
 import { safeSegment } from '../../store/paths.js'
+import { folderStatus } from '../../store/tombstones.js'
 import { listItem } from './docs.js'
 import type { TaskListDocT } from './json.js'
 
@@ -12,11 +13,11 @@ export const list = defineCommand({
   path: 'task list',
   summary: 'List tasks, filtered by project, status, owner or priority',
   description:
-    'Sorted by project, then sequence. There is no limit unless --limit is given; `total` always counts every match and a partial page says so (`truncated`, `next_cursor`). An unknown --status is a usage error naming the allowed values, never an empty list. Files that cannot be parsed are skipped and reported (stderr, and `skipped` under --json).',
+    'Sorted by project, then sequence. Removed tasks (tombstones) are listed only with --status removed. There is no limit unless --limit is given; `total` always counts every match and a partial page says so (`truncated`, `next_cursor`). An unknown --status is a usage error naming the allowed values, never an empty list. Files that cannot be parsed are skipped and reported (stderr, and `skipped` under --json).',
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
-    status: oneOf(STATUSES, 'only tasks in this status', { repeatable: true }),
+    status: oneOf([...STATUSES, 'removed'], 'only tasks in this status (removed: tombstones)', { repeatable: true }),
     owner: str('only tasks owned by this identity (`me` for yourself, `none` for unowned)', { valueName: 'AGENT' }),
     priority: oneOf(PRIORITIES, 'only tasks with this priority'),
     limit: int('at most this many tasks on this page', { min: 1, max: 100_000 }),
@@ -39,8 +40,16 @@ export const list = defineCommand({
     let owner = flagStr(input, 'owner')
     if (owner === 'me') owner = (await ctx.identity()).id
     const listing = await store.listTasks(project)
-    const matches = listing.tasks
-      .filter((t) => statuses.length === 0 || statuses.includes(t.status))
+    const tasks: TaskSummary[] = [...listing.tasks]
+    const skipped = [...listing.broken]
+    if (statuses.includes('removed')) {
+      const { listTombstones } = await import('../../store/tombstones.js')
+      const removed = await listTombstones(store, project)
+      tasks.push(...removed.tombstones.map((t) => t.task))
+      skipped.push(...removed.broken)
+    }
+    const matches = tasks
+      .filter((t) => statuses.length === 0 || statuses.includes(folderStatus(t.path) ?? t.status))
       .filter((t) => priority === undefined || t.priority === priority)
       .filter((t) => owner === undefined || (owner === 'none' ? t.owner === null : t.owner === owner))
       .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
@@ -48,7 +57,7 @@ export const list = defineCommand({
     const limit = flagNum(input, 'limit') ?? null
     const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
     const page = matches.slice(start, end)
-    for (const b of listing.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    for (const b of skipped) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const data: TaskListDocT = {
       schema: 'task-list/v1',
       tasks: page.map(listItem),
@@ -57,7 +66,7 @@ export const list = defineCommand({
       cursor: cursorText ?? null,
       next_cursor: end < matches.length ? String(end) : null,
       truncated: start > 0 || end < matches.length,
-      skipped: listing.broken,
+      skipped,
     }
     return {
       data,

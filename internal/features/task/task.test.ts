@@ -113,6 +113,19 @@ describe('task add', () => {
     ;(await ws.dacli('task', 'add', 'ledger write shim: add it', '--project', 'ledger', '--force')).expectExit(0)
     // A single shared word is not a duplicate.
     ;(await ws.dacli('task', 'add', 'Ledger export', '--project', 'ledger')).expectExit(0)
+    // Titles that name different things pass; the same words reordered, pluralised or with a word added do not.
+    for (const [a, b] of [
+      ['Add modulo function', 'Add power function'],
+      ['Fix bug in lexer', 'Fix bug in parser'],
+      ['Write docs for logout', 'Write docs for login'],
+    ]) {
+      ;(await ws.dacli('task', 'add', a as string, '--project', 'ledger')).expectExit(0)
+      ;(await ws.dacli('task', 'add', b as string, '--project', 'ledger')).expectExit(0)
+    }
+    for (const twin of ['Add power functions', 'parser: fix the bug in it', 'Write docs for login page']) {
+      const t = (await ws.dacli('task', 'add', twin, '--project', 'ledger', '--json')).expectExit(3)
+      expect(t.error.details.policy).toBe('near-duplicate')
+    }
   })
 
   test('warns on stderr when there are no acceptance criteria (not under --quiet)', async () => {
