@@ -9,17 +9,8 @@ import * as path from 'node:path'
 import { byText } from '../base/order.js'
 import { type Section, type Stamp, sameStamp, settled, stampFrom } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
-import {
-  type Broken,
-  brokenOf,
-  STATUS_RANK,
-  STATUSES,
-  type Status,
-  summaryOf,
-  TASK_FILE,
-  type TaskSummary,
-} from './model.js'
-import { readTaskRecord } from './taskfile.js'
+import { type Broken, brokenOf, STATUS_RANK, STATUSES, type Status, TASK_FILE, type TaskSummary } from './model.js'
+import { readTaskSummary } from './taskfile.js'
 
 export interface TaskFileRef {
   project: string
@@ -281,8 +272,8 @@ async function listOnce(
     else {
       let text: string
       try {
-        text = readText(f.abs)
-        summary = summaryOf(await readTaskRecord(text, f))
+        text = readText(f.abs, stamp.size)
+        summary = await readTaskSummary(text, f)
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
         else broken.push(brokenOf(f.path, e))
@@ -300,9 +291,17 @@ async function listOnce(
     made.set(dir, now)
     if (made.size > MADE_PROJECTS) made.delete(made.keys().next().value as string)
   }
-  // One task id in two folders: the newer copy wins (a move interrupted between writing the new
-  // file and removing the old one); at equal versions (a bad merge), the more terminal one.
-  const byId = new Map<string, TaskSummary>()
+  return { listing: { ...deduplicated(all), broken }, vanished }
+}
+
+/**
+ * One task id in two folders: the newer copy wins (a move interrupted between writing the new file and
+ * removing the old one); at equal versions (a bad merge), the more terminal one. In sequence order.
+ */
+export function deduplicated<T extends TaskSummary>(
+  all: readonly T[],
+): { tasks: T[]; duplicates: Listing['duplicates'] } {
+  const byId = new Map<string, T>()
   const duplicates: Listing['duplicates'] = []
   for (const t of all) {
     const prev = byId.get(t.id)
@@ -314,7 +313,7 @@ async function listOnce(
     }
   }
   const tasks = [...byId.values()].sort((a, b) => a.seq - b.seq || byText(a.path, b.path))
-  return { listing: { tasks, broken, duplicates }, vanished }
+  return { tasks, duplicates }
 }
 
 /** Of two copies of one task, is `a` the one to keep? Higher version first, then the more terminal folder. */
