@@ -128,7 +128,6 @@ function addSeries() {
   }
   const argv = dacli('task', 'add', 'Traced item', '--project', 'proj000', '--force', '--accept', 'done', '--quiet')
   record('task add (one process per task, in a row)', `0→${ADDS}`, m, { argv, cwd, env })
-  rmSync(cwd, { recursive: true, force: true })
 }
 
 /** task claim while 7 other processes claim other tasks (a fresh 1k workspace each run: claims change it). */
@@ -227,7 +226,7 @@ for (const s of out.scenarios) {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   })
-  const modules = new Set(traced.stderr.match(/Storing file:\/\/\S+/g) ?? []).size
+  const modules = new Set((traced.stderr ?? '').match(/Storing file:\/\/\S+/g) ?? []).size
   const dir = join(work, `modules-${modules}`)
   mkdirSync(dir, { recursive: true })
   for (let i = 1; i < modules; i++) writeFileSync(join(dir, `m${i}.mjs`), `export const v${i} = ${i}\n`)

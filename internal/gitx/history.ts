@@ -4,7 +4,9 @@
 // layout and frontmatter are the store's business, not git's). What each commit
 // changed is an immutable fact about that commit, so it is cached under
 // `.dacli/cache/history.json` (keyed by commit id; safe to delete) and a repeated
-// `task log` reads only the commits recorded since.
+// `task log` reads only the commits recorded since. The cache is bounded: it keeps
+// the commits and blobs used most recently, up to a size (what falls out is only
+// recomputed from git when asked again).
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -40,6 +42,14 @@ interface HistoryCache {
 
 const VERSION = 2
 
+/** How many commits' facts and blobs' identities the cache keeps (the least recently used go first). */
+export interface HistoryBounds {
+  commits: number
+  blobs: number
+}
+
+const BOUNDS: HistoryBounds = { commits: 20_000, blobs: 50_000 }
+
 export interface Touch {
   commit: string
   at: number
@@ -60,6 +70,9 @@ export interface Followed {
 export class History {
   private cache: HistoryCache
   private dirty = false
+  /** Entries used by this process, in the order of their first use (they become the most recent). */
+  private readonly usedCommits = new Set<string>()
+  private readonly usedBlobs = new Set<string>()
 
   constructor(
     private readonly git: Git,
@@ -67,6 +80,7 @@ export class History {
     private readonly scope: string,
     private readonly file: string | null,
     private readonly followed: Followed,
+    private readonly bounds: HistoryBounds = BOUNDS,
   ) {
     this.cache = { v: VERSION, scope, commits: {}, ids: {} }
     if (file === null) return
@@ -80,6 +94,7 @@ export class History {
   }
 
   private async facts(oid: string): Promise<CachedCommit> {
+    this.usedCommits.add(oid)
     const hit = this.cache.commits[oid]
     if (hit !== undefined) return hit
     const c: CommitInfo = await this.git.readCommit(oid)
@@ -107,6 +122,7 @@ export class History {
 
   private async idOf(blob: string | null): Promise<string> {
     if (blob === null) return ''
+    this.usedBlobs.add(blob)
     const hit = this.cache.ids[blob]
     if (hit !== undefined) return hit
     const text = (await this.git.readBlob(blob)).subarray(0, 4096).toString('utf8')
@@ -170,16 +186,37 @@ export class History {
     return { touches: out.reverse(), scanned, truncated: false }
   }
 
-  /** Persist what was learnt (temp file and rename; a lost cache costs only speed). */
+  /**
+   * Persist what was learnt, within the bounds (temp file and rename; a lost cache costs only speed). An
+   * oversized cache (written before the bounds, or with larger ones) is trimmed at the next save.
+   */
   save(): void {
-    if (!this.dirty || this.file === null) return
+    if (this.file === null) return
+    const commits = Object.keys(this.cache.commits).length
+    const blobs = Object.keys(this.cache.ids).length
+    if (!this.dirty && commits <= this.bounds.commits && blobs <= this.bounds.blobs) return
     try {
       mkdirNoLinks(path.dirname(this.file))
       const tmp = `${this.file}.${system().pid}.tmp`
-      fs.writeFileSync(tmp, JSON.stringify(this.cache))
+      const kept: HistoryCache = {
+        v: VERSION,
+        scope: this.cache.scope,
+        commits: recent(this.cache.commits, this.usedCommits, this.bounds.commits),
+        ids: recent(this.cache.ids, this.usedBlobs, this.bounds.blobs),
+      }
+      fs.writeFileSync(tmp, JSON.stringify(kept))
       fs.renameSync(tmp, this.file)
     } catch {
       // read-only checkout or full disk: the next run recomputes
     }
   }
+}
+
+/** The `max` most recently used entries: those used now count as newest; the rest keep their stored order. */
+function recent<T>(all: Record<string, T>, used: ReadonlySet<string>, max: number): Record<string, T> {
+  const order = Object.keys(all).filter((k) => !used.has(k))
+  for (const k of used) if (Object.hasOwn(all, k)) order.push(k)
+  const out: Record<string, T> = {}
+  for (const k of order.slice(Math.max(0, order.length - max))) out[k] = all[k] as T
+  return out
 }

@@ -3,7 +3,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { baseEnv, workspace } from '../testkit/ws.js'
 import { fileRefOf } from './store.js'
 
@@ -54,8 +54,8 @@ test('an entry cached while its file was racily fresh is trusted only while the 
   const { CacheFile } = await import('./filecache.js')
   const { tempDir } = await import('../testkit/ws.js')
   const file = path.join(tempDir(), 'c')
-  const fresh = { key: '10:123:7', mtimeMs: Date.now() }
-  const old = { key: '10:1:7', mtimeMs: Date.now() - 60_000 }
+  const fresh = { size: 10, mtimeMs: Date.now(), ino: 7 }
+  const old = { size: 10, mtimeMs: Date.now() - 60_000, ino: 7 }
   const a = new CacheFile(file)
   const sa = a.section<string>('s', 'used')
   sa.set('fresh', fresh, 'parsed A', 'content A')
@@ -68,19 +68,22 @@ test('an entry cached while its file was racily fresh is trusted only while the 
   expect(b.get('fresh', fresh)).toBeUndefined() // cannot verify without the content
   expect(b.get('nodigest', fresh)).toBeUndefined() // never kept
   expect(b.get('old', old)).toBe('parsed C')
-  expect(b.get('old', { ...old, key: '11:1:7' })).toBeUndefined()
+  expect(b.get('old', { ...old, size: 11 })).toBeUndefined()
+  expect(b.get('old', { ...old, ino: 8 })).toBeUndefined()
+  expect(b.get('old', { ...old, mtimeMs: old.mtimeMs + 1 })).toBeUndefined()
 })
 
 test('a digest entry whose file has stopped being fresh is kept on its stamp alone from then on', async () => {
   const { CacheFile } = await import('./filecache.js')
   const { tempDir } = await import('../testkit/ws.js')
   const file = path.join(tempDir(), 'c')
-  const cachedAt = { key: '10:5:7', mtimeMs: Date.now() }
+  const cachedAt = { size: 10, mtimeMs: Date.now(), ino: 7 }
   const a = new CacheFile(file)
   a.section<string>('s', 'used').set('t', cachedAt, 'parsed', 'content')
   a.save()
-  // Later: the same stamp, but its modification time is now well in the past.
-  const later = { key: '10:5:7', mtimeMs: Date.now() - 60_000 }
+  // A minute later: the same stamp, its modification time now well in the past.
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
+  const later = cachedAt
   const b = new CacheFile(file)
   let reads = 0
   expect(
@@ -93,6 +96,7 @@ test('a digest entry whose file has stopped being fresh is kept on its stamp alo
   const c = new CacheFile(file)
   expect(c.section<string>('s', 'used').get('t', later)).toBe('parsed') // no content needed any more
   expect(reads).toBe(1)
+  vi.useRealTimers()
   const line = fs.readFileSync(file, 'utf8').split('\n')[1] as string
   expect(JSON.parse(line.slice(line.indexOf('\t') + 1)).t).toHaveLength(2)
 })
@@ -101,7 +105,8 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   const { CacheFile } = await import('./filecache.js')
   const { tempDir } = await import('../testkit/ws.js')
   const file = path.join(tempDir(), 'index')
-  const old = (k: string) => ({ key: k, mtimeMs: Date.now() - 60_000 })
+  const then = Date.now() - 60_000
+  const old = (k: string) => ({ size: Number(k), mtimeMs: then, ino: 1 })
   const a = new CacheFile(file)
   for (const s of ['tasks/a', 'tasks/b', 'tasks/c', 'notes/a']) a.section<string>(s, 'used').set('x', old('1'), s)
   a.save()
@@ -117,7 +122,9 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   expect(line(after, 'tasks/a')).toBe(line(before, 'tasks/a'))
   expect(line(after, 'notes/a')).toBe(line(before, 'notes/a'))
   expect(line(after, 'tasks/c')).toBeUndefined()
-  expect(JSON.parse((line(after, 'tasks/b') as string).split('\t')[1] as string)).toEqual({ y: ['2', 'new'] })
+  expect(JSON.parse((line(after, 'tasks/b') as string).split('\t')[1] as string)).toEqual({
+    y: [[2, expect.any(Number), 1], 'new'],
+  })
   // Nothing changed: nothing is written (the inode stays).
   const ino = fs.statSync(file).ino
   const c = new CacheFile(file)
@@ -125,7 +132,7 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   c.save()
   expect(fs.statSync(file).ino).toBe(ino)
   // A foreign or older header: every section is ignored.
-  fs.writeFileSync(file, `dacli-cache 0 old\ntasks/a\t{"x":["1","stale"]}\n`)
+  fs.writeFileSync(file, `dacli-cache 0 old\ntasks/a\t{"x":[[1,0,1],"stale"]}\n`)
   expect(new CacheFile(file).section<string>('tasks/a', 'used').get('x', old('1'))).toBeUndefined()
 })
 

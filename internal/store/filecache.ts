@@ -19,28 +19,40 @@ import { linkOnPath, mkdirNoLinks, sweepTemps, tempPathFor } from './fsio.js'
 declare const __DACLI_VERSION__: string
 
 /** Bump when any cached value's shape changes (the release version is part of the header too). */
-const FORMAT = 10
+const FORMAT = 11
 /** The first line of every cache file: an older format or another release's parser is never trusted. */
 const HEADER = `dacli-cache ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'}`
 
 const RACY_MS = 3_000
 
 export interface Stamp {
-  key: string
+  size: number
   mtimeMs: number
+  ino: number
 }
+
+/** A stamp as a cache entry stores it: [size, mtimeMs, ino] (numbers: compared without building strings). */
+type Stored = [number, number, number]
 
 /** The validation stamp of a file, or null when it is gone. */
 export function stampOf(file: string): Stamp | null {
   const st = fs.statSync(file, { throwIfNoEntry: false })
-  return st === undefined ? null : { key: `${st.size}:${st.mtimeMs}:${st.ino}`, mtimeMs: st.mtimeMs }
+  return st === undefined ? null : stampFrom(st)
 }
+
+export const stampFrom = (st: fs.Stats): Stamp => ({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino })
+
+export const sameStamp = (a: Stamp, b: Stamp): boolean =>
+  a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino
+
+const matches = (s: Stored, stamp: Stamp) => s[0] === stamp.size && s[1] === stamp.mtimeMs && s[2] === stamp.ino
+const stored = (stamp: Stamp): Stored => [stamp.size, stamp.mtimeMs, stamp.ino]
 
 /** Whether a file is past the racy window: a rewrite of it now would move its stamp. */
 export const settled = (stamp: Stamp): boolean => Date.now() - stamp.mtimeMs > RACY_MS
 
 /** [validation stamp, value] — plus a digest of the content when the file was racily fresh at caching time. */
-type Entry<T> = [string, T] | [string, T, string]
+type Entry<T> = [Stored, T] | [Stored, T, string]
 
 const digest = (text: string) => createHash('sha1').update(text).digest('hex')
 
@@ -69,7 +81,7 @@ export class Section<T> {
    */
   get(name: string, stamp: Stamp, read?: () => string): T | undefined {
     const hit = this.sets.get(name) ?? this.entries[name]
-    if (hit === undefined || hit[0] !== stamp.key) return undefined
+    if (hit === undefined || !Array.isArray(hit[0]) || !matches(hit[0], stamp)) return undefined
     if (hit.length === 3) {
       let text: string
       try {
@@ -97,7 +109,7 @@ export class Section<T> {
   set(name: string, stamp: Stamp, value: T, text?: string): void {
     const racy = Date.now() - stamp.mtimeMs <= RACY_MS
     if (racy && text === undefined) return
-    this.sets.set(name, racy ? [stamp.key, value, digest(text as string)] : [stamp.key, value])
+    this.sets.set(name, racy ? [stored(stamp), value, digest(text as string)] : [stored(stamp), value])
   }
 
   /** Count these entries as used (their files were validated another way), so `used` keeps them. */

@@ -249,13 +249,26 @@ export function findTemps(root: string): { path: string; dead: boolean }[] {
  * An object file's text. Bytes that are not valid UTF-8 would be replaced (U+FFFD) by a plain read
  * and so changed on the next rewrite: such a file is refused instead (InvalidTextError, `invalid-utf8`).
  */
-export function readText(file: string): string {
-  const buf = fs.readFileSync(file)
+export function readText(file: string, size?: number): string {
+  const buf = size === undefined ? fs.readFileSync(file) : readSized(file, size)
   if (!isUtf8(buf))
     throw new InvalidTextError(
       'not valid UTF-8 (dacli reads and rewrites only UTF-8 text, so it leaves this file alone)',
     )
   return buf.toString('utf8')
+}
+
+/** A file whose size was just taken (a listing's stat): one read, no second stat; whole even if it grew since. */
+function readSized(file: string, size: number): Buffer {
+  const fd = fs.openSync(file, 'r')
+  try {
+    const buf = Buffer.allocUnsafe(size + 1)
+    const n = fs.readSync(fd, buf, 0, buf.length, 0)
+    if (n <= size) return buf.subarray(0, n)
+  } finally {
+    fs.closeSync(fd)
+  }
+  return fs.readFileSync(file) // it grew since its size was taken: read it whole
 }
 
 export function readTextIfExists(file: string): string | null {

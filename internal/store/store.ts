@@ -9,7 +9,7 @@ import { parseDuration } from '../base/duration.js'
 import { closest } from '../engines/distance.js'
 import type { GitInfo } from '../gitx/discover.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
-import { CacheFile, cachePath, type Section, stampOf } from './filecache.js'
+import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filecache.js'
 import { parseData, quickFront } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { listAgentFiles, ROOT_ID, resolveIdentity } from './identity.js'
@@ -23,7 +23,15 @@ import { projectOf } from './projects.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import type { Signer } from './signing.js'
 import { readTaskRecord, recordOf } from './taskfile.js'
-import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir, usedSeqs } from './taskindex.js'
+import {
+  deduplicated,
+  type Listing,
+  listProject,
+  listTaskFiles,
+  type TaskFileRef,
+  tasksDir,
+  usedSeqs,
+} from './taskindex.js'
 import { type Config, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -477,17 +485,69 @@ export class Store {
     }
   }
 
-  /** A full task record, from the record cache when the file is unchanged (no YAML parsing). */
-  async readTaskFile(f: TaskFileRef): Promise<TaskRecord> {
-    const stamp = stampOf(f.abs)
+  /**
+   * Full records of one project's tasks (or every project's), each through the record cache and parsed at most
+   * once — for commands that read every task in full (lint), rather than a listing and then every file again.
+   */
+  async listRecords(project?: string): Promise<{ records: TaskRecord[]; broken: Broken[] }> {
+    const slugs = project === undefined ? this.projectSlugs() : [project]
+    if (project !== undefined) this.requireProject(project)
+    const records: TaskRecord[] = []
+    const broken: Broken[] = []
+    for (const slug of slugs) {
+      for (let attempt = 1; ; attempt++) {
+        const listed = listTaskFiles(this.paths(), slug, { stat: true })
+        const got: TaskRecord[] = []
+        const bad: Broken[] = [...listed.broken]
+        let vanished = listed.vanished
+        for (const f of listed.files) {
+          try {
+            got.push(await this.readTaskFile(f, f.stamp))
+          } catch (e) {
+            if (!fs.existsSync(f.abs))
+              vanished = true // moved while listing: list again
+            else bad.push(brokenOf(f.path, e))
+          }
+        }
+        if (vanished && attempt < 8) continue
+        records.push(...deduplicated(got).tasks)
+        broken.push(...bad)
+        break
+      }
+    }
+    return { records, broken }
+  }
+
+  /** Folders this invocation has found free of links (a task read checks its folder once, then the file). */
+  private readonly linkFree = new Set<string>()
+
+  /**
+   * assertNoLinks for a file, its folder's chain checked once per invocation; `leafChecked` when the caller's
+   * own lstat has just found the file itself a regular file (a listing's).
+   */
+  private assertNoLinksOnce(abs: string, leafChecked: boolean): void {
+    const dir = path.dirname(abs)
+    if (!this.linkFree.has(dir)) {
+      assertNoLinks(dir, this.dir)
+      this.linkFree.add(dir)
+    }
+    if (!leafChecked && fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) throw new LinkError(abs)
+  }
+
+  /**
+   * A full task record, from the record cache when the file is unchanged (no YAML parsing). `known` is the
+   * file's stamp when the caller has just taken it with lstat (a listing's: the file is no link).
+   */
+  async readTaskFile(f: TaskFileRef, known?: Stamp): Promise<TaskRecord> {
+    const stamp = known ?? stampOf(f.abs)
     const cache: Section<TaskRecord> = this.cache(`records/${f.project}`).section('tasks', 'all')
     const key = `${f.status}/${f.name}`
     const hit = stamp === null ? undefined : cache.get(key, stamp, () => readText(f.abs))
     if (hit !== undefined) return hit
     let text: string
     try {
-      assertNoLinks(f.abs, this.dir)
-      text = readText(f.abs)
+      this.assertNoLinksOnce(f.abs, known !== undefined)
+      text = readText(f.abs, known?.size)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new FailureError(`cannot read ${f.path}`, { cause: e })
       throw unreadableTask(f.path, e)

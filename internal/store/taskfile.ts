@@ -21,6 +21,7 @@ import {
   type Status,
   TASK_FILE,
   type TaskRecord,
+  type TaskSummary,
   type TaskWorktree,
   type VerificationEntry,
 } from './model.js'
@@ -178,11 +179,29 @@ export async function readTaskRecord(text: string, loc: TaskLocation): Promise<T
   return recordOf(await parseData(text), { project: loc.project, status: loc.status, name: loc.name, path: loc.path })
 }
 
+/** A task summary from a file's text (readTaskRecord without the body's log, sections and evidence). */
+export async function readTaskSummary(text: string, loc: TaskLocation): Promise<TaskSummary> {
+  return summaryFrom(await parseData(text), {
+    project: loc.project,
+    status: loc.status,
+    name: loc.name,
+    path: loc.path,
+  })
+}
+
 /** A task record from a file's frontmatter data and body (parsed by either reader; `doc` is not needed). */
-export function recordOf(
+/** The summary fields of a task file (what listings and the index hold), validated exactly as recordOf validates. */
+export function summaryFrom(
   parsed: { data: Record<string, unknown>; split: Pick<Split, 'body'> },
   loc: TaskLocation,
-): TaskRecord {
+): TaskSummary {
+  return fieldsOf(parsed, loc).summary
+}
+
+function fieldsOf(
+  parsed: { data: Record<string, unknown>; split: Pick<Split, 'body'> },
+  loc: TaskLocation,
+): { summary: TaskSummary; boxes: AcceptanceItem[] } {
   const d = parsed.data
   const body = parsed.split.body
   const id = str(d.id)
@@ -194,10 +213,9 @@ export function recordOf(
   const boxes: AcceptanceItem[] = checkboxes(body).map(({ n, text, checked }) => ({ n, text, checked }))
   const priority = (PRIORITIES as readonly string[]).includes(String(d.priority)) ? (d.priority as Priority) : null
   const version = Number(d.version)
-  const extra = sections(body)
-    .filter((s) => s.level === 2 && !KNOWN_SECTIONS.has(s.title.toLowerCase()))
-    .map((s) => ({ title: s.title, content: body.slice(s.contentStart, s.end).trim() }))
-  return {
+  let done = 0
+  for (const b of boxes) if (b.checked) done++
+  const summary: TaskSummary = {
     id,
     seq: Number(m[1]),
     slug: m[2] as string,
@@ -217,11 +235,26 @@ export function recordOf(
     created: str(d.created),
     created_by: str(d.created_by),
     tags: Array.isArray(d.tags) ? d.tags.map(String) : [],
-    acceptance_done: boxes.filter((b) => b.checked).length,
+    acceptance_done: done,
     acceptance_total: boxes.length,
     unverified: d.unverified === true,
     blocked_by: typeof d.blocked_by === 'number' ? String(d.blocked_by) : str(d.blocked_by),
     worktree: worktreeOf(d.worktree),
+  }
+  return { summary, boxes }
+}
+
+export function recordOf(
+  parsed: { data: Record<string, unknown>; split: Pick<Split, 'body'> },
+  loc: TaskLocation,
+): TaskRecord {
+  const { summary, boxes } = fieldsOf(parsed, loc)
+  const body = parsed.split.body
+  const extra = sections(body)
+    .filter((s) => s.level === 2 && !KNOWN_SECTIONS.has(s.title.toLowerCase()))
+    .map((s) => ({ title: s.title, content: body.slice(s.contentStart, s.end).trim() }))
+  return {
+    ...summary,
     acceptance: boxes,
     so_that: sectionText(body, 'So that'),
     context: sectionText(body, 'Context'),

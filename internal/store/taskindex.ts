@@ -8,19 +8,10 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { byText } from '../base/order.js'
 import { FailureError } from './errors.js'
-import { type Section, settled, stampOf } from './filecache.js'
+import { type Section, type Stamp, sameStamp, settled, stampFrom } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
-import {
-  type Broken,
-  brokenOf,
-  STATUS_RANK,
-  STATUSES,
-  type Status,
-  summaryOf,
-  TASK_FILE,
-  type TaskSummary,
-} from './model.js'
-import { readTaskRecord } from './taskfile.js'
+import { type Broken, brokenOf, STATUS_RANK, STATUSES, type Status, TASK_FILE, type TaskSummary } from './model.js'
+import { readTaskSummary } from './taskfile.js'
 
 export interface TaskFileRef {
   project: string
@@ -32,6 +23,8 @@ export interface TaskFileRef {
   abs: string
   /** Path relative to the workspace root. */
   path: string
+  /** Its validation stamp, when the listing was asked to take it (listTaskFiles with `stat`). */
+  stamp?: Stamp
 }
 
 export interface Paths {
@@ -43,8 +36,17 @@ export interface Paths {
 
 export const tasksDir = (p: Paths, project: string) => path.join(p.dir, 'projects', project, 'tasks')
 
-/** Task files of a project by file name only (no parsing), plus files that cannot be tasks. */
-export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]; broken: Broken[] } {
+/**
+ * Task files of a project by file name only (no parsing), plus files that cannot be tasks. With `stat`, each
+ * file's stamp is taken too, in the one call that also tells a regular file from a link (a listing stats every
+ * file anyway; this spares a second call and the folder entries' type objects).
+ */
+export function listTaskFiles(
+  p: Paths,
+  project: string,
+  opts: { stat?: boolean } = {},
+): { files: TaskFileRef[]; broken: Broken[]; vanished: boolean } {
+  let vanished = false
   const files: TaskFileRef[] = []
   const broken: Broken[] = []
   const base = tasksDir(p, project)
@@ -53,7 +55,7 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
   const link = linkOnPath(base, p.dir)
   if (link !== null) {
     broken.push(linkBroken(p, link))
-    return { files, broken }
+    return { files, broken, vanished }
   }
   // The status folders there are (one listing, rather than a failed call for each missing one).
   let present: fs.Dirent[]
@@ -62,7 +64,7 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
   } catch (e) {
     // No tasks folder yet is no tasks; one dacli cannot read is announced, never read as empty.
     if (!missing(e)) broken.push(unreadableDir(p, base, e))
-    return { files, broken }
+    return { files, broken, vanished }
   }
   for (const status of STATUSES) {
     const folder = present.find((e) => e.name === status)
@@ -72,24 +74,33 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
       broken.push(linkBroken(p, dir))
       continue
     }
-    let ents: fs.Dirent[]
+    let ents: (fs.Dirent | string)[]
     try {
-      ents = fs.readdirSync(dir, { withFileTypes: true })
+      ents = opts.stat ? fs.readdirSync(dir) : fs.readdirSync(dir, { withFileTypes: true })
     } catch (e) {
       if (!missing(e)) broken.push(unreadableDir(p, dir, e))
       continue
     }
     for (const e of ents) {
-      const name = e.name
+      const name = typeof e === 'string' ? e : e.name
       if (!name.endsWith('.md') || name.startsWith('.') || isTempName(name)) continue
       // Paths by concatenation: this loop runs once per task file on every listing.
       const abs = `${dir}${path.sep}${name}`
       const rel = `${relBase}${status}/${name}`
-      if (e.isSymbolicLink()) {
+      let kind: fs.Dirent | fs.Stats
+      if (typeof e === 'string') {
+        const st = fs.lstatSync(abs, { throwIfNoEntry: false })
+        if (st === undefined) {
+          vanished = true // moved or removed while listing
+          continue
+        }
+        kind = st
+      } else kind = e
+      if (kind.isSymbolicLink()) {
         broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
         continue
       }
-      if (!e.isFile()) {
+      if (!kind.isFile()) {
         broken.push({ path: rel, reason: 'not a regular file (not read)', code: 'special-file' })
         continue
       }
@@ -98,10 +109,12 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
         broken.push({ path: rel, reason: 'file name is not NNN-slug.md', code: 'unparseable-object' })
         continue
       }
-      files.push({ project, status, name, seq: Number(m[1]), slug: m[2] as string, abs, path: rel })
+      const f: TaskFileRef = { project, status, name, seq: Number(m[1]), slug: m[2] as string, abs, path: rel }
+      if (kind instanceof fs.Stats) f.stamp = stampFrom(kind)
+      files.push(f)
     }
   }
-  return { files, broken }
+  return { files, broken, vanished }
 }
 
 const missing = (e: unknown) => {
@@ -211,8 +224,10 @@ export type SummarySection = Section<Compact>
  * again on every call — each file is still checked against its stamp every time. Only files past the racy
  * window are kept, and the summaries are frozen: they are shared between calls, so no caller may change one.
  */
-const made = new Map<string, Map<string, { key: string; summary: TaskSummary }>>()
+const made = new Map<string, Map<string, { stamp: Stamp; summary: TaskSummary }>>()
 const MADE_PROJECTS = 2_000
+/** Projects listed once by this process: only a second listing starts keeping summaries (a one-shot command never pays for it). */
+const listedOnce = new Set<string>()
 
 function freeze(t: TaskSummary): TaskSummary {
   for (const v of Object.values(t)) {
@@ -239,21 +254,24 @@ async function listOnce(
   project: string,
   section: () => SummarySection,
 ): Promise<{ listing: Listing; vanished: boolean }> {
-  let vanished = false
-  const { files, broken } = listTaskFiles(p, project)
-  const before = made.get(tasksDir(p, project))
-  const now = new Map<string, { key: string; summary: TaskSummary }>()
+  const listed = listTaskFiles(p, project, { stat: true })
+  const { files, broken } = listed
+  let vanished = listed.vanished
+  const dir = tasksDir(p, project)
+  const before = made.get(dir)
+  const keep = before !== undefined || listedOnce.has(dir)
+  if (!keep) {
+    listedOnce.add(dir)
+    if (listedOnce.size > MADE_PROJECTS) listedOnce.delete(listedOnce.values().next().value as string)
+  }
+  const now = new Map<string, { stamp: Stamp; summary: TaskSummary }>()
   let cache: SummarySection | null = null
   const known: string[] = []
   const all: TaskSummary[] = []
   for (const f of files) {
-    const stamp = stampOf(f.abs)
-    if (stamp === null) {
-      vanished = true // moved or removed while listing
-      continue
-    }
+    const stamp = f.stamp as Stamp
     const kept = before?.get(f.abs)
-    if (kept !== undefined && kept.key === stamp.key) {
+    if (kept !== undefined && sameStamp(kept.stamp, stamp)) {
       now.set(f.abs, kept)
       all.push(kept.summary)
       known.push(`${f.status}/${f.name}`)
@@ -269,8 +287,8 @@ async function listOnce(
     else {
       let text: string
       try {
-        text = readText(f.abs)
-        summary = summaryOf(await readTaskRecord(text, f))
+        text = readText(f.abs, stamp.size)
+        summary = await readTaskSummary(text, f)
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
         else broken.push(brokenOf(f.path, e))
@@ -278,17 +296,27 @@ async function listOnce(
       }
       cache.set(key, stamp, compact(summary), text)
     }
-    if (settled(stamp)) now.set(f.abs, { key: stamp.key, summary: freeze(summary) })
+    if (keep && settled(stamp)) now.set(f.abs, { stamp, summary: freeze(summary) })
     all.push(summary)
   }
   // Files served from memory keep their index entries (the index is saved with what this listing used).
   cache?.touch(known)
-  made.delete(tasksDir(p, project))
-  made.set(tasksDir(p, project), now)
-  if (made.size > MADE_PROJECTS) made.delete(made.keys().next().value as string)
-  // One task id in two folders: the newer copy wins (a move interrupted between writing the new
-  // file and removing the old one); at equal versions (a bad merge), the more terminal one.
-  const byId = new Map<string, TaskSummary>()
+  if (keep) {
+    made.delete(dir)
+    made.set(dir, now)
+    if (made.size > MADE_PROJECTS) made.delete(made.keys().next().value as string)
+  }
+  return { listing: { ...deduplicated(all), broken }, vanished }
+}
+
+/**
+ * One task id in two folders: the newer copy wins (a move interrupted between writing the new file and
+ * removing the old one); at equal versions (a bad merge), the more terminal one. In sequence order.
+ */
+export function deduplicated<T extends TaskSummary>(
+  all: readonly T[],
+): { tasks: T[]; duplicates: Listing['duplicates'] } {
+  const byId = new Map<string, T>()
   const duplicates: Listing['duplicates'] = []
   for (const t of all) {
     const prev = byId.get(t.id)
@@ -307,7 +335,7 @@ async function listOnce(
     }
   }
   const tasks = [...byId.values()].sort((a, b) => a.seq - b.seq || byText(a.path, b.path))
-  return { listing: { tasks, broken, duplicates }, vanished }
+  return { tasks, duplicates }
 }
 
 /** Of two copies of one task, is `a` the one to keep? Higher version first, then the more terminal folder. */

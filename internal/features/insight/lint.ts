@@ -1,7 +1,7 @@
 import { defineCommand, flagStr, optionalArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { type LintFinding, lintDecision, lintRisk, lintTask } from '../../engines/lint.js'
-import { fileRefOf, listNotes, listRisks, type TaskRecord } from '../../store/index.js'
+import { listNotes, listRisks, type TaskRecord } from '../../store/index.js'
 import { safeSegment } from '../../store/paths.js'
 import type { LintDocT } from './json.js'
 import { refOf } from './plan.js'
@@ -31,9 +31,10 @@ export const lint = defineCommand({
     if (ref !== undefined) {
       findings.push(...lintTask(toLint(await store.readTask(ref, project === undefined ? {} : { prefer: project }))))
     } else {
-      const listing = await store.listTasks(project)
-      for (const t of listing.tasks.filter((x) => x.status !== 'done')) {
-        findings.push(...lintTask(toLint(await store.readTaskFile(fileRefOf(store.root, t)))))
+      // Every task in full, each file parsed at most once (a listing, then every file again, parsed twice).
+      const listing = await store.listRecords(project)
+      for (const t of listing.records.filter((x) => x.status !== 'done')) {
+        findings.push(...lintTask(toLint(t)))
       }
       const notes = await listNotes(store, project)
       for (const n of notes.notes.filter((x) => x.kind === 'decision')) {
