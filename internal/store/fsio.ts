@@ -17,12 +17,8 @@ export const TEMP_MARK = '.dacli-tmp-'
 /** `.<name>.dacli-tmp-<pid>-<host hash>-<random>` */
 const TEMP_RE = /^\..*\.dacli-tmp-(\d+)-([0-9a-f]{8})-[0-9a-f]+$/
 
-let hostTagMemo: string | null = null
 /** This host, as temp-file names carry it. */
-const hostTag = (): string => {
-  hostTagMemo ??= Buffer.from(system().hostname).toString('hex').slice(0, 8).padEnd(8, '0')
-  return hostTagMemo
-}
+const hostTag = (): string => Buffer.from(system().hostname).toString('hex').slice(0, 8).padEnd(8, '0')
 
 export function isTempName(name: string): boolean {
   return name.includes(TEMP_MARK)
