@@ -56,8 +56,8 @@ describe('sections', () => {
   test('replacing a section leaves every other byte as it was', () => {
     const edited = setSection(BODY, 'Context', 'New words.')
     expect(sectionText(edited, 'Context')).toBe('New words.')
-    const after = (b: string) => b.slice(b.indexOf('## Custom'))
-    expect(after(edited)).toBe(after(BODY))
+    const fromCustom = (b: string) => b.slice(b.indexOf('## Custom'))
+    expect(fromCustom(edited)).toBe(fromCustom(BODY))
     expect(edited.startsWith('# Do the thing\n\n## Context\nNew words.\n')).toBe(true)
   })
 
