@@ -102,6 +102,8 @@ export const TIER1: readonly ToolDef[] = [
     path: 'task done',
     description:
       'Close your task. This verifies, it does not just record: a refusal lists exactly which criterion is unmet; tick it first, never retry unchanged.',
+    // A claim made on a remote is closed there by itself; --remote/--local stay with the cli tool.
+    flags: ['allow-unverified'],
   },
   {
     name: 'block_task',

@@ -3,6 +3,8 @@
 
 import * as path from 'node:path'
 import { headOf } from '../gitx/discover.js'
+import { dropOnClose } from './arbitrate.js'
+import type { Arbitration } from './claims.js'
 import { FailureError, RefusedError, UsageError } from './errors.js'
 import { type EventRecord, listEvents, markApplied } from './events.js'
 import { type Change, closeTask, mayRewrite, notOwner, propose, refOf } from './lifecycle.js'
@@ -186,7 +188,7 @@ async function closeOne(
   store: Store,
   t: TaskRecord,
   who: Identity,
-  opts: { allowUnverified: boolean; verification: Verification | null; adopt: boolean },
+  opts: { allowUnverified: boolean; verification: Verification | null; adopt: boolean; arbitration?: Arbitration },
   proposals: readonly EventRecord[],
 ): Promise<AcceptEntry> {
   const { target } = await store.load(t.id)
@@ -217,7 +219,8 @@ async function closeOne(
       opts.verification,
     )
     const res = await closeTask(store, e, who, opts.allowUnverified, 'accepted', { ownerChecked: true })
-    return res === false ? false : { ...res, applied: proposals.map((p) => p.id) }
+    if (res === false) return false
+    return { ...res, ...(await dropOnClose(opts.arbitration, e, who)), applied: proposals.map((p) => p.id) }
   })
   const applied: string[] = []
   for (const p of proposals) {
@@ -251,7 +254,7 @@ export async function acceptTask(
   store: Store,
   ref: string,
   who: Identity,
-  opts: { verify?: VerifyRequest; allowUnverified?: boolean; force?: boolean },
+  opts: { verify?: VerifyRequest; allowUnverified?: boolean; force?: boolean; arbitration?: Arbitration },
 ): Promise<AcceptEntry> {
   const t = await store.readTask(ref)
   const adopt = opts.force === true && !(await mayRewrite(store, t, who))
@@ -292,14 +295,21 @@ export async function acceptTask(
   const verification =
     opts.verify === undefined || t.status === 'done' ? null : await verifyOrFail(store, opts.verify, t)
   const proposals = (await listEvents(store)).events.filter((e) => isCloseProposal(e) && e.about === t.id)
-  return closeOne(store, t, who, { allowUnverified: opts.allowUnverified === true, verification, adopt }, proposals)
+  const arbitration = opts.arbitration === undefined ? {} : { arbitration: opts.arbitration }
+  return closeOne(
+    store,
+    t,
+    who,
+    { allowUnverified: opts.allowUnverified === true, verification, adopt, ...arbitration },
+    proposals,
+  )
 }
 
 /** Close every task with a pending close proposal that the caller may close; skips are reported, not fatal. */
 export async function acceptAll(
   store: Store,
   who: Identity,
-  opts: { verify?: VerifyRequest; allowUnverified?: boolean },
+  opts: { verify?: VerifyRequest; allowUnverified?: boolean; arbitration?: Arbitration },
 ): Promise<AcceptEntry[]> {
   const pending = (await listEvents(store)).events.filter(isCloseProposal)
   const byTask = new Map<string, EventRecord[]>()
@@ -345,7 +355,12 @@ export async function acceptAll(
         store,
         t,
         who,
-        { allowUnverified: opts.allowUnverified === true, verification, adopt: false },
+        {
+          allowUnverified: opts.allowUnverified === true,
+          verification,
+          adopt: false,
+          ...(opts.arbitration === undefined ? {} : { arbitration: opts.arbitration }),
+        },
         proposals,
       ),
     )

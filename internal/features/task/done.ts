@@ -1,15 +1,20 @@
-import { arg, defineCommand, flagBool } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
+import { arbitrationOf } from '../../store/claims.js'
 import { doneTask } from '../../store/index.js'
+import { arbitrationFlags } from './claimflags.js'
 import { changeResult } from './docs.js'
 
 export const done = defineCommand({
   path: 'task done',
   summary: 'Close a task — every acceptance criterion must be checked',
   description:
-    'This verifies, it does not just record: any unchecked criterion refuses with exit 3 and lists them in details.unmet (do not retry unchanged — check them first). A task without criteria is refused unless --allow-unverified, which closes it and marks it unverified. A non-owner’s done (or a read-only identity’s) is recorded as a propose-status event for the owner (outcome proposed).',
+    'This verifies, it does not just record: any unchecked criterion refuses with exit 3 and lists them in details.unmet (do not retry unchanged — check them first). A task without criteria is refused unless --allow-unverified, which closes it and marks it unverified. A non-owner’s done (or a read-only identity’s) is recorded as a propose-status event for the owner (outcome proposed). A claim made on a remote disappears with the task (its ref is deleted under a lease); another clone’s live claim there is a conflict (exit 5, nothing changed).',
   args: [arg('ref', 'the task')],
-  flags: { 'allow-unverified': bool('close a task that has no acceptance criteria, marking it unverified') },
+  flags: {
+    'allow-unverified': bool('close a task that has no acceptance criteria, marking it unverified'),
+    ...arbitrationFlags,
+  },
   json: 'task-change/v1',
   mutates: true,
   proposes: true,
@@ -17,8 +22,9 @@ export const done = defineCommand({
   common: true,
   async run(ctx, input) {
     const store = await ctx.store()
-    const c = await doneTask(store, input.args.ref as string, await ctx.identity(), {
-      allowUnverified: flagBool(input, 'allow-unverified'),
+    const c = await doneTask(store, input.args.ref, await ctx.identity(), {
+      allowUnverified: input.flags['allow-unverified'] === true,
+      arbitration: arbitrationOf(store, ctx.env, input.flags),
     })
     return changeResult(store, c)
   },
