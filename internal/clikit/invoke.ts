@@ -12,7 +12,7 @@ import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, familyHelp, usageOf } from './help.js'
 import { colorEnabled, type IO, makeNotes, terminalWidth } from './io.js'
-import { envelopeOf, renderJSON, writeHumanError } from './render.js'
+import { envelopeOf, jsonOf, renderJSON, writeHumanError } from './render.js'
 
 export interface Runtime {
   readonly io: IO
@@ -29,6 +29,11 @@ export interface Runtime {
   readonly bin?: string
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
+  /**
+   * Run `stop` when the user interrupts the process (Ctrl-C, SIGTERM): long-running servers (`board`) register
+   * here and the bin wires it to the signals. Absent, no long-running server may start.
+   */
+  readonly onInterrupt?: (stop: () => void) => void
 }
 
 export interface Outcome {
@@ -145,6 +150,16 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
       return rt.services.mcpServe({ ...opts, stdio, log, runtime: { ...runtime, identity: await identity() } })
     },
+    boardServe: async (opts) => {
+      if (rt.onInterrupt === undefined || rt.services.boardServe === undefined) {
+        throw new FailureError(`${entry.path} serves until interrupted; run it from the dacli bin in a terminal`)
+      }
+      const { io: _io, stdio: _stdio, onInterrupt, ...runtime } = rt
+      const log = (line: string) => rt.io.stderr.write(`${line}\n`)
+      const handle = await rt.services.boardServe({ ...opts, log, runtime })
+      onInterrupt(() => void handle.close())
+      return handle
+    },
   }
 
   try {
@@ -201,8 +216,11 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     const command: Command = await entry.load()
     const result = await command.run(ctx, input)
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
-    if (json) rt.io.stdout.write(renderJSON(result.data))
-    else if (result.human) {
+    if (json) {
+      // The newline on its own: a document of megabytes is never copied to add it (an MCP answer uses the text).
+      rt.io.stdout.write(jsonOf(result.data))
+      rt.io.stdout.write('\n')
+    } else if (result.human) {
       // The table renderer (and its Unicode width tables) loads only for human output.
       const { makeOut } = await import('./out.js')
       result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
