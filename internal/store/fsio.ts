@@ -3,7 +3,7 @@
 // a folder removes temp files whose writer is dead.
 
 import { isUtf8 } from 'node:buffer'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { system } from '../base/system.js'
@@ -17,8 +17,15 @@ export const TEMP_MARK = '.dacli-tmp-'
 /** `.<name>.dacli-tmp-<pid>-<host hash>-<random>` */
 const TEMP_RE = /^\..*\.dacli-tmp-(\d+)-([0-9a-f]{8})-[0-9a-f]+$/
 
-/** This host, as temp-file names carry it. */
-const hostTag = (): string => Buffer.from(system().hostname).toString('hex').slice(0, 8).padEnd(8, '0')
+/**
+ * A host as temp-file names carry it: 8 hex digits of a hash of the whole host name. (The first bytes of the
+ * name would make `ip-10-0-0-1` and `ip-10-0-0-2` one host, so one could sweep the other's live temp file on
+ * a shared volume.)
+ */
+export const hostTagOf = (host: string): string => createHash('sha256').update(host, 'utf8').digest('hex').slice(0, 8)
+
+/** This host's tag (from the installed System, so a test that plays another host gets that host's tag). */
+export const hostTag = (): string => hostTagOf(system().hostname)
 
 export function isTempName(name: string): boolean {
   return name.includes(TEMP_MARK)

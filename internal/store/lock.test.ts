@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { installSystem, type System, system } from '../base/system.js'
 import { tempDir } from '../testkit/ws.js'
 import { ConflictError } from './errors.js'
-import { atomicWrite, findTemps, sweepTemps, tempPathFor } from './fsio.js'
+import { atomicWrite, findTemps, hostTagOf, sweepTemps, tempPathFor } from './fsio.js'
 import { acquireLock, listLocks, readHolder } from './lock.js'
 
 const real = system()
@@ -99,9 +99,7 @@ describe('atomic writes', () => {
   test('a live writer’s temp file, or another host’s, is never swept', async () => {
     const dir = tempDir()
     const live = leftBy(dir, {})
-    // Another host whose name differs from ours from the first letter on (names sharing a prefix: issue 12, item 23).
-    const other = real.hostname.startsWith('z') ? 'a-build-host' : 'z-build-host'
-    const elsewhere = leftBy(dir, { pid: await deadPid(), hostname: other })
+    const elsewhere = leftBy(dir, { pid: await deadPid(), hostname: `${real.hostname}-elsewhere` })
     expect(sweepTemps(dir)).toEqual([])
     expect(
       findTemps(dir)
@@ -114,5 +112,16 @@ describe('atomic writes', () => {
       ].sort(),
     )
     expect(fs.readdirSync(dir).sort()).toEqual([live, elsewhere].sort())
+  })
+
+  test('the host tag is a hash of the whole host name: hosts sharing a prefix never sweep each other (issue 12, item 23)', async () => {
+    // The first four bytes of these names are one tag (`69702d31`); their hashes are not.
+    expect(hostTagOf('ip-10-0-0-1')).not.toBe(hostTagOf('ip-10-0-0-2'))
+    expect(hostTagOf('ip-172-31-5-9')).not.toBe(hostTagOf('ip-172-31-5-8'))
+    // Played out: ip-10-0-0-2's writer died mid-write (as far as ip-10-0-0-1 can tell); ip-10-0-0-1 must not sweep it.
+    const dir = tempDir()
+    const theirs = leftBy(dir, { hostname: 'ip-10-0-0-2', pid: await deadPid() })
+    expect(asProcess({ hostname: 'ip-10-0-0-1' }, () => sweepTemps(dir))).toEqual([])
+    expect(fs.readdirSync(dir)).toEqual([theirs])
   })
 })
