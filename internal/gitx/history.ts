@@ -67,6 +67,31 @@ export interface Followed {
   identityOf(text: string): string | null
 }
 
+/**
+ * The touches in history order: each after every walked commit it descends from (so commits of the same second,
+ * and the two sides of a merge, come out as they were made), first parents before the merged side.
+ */
+function ancestorsFirst(touches: Touch[], parents: ReadonlyMap<string, readonly string[]>, tip: string): Touch[] {
+  const rank = new Map<string, number>()
+  const entered = new Set<string>([tip])
+  const stack: { oid: string; next: number }[] = [{ oid: tip, next: 0 }]
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as { oid: string; next: number }
+    const ps = parents.get(top.oid) ?? []
+    const p = ps[top.next++]
+    if (p !== undefined) {
+      if (parents.has(p) && !entered.has(p)) {
+        entered.add(p)
+        stack.push({ oid: p, next: 0 })
+      }
+      continue
+    }
+    stack.pop()
+    rank.set(top.oid, rank.size)
+  }
+  return touches.sort((a, b) => (rank.get(a.commit) ?? 0) - (rank.get(b.commit) ?? 0))
+}
+
 export class History {
   private cache: HistoryCache
   private dirty = false
@@ -154,12 +179,14 @@ export class History {
     const out: Touch[] = []
     const seen = new Set<string>([tip])
     const stack = [tip]
+    const parents = new Map<string, readonly string[]>()
     let scanned = 0
     while (stack.length > 0) {
-      if (scanned >= max) return { touches: out.reverse(), scanned, truncated: true }
+      if (scanned >= max) return { touches: ancestorsFirst(out, parents, tip), scanned, truncated: true }
       const oid = stack.pop() as string
       scanned++
       const f = await this.facts(oid)
+      parents.set(oid, f.p)
       for (const p of f.p) {
         // Below the commit that created the workspace there is nothing of it to find.
         if (!seen.has(p) && !f.z?.includes(p)) {
@@ -182,8 +209,7 @@ export class History {
         ...first,
       })
     }
-    // Walked from the tip: reversed, commits of the same second stay in history order.
-    return { touches: out.reverse(), scanned, truncated: false }
+    return { touches: ancestorsFirst(out, parents, tip), scanned, truncated: false }
   }
 
   /**

@@ -24,12 +24,8 @@ const TEMP_RE = /^\..*\.dacli-tmp-(\d+)-([0-9a-f]{8})-[0-9a-f]+$/
  */
 export const hostTagOf = (host: string): string => createHash('sha256').update(host, 'utf8').digest('hex').slice(0, 8)
 
-let hostTagMemo: string | null = null
-/** This host's tag. */
-export const hostTag = (): string => {
-  hostTagMemo ??= hostTagOf(system().hostname)
-  return hostTagMemo
-}
+/** This host's tag (from the installed System, so a test that plays another host gets that host's tag). */
+export const hostTag = (): string => hostTagOf(system().hostname)
 
 export function isTempName(name: string): boolean {
   return name.includes(TEMP_MARK)

@@ -1,12 +1,39 @@
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
-import { hostname } from 'node:os'
 import * as path from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
+import { installSystem, type System, system } from '../base/system.js'
 import { tempDir } from '../testkit/ws.js'
 import { ConflictError } from './errors.js'
-import { atomicWrite, findTemps, hostTag, hostTagOf, sweepTemps } from './fsio.js'
+import { atomicWrite, findTemps, hostTagOf, sweepTemps, tempPathFor } from './fsio.js'
 import { acquireLock, listLocks, readHolder } from './lock.js'
+
+const real = system()
+afterEach(() => installSystem(real))
+
+/** The pid of a process that has exited (a dead writer or holder on this host). */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0'])
+  await new Promise((r) => child.on('exit', r))
+  return child.pid as number
+}
+
+/** Run `f` as another process: `as` replaces this process's facts (pid, host) while it runs. */
+function asProcess<T>(as: Partial<System>, f: () => T): T {
+  installSystem({ ...real, ...as })
+  try {
+    return f()
+  } finally {
+    installSystem(real)
+  }
+}
+
+/** A temp file left by a writer with these facts, named exactly as that writer names it (no format known here). */
+function leftBy(dir: string, as: Partial<System>): string {
+  const tmp = asProcess(as, () => tempPathFor(path.join(dir, 'a.md')))
+  fs.writeFileSync(tmp, 'partial')
+  return path.basename(tmp)
+}
 
 describe('locks', () => {
   test('exclusive: a second acquirer waits, then gets a conflict (5) naming the holder', async () => {
@@ -30,55 +57,71 @@ describe('locks', () => {
     expect(fs.existsSync(file)).toBe(true)
   })
 
-  test('a dead holder’s lock is taken over at once', async () => {
+  test('a dead holder’s lock is taken over at once (no wait at all)', async () => {
     const dir = tempDir()
-    const child = spawn(process.execPath, ['-e', '0'])
-    const pid = child.pid as number
-    await new Promise((r) => child.on('exit', r))
     fs.writeFileSync(
       path.join(dir, 'x.lock'),
       JSON.stringify({
-        pid,
+        pid: await deadPid(),
         started: null,
-        host: hostname(),
+        host: system().hostname,
         token: 'dead',
         time: new Date().toISOString(),
         scope: 'x',
       }),
     )
     expect(listLocks(dir)[0]?.dead).toBe(true)
-    const t0 = Date.now()
-    const l = await acquireLock(dir, 'x', { waitMs: 1000 })
+    // With no time to wait, only a takeover can succeed.
+    const l = await acquireLock(dir, 'x', { waitMs: 0 })
     expect(l.tookOver).toBe(true)
-    expect(Date.now() - t0).toBeLessThan(500)
     l.release()
   })
 })
 
 describe('atomic writes', () => {
-  test('exclusive writes refuse an existing file; temp files of dead writers are swept', () => {
+  test('exclusive writes refuse an existing file and leave it as it was', () => {
     const dir = tempDir()
     const f = path.join(dir, 'a.md')
     atomicWrite(f, 'one')
     expect(() => atomicWrite(f, 'two', { exclusive: true })).toThrow(/EEXIST/)
     expect(fs.readFileSync(f, 'utf8')).toBe('one')
-    const stale = path.join(dir, `.a.md.dacli-tmp-999999-${hostTag()}-abcd`)
-    fs.writeFileSync(stale, 'partial')
-    expect(findTemps(dir).map((t) => t.dead)).toEqual([true])
-    expect(sweepTemps(dir)).toHaveLength(1)
     expect(fs.readdirSync(dir)).toEqual(['a.md'])
   })
 
-  test('the host tag is a hash of the whole host name: hosts sharing a prefix never sweep each other (issue 12, item 23)', () => {
+  test('a dead writer’s temp file on this host is swept by the next writer in the folder', async () => {
+    const dir = tempDir()
+    const name = leftBy(dir, { pid: await deadPid() })
+    expect(findTemps(dir)).toEqual([{ path: path.join(dir, name), dead: true }])
+    atomicWrite(path.join(dir, 'b.md'), 'next')
+    expect(fs.readdirSync(dir).sort()).toEqual(['b.md'])
+  })
+
+  test('a live writer’s temp file, or another host’s, is never swept', async () => {
+    const dir = tempDir()
+    const live = leftBy(dir, {})
+    const elsewhere = leftBy(dir, { pid: await deadPid(), hostname: `${real.hostname}-elsewhere` })
+    expect(sweepTemps(dir)).toEqual([])
+    expect(
+      findTemps(dir)
+        .map((t) => [path.basename(t.path), t.dead])
+        .sort(),
+    ).toEqual(
+      [
+        [live, false],
+        [elsewhere, true],
+      ].sort(),
+    )
+    expect(fs.readdirSync(dir).sort()).toEqual([live, elsewhere].sort())
+  })
+
+  test('the host tag is a hash of the whole host name: hosts sharing a prefix never sweep each other (issue 12, item 23)', async () => {
     // The first four bytes of these names are one tag (`69702d31`); their hashes are not.
     expect(hostTagOf('ip-10-0-0-1')).not.toBe(hostTagOf('ip-10-0-0-2'))
     expect(hostTagOf('ip-172-31-5-9')).not.toBe(hostTagOf('ip-172-31-5-8'))
-    expect(hostTag()).toBe(hostTagOf(hostname()))
+    // Played out: ip-10-0-0-2's writer died mid-write (as far as ip-10-0-0-1 can tell); ip-10-0-0-1 must not sweep it.
     const dir = tempDir()
-    const other = hostTagOf(`${hostname()}-other`)
-    const theirs = path.join(dir, `.b.md.dacli-tmp-999999-${other}-abcd`)
-    fs.writeFileSync(theirs, 'another host is writing this')
-    expect(sweepTemps(dir)).toEqual([])
-    expect(fs.existsSync(theirs)).toBe(true)
+    const theirs = leftBy(dir, { hostname: 'ip-10-0-0-2', pid: await deadPid() })
+    expect(asProcess({ hostname: 'ip-10-0-0-1' }, () => sweepTemps(dir))).toEqual([])
+    expect(fs.readdirSync(dir)).toEqual([theirs])
   })
 })

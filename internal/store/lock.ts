@@ -39,11 +39,12 @@ function startTimeOf(pid: number): string | null {
   }
 }
 
-let selfStart: string | null | undefined
-/** This process's start time, read once. */
+let selfStart: { pid: number; started: string | null } | null = null
+/** This process's start time, read once per pid. */
 const ownStart = (): string | null => {
-  if (selfStart === undefined) selfStart = startTimeOf(system().pid)
-  return selfStart
+  const pid = system().pid
+  if (selfStart?.pid !== pid) selfStart = { pid, started: startTimeOf(pid) }
+  return selfStart.started
 }
 
 export function readHolder(file: string): LockHolder | null {

@@ -42,7 +42,8 @@ export function slugify(title: string, max = 60): string {
   let slug = ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
   if (slug.length > max) {
     const cut = slug.slice(0, max)
-    const dash = cut.lastIndexOf('-')
+    // Cut at the last word boundary; a cut that already ends a word keeps that word.
+    const dash = slug[max] === '-' ? max : cut.lastIndexOf('-')
     slug = (dash > 10 ? cut.slice(0, dash) : cut).replace(/-+$/, '')
   }
   if (slug === '') slug = `u${createHash('sha256').update(title).digest('hex').slice(0, 8)}`

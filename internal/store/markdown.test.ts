@@ -1,0 +1,143 @@
+// Body edits touch only what they change: sections, checkboxes and appended log lines, with the bytes around
+// them (unknown sections, CRLF line ends, fenced code) left exactly as they were.
+
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import {
+  appendToSection,
+  checkboxes,
+  inlineMarkdown,
+  quote,
+  sections,
+  sectionText,
+  setChecked,
+  setSection,
+  titleOf,
+} from './markdown.js'
+
+const BODY = [
+  '# Do the thing',
+  '',
+  '## Context',
+  'Some words.',
+  '',
+  '```md',
+  '## Not a heading (inside a fence)',
+  '```',
+  '',
+  '## Custom section someone wrote',
+  'keep me *exactly*   ',
+  '',
+  '## Acceptance',
+  '- [ ] first',
+  '- [x] second',
+  '* [X] third, another bullet',
+  '- not a box',
+  '',
+  '## Log',
+  '- 2026-01-01T00:00:00Z a-root created',
+  '',
+].join('\n')
+
+describe('sections', () => {
+  test('headings outside fences, each section running to the next heading of its level or higher', () => {
+    expect(sections(BODY).map((s) => [s.level, s.title])).toEqual([
+      [1, 'Do the thing'],
+      [2, 'Context'],
+      [2, 'Custom section someone wrote'],
+      [2, 'Acceptance'],
+      [2, 'Log'],
+    ])
+    expect(titleOf(BODY)).toBe('Do the thing')
+    expect(sectionText(BODY, 'context')).toBe('Some words.\n\n```md\n## Not a heading (inside a fence)\n```')
+    expect(sectionText(BODY, 'Missing')).toBeNull()
+  })
+
+  test('replacing a section leaves every other byte as it was', () => {
+    const edited = setSection(BODY, 'Context', 'New words.')
+    expect(sectionText(edited, 'Context')).toBe('New words.')
+    const fromCustom = (b: string) => b.slice(b.indexOf('## Custom'))
+    expect(fromCustom(edited)).toBe(fromCustom(BODY))
+    expect(edited.startsWith('# Do the thing\n\n## Context\nNew words.\n')).toBe(true)
+  })
+
+  test('a missing section is added at the end, or before the one named', () => {
+    expect(setSection('# T\n', 'So that', 'why')).toBe('# T\n\n## So that\nwhy\n')
+    const before = setSection(BODY, 'So that', 'why', { before: 'Acceptance' })
+    expect(before.indexOf('## So that')).toBeLessThan(before.indexOf('## Acceptance'))
+    expect(sectionText(before, 'So that')).toBe('why')
+  })
+
+  test('CRLF bodies stay CRLF through every edit', () => {
+    const crlf = BODY.replace(/\n/g, '\r\n')
+    for (const out of [
+      setSection(crlf, 'Context', 'a\nb'),
+      appendToSection(crlf, 'Log', ['- later']),
+      setChecked(crlf, checkboxes(crlf), true),
+    ]) {
+      expect(out.replace(/\r\n/g, '')).not.toMatch(/\n/)
+    }
+  })
+
+  test('set then read gives back the text, for any text (property)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z .,\n-]{0,80}$/), (text) => {
+        const expected =
+          text.trim() === ''
+            ? null
+            : text
+                .replace(/\s+$/, '')
+                .replace(/^\s*\n/, '')
+                .trim()
+        expect(sectionText(setSection(BODY, 'Context', text), 'Context')).toBe(expected)
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('checkboxes', () => {
+  test('only box items of the section, numbered from 1, any bullet, x or X', () => {
+    expect(checkboxes(BODY).map((b) => [b.n, b.text, b.checked])).toEqual([
+      [1, 'first', false],
+      [2, 'second', true],
+      [3, 'third, another bullet', true],
+    ])
+    expect(checkboxes(BODY, 'Context')).toEqual([])
+  })
+
+  test('checking touches one character per box', () => {
+    const boxes = checkboxes(BODY)
+    const out = setChecked(BODY, [boxes[0] as (typeof boxes)[0]], true)
+    expect(out.length).toBe(BODY.length)
+    const diff = [...out].filter((c, i) => c !== BODY[i])
+    expect(diff).toEqual(['x'])
+    expect(checkboxes(out).map((b) => b.checked)).toEqual([true, true, true])
+  })
+})
+
+describe('appendToSection', () => {
+  test('lines go after the last line of the section; a missing section is created', () => {
+    const out = appendToSection(BODY, 'Log', ['- 2026-01-02T00:00:00Z a-root claimed'])
+    expect(sectionText(out, 'Log')).toBe('- 2026-01-01T00:00:00Z a-root created\n- 2026-01-02T00:00:00Z a-root claimed')
+    expect(out.slice(0, out.indexOf('## Log'))).toBe(BODY.slice(0, BODY.indexOf('## Log')))
+    expect(sectionText(appendToSection('# T\n', 'Log', ['- one']), 'Log')).toBe('- one')
+  })
+})
+
+describe('text from others', () => {
+  test('a quote cannot open a section', () => {
+    expect(quote('hi\n## Acceptance\n- [x] done')).toBe('> hi\n> ## Acceptance\n> - [x] done')
+    expect(sections(`# T\n\n${quote('x\n## Log')}\n`).map((s) => s.title)).toEqual(['T'])
+  })
+
+  test('inline text renders as itself on one line: no heading, box, link or tag survives', () => {
+    const hostile = '## [x] <img src=x> [link](http://e.invalid)\n- [ ] *boom*'
+    const out = inlineMarkdown(hostile)
+    expect(out).not.toMatch(/\n/)
+    const body = `# T\n\n## Acceptance\n- [ ] ${out}\n`
+    expect(checkboxes(body).map((b) => b.checked)).toEqual([false])
+    expect(sections(body).map((s) => s.title)).toEqual(['T', 'Acceptance'])
+    expect(out).not.toMatch(/(^|[^\\])[<[\]]/)
+  })
+})
