@@ -16,6 +16,7 @@ import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as task } from '../features/task/json.js'
+import { documents as watch } from '../features/watch/json.js'
 import { documents as worktree } from '../features/worktree/json.js'
 
 export const zodDocuments: Record<string, z.ZodType> = {
@@ -33,6 +34,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...context,
   ...github,
   ...record,
+  ...watch,
 }
 
 const BASE = 'https://dacli.dev/schemas/'

@@ -2,6 +2,7 @@
 // (contract.md §8). Order: --help → parse and reject unknown flags → refuse an
 // undeclared --json → other usage problems → grant gate → run → render.
 
+import { system } from '../base/system.js'
 import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity, Store } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
@@ -11,7 +12,7 @@ import { guide } from './dispatch.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, familyHelp, usageOf } from './help.js'
-import { colorEnabled, type IO, makeNotes, terminalWidth } from './io.js'
+import { colorEnabled, type IO, makeNotes, type Out, terminalWidth } from './io.js'
 import { envelopeOf, renderJSON, writeHumanError } from './render.js'
 
 export interface Runtime {
@@ -27,6 +28,8 @@ export interface Runtime {
   readonly stdio?: Stdio
   /** The path of the executing bin (for reports that name it), when known. */
   readonly bin?: string
+  /** Stops a running command as Ctrl-C would (tests and embedders); the bin relies on the signal handler. */
+  readonly signal?: AbortSignal
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
 }
@@ -114,7 +117,26 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     }
     return who
   })
+  // A streaming command's lines: JSON with its --jsonl, people's lines otherwise, nothing under --json.
+  const jsonl = entry.streams !== undefined && parsed.flags.jsonl === true
+  let streamOut: Out | null = null
+  let stopInterrupt: (() => void) | null = null
+  let interrupted: AbortController | null = null
   const ctx: Context = {
+    emit(doc, human) {
+      if (json) return
+      if (jsonl) rt.io.stdout.write(renderJSON(doc))
+      else if (streamOut !== null) human(streamOut)
+    },
+    interrupt() {
+      if (rt.signal !== undefined) return rt.signal
+      if (interrupted === null) {
+        const ac = new AbortController()
+        interrupted = ac
+        stopInterrupt = system().onInterrupt(() => ac.abort())
+      }
+      return interrupted.signal
+    },
     notes: makeNotes(rt.io.stderr, {
       quiet,
       json,
@@ -173,6 +195,14 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     if (parsed.problems.length > 0) {
       throw new UsageError(parsed.problems.join('; '), { next: [`dacli ${entry.path} --help`] })
     }
+    if (json && jsonl) {
+      throw new UsageError(
+        '--json and --jsonl exclude each other: --jsonl streams one line per item, --json prints one document at the end',
+        {
+          next: [`dacli ${entry.path} --jsonl`, `dacli ${entry.path} --json --timeout <DUR>`],
+        },
+      )
+    }
     const args = bindArgs(entry, parsed.positionals)
     const missing = Object.entries(entry.flags)
       .filter(([n, s]) => s.required && parsed.flags[n] === undefined)
@@ -199,6 +229,10 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     }
 
     const command: Command = await entry.load()
+    if (entry.streams !== undefined && !json && !jsonl) {
+      const { makeOut } = await import('./out.js')
+      streamOut = makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) })
+    }
     const result = await command.run(ctx, input)
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
     if (json) rt.io.stdout.write(renderJSON(result.data))
@@ -212,6 +246,8 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   } catch (err) {
     await flush(opened)
     return reportError(rt, err, { json, usage: usageOf(entry), command: { path: entry.path, argv } })
+  } finally {
+    ;(stopInterrupt as (() => void) | null)?.()
   }
 }
 
