@@ -102,6 +102,8 @@ export const TIER1: readonly ToolDef[] = [
     path: 'task done',
     description:
       'Close your task. This verifies, it does not just record: a refusal lists exactly which criterion is unmet; tick it first, never retry unchanged.',
+    // The Tier-1 surface is fixed (mcp.md): the landing and token flags of `task done` are reached through `cli`.
+    flags: ['allow-unverified'],
   },
   {
     name: 'block_task',
@@ -113,6 +115,7 @@ export const TIER1: readonly ToolDef[] = [
     path: 'accept',
     description:
       'The owner’s one-step close: runs verify, ticks every criterion, closes the task, applies pending close proposals (all: every such task).',
+    flags: ['all', 'verify', 'timeout', 'allow-unverified', 'force'],
   },
   {
     name: 'add_dependency',

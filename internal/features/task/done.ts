@@ -1,4 +1,5 @@
-import { arg, defineCommand, flagBool } from '../../clikit/command.js'
+import { closeFlags } from '../../clikit/closeflags.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { doneTask } from '../../store/index.js'
 import { changeResult } from './docs.js'
@@ -7,9 +8,12 @@ export const done = defineCommand({
   path: 'task done',
   summary: 'Close a task — every acceptance criterion must be checked',
   description:
-    'This verifies, it does not just record: any unchecked criterion refuses with exit 3 and lists them in details.unmet (do not retry unchanged — check them first). A task without criteria is refused unless --allow-unverified, which closes it and marks it unverified. A non-owner’s done (or a read-only identity’s) is recorded as a propose-status event for the owner (outcome proposed).',
+    'This verifies, it does not just record: any unchecked criterion refuses with exit 3 and lists them in details.unmet (do not retry unchanged — check them first). A task without criteria is refused unless --allow-unverified, which closes it and marks it unverified. Landed, not just done: a task with a branch (its worktree’s, or --branch) closes only when every commit of it is on trunk (--into, else the remote’s HEAD, else main, else master); otherwise exit 3 (policy unlanded) names the missing commits, unless --allow-unlanded (logged). A landed close logs `landed <sha>`. --tokens records what the work cost, for `dacli metrics`. A non-owner’s done (or a read-only identity’s) is recorded as a propose-status event for the owner (outcome proposed).',
   args: [arg('ref', 'the task')],
-  flags: { 'allow-unverified': bool('close a task that has no acceptance criteria, marking it unverified') },
+  flags: {
+    'allow-unverified': bool('close a task that has no acceptance criteria, marking it unverified'),
+    ...closeFlags,
+  },
   json: 'task-change/v1',
   mutates: true,
   proposes: true,
@@ -17,8 +21,13 @@ export const done = defineCommand({
   common: true,
   async run(ctx, input) {
     const store = await ctx.store()
-    const c = await doneTask(store, input.args.ref as string, await ctx.identity(), {
-      allowUnverified: flagBool(input, 'allow-unverified'),
+    const f = input.flags
+    const c = await doneTask(store, input.args.ref, await ctx.identity(), {
+      allowUnverified: f['allow-unverified'] === true,
+      allowUnlanded: f['allow-unlanded'] === true,
+      ...(f.into === undefined ? {} : { into: f.into }),
+      ...(f.branch === undefined ? {} : { branch: f.branch }),
+      ...(f.tokens === undefined ? {} : { tokens: f.tokens }),
     })
     return changeResult(store, c)
   },
