@@ -1,116 +1,26 @@
-// The architecture's rules (ARCHITECTURE.md), enforced over the source tree and the built bundle.
+// The architecture's rules (ARCHITECTURE.md), enforced over the import graph esbuild resolves, the semantic
+// lint rules in biome.json, and the built bundle (internal/testkit/arch.ts says how). The checks are shown to
+// bite: a temporary copy of the tree with a planted violation of each kind must be reported, file by file.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { REPO_ROOT } from '../testkit/ws.js'
+import { checkArchitecture, type Violation } from '../testkit/arch.js'
+import { REPO_ROOT, tempDir } from '../testkit/ws.js'
 
-interface Src {
-  file: string
-  text: string
-  /** Module specifiers of value imports (static and dynamic); `import type` excluded. */
-  imports: string[]
-}
-
-function sources(dir: string): Src[] {
-  const out: Src[] = []
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name)
-      if (e.isDirectory()) walk(p)
-      else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
-        const text = fs.readFileSync(p, 'utf8')
-        const imports: string[] = []
-        for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm))
-          imports.push(m[1] as string)
-        for (const m of text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) imports.push(m[1] as string)
-        for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) imports.push(m[1] as string)
-        out.push({ file: path.relative(REPO_ROOT, p), text, imports })
-      }
-    }
+const byRule = (vs: readonly Violation[]) => {
+  const out: Record<string, string[]> = {}
+  for (const v of vs) {
+    const list = out[v.rule] ?? []
+    list.push(`${v.file}: ${v.detail}`)
+    out[v.rule] = list
   }
-  walk(path.join(REPO_ROOT, dir))
   return out
 }
 
-const resolveTo = (from: string, spec: string) =>
-  spec.startsWith('.') ? path.normalize(path.join(path.dirname(from), spec)) : spec
-
 describe('architecture rules', () => {
-  const internal = sources('internal')
-
-  test('1. slices never import each other', () => {
-    const bad: string[] = []
-    for (const s of internal.filter((x) => x.file.startsWith('internal/features/'))) {
-      const slice = s.file.split('/')[2]
-      for (const i of s.imports) {
-        const target = resolveTo(s.file, i)
-        const m = /^internal\/features\/([^/]+)\//.exec(target)
-        if (m && m[1] !== slice) bad.push(`${s.file} imports ${i}`)
-      }
-    }
-    expect(bad).toEqual([])
-  })
-
-  test('2. the app layer (internal/cli, internal/mcp) imports neither the store nor the engines', () => {
-    const bad: string[] = []
-    for (const s of internal.filter((x) => /^internal\/(cli|mcp)\//.test(x.file))) {
-      for (const i of s.imports) {
-        if (/^internal\/(store|engines)\//.test(resolveTo(s.file, i))) bad.push(`${s.file} imports ${i}`)
-      }
-    }
-    expect(bad).toEqual([])
-  })
-
-  test('3. engines are pure: no I/O modules, nothing outside engines', () => {
-    const bad: string[] = []
-    for (const s of internal.filter((x) => x.file.startsWith('internal/engines/'))) {
-      for (const i of s.imports) {
-        if (!i.startsWith('./') && !/^\.\.\/base\/(order|duration|distance)\.js$/.test(i))
-          bad.push(`${s.file} imports ${i}`)
-      }
-      if (/\b(Date\.now|new Date\(\)|Math\.random|process\.)/.test(s.text))
-        bad.push(`${s.file} reads a clock, randomness or process`)
-    }
-    expect(bad).toEqual([])
-  })
-
-  test('4. only cmd/ touches process (exit, argv, env, streams, cwd)', () => {
-    const bad = internal
-      .filter((s) => !s.file.startsWith('internal/testkit/'))
-      .filter((s) => /process\.(exit|exitCode|argv|env|stdout|stderr|stdin|cwd|chdir|on)\b/.test(s.text))
-      .map((s) => s.file)
-    expect(bad).toEqual([])
-    expect(internal.filter((s) => /\bconsole\./.test(s.text)).map((s) => s.file)).toEqual([])
-  })
-
-  test('5. heavy dependencies load lazily: never a static import outside their adapter', () => {
-    const heavy = /^(isomorphic-git|@octokit\/|@modelcontextprotocol\/sdk|zod$)/
-    const bad: string[] = []
-    for (const s of internal) {
-      const statics = [...s.text.matchAll(/^\s*import\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map(
-        (m) => m[1] as string,
-      )
-      for (const i of statics) {
-        if (!heavy.test(i)) continue
-        const allowed =
-          (i === 'zod' &&
-            (/\/json\.ts$/.test(s.file) || /schema\.ts$/.test(s.file) || s.file === 'internal/cli/documents.ts')) ||
-          (i.startsWith('isomorphic-git') && s.file.startsWith('internal/gitx/')) ||
-          (i.startsWith('@octokit/') && s.file.startsWith('internal/github/')) ||
-          (i.startsWith('@modelcontextprotocol/') && s.file.startsWith('internal/mcp/'))
-        if (!allowed) bad.push(`${s.file} statically imports ${i}`)
-      }
-    }
-    expect(bad).toEqual([])
-  })
-
-  test('6. command files import their json.ts for types only (zod stays off the run path)', () => {
-    const bad = internal
-      .filter((s) => s.file.startsWith('internal/features/') && !s.file.endsWith('/json.ts'))
-      .filter((s) => s.imports.some((i) => i.endsWith('/json.js') || i === './json.js'))
-      .map((s) => s.file)
-    expect(bad).toEqual([])
+  test('the tree keeps every rule (import graph, lint rules)', async () => {
+    expect(byRule(await checkArchitecture(REPO_ROOT))).toEqual({})
   })
 
   test('7. the bundled entry chunk statically reaches only node:*, the kernel, the parser and the table', () => {
@@ -142,4 +52,68 @@ describe('architecture rules', () => {
     expect([...inputs].filter((i) => !allowed.test(i))).toEqual([])
     expect([...externals].filter((e) => !e.startsWith('node:'))).toEqual([])
   })
+})
+
+/** A violation of each kind the check must catch, as [file, source, the rule it breaks]. */
+const PLANTS: [string, string, string][] = [
+  [
+    'internal/features/task/planted-glob.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source holds a template literal
+    'export const load = (n: string) => import(`../../gitx/${n}.js`)\n',
+    'named imports',
+  ],
+  ['internal/features/task/planted-computed.ts', 'export const load = (m: string) => import(m)\n', 'named imports'],
+  ['internal/store/planted-env.ts', 'const { env } = process\nexport const home = env.HOME\n', '4 process'],
+  ['internal/features/note/planted-kill.ts', 'export const stop = (pid: number) => process.kill(pid)\n', '4 process'],
+  ['internal/gitx/planted-global.ts', 'export const p = globalThis.process\n', '4 process'],
+  [
+    'internal/github/planted-import.ts',
+    "import process from 'node:process'\nexport const pid = process.pid\n",
+    '4 process',
+  ],
+  [
+    'internal/store/planted-require.ts',
+    "import { createRequire } from 'node:module'\nexport const git = createRequire(import.meta.url)('isomorphic-git')\n",
+    '4 process',
+  ],
+  ['internal/engines/planted-fetch.ts', "export const get = () => fetch('https://example.invalid')\n", '3 engines'],
+  ['internal/engines/planted-clock.ts', 'export const t = () => performance.now()\n', '3 engines'],
+  ['internal/engines/planted-uuid.ts', 'export const id = () => crypto.randomUUID()\n', '3 engines'],
+  ['internal/engines/planted-date.ts', 'export const now = () => new Date()\n', '3 engines'],
+  [
+    'internal/engines/planted-fs.ts',
+    "import { readFileSync } from 'node:fs'\nexport const r = readFileSync\n",
+    '3 engines',
+  ],
+  ['internal/engines/planted-random.ts', 'export const r = () => Math.random()\n', '3 engines'],
+  ['internal/store/planted-locale.ts', "export const c = 'a'.localeCompare('b')\n", 'order'],
+  [
+    'internal/mcp/planted-gitx.ts',
+    "import { userIdent } from '../gitx/config.js'\nexport const who = userIdent\n",
+    '2 app layer',
+  ],
+  ['internal/cli/planted-store.ts', "export { Store } from '../store/store.js'\n", '2 app layer'],
+  ['internal/features/project/planted-slice.ts', "export * from '../task/docs.js'\n", '1 slices'],
+  ['internal/clikit/planted-engine.ts', "export { byText } from '../engines/order.js'\n", 'kernel'],
+  ['internal/base/planted-leaf.ts', "export { UsageError } from '../store/errors.js'\n", 'leaves'],
+  ['internal/features/record/planted-heavy.ts', "export { default as git } from 'isomorphic-git'\n", '8 heavy'],
+  ['internal/features/note/planted-zod.ts', "export { documents } from './json.js'\n", '8 heavy'],
+]
+
+test('each planted violation is reported, in its file, under its rule; nothing else is', async () => {
+  const root = tempDir('dacli-arch-')
+  for (const top of ['internal', 'cmd']) {
+    fs.cpSync(path.join(REPO_ROOT, top), path.join(root, top), { recursive: true })
+  }
+  for (const f of ['biome.json', 'tsconfig.json']) fs.copyFileSync(path.join(REPO_ROOT, f), path.join(root, f))
+  for (const [file, source] of PLANTS) fs.writeFileSync(path.join(root, file), source)
+  // An existing module changed in place is seen too.
+  fs.appendFileSync(path.join(root, 'internal/mcp/memory.ts'), "export { gitConfig } from '../gitx/config.js'\n")
+
+  const found = await checkArchitecture(root)
+  const missed = PLANTS.filter(([file, , rule]) => !found.some((v) => v.file === file && v.rule === rule))
+  expect(missed.map(([file, , rule]) => `${rule}: ${file}`)).toEqual([])
+  expect(found.some((v) => v.file === 'internal/mcp/memory.ts' && v.rule === '2 app layer')).toBe(true)
+  const planted = new Set([...PLANTS.map(([f]) => f), 'internal/mcp/memory.ts'])
+  expect(found.filter((v) => !planted.has(v.file))).toEqual([])
 })

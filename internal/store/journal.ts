@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { system } from '../base/system.js'
 import { RefusedError, UsageError } from './errors.js'
 
 export const CHANGE_KINDS = [
@@ -76,7 +77,7 @@ function ensureJournal(dir: string): { tag: string; start: number } {
   const ignore = path.join(folder, '.gitignore')
   if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '# local change journal (dacli watch); never committed\n*\n')
   const tag = randomBytes(6).toString('hex')
-  const tmp = path.join(folder, `.${FILE}.${process.pid}-${randomBytes(4).toString('hex')}`)
+  const tmp = path.join(folder, `.${FILE}.${system().pid}-${randomBytes(4).toString('hex')}`)
   fs.writeFileSync(tmp, `${JSON.stringify({ journal: HEADER_KIND, version: 1, tag })}\n`)
   try {
     fs.linkSync(tmp, file) // exclusive: two first writers agree on one header

@@ -1,0 +1,238 @@
+// The architecture check behind internal/cli/arch.test.ts. Nothing here reads
+// source text with regular expressions:
+//
+//   - the import graph comes from esbuild's metafile: every non-test module under
+//     internal/ and cmd/ is bundled (nothing written), so each import is resolved
+//     by a real resolver, `import type` is gone, and an import esbuild cannot
+//     name (a computed `import(x)`, a template literal, a `require`) is reported
+//     instead of silently skipped;
+//   - what a module does with globals (`process`, `globalThis`, a clock, `fetch`,
+//     `localeCompare`) comes from Biome's semantic model (destructuring and
+//     aliases included), through the rules biome.json declares for internal/ and
+//     internal/engines/.
+//
+// `checkArchitecture(root)` runs both over any copy of the tree, so a test can
+// plant a violation in a temporary copy and see it reported.
+
+import { execFile } from 'node:child_process'
+import * as path from 'node:path'
+import { promisify } from 'node:util'
+import { build, type Message, type Metafile } from 'esbuild'
+import { REPO_ROOT } from './ws.js'
+
+export interface Violation {
+  /** The rule broken (ARCHITECTURE.md's numbering where it has one). */
+  rule: string
+  /** Repository-relative file. */
+  file: string
+  detail: string
+}
+
+export interface ImportEdge {
+  from: string
+  /** A repository-relative file, or a package / `node:` name when external. */
+  to: string
+  kind: string
+  external: boolean
+}
+
+const run = promisify(execFile)
+
+/** Every module the graph covers: non-test TypeScript under internal/ (test kits excepted) and cmd/. */
+async function sourceFiles(root: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises')
+  const out: string[] = []
+  for (const top of ['internal', 'cmd']) {
+    for (const e of await readdir(path.join(root, top), { recursive: true, withFileTypes: true })) {
+      if (!e.isFile() || !e.name.endsWith('.ts') || e.name.endsWith('.test.ts')) continue
+      const rel = path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/')
+      if (!rel.startsWith('internal/testkit/')) out.push(rel)
+    }
+  }
+  return out.sort()
+}
+
+/** The resolved import graph, and every import esbuild could not resolve to a named module. */
+export async function importGraph(root: string): Promise<{ edges: ImportEdge[]; unnamed: Violation[] }> {
+  const files = await sourceFiles(root)
+  const unnamed: Violation[] = []
+  const noteOf = (m: Message, what: string): Violation => ({
+    rule: 'named imports',
+    file: m.location?.file ?? '?',
+    detail: `${what}: ${m.text} (line ${m.location?.line ?? '?'}: ${m.location?.lineText.trim() ?? ''})`,
+  })
+  let metafile: Metafile
+  try {
+    const r = await build({
+      absWorkingDir: root,
+      entryPoints: files,
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      outdir: 'arch-out',
+      splitting: true,
+      packages: 'external',
+      logLevel: 'silent',
+      // By default esbuild mentions these only at debug level and leaves the import out of the graph.
+      logOverride: { 'unsupported-dynamic-import': 'warning', 'unsupported-require-call': 'warning' },
+    })
+    metafile = r.metafile
+    for (const w of r.warnings) unnamed.push(noteOf(w, 'esbuild warns'))
+  } catch (e) {
+    const errors = (e as { errors?: Message[] }).errors
+    if (errors === undefined) throw e
+    return { edges: [], unnamed: errors.map((m) => noteOf(m, 'esbuild cannot follow')) }
+  }
+  const edges: ImportEdge[] = []
+  for (const [from, input] of Object.entries(metafile.inputs)) {
+    for (const imp of input.imports) {
+      if (imp.path.includes('*') || imp.original?.includes('*')) {
+        unnamed.push({
+          rule: 'named imports',
+          file: from,
+          detail: `import() with a computed module name (${imp.original ?? imp.path}): name the module`,
+        })
+        continue
+      }
+      edges.push({ from, to: imp.path, kind: imp.kind, external: imp.external === true })
+    }
+  }
+  return { edges, unnamed }
+}
+
+const sliceOf = (f: string) => /^internal\/features\/([^/]+)\//.exec(f)?.[1] ?? null
+const under = (f: string, dir: string) => f.startsWith(`${dir}/`)
+const isNode = (e: ImportEdge) => e.external && e.to.startsWith('node:')
+
+/** Heavy packages and the one folder each may be imported from. */
+const HEAVY: [RegExp, (f: string) => boolean, string][] = [
+  [/^isomorphic-git(\/|$)/, (f) => under(f, 'internal/gitx'), 'internal/gitx'],
+  [/^@octokit\//, (f) => under(f, 'internal/github'), 'internal/github'],
+  [/^@modelcontextprotocol\/sdk(\/|$)/, (f) => under(f, 'internal/mcp'), 'internal/mcp'],
+  [
+    /^zod$/,
+    (f) => f.endsWith('/json.ts') || f.endsWith('.schema.ts') || f === 'internal/cli/documents.ts',
+    'json.ts, *.schema.ts and cli/documents.ts',
+  ],
+]
+
+/** The layering rules, over the graph. Each returns the edges it forbids. */
+export function graphViolations(edges: readonly ImportEdge[]): Violation[] {
+  const out: Violation[] = []
+  const bad = (rule: string, e: ImportEdge, why: string) =>
+    out.push({ rule, file: e.from, detail: `imports ${e.to} (${e.kind}): ${why}` })
+  for (const e of edges) {
+    const f = e.from
+    if (under(f, 'internal') && under(e.to, 'cmd')) bad('layers', e, 'nothing under internal/ imports the bin')
+
+    // 1. Slices never import each other.
+    const a = sliceOf(f)
+    const b = sliceOf(e.to)
+    if (a !== null && b !== null && a !== b) bad('1 slices', e, `the ${a} slice imports the ${b} slice`)
+
+    // 2. The app layer imports the kernel, base and the slices' index.ts / json.ts only.
+    if (under(f, 'internal/cli') || under(f, 'internal/mcp')) {
+      const ok = e.external
+        ? isNode(e) ||
+          (e.to === 'zod' && f === 'internal/cli/documents.ts') ||
+          (/^@modelcontextprotocol\/sdk\//.test(e.to) && under(f, 'internal/mcp'))
+        : ['internal/clikit', 'internal/base', 'internal/cli', 'internal/mcp'].some((d) => under(e.to, d)) ||
+          /^internal\/features\/[^/]+\/(index|json)\.ts$/.test(e.to) ||
+          // The generated table loads each command module on first use.
+          (f === 'internal/cli/manifest.gen.ts' && e.kind === 'dynamic-import' && sliceOf(e.to) !== null)
+      if (!ok) bad('2 app layer', e, 'the app layer imports only the kernel, base and the slices’ exports')
+    }
+
+    // 3. Engines are pure: other engines and the pure base modules, nothing external (not even node:*).
+    if (under(f, 'internal/engines')) {
+      const ok =
+        !e.external && (under(e.to, 'internal/engines') || /^internal\/base\/(order|duration|distance)\.ts$/.test(e.to))
+      if (!ok) bad('3 engines', e, 'engines import only engines and base/{order,duration,distance}')
+    }
+
+    // 4. Only cmd/ touches process: not through an import either. No createRequire: a require() is invisible here.
+    if (under(f, 'internal') && e.external && /^(node:)?(process|module)$/.test(e.to)) {
+      bad('4 process', e, e.to.endsWith('process') ? 'only cmd/ touches process' : 'no createRequire')
+    }
+
+    // The kernel sits below the slices and the adapters: it imports itself, base and the typed errors.
+    if (under(f, 'internal/clikit')) {
+      const ok = e.external
+        ? isNode(e) || e.to === 'zod' || e.to === 'get-east-asian-width'
+        : under(e.to, 'internal/clikit') || under(e.to, 'internal/base') || e.to === 'internal/store/errors.ts'
+      if (!ok) bad('kernel', e, 'the kernel imports only clikit, base and store/errors.ts')
+    }
+
+    // Leaves: base/* and store/errors.ts import nothing.
+    if (under(f, 'internal/base') || f === 'internal/store/errors.ts') bad('leaves', e, 'this module imports nothing')
+
+    // 8. Heavy dependencies: only their adapter imports them (which is itself loaded with import()).
+    for (const [pkg, allowed, where] of HEAVY) {
+      if (e.external && pkg.test(e.to) && !allowed(f)) bad('8 heavy', e, `only ${where} may import it`)
+    }
+
+    // Zod stays off the run path: a command file imports its json.ts for types only.
+    if (sliceOf(f) !== null && !f.endsWith('/json.ts') && /^internal\/features\/[^/]+\/json\.ts$/.test(e.to)) {
+      bad('8 heavy', e, 'a command file imports json.ts for types only (`import type`), so zod stays off its path')
+    }
+  }
+  return out
+}
+
+/** The Biome rules that carry architecture (biome.json): restricted globals, imports and properties. */
+const LINT_RULES = ['style/noRestrictedGlobals', 'style/noRestrictedImports', 'nursery/noJsRestrictedProperties']
+
+interface BiomeReport {
+  diagnostics: {
+    category: string
+    description?: string
+    message?: unknown
+    location: { path?: string | { file: string }; start?: { line: number } }
+  }[]
+}
+
+/** What the architecture's lint rules say about the tree at `root` (with that tree's biome.json). */
+export async function lintViolations(root: string): Promise<Violation[]> {
+  const biome = path.join(REPO_ROOT, 'node_modules', '.bin', 'biome')
+  const args = [
+    'lint',
+    '--reporter=json',
+    '--vcs-enabled=false',
+    '--max-diagnostics=none',
+    `--config-path=${root}`,
+    ...LINT_RULES.map((r) => `--only=${r}`),
+    'internal',
+    'cmd',
+  ]
+  let stdout: string
+  try {
+    stdout = (await run(biome, args, { cwd: root, maxBuffer: 64 * 1024 * 1024 })).stdout
+  } catch (e) {
+    // Biome exits 1 when it reports errors; the report is still on stdout.
+    stdout = (e as { stdout?: string }).stdout ?? ''
+    if (stdout === '') throw e
+  }
+  const report = JSON.parse(stdout) as BiomeReport
+  return report.diagnostics
+    .filter((d) => d.category.startsWith('lint/'))
+    .map((d) => {
+      const p = d.location.path
+      const file = typeof p === 'string' ? p : (p?.file ?? '?')
+      const text = d.description ?? (typeof d.message === 'string' ? d.message : d.category)
+      const rule = text.includes('localeCompare')
+        ? 'order'
+        : file.startsWith('internal/engines/')
+          ? '3 engines'
+          : '4 process'
+      return { rule, file, detail: `line ${d.location.start?.line ?? '?'}: ${text}` }
+    })
+}
+
+/** Every architecture violation in the tree at `root`. */
+export async function checkArchitecture(root: string): Promise<Violation[]> {
+  const [{ edges, unnamed }, lint] = await Promise.all([importGraph(root), lintViolations(root)])
+  return [...unnamed, ...graphViolations(edges), ...lint]
+}
