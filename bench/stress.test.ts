@@ -9,6 +9,17 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { bool, parseArgv, str } from '../internal/clikit/flags.js'
 import { pullClaimRace, worktreeClaimRace } from '../internal/testkit/coordination.js'
 import { githubChaos } from '../internal/testkit/ghstress.js'
+import {
+  ALL_PROBES,
+  claimByIdRace,
+  forgedEvents,
+  hostileBase,
+  LINKABLE,
+  linkedFolders,
+  manyTraversalIds,
+  TRAVERSAL_IDS,
+  traversalIds,
+} from '../internal/testkit/hostile.js'
 import { badInputCorpus, claimRace, crashTrials, type Figures, seqRace, tickRace } from '../internal/testkit/stress.js'
 import { REPO_ROOT, workspace } from '../internal/testkit/ws.js'
 
@@ -70,6 +81,32 @@ describe.skipIf(!on)('stress', () => {
     figures.push(['bad input', f])
     expect(f.failures).toBe('none')
     expect(f.read_outside_the_workspace).toBe(false)
+  })
+
+  test('hostile: 16 processes claim by id while 8 readers show it, 200 rounds', { timeout: 3_600_000 }, async () => {
+    const f = await claimByIdRace(await workspace(), 16, Number(process.env.STRESS_ROUNDS ?? 200), 8)
+    figures.push(['concurrency outcomes: claims by id with readers', f])
+    expect(f.rounds_with_other_than_one_winner_and_all_losers_5).toBe(0)
+    expect(f.failed_readers).toBe(0)
+  })
+
+  test('hostile: 200 generated traversal ids', { timeout: 1_800_000 }, async () => {
+    const f = await traversalIds(await workspace(), [...TRAVERSAL_IDS, ...manyTraversalIds(200)])
+    figures.push(['hostile ids', f.figures])
+    expect(f.failures).toEqual([])
+  })
+
+  test('hostile: every folder under .dacli/ linked out, every mutating command', { timeout: 1_800_000 }, async () => {
+    const { ws } = await hostileBase()
+    const f = await linkedFolders(ws, LINKABLE, ALL_PROBES)
+    figures.push(['folder links', f.figures])
+    expect(f.failures).toEqual([])
+  })
+
+  test('hostile: 300 forged events', { timeout: 1_800_000 }, async () => {
+    const f = await forgedEvents(await workspace(), 300)
+    figures.push(['forged events', f.figures])
+    expect(f.failures).toEqual([])
   })
 
   test('flag parser: 100,000 generated argv lists', { timeout: 600_000 }, () => {

@@ -178,3 +178,15 @@ describe('revocation bites in a running server (item 4)', () => {
     }
   })
 })
+
+describe('concurrent claims by id (item 8)', () => {
+  test('16 processes claim one task by id while readers show it: one 0, fifteen 5, every reader 0', {
+    timeout: 300_000,
+  }, async () => {
+    const { claimByIdRace } = await import('../testkit/hostile.js')
+    const f = await claimByIdRace(await workspace(), 16, 6, 6)
+    expect(f.unexpected).toBe('none')
+    expect(f.rounds_with_other_than_one_winner_and_all_losers_5).toBe(0)
+    expect(f.failed_readers).toBe(0)
+  })
+})

@@ -9,7 +9,9 @@ import { assertNoLinks, atomicWrite, readText } from './fsio.js'
 import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } from './identity.js'
 import { type Identity, stamp } from './model.js'
 import { safeSegment, slugify } from './paths.js'
+import { agentSigner } from './signing.js'
 import type { Store } from './store.js'
+import { agentContent } from './trust.js'
 
 export type { AgentFile }
 
@@ -52,6 +54,18 @@ export async function spawnAgent(
     const disc = ulid().slice(-6).toLowerCase()
     const id = safeSegment(roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`, 'agent id')
     const token = randomBytes(24).toString('hex')
+    // The child's public key comes from its token; the parent signs what the child is (trust.ts).
+    const child = {
+      id,
+      parent: parent.id,
+      grant: opts.grant,
+      role: opts.role,
+      token_hash: hashToken(token),
+      public_key: agentSigner(token).publicKey,
+      created,
+      created_by: parent.id,
+    }
+    const signature = (await store.signer()).sign(agentContent(child))
     const lines = [
       '---',
       `id: ${id}`,
@@ -61,7 +75,9 @@ export async function spawnAgent(
       `parent: ${parent.id}`,
       `grant: ${opts.grant}`,
       ...(opts.role === null ? [] : [`role: ${JSON.stringify(opts.role)}`]),
-      `token_hash: ${hashToken(token)}`,
+      `token_hash: ${child.token_hash}`,
+      `public_key: ${child.public_key}`,
+      `signature: ${signature}`,
       'retired: false',
       '---',
       `# ${opts.role ?? id}`,

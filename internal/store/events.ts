@@ -16,6 +16,7 @@ import { parseData } from './flat.js'
 import { atomicWrite, isTempName, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
 import { isId, safeSegment } from './paths.js'
+import { canonicalJSON } from './signing.js'
 import type { Store } from './store.js'
 
 export const EVENT_KINDS = [
@@ -48,6 +49,8 @@ export interface EventRecord {
   dismissed: Settled | null
   /** A question's answer: who, when, and the note it became, or null. */
   answered: Answer | null
+  /** The author's signature over the content (`ed25519:…`), or null for an unsigned event. */
+  signature: string | null
   path: string
 }
 
@@ -74,23 +77,13 @@ export const isPendingProposal = (e: EventRecord) => e.state === 'pending' && e.
 /** A question nobody has answered or dismissed yet. */
 export const isOpenQuestion = (e: EventRecord) => e.state === 'pending' && e.event_kind === 'question'
 
-/** Keys sorted at every level, so the same content always hashes the same. */
-export function canonicalJSON(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`)
-      .join(',')}}`
-  }
-  return JSON.stringify(v)
-}
+export { canonicalJSON }
 
-/** sha256 over the canonical JSON of everything but `applied` and `checksum`. */
-export function eventChecksum(e: Omit<EventRecord, 'applied' | 'state' | 'dismissed' | 'answered' | 'path'>): string {
-  const content = {
+type Content = Omit<EventRecord, 'applied' | 'state' | 'dismissed' | 'answered' | 'path' | 'signature'>
+
+/** What the checksum and the signature cover: everything but the outcome, `checksum` and `signature`. */
+export function eventContent(e: Content): Record<string, unknown> {
+  return {
     schema_version: EVENT_SCHEMA_VERSION,
     id: e.id,
     kind: 'event',
@@ -101,7 +94,13 @@ export function eventChecksum(e: Omit<EventRecord, 'applied' | 'state' | 'dismis
     data: e.data,
     body: e.body,
   }
-  return `sha256:${createHash('sha256').update(canonicalJSON(content)).digest('hex')}`
+}
+
+/** sha256 over the canonical JSON of the event's content. */
+export function eventChecksum(e: Content): string {
+  return `sha256:${createHash('sha256')
+    .update(canonicalJSON(eventContent(e)))
+    .digest('hex')}`
 }
 
 const eventsDir = (store: Store) => path.join(store.dir, 'events')
@@ -131,6 +130,8 @@ export async function createEvent(
     data: e.data ?? {},
     body: (e.body ?? '').trim(),
   }
+  // Signed by the acting identity (its key comes from its token; root's from this clone's root key).
+  const signature = (await store.signer()).sign(eventContent(rec))
   const [y, m, d] = created.slice(0, 10).split('-') as [string, string, string]
   const name = `${key}-${e.by}-${e.kind}.md`
   const file = path.join(eventsDir(store), y, m, d, name)
@@ -147,6 +148,7 @@ export async function createEvent(
       data: rec.data,
       applied: false,
       checksum: eventChecksum(rec),
+      signature,
     },
     rec.body === '' ? '' : `\n${rec.body}\n`,
   )
@@ -160,7 +162,15 @@ export async function createEvent(
     actor: e.by,
     summary: `${e.kind}${rec.body === '' ? '' : `: ${rec.body}`}`,
   })
-  return { ...rec, applied: false, state: 'pending', dismissed: null, answered: null, path: store.rel(file) }
+  return {
+    ...rec,
+    applied: false,
+    state: 'pending',
+    dismissed: null,
+    answered: null,
+    signature,
+    path: store.rel(file),
+  }
 }
 
 /** Every event file, oldest first (ULID order), with the unreadable ones reported. */
@@ -264,6 +274,7 @@ function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, 
     state,
     dismissed: state === 'dismissed' ? settledOf(d.dismissed) : null,
     answered: state === 'applied' && kind === 'question' ? answeredOf(d.answered) : null,
+    signature: typeof d.signature === 'string' ? d.signature : null,
     path: rel,
   }
 }

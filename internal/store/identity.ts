@@ -10,6 +10,7 @@ import { quickFront, readFront } from './flat.js'
 import { isTempName, LinkError, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError } from './model.js'
 import { isId } from './paths.js'
+import { agentSigner, isPublicKey, rootPublicKeys } from './signing.js'
 import { trustOf } from './trust.js'
 
 export const ROOT_ID = 'a-root'
@@ -22,6 +23,10 @@ export interface AgentFile {
   role: string | null
   parent: string | null
   token_hash: string | null
+  /** `ed25519:…`, derived from the token at spawn (null in files written by dacli 0.1.0). */
+  public_key: string | null
+  /** The parent's signature over the identity (trust.ts, agentContent). */
+  signature: string | null
   retired: boolean
   created: string | null
   created_by: string | null
@@ -103,6 +108,8 @@ function agentOf(d: Record<string, unknown>, rel: string): AgentFile {
     token_hash: opt('token_hash', (v) => typeof v === 'string' && /^sha256:[0-9a-f]{64}$/.test(v), 'sha256:<hex>') as
       | string
       | null,
+    public_key: opt('public_key', isPublicKey, 'ed25519:<key>') as string | null,
+    signature: opt('signature', (v) => typeof v === 'string', 'ed25519:<signature>') as string | null,
     retired: opt('retired', (v) => typeof v === 'boolean', 'true or false') === true,
     created: typeof d.created === 'string' ? d.created : null,
     created_by: typeof d.created_by === 'string' ? d.created_by : null,
@@ -180,7 +187,7 @@ export async function resolveIdentity(
     })
   }
   const match = matches[0] as AgentFile
-  const verdict = trustOf(agents, match.id)
+  const verdict = trustOf(agents, match.id, rootPublicKeys(dir))
   if (verdict.retired !== null) {
     const self = verdict.retired === match.id
     throw new RefusedError(
@@ -199,6 +206,16 @@ export async function resolveIdentity(
       details: { agent: match.id },
       next: ['dacli doctor (it names the tampered agent file)', 'ask a live parent identity for a new token'],
     })
+  }
+  if (match.public_key !== agentSigner(token.trim()).publicKey) {
+    throw new RefusedError(
+      'identity',
+      `the token in DACLI_AGENT cannot be trusted: ${match.id}'s public key is not its token's`,
+      {
+        details: { agent: match.id },
+        next: ['ask a live parent identity for a new token (`dacli agent spawn`)'],
+      },
+    )
   }
   return { id: match.id, grant: match.grant, role: match.role, parent: match.parent }
 }

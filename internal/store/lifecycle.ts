@@ -103,9 +103,7 @@ function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): stri
 
 const setClaim = (e: TaskEdit, by: string, expires: string | null) => {
   e.doc.set('owner', by)
-  // A node made by the document, in flow style (a plain object would be written as given, flags and all).
-  const claim = expires === null ? { by, at: stamp(e.now) } : { by, at: stamp(e.now), expires }
-  e.doc.set('claim', e.doc.createNode(claim, { flow: true }))
+  e.setFlow('claim', expires === null ? { by, at: stamp(e.now) } : { by, at: stamp(e.now), expires })
 }
 
 export async function claimTask(
@@ -441,7 +439,7 @@ export async function editTask(
       changed.push('priority')
     }
     if (p.estimate !== undefined && JSON.stringify(p.estimate) !== JSON.stringify(cur.estimate)) {
-      e.doc.set('estimate', e.doc.createNode(p.estimate, { flow: true }))
+      e.setFlow('estimate', { ...p.estimate })
       changed.push('estimate')
     }
     const fresh = (p.accept ?? []).filter((a) => !cur.acceptance.some((x) => x.text === a))
@@ -520,10 +518,7 @@ export async function dependTask(
     }
     if (deps.length === 0) e.doc.delete('depends_on')
     else {
-      // A block list of flow maps: `- {on: t-…, type: FS}`.
-      const seq = e.doc.createNode(deps) as { items?: { flow?: boolean }[] }
-      for (const item of seq.items ?? []) item.flow = true
-      e.doc.set('depends_on', seq)
+      e.setFlow('depends_on', deps)
     }
     e.log('depends', [...adds.map((a) => `+${a.ref}:${a.type}`), ...removes.map((r) => `-${r.ref}`)].join(' '))
     return {

@@ -12,7 +12,7 @@ import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { CacheFile, cachePath, type Section, stampOf } from './filecache.js'
 import { parseData, quickFront } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
-import { listAgentFiles, resolveIdentity } from './identity.js'
+import { listAgentFiles, ROOT_ID, resolveIdentity } from './identity.js'
 import { appendChange, type ChangeEntry } from './journal.js'
 import { acquireLock, type Lock } from './lock.js'
 import { appendToSection } from './markdown.js'
@@ -21,6 +21,7 @@ import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
 import { isId, safeSegment } from './paths.js'
 import { projectOf } from './projects.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
+import type { Signer } from './signing.js'
 import { readTaskRecord, recordOf } from './taskfile.js'
 import { type Listing, listProject, listTaskFiles, type TaskFileRef, tasksDir, usedSeqs } from './taskindex.js'
 import { type Config, locate, readConfig } from './workspace.js'
@@ -41,6 +42,11 @@ export interface TaskEdit {
   status: Status
   /** Append a `## Log` line. */
   log(verb: string, details?: string): void
+  /**
+   * Set a top-level key the way dacli writes it: a map in flow style (`claim: {by: a-x, at: …}`), a list of
+   * maps one per line, each in flow style. (Assigning `flow` on a plain object would write a `flow: true` key.)
+   */
+  setFlow(key: string, value: Record<string, unknown> | Record<string, unknown>[]): void
   readonly actor: string
   readonly now: Date
 }
@@ -73,6 +79,25 @@ export class Store {
       (all) => new Set(all.filter((a) => a.grant === 'ro').map((a) => a.id)),
     )
     return this.roIds
+  }
+
+  private signerPromise: Promise<Signer> | undefined
+
+  /**
+   * The acting identity's signer (events, the agent files it spawns): an agent's key comes from its token;
+   * root's is this clone's root key, kept in the git directory (`dacli/root-key`), never in the work tree.
+   */
+  signer(): Promise<Signer> {
+    this.signerPromise ??= this.identity().then(async (who) => {
+      const { agentSigner, rootSigner } = await import('./signing.js')
+      if (who.id !== ROOT_ID) return agentSigner((this.env.DACLI_AGENT ?? '').trim())
+      const keyFile =
+        this.git === null
+          ? path.join(this.dir, 'cache', 'root-key')
+          : path.join(this.git.commonDir, 'dacli', 'root-key')
+      return rootSigner(this.dir, keyFile)
+    })
+    return this.signerPromise
   }
 
   identity(): Promise<Identity> {
@@ -385,6 +410,8 @@ export class Store {
     opts: { prefer?: string } = {},
   ): Promise<{ target: TaskFileRef & { id: string }; task: TaskRecord }> {
     for (let attempt = 0; ; attempt++) {
+      // A listing made before the move would name the old path again: list afresh on a retry.
+      if (attempt > 0) this.listings.clear()
       const target = await this.resolve(ref, opts)
       if (!fs.existsSync(target.abs) && attempt < 5) continue
       try {
@@ -470,6 +497,9 @@ export class Store {
             `- ${stamp(now)} ${actor} ${verb}${details === '' ? '' : ` ${details.replace(/\s*\n\s*/g, ' ')}`}`,
           )
         },
+        setFlow(key, value) {
+          doc.set(key, flowNode(doc, value))
+        },
       }
       const result = await fn(edit)
       if (result === false) return { result, task: record, changed: false }
@@ -520,7 +550,7 @@ export class Store {
       const { record, parsed } = this.parseUnderLock(parseTaskFull, file)
       const now = stamp(this.now())
       const doc = parsed.doc.clone()
-      doc.set('removed', { by: actor, at: now })
+      doc.set('removed', flowNode(doc, { by: actor, at: now }))
       doc.set('version', record.version + 1)
       const text = renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [`- ${now} ${actor} removed`]))
       const dest = path.join(tasksDir(this.paths(), file.project), 'removed', file.name)
@@ -620,6 +650,14 @@ export class Store {
   static refOf(t: { project: string; seq: number; slug: string }): string {
     return qualifiedRef(t)
   }
+}
+
+/** A YAML node for a map (flow style) or a list of maps (block list of flow maps). */
+function flowNode(doc: import('yaml').Document, value: Record<string, unknown> | Record<string, unknown>[]) {
+  const node = doc.createNode(value) as { flow?: boolean; items?: { flow?: boolean }[] }
+  if (Array.isArray(value)) for (const item of node.items ?? []) item.flow = true
+  else node.flow = true
+  return node
 }
 
 /** The journal line for one task rewrite: a claim taken or released, a move between folders, or a change. */

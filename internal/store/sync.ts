@@ -8,12 +8,15 @@
 
 import { isCloseProposal } from './acceptance.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from './events.js'
+import { scanAgents } from './identity.js'
 import type { Landing } from './landing.js'
 import { applyBlock, applyUnblock, closeLanding, closeTask, findCycle, mayRewrite, refOf } from './lifecycle.js'
 import type { Broken, Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import { addNote, listNotes, SEVERITIES } from './notes.js'
+import { rootPublicKeys } from './signing.js'
 import type { Store, TaskEdit } from './store.js'
+import { eventProblem } from './trust.js'
 
 export interface PendingItem {
   event_id: string
@@ -48,7 +51,16 @@ export async function syncEvents(store: Store, who: Identity): Promise<SyncResul
     skipped: broken,
     open_questions: events.filter(isOpenQuestion).length,
   }
-  for (const e of events.filter((x) => x.state === 'pending' && x.event_kind !== 'question')) {
+  const waiting = events.filter((x) => x.state === 'pending' && x.event_kind !== 'question')
+  const { agents } = waiting.length === 0 ? { agents: [] } : await scanAgents(store.dir, store.root)
+  const rootKeys = waiting.length === 0 ? [] : rootPublicKeys(store.dir)
+  for (const e of waiting) {
+    // Only an event its author provably wrote is applied; a forged one is refused and reported.
+    const forged = eventProblem(e, agents, rootKeys)
+    if (forged !== null) {
+      out.skipped.push({ path: e.path, reason: `event ${e.id} is refused: ${forged}`, code: 'forged-event' })
+      continue
+    }
     try {
       const applied = await withEvent(store, e, async (fresh) => {
         if (fresh.state !== 'pending') return { outcome: null, result: false } // settled meanwhile by another process
@@ -131,14 +143,11 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         if (x.before.status === 'done') throw new Pending(`${refOf(x.before)} is done`)
         const leaseMs = typeof e.data.lease_ms === 'number' ? e.data.lease_ms : store.config.claim_lease_ms
         x.doc.set('owner', e.created_by)
-        x.doc.set(
+        x.setFlow(
           'claim',
-          x.doc.createNode(
-            leaseMs === null
-              ? { by: e.created_by, at: stamp(x.now) }
-              : { by: e.created_by, at: stamp(x.now), expires: stamp(new Date(x.now.getTime() + leaseMs)) },
-            { flow: true },
-          ),
+          leaseMs === null
+            ? { by: e.created_by, at: stamp(x.now) }
+            : { by: e.created_by, at: stamp(x.now), expires: stamp(new Date(x.now.getTime() + leaseMs)) },
         )
         if (x.before.status === 'open') x.status = 'active'
         line(x, '')
@@ -222,7 +231,7 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         )
           throw new Pending('the dependency would create a cycle')
         if (deps.length === 0) x.doc.delete('depends_on')
-        else x.doc.set('depends_on', deps)
+        else x.setFlow('depends_on', deps)
         line(x, '')
         return true
       })

@@ -162,11 +162,28 @@ export type SummarySection = Section<Compact>
 
 /** Summaries of every parseable task in a project (deduplicated by id), using the index. */
 export async function listProject(p: Paths, project: string, cache: SummarySection): Promise<Listing> {
+  // A file that moves while the folders are read (a claim moves open → active: the new copy is written
+  // first, the old one removed last) can be missed by one pass; a pass that saw a file vanish is redone.
+  for (let attempt = 1; ; attempt++) {
+    const { listing, vanished } = await listOnce(p, project, cache)
+    if (!vanished || attempt >= 8) return listing
+  }
+}
+
+async function listOnce(
+  p: Paths,
+  project: string,
+  cache: SummarySection,
+): Promise<{ listing: Listing; vanished: boolean }> {
+  let vanished = false
   const { files, broken } = listTaskFiles(p, project)
   const all: TaskSummary[] = []
   for (const f of files) {
     const stamp = stampOf(f.abs)
-    if (stamp === null) continue // removed while listing
+    if (stamp === null) {
+      vanished = true // moved or removed while listing
+      continue
+    }
     const key = `${f.status}/${f.name}`
     const hit = cache.get(key, stamp, () => readText(f.abs))
     if (hit !== undefined) {
@@ -179,7 +196,8 @@ export async function listProject(p: Paths, project: string, cache: SummarySecti
       text = readText(f.abs)
       summary = summaryOf(await readTaskRecord(text, f))
     } catch (e) {
-      broken.push(brokenOf(f.path, e))
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
+      else broken.push(brokenOf(f.path, e))
       continue
     }
     cache.set(key, stamp, compact(summary), text)
@@ -199,7 +217,7 @@ export async function listProject(p: Paths, project: string, cache: SummarySecti
     }
   }
   const tasks = [...byId.values()].sort((a, b) => a.seq - b.seq || byText(a.path, b.path))
-  return { tasks, broken, duplicates }
+  return { listing: { tasks, broken, duplicates }, vanished }
 }
 
 /** Of two copies of one task, is `a` the one to keep? Higher version first, then the more terminal folder. */

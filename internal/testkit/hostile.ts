@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Figures } from './stress.js'
-import { dacliIn, git, type Run, type RunOpts, snapshotOf, tempDir, type Workspace, workspace } from './ws.js'
+import { dacliIn, git, type Run, type RunOpts, snapshotOf, spawnBin, tempDir, type Workspace, workspace } from './ws.js'
 
 /** Every file under `dir` with its bytes (links listed by their target, never followed). */
 export function treeOf(dir: string): Map<string, string> {
@@ -74,6 +74,31 @@ const PROBES: (readonly string[])[] = [
   ['sync'],
   ['next'],
   ['status'],
+]
+
+/** The stress run's probes: every command that writes the workspace, and the main readers. */
+export const ALL_PROBES: (readonly string[])[] = [
+  ...PROBES,
+  ['task', 'check', 'alpha/1', '--n', '1'],
+  ['task', 'uncheck', 'alpha/1', '--n', '1'],
+  ['task', 'edit', 'alpha/1', '--estimate', '1,2,3'],
+  ['task', 'depend', 'alpha/1', '--add', 'alpha/2'],
+  ['task', 'block', 'alpha/1', '--why', 'x'],
+  ['task', 'unblock', 'alpha/1'],
+  ['task', 'done', 'alpha/1'],
+  ['accept', 'alpha/1'],
+  ['task', 'reopen', 'alpha/1', '--reason', 'x'],
+  ['task', 'renew', 'alpha/2'],
+  ['task', 'rm', 'alpha/1', '--force'],
+  ['risk', 'add', 'Another risk', '--project', 'alpha', '--impact', 'low', '--likelihood', 'low'],
+  ['glossary', 'alpha', '--term', 't', '--def', 'd'],
+  ['project', 'add', 'Beta', '--slug', 'beta'],
+  ['agent', 'retire', 'a-nobody-000000'],
+  ['doctor'],
+  ['lint'],
+  ['overview'],
+  ['critical-path'],
+  ['context', 'alpha/1'],
 ]
 
 /**
@@ -195,6 +220,163 @@ export function manyTraversalIds(n: number): string[] {
     out.push(`t-${segs.join('/')}`)
   }
   return out
+}
+
+/**
+ * `procs` identities claim one fresh task by its id (`t-<ULID>`) while `readers` processes show it,
+ * `rounds` times (quality.md, concurrency outcomes): one winner exits 0, every loser 5 — never 1 or 4 —
+ * and no reader fails.
+ */
+export async function claimByIdRace(ws: Workspace, procs: number, rounds: number, readers: number): Promise<Figures> {
+  ;(await ws.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
+  const agents = await Promise.all(Array.from({ length: procs }, (_, i) => ws.agent('rw', `byid${i}`)))
+  const codes = new Map<number, number>()
+  const readerCodes = new Map<number, number>()
+  const odd: string[] = []
+  let wrongRounds = 0
+  for (let round = 1; round <= rounds; round++) {
+    const added = (
+      await ws.dacli(
+        'task',
+        'add',
+        `Contested by id ${round}`,
+        '--project',
+        'race',
+        '--accept',
+        'x',
+        '--force',
+        '--json',
+      )
+    ).expectExit(0).json
+    const id = added.id as string
+    const runs = await Promise.all([
+      ...agents.map((a) => spawnBin(['task', 'claim', id, '--json'], { cwd: ws.root, as: a.token })),
+      ...Array.from({ length: readers }, () => spawnBin(['task', 'show', id, '--json'], { cwd: ws.root })),
+    ])
+    const claims = runs.slice(0, procs)
+    const reads = runs.slice(procs)
+    for (const r of claims) codes.set(r.code, (codes.get(r.code) ?? 0) + 1)
+    for (const r of reads) readerCodes.set(r.code, (readerCodes.get(r.code) ?? 0) + 1)
+    const winners = claims.filter((r) => r.code === 0).length
+    const losers = claims.filter((r) => r.code === 5).length
+    if (winners !== 1 || losers !== procs - 1) wrongRounds++
+    for (const r of [...claims, ...reads]) if (r.code !== 0 && r.code !== 5) odd.push(r.stderr.slice(0, 200))
+  }
+  const fmt = (m: Map<number, number>) =>
+    [...m]
+      .sort((a, b) => a[0] - b[0])
+      .map(([c, n]) => `${n} × ${c}`)
+      .join(', ')
+  return {
+    processes: procs,
+    readers,
+    rounds,
+    rounds_with_other_than_one_winner_and_all_losers_5: wrongRounds,
+    claim_exit_codes: fmt(codes),
+    reader_exit_codes: fmt(readerCodes),
+    failed_readers: reads_failed(readerCodes),
+    unexpected: odd.slice(0, 3).join(' | ') || 'none',
+  }
+}
+
+const reads_failed = (m: Map<number, number>) => [...m].filter(([c]) => c !== 0).reduce((n, [, k]) => n + k, 0)
+
+/** Every event file of a workspace, oldest first. */
+export function eventFiles(root: string): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name)
+      if (e.isDirectory()) walk(p)
+      else if (e.name.endsWith('.md')) out.push(p)
+    }
+  }
+  if (fs.existsSync(path.join(root, '.dacli', 'events'))) walk(path.join(root, '.dacli', 'events'))
+  return out.sort()
+}
+
+/** Rewrite an event file's frontmatter with `change`, recomputing its checksum as a forger would. */
+export async function forge(file: string, change: (d: Record<string, unknown>) => void): Promise<void> {
+  const { parseObject, renderEdited } = await import('../store/frontmatter.js')
+  const { eventChecksum } = await import('../store/events.js')
+  const parsed = parseObject(fs.readFileSync(file, 'utf8'))
+  const d = { ...parsed.data }
+  change(d)
+  const doc = parsed.doc.clone()
+  for (const [k, v] of Object.entries(d)) doc.set(k, v)
+  for (const k of Object.keys(parsed.data)) if (!(k in d)) doc.delete(k)
+  doc.set(
+    'checksum',
+    eventChecksum({
+      id: d.id as string,
+      event_kind: d.event_kind as 'claim',
+      created: d.created as string,
+      created_by: d.created_by as string,
+      about: (d.about as string | null) ?? null,
+      data: (d.data as Record<string, unknown>) ?? {},
+      body: parsed.split.body.trim(),
+    }),
+  )
+  fs.writeFileSync(file, renderEdited(parsed, doc, parsed.split.body))
+}
+
+/**
+ * `n` proposals by a read-only agent, each forged one way (another author, a ghost author, root, the payload
+ * edited, the signature removed or swapped), then one owner's sync: nothing forged is applied, every forged
+ * event is skipped as forged-event and reported by doctor.
+ */
+export async function forgedEvents(ws: Workspace, n: number): Promise<{ figures: Figures; failures: string[] }> {
+  const failures: string[] = []
+  ;(await ws.dacli('project', 'add', 'Forge', '--slug', 'forge')).expectExit(0)
+  const ro = await ws.agent('ro', 'proposer')
+  const rw = await ws.agent('rw', 'victim')
+  const ways: ((d: Record<string, unknown>, other: string) => void)[] = [
+    (d) => {
+      d.created_by = rw.id
+    },
+    (d) => {
+      d.created_by = 'a-ghost-zzz999'
+    },
+    (d) => {
+      d.created_by = 'a-root'
+    },
+    (d) => {
+      d.data = { status: 'blocked' }
+    },
+    (d) => {
+      delete d.signature
+    },
+    (d, other) => {
+      d.signature = other
+    },
+  ]
+  const before = eventFiles(ws.root).length
+  for (let i = 0; i < n; i++) {
+    const t = (
+      await ws.dacli('task', 'add', `Forge target ${i}`, '--project', 'forge', '--force', '--json')
+    ).expectExit(0)
+    ;(await ws.dacli('task', 'block', t.json.id, '--why', `w${i}`, { as: ro.token })).expectExit(0)
+  }
+  const files = eventFiles(ws.root).slice(before)
+  const signatures = files.map((f) => /^signature: (.*)$/m.exec(fs.readFileSync(f, 'utf8'))?.[1] as string)
+  for (const [i, f] of files.entries()) {
+    await forge(f, (d) =>
+      (ways[i % ways.length] as (d: Record<string, unknown>, o: string) => void)(
+        d,
+        signatures[(i + 1) % files.length] as string,
+      ),
+    )
+  }
+  const sync = (await ws.dacli('sync', '--json')).expectExit(0).json
+  if (sync.applied.length !== 0) failures.push(`${sync.applied.length} forged events applied`)
+  const forged = sync.skipped.filter((s: { code: string }) => s.code === 'forged-event').length
+  if (forged !== files.length) failures.push(`${forged} of ${files.length} forged events refused by sync`)
+  const doctor = (await ws.dacli('doctor', '--json')).json
+  const reported = doctor.findings.filter((f: { code: string }) => f.code === 'forged-event').length
+  if (reported !== files.length) failures.push(`${reported} of ${files.length} forged events reported by doctor`)
+  const blocked = (await ws.dacli('task', 'list', '--project', 'forge', '--status', 'blocked', '--json')).json.total
+  if (blocked !== 0) failures.push(`${blocked} tasks blocked by forged events`)
+  return { figures: { events: files.length, ways: ways.length, refused: forged, reported }, failures }
 }
 
 export { workspace }

@@ -16,7 +16,7 @@ import {
   type Store,
 } from '../../store/index.js'
 import { shadowedCopies } from '../../store/workspace.js'
-import { agentFindings, brokenFinding, dedupe, linkFindings } from './hostile.js'
+import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings } from './hostile.js'
 import type { DoctorDocT } from './json.js'
 import { loadPlan, refOf } from './plan.js'
 
@@ -139,6 +139,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   }
   const events = await listEvents(store)
   for (const b of events.broken) unparseable(b)
+  out.push(...(await eventFindings(store, events.events)))
   out.push(...linkFindings(store))
   for (const l of listLocks(store.locksDir)) {
     if (!l.dead) continue
@@ -204,7 +205,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, duplicate-token-hash, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
   args: [],
   flags: { strict: bool('exit 1 when there is an error-severity finding') },
   json: 'doctor/v1',

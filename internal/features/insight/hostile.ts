@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Broken, Store } from '../../store/index.js'
-import { agentProblems, scanAgents } from '../../store/index.js'
+import { agentProblems, type EventRecord, eventProblem, rootPublicKeys, scanAgents } from '../../store/index.js'
 import type { DoctorDocT } from './json.js'
 
 type Finding = DoctorDocT['findings'][number]
@@ -63,7 +63,7 @@ export function linkFindings(store: Store): Finding[] {
 export async function agentFindings(store: Store): Promise<Finding[]> {
   const { agents, broken } = await scanAgents(store.dir, store.root)
   const out = broken.map(brokenFinding)
-  for (const p of agentProblems(agents)) {
+  for (const p of agentProblems(agents, rootPublicKeys(store.dir))) {
     out.push({
       code: p.code,
       severity: 'error',
@@ -72,7 +72,33 @@ export async function agentFindings(store: Store): Promise<Finding[]> {
       hint:
         p.code === 'duplicate-token-hash'
           ? 'retire or remove the copies that were not minted by dacli agent spawn; spawn a fresh identity'
-          : 'restore the file from git history (dacli record / git log), or retire it and spawn a fresh identity',
+          : p.code === 'unsigned-agent'
+            ? `spawn a new identity from ${'its parent'} (dacli agent spawn) and retire this one`
+            : 'restore the file from git history (dacli record / git log), or retire it and spawn a fresh identity',
+    })
+  }
+  return out
+}
+
+/** Events whose author cannot be shown to have written them: pending ones, and signed ones edited since. */
+export async function eventFindings(store: Store, events: readonly EventRecord[]): Promise<Finding[]> {
+  const suspect = events.filter((e) => !e.applied || e.signature !== null)
+  if (suspect.length === 0) return []
+  const { agents } = await scanAgents(store.dir, store.root)
+  const rootKeys = rootPublicKeys(store.dir)
+  const out: Finding[] = []
+  for (const e of suspect) {
+    const why = eventProblem(e, agents, rootKeys)
+    if (why === null) continue
+    out.push({
+      code: 'forged-event',
+      severity: 'error',
+      subject: e.path,
+      message: `${e.event_kind} event ${e.id} claiming ${e.created_by} as author: ${why}; sync never applies it`,
+      hint:
+        e.signature === null
+          ? 'ask its author to propose again (a new event is signed), then remove this file'
+          : 'remove the file (it is in git history); ask the named author whether they wrote it',
     })
   }
   return out

@@ -17,7 +17,7 @@ export const lint = defineCommand({
   path: 'lint',
   summary: 'Find vague plans: tasks without criteria, ambiguous wording, unexplained decisions, unmanaged risks',
   description:
-    'Checks open work for acceptance criteria (INVEST: testable), ambiguous wording in titles and criteria ("properly", "fast", "etc.", "as needed", "user-friendly" …), decisions without a rejected alternative and rank 1–2 risks without an action. Exit 0 whatever it finds.',
+    'Checks open work for acceptance criteria (INVEST: testable), files that cannot be read (with doctor\'s code: invalid-field, invalid-id …), ambiguous wording in titles and criteria ("properly", "fast", "etc.", "as needed", "user-friendly" …), decisions without a rejected alternative and rank 1–2 risks without an action. Exit 0 whatever it finds.',
   args: [optionalArg('ref', 'only this task')],
   flags: { project: str('only this project', { valueName: 'SLUG' }) },
   json: 'lint/v1',
@@ -35,11 +35,17 @@ export const lint = defineCommand({
       for (const t of listing.tasks.filter((x) => x.status !== 'done')) {
         findings.push(...lintTask(toLint(await store.readTaskFile(fileRefOf(store.root, t)))))
       }
-      for (const n of (await listNotes(store, project)).notes.filter((x) => x.kind === 'decision')) {
+      const notes = await listNotes(store, project)
+      for (const n of notes.notes.filter((x) => x.kind === 'decision')) {
         findings.push(...lintDecision({ subject: `${n.project}/${n.slug}`, rejected: n.sections.rejected }))
       }
-      for (const r of (await listRisks(store, project)).risks)
+      const risks = await listRisks(store, project)
+      for (const r of risks.risks)
         findings.push(...lintRisk({ subject: `${r.project}/${r.slug}`, rank: r.rank, action: r.action }))
+      // A file that could not be read (a wrong-typed field, an invalid id …) is a plan nobody can act on.
+      for (const b of [...listing.broken, ...notes.broken, ...risks.broken]) {
+        findings.push({ code: b.code, severity: 'error', subject: b.path, message: b.reason })
+      }
     }
     const data: LintDocT = { schema: 'lint/v1', findings }
     return {

@@ -1,0 +1,125 @@
+// Hostile values in workspace files (issue 12, items 10 and 11): a wrong-typed field is never coerced
+// into a default and invalid UTF-8 is never replaced. The file is refused by every command that needs
+// it (exit 1 naming the field), skipped with a code by lists, and named by doctor and lint.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { dacliIn, type Fixture, fixture, snapshotOf } from '../testkit/ws.js'
+
+let fx: Fixture
+beforeAll(async () => {
+  fx = await fixture()
+})
+
+const FILE = '.dacli/projects/alpha/tasks/open/004-fourth-ready-job.md'
+
+/** A copy of the fixture whose task 4 has `line` in its frontmatter instead of the key's own line. */
+function planted(key: string, line: string): string {
+  const root = fx.copy()
+  const file = path.join(root, FILE)
+  const text = fs.readFileSync(file, 'utf8')
+  const lines = text.split('\n')
+  const at = lines.findIndex((l) => l.startsWith(`${key}:`))
+  if (at === -1) lines.splice(1, 0, line)
+  else lines[at] = line
+  fs.writeFileSync(file, lines.join('\n'))
+  return root
+}
+
+describe('wrong-typed frontmatter is refused, never coerced (item 10)', () => {
+  test.each([
+    ['estimate', 'estimate: 5'],
+    ['owner', 'owner: [1, 2]'],
+    ['version', 'version: "abc"'],
+    ['priority', 'priority: urgent'],
+    ['depends_on', 'depends_on: 5'],
+    ['claim', 'claim: yes'],
+    ['aliases', 'aliases: [seven]'],
+    ['tags', 'tags: {a: 1}'],
+    ['github', 'github: 12'],
+  ])(
+    '%s: lists skip it with invalid-field, commands exit 1 naming it, doctor and lint report it',
+    async (field, line) => {
+      const root = planted(field, line)
+      const before = snapshotOf(root)
+      const list = (await dacliIn(root, ['task', 'list', '--json'])).expectExit(0).json
+      expect(list.tasks.map((t: { seq: number }) => t.seq)).not.toContain(4)
+      expect(list.skipped).toEqual([
+        { path: FILE, code: 'invalid-field', reason: expect.stringContaining(`field "${field}"`) },
+      ])
+      for (const argv of [
+        ['task', 'claim', 'alpha/4'],
+        ['task', 'check', 'alpha/4', '--n', '1'],
+        ['task', 'edit', 'alpha/4', '--estimate', '1,2,3'],
+        ['task', 'show', 'alpha/4'],
+      ]) {
+        const r = await dacliIn(root, [...argv, '--json'])
+        expect(r.code, argv.join(' ')).toBe(1)
+        expect(r.error.message).toMatch(new RegExp(`^unreadable task file ${FILE}: field "${field}"`))
+        expect(r.error.details).toMatchObject({ path: FILE, code: 'invalid-field', field })
+      }
+      expect(snapshotOf(root)).toEqual(before)
+      const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+      expect(doctor.findings).toContainEqual(
+        expect.objectContaining({
+          code: 'invalid-field',
+          subject: FILE,
+          message: expect.stringContaining(`"${field}"`),
+        }),
+      )
+      const lint = (await dacliIn(root, ['lint', '--json'])).json
+      expect(lint.findings).toContainEqual(expect.objectContaining({ code: 'invalid-field', subject: FILE }))
+    },
+  )
+
+  test('a claim by an ro owner written by hand as an agent id of the wrong form is invalid-id', async () => {
+    const root = planted('owner', 'owner: ../../x')
+    const r = (await dacliIn(root, ['task', 'claim', 'alpha/4', '--json'])).expectExit(1)
+    expect(r.error.details).toMatchObject({ code: 'invalid-id', field: 'owner' })
+  })
+})
+
+describe('invalid UTF-8 is never replaced on a rewrite (item 11)', () => {
+  test('a file with \\xff in an unknown key and the body: refused (1) byte for byte, skipped and reported', async () => {
+    const root = fx.copy()
+    const file = path.join(root, FILE)
+    const text = fs.readFileSync(file)
+    const bad = Buffer.concat([
+      text.subarray(0, 4),
+      Buffer.from('note: caf\xe9 \xff\n', 'latin1'),
+      text.subarray(4),
+      Buffer.from('\nbody \xff\xfe\n', 'latin1'),
+    ])
+    fs.writeFileSync(file, bad)
+    for (const argv of [
+      ['task', 'check', 'alpha/4', '--n', '1'],
+      ['task', 'claim', 'alpha/4'],
+      ['task', 'edit', 'alpha/4', '--priority', 'must'],
+    ]) {
+      const r = await dacliIn(root, [...argv, '--json'])
+      expect(r.code, argv.join(' ')).toBe(1)
+      expect(r.error.message).toMatch(/not valid UTF-8/)
+      expect(r.error.details).toMatchObject({ path: FILE, code: 'invalid-utf8' })
+    }
+    expect(fs.readFileSync(file).equals(bad)).toBe(true)
+    const list = (await dacliIn(root, ['task', 'list', '--json'])).json
+    expect(list.skipped).toEqual([{ path: FILE, code: 'invalid-utf8', reason: expect.stringMatching(/UTF-8/) }])
+    const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+    expect(doctor.findings).toContainEqual(expect.objectContaining({ code: 'invalid-utf8', subject: FILE }))
+  })
+
+  test('agent, note and event files that are not UTF-8 are reported too', async () => {
+    const root = fx.copy()
+    const note = fs
+      .readdirSync(path.join(root, '.dacli/projects/alpha/notes/decisions'))
+      .map((n) => path.join(root, '.dacli/projects/alpha/notes/decisions', n))[0] as string
+    fs.appendFileSync(note, Buffer.from([0xff]))
+    const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+    const rel = path.relative(root, note)
+    expect(doctor.findings).toContainEqual(expect.objectContaining({ code: 'invalid-utf8', subject: rel }))
+    expect((await dacliIn(root, ['note', 'list', '--json'])).json.skipped).toEqual([
+      expect.objectContaining({ path: rel, code: 'invalid-utf8' }),
+    ])
+  })
+})
