@@ -161,6 +161,12 @@ for (const size of Object.keys(ws)) {
   record('task claim (7 other processes claiming)', '1k', 2.5, m)
 }
 
+// task claim --remote against a local bare remote (coordination.md; the scenario lives in bench/claims.mjs).
+{
+  const { remoteClaim } = await import('./claims.mjs')
+  record('task claim --remote (local bare remote)', '-', 4, remoteClaim({ work, runs: RUNS, env, bin: BIN }))
+}
+
 // ------------------------------------------------------------------ growth 1k → 10k
 
 if (ws['10k']) {

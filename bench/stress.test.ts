@@ -7,8 +7,9 @@ import * as path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bool, parseArgv, str } from '../internal/clikit/flags.js'
-import { pullClaimRace, worktreeClaimRace } from '../internal/testkit/coordination.js'
+import { pullClaimRace, remoteClaimRace, takeoverRace, worktreeClaimRace } from '../internal/testkit/coordination.js'
 import { githubChaos } from '../internal/testkit/ghstress.js'
+import { gitHttpServer } from '../internal/testkit/githttp.js'
 import {
   ALL_PROBES,
   claimByIdRace,
@@ -46,6 +47,51 @@ describe.skipIf(!on)('stress', () => {
     figures.push(['claim racing record pull', f])
     expect(f.claims_failed).toBe(0)
     expect(f.claims_lost).toBe(0)
+  })
+
+  test('one winner across clones over file://: 4 clones × 4 processes × 50 rounds', {
+    timeout: 3_600_000,
+  }, async () => {
+    const f = await remoteClaimRace(await workspace(), {
+      clones: 4,
+      procs: 4,
+      rounds: 50,
+      url: (root) => `file://${root}/team.git`,
+    })
+    figures.push(['one winner across clones (file://)', f])
+    expect(f.other_exits).toBe('none')
+    expect(f.rounds_with_other_than_one_winner).toBe(0)
+    expect(f.rounds_where_the_remote_disagrees).toBe(0)
+  })
+
+  test('one winner across clones over smart HTTP: 4 clones × 4 processes × 50 rounds', {
+    timeout: 3_600_000,
+  }, async () => {
+    const servers: { close(): Promise<void> }[] = []
+    try {
+      const f = await remoteClaimRace(await workspace(), {
+        clones: 4,
+        procs: 4,
+        rounds: 50,
+        url: async (root) => {
+          const s = await gitHttpServer(root)
+          servers.push(s)
+          return s.url('team.git')
+        },
+      })
+      figures.push(['one winner across clones (smart HTTP)', f])
+      expect(f.other_exits).toBe('none')
+      expect(f.rounds_with_other_than_one_winner).toBe(0)
+      expect(f.rounds_where_the_remote_disagrees).toBe(0)
+    } finally {
+      for (const s of servers) await s.close()
+    }
+  })
+
+  test('expired-lease takeover with two takers: 20 rounds', { timeout: 1_800_000 }, async () => {
+    const f = await takeoverRace(await workspace(), 20)
+    figures.push(['expired-lease takeover, two takers', f])
+    expect(f.rounds_with_other_than_one_winner).toBe(0)
   })
 
   test('no lost sequence number: 8 processes × 50 adds', { timeout: 1_800_000 }, async () => {

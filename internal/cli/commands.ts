@@ -5,6 +5,7 @@
 import type { Command } from '../clikit/command.js'
 import { commands as accept } from '../features/accept/index.js'
 import { commands as agent } from '../features/agent/index.js'
+import { commands as claims } from '../features/claims/index.js'
 import { commands as context } from '../features/context/index.js'
 import { commands as events } from '../features/events/index.js'
 import { commands as github } from '../features/github/index.js'
@@ -24,6 +25,7 @@ export const commands: readonly Command[] = [
   ...agent,
   ...project,
   ...task,
+  ...claims,
   ...worktree,
   ...accept,
   ...note,

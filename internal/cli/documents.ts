@@ -6,6 +6,7 @@ import type { DocumentRegistry } from '../clikit/context.js'
 import { documents as envelope } from '../clikit/envelope.schema.js'
 import { documents as accept } from '../features/accept/json.js'
 import { documents as agent } from '../features/agent/json.js'
+import { documents as claims } from '../features/claims/json.js'
 import { documents as context } from '../features/context/json.js'
 import { documents as events } from '../features/events/json.js'
 import { documents as github } from '../features/github/json.js'
@@ -25,6 +26,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...agent,
   ...project,
   ...task,
+  ...claims,
   ...worktree,
   ...accept,
   ...note,

@@ -125,6 +125,8 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   // deleted by hand in beforeAll (remove and prune forget it).
   'worktree add': { argv: ['worktree', 'add', 'alpha/1', '--base', 'dacli/record'] },
   'worktree list': { argv: ['worktree', 'list'] },
+  // origin is the fixture's bare remote (no claims yet).
+  'claims list': { argv: ['claims', 'list'] },
   'worktree remove': { argv: ['worktree', 'remove', 'alpha/2'] },
   'worktree prune': { argv: ['worktree', 'prune', '--into', 'dacli/record'] },
   // The one command that refuses --json (stdout is the protocol); its --help must not start the server.

@@ -39,11 +39,18 @@ export function frontier<T extends FrontierTask>(
   statusOf: (id: string) => Status | null,
   slack: ReadonlyMap<string, number> | null,
   limit: number,
+  /** Tasks another clone holds a live claim on (coordination.md): never proposed. */
+  claimedElsewhere: ReadonlySet<string> = new Set(),
 ): Frontier<T> {
   const waiting: Frontier<T>['waiting'] = []
   const candidates: T[] = []
+  let elsewhere = 0
   for (const t of scope) {
     if (t.status !== 'open' || t.priority === 'wont') continue
+    if (claimedElsewhere.has(t.id)) {
+      elsewhere++
+      continue
+    }
     const r = readiness(t, depsOf(t), statusOf)
     if (r.ready) candidates.push(t)
     else waiting.push({ task: t, on: r.holds.map((h) => h.on), holds: r.holds })
@@ -61,10 +68,10 @@ export function frontier<T extends FrontierTask>(
         a.seq - b.seq,
     )
     .slice(0, limit)
-  return { ready, waiting, explanation: ready.length > 0 ? null : explain(scope, waiting.length) }
+  return { ready, waiting, explanation: ready.length > 0 ? null : explain(scope, waiting.length, elsewhere) }
 }
 
-function explain(scope: readonly FrontierTask[], waiting: number): string {
+function explain(scope: readonly FrontierTask[], waiting: number, elsewhere: number): string {
   const count = (s: Status) => scope.filter((t) => t.status === s).length
   if (scope.length === 0) return 'there are no tasks here yet'
   const open = count('open')
@@ -78,6 +85,7 @@ function explain(scope: readonly FrontierTask[], waiting: number): string {
   if (count('active') > 0) parts.push(`${count('active')} already in progress`)
   const wont = scope.filter((t) => t.status === 'open' && t.priority === 'wont').length
   if (wont > 0) parts.push(`${wont} marked wont`)
+  if (elsewhere > 0) parts.push(`${elsewhere} claimed in another clone (the remote's claims)`)
   if (open === 0 && parts.length === 0) return 'nothing is open'
   return `nothing is ready: ${parts.join(', ')}`
 }

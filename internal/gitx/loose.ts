@@ -3,10 +3,11 @@
 // reads are nearly always loose; isomorphic-git (whose inflate goes through
 // async web streams) still reads everything else, packed objects included.
 
-import { readFileSync } from 'node:fs'
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import * as path from 'node:path'
-import { inflateSync } from 'node:zlib'
-import type { Signature, TreeItem } from './objects.js'
+import { deflateSync, inflateSync } from 'node:zlib'
+import { type ObjectType, objectId, type Signature, type TreeItem } from './objects.js'
+import { tempTag } from './refs.js'
 
 export interface RawObject {
   type: string
@@ -28,6 +29,34 @@ export function readLoose(gitdir: string, oid: string): RawObject | null {
   const body = raw.subarray(nul + 1)
   if (sp === -1 || Number(header.slice(sp + 1)) !== body.length) return null
   return { type: header.slice(0, sp), body }
+}
+
+/**
+ * Write one loose object the way git does (a temp file in the fan-out folder, then a link that fails when the
+ * object exists, so an object file is never rewritten). For the few small objects a claim needs, this spares
+ * loading isomorphic-git. Returns the object id.
+ */
+export function writeLoose(gitdir: string, type: ObjectType, body: Buffer): string {
+  const oid = objectId(type, body)
+  const dir = path.join(gitdir, 'objects', oid.slice(0, 2))
+  const file = path.join(dir, oid.slice(2))
+  mkdirSync(dir, { recursive: true })
+  const tmp = path.join(dir, `tmp_obj_dacli_${tempTag()}`)
+  const fd = openSync(tmp, 'wx', 0o444)
+  try {
+    writeSync(fd, deflateSync(Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body])))
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  try {
+    linkSync(tmp, file)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+  } finally {
+    rmSync(tmp, { force: true })
+  }
+  return oid
 }
 
 export function parseTree(body: Buffer): TreeItem[] {

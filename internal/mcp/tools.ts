@@ -102,7 +102,7 @@ export const TIER1: readonly ToolDef[] = [
     path: 'task done',
     description:
       'Close your task. This verifies, it does not just record: a refusal lists exactly which criterion is unmet; tick it first, never retry unchanged.',
-    // The Tier-1 surface is fixed (mcp.md): the landing and token flags of `task done` are reached through `cli`.
+    // The Tier-1 surface is fixed (mcp.md): --remote/--local and the landing and token flags stay with the cli tool.
     flags: ['allow-unverified'],
   },
   {

@@ -3,6 +3,8 @@
 
 import * as path from 'node:path'
 import { headOf } from '../gitx/discover.js'
+import { dropOnClose } from './arbitrate.js'
+import type { Arbitration } from './claims.js'
 import { FailureError, RefusedError, UsageError } from './errors.js'
 import { type EventRecord, listEvents, markApplied } from './events.js'
 import type { Landing, LandingRequest } from './landing.js'
@@ -209,6 +211,7 @@ async function closeOne(
     adopt: boolean
     landing: Landing | null
     tokens?: number
+    arbitration?: Arbitration
   },
   proposals: readonly EventRecord[],
 ): Promise<AcceptEntry> {
@@ -244,7 +247,8 @@ async function closeOne(
       landing: opts.landing,
       ...(opts.tokens === undefined ? {} : { tokens: opts.tokens }),
     })
-    return res === false ? false : { ...res, applied: proposals.map((p) => p.id) }
+    if (res === false) return false
+    return { ...res, ...(await dropOnClose(opts.arbitration, e, who)), applied: proposals.map((p) => p.id) }
   })
   const applied: string[] = []
   for (const p of proposals) {
@@ -279,7 +283,7 @@ export async function acceptTask(
   store: Store,
   ref: string,
   who: Identity,
-  opts: { verify?: VerifyRequest; allowUnverified?: boolean; force?: boolean } & CloseExtras,
+  opts: { verify?: VerifyRequest; allowUnverified?: boolean; force?: boolean; arbitration?: Arbitration } & CloseExtras,
 ): Promise<AcceptEntry> {
   const t = await store.readTask(ref)
   const tokens = opts.tokens === undefined ? {} : { tokens: opts.tokens }
@@ -328,11 +332,12 @@ export async function acceptTask(
   const verification =
     opts.verify === undefined || t.status === 'done' ? null : await verifyOrFail(store, opts.verify, t)
   const proposals = (await listEvents(store)).events.filter((e) => isCloseProposal(e) && e.about === t.id)
+  const arbitration = opts.arbitration === undefined ? {} : { arbitration: opts.arbitration }
   return closeOne(
     store,
     t,
     who,
-    { allowUnverified: opts.allowUnverified === true, verification, adopt, landing, ...tokens },
+    { allowUnverified: opts.allowUnverified === true, verification, adopt, landing, ...tokens, ...arbitration },
     proposals,
   )
 }
@@ -341,7 +346,10 @@ export async function acceptTask(
 export async function acceptAll(
   store: Store,
   who: Identity,
-  opts: { verify?: VerifyRequest; allowUnverified?: boolean } & Omit<CloseExtras, 'branch' | 'tokens'>,
+  opts: { verify?: VerifyRequest; allowUnverified?: boolean; arbitration?: Arbitration } & Omit<
+    CloseExtras,
+    'branch' | 'tokens'
+  >,
 ): Promise<AcceptEntry[]> {
   const pending = (await listEvents(store)).events.filter(isCloseProposal)
   const byTask = new Map<string, EventRecord[]>()
@@ -405,6 +413,7 @@ export async function acceptAll(
           adopt: false,
           landing,
           ...(reported === undefined ? {} : { tokens: reported }),
+          ...(opts.arbitration === undefined ? {} : { arbitration: opts.arbitration }),
         },
         proposals,
       ),

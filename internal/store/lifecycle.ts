@@ -11,6 +11,8 @@
 // Every change goes through Store.editTask (lock, re-read, atomic write).
 
 import { listAgents } from './agents.js'
+import { dropDetails, dropOnClose, open, remoteForClaim, remoteOfClaim } from './arbitrate.js'
+import type { Arbitration } from './claims.js'
 import { ConflictError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventKind } from './events.js'
 import type { Landing, LandingRequest } from './landing.js'
@@ -101,16 +103,25 @@ function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): stri
   return ms === null ? null : stamp(new Date(now.getTime() + ms))
 }
 
-const setClaim = (e: TaskEdit, by: string, expires: string | null) => {
+const setClaim = (e: TaskEdit, by: string, expires: string | null, remote: string | null = null) => {
   e.doc.set('owner', by)
-  e.setFlow('claim', expires === null ? { by, at: stamp(e.now) } : { by, at: stamp(e.now), expires })
+  const claim = {
+    by,
+    at: stamp(e.now),
+    ...(expires === null ? {} : { expires }),
+    ...(remote === null ? {} : { remote }),
+  }
+  e.setFlow('claim', claim)
 }
+
+const onRemote = (remote: string | null, details = '') =>
+  [details, remote === null ? '' : `on ${remote}`].filter(Boolean).join(' ')
 
 export async function claimTask(
   store: Store,
   ref: string,
   who: Identity,
-  opts: { leaseMs?: number } = {},
+  opts: { leaseMs?: number; arbitration?: Arbitration } = {},
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (t.status === 'done') {
@@ -122,8 +133,11 @@ export async function claimTask(
     return propose(store, t, who, 'claim', 'claim', opts.leaseMs === undefined ? {} : { lease_ms: opts.leaseMs })
   }
   const retired = new Set((await listAgents(store)).filter((a) => a.retired).map((a) => a.id))
+  const remote = remoteForClaim(opts.arbitration)
+  const arbiter = await open(opts.arbitration, remote)
+  const lease = opts.leaseMs === undefined ? '' : `lease ${Math.round(opts.leaseMs / 1000)}s`
   let takenFrom: string | null = null
-  const res = await change(store, target, who, 'claim', (e) => {
+  const res = await change(store, target, who, 'claim', async (e) => {
     const cur = e.before
     const now = e.now
     if (cur.status === 'done') {
@@ -132,10 +146,15 @@ export async function claimTask(
       })
     }
     if (cur.owner === who.id) {
-      if (opts.leaseMs === undefined) return false
-      setClaim(e, who.id, leaseExpiry(store, opts.leaseMs, now))
-      e.log('renewed', `lease ${Math.round(opts.leaseMs / 1000)}s`)
-      return { renewed: true }
+      // Yours already: unchanged — unless a lease is given (renewed) or the claim is not yet on the remote.
+      const publish = remote !== null && cur.claim?.remote !== remote
+      if (opts.leaseMs === undefined && !publish) return false
+      const expires = leaseExpiry(store, opts.leaseMs, now)
+      if (arbiter !== null) await arbiter.take(cur.id, who, expires, now, refOf(cur))
+      setClaim(e, who.id, expires, remote ?? cur.claim?.remote ?? null)
+      if (publish) e.log('claimed', onRemote(remote, lease))
+      else e.log('renewed', onRemote(remote, lease))
+      return publish ? { published: remote } : { renewed: true }
     }
     if (cur.owner !== null) {
       const expired = cur.claim?.expires != null && Date.parse(cur.claim.expires) <= now.getTime()
@@ -150,22 +169,35 @@ export async function claimTask(
       }
       takenFrom = cur.owner
     }
-    setClaim(e, who.id, leaseExpiry(store, opts.leaseMs, now))
+    const expires = leaseExpiry(store, opts.leaseMs, now)
+    // The remote decides first; the file changes only after it said yes (a refusal throws, writing nothing).
+    const taken = arbiter === null ? null : await arbiter.take(cur.id, who, expires, now, refOf(cur))
+    if (taken?.outcome === 'taken-over' && taken.previous !== null && takenFrom === null) takenFrom = taken.previous.by
+    setClaim(e, who.id, expires, remote)
     if (cur.status === 'open') e.status = 'active'
     if (takenFrom !== null) {
-      e.log('taken-over', `from ${takenFrom} (${retired.has(takenFrom) ? 'owner retired' : 'lease expired'})`)
-    } else e.log('claimed', opts.leaseMs === undefined ? '' : `lease ${Math.round(opts.leaseMs / 1000)}s`)
-    return takenFrom === null ? {} : { previous_owner: takenFrom }
+      const why = retired.has(takenFrom) ? 'owner retired' : 'lease expired'
+      e.log('taken-over', onRemote(remote, `from ${takenFrom} (${why})`))
+    } else e.log(opts.arbitration?.local ? 'claimed-local' : 'claimed', onRemote(remote, lease))
+    return {
+      ...(takenFrom === null ? {} : { previous_owner: takenFrom }),
+      ...(remote === null ? {} : { remote, claim_commit: taken?.commit ?? null }),
+    }
   })
   if (takenFrom !== null && res.outcome === 'changed') res.outcome = 'taken-over'
   return res
 }
 
-export async function releaseTask(store: Store, ref: string, who: Identity): Promise<Change> {
+export async function releaseTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  opts: { arbitration?: Arbitration } = {},
+): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (who.grant !== 'rw') return propose(store, t, who, 'release', 'release', {})
   if (t.owner !== null && t.owner !== who.id) throw notOwner(t, who, 'release')
-  return change(store, target, who, 'release', (e) => {
+  return change(store, target, who, 'release', async (e) => {
     const cur = e.before
     if (cur.owner !== null && cur.owner !== who.id) throw notOwner(cur, who, 'release')
     if (cur.owner === null && cur.claim === null) return false
@@ -174,11 +206,15 @@ export async function releaseTask(store: Store, ref: string, who: Identity): Pro
         next: [`dacli task show ${refOf(cur)}`],
       })
     }
+    // Another clone's claim on the remote stays theirs; this clone's is deleted under a lease.
+    const remote = remoteOfClaim(opts.arbitration, cur)
+    const arbiter = await open(opts.arbitration, remote)
+    const dropped = arbiter === null ? null : await arbiter.drop(cur.id, who, e.now, { expired: false })
     e.doc.delete('owner')
     e.doc.delete('claim')
     if (cur.status === 'active') e.status = 'open'
-    e.log('released')
-    return {}
+    e.log('released', dropped?.outcome === 'dropped' ? onRemote(remote) : '')
+    return remote === null || dropped === null ? {} : dropDetails(remote, dropped)
   })
 }
 
@@ -186,7 +222,7 @@ export async function renewClaim(
   store: Store,
   ref: string,
   who: Identity,
-  opts: { leaseMs?: number } = {},
+  opts: { leaseMs?: number; arbitration?: Arbitration } = {},
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (t.owner !== who.id) {
@@ -195,7 +231,7 @@ export async function renewClaim(
       next: [`dacli task claim ${refOf(t)}`],
     })
   }
-  return change(store, target, who, 'renew', (e) => {
+  return change(store, target, who, 'renew', async (e) => {
     if (e.before.owner !== who.id)
       throw new RefusedError('owner', `${refOf(e.before)} is no longer claimed by ${who.id}`, {
         details: { owner: e.before.owner },
@@ -203,9 +239,13 @@ export async function renewClaim(
       })
     const expires = leaseExpiry(store, opts.leaseMs, e.now)
     if (expires === null) return false
-    setClaim(e, who.id, expires)
-    e.log('renewed', `until ${expires}`)
-    return { expires }
+    // On the remote first: a claim taken over there meanwhile is a conflict (5), and the file stays as it was.
+    const remote = remoteOfClaim(opts.arbitration, e.before)
+    const arbiter = await open(opts.arbitration, remote)
+    if (arbiter !== null) await arbiter.take(e.before.id, who, expires, e.now, refOf(e.before))
+    setClaim(e, who.id, expires, remote)
+    e.log('renewed', onRemote(remote, `until ${expires}`))
+    return { expires, ...(remote === null ? {} : { remote }) }
   })
 }
 
@@ -213,16 +253,18 @@ export async function doneTask(
   store: Store,
   ref: string,
   who: Identity,
-  opts: { allowUnverified?: boolean; tokens?: number } & LandingRequest = {},
+  opts: { allowUnverified?: boolean; arbitration?: Arbitration; tokens?: number } & LandingRequest = {},
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   const tokens = opts.tokens === undefined ? {} : { tokens: opts.tokens }
   if (!(await mayRewrite(store, t, who)))
     return propose(store, t, who, 'done', 'propose-status', { status: 'done', ...tokens })
   const landing = await closeLanding(store, t, opts)
-  return change(store, target, who, 'done', (e) =>
-    closeTask(store, e, who, opts.allowUnverified === true, 'done', { landing, ...tokens }),
-  )
+  return change(store, target, who, 'done', async (e) => {
+    const closed = await closeTask(store, e, who, opts.allowUnverified === true, 'done', { landing, ...tokens })
+    // A done task's claim ref disappears with it (after the criteria passed, before the file is written).
+    return closed === false ? false : { ...closed, ...(await dropOnClose(opts.arbitration, e, who)) }
+  })
 }
 
 /** The landing check of a close (loop.md), loading git only for a task with a branch. */

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../gitx/discover.js'
-import { FailureError, NotFoundError } from './errors.js'
+import { FailureError, NotFoundError, UsageError } from './errors.js'
 import { quickFront, readFront } from './flat.js'
 import { assertNoLinks, readText } from './fsio.js'
 
@@ -144,7 +144,34 @@ export interface Config {
   claim_lease_ms: number | null
   /** WIP capacity (active tasks), or null when unset. */
   wip_limit: number | null
+  /** `claims: {remote: R}`: the git remote that arbitrates claims (coordination.md), or null (claims stay in the clone). */
+  claims_remote: string | null
   raw: Record<string, unknown>
+}
+
+/** A git remote as dacli accepts it from config or a flag: a name or a URL, never an option, no spaces or controls. */
+export function checkRemote(remote: string, where: string): string {
+  if (remote === '' || remote.startsWith('-') || /[\s\u0000-\u001f\u007f]/.test(remote)) {
+    throw new UsageError(`${where}: "${remote}" is not a git remote name or URL`, { details: { remote } })
+  }
+  return remote
+}
+
+function claimsRemote(raw: Record<string, unknown>, file: string): string | null {
+  const c = raw.claims
+  if (c === undefined || c === null) return null
+  const remote = typeof c === 'object' && !Array.isArray(c) ? (c as Record<string, unknown>).remote : undefined
+  if (remote === undefined || remote === null || remote === false) return null
+  if (typeof remote !== 'string') {
+    throw new FailureError(`claims.remote in ${file} must be a git remote name (e.g. origin)`, {
+      next: ['set `claims: {remote: origin}` in .dacli/config.yml, or remove it'],
+    })
+  }
+  try {
+    return checkRemote(remote, `claims.remote in ${file}`)
+  } catch (e) {
+    throw new FailureError((e as Error).message, { next: ['set `claims: {remote: origin}` in .dacli/config.yml'] })
+  }
 }
 
 export const DEFAULT_RECORD_BRANCH = 'dacli/record'
@@ -194,6 +221,7 @@ export async function readConfig(dir: string, parseDuration: (s: string) => numb
     autorecord: raw.autorecord === true,
     claim_lease_ms: leaseMs,
     wip_limit: typeof wip === 'number' && Number.isInteger(wip) && wip > 0 ? wip : null,
+    claims_remote: claimsRemote(raw, file),
     raw,
   }
 }

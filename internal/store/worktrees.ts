@@ -85,7 +85,7 @@ async function recordWorktree(
       e.doc.delete('worktree')
       e.log('worktree', `removed ${t.worktree?.path ?? ''}`.trim())
     } else {
-      e.doc.set('worktree', e.doc.createNode(value, { flow: true }))
+      e.setFlow('worktree', value)
       e.log('worktree', `${value.path} on branch ${value.branch}`)
     }
     return {}

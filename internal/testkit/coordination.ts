@@ -156,3 +156,140 @@ export async function pullClaimRace(ws: Workspace, rounds: number): Promise<Figu
     seconds: (Date.now() - t0) / 1000,
   }
 }
+
+/** A team: a bare remote (`<root>/team.git`), the first clone `a` (with the workspace) and more clones. */
+export interface Team {
+  root: string
+  /** What the clones call origin (a path, a file:// URL or an http:// URL). */
+  url: string
+  a: Workspace
+  clones: Checkout[]
+}
+
+/**
+ * `clones` clones of one workspace sharing a bare remote under `root` (served as `url`), each with the
+ * record pulled: the same tasks, agents and workspace id everywhere.
+ */
+export async function team(
+  ws: Workspace,
+  o: { clones: number; tasks: number; url?: ((root: string) => string | Promise<string>) | undefined },
+): Promise<Team> {
+  const root = tempDir('dacli-team-')
+  git(root, 'init', '-q', '--bare', '-b', 'main', 'team.git')
+  const url = (await o.url?.(root)) ?? path.join(root, 'team.git')
+  ws.write('README.md', 'the code\n')
+  git(ws.root, 'add', 'README.md')
+  git(ws.root, 'commit', '-q', '-m', 'code')
+  git(ws.root, 'remote', 'add', 'origin', url)
+  git(ws.root, 'push', '-q', 'origin', 'main')
+  ;(await ws.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
+  for (let i = 1; i <= o.tasks; i++) {
+    ;(
+      await ws.dacli('task', 'add', `Contested ${i}`, '--project', 'race', '--force', '--accept', 'x', '--quiet')
+    ).expectExit(0)
+  }
+  return { root, url, a: ws, clones: [] }
+}
+
+/** Mint agents in `a`, push the record, and clone `n` more checkouts that pull it. */
+export async function cloneTeam(t: Team, n: number, agents: number): Promise<{ id: string; token: string }[]> {
+  const minted = await Promise.all(Array.from({ length: agents }, (_, i) => t.a.agent('rw', `racer${i}`)))
+  ;(await t.a.dacli('record', 'push')).expectExit(0)
+  for (let i = 0; i < n; i++) {
+    const dir = tempDir('dacli-clone-')
+    git(dir, 'clone', '-q', t.url, '.')
+    const c = checkoutAt(dir)
+    ;(await c.dacli('record', 'pull')).expectExit(0)
+    t.clones.push(c)
+  }
+  return minted
+}
+
+/** The claim the remote holds for a task: `by` from its commit message, or null. */
+export function remoteHolder(t: Team, taskId: string): string | null {
+  try {
+    const msg = git(path.join(t.root, 'team.git'), 'log', '-1', '--format=%B', `refs/dacli/claims/${taskId}`)
+    return /^by: (\S+)$/m.exec(msg)?.[1] ?? null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * `clones` × `procs` processes (each its own identity) race `task claim --remote origin` on one fresh task
+ * per round: exactly one exit 0, every other exit 5, and the remote's claim names the winner.
+ */
+export async function remoteClaimRace(
+  ws: Workspace,
+  o: { clones: number; procs: number; rounds: number; url?: ((root: string) => string | Promise<string>) | undefined },
+): Promise<Figures> {
+  const t = await team(ws, { clones: o.clones, tasks: o.rounds, url: o.url })
+  const agents = await cloneTeam(t, o.clones, o.clones * o.procs)
+  const ids = (await t.a.dacli('task', 'list', '--project', 'race', '--json')).json.tasks.map(
+    (x: { id: string }) => x.id,
+  )
+  let wrong = 0
+  let disagree = 0
+  const other = new Set<string>()
+  const t0 = Date.now()
+  for (let round = 1; round <= o.rounds; round++) {
+    const runs = await Promise.all(
+      agents.map((a, i) =>
+        spawnBin(['task', 'claim', `race/${round}`, '--remote', 'origin', '--json'], {
+          cwd: (t.clones[i % o.clones] as Checkout).root,
+          as: a.token,
+        }),
+      ),
+    )
+    const winners = runs.filter((r) => r.code === 0)
+    for (const r of runs) if (r.code !== 0 && r.code !== 5) other.add(`${r.code}: ${r.stderr.slice(0, 160)}`)
+    if (winners.length !== 1 || runs.filter((r) => r.code === 5).length !== runs.length - 1) wrong++
+    const owner = winners[0]?.json.task.owner
+    if (owner === undefined || remoteHolder(t, ids[round - 1]) !== owner) disagree++
+  }
+  return {
+    transport: t.url.startsWith('http') ? 'smart HTTP' : 'file',
+    clones: o.clones,
+    processes_per_clone: o.procs,
+    rounds: o.rounds,
+    rounds_with_other_than_one_winner: wrong,
+    rounds_where_the_remote_disagrees: disagree,
+    other_exits: [...other].join(' | ') || 'none',
+    seconds: (Date.now() - t0) / 1000,
+  }
+}
+
+/**
+ * Expired-lease takeover with two takers: each round one clone claims a task on the remote with a 1 s
+ * lease; once it has expired, two other clones (two identities) take it over at once. Exactly one wins
+ * (outcome taken-over), the other exits 5 naming the winner.
+ */
+export async function takeoverRace(
+  ws: Workspace,
+  rounds: number,
+  url?: (root: string) => string | Promise<string>,
+): Promise<Figures> {
+  const t = await team(ws, { clones: 3, tasks: rounds, url })
+  const [first, left, right] = (await cloneTeam(t, 3, 3)).map((a) => a.token) as [string, string, string]
+  let wrong = 0
+  const t0 = Date.now()
+  for (let round = 1; round <= rounds; round++) {
+    const ref = `race/${round}`
+    const c = t.clones as [Checkout, Checkout, Checkout]
+    ;(await c[0].dacli('task', 'claim', ref, '--remote', 'origin', '--lease', '1s', { as: first })).expectExit(0)
+    await sleep(1_500)
+    const runs = await Promise.all([
+      spawnBin(['task', 'claim', ref, '--remote', 'origin', '--json'], { cwd: c[1].root, as: left }),
+      spawnBin(['task', 'claim', ref, '--remote', 'origin', '--json'], { cwd: c[2].root, as: right }),
+    ])
+    const won = runs.filter((r) => r.code === 0)
+    const lost = runs.filter((r) => r.code === 5)
+    const ok =
+      won.length === 1 &&
+      lost.length === 1 &&
+      won[0]?.json.outcome === 'taken-over' &&
+      lost[0]?.error.details.owner === won[0]?.json.task.owner
+    if (!ok) wrong++
+  }
+  return { takers: 2, rounds, rounds_with_other_than_one_winner: wrong, seconds: (Date.now() - t0) / 1000 }
+}

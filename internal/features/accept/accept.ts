@@ -2,6 +2,7 @@ import { closeFlags } from '../../clikit/closeflags.js'
 import { defineCommand, flagBool, flagNum, flagStr, optionalArg } from '../../clikit/command.js'
 import { bool, duration, str } from '../../clikit/flags.js'
 import { count } from '../../clikit/text.js'
+import { arbitrationOf } from '../../store/claims.js'
 import { type AcceptEntry, acceptAll, acceptTask, UsageError } from '../../store/index.js'
 import { checkText } from '../../store/paths.js'
 import type { AcceptanceResultDocT } from './json.js'
@@ -23,8 +24,8 @@ export const accept = defineCommand({
   path: 'accept',
   summary: 'Close a task in one step: verify, check every criterion, move to done',
   description:
-    'The owner’s close: runs --verify (a failure is exit 1 and the task stays open), checks every box, moves the task to done and applies pending close proposals. A task without criteria is refused (exit 3) unless --allow-unverified, which marks it unverified. A non-owner’s accept is recorded as a proposal (exit 0). `accept --all` closes every task with a pending close proposal that you may close; tasks it cannot close are reported as skipped, not fatal. `newly_checked`, `satisfied` and `total` are reported separately: zero newly checked with a non-zero total means already satisfied.',
-  usage: '(<ref> | --all) [--verify CMD] [--timeout DUR] [--allow-unverified] [--force]',
+    'The owner’s close: runs --verify (a failure is exit 1 and the task stays open), checks every box, moves the task to done and applies pending close proposals. A task without criteria is refused (exit 3) unless --allow-unverified, which marks it unverified. A non-owner’s accept is recorded as a proposal (exit 0). `accept --all` closes every task with a pending close proposal that you may close; tasks it cannot close are reported as skipped, not fatal. `newly_checked`, `satisfied` and `total` are reported separately: zero newly checked with a non-zero total means already satisfied. A claim made on a remote disappears with the task (its ref is deleted under a lease); another clone’s live claim there is a conflict (exit 5); --local leaves the remote alone.',
+  usage: '(<ref> | --all) [--verify CMD] [--timeout DUR] [--allow-unverified] [--force] [--remote R | --local]',
   args: [optionalArg('ref', 'the task (omit with --all)')],
   flags: {
     all: bool('every task with a pending close proposal you may close'),
@@ -32,6 +33,11 @@ export const accept = defineCommand({
     timeout: duration('kill the --verify command after this long', { defaultText: '10m' }),
     'allow-unverified': bool('close a task without acceptance criteria, marking it unverified'),
     force: bool('root only: take over another identity’s task to close it (logged)'),
+    remote: str('the git remote holding the claim (its ref is deleted with the close)', {
+      valueName: 'R',
+      defaultText: 'the remote the claim was made on',
+    }),
+    local: bool('close in this clone only: leave any claim ref on the remote'),
     ...closeFlags,
   },
   json: 'acceptance-result/v1',
@@ -54,14 +60,15 @@ export const accept = defineCommand({
       command === undefined
         ? undefined
         : { command, env: ctx.env, ...(timeout === undefined ? {} : { timeoutMs: timeout }) }
+    const store = await ctx.store()
     const f = input.flags
     const opts = {
       ...(verify === undefined ? {} : { verify }),
       allowUnverified: flagBool(input, 'allow-unverified'),
+      arbitration: arbitrationOf(store, ctx.env, f),
       allowUnlanded: f['allow-unlanded'] === true,
       ...(f.into === undefined ? {} : { into: f.into }),
     }
-    const store = await ctx.store()
     const who = await ctx.identity()
     const entries =
       ref === undefined

@@ -15,7 +15,7 @@ import {
   listRisks,
   type Store,
 } from '../../store/index.js'
-import { shadowedCopies } from '../../store/workspace.js'
+import { coordinationFindings } from './coordination.js'
 import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings } from './hostile.js'
 import type { DoctorDocT } from './json.js'
 import { loadPlan, refOf } from './plan.js'
@@ -171,15 +171,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
       hint: 'compare the two, keep what is right in the .md file, delete this copy, then dacli record (record push refuses until then)',
     })
   }
-  for (const copy of shadowedCopies(store.root, store.git)) {
-    add({
-      code: 'shadowed-worktree-copy',
-      severity: 'info',
-      subject: copy,
-      message: `a linked worktree's checked-out copy of the store, which dacli ignores: every worktree of this clone uses ${store.dir}`,
-      hint: 'nothing to do: run dacli from any worktree; the copy changes only with the commits you check out there',
-    })
-  }
+  for (const f of coordinationFindings(store, plan.tasks, now)) add(f)
   const rank = { error: 0, warning: 1, info: 2 }
   return dedupe(out).sort(
     (a, b) => rank[a.severity] - rank[b.severity] || byText(a.code, b.code) || byText(a.subject, b.subject),
@@ -205,7 +197,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
   args: [],
   flags: { strict: bool('exit 1 when there is an error-severity finding') },
   json: 'doctor/v1',

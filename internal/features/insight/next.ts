@@ -1,20 +1,21 @@
 import { defineCommand, flagNum, flagStr } from '../../clikit/command.js'
-import { int, str } from '../../clikit/flags.js'
+import { bool, int, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../engines/readiness.js'
 import { safeSegment } from '../../store/paths.js'
 import type { NextDocT } from './json.js'
-import { loadPlan, readyFrontier, refOf } from './plan.js'
+import { loadPlan, readyFrontier, refOf, remoteClaims } from './plan.js'
 
 export const next = defineCommand({
   path: 'next',
   summary: 'What to work on next: the ready frontier, best first',
   description:
-    'Ready means open, not wont, and no dependency holding its start: an FS predecessor must be done, an SS predecessor must have started (active or done); FF and SF links constrain the finish and never hold a start. Ordered by MoSCoW priority, then critical-path slack (when every open and active task in scope has an estimate), then sequence; never a could while a must is ready. An empty frontier is explained.',
+    'Ready means open, not wont, and no dependency holding its start: an FS predecessor must be done, an SS predecessor must have started (active or done); FF and SF links constrain the finish and never hold a start. Tasks another clone holds a live claim on (the remote’s claims as last fetched by claims list, a claim or --fetch) are left out. Ordered by MoSCoW priority, then critical-path slack (when every open and active task in scope has an estimate), then sequence; never a could while a must is ready. An empty frontier is explained.',
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
     parallel: int('how many tasks to propose (for parallel agents)', { min: 1, max: 1000, defaultText: '3' }),
+    fetch: bool('first fetch the claims the remote arbitrates (claims.remote in config.yml, else origin)'),
   },
   json: 'next/v1',
   mutates: false,
@@ -27,7 +28,10 @@ export const next = defineCommand({
     const store = await ctx.store()
     const plan = await loadPlan(store, project)
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
-    const f = readyFrontier(plan, parallel, project)
+    const elsewhere = await remoteClaims(ctx, store, input.flags.fetch === true)
+    const f = readyFrontier(plan, parallel, project, elsewhere)
+    const left = plan.tasks.filter((t) => t.status === 'open' && elsewhere.has(t.id)).length
+    if (left > 0) ctx.notes.note(`left out ${left} open task${left === 1 ? '' : 's'} claimed in another clone`)
     if (f.slack === null && f.ready.length > 1)
       ctx.notes.note('not every task in scope has an estimate: ordered by priority and sequence only')
     const data: NextDocT = {

@@ -4,13 +4,13 @@ import { count, shortRef } from '../../clikit/text.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import type { OverviewDocT } from './json.js'
-import { loadPlan, readyFrontier, refOf } from './plan.js'
+import { loadPlan, readyFrontier, refOf, remoteClaims } from './plan.js'
 
 export const overview = defineCommand({
   path: 'overview',
   summary: 'The first screen: projects, counts, work in progress, and what is ready to start',
   description:
-    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each.',
+    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered).',
   args: [],
   flags: {},
   json: 'workspace-overview/v1',
@@ -31,7 +31,7 @@ export const overview = defineCommand({
         .map((t) => t.claim?.by as string),
     )
     const ev = await listEvents(store)
-    const f = readyFrontier(plan, 3)
+    const f = readyFrontier(plan, 3, undefined, await remoteClaims(ctx, store, false))
     const data: OverviewDocT = {
       schema: 'workspace-overview/v1',
       version: 1,

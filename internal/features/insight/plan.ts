@@ -1,9 +1,11 @@
 // The planning view shared by this slice's commands: task summaries with every
 // dependency resolved to the task it names.
 
+import type { Context } from '../../clikit/context.js'
 import { CycleError } from '../../engines/cpm.js'
 import { frontier } from '../../engines/frontier.js'
 import { type PlanTask, schedule } from '../../engines/schedule.js'
+import { claimedElsewhere } from '../../store/claims.js'
 import type { Broken, Store, TaskSummary } from '../../store/index.js'
 import { resolveAmong } from '../../store/refs.js'
 
@@ -59,7 +61,12 @@ export function planTasks(plan: Plan): PlanTask[] {
 export const scheduleOf = (plan: Plan, project: string | undefined) => schedule(planTasks(plan), project ?? null)
 
 /** The ready frontier of a plan, ordered by priority, then slack (when every task in scope is sized), then sequence. */
-export function readyFrontier(plan: Plan, limit: number, project?: string) {
+export function readyFrontier(
+  plan: Plan,
+  limit: number,
+  project?: string,
+  claimedElsewhere: ReadonlySet<string> = new Set(),
+) {
   let slack: Map<string, number> | null = null
   let critical = new Set<string>()
   try {
@@ -74,6 +81,18 @@ export function readyFrontier(plan: Plan, limit: number, project?: string) {
   }
   const statusOf = (id: string) => plan.byId.get(id)?.status ?? null
   const depsOf = (t: TaskSummary) => t.depends_on.map((d) => ({ on: plan.target(t, d.on)?.id ?? d.on, type: d.type }))
-  const f = frontier(plan.tasks, depsOf, statusOf, slack, limit)
+  const f = frontier(plan.tasks, depsOf, statusOf, slack, limit, claimedElsewhere)
   return { ...f, slack, critical }
+}
+
+/**
+ * Tasks another clone holds a live claim on, from the last fetch of the remote's claims (coordination.md);
+ * with `fetch`, fetched first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).
+ */
+export async function remoteClaims(ctx: Context, store: Store, fetch: boolean): Promise<Set<string>> {
+  if (fetch) {
+    const { openClaims } = await import('../../gitx/claims.js')
+    await openClaims(store, ctx.env, store.config.claims_remote ?? 'origin').fetchAll(ctx.now())
+  }
+  return claimedElsewhere(store, ctx.now())
 }

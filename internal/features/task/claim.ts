@@ -1,20 +1,23 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration } from '../../clikit/flags.js'
+import { arbitrationOf } from '../../store/claims.js'
 import { claimTask } from '../../store/index.js'
 import { qualifiedRef } from '../../store/refs.js'
+import { arbitrationFlags } from './claimflags.js'
 import { changeResult } from './docs.js'
 
 export const claim = defineCommand({
   path: 'task claim',
   summary: 'Take ownership of a task (moves an open task to active)',
   description:
-    'An unowned task becomes yours and moves to active. Claiming your own task again is `unchanged` (with --lease, the lease is renewed). A task another identity holds under a live claim is a conflict (exit 5, the holder and claim time in details); an expired lease, or an owner that was retired, is taken over (outcome taken-over, logged). A read-only identity’s claim is recorded as a claim event for the owner to apply (outcome proposed, exit 0). With --worktree the task then gets its own git worktree and branch, as `dacli worktree add` (the document gains `worktree`); if that fails the claim stands and the error says so.',
+    'An unowned task becomes yours and moves to active. Claiming your own task again is `unchanged` (with --lease, the lease is renewed). A task another identity holds under a live claim is a conflict (exit 5, the holder and claim time in details); an expired lease, or an owner that was retired, is taken over (outcome taken-over, logged). A read-only identity’s claim is recorded as a claim event for the owner to apply (outcome proposed, exit 0). With --worktree the task then gets its own git worktree and branch, as `dacli worktree add` (the document gains `worktree`); if that fails the claim stands and the error says so. With claims arbitrated by a git remote (claims: {remote: R} in config.yml, or --remote R), the claim is the ref refs/dacli/claims/<task-id> there, moved only by a lease-protected push: exactly one clone wins; the loser exits 5 with the holder, lease and remote in details; an expired claim there is taken over under a lease on it (taken-over). The task file changes only after the remote said yes. An unreachable remote is exit 1 with nothing changed (retry, or --local to claim in this clone only, logged as claimed-local).',
   args: [arg('ref', 'the task')],
   flags: {
     lease: duration('hold the claim this long; afterwards others may take it over', {
       defaultText: 'claim_lease in config.yml',
     }),
-    worktree: bool('then give the task its own worktree and branch (dacli worktree add)'),
+    worktree: bool('also give the task its own git worktree'),
+    ...arbitrationFlags,
   },
   json: 'task-change/v1',
   mutates: true,
@@ -24,13 +27,20 @@ export const claim = defineCommand({
   examples: [
     'dacli task claim ledger/2',
     'dacli task claim ledger/2 --lease 4h',
+    'dacli task claim ledger/2 --remote origin',
     'cd "$(dacli task claim ledger/2 --worktree --json | jq -r .worktree.path)"',
   ],
   async run(ctx, input) {
     const store = await ctx.store()
     const lease = input.flags.lease
     const who = await ctx.identity()
-    const c = await claimTask(store, input.args.ref, who, lease === undefined ? {} : { leaseMs: lease })
+    const arbitration = arbitrationOf(store, ctx.env, input.flags)
+    const c = await claimTask(
+      store,
+      input.args.ref,
+      who,
+      lease === undefined ? { arbitration } : { leaseMs: lease, arbitration },
+    )
     const result = await changeResult(store, c)
     if (input.flags.worktree !== true || c.outcome === 'proposed') {
       if (input.flags.worktree === true) ctx.notes.warn('the claim was proposed, not made: no worktree was added')

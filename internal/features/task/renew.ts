@@ -1,29 +1,28 @@
-import { arg, defineCommand, flagNum } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { duration } from '../../clikit/flags.js'
+import { arbitrationOf } from '../../store/claims.js'
 import { renewClaim } from '../../store/index.js'
+import { arbitrationFlags } from './claimflags.js'
 import { changeResult } from './docs.js'
 
 export const renew = defineCommand({
   path: 'task renew',
   summary: 'Extend your claim on a task',
   description:
-    'Sets the claim to expire --lease (or the workspace’s claim_lease) from now. Only the current owner renews (exit 3 otherwise); with no lease configured and none given, the claim never expires and renewing is `unchanged`.',
+    'Sets the claim to expire --lease (or the workspace’s claim_lease) from now. Only the current owner renews (exit 3 otherwise); with no lease configured and none given, the claim never expires and renewing is `unchanged`. A claim made on a remote is renewed there first, under a lease on this clone’s claim: if another clone took it over meanwhile, exit 5 with the holder and nothing changed.',
   args: [arg('ref', 'the task')],
-  flags: { lease: duration('the new lease, counted from now', { defaultText: 'claim_lease in config.yml' }) },
+  flags: {
+    lease: duration('the new lease, counted from now', { defaultText: 'claim_lease in config.yml' }),
+    ...arbitrationFlags,
+  },
   json: 'task-change/v1',
   mutates: true,
   examples: ['dacli task renew ledger/2 --lease 2h'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const lease = flagNum(input, 'lease')
-    return changeResult(
-      store,
-      await renewClaim(
-        store,
-        input.args.ref as string,
-        await ctx.identity(),
-        lease === undefined ? {} : { leaseMs: lease },
-      ),
-    )
+    const lease = input.flags.lease
+    const arbitration = arbitrationOf(store, ctx.env, input.flags)
+    const opts = lease === undefined ? { arbitration } : { leaseMs: lease, arbitration }
+    return changeResult(store, await renewClaim(store, input.args.ref, await ctx.identity(), opts))
   },
 })

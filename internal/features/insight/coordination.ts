@@ -1,0 +1,68 @@
+// doctor's findings about parallel agents (coordination.md): a linked worktree's
+// ignored copy of the store, and claims where this clone and the remote disagree
+// (from the last fetch of the remote's claims: doctor never touches the network).
+
+import { expiredAt, readClaimCache } from '../../store/claims.js'
+import type { Store, TaskSummary } from '../../store/index.js'
+import { qualifiedRef } from '../../store/refs.js'
+import { shadowedCopies } from '../../store/workspace.js'
+import type { DoctorDocT } from './json.js'
+
+type Finding = DoctorDocT['findings'][number]
+
+export function coordinationFindings(store: Store, tasks: readonly TaskSummary[], now: Date): Finding[] {
+  const out: Finding[] = []
+  for (const copy of shadowedCopies(store.root, store.git)) {
+    out.push({
+      code: 'shadowed-worktree-copy',
+      severity: 'info',
+      subject: copy,
+      message: `a linked worktree's checked-out copy of the store, which dacli ignores: every worktree of this clone uses ${store.dir}`,
+      hint: 'nothing to do: run dacli from any worktree; the copy changes only with the commits you check out there',
+    })
+  }
+  const cache = readClaimCache(store)
+  const byId = new Map(tasks.map((t) => [t.id, t]))
+  for (const c of cache?.claims ?? []) {
+    const t = byId.get(c.task)
+    if (t !== undefined && t.status !== 'done') continue
+    out.push({
+      code: 'stale-remote-claim',
+      severity: 'warning',
+      subject: t === undefined ? c.task : qualifiedRef(t),
+      message: `refs/dacli/claims/${c.task} on ${cache?.remote} (by ${c.by}, ${c.host}:${c.workspace}) names a task that is ${t === undefined ? 'not in this clone (dacli record pull if another clone made it)' : 'done'}`,
+      hint: `once nobody works on it: git push ${cache?.remote} --delete refs/dacli/claims/${c.task}`,
+    })
+  }
+  // A full fetch tells what the remote knows; a claim made after that fetch is not judged by it.
+  const fetched = cache?.fetched_at ?? null
+  for (const t of tasks) {
+    if (t.status === 'done' || t.owner === null || t.claim === null || expiredAt(t.claim, now)) continue
+    const remote = t.claim.remote
+    if (remote === null) {
+      if (store.config.claims_remote === null) continue
+      out.push({
+        code: 'unpublished-claim',
+        severity: 'warning',
+        subject: qualifiedRef(t),
+        message: `${t.claim.by}'s claim was made in this clone only (--local); ${store.config.claims_remote}, which arbitrates claims, does not know it`,
+        hint: `${t.claim.by} publishes it with dacli task claim ${qualifiedRef(t)} (exit 5 if another clone holds it)`,
+      })
+      continue
+    }
+    if (cache === null || cache.remote !== remote || fetched === null || fetched < t.claim.at) continue
+    const there = cache.claims.find((c) => c.task === t.id)
+    if (there !== undefined && there.by === t.claim.by && there.workspace === store.dir) continue
+    out.push({
+      code: 'unpublished-claim',
+      severity: 'warning',
+      subject: qualifiedRef(t),
+      message:
+        there === undefined
+          ? `${t.claim.by} holds it here, but ${remote} has no claim for it (as of ${fetched})`
+          : `${t.claim.by} holds it here, but on ${remote} it is claimed by ${there.by} (${there.host}:${there.workspace})`,
+      hint: `${t.claim.by} claims it again (dacli task claim ${qualifiedRef(t)}) or releases it`,
+    })
+  }
+  return out
+}

@@ -1,0 +1,12 @@
+// The flags that choose who arbitrates a claim (coordination.md): shared by
+// claim, release, renew and done.
+
+import { bool, str } from '../../clikit/flags.js'
+
+export const arbitrationFlags = {
+  remote: str('the git remote that arbitrates claims', {
+    valueName: 'R',
+    defaultText: 'claims.remote in config.yml; none: this clone only',
+  }),
+  local: bool('this clone only, whatever claims.remote says'),
+} as const
