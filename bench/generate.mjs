@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
-function ulidAt(ms) {
+/** A ULID for the time `ms` (random part from crypto). */
+export function ulidAt(ms) {
   let time = ''
   let n = ms
   for (let i = 0; i < 10; i++) {
@@ -53,7 +54,8 @@ const WORDS = [
 
 /**
  * @param {string} root a folder (a git repository is created in it)
- * @param {{projects: number, tasksPerProject: number, notes: number, events: number}} size
+ * @param {{projects: number, tasksPerProject: number, notes: number, events: number, githubRepo?: string}} size
+ *   `githubRepo` links every project to that repository (as `github link` records it).
  */
 export function generate(root, size) {
   mkdirSync(root, { recursive: true })
@@ -81,7 +83,7 @@ export function generate(root, size) {
     mkdirSync(join(pdir, 'notes', 'decisions'), { recursive: true })
     writeFileSync(
       join(pdir, 'project.md'),
-      `---\nid: p-${slug}\nkind: project\nstatus: active\nstage: design\n---\n\n# Project ${p}\n\n## Goal\n\nShip part ${p} of the ledger.\n`,
+      `---\nid: p-${slug}\nkind: project\nstatus: active\nstage: design\n${size.githubRepo ? `github:\n  repo: ${size.githubRepo}\n  public_confirmed: null\n` : ''}---\n\n# Project ${p}\n\n## Goal\n\nShip part ${p} of the ledger.\n`,
     )
     const projIds = []
     for (let i = 1; i <= size.tasksPerProject; i++, k++) {

@@ -1,14 +1,20 @@
-// Peers measured side by side with dacli, in the same run, on equivalent data:
-// each tool gets SEED tasks created through its own CLI, then the same operations
-// (create, list, show, status change, ready/next) are timed as paired ratios to
-// `node -e 0`. A peer that cannot install here is reported as such.
+// Peers measured side by side with dacli, in the same run, on equivalent data, at 50 and at 1,000 tasks
+// (quality.md: the comparison is side by side only at the same size). Each tool gets its first tasks through
+// its own CLI; up to 1,000, the rest are written in its own file format from the task it wrote (a create
+// through some peers' CLIs takes seconds), and the tool's list must then show them all. The same operations
+// (create, list, show, status change, ready/next) are timed as paired ratios to `node -e 0`. A peer that
+// cannot install here is reported as such.
 
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ulidAt } from './generate.mjs'
 import { paired, runOnce } from './measure.mjs'
 
-const SEED = 50
+/** Tasks each tool holds when measured. */
+const SIZES = (process.env.BENCH_PEER_SIZES ?? '50,1000').split(',').map(Number)
+/** Tasks created through the tool's own CLI before the rest are written from them. */
+const THROUGH_CLI = 20
 
 /** How each tool does the five operations; `i` is the run number (negative for warm-ups). */
 const PEERS = [
@@ -28,6 +34,23 @@ const PEERS = [
       next: null,
     }),
     note: 'no ready/next command',
+    /** backlog/tasks/task-<n> - <Title>.md, frontmatter id TASK-<n>. */
+    replicate(dir, from, to) {
+      const tasks = join(dir, 'backlog', 'tasks')
+      const name = readdirSync(tasks).find((f) => f.startsWith('task-1 '))
+      const text = readFileSync(join(tasks, name), 'utf8')
+      for (let n = from; n <= to; n++) {
+        const title = `Bench item ${n - 1}`
+        writeFileSync(
+          join(tasks, `task-${n} - ${title.replace(/ /g, '-')}.md`),
+          text
+            .replace(/^id: .*$/m, `id: TASK-${n}`)
+            .replace(/^title: .*$/m, `title: ${title}`)
+            .replace(/^ordinal: .*$/m, `ordinal: ${n * 1000}`),
+        )
+      }
+    },
+    count: (r) => (r.stdout.match(/^\s*TASK-\d+ /gm) ?? []).length,
   },
   {
     name: 'Task Master',
@@ -48,6 +71,16 @@ const PEERS = [
       status: (i) => [b, 'set-status', '--id=1', `--status=${i % 2 ? 'in-progress' : 'pending'}`],
       next: () => [b, 'next'],
     }),
+    /** .taskmaster/tasks/tasks.json: {master: {tasks: [{id, title, …}]}}. */
+    replicate(dir, from, to) {
+      const file = join(dir, '.taskmaster', 'tasks', 'tasks.json')
+      const doc = JSON.parse(readFileSync(file, 'utf8'))
+      const list = doc.master.tasks
+      const template = list[0]
+      for (let n = from; n <= to; n++) list.push({ ...template, id: n, title: `Bench item ${n - 1}`, subtasks: [] })
+      writeFileSync(file, JSON.stringify(doc, null, 2))
+    },
+    count: null,
   },
   {
     name: 'beads',
@@ -78,6 +111,23 @@ function dacliPeer(dacliBin) {
       status: (i) => d('task', i % 2 ? 'block' : 'unblock', 'bench/1'),
       next: () => d('next'),
     }),
+    /** .dacli/projects/bench/tasks/open/NNN-<slug>.md with a fresh id each. */
+    replicate(dir, from, to) {
+      const open = join(dir, '.dacli', 'projects', 'bench', 'tasks', 'open')
+      const name = readdirSync(open).find((f) => f.startsWith('001-'))
+      const text = readFileSync(join(open, name), 'utf8')
+      for (let n = from; n <= to; n++) {
+        const title = `Bench item ${n - 1}`
+        const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-')
+        writeFileSync(
+          join(open, `${String(n).padStart(3, '0')}-${slug}.md`),
+          text
+            .replace(/^id: .*$/m, `id: t-${ulidAt(Date.parse('2026-01-01T00:00:00Z') + n)}`)
+            .replace(/^# .*$/m, `# ${title}`),
+        )
+      }
+    },
+    count: (r) => (r.stdout.match(/^bench\/\d+/gm) ?? []).length,
   }
 }
 
@@ -119,43 +169,64 @@ function measureTool(tool, cwd, env, runs) {
   return { ratios, errors }
 }
 
+/** A tool holding `size` tasks: the first through its CLI, the rest written from them; null when it failed. */
+function seed(tool, cwd, env, size) {
+  mkdirSync(cwd, { recursive: true })
+  spawnSync('git', ['init', '-q'], { cwd })
+  for (const c of tool.init) runOnce(c, { cwd, env, time: false })
+  tool.prepare?.(cwd)
+  let made = 0
+  for (let i = 0; i < Math.min(size, THROUGH_CLI); i++)
+    if (runOnce(tool.seed(i), { cwd, env, time: false }).status === 0) made++
+  if (made < Math.min(size, THROUGH_CLI))
+    return `only ${made} of the first ${Math.min(size, THROUGH_CLI)} tasks were created`
+  if (size > THROUGH_CLI) tool.replicate(cwd, THROUGH_CLI + 1, size)
+  if (tool.count) {
+    const shown = tool.count(runOnce(tool.ops.list(0), { cwd, env, time: false }))
+    if (shown !== size) return `its list shows ${shown} of the ${size} tasks written`
+  }
+  return null
+}
+
 export async function benchPeers({ work, runs, dacliBin, env }) {
   const out = []
   const base = join(work, 'peers')
-  // dacli first, on the same small data the peers get.
-  {
-    const cwd = join(base, 'dacli-data')
-    mkdirSync(cwd, { recursive: true })
-    spawnSync('git', ['init', '-q'], { cwd })
-    const d = dacliPeer(dacliBin)
-    for (const c of d.init()) runOnce(c, { cwd, env, time: false })
-    for (let i = 0; i < SEED; i++) runOnce(d.seed(i), { cwd, env, time: false })
-    const m = measureTool({ ops: d.ops() }, cwd, env, runs)
-    out.push({ name: 'dacli', version: null, ratios: m.ratios, note: m.errors.join('; ') || `${SEED} tasks` })
-  }
-  for (const peer of PEERS) {
+  const d = dacliPeer(dacliBin)
+  const tools = [{ ...d, init: d.init(), ops: d.ops(), env }]
+  // BENCH_PEERS_ONLY=Backlog.md,dacli narrows the run (while working on one peer).
+  const only = process.env.BENCH_PEERS_ONLY?.split(',')
+  for (const peer of PEERS.filter((p) => only === undefined || only.includes(p.name))) {
     const inst = install(peer, join(base, 'install', peer.bin))
     if (!inst.ok) {
-      out.push({ name: peer.name, ratios: null, note: `not measured: ${inst.why}` })
+      for (const size of SIZES)
+        out.push({ name: peer.name, tasks: size, ratios: null, note: `not measured: ${inst.why}` })
       continue
     }
-    const cwd = join(base, `${peer.bin}-data`)
-    mkdirSync(cwd, { recursive: true })
-    spawnSync('git', ['init', '-q'], { cwd })
-    const penv = { ...env, CI: '1' }
-    for (const c of peer.init(inst.bin)) runOnce(c, { cwd, env: penv, time: false })
-    peer.prepare?.(cwd)
     const ops = peer.ops(inst.bin)
-    let seeded = 0
-    for (let i = 0; i < SEED; i++)
-      if (runOnce(ops.create(-100 - i), { cwd, env: penv, time: false }).status === 0) seeded++
-    const m = measureTool({ ops }, cwd, penv, runs)
-    const notes = [
-      peer.note,
-      seeded < SEED ? `only ${seeded}/${SEED} seed tasks were created` : `${SEED} tasks`,
-      ...m.errors,
-    ].filter(Boolean)
-    out.push({ name: peer.name, ratios: m.ratios, note: notes.join('; ') })
+    tools.push({
+      ...peer,
+      init: peer.init(inst.bin),
+      ops,
+      seed: (i) => ops.create(-100 - i),
+      env: { ...env, CI: '1' },
+    })
+  }
+  for (const tool of tools.filter((t) => only === undefined || only.includes(t.name))) {
+    for (const size of SIZES) {
+      const cwd = join(base, `${tool.name.replace(/\W+/g, '-')}-${size}`)
+      const failed = seed(tool, cwd, tool.env, size)
+      if (failed !== null) {
+        out.push({ name: tool.name, tasks: size, ratios: null, note: `not measured: ${failed}` })
+        continue
+      }
+      const m = measureTool({ ops: tool.ops }, cwd, tool.env, runs)
+      out.push({
+        name: tool.name,
+        tasks: size,
+        ratios: m.ratios,
+        note: [tool.note, ...m.errors].filter(Boolean).join('; '),
+      })
+    }
   }
   return out
 }

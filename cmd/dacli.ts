@@ -34,5 +34,10 @@ const outcome = await main(process.argv.slice(2), {
   ...(process.argv[1] ? { bin: process.argv[1] } : {}),
   afterMutation,
   stdio: { stdin: process.stdin, stdout: process.stdout },
+  // Ctrl-C stops a long-running server cleanly (exit 0); a second one ends the process at once.
+  onInterrupt: (stop) => {
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  },
 })
 process.exitCode = outcome.exitCode

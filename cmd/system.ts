@@ -22,12 +22,4 @@ export const nodeSystem: System = {
     process.kill(-pgid, signal)
   },
   heapUsed: () => process.memoryUsage().heapUsed,
-  onInterrupt(fn) {
-    process.on('SIGINT', fn)
-    process.on('SIGTERM', fn)
-    return () => {
-      process.off('SIGINT', fn)
-      process.off('SIGTERM', fn)
-    }
-  },
 }

@@ -112,9 +112,33 @@ export async function bundle(entries) {
   })
 }
 
+/** The board's page (dacli board): its script and style minified for the browser, beside its HTML, in build/board/. */
+export async function bundleBoard() {
+  const out = join(root, 'build', 'board')
+  mkdirSync(out, { recursive: true })
+  await build({
+    absWorkingDir: root,
+    entryPoints: { app: 'internal/board/web/main.ts', 'app-style': 'internal/board/web/app.css' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    minify: true,
+    outdir: out,
+    entryNames: '[name]',
+    logLevel: 'warning',
+  })
+  // esbuild names a CSS entry's output after the entry: keep the names the server serves.
+  const css = join(out, 'app-style.css')
+  writeFileSync(join(out, 'app.css'), readFileSync(css))
+  rmSync(css)
+  writeFileSync(join(out, 'index.html'), readFileSync(join(root, 'internal', 'board', 'web', 'index.html')))
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const m = await generateManifest()
   const r = await bundle(m.entries)
+  await bundleBoard()
   writeFileSync(join(root, 'build', 'meta.json'), JSON.stringify(r.metafile))
   console.log(`built build/dacli.js (${m.count} commands)`)
 }

@@ -7,35 +7,108 @@
 //
 //   - commands are bundled in groups (virtual modules re-exporting them; the
 //     manifest's loaders import the group): `meta` (help, version: the cheapest
-//     paths), `core` (the commands people and agents run all the time), `rare`
-//     (GitHub, record, MCP, doctor, init: rare, each with heavy dependencies of
-//     its own, which stay behind their own import());
-//     The rare group (and a command's own lazily loaded helper) reaches the core
-//     group, so the code they share with it is one chunk;
-//   - every lazily loaded module of ours reaches the whole kernel, and every one
-//     that uses the store reaches the whole store, so each of the two has a single
-//     set of importers and becomes one chunk. (Our modules do no work at import
-//     time, so importing one earlier than needed changes nothing but the order.)
+//     paths), `hot` (the reads agents run most, which need only the store's read
+//     path), `core` (the other everyday commands), `rare` (GitHub, record, MCP,
+//     doctor, init: rare, each with heavy dependencies of its own, which stay
+//     behind their own import());
+//   - every group and every lazily loaded module of ours reaches the whole kernel,
+//     and each reaches the store's read path or the whole store, so esbuild finds
+//     few distinct sets of importers: one chunk for the kernel, one for the read
+//     path, one for the rest of the store. The rare group (and a command's own
+//     lazily loaded helper) reaches the core group, so the code they share with it
+//     is one chunk too. (Our modules do no work at import time, so importing one
+//     earlier than needed changes nothing but the order.)
 
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, resolve, sep } from 'node:path'
 
 /** The group a command's module is bundled in. */
 export function groupOf(decl) {
   const family = decl.path.split(' ')[0]
   if (['help', 'version', 'schema', 'catalog'].includes(decl.path)) return 'meta'
+  if (HOT.includes(decl.path)) return 'hot'
   if (['github', 'record', 'mcp', 'doctor', 'init'].includes(family) || decl.path === 'task log') return 'rare'
   return 'core'
 }
 
-/** Lazily loaded modules that use store code besides the groups: they reach the whole store. */
-const STORE_SIDE = /[\\/]internal[\\/](store|gitx|runtime|github|features)[\\/]/
+/** The reads agents run most, which need only the store's read path (store.ts and what it imports). */
+const HOT = ['task list', 'task show', 'next', 'critical-path']
+
+/** Packages that stay behind their own import(): a module reaching one statically is never pulled in early. */
+const HEAVY = /^(yaml|isomorphic-git|@octokit\/|@modelcontextprotocol\/|zod|get-east-asian-width)/
+
+/**
+ * The source modules of `dirs` (under internal/) that may be loaded ahead of need: not tests, not loaded
+ * with import() anywhere (lazy by design), and reaching no heavy package through their static imports.
+ */
+function eager(internal, dirs) {
+  const files = []
+  for (const e of readdirSync(internal, { withFileTypes: true, recursive: true })) {
+    const file = join(e.parentPath ?? e.path, e.name)
+    if (e.isFile() && file.endsWith('.ts') && !file.endsWith('.test.ts')) files.push(file)
+  }
+  const source = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]))
+  const lazy = new Set()
+  const statics = new Map()
+  for (const [f, text] of source) {
+    for (const m of text.matchAll(/\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g))
+      lazy.add(resolve(dirname(f), m[1]).replace(/\.js$/, '.ts'))
+    const specs = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map(
+      (m) => m[1],
+    )
+    statics.set(f, specs)
+  }
+  // Loaded only with import(): lazy by design (one that is also imported statically gains nothing from it).
+  for (const [f, specs] of statics) {
+    for (const spec of specs) if (spec.startsWith('.')) lazy.delete(resolve(dirname(f), spec).replace(/\.js$/, '.ts'))
+  }
+  const heavy = new Map()
+  const reachesHeavy = (f, seen = new Set()) => {
+    if (heavy.has(f)) return heavy.get(f)
+    if (seen.has(f)) return false
+    seen.add(f)
+    let h = false
+    for (const spec of statics.get(f) ?? []) {
+      if (spec.startsWith('.')) h ||= reachesHeavy(resolve(dirname(f), spec).replace(/\.js$/, '.ts'), seen)
+      else h ||= HEAVY.test(spec)
+    }
+    heavy.set(f, h)
+    return h
+  }
+  return files
+    .filter(
+      (f) => dirs.some((d) => f.startsWith(join(internal, d) + sep)) || dirs.includes(f.slice(internal.length + 1)),
+    )
+    .filter((f) => !lazy.has(f) && !reachesHeavy(f))
+    .sort()
+}
 
 /** @param {{root: string, entries: {decl: {path: string}, spec: string, name: string}[]}} opts */
 export function chunkPlugin({ root, entries }) {
-  const cliDir = join(root, 'internal', 'cli')
-  const kernel = join(cliDir, 'main.ts')
-  const store = join(root, 'internal', 'store', 'index.ts')
+  const internal = join(root, 'internal')
+  const cliDir = join(internal, 'cli')
+  /** The kernel: the clikit, the base services and the app's main(), as one chunk. */
+  const KERNEL = eager(internal, ['clikit', 'base', join('cli', 'main.ts')])
+  /** The store's read path, which the hot commands need. */
+  const STORE_READ = join(internal, 'store', 'store.ts')
+  /** The whole store, as one more chunk (the git adapter stays behind ctx.git()). */
+  const STORE = eager(internal, ['store'])
+  /** What each group reaches besides its commands. */
+  const REACH = {
+    meta: KERNEL,
+    hot: [...KERNEL, STORE_READ],
+    core: [...KERNEL, ...STORE],
+    rare: [...KERNEL, ...STORE, 'dacli-group:core'],
+  }
+  /** What a lazily loaded module of ours reaches besides its own imports. */
+  const reachOf = (file) => {
+    if (file === STORE_READ) return KERNEL
+    const out = [...KERNEL]
+    if (/[\\/]internal[\\/](store|gitx|runtime|github|features)[\\/]/.test(file)) out.push(...STORE)
+    if (/[\\/]internal[\\/]features[\\/]/.test(file)) out.push('dacli-group:core')
+    return out
+  }
+  const imports = (list) => list.map((m) => `import ${JSON.stringify(m)}\n`).join('')
   const alias = (e) => `${e.name}_${e.decl.path.replace(/[^a-z0-9]+/g, '_')}`
   const groups = new Map()
   for (const e of entries) {
@@ -43,9 +116,6 @@ export function chunkPlugin({ root, entries }) {
     if (!groups.has(g)) groups.set(g, [])
     groups.get(g).push(e)
   }
-  const lazy = lazyModules(join(root, 'internal'))
-  const prelude = (file, withStore) =>
-    `import ${JSON.stringify(kernel)}\n${withStore ? `import ${JSON.stringify(store)}\n` : ''}${file}`
 
   return {
     name: 'dacli-chunks',
@@ -66,54 +136,38 @@ export function chunkPlugin({ root, entries }) {
         path: args.path.slice('dacli-group:'.length),
         namespace: 'dacli-group',
       }))
+      // The store's lazy loader (services.ts) takes it from the hot group: the hot commands have it loaded.
+      b.onResolve({ filter: /^\.\.\/store\/store\.js$/ }, (args) =>
+        args.kind === 'dynamic-import' && args.importer === join(internal, 'runtime', 'services.ts')
+          ? { path: 'hot', namespace: 'dacli-group' }
+          : undefined,
+      )
       b.onLoad({ filter: /.*/, namespace: 'dacli-group' }, (args) => ({
         contents:
-          prelude(
-            (groups.get(args.path) ?? [])
-              .map(
-                (e) =>
-                  `export { ${e.name} as ${alias(e)} } from ${JSON.stringify(join(cliDir, e.spec).replace(/\.js$/, '.ts'))}\n`,
-              )
-              .join('') +
-              (args.path === 'core'
-                ? `export { Store } from ${JSON.stringify(join(root, 'internal', 'store', 'store.ts'))}\n`
-                : ''),
-            args.path !== 'meta',
-          ) + (args.path === 'rare' ? 'import "dacli-group:core"\n' : ''),
+          imports(REACH[args.path]) +
+          (args.path === 'hot' ? `export { Store } from ${JSON.stringify(STORE_READ)}\n` : '') +
+          (groups.get(args.path) ?? [])
+            .map(
+              (e) =>
+                `export { ${e.name} as ${alias(e)} } from ${JSON.stringify(join(cliDir, e.spec).replace(/\.js$/, '.ts'))}\n`,
+            )
+            .join(''),
         loader: 'ts',
         resolveDir: cliDir,
       }))
-      // The store's lazy loader takes it from the core group, which hot commands have loaded already.
-      b.onResolve({ filter: /^\.\.\/store\/store\.js$/ }, (args) =>
-        args.kind === 'dynamic-import' && args.importer.endsWith(join('internal', 'runtime', 'services.ts'))
-          ? { path: 'core', namespace: 'dacli-group' }
-          : undefined,
-      )
-      b.onLoad({ filter: /[\\/]internal[\\/].*\.ts$/ }, (args) => {
-        if (!lazy.has(args.path)) return undefined
-        return {
-          contents:
-            (/[\\/]internal[\\/]features[\\/]/.test(args.path) ? 'import "dacli-group:core"\n' : '') +
-            prelude(readFileSync(args.path, 'utf8'), STORE_SIDE.test(args.path)),
-          loader: 'ts',
-          resolveDir: dirname(args.path),
-        }
+      // A module of ours loaded with import() is reached through a wrapper that also reaches the kernel and the
+      // store (the module itself is untouched, so its static importers reach nothing more).
+      b.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind !== 'dynamic-import' || !args.importer.startsWith(internal)) return undefined
+        return { path: resolve(dirname(args.importer), args.path).replace(/\.js$/, '.ts'), namespace: 'dacli-lazy' }
       })
+      b.onLoad({ filter: /.*/, namespace: 'dacli-lazy' }, (args) => ({
+        contents: `${imports(reachOf(args.path))}export * from ${JSON.stringify(args.path)}\n`,
+        loader: 'ts',
+        resolveDir: dirname(args.path),
+      }))
     },
   }
-}
-
-/** Our modules that some module of ours loads with import() (the manifest's command modules aside). */
-function lazyModules(dir) {
-  const out = new Set()
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const file = join(e.parentPath ?? e.path, e.name)
-    if (!e.isFile() || !file.endsWith('.ts') || file.endsWith('.test.ts') || file.endsWith('manifest.gen.ts')) continue
-    for (const m of readFileSync(file, 'utf8').matchAll(/\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
-      out.add(resolve(dirname(file), m[1]).replace(/\.js$/, '.ts'))
-    }
-  }
-  return out
 }
 
 /** The `require` line of the banner, kept only in chunks that use `require` (creating one costs time). */

@@ -22,8 +22,6 @@ export interface System {
   killGroup(pgid: number, signal: 'SIGKILL' | 'SIGTERM'): void
   /** Bytes of V8 heap in use. */
   heapUsed(): number
-  /** Call `fn` on Ctrl-C (SIGINT) or SIGTERM instead of dying; returns the function that removes the handler. */
-  onInterrupt(fn: () => void): () => void
 }
 
 let installed: System | null = null

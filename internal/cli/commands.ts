@@ -5,6 +5,7 @@
 import type { Command } from '../clikit/command.js'
 import { commands as accept } from '../features/accept/index.js'
 import { commands as agent } from '../features/agent/index.js'
+import { commands as board } from '../features/board/index.js'
 import { commands as claims } from '../features/claims/index.js'
 import { commands as context } from '../features/context/index.js'
 import { commands as events } from '../features/events/index.js'
@@ -37,4 +38,5 @@ export const commands: readonly Command[] = [
   ...record,
   ...mcp,
   ...watch,
+  ...board,
 ]

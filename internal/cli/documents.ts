@@ -6,6 +6,7 @@ import type { DocumentRegistry } from '../clikit/context.js'
 import { documents as envelope } from '../clikit/envelope.schema.js'
 import { documents as accept } from '../features/accept/json.js'
 import { documents as agent } from '../features/agent/json.js'
+import { documents as board } from '../features/board/json.js'
 import { documents as claims } from '../features/claims/json.js'
 import { documents as context } from '../features/context/json.js'
 import { documents as events } from '../features/events/json.js'
@@ -37,6 +38,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...github,
   ...record,
   ...watch,
+  ...board,
 }
 
 const BASE = 'https://dacli.dev/schemas/'

@@ -131,6 +131,14 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'worktree prune': { argv: ['worktree', 'prune', '--into', 'dacli/record'] },
   // The one command that refuses --json (stdout is the protocol); its --help must not start the server.
   'mcp serve': { argv: ['mcp', 'serve', '--profile', 'minimal'] },
+  // Serves until interrupted: the runs below hand it the interrupt hook and stop it afterwards.
+  board: { argv: ['board', '--read-only'] },
+}
+
+/** Stop functions of the servers started here (board), as Ctrl-C would call them. */
+const servers: (() => void)[] = []
+const onInterrupt = (stop: () => void) => {
+  servers.push(stop)
 }
 
 let base: { ws: Workspace; rw: string; ro: string; question: string; proposal: string }
@@ -173,6 +181,7 @@ beforeAll(async () => {
   fs.rmSync(wt.json.path, { recursive: true, force: true })
 })
 afterAll(async () => {
+  for (const stop of servers) stop()
   await gh.close()
 })
 
@@ -233,6 +242,7 @@ describe('table-wide invariants', () => {
       fs.mkdirSync(cwd, { recursive: true })
       const r = await dacliIn(cwd, [...argvOf(cmd.path), '--json'], {
         env: env(),
+        onInterrupt,
         ...(s?.as === 'rw' ? { as: base.rw } : {}),
       })
       if (cmd.json === null) {

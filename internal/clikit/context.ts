@@ -22,6 +22,33 @@ export interface Services {
   mcpServe?(req: McpServeRequest): Promise<void>
   /** The git repository containing `cwd` (exit 1 when there is none); loads the git adapter. */
   git?(cwd: string, env: Env): Promise<Git>
+  /** Start the board's web server over this workspace (`dacli board`; loads the server only then). */
+  boardServe?(req: BoardServeRequest): Promise<BoardHandle>
+}
+
+export interface BoardServeOptions {
+  /** The interface to listen on (loopback unless given explicitly). */
+  readonly host: string
+  /** 0 picks a free port. */
+  readonly port: number
+  readonly readOnly: boolean
+  /** Open the page in the system's browser once listening. */
+  readonly open: boolean
+}
+
+export interface BoardServeRequest extends BoardServeOptions {
+  /** The runtime every API call and action runs in (a fresh IO is added per call; identity from its env). */
+  readonly runtime: Omit<Runtime, 'io'>
+  /** A line for people on stderr. */
+  readonly log: (line: string) => void
+}
+
+export interface BoardHandle {
+  readonly url: string
+  readonly port: number
+  readonly host: string
+  /** Stop serving: close connections and watchers (resolves once closed). */
+  close(): Promise<void>
 }
 
 export interface McpSurface {
@@ -73,6 +100,11 @@ export interface Context {
   git(): Promise<Git>
   /** Serve this workspace over MCP on the standard streams, as this invocation's identity (`mcp serve`). */
   mcpServe(opts: McpServeOptions): Promise<void>
+  /**
+   * Start the board's web server; it keeps serving after the command returns, until the bin is interrupted
+   * (Ctrl-C), when it closes cleanly. Refused where nothing can interrupt it (the MCP server, tests without a hook).
+   */
+  boardServe(opts: BoardServeOptions): Promise<BoardHandle>
   /** The command table this invocation dispatches from (help, catalog, capabilities). */
   readonly table: readonly CommandEntry[]
   /** The path of the running command. */
@@ -84,6 +116,9 @@ export interface Context {
    * `--jsonl`, through `human` otherwise, and not at all under `--json` (the final document says it all).
    */
   emit(doc: { readonly schema: string }, human: (out: Out) => void): void
-  /** Aborts on Ctrl-C (SIGINT) or SIGTERM; the handler is installed on first call, for this invocation only. */
-  interrupt(): AbortSignal
+  /**
+   * Aborts on Ctrl-C (SIGINT) or SIGTERM (the runtime's `onInterrupt`, or its `signal`); null where nothing can
+   * interrupt this invocation (an MCP tool call, an embedding): a command must not run unbounded there.
+   */
+  interrupt(): AbortSignal | null
 }

@@ -2,7 +2,6 @@
 // (contract.md §8). Order: --help → parse and reject unknown flags → refuse an
 // undeclared --json → other usage problems → grant gate → run → render.
 
-import { system } from '../base/system.js'
 import { FailureError, RefusedError, UsageError } from '../store/errors.js'
 import type { Identity, Store } from '../store/index.js'
 import { type Command, type CommandEntry, callMutates, type Input } from './command.js'
@@ -13,7 +12,7 @@ import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, familyHelp, usageOf } from './help.js'
 import { colorEnabled, type IO, makeNotes, type Out, terminalWidth } from './io.js'
-import { envelopeOf, renderJSON, writeHumanError } from './render.js'
+import { envelopeOf, jsonOf, renderJSON, writeHumanError } from './render.js'
 
 export interface Runtime {
   readonly io: IO
@@ -28,10 +27,15 @@ export interface Runtime {
   readonly stdio?: Stdio
   /** The path of the executing bin (for reports that name it), when known. */
   readonly bin?: string
-  /** Stops a running command as Ctrl-C would (tests and embedders); the bin relies on the signal handler. */
+  /** Stops a running command as Ctrl-C would (tests and embedders); the bin wires `onInterrupt` instead. */
   readonly signal?: AbortSignal
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
+  /**
+   * Run `stop` when the user interrupts the process (Ctrl-C, SIGTERM): long-running servers (`board`) register
+   * here and the bin wires it to the signals. Absent, no long-running server may start.
+   */
+  readonly onInterrupt?: (stop: () => void) => void
 }
 
 export interface Outcome {
@@ -120,7 +124,6 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   // A streaming command's lines: JSON with its --jsonl, people's lines otherwise, nothing under --json.
   const jsonl = entry.streams !== undefined && parsed.flags.jsonl === true
   let streamOut: Out | null = null
-  let stopInterrupt: (() => void) | null = null
   let interrupted: AbortController | null = null
   const ctx: Context = {
     emit(doc, human) {
@@ -130,10 +133,11 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     },
     interrupt() {
       if (rt.signal !== undefined) return rt.signal
+      if (rt.onInterrupt === undefined) return null
       if (interrupted === null) {
         const ac = new AbortController()
         interrupted = ac
-        stopInterrupt = system().onInterrupt(() => ac.abort())
+        rt.onInterrupt(() => ac.abort())
       }
       return interrupted.signal
     },
@@ -166,6 +170,16 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const { io: _io, stdio, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
       return rt.services.mcpServe({ ...opts, stdio, log, runtime: { ...runtime, identity: await identity() } })
+    },
+    boardServe: async (opts) => {
+      if (rt.onInterrupt === undefined || rt.services.boardServe === undefined) {
+        throw new FailureError(`${entry.path} serves until interrupted; run it from the dacli bin in a terminal`)
+      }
+      const { io: _io, stdio: _stdio, onInterrupt, ...runtime } = rt
+      const log = (line: string) => rt.io.stderr.write(`${line}\n`)
+      const handle = await rt.services.boardServe({ ...opts, log, runtime })
+      onInterrupt(() => void handle.close())
+      return handle
     },
   }
 
@@ -235,8 +249,11 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     }
     const result = await command.run(ctx, input)
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
-    if (json) rt.io.stdout.write(renderJSON(result.data))
-    else if (result.human) {
+    if (json) {
+      // The newline on its own: a document of megabytes is never copied to add it (an MCP answer uses the text).
+      rt.io.stdout.write(jsonOf(result.data))
+      rt.io.stdout.write('\n')
+    } else if (result.human) {
       // The table renderer (and its Unicode width tables) loads only for human output.
       const { makeOut } = await import('./out.js')
       result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
@@ -246,8 +263,6 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   } catch (err) {
     await flush(opened)
     return reportError(rt, err, { json, usage: usageOf(entry), command: { path: entry.path, argv } })
-  } finally {
-    ;(stopInterrupt as (() => void) | null)?.()
   }
 }
 

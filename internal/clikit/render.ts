@@ -8,11 +8,16 @@ import { textGate } from './text.js'
 
 /** One compact JSON document, newline-terminated, with `schema` as its first key. */
 export function renderJSON(doc: unknown): string {
+  return `${jsonOf(doc)}\n`
+}
+
+/** A document's JSON on one line, `schema` first (renderJSON without the newline). */
+export function jsonOf(doc: unknown): string {
   if (doc !== null && typeof doc === 'object' && !Array.isArray(doc) && 'schema' in doc) {
     const { schema, ...rest } = doc as Record<string, unknown>
-    return `${JSON.stringify({ schema, ...rest })}\n`
+    return JSON.stringify({ schema, ...rest })
   }
-  return `${JSON.stringify(doc)}\n`
+  return JSON.stringify(doc)
 }
 
 export interface Envelope {

@@ -58,8 +58,11 @@ const fail = (err: unknown, next: string[] = []): ToolResult => {
 
 async function run(rt: CallRuntime, go: (rt: Runtime) => Promise<Outcome>): Promise<ToolResult> {
   const io = bufferIO()
-  const out = await go({ ...rt, io })
-  return resultOf(out, io.out())
+  // What the command printed, piece by piece: a document and its newline are taken as they are, not joined
+  // (joining would copy a document of megabytes).
+  const printed: string[] = []
+  const out = await go({ ...rt, io: { ...io, stdout: { write: (t) => void printed.push(t) } } })
+  return resultOf(out, printed.length === 2 && printed[1] === '\n' ? (printed[0] as string) : printed.join(''))
 }
 
 export async function callTool(
@@ -73,8 +76,9 @@ export async function callTool(
     if (name === CLI_TOOL) {
       checkSchemaVersion(name, args)
       const argv = cliArgv(args)
-      if (matchCommand(rt.table, argv)?.command.path === 'mcp serve') {
-        throw usage('mcp serve cannot run through the cli tool: this server is already serving', { tool: name })
+      const path = matchCommand(rt.table, argv)?.command.path
+      if (path === 'mcp serve' || path === 'board') {
+        throw usage(`${path} cannot run through the cli tool: it serves until interrupted`, { tool: name })
       }
       // A leading --json is a global switch to main(); appended, it could land after a `--` and become a value.
       return await run(rt, (r) => main(['--json', ...argv], r))

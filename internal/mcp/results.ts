@@ -40,6 +40,23 @@ export function refusedResult(env: Envelope | undefined, report: unknown): ToolR
 }
 
 /**
+ * Texts that are exactly the JSON of their result's structuredContent (the document's `--json` text). The
+ * transport writes such a text twice — escaped as the text content, and as it is for structuredContent —
+ * instead of serializing the document a second time (stdio.ts); a few are remembered at most.
+ */
+const serialized = new Set<string>()
+
+function markSerialized(text: string): void {
+  if (serialized.size >= 16) serialized.delete(serialized.values().next().value as string)
+  serialized.add(text)
+}
+
+/** Whether `text` is the JSON of its result's structuredContent (forgotten once asked: the answer is sent). */
+export function takeSerialized(text: string): boolean {
+  return serialized.delete(text)
+}
+
+/**
  * `printed` is what the command wrote on its (buffered) stdout: the document's exact `--json` text, or help
  * text when the `cli` tool was asked for `--help`.
  */
@@ -47,6 +64,7 @@ export function resultOf(out: Outcome, printed: string): ToolResult {
   if (out.exitCode === 0) {
     if (isDoc(out.data)) {
       const json = printed.trim() === '' ? JSON.stringify(out.data) : printed.trimEnd()
+      markSerialized(json)
       return { content: [{ type: 'text', text: json }], structuredContent: out.data }
     }
     return { content: [{ type: 'text', text: printed }] }

@@ -6,7 +6,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../clikit/version.js'
 import { buildToolset, type CallRuntime, callTool, type Toolset } from './call.js'
-import { settleMemory } from './memory.js'
 import type { Profile } from './tools.js'
 
 export interface ServerDeps {
@@ -27,9 +26,7 @@ export function createServer(deps: ServerDeps): { server: Server; toolset: Tools
   )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...toolset.definitions] as never[] }))
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const result = await callTool(toolset, deps.runtime, req.params.name, req.params.arguments)
-    settleMemory()
-    return result
+    return callTool(toolset, deps.runtime, req.params.name, req.params.arguments)
   })
   return { server, toolset }
 }

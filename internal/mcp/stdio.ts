@@ -3,15 +3,59 @@
 // outgrows its buffer; a server that must answer every request and never go down
 // needs both to become JSON-RPC errors instead, so this transport does that. It
 // also answers every request read before stdin ended, then closes.
+//
+// A tool result over 10,000 tasks is a document of megabytes, sent as text and
+// as structured content. Serializing that message whole (the document twice,
+// escaped, then with its newline) allocated three strings of its size per call,
+// straight into V8's old generation, and a warm server's heap grew to twice the
+// memory target between collections. So a result whose text is the document's
+// JSON (results.ts) is written in pages: the text escaped page by page, then the
+// same text as the structured content — the document is serialized once, and
+// what the answer allocates is small and short-lived.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
+import { takeSerialized } from './results.js'
 
 /** One message may be this large (a 1 MB task title travels comfortably). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024
 
 const PARSE_ERROR = -32700
 const INVALID_REQUEST = -32600
+
+/** Characters per page when a large answer is written in pages. */
+const PAGE = 16 * 1024
+
+/**
+ * The pieces of a message to write, in order. A tool result whose only text is the JSON of its structured
+ * content is cut into pages; anything else is one piece.
+ */
+function* piecesOf(message: unknown): Generator<string> {
+  const m = message as { id?: unknown; result?: Record<string, unknown> }
+  const r = m.result
+  const content = r?.content as { type?: unknown; text?: unknown }[] | undefined
+  const only = content?.length === 1 ? content[0] : undefined
+  const text = only?.text
+  if (
+    r === undefined ||
+    typeof text !== 'string' ||
+    r.structuredContent === undefined ||
+    Object.keys(r).some((k) => k !== 'content' && k !== 'structuredContent') ||
+    Object.keys(only as object).some((k) => k !== 'type' && k !== 'text') ||
+    only?.type !== 'text' ||
+    !takeSerialized(text)
+  ) {
+    yield `${JSON.stringify(message)}\n`
+    return
+  }
+  yield `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":{"content":[{"type":"text","text":"`
+  // An escaped page is a JSON string's inside; a surrogate pair cut in two is escaped as two halves, which a
+  // JSON reader joins again.
+  for (let at = 0; at < text.length; at += PAGE) yield JSON.stringify(text.slice(at, at + PAGE)).slice(1, -1)
+  yield '"}],"structuredContent":'
+  for (let at = 0; at < text.length; at += PAGE) yield text.slice(at, at + PAGE)
+  yield '}}\n'
+}
 
 export class LineTransport implements Transport {
   onclose?: () => void
@@ -97,18 +141,21 @@ export class LineTransport implements Transport {
     this.write({ jsonrpc: '2.0', id, error: { code, message } }).catch((e: Error) => this.onerror?.(e))
   }
 
+  /** Messages go out one at a time (a paged answer must not interleave with another). */
+  private queue: Promise<void> = Promise.resolve()
+
   private write(message: unknown): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.closed) {
-        resolve()
-        return
-      }
-      const ok = this.output.write(`${JSON.stringify(message)}\n`, (err) => {
-        if (err) reject(err)
-      })
-      if (ok) resolve()
-      else this.output.once('drain', () => resolve())
-    })
+    const next = this.queue.then(() => this.writeNow(message))
+    this.queue = next.catch(() => undefined)
+    return next
+  }
+
+  private async writeNow(message: unknown): Promise<void> {
+    for (const piece of piecesOf(message)) {
+      if (this.closed) return
+      // A failed write surfaces as the stream's 'error' (onStreamError); a full pipe is waited for.
+      if (!this.output.write(piece)) await new Promise<void>((resolve) => this.output.once('drain', () => resolve()))
+    }
   }
 
   async start(): Promise<void> {

@@ -11,6 +11,7 @@ export const services: Services = {
   mcpTools: async () => (await import('../mcp/tools.js')).surface(),
   mcpServe: async (req) => (await import('../mcp/serve.js')).serve(req),
   git: async (cwd, env) => (await import('../gitx/index.js')).openGit(cwd, env),
+  boardServe: async (req) => (await import('../board/server.js')).serve(req),
 }
 
 /**

@@ -160,3 +160,73 @@ test('cold reads write each cache once, after the work, never once per file', as
   ;(await ws.dacli('lint', '--json')).expectExit(0)
   expect(Object.keys(JSON.parse((sections(records)[0] as string).split('\t')[1] as string))).toHaveLength(n)
 })
+
+test('a summary with every field set reads back the same from the file, the index and memory', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Other', '--project', 'p')).expectExit(0)
+  const file = path.join(ws.root, '.dacli/projects/p/tasks/active/002-every-field.md')
+  ws.write(
+    '.dacli/projects/p/tasks/active/002-every-field.md',
+    [
+      '---',
+      'id: t-01J00000000000000000000002',
+      'kind: task',
+      'created: 2026-01-01T00:00:00Z',
+      'created_by: a-root',
+      'owner: a-root',
+      'claim: {by: a-root, at: 2026-01-02T00:00:00Z, expires: 2026-01-02T02:00:00Z}',
+      'priority: must',
+      'estimate: {optimistic: 1, probable: 2.5, pessimistic: 4}',
+      'depends_on:',
+      '  - {on: p/1, type: SS}',
+      'parent: p/1',
+      'aliases: [7, 9]',
+      'github: {issue: 12, repo: o/r, synced_at: 2026-01-03T00:00:00Z}',
+      'tags: [ui, "needs review"]',
+      'unverified: true',
+      'blocked_by: p/1',
+      'version: 3',
+      '---',
+      '',
+      '# Every field',
+      '',
+      '## Acceptance',
+      '',
+      '- [x] one',
+      '- [ ] two',
+      '',
+    ].join('\n'),
+  )
+  for (const f of [file, path.join(ws.root, '.dacli/projects/p/tasks/open/001-other.md')]) age(f)
+  fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
+  const list = (r: { expectExit(c: number): { json: { tasks: unknown[] } } }) => r.expectExit(0).json.tasks
+  const cold = list(ws.spawn(['task', 'list', '--json']))
+  const fromIndex = list(ws.spawn(['task', 'list', '--json']))
+  const first = list(await ws.dacli('task', 'list', '--json'))
+  const fromMemory = list(await ws.dacli('task', 'list', '--json'))
+  expect(cold).toHaveLength(2)
+  expect(fromIndex).toEqual(cold)
+  expect(first).toEqual(cold)
+  expect(fromMemory).toEqual(cold)
+  // Every summary field survives the index's positional form (and its defaults come back as defaults).
+  const { compact, expand } = await import('./taskindex.js')
+  const { summaryOf } = await import('./model.js')
+  const { Store } = await import('./store.js')
+  const store = await Store.open(ws.root, baseEnv(), () => new Date())
+  for (const t of (await store.listTasks('p')).tasks) {
+    const full = summaryOf(await store.readTaskFile(fileRefOf(ws.root, t)))
+    expect(expand(JSON.parse(JSON.stringify(compact(full))), full)).toEqual(full)
+    expect(t).toEqual(full)
+  }
+  const show = (await ws.dacli('task', 'show', 'p/2', '--json')).expectExit(0).json
+  expect(show).toMatchObject({
+    owner: 'a-root',
+    priority: 'must',
+    aliases: [7, 9],
+    tags: ['ui', 'needs review'],
+    unverified: true,
+    acceptance_done: 1,
+    acceptance_total: 2,
+  })
+})

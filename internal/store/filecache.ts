@@ -19,7 +19,7 @@ import { linkOnPath, mkdirNoLinks, sweepTemps, tempPathFor } from './fsio.js'
 declare const __DACLI_VERSION__: string
 
 /** Bump when any cached value's shape changes (the release version is part of the header too). */
-const FORMAT = 9
+const FORMAT = 10
 /** The first line of every cache file: an older format or another release's parser is never trusted. */
 const HEADER = `dacli-cache ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'}`
 
@@ -35,6 +35,9 @@ export function stampOf(file: string): Stamp | null {
   const st = fs.statSync(file, { throwIfNoEntry: false })
   return st === undefined ? null : { key: `${st.size}:${st.mtimeMs}:${st.ino}`, mtimeMs: st.mtimeMs }
 }
+
+/** Whether a file is past the racy window: a rewrite of it now would move its stamp. */
+export const settled = (stamp: Stamp): boolean => Date.now() - stamp.mtimeMs > RACY_MS
 
 /** [validation stamp, value] — plus a digest of the content when the file was racily fresh at caching time. */
 type Entry<T> = [string, T] | [string, T, string]
@@ -97,17 +100,25 @@ export class Section<T> {
     this.sets.set(name, racy ? [stamp.key, value, digest(text as string)] : [stamp.key, value])
   }
 
+  /** Count these entries as used (their files were validated another way), so `used` keeps them. */
+  touch(names: readonly string[]): void {
+    for (const n of names) this.hits.push(n)
+  }
+
   /** Forget every entry whose name is not in `names` (the files that exist now), even under `all`. */
   keep(names: Iterable<string>): void {
     this.keepOnly = new Set(names)
   }
 
+  private unchanged(): boolean {
+    const count = Object.keys(this.entries).length
+    return this.sets.size === 0 && this.keepOnly === null && (this.retain === 'all' || this.hits.length >= count)
+  }
+
   /** The entries to write, or null when the section is unchanged. */
   changed(): Record<string, Entry<T>> | null {
+    if (this.unchanged()) return null // every entry still served (a listing touched them all) and nothing new
     const count = Object.keys(this.entries).length
-    if (this.sets.size === 0 && this.keepOnly === null && (this.retain === 'all' || this.hits.length >= count)) {
-      return null // every entry still served (a listing touched them all) and nothing new
-    }
     const out: Record<string, Entry<T>> = {}
     const names = this.retain === 'all' ? Object.keys(this.entries) : this.hits
     for (const n of names) {
@@ -121,10 +132,29 @@ export class Section<T> {
   }
 }
 
-/** One cache file: a header line, then one line per section, `<name>\t<JSON of its entries>`. */
+/** Where the sections of a cache file lie: name → [start of its line, start of its JSON, end of its line]. */
+type Toc = Map<string, [number, number, number]>
+
+/**
+ * The table of contents of each cache file as this process last read it, by the file's stamp: a long-running
+ * process (the MCP server) reads an unchanged file once, then only the byte ranges of the sections it needs.
+ */
+const tocs = new Map<string, { key: string; toc: Toc; stale: boolean }>()
+/** How many cache files' tables a process remembers (the oldest learnt is forgotten first). */
+const MAX_TOCS = 512
+
+/**
+ * One cache file: a header line, then one line per section, `<name>\t<JSON of its entries>`. Only the sections
+ * asked for are decoded and parsed; the others are copied through as bytes when the file is rewritten (a task
+ * listing never holds the notes' or events' text as a string).
+ */
 export class CacheFile {
-  /** Section name → its line's JSON text, as read (null until the file is read). */
-  private raw: Map<string, string> | null = null
+  /** The whole file's bytes, once read (a known, unchanged file is read by ranges instead). */
+  private bytes: Buffer | null = null
+  /** The stamp of the file the table of contents describes (null: no file). */
+  private key: string | null = null
+  private lines: Toc = new Map()
+  private loaded = false
   private readonly open = new Map<string, Section<unknown>>()
   /** Only these sections survive the next save (see `keepSections`). */
   private survivors: ((name: string) => boolean) | null = null
@@ -133,31 +163,82 @@ export class CacheFile {
 
   constructor(readonly file: string) {}
 
-  private load(): Map<string, string> {
-    if (this.raw !== null) return this.raw
-    const raw = new Map<string, string>()
-    let text = ''
+  /** Learn where the sections are: from memory when the file is unchanged, else by reading it whole. */
+  private load(): void {
+    if (this.loaded) return
+    this.loaded = true
+    // A cache reached through a link is neither read nor written (no links below .dacli/).
+    this.linked = linkOnPath(this.file) !== null
+    if (this.linked) return
+    this.withFile((fd, key) => {
+      const known = tocs.get(this.file)
+      if (known !== undefined && known.key === key) {
+        this.key = key
+        this.lines = known.toc
+        this.stale = known.stale
+      } else this.readAll(fd, key)
+    })
+  }
+
+  /** Run `fn` on the open file and its stamp; nothing when it cannot be opened. */
+  private withFile(fn: (fd: number, key: string) => void): void {
+    let fd: number
     try {
-      // A cache reached through a link is neither read nor written (no links below .dacli/).
-      this.linked = linkOnPath(this.file) !== null
-      if (!this.linked) text = fs.readFileSync(this.file, 'utf8')
+      fd = fs.openSync(this.file, 'r')
     } catch {
-      // missing or unreadable: start empty
+      return // missing or unreadable: start empty
     }
-    let at = text.indexOf('\n')
-    if (at === -1 || text.slice(0, at) !== HEADER) this.stale = text !== ''
-    else {
-      while (at < text.length - 1) {
-        const end = text.indexOf('\n', at + 1)
-        const line = text.slice(at + 1, end === -1 ? text.length : end)
-        const tab = line.indexOf('\t')
-        if (tab > 0) raw.set(line.slice(0, tab), line.slice(tab + 1))
-        if (end === -1) break
-        at = end
+    try {
+      const st = fs.fstatSync(fd)
+      fn(fd, `${st.size}:${st.mtimeMs}:${st.ino}`)
+    } catch {
+      // unreadable: what was learnt so far stands
+    } finally {
+      fs.closeSync(fd)
+    }
+  }
+
+  private readAll(fd: number, key: string): void {
+    let buf = fs.readFileSync(fd)
+    const first = buf.indexOf(10)
+    const stale = first === -1 || buf.toString('latin1', 0, first) !== HEADER
+    const toc: Toc = new Map()
+    if (stale) buf = Buffer.alloc(0)
+    for (let at = first + 1; at > 0 && at < buf.length; ) {
+      let end = buf.indexOf(10, at)
+      if (end === -1) end = buf.length
+      const tab = buf.indexOf(9, at)
+      if (tab > at && tab < end) toc.set(buf.toString('latin1', at, tab), [at, tab + 1, end])
+      at = end + 1
+    }
+    this.bytes = buf
+    this.key = key
+    this.lines = toc
+    this.stale = stale && fs.fstatSync(fd).size > 0
+    tocs.delete(this.file)
+    tocs.set(this.file, { key, toc, stale: this.stale })
+    if (tocs.size > MAX_TOCS) tocs.delete(tocs.keys().next().value as string)
+  }
+
+  /** The bytes of a section's JSON: from the whole file when read, else read by range (checked unchanged). */
+  private jsonOf(name: string): string | undefined {
+    this.load()
+    let line = this.lines.get(name)
+    if (line === undefined) return undefined
+    if (this.bytes !== null) return this.bytes.toString('utf8', line[1], line[2])
+    let out: string | undefined
+    this.withFile((fd, key) => {
+      if (key !== this.key) {
+        this.readAll(fd, key) // replaced since: read it again
+        line = this.lines.get(name)
+        out = line === undefined || this.bytes === null ? undefined : this.bytes.toString('utf8', line[1], line[2])
+        return
       }
-    }
-    this.raw = raw
-    return raw
+      const [, from, to] = line as [number, number, number]
+      const buf = Buffer.allocUnsafe(to - from)
+      if (fs.readSync(fd, buf, 0, buf.length, from) === buf.length) out = buf.toString('utf8')
+    })
+    return out
   }
 
   /** The named section (parsed on first use; one instance per process). */
@@ -165,7 +246,7 @@ export class CacheFile {
     let s = this.open.get(name) as Section<T> | undefined
     if (s !== undefined) return s
     let entries: Record<string, Entry<T>> = {}
-    const json = this.load().get(name)
+    const json = this.jsonOf(name)
     if (json !== undefined) {
       try {
         const v = JSON.parse(json) as unknown
@@ -188,40 +269,53 @@ export class CacheFile {
 
   /** Write the file if any section changed. One write, temp file and rename; a failed write only costs speed. */
   save(): void {
-    const raw = this.load()
-    if (this.linked) return
-    const lines: string[] = [HEADER]
-    let changed = this.stale
-    const names = new Set([...raw.keys(), ...this.open.keys()])
-    for (const name of [...names].sort()) {
-      if (this.survivors !== null && !this.survivors(name)) {
-        changed = true
-        continue
-      }
-      const fresh = this.open.get(name)?.changed()
-      if (fresh !== undefined && fresh !== null) {
-        changed = true
-        if (Object.keys(fresh).length > 0) lines.push(`${name}\t${JSON.stringify(fresh)}`)
-      } else {
-        const json = raw.get(name)
-        if (json !== undefined) lines.push(`${name}\t${json}`)
-      }
-    }
-    if (!changed) {
-      // Nothing to write, but a dead writer's temp file here would otherwise wait for the next rewrite.
-      sweepTemps(path.dirname(this.file))
+    // Nothing read from this file: nothing to write (sections of gone projects go with the next listing that
+    // reads it).
+    if (this.open.size === 0) {
+      sweepTemps(path.dirname(this.file)) // a dead writer's temp file here would otherwise wait for the next rewrite
       return
     }
-    writeCache(this.file, `${lines.join('\n')}\n`)
+    this.load()
+    if (this.linked) return
+    const names = [...new Set([...this.lines.keys(), ...this.open.keys()])].sort()
+    const fresh = new Map<string, Record<string, Entry<unknown>>>()
+    for (const name of this.open.keys()) {
+      const f = this.open.get(name)?.changed()
+      if (f !== undefined && f !== null) fresh.set(name, f)
+    }
+    const kept = names.filter((n) => this.survivors === null || this.survivors(n))
+    if (!this.stale && fresh.size === 0 && kept.length === names.length) {
+      sweepTemps(path.dirname(this.file)) // a dead writer's temp file here would otherwise wait for the next rewrite
+      return
+    }
+    // Sections copied through need the whole file (read now if only ranges were read; if it was replaced
+    // meanwhile, its sections are the ones to copy).
+    if (this.bytes === null && this.key !== null) this.withFile((fd, key) => this.readAll(fd, key))
+    const bytes = this.bytes ?? Buffer.alloc(0)
+    const parts: Buffer[] = [Buffer.from(`${HEADER}\n`, 'latin1')]
+    const all = [...new Set([...this.lines.keys(), ...this.open.keys()])].sort()
+    for (const name of all.filter((n) => this.survivors === null || this.survivors(n))) {
+      const f = fresh.get(name)
+      if (f !== undefined) {
+        if (Object.keys(f).length > 0) parts.push(Buffer.from(`${name}\t${JSON.stringify(f)}\n`, 'utf8'))
+      } else {
+        const line = this.lines.get(name)
+        if (line !== undefined) parts.push(bytes.subarray(line[0], line[2]), NEWLINE)
+      }
+    }
+    tocs.delete(this.file)
+    writeCache(this.file, Buffer.concat(parts))
     this.stale = false
   }
 }
+
+const NEWLINE = Buffer.from('\n')
 
 /**
  * Temp file and rename, without fsync: a cache lost in a crash costs only speed, and a torn one fails its
  * header or its JSON and is ignored. Dead writers' temp files in the folder are swept first.
  */
-function writeCache(file: string, text: string): void {
+function writeCache(file: string, text: Buffer): void {
   const dir = path.dirname(file)
   const tmp = tempPathFor(file)
   try {

@@ -290,7 +290,7 @@ export class Store {
     for (const slug of slugs) {
       let l = this.listings.get(slug)
       if (l === undefined) {
-        l = await listProject(this.paths(), slug, index.section(`tasks/${slug}`, 'used'))
+        l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
         this.listings.set(slug, l)
       }
       out.tasks.push(...l.tasks)

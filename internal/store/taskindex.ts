@@ -7,7 +7,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { byText } from '../base/order.js'
-import { type Section, stampOf } from './filecache.js'
+import { type Section, settled, stampOf } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 import {
   type Broken,
@@ -106,47 +106,77 @@ const linkBroken = (p: Paths, abs: string): Broken => ({
   code: 'symlink-in-workspace',
 })
 
-/** What the cache keeps of a summary: no field the file's location gives, no field at its default. */
-type Compact = Partial<TaskSummary> &
-  Pick<TaskSummary, 'id' | 'title' | 'version' | 'acceptance_done' | 'acceptance_total'>
+/**
+ * The summary fields the index keeps, by position (the file's location gives seq, slug, project, status and
+ * path). Positions from OWNER on hold 0 for the field's default (none of them can be 0 otherwise), and
+ * trailing defaults are left out: the index stays small and every entry parses into one array.
+ */
+const FIELDS = [
+  'id',
+  'title',
+  'version',
+  'acceptance_done',
+  'acceptance_total',
+  'owner',
+  'claim',
+  'priority',
+  'estimate',
+  'depends_on',
+  'parent',
+  'aliases',
+  'github',
+  'created',
+  'created_by',
+  'tags',
+  'unverified',
+  'blocked_by',
+  'worktree',
+] as const
+const OWNER = FIELDS.indexOf('owner')
 
-const LOCATION = new Set(['seq', 'slug', 'project', 'status', 'path'])
+/** A summary as the index keeps it (see FIELDS). */
+type Compact = unknown[]
 
-function compact(s: TaskSummary): Compact {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(s)) {
-    if (LOCATION.has(k) || v === null || v === false || (Array.isArray(v) && v.length === 0)) continue
-    out[k] = v
-  }
-  return out as Compact
+const isDefault = (v: unknown) => v === null || v === false || (Array.isArray(v) && v.length === 0)
+
+export function compact(s: TaskSummary): Compact {
+  const out = FIELDS.map((k, i) => (i >= OWNER && isDefault(s[k]) ? 0 : s[k]))
+  while (out.length > OWNER && out[out.length - 1] === 0) out.pop()
+  return out
 }
 
-function expand(c: Compact, f: TaskFileRef): TaskSummary {
+/** The value at position `i`, or the field's default. */
+function at<T>(c: Compact, i: number, dflt: T): T {
+  const v = c[i]
+  return v === undefined || v === 0 ? dflt : (v as T)
+}
+
+export function expand(c: Compact, f: Pick<TaskFileRef, 'seq' | 'slug' | 'project' | 'status' | 'path'>): TaskSummary {
   return {
-    id: c.id,
+    id: c[0] as string,
     seq: f.seq,
     slug: f.slug,
     project: f.project,
     status: f.status,
     path: f.path,
-    title: c.title,
-    owner: c.owner ?? null,
-    claim: c.claim ?? null,
-    priority: c.priority ?? null,
-    estimate: c.estimate ?? null,
-    depends_on: c.depends_on ?? [],
-    parent: c.parent ?? null,
-    version: c.version,
-    aliases: c.aliases ?? [],
-    github: c.github ?? null,
-    created: c.created ?? null,
-    created_by: c.created_by ?? null,
-    tags: c.tags ?? [],
-    acceptance_done: c.acceptance_done,
-    acceptance_total: c.acceptance_total,
-    unverified: c.unverified ?? false,
-    blocked_by: c.blocked_by ?? null,
-    worktree: c.worktree ?? null,
+    title: c[1] as string,
+    owner: at(c, 5, null),
+    claim: at(c, 6, null),
+    priority: at(c, 7, null),
+    estimate: at(c, 8, null),
+    depends_on: at(c, 9, []),
+    parent: at(c, 10, null),
+    version: c[2] as number,
+    aliases: at(c, 11, []),
+    github: at(c, 12, null),
+    created: at(c, 13, null),
+    created_by: at(c, 14, null),
+    tags: at(c, 15, []),
+    acceptance_done: c[3] as number,
+    acceptance_total: c[4] as number,
+    unverified: at(c, 16, false),
+    blocked_by: at(c, 17, null),
+    worktree: at(c, 18, null),
   }
 }
 
@@ -160,12 +190,31 @@ export interface Listing {
 /** The cached summaries of one project's tasks (a section of the workspace index). */
 export type SummarySection = Section<Compact>
 
+/**
+ * Summaries this process has already made, per project folder, by file, with the stamp of the file they were
+ * made from: a long-running process (the MCP server) lists an unchanged workspace without parsing the index
+ * again on every call — each file is still checked against its stamp every time. Only files past the racy
+ * window are kept, and the summaries are frozen: they are shared between calls, so no caller may change one.
+ */
+const made = new Map<string, Map<string, { key: string; summary: TaskSummary }>>()
+const MADE_PROJECTS = 2_000
+
+function freeze(t: TaskSummary): TaskSummary {
+  for (const v of Object.values(t)) {
+    if (v !== null && typeof v === 'object') {
+      if (Array.isArray(v)) for (const x of v) if (x !== null && typeof x === 'object') Object.freeze(x)
+      Object.freeze(v)
+    }
+  }
+  return Object.freeze(t)
+}
+
 /** Summaries of every parseable task in a project (deduplicated by id), using the index. */
-export async function listProject(p: Paths, project: string, cache: SummarySection): Promise<Listing> {
+export async function listProject(p: Paths, project: string, section: () => SummarySection): Promise<Listing> {
   // A file that moves while the folders are read (a claim moves open → active: the new copy is written
   // first, the old one removed last) can be missed by one pass; a pass that saw a file vanish is redone.
   for (let attempt = 1; ; attempt++) {
-    const { listing, vanished } = await listOnce(p, project, cache)
+    const { listing, vanished } = await listOnce(p, project, section)
     if (!vanished || attempt >= 8) return listing
   }
 }
@@ -173,10 +222,14 @@ export async function listProject(p: Paths, project: string, cache: SummarySecti
 async function listOnce(
   p: Paths,
   project: string,
-  cache: SummarySection,
+  section: () => SummarySection,
 ): Promise<{ listing: Listing; vanished: boolean }> {
   let vanished = false
   const { files, broken } = listTaskFiles(p, project)
+  const before = made.get(tasksDir(p, project))
+  const now = new Map<string, { key: string; summary: TaskSummary }>()
+  let cache: SummarySection | null = null
+  const known: string[] = []
   const all: TaskSummary[] = []
   for (const f of files) {
     const stamp = stampOf(f.abs)
@@ -184,25 +237,40 @@ async function listOnce(
       vanished = true // moved or removed while listing
       continue
     }
+    const kept = before?.get(f.abs)
+    if (kept !== undefined && kept.key === stamp.key) {
+      now.set(f.abs, kept)
+      all.push(kept.summary)
+      known.push(`${f.status}/${f.name}`)
+      continue
+    }
+    // The index is opened on the first file this process has not summarized yet (its sections are left as
+    // they are when every file was known).
+    cache ??= section()
     const key = `${f.status}/${f.name}`
     const hit = cache.get(key, stamp, () => readText(f.abs))
-    if (hit !== undefined) {
-      all.push(expand(hit, f))
-      continue
-    }
     let summary: TaskSummary
-    let text: string
-    try {
-      text = readText(f.abs)
-      summary = summaryOf(await readTaskRecord(text, f))
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
-      else broken.push(brokenOf(f.path, e))
-      continue
+    if (hit !== undefined) summary = expand(hit, f)
+    else {
+      let text: string
+      try {
+        text = readText(f.abs)
+        summary = summaryOf(await readTaskRecord(text, f))
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
+        else broken.push(brokenOf(f.path, e))
+        continue
+      }
+      cache.set(key, stamp, compact(summary), text)
     }
-    cache.set(key, stamp, compact(summary), text)
+    if (settled(stamp)) now.set(f.abs, { key: stamp.key, summary: freeze(summary) })
     all.push(summary)
   }
+  // Files served from memory keep their index entries (the index is saved with what this listing used).
+  cache?.touch(known)
+  made.delete(tasksDir(p, project))
+  made.set(tasksDir(p, project), now)
+  if (made.size > MADE_PROJECTS) made.delete(made.keys().next().value as string)
   // One task id in two folders: the newer copy wins (a move interrupted between writing the new
   // file and removing the old one); at equal versions (a bad merge), the more terminal one.
   const byId = new Map<string, TaskSummary>()

@@ -167,12 +167,12 @@ export interface Team {
 }
 
 /**
- * `clones` clones of one workspace sharing a bare remote under `root` (served as `url`), each with the
- * record pulled: the same tasks, agents and workspace id everywhere.
+ * A workspace `ws` with `tasks` tasks in project `race`, its code pushed to a bare remote under `root` (served
+ * as `url`). `cloneTeam` then adds clones that pull its record: the same tasks, agents and workspace id.
  */
 export async function team(
   ws: Workspace,
-  o: { clones: number; tasks: number; url?: ((root: string) => string | Promise<string>) | undefined },
+  o: { tasks: number; url?: ((root: string) => string | Promise<string>) | undefined },
 ): Promise<Team> {
   const root = tempDir('dacli-team-')
   git(root, 'init', '-q', '--bare', '-b', 'main', 'team.git')
@@ -223,7 +223,7 @@ export async function remoteClaimRace(
   ws: Workspace,
   o: { clones: number; procs: number; rounds: number; url?: ((root: string) => string | Promise<string>) | undefined },
 ): Promise<Figures> {
-  const t = await team(ws, { clones: o.clones, tasks: o.rounds, url: o.url })
+  const t = await team(ws, { tasks: o.rounds, url: o.url })
   const agents = await cloneTeam(t, o.clones, o.clones * o.procs)
   const ids = (await t.a.dacli('task', 'list', '--project', 'race', '--json')).json.tasks.map(
     (x: { id: string }) => x.id,
@@ -269,7 +269,7 @@ export async function takeoverRace(
   rounds: number,
   url?: (root: string) => string | Promise<string>,
 ): Promise<Figures> {
-  const t = await team(ws, { clones: 3, tasks: rounds, url })
+  const t = await team(ws, { tasks: rounds, url })
   const [first, left, right] = (await cloneTeam(t, 3, 3)).map((a) => a.token) as [string, string, string]
   let wrong = 0
   const t0 = Date.now()

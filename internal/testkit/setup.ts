@@ -8,4 +8,5 @@ import { installSystem } from '../base/system.js'
 import { cleanupTempDirs } from './ws.js'
 
 installSystem(nodeSystem)
-afterAll(cleanupTempDirs)
+// Removing a file's folders can take long on a loaded machine (thousands of small files): allow it.
+afterAll(cleanupTempDirs, 600_000)

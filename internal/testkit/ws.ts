@@ -24,6 +24,8 @@ export interface RunOpts {
   cwd?: string
   now?: Date
   tty?: boolean
+  /** Receives the stop function of a long-running server (`board`), as the bin wires Ctrl-C. */
+  onInterrupt?: (stop: () => void) => void
 }
 
 export class Run {
@@ -100,6 +102,7 @@ export async function dacliIn(cwd: string, argv: readonly string[], opts: RunOpt
     services,
     table,
     afterMutation,
+    ...(opts.onInterrupt ? { onInterrupt: opts.onInterrupt } : {}),
   })
   return new Run(argv, out.exitCode, io.out(), io.err())
 }

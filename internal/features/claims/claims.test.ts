@@ -12,7 +12,7 @@ import { git, snapshotOf, workspace } from '../../testkit/ws.js'
 const T1 = '.dacli/projects/race/tasks'
 
 async function twoClones(tasks = 3): Promise<{ t: Team; b: Checkout; c: Checkout; ids: string[] }> {
-  const t = await team(await workspace(), { clones: 2, tasks })
+  const t = await team(await workspace(), { tasks })
   await cloneTeam(t, 2, 0)
   const ids = (await t.a.dacli('task', 'list', '--project', 'race', '--json')).json.tasks.map(
     (x: { id: string }) => x.id,

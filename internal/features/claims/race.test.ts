@@ -3,9 +3,9 @@
 // runs 50 rounds of each.
 
 import { afterEach, describe, expect, test } from 'vitest'
-import { remoteClaimRace, takeoverRace } from '../../testkit/coordination.js'
+import { type Checkout, cloneTeam, remoteClaimRace, takeoverRace, team } from '../../testkit/coordination.js'
 import { type GitHttpServer, gitHttpServer } from '../../testkit/githttp.js'
-import { workspace } from '../../testkit/ws.js'
+import { snapshotOf, workspace } from '../../testkit/ws.js'
 
 let server: GitHttpServer | undefined
 afterEach(async () => {
@@ -50,4 +50,25 @@ test('an expired lease taken over by two clones at once: one winner (taken-over)
 }, async () => {
   const f = await takeoverRace(await workspace(), 2)
   expect(f.rounds_with_other_than_one_winner).toBe(0)
+})
+
+test('over smart HTTP, the server stopped mid-run: exit 1, nothing changed in the clone', {
+  timeout: 120_000,
+}, async () => {
+  const t = await team(await workspace(), {
+    tasks: 2,
+    url: async (root) => {
+      server = await gitHttpServer(root)
+      return server.url('team.git')
+    },
+  })
+  await cloneTeam(t, 1, 0)
+  const c = t.clones[0] as Checkout
+  ;(await c.dacli('task', 'claim', 'race/1', '--remote', 'origin')).expectExit(0)
+  await server?.close()
+  const before = snapshotOf(c.root)
+  const r = (await c.dacli('task', 'claim', 'race/2', '--remote', 'origin', '--json')).expectExit(1)
+  expect(r.error.message).toContain('on the remote origin')
+  expect((await c.dacli('task', 'release', 'race/1', '--json')).expectExit(1).error.kind).toBe('failure')
+  expect(snapshotOf(c.root)).toEqual(before)
 })

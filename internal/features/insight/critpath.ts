@@ -86,6 +86,7 @@ export const critpath = defineCommand({
         after: c.after.map((a) => ({ id: a.id, ref: refOfId(a.id), type: a.type })),
       })),
       unsized: s.unsized.map(refOfId),
+      links: s.links.map((l) => ({ from: l.from, to: l.to, type: l.type })),
       excluded: s.excluded.map((x) => ({
         id: x.id,
         ref: refOfId(x.id),

@@ -133,6 +133,9 @@ export const CriticalPathDoc = z.strictObject({
     )
     .describe('every critical task with its critical predecessors, by early start: parallel branches stay parallel'),
   unsized: z.array(z.string()).describe('refs of tasks without an estimate'),
+  links: z
+    .array(z.strictObject({ from: z.string(), to: z.string(), type: Link }))
+    .describe('every dependency link that constrains the schedule, by task id (the graph to draw)'),
   excluded: z
     .array(
       z.strictObject({

@@ -19,6 +19,7 @@ export const STATE_SCHEMAS = [
  * never claims that a provider is reachable or authenticated.
  */
 const ADAPTERS: [string, string][] = [
+  ['board.http', 'board'],
   ['git.record-branch', 'record'],
   ['git.remote-exchange', 'record push'],
   ['github.rest', 'github doctor'],

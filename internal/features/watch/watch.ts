@@ -77,7 +77,13 @@ export const watch = defineCommand({
     if (project !== undefined) store.requireProject(project)
     const from = since === undefined ? headCursor(store.dir) : parseCursor(since)
     if (since !== undefined) validateCursor(store.dir, from)
-    const signals = [ctx.interrupt()]
+    const interrupt = ctx.interrupt()
+    if (interrupt === null && timeout === undefined) {
+      throw new UsageError('watch runs until interrupted, and nothing can interrupt it here: give --timeout', {
+        next: [`dacli watch --json --timeout 0${since === undefined ? '' : ` --since ${since}`}`],
+      })
+    }
+    const signals = [...(interrupt === null ? [] : [interrupt])]
     if (timeout !== undefined) signals.push(AbortSignal.timeout(timeout))
     const stop = AbortSignal.any(signals)
     if (!ctx.json) ctx.notes.note(`watching ${store.root} from ${formatCursor(from)} (Ctrl-C to stop)`)
@@ -103,7 +109,7 @@ export const watch = defineCommand({
       cursor: formatCursor(last),
       project: project ?? null,
       events: seen.map(({ schema: _s, ...e }) => e),
-      ended: ctx.interrupt().aborted ? 'interrupted' : 'timeout',
+      ended: interrupt?.aborted ? 'interrupted' : 'timeout',
     }
     return { data }
   },

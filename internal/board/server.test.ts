@@ -1,0 +1,282 @@
+// `dacli board` without a browser: who gets in (token, cookie, header, Host),
+// what is served (the three files and /api/…, nothing else), the API answering
+// exactly what `--json` prints, actions only with the CSRF token (and never with
+// --read-only), live events within two seconds of a change by another process,
+// Ctrl-C exiting 0, and `kill -9` leaving the workspace as it was.
+
+import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as http from 'node:http'
+import * as path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { csrfOf, request, type Started, startBoard } from '../testkit/board.js'
+import { BIN, baseEnv, type Fixture, fixture, snapshotOf } from '../testkit/ws.js'
+
+describe('dacli board: the server', () => {
+  let f: Fixture
+  let b: Started
+  beforeAll(async () => {
+    f = await fixture()
+    b = await startBoard(f)
+  })
+  afterAll(() => b.stop())
+
+  test('prints board/v1 once: a loopback URL with a random token', async () => {
+    expect(b.doc).toMatchObject({ host: '127.0.0.1', read_only: false, identity: 'a-root' })
+    expect(b.doc.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?t=[A-Za-z0-9_-]{32}$/)
+    const other = await startBoard(f)
+    expect(other.token).not.toBe(b.token)
+    other.stop()
+  })
+
+  test('403 without the token; the URL sets a cookie and drops the token from the address', async () => {
+    for (const p of ['/', '/assets/app.js', '/api/task/list', '/api/events', '/nope']) {
+      const r = await request(`${b.base}${p}`)
+      expect(r.status, p).toBe(403)
+      expect(r.body).not.toContain('schema')
+    }
+    expect((await request(`${b.base}/?t=wrong`)).status).toBe(403)
+    const first = await request(b.url)
+    expect(first.status).toBe(303)
+    expect(first.headers.location).toBe('/')
+    const cookie = String(first.headers['set-cookie']?.[0])
+    expect(cookie).toMatch(/^dacli_board_\d+=.+; HttpOnly; SameSite=Strict; Path=\/$/)
+    const page = await request(`${b.base}/`, { headers: { Cookie: cookie.split(';')[0] as string } })
+    expect(page.status).toBe(200)
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'")
+    expect(page.headers['referrer-policy']).toBe('no-referrer')
+    expect(page.body).toContain('<script type="module" src="/assets/app.js">')
+    expect(csrfOf(page.body)).toMatch(/^[A-Za-z0-9_-]{32}$/)
+  })
+
+  test('a page on another name (DNS rebinding) is refused even with the token', async () => {
+    const r = await request(`${b.base}/api/board`, {
+      headers: { 'X-Dacli-Token': b.token, Host: `evil.example:${b.doc.port}` },
+    })
+    expect(r.status).toBe(403)
+    const ok = await request(`${b.base}/api/board`, {
+      headers: { 'X-Dacli-Token': b.token, Host: `localhost:${b.doc.port}` },
+    })
+    expect(ok.status).toBe(200)
+  })
+
+  test('GET /api/<command path> answers exactly what --json prints', async () => {
+    const h = { 'X-Dacli-Token': b.token }
+    const cases: [string, string[]][] = [
+      ['/api/task/list', ['task', 'list', '--json']],
+      [
+        '/api/task/list?project=alpha&status=open&status=active',
+        ['task', 'list', '--project', 'alpha', '--status', 'open', '--status', 'active', '--json'],
+      ],
+      ['/api/task/show?ref=alpha%2F2', ['task', 'show', 'alpha/2', '--json']],
+      ['/api/critical-path?project=alpha', ['critical-path', '--project', 'alpha', '--json']],
+      ['/api/events/list?pending', ['events', 'list', '--pending', '--json']],
+      ['/api/project/list', ['project', 'list', '--json']],
+    ]
+    for (const [p, argv] of cases) {
+      const api = await request(`${b.base}${p}`, { headers: h })
+      const cli = await f.ws.dacli(...argv)
+      expect(api.status, p).toBe(200)
+      expect(api.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(api.body, p).toBe(cli.stdout)
+    }
+    // Errors are the error/v1 envelope the CLI prints, with an HTTP status for the exit code.
+    const missing = await request(`${b.base}/api/task/show?ref=alpha%2F99`, { headers: h })
+    expect(missing.status).toBe(404)
+    expect(missing.headers['x-dacli-exit-code']).toBe('4')
+    expect(missing.body).toBe((await f.ws.dacli('task', 'show', 'alpha/99', '--json')).stderr)
+    const bad = await request(`${b.base}/api/task/list?projct=alpha`, { headers: h })
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body)).toMatchObject({
+      schema: 'error/v1',
+      kind: 'usage',
+      details: { unknown_flags: ['--projct'] },
+    })
+    // The token may also come as ?t= (scripts), and is never taken for a flag.
+    expect((await request(`${b.base}/api/task/list?t=${b.token}`)).body).toBe(
+      (await f.ws.dacli('task', 'list', '--json')).stdout,
+    )
+  })
+
+  test('every path and parameter is validated: nothing outside the page and the API, no writes over GET', async () => {
+    const h = { 'X-Dacli-Token': b.token }
+    const notFound = [
+      '/assets/../../package.json',
+      '/assets/%2e%2e/%2e%2e/package.json',
+      '/assets/index.html',
+      '/assets/',
+      '/package.json',
+      '/build/dacli.js',
+      '/.dacli/config.yml',
+      '/api/',
+      '/api/task',
+      '/api/task/list/extra',
+      '/api/..%2F..%2Fetc%2Fpasswd',
+      '/api/board/x',
+      '/api/mcp/serve',
+    ]
+    for (const p of notFound) {
+      const r = await request(`${b.base}${p}`, { headers: h })
+      expect(r.status, p).toBe(404)
+      expect(r.body, p).not.toContain('"name": "dacli"')
+    }
+    const before = snapshotOf(f.ws.root)
+    expect((await request(`${b.base}/api/task/claim?ref=alpha%2F1`, { headers: h })).status).toBe(405)
+    expect((await request(`${b.base}/api/glossary?project=alpha&term=x&def=y`, { headers: h })).status).toBe(405)
+    expect((await request(`${b.base}/api/task/list?json`, { headers: h })).status).toBe(400)
+    expect((await request(`${b.base}/api/task/list?help`, { headers: h })).status).toBe(400)
+    expect((await request(`${b.base}/api/task/list?Project=alpha`, { headers: h })).status).toBe(400)
+    expect((await request(`${b.base}/api/task/list`, { method: 'DELETE', headers: h })).status).toBe(405)
+    expect((await request(`${b.base}/api/task/list?x=${'a'.repeat(9000)}`, { headers: h })).status).toBe(414)
+    expect(snapshotOf(f.ws.root)).toEqual(before)
+  })
+
+  test('actions need the CSRF token and a JSON body; then they run as the server identity and write the file', async () => {
+    const page = await request(b.url.replace(/\?t=.*/, ''), { headers: { 'X-Dacli-Token': b.token } })
+    const csrf = csrfOf(page.body)
+    const h = { 'X-Dacli-Token': b.token, 'Content-Type': 'application/json' }
+    const body = JSON.stringify({ args: { ref: 'alpha/2' }, flags: { n: [1] } })
+    const file = () =>
+      fs.readdirSync(path.join(f.ws.root, '.dacli/projects/alpha/tasks/open')).find((n) => n.startsWith('002-'))
+    const before = snapshotOf(f.ws.root)
+    const noCsrf = await request(`${b.base}/api/task/check`, { method: 'POST', headers: h, body })
+    expect(noCsrf.status).toBe(403)
+    expect(JSON.parse(noCsrf.body)).toMatchObject({ kind: 'refused', details: { policy: 'csrf' } })
+    const wrong = await request(`${b.base}/api/task/check`, {
+      method: 'POST',
+      headers: { ...h, 'X-Dacli-CSRF': 'x'.repeat(32) },
+      body,
+    })
+    expect(wrong.status).toBe(403)
+    const foreign = await request(`${b.base}/api/task/check`, {
+      method: 'POST',
+      headers: { ...h, 'X-Dacli-CSRF': csrf, Origin: 'http://evil.example' },
+      body,
+    })
+    expect(foreign.status).toBe(403)
+    const notJson = await request(`${b.base}/api/task/check`, {
+      method: 'POST',
+      headers: { 'X-Dacli-Token': b.token, 'X-Dacli-CSRF': csrf, 'Content-Type': 'text/plain' },
+      body,
+    })
+    expect(notJson.status).toBe(415)
+    const notAction = await request(`${b.base}/api/task/rm`, {
+      method: 'POST',
+      headers: { ...h, 'X-Dacli-CSRF': csrf },
+      body,
+    })
+    expect(notAction.status).toBe(405)
+    expect(snapshotOf(f.ws.root)).toEqual(before)
+
+    const ok = await request(`${b.base}/api/task/check`, {
+      method: 'POST',
+      headers: { ...h, 'X-Dacli-CSRF': csrf },
+      body,
+    })
+    expect(ok.status).toBe(200)
+    expect(JSON.parse(ok.body)).toMatchObject({ schema: 'task-change/v1', action: 'check', outcome: 'changed' })
+    const text = fs.readFileSync(path.join(f.ws.root, '.dacli/projects/alpha/tasks/open', file() as string), 'utf8')
+    expect(text).toContain('- [x] also')
+    expect(text).toMatch(/a-root checked 1/)
+  })
+
+  test('live: a change by another process reaches the page as an event within two seconds', async () => {
+    const events = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${b.base}/api/events`, { headers: { 'X-Dacli-Token': b.token } }, resolve),
+    )
+    expect(events.headers['content-type']).toBe('text/event-stream')
+    let seen = ''
+    events.setEncoding('utf8')
+    events.on('data', (c) => {
+      seen += c
+    })
+    await new Promise((r) => setTimeout(r, 200))
+    expect(seen).toContain('event: hello')
+    const child = f.ws.spawn(['task', 'claim', 'alpha/4'], { as: f.rw.token })
+    expect(child.code).toBe(0)
+    const t0 = Date.now()
+    while (!seen.includes('event: change') && Date.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 25))
+    expect(seen).toContain('event: change')
+    events.destroy()
+  })
+})
+
+describe('dacli board: modes and process', () => {
+  let f: Fixture
+  beforeAll(async () => {
+    f = await fixture()
+  })
+
+  test('--read-only refuses every action with its policy, writing nothing', async () => {
+    const b = await startBoard(f, ['--read-only'])
+    try {
+      expect(b.doc.read_only).toBe(true)
+      const page = await request(b.url.replace(/\?t=.*/, ''), { headers: { 'X-Dacli-Token': b.token } })
+      const before = snapshotOf(f.ws.root)
+      const r = await request(`${b.base}/api/task/claim`, {
+        method: 'POST',
+        headers: { 'X-Dacli-Token': b.token, 'X-Dacli-CSRF': csrfOf(page.body), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ args: { ref: 'alpha/1' } }),
+      })
+      expect(r.status).toBe(403)
+      expect(JSON.parse(r.body)).toMatchObject({ kind: 'refused', details: { policy: 'read-only' } })
+      expect(snapshotOf(f.ws.root)).toEqual(before)
+    } finally {
+      b.stop()
+    }
+  })
+
+  test('a read-only server identity is refused by the command table, with the policy and next actions', async () => {
+    const b = await startBoard(f, [], f.ro.token)
+    try {
+      const page = await request(b.url.replace(/\?t=.*/, ''), { headers: { 'X-Dacli-Token': b.token } })
+      const r = await request(`${b.base}/api/task/check`, {
+        method: 'POST',
+        headers: { 'X-Dacli-Token': b.token, 'X-Dacli-CSRF': csrfOf(page.body), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ args: { ref: 'alpha/1' }, flags: { n: 1 } }),
+      })
+      expect(r.status).toBe(403)
+      const cli = await f.ws.dacli('task', 'check', 'alpha/1', '--n', '1', '--json', { as: f.ro.token })
+      expect(r.body).toBe(cli.stderr)
+      expect(JSON.parse(r.body)).toMatchObject({ kind: 'refused', details: { policy: 'grant' } })
+    } finally {
+      b.stop()
+    }
+  })
+
+  test('--host must be a host; it is never bound beyond loopback by default', async () => {
+    expect((await f.ws.dacli('board', '--host', 'a b', '--json')).code).toBe(2)
+    expect((await f.ws.dacli('board', '--host=-x', '--json')).code).toBe(2)
+    // Without a terminal to interrupt it (the MCP server, a test without the hook), it refuses to start.
+    expect((await f.ws.dacli('board', '--json')).code).toBe(1)
+  })
+
+  test('Ctrl-C stops the bin cleanly (exit 0); kill -9 leaves the workspace exactly as it was', async () => {
+    const run = async (signal: NodeJS.Signals) => {
+      const child = spawn(process.execPath, [BIN, 'board', '--json'], { cwd: f.ws.root, env: baseEnv() })
+      const line = await new Promise<string>((resolve) => {
+        let out = ''
+        child.stdout.on('data', (c) => {
+          out += c
+          if (out.includes('\n')) resolve(out)
+        })
+      })
+      const doc = JSON.parse(line)
+      const t = new URL(doc.url).searchParams.get('t') as string
+      expect(
+        (await request(`http://127.0.0.1:${doc.port}/api/task/list`, { headers: { 'X-Dacli-Token': t } })).status,
+      ).toBe(200)
+      const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+      child.kill(signal)
+      return exit
+    }
+    expect(await run('SIGINT')).toBe(0)
+    const before = snapshotOf(f.ws.root)
+    expect(await run('SIGKILL')).toBe(null)
+    expect(snapshotOf(f.ws.root)).toEqual(before)
+    const locks = path.join(f.ws.root, '.dacli', 'locks')
+    expect(fs.existsSync(locks) ? fs.readdirSync(locks) : []).toEqual([])
+    const doctor = (await f.ws.dacli('doctor', '--json')).json
+    expect(doctor.findings ?? []).toEqual([])
+  })
+})

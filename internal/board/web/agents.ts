@@ -1,0 +1,135 @@
+// Who is working: live claims with their holder and lease, the identities, and
+// what waits for an owner (pending events: proposals and findings of read-only
+// agents).
+
+import { get } from './api.js'
+import { fill, h, lease, short } from './dom.js'
+import type { Shell, View } from './main.js'
+import type { AgentList, EventList, TaskList } from './types.js'
+
+export function agentsView(root: HTMLElement, _shell: Shell): View {
+  const claims = h('section', { class: 'block', id: 'claims' })
+  const agents = h('section', { class: 'block', id: 'agents' })
+  const pending = h('section', { class: 'block', id: 'pending' })
+  fill(root, claims, pending, agents)
+  return {
+    async update() {
+      const [active, list, events] = await Promise.all([
+        get<TaskList>('task/list', { status: 'active' }),
+        get<AgentList>('agent/list'),
+        get<EventList>('events/list', { pending: true }),
+      ])
+      fill(
+        claims,
+        h('h3', {}, `Live claims (${active.tasks.length})`),
+        active.tasks.length === 0
+          ? h('p', { class: 'muted' }, 'nobody holds a task')
+          : h(
+              'table',
+              {},
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  ['Task', 'Holder', 'Lease', 'Title'].map((c) => h('th', {}, c)),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                active.tasks.map((t) =>
+                  h(
+                    'tr',
+                    {},
+                    h('td', {}, h('a', { href: `#/task/${encodeURIComponent(t.ref)}` }, short(t.ref))),
+                    h('td', {}, t.owner ?? '—'),
+                    h(
+                      'td',
+                      {},
+                      t.claim_expires === null
+                        ? 'no expiry'
+                        : h('span', { class: 'lease', 'data-expires': t.claim_expires }, lease(t.claim_expires)),
+                    ),
+                    h('td', {}, t.title),
+                  ),
+                ),
+              ),
+            ),
+      )
+      fill(
+        pending,
+        h('h3', {}, `Pending events (${events.total})`),
+        events.events.length === 0
+          ? h('p', { class: 'muted' }, 'nothing waits for an owner (dacli sync applies proposals)')
+          : h(
+              'table',
+              {},
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  ['Created', 'Kind', 'By', 'About', 'Summary'].map((c) => h('th', {}, c)),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                events.events.map((e) =>
+                  h(
+                    'tr',
+                    {},
+                    h('td', { class: 'muted' }, e.created),
+                    h('td', {}, e.kind),
+                    h('td', {}, e.created_by),
+                    h(
+                      'td',
+                      {},
+                      e.about?.ref
+                        ? h('a', { href: `#/task/${encodeURIComponent(e.about.ref)}` }, short(e.about.ref))
+                        : (e.about?.id ?? '—'),
+                    ),
+                    h('td', {}, e.body.split('\n')[0] ?? ''),
+                  ),
+                ),
+              ),
+            ),
+      )
+      fill(
+        agents,
+        h('h3', {}, `Identities (${list.agents.length})`),
+        h(
+          'table',
+          {},
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['Id', 'Grant', 'Role', 'Parent', 'State'].map((c) => h('th', {}, c)),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            list.agents.map((a) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, h('code', {}, a.id)),
+                h('td', {}, a.grant),
+                h('td', {}, a.role ?? '—'),
+                h('td', {}, a.parent ?? '—'),
+                h('td', {}, a.retired ? 'retired' : 'live'),
+              ),
+            ),
+          ),
+        ),
+      )
+    },
+  }
+}

@@ -1,0 +1,3 @@
+import { board } from './board.js'
+
+export const commands = [board]
