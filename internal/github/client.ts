@@ -19,12 +19,14 @@ import Bottleneck from 'bottleneck/light.js'
 import type { GitHubClient, Quota, Tally } from './api.js'
 import { BadResponseError, classify } from './failure.js'
 import { guardedFetch } from './guardedfetch.js'
+import { maskIssue, maskSecrets } from './redact.js'
 import { Retrier, type RetryReport, type RetrySettings } from './retry.js'
 import {
   createdIssueOf,
   type Issue,
   issueListOf,
   kindOf,
+  PageTrail,
   type RateLimit,
   type RepoInfo,
   rateLimitOf,
@@ -129,6 +131,10 @@ export function createClient(opts: ClientOptions): GitHubClient {
     return retrier.run(attempt, { idempotent: true, what: `on ${options.method} ${pathOf(options.url)}` })
   })
 
+  // GitHub's text can carry the token in use (pasted into an issue, or echoed by a hostile server): masked
+  // before anything reads it, so it is never printed, written into a task file or committed.
+  const scrub = (i: Issue) => maskIssue(i, secrets)
+
   const call = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
     try {
       return await f()
@@ -140,6 +146,7 @@ export function createClient(opts: ClientOptions): GitHubClient {
   const list = async (fullName: string, since: string | null, onPage?: (n: number) => void) => {
     const out: Issue[] = []
     let fetched = 0
+    const trail = new PageTrail()
     for await (const page of octokit.paginate.iterator('GET /repos/{owner}/{repo}/issues', {
       ...splitRepo(fullName),
       state: 'all',
@@ -148,8 +155,9 @@ export function createClient(opts: ClientOptions): GitHubClient {
     })) {
       const items = issueListOf(page.data, page.status)
       fetched += Array.isArray(page.data) ? page.data.length : 0
-      out.push(...items)
+      out.push(...items.map(scrub))
       onPage?.(fetched)
+      trail.check(page.url, page.headers.link, page.data, page.status)
     }
     const seen = new Set<number>()
     return out.filter((i) => !seen.has(i.number) && seen.add(i.number)).sort((a, b) => a.number - b.number)
@@ -168,7 +176,12 @@ export function createClient(opts: ClientOptions): GitHubClient {
     repository: (fullName) =>
       call(`reading the repository ${fullName}`, async () => {
         const r = await octokit.request('GET /repos/{owner}/{repo}', splitRepo(fullName))
-        return repoOf(r.data, r.status)
+        const repo = repoOf(r.data, r.status)
+        // The name is written into task files and printed: one carrying the token is no repository of GitHub's.
+        if (maskSecrets(repo.full_name, secrets) !== repo.full_name) {
+          throw new BadResponseError('the repository name carries the token', r.status)
+        }
+        return repo
       }),
     listIssues: (fullName, onPage) => call(`listing the issues of ${fullName}`, () => list(fullName, null, onPage)),
     createIssue: (fullName, fields, o) =>
@@ -181,7 +194,7 @@ export function createClient(opts: ClientOptions): GitHubClient {
               ...fields,
               request: { dacli: new Tag(true, o.tally) },
             })
-            return { issue: createdIssueOf(r.data, r.status), adopted: false }
+            return { issue: scrub(createdIssueOf(r.data, r.status)), adopted: false }
           },
           {
             idempotent: false,
@@ -201,7 +214,7 @@ export function createClient(opts: ClientOptions): GitHubClient {
           ...fields,
           request: { dacli: new Tag(false, o?.tally) },
         })
-        return createdIssueOf(r.data, r.status)
+        return scrub(createdIssueOf(r.data, r.status))
       }),
   }
 }

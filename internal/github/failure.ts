@@ -107,12 +107,14 @@ const stamp = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOStrin
 export function classify(e: unknown, what: string, apiUrl: string, secrets: readonly (string | null)[]): DacliError {
   const gaveUp = e instanceof GaveUpError ? e : null
   const last = gaveUp?.last ?? e
+  // Why it stopped may quote another answer (the proof read that failed): masked like the message.
+  const why = gaveUp?.why ? redact(gaveUp.why, secrets) : null
   const tried =
     gaveUp === null || gaveUp.attempts <= 1
-      ? gaveUp?.why
-        ? ` (${gaveUp.why})`
+      ? why
+        ? ` (${why})`
         : ''
-      : ` (${gaveUp.attempts} attempts${gaveUp.why ? `; ${gaveUp.why}` : ''})`
+      : ` (${gaveUp.attempts} attempts${why ? `; ${why}` : ''})`
   const made = classifyOnce(last, what, apiUrl, secrets, tried)
   if (gaveUp !== null) made.details.attempts = gaveUp.attempts
   return made
@@ -134,7 +136,7 @@ function classifyOnce(
   const foreign = causeOf(e, ForeignHostError)
   if (foreign !== null) {
     return new FailureError(`GitHub API at ${apiUrl} ${redact(foreign.message, secrets)} while ${what}`, {
-      details: { ...details, status: null, cause_kind: 'foreign_host', host: foreign.host },
+      details: { ...details, status: null, cause_kind: 'foreign_host', host: redact(foreign.host, secrets) },
       next: ['check GITHUB_API_URL: the server it names sends dacli to other hosts', ...next],
     })
   }

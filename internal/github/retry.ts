@@ -77,7 +77,7 @@ export class Retrier {
   /** The wait before attempt `attempt + 1` after `t`, or why there is none. */
   waitFor(t: Trouble, attempt: number): { waitMs: number } | { stop: string | null } {
     if (t.kind === 'final') return { stop: null }
-    if (attempt >= this.settings.maxAttempts) return { stop: `gave up after ${attempt} attempts` }
+    if (attempt >= this.settings.maxAttempts) return { stop: null }
     let ms: number
     if (t.kind === 'rate_limit') ms = t.waitMs ?? (t.secondary ? SECONDARY_FALLBACK_MS : this.backoff(attempt))
     else ms = this.backoff(attempt)

@@ -132,3 +132,26 @@ export function createdIssueOf(data: unknown, status: number): Issue {
   if (i === null) throw new BadResponseError('GitHub answered with a pull request where an issue was expected', status)
   return i
 }
+
+/**
+ * GitHub's pages end. A Link back to a page already read, or an empty page that links on, would be followed
+ * forever: checked on each page, before the next one is requested.
+ */
+export class PageTrail {
+  private readonly read = new Set<string>()
+
+  check(url: string, link: unknown, data: unknown, status: number): void {
+    this.read.add(new URL(url).href)
+    const next = /<([^<>]+)>;\s*rel="next"/.exec(String(link ?? ''))?.[1]
+    if (next === undefined) return
+    if (this.read.has(new URL(next, url).href)) {
+      throw new BadResponseError(
+        `the issues list links back to a page already read (${new URL(next, url).search})`,
+        status,
+      )
+    }
+    if (Array.isArray(data) && data.length === 0) {
+      throw new BadResponseError('an empty page of the issues list links to a further page', status)
+    }
+  }
+}

@@ -157,7 +157,12 @@ const PushOutcome = z
 export const PushResultItem = PushItem.extend({
   outcome: PushOutcome,
   reason: z.string().nullable().describe('why the item failed (null unless failed)'),
-  attempts: z.number().int().describe('requests sent to GitHub for this item, retries included'),
+  attempts: z
+    .number()
+    .int()
+    .describe(
+      "attempts at this item's writes, retries included (the reads that check a failed create are not counted)",
+    ),
 })
 
 const Outcomes = z.strictObject({

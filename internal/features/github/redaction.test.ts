@@ -64,6 +64,38 @@ describe('the token never leaves the process', () => {
     expect(gh.calls.some((c) => c.authorization === `token ${TOKEN}`)).toBe(true)
   })
 
+  test('GitHub text carrying the token (an issue pasted with it, a server echoing it) is masked before it is printed or written', async () => {
+    gh = await FakeGitHub.start({ token: TOKEN })
+    gh.addRepo('acme/widgets')
+    gh.addIssue('acme/widgets', {
+      title: `Rotate ${TOKEN} now`,
+      body: `Leaked: ${TOKEN}\n\n## Acceptance\n\n- [ ] ${TOKEN} is revoked\n`,
+      labels: [`label-${TOKEN}`],
+      user: TOKEN,
+    })
+    const ws: Workspace = await workspace()
+    const env = gh.env()
+    const runs: Run[] = []
+    const run = async (...argv: string[]) => {
+      const r = await ws.dacli(...argv, { env })
+      runs.push(r)
+      return r
+    }
+    ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+    ;(await run('github', 'link', 'alpha', '--repo', 'acme/widgets')).expectExit(0)
+    for (const json of [[], ['--json']]) {
+      ;(await run('github', 'pull', 'alpha', '--dry-run', '--include-acceptance', ...json)).expectExit(0)
+      ;(await run('github', 'sync', 'alpha', '--dry-run', '--include-acceptance', ...json)).expectExit(0)
+    }
+    const pulled = (await run('github', 'pull', 'alpha')).expectExit(0)
+    expect(pulled.stdout).toContain('alpha/001-rotate-redacted-now')
+    ;(await run('github', 'push', 'alpha', '--json')).expectExit(0)
+    const shown = (await run('task', 'show', 'alpha/1', '--json')).expectExit(0).json
+    expect(shown.acceptance).toEqual([{ n: 1, text: '[redacted] is revoked', checked: false }])
+    for (const r of runs) expect(r.stdout + r.stderr, r.argv.join(' ')).not.toContain(TOKEN)
+    for (const [file, text] of allFiles(ws.root)) expect(text, file).not.toContain(TOKEN)
+  })
+
   test('the built binary: the same, and it exits promptly (no timer keeps it alive)', async () => {
     gh = await FakeGitHub.start({ token: TOKEN })
     gh.addRepo('acme/widgets')
