@@ -173,6 +173,12 @@ export async function crashTrials(ws: Workspace, trials: number, random: () => n
   }
   ;(await ws.dacli('task', 'add', 'After the crashes', '--project', 'crash', '--force', '--quiet')).expectExit(0)
   ;(await ws.dacli('note', 'add', 'finding', 'After the crashes', '--project', 'crash', '--quiet')).expectExit(0)
+  // A proposal killed mid-write leaves its temp file in the day's events folder: the next event written there sweeps it.
+  ;(
+    await ws.dacli('note', 'add', 'finding', 'Proposed after the crashes', '--project', 'crash', '--quiet', {
+      as: ro.token,
+    })
+  ).expectExit(0)
   const after = (await ws.dacli('doctor', '--json')).expectExit(0).json
   return {
     trials,
