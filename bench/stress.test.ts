@@ -18,6 +18,7 @@ import {
   LINKABLE,
   linkedFolders,
   manyTraversalIds,
+  recordKills,
   TRAVERSAL_IDS,
   traversalIds,
 } from '../internal/testkit/hostile.js'
@@ -147,6 +148,13 @@ describe.skipIf(!on)('stress', () => {
     const f = await linkedFolders(ws, LINKABLE, ALL_PROBES)
     figures.push(['folder links', f.figures])
     expect(f.failures).toEqual([])
+  })
+
+  test('hostile: record killed with SIGKILL while writing objects, 100 trials', { timeout: 1_800_000 }, async () => {
+    const f = await recordKills(await workspace(), 100)
+    figures.push(['git temp objects after killed records', f])
+    expect(f.temp_objects_after_next_record).toBe(0)
+    expect(f.fsck_clean).toBe(true)
   })
 
   test('hostile: 300 forged events', { timeout: 1_800_000 }, async () => {

@@ -97,6 +97,7 @@ describe.skipIf(executable === null)('dacli board in Chromium', () => {
       '--severity',
       'moderate',
     )
+    await f.ws.dacli('ask', 'Which port does the shim listen on?', '--about', 'alpha/2', { as: f.rw.token })
     b = await startBoard(f)
     ;({ context, dir: profile } = await launch())
     page = await context.newPage()
@@ -190,6 +191,8 @@ describe.skipIf(executable === null)('dacli board in Chromium', () => {
     expect(claims).toContain(f.rw.id)
     expect(claims).toMatch(/left/)
     expect(await page.textContent('#agents')).toContain(f.ro.id)
+    const open = (await f.ws.dacli('threads', '--open', '--json')).json
+    expect(await page.textContent('#questions h3')).toBe(`Open questions (${open.open})`)
   })
 
   test('a refused action (read-only server identity) shows the policy and the next actions', async () => {

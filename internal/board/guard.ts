@@ -50,10 +50,14 @@ export function presented(req: IncomingMessage, url: URL, s: Secrets): 'query' |
   return null
 }
 
-/** The Host header names this server (loopback names, or the host it was told to listen on), with its port. */
+/**
+ * The Host header names this server (loopback names, or the host it was told to listen on), with its port. Bound to
+ * every interface (`--host 0.0.0.0` or `::`), any name is accepted: the token still guards every request.
+ */
 export function hostAllowed(req: IncomingMessage, listenHost: string, port: number): boolean {
   const host = req.headers.host
   if (typeof host !== 'string') return false
+  if (listenHost === '0.0.0.0' || listenHost === '::') return /^[A-Za-z0-9.:[\]_-]{1,300}$/.test(host)
   const names = new Set(['127.0.0.1', 'localhost', '[::1]', listenHost.includes(':') ? `[${listenHost}]` : listenHost])
   return [...names].some((n) => host.toLowerCase() === `${n.toLowerCase()}:${port}`)
 }

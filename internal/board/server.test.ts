@@ -244,6 +244,31 @@ describe('dacli board: modes and process', () => {
     }
   })
 
+  test('it listens only where told: 127.0.0.1 by default, another interface only with --host', async () => {
+    const refused = (url: string) =>
+      request(url).then(
+        () => false,
+        (e: NodeJS.ErrnoException) => e.code === 'ECONNREFUSED',
+      )
+    const d = await startBoard(f)
+    const other = await startBoard(f, ['--host', '127.0.0.2'])
+    try {
+      expect(d.doc.host).toBe('127.0.0.1')
+      expect(await refused(`http://127.0.0.2:${d.doc.port}/`)).toBe(true)
+      expect(other.doc).toMatchObject({ host: '127.0.0.2' })
+      expect(other.doc.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+\/\?t=/)
+      expect(await refused(`http://127.0.0.1:${other.doc.port}/`)).toBe(true)
+      const r = await request(`http://127.0.0.2:${other.doc.port}/api/board`, {
+        headers: { 'X-Dacli-Token': other.token },
+      })
+      expect(r.status).toBe(200)
+      expect((await request(`http://127.0.0.2:${other.doc.port}/api/board`)).status).toBe(403)
+    } finally {
+      d.stop()
+      other.stop()
+    }
+  })
+
   test('--host must be a host; it is never bound beyond loopback by default', async () => {
     expect((await f.ws.dacli('board', '--host', 'a b', '--json')).code).toBe(2)
     expect((await f.ws.dacli('board', '--host=-x', '--json')).code).toBe(2)

@@ -97,10 +97,6 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
     if (e === undefined) throw new Error(`the command table has no "${p}"`)
     return e
   }
-  // Who acts, and which store: the same answers the CLI gives (this layer never opens the store itself).
-  const who = await run(rt, entry('whoami'), ['--json'])
-  if (who.status !== 200) throw Object.assign(new Error('whoami failed'), { answer: who })
-  const identity = JSON.parse(who.body) as { id: string; grant: string; workspace: { dir: string } }
   const assets = loadAssets()
 
   let secrets: Secrets = newSecrets(0)
@@ -244,7 +240,7 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
       port,
       host: req.host,
       read_only: req.readOnly,
-      identity: identity.id,
+      identity: req.identity,
     })}\n`
   }
 
@@ -270,7 +266,7 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
   const html = Buffer.from((assets.get('index.html') as Asset).body.toString('utf8').replace('<!--csrf-->', csrfMeta))
   index = { ...index, body: html, gzip: gzipSync(html), etag: `"i-${secrets.csrf.slice(0, 8)}"` }
 
-  const watch = watchTree(identity.workspace.dir, broadcast)
+  const watch = watchTree(req.workspaceDir, broadcast)
   const heartbeat = setInterval(() => {
     for (const s of streams) s.write(': keep-alive\n\n')
   }, HEARTBEAT_MS)

@@ -32,7 +32,7 @@ async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string; quest
  * Keys must cover the whole table (checked below).
  */
 const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
-  init: { argv: ['init', '--here'], sub: 'nested' },
+  init: { argv: ['init', '--here', '--force'], sub: 'nested' },
   whoami: { argv: ['whoami'] },
   help: { argv: ['help', 'task'] },
   catalog: { argv: ['catalog'] },

@@ -34,6 +34,10 @@ export interface BoardServeOptions {
   readonly readOnly: boolean
   /** Open the page in the system's browser once listening. */
   readonly open: boolean
+  /** The `.dacli/` folder to watch for changes. */
+  readonly workspaceDir: string
+  /** The identity actions run as (shown on the page). */
+  readonly identity: string
 }
 
 export interface BoardServeRequest extends BoardServeOptions {

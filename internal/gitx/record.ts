@@ -9,6 +9,7 @@ import type { Identity } from '../store/model.js'
 import type { Store } from '../store/store.js'
 import { authorOf, committerAt } from './author.js'
 import type { FileChange, Git } from './index.js'
+import { sweepObjectTemps } from './isofs.js'
 import type { Signature } from './objects.js'
 import { checkBranchName } from './refs.js'
 import { snapshotDir, wrapIn } from './snapshot.js'
@@ -92,6 +93,8 @@ export async function recordLocked(store: Store, git: Git, who: Identity, opts: 
     const parent = await git.resolve(ref)
     const parentTree = parent === null ? null : (await git.readCommit(parent)).tree
     if (parentTree === tree.oid) return { outcome: 'unchanged', commit: null, parent, branch, changes: [], author }
+    // A record killed while writing objects leaves temp files git calls corrupt: the next one removes them.
+    if (attempt === 0) sweepObjectTemps(git.repo.commonDir)
     const changes = await git.writeSnapshot(tree, parentTree)
     const commit = await git.writeCommit({
       tree: tree.oid,

@@ -59,15 +59,44 @@ describe('the line transport', () => {
     input.write('[{"jsonrpc":"2.0","id":8,"method":"ping"}]\n')
     input.write(`{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"${'x'.repeat(50)}`)
     input.write(`${'y'.repeat(50)}"}}\n{"jsonrpc":"2.0","id":10,"method":"ping"}\n`)
+    // Oversized with the id last, and with no readable id at all (issue 12, item 21: the request's id when it can be read).
+    input.write(`{"jsonrpc":"2.0","method":"ping","params":{"id":1,"pad":"${'z'.repeat(100)}"},"id":"late"}\n`)
+    input.write(`{"jsonrpc":"2.0","params":{"id":3,"pad":"${'z'.repeat(100)}"}}\n`)
     await tick()
     expect(answers().map((a) => [a.id, a.error.code])).toEqual([
       [null, -32700],
       [7, -32600],
       [null, -32600],
+      [9, -32600],
+      ['late', -32600],
       [null, -32600],
     ])
     expect(answers()[3].error.message).toMatch(/larger than 64 bytes/)
     expect(got).toEqual([{ jsonrpc: '2.0', id: 10, method: 'ping' }])
+  })
+
+  test('answers to a reader that lags: written in order, never more than one drain listener (no listener warning)', async () => {
+    const input = new PassThrough()
+    const output = new PassThrough({ highWaterMark: 16 })
+    const t = new LineTransport(input, output)
+    await t.start()
+    let most = 0
+    output.on('newListener', (event) => {
+      if (event === 'drain') most = Math.max(most, output.listenerCount('drain') + 1)
+    })
+    const sent = Array.from({ length: 500 }, (_, i) => t.send({ jsonrpc: '2.0', id: i, result: {} }))
+    let written = ''
+    await new Promise((r) => setTimeout(r, 5))
+    output.on('data', (d: Buffer) => {
+      written += d.toString()
+    })
+    await Promise.all(sent)
+    expect(most).toBe(1)
+    const ids = written
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).id)
+    expect(ids).toEqual([...Array(500).keys()])
   })
 
   test('at the end of input it waits for the answers still owed, except to cancelled requests', async () => {
@@ -111,8 +140,11 @@ describe('the server under abuse', () => {
     s.send(toolCall(8, 'status', { schema_version: 1 }))
     expect((await s.response(null)).error.code).toBe(-32700)
     expect((await s.response(2)).error.code).toBe(-32601)
-    // The SDK rejects a request that does not match tools/call's shape itself (as -32603, naming the field).
-    expect((await s.response(3)).error.message).toMatch(/"name"/)
+    // A tools/call of the wrong shape is invalid params (-32602) with a short message, not the SDK's schema dump.
+    expect((await s.response(3)).error).toEqual({
+      code: -32602,
+      message: 'invalid params for tools/call: params.name must be the tool name (a string)',
+    })
     const unknown = (await s.response(4)).result
     expect(unknown.isError).toBe(true)
     expect(JSON.parse(unknown.content[0].text)).toMatchObject({ exit_code: 2, message: 'unknown tool: no_such_tool' })
@@ -122,7 +154,10 @@ describe('the server under abuse', () => {
       'title takes one value, not a list',
       'force must be a boolean (true or false), got "maybe"',
     ])
-    expect((await s.response(7)).error.message).toMatch(/"arguments"/)
+    expect((await s.response(7)).error).toEqual({
+      code: -32602,
+      message: "invalid params for tools/call: params.arguments must be an object of the tool's arguments",
+    })
     expect((await s.response(8)).result.structuredContent.schema).toBe('workspace-status/v1')
     const out = await s.end()
     expect(out).toMatchObject({ exitCode: 0, stdout: '', stderr: '' })

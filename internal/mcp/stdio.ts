@@ -22,6 +22,52 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024
 
 const PARSE_ERROR = -32700
 const INVALID_REQUEST = -32600
+const INVALID_PARAMS = -32602
+/** How much of an oversized line is kept to find its request id (at its start or its very end). */
+const ID_WINDOW = 64 * 1024
+
+/** A JSON-RPC id (string or number) written as the top-level `"id"` of a message's text, or null. */
+export function idOf(head: string, tail: string): string | number | null {
+  // Forward through the head, tracking depth and strings, for `"id":` at depth 1.
+  let depth = 0
+  for (let i = 0; i < head.length; i++) {
+    const c = head[i]
+    if (c === '"') {
+      const end = stringEnd(head, i)
+      if (end === -1) break
+      if (depth === 1 && head.slice(i, end + 1) === '"id"') {
+        const m = /^\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)/.exec(head.slice(end + 1))
+        if (m) return JSON.parse(m[1] as string) as string | number
+      }
+      i = end
+    } else if (c === '{' || c === '[') depth++
+    else if (c === '}' || c === ']') depth--
+  }
+  // A message whose id comes last: `…,"id":<id>}` at its very end.
+  const m = /,\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)\s*}\s*$/.exec(tail)
+  return m ? (JSON.parse(m[1] as string) as string | number) : null
+}
+
+function stringEnd(text: string, start: number): number {
+  for (let j = start + 1; j < text.length; j++) {
+    if (text[j] === '\\') j++
+    else if (text[j] === '"') return j
+  }
+  return -1
+}
+
+/** A tools/call whose params the SDK would reject with an internal error and a raw schema dump. */
+function badToolCall(m: { method: string; params?: unknown }): string | null {
+  if (m.method !== 'tools/call') return null
+  const p = m.params
+  if (p === null || typeof p !== 'object' || Array.isArray(p)) return 'params must be an object'
+  const { name, arguments: args } = p as { name?: unknown; arguments?: unknown }
+  if (typeof name !== 'string') return 'params.name must be the tool name (a string)'
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    return "params.arguments must be an object of the tool's arguments"
+  }
+  return null
+}
 
 /** Characters per page when a large answer is written in pages. */
 const PAGE = 16 * 1024
@@ -64,6 +110,9 @@ export class LineTransport implements Transport {
 
   private chunks: Buffer[] = []
   private size = 0
+  /** The start and the latest end of an oversized line being dropped, to answer it with its id. */
+  private dropHead = ''
+  private dropTail = ''
   /** Dropping the rest of an oversized line, up to its newline. */
   private skipping = false
   private closed = false
@@ -82,20 +131,50 @@ export class LineTransport implements Transport {
     for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10)) {
       const head = buf.subarray(0, nl)
       buf = buf.subarray(nl + 1)
-      if (this.skipping) this.skipping = false
-      else this.line(Buffer.concat([...this.chunks, head]).toString('utf8'))
+      if (this.skipping) {
+        this.skipping = false
+        this.dropped(head)
+      } else {
+        const whole = this.chunks.length === 0 ? head : Buffer.concat([...this.chunks, head])
+        if (whole.length > this.maxLine) {
+          // A line that arrived whole can be too large too: dropped the same way.
+          this.dropHead = whole.subarray(0, ID_WINDOW).toString('utf8')
+          this.dropTail = ''
+          this.dropped(whole)
+        } else this.line(whole.toString('utf8'))
+      }
       this.chunks = []
       this.size = 0
     }
-    if (this.skipping || buf.length === 0) return
+    if (buf.length === 0) return
+    if (this.skipping) {
+      this.keepTail(buf)
+      return
+    }
     this.chunks.push(buf)
     this.size += buf.length
     if (this.size > this.maxLine) {
+      const all = Buffer.concat(this.chunks)
+      this.dropHead = all.subarray(0, ID_WINDOW).toString('utf8')
+      this.dropTail = ''
+      this.keepTail(all)
       this.chunks = []
       this.size = 0
       this.skipping = true
-      this.reply(null, INVALID_REQUEST, `message larger than ${this.maxLine} bytes; dropped`)
     }
+  }
+
+  private keepTail(chunk: Buffer): void {
+    this.dropTail = (this.dropTail + chunk.subarray(-ID_WINDOW).toString('utf8')).slice(-ID_WINDOW)
+  }
+
+  /** An oversized line ended: answered as invalid, with its request id when its text shows one. */
+  private dropped(last: Buffer): void {
+    this.keepTail(last)
+    const id = idOf(this.dropHead, this.dropTail)
+    this.dropHead = ''
+    this.dropTail = ''
+    this.reply(id, INVALID_REQUEST, `message larger than ${this.maxLine} bytes; dropped`)
   }
 
   // A client may write its requests and close stdin at once (`… | dacli mcp serve`): answer them all first.
@@ -125,7 +204,15 @@ export class LineTransport implements Transport {
       return
     }
     const m = parsed.data
-    if ('method' in m && 'id' in m) this.pending.add(m.id)
+    if ('method' in m && 'id' in m) {
+      // Answered here with a short invalid-params error (the SDK would answer an internal error and a schema dump).
+      const bad = badToolCall(m)
+      if (bad !== null) {
+        this.reply(m.id, INVALID_PARAMS, `invalid params for tools/call: ${bad}`)
+        return
+      }
+      this.pending.add(m.id)
+    }
     this.onmessage?.(m)
     // A cancelled request gets no answer (MCP), so it is no longer waited for.
     if ('method' in m && m.method === 'notifications/cancelled') this.settle(m.params?.requestId)

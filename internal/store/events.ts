@@ -184,7 +184,15 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
     let ents: fs.Dirent[]
     try {
       ents = fs.readdirSync(dir, { withFileTypes: true })
-    } catch {
+    } catch (e) {
+      // No events folder is no events; one dacli cannot read is announced, never read as empty.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        broken.push({
+          path: store.rel(dir),
+          reason: `cannot be read: ${(e as Error).message}`,
+          code: 'unreadable-path',
+        })
+      }
       return
     }
     for (const ent of ents) {

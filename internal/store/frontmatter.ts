@@ -44,6 +44,17 @@ export function parseObject(text: string): Parsed {
   return { split, doc, data }
 }
 
+/** A YAML file that is a map of keys (config.yml), or null when it is empty. Throws ParseError otherwise. */
+export function parseYamlMap(text: string): Record<string, unknown> | null {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false })
+  if (doc.errors.length > 0) {
+    throw new ParseError(`not valid YAML: ${doc.errors[0]?.message.split('\n')[0] ?? 'parse error'}`)
+  }
+  if (doc.contents === null) return null
+  if (!isMap(doc.contents)) throw new ParseError('not a YAML map of keys')
+  return (doc.toJS({ maxAliasCount: 0 }) ?? {}) as Record<string, unknown>
+}
+
 /** Top-level entries of a frontmatter text: key → [start, end) of its lines. */
 function entryRanges(front: string, doc: Document): Map<string, [number, number]> {
   const out = new Map<string, [number, number]>()

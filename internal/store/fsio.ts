@@ -3,7 +3,7 @@
 // a folder removes temp files whose writer is dead.
 
 import { isUtf8 } from 'node:buffer'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { system } from '../base/system.js'
@@ -17,10 +17,17 @@ export const TEMP_MARK = '.dacli-tmp-'
 /** `.<name>.dacli-tmp-<pid>-<host hash>-<random>` */
 const TEMP_RE = /^\..*\.dacli-tmp-(\d+)-([0-9a-f]{8})-[0-9a-f]+$/
 
+/**
+ * A host as temp-file names carry it: 8 hex digits of a hash of the whole host name. (The first bytes of the
+ * name would make `ip-10-0-0-1` and `ip-10-0-0-2` one host, so one could sweep the other's live temp file on
+ * a shared volume.)
+ */
+export const hostTagOf = (host: string): string => createHash('sha256').update(host, 'utf8').digest('hex').slice(0, 8)
+
 let hostTagMemo: string | null = null
-/** This host, as temp-file names carry it. */
-const hostTag = (): string => {
-  hostTagMemo ??= Buffer.from(system().hostname).toString('hex').slice(0, 8).padEnd(8, '0')
+/** This host's tag. */
+export const hostTag = (): string => {
+  hostTagMemo ??= hostTagOf(system().hostname)
   return hostTagMemo
 }
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { RefusedError } from './errors.js'
-import { quickFront, readFront } from './flat.js'
+import { parseData } from './flat.js'
 import { isTempName, LinkError, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError } from './model.js'
 import { isId } from './paths.js'
@@ -47,21 +47,9 @@ export async function readAgentFileChecked(file: string, root: string): Promise<
   const key = `${st.size}:${st.mtimeMs}:${st.ino}`
   const hit = agentCache.get(file)
   if (hit !== undefined && hit.stamp === key) return hit.agent
-  const text = readText(file)
-  const q = quickFront(text)
-  if (q === null) throw new ParseError('no frontmatter')
-  let d = readFront(q.front)
-  if (d === null) {
-    const { parse } = await import('yaml')
-    let v: unknown
-    try {
-      v = parse(q.front)
-    } catch (e) {
-      throw new ParseError(`frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`)
-    }
-    d = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
-  }
-  if (d === null || typeof d.id !== 'string') throw new ParseError('missing "id" in frontmatter')
+  // The subset reader first, the YAML library when needed (parseData: the same path as every object file).
+  const { data: d } = await parseData(readText(file))
+  if (typeof d.id !== 'string') throw new ParseError('missing "id" in frontmatter')
   const agent = agentOf(d, path.relative(root, file))
   if (path.basename(file) !== `${agent.id}.md`) {
     throw new InvalidValueError(

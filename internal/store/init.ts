@@ -29,6 +29,12 @@ export interface InitResult {
 
 const q = (s: string) => (/^[A-Za-z0-9][A-Za-z0-9 ._/-]*$/.test(s) && !s.endsWith(' ') ? s : JSON.stringify(s))
 
+/** Where `init` would put the workspace folder from `cwd`. */
+export function initTarget(cwd: string, here: boolean): string {
+  const git = gitInfoAt(cwd)
+  return path.join(here || git === null ? path.resolve(cwd) : git.mainWorkTree, WORKSPACE_DIR)
+}
+
 export function initWorkspace(
   cwd: string,
   opts: { name?: string; here?: boolean; force?: boolean; now: Date },
@@ -52,7 +58,7 @@ export function initWorkspace(
   if (exists) {
     throw new ConflictError(`a workspace already exists at ${dir}`, {
       details: { path: dir },
-      next: ['dacli status', 'dacli init --here (to create a separate workspace in the current folder)'],
+      next: ['dacli status'],
     })
   }
   // A clone without its workspace yet (coordination.md, A fresh clone): the remote's is one pull away.

@@ -5,7 +5,7 @@ import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { tempDir } from '../testkit/ws.js'
 import { ConflictError } from './errors.js'
-import { atomicWrite, findTemps, sweepTemps } from './fsio.js'
+import { atomicWrite, findTemps, hostTag, hostTagOf, sweepTemps } from './fsio.js'
 import { acquireLock, listLocks, readHolder } from './lock.js'
 
 describe('locks', () => {
@@ -62,13 +62,23 @@ describe('atomic writes', () => {
     atomicWrite(f, 'one')
     expect(() => atomicWrite(f, 'two', { exclusive: true })).toThrow(/EEXIST/)
     expect(fs.readFileSync(f, 'utf8')).toBe('one')
-    const stale = path.join(
-      dir,
-      `.a.md.dacli-tmp-999999-${Buffer.from(hostname()).toString('hex').slice(0, 8).padEnd(8, '0')}-abcd`,
-    )
+    const stale = path.join(dir, `.a.md.dacli-tmp-999999-${hostTag()}-abcd`)
     fs.writeFileSync(stale, 'partial')
     expect(findTemps(dir).map((t) => t.dead)).toEqual([true])
     expect(sweepTemps(dir)).toHaveLength(1)
     expect(fs.readdirSync(dir)).toEqual(['a.md'])
+  })
+
+  test('the host tag is a hash of the whole host name: hosts sharing a prefix never sweep each other (issue 12, item 23)', () => {
+    // The first four bytes of these names are one tag (`69702d31`); their hashes are not.
+    expect(hostTagOf('ip-10-0-0-1')).not.toBe(hostTagOf('ip-10-0-0-2'))
+    expect(hostTagOf('ip-172-31-5-9')).not.toBe(hostTagOf('ip-172-31-5-8'))
+    expect(hostTag()).toBe(hostTagOf(hostname()))
+    const dir = tempDir()
+    const other = hostTagOf(`${hostname()}-other`)
+    const theirs = path.join(dir, `.b.md.dacli-tmp-999999-${other}-abcd`)
+    fs.writeFileSync(theirs, 'another host is writing this')
+    expect(sweepTemps(dir)).toEqual([])
+    expect(fs.existsSync(theirs)).toBe(true)
   })
 })

@@ -3,10 +3,18 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { ConflictError, RefusedError } from './errors.js'
+import { ConflictError, FailureError, RefusedError } from './errors.js'
 import { atomicWrite } from './fsio.js'
 import { sectionText, titleOf } from './markdown.js'
-import { ParseError, type ProjectRecord, STATUSES, stamp } from './model.js'
+import {
+  InvalidValueError,
+  ParseError,
+  PROJECT_STATUSES,
+  type ProjectRecord,
+  STAGES,
+  STATUSES,
+  stamp,
+} from './model.js'
 import { safeSegment } from './paths.js'
 import type { Store } from './store.js'
 
@@ -70,8 +78,9 @@ export function projectContents(store: Store, slug: string): Record<string, numb
   const count = (sub: string) => {
     try {
       return fs.readdirSync(path.join(dir, sub)).filter((n) => n.endsWith('.md') && !n.startsWith('.')).length
-    } catch {
-      return 0
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0
+      throw new FailureError(`cannot read ${store.rel(path.join(dir, sub))}: ${(e as Error).message}`, { cause: e })
     }
   }
   const out: Record<string, number> = {}
@@ -103,6 +112,33 @@ export function removeProject(store: Store, slug: string, force: boolean): Recor
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
 
 /** A project record from its file's frontmatter data and body (parsed by either reader). */
+/** A project's fields must have their types; its id names its own folder (an id is never guessed). */
+function checkProjectFields(d: Record<string, unknown>, slug: string): void {
+  const bad = (field: string, want: string, code: 'invalid-field' | 'invalid-id' = 'invalid-field'): never => {
+    throw new InvalidValueError(code, field, `field "${field}" is ${JSON.stringify(d[field])}; expected ${want}`)
+  }
+  if (d.id !== undefined && d.id !== null && d.id !== `p-${slug}`)
+    bad('id', `p-${slug} (the folder's name)`, 'invalid-id')
+  const oneOf = (field: string, values: readonly string[]) => {
+    const v = d[field]
+    if (v !== undefined && v !== null && !values.includes(v as string)) bad(field, values.join(', '))
+  }
+  oneOf('status', PROJECT_STATUSES)
+  oneOf('stage', STAGES)
+  const gh = d.github
+  if (gh !== undefined && gh !== null) {
+    const g = gh as Record<string, unknown>
+    const text = (v: unknown) => v === undefined || v === null || typeof v === 'string'
+    if (typeof gh !== 'object' || Array.isArray(gh) || !text(g.repo) || !text(g.public_confirmed)) {
+      bad('github', '{repo, public_confirmed}')
+    }
+  }
+  for (const f of ['created', 'created_by']) {
+    const v = d[f]
+    if (v !== undefined && v !== null && typeof v !== 'string') bad(f, 'a string')
+  }
+}
+
 export function projectOf(
   { data, split }: { data: Record<string, unknown>; split: { body: string } },
   slug: string,
@@ -111,6 +147,7 @@ export function projectOf(
   if (data.kind !== undefined && data.kind !== 'project') {
     throw new ParseError(`"kind" is ${JSON.stringify(data.kind)}, expected "project"`)
   }
+  checkProjectFields(data, slug)
   const body = split.body
   const gh = data.github
   const github =

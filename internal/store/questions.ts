@@ -6,7 +6,7 @@
 //
 // Lock order: the question's event lock, then the task's lock.
 
-import { NotFoundError, RefusedError, UsageError } from './errors.js'
+import { classifiedError, NotFoundError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventRecord, findEvent, isOpenQuestion, listEvents, withEvent } from './events.js'
 import { applyUnblock, mayRewrite, refOf } from './lifecycle.js'
 import type { Broken, Identity, TaskRecord, TaskSummary } from './model.js'
@@ -206,8 +206,10 @@ export async function releaseBlock(
   let loaded: Awaited<ReturnType<Store['load']>>
   try {
     loaded = await store.load(q.about)
-  } catch {
-    return { task: null, unblocked: false, still_blocked_by: null }
+  } catch (e) {
+    // A task that is gone has nothing to unblock; one that cannot be read is an error, not "gone".
+    if (classifiedError(e)?.kind === 'not_found') return { task: null, unblocked: false, still_blocked_by: null }
+    throw e
   }
   const others = (await listEvents(store)).events.filter(
     (e) => isOpenQuestion(e) && e.id !== q.id && e.about === q.about && e.data.blocks === true,

@@ -152,8 +152,15 @@ export class Store {
       if (linkOnPath(projects, this.dir) !== null) throw new LinkError(projects)
       ents = fs.readdirSync(projects, { withFileTypes: true })
     } catch (e) {
+      // No projects folder is no projects; one that cannot be read is announced, never read as empty.
       if (e instanceof LinkError) broken.push(brokenOf(this.rel(projects), e))
-      else if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+      else if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        broken.push({
+          path: this.rel(projects),
+          reason: `cannot be read: ${(e as Error).message}`,
+          code: 'unreadable-path',
+        })
+      }
       return { slugs: [], broken }
     }
     const slugs: string[] = []
@@ -177,8 +184,23 @@ export class Store {
   /** Throws not-found (4) unless the project exists (and 1 when its folder is reached through a link). */
   requireProject(slug: string): string {
     const dir = this.projectDir(slug)
-    assertNoLinks(path.join(dir, 'project.md'), this.dir)
-    if (!fs.existsSync(path.join(dir, 'project.md'))) {
+    const file = path.join(dir, 'project.md')
+    assertNoLinks(file, this.dir)
+    let present = true
+    try {
+      fs.statSync(file)
+    } catch (e) {
+      // Only a project.md that is not there means "no project"; any other failure is said as it is.
+      const code = (e as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        throw new FailureError(`cannot read ${this.rel(file)}: ${(e as Error).message}`, {
+          cause: e,
+          details: { path: this.rel(file) },
+        })
+      }
+      present = false
+    }
+    if (!present) {
       const known = this.projectSlugs()
       const near = closest(
         slug,
@@ -364,8 +386,36 @@ export class Store {
       if (local.length === 1) return local[0] as TaskFileRef
     }
     const hits = await tryScopes(scopes)
-    if (hits.length === 0) throw await this.noTaskMatches(ref, r, scopes)
+    if (hits.length === 0) {
+      if (r.kind === 'id') await this.refuseUnreadableId(r.id as string, scopes)
+      throw await this.noTaskMatches(ref, r, scopes)
+    }
     return pickOne(ref, hits)
+  }
+
+  /**
+   * A task id that no listed task has may still be a task dacli refused to read (a wrong-typed field,
+   * bytes that are not UTF-8): then the answer is "unreadable task file" (1), never "no such task" (4).
+   */
+  private async refuseUnreadableId(id: string, scopes: readonly string[]): Promise<void> {
+    for (const p of scopes) {
+      for (const b of (await this.listTasks(p)).broken) {
+        // Only files that were read and refused (never a link, a pipe or a second copy: nothing to match).
+        if (!REFUSED_CONTENT.has(b.code)) continue
+        let head = ''
+        try {
+          head = fs.readFileSync(path.join(this.root, b.path), 'latin1').slice(0, 4096)
+        } catch {
+          continue // a link, a pipe, gone: nothing to match
+        }
+        if (new RegExp(`^id:[ \\t]*["']?${id}["']?[ \\t]*$`, 'm').test(head)) {
+          throw new FailureError(`unreadable task file ${b.path}: ${b.reason}`, {
+            details: { path: b.path, code: b.code },
+            next: ['fix the file by hand (dacli never overwrites an unreadable file)', 'dacli doctor'],
+          })
+        }
+      }
+    }
   }
 
   /** Not found, with the closest tasks in scope (by number, slug and title words) for "did you mean". */
@@ -679,6 +729,9 @@ function taskChangeOf(
     return { kind: 'task.moved', ...base, summary: `${before.status} → ${after.status}: ${said}`, ...moved }
   return { kind: 'task.changed', ...base, summary: said }
 }
+
+/** Skip codes of task files that were read and refused for their content. */
+const REFUSED_CONTENT = new Set(['invalid-field', 'invalid-id', 'invalid-utf8', 'unparseable-object'])
 
 /** Exit 1 for a task file dacli will not use (unparseable, an invalid id or field, not UTF-8, a link). */
 function unreadableTask(rel: string, e: unknown): FailureError {

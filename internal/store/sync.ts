@@ -7,6 +7,7 @@
 // by someone else) is named with the dismiss command as its next action.
 
 import { isCloseProposal } from './acceptance.js'
+import { classifiedError } from './errors.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from './events.js'
 import { scanAgents } from './identity.js'
 import type { Landing } from './landing.js'
@@ -106,8 +107,10 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
   let loaded: Awaited<ReturnType<Store['load']>>
   try {
     loaded = await store.load(e.about)
-  } catch {
-    throw new Pending(`the task ${e.about} is gone`, true)
+  } catch (err) {
+    // Only a task that is not there is gone; one that cannot be read stays pending, with the reason.
+    if (classifiedError(err)?.kind === 'not_found') throw new Pending(`the task ${e.about} is gone`, true)
+    throw new Pending(`the task ${e.about} cannot be read: ${(err as Error).message}`)
   }
   const { target, task: t } = loaded
   const tag = `(event ${e.id})`

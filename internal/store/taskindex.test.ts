@@ -5,10 +5,10 @@
 
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
-import { hostname } from 'node:os'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
 import { workspace } from '../testkit/ws.js'
+import { hostTag } from './fsio.js'
 
 test('the cache is rewritten when its entries change, not on every listing of a fresh file', async () => {
   const entries = () => {
@@ -32,7 +32,7 @@ test('the cache is rewritten when its entries change, not on every listing of a 
   expect(entries()['open/001-fresh-one.md']?.length).toBe(3) // stamp, summary, content digest
   // A dead writer's half-written cache is swept by the next listing even though nothing is rewritten.
   const dead = spawnSync('true').pid
-  const tag = Buffer.from(hostname()).toString('hex').slice(0, 8).padEnd(8, '0')
+  const tag = hostTag()
   const temp = path.join(path.dirname(cache), `.index.dacli-tmp-${dead}-${tag}-0badf00d`)
   fs.writeFileSync(temp, '{"v":')
   expect((await list()).tasks[0].title).toBe('Fresh one')

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { byText } from '../base/order.js'
+import { FailureError } from './errors.js'
 import { type Section, settled, stampOf } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 import {
@@ -58,7 +59,9 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
   let present: fs.Dirent[]
   try {
     present = fs.readdirSync(base, { withFileTypes: true })
-  } catch {
+  } catch (e) {
+    // No tasks folder yet is no tasks; one dacli cannot read is announced, never read as empty.
+    if (!missing(e)) broken.push(unreadableDir(p, base, e))
     return { files, broken }
   }
   for (const status of STATUSES) {
@@ -72,7 +75,8 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
     let ents: fs.Dirent[]
     try {
       ents = fs.readdirSync(dir, { withFileTypes: true })
-    } catch {
+    } catch (e) {
+      if (!missing(e)) broken.push(unreadableDir(p, dir, e))
       continue
     }
     for (const e of ents) {
@@ -99,6 +103,17 @@ export function listTaskFiles(p: Paths, project: string): { files: TaskFileRef[]
   }
   return { files, broken }
 }
+
+const missing = (e: unknown) => {
+  const code = (e as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+const unreadableDir = (p: Paths, abs: string, e: unknown): Broken => ({
+  path: path.relative(p.root, abs).split(path.sep).join('/'),
+  reason: `cannot be read: ${(e as Error).message}`,
+  code: 'unreadable-path',
+})
 
 const linkBroken = (p: Paths, abs: string): Broken => ({
   path: path.relative(p.root, abs).split(path.sep).join('/'),
@@ -281,7 +296,14 @@ async function listOnce(
     else {
       const [keep, drop] = preferred(t, prev) ? [t, prev] : [prev, t]
       byId.set(t.id, keep)
-      duplicates.push({ id: t.id, kept: keep.path, ignored: drop.path, interrupted: keep.version !== drop.version })
+      const interrupted = keep.version !== drop.version
+      duplicates.push({ id: t.id, kept: keep.path, ignored: drop.path, interrupted })
+      // The copy not listed is a skip like any other: announced (doctor's code says which kind).
+      broken.push({
+        path: drop.path,
+        reason: `another copy of task ${t.id}; ${keep.path} is the one listed`,
+        code: interrupted ? 'interrupted-move' : 'duplicate-task-file',
+      })
     }
   }
   const tasks = [...byId.values()].sort((a, b) => a.seq - b.seq || byText(a.path, b.path))
@@ -305,8 +327,10 @@ export function usedSeqs(p: Paths, project: string): Set<number> {
     try {
       if (linkOnPath(dir, p.dir) !== null) continue // writing there is refused anyway
       names = fs.readdirSync(dir)
-    } catch {
-      continue
+    } catch (e) {
+      // A number in a folder dacli cannot read could be handed out twice: refuse rather than guess.
+      if (missing(e)) continue
+      throw new FailureError(`cannot read ${dir}: ${(e as Error).message}`, { cause: e })
     }
     for (const n of names) {
       const m = /^(\d{3,})-/.exec(n)

@@ -186,41 +186,64 @@ export async function readConfig(dir: string, parseDuration: (s: string) => numb
   } catch (e) {
     throw new FailureError(`cannot read ${file}: ${(e as Error).message}`, { cause: e })
   }
+  const rel = `${path.basename(dir)}/config.yml`
   let raw: Record<string, unknown> | null = readFront(text.replace(/^---\r?\n/, '').replace(/\r?\n---\s*$/, ''))
   if (raw === null) {
-    const { parse } = await import('yaml')
+    const { parseYamlMap } = await import('./frontmatter.js')
     try {
-      const v = parse(quickFront(text)?.front ?? text)
-      raw = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
+      raw = parseYamlMap(quickFront(text)?.front ?? text) ?? {}
     } catch (e) {
-      throw new FailureError(`${file} is not valid YAML`, { cause: e })
+      throw new FailureError(`${rel} is ${(e as Error).message}`, { cause: e, details: { path: rel } })
     }
-    if (raw === null) throw new FailureError(`${file} is not a YAML map`)
   }
-  const format = raw.format === undefined ? 0 : Number(raw.format)
-  if (!Number.isInteger(format) || format > FORMAT_VERSION) {
+  /** A value of config.yml that dacli will not guess about: exit 1 naming the key, the value and what it takes. */
+  const bad = (key: string, want: string): never => {
+    throw new FailureError(`${rel}: ${key} is ${JSON.stringify(raw?.[key])}; expected ${want}`, {
+      details: { path: rel, field: key, value: raw?.[key] ?? null },
+      next: [`fix ${key} in ${rel} by hand`],
+    })
+  }
+  const format = raw.format === undefined || raw.format === null ? 0 : raw.format
+  if (typeof format !== 'number' || !Number.isInteger(format) || format < 0)
+    bad('format', `a format version (${FORMAT_VERSION})`)
+  if ((format as number) > FORMAT_VERSION) {
     throw new FailureError(
       `workspace format ${String(raw.format)} is newer than this dacli's format ${FORMAT_VERSION}; upgrade dacli`,
       { details: { workspace_format: raw.format, supported_format: FORMAT_VERSION } },
     )
   }
   const lease = raw.claim_lease
-  const leaseMs =
-    lease === undefined || lease === null || lease === 'none' || lease === false
-      ? null
-      : typeof lease === 'number'
-        ? lease * 1000
+  let leaseMs: number | null = null
+  if (!(lease === undefined || lease === null || lease === 'none' || lease === false)) {
+    const ms =
+      typeof lease === 'number'
+        ? lease > 0 && Number.isFinite(lease)
+          ? lease * 1000
+          : null
         : parseDuration(String(lease))
+    if (ms === null) bad('claim_lease', 'a positive duration such as 2h, 30m or 1d, or none')
+    leaseMs = ms
+  }
   const wip = raw.wip_limit
+  if (!(wip === undefined || wip === null || (typeof wip === 'number' && Number.isInteger(wip) && wip > 0))) {
+    bad('wip_limit', 'a whole number of tasks above 0')
+  }
+  if (!(raw.autorecord === undefined || raw.autorecord === null || typeof raw.autorecord === 'boolean')) {
+    bad('autorecord', 'true or false')
+  }
+  for (const key of ['id', 'name', 'record_branch']) {
+    const v = raw[key]
+    if (!(v === undefined || v === null || typeof v === 'string')) bad(key, 'a string')
+  }
   return {
     id: typeof raw.id === 'string' ? raw.id : '',
     name: typeof raw.name === 'string' ? raw.name : path.basename(path.dirname(dir)),
-    format,
+    format: format as number,
     record_branch:
       typeof raw.record_branch === 'string' && raw.record_branch !== '' ? raw.record_branch : DEFAULT_RECORD_BRANCH,
     autorecord: raw.autorecord === true,
     claim_lease_ms: leaseMs,
-    wip_limit: typeof wip === 'number' && Number.isInteger(wip) && wip > 0 ? wip : null,
+    wip_limit: typeof wip === 'number' ? wip : null,
     claims_remote: claimsRemote(raw, file),
     raw,
   }

@@ -2,10 +2,22 @@
 // versions run in `npm test` (internal/cli/hostile*.test.ts), the large ones in `npm run stress`.
 // Real workspaces, real links, real processes.
 
+import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Figures } from './stress.js'
-import { dacliIn, git, type Run, type RunOpts, snapshotOf, spawnBin, tempDir, type Workspace, workspace } from './ws.js'
+import {
+  BIN,
+  dacliIn,
+  git,
+  type Run,
+  type RunOpts,
+  snapshotOf,
+  spawnBin,
+  tempDir,
+  type Workspace,
+  workspace,
+} from './ws.js'
 
 /** Every file under `dir` with its bytes (links listed by their target, never followed). */
 export function treeOf(dir: string): Map<string, string> {
@@ -377,6 +389,59 @@ export async function forgedEvents(ws: Workspace, n: number): Promise<{ figures:
   const blocked = (await ws.dacli('task', 'list', '--project', 'forge', '--status', 'blocked', '--json')).json.total
   if (blocked !== 0) failures.push(`${blocked} tasks blocked by forged events`)
   return { figures: { events: files.length, ways: ways.length, refused: forged, reported }, failures }
+}
+
+/**
+ * `record` killed (SIGKILL) at random points while it writes objects, `trials` times: whatever temp files it
+ * leaves among git's loose objects, doctor reports them and the next record removes them; `git fsck` ends clean.
+ */
+export async function recordKills(ws: Workspace, trials: number, random = Math.random): Promise<Figures> {
+  ;(await ws.dacli('project', 'add', 'Kills', '--slug', 'kills')).expectExit(0)
+  for (let i = 0; i < 60; i++) {
+    ;(await ws.dacli('task', 'add', `Record victim ${i}`, '--project', 'kills', '--force', '--quiet')).expectExit(0)
+  }
+  const open = path.join(ws.root, '.dacli/projects/kills/tasks/open')
+  const temps = () => {
+    let n = 0
+    const objects = path.join(ws.root, '.git', 'objects')
+    for (const d of fs.existsSync(objects) ? fs.readdirSync(objects) : []) {
+      if (!/^[0-9a-f]{2}$/.test(d)) continue
+      n += fs.readdirSync(path.join(objects, d)).filter((f) => f.startsWith('.tmp-dacli-')).length
+    }
+    return n
+  }
+  let killed = 0
+  let mostLeft = 0
+  let reported = 0
+  for (let t = 0; t < trials; t++) {
+    for (const f of fs.readdirSync(open)) fs.appendFileSync(path.join(open, f), `\nround ${t}\n`)
+    const child = spawn(process.execPath, [BIN, 'record', '--quiet'], { cwd: ws.root, stdio: 'ignore' })
+    const closed = new Promise((r) => child.on('close', r))
+    // Record takes a few hundred milliseconds here: land anywhere from start-up to its object writes.
+    await new Promise((r) => setTimeout(r, 150 + random() * 700))
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL')
+      killed++
+    }
+    await closed
+    const left = temps()
+    mostLeft = Math.max(mostLeft, left)
+    if (left > 0) {
+      const doc = (await ws.dacli('doctor', '--json')).json
+      reported += doc.findings.filter((f: { code: string }) => f.code === 'stale-git-temp').length
+    }
+  }
+  for (const f of fs.readdirSync(open)) fs.appendFileSync(path.join(open, f), '\nafter\n')
+  ;(await ws.dacli('record')).expectExit(0)
+  const fsck = spawnSync('git', ['fsck', '--no-dangling'], { cwd: ws.root, encoding: 'utf8' })
+  return {
+    trials,
+    killed_while_recording: killed,
+    most_temp_objects_left: mostLeft,
+    reported_by_doctor: reported,
+    temp_objects_after_next_record: temps(),
+    fsck_clean: fsck.status === 0 && !/bad sha1/.test(fsck.stderr),
+  }
 }
 
 export { workspace }

@@ -1,24 +1,71 @@
-// Who is working: live claims with their holder and lease, the identities, and
-// what waits for an owner (pending events: proposals and findings of read-only
-// agents).
+// Who is working: live claims with their holder and lease, the identities, what
+// waits for an owner (pending events: proposals and findings of read-only
+// agents) and for a person (open questions asked with `dacli ask`).
 
 import { get } from './api.js'
 import { fill, h, lease, short } from './dom.js'
 import type { Shell, View } from './main.js'
-import type { AgentList, EventList, TaskList } from './types.js'
+import type { AgentList, EventList, TaskList, ThreadList } from './types.js'
 
 export function agentsView(root: HTMLElement, _shell: Shell): View {
   const claims = h('section', { class: 'block', id: 'claims' })
   const agents = h('section', { class: 'block', id: 'agents' })
   const pending = h('section', { class: 'block', id: 'pending' })
-  fill(root, claims, pending, agents)
+  const questions = h('section', { class: 'block', id: 'questions' })
+  fill(root, claims, questions, pending, agents)
   return {
     async update() {
-      const [active, list, events] = await Promise.all([
+      const [active, list, events, threads] = await Promise.all([
         get<TaskList>('task/list', { status: 'active' }),
         get<AgentList>('agent/list'),
         get<EventList>('events/list', { pending: true }),
+        get<ThreadList>('threads', { open: true }),
       ])
+      fill(
+        questions,
+        h('h3', {}, `Open questions (${threads.open})`),
+        threads.threads.length === 0
+          ? h('p', { class: 'muted' }, 'nobody is waiting for an answer (dacli ask)')
+          : h(
+              'table',
+              {},
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  ['Asked', 'By', 'About', 'Question'].map((c) => h('th', {}, c)),
+                ),
+              ),
+              h(
+                'tbody',
+                {},
+                threads.threads.map((q) =>
+                  h(
+                    'tr',
+                    {},
+                    h('td', { class: 'muted' }, q.asked_at),
+                    h('td', {}, q.asked_by),
+                    h(
+                      'td',
+                      {},
+                      q.about?.ref
+                        ? h('a', { href: `#/task/${encodeURIComponent(q.about.ref)}` }, short(q.about.ref))
+                        : '—',
+                    ),
+                    h(
+                      'td',
+                      {},
+                      q.question,
+                      q.blocks ? h('span', { class: 'chip st-blocked' }, 'blocks its task') : null,
+                      q.need ? h('div', { class: 'muted small' }, `needs: ${q.need}`) : null,
+                    ),
+                  ),
+                ),
+              ),
+            ),
+      )
       fill(
         claims,
         h('h3', {}, `Live claims (${active.tasks.length})`),

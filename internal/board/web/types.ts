@@ -6,6 +6,7 @@ export type { EventListDocT as EventList } from '../../features/events/json.js'
 export type { CriticalPathDocT as CriticalPath } from '../../features/insight/json.js'
 export type { NoteListDocT as NoteList } from '../../features/note/json.js'
 export type { ProjectListDocT as ProjectList } from '../../features/project/json.js'
+export type { ThreadListDocT as ThreadList } from '../../features/questions/json.js'
 export type {
   TaskChangeDocT as TaskChange,
   TaskDocT as Task,

@@ -28,12 +28,15 @@ export const board = defineCommand({
       throw new UsageError(`--host must be a host name or an IP address, got "${host}"`)
     }
     const who = await ctx.identity()
+    const store = await ctx.store()
     const readOnly = input.flags['read-only'] === true
     const handle = await ctx.boardServe({
       host,
       port: input.flags.port ?? 0,
       readOnly,
       open: input.flags.open === true,
+      workspaceDir: store.dir,
+      identity: who.id,
     })
     const data: BoardDocT = {
       schema: 'board/v1',

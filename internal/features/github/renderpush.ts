@@ -59,7 +59,7 @@ export function renderPushResult(out: Out, d: PushResultDocT): void {
   if (d.stopped !== null) {
     out.line(out.style('red', `  stopped sending after a failure that would repeat: ${d.stopped}`))
     const unsent = failed.length - sent.length
-    out.line(`  ${count(unsent, 'task')} ${unsent === 1 ? 'was' : 'were'} not sent`)
+    if (unsent > 0) out.line(`  ${count(unsent, 'task')} ${unsent === 1 ? 'was' : 'were'} not sent`)
   }
   if (o.failed > 0) {
     out.line(

@@ -103,6 +103,16 @@ describe('github push: when it stops sending, and when it goes on', () => {
     })
   }
 
+  test('a failure that would repeat at the last item: stopped is said, but no "not sent" line for nothing', async () => {
+    w = await githubWorkspace()
+    seedTasks(w.ws, 'alpha', 2)
+    w.gh.fail({ method: 'POST', nth: 2, times: Number.POSITIVE_INFINITY, status: 401, message: 'Bad credentials' })
+    const human = (await w.run('github', 'push', 'alpha')).expectExit(1)
+    expect(human.stdout).toMatch(/stopped sending after a failure that would repeat: GitHub rejected the token/)
+    expect(human.stdout).not.toMatch(/not sent/)
+    expect(human.stdout).toMatch(/1 task not pushed\./)
+  })
+
   test('goes on past a failure of one item (422): the others are created, nothing stopped', async () => {
     w = await githubWorkspace()
     seedTasks(w.ws, 'alpha', 4)

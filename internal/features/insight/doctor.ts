@@ -1,23 +1,13 @@
-import * as fs from 'node:fs'
-import * as path from 'node:path'
 import { byText } from '../../base/order.js'
 import { defineCommand, flagBool } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { CycleError, topoOrder } from '../../engines/cpm.js'
 import { lintDecision, lintRisk } from '../../engines/lint.js'
-import {
-  type Broken,
-  findTemps,
-  listAgentFiles,
-  listEvents,
-  listLocks,
-  listNotes,
-  listRisks,
-  type Store,
-} from '../../store/index.js'
+import { type Broken, listAgentFiles, listEvents, listNotes, listRisks, type Store } from '../../store/index.js'
 import { coordinationFindings } from './coordination.js'
-import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings } from './hostile.js'
+import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings, parentCycles } from './hostile.js'
 import type { DoctorDocT } from './json.js'
+import { leftoverFindings } from './leftovers.js'
 import { loadPlan, refOf } from './plan.js'
 
 type Finding = DoctorDocT['findings'][number]
@@ -25,7 +15,10 @@ type Finding = DoctorDocT['findings'][number]
 async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   const out: Finding[] = []
   const add = (f: Finding) => out.push(f)
-  const unparseable = (b: Broken) => add(brokenFinding(b))
+  // Copies of one task are reported below with their own codes and severities.
+  const unparseable = (b: Broken) => {
+    if (b.code !== 'duplicate-task-file' && b.code !== 'interrupted-move') add(brokenFinding(b))
+  }
 
   const projects = await store.listProjects()
   for (const b of projects.broken) unparseable(b)
@@ -124,6 +117,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
       hint: 'remove one link with dacli task depend <ref> --remove <dep>',
     })
   }
+  out.push(...parentCycles(plan))
   const notes = await listNotes(store)
   for (const b of notes.broken) unparseable(b)
   for (const n of notes.notes.filter((x) => x.kind === 'decision')) {
@@ -141,36 +135,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   for (const b of events.broken) unparseable(b)
   out.push(...(await eventFindings(store, events.events)))
   out.push(...linkFindings(store))
-  for (const l of listLocks(store.locksDir)) {
-    if (!l.dead) continue
-    add({
-      code: 'stale-lock',
-      severity: 'warning',
-      subject: store.rel(l.file),
-      message: `left by ${l.holder ? `pid ${l.holder.pid} on ${l.holder.host} at ${l.holder.time}` : 'an unknown holder'}, which is gone`,
-      hint: 'harmless: the next command that needs it takes it over',
-    })
-  }
-  for (const t of findTemps(store.dir)) {
-    if (!t.dead) continue
-    add({
-      code: 'stale-temp',
-      severity: 'warning',
-      subject: store.rel(t.path),
-      message: 'a half-written temp file whose writer is gone',
-      hint: 'harmless: the next write in that folder removes it',
-    })
-  }
-  for (const copy of conflictCopies(store.dir)) {
-    const rel = store.rel(copy)
-    add({
-      code: 'record-conflict',
-      severity: 'error',
-      subject: rel,
-      message: `the other side's version of ${rel.replace(/\.conflict-[0-9a-f]+$/, '')}, left by a record pull that found both sides changed it`,
-      hint: 'compare the two, keep what is right in the .md file, delete this copy, then dacli record (record push refuses until then)',
-    })
-  }
+  out.push(...(await leftoverFindings(store)))
   for (const f of coordinationFindings(store, plan.tasks, now)) add(f)
   const rank = { error: 0, warning: 1, info: 2 }
   return dedupe(out).sort(
@@ -178,26 +143,11 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   )
 }
 
-/** `<file>.conflict-<commit>` copies written by `record pull` (never under cache/, locks/ or worktrees/). */
-function conflictCopies(dir: string): string[] {
-  const out: string[] = []
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name)
-      if (e.isDirectory() && !e.isSymbolicLink()) {
-        if (d !== dir || (e.name !== 'cache' && e.name !== 'locks' && e.name !== 'worktrees')) walk(p)
-      } else if (/\.conflict-[0-9a-f]{7,}$/.test(e.name)) out.push(p)
-    }
-  }
-  walk(dir)
-  return out.sort()
-}
-
 export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
   args: [],
   flags: { strict: bool('exit 1 when there is an error-severity finding') },
   json: 'doctor/v1',

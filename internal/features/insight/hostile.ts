@@ -4,9 +4,10 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { Broken, Store } from '../../store/index.js'
+import type { Broken, Store, TaskSummary } from '../../store/index.js'
 import { agentProblems, type EventRecord, eventProblem, rootPublicKeys, scanAgents } from '../../store/index.js'
 import type { DoctorDocT } from './json.js'
+import { type Plan, refOf } from './plan.js'
 
 type Finding = DoctorDocT['findings'][number]
 
@@ -18,6 +19,7 @@ const HINTS: Record<string, string> = {
   'symlink-in-workspace':
     'dacli never reads or writes through a link inside .dacli/: replace the link with the real folder or file',
   'special-file': 'only regular files and folders belong in .dacli/: remove it',
+  'unreadable-path': 'dacli cannot read it (permissions?); it is left out, never read as empty: fix its mode or owner',
 }
 
 /** A finding for a file a listing skipped. */
@@ -99,6 +101,37 @@ export async function eventFindings(store: Store, events: readonly EventRecord[]
         e.signature === null
           ? 'ask its author to propose again (a new event is signed), then remove this file'
           : 'remove the file (it is in git history); ask the named author whether they wrote it',
+    })
+  }
+  return out
+}
+
+/** Tasks whose `parent` chain loops back on itself (one finding per loop). */
+export function parentCycles(plan: Plan): Finding[] {
+  const out: Finding[] = []
+  const seen = new Set<string>()
+  for (const start of plan.tasks) {
+    const chain: TaskSummary[] = []
+    let cur: TaskSummary | null = start
+    while (cur !== null && cur.parent !== null && !chain.includes(cur)) {
+      chain.push(cur)
+      cur = plan.target(cur, cur.parent)
+    }
+    if (cur === null || !chain.includes(cur)) continue
+    const loop = chain.slice(chain.indexOf(cur))
+    const key = loop
+      .map((t) => t.id)
+      .sort()
+      .join(',')
+    if (seen.has(key)) continue
+    seen.add(key)
+    const names = [...loop, cur].map(refOf)
+    out.push({
+      code: 'parent-cycle',
+      severity: 'error',
+      subject: names[0] as string,
+      message: `parent cycle: ${names.join(' → ')} (each names the next as its parent)`,
+      hint: `remove or change the parent: line of one of them by hand`,
     })
   }
   return out

@@ -31,7 +31,7 @@ export const add = defineCommand({
     about: str('the task it is about', { valueName: 'REF' }),
     body: str('free text'),
     chose: str('decision: what was chosen (default: the title)'),
-    rejected: str('decision: the alternative(s) rejected (required for a decision)'),
+    rejected: str('decision: the alternatives rejected (required for a decision)'),
     because: str('decision: why'),
     severity: oneOf(SEVERITIES, 'finding: how much it matters'),
     goal: str('metric: the goal it serves'),

@@ -1,6 +1,7 @@
 // Note and risk documents from store records.
 
 import type { Out } from '../../clikit/io.js'
+import { classifiedError } from '../../store/errors.js'
 import type { NoteRecord, RiskRecord, Store } from '../../store/index.js'
 import type { NoteBodyT, RiskDocT } from './json.js'
 
@@ -13,7 +14,9 @@ export async function noteBody(store: Store, n: NoteRecord): Promise<NoteBodyT> 
     try {
       const t = await store.readTask(n.about, { prefer: n.project })
       about = { id: t.id, ref: taskRef(t) }
-    } catch {
+    } catch (e) {
+      const kind = classifiedError(e)?.kind
+      if (kind !== 'not_found' && kind !== 'usage') throw e
       about = { id: n.about, ref: null }
     }
   }

@@ -16,7 +16,7 @@ export const answer = defineCommand({
   args: [arg('qid', 'the question (q-<ULID>, or a unique prefix)'), restArg('text', 'the answer')],
   flags: {
     as: oneOf(['decision', 'finding'], 'file the answer as this kind of note', { defaultText: 'finding' }),
-    rejected: str('decision: the alternative(s) rejected'),
+    rejected: str('decision: the alternatives rejected'),
     because: str('decision: why'),
   },
   json: 'answer/v1',

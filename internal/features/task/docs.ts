@@ -3,6 +3,7 @@
 import type { Result } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
 import { count, oneDecimal } from '../../clikit/text.js'
+import { classifiedError } from '../../store/errors.js'
 import type { Change, Store, TaskRecord, TaskSummary } from '../../store/index.js'
 import { teOf } from '../../store/model.js'
 import type { TaskBodyT, TaskChangeDocT, TaskDocT, TaskListItemT } from './json.js'
@@ -16,8 +17,11 @@ async function resolveQuietly(store: Store, on: string, project: string): Promis
   try {
     const f = await store.resolve(on, { prefer: project })
     return (await store.listTasks(f.project)).tasks.find((t) => t.path === f.path) ?? null
-  } catch {
-    return null
+  } catch (e) {
+    // Not one task (none, or ambiguous): shown unresolved. Anything else is a real failure.
+    const kind = classifiedError(e)?.kind
+    if (kind === 'not_found' || kind === 'usage') return null
+    throw e
   }
 }
 

@@ -1,0 +1,75 @@
+// doctor's findings for what interrupted work leaves behind: locks and temp files of writers that are gone,
+// git objects half-written by a killed record, and the other side's copies a record pull left to resolve.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { findTemps, listLocks, type Store } from '../../store/index.js'
+import type { DoctorDocT } from './json.js'
+
+type Finding = DoctorDocT['findings'][number]
+
+export async function leftoverFindings(store: Store): Promise<Finding[]> {
+  const out: Finding[] = []
+  for (const l of listLocks(store.locksDir)) {
+    if (!l.dead) continue
+    out.push({
+      code: 'stale-lock',
+      severity: 'warning',
+      subject: store.rel(l.file),
+      message: `left by ${l.holder ? `pid ${l.holder.pid} on ${l.holder.host} at ${l.holder.time}` : 'an unknown holder'}, which is gone`,
+      hint: 'harmless: the next command that needs it takes it over',
+    })
+  }
+  for (const t of findTemps(store.dir)) {
+    if (!t.dead) continue
+    out.push({
+      code: 'stale-temp',
+      severity: 'warning',
+      subject: store.rel(t.path),
+      message: 'a half-written temp file whose writer is gone',
+      hint: 'harmless: the next write in that folder removes it',
+    })
+  }
+  out.push(...(await gitTempFindings(store)))
+  for (const copy of conflictCopies(store.dir)) {
+    const rel = store.rel(copy)
+    out.push({
+      code: 'record-conflict',
+      severity: 'error',
+      subject: rel,
+      message: `the other side's version of ${rel.replace(/\.conflict-[0-9a-f]+$/, '')}, left by a record pull that found both sides changed it`,
+      hint: 'compare the two, keep what is right in the .md file, delete this copy, then dacli record (record push refuses until then)',
+    })
+  }
+  return out
+}
+
+/** Temp files a killed `record` left among git's loose objects (git fsck: "bad sha1 file"). */
+export async function gitTempFindings(store: Store): Promise<Finding[]> {
+  if (store.git === null) return []
+  const { objectTemps } = await import('../../gitx/isofs.js')
+  return objectTemps(store.git.commonDir)
+    .filter((t) => t.dead)
+    .map((t) => ({
+      code: 'stale-git-temp',
+      severity: 'warning' as const,
+      subject: store.rel(t.path),
+      message: 'a half-written git object left by a record that was killed; git fsck reports it as a bad sha1 file',
+      hint: 'harmless to dacli: the next dacli record removes it (or delete it by hand)',
+    }))
+}
+
+/** `<file>.conflict-<commit>` copies written by `record pull` (never under cache/, locks/ or worktrees/). */
+function conflictCopies(dir: string): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name)
+      if (e.isDirectory() && !e.isSymbolicLink()) {
+        if (d !== dir || (e.name !== 'cache' && e.name !== 'locks' && e.name !== 'worktrees')) walk(p)
+      } else if (/\.conflict-[0-9a-f]{7,}$/.test(e.name)) out.push(p)
+    }
+  }
+  walk(dir)
+  return out.sort()
+}
