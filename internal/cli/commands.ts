@@ -18,6 +18,7 @@ import { commands as project } from '../features/project/index.js'
 import { commands as questions } from '../features/questions/index.js'
 import { commands as record } from '../features/record/index.js'
 import { commands as task } from '../features/task/index.js'
+import { commands as watch } from '../features/watch/index.js'
 import { commands as worktree } from '../features/worktree/index.js'
 
 export const commands: readonly Command[] = [
@@ -36,5 +37,6 @@ export const commands: readonly Command[] = [
   ...github,
   ...record,
   ...mcp,
+  ...watch,
   ...board,
 ]

@@ -18,6 +18,7 @@ import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as task } from '../features/task/json.js'
+import { documents as watch } from '../features/watch/json.js'
 import { documents as worktree } from '../features/worktree/json.js'
 
 export const zodDocuments: Record<string, z.ZodType> = {
@@ -36,6 +37,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...context,
   ...github,
   ...record,
+  ...watch,
   ...board,
 }
 

@@ -9,7 +9,7 @@ import { mayMutate } from '../clikit/command.js'
 import { usageOf } from '../clikit/help.js'
 import { FakeGitHub } from '../testkit/fakegithub.js'
 import { expectValid } from '../testkit/schemas.js'
-import { dacliIn, git, fixture as sharedFixture, table, tempDir, type Workspace } from '../testkit/ws.js'
+import { dacliIn, git, REPO_ROOT, fixture as sharedFixture, table, tempDir, type Workspace } from '../testkit/ws.js'
 
 /**
  * The shared fixture (testkit `fixture()`), plus a bare repository as `origin` already holding the record branch,
@@ -97,6 +97,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   ask: { argv: ['ask', 'Half-up or half-even?', '--about', 'alpha/1', '--need', 'a rounding rule'] },
   answer: { argv: ['answer', 'QUESTION_ID', 'Port 8080', '--as', 'decision', '--rejected', '80'] },
   threads: { argv: ['threads', '--open', '--project', 'alpha'] },
+  watch: { argv: ['watch', '--timeout', '0', '--project', 'alpha'] },
   sync: { argv: ['sync'] },
   status: { argv: ['status'] },
   overview: { argv: ['overview'] },
@@ -190,6 +191,18 @@ const argvOf = (path: string) =>
   )
 
 describe('table-wide invariants', () => {
+  test('a command that streams declares its --jsonl flag, a published line schema and a --json document', () => {
+    const streaming = table.filter((c) => c.streams !== undefined)
+    expect(streaming.map((c) => c.path)).toEqual(['watch'])
+    for (const c of streaming) {
+      expect(c.flags.jsonl?.type).toBe('bool')
+      expect(c.json).not.toBeNull()
+      expect(
+        fs.existsSync(path.join(REPO_ROOT, 'schemas', `${(c.streams as string).replace('/', '.')}.schema.json`)),
+      ).toBe(true)
+    }
+  })
+
   test('every command has a happy-path scenario here', () => {
     expect(table.map((c) => c.path).filter((p) => !(p in SCENARIOS))).toEqual([])
     expect(Object.keys(SCENARIOS).filter((p) => !table.some((c) => c.path === p))).toEqual([])

@@ -58,6 +58,11 @@ export interface CommandDecl {
   readonly proposes?: boolean
   /** Any identity may run it as it is, read-only ones included: it writes in the caller's own name (`ask`). */
   readonly anyGrant?: boolean
+  /**
+   * Runs until stopped and reports as it goes (`watch`): the schema id of the lines `ctx.emit` prints with the
+   * command's own `--jsonl` flag (which it must declare). Under `--json` nothing streams; the final document prints.
+   */
+  readonly streams?: string
   /** Needs no workspace (help, version, capabilities, schema). */
   readonly standalone?: boolean
   /** Removes things (MCP `destructiveHint`). */
@@ -167,6 +172,7 @@ export function declOf(c: CommandDecl): CommandDecl {
     'mutatesWith',
     'proposes',
     'anyGrant',
+    'streams',
     'standalone',
     'destructive',
     'idempotent',

@@ -6,6 +6,7 @@ import type { Identity, Store } from '../store/index.js'
 import type { CommandEntry } from './command.js'
 import type { Runtime } from './invoke.js'
 import type { Notes } from './io.js'
+import type { Out } from './out.js'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -114,4 +115,14 @@ export interface Context {
   readonly commandPath: string
   /** The path of the executing bin, when known (the compatibility report names it). */
   readonly bin: string | null
+  /**
+   * A streaming command's report of one item (`streams` in its declaration): printed at once as one JSON line with
+   * `--jsonl`, through `human` otherwise, and not at all under `--json` (the final document says it all).
+   */
+  emit(doc: { readonly schema: string }, human: (out: Out) => void): void
+  /**
+   * Aborts on Ctrl-C (SIGINT) or SIGTERM (the runtime's `onInterrupt`, or its `signal`); null where nothing can
+   * interrupt this invocation (an MCP tool call, an embedding): a command must not run unbounded there.
+   */
+  interrupt(): AbortSignal | null
 }

@@ -10,7 +10,7 @@ import { closestOf, correctedCommands } from './didyoumean.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, familyHelp, usageOf } from './help.js'
-import { colorEnabled, type IO, makeNotes, terminalWidth } from './io.js'
+import { colorEnabled, type IO, makeNotes, type Out, terminalWidth } from './io.js'
 import { envelopeOf, jsonOf, renderJSON, writeHumanError } from './render.js'
 import { guide } from './suggest.js'
 
@@ -27,6 +27,8 @@ export interface Runtime {
   readonly stdio?: Stdio
   /** The path of the executing bin (for reports that name it), when known. */
   readonly bin?: string
+  /** Stops a running command as Ctrl-C would (tests and embedders); the bin wires `onInterrupt` instead. */
+  readonly signal?: AbortSignal
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
   /**
@@ -121,7 +123,26 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     }
     return who
   })
+  // A streaming command's lines: JSON with its --jsonl, people's lines otherwise, nothing under --json.
+  const jsonl = entry.streams !== undefined && parsed.flags.jsonl === true
+  let streamOut: Out | null = null
+  let interrupted: AbortController | null = null
   const ctx: Context = {
+    emit(doc, human) {
+      if (json) return
+      if (jsonl) rt.io.stdout.write(renderJSON(doc))
+      else if (streamOut !== null) human(streamOut)
+    },
+    interrupt() {
+      if (rt.signal !== undefined) return rt.signal
+      if (rt.onInterrupt === undefined) return null
+      if (interrupted === null) {
+        const ac = new AbortController()
+        interrupted = ac
+        rt.onInterrupt(() => ac.abort())
+      }
+      return interrupted.signal
+    },
     notes: makeNotes(rt.io.stderr, {
       quiet,
       json,
@@ -195,6 +216,14 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
         next: [`dacli ${entry.path} --help`],
       })
     }
+    if (json && jsonl) {
+      throw new UsageError(
+        '--json and --jsonl exclude each other: --jsonl streams one line per item, --json prints one document at the end',
+        {
+          next: [`dacli ${entry.path} --jsonl`, `dacli ${entry.path} --json --timeout <DUR>`],
+        },
+      )
+    }
     const args = bindArgs(entry, parsed.positionals)
     const missing = Object.entries(entry.flags)
       .filter(([n, s]) => s.required && parsed.flags[n] === undefined)
@@ -221,6 +250,10 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     }
 
     const command: Command = await entry.load()
+    if (entry.streams !== undefined && !json && !jsonl) {
+      const { makeOut } = await import('./out.js')
+      streamOut = makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) })
+    }
     const result = await command.run(ctx, input)
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
     if (json) {

@@ -102,7 +102,7 @@ export const TIER1: readonly ToolDef[] = [
     path: 'task done',
     description:
       'Close your task. This verifies, it does not just record: a refusal lists exactly which criterion is unmet; tick it first, never retry unchanged.',
-    // A claim made on a remote is closed there by itself; --remote/--local stay with the cli tool.
+    // The Tier-1 surface is fixed (mcp.md): --remote/--local and the landing and token flags stay with the cli tool.
     flags: ['allow-unverified'],
   },
   {
@@ -115,6 +115,7 @@ export const TIER1: readonly ToolDef[] = [
     path: 'accept',
     description:
       'The owner’s one-step close: runs verify, ticks every criterion, closes the task, applies pending close proposals (all: every such task).',
+    flags: ['all', 'verify', 'timeout', 'allow-unverified', 'force'],
   },
   {
     name: 'add_dependency',

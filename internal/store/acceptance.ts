@@ -7,7 +7,17 @@ import { dropOnClose } from './arbitrate.js'
 import type { Arbitration } from './claims.js'
 import { FailureError, RefusedError, UsageError } from './errors.js'
 import { type EventRecord, listEvents, markApplied } from './events.js'
-import { type Change, closeTask, mayRewrite, notOwner, propose, refOf } from './lifecycle.js'
+import type { Landing, LandingRequest } from './landing.js'
+import {
+  type Change,
+  closeLanding,
+  closeTask,
+  landingDetails,
+  mayRewrite,
+  notOwner,
+  propose,
+  refOf,
+} from './lifecycle.js'
 import { appendToSection, checkboxes, setChecked } from './markdown.js'
 import type { Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
@@ -176,7 +186,14 @@ export interface AcceptEntry {
   skipped_reason: string | null
   event_id: string | null
   applied_proposals: string[]
+  /** The landing check of a task with a branch (loop.md), or null. */
+  landing: ReturnType<typeof landingDetails> | null
   task: TaskRecord
+}
+
+/** `accept`'s landing and token options (the same as `task done`'s). */
+export interface CloseExtras extends LandingRequest {
+  tokens?: number
 }
 
 /** A pending proposal to close a task: `propose-status` with status done. */
@@ -194,7 +211,14 @@ async function closeOne(
   store: Store,
   t: TaskRecord,
   who: Identity,
-  opts: { allowUnverified: boolean; verification: Verification | null; adopt: boolean; arbitration?: Arbitration },
+  opts: {
+    allowUnverified: boolean
+    verification: Verification | null
+    adopt: boolean
+    landing: Landing | null
+    tokens?: number
+    arbitration?: Arbitration
+  },
   proposals: readonly EventRecord[],
 ): Promise<AcceptEntry> {
   const { target } = await store.load(t.id)
@@ -224,7 +248,11 @@ async function closeOne(
       who,
       opts.verification,
     )
-    const res = await closeTask(store, e, who, opts.allowUnverified, 'accepted', { ownerChecked: true })
+    const res = await closeTask(store, e, who, opts.allowUnverified, 'accepted', {
+      ownerChecked: true,
+      landing: opts.landing,
+      ...(opts.tokens === undefined ? {} : { tokens: opts.tokens }),
+    })
     if (res === false) return false
     return { ...res, ...(await dropOnClose(opts.arbitration, e, who)), applied: proposals.map((p) => p.id) }
   })
@@ -253,6 +281,7 @@ async function closeOne(
     skipped_reason: null,
     event_id: null,
     applied_proposals: applied,
+    landing: r.changed && opts.landing !== null ? landingDetails(opts.landing) : null,
     task: r.task,
   }
 }
@@ -261,9 +290,10 @@ export async function acceptTask(
   store: Store,
   ref: string,
   who: Identity,
-  opts: { verify?: VerifyRequest; allowUnverified?: boolean; force?: boolean; arbitration?: Arbitration },
+  opts: { verify?: VerifyRequest; allowUnverified?: boolean; force?: boolean; arbitration?: Arbitration } & CloseExtras,
 ): Promise<AcceptEntry> {
   const t = await store.readTask(ref)
+  const tokens = opts.tokens === undefined ? {} : { tokens: opts.tokens }
   const adopt = opts.force === true && !(await mayRewrite(store, t, who))
   if (adopt && who.id !== 'a-root') {
     throw new RefusedError(
@@ -275,7 +305,11 @@ export async function acceptTask(
     )
   }
   if (!adopt && !(await mayRewrite(store, t, who))) {
-    const c: Change = await propose(store, t, who, 'accept', 'propose-status', { status: 'done', via: 'accept' })
+    const c: Change = await propose(store, t, who, 'accept', 'propose-status', {
+      status: 'done',
+      via: 'accept',
+      ...tokens,
+    })
     return {
       id: t.id,
       ref: refOf(t),
@@ -288,6 +322,7 @@ export async function acceptTask(
       skipped_reason: null,
       event_id: c.event_id,
       applied_proposals: [],
+      landing: null,
       task: t,
     }
   }
@@ -300,6 +335,8 @@ export async function acceptTask(
       ],
     })
   }
+  // Landing first: an unlanded task is refused before a long --verify runs.
+  const landing = t.status === 'done' ? null : await closeLanding(store, t, opts)
   const verification =
     opts.verify === undefined || t.status === 'done' ? null : await verifyOrFail(store, opts.verify, t)
   const proposals = (await listEvents(store)).events.filter((e) => isCloseProposal(e) && e.about === t.id)
@@ -308,7 +345,7 @@ export async function acceptTask(
     store,
     t,
     who,
-    { allowUnverified: opts.allowUnverified === true, verification, adopt, ...arbitration },
+    { allowUnverified: opts.allowUnverified === true, verification, adopt, landing, ...tokens, ...arbitration },
     proposals,
   )
 }
@@ -317,13 +354,16 @@ export async function acceptTask(
 export async function acceptAll(
   store: Store,
   who: Identity,
-  opts: { verify?: VerifyRequest; allowUnverified?: boolean; arbitration?: Arbitration },
+  opts: { verify?: VerifyRequest; allowUnverified?: boolean; arbitration?: Arbitration } & Omit<
+    CloseExtras,
+    'branch' | 'tokens'
+  >,
 ): Promise<AcceptEntry[]> {
   const pending = (await listEvents(store)).events.filter(isCloseProposal)
   const byTask = new Map<string, EventRecord[]>()
   for (const e of pending) if (e.about !== null) byTask.set(e.about, [...(byTask.get(e.about) ?? []), e])
   const out: AcceptEntry[] = []
-  const candidates: { t: TaskRecord; proposals: EventRecord[] }[] = []
+  const candidates: { t: TaskRecord; proposals: EventRecord[]; landing: Landing | null }[] = []
   const skip = (t: TaskRecord | null, id: string, reason: string) =>
     out.push({
       id,
@@ -338,6 +378,7 @@ export async function acceptAll(
       skipped_reason: reason,
       event_id: null,
       applied_proposals: [],
+      landing: null,
       task: t as TaskRecord,
     })
   for (const [id, proposals] of byTask) {
@@ -352,13 +393,24 @@ export async function acceptAll(
       skip(t, id, `not yours to close (owner: ${t.owner ?? 'nobody'}, your grant: ${who.grant})`)
     else if (t.acceptance_total === 0 && !opts.allowUnverified && t.status !== 'done')
       skip(t, id, 'no acceptance criteria (use --allow-unverified deliberately)')
-    else candidates.push({ t, proposals })
+    else {
+      let landing: Landing | null = null
+      try {
+        landing = t.status === 'done' ? null : await closeLanding(store, t, opts)
+      } catch (e) {
+        skip(t, id, (e as Error).message) // not landed: reported, the others still close
+        continue
+      }
+      candidates.push({ t, proposals, landing })
+    }
   }
   const verification =
     opts.verify !== undefined && candidates.some((c) => c.t.status !== 'done')
       ? await verifyOrFail(store, opts.verify, null)
       : null
-  for (const { t, proposals } of candidates) {
+  for (const { t, proposals, landing } of candidates) {
+    // A proposal may carry the tokens its author reported (`task done --tokens` by a non-owner).
+    const reported = proposals.map((p) => p.data.tokens).find((n): n is number => typeof n === 'number')
     out.push(
       await closeOne(
         store,
@@ -368,6 +420,8 @@ export async function acceptAll(
           allowUnverified: opts.allowUnverified === true,
           verification,
           adopt: false,
+          landing,
+          ...(reported === undefined ? {} : { tokens: reported }),
           ...(opts.arbitration === undefined ? {} : { arbitration: opts.arbitration }),
         },
         proposals,

@@ -266,7 +266,8 @@ export async function followChanges(
 ): Promise<Cursor> {
   let at = from
   const interval = opts.intervalMs ?? 200
-  while (!opts.signal.aborted) {
+  // At least one look, even when the signal is already aborted (`--timeout 0`: what is there, then stop).
+  for (let first = true; first || !opts.signal.aborted; first = false) {
     const tag = journalTag(dir)
     if (tag !== null && tag !== at.tag) {
       throw new RefusedError('cursor', 'the change journal was replaced while it was being followed', {
@@ -280,7 +281,7 @@ export async function followChanges(
       await opts.onChanges(changes)
       continue
     }
-    await sleep(interval, opts.signal)
+    if (!opts.signal.aborted) await sleep(interval, opts.signal)
   }
   return at
 }

@@ -15,6 +15,7 @@ import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim } from 
 import type { Arbitration } from './claims.js'
 import { ConflictError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventKind } from './events.js'
+import type { Landing, LandingRequest } from './landing.js'
 import { appendToSection, checkboxes, sections, setChecked, setSection } from './markdown.js'
 import type { Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
@@ -267,15 +268,24 @@ export async function doneTask(
   store: Store,
   ref: string,
   who: Identity,
-  opts: { allowUnverified?: boolean; arbitration?: Arbitration } = {},
+  opts: { allowUnverified?: boolean; arbitration?: Arbitration; tokens?: number } & LandingRequest = {},
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
-  if (!(await mayRewrite(store, t, who))) return propose(store, t, who, 'done', 'propose-status', { status: 'done' })
+  const tokens = opts.tokens === undefined ? {} : { tokens: opts.tokens }
+  if (!(await mayRewrite(store, t, who)))
+    return propose(store, t, who, 'done', 'propose-status', { status: 'done', ...tokens })
+  const landing = await closeLanding(store, t, opts)
   return change(store, target, who, 'done', async (e) => {
-    const closed = await closeTask(store, e, who, opts.allowUnverified === true, 'done')
+    const closed = await closeTask(store, e, who, opts.allowUnverified === true, 'done', { landing, ...tokens })
     // A done task's claim ref disappears with it (after the criteria passed, before the file is written).
     return closed === false ? false : { ...closed, ...(await dropOnClose(opts.arbitration, e, who)) }
   })
+}
+
+/** The landing check of a close (loop.md), loading git only for a task with a branch. */
+export async function closeLanding(store: Store, t: TaskRecord, req: LandingRequest): Promise<Landing | null> {
+  const { checkLanding, landingApplies } = await import('./landing.js')
+  return landingApplies(t, req) ? checkLanding(store, t, req) : null
 }
 
 /**
@@ -288,7 +298,7 @@ export async function closeTask(
   who: Identity,
   allowUnverified: boolean,
   verb: string,
-  opts: { ownerChecked?: boolean } = {},
+  opts: { ownerChecked?: boolean; landing?: Landing | null; tokens?: number } = {},
 ): Promise<Record<string, unknown> | false> {
   const cur = e.before
   if (!opts.ownerChecked && !(await mayRewrite(store, cur, who))) throw notOwner(cur, who, 'close')
@@ -325,8 +335,25 @@ export async function closeTask(
       ? 'with NO acceptance criteria (unverified, --allow-unverified)'
       : `${boxes.length}/${boxes.length} criteria`,
   )
-  return { unverified: boxes.length === 0 }
+  const landing = opts.landing ?? null
+  if (landing !== null) e.log(landing.log.verb, landing.log.details)
+  if (opts.tokens !== undefined) e.log('tokens', `output ${opts.tokens}`)
+  return {
+    unverified: boxes.length === 0,
+    ...(landing === null ? {} : { landing: landingDetails(landing) }),
+    ...(opts.tokens === undefined ? {} : { tokens: opts.tokens }),
+  }
 }
+
+/** What a close says about landing in its document's details. */
+export const landingDetails = (l: Landing) => ({
+  branch: l.branch,
+  trunk: l.trunk,
+  head: l.head,
+  landed: l.landed,
+  overridden: l.overridden,
+  missing: l.missing,
+})
 
 export async function blockTask(
   store: Store,

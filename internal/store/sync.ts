@@ -10,7 +10,8 @@ import { isCloseProposal } from './acceptance.js'
 import { classifiedError } from './errors.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from './events.js'
 import { scanAgents } from './identity.js'
-import { applyBlock, applyUnblock, closeTask, findCycle, mayRewrite, refOf } from './lifecycle.js'
+import type { Landing } from './landing.js'
+import { applyBlock, applyUnblock, closeLanding, closeTask, findCycle, mayRewrite, refOf } from './lifecycle.js'
 import type { Broken, Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import { addNote, listNotes, SEVERITIES } from './notes.js'
@@ -166,12 +167,22 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         line(x, '')
         return true
       })
-    case 'propose-status':
+    case 'propose-status': {
+      // A close needs its branch landed (loop.md); not yet landed is pending, not never: it may land later.
+      let landing: Landing | null = null
+      if (isCloseProposal(e) && t.status !== 'done') {
+        try {
+          landing = await closeLanding(store, t, {})
+        } catch (err) {
+          throw new Pending((err as Error).message)
+        }
+      }
+      const tokens = typeof e.data.tokens === 'number' ? { tokens: e.data.tokens } : {}
       return edit(async (x) => {
         const status = String(e.data.status ?? 'done')
         if (isCloseProposal(e) || status === 'done') {
           try {
-            const r = await closeTask(store, x, who, false, 'done', { ownerChecked: true })
+            const r = await closeTask(store, x, who, false, 'done', { ownerChecked: true, landing, ...tokens })
             if (r === false) return false
           } catch (err) {
             throw new Pending((err as Error).message)
@@ -185,6 +196,7 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         line(x, status)
         return true
       })
+    }
     case 'block':
       if (e.data.unblock === true) {
         const { blockingQuestion, openQuestionRefusal } = await import('./questions.js')

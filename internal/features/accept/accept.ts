@@ -1,3 +1,4 @@
+import { closeFlags } from '../../clikit/closeflags.js'
 import { defineCommand, flagBool, flagNum, flagStr, optionalArg } from '../../clikit/command.js'
 import { bool, duration, str } from '../../clikit/flags.js'
 import { count } from '../../clikit/text.js'
@@ -38,6 +39,7 @@ export const accept = defineCommand({
       defaultText: 'the remote the claim was made on, else claims.remote in config.yml',
     }),
     local: bool('close in this clone only: leave any claim ref on the remote'),
+    ...closeFlags,
   },
   json: 'acceptance-result/v1',
   mutates: true,
@@ -49,6 +51,9 @@ export const accept = defineCommand({
     const all = flagBool(input, 'all')
     if ((ref === undefined) === !all) throw new UsageError('give a task reference or --all (not both)')
     if (all && flagBool(input, 'force')) throw new UsageError('--force applies to one task, not to --all')
+    if (all && input.flags.branch !== undefined)
+      throw new UsageError('--branch applies to one task; with --all each task’s own worktree branch is checked')
+    if (all && input.flags.tokens !== undefined) throw new UsageError('--tokens applies to one task, not to --all')
     const command = flagStr(input, 'verify')
     if (command !== undefined) checkText(command, '--verify')
     const timeout = flagNum(input, 'timeout')
@@ -57,16 +62,26 @@ export const accept = defineCommand({
         ? undefined
         : { command, env: ctx.env, ...(timeout === undefined ? {} : { timeoutMs: timeout }) }
     const store = await ctx.store()
+    const f = input.flags
     const opts = {
       ...(verify === undefined ? {} : { verify }),
       allowUnverified: flagBool(input, 'allow-unverified'),
-      arbitration: arbitrationOf(store, ctx.env, input.flags),
+      arbitration: arbitrationOf(store, ctx.env, f),
+      allowUnlanded: f['allow-unlanded'] === true,
+      ...(f.into === undefined ? {} : { into: f.into }),
     }
     const who = await ctx.identity()
     const entries =
       ref === undefined
         ? await acceptAll(store, who, opts)
-        : [await acceptTask(store, ref, who, { ...opts, force: flagBool(input, 'force') })]
+        : [
+            await acceptTask(store, ref, who, {
+              ...opts,
+              force: flagBool(input, 'force'),
+              ...(f.branch === undefined ? {} : { branch: f.branch }),
+              ...(f.tokens === undefined ? {} : { tokens: f.tokens }),
+            }),
+          ]
     const data = resultOf(entries)
     return {
       data,
@@ -93,6 +108,15 @@ export const accept = defineCommand({
           else if (e.outcome === 'proposed')
             out.line(`proposed: your accept of ${e.ref} was recorded as event ${e.event_id} for its owner`)
           else out.line(`skipped ${e.ref}: ${e.skipped_reason}`)
+          if (e.landing !== null)
+            out.line(
+              e.landing.landed
+                ? out.style('dim', `  landed: ${e.landing.branch} is on ${e.landing.trunk}`)
+                : out.style(
+                    'yellow',
+                    `  NOT landed: ${e.landing.branch} has ${count(e.landing.missing.length, 'commit')} not on ${e.landing.trunk} (--allow-unlanded)`,
+                  ),
+            )
           if (e.applied_proposals.length > 0)
             out.line(out.style('dim', `  applied ${count(e.applied_proposals.length, 'close proposal')}`))
         }

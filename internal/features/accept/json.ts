@@ -11,6 +11,17 @@ const Verification = z
   })
   .nullable()
 
+const Landing = z
+  .strictObject({
+    branch: z.string(),
+    trunk: z.string(),
+    head: z.string().nullable().describe('the branch’s tip (null: the branch is gone, merged as a named merge)'),
+    landed: z.boolean(),
+    overridden: z.boolean().describe('closed with --allow-unlanded while commits were missing'),
+    missing: z.array(z.strictObject({ sha: z.string(), subject: z.string() })),
+  })
+  .nullable()
+
 export const AcceptanceResultDoc = z.strictObject({
   schema: z.literal('acceptance-result/v1'),
   accepted: z.number().int().describe('tasks closed by this call'),
@@ -39,6 +50,7 @@ export const AcceptanceResultDoc = z.strictObject({
       skipped_reason: z.string().nullable(),
       event_id: z.string().nullable().describe('the proposal event when outcome is proposed'),
       applied_proposals: z.array(z.string()).describe('close proposals this call applied'),
+      landing: Landing.describe('a task with a branch: whether its commits are on trunk (null: no branch)'),
     }),
   ),
 })

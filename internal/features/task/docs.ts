@@ -258,6 +258,17 @@ export async function changeResult(store: Store, c: Change): Promise<Result<Task
         out.line(`  acceptance ${s.acceptance_done}/${s.acceptance_total}`)
         for (const a of s.acceptance) out.line(`  ${a.n}. [${a.checked ? 'x' : ' '}] ${a.text}`)
       }
+      const l = c.details.landing as { branch: string; trunk: string; landed: boolean; missing: unknown[] } | undefined
+      if (l !== undefined) {
+        out.line(
+          l.landed
+            ? `  landed: ${l.branch} is on ${l.trunk}`
+            : out.style(
+                'yellow',
+                `  NOT landed: ${l.branch} has ${l.missing.length} commit(s) not on ${l.trunk} (--allow-unlanded, logged)`,
+              ),
+        )
+      }
     },
   }
 }

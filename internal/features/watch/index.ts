@@ -1,0 +1,3 @@
+import { watch } from './watch.js'
+
+export const commands = [watch]

@@ -1,0 +1,116 @@
+import { parseDuration } from '../../base/duration.js'
+import { defineCommand } from '../../clikit/command.js'
+import { bool, str } from '../../clikit/flags.js'
+import { shortRef } from '../../clikit/text.js'
+import { UsageError } from '../../store/errors.js'
+import {
+  type Change,
+  followChanges,
+  formatCursor,
+  headCursor,
+  parseCursor,
+  validateCursor,
+} from '../../store/journal.js'
+import { safeSegment } from '../../store/paths.js'
+import type { WatchEventDocT, WatchEventListDocT } from './json.js'
+
+const eventOf = (c: Change): WatchEventDocT => ({
+  schema: 'watch-event/v1',
+  cursor: c.cursor,
+  at: c.at,
+  kind: c.kind,
+  ref: c.ref,
+  actor: c.actor,
+  summary: c.summary,
+  id: c.id,
+  project: c.project,
+  from: c.from ?? null,
+  to: c.to ?? null,
+})
+
+/** `--timeout`: a duration, or 0 for "look once". */
+function timeoutOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined
+  if (/^0+(?:ms|s|m|h|d|w)?$/.test(text)) return 0
+  const ms = parseDuration(text)
+  if (ms === null) {
+    throw new UsageError(`--timeout must be a duration such as 30s, 10m or 2h, or 0 to look once; got "${text}"`, {
+      details: { flag: '--timeout', value: text },
+    })
+  }
+  return ms
+}
+
+export const watch = defineCommand({
+  path: 'watch',
+  summary: 'Follow the workspace: every change, by any process, as it happens',
+  description:
+    'Prints each change to the workspace as it is written — by any dacli process, any identity — within a second: task created, changed or moved, claims taken and released, notes, events, questions asked and answered. With --jsonl, one watch-event/v1 object per line; each carries a `cursor`, and --since <cursor> resumes right after that change, with nothing lost and nothing repeated (a cursor from another change journal is refused, exit 3). Runs until Ctrl-C or --timeout, then exits 0. With --json it prints one watch-event-list/v1 document when it stops (with --timeout 0: what changed since the cursor, at once). Changes made by hand or by git are not seen: only what dacli writes.',
+  args: [],
+  flags: {
+    jsonl: bool('one watch-event/v1 JSON object per line, as changes happen'),
+    since: str('resume right after this change (the `cursor` of the last event you saw)', { valueName: 'CURSOR' }),
+    project: str('only changes in this project', { valueName: 'SLUG' }),
+    timeout: str('stop after this long, e.g. 30s or 10m (0: read what is there and stop)', {
+      valueName: 'DUR',
+      defaultText: 'run until Ctrl-C',
+    }),
+  },
+  json: 'watch-event-list/v1',
+  streams: 'watch-event/v1',
+  mutates: false,
+  examples: [
+    'dacli watch',
+    'dacli watch --jsonl --project ledger',
+    'dacli watch --jsonl --since 3f9a1c0b2e4d:18244',
+    'dacli watch --json --since 3f9a1c0b2e4d:18244 --timeout 0',
+  ],
+  async run(ctx, input) {
+    const { project, since } = input.flags
+    const timeout = timeoutOf(input.flags.timeout)
+    if (project !== undefined) safeSegment(project, 'project slug')
+    if (ctx.json && timeout === undefined && input.flags.jsonl !== true) {
+      // Without an end, --json would print nothing until Ctrl-C; say so rather than hang an automation.
+      ctx.notes.note('--json prints its document when the watch stops: give --timeout (0 reads what is there)')
+    }
+    const store = await ctx.store()
+    if (project !== undefined) store.requireProject(project)
+    const from = since === undefined ? headCursor(store.dir) : parseCursor(since)
+    if (since !== undefined) validateCursor(store.dir, from)
+    const interrupt = ctx.interrupt()
+    if (interrupt === null && timeout === undefined) {
+      throw new UsageError('watch runs until interrupted, and nothing can interrupt it here: give --timeout', {
+        next: [`dacli watch --json --timeout 0${since === undefined ? '' : ` --since ${since}`}`],
+      })
+    }
+    const signals = [...(interrupt === null ? [] : [interrupt])]
+    if (timeout !== undefined) signals.push(AbortSignal.timeout(timeout))
+    const stop = AbortSignal.any(signals)
+    if (!ctx.json) ctx.notes.note(`watching ${store.root} from ${formatCursor(from)} (Ctrl-C to stop)`)
+    const seen: WatchEventDocT[] = []
+    const last = await followChanges(store.dir, from, {
+      signal: stop,
+      onChanges(changes) {
+        for (const c of changes) {
+          if (project !== undefined && c.project !== project) continue
+          const e = eventOf(c)
+          if (ctx.json) seen.push(e)
+          ctx.emit(e, (out) =>
+            out.line(
+              `${out.style('dim', c.at.slice(11, 19))}  ${c.kind.padEnd(17)}  ${c.ref === null ? '-' : shortRef(c.ref)}  ${out.style('dim', c.actor ?? '-')}  ${c.summary}`,
+            ),
+          )
+        }
+      },
+    })
+    const data: WatchEventListDocT = {
+      schema: 'watch-event-list/v1',
+      since: formatCursor(from),
+      cursor: formatCursor(last),
+      project: project ?? null,
+      events: seen.map(({ schema: _s, ...e }) => e),
+      ended: interrupt?.aborted ? 'interrupted' : 'timeout',
+    }
+    return { data }
+  },
+})

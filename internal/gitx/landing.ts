@@ -1,0 +1,43 @@
+// Has a branch landed on trunk? Through the system `git` (as worktrees are): the
+// commits of a branch that trunk does not hold, counting a commit trunk holds in
+// another form (rebased or cherry-picked: the same patch) as landed.
+
+import type { GitInfo } from './discover.js'
+import { runGit } from './remote.js'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const WHAT = 'the landing check'
+
+export interface Commit {
+  sha: string
+  subject: string
+}
+
+/**
+ * The commits reachable from `head` whose change trunk does not carry (`git cherry`): neither an ancestor of
+ * trunk nor a patch trunk already has. Empty: everything landed.
+ */
+export async function commitsNotOn(repo: GitInfo, env: Env, trunk: string, head: string): Promise<Commit[]> {
+  const r = await runGit(repo.workTree, env, ['cherry', '-v', trunk, head], WHAT)
+  if (r.code !== 0) throw new Error(`git cherry failed: ${r.stderr.trim() || `exit ${r.code}`}`)
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('+ '))
+    .map((l) => {
+      const [, sha = '', ...subject] = l.split(' ')
+      return { sha, subject: subject.join(' ') }
+    })
+}
+
+/** The merge commit on trunk that names `branch` in its message (a merged branch since deleted), or null. */
+export async function mergeNaming(repo: GitInfo, env: Env, trunk: string, branch: string): Promise<string | null> {
+  const r = await runGit(
+    repo.workTree,
+    env,
+    ['log', '-1', '--merges', '--format=%H', '--fixed-strings', `--grep=${branch}`, trunk, '--'],
+    WHAT,
+  )
+  const sha = r.stdout.trim()
+  return r.code === 0 && /^[0-9a-f]{40}$/.test(sha) ? sha : null
+}
