@@ -306,15 +306,17 @@ async function listOnce(
     made.set(dir, now)
     if (made.size > MADE_PROJECTS) made.delete(made.keys().next().value as string)
   }
-  return { listing: { ...deduplicated(all), broken }, vanished }
+  return { listing: { ...deduplicated(all, broken), broken }, vanished }
 }
 
 /**
  * One task id in two folders: the newer copy wins (a move interrupted between writing the new file and
- * removing the old one); at equal versions (a bad merge), the more terminal one. In sequence order.
+ * removing the old one); at equal versions (a bad merge), the more terminal one. In sequence order. Each
+ * copy not listed is added to `broken` when given: a skip like any other, announced.
  */
 export function deduplicated<T extends TaskSummary>(
   all: readonly T[],
+  broken?: Broken[],
 ): { tasks: T[]; duplicates: Listing['duplicates'] } {
   const byId = new Map<string, T>()
   const duplicates: Listing['duplicates'] = []
@@ -326,8 +328,7 @@ export function deduplicated<T extends TaskSummary>(
       byId.set(t.id, keep)
       const interrupted = keep.version !== drop.version
       duplicates.push({ id: t.id, kept: keep.path, ignored: drop.path, interrupted })
-      // The copy not listed is a skip like any other: announced (doctor's code says which kind).
-      broken.push({
+      broken?.push({
         path: drop.path,
         reason: `another copy of task ${t.id}; ${keep.path} is the one listed`,
         code: interrupted ? 'interrupted-move' : 'duplicate-task-file',
