@@ -200,7 +200,8 @@ describe('revocation bites in a running board too (item 4)', () => {
     try {
       const h = { 'X-Dacli-Token': b.token }
       expect((await request(`${b.base}/api/task/list`, { headers: h })).status).toBe(200)
-      ;(await f.ws.dacli('agent', 'retire', f.rw.id)).expectExit(0)
+      // --release: the fixture's agent owns a task, and retiring an owner is refused without it.
+      ;(await f.ws.dacli('agent', 'retire', f.rw.id, '--release')).expectExit(0)
       const r = await request(`${b.base}/api/task/list`, { headers: h })
       expect(r.status).not.toBe(200)
       expect(JSON.parse(r.body)).toMatchObject({ schema: 'error/v1', exit_code: 3, kind: 'refused' })

@@ -70,7 +70,9 @@ describe('matching and picking', () => {
       { ref: 'docs/008-intro', id: 't-01KBX3Q5M7E2RJ4T8W6YVZ0N1T', matched: 'reference' },
       { ref: 'ledger/012-audit', id: 't-01KBX3Q5M7E2RJ4T8W6YVZ0N1R', matched: 'alias' },
     ])
-    expect(e.suggestions).toEqual(['dacli task show docs/008-intro', 'dacli task show ledger/012-audit'])
+    // The CLI turns given/closest into the caller's own command with each full reference.
+    expect(e.details.given).toBe('8')
+    expect(e.details.closest).toEqual([{ value: 'docs/008-intro' }, { value: 'ledger/012-audit' }])
   })
 
   test('resolveAmong prefers the given project for a bare form and never throws', () => {

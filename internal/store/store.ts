@@ -506,7 +506,7 @@ export class Store {
           } catch (e) {
             if (!fs.existsSync(f.abs))
               vanished = true // moved while listing: list again
-            else bad.push(brokenOf(f.path, e))
+            else bad.push(brokenOf(f.path, e instanceof FailureError && e.cause !== undefined ? e.cause : e))
           }
         }
         if (vanished && attempt < 8) continue
