@@ -26,7 +26,7 @@ import { verificationLine } from './taskfile.js'
 import { runVerify, type Verification } from './verify.js'
 
 export interface Selection {
-  ns?: number[]
+  ns?: readonly number[]
   all?: boolean
   match?: string
 }
@@ -149,7 +149,7 @@ export async function checkTask(
   }
 }
 
-export async function uncheckTask(store: Store, ref: string, who: Identity, ns: number[]): Promise<Change> {
+export async function uncheckTask(store: Store, ref: string, who: Identity, ns: readonly number[]): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'uncheck criteria of')
   const wanted = select(t, { ns })

@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagNum } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
 import { BudgetError, fitBrief } from '../../engines/brief.js'
 import { RefusedError } from '../../store/errors.js'
@@ -18,8 +18,8 @@ export const context = defineCommand({
   examples: ['dacli context ledger/2', 'dacli context ledger/2 --budget 1500 --json'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const t = await store.readTask(input.args.ref as string)
-    const budget = flagNum(input, 'budget') ?? null
+    const t = await store.readTask(input.args.ref)
+    const budget = input.flags.budget ?? null
     const header = [
       `# Brief: ${refOf(t)} — ${t.title}`,
       '',

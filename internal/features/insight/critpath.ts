@@ -1,5 +1,5 @@
 import { byText } from '../../base/order.js'
-import { defineCommand, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { CycleError } from '../../engines/cpm.js'
 import type { Schedule } from '../../engines/schedule.js'
@@ -30,9 +30,9 @@ export const critpath = defineCommand({
     'dacli critical-path --project ledger --format mermaid > plan.mmd',
   ],
   async run(ctx, input) {
-    const project = flagStr(input, 'project')
+    const project = input.flags.project
     if (project !== undefined) safeSegment(project, 'project slug')
-    const format = (flagStr(input, 'format') ?? 'text') as 'text' | 'mermaid' | 'dot'
+    const format = input.flags.format ?? 'text'
     const store = await ctx.store()
     const plan = await loadPlan(store, project)
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)

@@ -1,5 +1,5 @@
 import { byText } from '../../base/order.js'
-import { defineCommand, flagBool } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { CycleError, topoOrder } from '../../engines/cpm.js'
 import { lintDecision, lintRisk } from '../../engines/lint.js'
@@ -105,14 +105,15 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     )
   } catch (e) {
     if (!(e instanceof CycleError)) throw e
-    const names = e.cycle.map((id) => {
+    const nameOf = (id: string) => {
       const x = plan.byId.get(id)
       return x ? refOf(x) : id
-    })
+    }
+    const names = e.cycle.map(nameOf)
     add({
       code: 'dependency-cycle',
       severity: 'error',
-      subject: names[0] as string,
+      subject: nameOf(e.cycle[0]),
       message: `dependency cycle: ${names.join(' → ')}`,
       hint: 'remove one link with dacli task depend <ref> --remove <dep>',
     })
@@ -159,7 +160,7 @@ export const doctor = defineCommand({
     const data: DoctorDocT = { schema: 'doctor/v1', ok, findings }
     return {
       data,
-      verdict: flagBool(input, 'strict') && !ok ? 'failure' : null,
+      verdict: input.flags.strict === true && !ok ? 'failure' : null,
       human(out) {
         if (findings.length === 0) {
           out.line('no problems found')

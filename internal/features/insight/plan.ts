@@ -72,7 +72,7 @@ export function readyFrontier(
   try {
     const s = scheduleOf(plan, project)
     if (s.duration !== null) {
-      slack = new Map(s.rows.map((r) => [r.id, r.slack as number]))
+      slack = new Map(s.rows.flatMap((r): [string, number][] => (r.slack === null ? [] : [[r.id, r.slack]])))
       critical = new Set(s.critical.map((c) => c.id))
     }
   } catch (e) {

@@ -61,15 +61,15 @@ function parseRequirements(text: string, shown: string): { required: Requirement
     return v.map((r, i) => {
       if (r === null || typeof r !== 'object') throw bad(`${key}[${i}] must be an object`)
       const o = r as Record<string, unknown>
-      if (typeof o.id !== 'string' || !CAPABILITY_ID.test(o.id)) throw bad(`${key}[${i}].id must be a capability id`)
-      if (o.schema_version !== undefined && !Number.isInteger(o.schema_version))
+      const { id, schema_version: version, fallback } = o
+      if (typeof id !== 'string' || !CAPABILITY_ID.test(id)) throw bad(`${key}[${i}].id must be a capability id`)
+      if (version !== undefined && !(typeof version === 'number' && Number.isInteger(version)))
         throw bad(`${key}[${i}].schema_version must be an integer`)
-      if (o.fallback !== undefined && typeof o.fallback !== 'string')
-        throw bad(`${key}[${i}].fallback must be a string`)
+      if (fallback !== undefined && typeof fallback !== 'string') throw bad(`${key}[${i}].fallback must be a string`)
       return {
-        id: o.id,
-        ...(o.schema_version === undefined ? {} : { schema_version: o.schema_version as number }),
-        ...(o.fallback === undefined ? {} : { fallback: o.fallback as string }),
+        id,
+        ...(version === undefined ? {} : { schema_version: version }),
+        ...(fallback === undefined ? {} : { fallback }),
       }
     })
   }

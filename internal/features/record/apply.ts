@@ -63,9 +63,9 @@ export async function applyLocked(
       for (const id of [await taskIdOf(git, from.get(c.path)), await taskIdOf(git, to.get(c.path))]) {
         if (id !== null) scopes.add(`task-${id}`)
       }
-      if (c.change === 'added') {
-        const project = t[1] as string
-        newNumbers.set(project, (newNumbers.get(project) ?? new Set()).add(Number(t[2])))
+      const [, project, seq] = t
+      if (c.change === 'added' && project !== undefined) {
+        newNumbers.set(project, (newNumbers.get(project) ?? new Set()).add(Number(seq)))
         scopes.add(`seq-${project}`)
       }
       continue

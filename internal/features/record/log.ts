@@ -1,4 +1,4 @@
-import { defineCommand, flagNum } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
 import { branchRef } from '../../gitx/record.js'
 import { renderChanges, shortId, timeOf } from './common.js'
@@ -19,7 +19,7 @@ export const log = defineCommand({
     const store = await ctx.store()
     const git = await ctx.git()
     const ref = branchRef(store)
-    const limit = flagNum(input, 'limit') ?? DEFAULT_LIMIT
+    const limit = input.flags.limit ?? DEFAULT_LIMIT
     const tip = await git.resolve(ref)
     const commits: RecordLogDocT['commits'] = []
     let truncated = false
