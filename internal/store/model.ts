@@ -207,8 +207,11 @@ export const stamp = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, '
 /** A task file name: `NNN-slug.md` (at least three digits). */
 export const TASK_FILE = /^(\d{3,})-([a-z0-9][a-z0-9-]*)\.md$/
 
+/** A task's number as its file name and references write it: at least three digits. */
+export const seqText = (seq: number): string => String(seq).padStart(3, '0')
+
 export function taskFileName(seq: number, slug: string): string {
-  return `${String(seq).padStart(3, '0')}-${slug}.md`
+  return `${seqText(seq)}-${slug}.md`
 }
 
 /** The cached part of a task record: everything but the body-derived details. */

@@ -10,7 +10,7 @@ import { closest } from '../engines/distance.js'
 import type { GitInfo } from '../gitx/discover.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filecache.js'
-import { parseData, quickFront } from './flat.js'
+import { parseData } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { listAgentFiles, ROOT_ID, resolveIdentity } from './identity.js'
 import { appendChange, type ChangeEntry } from './journal.js'
@@ -20,6 +20,7 @@ import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary }
 import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
 import { isId, safeSegment } from './paths.js'
 import { projectOf } from './projects.js'
+import { taskIdInText } from './rawtask.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import type { Signer } from './signing.js'
 import { readTaskRecord, recordOf } from './taskfile.js'
@@ -704,8 +705,7 @@ export class Store {
       } catch {
         continue
       }
-      const m = /^id:[ \t]*["']?([^"'\s#]+)/m.exec(quickFront(text)?.front ?? '')
-      if (m?.[1] === id) removeFile(other)
+      if (taskIdInText(text) === id) removeFile(other)
     }
   }
 

@@ -9,14 +9,14 @@ import type { GitInfo } from '../gitx/discover.js'
 import * as wt from '../gitx/worktree.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
 import { mayRewrite, notOwner, refOf } from './lifecycle.js'
-import type { Identity, TaskRecord, TaskSummary } from './model.js'
+import { type Identity, seqText, type TaskRecord, type TaskSummary } from './model.js'
 import type { Store } from './store.js'
 import { GITIGNORE } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
 export const worktreeName = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}-${String(t.seq).padStart(3, '0')}-${t.slug}`
+  `${t.project}-${seqText(t.seq)}-${t.slug}`
 
 /** A path as git reports it (real, absolute), for comparing worktree folders. */
 export function real(p: string): string {

@@ -2,10 +2,8 @@ import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
 import { listEvents } from '../../store/index.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { EventListDocT } from './json.js'
-
-const ref = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
 
 export const list = defineCommand({
   path: 'events list',
@@ -40,7 +38,7 @@ export const list = defineCommand({
           kind: e.event_kind,
           created: e.created,
           created_by: e.created_by,
-          about: e.about === null ? null : { id: e.about, ref: t ? ref(t) : null },
+          about: e.about === null ? null : { id: e.about, ref: t ? qualifiedRef(t) : null },
           applied: e.applied,
           state: e.state,
           dismissed: e.dismissed,

@@ -7,7 +7,7 @@ import { RefusedError } from '../../store/errors.js'
 import { safeSegment } from '../../store/paths.js'
 import { dot, mermaid, text } from './critrender.js'
 import type { CriticalPathDocT } from './json.js'
-import { loadPlan, refOf, scheduleOf } from './plan.js'
+import { loadPlan, refIn, scheduleOf } from './plan.js'
 
 type Row = CriticalPathDocT['tasks'][number]
 
@@ -41,20 +41,14 @@ export const critpath = defineCommand({
       s = scheduleOf(plan, project)
     } catch (e) {
       if (!(e instanceof CycleError)) throw e
-      const names = e.cycle.map((id) => {
-        const t = plan.byId.get(id)
-        return t ? refOf(t) : id
-      })
+      const names = e.cycle.map((id) => refIn(plan, id))
       throw new RefusedError('dependency-cycle', `the dependencies form a cycle: ${names.join(' → ')}`, {
         details: { cycle: names },
         next: [`dacli task depend ${names[0]} --remove ${names[1]}`],
       })
     }
     const task = (id: string) => plan.byId.get(id)
-    const refOfId = (id: string) => {
-      const t = task(id)
-      return t ? refOf(t) : id
-    }
+    const refOfId = (id: string) => refIn(plan, id)
     const rows: Row[] = s.rows.map((r) => ({
       id: r.id,
       ref: refOfId(r.id),

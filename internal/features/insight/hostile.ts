@@ -6,8 +6,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Broken, Store, TaskSummary } from '../../store/index.js'
 import { agentProblems, type EventRecord, eventProblem, rootPublicKeys, scanAgents } from '../../store/index.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { DoctorDocT } from './json.js'
-import { type Plan, refOf } from './plan.js'
+import type { Plan } from './plan.js'
 
 type Finding = DoctorDocT['findings'][number]
 
@@ -126,11 +127,11 @@ export function parentCycles(plan: Plan): Finding[] {
       .join(',')
     if (seen.has(key)) continue
     seen.add(key)
-    const names = [...loop, cur].map(refOf)
+    const names = [...loop, cur].map(qualifiedRef)
     out.push({
       code: 'parent-cycle',
       severity: 'error',
-      subject: refOf(loop[0] ?? cur),
+      subject: qualifiedRef(loop[0] ?? cur),
       message: `parent cycle: ${names.join(' → ')} (each names the next as its parent)`,
       hint: `remove or change the parent: line of one of them by hand`,
     })

@@ -6,8 +6,9 @@ import { nearestDuplicate } from '../../engines/similarity.js'
 import { RefusedError, UsageError } from '../../store/errors.js'
 import { PRIORITIES, stamp } from '../../store/model.js'
 import { checkText, checkTitle, safeSegment, slugify } from '../../store/paths.js'
+import { qualifiedRef } from '../../store/refs.js'
 import { newTaskBody, parseDepFlag, renderTaskFile } from '../../store/taskfile.js'
-import { refOf, taskDoc } from './docs.js'
+import { taskDoc } from './docs.js'
 
 /** `o,m,p` with 0 ≤ o ≤ m ≤ p (three-point PERT estimate). */
 export function parseEstimate(text: string): { optimistic: number; probable: number; pessimistic: number } {
@@ -79,13 +80,13 @@ export const add = defineCommand({
         const live = existing.filter((t) => t.status === 'open' || t.status === 'active')
         const twin = nearestDuplicate(title, live)
         if (twin !== null) {
-          throw new RefusedError('near-duplicate', `"${title}" looks like ${refOf(twin)} "${twin.title}"`, {
+          throw new RefusedError('near-duplicate', `"${title}" looks like ${qualifiedRef(twin)} "${twin.title}"`, {
             details: {
-              twin: { id: twin.id, ref: refOf(twin), title: twin.title, status: twin.status },
+              twin: { id: twin.id, ref: qualifiedRef(twin), title: twin.title, status: twin.status },
               similarity: Math.round(twin.jaccard * 1000) / 1000,
               shared_tokens: twin.shared,
             },
-            next: [`dacli task show ${refOf(twin)}`, 'add --force to create it anyway'],
+            next: [`dacli task show ${qualifiedRef(twin)}`, 'add --force to create it anyway'],
           })
         }
       }
@@ -112,7 +113,7 @@ export const add = defineCommand({
     })
     if (accept.length === 0) {
       ctx.notes.warn(
-        `${refOf(record)} has no acceptance criteria; add them (dacli task edit ${refOf(record)} --accept "…") so done can be verified`,
+        `${qualifiedRef(record)} has no acceptance criteria; add them (dacli task edit ${qualifiedRef(record)} --accept "…") so done can be verified`,
       )
     }
     const data = await taskDoc(store, record)
