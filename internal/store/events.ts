@@ -323,8 +323,7 @@ export async function withEvent<R>(
   e: EventRecord,
   fn: (fresh: EventRecord) => Promise<{ outcome: Outcome | null; note?: OutcomeNote; result: R }>,
 ): Promise<R> {
-  const lock = await store.lock(`event-${e.id}`)
-  try {
+  return store.withLock(`event-${e.id}`, async () => {
     const file = path.join(store.root, e.path)
     const { parseObject, renderEdited } = await import('./frontmatter.js')
     let parsed: ReturnType<typeof parseObject>
@@ -353,9 +352,7 @@ export async function withEvent<R>(
       summary: note?.summary ?? `${e.event_kind} ${dismissed ? 'dismissed' : 'applied'}`,
     })
     return result
-  } finally {
-    lock.release()
-  }
+  })
 }
 
 /** Record an outcome if the event is still pending; returns the state it found. */

@@ -442,8 +442,7 @@ export async function setGlossaryTerm(
 ): Promise<boolean> {
   store.requireProject(project)
   const file = glossaryFile(store, project)
-  const lock = await store.lock(`glossary-${project}`)
-  try {
+  return store.withLock(`glossary-${project}`, async () => {
     const line = `- **${term}** — ${definition}`
     let text: string
     try {
@@ -490,7 +489,5 @@ export async function setGlossaryTerm(
       summary: `glossary: ${term}`,
     })
     return true
-  } finally {
-    lock.release()
-  }
+  })
 }

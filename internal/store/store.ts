@@ -14,7 +14,7 @@ import { parseData } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { listAgentFiles, ROOT_ID, resolveIdentity } from './identity.js'
 import { appendChange, type ChangeEntry } from './journal.js'
-import { acquireLock, type Lock } from './lock.js'
+import { acquireLock, type Lock, type LockOptions, withLock } from './lock.js'
 import { appendToSection } from './markdown.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
@@ -136,9 +136,19 @@ export class Store {
     return path.join(this.dir, 'locks')
   }
 
+  /** Take the lock of `scope` (`DACLI_LOCK_WAIT_MS` bounds the wait); the caller releases it. */
   lock(scope: string): Promise<Lock> {
+    return acquireLock(this.locksDir, scope, this.lockOptions())
+  }
+
+  /** Run `fn` holding the lock of `scope`; released however `fn` ends. */
+  withLock<T>(scope: string, fn: () => Promise<T> | T): Promise<T> {
+    return withLock(this.locksDir, scope, fn, this.lockOptions())
+  }
+
+  private lockOptions(): LockOptions {
     const wait = Number(this.env.DACLI_LOCK_WAIT_MS)
-    return acquireLock(this.locksDir, scope, Number.isFinite(wait) && wait >= 0 ? { waitMs: wait } : {})
+    return Number.isFinite(wait) && wait >= 0 ? { waitMs: wait } : {}
   }
 
   // ---------------------------------------------------------------- projects
@@ -585,8 +595,7 @@ export class Store {
     fn: (edit: TaskEdit) => Promise<R | false> | R | false,
   ): Promise<{ result: R | false; task: TaskRecord; changed: boolean }> {
     const id = target.id ?? (await this.readTaskFile(target)).id
-    const lock = await this.lock(`task-${id}`)
-    try {
+    return this.withLock(`task-${id}`, async () => {
       let file: TaskFileRef | null = fs.existsSync(target.abs) ? target : null
       if (file !== null) {
         const probe = await this.readTaskFile(file)
@@ -638,9 +647,7 @@ export class Store {
       const after = recordOfText(out, dest)
       this.journal(taskChangeOf(record, after, actor, logLines))
       return { result, task: after, changed: true }
-    } finally {
-      lock.release()
-    }
+    })
   }
 
   /** The task file as read under its lock; a file dacli will not rewrite (see unreadableTask) refuses. */
@@ -656,8 +663,7 @@ export class Store {
   /** Move a task to `tasks/removed/` as a tombstone (its number is never reused). */
   async tombstoneTask(target: TaskFileRef & { id?: string }, actor: string): Promise<TaskRecord> {
     const id = target.id ?? (await this.readTaskFile(target)).id
-    const lock = await this.lock(`task-${id}`)
-    try {
+    return this.withLock(`task-${id}`, async () => {
       const file = fs.existsSync(target.abs) ? target : await this.findById(id, target.project)
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
@@ -683,9 +689,7 @@ export class Store {
         to: 'removed',
       })
       return recordOfText(text, { ...file, path: this.rel(dest) })
-    } finally {
-      lock.release()
-    }
+    })
   }
 
   /** Remove dead writers' temp files from every task folder of a project (a write elsewhere in it would not). */
@@ -715,8 +719,7 @@ export class Store {
     build: (existing: TaskSummary[]) => { slug: string; text: string; data: Record<string, unknown>; body: string },
   ): Promise<TaskRecord> {
     this.requireProject(project)
-    const lock = await this.lock(`seq-${project}`)
-    try {
+    return this.withLock(`seq-${project}`, async () => {
       this.forget(project) // list afresh under the lock: another process may have added a task
       const listing = await this.listTasks(project)
       const used = usedSeqs(this.paths(), project)
@@ -754,9 +757,7 @@ export class Store {
         summary: created.title,
       })
       return created
-    } finally {
-      lock.release()
-    }
+    })
   }
 
   /** The display reference `<project>/<NNN>-<slug>`. */
