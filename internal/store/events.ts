@@ -30,7 +30,7 @@ export const EVENT_KINDS = [
   'question',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
-export const EVENT_SCHEMA_VERSION = 1
+const EVENT_SCHEMA_VERSION = 1
 
 export interface EventRecord {
   id: string
@@ -70,7 +70,7 @@ export interface Answer {
 }
 
 /** A question's id is `q-<ULID>`; other events' ids are the bare ULID. */
-export const QUESTION_PREFIX = 'q-'
+const QUESTION_PREFIX = 'q-'
 
 /** A proposal (any event but a question) still waiting for `sync`: neither applied nor dismissed. */
 export const isPendingProposal = (e: EventRecord) => e.state === 'pending' && e.event_kind !== 'question'
@@ -356,7 +356,7 @@ export async function withEvent<R>(
 }
 
 /** Record an outcome if the event is still pending; returns the state it found. */
-export function settleEvent(store: Store, e: EventRecord, outcome: Outcome, note?: OutcomeNote): Promise<EventState> {
+function settleEvent(store: Store, e: EventRecord, outcome: Outcome, note?: OutcomeNote): Promise<EventState> {
   return withEvent(store, e, async (fresh) => ({
     outcome,
     ...(note === undefined ? {} : { note }),

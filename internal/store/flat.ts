@@ -271,7 +271,7 @@ export function frontOf(text: string): string | null {
 }
 
 /** An object file's frontmatter data and body without the YAML library, or null when it needs the library. */
-export function readObject(text: string): { split: Split; data: Record<string, unknown> } | null {
+function readObject(text: string): { split: Split; data: Record<string, unknown> } | null {
   const split = splitFrontmatter(text)
   const data = readFront(split.front)
   return data === null ? null : { split, data }

@@ -28,7 +28,6 @@ export const STATUS_RANK: Record<Status, number> = { open: 0, active: 1, blocked
 
 export const PRIORITIES = ['must', 'should', 'could', 'wont'] as const
 export type Priority = (typeof PRIORITIES)[number]
-export const PRIORITY_RANK: Record<Priority, number> = { must: 0, should: 1, could: 2, wont: 4 }
 
 export const DEP_TYPES = ['FS', 'SS', 'FF', 'SF'] as const
 export type DepType = (typeof DEP_TYPES)[number]

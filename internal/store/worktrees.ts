@@ -38,7 +38,7 @@ export function requireGit(store: Store): GitInfo {
 }
 
 /** The folder a task's worktree lives in: the one recorded in the task, else the conventional one. */
-export function worktreePathOf(store: Store, t: Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree'>): string {
+function worktreePathOf(store: Store, t: Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree'>): string {
   return t.worktree !== null
     ? path.join(store.root, t.worktree.path)
     : path.join(store.dir, 'worktrees', worktreeName(t))
@@ -177,7 +177,7 @@ export async function addTaskWorktree(
 }
 
 /** Why a worktree may not be removed without --force (null: it may). */
-export async function removalBlockers(
+async function removalBlockers(
   git: GitInfo,
   env: Env,
   w: wt.GitWorktree,

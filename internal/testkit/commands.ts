@@ -11,7 +11,7 @@ import type { Command } from '../clikit/command.js'
 const FEATURES = path.join(import.meta.dirname, '..', 'features')
 
 /** The feature slices, by folder name. */
-export const slices: readonly string[] = fs
+const slices: readonly string[] = fs
   .readdirSync(FEATURES, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)

@@ -49,7 +49,7 @@ export async function loadPlan(store: Store, project?: string): Promise<Plan> {
 }
 
 /** Every loaded task as the schedule engine sees it, dependencies resolved to ids. */
-export function planTasks(plan: Plan): PlanTask[] {
+function planTasks(plan: Plan): PlanTask[] {
   return [...plan.byId.values()].map((t) => ({
     id: t.id,
     project: t.project,

@@ -11,10 +11,10 @@ import { FailureError, NotFoundError, RefusedError, UsageError } from '../../sto
 import { CAPABILITY_ID, capabilitiesOf, idVersions } from './capabilities.js'
 import type { CompatibilityReportDocT } from './json.js'
 
-export const REQUIREMENTS_SCHEMA_VERSION = 1
+const REQUIREMENTS_SCHEMA_VERSION = 1
 
 /** Where a requirements document is looked for, in order, when no path is given. */
-export function candidates(cwd: string, env: Readonly<Record<string, string | undefined>>): string[] {
+function candidates(cwd: string, env: Readonly<Record<string, string | undefined>>): string[] {
   const repo = gitInfoAt(cwd)?.workTree ?? cwd
   const home = env.HOME ?? os.homedir()
   const local = ['skills', '.codex/skills', '.agents/skills'].map((d) =>

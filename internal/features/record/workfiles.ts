@@ -44,7 +44,7 @@ function assertRealFolders(root: string, segs: readonly string[]): void {
 }
 
 /** The `.dacli` folder a record tree holds (`.dacli`, or `sub/.dacli` for a nested workspace). */
-export function workspaceIn(files: ReadonlyMap<string, TreeFile>): string | null {
+function workspaceIn(files: ReadonlyMap<string, TreeFile>): string | null {
   let best: string | null = null
   for (const p of files.keys()) {
     const dir = /^((?:[^/]+\/)*\.dacli)\/config\.yml$/.exec(p)?.[1]

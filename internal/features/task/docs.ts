@@ -25,7 +25,7 @@ async function resolveQuietly(store: Store, on: string, project: string): Promis
 }
 
 /** The task/v1 body (without `schema`), with dependencies and parent resolved. */
-export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> {
+async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> {
   const now = store.now()
   const deps: TaskBodyT['depends_on'] = []
   for (const d of t.depends_on) {
