@@ -1,10 +1,10 @@
-// Note and risk documents from store records.
+// Note documents from store records.
 
 import type { Out } from '../../clikit/io.js'
 import { classifiedError } from '../../store/errors.js'
-import type { NoteRecord, RiskRecord, Store } from '../../store/index.js'
+import type { NoteRecord, Store } from '../../store/index.js'
 import { qualifiedRef } from '../../store/refs.js'
-import type { NoteBodyT, RiskDocT } from './json.js'
+import type { NoteBodyT } from './json.js'
 
 export async function noteBody(store: Store, n: NoteRecord): Promise<NoteBodyT> {
   let about: NoteBodyT['about'] = null
@@ -45,8 +45,4 @@ export function renderNote(out: Out, n: NoteBodyT): void {
     out.line('')
     out.line(n.body)
   }
-}
-
-export function riskBody(r: RiskRecord): Omit<RiskDocT, 'schema'> {
-  return { ...r, managed: r.action !== null }
 }
