@@ -759,11 +759,6 @@ export class Store {
       return created
     })
   }
-
-  /** The display reference `<project>/<NNN>-<slug>`. */
-  static refOf(t: { project: string; seq: number; slug: string }): string {
-    return qualifiedRef(t)
-  }
 }
 
 /** A YAML node for a map (flow style) or a list of maps (block list of flow maps). */
