@@ -18,6 +18,7 @@ import { commands as note } from '../features/note/index.js'
 import { commands as project } from '../features/project/index.js'
 import { commands as questions } from '../features/questions/index.js'
 import { commands as record } from '../features/record/index.js'
+import { commands as risk } from '../features/risk/index.js'
 import { commands as task } from '../features/task/index.js'
 import { commands as watch } from '../features/watch/index.js'
 import { commands as worktree } from '../features/worktree/index.js'
@@ -31,6 +32,7 @@ export const commands: readonly Command[] = [
   ...worktree,
   ...accept,
   ...note,
+  ...risk,
   ...events,
   ...questions,
   ...insight,

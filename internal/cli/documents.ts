@@ -18,6 +18,7 @@ import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
+import { documents as risk } from '../features/risk/json.js'
 import { documents as task } from '../features/task/json.js'
 import { documents as watch } from '../features/watch/json.js'
 import { documents as worktree } from '../features/worktree/json.js'
@@ -32,6 +33,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...worktree,
   ...accept,
   ...note,
+  ...risk,
   ...events,
   ...questions,
   ...insight,
