@@ -13,6 +13,7 @@ import { commands as github } from '../features/github/index.js'
 import { commands as insight } from '../features/insight/index.js'
 import { commands as mcp } from '../features/mcp/index.js'
 import { commands as meta } from '../features/meta/index.js'
+import { commands as metrics } from '../features/metrics/index.js'
 import { commands as note } from '../features/note/index.js'
 import { commands as project } from '../features/project/index.js'
 import { commands as questions } from '../features/questions/index.js'
@@ -35,6 +36,7 @@ export const commands: readonly Command[] = [
   ...events,
   ...questions,
   ...insight,
+  ...metrics,
   ...context,
   ...github,
   ...record,

@@ -13,6 +13,7 @@ import { documents as events } from '../features/events/json.js'
 import { documents as github } from '../features/github/json.js'
 import { documents as insight } from '../features/insight/json.js'
 import { documents as meta } from '../features/meta/json.js'
+import { documents as metrics } from '../features/metrics/json.js'
 import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
@@ -36,6 +37,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...events,
   ...questions,
   ...insight,
+  ...metrics,
   ...context,
   ...github,
   ...record,
