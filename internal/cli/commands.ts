@@ -9,6 +9,7 @@ import { commands as board } from '../features/board/index.js'
 import { commands as claims } from '../features/claims/index.js'
 import { commands as context } from '../features/context/index.js'
 import { commands as events } from '../features/events/index.js'
+import { commands as explain } from '../features/explain/index.js'
 import { commands as github } from '../features/github/index.js'
 import { commands as insight } from '../features/insight/index.js'
 import { commands as mcp } from '../features/mcp/index.js'
@@ -33,6 +34,7 @@ export const commands: readonly Command[] = [
   ...events,
   ...questions,
   ...insight,
+  ...explain,
   ...context,
   ...github,
   ...record,

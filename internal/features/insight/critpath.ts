@@ -5,9 +5,10 @@ import { CycleError } from '../../engines/cpm.js'
 import type { Schedule } from '../../engines/schedule.js'
 import { RefusedError } from '../../store/errors.js'
 import { safeSegment } from '../../store/paths.js'
+import { loadPlan, scheduleOf } from '../../store/plan.js'
+import { qualifiedRef } from '../../store/refs.js'
 import { dot, mermaid, text } from './critrender.js'
 import type { CriticalPathDocT } from './json.js'
-import { loadPlan, refOf, scheduleOf } from './plan.js'
 
 type Row = CriticalPathDocT['tasks'][number]
 
@@ -43,7 +44,7 @@ export const critpath = defineCommand({
       if (!(e instanceof CycleError)) throw e
       const names = e.cycle.map((id) => {
         const t = plan.byId.get(id)
-        return t ? refOf(t) : id
+        return t ? qualifiedRef(t) : id
       })
       throw new RefusedError('dependency-cycle', `the dependencies form a cycle: ${names.join(' → ')}`, {
         details: { cycle: names },
@@ -53,7 +54,7 @@ export const critpath = defineCommand({
     const task = (id: string) => plan.byId.get(id)
     const refOfId = (id: string) => {
       const t = task(id)
-      return t ? refOf(t) : id
+      return t ? qualifiedRef(t) : id
     }
     const rows: Row[] = s.rows.map((r) => ({
       id: r.id,

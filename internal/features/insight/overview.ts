@@ -4,8 +4,9 @@ import { count, shortRef } from '../../clikit/text.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
+import { loadPlan, readyFrontier, remoteClaims } from '../../store/plan.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { OverviewDocT } from './json.js'
-import { loadPlan, readyFrontier, refOf, remoteClaims } from './plan.js'
 
 export const overview = defineCommand({
   path: 'overview',
@@ -32,7 +33,7 @@ export const overview = defineCommand({
         .map((t) => t.claim?.by as string),
     )
     const ev = await listEvents(store)
-    const f = readyFrontier(plan, 3, undefined, await remoteClaims(ctx, store, false))
+    const f = readyFrontier(plan, 3, undefined, await remoteClaims(store, ctx.env, ctx.now(), null))
     const data: OverviewDocT = {
       schema: 'workspace-overview/v1',
       version: 1,
@@ -46,10 +47,10 @@ export const overview = defineCommand({
       record_conflicts: conflictCopies(store.dir, { skipEvents: true }).length,
       ready_now: f.ready.map((t) => ({
         id: t.id,
-        ref: refOf(t),
+        ref: qualifiedRef(t),
         title: t.title,
         priority: t.priority,
-        command: `dacli task claim ${refOf(t)}`,
+        command: `dacli task claim ${qualifiedRef(t)}`,
       })),
     }
     return {
