@@ -12,7 +12,7 @@ import type { CriticalPathDocT } from './json.js'
 
 type Row = CriticalPathDocT['tasks'][number]
 
-export const critpath = defineCommand({
+export const criticalPath = defineCommand({
   path: 'critical-path',
   summary: 'The critical path: schedule, slack and the tasks that set the duration',
   description:
