@@ -7,7 +7,7 @@ import { frontier } from '../engines/frontier.js'
 import { type PlanTask, type Schedule, schedule } from '../engines/schedule.js'
 import { claimedElsewhere } from './claims.js'
 import type { Broken, TaskSummary } from './model.js'
-import { resolveAmong } from './refs.js'
+import { qualifiedRef, resolveAmong } from './refs.js'
 import type { Store } from './store.js'
 
 export interface Plan {
@@ -17,6 +17,12 @@ export interface Plan {
   /** A dependency's target, or null when it does not resolve. */
   target(t: TaskSummary, on: string): TaskSummary | null
   broken: Broken[]
+}
+
+/** A task's reference when the plan holds it, else its id as given. */
+export function refIn(plan: Plan, id: string): string {
+  const t = plan.byId.get(id)
+  return t ? qualifiedRef(t) : id
 }
 
 export async function loadPlan(store: Store, project?: string): Promise<Plan> {
@@ -44,7 +50,7 @@ export async function loadPlan(store: Store, project?: string): Promise<Plan> {
 }
 
 /** Every loaded task as the schedule engine sees it, dependencies resolved to ids. */
-export function planTasks(plan: Plan): PlanTask[] {
+function planTasks(plan: Plan): PlanTask[] {
   return [...plan.byId.values()].map((t) => ({
     id: t.id,
     project: t.project,
@@ -75,7 +81,7 @@ export function readyFrontier(
   try {
     s = scheduleOf(plan, project)
     if (s.duration !== null) {
-      slack = new Map(s.rows.map((r) => [r.id, r.slack as number]))
+      slack = new Map(s.rows.flatMap((r): [string, number][] => (r.slack === null ? [] : [[r.id, r.slack]])))
       critical = new Set(s.critical.map((c) => c.id))
     }
   } catch (e) {

@@ -175,7 +175,7 @@ function settledRefusal(q: EventRecord): RefusedError {
 }
 
 /** A question by id or unique prefix (exit 4 when it is not a question). */
-export async function findQuestion(store: Store, id: string): Promise<EventRecord> {
+async function findQuestion(store: Store, id: string): Promise<EventRecord> {
   let e: EventRecord
   try {
     e = await findEvent(store, id)

@@ -1,10 +1,10 @@
 import { byText } from '../../base/order.js'
-import { defineCommand, flagBool } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { CycleError, topoOrder } from '../../engines/cpm.js'
 import { lintDecision, lintRisk } from '../../engines/lint.js'
 import { type Broken, listAgentFiles, listEvents, listNotes, listRisks, type Store } from '../../store/index.js'
-import { loadPlan } from '../../store/plan.js'
+import { loadPlan, refIn } from '../../store/plan.js'
 import { qualifiedRef } from '../../store/refs.js'
 import { coordinationFindings } from './coordination.js'
 import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings, parentCycles } from './hostile.js'
@@ -106,14 +106,11 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     )
   } catch (e) {
     if (!(e instanceof CycleError)) throw e
-    const names = e.cycle.map((id) => {
-      const x = plan.byId.get(id)
-      return x ? qualifiedRef(x) : id
-    })
+    const names = e.cycle.map((id) => refIn(plan, id))
     add({
       code: 'dependency-cycle',
       severity: 'error',
-      subject: names[0] as string,
+      subject: refIn(plan, e.cycle[0]),
       message: `dependency cycle: ${names.join(' → ')}`,
       hint: 'remove one link with dacli task depend <ref> --remove <dep>',
     })
@@ -160,7 +157,7 @@ export const doctor = defineCommand({
     const data: DoctorDocT = { schema: 'doctor/v1', ok, findings }
     return {
       data,
-      verdict: flagBool(input, 'strict') && !ok ? 'failure' : null,
+      verdict: input.flags.strict === true && !ok ? 'failure' : null,
       human(out) {
         if (findings.length === 0) {
           out.line('no problems found')

@@ -1,4 +1,4 @@
-import { defineCommand, flagNum, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../engines/readiness.js'
@@ -23,9 +23,9 @@ export const next = defineCommand({
   common: true,
   examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json'],
   async run(ctx, input) {
-    const project = flagStr(input, 'project')
+    const project = input.flags.project
     if (project !== undefined) safeSegment(project, 'project slug')
-    const parallel = flagNum(input, 'parallel') ?? 3
+    const parallel = input.flags.parallel ?? 3
     const store = await ctx.store()
     const plan = await loadPlan(store, project)
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)

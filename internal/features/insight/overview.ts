@@ -25,12 +25,11 @@ export const overview = defineCommand({
     const counts = { open: 0, active: 0, blocked: 0, done: 0 }
     for (const t of plan.tasks) counts[t.status]++
     const live = new Set(
-      plan.tasks
-        .filter(
-          (t) =>
-            t.status !== 'done' && t.claim !== null && (t.claim.expires === null || Date.parse(t.claim.expires) > now),
-        )
-        .map((t) => t.claim?.by as string),
+      plan.tasks.flatMap((t) =>
+        t.status !== 'done' && t.claim !== null && (t.claim.expires === null || Date.parse(t.claim.expires) > now)
+          ? [t.claim.by]
+          : [],
+      ),
     )
     const ev = await listEvents(store)
     const f = readyFrontier(plan, 3, undefined, await remoteClaims(store, ctx.env, ctx.now(), null))
