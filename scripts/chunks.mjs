@@ -83,6 +83,9 @@ function eager(internal, dirs) {
     .sort()
 }
 
+/** CommonJS packages loaded with import() (their module object is `default`). */
+const CJS_LAZY = /^isomorphic-git$/
+
 /** @param {{root: string, entries: {decl: {path: string}, spec: string, name: string}[]}} opts */
 export function chunkPlugin({ root, entries }) {
   const internal = join(root, 'internal')
@@ -161,6 +164,26 @@ export function chunkPlugin({ root, entries }) {
         if (args.kind !== 'dynamic-import' || !args.importer.startsWith(internal)) return undefined
         return { path: resolve(dirname(args.importer), args.path).replace(/\.js$/, '.ts'), namespace: 'dacli-lazy' }
       })
+      // The bin reaches the whole kernel too, so it shares the kernel's chunk: a kernel module the bin did not
+      // reach (one only commands use) was otherwise a chunk of its own, loaded by every command. The imports go
+      // on the first line, so the source map stays aligned.
+      b.onLoad({ filter: /[\\/]cmd[\\/]dacli\.ts$/ }, (args) => ({
+        contents: imports(KERNEL).replaceAll('\n', ';') + readFileSync(args.path, 'utf8'),
+        loader: 'ts',
+        resolveDir: dirname(args.path),
+      }))
+      // A CommonJS package loaded with import() is reached through a wrapper that also reaches the kernel: an
+      // entry that did not reach it gave esbuild's runtime helpers a chunk of their own, loaded by every command.
+      b.onResolve({ filter: CJS_LAZY }, (args) =>
+        args.kind === 'dynamic-import' && args.importer.startsWith(internal)
+          ? { path: args.path, namespace: 'dacli-lazy-cjs' }
+          : undefined,
+      )
+      b.onLoad({ filter: /.*/, namespace: 'dacli-lazy-cjs' }, (args) => ({
+        contents: `${imports(KERNEL)}export { default } from ${JSON.stringify(args.path)}\n`,
+        loader: 'ts',
+        resolveDir: root,
+      }))
       b.onLoad({ filter: /.*/, namespace: 'dacli-lazy' }, (args) => ({
         contents: `${imports(reachOf(args.path))}export * from ${JSON.stringify(args.path)}\n`,
         loader: 'ts',

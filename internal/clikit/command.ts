@@ -101,6 +101,11 @@ export interface Result<D = unknown> {
   /** Renders the human output; never called under `--json`. */
   readonly human?: (out: Out) => void
   /**
+   * The human output when it is plain lines (instead of `human`): written as one line of text, wrapped on a
+   * terminal like `out.line`. Spares loading the table renderer and its width tables (`--version`, `help`).
+   */
+  readonly text?: string
+  /**
    * A verdict command's negative answer, printed as a document and still a failure: `refused` (exit 3:
    * capabilities are missing, the binary is incompatible) or `failure` (exit 1: doctor found errors).
    * Mapped to an exit code in exit.ts, like an error's kind. Absent or null: exit 0.
