@@ -13,10 +13,12 @@ import { commands as github } from '../features/github/index.js'
 import { commands as insight } from '../features/insight/index.js'
 import { commands as mcp } from '../features/mcp/index.js'
 import { commands as meta } from '../features/meta/index.js'
+import { commands as metrics } from '../features/metrics/index.js'
 import { commands as note } from '../features/note/index.js'
 import { commands as project } from '../features/project/index.js'
 import { commands as questions } from '../features/questions/index.js'
 import { commands as record } from '../features/record/index.js'
+import { commands as risk } from '../features/risk/index.js'
 import { commands as task } from '../features/task/index.js'
 import { commands as watch } from '../features/watch/index.js'
 import { commands as worktree } from '../features/worktree/index.js'
@@ -30,9 +32,11 @@ export const commands: readonly Command[] = [
   ...worktree,
   ...accept,
   ...note,
+  ...risk,
   ...events,
   ...questions,
   ...insight,
+  ...metrics,
   ...context,
   ...github,
   ...record,

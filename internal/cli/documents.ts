@@ -13,10 +13,12 @@ import { documents as events } from '../features/events/json.js'
 import { documents as github } from '../features/github/json.js'
 import { documents as insight } from '../features/insight/json.js'
 import { documents as meta } from '../features/meta/json.js'
+import { documents as metrics } from '../features/metrics/json.js'
 import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
+import { documents as risk } from '../features/risk/json.js'
 import { documents as task } from '../features/task/json.js'
 import { documents as watch } from '../features/watch/json.js'
 import { documents as worktree } from '../features/worktree/json.js'
@@ -31,9 +33,11 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...worktree,
   ...accept,
   ...note,
+  ...risk,
   ...events,
   ...questions,
   ...insight,
+  ...metrics,
   ...context,
   ...github,
   ...record,

@@ -10,6 +10,9 @@ export const FILE_MODE = '100644'
 export const EXEC_MODE = '100755'
 export const TREE_MODE = '40000'
 
+/** The abbreviated commit id dacli shows people (ten hex digits). */
+export const shortOid = (oid: string): string => oid.slice(0, 10)
+
 export function objectId(type: ObjectType, body: Uint8Array): string {
   return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex')
 }

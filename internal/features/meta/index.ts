@@ -1,5 +1,6 @@
 import { capabilities } from './capabilities.js'
-import { catalog, help } from './help.js'
+import { catalog } from './catalog.js'
+import { help } from './help.js'
 import { init } from './init.js'
 import { schema } from './schema.js'
 import { version } from './version.js'

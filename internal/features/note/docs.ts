@@ -1,9 +1,9 @@
-// Note and risk documents from store records.
+// Note documents from store records.
 
 import type { Out } from '../../clikit/io.js'
 import { classifiedError } from '../../store/errors.js'
-import type { NoteRecord, RiskRecord, Store } from '../../store/index.js'
-import type { NoteBodyT, RiskDocT } from './json.js'
+import type { NoteRecord, Store } from '../../store/index.js'
+import type { NoteBodyT } from './json.js'
 
 const taskRef = (t: { project: string; seq: number; slug: string }) =>
   `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
@@ -47,8 +47,4 @@ export function renderNote(out: Out, n: NoteBodyT): void {
     out.line('')
     out.line(n.body)
   }
-}
-
-export function riskBody(r: RiskRecord): Omit<RiskDocT, 'schema'> {
-  return { ...r, managed: r.action !== null }
 }

@@ -1,4 +1,4 @@
-// Wire shapes of the note slice (notes, risks, glossary).
+// Wire shapes of the note slice (notes, glossary).
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
@@ -46,29 +46,6 @@ export const NoteListDoc = z.strictObject({
   skipped: Skipped,
 })
 
-const RiskBody = {
-  id: z.string(),
-  project: z.string(),
-  slug: z.string(),
-  title: z.string(),
-  impact: z.string(),
-  likelihood: z.string(),
-  rank: z.number().int().describe('computed: high+high = 1, high+medium = 2, any low = 3, otherwise 2'),
-  indicators: z.array(z.string()),
-  action: z.string().nullable(),
-  managed: z.boolean().describe('has an action'),
-  created: z.string().nullable(),
-  created_by: z.string().nullable(),
-  path: z.string(),
-}
-
-export const RiskDoc = z.strictObject({ schema: z.literal('risk/v1'), ...RiskBody })
-export const RiskListDoc = z.strictObject({
-  schema: z.literal('risk-list/v1'),
-  risks: z.array(z.strictObject(RiskBody)),
-  skipped: Skipped,
-})
-
 export const GlossaryDoc = z.strictObject({
   schema: z.literal('glossary/v1'),
   project: z.string(),
@@ -79,14 +56,10 @@ export const GlossaryDoc = z.strictObject({
 export const documents = {
   'note/v1': NoteDoc,
   'note-list/v1': NoteListDoc,
-  'risk/v1': RiskDoc,
-  'risk-list/v1': RiskListDoc,
   'glossary/v1': GlossaryDoc,
 }
 
 export type NoteDocT = z.infer<typeof NoteDoc>
 export type NoteBodyT = Omit<NoteDocT, 'schema' | 'outcome' | 'event_id' | 'id' | 'slug'> & { id: string; slug: string }
 export type NoteListDocT = z.infer<typeof NoteListDoc>
-export type RiskDocT = z.infer<typeof RiskDoc>
-export type RiskListDocT = z.infer<typeof RiskListDoc>
 export type GlossaryDocT = z.infer<typeof GlossaryDoc>

@@ -2,6 +2,5 @@ import { log } from './log.js'
 import { pull } from './pull.js'
 import { push } from './push.js'
 import { record } from './record.js'
-import { tasklog } from './tasklog.js'
 
-export const commands = [record, log, push, pull, tasklog]
+export const commands = [record, log, push, pull]

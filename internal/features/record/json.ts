@@ -1,4 +1,4 @@
-// Wire shapes of the record slice (the git-backed record and task history).
+// Wire shapes of the record slice (the git-backed record).
 // Additive only within a version (COMPATIBILITY.md).
 
 import { z } from 'zod'
@@ -44,39 +44,6 @@ export const RecordLogDoc = z.strictObject({
   truncated: z.boolean().describe('true when older commits exist beyond the limit'),
 })
 
-const HistoryEntry = z.strictObject({
-  at: z.string().describe('RFC 3339 UTC'),
-  source: z.enum(['log', 'record', 'head']).describe("the task's ## Log, a record-branch commit, or a HEAD commit"),
-  actor: z.string().nullable().describe('the identity (log line actor, or the Dacli-Agent trailer)'),
-  verb: z.string().nullable().describe('the log verb (created, claimed, …); null for commits'),
-  details: z.string().nullable(),
-  commit: Oid.nullable(),
-  author: z.string().nullable().describe('the commit author as "name <email>"'),
-  command: z.string().nullable().describe('the Dacli-Command trailer'),
-  message: z.string().nullable().describe('the commit subject'),
-  path: z.string().nullable().describe('where the task file was after the commit (before it, when deleted)'),
-  change: z.enum(['added', 'modified', 'moved', 'deleted']).nullable(),
-})
-
-export const TaskHistoryDoc = z.strictObject({
-  schema: z.literal('task-history/v1'),
-  task: z.strictObject({
-    id: z.string(),
-    ref: z.string(),
-    title: z.string(),
-    status: z.enum(['open', 'active', 'blocked', 'done']),
-    path: z.string(),
-  }),
-  git: z.boolean().describe('false outside a git repository: only the ## Log lines are shown'),
-  branch: z.string().describe('the record branch searched'),
-  entries: z.array(HistoryEntry).describe('oldest first'),
-  commits_scanned: z.strictObject({
-    record: z.number().int().nullable().describe('null when the record branch does not exist or git is absent'),
-    head: z.number().int().nullable().describe('null when HEAD does not track the workspace'),
-  }),
-  truncated: z.boolean().describe('true when HEAD history was cut at the scan limit'),
-})
-
 export const RecordPushDoc = z.strictObject({
   schema: z.literal('record-push/v1'),
   remote: z.string(),
@@ -112,15 +79,12 @@ export const RecordPullDoc = z.strictObject({
 export const documents = {
   'record-result/v1': RecordResultDoc,
   'record-log/v1': RecordLogDoc,
-  'task-history/v1': TaskHistoryDoc,
   'record-push/v1': RecordPushDoc,
   'record-pull/v1': RecordPullDoc,
 }
 
 export type RecordResultDocT = z.infer<typeof RecordResultDoc>
 export type RecordLogDocT = z.infer<typeof RecordLogDoc>
-export type TaskHistoryDocT = z.infer<typeof TaskHistoryDoc>
-export type HistoryEntryT = z.infer<typeof HistoryEntry>
 export type RecordPushDocT = z.infer<typeof RecordPushDoc>
 export type RecordPullDocT = z.infer<typeof RecordPullDoc>
 export type FileChangedT = z.infer<typeof FileChanged>

@@ -1,7 +1,9 @@
+import { isoSeconds } from '../../base/time.js'
 import { defineCommand, flagNum } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
+import { shortOid } from '../../gitx/objects.js'
 import { branchRef } from '../../gitx/record.js'
-import { renderChanges, shortId, timeOf } from './common.js'
+import { renderChanges } from './common.js'
 import type { RecordLogDocT } from './json.js'
 
 const DEFAULT_LIMIT = 20
@@ -37,7 +39,7 @@ export const log = defineCommand({
           author: { name: c.author.name, email: c.author.email },
           agent: c.agent,
           command: c.command,
-          time: timeOf(c.author.timestamp),
+          time: isoSeconds(c.author.timestamp),
           message: c.message.split('\n', 1)[0]?.trim() ?? '',
           files_changed: changes.map((f) => ({ path: f.path, change: f.change })),
         })
@@ -59,7 +61,7 @@ export const log = defineCommand({
           return
         }
         for (const c of commits) {
-          out.line(`${out.style('bold', shortId(c.id))}  ${c.time}  ${c.agent ?? c.author.name}  ${c.message}`)
+          out.line(`${out.style('bold', shortOid(c.id))}  ${c.time}  ${c.agent ?? c.author.name}  ${c.message}`)
           renderChanges(out, c.files_changed, 5)
         }
         if (truncated) out.line(out.style('dim', `… older commits not shown (--limit ${limit})`))

@@ -7,10 +7,11 @@ import type { Out } from '../../clikit/io.js'
 import { count } from '../../clikit/text.js'
 import { authorOf, committerAt } from '../../gitx/author.js'
 import type { Git, TreeFile } from '../../gitx/index.js'
+import { shortOid } from '../../gitx/objects.js'
 import { messageWith, recordLocked, workspacePrefix } from '../../gitx/record.js'
 import { ConflictError, type Identity, type Store } from '../../store/index.js'
 import { applyLocked } from './apply.js'
-import { renderChanges, shortId } from './common.js'
+import { renderChanges } from './common.js'
 import type { RecordPullDocT } from './json.js'
 import { type MergeResult, Merger } from './merge.js'
 import { materialize } from './workfiles.js'
@@ -133,7 +134,7 @@ export function pullResult(
       if (replaced !== null)
         out.line(`replaced the empty workspace made by \`dacli init\` (id ${replaced.config.id}) with the remote's`)
       out.line(
-        `${s.outcome} ${o.branch} from ${o.remote} at ${shortId(s.tip)} (${count(s.changed.length, 'file')} changed in the workspace)`,
+        `${s.outcome} ${o.branch} from ${o.remote} at ${shortOid(s.tip)} (${count(s.changed.length, 'file')} changed in the workspace)`,
       )
       renderChanges(out, s.changed)
       for (const r of data.renumbered) {

@@ -1,8 +1,8 @@
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { count } from '../../clikit/text.js'
+import { shortOid } from '../../gitx/objects.js'
 import { branchRef, RECORD_LOCK, recordLocked } from '../../gitx/record.js'
 import { RefusedError } from '../../store/index.js'
-import { shortId } from './common.js'
 import type { RecordPushDocT } from './json.js'
 
 export const push = defineCommand({
@@ -62,8 +62,8 @@ export const push = defineCommand({
       human(out) {
         out.line(
           r.outcome === 'up-to-date'
-            ? `${remote} already has ${branch} at ${shortId(tip)}`
-            : `pushed ${branch} to ${remote} (${shortId(tip)})`,
+            ? `${remote} already has ${branch} at ${shortOid(tip)}`
+            : `pushed ${branch} to ${remote} (${shortOid(tip)})`,
         )
       },
     }

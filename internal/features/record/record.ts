@@ -1,9 +1,10 @@
 import { defineCommand, flagStr } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { count } from '../../clikit/text.js'
+import { shortOid } from '../../gitx/objects.js'
 import { recordWorkspace } from '../../gitx/record.js'
 import { checkText } from '../../store/paths.js'
-import { renderChanges, shortId } from './common.js'
+import { renderChanges } from './common.js'
 import type { RecordResultDocT } from './json.js'
 
 export const record = defineCommand({
@@ -46,7 +47,7 @@ export const record = defineCommand({
           out.line(`unchanged: ${r.branch} already holds the workspace`)
           return
         }
-        out.line(`recorded ${shortId(r.commit)} on ${r.branch} (${count(data.files_changed.length, 'file')} changed)`)
+        out.line(`recorded ${shortOid(r.commit)} on ${r.branch} (${count(data.files_changed.length, 'file')} changed)`)
         renderChanges(out, data.files_changed)
       },
     }

@@ -1,6 +1,6 @@
 import { arg, defineCommand, flagStr } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { blockTask, unblockTask } from '../../store/index.js'
+import { blockTask } from '../../store/index.js'
 import { checkText } from '../../store/paths.js'
 import { changeResult } from './docs.js'
 
@@ -28,20 +28,5 @@ export const block = defineCommand({
       ...(why === undefined ? {} : { why }),
     })
     return changeResult(store, c)
-  },
-})
-
-export const unblock = defineCommand({
-  path: 'task unblock',
-  summary: 'Move a blocked task back (to active when owned, else open)',
-  args: [arg('ref', 'the task')],
-  flags: {},
-  json: 'task-change/v1',
-  mutates: true,
-  proposes: true,
-  idempotent: true,
-  async run(ctx, input) {
-    const store = await ctx.store()
-    return changeResult(store, await unblockTask(store, input.args.ref as string, await ctx.identity()))
   },
 })

@@ -138,10 +138,52 @@ export const TaskChangeDoc = z.strictObject({
     .describe('present with task claim --worktree: the worktree made (or found) for the task'),
 })
 
-export const documents = { 'task/v1': TaskDoc, 'task-list/v1': TaskListDoc, 'task-change/v1': TaskChangeDoc }
+const Oid = z.string().describe('a git commit or blob id (40 hex digits)')
+
+const HistoryEntry = z.strictObject({
+  at: z.string().describe('RFC 3339 UTC'),
+  source: z.enum(['log', 'record', 'head']).describe("the task's ## Log, a record-branch commit, or a HEAD commit"),
+  actor: z.string().nullable().describe('the identity (log line actor, or the Dacli-Agent trailer)'),
+  verb: z.string().nullable().describe('the log verb (created, claimed, …); null for commits'),
+  details: z.string().nullable(),
+  commit: Oid.nullable(),
+  author: z.string().nullable().describe('the commit author as "name <email>"'),
+  command: z.string().nullable().describe('the Dacli-Command trailer'),
+  message: z.string().nullable().describe('the commit subject'),
+  path: z.string().nullable().describe('where the task file was after the commit (before it, when deleted)'),
+  change: z.enum(['added', 'modified', 'moved', 'deleted']).nullable(),
+})
+
+export const TaskHistoryDoc = z.strictObject({
+  schema: z.literal('task-history/v1'),
+  task: z.strictObject({
+    id: z.string(),
+    ref: z.string(),
+    title: z.string(),
+    status: z.enum(['open', 'active', 'blocked', 'done']),
+    path: z.string(),
+  }),
+  git: z.boolean().describe('false outside a git repository: only the ## Log lines are shown'),
+  branch: z.string().describe('the record branch searched'),
+  entries: z.array(HistoryEntry).describe('oldest first'),
+  commits_scanned: z.strictObject({
+    record: z.number().int().nullable().describe('null when the record branch does not exist or git is absent'),
+    head: z.number().int().nullable().describe('null when HEAD does not track the workspace'),
+  }),
+  truncated: z.boolean().describe('true when HEAD history was cut at the scan limit'),
+})
+
+export const documents = {
+  'task/v1': TaskDoc,
+  'task-list/v1': TaskListDoc,
+  'task-change/v1': TaskChangeDoc,
+  'task-history/v1': TaskHistoryDoc,
+}
 
 export type TaskDocT = z.infer<typeof TaskDoc>
 export type TaskBodyT = Omit<TaskDocT, 'schema'>
 export type TaskListDocT = z.infer<typeof TaskListDoc>
 export type TaskListItemT = z.infer<typeof TaskListItem>
 export type TaskChangeDocT = z.infer<typeof TaskChangeDoc>
+export type TaskHistoryDocT = z.infer<typeof TaskHistoryDoc>
+export type HistoryEntryT = z.infer<typeof HistoryEntry>

@@ -1,19 +1,20 @@
-// `task log` lives in the record slice: it is the task's view of the git history.
+// `task log`: a task’s history, its ## Log merged with the git commits (record branch, HEAD) that changed it.
 
 import * as path from 'node:path'
+import { isoSeconds } from '../../base/time.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { History, type Touch } from '../../gitx/history.js'
+import { shortOid } from '../../gitx/objects.js'
 import { branchRef, workspacePrefix } from '../../gitx/record.js'
 import { Store } from '../../store/index.js'
 import { isTaskFilePath, taskIdInText } from '../../store/rawtask.js'
-import { shortId, timeOf } from './common.js'
 import type { HistoryEntryT, TaskHistoryDocT } from './json.js'
 
 /** HEAD is the code's history and may be long: examine at most this many of its commits. */
 const HEAD_SCAN_LIMIT = 5_000
 
 const commitEntry = (source: 'record' | 'head', t: Touch): HistoryEntryT => ({
-  at: timeOf(t.at),
+  at: isoSeconds(t.at),
   source,
   actor: t.agent,
   verb: null,
@@ -26,7 +27,7 @@ const commitEntry = (source: 'record' | 'head', t: Touch): HistoryEntryT => ({
   change: t.change,
 })
 
-export const tasklog = defineCommand({
+export const log = defineCommand({
   path: 'task log',
   summary: "Show a task's history: its ## Log merged with the record-branch (and HEAD) commits that changed it",
   description:
@@ -102,7 +103,7 @@ export const tasklog = defineCommand({
           const what =
             e.source === 'log'
               ? `${e.actor ?? ''} ${e.verb ?? ''}${e.details ? ` ${e.details}` : ''}`
-              : `${shortId(e.commit ?? '')} ${e.actor ?? e.author ?? ''}  ${e.message ?? ''}${e.change === 'moved' || e.change === 'added' ? `  → ${e.path}` : ''}`
+              : `${shortOid(e.commit ?? '')} ${e.actor ?? e.author ?? ''}  ${e.message ?? ''}${e.change === 'moved' || e.change === 'added' ? `  → ${e.path}` : ''}`
           out.line(`  ${out.style('dim', e.at)}  ${e.source.padEnd(6)}  ${what}`)
         }
         if (!data.git) out.line(out.style('dim', '  (not in a git repository: log lines only)'))

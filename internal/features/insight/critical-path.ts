@@ -11,7 +11,7 @@ import { loadPlan, refOf, scheduleOf } from './plan.js'
 
 type Row = CriticalPathDocT['tasks'][number]
 
-export const critpath = defineCommand({
+export const criticalPath = defineCommand({
   path: 'critical-path',
   summary: 'The critical path: schedule, slack and the tasks that set the duration',
   description:

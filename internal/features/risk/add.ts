@@ -1,11 +1,13 @@
+// `risk add`: record a risk; its rank is computed from impact and likelihood.
+
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { addRisk, LEVELS, listRisks } from '../../store/index.js'
+import { addRisk, LEVELS } from '../../store/index.js'
 import { checkText, checkTitle, safeSegment } from '../../store/paths.js'
 import { riskBody } from './docs.js'
-import type { RiskDocT, RiskListDocT } from './json.js'
+import type { RiskDocT } from './json.js'
 
-export const riskAdd = defineCommand({
+export const add = defineCommand({
   path: 'risk add',
   summary: 'Record a risk with its impact, likelihood, indicators and action',
   description:
@@ -44,38 +46,6 @@ export const riskAdd = defineCommand({
     return {
       data,
       human: (out) => out.line(`recorded risk ${out.style('bold', `${r.project}/${r.slug}`)} (rank ${r.rank})`),
-    }
-  },
-})
-
-export const riskList = defineCommand({
-  path: 'risk list',
-  summary: 'List risks, most severe first',
-  args: [],
-  flags: { project: str('only this project', { valueName: 'SLUG' }) },
-  json: 'risk-list/v1',
-  mutates: false,
-  async run(ctx, input) {
-    const project = input.flags.project
-    if (project !== undefined) safeSegment(project, 'project slug')
-    const { risks, broken } = await listRisks(await ctx.store(), project)
-    for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
-    const data: RiskListDocT = { schema: 'risk-list/v1', risks: risks.map(riskBody), skipped: broken }
-    return {
-      data,
-      human(out) {
-        if (risks.length === 0) out.line('no risks recorded')
-        out.table(
-          ['RANK', 'IMPACT×LIKELIHOOD', 'RISK', 'ACTION', 'TITLE'],
-          data.risks.map((r) => [
-            String(r.rank),
-            `${r.impact}×${r.likelihood}`,
-            `${r.project}/${r.slug}`,
-            r.managed ? 'managed' : out.style('yellow', r.rank <= 2 ? 'none!' : 'none'),
-            r.title,
-          ]),
-        )
-      },
     }
   },
 })

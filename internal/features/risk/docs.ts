@@ -1,0 +1,8 @@
+// Risk documents from store records.
+
+import type { RiskRecord } from '../../store/index.js'
+import type { RiskDocT } from './json.js'
+
+export function riskBody(r: RiskRecord): Omit<RiskDocT, 'schema'> {
+  return { ...r, managed: r.action !== null }
+}

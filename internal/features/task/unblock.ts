@@ -1,0 +1,18 @@
+import { arg, defineCommand } from '../../clikit/command.js'
+import { unblockTask } from '../../store/index.js'
+import { changeResult } from './docs.js'
+
+export const unblock = defineCommand({
+  path: 'task unblock',
+  summary: 'Move a blocked task back (to active when owned, else open)',
+  args: [arg('ref', 'the task')],
+  flags: {},
+  json: 'task-change/v1',
+  mutates: true,
+  proposes: true,
+  idempotent: true,
+  async run(ctx, input) {
+    const store = await ctx.store()
+    return changeResult(store, await unblockTask(store, input.args.ref as string, await ctx.identity()))
+  },
+})
