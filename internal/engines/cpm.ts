@@ -61,7 +61,8 @@ export interface CpmResult {
 }
 
 export class CycleError extends Error {
-  constructor(readonly cycle: string[]) {
+  /** Starts and ends with the same id. */
+  constructor(readonly cycle: readonly [string, ...string[]]) {
     super(`dependency cycle: ${cycle.join(' → ')}`)
   }
 }
@@ -126,7 +127,10 @@ function topoIndex(g: Graph): number[] {
         at[at.length - 1] = k + 1
         const u = (links[k] as [number, LinkType])[0]
         if (state[u] === 2) continue
-        if (state[u] === 1) throw new CycleError([...path.slice(path.indexOf(u)), u].map((i) => g.ids[i] as string))
+        if (state[u] === 1) {
+          const id = g.ids[u] as string
+          throw new CycleError([id, ...path.slice(path.indexOf(u) + 1).map((i) => g.ids[i] as string), id])
+        }
         state[u] = 1
         path.push(u)
         at.push(0)

@@ -38,7 +38,8 @@ export const metrics = defineCommand({
     const project = input.flags.project === undefined ? undefined : safeSegment(input.flags.project, 'project slug')
     if (project !== undefined) store.requireProject(project)
     const now = ctx.now()
-    const since = input.flags.since === undefined ? null : now.getTime() - input.flags.since
+    // To the second, like the log's stamps, so the window printed is exactly the one applied.
+    const since = input.flags.since === undefined ? null : Math.floor((now.getTime() - input.flags.since) / 1000) * 1000
 
     const { records, broken } = await store.listRecords(project)
     const tombs = await listTombstones(store, project)
