@@ -113,9 +113,11 @@ function machineNote(r) {
   const sorted = [...floors].sort((a, b) => a - b)
   const floor = sorted.length === 0 ? null : sorted[Math.floor(sorted.length / 2)]
   const load = (l) => (l ? `${l[0]} / ${l[1]} / ${l[2]}` : '—')
-  if (!r.machine.load_start) return []
+  const loads = r.machine.load_start
+    ? `Load average (1 / 5 / 15 min) on ${r.machine.cpus} CPUs: ${load(r.machine.load_start)} when the run started, ${load(r.machine.load_end)} when it ended. `
+    : ''
   return [
-    `Load average (1 / 5 / 15 min) on ${r.machine.cpus} CPUs: ${load(r.machine.load_start)} when the run started, ${load(r.machine.load_end)} when it ended. The floor (\`node -e 0\`) had a median of ${floor ?? '—'} ms across the scenarios (${QUIET_FLOOR_MS} ms on this machine when quiet, 2026-11-29): ${floor !== null && floor > QUIET_FLOOR_MS * 1.2 ? '**the machine was busy**, which inflates the ratios of long commands more than those of short ones (a 300 ms command is preempted more often than a 50 ms one)' : 'a quiet machine'}.`,
+    `${loads}The floor (\`node -e 0\`) had a median of ${floor ?? '—'} ms across the scenarios (${QUIET_FLOOR_MS} ms on this machine when quiet, 2026-11-29): ${floor !== null && floor > QUIET_FLOOR_MS * 1.2 ? '**the machine was busy**, which inflates the ratios of long commands more than those of short ones (a 300 ms command is preempted more often than a 50 ms one)' : 'a quiet machine'}.`,
     '',
   ]
 }
