@@ -14,9 +14,11 @@
 //   - every group and every lazily loaded module of ours reaches the whole kernel,
 //     and each reaches the store's read path or the whole store, so esbuild finds
 //     few distinct sets of importers: one chunk for the kernel, one for the read
-//     path, one for the rest of the store. The rare group (and a command's own
-//     lazily loaded helper) reaches the core group, so the code they share with it
-//     is one chunk too. (Our modules do no work at import time, so importing one
+//     path, one for the rest of the store. Whatever uses the store reaches the hot
+//     group too, so the read path, the hot commands and the engines they use are
+//     one chunk (the hot group's own chunk is then only its exports). The rare
+//     group (and a command's own lazily loaded helper) reaches the core group, so
+//     the code they share with it is one chunk too. (Our modules do no work at import time, so importing one
 //     earlier than needed changes nothing but the order.)
 
 import { readdirSync, readFileSync } from 'node:fs'
@@ -94,20 +96,23 @@ export function chunkPlugin({ root, entries }) {
   const KERNEL = eager(internal, ['clikit', 'base', join('cli', 'main.ts')])
   /** The store's read path, which the hot commands need. */
   const STORE_READ = join(internal, 'store', 'store.ts')
-  /** The whole store, as one more chunk (the git adapter stays behind ctx.git()). */
-  const STORE = eager(internal, ['store'])
+  /**
+   * The whole store, as one more chunk (the git adapter stays behind ctx.git()), with the git config reader
+   * that everyday commands and the GitHub slice share (alone it was a chunk of its own).
+   */
+  const STORE = eager(internal, ['store', join('gitx', 'config.ts')])
   /** What each group reaches besides its commands. */
   const REACH = {
     meta: KERNEL,
     hot: [...KERNEL, STORE_READ],
-    core: [...KERNEL, ...STORE],
-    rare: [...KERNEL, ...STORE, 'dacli-group:core'],
+    core: [...KERNEL, ...STORE, 'dacli-group:hot'],
+    rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core'],
   }
   /** What a lazily loaded module of ours reaches besides its own imports. */
   const reachOf = (file) => {
     if (file === STORE_READ) return KERNEL
     const out = [...KERNEL]
-    if (/[\\/]internal[\\/](store|gitx|runtime|github|features)[\\/]/.test(file)) out.push(...STORE)
+    if (/[\\/]internal[\\/](store|gitx|runtime|github|features)[\\/]/.test(file)) out.push(...STORE, 'dacli-group:hot')
     if (/[\\/]internal[\\/]features[\\/]/.test(file)) out.push('dacli-group:core')
     return out
   }

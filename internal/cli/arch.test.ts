@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { checkArchitecture, type Violation } from '../testkit/arch.js'
-import { BIN, REPO_ROOT, tempDir } from '../testkit/ws.js'
+import { BIN, baseEnv, REPO_ROOT, tempDir, workspace } from '../testkit/ws.js'
 
 const byRule = (vs: readonly Violation[]) => {
   const out: Record<string, string[]> = {}
@@ -73,6 +73,31 @@ describe('architecture rules', () => {
       const inputs = loaded.flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}))
       expect(inputs.filter((i) => i.startsWith('internal/store/') && i !== 'internal/store/errors.ts')).toEqual([])
     }
+  })
+
+  test('3. the reads agents run most (--json) load four modules of the bundle; task add seven, a claim nine', async () => {
+    const ws = await workspace()
+    ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+    ;(await ws.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')).expectExit(0)
+    const modules = (argv: readonly string[]) => {
+      const r = spawnSync(process.execPath, [BIN, ...argv], {
+        cwd: ws.root,
+        env: { ...baseEnv(), NODE_DEBUG: 'esm' },
+        encoding: 'utf8',
+      })
+      expect(r.status, r.stderr).toBe(0)
+      return new Set(r.stderr.match(/(?<=Storing file:\/\/)\S+/g) ?? []).size
+    }
+    for (const argv of [
+      ['task', 'list', '--json'],
+      ['task', 'show', 'alpha/1', '--json'],
+      ['next', '--json'],
+      ['critical-path', '--json'],
+    ])
+      expect(modules(argv), argv.join(' ')).toBe(4)
+    expect(modules(['task', 'add', 'Second thing', '--project', 'alpha', '--accept', 'x'])).toBe(7)
+    // A claim edits the file through the YAML library (lossless round trip): the parser's chunk and its wrapper.
+    expect(modules(['task', 'claim', 'alpha/1'])).toBe(9)
   })
 })
 

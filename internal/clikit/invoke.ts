@@ -263,16 +263,17 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       rt.io.stdout.write('\n')
     } else if (result.human || result.text !== undefined) {
       const width = terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env)
-      if (result.human === undefined && result.text !== undefined && width === null) {
+      const text = result.text
+      if (result.human === undefined && text !== undefined && width === null) {
         // Plain lines to a pipe: written as out.line writes them, without loading the table renderer.
-        const { prepare, emit } = textGate(color)
-        rt.io.stdout.write(`${emit(prepare(result.text))}\n`)
+        const { style, prepare, emit } = textGate(color)
+        rt.io.stdout.write(`${emit(prepare(typeof text === 'function' ? text(style) : text))}\n`)
       } else {
         // The table renderer (and its Unicode width tables) loads only for human output.
         const { makeOut } = await import('./out.js')
         const out = makeOut(rt.io.stdout, { color, width })
         if (result.human) result.human(out)
-        else out.line(result.text)
+        else if (text !== undefined) out.line(typeof text === 'function' ? text(out.style) : text)
       }
     }
     await flush(opened)

@@ -50,10 +50,16 @@ const AMBIGUOUS = [
   'state of the art',
 ] as const
 
+/** Each term as it is searched for (space-delimited, punctuation dropped), made on first use. */
+let needles: string[] | null = null
+
 /** The ambiguous terms found in a text (whole words, case-insensitive). */
 export function ambiguousTerms(text: string): string[] {
+  // The needles are made once per process: lint asks this of every title and criterion of a workspace.
+  needles ??= AMBIGUOUS.map((w) => ` ${w.replace(/[^\p{L}\p{N}/ -]+/gu, '')} `)
   const t = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}/-]+/gu, ' ')} `
-  return AMBIGUOUS.filter((w) => t.includes(` ${w.replace(/[^\p{L}\p{N}/ -]+/gu, '')} `))
+  const n = needles
+  return AMBIGUOUS.filter((_, i) => t.includes(n[i] as string))
 }
 
 export interface LintTask {
