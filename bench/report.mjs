@@ -1,5 +1,14 @@
 // bench/results/latest.md from the figures run.mjs collected (also `node bench/run.mjs --report`, which
-// re-renders latest.md from latest.json without measuring).
+// re-renders latest.md from latest.json without measuring). bench/results/analysis.md, when present, is a
+// hand-written reading of the latest figures (where the time of each missed target goes, and what would
+// change it); it is appended as written.
+
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** The hand-written analysis beside the results, or null. */
+export const analysisOf = (dir) =>
+  existsSync(join(dir, 'analysis.md')) ? readFileSync(join(dir, 'analysis.md'), 'utf8') : null
 
 const round = (n, d = 1) =>
   n === null || n === undefined || Number.isNaN(n) ? null : Math.round(n * 10 ** d) / 10 ** d
@@ -125,7 +134,7 @@ function machineNote(r) {
 /** `node -e 0` on this machine when nothing else ran (the 2026-11-29 report). */
 const QUIET_FLOOR_MS = 47.5
 
-export function report(r) {
+export function report(r, analysis = null) {
   return [
     '# dacli benchmark',
     '',
@@ -144,5 +153,6 @@ export function report(r) {
     '## Peers, side by side',
     '',
     ...peersTable(r.peers),
+    ...(analysis === null ? [] : ['', analysis.trimEnd(), '']),
   ].join('\n')
 }

@@ -19,7 +19,7 @@ import { startFakeGitHub } from './fakegh.mjs'
 import { generate } from './generate.mjs'
 import { median, paired, runOnce } from './measure.mjs'
 import { benchPeers } from './peers.mjs'
-import { report } from './report.mjs'
+import { analysisOf, report } from './report.mjs'
 import { BENCH_REPO, SIZES, scenariosOf, someRef, targetOf } from './scenarios.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -27,7 +27,10 @@ const root = join(here, '..')
 const BIN = join(root, 'build', 'dacli.js')
 const results = join(here, 'results')
 if (process.argv.includes('--report')) {
-  writeFileSync(join(results, 'latest.md'), report(JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8'))))
+  writeFileSync(
+    join(results, 'latest.md'),
+    report(JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8')), analysisOf(results)),
+  )
   process.exit(0)
 }
 
@@ -346,6 +349,6 @@ async function mcpFigures() {
 
 mkdirSync(results, { recursive: true })
 writeFileSync(join(results, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`)
-writeFileSync(join(results, 'latest.md'), report(out))
+writeFileSync(join(results, 'latest.md'), report(out, analysisOf(results)))
 rmSync(work, { recursive: true, force: true })
 log('wrote bench/results/latest.md and latest.json')
