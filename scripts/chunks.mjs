@@ -8,7 +8,8 @@
 //   - commands are bundled in groups (virtual modules re-exporting them; the
 //     manifest's loaders import the group): `meta` (help, version: the cheapest
 //     paths), `hot` (the reads agents run most, which need only the store's read
-//     path), `core` (the other everyday commands), `rare` (GitHub, record, MCP,
+//     path), `write` (the other task commands: the lifecycle agents call most),
+//     `core` (the other everyday commands), `rare` (GitHub, record, MCP,
 //     doctor, init: rare, each with heavy dependencies of its own, which stay
 //     behind their own import());
 //   - every group and every lazily loaded module of ours reaches the whole kernel,
@@ -30,6 +31,7 @@ export function groupOf(decl) {
   if (['help', 'version', 'schema', 'catalog'].includes(decl.path)) return 'meta'
   if (HOT.includes(decl.path)) return 'hot'
   if (['github', 'record', 'mcp', 'doctor', 'init'].includes(family) || decl.path === 'task log') return 'rare'
+  if (family === 'task') return 'write'
   return 'core'
 }
 
@@ -105,8 +107,9 @@ export function chunkPlugin({ root, entries }) {
   const REACH = {
     meta: KERNEL,
     hot: [...KERNEL, STORE_READ],
-    core: [...KERNEL, ...STORE, 'dacli-group:hot'],
-    rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core'],
+    core: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:write'],
+    write: [...KERNEL, ...STORE, 'dacli-group:hot'],
+    rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core', 'dacli-group:write'],
   }
   /** What a lazily loaded module of ours reaches besides its own imports. */
   const reachOf = (file) => {
