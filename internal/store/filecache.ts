@@ -203,6 +203,12 @@ export class CacheFile {
   private key: string | null = null
   private lines: Toc = new Map()
   private loaded = false
+  /**
+   * Ranges read so far, when this process learnt the table from the file itself (a command's first read): its
+   * second section is read with the whole file (a listing of every project wants them all); a process that
+   * knew the table already (the MCP server, on an unchanged file) keeps reading ranges.
+   */
+  private ranges: number | null = null
   private readonly open = new Map<string, Section<unknown>>()
   /** Only these sections survive the next save (see `keepSections`). */
   private survivors: ((name: string) => boolean) | null = null
@@ -224,7 +230,10 @@ export class CacheFile {
         this.key = key
         this.lines = known.toc
         this.stale = known.stale
-      } else this.readHead(fd, key, size)
+      } else {
+        this.readHead(fd, key, size)
+        this.ranges = 0
+      }
     })
   }
 
@@ -291,8 +300,8 @@ export class CacheFile {
     if (line === undefined) return undefined
     if (this.bytes !== null) return this.sectionIn(this.bytes, name, line, 0)
     this.withFile((fd, key, size) => {
-      if (key !== this.key) {
-        this.readAll(fd, key, size) // replaced since: read it again
+      if (key !== this.key || (this.ranges !== null && this.ranges++ >= 1)) {
+        this.readAll(fd, key, size) // replaced since (read it again), or a second section wanted: read it whole
         const again = this.lines.get(name)
         out = again === undefined || this.bytes === null ? undefined : this.sectionIn(this.bytes, name, again, 0)
         return
