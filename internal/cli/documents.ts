@@ -23,7 +23,7 @@ import { documents as task } from '../features/task/json.js'
 import { documents as watch } from '../features/watch/json.js'
 import { documents as worktree } from '../features/worktree/json.js'
 
-export const zodDocuments: Record<string, z.ZodType> = {
+const zodDocuments: Record<string, z.ZodType> = {
   ...envelope,
   ...meta,
   ...agent,
@@ -47,7 +47,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
 
 const BASE = 'https://dacli.dev/schemas/'
 
-export function jsonSchemaOf(id: string, schema: z.ZodType): Record<string, unknown> {
+function jsonSchemaOf(id: string, schema: z.ZodType): Record<string, unknown> {
   const js = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as Record<string, unknown>
   const { $schema, ...rest } = js
   return { $schema, $id: `${BASE}${id.replace('/', '.')}.schema.json`, title: id, ...rest }

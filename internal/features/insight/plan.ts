@@ -7,10 +7,7 @@ import { frontier } from '../../engines/frontier.js'
 import { type PlanTask, schedule } from '../../engines/schedule.js'
 import { claimedElsewhere } from '../../store/claims.js'
 import type { Broken, Store, TaskSummary } from '../../store/index.js'
-import { resolveAmong } from '../../store/refs.js'
-
-export const refOf = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
+import { qualifiedRef, resolveAmong } from '../../store/refs.js'
 
 export interface Plan {
   /** The tasks in scope (a project's, or every project's). */
@@ -19,6 +16,12 @@ export interface Plan {
   /** A dependency's target, or null when it does not resolve. */
   target(t: TaskSummary, on: string): TaskSummary | null
   broken: Broken[]
+}
+
+/** A task's reference when the plan holds it, else its id as given. */
+export function refIn(plan: Plan, id: string): string {
+  const t = plan.byId.get(id)
+  return t ? qualifiedRef(t) : id
 }
 
 export async function loadPlan(store: Store, project?: string): Promise<Plan> {
@@ -46,7 +49,7 @@ export async function loadPlan(store: Store, project?: string): Promise<Plan> {
 }
 
 /** Every loaded task as the schedule engine sees it, dependencies resolved to ids. */
-export function planTasks(plan: Plan): PlanTask[] {
+function planTasks(plan: Plan): PlanTask[] {
   return [...plan.byId.values()].map((t) => ({
     id: t.id,
     project: t.project,
@@ -72,7 +75,7 @@ export function readyFrontier(
   try {
     const s = scheduleOf(plan, project)
     if (s.duration !== null) {
-      slack = new Map(s.rows.map((r) => [r.id, r.slack as number]))
+      slack = new Map(s.rows.flatMap((r): [string, number][] => (r.slack === null ? [] : [[r.id, r.slack]])))
       critical = new Set(s.critical.map((c) => c.id))
     }
   } catch (e) {
