@@ -145,7 +145,21 @@ const PLANTS: [string, string, string][] = [
   ['internal/base/planted-leaf.ts', "export { UsageError } from '../store/errors.js'\n", 'leaves'],
   ['internal/features/record/planted-heavy.ts', "export { default as git } from 'isomorphic-git'\n", '8 heavy'],
   ['internal/features/note/planted-zod.ts', "export { documents } from './json.js'\n", '8 heavy'],
+  // 9. A command not found under its name: in another family's folder; in a file named otherwise; a one-word
+  // command outside its own folder.
+  ['internal/features/note/planted-place.ts', command('task frob'), '9 names'],
+  ['internal/features/task/frobs.ts', command('task frob-all'), '9 names'],
+  ['internal/features/insight/events.ts', command('events'), '9 names'],
 ]
+
+/** A command module declaring `path`. */
+function command(path: string): string {
+  return [
+    "import { defineCommand } from '../../clikit/command.js'",
+    `export const c = defineCommand({ path: '${path}', summary: 'a planted command', args: [], flags: {}, json: null, mutates: false, async run() { return { data: null, human() {} } } })`,
+    '',
+  ].join('\n')
+}
 
 test('each planted violation is reported, in its file, under its rule; nothing else is', async () => {
   const root = tempDir('dacli-arch-')
@@ -156,11 +170,33 @@ test('each planted violation is reported, in its file, under its rule; nothing e
   for (const [file, source] of PLANTS) fs.writeFileSync(path.join(root, file), source)
   // An existing module changed in place is seen too.
   fs.appendFileSync(path.join(root, 'internal/mcp/memory.ts'), "export { gitConfig } from '../gitx/config.js'\n")
+  // And a command moved back where it was before it had a place of its own: `task log` in the record slice.
+  fs.renameSync(
+    path.join(root, 'internal/features/task/log.ts'),
+    path.join(root, 'internal/features/record/tasklog.ts'),
+  )
+  const taskIndex = path.join(root, 'internal/features/task/index.ts')
+  const index = fs.readFileSync(taskIndex, 'utf8')
+  const without = index.replace("import { log } from './log.js'\n", '').replace(/^ {2}log,\n/m, '')
+  expect(without).not.toBe(index)
+  fs.writeFileSync(taskIndex, without)
+  const manifestFile = path.join(root, 'internal/cli/manifest.gen.ts')
+  const manifest = fs.readFileSync(manifestFile, 'utf8')
+  const relocated = manifest.replace('"../features/task/log.js"', '"../features/record/tasklog.js"')
+  expect(relocated).not.toBe(manifest)
+  fs.writeFileSync(manifestFile, relocated)
 
   const found = await checkArchitecture(root)
   const missed = PLANTS.filter(([file, , rule]) => !found.some((v) => v.file === file && v.rule === rule))
   expect(missed.map(([file, , rule]) => `${rule}: ${file}`)).toEqual([])
   expect(found.some((v) => v.file === 'internal/mcp/memory.ts' && v.rule === '2 app layer')).toBe(true)
-  const planted = new Set([...PLANTS.map(([f]) => f), 'internal/mcp/memory.ts'])
+  expect(found.filter((v) => v.file === 'internal/features/record/tasklog.ts')).toEqual([
+    {
+      rule: '9 names',
+      file: 'internal/features/record/tasklog.ts',
+      detail: '`task log` belongs in internal/features/task/log.ts',
+    },
+  ])
+  const planted = new Set([...PLANTS.map(([f]) => f), 'internal/mcp/memory.ts', 'internal/features/record/tasklog.ts'])
   expect(found.filter((v) => !planted.has(v.file))).toEqual([])
 })
