@@ -15,10 +15,10 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const define = { __DACLI_VERSION__: JSON.stringify(pkg.version) }
 const gen = join(root, 'node_modules', '.cache', 'dacli-gen')
 
-/** Command files: every non-test module of a feature slice. */
-function commandFiles() {
+/** Command files: every non-test module of a feature slice (of the tree at `at`). */
+function commandFiles(at) {
   const out = []
-  const features = join(root, 'internal', 'features')
+  const features = join(at, 'internal', 'features')
   for (const slice of readdirSync(features).sort()) {
     const dir = join(features, slice)
     for (const f of readdirSync(dir).sort()) {
@@ -28,13 +28,17 @@ function commandFiles() {
   return out
 }
 
-export async function generateManifest({ write = true } = {}) {
-  rmSync(gen, { recursive: true, force: true })
-  mkdirSync(gen, { recursive: true })
-  const files = commandFiles()
-  const entry = join(gen, 'collect-entry.ts')
+/**
+ * Collect every command from the command files and write the manifest. The architecture check calls it on a copy
+ * of the tree (`at`), collecting in a folder of its own (`scratch`, beside a node_modules) and writing nothing.
+ */
+export async function generateManifest({ write = true, at = root, scratch = gen, logLevel = 'warning' } = {}) {
+  rmSync(scratch, { recursive: true, force: true })
+  mkdirSync(scratch, { recursive: true })
+  const files = commandFiles(at)
+  const entry = join(scratch, 'collect-entry.ts')
   writeFileSync(entry, files.map((f, i) => `export * as m${i} from ${JSON.stringify(f)}\n`).join(''))
-  const outfile = join(gen, 'collect.mjs')
+  const outfile = join(scratch, 'collect.mjs')
   await build({
     entryPoints: [entry],
     bundle: true,
@@ -44,7 +48,7 @@ export async function generateManifest({ write = true } = {}) {
     packages: 'external',
     outfile,
     define,
-    logLevel: 'warning',
+    logLevel,
   })
   const mod = await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)
   const entries = []
@@ -57,11 +61,11 @@ export async function generateManifest({ write = true } = {}) {
       seen.set(value.path, file)
       // Long help texts stay in the command module (help loads it); the entry carries what dispatch needs.
       const { run, kind, description, examples, ...decl } = value
-      const spec = relative(join(root, 'internal', 'cli'), file)
+      const spec = relative(join(at, 'internal', 'cli'), file)
         .replace(/\.ts$/, '.js')
         .split('\\')
         .join('/')
-      entries.push({ decl, spec, name })
+      entries.push({ decl, spec, name, file: relative(at, file).split('\\').join('/') })
     }
   })
   // Code-unit order (internal/base/order.ts), never the locale's.
@@ -78,7 +82,7 @@ export async function generateManifest({ write = true } = {}) {
     ']',
     '',
   ].join('\n')
-  const target = join(root, 'internal', 'cli', 'manifest.gen.ts')
+  const target = join(at, 'internal', 'cli', 'manifest.gen.ts')
   if (write && (!existsSync(target) || readFileSync(target, 'utf8') !== text)) writeFileSync(target, text)
   return { text, count: entries.length, entries }
 }

@@ -1,18 +1,23 @@
-// The task lifecycle and its ownership rules (commands.md, Tasks):
-//
-// - a new task is unowned; `claim` makes the caller its owner;
-// - only the owner rewrites a task; an rw identity acts as owner of an unowned task
-//   (without becoming it) for check, uncheck, done, accept, block, depend and edit,
-//   and of a task owned by a read-only identity (whose changes arrive as proposals);
-// - a read-only identity's claim, release, done and block become events (`proposed`);
-// - a live claim held by another identity is a conflict (5); an expired lease, or an
-//   owner that was retired, may be taken over (logged).
+// The task lifecycle's transitions (commands.md, Tasks): claim, release, renew, done, block, unblock, reopen, rm,
+// edit and depend. A new task is unowned; `claim` makes the caller its owner. Who may do what, when a claim may be
+// taken over, when a task may close and whether a dependency closes a cycle are pure policy, decided in
+// engines/ownership.ts and engines/cycle.ts; this module reads what they need, asks, and refuses or writes.
+// A read-only identity's claim, release, done and block become events (`proposed`).
 //
 // Every change goes through Store.editTask (lock, re-read, atomic write).
 
+import { findCycle } from '../engines/cycle.js'
+import {
+  claimStanding,
+  closeVerdict,
+  mayReopen,
+  mayRewrite as mayRewriteOwned,
+  removalHolds,
+  takeoverReason,
+} from '../engines/ownership.js'
 import { listAgents } from './agents.js'
 import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim } from './arbitrate.js'
-import type { Arbitration } from './claims.js'
+import { type Arbitration, expiredAt } from './claims.js'
 import { ConflictError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventKind } from './events.js'
 import type { Landing, LandingRequest } from './landing.js'
@@ -35,15 +40,11 @@ export interface Change {
 
 export const refOf = (t: { project: string; seq: number; slug: string }) => qualifiedRef(t)
 
-/**
- * May `who` rewrite this task directly? An rw identity that owns it, or any rw
- * identity when it is unowned or owned by a read-only identity (which can only
- * move a task through proposals, so someone with write access must act on them).
- */
+/** May `who` rewrite this task directly? (engines/ownership.ts decides, given the read-only identities.) */
 export async function mayRewrite(store: Store, t: Pick<TaskRecord, 'owner'>, who: Identity): Promise<boolean> {
-  if (who.grant !== 'rw') return false
-  if (t.owner === null || t.owner === who.id) return true
-  return (await store.readOnlyIdentities()).has(t.owner)
+  // The identities are listed only when the answer depends on them: an rw caller, a task another identity owns.
+  const asks = who.grant === 'rw' && t.owner !== null && t.owner !== who.id
+  return mayRewriteOwned(t.owner, who, asks ? await store.readOnlyIdentities() : new Set())
 }
 
 export function notOwner(t: TaskRecord, who: Identity, action: string): RefusedError {
@@ -145,7 +146,8 @@ export async function claimTask(
         next: [`dacli task reopen ${refOf(cur)} --reason "<why>"`, `dacli next --project ${cur.project}`],
       })
     }
-    if (cur.owner === who.id) {
+    const standing = claimStanding(cur.owner, who.id, cur.claim !== null && expiredAt(cur.claim, now), retired)
+    if (standing.kind === 'yours') {
       // Yours already, says this file. The same identity exists in every clone, so where the claim is (or is
       // to be) on a remote, only the remote knows whose it is: ask it. This clone's own claim is unchanged
       // (renewed with --lease); another clone's live claim is 5; an expired or vanished one is taken again.
@@ -173,19 +175,16 @@ export async function claimTask(
       e.log('renewed', onRemote(where, lease))
       return { renewed: true, ...onIt }
     }
-    if (cur.owner !== null) {
-      const expired = cur.claim?.expires != null && Date.parse(cur.claim.expires) <= now.getTime()
-      if (!expired && !retired.has(cur.owner)) {
-        throw new ConflictError(
-          `${refOf(cur)} is claimed by ${cur.owner}${cur.claim?.expires ? ` until ${cur.claim.expires}` : ''}`,
-          {
-            details: { owner: cur.owner, claimed_at: cur.claim?.at ?? null, expires: cur.claim?.expires ?? null },
-            next: [`dacli next --project ${cur.project}`, `dacli task show ${refOf(cur)}`],
-          },
-        )
-      }
-      takenFrom = cur.owner
+    if (standing.kind === 'held') {
+      throw new ConflictError(
+        `${refOf(cur)} is claimed by ${standing.owner}${cur.claim?.expires ? ` until ${cur.claim.expires}` : ''}`,
+        {
+          details: { owner: standing.owner, claimed_at: cur.claim?.at ?? null, expires: cur.claim?.expires ?? null },
+          next: [`dacli next --project ${cur.project}`, `dacli task show ${refOf(cur)}`],
+        },
+      )
     }
+    if (standing.kind === 'takeover') takenFrom = standing.from
     const expires = leaseExpiry(store, opts.leaseMs, now)
     // The remote decides first; the file changes only after it said yes (a refusal throws, writing nothing).
     const taken = arbiter === null ? null : await arbiter.take(cur.id, who, expires, now, refOf(cur))
@@ -193,8 +192,7 @@ export async function claimTask(
     setClaim(e, who.id, expires, remote)
     if (cur.status === 'open') e.status = 'active'
     if (takenFrom !== null) {
-      const why = retired.has(takenFrom) ? 'owner retired' : 'lease expired'
-      e.log('taken-over', onRemote(remote, `from ${takenFrom} (${why})`))
+      e.log('taken-over', onRemote(remote, `from ${takenFrom} (${takeoverReason(takenFrom, retired)})`))
     } else e.log(opts.arbitration?.local ? 'claimed-local' : 'claimed', onRemote(remote, lease))
     return {
       ...(takenFrom === null ? {} : { previous_owner: takenFrom }),
@@ -304,20 +302,18 @@ export async function closeTask(
   if (!opts.ownerChecked && !(await mayRewrite(store, cur, who))) throw notOwner(cur, who, 'close')
   if (cur.status === 'done') return false
   const boxes = checkboxes(e.body)
-  if (boxes.length === 0) {
-    if (!allowUnverified) {
-      throw new RefusedError('acceptance', `${refOf(cur)} has no acceptance criteria, so done cannot be verified`, {
-        details: { unmet: [], total: 0 },
-        next: [
-          `dacli task edit ${refOf(cur)} --accept "<criterion>"`,
-          `dacli task done ${refOf(cur)} --allow-unverified (deliberately, marks it unverified)`,
-        ],
-      })
-    }
-    e.doc.set('unverified', true)
+  const verdict = closeVerdict(boxes, allowUnverified)
+  if (verdict.kind === 'no-criteria') {
+    throw new RefusedError('acceptance', `${refOf(cur)} has no acceptance criteria, so done cannot be verified`, {
+      details: { unmet: [], total: 0 },
+      next: [
+        `dacli task edit ${refOf(cur)} --accept "<criterion>"`,
+        `dacli task done ${refOf(cur)} --allow-unverified (deliberately, marks it unverified)`,
+      ],
+    })
   }
-  const unmet = boxes.filter((b) => !b.checked).map(({ n, text }) => ({ n, text }))
-  if (unmet.length > 0) {
+  if (verdict.kind === 'unmet') {
+    const { unmet } = verdict
     throw new RefusedError(
       'acceptance',
       `${refOf(cur)} has ${unmet.length} unmet acceptance ${unmet.length === 1 ? 'criterion' : 'criteria'}: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
@@ -327,6 +323,7 @@ export async function closeTask(
       },
     )
   }
+  if (verdict.unverified) e.doc.set('unverified', true)
   e.doc.delete('claim')
   e.status = 'done'
   e.log(
@@ -416,7 +413,7 @@ export async function reopenTask(
   if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'reopen')
   return change(store, target, who, 'reopen', async (e) => {
     const cur = e.before
-    if (cur.status !== 'done' && cur.status !== 'blocked') {
+    if (!mayReopen(cur.status)) {
       throw new RefusedError('state', `${refOf(cur)} is ${cur.status}; only a done or blocked task can be reopened`, {
         details: { status: cur.status },
         next: [`dacli task show ${refOf(cur)}`],
@@ -445,10 +442,7 @@ export async function removeTask(store: Store, ref: string, who: Identity, force
   const dependents = (await store.listTasks()).tasks.filter(
     (x) => x.id !== t.id && x.depends_on.some((d) => d.on === t.id),
   )
-  const reasons = [
-    ...(t.status === 'active' || t.status === 'done' ? [`it is ${t.status}`] : []),
-    ...(dependents.length > 0 ? [`${dependents.map(refOf).join(', ')} depend on it`] : []),
-  ]
+  const reasons = removalHolds(t.status, dependents.map(refOf))
   if (reasons.length > 0 && !force) {
     throw new RefusedError(
       'confirm-removal',
@@ -595,29 +589,4 @@ export async function dependTask(
       removed: removes.map((r) => ({ on: r.on, ref: r.ref })),
     }
   })
-}
-
-/** A dependency cycle through `from` if its dependencies become `deps`, as ids from `from` back to it. */
-export function findCycle(
-  from: string,
-  deps: readonly string[],
-  all: readonly { id: string; depends_on: { on: string }[] }[],
-): string[] | null {
-  const byId = new Map(all.map((t) => [t.id, t]))
-  const next = (id: string) => (id === from ? deps : (byId.get(id)?.depends_on.map((d) => d.on) ?? []))
-  const stack: string[] = [from]
-  const seen = new Set<string>()
-  const dfs = (id: string): string[] | null => {
-    for (const n of next(id)) {
-      if (n === from) return [...stack, from]
-      if (seen.has(n)) continue
-      seen.add(n)
-      stack.push(n)
-      const found = dfs(n)
-      if (found) return found
-      stack.pop()
-    }
-    return null
-  }
-  return dfs(from)
 }

@@ -6,12 +6,13 @@
 // settles them. A proposal that can never apply (its task gone or done, or held
 // by someone else) is named with the dismiss command as its next action.
 
+import { findCycle } from '../engines/cycle.js'
 import { isCloseProposal } from './acceptance.js'
 import { classifiedError } from './errors.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from './events.js'
 import { scanAgents } from './identity.js'
 import type { Landing } from './landing.js'
-import { applyBlock, applyUnblock, closeLanding, closeTask, findCycle, mayRewrite, refOf } from './lifecycle.js'
+import { applyBlock, applyUnblock, closeLanding, closeTask, mayRewrite, refOf } from './lifecycle.js'
 import type { Broken, Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import { addNote, listNotes, SEVERITIES } from './notes.js'

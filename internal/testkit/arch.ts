@@ -9,15 +9,20 @@
 //   - what a module does with globals (`process`, `globalThis`, a clock, `fetch`,
 //     `localeCompare`) comes from Biome's semantic model (destructuring and
 //     aliases included), through the rules biome.json declares for internal/ and
-//     internal/engines/.
+//     internal/engines/;
+//   - where each command lives comes from the build's own collection of the
+//     commands (scripts/build.mjs, the same that writes the manifest's loaders).
 //
-// `checkArchitecture(root)` runs both over any copy of the tree, so a test can
-// plant a violation in a temporary copy and see it reported.
+// `checkArchitecture(root)` runs all three over any copy of the tree, so a test
+// can plant a violation in a temporary copy and see it reported.
 
 import { execFile } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import * as path from 'node:path'
 import { promisify } from 'node:util'
 import { build, type Message, type Metafile } from 'esbuild'
+import { generateManifest } from '../../scripts/build.mjs'
 import { REPO_ROOT } from './ws.js'
 
 export interface Violation {
@@ -40,7 +45,6 @@ const run = promisify(execFile)
 
 /** Every module the graph covers: non-test TypeScript under internal/ (test kits excepted) and cmd/. */
 async function sourceFiles(root: string): Promise<string[]> {
-  const { readdir } = await import('node:fs/promises')
   const out: string[] = []
   for (const top of ['internal', 'cmd']) {
     for (const e of await readdir(path.join(root, top), { recursive: true, withFileTypes: true })) {
@@ -234,8 +238,53 @@ async function lintViolations(root: string): Promise<Violation[]> {
     })
 }
 
+/**
+ * 9. A command is found by its name: `task log` is internal/features/task/log.ts (a path's later words joined with
+ * `-`), one command per file; a one-word command is `<name>.ts` in some slice, and in its own folder when
+ * internal/features/<name>/ exists (`record` is record/record.ts). `slices` are the folder names under features/.
+ */
+export function placementViolations(
+  commands: readonly { path: string; file: string }[],
+  slices: ReadonlySet<string>,
+): Violation[] {
+  const out: Violation[] = []
+  for (const { path: p, file } of commands) {
+    const [first = '', ...rest] = p.split(' ')
+    const slice = rest.length > 0 || slices.has(first) ? first : sliceOf(file)
+    const want = `internal/features/${slice}/${rest.length > 0 ? rest.join('-') : first}.ts`
+    if (file !== want) out.push({ rule: '9 names', file, detail: `\`${p}\` belongs in ${want}` })
+  }
+  return out
+}
+
+/**
+ * Where each command of the tree at `root` is defined, as the build collects them for the manifest (its loaders
+ * import exactly these files). The collection is bundled in a scratch folder under this repository's node_modules,
+ * so the modules' packages resolve whichever tree is examined.
+ */
+export async function commandPlacement(root: string): Promise<Violation[]> {
+  const cache = path.join(REPO_ROOT, 'node_modules', '.cache')
+  mkdirSync(cache, { recursive: true })
+  const scratch = await mkdtemp(path.join(cache, 'dacli-arch-'))
+  try {
+    const { entries } = await generateManifest({ write: false, at: root, scratch, logLevel: 'silent' })
+    const dirs = await readdir(path.join(root, 'internal', 'features'), { withFileTypes: true })
+    const slices = new Set(dirs.filter((d) => d.isDirectory()).map((d) => d.name))
+    return placementViolations(
+      entries.map((e) => ({ path: e.decl.path, file: e.file })),
+      slices,
+    )
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+  }
+}
+
 /** Every architecture violation in the tree at `root`. */
 export async function checkArchitecture(root: string): Promise<Violation[]> {
-  const [{ edges, unnamed }, lint] = await Promise.all([importGraph(root), lintViolations(root)])
-  return [...unnamed, ...graphViolations(edges), ...lint]
+  const [{ edges, unnamed }, lint, placement] = await Promise.all([
+    importGraph(root),
+    lintViolations(root),
+    commandPlacement(root),
+  ])
+  return [...unnamed, ...graphViolations(edges), ...lint, ...placement]
 }

@@ -1,11 +1,11 @@
 import { arg, defineCommand, flagBool, flagStr } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
+import { setBlock } from '../../github/mapping.js'
+import { originRepo, REPO_NAME, sameRepo } from '../../github/repository.js'
+import { apiUrlOf, connect } from '../../github/session.js'
 import { RefusedError, UsageError } from '../../store/index.js'
 import { projectDocument, statusCounts } from '../../store/projectdoc.js'
 import { editProjectFrontmatter } from '../../store/projectedit.js'
-import { apiUrlOf, connect } from './connect.js'
-import { setBlock } from './githubblock.js'
-import { originRepo, REPO_NAME, sameRepo } from './repo.js'
 
 export const link = defineCommand({
   path: 'github link',

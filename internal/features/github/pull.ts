@@ -1,8 +1,8 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { applyPlan } from './adoptapply.js'
-import { adoptionPlanDoc, inboundPlan, refsOf } from './adoptionplan.js'
+import { applyPlan, inboundPlan } from '../../github/adoption.js'
+import { fetchIssues, prepare, withRepoLock } from '../../github/preflight.js'
 import { PULL_FLAGS, readOptions } from './flags.js'
-import { fetchIssues, prepare, withRepoLock } from './preflight.js'
+import { adoptionPlanDoc, pullResultDoc, refsOf } from './pulldocs.js'
 import { renderPlan, renderPullResult } from './renderpull.js'
 
 export const pull = defineCommand({
@@ -41,7 +41,7 @@ export const pull = defineCommand({
     const data = await withRepoLock(p, repo, async () => {
       const issues = await fetchIssues(p, repo)
       const { plan } = await inboundPlan(p, project, repo, issues)
-      return applyPlan(
+      const adopted = await applyPlan(
         {
           store: p.store,
           actor: who.id,
@@ -53,6 +53,7 @@ export const pull = defineCommand({
         },
         plan,
       )
+      return pullResultDoc(project, repo, plan, adopted)
     })
     return { data, human: (out) => renderPullResult(out, data) }
   },

@@ -1,9 +1,9 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { PUSH_FLAGS } from './flags.js'
-import { fetchIssues, openOutbound, withRepoLock } from './preflight.js'
-import { runPush } from './pushapply.js'
-import { pushPreviewDoc } from './pushdocs.js'
-import { planPush } from './pushwindow.js'
+import { fetchIssues, openOutbound, withRepoLock } from '../../github/preflight.js'
+import { runPush } from '../../github/pushapply.js'
+import { planPush } from '../../github/pushwindow.js'
+import { PUSH_FLAGS, readOptions } from './flags.js'
+import { pushPreviewDoc, pushResultDoc } from './pushdocs.js'
 import { renderPushPreview, renderPushResult } from './renderpush.js'
 
 export const push = defineCommand({
@@ -31,8 +31,9 @@ export const push = defineCommand({
     'dacli github push ledger 7 12 --since 2d',
   ],
   async run(ctx, input) {
-    const opened = await openOutbound(ctx, input, 'github push')
-    const { o, project, p, repo, wsId } = opened
+    const o = readOptions(ctx, input, 'github push', false)
+    const opened = await openOutbound(ctx, input.args.project, o, 'github push')
+    const { project, p, repo, wsId } = opened
     if (o.dryRun) {
       const plan = planPush(opened.tasks, await fetchIssues(p, repo), repo, wsId)
       const data = pushPreviewDoc(project, repo, plan, o)
@@ -47,7 +48,11 @@ export const push = defineCommand({
     const who = await ctx.identity()
     // Under the lock, re-read: another push may have finished while we waited.
     const data = await withRepoLock(p, repo, async () =>
-      runPush({ ctx, p, project, repo, wsId, actor: who.id }, await opened.reload()),
+      pushResultDoc(
+        project,
+        repo,
+        await runPush({ ctx, p, project, repo, wsId, actor: who.id }, await opened.reload()),
+      ),
     )
     return { data, verdict: data.outcomes.failed > 0 ? 'failure' : null, human: (out) => renderPushResult(out, data) }
   },

@@ -3,10 +3,10 @@
 // by item, with the retry policy's accounting).
 
 import { createHash } from 'node:crypto'
-import type { GitHubClient } from '../../github/client.js'
+import { pageOf } from '../../github/paging.js'
+import type { PushRunResult } from '../../github/pushapply.js'
+import type { PushPlan, Step } from '../../github/pushwindow.js'
 import type { PushItemT, PushOutcomeT, PushPreviewDocT, PushResultDocT, PushResultItemT } from './json.js'
-import { pageOf } from './paging.js'
-import type { PushPlan, Step } from './pushwindow.js'
 
 export function itemOf(s: Step, issueNumber: number | null = s.issue?.number ?? null): PushItemT {
   return {
@@ -67,13 +67,14 @@ export function outcomeCounts(items: readonly PushResultItemT[]): Record<PushOut
   return c
 }
 
-export function pushResultDoc(
-  project: string,
-  repository: string,
-  items: PushResultItemT[],
-  plan: PushPlan,
-  run: { stopped: string | null; client: GitHubClient },
-): PushResultDocT {
+export function pushResultDoc(project: string, repository: string, run: PushRunResult): PushResultDocT {
+  const { plan } = run
+  const items: PushResultItemT[] = run.results.map((r) => ({
+    ...itemOf(r.step, r.issue),
+    outcome: r.outcome,
+    reason: r.reason,
+    attempts: r.attempts,
+  }))
   return {
     schema: 'github-push-result/v1',
     version: 1,

@@ -1,48 +1,14 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { applyPlan, taskTitle } from './adoptapply.js'
-import { adoptionPlanDoc, inboundPlan, type PlannedIssue, refsOf } from './adoptionplan.js'
-import { type Options, PULL_FLAGS, PUSH_FLAGS } from './flags.js'
+import { applyPlan, inboundPlan } from '../../github/adoption.js'
+import { fetchIssues, openOutbound, withRepoLock } from '../../github/preflight.js'
+import { runPush } from '../../github/pushapply.js'
+import { afterAdoption, planPush } from '../../github/pushwindow.js'
+import { PULL_FLAGS, PUSH_FLAGS, readOptions } from './flags.js'
 import type { SyncPlanDocT } from './json.js'
-import { fetchIssues, openOutbound, withRepoLock } from './preflight.js'
-import { runPush } from './pushapply.js'
-import { pushPreviewDoc } from './pushdocs.js'
-import { type OutTask, planPush } from './pushwindow.js'
+import { adoptionPlanDoc, pullResultDoc, refsOf } from './pulldocs.js'
+import { pushPreviewDoc, pushResultDoc } from './pushdocs.js'
 import { renderPlan, renderPullResult } from './renderpull.js'
 import { renderPushPreview, renderPushResult } from './renderpush.js'
-
-/**
- * The tasks the push half would see after the pull half: linked tasks carry their new
- * mapping, and each issue to be created stands in as a new open task.
- */
-export function afterAdoption(
-  tasks: readonly OutTask[],
-  plan: readonly PlannedIssue[],
-  repo: string,
-  o: Options,
-): OutTask[] {
-  const links = new Map(plan.filter((p) => p.outcome === 'link').map((p) => [p.taskId, p.issue.number]))
-  const out = tasks.map((t) => {
-    const n = t.id === null ? undefined : links.get(t.id)
-    return n === undefined ? t : { ...t, github: { issue: n, repo } }
-  })
-  // A new task is inside any --since window (it is created now), but no REF can name it.
-  if (o.refs.length === 0 || o.sinceMs !== null) {
-    for (const p of plan.filter((x) => x.outcome === 'create')) {
-      out.push({
-        id: null,
-        ref: null,
-        title: taskTitle(p.issue.title, p.issue.number),
-        status: 'open',
-        priority: null,
-        so_that: null,
-        acceptance: p.acceptance.criteria.map((text) => ({ text, checked: false })),
-        github: { issue: p.issue.number, repo },
-        file: null,
-      })
-    }
-  }
-  return out
-}
 
 export const sync = defineCommand({
   path: 'github sync',
@@ -67,8 +33,9 @@ export const sync = defineCommand({
     'dacli github sync ledger',
   ],
   async run(ctx, input) {
-    const opened = await openOutbound(ctx, input, 'github sync')
-    const { o, project, p, repo, wsId } = opened
+    const o = readOptions(ctx, input, 'github sync', true)
+    const opened = await openOutbound(ctx, input.args.project, o, 'github sync')
+    const { project, p, repo, wsId } = opened
     const { tasks } = opened
     if (o.dryRun) {
       const issues = await fetchIssues(p, repo)
@@ -96,7 +63,7 @@ export const sync = defineCommand({
     const data = await withRepoLock(p, repo, async () => {
       const issues = await fetchIssues(p, repo)
       const { plan } = await inboundPlan(p, project, repo, issues)
-      const pulled = await applyPlan(
+      const adopted = await applyPlan(
         {
           store: p.store,
           actor: who.id,
@@ -110,7 +77,7 @@ export const sync = defineCommand({
       )
       // GitHub did not change during the pull half (it only reads), so its issue list still holds.
       const pushed = await runPush({ ctx, p, project, repo, wsId, actor: who.id }, await opened.reload(), issues)
-      return { pull: pulled, push: pushed }
+      return { pull: pullResultDoc(project, repo, plan, adopted), push: pushResultDoc(project, repo, pushed) }
     })
     return {
       data,

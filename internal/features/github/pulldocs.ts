@@ -1,29 +1,11 @@
-// The adoption plan (github-adoption-plan/v1): the classification of
-// internal/engines/adoption.ts over the project's tasks, and its document —
-// whole-plan counts, one bounded page ordered by issue number, spread over the
-// five category arrays.
+// The pull documents: github-adoption-plan/v1 (the plan internal/github/adoption.ts made — whole-plan counts, one
+// bounded page ordered by issue number, spread over the five category arrays) and github-pull-result/v1 (what
+// applying it did).
 
-import { CATEGORIES, type Category, classify, type Planned } from '../../engines/adoption.js'
-import type { Issue } from '../../github/client.js'
+import type { Adopted, PlannedIssue } from '../../github/adoption.js'
+import { pageOf } from '../../github/paging.js'
 import type { TaskSummary } from '../../store/index.js'
-import type { AdoptionPlanDocT, PlanItemT } from './json.js'
-import { pageOf } from './paging.js'
-import type { Prepared } from './preflight.js'
-
-export { CATEGORIES, type Category }
-export type PlannedIssue = Planned<Issue>
-
-/** Classify the issues against the project's tasks (unreadable task files are announced, not guessed at). */
-export async function inboundPlan(
-  p: Prepared,
-  project: string,
-  repo: string,
-  issues: readonly Issue[],
-): Promise<{ plan: PlannedIssue[]; tasks: TaskSummary[] }> {
-  const listing = await p.store.listTasks(project)
-  for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
-  return { plan: classify(issues, listing.tasks, repo), tasks: listing.tasks }
-}
+import type { AdoptionPlanDocT, PlanItemT, PullResultDocT } from './json.js'
 
 /** Task id → `<project>/<NNN>-<slug>`, for the human rendering of a plan. */
 export const refsOf = (tasks: readonly TaskSummary[]) =>
@@ -79,4 +61,21 @@ export function adoptionPlanDoc(
   }
   for (const p of page) doc[p.outcome].push(planItem(p, opts.includeAcceptance))
   return doc
+}
+
+export function pullResultDoc(
+  project: string,
+  repository: string,
+  plan: readonly PlannedIssue[],
+  adopted: Adopted,
+): PullResultDocT {
+  return {
+    schema: 'github-pull-result/v1',
+    version: 1,
+    project,
+    repository,
+    dry_run: false,
+    total: plan.length,
+    ...adopted,
+  }
 }

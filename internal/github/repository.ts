@@ -1,9 +1,10 @@
-// Which repository a project projects to, and the disclosure gate.
+// Which repository a project projects to (its link, else the `origin` remote), the disclosure gate, and the
+// lock that serializes writes through one repository.
 
-import { sameRepo } from '../../engines/adoption.js'
-import type { RepoInfo } from '../../github/client.js'
-import { hostsFor, readOrigin } from '../../github/remote.js'
-import { RefusedError, type Store, UsageError } from '../../store/index.js'
+import { sameRepo } from '../engines/adoption.js'
+import { RefusedError, type Store, UsageError } from '../store/index.js'
+import type { RepoInfo } from './client.js'
+import { hostsFor, readOrigin } from './remote.js'
 
 export { sameRepo }
 

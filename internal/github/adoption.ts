@@ -1,18 +1,33 @@
-// Applying an adoption plan: create a task per `create` item, write the
-// `github:` block onto the task of each `link` item. Issue text is untrusted:
-// it is stored as quoted, attributed context, never as instructions or as
-// structure (a quoted line cannot open a section of the task file).
+// Adopting issues as tasks (github pull, and sync's pull half): the plan (internal/engines/adoption.ts classifies
+// each issue against the project's tasks), then applying it — a task created per `create` item, the `github:` block
+// written onto the task of each `link` item. Issue text is untrusted: it is stored as quoted, attributed context,
+// never as instructions or as structure (a quoted line cannot open a section of the task file).
 
 import { ulid } from 'ulid'
-import type { Progress } from '../../clikit/io.js'
-import { count } from '../../clikit/text.js'
-import { ConflictError, RefusedError, type Store, stamp, type TaskRecord } from '../../store/index.js'
-import { inlineMarkdown } from '../../store/markdown.js'
-import { slugify } from '../../store/paths.js'
-import { newTaskBody, renderTaskFile } from '../../store/taskfile.js'
-import type { PlannedIssue } from './adoptionplan.js'
-import { writeMapping } from './githubblock.js'
-import type { PullResultDocT } from './json.js'
+import type { Progress } from '../clikit/io.js'
+import { count } from '../clikit/text.js'
+import { classify, type Planned } from '../engines/adoption.js'
+import { ConflictError, RefusedError, type Store, stamp, type TaskRecord, type TaskSummary } from '../store/index.js'
+import { inlineMarkdown } from '../store/markdown.js'
+import { slugify } from '../store/paths.js'
+import { newTaskBody, renderTaskFile } from '../store/taskfile.js'
+import type { Issue } from './client.js'
+import { writeMapping } from './mapping.js'
+import type { Prepared } from './preflight.js'
+
+export type PlannedIssue = Planned<Issue>
+
+/** Classify the issues against the project's tasks (unreadable task files are announced, not guessed at). */
+export async function inboundPlan(
+  p: Prepared,
+  project: string,
+  repo: string,
+  issues: readonly Issue[],
+): Promise<{ plan: PlannedIssue[]; tasks: TaskSummary[] }> {
+  const listing = await p.store.listTasks(project)
+  for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
+  return { plan: classify(issues, listing.tasks, repo), tasks: listing.tasks }
+}
 
 const MAX_QUOTED = 100_000
 
@@ -96,19 +111,24 @@ export function refuseBlocking(plan: readonly PlannedIssue[], project: string): 
 const refOf = (t: { project: string; seq: number; slug: string }) =>
   `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
 
-export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]): Promise<PullResultDocT> {
+/** An issue adopted as a task. */
+export interface AdoptedItem {
+  issue_number: number
+  title: string
+  task_id: string
+  ref: string
+}
+
+/** What an applied adoption did (github-pull-result/v1 carries it). */
+export interface Adopted {
+  counts: { created: number; linked: number; already_mapped: number; skipped: number }
+  created: AdoptedItem[]
+  linked: AdoptedItem[]
+}
+
+export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]): Promise<Adopted> {
   refuseBlocking(plan, a.project)
-  const doc: PullResultDocT = {
-    schema: 'github-pull-result/v1',
-    version: 1,
-    project: a.project,
-    repository: a.repo,
-    dry_run: false,
-    total: plan.length,
-    counts: { created: 0, linked: 0, already_mapped: 0, skipped: 0 },
-    created: [],
-    linked: [],
-  }
+  const doc: Adopted = { counts: { created: 0, linked: 0, already_mapped: 0, skipped: 0 }, created: [], linked: [] }
   const work = plan.filter((p) => p.outcome === 'create' || p.outcome === 'link')
   const bar = work.length === 0 ? null : a.progress(`pull ${a.repo}`, work.length)
   try {
@@ -119,7 +139,7 @@ export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]):
   return doc
 }
 
-async function adoptOne(a: AdoptContext, p: PlannedIssue, doc: PullResultDocT, bar: Progress | null): Promise<void> {
+async function adoptOne(a: AdoptContext, p: PlannedIssue, doc: Adopted, bar: Progress | null): Promise<void> {
   const n = p.issue.number
   if (p.outcome === 'already_mapped') doc.counts.already_mapped++
   else if (p.outcome === 'skipped') doc.counts.skipped++

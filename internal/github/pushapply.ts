@@ -7,17 +7,15 @@
 // are not its API, the rate limit outlasts the retry budget or the budget is
 // spent, or GitHub failed OUTAGE_AFTER items in a row.
 
-import type { Context } from '../../clikit/context.js'
-import { markerOf } from '../../engines/projection.js'
-import { type GitHubClient, type IssueWrite, Tally } from '../../github/api.js'
-import type { Issue } from '../../github/shapes.js'
-import type { Store } from '../../store/index.js'
-import { writeMapping } from './githubblock.js'
-import type { PushOutcomeT, PushResultDocT, PushResultItemT } from './json.js'
+import type { Context } from '../clikit/context.js'
+import { markerOf } from '../engines/projection.js'
+import type { Store } from '../store/index.js'
+import { type GitHubClient, type IssueWrite, Tally } from './api.js'
+import { writeMapping } from './mapping.js'
 import { fetchIssues, type Prepared } from './preflight.js'
-import { itemOf, pushResultDoc } from './pushdocs.js'
 import { type PushProgress, startProgress } from './pushprogress.js'
 import { type PushPlan, planPush, type Step, type Window } from './pushwindow.js'
+import type { Issue } from './shapes.js'
 
 export interface PushRun {
   ctx: Context
@@ -28,15 +26,34 @@ export interface PushRun {
   actor: string
 }
 
+export type PushOutcome = 'created' | 'updated' | 'closed' | 'unchanged' | 'adopted' | 'failed'
+
+/** What became of one step: its issue (when known), the outcome, why it failed, and the attempts it took. */
+export interface StepResult {
+  step: Step
+  issue: number | null
+  outcome: PushOutcome
+  reason: string | null
+  attempts: number
+}
+
+/** A performed push: the plan, each step's result, and why the push stopped sending (null: it did not). */
+export interface PushRunResult {
+  plan: PushPlan
+  results: StepResult[]
+  stopped: string | null
+  client: GitHubClient
+}
+
 /** Plan against a fresh issues list and perform it, with progress: the real run of push and of sync's push half. */
-export async function runPush(r: PushRun, tasks: Window, issues?: readonly Issue[]): Promise<PushResultDocT> {
+export async function runPush(r: PushRun, tasks: Window, issues?: readonly Issue[]): Promise<PushRunResult> {
   const plan = planPush(tasks, issues ?? (await fetchIssues(r.p, r.repo)), r.repo, r.wsId)
   const client = r.p.session.client
   const progress = startProgress(r.ctx, r.p.session, r.repo, plan.steps.filter(busy).length)
   try {
     const { store } = r.p
     const done = await applyPush({ store, client, actor: r.actor, repo: r.repo, wsId: r.wsId, progress }, plan)
-    return pushResultDoc(r.project, r.repo, done.items, plan, { stopped: done.stopped, client })
+    return { plan, results: done.results, stopped: done.stopped, client }
   } finally {
     progress.end()
   }
@@ -85,29 +102,30 @@ export const busy = (s: Step) => s.action !== 'unchanged' || s.remap
 export async function applyPush(
   a: PushApply,
   plan: PushPlan,
-): Promise<{ items: PushResultItemT[]; stopped: string | null }> {
-  const items: PushResultItemT[] = []
+): Promise<{ results: StepResult[]; stopped: string | null }> {
+  const results: StepResult[] = []
   let stopped: string | null = null
   let inRow = 0
   for (const s of plan.steps) {
+    const known = s.issue?.number ?? null
     if (!busy(s)) {
-      items.push({ ...itemOf(s), outcome: 'unchanged', reason: null, attempts: 0 })
+      results.push({ step: s, issue: known, outcome: 'unchanged', reason: null, attempts: 0 })
       continue
     }
     if (stopped !== null) {
-      items.push({ ...itemOf(s), outcome: 'failed', reason: `not sent: ${stopped}`, attempts: 0 })
+      results.push({ step: s, issue: known, outcome: 'failed', reason: `not sent: ${stopped}`, attempts: 0 })
       a.progress.item(true)
       continue
     }
     const tally = new Tally()
     try {
       const r = await perform(a, s, tally)
-      items.push({ ...itemOf(s, r.issue), outcome: r.outcome, reason: null, attempts: tally.attempts })
+      results.push({ step: s, issue: r.issue, outcome: r.outcome, reason: null, attempts: tally.attempts })
       inRow = 0
       a.progress.item(false)
     } catch (e) {
-      const issue = e instanceof AfterIssueError ? e.issue : (s.issue?.number ?? null)
-      items.push({ ...itemOf(s, issue), outcome: 'failed', reason: messageOf(e), attempts: tally.attempts })
+      const issue = e instanceof AfterIssueError ? e.issue : known
+      results.push({ step: s, issue, outcome: 'failed', reason: messageOf(e), attempts: tally.attempts })
       a.progress.item(true)
       const kind = causeKind(e)
       if (kind !== null && HALTS.has(kind)) stopped = messageOf(e)
@@ -117,10 +135,10 @@ export async function applyPush(
       if (stopped === null && a.client.retries().exhausted) stopped = 'the retry budget is spent'
     }
   }
-  return { items, stopped }
+  return { results, stopped }
 }
 
-async function perform(a: PushApply, s: Step, tally: Tally): Promise<{ outcome: PushOutcomeT; issue: number }> {
+async function perform(a: PushApply, s: Step, tally: Tally): Promise<{ outcome: PushOutcome; issue: number }> {
   if (s.action === 'create') {
     const { issue, adopted } = await a.client.createIssue(
       a.repo,
@@ -144,7 +162,7 @@ async function perform(a: PushApply, s: Step, tally: Tally): Promise<{ outcome: 
   } else {
     await writeBack(a, s, n, true)
   }
-  const outcome: PushOutcomeT = s.adopted
+  const outcome: PushOutcome = s.adopted
     ? 'adopted'
     : s.action === 'close'
       ? 'closed'

@@ -3,10 +3,10 @@
 // --json or --quiet): a first line with the write pacing and the quota, each
 // item with the failures so far and the quota left, and a line per retry wait.
 
-import type { Context } from '../../clikit/context.js'
-import { count } from '../../clikit/text.js'
-import type { GitHubClient } from '../../github/api.js'
-import { type Session, waitText } from './connect.js'
+import type { Context } from '../clikit/context.js'
+import { count } from '../clikit/text.js'
+import type { GitHubClient } from './api.js'
+import { type Session, waitText } from './session.js'
 
 export interface PushProgress {
   /** An item that had work to do is finished (failed or not). */

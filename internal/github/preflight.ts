@@ -1,15 +1,14 @@
 // Everything pull, push and sync do before they touch anything, in order: the
-// local checks (project, link, refs, flags), then the token and a session, then
-// the live repository through the disclosure gate; and the repository lock
-// their real runs hold.
+// local checks (project, link, refs; the command has checked its flags), then the
+// token and a session, then the live repository through the disclosure gate; and
+// the repository lock their real runs hold.
 
-import type { Context } from '../../clikit/context.js'
-import type { Issue, RepoInfo } from '../../github/client.js'
-import { FailureError, type Store } from '../../store/index.js'
-import { connect, progress, type Session } from './connect.js'
-import { type Options, type OptionsInput, readOptions } from './flags.js'
+import type { Context } from '../clikit/context.js'
+import { FailureError, type Store } from '../store/index.js'
+import type { Issue, RepoInfo } from './client.js'
 import { type Window, windowTasks } from './pushwindow.js'
-import { disclosureGate, type Linked, linkedRepo, lockScope } from './repo.js'
+import { disclosureGate, type Linked, linkedRepo, lockScope } from './repository.js'
+import { connect, progress, type Session } from './session.js'
 
 export interface Prepared {
   store: Store
@@ -34,7 +33,6 @@ export async function prepare(
 }
 
 export interface Outbound {
-  o: Options
   project: string
   /** The tasks in the window when the command started; `reload` reads them again (under the repository lock). */
   tasks: Window
@@ -44,21 +42,20 @@ export interface Outbound {
   wsId: string
 }
 
-/** What push and sync start from: their options, the tasks in the window, a session, and the gated live repository. */
+/** What push and sync start from: the tasks in the window (`o`: named refs, --since), a session, and the gated live repository. */
 export async function openOutbound(
   ctx: Context,
-  input: OptionsInput,
+  project: string,
+  o: { refs: readonly string[]; sinceMs: number | null },
   command: 'github push' | 'github sync',
 ): Promise<Outbound> {
-  const o = readOptions(ctx, input, command, command === 'github sync')
-  const project = input.args.project
   const load = (store: Store) => windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
   let tasks: Window = { tasks: [], skipped: [] }
   const p = await prepare(ctx, project, async (store) => {
     tasks = await load(store)
   })
   const live = await gate(p, command)
-  return { o, project, tasks, reload: () => load(p.store), p, repo: live.full_name, wsId: workspaceId(p.store) }
+  return { project, tasks, reload: () => load(p.store), p, repo: live.full_name, wsId: workspaceId(p.store) }
 }
 
 /** The live repository, checked against the recorded consent (refused, exit 3, when public without it). */

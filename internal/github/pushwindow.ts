@@ -3,11 +3,12 @@
 // engine's decisions (internal/engines/projection.ts) plus the task files that
 // could not be read (announced, never silently dropped).
 
-import { type Step as EngineStep, type ProjectedTask, type Projection, project } from '../../engines/projection.js'
-import type { Issue } from '../../github/client.js'
-import { type Store, type TaskFileRef, type TaskRecord, UsageError } from '../../store/index.js'
-import { fileRefOf } from '../../store/store.js'
-import type { PushResultDocT } from './json.js'
+import { type Step as EngineStep, type ProjectedTask, type Projection, project } from '../engines/projection.js'
+import { type Store, type TaskFileRef, type TaskRecord, UsageError } from '../store/index.js'
+import { fileRefOf } from '../store/store.js'
+import type { PlannedIssue } from './adoption.js'
+import { taskTitle } from './adoption.js'
+import type { Issue } from './client.js'
 
 export interface OutTask extends ProjectedTask {
   status: TaskRecord['status']
@@ -16,7 +17,8 @@ export interface OutTask extends ProjectedTask {
 }
 
 export type Step = EngineStep<OutTask, Issue>
-export type Skipped = PushResultDocT['skipped']
+/** Task files that could not be read (announced in the push documents). */
+export type Skipped = { path: string; reason: string }[]
 export type PushPlan = Projection<OutTask, Issue> & { skipped: Skipped }
 
 export interface Window {
@@ -86,4 +88,37 @@ export async function windowTasks(
     out.push({ ...recordView(rec), file })
   }
   return { tasks: out, skipped: listing.broken.map((b) => ({ path: b.path, reason: b.reason })) }
+}
+
+/**
+ * The tasks sync's push half would see after its pull half: linked tasks carry their new mapping, and each issue
+ * to be created stands in as a new open task (inside any --since window, being created now; no REF can name it).
+ */
+export function afterAdoption(
+  tasks: readonly OutTask[],
+  plan: readonly PlannedIssue[],
+  repo: string,
+  window: { refs: readonly string[]; sinceMs: number | null },
+): OutTask[] {
+  const links = new Map(plan.filter((p) => p.outcome === 'link').map((p) => [p.taskId, p.issue.number]))
+  const out = tasks.map((t) => {
+    const n = t.id === null ? undefined : links.get(t.id)
+    return n === undefined ? t : { ...t, github: { issue: n, repo } }
+  })
+  if (window.refs.length === 0 || window.sinceMs !== null) {
+    for (const p of plan.filter((x) => x.outcome === 'create')) {
+      out.push({
+        id: null,
+        ref: null,
+        title: taskTitle(p.issue.title, p.issue.number),
+        status: 'open',
+        priority: null,
+        so_that: null,
+        acceptance: p.acceptance.criteria.map((text) => ({ text, checked: false })),
+        github: { issue: p.issue.number, repo },
+        file: null,
+      })
+    }
+  }
+  return out
 }

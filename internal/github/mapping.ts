@@ -3,7 +3,7 @@
 // way a task is mapped to its issue (by pull's link and by push's write-back).
 
 import type { Document } from 'yaml'
-import { type Store, stamp, type TaskFileRef, type TaskRecord } from '../../store/index.js'
+import { type Store, stamp, type TaskFileRef, type TaskRecord } from '../store/index.js'
 
 /** Set a map-valued frontmatter key, editing an existing map in place so its other keys and comments survive. */
 export function setBlock(doc: Document, key: string, values: Record<string, unknown>): void {

@@ -3,11 +3,11 @@
 // the Octokit-backed client — loaded with import() so only github commands pay
 // for Octokit. Everything is read from ctx.env, never from the process.
 
-import type { Context } from '../../clikit/context.js'
-import { VERSION } from '../../clikit/version.js'
-import type { GitHubClient } from '../../github/client.js'
-import { resolveToken, type TokenSource } from '../../github/token.js'
-import { FailureError, UsageError } from '../../store/errors.js'
+import type { Context } from '../clikit/context.js'
+import { VERSION } from '../clikit/version.js'
+import { FailureError, UsageError } from '../store/errors.js'
+import type { GitHubClient } from './client.js'
+import { resolveToken, type TokenSource } from './token.js'
 
 type Env = Context['env']
 
@@ -94,7 +94,7 @@ export async function connect(ctx: Context, opts: { requireToken: boolean }): Pr
       next: ['export GH_TOKEN=<a token with the repo scope>', 'gh auth login', 'dacli github doctor'],
     })
   }
-  const { createClient } = await import('../../github/client.js')
+  const { createClient } = await import('./client.js')
   const say = progress(ctx)
   const lines: WaitListener = (ms, why) => say(`${why}: retrying in ${waitText(ms)}…`)
   let listener = lines

@@ -1,0 +1,81 @@
+// Who may change a task, and when a claim may be taken (commands.md, Tasks). Values in, values out: the store
+// (store/lifecycle.ts) reads the task, the identities and the clock, asks here, then refuses or writes.
+//
+// - only the owner rewrites a task; an rw identity acts as owner of an unowned task (without becoming it), and of
+//   a task owned by a read-only identity (whose changes arrive as proposals, so someone with write access must act
+//   on them);
+// - a read-only identity never rewrites: its claim, release, done and block become proposals;
+// - a live claim held by another identity is a conflict; an expired lease, or an owner that was retired, may be
+//   taken over (logged, with the reason).
+
+export interface Actor {
+  id: string
+  grant: 'rw' | 'ro'
+}
+
+/** May `who` rewrite a task owned by `owner` directly? `readOnly` holds the identities with a read-only grant. */
+export function mayRewrite(owner: string | null, who: Actor, readOnly: ReadonlySet<string>): boolean {
+  if (who.grant !== 'rw') return false
+  return owner === null || owner === who.id || readOnly.has(owner)
+}
+
+export type TakeoverReason = 'lease expired' | 'owner retired'
+
+/** Why a claim held by `from` could be taken over: a retired owner, otherwise an expired lease. */
+export const takeoverReason = (from: string, retired: ReadonlySet<string>): TakeoverReason =>
+  retired.has(from) ? 'owner retired' : 'lease expired'
+
+export type ClaimStanding =
+  /** The caller already owns it. */
+  | { kind: 'yours' }
+  /** Nobody owns it. */
+  | { kind: 'free' }
+  /** Another identity holds a live claim: a conflict. */
+  | { kind: 'held'; owner: string }
+  /** Another identity's claim may be taken over. */
+  | { kind: 'takeover'; from: string; why: TakeoverReason }
+
+/** Where a claim by `who` stands against the task's current owner (`leaseExpired`: its claim's lease ran out). */
+export function claimStanding(
+  owner: string | null,
+  who: string,
+  leaseExpired: boolean,
+  retired: ReadonlySet<string>,
+): ClaimStanding {
+  if (owner === null) return { kind: 'free' }
+  if (owner === who) return { kind: 'yours' }
+  if (!leaseExpired && !retired.has(owner)) return { kind: 'held', owner }
+  return { kind: 'takeover', from: owner, why: takeoverReason(owner, retired) }
+}
+
+export interface Criterion {
+  n: number
+  text: string
+  checked: boolean
+}
+
+export type CloseVerdict =
+  /** Every criterion is checked (`unverified`: there are none and the caller said so). */
+  | { kind: 'close'; unverified: boolean }
+  /** No criteria, and no explicit override: done cannot be verified. */
+  | { kind: 'no-criteria' }
+  /** These criteria are not checked. */
+  | { kind: 'unmet'; unmet: { n: number; text: string }[] }
+
+/** May a task with these acceptance criteria be closed? Every box checked, or none and `allowUnverified`. */
+export function closeVerdict(boxes: readonly Criterion[], allowUnverified: boolean): CloseVerdict {
+  if (boxes.length === 0) return allowUnverified ? { kind: 'close', unverified: true } : { kind: 'no-criteria' }
+  const unmet = boxes.filter((b) => !b.checked).map(({ n, text }) => ({ n, text }))
+  return unmet.length > 0 ? { kind: 'unmet', unmet } : { kind: 'close', unverified: false }
+}
+
+/** Only a done or blocked task can be reopened. */
+export const mayReopen = (status: string): boolean => status === 'done' || status === 'blocked'
+
+/** What stands against removing a task (an empty list: nothing; otherwise it needs --force). */
+export function removalHolds(status: string, dependents: readonly string[]): string[] {
+  return [
+    ...(status === 'active' || status === 'done' ? [`it is ${status}`] : []),
+    ...(dependents.length > 0 ? [`${dependents.join(', ')} depend on it`] : []),
+  ]
+}
