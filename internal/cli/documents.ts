@@ -10,6 +10,7 @@ import { documents as board } from '../features/board/json.js'
 import { documents as claims } from '../features/claims/json.js'
 import { documents as context } from '../features/context/json.js'
 import { documents as events } from '../features/events/json.js'
+import { documents as explain } from '../features/explain/json.js'
 import { documents as github } from '../features/github/json.js'
 import { documents as insight } from '../features/insight/json.js'
 import { documents as meta } from '../features/meta/json.js'
@@ -37,6 +38,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...events,
   ...questions,
   ...insight,
+  ...explain,
   ...metrics,
   ...context,
   ...github,

@@ -6,9 +6,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Broken, Store, TaskSummary } from '../../store/index.js'
 import { agentProblems, type EventRecord, eventProblem, rootPublicKeys, scanAgents } from '../../store/index.js'
+import type { Plan } from '../../store/plan.js'
 import { qualifiedRef } from '../../store/refs.js'
 import type { DoctorDocT } from './json.js'
-import type { Plan } from './plan.js'
 
 type Finding = DoctorDocT['findings'][number]
 

@@ -1,13 +1,14 @@
-// The planning view shared by this slice's commands: task summaries with every
-// dependency resolved to the task it names.
+// The planning view behind next, overview, critical-path, doctor and explain: task
+// summaries with every dependency resolved to the task it names, and the schedule
+// and ready frontier over them (the engines decide; this loads and wires).
 
-import type { Context } from '../../clikit/context.js'
-import { CycleError } from '../../engines/cpm.js'
-import { frontier } from '../../engines/frontier.js'
-import { type PlanTask, schedule } from '../../engines/schedule.js'
-import { claimedElsewhere } from '../../store/claims.js'
-import type { Broken, Store, TaskSummary } from '../../store/index.js'
-import { qualifiedRef, resolveAmong } from '../../store/refs.js'
+import { CycleError } from '../engines/cpm.js'
+import { frontier } from '../engines/frontier.js'
+import { type PlanTask, type Schedule, schedule } from '../engines/schedule.js'
+import { claimedElsewhere } from './claims.js'
+import type { Broken, TaskSummary } from './model.js'
+import { qualifiedRef, resolveAmong } from './refs.js'
+import type { Store } from './store.js'
 
 export interface Plan {
   /** The tasks in scope (a project's, or every project's). */
@@ -56,9 +57,13 @@ function planTasks(plan: Plan): PlanTask[] {
     status: t.status,
     priority: t.priority,
     te: t.estimate === null ? null : (t.estimate.optimistic + 4 * t.estimate.probable + t.estimate.pessimistic) / 6,
-    deps: t.depends_on.map((d) => ({ on: plan.target(t, d.on)?.id ?? d.on, type: d.type })),
+    deps: depsOf(plan, t),
   }))
 }
+
+/** A task's dependencies, each resolved to a task id (left as written when it does not resolve). */
+export const depsOf = (plan: Plan, t: TaskSummary) =>
+  t.depends_on.map((d) => ({ on: plan.target(t, d.on)?.id ?? d.on, type: d.type }))
 
 /** The schedule of the plan's project (or of the workspace when `project` is undefined). Throws CycleError. */
 export const scheduleOf = (plan: Plan, project: string | undefined) => schedule(planTasks(plan), project ?? null)
@@ -72,8 +77,9 @@ export function readyFrontier(
 ) {
   let slack: Map<string, number> | null = null
   let critical = new Set<string>()
+  let s: Schedule | null = null
   try {
-    const s = scheduleOf(plan, project)
+    s = scheduleOf(plan, project)
     if (s.duration !== null) {
       slack = new Map(s.rows.flatMap((r): [string, number][] => (r.slack === null ? [] : [[r.id, r.slack]])))
       critical = new Set(s.critical.map((c) => c.id))
@@ -83,22 +89,24 @@ export function readyFrontier(
     // A cycle leaves the order to priority and sequence; doctor and critical-path name it.
   }
   const statusOf = (id: string) => plan.byId.get(id)?.status ?? null
-  const depsOf = (t: TaskSummary) => t.depends_on.map((d) => ({ on: plan.target(t, d.on)?.id ?? d.on, type: d.type }))
-  const f = frontier(plan.tasks, depsOf, statusOf, slack, limit, claimedElsewhere)
-  return { ...f, slack, critical }
+  const f = frontier(plan.tasks, (t) => depsOf(plan, t), statusOf, slack, limit, claimedElsewhere)
+  /** `schedule`: the plan's schedule, or null when a cycle leaves it undefined. */
+  return { ...f, slack, critical, schedule: s }
 }
 
 /**
  * Tasks another clone holds a live claim on, from the last fetch of the remote's claims (coordination.md);
  * with `fetch`, fetched first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).
  */
-export async function remoteClaims(ctx: Context, store: Store, fetch: boolean): Promise<Set<string>> {
-  if (fetch) {
-    const { openClaims } = await import('../../gitx/claims.js')
-    await openClaims(store, ctx.env, store.config.claims_remote ?? 'origin').fetchAll(
-      ctx.now(),
-      'dacli next (without --fetch: the claims as last fetched)',
-    )
+export async function remoteClaims(
+  store: Store,
+  env: Readonly<Record<string, string | undefined>>,
+  now: Date,
+  fetch: { label: string } | null,
+): Promise<Set<string>> {
+  if (fetch !== null) {
+    const { openClaims } = await import('../gitx/claims.js')
+    await openClaims(store, env, store.config.claims_remote ?? 'origin').fetchAll(now, fetch.label)
   }
-  return claimedElsewhere(store, ctx.now())
+  return claimedElsewhere(store, now)
 }
