@@ -13,7 +13,7 @@ import { slugify } from '../store/paths.js'
 import { newTaskBody, renderTaskFile } from '../store/taskfile.js'
 import type { Issue } from './client.js'
 import { writeMapping } from './mapping.js'
-import type { Prepared } from './preflight.js'
+import { fetchIssues, type Prepared } from './preflight.js'
 
 export type PlannedIssue = Planned<Issue>
 
@@ -203,4 +203,17 @@ async function linkTask(a: AdoptContext, taskId: string, n: number): Promise<Tas
     { issue: n, repo: a.repo },
     `github: linked to issue ${a.repo}#${n}`,
   )
+}
+
+/** What `github pull` writes (and the pull half of `github sync`): read the issues, plan their adoption, apply it. */
+export async function pullIssues(
+  p: Prepared,
+  project: string,
+  repo: string,
+  a: Pick<AdoptContext, 'actor' | 'now' | 'progress'>,
+): Promise<{ issues: Issue[]; plan: PlannedIssue[]; adopted: Adopted }> {
+  const issues = await fetchIssues(p, repo)
+  const { plan } = await inboundPlan(p, project, repo, issues)
+  const adopted = await applyPlan({ store: p.store, project, repo, warn: p.warn, ...a }, plan)
+  return { issues, plan, adopted }
 }
