@@ -8,9 +8,11 @@ import { commands as agent } from '../features/agent/index.js'
 import { commands as board } from '../features/board/index.js'
 import { commands as claims } from '../features/claims/index.js'
 import { commands as context } from '../features/context/index.js'
+import { commands as doctor } from '../features/doctor/index.js'
 import { commands as events } from '../features/events/index.js'
 import { commands as github } from '../features/github/index.js'
 import { commands as insight } from '../features/insight/index.js'
+import { commands as lint } from '../features/lint/index.js'
 import { commands as mcp } from '../features/mcp/index.js'
 import { commands as meta } from '../features/meta/index.js'
 import { commands as note } from '../features/note/index.js'
@@ -35,6 +37,8 @@ export const commands: readonly Command[] = [
   ...events,
   ...questions,
   ...insight,
+  ...doctor,
+  ...lint,
   ...context,
   ...github,
   ...record,

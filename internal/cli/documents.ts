@@ -9,9 +9,11 @@ import { documents as agent } from '../features/agent/json.js'
 import { documents as board } from '../features/board/json.js'
 import { documents as claims } from '../features/claims/json.js'
 import { documents as context } from '../features/context/json.js'
+import { documents as doctor } from '../features/doctor/json.js'
 import { documents as events } from '../features/events/json.js'
 import { documents as github } from '../features/github/json.js'
 import { documents as insight } from '../features/insight/json.js'
+import { documents as lint } from '../features/lint/json.js'
 import { documents as meta } from '../features/meta/json.js'
 import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
@@ -36,6 +38,8 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...events,
   ...questions,
   ...insight,
+  ...doctor,
+  ...lint,
   ...context,
   ...github,
   ...record,

@@ -5,9 +5,10 @@ import { CycleError } from '../../engines/cpm.js'
 import type { Schedule } from '../../engines/schedule.js'
 import { RefusedError } from '../../store/errors.js'
 import { safeSegment } from '../../store/paths.js'
+import { loadPlan } from '../../store/plan.js'
 import { dot, mermaid, text } from './critrender.js'
 import type { CriticalPathDocT } from './json.js'
-import { loadPlan, refOf, scheduleOf } from './plan.js'
+import { refOf, scheduleOf } from './plan.js'
 
 type Row = CriticalPathDocT['tasks'][number]
 

@@ -3,8 +3,9 @@ import { bool, int, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../engines/readiness.js'
 import { safeSegment } from '../../store/paths.js'
+import { loadPlan } from '../../store/plan.js'
 import type { NextDocT } from './json.js'
-import { loadPlan, readyFrontier, refOf, remoteClaims } from './plan.js'
+import { readyFrontier, refOf, remoteClaims } from './plan.js'
 
 export const next = defineCommand({
   path: 'next',

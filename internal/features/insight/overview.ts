@@ -4,8 +4,9 @@ import { count, shortRef } from '../../clikit/text.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
+import { loadPlan } from '../../store/plan.js'
 import type { OverviewDocT } from './json.js'
-import { loadPlan, readyFrontier, refOf, remoteClaims } from './plan.js'
+import { readyFrontier, refOf, remoteClaims } from './plan.js'
 
 export const overview = defineCommand({
   path: 'overview',

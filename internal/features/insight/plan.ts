@@ -1,49 +1,16 @@
-// The planning view shared by this slice's commands: task summaries with every
-// dependency resolved to the task it names.
+// What the slice's commands compute from the planning view (store/plan.ts): the schedule, the ready frontier, and
+// the claims other clones hold.
 
 import type { Context } from '../../clikit/context.js'
 import { CycleError } from '../../engines/cpm.js'
 import { frontier } from '../../engines/frontier.js'
 import { type PlanTask, schedule } from '../../engines/schedule.js'
 import { claimedElsewhere } from '../../store/claims.js'
-import type { Broken, Store, TaskSummary } from '../../store/index.js'
-import { resolveAmong } from '../../store/refs.js'
+import type { Store, TaskSummary } from '../../store/index.js'
+import type { Plan } from '../../store/plan.js'
 
 export const refOf = (t: { project: string; seq: number; slug: string }) =>
   `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
-
-export interface Plan {
-  /** The tasks in scope (a project's, or every project's). */
-  tasks: TaskSummary[]
-  byId: Map<string, TaskSummary>
-  /** A dependency's target, or null when it does not resolve. */
-  target(t: TaskSummary, on: string): TaskSummary | null
-  broken: Broken[]
-}
-
-export async function loadPlan(store: Store, project?: string): Promise<Plan> {
-  const local = await store.listTasks(project)
-  let all = local.tasks
-  // Dependencies may cross projects: load the rest only when one points outside.
-  const known = new Set(all.map((t) => t.id))
-  if (project !== undefined && all.some((t) => t.depends_on.some((d) => !known.has(d.on)))) {
-    all = (await store.listTasks()).tasks
-  }
-  const byId = new Map(all.map((t) => [t.id, t]))
-  const cache = new Map<string, TaskSummary | null>()
-  return {
-    tasks: local.tasks,
-    byId,
-    broken: local.broken,
-    target(t, on) {
-      const hit = byId.get(on)
-      if (hit) return hit
-      const key = `${t.project}\u0000${on}`
-      if (!cache.has(key)) cache.set(key, resolveAmong(all, on, t.project))
-      return cache.get(key) ?? null
-    },
-  }
-}
 
 /** Every loaded task as the schedule engine sees it, dependencies resolved to ids. */
 export function planTasks(plan: Plan): PlanTask[] {

@@ -3,8 +3,8 @@ import { str } from '../../clikit/flags.js'
 import { type LintFinding, lintDecision, lintRisk, lintTask } from '../../engines/lint.js'
 import { listNotes, listRisks, type TaskRecord } from '../../store/index.js'
 import { safeSegment } from '../../store/paths.js'
+import { qualifiedRef as refOf } from '../../store/refs.js'
 import type { LintDocT } from './json.js'
-import { refOf } from './plan.js'
 
 const toLint = (t: TaskRecord) => ({
   ref: refOf(t),

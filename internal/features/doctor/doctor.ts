@@ -4,11 +4,12 @@ import { bool } from '../../clikit/flags.js'
 import { CycleError, topoOrder } from '../../engines/cpm.js'
 import { lintDecision, lintRisk } from '../../engines/lint.js'
 import { type Broken, listAgentFiles, listEvents, listNotes, listRisks, type Store } from '../../store/index.js'
+import { loadPlan } from '../../store/plan.js'
+import { qualifiedRef as refOf } from '../../store/refs.js'
 import { coordinationFindings } from './coordination.js'
 import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings, parentCycles } from './hostile.js'
 import type { DoctorDocT } from './json.js'
 import { leftoverFindings } from './leftovers.js'
-import { loadPlan, refOf } from './plan.js'
 
 type Finding = DoctorDocT['findings'][number]
 

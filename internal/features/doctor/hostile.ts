@@ -6,8 +6,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Broken, Store, TaskSummary } from '../../store/index.js'
 import { agentProblems, type EventRecord, eventProblem, rootPublicKeys, scanAgents } from '../../store/index.js'
+import type { Plan } from '../../store/plan.js'
+import { qualifiedRef as refOf } from '../../store/refs.js'
 import type { DoctorDocT } from './json.js'
-import { type Plan, refOf } from './plan.js'
 
 type Finding = DoctorDocT['findings'][number]
 
