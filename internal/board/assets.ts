@@ -15,7 +15,7 @@ export interface Asset {
 }
 
 /** The files the build writes, by the name the page asks for. */
-export const ASSET_NAMES = {
+const ASSET_NAMES = {
   'index.html': 'text/html; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',

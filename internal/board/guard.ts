@@ -23,7 +23,7 @@ export function newSecrets(port: number): Secrets {
   }
 }
 
-export function same(a: string, b: string): boolean {
+function same(a: string, b: string): boolean {
   const x = Buffer.from(a)
   const y = Buffer.from(b)
   return x.length === y.length && timingSafeEqual(x, y)

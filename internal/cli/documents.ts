@@ -15,6 +15,7 @@ import { documents as github } from '../features/github/json.js'
 import { documents as insight } from '../features/insight/json.js'
 import { documents as lint } from '../features/lint/json.js'
 import { documents as meta } from '../features/meta/json.js'
+import { documents as metrics } from '../features/metrics/json.js'
 import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
@@ -24,7 +25,7 @@ import { documents as task } from '../features/task/json.js'
 import { documents as watch } from '../features/watch/json.js'
 import { documents as worktree } from '../features/worktree/json.js'
 
-export const zodDocuments: Record<string, z.ZodType> = {
+const zodDocuments: Record<string, z.ZodType> = {
   ...envelope,
   ...meta,
   ...agent,
@@ -40,6 +41,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
   ...insight,
   ...doctor,
   ...lint,
+  ...metrics,
   ...context,
   ...github,
   ...record,
@@ -49,7 +51,7 @@ export const zodDocuments: Record<string, z.ZodType> = {
 
 const BASE = 'https://dacli.dev/schemas/'
 
-export function jsonSchemaOf(id: string, schema: z.ZodType): Record<string, unknown> {
+function jsonSchemaOf(id: string, schema: z.ZodType): Record<string, unknown> {
   const js = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as Record<string, unknown>
   const { $schema, ...rest } = js
   return { $schema, $id: `${BASE}${id.replace('/', '.')}.schema.json`, title: id, ...rest }

@@ -98,6 +98,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   answer: { argv: ['answer', 'QUESTION_ID', 'Port 8080', '--as', 'decision', '--rejected', '80'] },
   threads: { argv: ['threads', '--open', '--project', 'alpha'] },
   watch: { argv: ['watch', '--timeout', '0', '--project', 'alpha'] },
+  metrics: { argv: ['metrics', '--project', 'alpha', '--since', '30d'] },
   sync: { argv: ['sync'] },
   status: { argv: ['status'] },
   overview: { argv: ['overview'] },

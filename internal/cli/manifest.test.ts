@@ -5,7 +5,7 @@
 import { expect, test } from 'vitest'
 import { byText } from '../base/order.js'
 import { declOf } from '../clikit/command.js'
-import { commands } from './commands.js'
+import { commands } from '../testkit/commands.js'
 import { manifest } from './manifest.gen.js'
 
 test('the manifest declares exactly the commands of the table, identically', async () => {

@@ -148,10 +148,6 @@ export function defineCommand<const A extends readonly ArgSpec[], const F extend
   return Object.freeze({ ...def, kind: 'dacli-command' as const }) as Command
 }
 
-export function isCommand(x: unknown): x is Command {
-  return typeof x === 'object' && x !== null && (x as { kind?: unknown }).kind === 'dacli-command'
-}
-
 /** Turn eagerly imported commands into table entries (tests, and the manifest generator's check). */
 export function entriesOf(commands: readonly Command[]): CommandEntry[] {
   return commands.map((c) => ({ ...c, load: async () => c }))

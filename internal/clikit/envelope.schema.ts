@@ -2,7 +2,7 @@
 
 import { z } from 'zod'
 
-export const ErrorDoc = z.strictObject({
+const ErrorDoc = z.strictObject({
   schema: z.literal('error/v1'),
   ok: z.literal(false),
   exit_code: z.number().int().min(1).max(5),

@@ -36,7 +36,7 @@ export function isUnexpected(err: unknown): boolean {
 }
 
 /** Node's system errors (ENOENT, EACCES, ENOSPC, …) anywhere on the cause chain. */
-export function isSystemError(err: unknown): boolean {
+function isSystemError(err: unknown): boolean {
   const seen = new Set<unknown>()
   for (
     let cur = err;

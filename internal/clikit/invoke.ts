@@ -309,7 +309,7 @@ export function refuseUnknownCommand(rt: Runtime, argv: readonly string[]): Outc
  * `dacli: <message>` with suggestions, next actions and (on a usage error) the usage line; the exit code
  * comes from exitCodeOf. `before` is human text printed first (a family's command list).
  */
-export function reportError(
+function reportError(
   rt: Pick<Runtime, 'io' | 'env'>,
   err: unknown,
   opts: {

@@ -53,7 +53,7 @@ export function envelopeOf(err: unknown, debug: boolean): Envelope {
 }
 
 /** The message to show: the classified error's own message, prefixed by any wrapping context. */
-export function messageOf(err: unknown): string {
+function messageOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err)
   if (isUnexpected(err)) {
     return `internal error: ${err.message} (this is a bug in dacli; set DACLI_DEBUG=1 for the stack trace)`
@@ -71,7 +71,7 @@ export function messageOf(err: unknown): string {
 const TAIL_LINES = 20
 
 /** The last lines of a failed command's output (`details.output_tail`), for people. */
-export function tailLines(tail: string, n = TAIL_LINES): string[] {
+function tailLines(tail: string, n = TAIL_LINES): string[] {
   const lines = tail.replace(/\n+$/, '').split('\n')
   return lines.slice(-n)
 }

@@ -2,7 +2,7 @@
 
 import { z } from 'zod'
 
-export const SkippedItem = z.strictObject({
+const SkippedItem = z.strictObject({
   path: z.string(),
   reason: z.string(),
   code: z

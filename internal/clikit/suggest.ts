@@ -32,7 +32,7 @@ const line = (...parts: string[]) => ['dacli', ...parts.map(q)].join(' ')
  * required argument the tokens do not fill and `--flag VALUE` for each required flag they do not give
  * (`dacli task add <title> --project SLUG` when nothing was given).
  */
-export function commandLine(c: CommandDecl, given: readonly string[] = []): string {
+function commandLine(c: CommandDecl, given: readonly string[] = []): string {
   const positional = given.filter((t) => !t.startsWith('-')).length
   const missingArgs = c.args.filter((a) => a.required).slice(positional)
   const missingFlags = Object.entries(c.flags).filter(

@@ -34,11 +34,6 @@ export function count(n: number, singular: string, pluralForm = `${singular}s`):
   return `${n} ${n === 1 ? singular : pluralForm}`
 }
 
-/** The noun alone, agreeing with n. */
-export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
-  return n === 1 ? singular : pluralForm
-}
-
 /** `ledger/012-audit-the-writes` → `ledger/12` (tables); anything else is returned as it is. */
 export function shortRef(ref: string): string {
   const m = /^([^/]+)\/0*(\d+)(?:-[^/]*)?$/.exec(ref)

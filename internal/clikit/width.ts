@@ -5,7 +5,7 @@
 import { eastAsianWidth } from 'get-east-asian-width'
 
 /** Our style marks (out.ts): zero width, never cut in half. */
-export const MARK = /\uE000[^\uE001]{0,16}\uE001/g
+const MARK = /\uE000[^\uE001]{0,16}\uE001/g
 
 function charWidth(cp: number): number {
   if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0

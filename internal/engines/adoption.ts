@@ -44,7 +44,7 @@ export interface Planned<I extends IssueFacts = IssueFacts> {
   acceptance: Acceptance
 }
 
-export const DACLI_MARKER = '<!-- dacli:'
+const DACLI_MARKER = '<!-- dacli:'
 
 /** `owner/name` comparison: GitHub names are case-insensitive. */
 export const sameRepo = (a: string | null, b: string | null) =>
@@ -53,7 +53,7 @@ export const sameRepo = (a: string | null, b: string | null) =>
 const norm = (t: string) => t.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
 
 /** Issue number → the task of the project mapped to it in `repo` (a block without a repo counts as this one). */
-export function mappedIssues<T extends TaskFacts>(tasks: readonly T[], repo: string): Map<number, T> {
+function mappedIssues<T extends TaskFacts>(tasks: readonly T[], repo: string): Map<number, T> {
   const out = new Map<number, T>()
   for (const t of [...tasks].sort((a, b) => a.seq - b.seq)) {
     const g = t.github

@@ -61,7 +61,8 @@ export interface CpmResult {
 }
 
 export class CycleError extends Error {
-  constructor(readonly cycle: string[]) {
+  /** Starts and ends with the same id. */
+  constructor(readonly cycle: readonly [string, ...string[]]) {
     super(`dependency cycle: ${cycle.join(' → ')}`)
   }
 }
@@ -82,7 +83,7 @@ export function topoOrder(tasks: readonly CpmTask[]): string[] {
     if (s === 2) return
     if (s === 1) {
       const at = stack.indexOf(id)
-      throw new CycleError([...stack.slice(at), id])
+      throw new CycleError([id, ...stack.slice(at + 1), id])
     }
     state.set(id, 1)
     stack.push(id)

@@ -19,7 +19,7 @@ export interface FrontierTask {
 export type Dep = { on: string; type: string }
 
 const RANK: Record<string, number> = { must: 0, should: 1, none: 2, could: 3, wont: 9 }
-export const priorityRank = (p: Priority | null) => RANK[p ?? 'none'] as number
+const priorityRank = (p: Priority | null) => RANK[p ?? 'none'] as number
 
 export interface Frontier<T extends FrontierTask> {
   ready: T[]

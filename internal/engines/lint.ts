@@ -10,7 +10,7 @@ export interface LintFinding {
 }
 
 /** Words and phrases that make a criterion impossible to check. */
-export const AMBIGUOUS = [
+const AMBIGUOUS = [
   'properly',
   'correctly',
   'appropriately',

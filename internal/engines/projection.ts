@@ -89,7 +89,7 @@ export function issueBody(t: ProjectedTask, wsId: string): string {
   return `${parts.join('\n\n')}\n`
 }
 
-export function managedLabels(t: ProjectedTask): string[] {
+function managedLabels(t: ProjectedTask): string[] {
   return [`status:${t.status}`, ...(t.priority === null ? [] : [`priority:${t.priority}`])]
 }
 

@@ -20,7 +20,7 @@ const STOP = new Set(
 )
 
 /** The singular of an English plural, conservatively (`functions` → `function`, `queries` → `query`). */
-export function singular(w: string): string {
+function singular(w: string): string {
   if (w.length <= 3 || /\d/.test(w)) return w
   if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`
   if (/(?:ss|sh|ch|x|z)es$/.test(w)) return w.slice(0, -2)
@@ -52,10 +52,10 @@ export function similarity(a: string, b: string): Similarity {
   return { jaccard: union === 0 ? 0 : shared / union, shared, contained: shared === Math.min(ta.size, tb.size) }
 }
 
-export const NEAR_DUPLICATE_JACCARD = 0.5
+const NEAR_DUPLICATE_JACCARD = 0.5
 /** When each title has tokens the other lacks. */
-export const NEAR_DUPLICATE_JACCARD_DIFFERING = 0.75
-export const NEAR_DUPLICATE_SHARED = 2
+const NEAR_DUPLICATE_JACCARD_DIFFERING = 0.75
+const NEAR_DUPLICATE_SHARED = 2
 
 const near = (s: Similarity) =>
   s.shared >= NEAR_DUPLICATE_SHARED &&

@@ -71,7 +71,7 @@ const isRateLimit = (status: number | null, headers: Record<string, string | und
     (headers['x-ratelimit-remaining'] === '0' || headers['retry-after'] !== undefined || /rate limit/i.test(message)))
 
 /** How long GitHub asks to wait: retry-after (seconds), else the reset of an exhausted quota, by GitHub's clock. */
-export function askedWaitMs(headers: Record<string, string | undefined>): number | null {
+function askedWaitMs(headers: Record<string, string | undefined>): number | null {
   const after = headers['retry-after']
   if (after !== undefined && /^\d+$/.test(after.trim())) return Number(after.trim()) * 1000
   const reset = Number(headers['x-ratelimit-reset'])

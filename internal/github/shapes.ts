@@ -83,7 +83,7 @@ export function repoOf(data: unknown, status: number): RepoInfo {
 }
 
 /** One element of the issues list or a create/update answer; null for a pull request (the list mixes them in). */
-export function issueOf(raw: unknown, status: number): Issue | null {
+function issueOf(raw: unknown, status: number): Issue | null {
   const r = object(raw, 'an issue', status)
   if (!(typeof r.number === 'number' && Number.isInteger(r.number) && r.number > 0)) {
     throw new BadResponseError(`an issue without a positive whole number (got ${kindOf(r.number)})`, status)

@@ -17,7 +17,7 @@ type Env = Readonly<Record<string, string | undefined>>
 const GH_TIMEOUT_MS = 10_000
 
 /** Ask `gh auth token` (for `hostname` when it is not github.com). Null when gh is missing or not logged in. */
-export function ghAuthToken(env: Env, hostname: string | null): Promise<string | null> {
+function ghAuthToken(env: Env, hostname: string | null): Promise<string | null> {
   const clean: Record<string, string> = {}
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v
   const args = ['auth', 'token', ...(hostname !== null && hostname !== 'github.com' ? ['--hostname', hostname] : [])]

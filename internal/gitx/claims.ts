@@ -33,7 +33,7 @@ import { runGit } from './remote.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
-export const CLAIMS_PREFIX = 'refs/dacli/claims/'
+const CLAIMS_PREFIX = 'refs/dacli/claims/'
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
 const TASK_ID = /^t-[0-9A-HJKMNP-TV-Z]{26}$/
 const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/
@@ -42,10 +42,10 @@ const HOST = hostname()
 /** Rounds of push, look, push again before a take gives up (each round another writer moved the ref). */
 const ROUNDS = 6
 
-export const claimRef = (task: string) => `${CLAIMS_PREFIX}${task}`
+const claimRef = (task: string) => `${CLAIMS_PREFIX}${task}`
 
 /** Where a remote's claims are fetched to: `refs/dacli/remote-claims/<remote>/` (a URL gets a hashed name). */
-export function trackingPrefix(remote: string): string {
+function trackingPrefix(remote: string): string {
   const name =
     /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote) && !remote.endsWith('.lock') && !remote.includes('..')
       ? remote
@@ -54,7 +54,7 @@ export function trackingPrefix(remote: string): string {
 }
 
 /** The commit message of a claim: YAML whose strings are JSON-quoted where they could need it. */
-export function claimMessage(c: Omit<RemoteClaim, 'commit'>): string {
+function claimMessage(c: Omit<RemoteClaim, 'commit'>): string {
   return [
     `task: ${c.task}`,
     `by: ${c.by}`,
@@ -67,7 +67,7 @@ export function claimMessage(c: Omit<RemoteClaim, 'commit'>): string {
 }
 
 /** A claim from a commit message, validated field by field (anything on a remote is hostile); null if not one. */
-export function parseClaimMessage(message: string, commit: string): RemoteClaim | null {
+function parseClaimMessage(message: string, commit: string): RemoteClaim | null {
   const d = readFront(message.trim())
   if (d === null) return null
   const s = (v: unknown) => (typeof v === 'string' ? v : v instanceof Date ? stamp(v) : null)
@@ -92,7 +92,7 @@ const firstLines = (s: string) =>
     .slice(0, 3)
     .join('; ')
 
-export class GitClaims implements ClaimArbiter {
+class GitClaims implements ClaimArbiter {
   private readonly tracking: string
 
   constructor(

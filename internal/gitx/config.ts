@@ -179,7 +179,7 @@ export function readConfigFile(file: string, env: Env, depth = 0): ConfigEntry[]
 const homeOf = (env: Env): string => env.HOME ?? os.homedir()
 
 /** The config files git reads, lowest precedence first. `commonDir`: the repository's common git directory. */
-export function configFiles(commonDir: string | null, env: Env): string[] {
+function configFiles(commonDir: string | null, env: Env): string[] {
   const files: string[] = []
   const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes|on)$/i.test(v.trim())
   if (!truthy(env.GIT_CONFIG_NOSYSTEM)) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig')

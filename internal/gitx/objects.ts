@@ -86,6 +86,3 @@ export function trailersOf(message: string): Record<string, string> {
   }
   return out
 }
-
-/** The first line of a commit message. */
-export const subjectOf = (message: string): string => message.split('\n', 1)[0]?.trim() ?? ''

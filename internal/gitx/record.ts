@@ -65,12 +65,7 @@ export async function recordWorkspace(
   who: Identity,
   opts: RecordOptions,
 ): Promise<RecordOutcome> {
-  const lock = await store.lock(RECORD_LOCK)
-  try {
-    return await recordLocked(store, git, who, opts)
-  } finally {
-    lock.release()
-  }
+  return store.withLock(RECORD_LOCK, () => recordLocked(store, git, who, opts))
 }
 
 /** The lock scope (`.dacli/locks/record.lock`) that serializes every writer of the record branch. */

@@ -64,7 +64,7 @@ function notARemote(remote: string, stderr: string): NotFoundError {
 }
 
 /** The ref a fetched record branch is kept under. */
-export function trackingRef(remote: string, branch: string): string {
+function trackingRef(remote: string, branch: string): string {
   return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote) && !remote.endsWith('.lock')
     ? `refs/remotes/${remote}/${branch}`
     : `refs/dacli/fetched/${branch}`

@@ -32,7 +32,7 @@ export interface LocalDir {
  * Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts: coordination.md;
  * `journal/` is this clone's local change journal).
  */
-export const UNRECORDED = new Set(['locks', 'cache', 'journal', 'worktrees'])
+const UNRECORDED = new Set(['locks', 'cache', 'journal', 'worktrees'])
 
 const CACHE_VERSION = 1
 /** Entries younger than this are not cached: a same-size rewrite within the clock's granularity would look unchanged. */
@@ -56,7 +56,7 @@ function readCache(file: string): StatCache {
   return { v: CACHE_VERSION, entries: {} }
 }
 
-export function treeOf(files: Map<string, LocalFile>, dirs: Map<string, LocalDir>): LocalDir {
+function treeOf(files: Map<string, LocalFile>, dirs: Map<string, LocalDir>): LocalDir {
   const items: TreeItem[] = []
   for (const [name, f] of files) items.push({ name, mode: f.mode, oid: f.oid })
   for (const [name, d] of dirs) items.push({ name, mode: TREE_MODE, oid: d.oid })

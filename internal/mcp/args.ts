@@ -31,7 +31,7 @@ export function checkSchemaVersion(tool: string, args: Args): void {
 }
 
 /** Arguments the tool does not declare are refused, like unknown flags on the command line. */
-export function checkKnown(tool: string, args: Args, known: readonly string[]): void {
+function checkKnown(tool: string, args: Args, known: readonly string[]): void {
   const unknown = Object.keys(args).filter((k) => k !== 'schema_version' && !known.includes(k))
   if (unknown.length === 0) return
   const hints = unknown.map((u) => nearest(u, known)).filter((h): h is string => h !== null)

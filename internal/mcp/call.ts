@@ -24,7 +24,7 @@ export interface Toolset {
   readonly definitions: readonly Record<string, unknown>[]
 }
 
-export function cliDefinition(table: readonly CommandEntry[]) {
+function cliDefinition(table: readonly CommandEntry[]) {
   const inputSchema: JSONSchema & { type: 'object' } = {
     type: 'object',
     properties: {

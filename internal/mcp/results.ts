@@ -28,7 +28,7 @@ export function errorResult(env: Envelope): ToolResult {
   return { isError: true, content: [text(env)] }
 }
 
-export function refusedResult(env: Envelope | undefined, report: unknown, refusal?: Refusal): ToolResult {
+function refusedResult(env: Envelope | undefined, report: unknown, refusal?: Refusal): ToolResult {
   const policy = refusal?.policy ?? env?.details.policy
   const refused = {
     policy: typeof policy === 'string' ? policy : null,

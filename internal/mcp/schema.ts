@@ -33,10 +33,10 @@ export interface BuiltTool {
   }
 }
 
-export const propName = (declared: string): string => declared.replace(/-/g, '_')
+const propName = (declared: string): string => declared.replace(/-/g, '_')
 
 /** The parameters of a tool: the command's positionals, then its (selected) flags. */
-export function paramsOf(entry: CommandEntry, def: ToolDef): Param[] {
+function paramsOf(entry: CommandEntry, def: ToolDef): Param[] {
   const out: Param[] = entry.args.map((a) => ({ name: propName(a.name), source: { arg: a }, required: a.required }))
   for (const [flag, spec] of Object.entries(entry.flags)) {
     if (def.flags !== undefined && !def.flags.includes(flag)) continue
@@ -92,7 +92,7 @@ function propertySchema(p: Param, entry: CommandEntry): JSONSchema {
   return { type: 'array', items: scalarSchema(spec), ...(p.required ? { minItems: 1 } : {}), description }
 }
 
-export function inputSchemaOf(entry: CommandEntry, params: readonly Param[]): JSONSchema & { type: 'object' } {
+function inputSchemaOf(entry: CommandEntry, params: readonly Param[]): JSONSchema & { type: 'object' } {
   const properties: Record<string, JSONSchema> = { schema_version: { const: TOOL_SCHEMA_VERSION } }
   for (const p of params) properties[p.name] = propertySchema(p, entry)
   // No `additionalProperties: false`: every byte here is paid in every agent's context; an undeclared argument
@@ -108,7 +108,7 @@ export function inputSchemaOf(entry: CommandEntry, params: readonly Param[]): JS
  * readOnlyHint from the declaration; the other hints mean something only for a tool that writes. MCP reads a
  * missing destructiveHint as true, so it is always explicit; a missing idempotentHint already means false.
  */
-export function annotationsOf(entry: CommandEntry): Record<string, boolean> {
+function annotationsOf(entry: CommandEntry): Record<string, boolean> {
   if (!mayMutate(entry)) return { readOnlyHint: true }
   const hints = { readOnlyHint: false, destructiveHint: entry.destructive === true }
   return entry.idempotent === true ? { ...hints, idempotentHint: true } : hints

@@ -15,7 +15,7 @@ export interface ServerDeps {
 }
 
 /** Sent once at initialize: the loop and the one rule about refusals, for clients that show it to the model. */
-export const INSTRUCTIONS =
+const INSTRUCTIONS =
   'dacli is this repository’s task store. Loop: next_tasks → get_context (before any work) → claim_task → work, with add_note for decisions and findings → check_task → finish_task. A result carrying `refused` is policy’s answer: follow its `next`, never retry it unchanged. Errors carry an error/v1 envelope.'
 
 export function createServer(deps: ServerDeps): { server: Server; toolset: Toolset } {

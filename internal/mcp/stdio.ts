@@ -18,7 +18,7 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol
 import { takeSerialized } from './results.js'
 
 /** One message may be this large (a 1 MB task title travels comfortably). */
-export const MAX_LINE_BYTES = 16 * 1024 * 1024
+const MAX_LINE_BYTES = 16 * 1024 * 1024
 
 const PARSE_ERROR = -32700
 const INVALID_REQUEST = -32600
@@ -27,7 +27,7 @@ const INVALID_PARAMS = -32602
 const ID_WINDOW = 64 * 1024
 
 /** A JSON-RPC id (string or number) written as the top-level `"id"` of a message's text, or null. */
-export function idOf(head: string, tail: string): string | number | null {
+function idOf(head: string, tail: string): string | number | null {
   // Forward through the head, tracking depth and strings, for `"id":` at depth 1.
   let depth = 0
   for (let i = 0; i < head.length; i++) {

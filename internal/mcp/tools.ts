@@ -154,7 +154,6 @@ export const TIER1: readonly ToolDef[] = [
 export const CLI_TOOL = 'cli'
 
 export type Profile = 'full' | 'minimal'
-export const PROFILES: readonly Profile[] = ['full', 'minimal']
 
 /** The smallest useful set (mcp.md, "Context cost"); `cli` reaches everything else. */
 export const MINIMAL: readonly string[] = [

@@ -7,7 +7,7 @@ import type { CommandEntry, Input } from '../clikit/command.js'
 import type { Context } from '../clikit/context.js'
 
 /** The reference a command's document is about: `ref`, `task.ref`, `slug` or `id`. */
-export function refOfDocument(data: unknown): string | null {
+function refOfDocument(data: unknown): string | null {
   if (data === null || typeof data !== 'object') return null
   const d = data as Record<string, unknown>
   const task = d.task !== null && typeof d.task === 'object' ? (d.task as Record<string, unknown>) : null

@@ -26,13 +26,13 @@ import { verificationLine } from './taskfile.js'
 import { runVerify, type Verification } from './verify.js'
 
 export interface Selection {
-  ns?: number[]
+  ns?: readonly number[]
   all?: boolean
   match?: string
 }
 
 /** The acceptance items a selection names; usage errors for numbers out of range or no match. */
-export function select(t: TaskRecord, sel: Selection): number[] {
+function select(t: TaskRecord, sel: Selection): number[] {
   const given = [sel.ns && sel.ns.length > 0, sel.all === true, sel.match !== undefined].filter(Boolean).length
   if (given !== 1) throw new UsageError('say which criteria: exactly one of --n N (repeatable), --all or --match TEXT')
   if (t.acceptance_total === 0) {
@@ -67,7 +67,7 @@ export interface VerifyRequest {
 }
 
 /** Run the verification command; a failure is exit 1 and nothing is changed. */
-export async function verifyOrFail(store: Store, req: VerifyRequest, t: TaskRecord | null): Promise<Verification> {
+async function verifyOrFail(store: Store, req: VerifyRequest, t: TaskRecord | null): Promise<Verification> {
   let v: Verification
   // The code under test is in the caller's worktree (a linked one, too); the evidence goes to the shared task.
   const git = store.git
@@ -149,7 +149,7 @@ export async function checkTask(
   }
 }
 
-export async function uncheckTask(store: Store, ref: string, who: Identity, ns: number[]): Promise<Change> {
+export async function uncheckTask(store: Store, ref: string, who: Identity, ns: readonly number[]): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'uncheck criteria of')
   const wanted = select(t, { ns })

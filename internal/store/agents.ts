@@ -178,17 +178,14 @@ export async function retireAgent(
   }
   if (agent.retired) return { agent, changed: released.length > 0, retiredNow: false, released }
   const file = path.join(store.dir, 'agents', `${id}.md`)
-  const lock = await store.lock(`agent-${id}`)
-  try {
+  await store.withLock(`agent-${id}`, async () => {
     const { parseObject, renderEdited } = await import('./frontmatter.js')
     assertNoLinks(file, store.dir)
     const parsed = parseObject(readText(file))
     const doc = parsed.doc.clone()
     doc.set('retired', true)
     atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))
-  } finally {
-    lock.release()
-  }
+  })
   store.journal({ kind: 'agent.retired', ref: id, id, project: null, actor: caller.id, summary: 'retired' })
   return { agent: { ...agent, retired: true }, changed: true, retiredNow: true, released }
 }

@@ -28,7 +28,7 @@ export async function open(arb: Arbitration | undefined, remote: string | null):
 }
 
 /** What a release or close reports about the remote claim (`details.remote_claim`). */
-export function dropDetails(remote: string, r: DropResult): Record<string, unknown> {
+function dropDetails(remote: string, r: DropResult): Record<string, unknown> {
   return {
     remote_claim: {
       remote,
@@ -39,7 +39,7 @@ export function dropDetails(remote: string, r: DropResult): Record<string, unkno
 }
 
 /** The remote a close (done, accept) answers to: `--remote`, the claim's remote, else `claims.remote`. */
-export function remoteForClose(arb: Arbitration | undefined, t: Pick<TaskRecord, 'claim'>): string | null {
+function remoteForClose(arb: Arbitration | undefined, t: Pick<TaskRecord, 'claim'>): string | null {
   if (arb === undefined || arb.local) return null
   return arb.explicit ?? t.claim?.remote ?? arb.configured
 }

@@ -124,8 +124,7 @@ export async function updateClaimCache(
   remote: string,
   change: { all: RemoteClaim[]; at: string } | { task: string; claim: RemoteClaim | null },
 ): Promise<void> {
-  const lock = await store.lock('remote-claims')
-  try {
+  return store.withLock('remote-claims', async () => {
     const cur = readClaimCache(store)
     const base: ClaimCache = cur !== null && cur.remote === remote ? cur : { remote, fetched_at: null, claims: [] }
     const next: ClaimCache =
@@ -137,9 +136,7 @@ export async function updateClaimCache(
           }
     next.claims.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0))
     atomicWrite(cacheFile(store), `${JSON.stringify(next)}\n`)
-  } finally {
-    lock.release()
-  }
+  })
 }
 
 /** Ids of tasks another clone (or identity) holds a live claim on, from the last fetch; empty without one. */

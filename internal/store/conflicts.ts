@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 
-export const CONFLICT_COPY = /\.conflict-[0-9a-f]{7,}$/
+const CONFLICT_COPY = /\.conflict-[0-9a-f]{7,}$/
 
 export interface ConflictCopy {
   /** The copy (absolute). */

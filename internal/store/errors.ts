@@ -15,7 +15,7 @@ export interface ErrorOptions {
 }
 
 /** A brand that survives bundling and realm boundaries better than instanceof. */
-export const ERROR_KIND = Symbol.for('dacli.error.kind')
+const ERROR_KIND = Symbol.for('dacli.error.kind')
 
 export class DacliError extends Error {
   readonly [ERROR_KIND]: ErrorKind

@@ -30,7 +30,7 @@ export const EVENT_KINDS = [
   'question',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
-export const EVENT_SCHEMA_VERSION = 1
+const EVENT_SCHEMA_VERSION = 1
 
 export interface EventRecord {
   id: string
@@ -70,7 +70,7 @@ export interface Answer {
 }
 
 /** A question's id is `q-<ULID>`; other events' ids are the bare ULID. */
-export const QUESTION_PREFIX = 'q-'
+const QUESTION_PREFIX = 'q-'
 
 /** A proposal (any event but a question) still waiting for `sync`: neither applied nor dismissed. */
 export const isPendingProposal = (e: EventRecord) => e.state === 'pending' && e.event_kind !== 'question'
@@ -323,8 +323,7 @@ export async function withEvent<R>(
   e: EventRecord,
   fn: (fresh: EventRecord) => Promise<{ outcome: Outcome | null; note?: OutcomeNote; result: R }>,
 ): Promise<R> {
-  const lock = await store.lock(`event-${e.id}`)
-  try {
+  return store.withLock(`event-${e.id}`, async () => {
     const file = path.join(store.root, e.path)
     const { parseObject, renderEdited } = await import('./frontmatter.js')
     let parsed: ReturnType<typeof parseObject>
@@ -353,13 +352,11 @@ export async function withEvent<R>(
       summary: note?.summary ?? `${e.event_kind} ${dismissed ? 'dismissed' : 'applied'}`,
     })
     return result
-  } finally {
-    lock.release()
-  }
+  })
 }
 
 /** Record an outcome if the event is still pending; returns the state it found. */
-export function settleEvent(store: Store, e: EventRecord, outcome: Outcome, note?: OutcomeNote): Promise<EventState> {
+function settleEvent(store: Store, e: EventRecord, outcome: Outcome, note?: OutcomeNote): Promise<EventState> {
   return withEvent(store, e, async (fresh) => ({
     outcome,
     ...(note === undefined ? {} : { note }),

@@ -235,13 +235,17 @@ export interface Split {
   eol: '\n' | '\r\n'
 }
 
-export function splitFrontmatter(text: string): Split {
+/**
+ * The one frontmatter splitter: every reader of `---` frontmatter (object files, config.yml, a task id read from
+ * a blob's bytes) goes through it. Returns why not when the text has no opening or no closing `---` line.
+ */
+function split(text: string): Split | 'no-open' | 'no-close' {
   const open = OPEN.exec(text)
-  if (open === null) throw new ParseError('no frontmatter: the file must start with a "---" line')
+  if (open === null) return 'no-open'
   const rest = text.slice(open[0].length)
   const m = CLOSE.exec(rest)
-  if (m === null) throw new ParseError('unterminated frontmatter: no closing "---" line')
-  const close = m[1] as string
+  const close = m?.[1]
+  if (m === null || close === undefined) return 'no-close'
   const frontLen = m.index + m[0].length - close.length
   return {
     head: open[0],
@@ -252,8 +256,22 @@ export function splitFrontmatter(text: string): Split {
   }
 }
 
+/** Split an object file; throws ParseError when it has no frontmatter. */
+export function splitFrontmatter(text: string): Split {
+  const s = split(text)
+  if (s === 'no-open') throw new ParseError('no frontmatter: the file must start with a "---" line')
+  if (s === 'no-close') throw new ParseError('unterminated frontmatter: no closing "---" line')
+  return s
+}
+
+/** The frontmatter text of a file, or null when it has none. */
+export function frontOf(text: string): string | null {
+  const s = split(text)
+  return typeof s === 'string' ? null : s.front
+}
+
 /** An object file's frontmatter data and body without the YAML library, or null when it needs the library. */
-export function readObject(text: string): { split: Split; data: Record<string, unknown> } | null {
+function readObject(text: string): { split: Split; data: Record<string, unknown> } | null {
   const split = splitFrontmatter(text)
   const data = readFront(split.front)
   return data === null ? null : { split, data }
@@ -262,16 +280,4 @@ export function readObject(text: string): { split: Split; data: Record<string, u
 /** An object file's frontmatter data and body: the subset reader first, the YAML library when needed. */
 export async function parseData(text: string): Promise<{ split: Split; data: Record<string, unknown> }> {
   return readObject(text) ?? (await import('./frontmatter.js')).parseObject(text)
-}
-
-/** Split `---` frontmatter cheaply (the full splitter lives in frontmatter.ts). */
-export function quickFront(text: string): { front: string; body: string } | null {
-  const t = text.startsWith('\uFEFF') ? text.slice(1) : text
-  const m = /^---[ \t]*\r?\n/.exec(t)
-  if (m === null) return null
-  const rest = t.slice(m[0].length)
-  const c = /(?:^|\n)---[ \t]*(?:\r?\n|$)/.exec(rest)
-  if (c === null) return null
-  const closeStart = c.index + (c[0].startsWith('\n') ? 1 : 0)
-  return { front: rest.slice(0, closeStart), body: rest.slice(c.index + c[0].length) }
 }

@@ -13,7 +13,7 @@ import { InvalidTextError } from './model.js'
 /** The workspace folder's name (workspace.ts re-exports it as WORKSPACE_DIR). */
 const DACLI = '.dacli'
 
-export const TEMP_MARK = '.dacli-tmp-'
+const TEMP_MARK = '.dacli-tmp-'
 /** `.<name>.dacli-tmp-<pid>-<host hash>-<random>` */
 const TEMP_RE = /^\..*\.dacli-tmp-(\d+)-([0-9a-f]{8})-[0-9a-f]+$/
 
@@ -67,7 +67,7 @@ export class LinkError extends FailureError {
 }
 
 /** The `.dacli` folder `abs` lies in (the nearest such ancestor), or null for a path outside any workspace. */
-export function workspaceFolderOf(abs: string): string | null {
+function workspaceFolderOf(abs: string): string | null {
   const parts = path.resolve(abs).split(path.sep)
   const i = parts.lastIndexOf(DACLI)
   return i <= 0 ? null : parts.slice(0, i + 1).join(path.sep)
@@ -265,24 +265,4 @@ function readSized(file: string, size: number): Buffer {
     fs.closeSync(fd)
   }
   return fs.readFileSync(file) // it grew since its size was taken: read it whole
-}
-
-export function readTextIfExists(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw e
-  }
-}
-
-/** Directory entries, or [] when the directory does not exist. */
-export function listDir(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir)
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return []
-    throw e
-  }
 }

@@ -41,7 +41,7 @@ const agentCache = new Map<string, { stamp: string; agent: AgentFile }>()
  * ParseError (an InvalidValueError for an id out of format or not matching the file name) for a file
  * that cannot be an identity. A long-running server re-reads only files whose stamp moved.
  */
-export async function readAgentFileChecked(file: string, root: string): Promise<AgentFile> {
+async function readAgentFileChecked(file: string, root: string): Promise<AgentFile> {
   const st = fs.lstatSync(file)
   if (st.isSymbolicLink()) throw new LinkError(file)
   const key = `${st.size}:${st.mtimeMs}:${st.ino}`

@@ -3,10 +3,9 @@
 export { type AcceptEntry, acceptAll, acceptTask, checkTask, type Selection, uncheckTask } from './acceptance.js'
 export { type AgentFile, lineageOf, listAgents, readAgent, retireAgent, spawnAgent } from './agents.js'
 export * from './errors.js'
-export { createEvent, EVENT_KINDS, type EventKind, type EventRecord, findEvent, listEvents } from './events.js'
+export { createEvent, type EventKind, type EventRecord, listEvents } from './events.js'
 export { findTemps } from './fsio.js'
-export { hashToken, listAgentFiles, ROOT_ID, scanAgents } from './identity.js'
-export { type InitResult, initWorkspace } from './init.js'
+export { listAgentFiles, ROOT_ID, scanAgents } from './identity.js'
 export {
   blockTask,
   type Change,
@@ -24,7 +23,7 @@ export {
 } from './lifecycle.js'
 export { listLocks } from './lock.js'
 export type { Broken, Estimate, Identity, Priority, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
-export { DEP_TYPES, PRIORITIES, PROJECT_STATUSES, STAGES, STATUSES, stamp, teOf } from './model.js'
+export { PRIORITIES, STAGES, stamp } from './model.js'
 export {
   addNote,
   addRisk,
@@ -39,15 +38,12 @@ export {
   type RiskRecord,
   readGlossary,
   readNote,
-  riskRank,
   SEVERITIES,
   setGlossaryTerm,
 } from './notes.js'
-export { addProject, projectContents, removeProject } from './projects.js'
-export { qualifiedRef, resolveAmong } from './refs.js'
+export { addProject, removeProject } from './projects.js'
 export { rootPublicKeys } from './signing.js'
-export { fileRefOf, Store, type TaskEdit } from './store.js'
+export { Store, type TaskEdit } from './store.js'
 export { type SyncResult, syncEvents } from './sync.js'
 export type { TaskFileRef } from './taskindex.js'
-export { listTaskFiles } from './taskindex.js'
-export { type AgentProblem, agentProblems, eventProblem, trustOf } from './trust.js'
+export { type AgentProblem, agentProblems, eventProblem } from './trust.js'

@@ -16,7 +16,7 @@ import * as path from 'node:path'
 import { system } from '../base/system.js'
 import { RefusedError, UsageError } from './errors.js'
 
-export const CHANGE_KINDS = [
+const CHANGE_KINDS = [
   'task.created',
   'task.changed',
   'task.moved',
@@ -58,7 +58,7 @@ export interface Change extends ChangeEntry {
   cursor: string
 }
 
-export const JOURNAL_DIR = 'journal'
+const JOURNAL_DIR = 'journal'
 const FILE = 'changes.jsonl'
 const HEADER_KIND = 'dacli-change-journal'
 const TAG_RE = /^[0-9a-f]{12}$/
@@ -250,7 +250,7 @@ function entryOf(line: string): ChangeEntry | null {
 }
 
 /** The journal's tag right now (null when there is none): a follower notices a journal that was replaced. */
-export function journalTag(dir: string): string | null {
+function journalTag(dir: string): string | null {
   return readHeader(journalFile(dir))?.tag ?? null
 }
 

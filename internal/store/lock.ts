@@ -57,7 +57,7 @@ export function readHolder(file: string): LockHolder | null {
 }
 
 /** Dead for certain: same host and the pid is gone (or now belongs to a different process). */
-export function holderIsDead(h: LockHolder | null, file: string, now = Date.now()): boolean {
+function holderIsDead(h: LockHolder | null, file: string, now = Date.now()): boolean {
   if (h === null) {
     // Unreadable or half-written: only a crash between create and write leaves that; give it a moment.
     try {
@@ -79,7 +79,7 @@ export interface LockOptions {
   waitMs?: number
 }
 
-export const DEFAULT_LOCK_WAIT_MS = 10_000
+const DEFAULT_LOCK_WAIT_MS = 10_000
 
 /** What a lock scope may be: `task-t-<ULID>`, `seq-<slug>`, `agent-<id>`, `record` … */
 const LOCK_SCOPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$/

@@ -28,7 +28,6 @@ export const STATUS_RANK: Record<Status, number> = { open: 0, active: 1, blocked
 
 export const PRIORITIES = ['must', 'should', 'could', 'wont'] as const
 export type Priority = (typeof PRIORITIES)[number]
-export const PRIORITY_RANK: Record<Priority, number> = { must: 0, should: 1, could: 2, wont: 4 }
 
 export const DEP_TYPES = ['FS', 'SS', 'FF', 'SF'] as const
 export type DepType = (typeof DEP_TYPES)[number]
@@ -207,8 +206,11 @@ export const stamp = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, '
 /** A task file name: `NNN-slug.md` (at least three digits). */
 export const TASK_FILE = /^(\d{3,})-([a-z0-9][a-z0-9-]*)\.md$/
 
+/** A task's number as its file name and references write it: at least three digits. */
+export const seqText = (seq: number): string => String(seq).padStart(3, '0')
+
 export function taskFileName(seq: number, slug: string): string {
-  return `${String(seq).padStart(3, '0')}-${slug}.md`
+  return `${seqText(seq)}-${slug}.md`
 }
 
 /** The cached part of a task record: everything but the body-derived details. */

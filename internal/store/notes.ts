@@ -301,7 +301,7 @@ export interface RiskRecord {
 }
 
 /** Computed, never stored: high+high = 1, high+medium = 2, any low = 3, otherwise 2. */
-export function riskRank(impact: string, likelihood: string): number {
+function riskRank(impact: string, likelihood: string): number {
   if (impact === 'high' && likelihood === 'high') return 1
   if (impact === 'low' || likelihood === 'low') return 3
   return 2
@@ -403,7 +403,7 @@ export interface GlossaryEntry {
 
 const TERM_LINE = /^[-*]\s+\*\*(.+?)\*\*\s+[—–-]\s+(.*)$/
 
-export function glossaryFile(store: Store, project: string): string {
+function glossaryFile(store: Store, project: string): string {
   return path.join(store.projectDir(project), 'glossary.md')
 }
 
@@ -442,8 +442,7 @@ export async function setGlossaryTerm(
 ): Promise<boolean> {
   store.requireProject(project)
   const file = glossaryFile(store, project)
-  const lock = await store.lock(`glossary-${project}`)
-  try {
+  return store.withLock(`glossary-${project}`, async () => {
     const line = `- **${term}** — ${definition}`
     let text: string
     try {
@@ -490,7 +489,5 @@ export async function setGlossaryTerm(
       summary: `glossary: ${term}`,
     })
     return true
-  } finally {
-    lock.release()
-  }
+  })
 }

@@ -77,7 +77,7 @@ const ULID_TEXT = '[0-9A-HJKMNP-TV-Z]{26}'
  * The formats of ids read from files. An id becomes part of a path (lock scopes, event file names,
  * agent files), so a value read from a file is used only after it matches its format here.
  */
-export const ID_FORMATS = {
+const ID_FORMATS = {
   task: new RegExp(`^t-${ULID_TEXT}$`),
   note: new RegExp(`^n-${ULID_TEXT}$`),
   risk: new RegExp(`^r-${ULID_TEXT}$`),

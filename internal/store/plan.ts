@@ -2,7 +2,7 @@
 // projects). next, overview, critical-path and doctor read the backlog through it.
 
 import type { Broken, TaskSummary } from './model.js'
-import { resolveAmong } from './refs.js'
+import { qualifiedRef, resolveAmong } from './refs.js'
 import type { Store } from './store.js'
 
 export interface Plan {
@@ -12,6 +12,12 @@ export interface Plan {
   /** A dependency's target, or null when it does not resolve. */
   target(t: TaskSummary, on: string): TaskSummary | null
   broken: Broken[]
+}
+
+/** A task's reference when the plan holds it, else its id as given. */
+export function refIn(plan: Plan, id: string): string {
+  const t = plan.byId.get(id)
+  return t ? qualifiedRef(t) : id
 }
 
 export async function loadPlan(store: Store, project?: string): Promise<Plan> {

@@ -19,8 +19,7 @@ export async function editProjectFrontmatter(
   fn: (doc: Document, data: Record<string, unknown>) => boolean,
 ): Promise<boolean> {
   const file = path.join(store.requireProject(slug), 'project.md')
-  const lock = await store.lock(`project-${slug}`)
-  try {
+  return store.withLock(`project-${slug}`, async () => {
     const { parseObject, renderEdited } = await import('./parsing.js')
     const text = fs.readFileSync(file, 'utf8')
     let parsed: ReturnType<typeof parseObject>
@@ -46,7 +45,5 @@ export async function editProjectFrontmatter(
       summary: 'edited',
     })
     return true
-  } finally {
-    lock.release()
-  }
+  })
 }

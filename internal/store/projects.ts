@@ -73,7 +73,7 @@ export async function addProject(store: Store, p: NewProject): Promise<string> {
 }
 
 /** What removing a project would delete, by kind. */
-export function projectContents(store: Store, slug: string): Record<string, number> {
+function projectContents(store: Store, slug: string): Record<string, number> {
   const dir = store.projectDir(slug)
   const count = (sub: string) => {
     try {

@@ -15,7 +15,7 @@ import { addNote, listNotes, type NoteRecord } from './notes.js'
 import { checkText } from './paths.js'
 import type { Store, TaskEdit } from './store.js'
 
-export const isQuestionId = (s: string | null | undefined): s is string => typeof s === 'string' && /^q-/i.test(s)
+const isQuestionId = (s: string | null | undefined): s is string => typeof s === 'string' && /^q-/i.test(s)
 
 const excerpt = (s: string, n = 80) => {
   const t = s.replace(/\s+/g, ' ').trim()
@@ -175,7 +175,7 @@ function settledRefusal(q: EventRecord): RefusedError {
 }
 
 /** A question by id or unique prefix (exit 4 when it is not a question). */
-export async function findQuestion(store: Store, id: string): Promise<EventRecord> {
+async function findQuestion(store: Store, id: string): Promise<EventRecord> {
   let e: EventRecord
   try {
     e = await findEvent(store, id)

@@ -2,13 +2,14 @@
 // version), without the YAML library: the `id:` line of the frontmatter. History
 // and the record merge pair versions of one task across renames and renumbers by it.
 
-const FRONT = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/
+import { frontOf } from './flat.js'
+
 const ID_LINE = /^id:[ \t]*["']?(t-[0-9A-Za-z]+)["']?[ \t]*$/im
 
 /** The task id in a task file's frontmatter (`t-<ULID>`, the ULID upper-cased), or null. */
 export function taskIdInText(text: string): string | null {
-  const front = FRONT.exec(text)?.[1]
-  const id = front === undefined ? undefined : ID_LINE.exec(front)?.[1]
+  const front = frontOf(text)
+  const id = front === null ? undefined : ID_LINE.exec(front)?.[1]
   return id === undefined ? null : `t-${id.slice(2).toUpperCase()}`
 }
 

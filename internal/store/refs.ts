@@ -4,6 +4,7 @@
 // (exit 2, listing the qualified candidates).
 
 import { NotFoundError, UsageError } from './errors.js'
+import { seqText } from './model.js'
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/i
 
@@ -47,7 +48,7 @@ export interface Candidate {
 }
 
 export const qualifiedRef = (c: { project: string; seq: number; slug: string }) =>
-  `${c.project}/${String(c.seq).padStart(3, '0')}-${c.slug}`
+  `${c.project}/${seqText(c.seq)}-${c.slug}`
 
 /** Candidates matching by file name (seq, NNN-slug, slug) or by id when ids are known. */
 export function matchRef<C extends Candidate>(r: ParsedRef, cands: readonly C[]): C[] {

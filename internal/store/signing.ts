@@ -111,7 +111,7 @@ export const isPublicKey = (v: unknown): v is string => typeof v === 'string' &&
 // ------------------------------------------------------------------ the root key
 
 /** The folder holding the root identity's published public keys. */
-export const rootKeysDir = (dacliDir: string) => path.join(dacliDir, 'agents', 'a-root.keys')
+const rootKeysDir = (dacliDir: string) => path.join(dacliDir, 'agents', 'a-root.keys')
 
 const fingerprint = (publicKey: string) => createHash('sha256').update(publicKey).digest('hex').slice(0, 16)
 

@@ -10,16 +10,17 @@ import { closest } from '../engines/distance.js'
 import type { GitInfo } from '../gitx/discover.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filecache.js'
-import { parseData, quickFront } from './flat.js'
+import { parseData } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { listAgentFiles, ROOT_ID, resolveIdentity } from './identity.js'
 import { appendChange, type ChangeEntry } from './journal.js'
-import { acquireLock, type Lock } from './lock.js'
+import { acquireLock, type Lock, type LockOptions, withLock } from './lock.js'
 import { appendToSection } from './markdown.js'
 import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
 import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
 import { isId, safeSegment } from './paths.js'
 import { projectOf } from './projects.js'
+import { taskIdInText } from './rawtask.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
 import type { Signer } from './signing.js'
 import { readTaskRecord, recordOf } from './taskfile.js'
@@ -135,9 +136,19 @@ export class Store {
     return path.join(this.dir, 'locks')
   }
 
+  /** Take the lock of `scope` (`DACLI_LOCK_WAIT_MS` bounds the wait); the caller releases it. */
   lock(scope: string): Promise<Lock> {
+    return acquireLock(this.locksDir, scope, this.lockOptions())
+  }
+
+  /** Run `fn` holding the lock of `scope`; released however `fn` ends. */
+  withLock<T>(scope: string, fn: () => Promise<T> | T): Promise<T> {
+    return withLock(this.locksDir, scope, fn, this.lockOptions())
+  }
+
+  private lockOptions(): LockOptions {
     const wait = Number(this.env.DACLI_LOCK_WAIT_MS)
-    return acquireLock(this.locksDir, scope, Number.isFinite(wait) && wait >= 0 ? { waitMs: wait } : {})
+    return Number.isFinite(wait) && wait >= 0 ? { waitMs: wait } : {}
   }
 
   // ---------------------------------------------------------------- projects
@@ -584,8 +595,7 @@ export class Store {
     fn: (edit: TaskEdit) => Promise<R | false> | R | false,
   ): Promise<{ result: R | false; task: TaskRecord; changed: boolean }> {
     const id = target.id ?? (await this.readTaskFile(target)).id
-    const lock = await this.lock(`task-${id}`)
-    try {
+    return this.withLock(`task-${id}`, async () => {
       let file: TaskFileRef | null = fs.existsSync(target.abs) ? target : null
       if (file !== null) {
         const probe = await this.readTaskFile(file)
@@ -637,9 +647,7 @@ export class Store {
       const after = recordOfText(out, dest)
       this.journal(taskChangeOf(record, after, actor, logLines))
       return { result, task: after, changed: true }
-    } finally {
-      lock.release()
-    }
+    })
   }
 
   /** The task file as read under its lock; a file dacli will not rewrite (see unreadableTask) refuses. */
@@ -655,8 +663,7 @@ export class Store {
   /** Move a task to `tasks/removed/` as a tombstone (its number is never reused). */
   async tombstoneTask(target: TaskFileRef & { id?: string }, actor: string): Promise<TaskRecord> {
     const id = target.id ?? (await this.readTaskFile(target)).id
-    const lock = await this.lock(`task-${id}`)
-    try {
+    return this.withLock(`task-${id}`, async () => {
       const file = fs.existsSync(target.abs) ? target : await this.findById(id, target.project)
       if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
       const { parseTaskFull, renderEdited, recordOfText } = await parsing()
@@ -682,9 +689,7 @@ export class Store {
         to: 'removed',
       })
       return recordOfText(text, { ...file, path: this.rel(dest) })
-    } finally {
-      lock.release()
-    }
+    })
   }
 
   /** Remove dead writers' temp files from every task folder of a project (a write elsewhere in it would not). */
@@ -704,8 +709,7 @@ export class Store {
       } catch {
         continue
       }
-      const m = /^id:[ \t]*["']?([^"'\s#]+)/m.exec(quickFront(text)?.front ?? '')
-      if (m?.[1] === id) removeFile(other)
+      if (taskIdInText(text) === id) removeFile(other)
     }
   }
 
@@ -715,8 +719,7 @@ export class Store {
     build: (existing: TaskSummary[]) => { slug: string; text: string; data: Record<string, unknown>; body: string },
   ): Promise<TaskRecord> {
     this.requireProject(project)
-    const lock = await this.lock(`seq-${project}`)
-    try {
+    return this.withLock(`seq-${project}`, async () => {
       this.forget(project) // list afresh under the lock: another process may have added a task
       const listing = await this.listTasks(project)
       const used = usedSeqs(this.paths(), project)
@@ -754,14 +757,7 @@ export class Store {
         summary: created.title,
       })
       return created
-    } finally {
-      lock.release()
-    }
-  }
-
-  /** The display reference `<project>/<NNN>-<slug>`. */
-  static refOf(t: { project: string; seq: number; slug: string }): string {
-    return qualifiedRef(t)
+    })
   }
 }
 

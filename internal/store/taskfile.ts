@@ -4,7 +4,7 @@
 
 import { UsageError } from './errors.js'
 import { parseData, type Split } from './flat.js'
-import { checkboxes, findSection, sections, sectionText, titleOf } from './markdown.js'
+import { checkboxes, sections, sectionText, titleOf } from './markdown.js'
 import {
   type AcceptanceItem,
   type Claim,
@@ -41,7 +41,7 @@ function estimateOf(v: unknown): Estimate | null {
 }
 
 /** `depends_on` as written by dacli (`{on, type}`) or by hand (`ref` or `ref:SS`). */
-export function dependenciesOf(v: unknown): Dependency[] {
+function dependenciesOf(v: unknown): Dependency[] {
   if (!Array.isArray(v)) return []
   const out: Dependency[] = []
   for (const item of v) {
@@ -83,7 +83,7 @@ export function parseDepFlag(spec: string, flag: string): Dependency {
 }
 
 /** `REF[:FS|SS|FF|SF]` as written in a file: lenient (an unknown suffix stays part of the reference). */
-export function parseDepSpec(spec: string): Dependency {
+function parseDepSpec(spec: string): Dependency {
   const m = /^(.*):(FS|SS|FF|SF)$/i.exec(spec)
   return m ? { on: m[1] as string, type: (m[2] as string).toUpperCase() as DepType } : { on: spec, type: 'FS' }
 }
@@ -118,7 +118,7 @@ function githubOf(v: unknown): GithubLink | null {
 
 const LOG_LINE = /^[-*]\s+(\S+)\s+(\S+)\s+(\S+)(?:\s+(.*))?$/
 
-export function logOf(body: string): LogEntry[] {
+function logOf(body: string): LogEntry[] {
   const text = sectionText(body, 'Log')
   if (text === null) return []
   const out: LogEntry[] = []
@@ -131,7 +131,7 @@ export function logOf(body: string): LogEntry[] {
 
 const KNOWN_SECTIONS = new Set(['so that', 'context', 'acceptance', 'log', 'verification'])
 
-export function verificationsOf(body: string): VerificationEntry[] {
+function verificationsOf(body: string): VerificationEntry[] {
   const text = sectionText(body, 'Verification')
   if (text === null) return []
   const out: VerificationEntry[] = []
@@ -191,7 +191,7 @@ export async function readTaskSummary(text: string, loc: TaskLocation): Promise<
 
 /** A task record from a file's frontmatter data and body (parsed by either reader; `doc` is not needed). */
 /** The summary fields of a task file (what listings and the index hold), validated exactly as recordOf validates. */
-export function summaryFrom(
+function summaryFrom(
   parsed: { data: Record<string, unknown>; split: Pick<Split, 'body'> },
   loc: TaskLocation,
 ): TaskSummary {
@@ -292,7 +292,7 @@ function isDep(item: unknown): boolean {
  * file names), the rest their documented shapes. A wrong value is never coerced into a default (an
  * `owner: [1, 2]` read as "unowned" would let anyone act): the file is refused, naming the field.
  */
-export function checkTaskFields(d: Record<string, unknown>): void {
+function checkTaskFields(d: Record<string, unknown>): void {
   if (!isId('task', d.id)) {
     throw new InvalidValueError('invalid-id', 'id', `field "id" is ${show(d.id)}; expected t-<ULID>`)
   }
@@ -368,10 +368,6 @@ export function newTaskBody(t: {
   parts.push(`## Acceptance\n\n${t.accept.map((a) => `- [ ] ${a}\n`).join('')}`)
   parts.push(`## Log\n\n${t.log}\n`)
   return `\n${parts.join('\n')}`
-}
-
-export function hasAcceptanceSection(body: string): boolean {
-  return findSection(body, 'Acceptance') !== undefined
 }
 
 export interface NewTaskFields {

@@ -340,10 +340,7 @@ export function deduplicated<T extends TaskSummary>(
 }
 
 /** Of two copies of one task, is `a` the one to keep? Higher version first, then the more terminal folder. */
-export function preferred(
-  a: Pick<TaskSummary, 'version' | 'status'>,
-  b: Pick<TaskSummary, 'version' | 'status'>,
-): boolean {
+function preferred(a: Pick<TaskSummary, 'version' | 'status'>, b: Pick<TaskSummary, 'version' | 'status'>): boolean {
   return a.version !== b.version ? a.version > b.version : STATUS_RANK[a.status] > STATUS_RANK[b.status]
 }
 

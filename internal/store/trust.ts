@@ -10,7 +10,7 @@ import { type EventRecord, eventContent } from './events.js'
 import type { AgentFile } from './identity.js'
 import { verifySignature } from './signing.js'
 
-export const ROOT = 'a-root'
+const ROOT = 'a-root'
 
 export interface AgentProblem {
   agent: string
@@ -52,7 +52,7 @@ function contextOf(agents: readonly AgentFile[], rootKeys: readonly string[]): C
 }
 
 /** The public keys that may sign for identity `id` (root's published keys, or the agent's own). */
-export function keysOf(agents: ReadonlyMap<string, AgentFile>, rootKeys: readonly string[], id: string): string[] {
+function keysOf(agents: ReadonlyMap<string, AgentFile>, rootKeys: readonly string[], id: string): string[] {
   if (id === ROOT) return [...rootKeys]
   const k = agents.get(id)?.public_key
   return k ? [k] : []

@@ -21,14 +21,14 @@ export interface Verification {
 }
 
 const TAIL = 4096
-export const DEFAULT_VERIFY_TIMEOUT_MS = 10 * 60_000
+const DEFAULT_VERIFY_TIMEOUT_MS = 10 * 60_000
 
 /**
  * Environment variables that hold secrets dacli knows about. They are not handed to the command (it
  * verifies the code, it needs no GitHub token or agent identity), and their values are masked in the
  * output kept for the caller, as is anything shaped like a GitHub token.
  */
-export const SECRET_ENV = ['GH_TOKEN', 'GITHUB_TOKEN', 'DACLI_AGENT'] as const
+const SECRET_ENV = ['GH_TOKEN', 'GITHUB_TOKEN', 'DACLI_AGENT'] as const
 
 /** After the command exits, how long its output may still drain before the pipes are let go. */
 const DRAIN_MS = 250

@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../gitx/discover.js'
 import { FailureError, NotFoundError, UsageError } from './errors.js'
-import { quickFront, readFront } from './flat.js'
+import { frontOf, readFront } from './flat.js'
 import { assertNoLinks, readText } from './fsio.js'
 
 export const WORKSPACE_DIR = '.dacli'
@@ -187,11 +187,13 @@ export async function readConfig(dir: string, parseDuration: (s: string) => numb
     throw new FailureError(`cannot read ${file}: ${(e as Error).message}`, { cause: e })
   }
   const rel = `${path.basename(dir)}/config.yml`
-  let raw: Record<string, unknown> | null = readFront(text.replace(/^---\r?\n/, '').replace(/\r?\n---\s*$/, ''))
+  // config.yml is plain YAML; one written between `---` lines, like an object file's frontmatter, reads the same.
+  const yaml = frontOf(text) ?? text
+  let raw: Record<string, unknown> | null = readFront(yaml)
   if (raw === null) {
     const { parseYamlMap } = await import('./frontmatter.js')
     try {
-      raw = parseYamlMap(quickFront(text)?.front ?? text) ?? {}
+      raw = parseYamlMap(yaml) ?? {}
     } catch (e) {
       throw new FailureError(`${rel} is ${(e as Error).message}`, { cause: e, details: { path: rel } })
     }

@@ -9,14 +9,14 @@ import type { GitInfo } from '../gitx/discover.js'
 import * as wt from '../gitx/worktree.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
 import { mayRewrite, notOwner, refOf } from './lifecycle.js'
-import type { Identity, TaskRecord, TaskSummary } from './model.js'
+import { type Identity, seqText, type TaskRecord, type TaskSummary } from './model.js'
 import type { Store } from './store.js'
 import { GITIGNORE } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
 export const worktreeName = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}-${String(t.seq).padStart(3, '0')}-${t.slug}`
+  `${t.project}-${seqText(t.seq)}-${t.slug}`
 
 /** A path as git reports it (real, absolute), for comparing worktree folders. */
 export function real(p: string): string {
@@ -38,7 +38,7 @@ export function requireGit(store: Store): GitInfo {
 }
 
 /** The folder a task's worktree lives in: the one recorded in the task, else the conventional one. */
-export function worktreePathOf(store: Store, t: Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree'>): string {
+function worktreePathOf(store: Store, t: Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree'>): string {
   return t.worktree !== null
     ? path.join(store.root, t.worktree.path)
     : path.join(store.dir, 'worktrees', worktreeName(t))
@@ -177,7 +177,7 @@ export async function addTaskWorktree(
 }
 
 /** Why a worktree may not be removed without --force (null: it may). */
-export async function removalBlockers(
+async function removalBlockers(
   git: GitInfo,
   env: Env,
   w: wt.GitWorktree,

@@ -57,7 +57,7 @@ async function sourceFiles(root: string): Promise<string[]> {
 }
 
 /** The resolved import graph, and every import esbuild could not resolve to a named module. */
-export async function importGraph(root: string): Promise<{ edges: ImportEdge[]; unnamed: Violation[] }> {
+async function importGraph(root: string): Promise<{ edges: ImportEdge[]; unnamed: Violation[] }> {
   const files = await sourceFiles(root)
   const unnamed: Violation[] = []
   const noteOf = (m: Message, what: string): Violation => ({
@@ -124,7 +124,7 @@ const HEAVY: [RegExp, (f: string) => boolean, string][] = [
 ]
 
 /** The layering rules, over the graph. Each returns the edges it forbids. */
-export function graphViolations(edges: readonly ImportEdge[]): Violation[] {
+function graphViolations(edges: readonly ImportEdge[]): Violation[] {
   const out: Violation[] = []
   const bad = (rule: string, e: ImportEdge, why: string) =>
     out.push({ rule, file: e.from, detail: `imports ${e.to} (${e.kind}): ${why}` })
@@ -202,7 +202,7 @@ interface BiomeReport {
 }
 
 /** What the architecture's lint rules say about the tree at `root` (with that tree's biome.json). */
-export async function lintViolations(root: string): Promise<Violation[]> {
+async function lintViolations(root: string): Promise<Violation[]> {
   const biome = path.join(REPO_ROOT, 'node_modules', '.bin', 'biome')
   const args = [
     'lint',

@@ -99,7 +99,7 @@ export function seedTasks(
 }
 
 /** Task id → the numbers of the issues carrying its marker (more than one is a duplicate). */
-export function markersOf(gh: FakeGitHub, repo: string): Map<string, number[]> {
+function markersOf(gh: FakeGitHub, repo: string): Map<string, number[]> {
   const out = new Map<string, number[]>()
   for (const i of gh.repo(repo).issues) {
     for (const m of (i.body ?? '').matchAll(/<!-- dacli:(t-[0-9A-Za-z]+) ws:[0-9A-Za-z]+ -->/g)) {

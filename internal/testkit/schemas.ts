@@ -9,7 +9,7 @@ import { REPO_ROOT } from './ws.js'
 let ajv: Ajv2020 | undefined
 
 /** The checked-in schema for a document id (`task/v1` → schemas/task.v1.schema.json). */
-export function publishedSchema(id: string): Record<string, unknown> {
+function publishedSchema(id: string): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', `${id.replace('/', '.')}.schema.json`), 'utf8'))
 }
 

@@ -1,5 +1,5 @@
 import { closeFlags } from '../../clikit/closeflags.js'
-import { defineCommand, flagBool, flagNum, flagStr, optionalArg } from '../../clikit/command.js'
+import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { bool, duration, str } from '../../clikit/flags.js'
 import { count } from '../../clikit/text.js'
 import { arbitrationOf } from '../../store/claims.js'
@@ -48,15 +48,15 @@ export const accept = defineCommand({
   examples: ['dacli accept ledger/2 --verify "npm test"', 'dacli accept --all'],
   async run(ctx, input) {
     const ref = input.args.ref
-    const all = flagBool(input, 'all')
+    const all = input.flags.all === true
     if ((ref === undefined) === !all) throw new UsageError('give a task reference or --all (not both)')
-    if (all && flagBool(input, 'force')) throw new UsageError('--force applies to one task, not to --all')
+    if (all && input.flags.force === true) throw new UsageError('--force applies to one task, not to --all')
     if (all && input.flags.branch !== undefined)
       throw new UsageError('--branch applies to one task; with --all each task’s own worktree branch is checked')
     if (all && input.flags.tokens !== undefined) throw new UsageError('--tokens applies to one task, not to --all')
-    const command = flagStr(input, 'verify')
+    const command = input.flags.verify
     if (command !== undefined) checkText(command, '--verify')
-    const timeout = flagNum(input, 'timeout')
+    const timeout = input.flags.timeout
     const verify =
       command === undefined
         ? undefined
@@ -65,7 +65,7 @@ export const accept = defineCommand({
     const f = input.flags
     const opts = {
       ...(verify === undefined ? {} : { verify }),
-      allowUnverified: flagBool(input, 'allow-unverified'),
+      allowUnverified: input.flags['allow-unverified'] === true,
       arbitration: arbitrationOf(store, ctx.env, f),
       allowUnlanded: f['allow-unlanded'] === true,
       ...(f.into === undefined ? {} : { into: f.into }),
@@ -77,7 +77,7 @@ export const accept = defineCommand({
         : [
             await acceptTask(store, ref, who, {
               ...opts,
-              force: flagBool(input, 'force'),
+              force: input.flags.force === true,
               ...(f.branch === undefined ? {} : { branch: f.branch }),
               ...(f.tokens === undefined ? {} : { tokens: f.tokens }),
             }),

@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagBool } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { arbitrationOf } from '../../store/claims.js'
 import { retireAgent } from '../../store/index.js'
@@ -17,7 +17,7 @@ export const retire = defineCommand({
   async run(ctx, input) {
     const store = await ctx.store()
     const r = await retireAgent(store, await ctx.identity(), input.args.id, {
-      release: flagBool(input, 'release'),
+      release: input.flags.release === true,
       arbitration: arbitrationOf(store, ctx.env, {}),
     })
     const data = await agentDoc(store, r.agent, r.changed, r.released)

@@ -2,10 +2,8 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
 import { type AgentFile, lineageOf, listAgents, readAgent, type Store } from '../../store/index.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { AgentDocT } from './json.js'
-
-const ref = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
 
 export async function agentDoc(
   store: Store,
@@ -26,7 +24,7 @@ export async function agentDoc(
     created_by: a.created_by,
     lineage: lineageOf(agents, a.id),
     children: agents.filter((x) => x.parent === a.id && x.id !== a.id).map((x) => x.id),
-    tasks_owned: owned.map((t) => ({ id: t.id, ref: ref(t), status: t.status, title: t.title })),
+    tasks_owned: owned.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status, title: t.title })),
     changed,
     released,
     path: a.path,

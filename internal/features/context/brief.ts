@@ -10,10 +10,7 @@ import type { NoteRecord, Store, TaskRecord } from '../../store/index.js'
 import { quote } from '../../store/markdown.js'
 import { teOf } from '../../store/model.js'
 import { listNotes, listRisks, readGlossary } from '../../store/notes.js'
-import { resolveAmong } from '../../store/refs.js'
-
-export const refOf = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
+import { qualifiedRef, resolveAmong } from '../../store/refs.js'
 
 const said = (text: string, who: string | null, when: string | null) =>
   `${quote(text)}\n> — ${who ?? 'unknown'}${when ? `, ${when}` : ''}`
@@ -28,7 +25,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
 
   // 1. The task itself — never trimmed.
   const task: string[] = [
-    `**${refOf(t)}** — ${t.title}`,
+    `**${qualifiedRef(t)}** — ${t.title}`,
     '',
     `status ${t.status} · priority ${t.priority ?? 'none'} · owner ${t.owner ?? 'nobody'}${t.estimate ? ` · estimate ${t.estimate.optimistic}/${t.estimate.probable}/${t.estimate.pessimistic} (Te ${teOf(t.estimate)})` : ''}`,
     '',
@@ -83,7 +80,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
   for (let depth = 0; parentId !== null && depth < 10; depth++) {
     const p = resolveAmong(listing.tasks, parentId, t.project) ?? (await store.readTask(parentId).catch(() => null))
     if (p === null) break
-    chain.push(`${refOf(p)} — ${p.title}`)
+    chain.push(`${qualifiedRef(p)} — ${p.title}`)
     parentId = p.parent
   }
   if (chain.length > 0) why.push(`Part of: ${chain.join(' ← ')}`)
@@ -170,7 +167,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
               ? ''
               : (() => {
                   const s = siblings.find((x) => x.id === f.about)
-                  return s ? ` (on ${refOf(s)})` : ''
+                  return s ? ` (on ${qualifiedRef(s)})` : ''
                 })()
           return `${f.severity ?? 'unrated'}${on}:\n${said(f.text, f.who, f.when)}`
         })
@@ -179,11 +176,11 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
   }
 
   // 9. Recent activity in the project (newest first).
-  const activity = [...t.log.map((l) => ({ ...l, ref: refOf(t) }))]
+  const activity = [...t.log.map((l) => ({ ...l, ref: qualifiedRef(t) }))]
   for (const s of siblings.filter((x) => x.id !== t.id && x.status !== 'open').slice(-20)) {
     try {
       const full = await store.readTask(s.id, { prefer: t.project })
-      activity.push(...full.log.slice(-3).map((l) => ({ ...l, ref: refOf(full) })))
+      activity.push(...full.log.slice(-3).map((l) => ({ ...l, ref: qualifiedRef(full) })))
     } catch {
       // An unreadable sibling is reported by lists and doctor; the brief goes on without it.
     }
@@ -215,7 +212,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
       const effect = needs === null ? 'constrains the finish only' : holds ? 'holds the start' : 'start: met'
       lines.push(
         dep
-          ? `- ${d.type} ${refOf(dep)} — ${dep.status}: ${dep.title} (${effect})`
+          ? `- ${d.type} ${qualifiedRef(dep)} — ${dep.status}: ${dep.title} (${effect})`
           : `- ${d.type} ${d.on} — does not resolve (${effect})`,
       )
     }

@@ -1,11 +1,11 @@
 import { byText } from '../../base/order.js'
-import { defineCommand, flagBool } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { CycleError, topoOrder } from '../../engines/cpm.js'
 import { lintDecision, lintRisk } from '../../engines/lint.js'
 import { type Broken, listAgentFiles, listEvents, listNotes, listRisks, type Store } from '../../store/index.js'
-import { loadPlan } from '../../store/plan.js'
-import { qualifiedRef as refOf } from '../../store/refs.js'
+import { loadPlan, refIn } from '../../store/plan.js'
+import { qualifiedRef } from '../../store/refs.js'
 import { coordinationFindings } from './coordination.js'
 import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings, parentCycles } from './hostile.js'
 import type { DoctorDocT } from './json.js'
@@ -54,7 +54,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
       add({
         code: 'sequence-collision',
         severity: 'error',
-        subject: refOf(t),
+        subject: qualifiedRef(t),
         message: `${t.project} has two tasks numbered ${t.seq}`,
         hint: 'dacli record pull renumbers the later-created task; or rename one file to a free number and add the old one to its aliases',
       })
@@ -71,9 +71,9 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
         add({
           code: 'dangling-dependency',
           severity: 'error',
-          subject: refOf(t),
+          subject: qualifiedRef(t),
           message: `depends on ${d.on}, which does not resolve to one task`,
-          hint: `dacli task depend ${refOf(t)} --remove ${d.on}`,
+          hint: `dacli task depend ${qualifiedRef(t)} --remove ${d.on}`,
         })
       }
     }
@@ -81,18 +81,18 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
       add({
         code: 'orphaned-task',
         severity: 'warning',
-        subject: refOf(t),
+        subject: qualifiedRef(t),
         message: `owned by ${t.owner}, which is ${retired.has(t.owner) ? 'retired' : 'not a known identity'}`,
-        hint: `another identity can take it over with dacli task claim ${refOf(t)}`,
+        hint: `another identity can take it over with dacli task claim ${qualifiedRef(t)}`,
       })
     }
     if (t.status === 'active' && t.claim?.expires && Date.parse(t.claim.expires) <= now.getTime()) {
       add({
         code: 'expired-claim',
         severity: 'warning',
-        subject: refOf(t),
+        subject: qualifiedRef(t),
         message: `${t.claim.by}'s claim expired at ${t.claim.expires}`,
-        hint: `the owner renews it (dacli task renew ${refOf(t)}) or someone else takes it over (dacli task claim)`,
+        hint: `the owner renews it (dacli task renew ${qualifiedRef(t)}) or someone else takes it over (dacli task claim)`,
       })
     }
   }
@@ -106,14 +106,11 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     )
   } catch (e) {
     if (!(e instanceof CycleError)) throw e
-    const names = e.cycle.map((id) => {
-      const x = plan.byId.get(id)
-      return x ? refOf(x) : id
-    })
+    const names = e.cycle.map((id) => refIn(plan, id))
     add({
       code: 'dependency-cycle',
       severity: 'error',
-      subject: names[0] as string,
+      subject: refIn(plan, e.cycle[0]),
       message: `dependency cycle: ${names.join(' → ')}`,
       hint: 'remove one link with dacli task depend <ref> --remove <dep>',
     })
@@ -160,7 +157,7 @@ export const doctor = defineCommand({
     const data: DoctorDocT = { schema: 'doctor/v1', ok, findings }
     return {
       data,
-      verdict: flagBool(input, 'strict') && !ok ? 'failure' : null,
+      verdict: input.flags.strict === true && !ok ? 'failure' : null,
       human(out) {
         if (findings.length === 0) {
           out.line('no problems found')

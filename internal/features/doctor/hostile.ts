@@ -7,12 +7,12 @@ import * as path from 'node:path'
 import type { Broken, Store, TaskSummary } from '../../store/index.js'
 import { agentProblems, type EventRecord, eventProblem, rootPublicKeys, scanAgents } from '../../store/index.js'
 import type { Plan } from '../../store/plan.js'
-import { qualifiedRef as refOf } from '../../store/refs.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { DoctorDocT } from './json.js'
 
 type Finding = DoctorDocT['findings'][number]
 
-const HINTS: Record<string, string> = {
+const HINTS = {
   'unparseable-object': 'fix the file by hand; dacli skips it and never overwrites it',
   'invalid-id': 'an id read from a file becomes a path, so dacli refuses it: restore the id (or remove the file)',
   'invalid-field': 'fix the field by hand; commands refuse this file rather than guess its value',
@@ -21,12 +21,13 @@ const HINTS: Record<string, string> = {
     'dacli never reads or writes through a link inside .dacli/: replace the link with the real folder or file',
   'special-file': 'only regular files and folders belong in .dacli/: remove it',
   'unreadable-path': 'dacli cannot read it (permissions?); it is left out, never read as empty: fix its mode or owner',
-}
+} satisfies Record<string, string>
+const hasHint = (code: string): code is keyof typeof HINTS => Object.hasOwn(HINTS, code)
 
 /** A finding for a file a listing skipped. */
 export function brokenFinding(b: Broken): Finding {
-  const code = b.code in HINTS ? b.code : 'unparseable-object'
-  return { code, severity: 'error', subject: b.path, message: b.reason, hint: HINTS[code] as string }
+  const code = hasHint(b.code) ? b.code : 'unparseable-object'
+  return { code, severity: 'error', subject: b.path, message: b.reason, hint: HINTS[code] }
 }
 
 /** Every link and special file under `.dacli/` (never followed). */
@@ -126,11 +127,11 @@ export function parentCycles(plan: Plan): Finding[] {
       .join(',')
     if (seen.has(key)) continue
     seen.add(key)
-    const names = [...loop, cur].map(refOf)
+    const names = [...loop, cur].map(qualifiedRef)
     out.push({
       code: 'parent-cycle',
       severity: 'error',
-      subject: names[0] as string,
+      subject: qualifiedRef(loop[0] ?? cur),
       message: `parent cycle: ${names.join(' → ')} (each names the next as its parent)`,
       hint: `remove or change the parent: line of one of them by hand`,
     })

@@ -43,7 +43,7 @@ export async function leftoverFindings(store: Store): Promise<Finding[]> {
 }
 
 /** Temp files a killed `record` left among git's loose objects (git fsck: "bad sha1 file"). */
-export async function gitTempFindings(store: Store): Promise<Finding[]> {
+async function gitTempFindings(store: Store): Promise<Finding[]> {
   if (store.git === null) return []
   const { objectTemps } = await import('../../gitx/isofs.js')
   return objectTemps(store.git.commonDir)

@@ -1,11 +1,9 @@
-import { defineCommand, flagBool, flagNum, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
 import { listEvents } from '../../store/index.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { EventListDocT } from './json.js'
-
-const ref = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
 
 export const list = defineCommand({
   path: 'events list',
@@ -20,15 +18,15 @@ export const list = defineCommand({
   mutates: false,
   async run(ctx, input) {
     const store = await ctx.store()
-    const aboutRef = flagStr(input, 'about')
+    const aboutRef = input.flags.about
     const about = aboutRef === undefined ? null : await store.readTask(aboutRef)
     const { events, broken } = await listEvents(store)
     for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason}`)
-    const pending = flagBool(input, 'pending')
+    const pending = input.flags.pending === true
     const matches = events
       .filter((e) => (!pending || e.state === 'pending') && (about === null || e.about === about.id))
       .reverse()
-    const limit = flagNum(input, 'limit')
+    const limit = input.flags.limit
     const page = limit === undefined ? matches : matches.slice(0, limit)
     const tasks = page.some((e) => e.about !== null) ? (await store.listTasks()).tasks : []
     const data: EventListDocT = {
@@ -40,7 +38,7 @@ export const list = defineCommand({
           kind: e.event_kind,
           created: e.created,
           created_by: e.created_by,
-          about: e.about === null ? null : { id: e.about, ref: t ? ref(t) : null },
+          about: e.about === null ? null : { id: e.about, ref: t ? qualifiedRef(t) : null },
           applied: e.applied,
           state: e.state,
           dismissed: e.dismissed,

@@ -1,14 +1,14 @@
 import { byText } from '../../base/order.js'
-import { defineCommand, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { CycleError } from '../../engines/cpm.js'
 import type { Schedule } from '../../engines/schedule.js'
 import { RefusedError } from '../../store/errors.js'
 import { safeSegment } from '../../store/paths.js'
-import { loadPlan } from '../../store/plan.js'
+import { loadPlan, refIn } from '../../store/plan.js'
 import { dot, mermaid, text } from './critrender.js'
 import type { CriticalPathDocT } from './json.js'
-import { refOf, scheduleOf } from './plan.js'
+import { scheduleOf } from './plan.js'
 
 type Row = CriticalPathDocT['tasks'][number]
 
@@ -31,9 +31,9 @@ export const criticalPath = defineCommand({
     'dacli critical-path --project ledger --format mermaid > plan.mmd',
   ],
   async run(ctx, input) {
-    const project = flagStr(input, 'project')
+    const project = input.flags.project
     if (project !== undefined) safeSegment(project, 'project slug')
-    const format = (flagStr(input, 'format') ?? 'text') as 'text' | 'mermaid' | 'dot'
+    const format = input.flags.format ?? 'text'
     const store = await ctx.store()
     const plan = await loadPlan(store, project)
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
@@ -42,20 +42,14 @@ export const criticalPath = defineCommand({
       s = scheduleOf(plan, project)
     } catch (e) {
       if (!(e instanceof CycleError)) throw e
-      const names = e.cycle.map((id) => {
-        const t = plan.byId.get(id)
-        return t ? refOf(t) : id
-      })
+      const names = e.cycle.map((id) => refIn(plan, id))
       throw new RefusedError('dependency-cycle', `the dependencies form a cycle: ${names.join(' → ')}`, {
         details: { cycle: names },
         next: [`dacli task depend ${names[0]} --remove ${names[1]}`],
       })
     }
     const task = (id: string) => plan.byId.get(id)
-    const refOfId = (id: string) => {
-      const t = task(id)
-      return t ? refOf(t) : id
-    }
+    const refOfId = (id: string) => refIn(plan, id)
     const rows: Row[] = s.rows.map((r) => ({
       id: r.id,
       ref: refOfId(r.id),

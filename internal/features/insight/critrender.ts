@@ -84,7 +84,7 @@ function relations(after: readonly { ref: string; type: string }[]): string {
 const n = oneDecimal
 
 /** The critical DAG in steps: a task's step is one past its latest critical predecessor's (ties by reference). */
-export function steps(doc: Doc): string[][] {
+function steps(doc: Doc): string[][] {
   const byId = new Map(doc.critical_graph.map((c) => [c.id, c]))
   const depth = new Map<string, number>()
   const depthOf = (id: string, seen: Set<string>): number => {

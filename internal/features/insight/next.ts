@@ -1,11 +1,12 @@
-import { defineCommand, flagNum, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../engines/readiness.js'
 import { safeSegment } from '../../store/paths.js'
 import { loadPlan } from '../../store/plan.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { NextDocT } from './json.js'
-import { readyFrontier, refOf, remoteClaims } from './plan.js'
+import { readyFrontier, remoteClaims } from './plan.js'
 
 export const next = defineCommand({
   path: 'next',
@@ -23,9 +24,9 @@ export const next = defineCommand({
   common: true,
   examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json'],
   async run(ctx, input) {
-    const project = flagStr(input, 'project')
+    const project = input.flags.project
     if (project !== undefined) safeSegment(project, 'project slug')
-    const parallel = flagNum(input, 'parallel') ?? 3
+    const parallel = input.flags.parallel ?? 3
     const store = await ctx.store()
     const plan = await loadPlan(store, project)
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
@@ -41,20 +42,20 @@ export const next = defineCommand({
       parallel,
       ready: f.ready.map((t) => ({
         id: t.id,
-        ref: refOf(t),
+        ref: qualifiedRef(t),
         title: t.title,
         priority: t.priority,
         slack: f.slack?.get(t.id) ?? null,
         critical: f.critical.has(t.id),
-        command: `dacli task claim ${refOf(t)}`,
+        command: `dacli task claim ${qualifiedRef(t)}`,
       })),
       waiting: f.waiting.map((w) => {
         const name = (id: string) => {
           const x = plan.byId.get(id) ?? plan.target(w.task, id)
-          return x ? refOf(x) : id
+          return x ? qualifiedRef(x) : id
         }
         return {
-          ref: refOf(w.task),
+          ref: qualifiedRef(w.task),
           on: w.on.map(name),
           holds: w.holds.map((h) => ({ ref: name(h.on), type: h.type, status: h.status, needs: h.needs })),
         }

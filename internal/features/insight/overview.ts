@@ -5,8 +5,9 @@ import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
 import { loadPlan } from '../../store/plan.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { OverviewDocT } from './json.js'
-import { readyFrontier, refOf, remoteClaims } from './plan.js'
+import { readyFrontier, remoteClaims } from './plan.js'
 
 export const overview = defineCommand({
   path: 'overview',
@@ -25,12 +26,11 @@ export const overview = defineCommand({
     const counts = { open: 0, active: 0, blocked: 0, done: 0 }
     for (const t of plan.tasks) counts[t.status]++
     const live = new Set(
-      plan.tasks
-        .filter(
-          (t) =>
-            t.status !== 'done' && t.claim !== null && (t.claim.expires === null || Date.parse(t.claim.expires) > now),
-        )
-        .map((t) => t.claim?.by as string),
+      plan.tasks.flatMap((t) =>
+        t.status !== 'done' && t.claim !== null && (t.claim.expires === null || Date.parse(t.claim.expires) > now)
+          ? [t.claim.by]
+          : [],
+      ),
     )
     const ev = await listEvents(store)
     const f = readyFrontier(plan, 3, undefined, await remoteClaims(ctx, store, false))
@@ -47,10 +47,10 @@ export const overview = defineCommand({
       record_conflicts: conflictCopies(store.dir, { skipEvents: true }).length,
       ready_now: f.ready.map((t) => ({
         id: t.id,
-        ref: refOf(t),
+        ref: qualifiedRef(t),
         title: t.title,
         priority: t.priority,
-        command: `dacli task claim ${refOf(t)}`,
+        command: `dacli task claim ${qualifiedRef(t)}`,
       })),
     }
     return {

@@ -9,11 +9,8 @@ import { claimedElsewhere } from '../../store/claims.js'
 import type { Store, TaskSummary } from '../../store/index.js'
 import type { Plan } from '../../store/plan.js'
 
-export const refOf = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
-
 /** Every loaded task as the schedule engine sees it, dependencies resolved to ids. */
-export function planTasks(plan: Plan): PlanTask[] {
+function planTasks(plan: Plan): PlanTask[] {
   return [...plan.byId.values()].map((t) => ({
     id: t.id,
     project: t.project,
@@ -39,7 +36,7 @@ export function readyFrontier(
   try {
     const s = scheduleOf(plan, project)
     if (s.duration !== null) {
-      slack = new Map(s.rows.map((r) => [r.id, r.slack as number]))
+      slack = new Map(s.rows.flatMap((r): [string, number][] => (r.slack === null ? [] : [[r.id, r.slack]])))
       critical = new Set(s.critical.map((c) => c.id))
     }
   } catch (e) {

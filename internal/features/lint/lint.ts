@@ -1,13 +1,13 @@
-import { defineCommand, flagStr, optionalArg } from '../../clikit/command.js'
+import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { type LintFinding, lintDecision, lintRisk, lintTask } from '../../engines/lint.js'
 import { listNotes, listRisks, type TaskRecord } from '../../store/index.js'
 import { safeSegment } from '../../store/paths.js'
-import { qualifiedRef as refOf } from '../../store/refs.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { LintDocT } from './json.js'
 
 const toLint = (t: TaskRecord) => ({
-  ref: refOf(t),
+  ref: qualifiedRef(t),
   title: t.title,
   status: t.status,
   criteria: t.acceptance.map((a) => a.text),
@@ -23,7 +23,7 @@ export const lint = defineCommand({
   json: 'lint/v1',
   mutates: false,
   async run(ctx, input) {
-    const project = flagStr(input, 'project')
+    const project = input.flags.project
     if (project !== undefined) safeSegment(project, 'project slug')
     const store = await ctx.store()
     const findings: LintFinding[] = []

@@ -10,13 +10,13 @@ import { UsageError } from '../../store/errors.js'
 import type { CapabilitiesDocT } from './json.js'
 
 /** The on-disk formats this binary reads and writes. */
-export const STATE_SCHEMAS = [
+const STATE_SCHEMAS = [
   { id: 'state.event', version: 1 },
   { id: 'state.workspace', version: 0 },
 ]
 
 /** The prompts this binary writes for agents, with their layout versions. */
-export const PROMPT_SCHEMAS = [{ id: 'prompt.context-brief', version: BRIEF_PROMPT_VERSION }]
+const PROMPT_SCHEMAS = [{ id: 'prompt.context-brief', version: BRIEF_PROMPT_VERSION }]
 
 /**
  * Run-time capabilities, derived from the commands the build carries. Their presence
@@ -31,7 +31,7 @@ const ADAPTERS: [string, string][] = [
   ['verify.shell', 'task check'],
 ]
 
-export const commandId = (path: string) => `cli.command.${path.replace(/ /g, '.')}`
+const commandId = (path: string) => `cli.command.${path.replace(/ /g, '.')}`
 
 function commandEntry(c: CommandDecl): CapabilitiesDocT['commands'][number] {
   const id = commandId(c.path)

@@ -11,10 +11,10 @@ import { FailureError, NotFoundError, RefusedError, UsageError } from '../../sto
 import { CAPABILITY_ID, capabilitiesOf, idVersions } from './capabilities.js'
 import type { CompatibilityReportDocT } from './json.js'
 
-export const REQUIREMENTS_SCHEMA_VERSION = 1
+const REQUIREMENTS_SCHEMA_VERSION = 1
 
 /** Where a requirements document is looked for, in order, when no path is given. */
-export function candidates(cwd: string, env: Readonly<Record<string, string | undefined>>): string[] {
+function candidates(cwd: string, env: Readonly<Record<string, string | undefined>>): string[] {
   const repo = gitInfoAt(cwd)?.workTree ?? cwd
   const home = env.HOME ?? os.homedir()
   const local = ['skills', '.codex/skills', '.agents/skills'].map((d) =>
@@ -61,15 +61,15 @@ function parseRequirements(text: string, shown: string): { required: Requirement
     return v.map((r, i) => {
       if (r === null || typeof r !== 'object') throw bad(`${key}[${i}] must be an object`)
       const o = r as Record<string, unknown>
-      if (typeof o.id !== 'string' || !CAPABILITY_ID.test(o.id)) throw bad(`${key}[${i}].id must be a capability id`)
-      if (o.schema_version !== undefined && !Number.isInteger(o.schema_version))
+      const { id, schema_version: version, fallback } = o
+      if (typeof id !== 'string' || !CAPABILITY_ID.test(id)) throw bad(`${key}[${i}].id must be a capability id`)
+      if (version !== undefined && !(typeof version === 'number' && Number.isInteger(version)))
         throw bad(`${key}[${i}].schema_version must be an integer`)
-      if (o.fallback !== undefined && typeof o.fallback !== 'string')
-        throw bad(`${key}[${i}].fallback must be a string`)
+      if (fallback !== undefined && typeof fallback !== 'string') throw bad(`${key}[${i}].fallback must be a string`)
       return {
-        id: o.id,
-        ...(o.schema_version === undefined ? {} : { schema_version: o.schema_version as number }),
-        ...(o.fallback === undefined ? {} : { fallback: o.fallback as string }),
+        id,
+        ...(version === undefined ? {} : { schema_version: version }),
+        ...(fallback === undefined ? {} : { fallback }),
       }
     })
   }

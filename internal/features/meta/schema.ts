@@ -3,7 +3,7 @@ import { NotFoundError } from '../../store/errors.js'
 import type { SchemaListDocT } from './json.js'
 
 /** `task/v1` → `task.v1.schema.json` */
-export const schemaFile = (id: string) => `${id.replace('/', '.')}.schema.json`
+const schemaFile = (id: string) => `${id.replace('/', '.')}.schema.json`
 
 export const schema = defineCommand({
   path: 'schema',

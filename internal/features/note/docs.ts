@@ -3,17 +3,15 @@
 import type { Out } from '../../clikit/io.js'
 import { classifiedError } from '../../store/errors.js'
 import type { NoteRecord, Store } from '../../store/index.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { NoteBodyT } from './json.js'
-
-const taskRef = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
 
 export async function noteBody(store: Store, n: NoteRecord): Promise<NoteBodyT> {
   let about: NoteBodyT['about'] = null
   if (n.about !== null) {
     try {
       const t = await store.readTask(n.about, { prefer: n.project })
-      about = { id: t.id, ref: taskRef(t) }
+      about = { id: t.id, ref: qualifiedRef(t) }
     } catch (e) {
       const kind = classifiedError(e)?.kind
       if (kind !== 'not_found' && kind !== 'usage') throw e

@@ -12,6 +12,8 @@ import type { Git, TreeFile } from '../../gitx/index.js'
 import { objectId } from '../../gitx/objects.js'
 import type { Store } from '../../store/index.js'
 import type { Lock } from '../../store/lock.js'
+import { seqText } from '../../store/model.js'
+import { taskIdInText } from '../../store/rawtask.js'
 import { usedSeqs } from '../../store/taskindex.js'
 import type { FileChangedT } from './json.js'
 import { plannedChanges } from './workfiles.js'
@@ -20,7 +22,6 @@ const TASK = /^(?:.*\/)?\.dacli\/projects\/([a-z0-9][a-z0-9._-]*)\/tasks\/[a-z]+
 const PROJECT = /^(?:.*\/)?\.dacli\/projects\/([a-z0-9][a-z0-9._-]*)\/project\.md$/
 const GLOSSARY = /^(?:.*\/)?\.dacli\/projects\/([a-z0-9][a-z0-9._-]*)\/glossary\.md$/
 const AGENT = /^(?:.*\/)?\.dacli\/agents\/(a-[a-z0-9][a-z0-9-]*)\.md$/
-const TASK_ID = /^id:[ \t]*["']?(t-[0-9A-HJKMNP-TV-Z]{26})["']?[ \t]*$/m
 
 function diskOid(file: string): string | null {
   try {
@@ -31,10 +32,7 @@ function diskOid(file: string): string | null {
 }
 
 async function taskIdOf(git: Git, f: TreeFile | undefined): Promise<string | null> {
-  if (f === undefined) return null
-  const text = (await git.readBlob(f.oid)).subarray(0, 4096).toString('utf8')
-  const front = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? ''
-  return TASK_ID.exec(front)?.[1] ?? null
+  return f === undefined ? null : taskIdInText((await git.readBlob(f.oid)).subarray(0, 4096).toString('utf8'))
 }
 
 export type Applied = { files: FileChangedT[] } | { moved: string[] }
@@ -63,9 +61,9 @@ export async function applyLocked(
       for (const id of [await taskIdOf(git, from.get(c.path)), await taskIdOf(git, to.get(c.path))]) {
         if (id !== null) scopes.add(`task-${id}`)
       }
-      if (c.change === 'added') {
-        const project = t[1] as string
-        newNumbers.set(project, (newNumbers.get(project) ?? new Set()).add(Number(t[2])))
+      const [, project, seq] = t
+      if (c.change === 'added' && project !== undefined) {
+        newNumbers.set(project, (newNumbers.get(project) ?? new Set()).add(Number(seq)))
         scopes.add(`seq-${project}`)
       }
       continue
@@ -89,7 +87,7 @@ export async function applyLocked(
       }
       const onDisk = usedSeqs({ root: store.root, dir: store.dir }, project)
       for (const n of onDisk) {
-        if (!recorded.has(n) && numbers.has(n)) moved.push(`${project}/${String(n).padStart(3, '0')}`)
+        if (!recorded.has(n) && numbers.has(n)) moved.push(`${project}/${seqText(n)}`)
       }
     }
     if (moved.length > 0) return { moved }

@@ -1,5 +1,5 @@
 import { isoSeconds } from '../../base/time.js'
-import { defineCommand, flagNum } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
 import { shortOid } from '../../gitx/objects.js'
 import { branchRef } from '../../gitx/record.js'
@@ -21,7 +21,7 @@ export const log = defineCommand({
     const store = await ctx.store()
     const git = await ctx.git()
     const ref = branchRef(store)
-    const limit = flagNum(input, 'limit') ?? DEFAULT_LIMIT
+    const limit = input.flags.limit ?? DEFAULT_LIMIT
     const tip = await git.resolve(ref)
     const commits: RecordLogDocT['commits'] = []
     let truncated = false

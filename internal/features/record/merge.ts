@@ -16,7 +16,7 @@ import { decodeTime } from 'ulid'
 import { byText } from '../../base/order.js'
 import type { Git, TreeFile } from '../../gitx/index.js'
 import { appendToSection } from '../../store/markdown.js'
-import { stamp } from '../../store/model.js'
+import { seqText, stamp } from '../../store/model.js'
 import { taskIdInText } from '../../store/rawtask.js'
 
 export interface Conflict {
@@ -206,7 +206,7 @@ export class Merger {
       if (l.placed && files.get(l.path)?.oid === l.f.oid) files.delete(l.path)
       const next = (await this.highestSeq(files, l.project)) + 1
       const m = TASK_PATH.exec(l.path) as RegExpExecArray
-      const path = `${m[1]}${String(next).padStart(3, '0')}-${m[4]}.md`
+      const path = `${m[1]}${seqText(next)}-${m[4]}.md`
       const text = await this.rewrite(await this.read(l.f.oid), l.seq, next)
       files.set(path, { oid: await this.git.writeBlob(Buffer.from(text, 'utf8')), mode: l.f.mode })
       out.push({ id: l.id, project: l.project, from: l.seq, to: next, path })
@@ -248,8 +248,7 @@ export class Merger {
     doc.set('aliases', node)
     const version = Number(parsed.data.version)
     setScalar(doc, 'version', (Number.isInteger(version) ? version : 0) + 1)
-    const pad = (n: number) => String(n).padStart(3, '0')
-    const line = `- ${stamp(this.now)} ${this.actor} renumbered ${pad(from)} → ${pad(to)}: the number was also taken on the other side of a record pull`
+    const line = `- ${stamp(this.now)} ${this.actor} renumbered ${seqText(from)} → ${seqText(to)}: the number was also taken on the other side of a record pull`
     return renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [line]))
   }
 }

@@ -21,21 +21,14 @@ export const push = defineCommand({
     const who = await ctx.identity()
     const git = await ctx.git()
     const ref = branchRef(store)
-    const lock = await store.lock(RECORD_LOCK)
-    let recorded: string | null
-    let tip: string | null
-    try {
-      recorded = (
-        await recordLocked(store, git, who, {
-          message: 'dacli: record (before push)',
-          command: `record push ${remote}`,
-          now: ctx.now(),
-        })
-      ).commit
-      tip = await git.resolve(ref)
-    } finally {
-      lock.release()
-    }
+    const { recorded, tip } = await store.withLock(RECORD_LOCK, async () => {
+      const outcome = await recordLocked(store, git, who, {
+        message: 'dacli: record (before push)',
+        command: `record push ${remote}`,
+        now: ctx.now(),
+      })
+      return { recorded: outcome.commit, tip: await git.resolve(ref) }
+    })
     if (tip === null) throw new RefusedError('empty-record', 'nothing is recorded yet', { next: ['dacli record'] })
     const unresolved = [...(await git.listFiles((await git.readCommit(tip)).tree)).keys()].filter((p) =>
       /\.conflict-[0-9a-f]{7}$/.test(p),

@@ -1,4 +1,4 @@
-import { defineCommand, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { count } from '../../clikit/text.js'
 import { shortOid } from '../../gitx/objects.js'
@@ -19,7 +19,7 @@ export const record = defineCommand({
   idempotent: true,
   examples: ['dacli record', 'dacli record --message "Sprint 12 planning"', 'git log --stat dacli/record'],
   async run(ctx, input) {
-    const message = flagStr(input, 'message')
+    const message = input.flags.message
     if (message !== undefined) checkText(message, 'message')
     const store = await ctx.store()
     const who = await ctx.identity()

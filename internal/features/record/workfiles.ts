@@ -44,11 +44,11 @@ function assertRealFolders(root: string, segs: readonly string[]): void {
 }
 
 /** The `.dacli` folder a record tree holds (`.dacli`, or `sub/.dacli` for a nested workspace). */
-export function workspaceIn(files: ReadonlyMap<string, TreeFile>): string | null {
+function workspaceIn(files: ReadonlyMap<string, TreeFile>): string | null {
   let best: string | null = null
   for (const p of files.keys()) {
-    const m = /^((?:[^/]+\/)*\.dacli)\/config\.yml$/.exec(p)
-    if (m && (best === null || (m[1] as string).length < best.length)) best = m[1] as string
+    const dir = /^((?:[^/]+\/)*\.dacli)\/config\.yml$/.exec(p)?.[1]
+    if (dir !== undefined && (best === null || dir.length < best.length)) best = dir
   }
   return best
 }

@@ -1,13 +1,14 @@
 import { ulid } from 'ulid'
-import { defineCommand, flagBool, flagList, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { count, oneDecimal, shortRef } from '../../clikit/text.js'
 import { nearestDuplicate } from '../../engines/similarity.js'
 import { RefusedError, UsageError } from '../../store/errors.js'
 import { PRIORITIES, stamp } from '../../store/model.js'
 import { checkText, checkTitle, safeSegment, slugify } from '../../store/paths.js'
+import { qualifiedRef } from '../../store/refs.js'
 import { newTaskBody, parseDepFlag, renderTaskFile } from '../../store/taskfile.js'
-import { refOf, taskDoc } from './docs.js'
+import { taskDoc } from './docs.js'
 
 /** `o,m,p` with 0 ≤ o ≤ m ≤ p (three-point PERT estimate). */
 export function parseEstimate(text: string): { optimistic: number; probable: number; pessimistic: number } {
@@ -51,16 +52,16 @@ export const add = defineCommand({
     'dacli task add "Reconcile month end" --project ledger --depends-on ledger/2 --depends-on ledger/3:SS',
   ],
   async run(ctx, input) {
-    const title = checkTitle(input.args.title as string)
-    const project = safeSegment(flagStr(input, 'project') as string, 'project slug')
-    const estimateText = flagStr(input, 'estimate')
-    const estimate = estimateText === undefined ? null : parseEstimate(estimateText)
-    const accept = flagList(input, 'accept').map((a) => checkTitle(a, 'acceptance criterion'))
-    const soThat = flagStr(input, 'so-that')
-    const context = flagStr(input, 'context')
+    const { flags } = input
+    const title = checkTitle(input.args.title)
+    const project = safeSegment(flags.project, 'project slug')
+    const estimate = flags.estimate === undefined ? null : parseEstimate(flags.estimate)
+    const accept = (flags.accept ?? []).map((a) => checkTitle(a, 'acceptance criterion'))
+    const soThat = flags['so-that']
+    const context = flags.context
     if (soThat !== undefined) checkText(soThat, '--so-that')
     if (context !== undefined) checkText(context, '--context')
-    const depSpecs = flagList(input, 'depends-on').map((spec) => parseDepFlag(spec, '--depends-on'))
+    const depSpecs = (flags['depends-on'] ?? []).map((spec) => parseDepFlag(spec, '--depends-on'))
     const store = await ctx.store()
     store.requireProject(project)
     const who = await ctx.identity()
@@ -70,23 +71,22 @@ export const add = defineCommand({
       const target = await store.readTask(d.on, { prefer: project })
       if (!deps.some((x) => x.on === target.id)) deps.push({ on: target.id, type: d.type })
     }
-    const parentRef = flagStr(input, 'parent')
-    const parent = parentRef === undefined ? null : (await store.readTask(parentRef, { prefer: project })).id
+    const parent = flags.parent === undefined ? null : (await store.readTask(flags.parent, { prefer: project })).id
     const id = `t-${ulid()}`
     const created = stamp(ctx.now())
 
     const record = await store.createTask(project, (existing) => {
-      if (!flagBool(input, 'force')) {
+      if (flags.force !== true) {
         const live = existing.filter((t) => t.status === 'open' || t.status === 'active')
         const twin = nearestDuplicate(title, live)
         if (twin !== null) {
-          throw new RefusedError('near-duplicate', `"${title}" looks like ${refOf(twin)} "${twin.title}"`, {
+          throw new RefusedError('near-duplicate', `"${title}" looks like ${qualifiedRef(twin)} "${twin.title}"`, {
             details: {
-              twin: { id: twin.id, ref: refOf(twin), title: twin.title, status: twin.status },
+              twin: { id: twin.id, ref: qualifiedRef(twin), title: twin.title, status: twin.status },
               similarity: Math.round(twin.jaccard * 1000) / 1000,
               shared_tokens: twin.shared,
             },
-            next: [`dacli task show ${refOf(twin)}`, 'add --force to create it anyway'],
+            next: [`dacli task show ${qualifiedRef(twin)}`, 'add --force to create it anyway'],
           })
         }
       }
@@ -102,7 +102,7 @@ export const add = defineCommand({
           id,
           created,
           created_by: who.id,
-          priority: flagStr(input, 'priority') ?? null,
+          priority: flags.priority ?? null,
           estimate,
           depends_on: deps,
           parent,
@@ -113,7 +113,7 @@ export const add = defineCommand({
     })
     if (accept.length === 0) {
       ctx.notes.warn(
-        `${refOf(record)} has no acceptance criteria; add them (dacli task edit ${refOf(record)} --accept "…") so done can be verified`,
+        `${qualifiedRef(record)} has no acceptance criteria; add them (dacli task edit ${qualifiedRef(record)} --accept "…") so done can be verified`,
       )
     }
     const data = await taskDoc(store, record)

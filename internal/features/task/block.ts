@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagStr } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { blockTask } from '../../store/index.js'
 import { checkText } from '../../store/paths.js'
@@ -20,10 +20,10 @@ export const block = defineCommand({
   examples: ['dacli task block ledger/3 --by ledger/2 --why "needs the shim first"'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const by = flagStr(input, 'by')
-    const why = flagStr(input, 'why')
+    const by = input.flags.by
+    const why = input.flags.why
     if (why !== undefined) checkText(why, '--why')
-    const c = await blockTask(store, input.args.ref as string, await ctx.identity(), {
+    const c = await blockTask(store, input.args.ref, await ctx.identity(), {
       ...(by === undefined ? {} : { by }),
       ...(why === undefined ? {} : { why }),
     })

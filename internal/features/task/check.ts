@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagBool, flagNum, flagNums, flagStr } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration, int, str } from '../../clikit/flags.js'
 import { checkTask } from '../../store/index.js'
 import { checkText } from '../../store/paths.js'
@@ -28,15 +28,15 @@ export const check = defineCommand({
   ],
   async run(ctx, input) {
     const store = await ctx.store()
-    const verify = flagStr(input, 'verify')
+    const verify = input.flags.verify
     if (verify !== undefined) checkText(verify, '--verify')
-    const match = flagStr(input, 'match')
-    const timeout = flagNum(input, 'timeout')
+    const match = input.flags.match
+    const timeout = input.flags.timeout
     const c = await checkTask(
       store,
-      input.args.ref as string,
+      input.args.ref,
       await ctx.identity(),
-      { ns: flagNums(input, 'n'), all: flagBool(input, 'all'), ...(match === undefined ? {} : { match }) },
+      { ns: input.flags.n ?? [], all: input.flags.all === true, ...(match === undefined ? {} : { match }) },
       verify === undefined
         ? undefined
         : { command: verify, env: ctx.env, ...(timeout === undefined ? {} : { timeoutMs: timeout }) },

@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagList } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { dependTask, UsageError } from '../../store/index.js'
 import { parseDepFlag } from '../../store/taskfile.js'
@@ -23,10 +23,10 @@ export const depend = defineCommand({
     'dacli task depend ledger/3 --add ledger/1:SS --remove ledger/2',
   ],
   async run(ctx, input) {
-    const add = flagList(input, 'add').map((s) => parseDepFlag(s, '--add'))
-    const remove = flagList(input, 'remove').map((s) => parseDepFlag(s, '--remove'))
+    const add = (input.flags.add ?? []).map((s) => parseDepFlag(s, '--add'))
+    const remove = (input.flags.remove ?? []).map((s) => parseDepFlag(s, '--remove'))
     if (add.length + remove.length === 0) throw new UsageError('give at least one --add or --remove')
     const store = await ctx.store()
-    return changeResult(store, await dependTask(store, input.args.ref as string, await ctx.identity(), add, remove))
+    return changeResult(store, await dependTask(store, input.args.ref, await ctx.identity(), add, remove))
   },
 })

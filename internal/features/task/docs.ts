@@ -6,11 +6,9 @@ import { count, oneDecimal } from '../../clikit/text.js'
 import { classifiedError } from '../../store/errors.js'
 import type { Change, Store, TaskRecord, TaskSummary } from '../../store/index.js'
 import { teOf } from '../../store/model.js'
+import { qualifiedRef } from '../../store/refs.js'
 import { folderStatus } from '../../store/tombstones.js'
 import type { TaskBodyT, TaskChangeDocT, TaskDocT, TaskListItemT } from './json.js'
-
-export const refOf = (t: { project: string; seq: number; slug: string }) =>
-  `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`
 
 const claimExpired = (expires: string | null, now: Date) => expires !== null && Date.parse(expires) <= now.getTime()
 
@@ -27,19 +25,25 @@ async function resolveQuietly(store: Store, on: string, project: string): Promis
 }
 
 /** The task/v1 body (without `schema`), with dependencies and parent resolved. */
-export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> {
+async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> {
   const now = store.now()
   const deps: TaskBodyT['depends_on'] = []
   for (const d of t.depends_on) {
     const s = await resolveQuietly(store, d.on, t.project)
-    deps.push({ on: d.on, ref: s ? refOf(s) : null, title: s?.title ?? null, type: d.type, status: s?.status ?? null })
+    deps.push({
+      on: d.on,
+      ref: s ? qualifiedRef(s) : null,
+      title: s?.title ?? null,
+      type: d.type,
+      status: s?.status ?? null,
+    })
   }
   const parent = t.parent === null ? null : await resolveQuietly(store, t.parent, t.project)
   const blocker = t.blocked_by === null ? null : await resolveQuietly(store, t.blocked_by, t.project)
   return {
     id: t.id,
     seq: t.seq,
-    ref: refOf(t),
+    ref: qualifiedRef(t),
     slug: t.slug,
     project: t.project,
     title: t.title,
@@ -49,7 +53,7 @@ export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> 
     priority: t.priority,
     estimate: t.estimate === null ? null : { ...t.estimate, te: teOf(t.estimate) },
     depends_on: deps,
-    parent: t.parent === null ? null : { id: parent?.id ?? t.parent, ref: parent ? refOf(parent) : null },
+    parent: t.parent === null ? null : { id: parent?.id ?? t.parent, ref: parent ? qualifiedRef(parent) : null },
     acceptance: t.acceptance,
     acceptance_done: t.acceptance_done,
     acceptance_total: t.acceptance_total,
@@ -58,7 +62,7 @@ export async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> 
     log: t.log,
     verifications: t.verifications,
     blocked_by:
-      t.blocked_by === null ? null : { id: blocker?.id ?? t.blocked_by, ref: blocker ? refOf(blocker) : null },
+      t.blocked_by === null ? null : { id: blocker?.id ?? t.blocked_by, ref: blocker ? qualifiedRef(blocker) : null },
     version: t.version,
     aliases: t.aliases,
     tags: t.tags,
@@ -78,7 +82,7 @@ export function listItem(t: TaskSummary): TaskListItemT {
   return {
     id: t.id,
     seq: t.seq,
-    ref: refOf(t),
+    ref: qualifiedRef(t),
     slug: t.slug,
     project: t.project,
     title: t.title,
@@ -115,7 +119,7 @@ export async function blockInfo(store: Store, t: TaskRecord): Promise<BlockInfo 
       t.blocked_by === null
         ? null
         : {
-            ref: blocker ? refOf(blocker) : t.blocked_by,
+            ref: blocker ? qualifiedRef(blocker) : t.blocked_by,
             status: blocker?.status ?? null,
             title: blocker?.title ?? null,
           },

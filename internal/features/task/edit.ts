@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagList, flagNum, flagStr } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { int, oneOf, str } from '../../clikit/flags.js'
 import { editTask, PRIORITIES, UsageError } from '../../store/index.js'
 import { checkText, checkTitle } from '../../store/paths.js'
@@ -25,20 +25,20 @@ export const edit = defineCommand({
   idempotent: true,
   examples: ['dacli task edit ledger/2 --accept "Runbook updated" --if-version 4'],
   async run(ctx, input) {
-    const title = flagStr(input, 'title')
-    const priority = flagStr(input, 'priority')
-    const est = flagStr(input, 'estimate')
-    const accept = flagList(input, 'accept').map((a) => checkTitle(a, 'acceptance criterion'))
-    const soThat = flagStr(input, 'so-that')
-    const context = flagStr(input, 'context')
-    const ifVersion = flagNum(input, 'if-version')
+    const title = input.flags.title
+    const priority = input.flags.priority
+    const est = input.flags.estimate
+    const accept = (input.flags.accept ?? []).map((a) => checkTitle(a, 'acceptance criterion'))
+    const soThat = input.flags['so-that']
+    const context = input.flags.context
+    const ifVersion = input.flags['if-version']
     if ([title, priority, est, soThat, context].every((x) => x === undefined) && accept.length === 0) {
       throw new UsageError('nothing to edit: give --title, --priority, --estimate, --accept, --so-that or --context')
     }
     if (soThat !== undefined) checkText(soThat, '--so-that')
     if (context !== undefined) checkText(context, '--context')
     const store = await ctx.store()
-    const c = await editTask(store, input.args.ref as string, await ctx.identity(), {
+    const c = await editTask(store, input.args.ref, await ctx.identity(), {
       ...(title === undefined ? {} : { title: checkTitle(title) }),
       ...(priority === undefined ? {} : { priority }),
       ...(est === undefined ? {} : { estimate: parseEstimate(est) }),

@@ -4,11 +4,11 @@
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
 
-export const StatusEnum = z.enum(['open', 'active', 'blocked', 'done', 'removed'])
-export const PriorityEnum = z.enum(['must', 'should', 'could', 'wont'])
+const StatusEnum = z.enum(['open', 'active', 'blocked', 'done', 'removed'])
+const PriorityEnum = z.enum(['must', 'should', 'could', 'wont'])
 const DepTypeEnum = z.enum(['FS', 'SS', 'FF', 'SF'])
 
-export const TaskBody = {
+const TaskBody = {
   id: z.string().describe('t-<ULID>: the task’s true, global identity'),
   seq: z.number().int().describe('the per-project sequence number (the NNN of the file name)'),
   ref: z.string().describe('<project>/<NNN>-<slug>: a qualified reference'),

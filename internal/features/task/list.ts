@@ -1,5 +1,5 @@
 import { byText } from '../../base/order.js'
-import { defineCommand, flagList, flagNum, flagStr } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { int, oneOf, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
 import { UsageError } from '../../store/errors.js'
@@ -28,16 +28,16 @@ export const list = defineCommand({
   common: true,
   examples: ['dacli task list --project ledger --status open --status active', 'dacli task list --owner me --json'],
   async run(ctx, input) {
-    const project = flagStr(input, 'project')
+    const project = input.flags.project
     if (project !== undefined) safeSegment(project, 'project slug')
-    const cursorText = flagStr(input, 'cursor')
+    const cursorText = input.flags.cursor
     if (cursorText !== undefined && !/^\d+$/.test(cursorText)) {
       throw new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursorText}"`)
     }
     const store = await ctx.store()
-    const statuses = flagList(input, 'status')
-    const priority = flagStr(input, 'priority')
-    let owner = flagStr(input, 'owner')
+    const statuses = input.flags.status ?? []
+    const priority = input.flags.priority
+    let owner = input.flags.owner
     if (owner === 'me') owner = (await ctx.identity()).id
     const listing = await store.listTasks(project)
     const tasks: TaskSummary[] = [...listing.tasks]
@@ -54,7 +54,7 @@ export const list = defineCommand({
       .filter((t) => owner === undefined || (owner === 'none' ? t.owner === null : t.owner === owner))
       .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
     const start = cursorText === undefined ? 0 : Number(cursorText)
-    const limit = flagNum(input, 'limit') ?? null
+    const limit = input.flags.limit ?? null
     const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
     const page = matches.slice(start, end)
     for (const b of skipped) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)

@@ -6,8 +6,8 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import { History, type Touch } from '../../gitx/history.js'
 import { shortOid } from '../../gitx/objects.js'
 import { branchRef, workspacePrefix } from '../../gitx/record.js'
-import { Store } from '../../store/index.js'
 import { isTaskFilePath, taskIdInText } from '../../store/rawtask.js'
+import { qualifiedRef } from '../../store/refs.js'
 import type { HistoryEntryT, TaskHistoryDocT } from './json.js'
 
 /** HEAD is the code's history and may be long: examine at most this many of its commits. */
@@ -39,7 +39,7 @@ export const log = defineCommand({
   examples: ['dacli task log ledger/2', 'dacli task log 2 --json'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const t = await store.readTask(input.args.ref as string)
+    const t = await store.readTask(input.args.ref)
     const branch = store.config.record_branch
     const entries: HistoryEntryT[] = t.log.map((l) => ({
       at: l.at,
@@ -88,7 +88,7 @@ export const log = defineCommand({
     entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : order[a.source] - order[b.source]))
     const data: TaskHistoryDocT = {
       schema: 'task-history/v1',
-      task: { id: t.id, ref: Store.refOf(t), title: t.title, status: t.status, path: t.path },
+      task: { id: t.id, ref: qualifiedRef(t), title: t.title, status: t.status, path: t.path },
       git: store.git !== null,
       branch,
       entries,

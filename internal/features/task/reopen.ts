@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagStr } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { arbitrationOf } from '../../store/claims.js'
 import { reopenTask } from '../../store/index.js'
@@ -17,7 +17,7 @@ export const reopen = defineCommand({
   mutates: true,
   async run(ctx, input) {
     const store = await ctx.store()
-    const reason = checkTitle(flagStr(input, 'reason') as string, 'reason')
+    const reason = checkTitle(input.flags.reason, 'reason')
     const arbitration = arbitrationOf(store, ctx.env, input.flags)
     return changeResult(store, await reopenTask(store, input.args.ref, await ctx.identity(), reason, { arbitration }))
   },

@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagBool } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { removeTask } from '../../store/index.js'
 import { changeResult } from './docs.js'
@@ -17,7 +17,7 @@ export const rm = defineCommand({
     const store = await ctx.store()
     return changeResult(
       store,
-      await removeTask(store, input.args.ref as string, await ctx.identity(), flagBool(input, 'force')),
+      await removeTask(store, input.args.ref, await ctx.identity(), input.flags.force === true),
     )
   },
 })

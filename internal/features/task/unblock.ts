@@ -13,6 +13,6 @@ export const unblock = defineCommand({
   idempotent: true,
   async run(ctx, input) {
     const store = await ctx.store()
-    return changeResult(store, await unblockTask(store, input.args.ref as string, await ctx.identity()))
+    return changeResult(store, await unblockTask(store, input.args.ref, await ctx.identity()))
   },
 })

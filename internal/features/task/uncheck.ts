@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagNums } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
 import { uncheckTask } from '../../store/index.js'
 import { changeResult } from './docs.js'
@@ -13,9 +13,6 @@ export const uncheck = defineCommand({
   idempotent: true,
   async run(ctx, input) {
     const store = await ctx.store()
-    return changeResult(
-      store,
-      await uncheckTask(store, input.args.ref as string, await ctx.identity(), flagNums(input, 'n')),
-    )
+    return changeResult(store, await uncheckTask(store, input.args.ref, await ctx.identity(), input.flags.n ?? []))
   },
 })

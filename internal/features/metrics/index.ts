@@ -1,0 +1,3 @@
+import { metrics } from './metrics.js'
+
+export const commands = [metrics]
