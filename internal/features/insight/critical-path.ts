@@ -8,7 +8,7 @@ import { safeSegment } from '../../store/paths.js'
 import { loadPlan, refIn } from '../../store/plan.js'
 import { dot, mermaid, text } from './critrender.js'
 import type { CriticalPathDocT } from './json.js'
-import { scheduleOf } from './plan.js'
+import { scheduleOf } from './schedule.js'
 
 type Row = CriticalPathDocT['tasks'][number]
 

@@ -6,7 +6,7 @@ import { safeSegment } from '../../store/paths.js'
 import { loadPlan } from '../../store/plan.js'
 import { qualifiedRef } from '../../store/refs.js'
 import type { NextDocT } from './json.js'
-import { readyFrontier, remoteClaims } from './plan.js'
+import { readyFrontier, remoteClaims } from './schedule.js'
 
 export const next = defineCommand({
   path: 'next',

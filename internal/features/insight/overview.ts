@@ -7,7 +7,7 @@ import { STATUSES } from '../../store/model.js'
 import { loadPlan } from '../../store/plan.js'
 import { qualifiedRef } from '../../store/refs.js'
 import type { OverviewDocT } from './json.js'
-import { readyFrontier, remoteClaims } from './plan.js'
+import { readyFrontier, remoteClaims } from './schedule.js'
 
 export const overview = defineCommand({
   path: 'overview',
