@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { REPO_ROOT } from './ws.js'
+import { REPO_ROOT, type Run, type RunOpts, type Workspace } from './ws.js'
 
 let ajv: Ajv2020 | undefined
 
@@ -29,4 +29,16 @@ export function expectValid(doc: unknown, id?: string): void {
       `${sid} document does not match its published schema:\n${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(doc).slice(0, 2000)}`,
     )
   }
+}
+
+/**
+ * `ws.dacli(...args, '--json')` (a trailing options object stays last), the document on stdout checked against its
+ * published schema whenever there is one: a success, or a verdict such as `doctor --strict`'s exit 1.
+ */
+export async function dacliJson(ws: Workspace, ...args: (string | RunOpts)[]): Promise<Run> {
+  const last = args[args.length - 1]
+  const r =
+    typeof last === 'object' ? await ws.dacli(...args.slice(0, -1), '--json', last) : await ws.dacli(...args, '--json')
+  if (r.stdout.trim() !== '') expectValid(r.json)
+  return r
 }

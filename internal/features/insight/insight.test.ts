@@ -2,15 +2,11 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { seedLedgerPlan } from '../../testkit/ledger.js'
-import { expectValid } from '../../testkit/schemas.js'
-import { type Workspace, workspace } from '../../testkit/ws.js'
+import { dacliJson } from '../../testkit/schemas.js'
+import { type RunOpts, type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
-const j = async (...args: string[]) => {
-  const r = await ws.dacli(...args, '--json')
-  if (r.code === 0 || args[0] === 'doctor') expectValid(r.json)
-  return r
-}
+const j = (...args: (string | RunOpts)[]) => dacliJson(ws, ...args)
 
 beforeEach(async () => {
   ws = await workspace()
