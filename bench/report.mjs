@@ -1,5 +1,14 @@
 // bench/results/latest.md from the figures run.mjs collected (also `node bench/run.mjs --report`, which
-// re-renders latest.md from latest.json without measuring).
+// re-renders latest.md from latest.json without measuring). bench/results/analysis.md, when present, is a
+// hand-written reading of the latest figures (where the time of each missed target goes, and what would
+// change it); it is appended as written.
+
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** The hand-written analysis beside the results, or null. */
+export const analysisOf = (dir) =>
+  existsSync(join(dir, 'analysis.md')) ? readFileSync(join(dir, 'analysis.md'), 'utf8') : null
 
 const round = (n, d = 1) =>
   n === null || n === undefined || Number.isNaN(n) ? null : Math.round(n * 10 ** d) / 10 ** d
@@ -17,7 +26,7 @@ function scenarioTable(r) {
     ...head,
     ...r.scenarios.map(
       (s) =>
-        `| ${s.name} | ${s.size} | ${spread(s)} | ${x(s.ratio)} | ${s.target === null ? '—' : `≤ ${s.target}×`} | ${s.met === null ? '—' : s.met ? 'yes' : '**no**'} | ${s.median_ms} | ${s.floor_ms} | ${s.cpu_ratio ?? '—'} | ${s.peak_rss_kib === null ? '—' : (s.peak_rss_kib / 1024).toFixed(0)} |`,
+        `| ${s.name} | ${s.size}${s.from ? ` (run of ${s.from.slice(0, 16).replace('T', ' ')})` : ''} | ${spread(s)} | ${x(s.ratio)} | ${s.target === null ? '—' : `≤ ${s.target}×`} | ${s.met === null ? '—' : s.met ? 'yes' : '**no**'} | ${s.median_ms} | ${s.floor_ms} | ${s.cpu_ratio ?? '—'} | ${s.peak_rss_kib === null ? '—' : (s.peak_rss_kib / 1024).toFixed(0)} |`,
     ),
   ]
 }
@@ -71,6 +80,7 @@ function mcpSection(r) {
   const l = r.mcp.latency
   const mb = (mib) => round((mib * 1024 * 1024) / 1e6)
   return [
+    ...(r.mcp.from ? [`(Measured in the run of ${r.mcp.from}.)`, ''] : []),
     `Tool calls over 1,000 tasks (bench/mcp-latency.mjs, ${l.calls} read calls): median **${l.median_ms} ms**, p99 **${l.p99_ms} ms** (targets ≤ 5 / ≤ 20: ${l.pass ? 'met' : '**not met**'}); writes: median ${l.writes.median_ms} ms, p99 ${l.writes.p99_ms} ms.`,
     '',
     'Resident memory of the warm server (quality.md: ≤ 150 MB at 10,000 tasks; the server runs with no V8 flag',
@@ -91,9 +101,11 @@ function mcpSection(r) {
 function peersTable(peers) {
   if (peers.length === 0) return ['not measured in this run (BENCH_PEERS=0 or quick mode).', '']
   const ops = ['create', 'list', 'show', 'status', 'next']
+  const from = peers.find((p) => p.from)?.from
   return [
     'Each tool on the same tasks, through its own CLI, as paired ratios to `node -e 0` (lower is better).',
     '',
+    ...(from ? [`(Measured in the run of ${from}.)`, ''] : []),
     `| tool | tasks | ${ops.join(' | ')} | notes |`,
     `|---|---|${ops.map(() => '---').join('|')}|---|`,
     ...peers.map(
@@ -104,12 +116,31 @@ function peersTable(peers) {
   ]
 }
 
-export function report(r) {
+/** How busy the machine was: its load average, and the floor's median against a quiet machine's. */
+function machineNote(r) {
+  const floors = r.scenarios.filter((s) => !s.from && s.floor_ms).map((s) => s.floor_ms)
+  const sorted = [...floors].sort((a, b) => a - b)
+  const floor = sorted.length === 0 ? null : sorted[Math.floor(sorted.length / 2)]
+  const load = (l) => (l ? `${l[0]} / ${l[1]} / ${l[2]}` : '—')
+  const loads = r.machine.load_start
+    ? `Load average (1 / 5 / 15 min) on ${r.machine.cpus} CPUs: ${load(r.machine.load_start)} when the run started, ${load(r.machine.load_end)} when it ended. `
+    : ''
+  return [
+    `${loads}The floor (\`node -e 0\`) had a median of ${floor ?? '—'} ms across the scenarios (${QUIET_FLOOR_MS} ms on this machine when quiet, 2026-11-29): ${floor !== null && floor > QUIET_FLOOR_MS * 1.2 ? '**the machine was busy**, which inflates the ratios of long commands more than those of short ones (a 300 ms command is preempted more often than a 50 ms one)' : 'a quiet machine'}.`,
+    '',
+  ]
+}
+
+/** `node -e 0` on this machine when nothing else ran (the 2026-11-29 report). */
+const QUIET_FLOOR_MS = 47.5
+
+export function report(r, analysis = null) {
   return [
     '# dacli benchmark',
     '',
     `Generated ${r.generated_at} on ${r.machine.cpus} CPUs, Node ${r.machine.node}. Every ratio is the median of ${r.runs} runs of the command, each paired with a run of \`node -e 0\` at the same moment (quality.md); lower is better. The whole suite ran ${r.repeats} times in a row: each scenario shows the ratio of every run, oldest first, and the latest run decides whether a target is met. Cold scenarios delete \`.dacli/cache/\` before every run, as in a fresh clone.`,
     '',
+    ...machineNote(r),
     ...scenarioTable(r),
     '',
     ...missed(r),
@@ -122,5 +153,6 @@ export function report(r) {
     '## Peers, side by side',
     '',
     ...peersTable(r.peers),
+    ...(analysis === null ? [] : ['', analysis.trimEnd(), '']),
   ].join('\n')
 }

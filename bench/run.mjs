@@ -5,19 +5,21 @@
 //
 // Options (environment): BENCH_REPEAT (whole-suite runs, default 3), BENCH_RUNS (runs per scenario, default 7),
 // BENCH_ADDS (the task add series, default 1000), BENCH_SIZES (default 1k,10k,50k), BENCH_PEERS=0 to skip
-// peers, BENCH_GITHUB=0 to skip the github scenarios, BENCH_QUICK=1 for a fast smoke run (one run of 1k).
+// peers, BENCH_GITHUB=0 to skip the github scenarios, BENCH_MCP=0 to skip the MCP figures, BENCH_QUICK=1 for a
+// fast smoke run (one run of 1k). BENCH_MERGE=1 keeps, from the previous latest.json, what this run did not
+// measure (other sizes such as the 50k growth point, the peers, the MCP figures), each marked with its run's date.
 // `node bench/run.mjs --report` re-renders latest.md from latest.json.
 
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startFakeGitHub } from './fakegh.mjs'
 import { generate } from './generate.mjs'
 import { median, paired, runOnce } from './measure.mjs'
 import { benchPeers } from './peers.mjs'
-import { report } from './report.mjs'
+import { analysisOf, report } from './report.mjs'
 import { BENCH_REPO, SIZES, scenariosOf, someRef, targetOf } from './scenarios.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -25,7 +27,10 @@ const root = join(here, '..')
 const BIN = join(root, 'build', 'dacli.js')
 const results = join(here, 'results')
 if (process.argv.includes('--report')) {
-  writeFileSync(join(results, 'latest.md'), report(JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8'))))
+  writeFileSync(
+    join(results, 'latest.md'),
+    report(JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8')), analysisOf(results)),
+  )
   process.exit(0)
 }
 
@@ -45,7 +50,9 @@ const round = (n, d = 1) => (n === null || Number.isNaN(n) ? null : Math.round(n
 
 const out = {
   generated_at: new Date().toISOString(),
-  machine: { cpus: cpus().length, node: process.version },
+  // The load average (1, 5, 15 min) when the run started and ended: a busy machine inflates the floor, and the
+  // ratios of long commands more than those of short ones.
+  machine: { cpus: cpus().length, node: process.version, load_start: loadavg().map((l) => round(l, 2)) },
   runs: RUNS,
   repeats: REPEAT,
   scenarios: [],
@@ -196,6 +203,26 @@ fake?.stop()
 
 // ------------------------------------------------------------------ growth
 
+out.machine.load_end = loadavg().map((l) => round(l, 2))
+
+// Figures this run did not take come from the previous report, marked with the date of the run that took them.
+const previous = process.env.BENCH_MERGE === '1' ? readPrevious() : null
+if (previous !== null) {
+  for (const s of previous.scenarios ?? []) {
+    if (out.scenarios.some((x) => x.name === s.name && x.size === s.size)) continue
+    out.scenarios.push({ ...s, from: s.from ?? previous.generated_at })
+  }
+}
+
+/** The previous latest.json, or null when there is none to keep figures from. */
+function readPrevious() {
+  try {
+    return JSON.parse(readFileSync(join(results, 'latest.json'), 'utf8'))
+  } catch {
+    return null
+  }
+}
+
 for (const name of new Set(out.scenarios.filter((s) => s.size === '10k').map((s) => s.name))) {
   const work_ms = {}
   for (const size of ['1k', '10k', '50k']) {
@@ -277,13 +304,17 @@ function profileTop(probe) {
 
 // ------------------------------------------------------------------ MCP and peers
 
-try {
-  out.mcp = await mcpFigures()
-} catch (e) {
-  out.mcp = { error: (e instanceof Error ? e.message : String(e)).split('\n')[0] }
-}
+if (process.env.BENCH_MCP !== '0') {
+  try {
+    out.mcp = await mcpFigures()
+  } catch (e) {
+    out.mcp = { error: (e instanceof Error ? e.message : String(e)).split('\n')[0] }
+  }
+} else if (previous?.mcp) out.mcp = { ...previous.mcp, from: previous.mcp.from ?? previous.generated_at }
 if (process.env.BENCH_PEERS !== '0' && !quick) {
   out.peers = await benchPeers({ work, runs: Math.max(3, Math.min(RUNS, 5)), dacliBin: BIN, env })
+} else if (previous?.peers?.length > 0) {
+  out.peers = previous.peers.map((p) => ({ ...p, from: p.from ?? previous.generated_at }))
 }
 
 /** Latency from bench/mcp-latency.mjs (1,000 tasks, 1,000 calls); resident memory of a warm server per workspace. */
@@ -318,6 +349,6 @@ async function mcpFigures() {
 
 mkdirSync(results, { recursive: true })
 writeFileSync(join(results, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`)
-writeFileSync(join(results, 'latest.md'), report(out))
+writeFileSync(join(results, 'latest.md'), report(out, analysisOf(results)))
 rmSync(work, { recursive: true, force: true })
 log('wrote bench/results/latest.md and latest.json')

@@ -8,15 +8,18 @@
 //   - commands are bundled in groups (virtual modules re-exporting them; the
 //     manifest's loaders import the group): `meta` (help, version: the cheapest
 //     paths), `hot` (the reads agents run most, which need only the store's read
-//     path), `core` (the other everyday commands), `rare` (GitHub, record, MCP,
+//     path), `write` (the other task commands: the lifecycle agents call most),
+//     `core` (the other everyday commands), `rare` (GitHub, record, MCP,
 //     doctor, init: rare, each with heavy dependencies of its own, which stay
 //     behind their own import());
 //   - every group and every lazily loaded module of ours reaches the whole kernel,
 //     and each reaches the store's read path or the whole store, so esbuild finds
 //     few distinct sets of importers: one chunk for the kernel, one for the read
-//     path, one for the rest of the store. The rare group (and a command's own
-//     lazily loaded helper) reaches the core group, so the code they share with it
-//     is one chunk too. (Our modules do no work at import time, so importing one
+//     path, one for the rest of the store. Whatever uses the store reaches the hot
+//     group too, so the read path, the hot commands and the engines they use are
+//     one chunk (the hot group's own chunk is then only its exports). The rare
+//     group (and a command's own lazily loaded helper) reaches the core group, so
+//     the code they share with it is one chunk too. (Our modules do no work at import time, so importing one
 //     earlier than needed changes nothing but the order.)
 
 import { readdirSync, readFileSync } from 'node:fs'
@@ -28,6 +31,7 @@ export function groupOf(decl) {
   if (['help', 'version', 'schema', 'catalog'].includes(decl.path)) return 'meta'
   if (HOT.includes(decl.path)) return 'hot'
   if (['github', 'record', 'mcp', 'doctor', 'init'].includes(family) || decl.path === 'task log') return 'rare'
+  if (family === 'task') return 'write'
   return 'core'
 }
 
@@ -83,6 +87,9 @@ function eager(internal, dirs) {
     .sort()
 }
 
+/** CommonJS packages loaded with import() (their module object is `default`). */
+const CJS_LAZY = /^isomorphic-git$/
+
 /** @param {{root: string, entries: {decl: {path: string}, spec: string, name: string}[]}} opts */
 export function chunkPlugin({ root, entries }) {
   const internal = join(root, 'internal')
@@ -91,20 +98,24 @@ export function chunkPlugin({ root, entries }) {
   const KERNEL = eager(internal, ['clikit', 'base', join('cli', 'main.ts')])
   /** The store's read path, which the hot commands need. */
   const STORE_READ = join(internal, 'store', 'store.ts')
-  /** The whole store, as one more chunk (the git adapter stays behind ctx.git()). */
-  const STORE = eager(internal, ['store'])
+  /**
+   * The whole store, as one more chunk (the git adapter stays behind ctx.git()), with the git config reader
+   * that everyday commands and the GitHub slice share (alone it was a chunk of its own).
+   */
+  const STORE = eager(internal, ['store', join('gitx', 'config.ts')])
   /** What each group reaches besides its commands. */
   const REACH = {
     meta: KERNEL,
     hot: [...KERNEL, STORE_READ],
-    core: [...KERNEL, ...STORE],
-    rare: [...KERNEL, ...STORE, 'dacli-group:core'],
+    core: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:write'],
+    write: [...KERNEL, ...STORE, 'dacli-group:hot'],
+    rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core', 'dacli-group:write'],
   }
   /** What a lazily loaded module of ours reaches besides its own imports. */
   const reachOf = (file) => {
     if (file === STORE_READ) return KERNEL
     const out = [...KERNEL]
-    if (/[\\/]internal[\\/](store|gitx|runtime|github|features)[\\/]/.test(file)) out.push(...STORE)
+    if (/[\\/]internal[\\/](store|gitx|runtime|github|features)[\\/]/.test(file)) out.push(...STORE, 'dacli-group:hot')
     if (/[\\/]internal[\\/]features[\\/]/.test(file)) out.push('dacli-group:core')
     return out
   }
@@ -161,6 +172,26 @@ export function chunkPlugin({ root, entries }) {
         if (args.kind !== 'dynamic-import' || !args.importer.startsWith(internal)) return undefined
         return { path: resolve(dirname(args.importer), args.path).replace(/\.js$/, '.ts'), namespace: 'dacli-lazy' }
       })
+      // The bin reaches the whole kernel too, so it shares the kernel's chunk: a kernel module the bin did not
+      // reach (one only commands use) was otherwise a chunk of its own, loaded by every command. The imports go
+      // on the first line, so the source map stays aligned.
+      b.onLoad({ filter: /[\\/]cmd[\\/]dacli\.ts$/ }, (args) => ({
+        contents: imports(KERNEL).replaceAll('\n', ';') + readFileSync(args.path, 'utf8'),
+        loader: 'ts',
+        resolveDir: dirname(args.path),
+      }))
+      // A CommonJS package loaded with import() is reached through a wrapper that also reaches the kernel: an
+      // entry that did not reach it gave esbuild's runtime helpers a chunk of their own, loaded by every command.
+      b.onResolve({ filter: CJS_LAZY }, (args) =>
+        args.kind === 'dynamic-import' && args.importer.startsWith(internal)
+          ? { path: args.path, namespace: 'dacli-lazy-cjs' }
+          : undefined,
+      )
+      b.onLoad({ filter: /.*/, namespace: 'dacli-lazy-cjs' }, (args) => ({
+        contents: `${imports(KERNEL)}export { default } from ${JSON.stringify(args.path)}\n`,
+        loader: 'ts',
+        resolveDir: root,
+      }))
       b.onLoad({ filter: /.*/, namespace: 'dacli-lazy' }, (args) => ({
         contents: `${imports(reachOf(args.path))}export * from ${JSON.stringify(args.path)}\n`,
         loader: 'ts',

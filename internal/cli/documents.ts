@@ -11,6 +11,7 @@ import { documents as claims } from '../features/claims/json.js'
 import { documents as context } from '../features/context/json.js'
 import { documents as doctor } from '../features/doctor/json.js'
 import { documents as events } from '../features/events/json.js'
+import { documents as explain } from '../features/explain/json.js'
 import { documents as github } from '../features/github/json.js'
 import { documents as insight } from '../features/insight/json.js'
 import { documents as lint } from '../features/lint/json.js'
@@ -41,6 +42,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...insight,
   ...doctor,
   ...lint,
+  ...explain,
   ...metrics,
   ...context,
   ...github,

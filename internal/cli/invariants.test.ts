@@ -107,6 +107,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   doctor: { argv: ['doctor', '--strict'] },
   lint: { argv: ['lint', '--project', 'alpha'] },
   context: { argv: ['context', 'alpha/2', '--budget', '4000'] },
+  explain: { argv: ['explain', 'alpha/2'] },
   'agent spawn': { argv: ['agent', 'spawn', '--role', 'helper'] },
   'agent list': { argv: ['agent', 'list', '--all'] },
   'agent show': { argv: ['agent', 'show', 'a-root'] },

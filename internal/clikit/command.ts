@@ -4,7 +4,7 @@
 
 import type { Context } from './context.js'
 import type { FlagSpecs, FlagValues, FlagValuesOf } from './flags.js'
-import type { Out } from './io.js'
+import type { Out, Styler } from './io.js'
 
 export interface ArgSpec<N extends string = string> {
   readonly name: N
@@ -100,6 +100,12 @@ export interface Result<D = unknown> {
   readonly data: D
   /** Renders the human output; never called under `--json`. */
   readonly human?: (out: Out) => void
+  /**
+   * The human output when it is plain lines (instead of `human`): written as `out.line` writes it (wrapped on a
+   * terminal), styled through the styler it is given. Spares loading the table renderer and its width tables
+   * (`--version`, `help`, `task add`, the lifecycle commands).
+   */
+  readonly text?: string | ((style: Styler) => string)
   /**
    * A verdict command's negative answer, printed as a document and still a failure: `refused` (exit 3:
    * capabilities are missing, the binary is incompatible) or `failure` (exit 1: doctor found errors).

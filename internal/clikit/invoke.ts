@@ -13,6 +13,7 @@ import { commandHelp, familyHelp, usageOf } from './help.js'
 import { colorEnabled, type IO, makeNotes, type Out, terminalWidth } from './io.js'
 import { envelopeOf, jsonOf, renderJSON, writeHumanError } from './render.js'
 import { guide } from './suggest.js'
+import { textGate } from './text.js'
 
 export interface Runtime {
   readonly io: IO
@@ -260,10 +261,20 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       // The newline on its own: a document of megabytes is never copied to add it (an MCP answer uses the text).
       rt.io.stdout.write(jsonOf(result.data))
       rt.io.stdout.write('\n')
-    } else if (result.human) {
-      // The table renderer (and its Unicode width tables) loads only for human output.
-      const { makeOut } = await import('./out.js')
-      result.human(makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) }))
+    } else if (result.human || result.text !== undefined) {
+      const width = terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env)
+      const text = result.text
+      if (result.human === undefined && text !== undefined && width === null) {
+        // Plain lines to a pipe: written as out.line writes them, without loading the table renderer.
+        const { style, prepare, emit } = textGate(color)
+        rt.io.stdout.write(`${emit(prepare(typeof text === 'function' ? text(style) : text))}\n`)
+      } else {
+        // The table renderer (and its Unicode width tables) loads only for human output.
+        const { makeOut } = await import('./out.js')
+        const out = makeOut(rt.io.stdout, { color, width })
+        if (result.human) result.human(out)
+        else if (text !== undefined) out.line(typeof text === 'function' ? text(out.style) : text)
+      }
     }
     await flush(opened)
     // A refusal's way forward goes where every refusal's goes (stderr), so people see it the same way.

@@ -1,8 +1,9 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { BudgetError, fitBrief, tokensOf } from './brief.js'
 import { type CpmTask, CycleError, criticalPath } from './cpm.js'
 import { type Dep, type FrontierTask, frontier as frontierOf } from './frontier.js'
-import { ambiguousTerms, lintDecision, lintRisk, lintTask } from './lint.js'
+import { AMBIGUOUS, ambiguousTerms, lintDecision, lintRisk, lintTask } from './lint.js'
 import { isNearDuplicate, similarity, tokens } from './similarity.js'
 
 const row = (r: ReturnType<typeof criticalPath>, id: string) => r.rows.find((x) => x.id === id)
@@ -253,6 +254,26 @@ describe('lint rules', () => {
     expect(lintRisk({ subject: 'r', rank: 1, action: null })[0]?.code).toBe('unmanaged-risk')
     expect(lintRisk({ subject: 'r', rank: 3, action: null })).toEqual([])
   })
+})
+
+test('ambiguous terms: the one-pass pattern finds exactly what a search for each term finds', () => {
+  const noise = ['Fast', 'faster', 'as', 'needed', 'and', 'or', 'user', 'friendly', 'ETC.', 'x/y', '—', '(', ')', ',']
+  // The definition, term by term: whole words, case-insensitive, punctuation other than / and - dropped.
+  const naive = (text: string) => {
+    const t = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}/-]+/gu, ' ')} `
+    return AMBIGUOUS.filter((w) => t.includes(` ${w.replace(/[^\p{L}\p{N}/ -]+/gu, '')} `))
+  }
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(...AMBIGUOUS, ...noise), { maxLength: 12 }),
+      fc.constantFrom(' ', ', ', '  '),
+      (ws, sep) => {
+        const text = ws.join(sep)
+        expect(ambiguousTerms(text)).toEqual(naive(text))
+      },
+    ),
+    { numRuns: 3000 },
+  )
 })
 
 describe('similarity', () => {

@@ -97,7 +97,7 @@ test('a digest entry whose file has stopped being fresh is kept on its stamp alo
   expect(c.section<string>('s', 'used').get('t', later)).toBe('parsed') // no content needed any more
   expect(reads).toBe(1)
   vi.useRealTimers()
-  const line = fs.readFileSync(file, 'utf8').split('\n')[1] as string
+  const line = fs.readFileSync(file, 'utf8').split('\n')[2] as string // after the header and the table of contents
   expect(JSON.parse(line.slice(line.indexOf('\t') + 1)).t).toHaveLength(2)
 })
 
@@ -136,6 +136,46 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   expect(new CacheFile(file).section<string>('tasks/a', 'used').get('x', old('1'))).toBeUndefined()
 })
 
+test('a reader takes a section by the table of contents; a table that does not describe its file is never trusted', async () => {
+  const { CacheFile } = await import('./filecache.js')
+  const { tempDir } = await import('../testkit/ws.js')
+  const file = path.join(tempDir(), 'index')
+  const then = Date.now() - 60_000
+  const stamp = (n: number) => ({ size: n, mtimeMs: then, ino: n })
+  // Three sections of ~50 KB each: past the part of the file read first, so a section is read by its range.
+  const big = (tag: string) => `${tag}:${'x'.repeat(50_000)}`
+  const w = new CacheFile(file)
+  for (const s of ['tasks/a', 'tasks/b', 'tasks/c']) w.section<string>(s, 'used').set('f', stamp(1), big(s))
+  w.save()
+  const [header, table] = fs.readFileSync(file, 'utf8').split('\n') as [string, string]
+  expect(header).toMatch(/^dacli-cache \d+ /)
+  expect((JSON.parse(table) as unknown[][]).map((e) => e[0])).toEqual(['tasks/a', 'tasks/b', 'tasks/c'])
+  expect(new CacheFile(file).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe(big('tasks/c'))
+  // Replaced behind the process's back (another writer): the new table and ranges are read.
+  const o = new CacheFile(file)
+  o.section<string>('tasks/c', 'used').set('f', stamp(1), 'changed')
+  o.section<string>('tasks/a', 'used').get('f', stamp(1))
+  o.section<string>('tasks/b', 'used').get('f', stamp(1))
+  o.save()
+  expect(new CacheFile(file).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe('changed')
+  expect(new CacheFile(file).section<string>('tasks/a', 'used').get('f', stamp(1))).toBe(big('tasks/a'))
+  // Tables that lie: offsets shifted into another section's line, ranges past the end, not JSON. Each section
+  // then reads as empty, and the next save writes a file whose table holds again.
+  const good = fs.readFileSync(file, 'utf8')
+  const lines = good.split('\n')
+  const entries = JSON.parse(lines[1] as string) as [string, number, number, number][]
+  const shifted = entries.map(([n, a, b, c], i) => (i === 1 ? [n, a + 3, b + 3, c] : [n, a, b, c]))
+  const past = entries.map(([n, a, b, c]) => [n, a, b, c + 1_000_000])
+  for (const lie of [JSON.stringify(shifted), JSON.stringify(past), 'not json', '[["tasks/b",0,8]]']) {
+    fs.writeFileSync(file, [lines[0], lie, ...lines.slice(2)].join('\n'))
+    const r = new CacheFile(file)
+    expect(r.section<string>('tasks/b', 'used').get('f', stamp(1)), lie).toBeUndefined()
+    r.section<string>('tasks/b', 'used').set('f', stamp(1), 'again')
+    r.save()
+    expect(new CacheFile(file).section<string>('tasks/b', 'used').get('f', stamp(1)), lie).toBe('again')
+  }
+})
+
 test('cold reads write each cache once, after the work, never once per file', async () => {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
@@ -157,7 +197,7 @@ test('cold reads write each cache once, after the work, never once per file', as
   expect(fs.existsSync(records)).toBe(false)
   expect(fs.existsSync(index)).toBe(false)
   store.flush()
-  const sections = (f: string) => fs.readFileSync(f, 'utf8').split('\n').slice(1, -1)
+  const sections = (f: string) => fs.readFileSync(f, 'utf8').split('\n').slice(2, -1)
   expect(sections(index).map((l) => l.split('\t')[0])).toEqual(['tasks/p'])
   // The files were written moments ago (racily fresh): kept with a digest of their content.
   expect(Object.keys(JSON.parse((sections(records)[0] as string).split('\t')[1] as string))).toHaveLength(n)

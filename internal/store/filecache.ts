@@ -19,7 +19,7 @@ import { linkOnPath, mkdirNoLinks, sweepTemps, tempPathFor } from './fsio.js'
 declare const __DACLI_VERSION__: string
 
 /** Bump when any cached value's shape changes (the release version is part of the header too). */
-const FORMAT = 11
+const FORMAT = 12
 /** The first line of every cache file: an older format or another release's parser is never trusted. */
 const HEADER = `dacli-cache ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'}`
 
@@ -154,19 +154,61 @@ type Toc = Map<string, [number, number, number]>
 const tocs = new Map<string, { key: string; toc: Toc; stale: boolean }>()
 /** How many cache files' tables a process remembers (the oldest learnt is forgotten first). */
 const MAX_TOCS = 512
+/** How much of a cache file is read first: its header and table of contents (more is read when they are longer). */
+const HEAD_BYTES = 64 * 1024
 
 /**
- * One cache file: a header line, then one line per section, `<name>\t<JSON of its entries>`. Only the sections
- * asked for are decoded and parsed; the others are copied through as bytes when the file is rewritten (a task
- * listing never holds the notes' or events' text as a string).
+ * The table of contents from a cache file's start (`head`: its first bytes, `size`: the file's length), or null
+ * when the file is not one this release wrote or its table does not describe it; `more` when the table runs past
+ * `head`. The table is the second line, a JSON list of [name, line start, JSON start, line end], offsets counted
+ * from the byte after it; each range must lie inside the file, in order.
+ */
+function tocOf(head: Buffer, size: number): Toc | null | 'more' {
+  const first = head.indexOf(10)
+  if (first === -1 || head.toString('latin1', 0, first) !== HEADER) return null
+  const second = head.indexOf(10, first + 1)
+  if (second === -1) return head.length < size ? 'more' : null
+  const base = second + 1
+  let list: unknown
+  try {
+    list = JSON.parse(head.toString('utf8', first + 1, second))
+  } catch {
+    return null
+  }
+  if (!Array.isArray(list)) return null
+  const toc: Toc = new Map()
+  let last = base
+  for (const e of list) {
+    if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string') return null
+    const [name, a, b, c] = e as [string, unknown, unknown, unknown]
+    if (![a, b, c].every((n) => Number.isSafeInteger(n))) return null
+    const [line, json, end] = [base + (a as number), base + (b as number), base + (c as number)]
+    if (line < last || json <= line || end < json || end > size) return null
+    toc.set(name, [line, json, end])
+    last = end
+  }
+  return toc
+}
+
+/**
+ * One cache file: a header line, a table of contents, then one line per section, `<name>\t<JSON of its entries>`.
+ * A reader reads the file's start and then only the byte ranges of the sections it asks for, which it decodes and
+ * parses; the others are copied through as bytes when the file is rewritten (a task listing never holds the
+ * notes' or events' text as a string, and `task show` reads one project's section of a 10,000-task index).
  */
 export class CacheFile {
-  /** The whole file's bytes, once read (a known, unchanged file is read by ranges instead). */
+  /** The whole file's bytes, once read (otherwise sections are read by range). */
   private bytes: Buffer | null = null
   /** The stamp of the file the table of contents describes (null: no file). */
   private key: string | null = null
   private lines: Toc = new Map()
   private loaded = false
+  /**
+   * Ranges read so far, when this process learnt the table from the file itself (a command's first read): its
+   * second section is read with the whole file (a listing of every project wants them all); a process that
+   * knew the table already (the MCP server, on an unchanged file) keeps reading ranges.
+   */
+  private ranges: number | null = null
   private readonly open = new Map<string, Section<unknown>>()
   /** Only these sections survive the next save (see `keepSections`). */
   private survivors: ((name: string) => boolean) | null = null
@@ -175,25 +217,28 @@ export class CacheFile {
 
   constructor(readonly file: string) {}
 
-  /** Learn where the sections are: from memory when the file is unchanged, else by reading it whole. */
+  /** Learn where the sections are: from memory when the file is unchanged, else from the file's start. */
   private load(): void {
     if (this.loaded) return
     this.loaded = true
     // A cache reached through a link is neither read nor written (no links below .dacli/).
     this.linked = linkOnPath(this.file) !== null
     if (this.linked) return
-    this.withFile((fd, key) => {
+    this.withFile((fd, key, size) => {
       const known = tocs.get(this.file)
       if (known !== undefined && known.key === key) {
         this.key = key
         this.lines = known.toc
         this.stale = known.stale
-      } else this.readAll(fd, key)
+      } else {
+        this.readHead(fd, key, size)
+        this.ranges = 0
+      }
     })
   }
 
-  /** Run `fn` on the open file and its stamp; nothing when it cannot be opened. */
-  private withFile(fn: (fd: number, key: string) => void): void {
+  /** Run `fn` on the open file, its stamp and size; nothing when it cannot be opened. */
+  private withFile(fn: (fd: number, key: string, size: number) => void): void {
     let fd: number
     try {
       fd = fs.openSync(this.file, 'r')
@@ -202,7 +247,7 @@ export class CacheFile {
     }
     try {
       const st = fs.fstatSync(fd)
-      fn(fd, `${st.size}:${st.mtimeMs}:${st.ino}`)
+      fn(fd, `${st.size}:${st.mtimeMs}:${st.ino}`, st.size)
     } catch {
       // unreadable: what was learnt so far stands
     } finally {
@@ -210,47 +255,75 @@ export class CacheFile {
     }
   }
 
-  private readAll(fd: number, key: string): void {
-    let buf = fs.readFileSync(fd)
-    const first = buf.indexOf(10)
-    const stale = first === -1 || buf.toString('latin1', 0, first) !== HEADER
-    const toc: Toc = new Map()
-    if (stale) buf = Buffer.alloc(0)
-    for (let at = first + 1; at > 0 && at < buf.length; ) {
-      let end = buf.indexOf(10, at)
-      if (end === -1) end = buf.length
-      const tab = buf.indexOf(9, at)
-      if (tab > at && tab < end) toc.set(buf.toString('latin1', at, tab), [at, tab + 1, end])
-      at = end + 1
+  /** Read the table of contents from the file's start (the whole file only when the table reaches that far). */
+  private readHead(fd: number, key: string, size: number): void {
+    let n = Math.min(size, HEAD_BYTES)
+    for (;;) {
+      const head = Buffer.allocUnsafe(n)
+      const got = fs.readSync(fd, head, 0, n, 0)
+      const toc = tocOf(head.subarray(0, got), size)
+      if (toc === 'more' && got === n && n < size) {
+        n = Math.min(size, n * 4)
+        continue
+      }
+      this.learn(key, toc === 'more' ? null : toc, size, n >= size ? head.subarray(0, got) : null)
+      return
     }
-    this.bytes = buf
+  }
+
+  /** Read the whole file (to copy its untouched sections into a rewrite). */
+  private readAll(fd: number, key: string, size: number): void {
+    const buf = fs.readFileSync(fd)
+    const toc = tocOf(buf, buf.length)
+    this.learn(key, toc === 'more' ? null : toc, size, buf)
+  }
+
+  /** What a read taught: the table (null: a file this release cannot use, ignored and rewritten at the next save). */
+  private learn(key: string, toc: Toc | null, size: number, whole: Buffer | null): void {
     this.key = key
-    this.lines = toc
-    this.stale = stale && fs.fstatSync(fd).size > 0
+    this.lines = toc ?? new Map()
+    this.stale = toc === null && size > 0
+    this.bytes = toc === null ? null : whole
     tocs.delete(this.file)
-    tocs.set(this.file, { key, toc, stale: this.stale })
+    tocs.set(this.file, { key, toc: this.lines, stale: this.stale })
     if (tocs.size > MAX_TOCS) tocs.delete(tocs.keys().next().value as string)
   }
 
-  /** The bytes of a section's JSON: from the whole file when read, else read by range (checked unchanged). */
+  /**
+   * The bytes of a section's JSON: from the whole file when read, else read by range from the file the table
+   * describes (read again when it was replaced since). A range that does not hold the named line is no section.
+   */
   private jsonOf(name: string): string | undefined {
     this.load()
-    let line = this.lines.get(name)
-    if (line === undefined) return undefined
-    if (this.bytes !== null) return this.bytes.toString('utf8', line[1], line[2])
     let out: string | undefined
-    this.withFile((fd, key) => {
-      if (key !== this.key) {
-        this.readAll(fd, key) // replaced since: read it again
-        line = this.lines.get(name)
-        out = line === undefined || this.bytes === null ? undefined : this.bytes.toString('utf8', line[1], line[2])
+    const line = this.lines.get(name)
+    if (line === undefined) return undefined
+    if (this.bytes !== null) return this.sectionIn(this.bytes, name, line, 0)
+    this.withFile((fd, key, size) => {
+      if (key !== this.key || (this.ranges !== null && this.ranges++ >= 1)) {
+        this.readAll(fd, key, size) // replaced since (read it again), or a second section wanted: read it whole
+        const again = this.lines.get(name)
+        out = again === undefined || this.bytes === null ? undefined : this.sectionIn(this.bytes, name, again, 0)
         return
       }
-      const [, from, to] = line as [number, number, number]
-      const buf = Buffer.allocUnsafe(to - from)
-      if (fs.readSync(fd, buf, 0, buf.length, from) === buf.length) out = buf.toString('utf8')
+      const buf = Buffer.allocUnsafe(line[2] - line[0])
+      if (fs.readSync(fd, buf, 0, buf.length, line[0]) === buf.length) out = this.sectionIn(buf, name, line, line[0])
     })
     return out
+  }
+
+  /** The JSON of the section `line` places in `buf` (which starts at file offset `at`), if the line is that section's. */
+  private sectionIn(buf: Buffer, name: string, line: [number, number, number], at: number): string | undefined {
+    return this.holds(buf, name, line, at) ? buf.toString('utf8', line[1] - at, line[2] - at) : undefined
+  }
+
+  /** Does the range `line` of `buf` (starting at file offset `at`) hold the line of section `name`? */
+  private holds(buf: Buffer, name: string, line: [number, number, number], at: number): boolean {
+    const prefix = `${name}\t`
+    if (line[1] - line[0] === Buffer.byteLength(prefix) && buf.toString('utf8', line[0] - at, line[1] - at) === prefix)
+      return true
+    this.stale = true // a table that does not describe its file: rewritten at the next save
+    return false
   }
 
   /** The named section (parsed on first use; one instance per process). */
@@ -302,19 +375,29 @@ export class CacheFile {
     }
     // Sections copied through need the whole file (read now if only ranges were read; if it was replaced
     // meanwhile, its sections are the ones to copy).
-    if (this.bytes === null && this.key !== null) this.withFile((fd, key) => this.readAll(fd, key))
+    if (this.bytes === null && this.key !== null) this.withFile((fd, key, size) => this.readAll(fd, key, size))
     const bytes = this.bytes ?? Buffer.alloc(0)
-    const parts: Buffer[] = [Buffer.from(`${HEADER}\n`, 'latin1')]
+    const body: Buffer[] = []
+    const toc: [string, number, number, number][] = []
+    let at = 0
     const all = [...new Set([...this.lines.keys(), ...this.open.keys()])].sort()
     for (const name of all.filter((n) => this.survivors === null || this.survivors(n))) {
       const f = fresh.get(name)
+      let line: Buffer | null = null
       if (f !== undefined) {
-        if (Object.keys(f).length > 0) parts.push(Buffer.from(`${name}\t${JSON.stringify(f)}\n`, 'utf8'))
+        if (Object.keys(f).length > 0) line = Buffer.from(`${name}\t${JSON.stringify(f)}`, 'utf8')
       } else {
-        const line = this.lines.get(name)
-        if (line !== undefined) parts.push(bytes.subarray(line[0], line[2]), NEWLINE)
+        const l = this.lines.get(name)
+        // Copied only when the range holds that section's line (the table was checked against the file).
+        if (l !== undefined && this.holds(bytes, name, l, 0)) line = bytes.subarray(l[0], l[2])
       }
+      if (line === null) continue
+      const prefix = Buffer.byteLength(`${name}\t`)
+      toc.push([name, at, at + prefix, at + line.length])
+      body.push(line, NEWLINE)
+      at += line.length + 1
     }
+    const parts = [Buffer.from(`${HEADER}\n${JSON.stringify(toc)}\n`, 'utf8'), ...body]
     tocs.delete(this.file)
     writeCache(this.file, Buffer.concat(parts))
     this.stale = false

@@ -15,7 +15,7 @@ import { addNote, listNotes, type NoteRecord } from './notes.js'
 import { checkText } from './paths.js'
 import type { Store, TaskEdit } from './store.js'
 
-const isQuestionId = (s: string | null | undefined): s is string => typeof s === 'string' && /^q-/i.test(s)
+export const isQuestionId = (s: string | null | undefined): s is string => typeof s === 'string' && /^q-/i.test(s)
 
 const excerpt = (s: string, n = 80) => {
   const t = s.replace(/\s+/g, ' ').trim()

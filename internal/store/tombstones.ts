@@ -13,7 +13,10 @@ import { tasksDir } from './taskindex.js'
 
 /** The status a task file's folder gives it (`removed` for a tombstone), or null for a path outside tasks/. */
 export function folderStatus(p: string): Status | 'removed' | null {
-  const m = /(?:^|\/)tasks\/(open|active|blocked|done|removed)\/[^/]+$/.exec(p.split(path.sep).join('/'))
+  // Asked of every task of a listing: the path is split and joined only where the separator is not `/`.
+  const m = /(?:^|\/)tasks\/(open|active|blocked|done|removed)\/[^/]+$/.exec(
+    path.sep === '/' ? p : p.split(path.sep).join('/'),
+  )
   return m === null ? null : (m[1] as Status | 'removed')
 }
 

@@ -5,10 +5,9 @@ import { CycleError } from '../../engines/cpm.js'
 import type { Schedule } from '../../engines/schedule.js'
 import { RefusedError } from '../../store/errors.js'
 import { safeSegment } from '../../store/paths.js'
-import { loadPlan, refIn } from '../../store/plan.js'
+import { loadPlan, refIn, scheduleOf } from '../../store/plan.js'
 import { dot, mermaid, text } from './critrender.js'
 import type { CriticalPathDocT } from './json.js'
-import { scheduleOf } from './schedule.js'
 
 type Row = CriticalPathDocT['tasks'][number]
 

@@ -3,10 +3,9 @@ import { bool, int, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../engines/readiness.js'
 import { safeSegment } from '../../store/paths.js'
-import { loadPlan } from '../../store/plan.js'
+import { loadPlan, readyFrontier, remoteClaims } from '../../store/plan.js'
 import { qualifiedRef } from '../../store/refs.js'
 import type { NextDocT } from './json.js'
-import { readyFrontier, remoteClaims } from './schedule.js'
 
 export const next = defineCommand({
   path: 'next',
@@ -30,7 +29,12 @@ export const next = defineCommand({
     const store = await ctx.store()
     const plan = await loadPlan(store, project)
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
-    const elsewhere = await remoteClaims(ctx, store, input.flags.fetch === true)
+    const elsewhere = await remoteClaims(
+      store,
+      ctx.env,
+      ctx.now(),
+      input.flags.fetch === true ? { label: 'dacli next (without --fetch: the claims as last fetched)' } : null,
+    )
     const f = readyFrontier(plan, parallel, project, elsewhere)
     const left = plan.tasks.filter((t) => t.status === 'open' && elsewhere.has(t.id)).length
     if (left > 0) ctx.notes.note(`left out ${left} open task${left === 1 ? '' : 's'} claimed in another clone`)

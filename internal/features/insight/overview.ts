@@ -4,10 +4,9 @@ import { count, shortRef } from '../../clikit/text.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import { STATUSES } from '../../store/model.js'
-import { loadPlan } from '../../store/plan.js'
+import { loadPlan, readyFrontier, remoteClaims } from '../../store/plan.js'
 import { qualifiedRef } from '../../store/refs.js'
 import type { OverviewDocT } from './json.js'
-import { readyFrontier, remoteClaims } from './schedule.js'
 
 export const overview = defineCommand({
   path: 'overview',
@@ -33,7 +32,7 @@ export const overview = defineCommand({
       ),
     )
     const ev = await listEvents(store)
-    const f = readyFrontier(plan, 3, undefined, await remoteClaims(ctx, store, false))
+    const f = readyFrontier(plan, 3, undefined, await remoteClaims(store, ctx.env, ctx.now(), null))
     const data: OverviewDocT = {
       schema: 'workspace-overview/v1',
       version: 1,

@@ -38,6 +38,6 @@ export const help = defineCommand({
       schema: 'catalog/v1',
       commands: [...selected].sort((a, b) => byText(a.path, b.path)).map(catalogEntry),
     }
-    return { data, human: (out) => out.line(text.replace(/\n$/, '')) }
+    return { data, text: text.replace(/\n$/, '') }
   },
 })

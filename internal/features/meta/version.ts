@@ -66,8 +66,7 @@ export const version = defineCommand({
     }
     return {
       data,
-      human: (out) =>
-        out.line(`${BINARY_NAME} ${VERSION} (node ${data.node}, ${data.platform}, format ${data.format})`),
+      text: `${BINARY_NAME} ${VERSION} (node ${data.node}, ${data.platform}, format ${data.format})`,
     }
   },
 })

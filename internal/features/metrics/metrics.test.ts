@@ -248,3 +248,48 @@ describe('a populated workspace', () => {
     expect(ws.snapshot()).toEqual(before)
   })
 })
+
+describe('hostile files', () => {
+  test('a mangled stamp is unknown, a malformed token line is ignored, a broken file is announced and skipped', async () => {
+    const ws = await workspace()
+    const ok = async (...a: string[]) => (await ws.dacli(...a)).expectExit(0)
+    await ok('project', 'add', 'Ledger', '--slug', 'ledger')
+    for (const t of ['First', 'Second']) {
+      await ok('task', 'add', `${t} job`, '--project', 'ledger', '--accept', 'works')
+    }
+    for (const ref of ['ledger/1', 'ledger/2']) {
+      await ok('task', 'claim', ref)
+      await ok('accept', ref, '--verify', 'true', '--tokens', '10')
+    }
+    const rel = (await ws.dacli('task', 'show', 'ledger/1', '--json')).json.path
+    const text = ws.file(rel)
+    // A minute ago without its zone (Date.parse would read it as local time, inside the window) is no RFC 3339
+    // UTC stamp; a word is not a token count.
+    const zoneless = new Date(Date.now() - 60_000).toISOString().slice(0, 19)
+    const mangled = text
+      .replace(/- \S+ (a-root accepted )/, `- ${zoneless} $1`)
+      .replace(/(tokens output 10\n)/, '$1- 2026-12-01T00:00:00Z a-root tokens output lots\n')
+    expect(mangled).not.toBe(text)
+    ws.write(rel, mangled)
+    ws.write('.dacli/projects/ledger/tasks/done/009-broken.md', 'no frontmatter here\n')
+    const before = ws.snapshot()
+
+    const r = ws.spawn(['metrics', '--json']).expectExit(0)
+    expectValid(r.json)
+    expect(r.stderr).toMatch(/skipped \.dacli\/projects\/ledger\/tasks\/done\/009-broken\.md/)
+    // Both finished (no window); ledger/1's close has no known time, so only ledger/2 has a wall time; each
+    // reported 10 tokens (the malformed line adds nothing).
+    expect(r.json).toMatchObject({
+      tasks_finished: 2,
+      wall_time: { samples: 1 },
+      tokens: { output: 20, samples: 2 },
+    })
+    // Inside a window, a finish whose time is unknown cannot be placed: only ledger/2.
+    expect(ws.spawn(['metrics', '--since', '1d', '--json']).expectExit(0).json).toMatchObject({
+      tasks_finished: 1,
+      completion: { value: 1, samples: 1 },
+      tokens: { output: 10, samples: 1 },
+    })
+    expect(ws.snapshot()).toEqual(before)
+  })
+})

@@ -1,4 +1,5 @@
 import { formatDuration } from '../../base/duration.js'
+import { epochOfStamp } from '../../base/time.js'
 import { defineCommand } from '../../clikit/command.js'
 import { duration, str } from '../../clikit/flags.js'
 import type { Out } from '../../clikit/io.js'
@@ -9,15 +10,9 @@ import { safeSegment } from '../../store/paths.js'
 import { listTombstones } from '../../store/tombstones.js'
 import type { MetricsDocT } from './json.js'
 
-/** A log stamp as epoch ms; a stamp that does not parse is unknown (null), never a made-up time. */
-const msOf = (at: string): number | null => {
-  const ms = Date.parse(at)
-  return Number.isFinite(ms) ? ms : null
-}
-
 const historyOf = (t: TaskRecord): TaskHistory => ({
   id: t.id,
-  log: t.log.map((l): HistoryLine => ({ at: msOf(l.at), verb: l.verb, details: l.details })),
+  log: t.log.map((l): HistoryLine => ({ at: epochOfStamp(l.at), verb: l.verb, details: l.details })),
 })
 
 export const metrics = defineCommand({

@@ -119,7 +119,7 @@ export const add = defineCommand({
     const data = await taskDoc(store, record)
     return {
       data,
-      human(out) {
+      text(style) {
         const facts = [
           data.priority,
           data.estimate === null ? null : `Te ${oneDecimal(data.estimate.te)}`,
@@ -128,8 +128,7 @@ export const add = defineCommand({
             ? `depends on ${data.depends_on.map((d) => (d.ref === null ? d.on : shortRef(d.ref))).join(', ')}`
             : null,
         ].filter((x) => x !== null)
-        out.line(`created ${out.style('bold', data.ref)}  ${out.style('dim', data.id)}`)
-        out.line(`  ${data.title} — ${facts.join(' · ')}`)
+        return `created ${style('bold', data.ref)}  ${style('dim', data.id)}\n  ${data.title} — ${facts.join(' · ')}`
       },
     }
   },

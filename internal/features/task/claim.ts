@@ -62,10 +62,8 @@ export const claim = defineCommand({
     }
     return {
       data,
-      human(out) {
-        withTree.human?.(out)
-        out.line(`  worktree ${w.path} (branch ${w.branch}${w.outcome === 'reused' ? ', already there' : ''})`)
-      },
+      text: (style) =>
+        `${withTree.text(style)}\n  worktree ${w.path} (branch ${w.branch}${w.outcome === 'reused' ? ', already there' : ''})`,
     }
   },
 })

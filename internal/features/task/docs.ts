@@ -1,7 +1,7 @@
 // task/v1 bodies from store records, and their human rendering.
 
 import type { Result } from '../../clikit/command.js'
-import type { Out } from '../../clikit/io.js'
+import type { Out, Styler } from '../../clikit/io.js'
 import { count, oneDecimal } from '../../clikit/text.js'
 import { classifiedError } from '../../store/errors.js'
 import type { Change, Store, TaskRecord, TaskSummary } from '../../store/index.js'
@@ -232,7 +232,10 @@ const PAST: Record<string, string> = {
 }
 
 /** The task-change/v1 result of a lifecycle command, with its human rendering. */
-export async function changeResult(store: Store, c: Change): Promise<Result<TaskChangeDocT>> {
+export async function changeResult(
+  store: Store,
+  c: Change,
+): Promise<Result<TaskChangeDocT> & { text: (style: Styler) => string }> {
   const data: TaskChangeDocT = {
     schema: 'task-change/v1',
     action: c.action,
@@ -243,36 +246,42 @@ export async function changeResult(store: Store, c: Change): Promise<Result<Task
   }
   return {
     data,
-    human(out) {
-      const ref = out.style('bold', data.task.ref)
+    // Plain lines (no table): people's output loads no table renderer (the bench's `task claim`, `task done`).
+    text(style) {
+      const lines: string[] = []
+      const ref = style('bold', data.task.ref)
       const s = data.task
       if (c.outcome === 'proposed') {
-        out.line(`proposed: ${c.action} ${ref} was recorded as event ${c.event_id} for its owner to apply (dacli sync)`)
+        lines.push(
+          `proposed: ${c.action} ${ref} was recorded as event ${c.event_id} for its owner to apply (dacli sync)`,
+        )
       } else if (c.outcome === 'unchanged') {
-        out.line(`unchanged: ${ref} (${s.status}${s.owner ? `, owner ${s.owner}` : ''}) — nothing to do`)
+        lines.push(`unchanged: ${ref} (${s.status}${s.owner ? `, owner ${s.owner}` : ''}) — nothing to do`)
       } else {
         const verb = c.outcome === 'taken-over' ? 'took over' : (PAST[c.action] ?? c.action)
-        if (s.status === 'removed') out.line(`${verb} ${ref} — a tombstone now (${s.path}); its number is never reused`)
-        else out.line(`${verb} ${ref} — now ${s.status}${s.owner ? `, owner ${s.owner}` : ''}`)
+        if (s.status === 'removed')
+          lines.push(`${verb} ${ref} — a tombstone now (${s.path}); its number is never reused`)
+        else lines.push(`${verb} ${ref} — now ${s.status}${s.owner ? `, owner ${s.owner}` : ''}`)
       }
       if (s.claim?.expires && (c.action === 'claim' || c.action === 'renew') && c.outcome !== 'proposed') {
-        out.line(out.style('dim', `  claim expires ${s.claim.expires} (renew with dacli task renew ${s.ref})`))
+        lines.push(style('dim', `  claim expires ${s.claim.expires} (renew with dacli task renew ${s.ref})`))
       }
       if (c.action === 'check' || c.action === 'uncheck' || c.action === 'done') {
-        out.line(`  acceptance ${s.acceptance_done}/${s.acceptance_total}`)
-        for (const a of s.acceptance) out.line(`  ${a.n}. [${a.checked ? 'x' : ' '}] ${a.text}`)
+        lines.push(`  acceptance ${s.acceptance_done}/${s.acceptance_total}`)
+        for (const a of s.acceptance) lines.push(`  ${a.n}. [${a.checked ? 'x' : ' '}] ${a.text}`)
       }
       const l = c.details.landing as { branch: string; trunk: string; landed: boolean; missing: unknown[] } | undefined
       if (l !== undefined) {
-        out.line(
+        lines.push(
           l.landed
             ? `  landed: ${l.branch} is on ${l.trunk}`
-            : out.style(
+            : style(
                 'yellow',
                 `  NOT landed: ${l.branch} has ${l.missing.length} commit(s) not on ${l.trunk} (--allow-unlanded, logged)`,
               ),
         )
       }
+      return lines.join('\n')
     },
   }
 }

@@ -1,0 +1,3 @@
+import { explain } from './explain.js'
+
+export const commands = [explain]
