@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'vitest'
 import { dacliJson } from '../../testkit/schemas.js'
-import { type RunOpts, type Workspace, workspace } from '../../testkit/ws.js'
+import { type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
 beforeEach(async () => {
@@ -9,7 +9,7 @@ beforeEach(async () => {
   ;(await ws.dacli('task', 'add', 'Do it', '--project', 'p', '--accept', 'x')).expectExit(0)
 })
 
-const j = (...args: (string | RunOpts)[]) => dacliJson(ws, ...args)
+const j = (...args: Parameters<Workspace['dacli']>) => dacliJson(ws, ...args)
 
 describe('notes', () => {
   test('a decision needs --rejected (3); it is written with chose/rejected/because', async () => {

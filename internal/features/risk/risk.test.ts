@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'vitest'
 import { dacliJson } from '../../testkit/schemas.js'
-import { type RunOpts, type Workspace, workspace } from '../../testkit/ws.js'
+import { type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
 beforeEach(async () => {
@@ -8,7 +8,7 @@ beforeEach(async () => {
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
 })
 
-const j = (...args: (string | RunOpts)[]) => dacliJson(ws, ...args)
+const j = (...args: Parameters<Workspace['dacli']>) => dacliJson(ws, ...args)
 
 describe('risks', () => {
   test('rank is computed; unmanaged rank 1–2 risks warn', async () => {
