@@ -11,9 +11,17 @@ import { nodeSystem } from './system.js'
 installSystem(nodeSystem)
 
 // Output goes to file descriptors 1 and 2 with write(2), as the text is ready: creating `process.stdout` builds a
-// stream (and loads node:net and node:stream behind it), about a tenth of a short command's whole run. The
-// streams are made only where a command speaks a protocol on them (`mcp serve`) or for a terminal's width.
+// stream (and loads node:net and node:stream behind it), about a tenth of a short command's whole run. A
+// descriptor that is non-blocking and full (a pipe its reader drains slowly) hands the rest, and every later
+// write, to the stream, which waits for the reader without spinning.
+const streams = new Map<number, NodeJS.WriteStream>()
+
 function writeOut(fd: number, text: string): void {
+  const open = streams.get(fd)
+  if (open !== undefined) {
+    open.write(text)
+    return
+  }
   let buf: Buffer | null = null
   let done = 0
   for (;;) {
@@ -31,10 +39,21 @@ function writeOut(fd: number, text: string): void {
       // A closed pipe (`dacli task list | head`) is not an error worth a stack trace.
       if (code === 'EPIPE') process.exit(process.exitCode ?? 0)
       if (code !== 'EAGAIN') throw e
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1) // a non-blocking descriptor that is full
-      buf ??= Buffer.from(text)
+      const stream = quiet(fd === 2 ? process.stderr : process.stdout)
+      streams.set(fd, stream)
+      stream.write(buf === null ? text : buf.subarray(done))
+      return
     }
   }
+}
+
+/** A stream whose reader went away ends the process quietly, with its exit code. */
+function quiet(s: NodeJS.WriteStream): NodeJS.WriteStream {
+  s.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw e
+  })
+  return s
 }
 
 /** Is `fd` a terminal? Only a character device can be one; node:tty (and node:net behind it) loads only then. */
@@ -48,17 +67,9 @@ async function terminal(fd: number): Promise<boolean> {
 }
 
 const [stdoutIsTTY, stderrIsTTY] = [await terminal(1), await terminal(2)]
-for (const [tty, s] of [
-  [stdoutIsTTY, () => process.stdout],
-  [stderrIsTTY, () => process.stderr],
-] as const) {
-  // A terminal's stream is made (for its width); a closed one is no stack trace either.
-  if (tty)
-    s().on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
-      throw e
-    })
-}
+// A terminal's stream is made (for its width); a closed one is no stack trace either.
+if (stdoutIsTTY) quiet(process.stdout)
+if (stderrIsTTY) quiet(process.stderr)
 
 const outcome = await main(process.argv.slice(2), {
   io: {
