@@ -5,6 +5,7 @@
 // --allow-unlanded, which is logged. Without a branch nothing changes.
 
 import { commitsNotOn, mergeNaming } from '../gitx/landing.js'
+import { shortOid } from '../gitx/objects.js'
 import { revParse, trunkOf } from '../gitx/worktree.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
 import { refOf } from './lifecycle.js'
@@ -99,7 +100,7 @@ function unlanded(t: TaskRecord, l: Omit<Landing, 'log'>): RefusedError {
       ? `its branch ${l.branch} no longer exists and no merge into ${l.trunk} names it, so its work cannot be shown to have landed`
       : `${l.missing.length} commit${l.missing.length === 1 ? '' : 's'} of ${l.branch} ${l.missing.length === 1 ? 'is' : 'are'} not on ${l.trunk}: ${l.missing
           .slice(0, 5)
-          .map((c) => `${c.sha.slice(0, 10)} ${c.subject}`)
+          .map((c) => `${shortOid(c.sha)} ${c.subject}`)
           .join('; ')}${l.missing.length > 5 ? ` (and ${l.missing.length - 5} more)` : ''}`
   return new RefusedError('unlanded', `${refOf(t)} has not landed: ${what} — do not retry unchanged`, {
     details: {

@@ -30,8 +30,18 @@ export function sections(body: string): readonly Section[] {
 function headings(body: string): Section[] {
   const out: Section[] = []
   let fence: string | null = null
-  let offset = 0
-  for (const raw of body.split('\n')) {
+  // Line by line without splitting the body: only a line starting with `#`, a backtick, `~` or a space can be a
+  // heading or a fence (this runs for every task file a cold listing reads).
+  for (let offset = 0; ; ) {
+    const nl = body.indexOf('\n', offset)
+    const end = nl === -1 ? body.length : nl
+    const c = body.charCodeAt(offset)
+    if (c !== 35 && c !== 96 && c !== 126 && c !== 32) {
+      if (nl === -1) break
+      offset = nl + 1
+      continue
+    }
+    const raw = body.slice(offset, end)
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
     const f = FENCE.exec(line)
     if (f) {
@@ -45,12 +55,13 @@ function headings(body: string): Section[] {
           level: (h[1] as string).length,
           title: (h[2] as string).trim(),
           start: offset,
-          contentStart: offset + raw.length + 1,
+          contentStart: end + 1,
           end: body.length,
         })
       }
     }
-    offset += raw.length + 1
+    if (nl === -1) break
+    offset = nl + 1
   }
   for (let i = 0; i < out.length; i++) {
     const s = out[i] as Section

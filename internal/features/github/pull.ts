@@ -21,7 +21,7 @@ export const pull = defineCommand({
   ],
   async run(ctx, input) {
     const o = readOptions(ctx, input, 'github pull', true)
-    const project = input.args.project as string
+    const project = input.args.project
     const p = await prepare(ctx, project)
     const repo = p.linked.repo
     if (o.dryRun) {
