@@ -323,7 +323,8 @@ try {
 
   say('The agent commits on the task’s branch and proves the criteria; closing before the branch lands is refused')
   const wt = JSON.parse(
-    spawnSync(process.execPath, [bin, 'task', 'show', 'ledger/2', '--json'], { cwd: dir, env, encoding: 'utf8' }).stdout,
+    spawnSync(process.execPath, [bin, 'task', 'show', 'ledger/2', '--json'], { cwd: dir, env, encoding: 'utf8' })
+      .stdout,
   ).worktree
   const wtDir = join(dir, wt.path)
   console.log(`$ cd ${wt.path}   # the task's worktree, on branch ${wt.branch}`)
