@@ -121,7 +121,7 @@ describe('context', () => {
     }
   })
 
-  test('a budget smaller than the task itself is refused (3) with the minimum', async () => {
+  test('a budget that cannot hold the header, the task and the omission notice is refused (3) with the minimum', async () => {
     const r = (await ws.dacli('context', '2', '--budget', '10', '--json')).expectExit(3)
     expect(r.error.details.minimum_budget).toBeGreaterThan(10)
     ;(await ws.dacli('context', '2', '--budget', String(r.error.details.minimum_budget))).expectExit(0)
