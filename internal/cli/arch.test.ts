@@ -103,6 +103,29 @@ describe('architecture rules', () => {
 
 /** A violation of each kind the check must catch, as [file, source, the rule it breaks]. */
 const PLANTS: [string, string, string][] = [
+  // A command body that casts its input instead of declaring it (issue 17: typed inputs).
+  [
+    'internal/features/task/planted-cast.ts',
+    [
+      "import { defineCommand, optionalArg } from '../../clikit/command.js'",
+      'export const planted = defineCommand({',
+      "  path: 'task planted', summary: 'a planted command', args: [optionalArg('ref', 'r')], flags: {},",
+      '  json: null, mutates: false,',
+      '  async run(_ctx, input) {',
+      '    return { data: (input.args.ref as string).length }',
+      '  },',
+      '})',
+      '',
+    ].join('\n'),
+    'typed inputs',
+  ],
+  // The untyped accessor the typed input replaced, written again in a slice.
+  [
+    'internal/features/note/planted-accessor.ts',
+    'export const flagNum = (input: { flags: object }, name: string) => (input.flags as Record<string, number>)[name]\n',
+    'typed inputs',
+  ],
+  ['internal/features/insight/planted-number.ts', 'export const n = (v: unknown) => v as number\n', 'typed inputs'],
   [
     'internal/features/task/planted-glob.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source holds a template literal
@@ -141,7 +164,7 @@ const PLANTS: [string, string, string][] = [
   ],
   ['internal/cli/planted-store.ts', "export { Store } from '../store/store.js'\n", '2 app layer'],
   ['internal/features/project/planted-slice.ts', "export * from '../task/docs.js'\n", '1 slices'],
-  ['internal/clikit/planted-engine.ts', "export { byText } from '../engines/order.js'\n", 'kernel'],
+  ['internal/clikit/planted-engine.ts', "export { findCycle } from '../engines/cycle.js'\n", 'kernel'],
   ['internal/base/planted-leaf.ts', "export { UsageError } from '../store/errors.js'\n", 'leaves'],
   ['internal/features/record/planted-heavy.ts', "export { default as git } from 'isomorphic-git'\n", '8 heavy'],
   ['internal/features/note/planted-zod.ts', "export { documents } from './json.js'\n", '8 heavy'],
@@ -167,6 +190,7 @@ test('each planted violation is reported, in its file, under its rule; nothing e
     fs.cpSync(path.join(REPO_ROOT, top), path.join(root, top), { recursive: true })
   }
   for (const f of ['biome.json', 'tsconfig.json']) fs.copyFileSync(path.join(REPO_ROOT, f), path.join(root, f))
+  fs.cpSync(path.join(REPO_ROOT, 'lint'), path.join(root, 'lint'), { recursive: true })
   for (const [file, source] of PLANTS) fs.writeFileSync(path.join(root, file), source)
   // An existing module changed in place is seen too.
   fs.appendFileSync(path.join(root, 'internal/mcp/memory.ts'), "export { gitConfig } from '../gitx/config.js'\n")

@@ -187,35 +187,6 @@ export function declOf(c: CommandDecl): CommandDecl {
   return d as unknown as CommandDecl
 }
 
-// Untyped accessors from before `input.flags` was typed. New code reads `input.flags.<name>` directly;
-// these remain only until every command body is converted (issue 17, phase 2), then they go.
-type AnyInput = { readonly flags: object }
-const raw = (input: AnyInput, name: string): unknown => (input.flags as FlagValues)[name]
-/** @deprecated read `input.flags.<name>` (typed from the declaration). */
-export function flagStr(input: AnyInput, name: string): string | undefined {
-  const v = raw(input, name)
-  return typeof v === 'string' ? v : undefined
-}
-/** @deprecated read `input.flags.<name>` (typed from the declaration). */
-export function flagNum(input: AnyInput, name: string): number | undefined {
-  const v = raw(input, name)
-  return typeof v === 'number' ? v : undefined
-}
-/** @deprecated read `input.flags.<name> === true`. */
-export function flagBool(input: AnyInput, name: string): boolean {
-  return raw(input, name) === true
-}
-/** @deprecated read `input.flags.<name> ?? []` (repeatable flags are arrays). */
-export function flagList(input: AnyInput, name: string): string[] {
-  const v = raw(input, name)
-  return Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]
-}
-/** @deprecated read `input.flags.<name> ?? []` (repeatable flags are arrays). */
-export function flagNums(input: AnyInput, name: string): number[] {
-  const v = raw(input, name)
-  return Array.isArray(v) ? v.map(Number) : v === undefined ? [] : [Number(v)]
-}
-
 /** Does this call mutate? (declared `mutates`, or a `mutatesWith` flag was given; a `--dry-run` is a read.) */
 export function callMutates(c: CommandDecl, flags: FlagValues): boolean {
   if (flags['dry-run'] === true) return false

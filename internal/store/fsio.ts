@@ -216,9 +216,11 @@ export function sweepTemps(dir: string): string[] {
   return removed
 }
 
-/** Temp files anywhere under `root` (doctor's `stale-temp`), with whether their writer looks dead. */
-export function findTemps(root: string): { path: string; dead: boolean }[] {
-  const out: { path: string; dead: boolean }[] = []
+/**
+ * Every entry under `root`, depth first, in directory order, never through a link (a link is an entry, not a
+ * folder). `visit` answers for a folder whether to enter it. A folder that cannot be read is passed over.
+ */
+export function walkTree(root: string, visit: (p: string, e: fs.Dirent, dir: string) => boolean): void {
   const walk = (dir: string) => {
     let ents: fs.Dirent[]
     try {
@@ -228,16 +230,24 @@ export function findTemps(root: string): { path: string; dead: boolean }[] {
     }
     for (const e of ents) {
       const p = path.join(dir, e.name)
-      // `worktrees/` holds task checkouts (coordination.md), not workspace files.
-      if (e.isDirectory() && !e.isSymbolicLink()) {
-        if (dir !== root || e.name !== 'worktrees') walk(p)
-      } else if (isTempName(e.name)) {
-        const m = TEMP_RE.exec(e.name)
-        out.push({ path: p, dead: m === null || m[2] !== hostTag() || !pidAlive(Number(m[1])) })
-      }
+      if (visit(p, e, dir) && e.isDirectory()) walk(p)
     }
   }
   walk(root)
+}
+
+/** Temp files anywhere under `root` (doctor's `stale-temp`), with whether their writer looks dead. */
+export function findTemps(root: string): { path: string; dead: boolean }[] {
+  const out: { path: string; dead: boolean }[] = []
+  walkTree(root, (p, e, dir) => {
+    // `worktrees/` holds task checkouts (coordination.md), not workspace files.
+    if (e.isDirectory()) return dir !== root || e.name !== 'worktrees'
+    if (isTempName(e.name)) {
+      const m = TEMP_RE.exec(e.name)
+      out.push({ path: p, dead: m === null || m[2] !== hostTag() || !pidAlive(Number(m[1])) })
+    }
+    return false
+  })
   return out
 }
 

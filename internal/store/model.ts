@@ -200,8 +200,8 @@ export interface Identity {
   parent: string | null
 }
 
-/** RFC 3339 UTC with second precision. */
-export const stamp = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z')
+/** RFC 3339 UTC with second precision (base/time.ts; re-exported where the store's callers look for it). */
+export { stamp } from '../base/time.js'
 
 /** A task file name: `NNN-slug.md` (at least three digits). */
 export const TASK_FILE = /^(\d{3,})-([a-z0-9][a-z0-9-]*)\.md$/

@@ -444,7 +444,7 @@ export async function setGlossaryTerm(
   const file = glossaryFile(store, project)
   return store.withLock(`glossary-${project}`, async () => {
     const line = `- **${term}** — ${definition}`
-    let text: string
+    let text: string | null
     try {
       text = readGlossaryText(store, project)
     } catch (e) {
@@ -452,34 +452,28 @@ export async function setGlossaryTerm(
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
         throw new FailureError(`cannot read ${store.rel(file)}: ${(e as Error).message}`, { cause: e })
       }
+      text = null
+    }
+    let out: string
+    if (text === null) {
       const { renderNew } = await import('./frontmatter.js')
-      atomicWrite(
-        file,
-        renderNew(
-          { id: `g-${project}`, kind: 'note', note_kind: 'ref', created: stamp(store.now()), created_by: by },
-          `\n# Glossary\n\n${line}\n`,
-        ),
+      out = renderNew(
+        { id: `g-${project}`, kind: 'note', note_kind: 'ref', created: stamp(store.now()), created_by: by },
+        `\n# Glossary\n\n${line}\n`,
       )
-      store.journal({
-        kind: 'project.changed',
-        ref: project,
-        id: `p-${project}`,
-        project,
-        actor: by,
-        summary: `glossary: ${term}`,
-      })
-      return true
-    }
-    const lines = text.split('\n')
-    const i = lines.findIndex((l) => TERM_LINE.exec(l.trim())?.[1]?.trim().toLowerCase() === term.toLowerCase())
-    if (i !== -1) {
-      if (lines[i] === line) return false
-      lines[i] = line
     } else {
-      while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
-      lines.push(line, '')
+      const lines = text.split('\n')
+      const i = lines.findIndex((l) => TERM_LINE.exec(l.trim())?.[1]?.trim().toLowerCase() === term.toLowerCase())
+      if (i !== -1) {
+        if (lines[i] === line) return false
+        lines[i] = line
+      } else {
+        while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
+        lines.push(line, '')
+      }
+      out = lines.join('\n')
     }
-    atomicWrite(file, lines.join('\n'))
+    atomicWrite(file, out)
     store.journal({
       kind: 'project.changed',
       ref: project,

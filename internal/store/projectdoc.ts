@@ -14,18 +14,17 @@ export function statusCounts(tasks: readonly { status: Status }[]): StatusCounts
   return c
 }
 
-export const totalOf = (c: StatusCounts) => c.open + c.active + c.blocked + c.done
+const totalOf = (c: StatusCounts) => c.open + c.active + c.blocked + c.done
+
+/** A project as project list shows it: what it is and how many of its tasks are where. */
+export function projectSummary(p: ProjectRecord, counts: StatusCounts) {
+  return { id: p.id, slug: p.slug, title: p.title, status: p.status, stage: p.stage, counts, total: totalOf(counts) }
+}
 
 export function projectDocument(p: ProjectRecord, counts: StatusCounts, removed = false) {
   return {
     schema: 'project/v1' as const,
-    id: p.id,
-    slug: p.slug,
-    title: p.title,
-    status: p.status,
-    stage: p.stage,
-    counts,
-    total: totalOf(counts),
+    ...projectSummary(p, counts),
     goal: p.sections.goal,
     sections: p.sections,
     github: p.github,

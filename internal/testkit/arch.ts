@@ -189,8 +189,16 @@ function graphViolations(edges: readonly ImportEdge[]): Violation[] {
   return out
 }
 
-/** The Biome rules that carry architecture (biome.json): restricted globals, imports and properties. */
-const LINT_RULES = ['style/noRestrictedGlobals', 'style/noRestrictedImports', 'nursery/noJsRestrictedProperties']
+/**
+ * The Biome rules that carry architecture (biome.json): restricted globals, imports and properties, and the
+ * GritQL plugin lint/typed-inputs.grit (no `as string` / `as number`, no cast of a command's input, in a slice).
+ */
+const LINT_RULES = [
+  'style/noRestrictedGlobals',
+  'style/noRestrictedImports',
+  'nursery/noJsRestrictedProperties',
+  'plugin',
+]
 
 interface BiomeReport {
   diagnostics: {
@@ -224,16 +232,19 @@ async function lintViolations(root: string): Promise<Violation[]> {
   }
   const report = JSON.parse(stdout) as BiomeReport
   return report.diagnostics
-    .filter((d) => d.category.startsWith('lint/'))
+    .filter((d) => d.category.startsWith('lint/') || d.category === 'plugin')
     .map((d) => {
       const p = d.location.path
       const file = typeof p === 'string' ? p : (p?.file ?? '?')
       const text = d.description ?? (typeof d.message === 'string' ? d.message : d.category)
-      const rule = text.includes('localeCompare')
-        ? 'order'
-        : file.startsWith('internal/engines/')
-          ? '3 engines'
-          : '4 process'
+      const rule =
+        d.category === 'plugin'
+          ? 'typed inputs'
+          : text.includes('localeCompare')
+            ? 'order'
+            : file.startsWith('internal/engines/')
+              ? '3 engines'
+              : '4 process'
       return { rule, file, detail: `line ${d.location.start?.line ?? '?'}: ${text}` }
     })
 }

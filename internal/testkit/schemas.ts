@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { REPO_ROOT } from './ws.js'
+import { REPO_ROOT, type RunOpts, type Workspace } from './ws.js'
 
 let ajv: Ajv2020 | undefined
 
@@ -29,4 +29,13 @@ export function expectValid(doc: unknown, id?: string): void {
       `${sid} document does not match its published schema:\n${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(doc).slice(0, 2000)}`,
     )
   }
+}
+
+/** Run dacli with --json (options last, as for `ws.dacli`); a success is checked against its published schema. */
+export async function dacliJson(ws: Workspace, ...args: (string | RunOpts)[]) {
+  const last = args[args.length - 1]
+  const r =
+    typeof last === 'object' ? await ws.dacli(...args.slice(0, -1), '--json', last) : await ws.dacli(...args, '--json')
+  if (r.code === 0) expectValid(r.json)
+  return r
 }

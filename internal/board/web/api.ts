@@ -2,15 +2,9 @@
 // same documents as `dacli … --json`; actions POST with the CSRF token from the
 // page's <meta>; /api/events says when anything under .dacli/ changed.
 
-export interface Envelope {
-  schema: 'error/v1'
-  exit_code: number
-  kind: string
-  message: string
-  suggestions: string[]
-  next_actions: string[]
-  details: Record<string, unknown>
-}
+import type { Envelope } from '../../clikit/render.js'
+
+export type { Envelope }
 
 export class ApiError extends Error {
   constructor(

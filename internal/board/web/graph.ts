@@ -165,38 +165,7 @@ export function graphView(root: HTMLElement, shell: Shell, project: string | nul
           svg('text', { x: p.x + 9, y: p.y + 36, class: 'ntitle' }, title),
         )
       })
-      const defs = svg(
-        'defs',
-        {},
-        svg(
-          'marker',
-          {
-            id: 'arrow',
-            viewBox: '0 0 10 10',
-            refX: 9,
-            refY: 5,
-            markerWidth: 9,
-            markerHeight: 9,
-            markerUnits: 'userSpaceOnUse',
-            orient: 'auto',
-          },
-          svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'head' }),
-        ),
-        svg(
-          'marker',
-          {
-            id: 'arrow-crit',
-            viewBox: '0 0 10 10',
-            refX: 9,
-            refY: 5,
-            markerWidth: 9,
-            markerHeight: 9,
-            markerUnits: 'userSpaceOnUse',
-            orient: 'auto',
-          },
-          svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'head crit' }),
-        ),
-      )
+      const defs = svg('defs', {}, arrowHead('arrow', 'head'), arrowHead('arrow-crit', 'head crit'))
       fill(
         canvas,
         tip,
@@ -217,4 +186,22 @@ export function graphView(root: HTMLElement, shell: Shell, project: string | nul
       )
     },
   }
+}
+
+/** The arrow drawn at the end of a link (`marker-end: url(#id)`). */
+function arrowHead(id: string, cls: string): SVGElement {
+  return svg(
+    'marker',
+    {
+      id,
+      viewBox: '0 0 10 10',
+      refX: 9,
+      refY: 5,
+      markerWidth: 9,
+      markerHeight: 9,
+      markerUnits: 'userSpaceOnUse',
+      orient: 'auto',
+    },
+    svg('path', { d: 'M0,0 L10,5 L0,10 z', class: cls }),
+  )
 }

@@ -2,6 +2,7 @@ import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { listAgents } from '../../store/index.js'
 import type { AgentListDocT } from './json.js'
+import { agentSummary } from './show.js'
 
 export const list = defineCommand({
   path: 'agent list',
@@ -16,14 +17,7 @@ export const list = defineCommand({
     const data: AgentListDocT = {
       schema: 'agent-list/v1',
       all,
-      agents: agents.map((a) => ({
-        id: a.id,
-        grant: a.grant,
-        role: a.role,
-        parent: a.parent,
-        retired: a.retired,
-        created: a.created,
-      })),
+      agents: agents.map(agentSummary),
     }
     return {
       data,

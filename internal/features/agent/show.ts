@@ -5,6 +5,16 @@ import { type AgentFile, lineageOf, listAgents, readAgent, type Store } from '..
 import { qualifiedRef } from '../../store/refs.js'
 import type { AgentDocT } from './json.js'
 
+/** An identity as agent list shows it. */
+export const agentSummary = (a: AgentFile) => ({
+  id: a.id,
+  grant: a.grant,
+  role: a.role,
+  parent: a.parent,
+  retired: a.retired,
+  created: a.created,
+})
+
 export async function agentDoc(
   store: Store,
   a: AgentFile,
@@ -15,12 +25,7 @@ export async function agentDoc(
   const owned = (await store.listTasks()).tasks.filter((t) => t.owner === a.id)
   return {
     schema: 'agent/v1',
-    id: a.id,
-    grant: a.grant,
-    role: a.role,
-    parent: a.parent,
-    retired: a.retired,
-    created: a.created,
+    ...agentSummary(a),
     created_by: a.created_by,
     lineage: lineageOf(agents, a.id),
     children: agents.filter((x) => x.parent === a.id && x.id !== a.id).map((x) => x.id),

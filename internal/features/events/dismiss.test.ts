@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'vitest'
-import { expectValid } from '../../testkit/schemas.js'
+import { dacliJson } from '../../testkit/schemas.js'
 import { type RunOpts, type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
@@ -18,13 +18,7 @@ beforeEach(async () => {
   ;(await ws.dacli('task', 'claim', 'p/1', { as: worker.token })).expectExit(0)
 })
 
-async function j(...args: (string | RunOpts)[]) {
-  const last = args[args.length - 1]
-  const r =
-    typeof last === 'object' ? await ws.dacli(...args.slice(0, -1), '--json', last) : await ws.dacli(...args, '--json')
-  if (r.code === 0) expectValid(r.json)
-  return r
-}
+const j = (...args: (string | RunOpts)[]) => dacliJson(ws, ...args)
 
 describe('a proposal that can never apply', () => {
   test('sync names it with the reason and the dismiss command; dismissing settles it for good', async () => {

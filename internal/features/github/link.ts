@@ -1,4 +1,4 @@
-import { arg, defineCommand, flagBool, flagStr } from '../../clikit/command.js'
+import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import { setBlock } from '../../github/mapping.js'
 import { originRepo, REPO_NAME, sameRepo } from '../../github/repository.js'
@@ -26,8 +26,8 @@ export const link = defineCommand({
     'dacli github link docs --repo acme/handbook --allow-public',
   ],
   async run(ctx, input) {
-    const project = input.args.project as string
-    const given = flagStr(input, 'repo')
+    const project = input.args.project
+    const given = input.flags.repo
     if (given !== undefined && !REPO_NAME.test(given)) {
       throw new UsageError(`--repo must be OWNER/NAME, got "${given.slice(0, 200)}"`, {
         next: [`dacli github link ${project} --repo acme/widgets`],
@@ -47,7 +47,7 @@ export const link = defineCommand({
     }
     const s = await connect(ctx, { requireToken: true })
     const live = await s.client.repository(wanted)
-    const allow = flagBool(input, 'allow-public')
+    const allow = input.flags['allow-public'] === true
     if (live.visibility === 'public' && !allow && !sameRepo(before.github?.public_confirmed ?? null, live.full_name)) {
       throw new RefusedError(
         'disclosure',

@@ -4,6 +4,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { walkTree } from '../../store/fsio.js'
 import type { Broken, Store, TaskSummary } from '../../store/index.js'
 import { agentProblems, type EventRecord, eventProblem, rootPublicKeys, scanAgents } from '../../store/index.js'
 import type { Plan } from '../../store/plan.js'
@@ -33,33 +34,24 @@ export function brokenFinding(b: Broken): Finding {
 /** Every link and special file under `.dacli/` (never followed). */
 export function linkFindings(store: Store): Finding[] {
   const out: Finding[] = []
-  const walk = (dir: string) => {
-    let ents: fs.Dirent[]
-    try {
-      ents = fs.readdirSync(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const e of ents) {
-      const p = path.join(dir, e.name)
-      if (e.isSymbolicLink()) {
-        let target = '?'
-        try {
-          target = fs.readlinkSync(p)
-        } catch {
-          // unreadable link: reported without its target
-        }
-        out.push(
-          brokenFinding({ path: store.rel(p), reason: `a symbolic link (to ${target})`, code: 'symlink-in-workspace' }),
-        )
-      } else if (e.isDirectory()) walk(p)
-      else if (!e.isFile()) {
-        const kind = e.isFIFO() ? 'a named pipe (FIFO)' : e.isSocket() ? 'a socket' : 'a device or other special file'
-        out.push(brokenFinding({ path: store.rel(p), reason: `${kind}, not a regular file`, code: 'special-file' }))
+  walkTree(store.dir, (p, e) => {
+    if (e.isSymbolicLink()) {
+      let target = '?'
+      try {
+        target = fs.readlinkSync(p)
+      } catch {
+        // unreadable link: reported without its target
       }
+      out.push(
+        brokenFinding({ path: store.rel(p), reason: `a symbolic link (to ${target})`, code: 'symlink-in-workspace' }),
+      )
+    } else if (e.isDirectory()) return true
+    else if (!e.isFile()) {
+      const kind = e.isFIFO() ? 'a named pipe (FIFO)' : e.isSocket() ? 'a socket' : 'a device or other special file'
+      out.push(brokenFinding({ path: store.rel(p), reason: `${kind}, not a regular file`, code: 'special-file' }))
     }
-  }
-  walk(store.dir)
+    return false
+  })
   return out
 }
 

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../clikit/command.js'
-import { totalOf } from '../../store/projectdoc.js'
+import { projectSummary } from '../../store/projectdoc.js'
 import { countsOf } from './docs.js'
 import type { ProjectListDocT } from './json.js'
 
@@ -15,16 +15,7 @@ export const list = defineCommand({
     const { projects, broken } = await store.listProjects()
     const rows: ProjectListDocT['projects'] = []
     for (const p of projects) {
-      const counts = await countsOf(store, p.slug)
-      rows.push({
-        id: p.id,
-        slug: p.slug,
-        title: p.title,
-        status: p.status,
-        stage: p.stage,
-        counts,
-        total: totalOf(counts),
-      })
+      rows.push(projectSummary(p, await countsOf(store, p.slug)))
     }
     for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const data: ProjectListDocT = { schema: 'project-list/v1', projects: rows, skipped: broken }

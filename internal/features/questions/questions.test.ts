@@ -1,6 +1,6 @@
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { expectValid } from '../../testkit/schemas.js'
+import { dacliJson } from '../../testkit/schemas.js'
 import { type RunOpts, type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
@@ -16,14 +16,7 @@ beforeEach(async () => {
   reader = await ws.agent('ro', 'reader')
 })
 
-/** Run with --json and check a success against its published schema. */
-async function j(...args: (string | RunOpts)[]) {
-  const last = args[args.length - 1]
-  const r =
-    typeof last === 'object' ? await ws.dacli(...args.slice(0, -1), '--json', last) : await ws.dacli(...args, '--json')
-  if (r.code === 0) expectValid(r.json)
-  return r
-}
+const j = (...args: (string | RunOpts)[]) => dacliJson(ws, ...args)
 
 const taskFile = async (ref: string) => ws.file((await ws.dacli('task', 'show', ref, '--json')).json.path)
 

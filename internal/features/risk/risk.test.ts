@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'vitest'
-import { expectValid } from '../../testkit/schemas.js'
+import { dacliJson } from '../../testkit/schemas.js'
 import { type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
@@ -8,13 +8,7 @@ beforeEach(async () => {
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
 })
 
-const j = async (...args: Parameters<Workspace['dacli']>) => {
-  const last = args[args.length - 1]
-  const r =
-    typeof last === 'object' ? await ws.dacli(...args.slice(0, -1), '--json', last) : await ws.dacli(...args, '--json')
-  if (r.code === 0) expectValid(r.json)
-  return r
-}
+const j = (...args: Parameters<Workspace['dacli']>) => dacliJson(ws, ...args)
 
 describe('risks', () => {
   test('rank is computed; unmanaged rank 1–2 risks warn', async () => {

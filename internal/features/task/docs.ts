@@ -41,14 +41,7 @@ async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> {
   const parent = t.parent === null ? null : await resolveQuietly(store, t.parent, t.project)
   const blocker = t.blocked_by === null ? null : await resolveQuietly(store, t.blocked_by, t.project)
   return {
-    id: t.id,
-    seq: t.seq,
-    ref: qualifiedRef(t),
-    slug: t.slug,
-    project: t.project,
-    title: t.title,
-    status: folderStatus(t.path) ?? t.status,
-    owner: t.owner,
+    ...taskHead(t),
     claim: t.claim === null ? null : { ...t.claim, expired: claimExpired(t.claim.expires, now) },
     priority: t.priority,
     estimate: t.estimate === null ? null : { ...t.estimate, te: teOf(t.estimate) },
@@ -78,7 +71,8 @@ export async function taskDoc(store: Store, t: TaskRecord): Promise<TaskDocT> {
   return { schema: 'task/v1', ...(await taskBody(store, t)) }
 }
 
-export function listItem(t: TaskSummary): TaskListItemT {
+/** What every task document starts with: which task, where it stands, who owns it. */
+function taskHead(t: TaskSummary) {
   return {
     id: t.id,
     seq: t.seq,
@@ -88,6 +82,12 @@ export function listItem(t: TaskSummary): TaskListItemT {
     title: t.title,
     status: folderStatus(t.path) ?? t.status,
     owner: t.owner,
+  }
+}
+
+export function listItem(t: TaskSummary): TaskListItemT {
+  return {
+    ...taskHead(t),
     priority: t.priority,
     acceptance_done: t.acceptance_done,
     acceptance_total: t.acceptance_total,

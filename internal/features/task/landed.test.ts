@@ -3,7 +3,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { expectValid } from '../../testkit/schemas.js'
+import { dacliJson } from '../../testkit/schemas.js'
 import { git, type RunOpts, type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
@@ -16,13 +16,7 @@ beforeEach(async () => {
     (await ws.dacli('task', 'add', t, '--project', 'ledger', '--accept', 'done right', '--force')).expectExit(0)
 })
 
-async function j(...args: (string | RunOpts)[]) {
-  const last = args[args.length - 1]
-  const r =
-    typeof last === 'object' ? await ws.dacli(...args.slice(0, -1), '--json', last) : await ws.dacli(...args, '--json')
-  if (r.code === 0) expectValid(r.json)
-  return r
-}
+const j = (...args: (string | RunOpts)[]) => dacliJson(ws, ...args)
 
 /** A commit on the worktree of a task (made with `dacli worktree add`). */
 async function commitIn(ref: string, file: string, subject: string): Promise<{ dir: string; sha: string }> {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { expectValid } from '../../testkit/schemas.js'
+import { dacliJson } from '../../testkit/schemas.js'
 import { type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
@@ -31,14 +31,7 @@ beforeEach(async () => {
   ro = await ws.agent('ro', 'reader')
 })
 
-/** Run with --json (before any trailing options object) and validate a success against its schema. */
-const change = async (...args: Parameters<Workspace['dacli']>) => {
-  const last = args[args.length - 1]
-  const r =
-    typeof last === 'object' ? await ws.dacli(...args.slice(0, -1), '--json', last) : await ws.dacli(...args, '--json')
-  if (r.code === 0) expectValid(r.json)
-  return r
-}
+const change = (...args: Parameters<Workspace['dacli']>) => dacliJson(ws, ...args)
 
 describe('claims', () => {
   test('claim: unowned → owner and active; again → unchanged; another’s live claim → 5 with holder and time', async () => {
