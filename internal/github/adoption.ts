@@ -13,7 +13,7 @@ import { slugify } from '../store/paths.js'
 import { newTaskBody, renderTaskFile } from '../store/taskfile.js'
 import type { Issue } from './client.js'
 import { writeMapping } from './mapping.js'
-import type { Prepared } from './preflight.js'
+import { fetchIssues, type Prepared } from './preflight.js'
 
 export type PlannedIssue = Planned<Issue>
 
@@ -47,7 +47,7 @@ const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/
 const loginText = (login: string) => (LOGIN.test(login) ? login : inlineMarkdown(login))
 
 /** The `## Context` of an adopted task: who wrote it where, then the body as a quotation. */
-export function adoptedContext(repo: string, n: number, author: string | null, body: string): string {
+function adoptedContext(repo: string, n: number, author: string | null, body: string): string {
   let text = body
     .replace(/\r\n?/g, '\n')
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
@@ -83,7 +83,7 @@ export interface AdoptContext {
 }
 
 /** Refuse (3, nothing written) while any item blocks. */
-export function refuseBlocking(plan: readonly PlannedIssue[], project: string): void {
+function refuseBlocking(plan: readonly PlannedIssue[], project: string): void {
   const blocking = plan.filter((p) => p.outcome === 'refused')
   if (blocking.length === 0) return
   const lines = blocking.map((p) => `#${p.issue.number} "${p.issue.title}": ${p.reason} (${p.taskId})`)
@@ -126,7 +126,7 @@ export interface Adopted {
   linked: AdoptedItem[]
 }
 
-export async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]): Promise<Adopted> {
+async function applyPlan(a: AdoptContext, plan: readonly PlannedIssue[]): Promise<Adopted> {
   refuseBlocking(plan, a.project)
   const doc: Adopted = { counts: { created: 0, linked: 0, already_mapped: 0, skipped: 0 }, created: [], linked: [] }
   const work = plan.filter((p) => p.outcome === 'create' || p.outcome === 'link')
@@ -203,4 +203,17 @@ async function linkTask(a: AdoptContext, taskId: string, n: number): Promise<Tas
     { issue: n, repo: a.repo },
     `github: linked to issue ${a.repo}#${n}`,
   )
+}
+
+/** What `github pull` writes (and the pull half of `github sync`): read the issues, plan their adoption, apply it. */
+export async function pullIssues(
+  p: Prepared,
+  project: string,
+  repo: string,
+  a: Pick<AdoptContext, 'actor' | 'now' | 'progress'>,
+): Promise<{ issues: Issue[]; plan: PlannedIssue[]; adopted: Adopted }> {
+  const issues = await fetchIssues(p, repo)
+  const { plan } = await inboundPlan(p, project, repo, issues)
+  const adopted = await applyPlan({ store: p.store, project, repo, warn: p.warn, ...a }, plan)
+  return { issues, plan, adopted }
 }

@@ -16,6 +16,7 @@ import { Octokit } from '@octokit/core'
 import { paginateRest } from '@octokit/plugin-paginate-rest'
 import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck/light.js'
+import { isoSeconds } from '../base/time.js'
 import type { GitHubClient, Quota, Tally } from './api.js'
 import { BadResponseError, classify } from './failure.js'
 import { guardedFetch } from './guardedfetch.js'
@@ -106,7 +107,7 @@ export function createClient(opts: ClientOptions): GitHubClient {
     const limit = Number(headers['x-ratelimit-limit'])
     const reset = Number(headers['x-ratelimit-reset'])
     if (headers['x-ratelimit-remaining'] !== undefined && Number.isInteger(remaining) && Number.isInteger(limit)) {
-      quota = { remaining, limit, reset: Number.isInteger(reset) ? stamp(reset) : null }
+      quota = { remaining, limit, reset: Number.isInteger(reset) ? isoSeconds(reset) : null }
     }
   }
   octokit.hook.wrap('request', (request, options) => {
@@ -219,5 +220,4 @@ export function createClient(opts: ClientOptions): GitHubClient {
   }
 }
 
-const stamp = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
 const pathOf = (url: unknown) => String(url).replace(/^https?:\/\/[^/]+/, '')

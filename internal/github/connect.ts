@@ -11,7 +11,7 @@ import { resolveToken, type TokenSource } from './token.js'
 
 type Env = Context['env']
 
-export const DEFAULT_API_URL = 'https://api.github.com'
+const DEFAULT_API_URL = 'https://api.github.com'
 
 export type WaitListener = (ms: number, why: string) => void
 
@@ -58,7 +58,7 @@ function wholeFrom(env: Env, name: string, fallback: number, unit: string, min =
 }
 
 /** The tunables, from the environment (tests shorten them; people rarely need to). */
-export function tunables(env: Env) {
+function tunables(env: Env) {
   return {
     timeoutMs: Math.max(wholeFrom(env, 'DACLI_GITHUB_TIMEOUT_MS', 30_000, 'milliseconds'), 1),
     writeIntervalMs: wholeFrom(env, 'DACLI_GITHUB_WRITE_INTERVAL_MS', 1_000, 'milliseconds'),
@@ -70,7 +70,7 @@ export function tunables(env: Env) {
   }
 }
 
-export function hostOf(apiUrl: string): string | null {
+function hostOf(apiUrl: string): string | null {
   try {
     const h = new URL(apiUrl).hostname.toLowerCase()
     return h === 'api.github.com' ? 'github.com' : h

@@ -4,6 +4,7 @@
 // masked. Octokit's errors are read through their status, headers and cause
 // chain; this file is the only place that knows their shape.
 
+import { isoSeconds } from '../base/time.js'
 import { type DacliError, FailureError, NotFoundError } from '../store/errors.js'
 import { redact } from './redact.js'
 
@@ -101,8 +102,6 @@ export function troubleOf(e: unknown): Trouble {
   return { kind: 'final', status }
 }
 
-const stamp = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
-
 /** A typed dacli error for anything the client threw, with every secret masked. */
 export function classify(e: unknown, what: string, apiUrl: string, secrets: readonly (string | null)[]): DacliError {
   const gaveUp = e instanceof GaveUpError ? e : null
@@ -172,7 +171,7 @@ function classifyOnce(
     const reset = Number(headers['x-ratelimit-reset'])
     const when =
       headers['x-ratelimit-remaining'] === '0' && Number.isFinite(reset) && reset > 0
-        ? `; the limit resets at ${stamp(reset)}`
+        ? `; the limit resets at ${isoSeconds(reset)}`
         : ''
     return new FailureError(`GitHub refused ${what} (${status}: ${message})${when}${tried}`, {
       details: { ...details, rate_limited: true, cause_kind: 'rate_limit' },

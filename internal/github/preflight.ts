@@ -59,7 +59,7 @@ export async function openOutbound(
 }
 
 /** The live repository, checked against the recorded consent (refused, exit 3, when public without it). */
-export async function gate(p: Prepared, command: string): Promise<RepoInfo> {
+async function gate(p: Prepared, command: string): Promise<RepoInfo> {
   const live = await p.session.client.repository(p.linked.repo)
   disclosureGate(p.linked, live, command)
   return live
@@ -82,7 +82,7 @@ export async function withRepoLock<T>(p: Prepared, repo: string, fn: () => Promi
 }
 
 /** The workspace id that goes into issue markers (never empty: an empty id would make every marker unreadable). */
-export function workspaceId(store: Store): string {
+function workspaceId(store: Store): string {
   const id = store.config.id
   if (!/^[0-9A-Za-z]+$/.test(id)) {
     throw new FailureError(

@@ -69,7 +69,7 @@ export interface PushApply {
 }
 
 /** Consecutive items failed by GitHub (5xx, timeouts) after which the push is taken for an outage. */
-export const OUTAGE_AFTER = 3
+const OUTAGE_AFTER = 3
 /** Failures that would repeat on every item. */
 const HALTS = new Set(['token', 'forbidden', 'rate_limit', 'foreign_host', 'bad_response'])
 
@@ -97,12 +97,9 @@ function causeKind(e: unknown): string | null {
 }
 
 /** Does the step have anything to do (a write on GitHub, or a mapping to record)? */
-export const busy = (s: Step) => s.action !== 'unchanged' || s.remap
+const busy = (s: Step) => s.action !== 'unchanged' || s.remap
 
-export async function applyPush(
-  a: PushApply,
-  plan: PushPlan,
-): Promise<{ results: StepResult[]; stopped: string | null }> {
+async function applyPush(a: PushApply, plan: PushPlan): Promise<{ results: StepResult[]; stopped: string | null }> {
   const results: StepResult[] = []
   let stopped: string | null = null
   let inRow = 0

@@ -31,7 +31,7 @@ export const planPush = (w: Window, issues: readonly Issue[], repo: string, wsId
   skipped: w.skipped,
 })
 
-export function recordView(t: TaskRecord): OutTask {
+function recordView(t: TaskRecord): OutTask {
   return {
     id: t.id,
     ref: `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`,
@@ -46,7 +46,7 @@ export function recordView(t: TaskRecord): OutTask {
 }
 
 /** Last activity of a task: the latest of its creation and its log lines (null when undated). */
-export function lastActivity(t: TaskRecord): number | null {
+function lastActivity(t: TaskRecord): number | null {
   const times = [t.created, ...t.log.map((l) => l.at)]
     .map((s) => (s === null ? Number.NaN : Date.parse(s)))
     .filter((n) => Number.isFinite(n))

@@ -3,6 +3,7 @@
 // BadResponseError naming what was wrong — never `undefined` read as "public",
 // never a made-up `0 of 0`. Hand-written checks: zod stays off the run path.
 
+import { isoSeconds } from '../base/time.js'
 import { BadResponseError } from './failure.js'
 
 export type Visibility = 'public' | 'private' | 'internal'
@@ -52,8 +53,6 @@ function object(v: unknown, what: string, status: number): Obj {
   return v
 }
 
-const stamp = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
-
 export function rateLimitOf(data: unknown, status: number): RateLimit {
   const core = object(object(data, 'the rate limit', status).resources, 'resources', status).core
   const c = object(core, 'resources.core', status)
@@ -64,7 +63,7 @@ export function rateLimitOf(data: unknown, status: number): RateLimit {
     limit: c.limit,
     remaining: c.remaining,
     used: isCount(c.used) ? c.used : null,
-    reset: isCount(c.reset) ? stamp(c.reset) : null,
+    reset: isCount(c.reset) ? isoSeconds(c.reset) : null,
   }
 }
 

@@ -8,19 +8,11 @@ import type { Arbitration } from './claims.js'
 import { FailureError, RefusedError, UsageError } from './errors.js'
 import { type EventRecord, listEvents, markApplied } from './events.js'
 import type { Landing, LandingRequest } from './landing.js'
-import {
-  type Change,
-  closeLanding,
-  closeTask,
-  landingDetails,
-  mayRewrite,
-  notOwner,
-  propose,
-  refOf,
-} from './lifecycle.js'
+import { type Change, closeLanding, closeTask, landingDetails, mayRewrite, notOwner, propose } from './lifecycle.js'
 import { appendToSection, checkboxes, setChecked } from './markdown.js'
 import type { Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
+import { qualifiedRef } from './refs.js'
 import type { Store, TaskEdit } from './store.js'
 import { verificationLine } from './taskfile.js'
 import { runVerify, type Verification } from './verify.js'
@@ -36,8 +28,8 @@ function select(t: TaskRecord, sel: Selection): number[] {
   const given = [sel.ns && sel.ns.length > 0, sel.all === true, sel.match !== undefined].filter(Boolean).length
   if (given !== 1) throw new UsageError('say which criteria: exactly one of --n N (repeatable), --all or --match TEXT')
   if (t.acceptance_total === 0) {
-    throw new UsageError(`${refOf(t)} has no acceptance criteria to check`, {
-      next: [`dacli task edit ${refOf(t)} --accept "<criterion>"`],
+    throw new UsageError(`${qualifiedRef(t)} has no acceptance criteria to check`, {
+      next: [`dacli task edit ${qualifiedRef(t)} --accept "<criterion>"`],
     })
   }
   if (sel.all) return t.acceptance.map((a) => a.n)
@@ -45,7 +37,7 @@ function select(t: TaskRecord, sel: Selection): number[] {
     const needle = sel.match.toLowerCase()
     const hits = t.acceptance.filter((a) => a.text.toLowerCase().includes(needle)).map((a) => a.n)
     if (hits.length === 0) {
-      throw new UsageError(`no acceptance criterion of ${refOf(t)} contains "${sel.match}"`, {
+      throw new UsageError(`no acceptance criterion of ${qualifiedRef(t)} contains "${sel.match}"`, {
         details: { criteria: t.acceptance.map(({ n, text }) => ({ n, text })) },
       })
     }
@@ -53,9 +45,12 @@ function select(t: TaskRecord, sel: Selection): number[] {
   }
   const bad = (sel.ns ?? []).filter((n) => n < 1 || n > t.acceptance_total)
   if (bad.length > 0) {
-    throw new UsageError(`--n ${bad.join(', ')} is out of range: ${refOf(t)} has criteria 1..${t.acceptance_total}`, {
-      details: { criteria: t.acceptance.map(({ n, text }) => ({ n, text })) },
-    })
+    throw new UsageError(
+      `--n ${bad.join(', ')} is out of range: ${qualifiedRef(t)} has criteria 1..${t.acceptance_total}`,
+      {
+        details: { criteria: t.acceptance.map(({ n, text }) => ({ n, text })) },
+      },
+    )
   }
   return [...new Set(sel.ns)].sort((a, b) => a - b)
 }
@@ -79,19 +74,22 @@ async function verifyOrFail(store: Store, req: VerifyRequest, t: TaskRecord | nu
   }
   if (v.exit_code !== 0) {
     const what = v.timed_out ? `timed out after ${v.duration_ms} ms` : `exited ${v.exit_code}`
-    throw new FailureError(`verification failed: \`${req.command}\` ${what}${t ? `; ${refOf(t)} is unchanged` : ''}`, {
-      details: {
-        verification: {
-          command: v.command,
-          exit_code: v.exit_code,
-          duration_ms: v.duration_ms,
-          output_digest: v.output_digest,
-          timed_out: v.timed_out,
+    throw new FailureError(
+      `verification failed: \`${req.command}\` ${what}${t ? `; ${qualifiedRef(t)} is unchanged` : ''}`,
+      {
+        details: {
+          verification: {
+            command: v.command,
+            exit_code: v.exit_code,
+            duration_ms: v.duration_ms,
+            output_digest: v.output_digest,
+            timed_out: v.timed_out,
+          },
+          output_tail: v.output_tail.slice(-2000),
         },
-        output_tail: v.output_tail.slice(-2000),
+        next: ['fix what the command reports, then run it again'],
       },
-      next: ['fix what the command reports, then run it again'],
-    })
+    )
   }
   return v
 }
@@ -232,12 +230,12 @@ async function closeOne(
     if (e.before.acceptance_total === 0 && !opts.allowUnverified) {
       throw new RefusedError(
         'acceptance',
-        `${refOf(e.before)} has no acceptance criteria; accepting it would verify nothing`,
+        `${qualifiedRef(e.before)} has no acceptance criteria; accepting it would verify nothing`,
         {
           details: { unmet: [], total: 0 },
           next: [
-            `dacli task edit ${refOf(e.before)} --accept "<criterion>"`,
-            `dacli accept ${refOf(e.before)} --allow-unverified (deliberately)`,
+            `dacli task edit ${qualifiedRef(e.before)} --accept "<criterion>"`,
+            `dacli accept ${qualifiedRef(e.before)} --allow-unverified (deliberately)`,
           ],
         },
       )
@@ -263,7 +261,7 @@ async function closeOne(
   }
   return {
     id: r.task.id,
-    ref: refOf(r.task),
+    ref: qualifiedRef(r.task),
     outcome: r.changed ? 'accepted' : 'unchanged',
     newly_checked: newly.length,
     attested: opts.verification === null ? newly.length : 0,
@@ -312,7 +310,7 @@ export async function acceptTask(
     })
     return {
       id: t.id,
-      ref: refOf(t),
+      ref: qualifiedRef(t),
       outcome: 'proposed',
       newly_checked: 0,
       attested: 0,
@@ -327,13 +325,17 @@ export async function acceptTask(
     }
   }
   if (t.acceptance_total === 0 && !opts.allowUnverified && t.status !== 'done') {
-    throw new RefusedError('acceptance', `${refOf(t)} has no acceptance criteria; accepting it would verify nothing`, {
-      details: { unmet: [], total: 0 },
-      next: [
-        `dacli task edit ${refOf(t)} --accept "<criterion>"`,
-        `dacli accept ${refOf(t)} --allow-unverified (deliberately)`,
-      ],
-    })
+    throw new RefusedError(
+      'acceptance',
+      `${qualifiedRef(t)} has no acceptance criteria; accepting it would verify nothing`,
+      {
+        details: { unmet: [], total: 0 },
+        next: [
+          `dacli task edit ${qualifiedRef(t)} --accept "<criterion>"`,
+          `dacli accept ${qualifiedRef(t)} --allow-unverified (deliberately)`,
+        ],
+      },
+    )
   }
   // Landing first: an unlanded task is refused before a long --verify runs.
   const landing = t.status === 'done' ? null : await closeLanding(store, t, opts)
@@ -367,7 +369,7 @@ export async function acceptAll(
   const skip = (t: TaskRecord | null, id: string, reason: string) =>
     out.push({
       id,
-      ref: t ? refOf(t) : id,
+      ref: t ? qualifiedRef(t) : id,
       outcome: 'skipped',
       newly_checked: 0,
       attested: 0,

@@ -7,10 +7,11 @@
 import { RefusedError, UsageError } from './errors.js'
 import { type EventRecord, findEvent, type Settled, withEvent } from './events.js'
 import { ROOT_ID } from './identity.js'
-import { mayRewrite, refOf } from './lifecycle.js'
+import { mayRewrite } from './lifecycle.js'
 import type { Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import { checkText } from './paths.js'
+import { qualifiedRef } from './refs.js'
 import type { Store } from './store.js'
 
 export interface Dismissed {
@@ -28,10 +29,14 @@ export async function dismissEvent(store: Store, who: Identity, id: string, reas
   const e = await findEvent(store, id)
   const task = e.about === null ? null : await store.readTask(e.about).catch(() => null)
   if (who.id !== ROOT_ID && task !== null && !(await mayRewrite(store, task, who))) {
-    throw new RefusedError('owner', `only the owner of ${refOf(task)} (${task.owner}) or root may dismiss ${e.id}`, {
-      details: { event_id: e.id, owner: task.owner, identity: who.id },
-      next: [`ask ${task.owner} to run: dacli events dismiss ${e.id} --reason "<why>"`],
-    })
+    throw new RefusedError(
+      'owner',
+      `only the owner of ${qualifiedRef(task)} (${task.owner}) or root may dismiss ${e.id}`,
+      {
+        details: { event_id: e.id, owner: task.owner, identity: who.id },
+        next: [`ask ${task.owner} to run: dacli events dismiss ${e.id} --reason "<why>"`],
+      },
+    )
   }
   const settled: Settled = { by: who.id, at: stamp(store.now()), reason: why }
   const outcome = await withEvent<{ state: 'dismissed' | 'unchanged'; by: Settled | null }>(store, e, async (fresh) => {
@@ -50,7 +55,7 @@ export async function dismissEvent(store: Store, who: Identity, id: string, reas
     return {
       outcome: { applied: 'dismissed' as const, dismissed: settled },
       note: {
-        ref: task === null ? (e.about ?? e.id) : refOf(task),
+        ref: task === null ? (e.about ?? e.id) : qualifiedRef(task),
         project: task?.project ?? null,
         actor: who.id,
         summary: `${e.event_kind} ${e.id} dismissed: ${why}`,

@@ -13,7 +13,6 @@ export {
   dependTask,
   doneTask,
   editTask,
-  mayRewrite,
   type Outcome,
   releaseTask,
   removeTask,

@@ -8,8 +8,8 @@ import { commitsNotOn, mergeNaming } from '../gitx/landing.js'
 import { shortOid } from '../gitx/objects.js'
 import { revParse, trunkOf } from '../gitx/worktree.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
-import { refOf } from './lifecycle.js'
 import type { TaskRecord } from './model.js'
+import { qualifiedRef } from './refs.js'
 import type { Store } from './store.js'
 
 export interface LandingRequest {
@@ -44,8 +44,11 @@ export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequ
   const branch = req.branch ?? t.worktree?.branch ?? null
   if (branch === null) {
     if (req.into !== undefined) {
-      throw new UsageError(`--into applies to a task with a branch, and ${refOf(t)} has none`, {
-        next: [`dacli task done ${refOf(t)} --branch <branch> --into ${req.into}`, `dacli task done ${refOf(t)}`],
+      throw new UsageError(`--into applies to a task with a branch, and ${qualifiedRef(t)} has none`, {
+        next: [
+          `dacli task done ${qualifiedRef(t)} --branch <branch> --into ${req.into}`,
+          `dacli task done ${qualifiedRef(t)}`,
+        ],
       })
     }
     return null
@@ -55,7 +58,7 @@ export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequ
   const repo = store.git
   if (repo === null) {
     throw new FailureError(`not inside a git repository: cannot tell whether ${branch} landed`, {
-      next: [`dacli task done ${refOf(t)} --allow-unlanded (deliberately; logged)`],
+      next: [`dacli task done ${qualifiedRef(t)} --allow-unlanded (deliberately; logged)`],
     })
   }
   const trunk = await trunkOf(repo, store.env, req.into)
@@ -102,7 +105,7 @@ function unlanded(t: TaskRecord, l: Omit<Landing, 'log'>): RefusedError {
           .slice(0, 5)
           .map((c) => `${shortOid(c.sha)} ${c.subject}`)
           .join('; ')}${l.missing.length > 5 ? ` (and ${l.missing.length - 5} more)` : ''}`
-  return new RefusedError('unlanded', `${refOf(t)} has not landed: ${what} — do not retry unchanged`, {
+  return new RefusedError('unlanded', `${qualifiedRef(t)} has not landed: ${what} — do not retry unchanged`, {
     details: {
       branch: l.branch,
       trunk: l.trunk,
@@ -110,7 +113,7 @@ function unlanded(t: TaskRecord, l: Omit<Landing, 'log'>): RefusedError {
       missing: l.missing.map((c) => ({ sha: c.sha, subject: c.subject })),
     },
     next: [
-      `merge ${l.branch} into ${l.trunk} (or push it and get it merged), then close ${refOf(t)} again`,
+      `merge ${l.branch} into ${l.trunk} (or push it and get it merged), then close ${qualifiedRef(t)} again`,
       `close it deliberately with --allow-unlanded (logged as unlanded)`,
     ],
   })

@@ -38,8 +38,6 @@ export interface Change {
   details: Record<string, unknown>
 }
 
-export const refOf = (t: { project: string; seq: number; slug: string }) => qualifiedRef(t)
-
 /** May `who` rewrite this task directly? (engines/ownership.ts decides, given the read-only identities.) */
 export async function mayRewrite(store: Store, t: Pick<TaskRecord, 'owner'>, who: Identity): Promise<boolean> {
   // The identities are listed only when the answer depends on them: an rw caller, a task another identity owns.
@@ -48,10 +46,10 @@ export async function mayRewrite(store: Store, t: Pick<TaskRecord, 'owner'>, who
 }
 
 export function notOwner(t: TaskRecord, who: Identity, action: string): RefusedError {
-  const why = who.grant !== 'rw' ? `${who.id} has a read-only grant` : `${refOf(t)} is owned by ${t.owner}`
-  return new RefusedError(who.grant !== 'rw' ? 'grant' : 'owner', `cannot ${action} ${refOf(t)}: ${why}`, {
+  const why = who.grant !== 'rw' ? `${who.id} has a read-only grant` : `${qualifiedRef(t)} is owned by ${t.owner}`
+  return new RefusedError(who.grant !== 'rw' ? 'grant' : 'owner', `cannot ${action} ${qualifiedRef(t)}: ${why}`, {
     details: { owner: t.owner, identity: who.id, grant: who.grant },
-    next: [`ask ${t.owner ?? 'a read-write identity'} to do it`, `dacli task show ${refOf(t)}`],
+    next: [`ask ${t.owner ?? 'a read-write identity'} to do it`, `dacli task show ${qualifiedRef(t)}`],
   })
 }
 
@@ -71,7 +69,7 @@ export async function propose(
     about: t.id,
     data,
     body,
-    subject: { ref: refOf(t), project: t.project },
+    subject: { ref: qualifiedRef(t), project: t.project },
   })
   return { action, outcome: 'proposed', task: t, event_id: e.id, details: { proposal: kind, ...data } }
 }
@@ -126,8 +124,8 @@ export async function claimTask(
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (t.status === 'done') {
-    throw new RefusedError('state', `${refOf(t)} is done; reopen it before claiming`, {
-      next: [`dacli task reopen ${refOf(t)} --reason "<why>"`],
+    throw new RefusedError('state', `${qualifiedRef(t)} is done; reopen it before claiming`, {
+      next: [`dacli task reopen ${qualifiedRef(t)} --reason "<why>"`],
     })
   }
   if (who.grant !== 'rw') {
@@ -142,8 +140,8 @@ export async function claimTask(
     const cur = e.before
     const now = e.now
     if (cur.status === 'done') {
-      throw new RefusedError('state', `${refOf(cur)} is done; reopen it before claiming`, {
-        next: [`dacli task reopen ${refOf(cur)} --reason "<why>"`, `dacli next --project ${cur.project}`],
+      throw new RefusedError('state', `${qualifiedRef(cur)} is done; reopen it before claiming`, {
+        next: [`dacli task reopen ${qualifiedRef(cur)} --reason "<why>"`, `dacli next --project ${cur.project}`],
       })
     }
     const standing = claimStanding(cur.owner, who.id, cur.claim !== null && expiredAt(cur.claim, now), retired)
@@ -160,7 +158,7 @@ export async function claimTask(
         if (seen !== null && !('unreadable' in seen) && arb.mine(seen, who.id)) return false
       }
       const expires = leaseExpiry(store, opts.leaseMs, now)
-      const taken = arb === null ? null : await arb.take(cur.id, who, expires, now, refOf(cur))
+      const taken = arb === null ? null : await arb.take(cur.id, who, expires, now, qualifiedRef(cur))
       setClaim(e, who.id, expires, where)
       const onIt = where === null ? {} : { remote: where, claim_commit: taken?.commit ?? null }
       if (taken?.outcome === 'taken-over' && taken.previous !== null) {
@@ -177,17 +175,17 @@ export async function claimTask(
     }
     if (standing.kind === 'held') {
       throw new ConflictError(
-        `${refOf(cur)} is claimed by ${standing.owner}${cur.claim?.expires ? ` until ${cur.claim.expires}` : ''}`,
+        `${qualifiedRef(cur)} is claimed by ${standing.owner}${cur.claim?.expires ? ` until ${cur.claim.expires}` : ''}`,
         {
           details: { owner: standing.owner, claimed_at: cur.claim?.at ?? null, expires: cur.claim?.expires ?? null },
-          next: [`dacli next --project ${cur.project}`, `dacli task show ${refOf(cur)}`],
+          next: [`dacli next --project ${cur.project}`, `dacli task show ${qualifiedRef(cur)}`],
         },
       )
     }
     if (standing.kind === 'takeover') takenFrom = standing.from
     const expires = leaseExpiry(store, opts.leaseMs, now)
     // The remote decides first; the file changes only after it said yes (a refusal throws, writing nothing).
-    const taken = arbiter === null ? null : await arbiter.take(cur.id, who, expires, now, refOf(cur))
+    const taken = arbiter === null ? null : await arbiter.take(cur.id, who, expires, now, qualifiedRef(cur))
     if (taken?.outcome === 'taken-over' && taken.previous !== null && takenFrom === null) takenFrom = taken.previous.by
     setClaim(e, who.id, expires, remote)
     if (cur.status === 'open') e.status = 'active'
@@ -217,8 +215,8 @@ export async function releaseTask(
     if (cur.owner !== null && cur.owner !== who.id) throw notOwner(cur, who, 'release')
     if (cur.owner === null && cur.claim === null) return false
     if (cur.status === 'done') {
-      throw new RefusedError('state', `${refOf(cur)} is done; there is nothing to release`, {
-        next: [`dacli task show ${refOf(cur)}`],
+      throw new RefusedError('state', `${qualifiedRef(cur)} is done; there is nothing to release`, {
+        next: [`dacli task show ${qualifiedRef(cur)}`],
       })
     }
     // Another clone's claim on the remote stays theirs; this clone's is deleted under a lease.
@@ -239,23 +237,27 @@ export async function renewClaim(
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (t.owner !== who.id) {
-    throw new RefusedError('owner', `${refOf(t)} is not claimed by ${who.id}${t.owner ? ` (owner: ${t.owner})` : ''}`, {
-      details: { owner: t.owner },
-      next: [`dacli task claim ${refOf(t)}`],
-    })
+    throw new RefusedError(
+      'owner',
+      `${qualifiedRef(t)} is not claimed by ${who.id}${t.owner ? ` (owner: ${t.owner})` : ''}`,
+      {
+        details: { owner: t.owner },
+        next: [`dacli task claim ${qualifiedRef(t)}`],
+      },
+    )
   }
   return change(store, target, who, 'renew', async (e) => {
     if (e.before.owner !== who.id)
-      throw new RefusedError('owner', `${refOf(e.before)} is no longer claimed by ${who.id}`, {
+      throw new RefusedError('owner', `${qualifiedRef(e.before)} is no longer claimed by ${who.id}`, {
         details: { owner: e.before.owner },
-        next: [`dacli task show ${refOf(e.before)}`, `dacli task claim ${refOf(e.before)}`],
+        next: [`dacli task show ${qualifiedRef(e.before)}`, `dacli task claim ${qualifiedRef(e.before)}`],
       })
     const expires = leaseExpiry(store, opts.leaseMs, e.now)
     if (expires === null) return false
     // On the remote first: a claim taken over there meanwhile is a conflict (5), and the file stays as it was.
     const remote = remoteOfClaim(opts.arbitration, e.before)
     const arbiter = await open(opts.arbitration, remote)
-    if (arbiter !== null) await arbiter.take(e.before.id, who, expires, e.now, refOf(e.before))
+    if (arbiter !== null) await arbiter.take(e.before.id, who, expires, e.now, qualifiedRef(e.before))
     setClaim(e, who.id, expires, remote)
     e.log('renewed', onRemote(remote, `until ${expires}`))
     return { expires, ...(remote === null ? {} : { remote }) }
@@ -304,22 +306,26 @@ export async function closeTask(
   const boxes = checkboxes(e.body)
   const verdict = closeVerdict(boxes, allowUnverified)
   if (verdict.kind === 'no-criteria') {
-    throw new RefusedError('acceptance', `${refOf(cur)} has no acceptance criteria, so done cannot be verified`, {
-      details: { unmet: [], total: 0 },
-      next: [
-        `dacli task edit ${refOf(cur)} --accept "<criterion>"`,
-        `dacli task done ${refOf(cur)} --allow-unverified (deliberately, marks it unverified)`,
-      ],
-    })
+    throw new RefusedError(
+      'acceptance',
+      `${qualifiedRef(cur)} has no acceptance criteria, so done cannot be verified`,
+      {
+        details: { unmet: [], total: 0 },
+        next: [
+          `dacli task edit ${qualifiedRef(cur)} --accept "<criterion>"`,
+          `dacli task done ${qualifiedRef(cur)} --allow-unverified (deliberately, marks it unverified)`,
+        ],
+      },
+    )
   }
   if (verdict.kind === 'unmet') {
     const { unmet } = verdict
     throw new RefusedError(
       'acceptance',
-      `${refOf(cur)} has ${unmet.length} unmet acceptance ${unmet.length === 1 ? 'criterion' : 'criteria'}: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
+      `${qualifiedRef(cur)} has ${unmet.length} unmet acceptance ${unmet.length === 1 ? 'criterion' : 'criteria'}: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
       {
         details: { unmet, total: boxes.length },
-        next: [`dacli task check ${refOf(cur)} --n ${unmet[0]?.n} --verify "<command that proves it>"`],
+        next: [`dacli task check ${qualifiedRef(cur)} --n ${unmet[0]?.n} --verify "<command that proves it>"`],
       },
     )
   }
@@ -373,8 +379,8 @@ export function applyBlock(
 ): Record<string, unknown> | false {
   const cur = e.before
   if (cur.status === 'done') {
-    throw new RefusedError('state', `${refOf(cur)} is done; reopen it before blocking it`, {
-      next: [`dacli task reopen ${refOf(cur)} --reason "<why>"`],
+    throw new RefusedError('state', `${qualifiedRef(cur)} is done; reopen it before blocking it`, {
+      next: [`dacli task reopen ${qualifiedRef(cur)} --reason "<why>"`],
     })
   }
   if (cur.status === 'blocked' && cur.blocked_by === data.by && data.why === null) return false
@@ -414,10 +420,14 @@ export async function reopenTask(
   return change(store, target, who, 'reopen', async (e) => {
     const cur = e.before
     if (!mayReopen(cur.status)) {
-      throw new RefusedError('state', `${refOf(cur)} is ${cur.status}; only a done or blocked task can be reopened`, {
-        details: { status: cur.status },
-        next: [`dacli task show ${refOf(cur)}`],
-      })
+      throw new RefusedError(
+        'state',
+        `${qualifiedRef(cur)} is ${cur.status}; only a done or blocked task can be reopened`,
+        {
+          details: { status: cur.status },
+          next: [`dacli task show ${qualifiedRef(cur)}`],
+        },
+      )
     }
     const checked = checkboxes(e.body).filter((b) => b.checked)
     e.body = setChecked(e.body, checked, false)
@@ -442,14 +452,14 @@ export async function removeTask(store: Store, ref: string, who: Identity, force
   const dependents = (await store.listTasks()).tasks.filter(
     (x) => x.id !== t.id && x.depends_on.some((d) => d.on === t.id),
   )
-  const reasons = removalHolds(t.status, dependents.map(refOf))
+  const reasons = removalHolds(t.status, dependents.map(qualifiedRef))
   if (reasons.length > 0 && !force) {
     throw new RefusedError(
       'confirm-removal',
-      `not removing ${refOf(t)}: ${reasons.join('; ')}; pass --force to remove it anyway`,
+      `not removing ${qualifiedRef(t)}: ${reasons.join('; ')}; pass --force to remove it anyway`,
       {
-        details: { status: t.status, dependents: dependents.map(refOf) },
-        next: [`dacli task rm ${refOf(t)} --force`],
+        details: { status: t.status, dependents: dependents.map(qualifiedRef) },
+        next: [`dacli task rm ${qualifiedRef(t)} --force`],
       },
     )
   }
@@ -459,7 +469,7 @@ export async function removeTask(store: Store, ref: string, who: Identity, force
     outcome: 'changed',
     task: removed,
     event_id: null,
-    details: { removed: true, dependents: dependents.map(refOf) },
+    details: { removed: true, dependents: dependents.map(qualifiedRef) },
   }
 }
 
@@ -483,10 +493,10 @@ export async function editTask(
     const cur = e.before
     if (p.ifVersion !== undefined && p.ifVersion !== cur.version) {
       throw new ConflictError(
-        `${refOf(cur)} is at version ${cur.version}, not ${p.ifVersion}: someone changed it since you read it`,
+        `${qualifiedRef(cur)} is at version ${cur.version}, not ${p.ifVersion}: someone changed it since you read it`,
         {
           details: { expected_version: p.ifVersion, actual_version: cur.version },
-          next: [`dacli task show ${refOf(cur)}`, 'read it again, then retry with the new --if-version'],
+          next: [`dacli task show ${qualifiedRef(cur)}`, 'read it again, then retry with the new --if-version'],
         },
       )
     }
@@ -543,11 +553,11 @@ export async function dependTask(
     for (const d of list) {
       const dep = await store.readTask(d.on, { prefer: t.project })
       if (dep.id === t.id)
-        throw new RefusedError('dependency-cycle', `${refOf(t)} cannot depend on itself`, {
-          next: [`dacli task depend ${refOf(t)} --add <another task>`],
-          details: { cycle: [refOf(t)] },
+        throw new RefusedError('dependency-cycle', `${qualifiedRef(t)} cannot depend on itself`, {
+          next: [`dacli task depend ${qualifiedRef(t)} --add <another task>`],
+          details: { cycle: [qualifiedRef(t)] },
         })
-      out.push({ on: dep.id, type: d.type, ref: refOf(dep) })
+      out.push({ on: dep.id, type: d.type, ref: qualifiedRef(dep) })
     }
     return out
   }
@@ -572,7 +582,7 @@ export async function dependTask(
     if (cycle !== null) {
       const names = cycle.map((id) => {
         const x = all.find((y) => y.id === id)
-        return x ? refOf(x) : id
+        return x ? qualifiedRef(x) : id
       })
       throw new RefusedError('dependency-cycle', `that dependency would create a cycle: ${names.join(' → ')}`, {
         details: { cycle: names },

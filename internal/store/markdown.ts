@@ -76,7 +76,7 @@ function headings(body: string): Section[] {
   return out
 }
 
-export function findSection(body: string, title: string, level?: number): Section | undefined {
+function findSection(body: string, title: string, level?: number): Section | undefined {
   const t = title.toLowerCase()
   return sections(body).find((s) => s.title.toLowerCase() === t && (level === undefined || s.level === level))
 }

@@ -8,11 +8,12 @@
 
 import { classifiedError, NotFoundError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventRecord, findEvent, isOpenQuestion, listEvents, withEvent } from './events.js'
-import { applyUnblock, mayRewrite, refOf } from './lifecycle.js'
+import { applyUnblock, mayRewrite } from './lifecycle.js'
 import type { Broken, Identity, TaskRecord, TaskSummary } from './model.js'
 import { stamp } from './model.js'
 import { addNote, listNotes, type NoteRecord } from './notes.js'
 import { checkText } from './paths.js'
+import { qualifiedRef } from './refs.js'
 import type { Store, TaskEdit } from './store.js'
 
 export const isQuestionId = (s: string | null | undefined): s is string => typeof s === 'string' && /^q-/i.test(s)
@@ -43,16 +44,16 @@ export async function askQuestion(
   const need = q.need === undefined ? null : checkText(q.need, '--need').trim() || null
   const { target, task: t } = await store.load(q.about)
   const stateRefusal = (cur: TaskRecord) =>
-    new RefusedError('state', `${refOf(cur)} is done: a question cannot hold it up`, {
+    new RefusedError('state', `${qualifiedRef(cur)} is done: a question cannot hold it up`, {
       details: { status: cur.status },
       next: [
-        `dacli task reopen ${refOf(cur)} --reason "<why>" (then ask)`,
-        `dacli note add finding "<what you noticed>" --project ${cur.project} --about ${refOf(cur)}`,
+        `dacli task reopen ${qualifiedRef(cur)} --reason "<why>" (then ask)`,
+        `dacli note add finding "<what you noticed>" --project ${cur.project} --about ${qualifiedRef(cur)}`,
       ],
     })
   if (t.status === 'done') throw stateRefusal(t)
   const data = (blocks: boolean) => ({ project: t.project, need, blocks })
-  const subject = { ref: refOf(t), project: t.project }
+  const subject = { ref: qualifiedRef(t), project: t.project }
   // Only someone who may hold the task up blocks it: its owner, anyone on an unowned task, or an rw identity
   // that may rewrite it. A question about a task someone else holds is recorded for them without blocking.
   const mayBlock = t.owner === who.id || t.owner === null || (await mayRewrite(store, t, who))
@@ -65,7 +66,7 @@ export async function askQuestion(
       body: text,
       subject,
     })
-    return { question, task: t, blocks: false, not_blocking_reason: `${refOf(t)} is held by ${t.owner}` }
+    return { question, task: t, blocks: false, not_blocking_reason: `${qualifiedRef(t)} is held by ${t.owner}` }
   }
   const r = await store.editTask(target, who.id, async (e) => {
     if (e.before.status === 'done') throw stateRefusal(e.before)
@@ -144,7 +145,7 @@ export async function answerQuestion(
     return {
       outcome: { applied: true, answered: { by: who.id, at: stamp(store.now()), note: n.id } },
       note: {
-        ref: task === null ? (fresh.about ?? fresh.id) : refOf(task),
+        ref: task === null ? (fresh.about ?? fresh.id) : qualifiedRef(task),
         project,
         actor: who.id,
         summary: `${fresh.id} answered (${a.as} ${n.id}): ${excerpt(text)}`,
@@ -248,7 +249,7 @@ export async function blockingQuestion(
 export function openQuestionRefusal(t: TaskRecord, q: EventRecord): RefusedError {
   return new RefusedError(
     'open-question',
-    `${refOf(t)} waits on the open question ${q.id} ("${excerpt(q.body, 60)}"): answer it, or dismiss it, to unblock`,
+    `${qualifiedRef(t)} waits on the open question ${q.id} ("${excerpt(q.body, 60)}"): answer it, or dismiss it, to unblock`,
     {
       details: { question: q.id, asked_by: q.created_by },
       next: [`dacli answer ${q.id} "<answer>"`, `dacli events dismiss ${q.id} --reason "<why it no longer matters>"`],

@@ -12,10 +12,11 @@ import { classifiedError } from './errors.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from './events.js'
 import { scanAgents } from './identity.js'
 import type { Landing } from './landing.js'
-import { applyBlock, applyUnblock, closeLanding, closeTask, mayRewrite, refOf } from './lifecycle.js'
+import { applyBlock, applyUnblock, closeLanding, closeTask, mayRewrite } from './lifecycle.js'
 import type { Broken, Identity, TaskRecord } from './model.js'
 import { stamp } from './model.js'
 import { addNote, listNotes, SEVERITIES } from './notes.js'
+import { qualifiedRef } from './refs.js'
 import { rootPublicKeys } from './signing.js'
 import type { Store, TaskEdit } from './store.js'
 import { eventProblem } from './trust.js'
@@ -88,11 +89,11 @@ export async function syncEvents(store: Store, who: Identity): Promise<SyncResul
 /** Reasons no one can ever make this event apply: the task is done, or someone else holds it. */
 function neverReason(e: EventRecord, t: TaskRecord): string | null {
   if (e.event_kind === 'finding' || e.event_kind === 'comment') return null
-  if (t.status === 'done' && !isCloseProposal(e)) return `${refOf(t)} is done`
+  if (t.status === 'done' && !isCloseProposal(e)) return `${qualifiedRef(t)} is done`
   if (e.event_kind === 'claim' && t.owner !== null && t.owner !== e.created_by)
-    return `${refOf(t)} is held by ${t.owner}`
+    return `${qualifiedRef(t)} is held by ${t.owner}`
   if (e.event_kind === 'release' && t.owner !== null && t.owner !== e.created_by)
-    return `${refOf(t)} is held by ${t.owner}, not by ${e.created_by}`
+    return `${qualifiedRef(t)} is held by ${t.owner}, not by ${e.created_by}`
   return null
 }
 
@@ -132,7 +133,7 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
     return
   }
   if (!mine) {
-    throw new Pending(`${refOf(t)} is owned by ${t.owner}; only its owner can apply this`)
+    throw new Pending(`${qualifiedRef(t)} is owned by ${t.owner}; only its owner can apply this`)
   }
   const line = (e2: TaskEdit, what: string) =>
     e2.log('applied', `${e.event_kind} by ${e.created_by}${what ? `: ${what}` : ''} ${tag}`)
@@ -143,8 +144,9 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
     case 'claim':
       return edit((x) => {
         if (x.before.owner === e.created_by) return false
-        if (x.before.owner !== null) throw new Pending(`${refOf(x.before)} is already owned by ${x.before.owner}`)
-        if (x.before.status === 'done') throw new Pending(`${refOf(x.before)} is done`)
+        if (x.before.owner !== null)
+          throw new Pending(`${qualifiedRef(x.before)} is already owned by ${x.before.owner}`)
+        if (x.before.status === 'done') throw new Pending(`${qualifiedRef(x.before)} is done`)
         const leaseMs = typeof e.data.lease_ms === 'number' ? e.data.lease_ms : store.config.claim_lease_ms
         x.doc.set('owner', e.created_by)
         x.setFlow(
@@ -161,7 +163,7 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
       return edit((x) => {
         if (x.before.owner === null) return false
         if (x.before.owner !== e.created_by)
-          throw new Pending(`${refOf(x.before)} is owned by ${x.before.owner}, not by ${e.created_by}`)
+          throw new Pending(`${qualifiedRef(x.before)} is owned by ${x.before.owner}, not by ${e.created_by}`)
         x.doc.delete('owner')
         x.doc.delete('claim')
         if (x.before.status === 'active') x.status = 'open'

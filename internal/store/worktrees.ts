@@ -8,8 +8,9 @@ import * as path from 'node:path'
 import type { GitInfo } from '../gitx/discover.js'
 import * as wt from '../gitx/worktree.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
-import { mayRewrite, notOwner, refOf } from './lifecycle.js'
+import { mayRewrite, notOwner } from './lifecycle.js'
 import { type Identity, seqText, type TaskRecord, type TaskSummary } from './model.js'
+import { qualifiedRef } from './refs.js'
 import type { Store } from './store.js'
 import { GITIGNORE } from './workspace.js'
 
@@ -115,10 +116,10 @@ export async function addTaskWorktree(
     const branch = found.branch ?? t.worktree?.branch ?? `dacli/${worktreeName(t)}`
     if (opts.branch !== undefined && found.branch !== opts.branch) {
       throw new UsageError(
-        `${refOf(t)} already has a worktree at ${target} on branch ${found.branch ?? '(detached)'}`,
+        `${qualifiedRef(t)} already has a worktree at ${target} on branch ${found.branch ?? '(detached)'}`,
         {
           details: { path: target, branch: found.branch },
-          next: [`dacli worktree remove ${refOf(t)}`, `cd ${target}`],
+          next: [`dacli worktree remove ${qualifiedRef(t)}`, `cd ${target}`],
         },
       )
     }
@@ -137,7 +138,7 @@ export async function addTaskWorktree(
   if (elsewhere !== undefined) {
     throw new ConflictError(`branch ${branch} is already checked out at ${elsewhere.path}`, {
       details: { branch, path: elsewhere.path },
-      next: [`dacli worktree add ${refOf(t)} --branch <another name>`],
+      next: [`dacli worktree add ${qualifiedRef(t)} --branch <another name>`],
     })
   }
   const tip = await wt.revParse(git, env, `refs/heads/${branch}`)
@@ -147,7 +148,7 @@ export async function addTaskWorktree(
     base = opts.base ?? trunk?.name ?? null
     if (base === null) {
       throw new FailureError('no trunk to start the branch from (no origin/HEAD, main or master): pass --base REV', {
-        next: [`dacli worktree add ${refOf(t)} --base <revision>`],
+        next: [`dacli worktree add ${qualifiedRef(t)} --base <revision>`],
       })
     }
     if ((await wt.revParse(git, env, base)) === null) {
@@ -235,9 +236,9 @@ export async function removeTaskWorktree(
   const found = (await wt.listWorktrees(git, env)).find((w) => real(w.path) === real(target))
   if (found === undefined || found.prunable) {
     if (found === undefined && t.worktree === null) {
-      throw new NotFoundError(`${refOf(t)} has no worktree`, {
+      throw new NotFoundError(`${qualifiedRef(t)} has no worktree`, {
         details: { path: target },
-        next: ['dacli worktree list', `dacli worktree add ${refOf(t)}`],
+        next: ['dacli worktree list', `dacli worktree add ${qualifiedRef(t)}`],
       })
     }
     // Its folder is gone already: forget it in git and in the task.
@@ -251,9 +252,9 @@ export async function removeTaskWorktree(
   if (!force) {
     const blocker = await removalBlockers(git, env, found, trunk)
     if (blocker !== null) {
-      throw new RefusedError(blocker.policy, `not removing the worktree of ${refOf(t)}: ${blocker.reason}`, {
+      throw new RefusedError(blocker.policy, `not removing the worktree of ${qualifiedRef(t)}: ${blocker.reason}`, {
         details: { path: target, branch: found.branch, ...blocker.details },
-        next: ['commit and push (or merge) the work first', `dacli worktree remove ${refOf(t)} --force`],
+        next: ['commit and push (or merge) the work first', `dacli worktree remove ${qualifiedRef(t)} --force`],
       })
     }
   }

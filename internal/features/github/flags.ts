@@ -6,7 +6,7 @@ import type { Context } from '../../clikit/context.js'
 import { bool, duration, type FlagValuesOf, int } from '../../clikit/flags.js'
 import { UsageError } from '../../store/errors.js'
 
-export const DEFAULT_LIMIT = 100
+const DEFAULT_LIMIT = 100
 
 const dryRun = bool('preview: read GitHub and decide, but write nothing, remote or local')
 const limit = int('items per page of the preview (1–200)', { min: 1, max: 200, defaultText: String(DEFAULT_LIMIT) })

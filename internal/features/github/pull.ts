@@ -1,5 +1,5 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { applyPlan, inboundPlan } from '../../github/adoption.js'
+import { inboundPlan, pullIssues } from '../../github/adoption.js'
 import { fetchIssues, prepare, withRepoLock } from '../../github/preflight.js'
 import { PULL_FLAGS, readOptions } from './flags.js'
 import { adoptionPlanDoc, pullResultDoc, refsOf } from './pulldocs.js'
@@ -39,20 +39,11 @@ export const pull = defineCommand({
     }
     const who = await ctx.identity()
     const data = await withRepoLock(p, repo, async () => {
-      const issues = await fetchIssues(p, repo)
-      const { plan } = await inboundPlan(p, project, repo, issues)
-      const adopted = await applyPlan(
-        {
-          store: p.store,
-          actor: who.id,
-          project,
-          repo,
-          now: ctx.now,
-          progress: (l, n) => ctx.notes.progress(l, n),
-          warn: p.warn,
-        },
-        plan,
-      )
+      const { plan, adopted } = await pullIssues(p, project, repo, {
+        actor: who.id,
+        now: ctx.now,
+        progress: (l, n) => ctx.notes.progress(l, n),
+      })
       return pullResultDoc(project, repo, plan, adopted)
     })
     return { data, human: (out) => renderPullResult(out, data) }

@@ -11,7 +11,7 @@ import type { AdoptionPlanDocT, PlanItemT, PullResultDocT } from './json.js'
 export const refsOf = (tasks: readonly TaskSummary[]) =>
   new Map(tasks.map((t) => [t.id, `${t.project}/${String(t.seq).padStart(3, '0')}-${t.slug}`]))
 
-export function planItem(p: PlannedIssue, includeAcceptance: boolean): PlanItemT {
+function planItem(p: PlannedIssue, includeAcceptance: boolean): PlanItemT {
   const item: PlanItemT = {
     issue_number: p.issue.number,
     title: p.issue.title,
@@ -28,7 +28,7 @@ export function planItem(p: PlannedIssue, includeAcceptance: boolean): PlanItemT
   return item
 }
 
-export function countsOf(plan: readonly PlannedIssue[]): AdoptionPlanDocT['counts'] {
+function countsOf(plan: readonly PlannedIssue[]): AdoptionPlanDocT['counts'] {
   const c = { create: 0, link: 0, already_mapped: 0, refused: 0, skipped: 0 }
   for (const p of plan) c[p.outcome]++
   return c

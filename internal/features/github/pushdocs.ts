@@ -8,7 +8,7 @@ import type { PushRunResult } from '../../github/pushapply.js'
 import type { PushPlan, Step } from '../../github/pushwindow.js'
 import type { PushItemT, PushOutcomeT, PushPreviewDocT, PushResultDocT, PushResultItemT } from './json.js'
 
-export function itemOf(s: Step, issueNumber: number | null = s.issue?.number ?? null): PushItemT {
+function itemOf(s: Step, issueNumber: number | null = s.issue?.number ?? null): PushItemT {
   return {
     task_id: s.task.id,
     ref: s.task.ref,
@@ -22,13 +22,13 @@ export function itemOf(s: Step, issueNumber: number | null = s.issue?.number ?? 
   }
 }
 
-export function pushCounts(items: readonly PushItemT[]): PushPreviewDocT['counts'] {
+function pushCounts(items: readonly PushItemT[]): PushPreviewDocT['counts'] {
   const c = { create: 0, update: 0, close: 0, unchanged: 0 }
   for (const i of items) c[i.action]++
   return c
 }
 
-export function digestOf(repository: string, items: readonly PushItemT[], plan: PushPlan): string {
+function digestOf(repository: string, items: readonly PushItemT[], plan: PushPlan): string {
   const text = JSON.stringify({ repository, items, duplicates: plan.duplicates, skipped: plan.skipped })
   return `sha256:${createHash('sha256').update(text).digest('hex')}`
 }
@@ -61,7 +61,7 @@ export function pushPreviewDoc(
   }
 }
 
-export function outcomeCounts(items: readonly PushResultItemT[]): Record<PushOutcomeT, number> {
+function outcomeCounts(items: readonly PushResultItemT[]): Record<PushOutcomeT, number> {
   const c = { created: 0, updated: 0, closed: 0, unchanged: 0, adopted: 0, failed: 0 }
   for (const i of items) c[i.outcome]++
   return c

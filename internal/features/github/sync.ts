@@ -1,5 +1,5 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { applyPlan, inboundPlan } from '../../github/adoption.js'
+import { inboundPlan, pullIssues } from '../../github/adoption.js'
 import { fetchIssues, openOutbound, withRepoLock } from '../../github/preflight.js'
 import { runPush } from '../../github/pushapply.js'
 import { afterAdoption, planPush } from '../../github/pushwindow.js'
@@ -61,20 +61,11 @@ export const sync = defineCommand({
     }
     const who = await ctx.identity()
     const data = await withRepoLock(p, repo, async () => {
-      const issues = await fetchIssues(p, repo)
-      const { plan } = await inboundPlan(p, project, repo, issues)
-      const adopted = await applyPlan(
-        {
-          store: p.store,
-          actor: who.id,
-          project,
-          repo,
-          now: ctx.now,
-          progress: (l, n) => ctx.notes.progress(l, n),
-          warn: p.warn,
-        },
-        plan,
-      )
+      const { issues, plan, adopted } = await pullIssues(p, project, repo, {
+        actor: who.id,
+        now: ctx.now,
+        progress: (l, n) => ctx.notes.progress(l, n),
+      })
       // GitHub did not change during the pull half (it only reads), so its issue list still holds.
       const pushed = await runPush({ ctx, p, project, repo, wsId, actor: who.id }, await opened.reload(), issues)
       return { pull: pullResultDoc(project, repo, plan, adopted), push: pushResultDoc(project, repo, pushed) }
