@@ -31,6 +31,19 @@ function dacli(...args) {
   return r
 }
 
+/** A step the story depends on: it must end with `code`, or the demo stops (exit 1) saying which step broke. */
+function must(code, ...args) {
+  const r = dacli(...args)
+  if (r.status !== code) throw new Error(`demo step \`dacli ${args.join(' ')}\` exited ${r.status}, expected ${code}`)
+  return r
+}
+
+/** `git` in the demo repository (or a folder in it), shown like a dacli step. */
+function gitIn(cwd, ...args) {
+  console.log(`$ git ${args.map(quote).join(' ')}`)
+  process.stdout.write(execFileSync('git', args, { cwd, env, encoding: 'utf8' }))
+}
+
 try {
   say(`A throwaway git repository at ${dir}`)
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, env })
@@ -258,6 +271,81 @@ try {
   dacli('tsak', 'ledger/2')
   dacli('list')
   dacli('task', 'list', '--status', 'closed', '--json')
+
+  say('The loop: an agent that is stuck asks a person instead of guessing; work counts when it has landed')
+  const cursor = JSON.parse(
+    spawnSync(process.execPath, [bin, 'watch', '--json', '--timeout', '0'], { cwd: dir, env, encoding: 'utf8' }).stdout,
+  ).cursor
+  execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'the code so far'], { cwd: dir, env })
+  env.DACLI_AGENT = spawnSync(process.execPath, [bin, 'agent', 'spawn', '--role', 'implementer', '--grant', 'rw'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+  }).stdout.trim()
+  console.log('$ export DACLI_AGENT=$(dacli agent spawn --role implementer --grant rw)   # a second agent')
+  must(0, 'task', 'claim', 'ledger/2', '--lease', '2h', '--worktree')
+  const asked = must(
+    0,
+    'ask',
+    'Put the shim at the ORM layer or at the database driver?',
+    '--about',
+    'ledger/2',
+    '--need',
+    'where the shim goes: the two lead to different work',
+    '--json',
+  )
+  const qid = JSON.parse(asked.stdout).id
+
+  say('The task waits on the question: next will not offer it, and explain says who moves it and how')
+  must(0, 'explain', 'ledger/2')
+  const agentToken = env.DACLI_AGENT
+  delete env.DACLI_AGENT
+
+  say('A person sees what waits for them and answers it as a decision (with what was rejected)')
+  must(0, 'threads', '--open')
+  must(
+    0,
+    'answer',
+    qid,
+    'At the database driver',
+    '--as',
+    'decision',
+    '--rejected',
+    'at the ORM layer',
+    '--because',
+    'the nightly batch bypasses the ORM',
+  )
+
+  say('The task is the agent’s again, and its brief carries the answer')
+  env.DACLI_AGENT = agentToken
+  must(0, 'explain', 'ledger/2')
+  must(0, 'context', 'ledger/2', '--budget', '600')
+
+  say('The agent commits on the task’s branch and proves the criteria; closing before the branch lands is refused')
+  const wt = JSON.parse(
+    spawnSync(process.execPath, [bin, 'task', 'show', 'ledger/2', '--json'], { cwd: dir, env, encoding: 'utf8' })
+      .stdout,
+  ).worktree
+  const wtDir = join(dir, wt.path)
+  console.log(`$ cd ${wt.path}   # the task's worktree, on branch ${wt.branch}`)
+  execFileSync('sh', ['-c', 'echo "driver-level shim" > shim.txt'], { cwd: wtDir })
+  gitIn(wtDir, 'add', 'shim.txt')
+  gitIn(wtDir, 'commit', '-q', '-m', 'Add the write shim at the driver')
+  must(0, 'task', 'check', 'ledger/2', '--all', '--verify', `git cat-file -e ${wt.branch}:shim.txt`)
+  must(3, 'task', 'done', 'ledger/2', '--tokens', '41200')
+
+  say('A person merges the branch into main; now the task closes, and its log says where it landed')
+  console.log('$ cd -   # back in the main worktree, on main')
+  gitIn(dir, 'merge', '-q', '--no-edit', wt.branch)
+  must(0, 'task', 'done', 'ledger/2', '--tokens', '41200')
+  must(0, 'explain', 'ledger/2')
+  delete env.DACLI_AGENT
+
+  say('Everything that happened in the loop, as `watch` streamed it (resumed from a cursor taken before)')
+  must(0, 'watch', '--since', cursor, '--timeout', '0', '--project', 'ledger')
+
+  say('Delivery, measured from what the store recorded (a measure with no samples is null, never 0)')
+  must(0, 'metrics', '--project', 'ledger')
 
   say(`The files are plain markdown a person can read, grep and hand-edit: ${join(dir, '.dacli')}`)
   console.log(

@@ -84,10 +84,13 @@ describe('documented JSON shapes still parse', () => {
       expect((doc as { schema: string }).schema).toBe(id)
       expectValid(doc)
     }
+    // The example keeps the promise it documents: the whole markdown fits the budget it names.
+    const context = shapes.get('context/v1') as { budget: number; estimated_tokens: number }
+    expect(context.estimated_tokens).toBeLessThanOrEqual(context.budget)
   })
 
   test.each([
-    ['context/v1', ['context', 'ledger/2', '--budget', '120']],
+    ['context/v1', ['context', 'ledger/2', '--budget', '150']],
     ['task-list/v1', ['task', 'list', '--project', 'ledger']],
     ['metrics/v1', ['metrics', '--project', 'ledger', '--since', '1d']],
   ])('the bin emits every documented field of %s with its type', (id, argv) => {

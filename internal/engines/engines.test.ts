@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { BudgetError, fitBrief, tokensOf } from './brief.js'
+import { type BriefSection, BudgetError, fitBrief, type Trimmed, tokensOf } from './brief.js'
 import { type CpmTask, CycleError, criticalPath } from './cpm.js'
 import { type Dep, type FrontierTask, frontier as frontierOf } from './frontier.js'
 import { AMBIGUOUS, ambiguousTerms, lintDecision, lintRisk, lintTask } from './lint.js'
@@ -236,6 +236,64 @@ describe('brief trimming', () => {
     } catch (e) {
       expect((e as BudgetError).minimum).toBeGreaterThan(50)
     }
+  })
+})
+
+describe('brief budget: every character of the returned markdown counts', () => {
+  const section = fc.record({
+    title: fc.constantFrom('Task', 'Why', 'Out of scope', 'Constraints', 'Risks', 'Glossary', 'Dependencies'),
+    content: fc.string({ maxLength: 900 }),
+  })
+  const fits = (header: string, sections: BriefSection[], budget: number) => {
+    try {
+      return fitBrief(header, sections, budget)
+    } catch (e) {
+      if (e instanceof BudgetError) return e
+      throw e
+    }
+  }
+  test('fits within the budget, drops only from the bottom, or names a minimum that fits and is the least', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 300 }),
+        fc.array(section, { minLength: 1, maxLength: 9 }),
+        fc.integer({ min: 1, max: 3000 }),
+        (header, sections, budget) => {
+          const r = fits(header, sections, budget)
+          if (r instanceof BudgetError) {
+            expect(r.minimum).toBeGreaterThan(budget)
+            const at = fits(header, sections, r.minimum)
+            expect(at).not.toBeInstanceOf(BudgetError)
+            expect((at as Trimmed).estimated_tokens).toBeLessThanOrEqual(r.minimum)
+            expect(fits(header, sections, r.minimum - 1)).toBeInstanceOf(BudgetError)
+            return
+          }
+          expect(r.estimated_tokens).toBeLessThanOrEqual(budget)
+          expect(r.estimated_tokens).toBe(tokensOf(r.markdown))
+          expect(r.kept.length).toBeGreaterThanOrEqual(1)
+          expect([...r.kept.map((k) => k.title), ...r.omitted.map((o) => o.section)]).toEqual(
+            sections.map((s) => s.title),
+          )
+          for (const o of r.omitted) expect(r.markdown).toContain(`- ${o.section}: left out`)
+          // A budget that holds the brief holds it at every larger budget, however many digits it gains.
+          expect(fits(header, sections, budget + 1)).not.toBeInstanceOf(BudgetError)
+        },
+      ),
+      { numRuns: 2000 },
+    )
+  })
+  test('a budget just past a power of ten, with many sections omitted, still fits', () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({ title: `S${i}`, content: 'x'.repeat(i === 0 ? 3664 : 400) }))
+    const m = (() => {
+      try {
+        fitBrief('# Brief', many, 1)
+      } catch (e) {
+        return (e as BudgetError).minimum
+      }
+      throw new Error('expected a BudgetError')
+    })()
+    expect(m).toBeLessThan(1000)
+    for (let b = m; b <= m + 1200; b++) expect(fitBrief('# Brief', many, b).estimated_tokens).toBeLessThanOrEqual(b)
   })
 })
 

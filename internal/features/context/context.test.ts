@@ -102,7 +102,26 @@ describe('context', () => {
     for (const o of small.omitted) expect(small.markdown).toContain(`- ${o.section}: left out`)
   })
 
-  test('a budget smaller than the task itself is refused (3) with the minimum', async () => {
+  test('the budget holds the whole brief: header and omission notice counted, or exit 3 with a minimum that works', async () => {
+    const full = (await ws.dacli('context', '2', '--json')).expectExit(0).json
+    const tokens = (md: string) => Math.ceil(md.length / 4)
+    for (const budget of [120, 150, 180, 210, 240, full.estimated_tokens - 1]) {
+      const r = await ws.dacli('context', '2', '--budget', String(budget), '--json')
+      if (r.code === 3) {
+        const minimum = r.error.details.minimum_budget
+        expect(minimum).toBeGreaterThan(budget)
+        const at = (await ws.dacli('context', '2', '--budget', String(minimum), '--json')).expectExit(0).json
+        expect(at.estimated_tokens).toBeLessThanOrEqual(minimum)
+        continue
+      }
+      const c = r.expectExit(0).json
+      expect(c.estimated_tokens, `--budget ${budget}`).toBeLessThanOrEqual(budget)
+      expect(c.estimated_tokens).toBe(tokens(c.markdown))
+      expect(c.omitted.length).toBeGreaterThan(0)
+    }
+  })
+
+  test('a budget that cannot hold the header, the task and the omission notice is refused (3) with the minimum', async () => {
     const r = (await ws.dacli('context', '2', '--budget', '10', '--json')).expectExit(3)
     expect(r.error.details.minimum_budget).toBeGreaterThan(10)
     ;(await ws.dacli('context', '2', '--budget', String(r.error.details.minimum_budget))).expectExit(0)

@@ -90,8 +90,32 @@ describe('version --compatibility', () => {
       'decision',
       'finding',
       'never retry unchanged',
+      // The loop (loop.md): when to ask, what explain says, following changes, landing.
+      'When to ask instead of guessing',
+      'dacli ask',
+      'dacli explain <ref> --json',
+      'dacli watch --jsonl --since <cursor>',
+      'policy: unlanded',
+      'Never add `--allow-unlanded`',
     ])
       expect(skill).toContain(phrase)
+    // Every command the skill names exists (`dacli task claim …` → the command path `task claim`).
+    const caps = (await dacliIn(REPO_ROOT, ['capabilities', '--json'])).expectExit(0).json
+    const paths = new Set(caps.commands.map((c: { path: string }) => c.path))
+    // Commands in inline code and at the start of a line in code blocks (prose says "dacli keeps …").
+    const blocks = [...skill.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]).join('\n')
+    const word = '([a-z][a-z-]*(?: [a-z][a-z-]*)?)'
+    const named = [
+      ...[...skill.matchAll(new RegExp(`\`dacli ${word}`, 'g'))],
+      ...[...blocks.matchAll(new RegExp(`^dacli ${word}`, 'gm'))],
+    ].map((m) => m[1] as string)
+    expect(named.length).toBeGreaterThan(20)
+    for (const n of named) {
+      const [first = '', second] = n.split(' ')
+      expect(paths.has(n) || paths.has(first) || (second !== undefined && paths.has(`${first} ${second}`)), n).toBe(
+        true,
+      )
+    }
   })
 
   test('discovery order: the env variable, then repository skill folders, then the user’s; only the selected one is named', async () => {

@@ -197,6 +197,22 @@ describe('threads, status, overview, context', () => {
     const brief = (await ws.dacli('context', 'ledger/2')).stdout
     expect(brief).toContain('## Questions and answers')
     expect(brief).toContain(`${q2.id} (OPEN — wait for the answer, do not guess):\n> Two?\n> — ${reader.id}`)
+    // context carries answers too, with who answered: the answered question of ledger/1, a finding.
+    const answered = (await ws.dacli('context', 'ledger/1', '--json')).json
+    const qa = answered.sections.find((x: { title: string }) => x.title === 'Questions and answers')
+    expect(qa.content).toContain(`${q1.id} (answered):\n> One?\n> — a-root`)
+    expect(qa.content).toMatch(/\nAnswer:\n> yes\n> — a-root, \d{4}-\d\d-\d\dT/)
+    // A decision's answer shows what was chosen and what was rejected; a dismissed question says so.
+    ;(
+      await j('answer', q3.id, 'Use UTC', '--as', 'decision', '--rejected', 'local time', '--because', 'servers move')
+    ).expectExit(0)
+    const other = (await ws.dacli('context', 'other/1')).stdout
+    expect(other).toContain('> Chose: Use UTC\n> Rejected: local time\n> Because: servers move\n')
+    const q4 = (await j('ask', 'Four?', '--about', 'other/1')).json
+    ;(await j('events', 'dismiss', q4.id, '--reason', 'moot now')).expectExit(0)
+    expect((await ws.dacli('context', 'other/1')).stdout).toMatch(
+      new RegExp(`${q4.id} \\(dismissed\\):[\\s\\S]*Dismissed by a-root, \\d{4}-[^\\n]+: moot now`),
+    )
     const human = (await ws.dacli('threads', '--about', 'ledger/1')).stdout
     expect(human).toMatch(/open|answered/)
     expect(human).toContain('Q: One?')

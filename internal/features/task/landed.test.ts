@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { dacliJson } from '../../testkit/schemas.js'
-import { git, type RunOpts, type Workspace, workspace } from '../../testkit/ws.js'
+import { git, type RunOpts, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
 
@@ -110,6 +110,33 @@ describe('a task with a branch closes only when its commits are on trunk', () =>
     expect(ws.snapshot()).toEqual(before)
     const ok = (await j('task', 'done', 'ledger/3', '--branch', 'feature', '--into', 'feature')).expectExit(0).json
     expect(ok.details.landing).toMatchObject({ branch: 'feature', trunk: 'feature', landed: true })
+  })
+
+  test('without --into, trunk is the remote’s HEAD before main: landed there counts, merged only into main does not', async () => {
+    // origin's default branch is `release`; the work is merged there, and main never sees it.
+    const bare = path.join(tempDir('dacli-origin-'), 'origin.git')
+    git(ws.root, 'init', '-q', '--bare', '-b', 'release', bare)
+    git(ws.root, 'remote', 'add', 'origin', bare)
+    git(ws.root, 'push', '-q', 'origin', 'main:release')
+    git(ws.root, 'fetch', '-q', 'origin')
+    git(ws.root, 'remote', 'set-head', 'origin', 'release')
+    ;(await ws.dacli('worktree', 'add', 'ledger/1')).expectExit(0)
+    const work = await commitIn('ledger/1', 'shim.txt', 'Add the shim')
+    ;(await ws.dacli('task', 'check', 'ledger/1', '--all')).expectExit(0)
+    // Merged into main only: main is not trunk while origin/HEAD names another branch.
+    git(ws.root, 'merge', '-q', '--no-edit', 'dacli/ledger-001-write-the-shim')
+    const before = ws.snapshot()
+    const r = (await j('task', 'done', 'ledger/1')).expectExit(3)
+    expect(r.error.details).toMatchObject({ policy: 'unlanded', trunk: 'origin/release', missing: [{ sha: work.sha }] })
+    expect(ws.snapshot()).toEqual(before)
+    // Landed on the remote's default branch: it closes, and the log names that trunk.
+    git(ws.root, 'push', '-q', 'origin', 'dacli/ledger-001-write-the-shim:release')
+    git(ws.root, 'fetch', '-q', 'origin')
+    const ok = (await j('task', 'done', 'ledger/1')).expectExit(0).json
+    expect(ok.details.landing).toMatchObject({ trunk: 'origin/release', landed: true })
+    expect((await logOf('ledger/1')).at(-1)).toBe(
+      `landed ${work.sha} (dacli/ledger-001-write-the-shim in origin/release)`,
+    )
   })
 
   test('a deleted branch: landed when a merge on trunk names it, refused when nothing does; no trunk at all is refused', async () => {
