@@ -21,8 +21,6 @@ const ASSET_NAMES = {
   'app.css': 'text/css; charset=utf-8',
 } as const
 
-export type AssetName = keyof typeof ASSET_NAMES
-
 /** build/board/ next to the bundle (build/chunks/…), or in the repository when running from source (tests). */
 function assetDir(): string {
   const candidates = [new URL('../board/', import.meta.url), new URL('../../build/board/', import.meta.url)]

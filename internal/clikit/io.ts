@@ -4,8 +4,8 @@
 
 import { textGate } from './text.js'
 
-export type { Out, TableOptions } from './out.js'
-export type { Style, Styler } from './text.js'
+export type { Out } from './out.js'
+export type { Styler } from './text.js'
 export { colorEnabled, STATUS_STYLE, terminalWidth } from './text.js'
 
 export interface Writer {

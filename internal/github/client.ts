@@ -34,9 +34,8 @@ import {
   repoOf,
 } from './shapes.js'
 
-export type { GitHubClient, IssueWrite, Quota } from './api.js'
+export type { GitHubClient, Quota } from './api.js'
 export { Tally } from './api.js'
-export type { Visibility } from './shapes.js'
 export type { Issue, RateLimit, RepoInfo, RetryReport, RetrySettings }
 
 export interface ClientOptions {
