@@ -1,6 +1,7 @@
 // The bin: with cmd/system.ts, the only code that touches `process`. argv, env,
 // cwd and the standard streams go in; an exit code comes out.
 
+import { fstatSync, writeSync } from 'node:fs'
 import { installSystem } from '../internal/base/system.js'
 import { main } from '../internal/cli/main.js'
 import { manifest } from '../internal/cli/manifest.gen.js'
@@ -9,22 +10,75 @@ import { nodeSystem } from './system.js'
 
 installSystem(nodeSystem)
 
-// A closed pipe (`dacli task list | head`) is not an error worth a stack trace.
-for (const s of [process.stdout, process.stderr]) {
+// Output goes to file descriptors 1 and 2 with write(2), as the text is ready: creating `process.stdout` builds a
+// stream (and loads node:net and node:stream behind it), about a tenth of a short command's whole run. A
+// descriptor that is non-blocking and full (a pipe its reader drains slowly) hands the rest, and every later
+// write, to the stream, which waits for the reader without spinning.
+const streams = new Map<number, NodeJS.WriteStream>()
+
+function writeOut(fd: number, text: string): void {
+  const open = streams.get(fd)
+  if (open !== undefined) {
+    open.write(text)
+    return
+  }
+  let buf: Buffer | null = null
+  let done = 0
+  for (;;) {
+    try {
+      if (buf === null) {
+        done = writeSync(fd, text)
+        if (done >= Buffer.byteLength(text)) return // all of it at once: the common case
+        buf = Buffer.from(text)
+      } else {
+        done += writeSync(fd, buf, done)
+        if (done >= buf.length) return
+      }
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      // A closed pipe (`dacli task list | head`) is not an error worth a stack trace.
+      if (code === 'EPIPE') process.exit(process.exitCode ?? 0)
+      if (code !== 'EAGAIN') throw e
+      const stream = quiet(fd === 2 ? process.stderr : process.stdout)
+      streams.set(fd, stream)
+      stream.write(buf === null ? text : buf.subarray(done))
+      return
+    }
+  }
+}
+
+/** A stream whose reader went away ends the process quietly, with its exit code. */
+function quiet(s: NodeJS.WriteStream): NodeJS.WriteStream {
   s.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
     throw e
   })
+  return s
 }
+
+/** Is `fd` a terminal? Only a character device can be one; node:tty (and node:net behind it) loads only then. */
+async function terminal(fd: number): Promise<boolean> {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false
+  } catch {
+    return false
+  }
+  return (await import('node:tty')).isatty(fd)
+}
+
+const [stdoutIsTTY, stderrIsTTY] = [await terminal(1), await terminal(2)]
+// A terminal's stream is made (for its width); a closed one is no stack trace either.
+if (stdoutIsTTY) quiet(process.stdout)
+if (stderrIsTTY) quiet(process.stderr)
 
 const outcome = await main(process.argv.slice(2), {
   io: {
-    stdout: { write: (t) => void process.stdout.write(t) },
-    stderr: { write: (t) => void process.stderr.write(t) },
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
-    ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
-    ...(process.stderr.columns ? { stderrColumns: process.stderr.columns } : {}),
+    stdout: { write: (t) => writeOut(1, t) },
+    stderr: { write: (t) => writeOut(2, t) },
+    stdoutIsTTY,
+    stderrIsTTY,
+    ...(stdoutIsTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+    ...(stderrIsTTY && process.stderr.columns ? { stderrColumns: process.stderr.columns } : {}),
   },
   env: process.env,
   cwd: process.cwd(),
@@ -33,7 +87,15 @@ const outcome = await main(process.argv.slice(2), {
   table: manifest,
   ...(process.argv[1] ? { bin: process.argv[1] } : {}),
   afterMutation,
-  stdio: { stdin: process.stdin, stdout: process.stdout },
+  // Made when `mcp serve` asks for them (a stream for stdin costs a few milliseconds more).
+  stdio: {
+    get stdin() {
+      return process.stdin
+    },
+    get stdout() {
+      return process.stdout
+    },
+  },
   // Ctrl-C stops a long-running server cleanly (exit 0); a second one ends the process at once.
   onInterrupt: (stop) => {
     process.once('SIGINT', stop)
