@@ -127,6 +127,11 @@ const PLANTS: [string, string, string][] = [
   ],
   ['internal/features/insight/planted-number.ts', 'export const n = (v: unknown) => v as number\n', 'typed inputs'],
   [
+    'internal/features/insight/planted-narrowing.ts',
+    "export const f = (input: { flags: { format?: string } }) => input.flags.format as 'text' | 'dot'\n",
+    'typed inputs',
+  ],
+  [
     'internal/features/task/planted-glob.ts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source holds a template literal
     'export const load = (n: string) => import(`../../gitx/${n}.js`)\n',

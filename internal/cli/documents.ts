@@ -9,10 +9,12 @@ import { documents as agent } from '../features/agent/json.js'
 import { documents as board } from '../features/board/json.js'
 import { documents as claims } from '../features/claims/json.js'
 import { documents as context } from '../features/context/json.js'
+import { documents as doctor } from '../features/doctor/json.js'
 import { documents as events } from '../features/events/json.js'
 import { documents as explain } from '../features/explain/json.js'
 import { documents as github } from '../features/github/json.js'
 import { documents as insight } from '../features/insight/json.js'
+import { documents as lint } from '../features/lint/json.js'
 import { documents as meta } from '../features/meta/json.js'
 import { documents as metrics } from '../features/metrics/json.js'
 import { documents as note } from '../features/note/json.js'
@@ -38,6 +40,8 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...events,
   ...questions,
   ...insight,
+  ...doctor,
+  ...lint,
   ...explain,
   ...metrics,
   ...context,

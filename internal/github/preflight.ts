@@ -6,9 +6,9 @@
 import type { Context } from '../clikit/context.js'
 import { FailureError, type Store } from '../store/index.js'
 import type { Issue, RepoInfo } from './client.js'
+import { connect, progress, type Session } from './connect.js'
 import { type Window, windowTasks } from './pushwindow.js'
 import { disclosureGate, type Linked, linkedRepo, lockScope } from './repository.js'
-import { connect, progress, type Session } from './session.js'
 
 export interface Prepared {
   store: Store

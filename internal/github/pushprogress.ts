@@ -6,7 +6,7 @@
 import type { Context } from '../clikit/context.js'
 import { count } from '../clikit/text.js'
 import type { GitHubClient } from './api.js'
-import { type Session, waitText } from './session.js'
+import { type Session, waitText } from './connect.js'
 
 export interface PushProgress {
   /** An item that had work to do is finished (failed or not). */

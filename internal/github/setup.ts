@@ -4,8 +4,8 @@
 
 import type { Context } from '../clikit/context.js'
 import type { RateLimit, RepoInfo } from './client.js'
+import { apiUrlOf, connect } from './connect.js'
 import { originRepo, sameRepo } from './repository.js'
-import { apiUrlOf, connect } from './session.js'
 import type { TokenSource } from './token.js'
 
 export interface Check {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { REPO_ROOT, type RunOpts, type Workspace } from './ws.js'
+import { REPO_ROOT, type Run, type RunOpts, type Workspace } from './ws.js'
 
 let ajv: Ajv2020 | undefined
 
@@ -31,11 +31,14 @@ export function expectValid(doc: unknown, id?: string): void {
   }
 }
 
-/** Run dacli with --json (options last, as for `ws.dacli`); a success is checked against its published schema. */
-export async function dacliJson(ws: Workspace, ...args: (string | RunOpts)[]) {
+/**
+ * `ws.dacli(...args, '--json')` (a trailing options object stays last), the document on stdout checked against its
+ * published schema whenever there is one: a success, or a verdict such as `doctor --strict`'s exit 1.
+ */
+export async function dacliJson(ws: Workspace, ...args: (string | RunOpts)[]): Promise<Run> {
   const last = args[args.length - 1]
   const r =
     typeof last === 'object' ? await ws.dacli(...args.slice(0, -1), '--json', last) : await ws.dacli(...args, '--json')
-  if (r.code === 0) expectValid(r.json)
+  if (r.stdout.trim() !== '') expectValid(r.json)
   return r
 }

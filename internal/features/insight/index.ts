@@ -1,8 +1,6 @@
 import { criticalPath } from './critical-path.js'
-import { doctor } from './doctor.js'
-import { lint } from './lint.js'
 import { next } from './next.js'
 import { overview } from './overview.js'
 import { status } from './status.js'
 
-export const commands = [status, overview, next, criticalPath, doctor, lint]
+export const commands = [status, overview, next, criticalPath]

@@ -163,44 +163,14 @@ export const CriticalPathDoc = z.strictObject({
   diagram: z.string().nullable().describe('the mermaid or dot source with --format mermaid|dot'),
 })
 
-export const DoctorDoc = z.strictObject({
-  schema: z.literal('doctor/v1'),
-  ok: z.boolean().describe('no error-severity finding'),
-  findings: z.array(
-    z.strictObject({
-      code: z.string(),
-      severity: z.enum(['error', 'warning', 'info']),
-      subject: z.string().describe('a path or a reference'),
-      message: z.string(),
-      hint: z.string(),
-    }),
-  ),
-})
-
-export const LintDoc = z.strictObject({
-  schema: z.literal('lint/v1'),
-  findings: z.array(
-    z.strictObject({
-      code: z.string(),
-      severity: z.enum(['error', 'warning', 'info']),
-      subject: z.string(),
-      message: z.string(),
-    }),
-  ),
-})
-
 export const documents = {
   'workspace-status/v1': StatusDoc,
   'workspace-overview/v1': OverviewDoc,
   'next/v1': NextDoc,
   'critical-path/v1': CriticalPathDoc,
-  'doctor/v1': DoctorDoc,
-  'lint/v1': LintDoc,
 }
 
 export type StatusDocT = z.infer<typeof StatusDoc>
 export type OverviewDocT = z.infer<typeof OverviewDoc>
 export type NextDocT = z.infer<typeof NextDoc>
 export type CriticalPathDocT = z.infer<typeof CriticalPathDoc>
-export type DoctorDocT = z.infer<typeof DoctorDoc>
-export type LintDocT = z.infer<typeof LintDoc>

@@ -5,7 +5,6 @@ import {
   checkNotePolicy,
   createEvent,
   NOTE_KINDS,
-  type NoteKind,
   RefusedError,
   SEVERITIES,
   UsageError,
@@ -47,9 +46,9 @@ export const add = defineCommand({
     'dacli note add finding "Batch writes bypass the ORM" --project ledger --about ledger/2 --severity major',
   ],
   async run(ctx, input) {
-    const kind = input.args.kind
-    if (!(NOTE_KINDS as readonly string[]).includes(kind)) {
-      throw new UsageError(`unknown note kind "${kind}": use one of ${NOTE_KINDS.join(', ')}`, {
+    const kind = NOTE_KINDS.find((k) => k === input.args.kind)
+    if (kind === undefined) {
+      throw new UsageError(`unknown note kind "${input.args.kind}": use one of ${NOTE_KINDS.join(', ')}`, {
         details: { allowed: [...NOTE_KINDS] },
       })
     }
@@ -62,7 +61,7 @@ export const add = defineCommand({
     }
     const severity = input.flags.severity
     if (severity !== undefined && kind !== 'finding') throw new UsageError('--severity applies to findings only')
-    checkNotePolicy({ kind: kind as NoteKind, ...text })
+    checkNotePolicy({ kind, ...text })
     const store = await ctx.store()
     store.requireProject(project)
     const who = await ctx.identity()
@@ -94,7 +93,7 @@ export const add = defineCommand({
         slug: null,
         title,
         about: aboutTask === null ? null : { id: aboutTask.id, ref: null },
-        severity: (severity as NoteDocT['severity']) ?? null,
+        severity: severity ?? null,
         body: text.body ?? null,
         sections: { chose: null, rejected: null, because: null, goal: null, question: null, metric: null },
         source_event: e.id,
@@ -112,7 +111,7 @@ export const add = defineCommand({
     }
     const n = await addNote(store, {
       project,
-      kind: kind as NoteKind,
+      kind,
       title,
       by: who.id,
       about: aboutTask?.id ?? null,

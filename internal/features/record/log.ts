@@ -3,7 +3,7 @@ import { defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
 import { shortOid } from '../../gitx/objects.js'
 import { branchRef } from '../../gitx/record.js'
-import { renderChanges } from './common.js'
+import { renderChanges } from './changes.js'
 import type { RecordLogDocT } from './json.js'
 
 const DEFAULT_LIMIT = 20

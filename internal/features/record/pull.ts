@@ -52,16 +52,25 @@ export const pull = defineCommand({
     let aside: string | null = null
     try {
       // A workspace `init` made a moment ago (the old advice for a fresh clone) is replaced, not merged.
+      // The workspace being replaced, or null.
       const replacing =
         store !== null &&
         store.dir === path.join(git.repo.mainWorkTree, '.dacli') &&
         (await isPristine(store, git, ref))
-      if (replacing) {
-        aside = `${(store as Store).dir}.replaced-${tempTag()}`
-        fs.renameSync((store as Store).dir, aside)
+          ? store
+          : null
+      if (replacing !== null) {
+        aside = `${replacing.dir}.replaced-${tempTag()}`
+        fs.renameSync(replacing.dir, aside)
       }
       for (let attempt = 1; ; attempt++) {
-        const step = await pullOnce(git, replacing ? null : store, who, { remote, ref, theirs, now, env: ctx.env })
+        const step = await pullOnce(git, replacing !== null ? null : store, who, {
+          remote,
+          ref,
+          theirs,
+          now,
+          env: ctx.env,
+        })
         if ('moved' in step) {
           if (attempt < PULL_ATTEMPTS) continue
           throw new ConflictError(
@@ -69,7 +78,7 @@ export const pull = defineCommand({
             { details: { paths: step.moved }, next: [`dacli record pull ${remote}`] },
           )
         }
-        return pullResult(step, { remote, branch, theirs }, replacing ? (store as Store) : null)
+        return pullResult(step, { remote, branch, theirs }, replacing)
       }
     } catch (e) {
       if (aside !== null && store !== null && !fs.existsSync(store.dir)) {

@@ -4,7 +4,7 @@ import { count } from '../../clikit/text.js'
 import { shortOid } from '../../gitx/objects.js'
 import { recordWorkspace } from '../../gitx/record.js'
 import { checkText } from '../../store/paths.js'
-import { renderChanges } from './common.js'
+import { renderChanges } from './changes.js'
 import type { RecordResultDocT } from './json.js'
 
 export const record = defineCommand({

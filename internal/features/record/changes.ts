@@ -1,4 +1,4 @@
-// Helpers shared by the record slice's commands (no command lives here).
+// The files a record command changed, as people see them (A/M/D lines, the list cut at 20).
 
 import type { Out } from '../../clikit/io.js'
 import type { FileChangedT } from './json.js'

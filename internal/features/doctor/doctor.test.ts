@@ -1,0 +1,53 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { beforeEach, describe, expect, test } from 'vitest'
+import { seedLedgerPlan } from '../../testkit/ledger.js'
+import { dacliJson } from '../../testkit/schemas.js'
+import { type RunOpts, type Workspace, workspace } from '../../testkit/ws.js'
+
+let ws: Workspace
+const j = (...args: (string | RunOpts)[]) => dacliJson(ws, ...args)
+
+beforeEach(async () => {
+  ws = await workspace()
+  await seedLedgerPlan(ws)
+})
+
+describe('doctor', () => {
+  test('doctor names broken files, dangling links, cycles, orphans, expired claims, stale locks; --strict exits 1', async () => {
+    expect((await j('doctor', '--strict')).expectExit(0).json).toEqual({ schema: 'doctor/v1', ok: true, findings: [] })
+    ws.write('.dacli/projects/ledger/tasks/open/009-broken.md', '---\nid: [oops\n---\n')
+    const f2 = path.join(ws.root, '.dacli/projects/ledger/tasks/open/004-write-notes.md')
+    fs.writeFileSync(f2, fs.readFileSync(f2, 'utf8').replace(/depends_on:\n.*\n/, 'depends_on: [ledger/77]\n'))
+    const a = await ws.agent('rw', 'gone')
+    ;(
+      await ws.dacli('task', 'claim', '3', '--lease', '1s', { as: a.token, now: new Date('2026-01-01T00:00:00Z') })
+    ).expectExit(0)
+    // Retired behind dacli's back (agent retire refuses while it owns work): its task is orphaned.
+    ws.write(`.dacli/agents/${a.id}.md`, ws.file(`.dacli/agents/${a.id}.md`).replace('retired: false', 'retired: true'))
+    ws.write(
+      '.dacli/locks/task-x.lock',
+      JSON.stringify({
+        pid: 999999,
+        started: null,
+        host: (await import('node:os')).hostname(),
+        token: 't',
+        time: '2026-01-01T00:00:00Z',
+        scope: 'x',
+      }),
+    )
+    const r = await j('doctor', '--strict')
+    expect(r.code).toBe(1)
+    const codes = r.json.findings.map((f: { code: string }) => f.code)
+    for (const c of ['unparseable-object', 'dangling-dependency', 'orphaned-task', 'expired-claim', 'stale-lock'])
+      expect(codes).toContain(c)
+    expect(r.json.ok).toBe(false)
+    expect(r.json.findings.find((f: { code: string }) => f.code === 'unparseable-object').subject).toBe(
+      '.dacli/projects/ledger/tasks/open/009-broken.md',
+    )
+    expect((await j('doctor')).code).toBe(0)
+    // Every read command still answers with a broken file present.
+    for (const cmd of [['status'], ['overview'], ['next'], ['task', 'list'], ['lint'], ['context', '1']])
+      expect((await j(...cmd)).code, cmd.join(' ')).toBe(0)
+  })
+})

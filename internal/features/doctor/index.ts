@@ -1,0 +1,3 @@
+import { doctor } from './doctor.js'
+
+export const commands = [doctor]

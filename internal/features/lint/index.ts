@@ -1,0 +1,3 @@
+import { lint } from './lint.js'
+
+export const commands = [lint]
