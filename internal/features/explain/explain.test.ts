@@ -191,6 +191,34 @@ describe('explain: the plan', () => {
     expect(four.next_action.command).toBe('dacli explain ledger/001-write-the-shim')
   })
 
+  test('a wont task is out of the plan: nobody moves it; --into on a task without a branch is a note, not an error', async () => {
+    const ws = await ledger()
+    ;(await ws.dacli('task', 'edit', 'ledger/4', '--priority', 'wont')).expectExit(0)
+    const wont = await explain(ws, 'ledger/4')
+    expect(wont.readiness).toMatchObject({ ready: false, reason: 'wont' })
+    expect(wont.schedule).toMatchObject({
+      rank: null,
+      why_unranked: 'its priority is wont: it is out of the plan',
+      slack: null,
+    })
+    expect(wont.next_action).toMatchObject({ command: null, who: 'nobody' })
+    // A dependency that names no task (written by hand) holds the start for good: remove it.
+    const file = '.dacli/projects/ledger/tasks/open/002-audit-writes.md'
+    const ghost = 't-01ZZZZZZZZZZZZZZZZZZZZZZZZ'
+    ws.write(file, ws.file(file).replace(/on: t-[0-9A-Z]{26}/, `on: ${ghost}`))
+    const dangling = await explain(ws, 'ledger/2')
+    expect(dangling.readiness.unmet).toEqual([
+      expect.objectContaining({ id: null, ref: ghost, status: null, type: 'FS', needs: 'done' }),
+    ])
+    expect(dangling.next_action).toMatchObject({
+      command: `dacli task depend ledger/002-audit-writes --remove ${ghost}`,
+      who: 'agent',
+    })
+    const r = (await ws.dacli('explain', 'ledger/1', '--into', 'main', '--json')).expectExit(0)
+    expect(r.json.landing).toMatchObject({ branch: null, landed: null })
+    expect(r.stderr).toContain('--into is ignored: ledger/001-write-the-shim has no branch')
+  })
+
   test('people read one line per part and the next action', async () => {
     const ws = await ledger()
     ;(await ws.dacli('task', 'claim', 'ledger/1', '--lease', '2h', { now: NOW })).expectExit(0)
