@@ -167,6 +167,13 @@ const PLANTS: Record<string, Record<string, string>> = {
     'store/planted-zod.ts': "export { z } from 'zod'\n",
     // A command file importing its json.ts for values (zod on the run path).
     'features/note/planted-zod.ts': "export { documents } from './json.js'\n",
+    // Loaded by a static import, directly or not, where only an import() may load it.
+    'features/record/planted-lazy.ts': "export const git = () => import('isomorphic-git')\n",
+    'features/risk/planted-yaml.ts': "export { parseTask } from '../../store/parsing.js'\n",
+    'store/planted-frontmatter.ts': "export { parseObject } from './frontmatter.js'\n",
+    'github/planted-client.ts': "export * from './client.js'\n",
+    'features/mcp/planted-server.ts': "export * from '../../mcp/server.js'\n",
+    'clikit/planted-width.ts': "export * from './out.js'\n",
   },
   // 9. A command not found under its name: in another family's folder; in a file named otherwise; a one-word
   // command outside its own folder.

@@ -111,17 +111,85 @@ const sliceOf = (f: string) => /^internal\/features\/([^/]+)\//.exec(f)?.[1] ?? 
 const under = (f: string, dir: string) => f.startsWith(`${dir}/`)
 const isNode = (e: ImportEdge) => e.external && e.to.startsWith('node:')
 
-/** Heavy packages and the one folder each may be imported from. */
-const HEAVY: [RegExp, (f: string) => boolean, string][] = [
-  [/^isomorphic-git(\/|$)/, (f) => under(f, 'internal/gitx'), 'internal/gitx'],
-  [/^@octokit\//, (f) => under(f, 'internal/github'), 'internal/github'],
-  [/^@modelcontextprotocol\/sdk(\/|$)/, (f) => under(f, 'internal/mcp'), 'internal/mcp'],
-  [
-    /^zod$/,
-    (f) => f.endsWith('/json.ts') || f.endsWith('.schema.ts') || f === 'internal/cli/documents.ts',
-    'json.ts, *.schema.ts and cli/documents.ts',
-  ],
+interface Heavy {
+  readonly pkg: RegExp
+  /** Who may import it at all (an adapter, or the one module wrapping it). */
+  readonly imports: (f: string) => boolean
+  /** Who may reach it through static imports, directly or not; everything else only through an import(). */
+  readonly reaches: (f: string) => boolean
+  readonly where: string
+}
+
+const isZodModule = (f: string) =>
+  f.endsWith('/json.ts') || f.endsWith('.schema.ts') || f === 'internal/cli/documents.ts'
+
+/** 8. Heavy packages: who may import each, and who may have it loaded by a static import. */
+const HEAVY: readonly Heavy[] = [
+  {
+    pkg: /^isomorphic-git(\/|$)/,
+    imports: (f) => under(f, 'internal/gitx'),
+    reaches: (f) => under(f, 'internal/gitx'),
+    where: 'internal/gitx',
+  },
+  {
+    pkg: /^@octokit\//,
+    imports: (f) => under(f, 'internal/github'),
+    reaches: (f) => f === 'internal/github/client.ts',
+    where: 'internal/github/client.ts',
+  },
+  {
+    pkg: /^@modelcontextprotocol\/sdk(\/|$)/,
+    imports: (f) => under(f, 'internal/mcp'),
+    reaches: (f) => under(f, 'internal/mcp') && f !== 'internal/mcp/tools.ts',
+    where: 'internal/mcp (not tools.ts)',
+  },
+  { pkg: /^zod$/, imports: isZodModule, reaches: isZodModule, where: 'json.ts, *.schema.ts and cli/documents.ts' },
+  {
+    pkg: /^yaml$/,
+    imports: (f) => f === 'internal/store/frontmatter.ts',
+    reaches: (f) => f === 'internal/store/frontmatter.ts' || f === 'internal/store/parsing.ts',
+    where: 'store/frontmatter.ts (and parsing.ts, which the store loads with import())',
+  },
+  {
+    pkg: /^get-east-asian-width$/,
+    imports: (f) => f === 'internal/clikit/width.ts',
+    reaches: (f) => f === 'internal/clikit/width.ts' || f === 'internal/clikit/out.ts',
+    where: 'clikit/width.ts (and out.ts, the table renderer invoke() loads with import())',
+  },
 ]
+
+/**
+ * 8. A heavy package imported outside its place, and every static import by which a module not allowed to reaches
+ * one (the first step of the path; the module should use import() there).
+ */
+function heavyViolations(edges: readonly ImportEdge[]): Violation[] {
+  const imports = new Map<string, string[]>()
+  for (const e of edges) {
+    if (e.kind !== 'dynamic-import') imports.set(e.from, [...(imports.get(e.from) ?? []), e.to])
+  }
+  const reached = new Map<string, Set<string>>()
+  const reach = (m: string): Set<string> => {
+    let r = reached.get(m)
+    if (r !== undefined) return r
+    r = new Set([m])
+    reached.set(m, r)
+    for (const t of imports.get(m) ?? []) for (const x of reach(t)) r.add(x)
+    return r
+  }
+  const out: Violation[] = []
+  const bad = (e: ImportEdge, detail: string) => out.push({ rule: '8 heavy', file: e.from, detail })
+  for (const h of HEAVY) {
+    for (const e of edges) {
+      if (e.external && h.pkg.test(e.to) && !h.imports(e.from)) bad(e, `imports ${e.to}: only ${h.where} may`)
+      if (e.kind === 'dynamic-import' || h.reaches(e.from)) continue
+      const via = e.external ? (h.pkg.test(e.to) ? e.to : undefined) : [...reach(e.to)].find((x) => h.pkg.test(x))
+      if (via === undefined) continue
+      const how = e.to === via ? '' : ` through ${e.to}`
+      bad(e, `loads ${via}${how} by a static import: only ${h.where} may; use import()`)
+    }
+  }
+  return out
+}
 
 /** The layering rules, over the graph. Each returns the edges it forbids. */
 function graphViolations(edges: readonly ImportEdge[]): Violation[] {
@@ -175,16 +243,6 @@ function graphViolations(edges: readonly ImportEdge[]): Violation[] {
 
     // Leaves: base/* and store/errors.ts import nothing.
     if (under(f, 'internal/base') || f === 'internal/store/errors.ts') bad('leaves', e, 'this module imports nothing')
-
-    // 8. Heavy dependencies: only their adapter imports them (which is itself loaded with import()).
-    for (const [pkg, allowed, where] of HEAVY) {
-      if (e.external && pkg.test(e.to) && !allowed(f)) bad('8 heavy', e, `only ${where} may import it`)
-    }
-
-    // Zod stays off the run path: a command file imports its json.ts for types only.
-    if (sliceOf(f) !== null && !f.endsWith('/json.ts') && /^internal\/features\/[^/]+\/json\.ts$/.test(e.to)) {
-      bad('8 heavy', e, 'a command file imports json.ts for types only (`import type`), so zod stays off its path')
-    }
   }
   return out
 }
@@ -298,5 +356,5 @@ export async function checkArchitecture(root: string): Promise<Violation[]> {
     lintViolations(root),
     commandPlacement(root),
   ])
-  return [...unnamed, ...graphViolations(edges), ...lint, ...placement]
+  return [...unnamed, ...graphViolations(edges), ...heavyViolations(edges), ...lint, ...placement]
 }
