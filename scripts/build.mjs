@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
+import { lazyBuiltins } from './builtins.mjs'
 import { chunkPlugin, dropUnusedRequire, REQUIRE_LINE } from './chunks.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -103,7 +104,7 @@ export async function bundle(entries) {
     metafile: true,
     define,
     logLevel: 'warning',
-    plugins: entries === undefined ? [] : [chunkPlugin({ root, entries })],
+    plugins: entries === undefined ? [lazyBuiltins()] : [lazyBuiltins(), chunkPlugin({ root, entries })],
     // A real `require` for the CommonJS dependencies bundled into ESM chunks (dropped where unused, below).
     banner: { js: `#!/usr/bin/env node\n${REQUIRE_LINE}` },
     write: false,
