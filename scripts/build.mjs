@@ -100,6 +100,8 @@ export async function bundle(entries) {
     target: 'node20',
     outdir: 'build',
     chunkNames: 'chunks/[name]-[hash]',
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     metafile: true,
     define,
