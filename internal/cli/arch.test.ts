@@ -168,7 +168,7 @@ const PLANTS: [string, string, string][] = [
     '2 app layer',
   ],
   ['internal/cli/planted-store.ts', "export { Store } from '../store/store.js'\n", '2 app layer'],
-  ['internal/features/project/planted-slice.ts', "export * from '../task/docs.js'\n", '1 slices'],
+  ['internal/features/project/planted-slice.ts', "export * from '../task/claimflags.js'\n", '1 slices'],
   ['internal/clikit/planted-engine.ts', "export { findCycle } from '../engines/cycle.js'\n", 'kernel'],
   ['internal/base/planted-leaf.ts', "export { UsageError } from '../store/errors.js'\n", 'leaves'],
   ['internal/features/record/planted-heavy.ts', "export { default as git } from 'isomorphic-git'\n", '8 heavy'],
