@@ -46,7 +46,10 @@ function loaded(...args: string[]): string[] {
 
 test('--version, help, task show and task list load no node:crypto; a command that signs loads and uses it', () => {
   for (const args of [['--version'], ['help'], ['task', 'show', 'alpha/001', '--json'], ['task', 'list', '--json']]) {
-    expect(loaded(...args).filter((m) => m.includes('crypto')), args.join(' ')).toEqual([])
+    expect(
+      loaded(...args).filter((m) => m.includes('crypto')),
+      args.join(' '),
+    ).toEqual([])
   }
   // Spawning an identity derives and signs with Ed25519 and hashes its token: the real functions ran.
   const spawned = loaded('agent', 'spawn', '--role', 'worker', '--json')
