@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { checkArchitecture, type Violation } from '../testkit/arch.js'
 import { BIN, baseEnv, REPO_ROOT, tempDir, workspace } from '../testkit/ws.js'
 
@@ -101,84 +101,97 @@ describe('architecture rules', () => {
   })
 })
 
-/** A violation of each kind the check must catch, as [file, source, the rule it breaks]. */
-const PLANTS: [string, string, string][] = [
-  // A command body that casts its input instead of declaring it (issue 17: typed inputs).
-  [
-    'internal/features/task/planted-cast.ts',
-    [
-      "import { defineCommand, optionalArg } from '../../clikit/command.js'",
-      'export const planted = defineCommand({',
-      "  path: 'task planted', summary: 'a planted command', args: [optionalArg('ref', 'r')], flags: {},",
-      '  json: null, mutates: false,',
-      '  async run(_ctx, input) {',
-      '    return { data: (input.args.ref as string).length }',
-      '  },',
-      '})',
-      '',
-    ].join('\n'),
-    'typed inputs',
-  ],
-  // The untyped accessor the typed input replaced, written again in a slice.
-  [
-    'internal/features/note/planted-accessor.ts',
-    'export const flagNum = (input: { flags: object }, name: string) => (input.flags as Record<string, number>)[name]\n',
-    'typed inputs',
-  ],
-  ['internal/features/insight/planted-number.ts', 'export const n = (v: unknown) => v as number\n', 'typed inputs'],
-  [
-    'internal/features/insight/planted-narrowing.ts',
-    "export const f = (input: { flags: { format?: string } }) => input.flags.format as 'text' | 'dot'\n",
-    'typed inputs',
-  ],
-  [
-    'internal/features/task/planted-glob.ts',
+/**
+ * A violation of each kind the check must catch: under the rule it breaks, each file (below internal/) and its
+ * source. Each is its own test below, named by what it plants, and must be reported in its file under its rule.
+ */
+const PLANTS: Record<string, Record<string, string>> = {
+  // A command body that casts its input instead of declaring it (issue 17: typed inputs); the untyped accessor the
+  // typed input replaced; a bare number cast; a cast narrowing a flag.
+  'typed inputs': {
+    'features/task/planted-cast.ts': body('(input.args.ref as string).length'),
+    'features/note/planted-accessor.ts':
+      'export const flagNum = (input: { flags: object }, name: string) => (input.flags as Record<string, number>)[name]\n',
+    'features/insight/planted-number.ts': 'export const n = (v: unknown) => v as number\n',
+    'features/insight/planted-narrowing.ts':
+      "export const f = (input: { flags: { format?: string } }) => input.flags.format as 'text' | 'dot'\n",
+  },
+  'named imports': {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source holds a template literal
-    'export const load = (n: string) => import(`../../gitx/${n}.js`)\n',
-    'named imports',
-  ],
-  ['internal/features/task/planted-computed.ts', 'export const load = (m: string) => import(m)\n', 'named imports'],
-  ['internal/store/planted-env.ts', 'const { env } = process\nexport const home = env.HOME\n', '4 process'],
-  ['internal/features/note/planted-kill.ts', 'export const stop = (pid: number) => process.kill(pid)\n', '4 process'],
-  ['internal/gitx/planted-global.ts', 'export const p = globalThis.process\n', '4 process'],
-  [
-    'internal/github/planted-import.ts',
-    "import process from 'node:process'\nexport const pid = process.pid\n",
-    '4 process',
-  ],
-  [
-    'internal/store/planted-require.ts',
-    "import { createRequire } from 'node:module'\nexport const git = createRequire(import.meta.url)('isomorphic-git')\n",
-    '4 process',
-  ],
-  ['internal/engines/planted-fetch.ts', "export const get = () => fetch('https://example.invalid')\n", '3 engines'],
-  ['internal/engines/planted-clock.ts', 'export const t = () => performance.now()\n', '3 engines'],
-  ['internal/engines/planted-uuid.ts', 'export const id = () => crypto.randomUUID()\n', '3 engines'],
-  ['internal/engines/planted-date.ts', 'export const now = () => new Date()\n', '3 engines'],
-  [
-    'internal/engines/planted-fs.ts',
-    "import { readFileSync } from 'node:fs'\nexport const r = readFileSync\n",
-    '3 engines',
-  ],
-  ['internal/engines/planted-random.ts', 'export const r = () => Math.random()\n', '3 engines'],
-  ['internal/store/planted-locale.ts', "export const c = 'a'.localeCompare('b')\n", 'order'],
-  [
-    'internal/mcp/planted-gitx.ts',
-    "import { userIdent } from '../gitx/config.js'\nexport const who = userIdent\n",
-    '2 app layer',
-  ],
-  ['internal/cli/planted-store.ts', "export { Store } from '../store/store.js'\n", '2 app layer'],
-  ['internal/features/project/planted-slice.ts', "export * from '../task/docs.js'\n", '1 slices'],
-  ['internal/clikit/planted-engine.ts', "export { findCycle } from '../engines/cycle.js'\n", 'kernel'],
-  ['internal/base/planted-leaf.ts', "export { UsageError } from '../store/errors.js'\n", 'leaves'],
-  ['internal/features/record/planted-heavy.ts', "export { default as git } from 'isomorphic-git'\n", '8 heavy'],
-  ['internal/features/note/planted-zod.ts', "export { documents } from './json.js'\n", '8 heavy'],
+    'features/task/planted-glob.ts': 'export const load = (n: string) => import(`../../gitx/${n}.js`)\n',
+    'features/task/planted-computed.ts': 'export const load = (m: string) => import(m)\n',
+  },
+  '4 process': {
+    'store/planted-env.ts': 'const { env } = process\nexport const home = env.HOME\n',
+    'features/note/planted-kill.ts': 'export const stop = (pid: number) => process.kill(pid)\n',
+    'gitx/planted-global.ts': 'export const p = globalThis.process\n',
+    'base/planted-nodeglobal.ts': 'export const p = global.process\n',
+    'github/planted-import.ts': "import process from 'node:process'\nexport const pid = process.pid\n",
+    'store/planted-require.ts':
+      "import { createRequire } from 'node:module'\nexport const git = createRequire(import.meta.url)('isomorphic-git')\n",
+    'runtime/planted-require.ts': "export const yaml = require('yaml')\n",
+    'clikit/planted-function.ts': "export const f = Function('return 1')\n",
+  },
+  console: { 'features/risk/planted-console.ts': "export const say = () => console.log('hi')\n" },
+  '3 engines': {
+    'engines/planted-fetch.ts': "export const get = () => fetch('https://example.invalid')\n",
+    'engines/planted-clock.ts': 'export const t = () => performance.now()\n',
+    'engines/planted-uuid.ts': 'export const id = () => crypto.randomUUID()\n',
+    'engines/planted-date.ts': 'export const now = () => new Date()\n',
+    'engines/planted-random.ts': 'export const r = () => Math.random()\n',
+    'engines/planted-timer.ts': 'export const later = (f: () => void) => setTimeout(f, 1)\n',
+    'engines/planted-fs.ts': "import { readFileSync } from 'node:fs'\nexport const r = readFileSync\n",
+    'engines/planted-package.ts': "export { parse } from 'yaml'\n",
+    'engines/planted-store.ts': "export { qualifiedRef } from '../store/refs.js'\n",
+    'engines/planted-system.ts': "export { system } from '../base/system.js'\n",
+  },
+  order: { 'store/planted-locale.ts': "export const c = 'a'.localeCompare('b')\n" },
+  '2 app layer': {
+    'mcp/planted-gitx.ts': "import { userIdent } from '../gitx/config.js'\nexport const who = userIdent\n",
+    'cli/planted-store.ts': "export { Store } from '../store/store.js'\n",
+    'board/planted-engine.ts': "export { findCycle } from '../engines/cycle.js'\n",
+    'cli/planted-command.ts': "export { add } from '../features/risk/add.js'\n",
+  },
+  '1 slices': { 'features/project/planted-slice.ts': "export * from '../risk/docs.js'\n" },
+  kernel: {
+    'clikit/planted-engine.ts': "export { findCycle } from '../engines/cycle.js'\n",
+    'clikit/planted-store.ts': "export { qualifiedRef } from '../store/refs.js'\n",
+    'clikit/planted-yaml.ts': "export { parse } from 'yaml'\n",
+  },
+  leaves: { 'base/planted-leaf.ts': "export { UsageError } from '../store/errors.js'\n" },
+  layers: { 'store/planted-bin.ts': "export { nodeSystem } from '../../cmd/system.js'\n" },
+  '8 heavy': {
+    'features/record/planted-heavy.ts': "export { default as git } from 'isomorphic-git'\n",
+    'store/planted-octokit.ts': "export { Octokit } from '@octokit/core'\n",
+    'features/mcp/planted-sdk.ts': "export { Server } from '@modelcontextprotocol/sdk/server/index.js'\n",
+    'store/planted-zod.ts': "export { z } from 'zod'\n",
+    // A command file importing its json.ts for values (zod on the run path).
+    'features/note/planted-zod.ts': "export { documents } from './json.js'\n",
+  },
   // 9. A command not found under its name: in another family's folder; in a file named otherwise; a one-word
   // command outside its own folder.
-  ['internal/features/note/planted-place.ts', command('task frob'), '9 names'],
-  ['internal/features/task/frobs.ts', command('task frob-all'), '9 names'],
-  ['internal/features/insight/events.ts', command('events'), '9 names'],
-]
+  '9 names': {
+    'features/note/planted-place.ts': command('task frob'),
+    'features/task/frobs.ts': command('task frob-all'),
+    'features/insight/events.ts': command('events'),
+  },
+}
+
+const planted = Object.entries(PLANTS).flatMap(([rule, files]) =>
+  Object.entries(files).map(([file, source]) => ({
+    rule,
+    file: `internal/${file}`,
+    source,
+    // The test's name: what is planted (the source without the planted command's import), cut short.
+    what: short(source),
+  })),
+)
+
+function short(source: string): string {
+  const lines = source.split('\n').filter((l) => l !== '' && !l.startsWith('import { defineCommand'))
+  const text = lines.map((l) => l.trim()).join('; ')
+  return text.length > 130 ? `${text.slice(0, 129)}…` : text
+}
 
 /** A command module declaring `path`. */
 function command(path: string): string {
@@ -189,43 +202,72 @@ function command(path: string): string {
   ].join('\n')
 }
 
-test('each planted violation is reported, in its file, under its rule; nothing else is', async () => {
-  const root = tempDir('dacli-arch-')
-  for (const top of ['internal', 'cmd']) {
-    fs.cpSync(path.join(REPO_ROOT, top), path.join(root, top), { recursive: true })
-  }
-  for (const f of ['biome.json', 'tsconfig.json']) fs.copyFileSync(path.join(REPO_ROOT, f), path.join(root, f))
-  fs.cpSync(path.join(REPO_ROOT, 'lint'), path.join(root, 'lint'), { recursive: true })
-  for (const [file, source] of PLANTS) fs.writeFileSync(path.join(root, file), source)
-  // An existing module changed in place is seen too.
-  fs.appendFileSync(path.join(root, 'internal/mcp/memory.ts'), "export { gitConfig } from '../gitx/config.js'\n")
-  // And a command moved back where it was before it had a place of its own: `task log` in the record slice.
-  fs.renameSync(
-    path.join(root, 'internal/features/task/log.ts'),
-    path.join(root, 'internal/features/record/tasklog.ts'),
-  )
-  const taskIndex = path.join(root, 'internal/features/task/index.ts')
-  const index = fs.readFileSync(taskIndex, 'utf8')
-  const without = index.replace("import { log } from './log.js'\n", '').replace(/^ {2}log,\n/m, '')
-  expect(without).not.toBe(index)
-  fs.writeFileSync(taskIndex, without)
-  const manifestFile = path.join(root, 'internal/cli/manifest.gen.ts')
-  const manifest = fs.readFileSync(manifestFile, 'utf8')
-  const relocated = manifest.replace('"../features/task/log.js"', '"../features/record/tasklog.js"')
-  expect(relocated).not.toBe(manifest)
-  fs.writeFileSync(manifestFile, relocated)
+/** A command module whose body returns `expr` (over `input`, with an optional argument `ref`). */
+function body(expr: string): string {
+  return [
+    "import { defineCommand, optionalArg } from '../../clikit/command.js'",
+    'export const planted = defineCommand({',
+    `  async run(_ctx, input) { return { data: ${expr} } },`,
+    "  path: 'task planted', summary: 'a planted command', args: [optionalArg('ref', 'r')], flags: {},",
+    '  json: null, mutates: false,',
+    '})',
+    '',
+  ].join('\n')
+}
 
-  const found = await checkArchitecture(root)
-  const missed = PLANTS.filter(([file, , rule]) => !found.some((v) => v.file === file && v.rule === rule))
-  expect(missed.map(([file, , rule]) => `${rule}: ${file}`)).toEqual([])
-  expect(found.some((v) => v.file === 'internal/mcp/memory.ts' && v.rule === '2 app layer')).toBe(true)
-  expect(found.filter((v) => v.file === 'internal/features/record/tasklog.ts')).toEqual([
-    {
-      rule: '9 names',
-      file: 'internal/features/record/tasklog.ts',
-      detail: '`task log` belongs in internal/features/task/log.ts',
-    },
-  ])
-  const planted = new Set([...PLANTS.map(([f]) => f), 'internal/mcp/memory.ts', 'internal/features/record/tasklog.ts'])
-  expect(found.filter((v) => !planted.has(v.file))).toEqual([])
+/** An existing module that gains an import in place, and a command moved back to where it was before. */
+const IN_PLACE = 'internal/mcp/tools.ts'
+const MOVED = 'internal/features/record/tasklog.ts'
+
+describe('planted violations: each is reported in its file under its rule, and nothing else is', () => {
+  let found: Violation[] = []
+
+  beforeAll(async () => {
+    const root = tempDir('dacli-arch-')
+    for (const top of ['internal', 'cmd', 'lint']) {
+      fs.cpSync(path.join(REPO_ROOT, top), path.join(root, top), { recursive: true })
+    }
+    for (const f of ['biome.json', 'tsconfig.json']) fs.copyFileSync(path.join(REPO_ROOT, f), path.join(root, f))
+    for (const { file, source } of planted) {
+      expect(fs.existsSync(path.join(root, file)), `${file} is new`).toBe(false)
+      fs.writeFileSync(path.join(root, file), source)
+    }
+    // An existing module changed in place is seen too.
+    const inPlace = path.join(root, IN_PLACE)
+    expect(fs.existsSync(inPlace), `${IN_PLACE} exists`).toBe(true)
+    fs.appendFileSync(inPlace, "export { gitConfig } from '../gitx/config.js'\n")
+    // And a command moved back where it was before it had a place of its own: `task log` in the record slice.
+    fs.renameSync(path.join(root, 'internal/features/task/log.ts'), path.join(root, MOVED))
+    const taskIndex = path.join(root, 'internal/features/task/index.ts')
+    const index = fs.readFileSync(taskIndex, 'utf8')
+    const without = index.replace("import { log } from './log.js'\n", '').replace(/^ {2}log,\n/m, '')
+    expect(without).not.toBe(index)
+    fs.writeFileSync(taskIndex, without)
+    const manifestFile = path.join(root, 'internal/cli/manifest.gen.ts')
+    const manifest = fs.readFileSync(manifestFile, 'utf8')
+    const relocated = manifest.replace('"../features/task/log.js"', `"../features/record/tasklog.js"`)
+    expect(relocated).not.toBe(manifest)
+    fs.writeFileSync(manifestFile, relocated)
+
+    found = await checkArchitecture(root)
+  }, 120_000)
+
+  test.each(planted.map((p) => [`${p.rule}: ${p.what} (${p.file})`, p] as const))('%s', (_, { file, rule }) => {
+    expect(found.filter((v) => v.file === file).map((v) => v.rule)).toContain(rule)
+  })
+
+  test(`an existing module changed in place (${IN_PLACE} importing gitx) → 2 app layer`, () => {
+    expect(found.filter((v) => v.file === IN_PLACE).map((v) => v.rule)).toEqual(['2 app layer'])
+  })
+
+  test('a command moved out of its place (task log in the record slice) → 9 names', () => {
+    expect(found.filter((v) => v.file === MOVED)).toEqual([
+      { rule: '9 names', file: MOVED, detail: '`task log` belongs in internal/features/task/log.ts' },
+    ])
+  })
+
+  test('nothing else is reported', () => {
+    const files = new Set([...planted.map((p) => p.file), IN_PLACE, MOVED])
+    expect(found.filter((v) => !files.has(v.file))).toEqual([])
+  })
 })

@@ -236,6 +236,20 @@ export function walkTree(root: string, visit: (p: string, e: fs.Dirent, dir: str
   walk(root)
 }
 
+/**
+ * The folders under `root`, itself first, depth first (walkTree's order), at most `max`; the top-level folders
+ * named in `skipTop` are passed over.
+ */
+export function foldersUnder(root: string, skipTop: ReadonlySet<string>, max: number): string[] {
+  const out = [root]
+  walkTree(root, (p, e, dir) => {
+    if (!e.isDirectory() || out.length >= max || (dir === root && skipTop.has(e.name))) return false
+    out.push(p)
+    return true
+  })
+  return out
+}
+
 /** Temp files anywhere under `root` (doctor's `stale-temp`), with whether their writer looks dead. */
 export function findTemps(root: string): { path: string; dead: boolean }[] {
   const out: { path: string; dead: boolean }[] = []

@@ -116,12 +116,13 @@ const setClaim = (e: TaskEdit, by: string, expires: string | null, remote: strin
 const onRemote = (remote: string | null, details = '') =>
   [details, remote === null ? '' : `on ${remote}`].filter(Boolean).join(' ')
 
-export async function claimTask(
-  store: Store,
-  ref: string,
-  who: Identity,
-  opts: { leaseMs?: number; arbitration?: Arbitration } = {},
-): Promise<Change> {
+/** What claim and renew take: a lease (default: the workspace's claim_lease_ms) and where claims are arbitrated. */
+export interface LeaseOptions {
+  leaseMs?: number
+  arbitration?: Arbitration
+}
+
+export async function claimTask(store: Store, ref: string, who: Identity, opts: LeaseOptions = {}): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (t.status === 'done') {
     throw new RefusedError('state', `${qualifiedRef(t)} is done; reopen it before claiming`, {
@@ -229,12 +230,7 @@ export async function releaseTask(
   })
 }
 
-export async function renewClaim(
-  store: Store,
-  ref: string,
-  who: Identity,
-  opts: { leaseMs?: number; arbitration?: Arbitration } = {},
-): Promise<Change> {
+export async function renewClaim(store: Store, ref: string, who: Identity, opts: LeaseOptions = {}): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (t.owner !== who.id) {
     throw new RefusedError(

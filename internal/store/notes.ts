@@ -12,7 +12,7 @@ import { parseData } from './flat.js'
 import { assertNoLinks, atomicWrite, isTempName, LinkError, linkOnPath, mkdirNoLinks, readText } from './fsio.js'
 import { sections, sectionText, titleOf } from './markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
-import { isId, safeSegment, slugify } from './paths.js'
+import { isId, projectFilter, slugify } from './paths.js'
 import type { Store } from './store.js'
 
 export const NOTE_KINDS = ['decision', 'finding', 'metric', 'ref'] as const
@@ -266,9 +266,8 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
 /** A note by id (`n-<ULID>`, the bare ULID or a prefix), `<project>/<slug>`, or a bare slug. */
 export async function readNote(store: Store, ref: string): Promise<NoteRecord> {
   const slash = ref.indexOf('/')
-  const project = slash === -1 ? undefined : ref.slice(0, slash)
+  const project = projectFilter(slash === -1 ? undefined : ref.slice(0, slash))
   const form = slash === -1 ? ref : ref.slice(slash + 1)
-  if (project !== undefined) safeSegment(project, 'project slug')
   const { notes } = await listNotes(store, project)
   const up = form.toUpperCase()
   let hits = notes.filter((n) => n.id === form || n.id.slice(2) === up)

@@ -190,13 +190,14 @@ function graphViolations(edges: readonly ImportEdge[]): Violation[] {
 }
 
 /**
- * The Biome rules that carry architecture (biome.json): restricted globals, imports and properties, and the
- * GritQL plugin lint/typed-inputs.grit (no `as string` / `as number`, no cast of a command's input, in a slice).
+ * The Biome rules that carry architecture (biome.json): restricted globals, imports and properties, the console
+ * ban (off only in cmd/, scripts/ and bench/), and the GritQL plugin lint/typed-inputs.grit (no `as string` / `as number`, no cast of a command's input, in a slice).
  */
 const LINT_RULES = [
   'style/noRestrictedGlobals',
   'style/noRestrictedImports',
   'nursery/noJsRestrictedProperties',
+  'suspicious/noConsole',
   'plugin',
 ]
 
@@ -207,6 +208,14 @@ interface BiomeReport {
     message?: unknown
     location: { path?: string | { file: string }; start?: { line: number } }
   }[]
+}
+
+/** The architecture rule a Biome diagnostic stands for. */
+function lintRule(category: string, text: string, file: string): string {
+  if (category === 'plugin') return 'typed inputs'
+  if (category === 'lint/suspicious/noConsole') return 'console'
+  if (text.includes('localeCompare')) return 'order'
+  return file.startsWith('internal/engines/') ? '3 engines' : '4 process'
 }
 
 /** What the architecture's lint rules say about the tree at `root` (with that tree's biome.json). */
@@ -237,15 +246,7 @@ async function lintViolations(root: string): Promise<Violation[]> {
       const p = d.location.path
       const file = typeof p === 'string' ? p : (p?.file ?? '?')
       const text = d.description ?? (typeof d.message === 'string' ? d.message : d.category)
-      const rule =
-        d.category === 'plugin'
-          ? 'typed inputs'
-          : text.includes('localeCompare')
-            ? 'order'
-            : file.startsWith('internal/engines/')
-              ? '3 engines'
-              : '4 process'
-      return { rule, file, detail: `line ${d.location.start?.line ?? '?'}: ${text}` }
+      return { rule: lintRule(d.category, text, file), file, detail: `line ${d.location.start?.line ?? '?'}: ${text}` }
     })
 }
 

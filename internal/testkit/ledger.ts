@@ -5,9 +5,8 @@
 import type { Workspace } from './ws.js'
 
 export async function seedLedgerPlan(ws: Workspace): Promise<void> {
-  const ok = async (...a: string[]) => (await ws.dacli(...a)).expectExit(0)
-  await ok('project', 'add', 'Ledger', '--slug', 'ledger', '--goal', 'No month-end drift')
-  await ok(
+  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger', '--goal', 'No month-end drift')
+  await ws.ok(
     'task',
     'add',
     'Audit write paths',
@@ -20,7 +19,7 @@ export async function seedLedgerPlan(ws: Workspace): Promise<void> {
     '--accept',
     'listed',
   )
-  await ok(
+  await ws.ok(
     'task',
     'add',
     'Build the shim',
@@ -35,7 +34,7 @@ export async function seedLedgerPlan(ws: Workspace): Promise<void> {
     '--depends-on',
     '1',
   )
-  await ok(
+  await ws.ok(
     'task',
     'add',
     'Chart drift',
@@ -48,7 +47,7 @@ export async function seedLedgerPlan(ws: Workspace): Promise<void> {
     '--accept',
     'charted',
   )
-  await ok(
+  await ws.ok(
     'task',
     'add',
     'Write notes',

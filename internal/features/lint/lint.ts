@@ -2,7 +2,7 @@ import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { type LintFinding, lintDecision, lintRisk, lintTask } from '../../engines/lint.js'
 import { listNotes, listRisks, type TaskRecord } from '../../store/index.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import { qualifiedRef } from '../../store/refs.js'
 import type { LintDocT } from './json.js'
 
@@ -23,8 +23,7 @@ export const lint = defineCommand({
   json: 'lint/v1',
   mutates: false,
   async run(ctx, input) {
-    const project = input.flags.project
-    if (project !== undefined) safeSegment(project, 'project slug')
+    const project = projectFilter(input.flags.project)
     const store = await ctx.store()
     const findings: LintFinding[] = []
     const ref = input.args.ref
