@@ -236,7 +236,11 @@ test('lint reads criteria through the index: hand edits behind it are seen, dele
   fs.writeFileSync(first, fs.readFileSync(first, 'utf8').replace('returns 200', 'is fast'))
   age(first)
   const edited = await lint()
-  expect(edited.map((f: { subject: string }) => f.subject).sort()).toEqual(['p/001-ledger', 'p/002-shim', 'p/003-batch'])
+  expect(edited.map((f: { subject: string }) => f.subject).sort()).toEqual([
+    'p/001-ledger',
+    'p/002-shim',
+    'p/003-batch',
+  ])
   fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
   expect(await lint()).toEqual(edited)
 })
