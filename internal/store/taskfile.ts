@@ -82,6 +82,20 @@ export function parseDepFlag(spec: string, flag: string): Dependency {
   return { on, type: type as DepType }
 }
 
+/** `--estimate o,m,p` as a caller typed it, with 0 ≤ o ≤ m ≤ p (a three-point PERT estimate). */
+export function parseEstimate(text: string): Estimate {
+  const parts = text.split(',').map((p) => p.trim())
+  const nums = parts.map(Number)
+  if (parts.length !== 3 || parts.some((p) => p === '') || !nums.every((n) => Number.isFinite(n))) {
+    throw new UsageError(`--estimate must be three numbers o,m,p (optimistic, probable, pessimistic), got "${text}"`)
+  }
+  const [o, m, p] = nums as [number, number, number]
+  if (!(o >= 0 && o <= m && m <= p)) {
+    throw new UsageError(`--estimate must satisfy 0 ≤ optimistic ≤ probable ≤ pessimistic, got ${o},${m},${p}`)
+  }
+  return { optimistic: o, probable: m, pessimistic: p }
+}
+
 /** `REF[:FS|SS|FF|SF]` as written in a file: lenient (an unknown suffix stays part of the reference). */
 function parseDepSpec(spec: string): Dependency {
   const m = /^(.*):(FS|SS|FF|SF)$/i.exec(spec)
