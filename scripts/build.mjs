@@ -106,11 +106,15 @@ export async function bundle(entries) {
     metafile: true,
     define,
     logLevel: 'warning',
-    plugins: entries === undefined ? [lazyBuiltins()] : [lazyBuiltins(), chunkPlugin({ root, entries })],
+    plugins:
+      entries === undefined ? [lazyBuiltins({ root })] : [lazyBuiltins({ root }), chunkPlugin({ root, entries })],
     // A real `require` for the CommonJS dependencies bundled into ESM chunks (dropped where unused, below).
     banner: { js: `#!/usr/bin/env node\n${REQUIRE_LINE}` },
     write: false,
   }).then((r) => {
+    // A namespace member a stand-in (scripts/builtins.mjs) does not offer would be undefined at run time.
+    const undefinedImport = r.warnings.find((w) => w.id === 'import-is-undefined')
+    if (undefinedImport) throw new Error(`build: ${undefinedImport.text} (${undefinedImport.location?.file})`)
     for (const f of r.outputFiles) {
       mkdirSync(dirname(f.path), { recursive: true })
       writeFileSync(f.path, f.path.endsWith('.js') ? dropUnusedRequire(f.text) : f.contents)

@@ -1,6 +1,6 @@
-// What a start-up loads of Node itself: node:crypto is reached through the build's stand-in
-// (scripts/builtins.mjs), so a command that neither hashes nor signs never loads it, and one that does gets the
-// real functions.
+// What a start-up loads of Node itself: node:crypto, node:os and node:fs are reached through the build's
+// stand-ins (scripts/builtins.mjs), so a command that neither hashes nor signs never loads crypto, none loads the
+// streams library through node:fs's export getters, and a command that signs gets the real functions.
 
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -46,8 +46,14 @@ function loaded(...args: string[]): string[] {
 
 test('--version, help, task show and task list load no node:crypto; a command that signs loads and uses it', () => {
   for (const args of [['--version'], ['help'], ['task', 'show', 'alpha/001', '--json'], ['task', 'list', '--json']]) {
+    const mods = loaded(...args)
     expect(
-      loaded(...args).filter((m) => m.includes('crypto')),
+      mods.filter((m) => m.includes('crypto')),
+      args.join(' '),
+    ).toEqual([])
+    // node:fs's facade would read its ReadStream getter (the streams library) and `promises`.
+    expect(
+      mods.filter((m) => /NativeModule (stream|internal\/fs\/streams|os)$/.test(m)),
       args.join(' '),
     ).toEqual([])
   }
@@ -56,9 +62,20 @@ test('--version, help, task show and task list load no node:crypto; a command th
   expect(spawned).toContain('NativeModule crypto')
 })
 
-test('the stand-in offers every function of node:crypto and nothing that is not one', () => {
+test('the crypto stand-in offers every function of node:crypto and nothing that is not one', () => {
   const text = standIn('node:crypto')
-  expect(text).toMatch(/^export function createHash\(\.\.\.a\) \{ return load\(\)\.createHash\(\.\.\.a\) \}$/m)
+  expect(text).toMatch(/^export function createHash\(\.\.\.a\) \{ return mod\(\)\.createHash\(\.\.\.a\) \}$/m)
   expect(text).toMatch(/^export function randomBytes\(/m)
   expect(text).not.toMatch(/export function (webcrypto|constants|KeyObject)\b/)
+})
+
+test('the fs stand-in re-exports node:fs values and functions, and leaves the stream getters out', () => {
+  const text = standIn('node:fs')
+  expect(text).toMatch(/^export const readFileSync = mod\.readFileSync$/m)
+  expect(text).toMatch(/^export const Stats = mod\.Stats$/m)
+  // A lazy getter until first read (Node replaces it with its value then): a call-through, or the value.
+  expect(text).toMatch(
+    /^export (function opendirSync\(\.\.\.a\) \{ return mod\.opendirSync\(\.\.\.a\) \}|const opendirSync = mod\.opendirSync)$/m,
+  )
+  expect(text).not.toMatch(/\b(ReadStream|WriteStream|promises)\b/)
 })
