@@ -13,6 +13,7 @@ export interface Checkout {
   root: string
   dacli(...args: (string | RunOpts)[]): Promise<Run>
   file(rel: string): string
+  write(rel: string, text: string): void
 }
 
 export function checkoutAt(root: string): Checkout {
@@ -28,6 +29,10 @@ export function checkoutAt(root: string): Checkout {
       )
     },
     file: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
+    write(rel, text) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
+      fs.writeFileSync(path.join(root, rel), text)
+    },
   }
 }
 
@@ -91,6 +96,16 @@ export function bareRemote(): string {
   return remote
 }
 
+/** `ws`'s code (a README, committed on main) pushed to `url` (a new bare repository unless given), its origin. */
+export function originWithCode(ws: Workspace, url = bareRemote()): string {
+  ws.write('README.md', 'the code\n')
+  git(ws.root, 'add', 'README.md')
+  git(ws.root, 'commit', '-q', '-m', 'code')
+  git(ws.root, 'remote', 'add', 'origin', url)
+  git(ws.root, 'push', '-q', 'origin', 'main')
+  return url
+}
+
 /** A clone of `remote` with the workspace pulled from its record branch. */
 export async function pulledClone(remote: string): Promise<Checkout> {
   const dir = tempDir('dacli-clone-')
@@ -108,12 +123,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
  * keeps both versions), the claim must survive in the working file.
  */
 export async function pullClaimRace(ws: Workspace, rounds: number): Promise<Figures> {
-  const remote = bareRemote()
-  ws.write('README.md', 'the code\n')
-  git(ws.root, 'add', 'README.md')
-  git(ws.root, 'commit', '-q', '-m', 'code')
-  git(ws.root, 'remote', 'add', 'origin', remote)
-  git(ws.root, 'push', '-q', 'origin', 'main')
+  const remote = originWithCode(ws)
   ;(await ws.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
   for (let i = 1; i <= rounds; i++) {
     ;(
@@ -177,11 +187,7 @@ export async function team(
   const root = tempDir('dacli-team-')
   git(root, 'init', '-q', '--bare', '-b', 'main', 'team.git')
   const url = (await o.url?.(root)) ?? path.join(root, 'team.git')
-  ws.write('README.md', 'the code\n')
-  git(ws.root, 'add', 'README.md')
-  git(ws.root, 'commit', '-q', '-m', 'code')
-  git(ws.root, 'remote', 'add', 'origin', url)
-  git(ws.root, 'push', '-q', 'origin', 'main')
+  originWithCode(ws, url)
   ;(await ws.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
   for (let i = 1; i <= o.tasks; i++) {
     ;(
