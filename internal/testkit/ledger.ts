@@ -1,9 +1,9 @@
 // The ledger backlog the insight, doctor, lint and context tests start from: project ledger ("No month-end drift")
 // with 1 "Audit write paths" (accept "listed") and 2 "Build the shim" (accept "batch covered", after 1).
-// `seedLedgerPlan` sizes and prioritises them (1 must 1,2,3; 2 must 3,4,5) and adds 3 "Chart drift" (could,
+// `ledgerPlan` sizes and prioritises them (1 must 1,2,3; 2 must 3,4,5) and adds 3 "Chart drift" (could,
 // 1,1,1) and 4 "Write notes" (should, 1,2,3, FF after 2), each with one acceptance criterion.
 
-import type { Workspace } from './ws.js'
+import { type Workspace, workspace } from './ws.js'
 
 /** Project ledger with its first two tasks; `sized` adds their priority and estimate, `shim` more flags for task 2. */
 export async function seedLedger(ws: Workspace, opts: { sized?: boolean; shim?: readonly string[] } = {}) {
@@ -25,7 +25,9 @@ export async function seedLedger(ws: Workspace, opts: { sized?: boolean; shim?: 
   )
 }
 
-export async function seedLedgerPlan(ws: Workspace): Promise<void> {
+/** A new workspace holding the sized four-task plan. */
+export async function ledgerPlan(): Promise<Workspace> {
+  const ws = await workspace()
   await seedLedger(ws, { sized: true })
   const add = (title: string, ...flags: string[]) => ws.ok('task', 'add', title, '--project', 'ledger', ...flags)
   await add('Chart drift', '--priority', 'could', '--estimate', '1,1,1', '--accept', 'charted')
@@ -40,4 +42,5 @@ export async function seedLedgerPlan(ws: Workspace): Promise<void> {
     '--depends-on',
     '2:FF',
   )
+  return ws
 }
