@@ -5,7 +5,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { Figures } from './stress.js'
+import { type Figures, raceTask } from './stress.js'
 import { dacliIn, git, type Run, type RunOpts, spawnBin, tempDir, type Workspace } from './ws.js'
 
 /** A checkout dacli runs in: a linked worktree or a clone. */
@@ -65,9 +65,7 @@ export async function worktreeClaimRace(ws: Workspace, rounds: number): Promise<
   let disagree = 0
   const t0 = Date.now()
   for (let round = 1; round <= rounds; round++) {
-    ;(
-      await ws.dacli('task', 'add', `Contested ${round}`, '--project', 'race', '--force', '--accept', 'x', '--quiet')
-    ).expectExit(0)
+    await raceTask(ws, 'race', `Contested ${round}`)
     const runs = await Promise.all([
       spawnBin(['task', 'claim', `race/${round}`, '--json'], { cwd: left.root, as: a.token }),
       spawnBin(['task', 'claim', `race/${round}`, '--json'], { cwd: right.root, as: b.token }),
@@ -126,9 +124,7 @@ export async function pullClaimRace(ws: Workspace, rounds: number): Promise<Figu
   const remote = originWithCode(ws)
   ;(await ws.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
   for (let i = 1; i <= rounds; i++) {
-    ;(
-      await ws.dacli('task', 'add', `Pulled ${i}`, '--project', 'race', '--force', '--accept', 'x', '--quiet')
-    ).expectExit(0)
+    await raceTask(ws, 'race', `Pulled ${i}`)
   }
   const claimer = await ws.agent('rw', 'claimer')
   ;(await ws.dacli('record', 'push')).expectExit(0)
@@ -190,9 +186,7 @@ export async function team(
   originWithCode(ws, url)
   ;(await ws.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
   for (let i = 1; i <= o.tasks; i++) {
-    ;(
-      await ws.dacli('task', 'add', `Contested ${i}`, '--project', 'race', '--force', '--accept', 'x', '--quiet')
-    ).expectExit(0)
+    await raceTask(ws, 'race', `Contested ${i}`)
   }
   return { root, url, a: ws, clones: [] }
 }
