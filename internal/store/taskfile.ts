@@ -82,6 +82,20 @@ export function parseDepFlag(spec: string, flag: string): Dependency {
   return { on, type: type as DepType }
 }
 
+/** `--estimate o,m,p` as a caller typed it, with 0 ≤ o ≤ m ≤ p (a three-point PERT estimate). */
+export function parseEstimate(text: string): Estimate {
+  const parts = text.split(',').map((p) => p.trim())
+  const nums = parts.map(Number)
+  if (parts.length !== 3 || parts.some((p) => p === '') || !nums.every((n) => Number.isFinite(n))) {
+    throw new UsageError(`--estimate must be three numbers o,m,p (optimistic, probable, pessimistic), got "${text}"`)
+  }
+  const [o, m, p] = nums as [number, number, number]
+  if (!(o >= 0 && o <= m && m <= p)) {
+    throw new UsageError(`--estimate must satisfy 0 ≤ optimistic ≤ probable ≤ pessimistic, got ${o},${m},${p}`)
+  }
+  return { optimistic: o, probable: m, pessimistic: p }
+}
+
 /** `REF[:FS|SS|FF|SF]` as written in a file: lenient (an unknown suffix stays part of the reference). */
 function parseDepSpec(spec: string): Dependency {
   const m = /^(.*):(FS|SS|FF|SF)$/i.exec(spec)
@@ -189,7 +203,14 @@ export async function readTaskSummary(text: string, loc: TaskLocation): Promise<
   })
 }
 
-/** A task record from a file's frontmatter data and body (parsed by either reader; `doc` is not needed). */
+/** A task summary and its acceptance items from a file's text (what lint reads: no record of the rest of the body). */
+export async function readTaskFields(
+  text: string,
+  loc: TaskLocation,
+): Promise<{ summary: TaskSummary; boxes: AcceptanceItem[] }> {
+  return fieldsOf(await parseData(text), { project: loc.project, status: loc.status, name: loc.name, path: loc.path })
+}
+
 /** The summary fields of a task file (what listings and the index hold), validated exactly as recordOf validates. */
 function summaryFrom(
   parsed: { data: Record<string, unknown>; split: Pick<Split, 'body'> },

@@ -3,8 +3,8 @@ import { bool, duration } from '../../clikit/flags.js'
 import { claimTask } from '../../store/index.js'
 import { leaseOptionsOf } from '../../store/lifecycle.js'
 import { qualifiedRef } from '../../store/refs.js'
+import { changeResult } from '../../store/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
-import { changeResult } from './docs.js'
 
 export const claim = defineCommand({
   path: 'task claim',

@@ -5,8 +5,8 @@ import { shortRef } from '../../clikit/text.js'
 import { UsageError } from '../../store/errors.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../store/model.js'
 import { projectFilter } from '../../store/paths.js'
+import { listItem } from '../../store/taskdoc.js'
 import { folderStatus } from '../../store/tombstones.js'
-import { listItem } from './docs.js'
 import type { TaskListDocT } from './json.js'
 
 export const list = defineCommand({

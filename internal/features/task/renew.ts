@@ -2,8 +2,8 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import { duration } from '../../clikit/flags.js'
 import { renewClaim } from '../../store/index.js'
 import { leaseOptionsOf } from '../../store/lifecycle.js'
+import { changeResult } from '../../store/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
-import { changeResult } from './docs.js'
 
 export const renew = defineCommand({
   path: 'task renew',
