@@ -100,6 +100,9 @@ const skipSpaces = (s: string, i: number) => {
   return i
 }
 
+/** A key inside a flow map, matched where it starts (sticky: no copy of the rest of the line per key). */
+const FLOW_KEY = /[A-Za-z_][A-Za-z0-9_-]*/y
+
 /** A flow map `{k: v, …}` or list `[a, …]` on one line. */
 function collection(s: string, i: number): [unknown, number] {
   const isMap = s[i] === '{'
@@ -110,9 +113,9 @@ function collection(s: string, i: number): [unknown, number] {
   if (s[j] === close) return [isMap ? map : list, j + 1]
   for (;;) {
     if (isMap) {
-      const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(s.slice(j, j + 200))
-      const key = m?.[0]
-      if (key === undefined || SPECIAL_KEY.test(key) || Object.hasOwn(map, key)) throw BAIL
+      FLOW_KEY.lastIndex = j
+      const key = FLOW_KEY.exec(s)?.[0]
+      if (key === undefined || key.length > 200 || SPECIAL_KEY.test(key) || Object.hasOwn(map, key)) throw BAIL
       j += key.length
       if (s[j] !== ':' || s[j + 1] !== ' ') throw BAIL
       const [v, after] = inline(s, skipSpaces(s, j + 1), true)
