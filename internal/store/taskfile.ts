@@ -203,7 +203,14 @@ export async function readTaskSummary(text: string, loc: TaskLocation): Promise<
   })
 }
 
-/** A task record from a file's frontmatter data and body (parsed by either reader; `doc` is not needed). */
+/** A task summary and its acceptance items from a file's text (what lint reads: no record of the rest of the body). */
+export async function readTaskFields(
+  text: string,
+  loc: TaskLocation,
+): Promise<{ summary: TaskSummary; boxes: AcceptanceItem[] }> {
+  return fieldsOf(await parseData(text), { project: loc.project, status: loc.status, name: loc.name, path: loc.path })
+}
+
 /** The summary fields of a task file (what listings and the index hold), validated exactly as recordOf validates. */
 function summaryFrom(
   parsed: { data: Record<string, unknown>; split: Pick<Split, 'body'> },

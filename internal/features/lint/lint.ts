@@ -30,10 +30,11 @@ export const lint = defineCommand({
     if (ref !== undefined) {
       findings.push(...lintTask(toLint(await store.readTask(ref, project === undefined ? {} : { prefer: project }))))
     } else {
-      // Every task in full, each file parsed at most once (a listing, then every file again, parsed twice).
-      const listing = await store.listRecords(project)
-      for (const t of listing.records.filter((x) => x.status !== 'done')) {
-        findings.push(...lintTask(toLint(t)))
+      // Every task's summary and criteria, each file parsed at most once (through the index; no full records).
+      const listing = await store.listWithCriteria(project)
+      for (const t of listing.tasks) {
+        if (t.status !== 'done')
+          findings.push(...lintTask({ ref: qualifiedRef(t), title: t.title, status: t.status, criteria: t.criteria }))
       }
       const notes = await listNotes(store, project)
       for (const n of notes.notes.filter((x) => x.kind === 'decision')) {
