@@ -7,7 +7,7 @@
 import type { Section, Stamp } from './filecache.js'
 import { readText } from './fsio.js'
 import { type Broken, brokenOf, type TaskSummary } from './model.js'
-import { readTaskFields } from './taskfile.js'
+import { fieldsNow, readTaskFields } from './taskfile.js'
 import { compact, deduplicated, expand, listTaskFiles, type Paths, type SummarySection } from './taskindex.js'
 
 /** A task summary and its criteria's texts, in the file's order. */
@@ -45,7 +45,7 @@ export async function listCriteria(
       let task: CheckedTask
       try {
         text = readText(f.abs, stamp.size)
-        const { summary, boxes } = await readTaskFields(text, f)
+        const { summary, boxes } = fieldsNow(text, f) ?? (await readTaskFields(text, f))
         task = Object.assign(summary, { criteria: boxes.map((b) => b.text) })
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true

@@ -17,7 +17,7 @@ import {
 } from '../engines/ownership.js'
 import { listAgents } from './agents.js'
 import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim } from './arbitrate.js'
-import { type Arbitration, expiredAt } from './claims.js'
+import { type Arbitration, arbitrationOf, expiredAt } from './claims.js'
 import { ConflictError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventKind } from './events.js'
 import type { Landing, LandingRequest } from './landing.js'
@@ -120,6 +120,16 @@ const onRemote = (remote: string | null, details = '') =>
 export interface LeaseOptions {
   leaseMs?: number
   arbitration?: Arbitration
+}
+
+/** What claim and renew take from their flags: --lease, and where the claim is arbitrated (--remote, --local). */
+export function leaseOptionsOf(
+  store: Store,
+  env: Readonly<Record<string, string | undefined>>,
+  flags: { lease?: number | undefined; remote?: string | undefined; local?: boolean | undefined },
+): LeaseOptions {
+  const arbitration = arbitrationOf(store, env, flags)
+  return flags.lease === undefined ? { arbitration } : { leaseMs: flags.lease, arbitration }
 }
 
 export async function claimTask(store: Store, ref: string, who: Identity, opts: LeaseOptions = {}): Promise<Change> {

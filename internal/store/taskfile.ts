@@ -3,7 +3,7 @@
 // needs no YAML parser (parsing.ts turns text into a Parsed document), so light commands can use it.
 
 import { UsageError } from './errors.js'
-import { parseData, type Split } from './flat.js'
+import { parseData, readObject, type Split } from './flat.js'
 import { checkboxes, sections, sectionText, titleOf } from './markdown.js'
 import {
   type AcceptanceItem,
@@ -203,12 +203,26 @@ export async function readTaskSummary(text: string, loc: TaskLocation): Promise<
   })
 }
 
+/**
+ * readTaskSummary without waiting, when the subset reader can read the file; null when it needs the YAML library
+ * (then call readTaskSummary). A listing makes thousands: each await would cost two promises and a turn.
+ */
+export function summaryNow(text: string, loc: TaskLocation): TaskSummary | null {
+  const parsed = readObject(text)
+  return parsed === null ? null : summaryFrom(parsed, loc)
+}
+
+type Fields = { summary: TaskSummary; boxes: AcceptanceItem[] }
+
 /** A task summary and its acceptance items from a file's text (what lint reads: no record of the rest of the body). */
-export async function readTaskFields(
-  text: string,
-  loc: TaskLocation,
-): Promise<{ summary: TaskSummary; boxes: AcceptanceItem[] }> {
+export async function readTaskFields(text: string, loc: TaskLocation): Promise<Fields> {
   return fieldsOf(await parseData(text), { project: loc.project, status: loc.status, name: loc.name, path: loc.path })
+}
+
+/** readTaskFields without waiting, or null when the file needs the YAML library (see summaryNow). */
+export function fieldsNow(text: string, loc: TaskLocation): Fields | null {
+  const parsed = readObject(text)
+  return parsed === null ? null : fieldsOf(parsed, loc)
 }
 
 /** The summary fields of a task file (what listings and the index hold), validated exactly as recordOf validates. */

@@ -156,6 +156,12 @@ export async function workspace(opts: { git?: boolean } = {}): Promise<Workspace
   return ws
 }
 
+/** Turn autorecord on in the workspace's config.yml (a new workspace has it off). */
+export function setAutorecord(ws: { root: string }): void {
+  const cfg = path.join(ws.root, '.dacli', 'config.yml')
+  fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('autorecord: false', 'autorecord: true'))
+}
+
 /** Every file under `.dacli` (cache and locks aside) with its bytes: "nothing was written" assertions. */
 export function snapshotOf(root: string): Map<string, string> {
   const m = new Map<string, string>()
