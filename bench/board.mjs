@@ -10,10 +10,11 @@
 // Writes bench/results/board.json and bench/results/board.md.
 
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { CHROMIUM_ARGS, chromiumExecutable } from '../scripts/chromium.mjs'
 import { generate } from './generate.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -60,22 +61,14 @@ async function httpFirstPage(doc) {
 }
 
 async function browserFirstPage(doc) {
-  const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
-  if (chromiumPath === undefined) return null
+  const chromiumPath = chromiumExecutable()
+  if (chromiumPath === null) return null
   const { chromium } = await import('playwright-core')
   const profile = mkdtempSync(join(tmpdir(), 'dacli-bench-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
   })
   try {
     const page = await context.newPage()

@@ -57,6 +57,28 @@ function missed(r) {
   return out
 }
 
+/** The reference scenarios (bench/floor.mjs) beside dacli's listing, by size: the floor under the targets. */
+function references(r) {
+  const at = (name, size) => r.scenarios.find((s) => s.name === name && s.size === size && !s.from)
+  const walk = 'reference: read every task folder, lstat every task file'
+  const bare = 'reference: that, plus read the index and write a list answer'
+  const sizes = ['1k', '10k', '50k'].filter((z) => at(walk, z) !== undefined)
+  if (sizes.length === 0) return []
+  return [
+    '## What the layout allows: the same work with no dacli code',
+    '',
+    'Two scenarios run no dacli code (`bench/floor.mjs`), in the same workspaces and paired with `node -e 0` like the rest: one reads every task folder and takes one `lstat` per task file (what any listing must do, since a stale index entry may never be served), the other adds reading and parsing the index, checking each file against its entry, building one list item per task and writing the answer. A target below these figures cannot be met on this machine by any program that keeps the layout and the validation rule; the distance from the second to `task list --json` is what dacli’s own code costs (start-up, hostile-file checks, deduplication, filters).',
+    '',
+    '| size | walk only | walk + index + answer | task list --json | target for task list |',
+    '|---|---|---|---|---|',
+    ...sizes.map((z) => {
+      const list = at('task list --json', z)
+      return `| ${z} | ${x(at(walk, z)?.ratio)} | ${x(at(bare, z)?.ratio)} | ${x(list?.ratio)} | ${list?.target == null ? '—' : `≤ ${list.target}×`} |`
+    }),
+    '',
+  ]
+}
+
 function growthTable(r) {
   if (r.growth.length === 0) return ['not measured in this run (one size only).', '']
   const sizes = ['1k', '10k', '50k'].filter((z) => r.growth.some((g) => g.work_ms[z] !== undefined))
@@ -144,6 +166,7 @@ export function report(r, analysis = null) {
     ...scenarioTable(r),
     '',
     ...missed(r),
+    ...references(r),
     '## Growth with the workspace',
     '',
     ...growthTable(r),

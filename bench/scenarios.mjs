@@ -2,6 +2,8 @@
 // targets, as ratios to `node -e 0`. A new scenario is one more entry here (or, for one with its own set-up,
 // a block in run.mjs beside `task add` and `task claim`).
 
+import { fileURLToPath } from 'node:url'
+
 export const SIZES = {
   '1k': { tasks: 1000, projects: 10, tasksPerProject: 100, notes: 200, events: 100 },
   '10k': { tasks: 10000, projects: 100, tasksPerProject: 100, notes: 2000, events: 1000 },
@@ -41,6 +43,7 @@ export const someRef = (size) => `proj${String(Math.floor(SIZES[size].projects /
  * measured.
  */
 export function scenariosOf(size, dacli) {
+  const floor = (mode) => [process.execPath, fileURLToPath(new URL('./floor.mjs', import.meta.url)), mode]
   const ref = someRef(size)
   const warm = [
     ['task show <ref>', ['task', 'show', ref, '--json']],
@@ -57,8 +60,14 @@ export function scenariosOf(size, dacli) {
     ['cold: critical-path', ['critical-path', '--json']],
     ['cold: context <ref>', ['context', ref, '--json']],
   ]
+  // No dacli code: what the layout and the index allow on this machine (bench/floor.mjs), beside the targets.
+  const reference = [
+    ['reference: read every task folder, lstat every task file', floor('walk')],
+    ['reference: that, plus read the index and write a list answer', floor('list')],
+  ]
   return [
     ...warm.map(([name, argv]) => ({ name, kind: 'warm', argv: dacli(...argv), on: 'ws' })),
+    ...reference.map(([name, argv]) => ({ name, kind: 'reference', argv, on: 'ws' })),
     ...cold.map(([name, argv]) => ({ name, kind: 'cold', argv: dacli(...argv), on: 'ws' })),
     {
       name: 'cold: github push --dry-run',

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
+import { lazyBuiltins } from './builtins.mjs'
 import { chunkPlugin, dropUnusedRequire, REQUIRE_LINE } from './chunks.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -99,15 +100,21 @@ export async function bundle(entries) {
     target: 'node20',
     outdir: 'build',
     chunkNames: 'chunks/[name]-[hash]',
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     metafile: true,
     define,
     logLevel: 'warning',
-    plugins: entries === undefined ? [] : [chunkPlugin({ root, entries })],
+    plugins:
+      entries === undefined ? [lazyBuiltins({ root })] : [lazyBuiltins({ root }), chunkPlugin({ root, entries })],
     // A real `require` for the CommonJS dependencies bundled into ESM chunks (dropped where unused, below).
     banner: { js: `#!/usr/bin/env node\n${REQUIRE_LINE}` },
     write: false,
   }).then((r) => {
+    // A namespace member a stand-in (scripts/builtins.mjs) does not offer would be undefined at run time.
+    const undefinedImport = r.warnings.find((w) => w.id === 'import-is-undefined')
+    if (undefinedImport) throw new Error(`build: ${undefinedImport.text} (${undefinedImport.location?.file})`)
     for (const f of r.outputFiles) {
       mkdirSync(dirname(f.path), { recursive: true })
       writeFileSync(f.path, f.path.endsWith('.js') ? dropUnusedRequire(f.text) : f.contents)

@@ -95,7 +95,8 @@ export function chunkPlugin({ root, entries }) {
   const internal = join(root, 'internal')
   const cliDir = join(internal, 'cli')
   /** The kernel: the clikit, the base services and the app's main(), as one chunk. */
-  const KERNEL = eager(internal, ['clikit', 'base', join('cli', 'main.ts')])
+  // The stand-ins of scripts/builtins.mjs: reached by the kernel, they share its chunk.
+  const KERNEL = [...eager(internal, ['clikit', 'base', join('cli', 'main.ts')]), 'node:crypto', 'node:fs', 'node:os']
   /** The store's read path, which the hot commands need. */
   const STORE_READ = join(internal, 'store', 'store.ts')
   /**

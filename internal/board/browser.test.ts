@@ -9,32 +9,18 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { CHROMIUM_ARGS, CHROMIUM_PATHS, chromiumExecutable } from '../../scripts/chromium.mjs'
 import { type Started, startBoard } from '../testkit/board.js'
-import { type Fixture, fixture, REPO_ROOT, type RunOpts } from '../testkit/ws.js'
+import { type Fixture, fixture, REPO_ROOT } from '../testkit/ws.js'
 
-const CANDIDATES = [
-  process.env.DACLI_CHROMIUM,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-]
-const executable = CANDIDATES.find((p): p is string => typeof p === 'string' && p !== '' && fs.existsSync(p)) ?? null
+const executable = chromiumExecutable()
 if (executable === null) {
   process.stderr.write(
-    'board browser tests skipped: no Chromium found (looked at /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome; set DACLI_CHROMIUM). .ci/run installs it with apt-get.\n',
+    `board browser tests skipped: no Chromium found (looked at ${CHROMIUM_PATHS.join(', ')}; set DACLI_CHROMIUM). .ci/run installs it with apt-get.\n`,
   )
 }
 
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+const ARGS = ['--headless', ...CHROMIUM_ARGS]
 const shots =
   process.env.UPDATE_SCREENSHOTS === '1'
     ? path.join(REPO_ROOT, 'bench', 'results', 'board')
@@ -219,8 +205,7 @@ describe.skipIf(executable === null)('dacli board in Chromium', () => {
   })
 
   test('screenshots of each view (a project with real work in it)', async () => {
-    const ok = async (...a: (string | RunOpts)[]) => (await f.ws.dacli(...a)).expectExit(0)
-    await ok(
+    await f.ws.ok(
       'project',
       'add',
       'Ledger write path',
@@ -229,7 +214,7 @@ describe.skipIf(executable === null)('dacli board in Chromium', () => {
       '--goal',
       'Reconciliation stops diverging at month end',
     )
-    const add = (title: string, ...more: string[]) => ok('task', 'add', title, '--project', 'ledger', ...more)
+    const add = (title: string, ...more: string[]) => f.ws.ok('task', 'add', title, '--project', 'ledger', ...more)
     await add(
       'Audit every write path',
       '--priority',
@@ -298,12 +283,12 @@ describe.skipIf(executable === null)('dacli board in Chromium', () => {
       '--accept',
       'on-call can follow it',
     )
-    await ok('task', 'claim', 'ledger/1', '--lease', '2h', { as: f.rw.token })
-    await ok('task', 'check', 'ledger/1', '--n', '1', '--verify', 'true', { as: f.rw.token })
-    await ok('task', 'block', 'ledger/5', '--by', 'ledger/2', '--why', 'the shim must land first')
-    await ok('task', 'check', 'ledger/6', '--all')
-    await ok('task', 'done', 'ledger/6')
-    await ok(
+    await f.ws.ok('task', 'claim', 'ledger/1', '--lease', '2h', { as: f.rw.token })
+    await f.ws.ok('task', 'check', 'ledger/1', '--n', '1', '--verify', 'true', { as: f.rw.token })
+    await f.ws.ok('task', 'block', 'ledger/5', '--by', 'ledger/2', '--why', 'the shim must land first')
+    await f.ws.ok('task', 'check', 'ledger/6', '--all')
+    await f.ws.ok('task', 'done', 'ledger/6')
+    await f.ws.ok(
       'note',
       'add',
       'finding',
@@ -315,7 +300,7 @@ describe.skipIf(executable === null)('dacli board in Chromium', () => {
       '--severity',
       'major',
     )
-    await ok(
+    await f.ws.ok(
       'note',
       'add',
       'decision',

@@ -266,7 +266,7 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
   const html = Buffer.from((assets.get('index.html') as Asset).body.toString('utf8').replace('<!--csrf-->', csrfMeta))
   index = { ...index, body: html, gzip: gzipSync(html), etag: `"i-${secrets.csrf.slice(0, 8)}"` }
 
-  const watch = watchTree(req.workspaceDir, broadcast)
+  const watch = watchTree(req.folders, broadcast)
   const heartbeat = setInterval(() => {
     for (const s of streams) s.write(': keep-alive\n\n')
   }, HEARTBEAT_MS)

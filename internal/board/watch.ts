@@ -3,15 +3,13 @@
 // removed or written), re-scanned on every change and every few seconds, so
 // new projects and re-created folders are followed. Directories only: a watch
 // per file would need 10,000 watches for 10,000 tasks, past the default inotify
-// limit. `cache/` and `locks/` are ours to churn: not watched.
+// limit. Which folders, the caller says (the board slice lists them through the
+// store); they are listed again on every scan.
 
 import * as fs from 'node:fs'
-import * as path from 'node:path'
 
-const SKIP = new Set(['cache', 'locks'])
 const RESCAN_MS = 3_000
 const SETTLE_MS = 120
-const MAX_DIRS = 5_000
 
 export interface TreeWatch {
   close(): void
@@ -19,7 +17,7 @@ export interface TreeWatch {
   readonly size: number
 }
 
-export function watchTree(root: string, onChange: () => void): TreeWatch {
+export function watchTree(folders: () => readonly string[], onChange: () => void): TreeWatch {
   const watched = new Map<string, { w: fs.FSWatcher; ino: number }>()
   let timer: NodeJS.Timeout | null = null
   let closed = false
@@ -27,30 +25,13 @@ export function watchTree(root: string, onChange: () => void): TreeWatch {
     if (closed || timer !== null) return
     timer = setTimeout(() => {
       timer = null
-      scan()
+      scan(folders())
       if (!closed) onChange()
     }, SETTLE_MS)
   }
-  const dirsUnder = (dir: string, out: string[]) => {
-    if (out.length >= MAX_DIRS) return
-    out.push(dir)
-    let ents: fs.Dirent[]
-    try {
-      ents = fs.readdirSync(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const e of ents) {
-      if (!e.isDirectory()) continue
-      if (dir === root && SKIP.has(e.name)) continue
-      dirsUnder(path.join(dir, e.name), out)
-    }
-  }
-  function scan() {
+  function scan(dirs: readonly string[]) {
     if (closed) return
     const now = new Set<string>()
-    const dirs: string[] = []
-    dirsUnder(root, dirs)
     for (const d of dirs) {
       let ino: number
       try {
@@ -80,12 +61,14 @@ export function watchTree(root: string, onChange: () => void): TreeWatch {
       }
     }
   }
-  scan()
+  const first = folders()
+  scan(first)
   // A folder re-created under us keeps its path but not its watch: a periodic scan catches it (and reports it).
-  let last = signature(root)
+  let last = signature(first)
   const interval = setInterval(() => {
-    scan()
-    const sig = signature(root)
+    const dirs = folders()
+    scan(dirs)
+    const sig = signature(dirs)
     if (sig !== last) {
       last = sig
       changed()
@@ -107,25 +90,15 @@ export function watchTree(root: string, onChange: () => void): TreeWatch {
 }
 
 /** The identities and change times of the watched folders: differs when a folder was replaced or rewritten. */
-function signature(root: string): string {
-  const dirs: string[] = []
-  const walk = (d: string) => {
-    if (dirs.length >= MAX_DIRS) return
-    let st: fs.Stats
+function signature(dirs: readonly string[]): string {
+  const out: string[] = []
+  for (const d of dirs) {
     try {
-      st = fs.lstatSync(d)
+      const st = fs.lstatSync(d)
+      out.push(`${d}:${st.ino}:${st.mtimeMs}`)
     } catch {
-      return
+      // Gone since it was listed: the next scan sees.
     }
-    dirs.push(`${d}:${st.ino}:${st.mtimeMs}`)
-    let ents: fs.Dirent[] = []
-    try {
-      ents = fs.readdirSync(d, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const e of ents) if (e.isDirectory() && !(d === root && SKIP.has(e.name))) walk(path.join(d, e.name))
   }
-  walk(root)
-  return dirs.join('\n')
+  return out.join('\n')
 }

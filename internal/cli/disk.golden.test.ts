@@ -8,6 +8,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { FakeGitHub } from '../testkit/fakegithub.js'
+import { expectGolden, expectOnlyGoldens } from '../testkit/golden.js'
 import { dacliIn, git, REPO_ROOT, type RunOpts, table, tempDir } from '../testkit/ws.js'
 
 const GOLDEN = path.join(REPO_ROOT, 'testdata', 'disk')
@@ -252,16 +253,8 @@ describe('the bytes on disk after every mutating command', () => {
       before = after
     }
     await gh.close()
-    if (process.env.UPDATE_GOLDEN === '1') {
-      fs.rmSync(GOLDEN, { recursive: true, force: true })
-      fs.mkdirSync(GOLDEN, { recursive: true })
-      for (const [name, text] of outputs) fs.writeFileSync(path.join(GOLDEN, `${name}.txt`), text)
-    }
-    for (const [name, text] of outputs) {
-      const file = path.join(GOLDEN, `${name}.txt`)
-      expect(fs.existsSync(file), `testdata/disk/${name}.txt is missing: run UPDATE_GOLDEN=1`).toBe(true)
-      expect(text, `testdata/disk/${name}.txt`).toBe(fs.readFileSync(file, 'utf8'))
-    }
+    expectOnlyGoldens(GOLDEN, new Set([...outputs.keys()].map((name) => `${name}.txt`)))
+    for (const [name, text] of outputs) expectGolden(path.join(GOLDEN, `${name}.txt`), text)
     for (const text of outputs.values()) expect(text).not.toMatch(/\bflow: true\b/)
     // Every mutating command of the table has its golden here, or is pinned byte for byte elsewhere.
     const covered = new Set(

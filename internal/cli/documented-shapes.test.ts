@@ -55,9 +55,8 @@ describe('documented JSON shapes still parse', () => {
     // The README's sequence: a project whose first task is claimed, verified and closed with --tokens 1500, a
     // second that depends on it, a third removed.
     ws = await workspace()
-    const ok = async (...a: string[]) => (await ws.dacli(...a)).expectExit(0)
-    await ok('project', 'add', 'Ledger', '--slug', 'ledger', '--goal', 'Refunds reconcile at month end')
-    await ok(
+    await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger', '--goal', 'Refunds reconcile at month end')
+    await ws.ok(
       'task',
       'add',
       'Round refunds',
@@ -70,12 +69,12 @@ describe('documented JSON shapes still parse', () => {
       '--priority',
       'must',
     )
-    await ok('task', 'add', 'Audit paths', '--project', 'ledger', '--accept', 'listed', '--depends-on', '1')
-    await ok('task', 'add', 'Drop legacy export', '--project', 'ledger', '--accept', 'gone')
-    await ok('task', 'claim', 'ledger/1', '--lease', '2h')
-    await ok('task', 'check', 'ledger/1', '--all', '--verify', 'true')
-    await ok('task', 'done', 'ledger/1', '--tokens', '1500')
-    await ok('task', 'rm', 'ledger/3')
+    await ws.ok('task', 'add', 'Audit paths', '--project', 'ledger', '--accept', 'listed', '--depends-on', '1')
+    await ws.ok('task', 'add', 'Drop legacy export', '--project', 'ledger', '--accept', 'gone')
+    await ws.ok('task', 'claim', 'ledger/1', '--lease', '2h')
+    await ws.ok('task', 'check', 'ledger/1', '--all', '--verify', 'true')
+    await ws.ok('task', 'done', 'ledger/1', '--tokens', '1500')
+    await ws.ok('task', 'rm', 'ledger/3')
   })
 
   test('README documents context, task list and metrics, each a valid document of its published schema', () => {

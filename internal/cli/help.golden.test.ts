@@ -3,13 +3,12 @@
 // UPDATE_GOLDEN=1 and review the diff (COMPATIBILITY.md: help wording carries no
 // promise, but a changed flag, default or value shape should be seen).
 
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { expectGolden, expectOnlyGoldens } from '../testkit/golden.js'
 import { dacliIn, REPO_ROOT, table, tempDir } from '../testkit/ws.js'
 
 const dir = path.join(REPO_ROOT, 'testdata', 'help')
-const update = process.env.UPDATE_GOLDEN === '1'
 const fileOf = (name: string) => path.join(dir, `${name}.txt`)
 const cases: [string, string[]][] = [
   ['root', ['--help']],
@@ -22,18 +21,11 @@ describe('golden help', () => {
   test.each(cases)('%s', async (name, argv) => {
     const r = await dacliIn(cwd, argv)
     expect(r.code).toBe(0)
-    if (update) {
-      fs.mkdirSync(dir, { recursive: true })
-      fs.writeFileSync(fileOf(name), r.stdout)
-    }
-    expect(fs.existsSync(fileOf(name)), `testdata/help/${name}.txt is missing: run UPDATE_GOLDEN=1 npm test`).toBe(true)
-    expect(r.stdout).toBe(fs.readFileSync(fileOf(name), 'utf8'))
+    expectGolden(fileOf(name), r.stdout)
   })
 
   test('no stale golden files', () => {
     const expected = new Set(cases.map(([n]) => `${n}.txt`))
-    const present = fs.readdirSync(dir)
-    if (update) for (const f of present) if (!expected.has(f)) fs.rmSync(path.join(dir, f))
-    expect(fs.readdirSync(dir).filter((f) => !expected.has(f))).toEqual([])
+    expectOnlyGoldens(dir, expected)
   })
 })

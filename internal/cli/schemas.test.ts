@@ -2,9 +2,9 @@
 // checked in under schemas/. This test fails when they drift; regenerate
 // deliberately with UPDATE_GOLDEN=1 and review the diff (COMPATIBILITY.md).
 
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
+import { expectGolden, expectOnlyGoldens } from '../testkit/golden.js'
 import { REPO_ROOT } from '../testkit/ws.js'
 import { registry } from './documents.js'
 
@@ -18,24 +18,8 @@ test('schemas/ holds exactly the generated schema of every document', () => {
       `${JSON.stringify(s, null, 2)}\n`,
     ]),
   )
-  if (process.env.UPDATE_GOLDEN === '1') {
-    fs.mkdirSync(dir, { recursive: true })
-    for (const f of fs.readdirSync(dir)) if (!files.has(f)) fs.rmSync(path.join(dir, f))
-    for (const [f, text] of files) fs.writeFileSync(path.join(dir, f), text)
-  }
-  const present = fs.existsSync(dir)
-    ? fs
-        .readdirSync(dir)
-        .filter((f) => f.endsWith('.schema.json'))
-        .sort()
-    : []
-  expect(present).toEqual([...files.keys()].sort())
-  for (const [f, text] of files) {
-    expect(
-      fs.readFileSync(path.join(dir, f), 'utf8'),
-      `schemas/${f} is stale: run UPDATE_GOLDEN=1 npm test and review`,
-    ).toBe(text)
-  }
+  expectOnlyGoldens(dir, new Set(files.keys()))
+  for (const [f, text] of files) expectGolden(path.join(dir, f), text)
 })
 
 test('every document id is name/vN and every schema pins its id with a const', () => {

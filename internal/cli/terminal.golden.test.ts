@@ -10,10 +10,10 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { displayWidth } from '../clikit/width.js'
+import { expectGolden, expectOnlyGoldens } from '../testkit/golden.js'
 import { REPO_ROOT, type Run, type RunOpts, type Workspace, workspace } from '../testkit/ws.js'
 
 const dir = path.join(REPO_ROOT, 'testdata', 'terminal')
-const update = process.env.UPDATE_GOLDEN === '1'
 const NOW = new Date('2026-06-01T09:00:00Z')
 
 const cases: [string, string[]][] = [
@@ -202,13 +202,7 @@ describe('golden terminal output', () => {
         // Control characters from data never reach the terminal raw: only our own SGR colours do.
         expect(r.stdout.replace(/\u001b\[\d+m/g, '')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/)
         expect(r.stderr.replace(/\u001b\[\d+m/g, '')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/)
-        const target = path.join(dir, file)
-        if (update) {
-          fs.mkdirSync(dir, { recursive: true })
-          fs.writeFileSync(target, text)
-        }
-        expect(fs.existsSync(target), `testdata/terminal/${file} is missing: run UPDATE_GOLDEN=1`).toBe(true)
-        expect(text).toBe(fs.readFileSync(target, 'utf8'))
+        expectGolden(path.join(dir, file), text)
       })
     }
   }
@@ -217,8 +211,6 @@ describe('golden terminal output', () => {
     const expected = new Set(
       cases.flatMap(([n]) => variants.map((v) => `${n}.${v.width}.${v.tty ? 'tty' : 'pipe'}.txt`)),
     )
-    const present = fs.existsSync(dir) ? fs.readdirSync(dir) : []
-    if (update) for (const f of present) if (!expected.has(f)) fs.rmSync(path.join(dir, f))
-    expect(fs.readdirSync(dir).filter((f) => !expected.has(f))).toEqual([])
+    expectOnlyGoldens(dir, expected)
   })
 })

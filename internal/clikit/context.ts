@@ -34,8 +34,8 @@ export interface BoardServeOptions {
   readonly readOnly: boolean
   /** Open the page in the system's browser once listening. */
   readonly open: boolean
-  /** The `.dacli/` folder to watch for changes. */
-  readonly workspaceDir: string
+  /** The workspace folders to watch for changes, listed again on every scan. */
+  folders(): readonly string[]
   /** The identity actions run as (shown on the page). */
   readonly identity: string
 }

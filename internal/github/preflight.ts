@@ -72,13 +72,8 @@ export async function fetchIssues(p: Prepared, repo: string): Promise<Issue[]> {
 }
 
 /** Run `fn` holding the repository's lock (real runs only; a dry run takes none). */
-export async function withRepoLock<T>(p: Prepared, repo: string, fn: () => Promise<T>): Promise<T> {
-  const lock = await p.store.lock(lockScope(repo))
-  try {
-    return await fn()
-  } finally {
-    lock.release()
-  }
+export function withRepoLock<T>(p: Prepared, repo: string, fn: () => Promise<T>): Promise<T> {
+  return p.store.withLock(lockScope(repo), fn)
 }
 
 /** The workspace id that goes into issue markers (never empty: an empty id would make every marker unreadable). */

@@ -6,15 +6,14 @@ import * as path from 'node:path'
 import { expect, test } from 'vitest'
 import { isTaskFilePath, taskIdInText } from '../store/rawtask.js'
 import { Store } from '../store/store.js'
-import { baseEnv, workspace } from '../testkit/ws.js'
+import { baseEnv, setAutorecord, workspace } from '../testkit/ws.js'
 import { History } from './history.js'
 import { openGit } from './index.js'
 import { branchRef, workspacePrefix } from './record.js'
 
 test('a bounded history cache keeps the most recent entries and answers exactly as without a cache', async () => {
   const ws = await workspace()
-  const cfg = path.join(ws.root, '.dacli', 'config.yml')
-  fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('autorecord: false', 'autorecord: true'))
+  setAutorecord(ws)
   ;(await ws.dacli('project', 'add', 'Ledger', '--slug', 'ledger')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Audit writes', '--project', 'ledger', '--accept', 'listed')).expectExit(0)
   for (const p of ['must', 'should', 'could', 'must', 'should']) {

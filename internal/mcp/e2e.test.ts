@@ -1,13 +1,7 @@
-// End to end: the built `dacli mcp serve` (npm test builds first), spawned and
-// driven by the SDK's own Client over stdio, on a real workspace: list the tools,
-// then claim → check → finish → accept.
-
-import * as fs from 'node:fs'
-import * as path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, test } from 'vitest'
-import { BIN, baseEnv, git, workspace } from '../testkit/ws.js'
+import { BIN, baseEnv, git, setAutorecord, workspace } from '../testkit/ws.js'
 import { CLI_TOOL, TIER1 } from './tools.js'
 
 describe('the built bin over stdio', () => {
@@ -74,8 +68,7 @@ describe('the built bin over stdio', () => {
 
   test('with autorecord on, a write through the server is recorded like the same command line', async () => {
     const ws = await workspace()
-    const cfg = path.join(ws.root, '.dacli', 'config.yml')
-    fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('autorecord: false', 'autorecord: true'))
+    setAutorecord(ws)
     ;(await ws.dacli('project', 'add', 'Ledger', '--slug', 'ledger')).expectExit(0)
     ;(await ws.dacli('task', 'add', 'Audit writes', '--project', 'ledger', '--accept', 'listed')).expectExit(0)
     const transport = new StdioClientTransport({

@@ -7,13 +7,13 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { updatingGoldens } from '../testkit/golden.js'
 import { type Session, session } from '../testkit/mcp.js'
 import { REPO_ROOT, type Workspace, workspace } from '../testkit/ws.js'
 import { MINIMAL } from './tools.js'
 
 type Schema = Record<string, any>
 const DIR = path.join(REPO_ROOT, 'testdata', 'mcp')
-const UPDATE = process.env.UPDATE_GOLDEN === '1'
 
 const shape = (s: Schema | undefined): string =>
   s === undefined ? 'nothing' : s.type === 'array' ? `array of ${shape(s.items)}` : (s.type ?? `const ${s.const}`)
@@ -117,7 +117,7 @@ afterAll(async () => {
 describe('tool schemas against their golden copies (testdata/mcp)', () => {
   test('every tool has a golden copy and every golden copy a tool', async () => {
     const names = (await full.tools()).map((t) => t.name)
-    if (UPDATE) {
+    if (updatingGoldens) {
       fs.mkdirSync(DIR, { recursive: true })
       for (const t of await full.tools())
         fs.writeFileSync(path.join(DIR, `${t.name}.json`), `${JSON.stringify(t.inputSchema, null, 2)}\n`)

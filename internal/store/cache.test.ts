@@ -202,10 +202,47 @@ test('cold reads write each cache once, after the work, never once per file', as
   // The files were written moments ago (racily fresh): kept with a digest of their content.
   expect(Object.keys(JSON.parse((sections(records)[0] as string).split('\t')[1] as string))).toHaveLength(n)
 
-  // Through the command line: a cold lint leaves the caches written (invoke() flushes once at the end).
+  // Through the command line: a cold lint leaves the index written (invoke() flushes once at the end): every
+  // task's summary and criteria, and no full records (lint needs none).
   fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
   ;(await ws.dacli('lint', '--json')).expectExit(0)
-  expect(Object.keys(JSON.parse((sections(records)[0] as string).split('\t')[1] as string))).toHaveLength(n)
+  const lines = sections(index)
+  expect(lines.map((l) => l.split('\t')[0])).toEqual(['criteria/p', 'tasks/p'])
+  for (const l of lines) expect(Object.keys(JSON.parse(l.split('\t')[1] as string))).toHaveLength(n)
+  expect(fs.existsSync(records)).toBe(false)
+})
+
+test('lint reads criteria through the index: hand edits behind it are seen, deleting it changes no finding', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Ledger', '--project', 'p', '--accept', 'returns 200')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Shim', '--project', 'p', '--accept', 'works properly')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Batch', '--project', 'p')).expectExit(0)
+  const open = path.join(ws.root, '.dacli/projects/p/tasks/open')
+  for (const f of fs.readdirSync(open)) age(path.join(open, f))
+  const index = path.join(ws.root, '.dacli', 'cache', 'index')
+  const lint = async () => (await ws.dacli('lint', '--json')).json.findings
+  fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
+  const cold = await lint()
+  expect(cold.map((f: { subject: string; code: string }) => `${f.subject} ${f.code}`).sort()).toEqual([
+    'p/002-shim ambiguous-criterion',
+    'p/003-batch no-acceptance-criteria',
+  ])
+  expect(fs.readFileSync(index, 'utf8')).toContain('works properly')
+  expect(await lint()).toEqual(cold) // warm: from the index
+
+  // A criterion edited by hand (same inode; the file aged again, as if edited a minute ago).
+  const first = path.join(open, '001-ledger.md')
+  fs.writeFileSync(first, fs.readFileSync(first, 'utf8').replace('returns 200', 'is fast'))
+  age(first)
+  const edited = await lint()
+  expect(edited.map((f: { subject: string }) => f.subject).sort()).toEqual([
+    'p/001-ledger',
+    'p/002-shim',
+    'p/003-batch',
+  ])
+  fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
+  expect(await lint()).toEqual(edited)
 })
 
 test('a summary with every field set reads back the same from the file, the index and memory', async () => {

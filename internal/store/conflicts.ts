@@ -2,8 +2,7 @@
 // file both sides changed (ours stays in place). They stay until a person resolves
 // them; `doctor`, `status` and `overview` report them and `record push` refuses.
 
-import * as fs from 'node:fs'
-import * as path from 'node:path'
+import { walkTree } from './fsio.js'
 
 const CONFLICT_COPY = /\.conflict-[0-9a-f]{7,}$/
 
@@ -21,21 +20,11 @@ export interface ConflictCopy {
 export function conflictCopies(dir: string, opts: { skipEvents?: boolean } = {}): ConflictCopy[] {
   const skip = new Set(['cache', 'locks', 'worktrees', ...(opts.skipEvents ? ['events'] : [])])
   const out: ConflictCopy[] = []
-  const walk = (d: string) => {
-    let ents: fs.Dirent[]
-    try {
-      ents = fs.readdirSync(d, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const e of ents) {
-      const p = path.join(d, e.name)
-      if (e.isDirectory() && !e.isSymbolicLink()) {
-        if (d !== dir || !skip.has(e.name)) walk(p)
-      } else if (CONFLICT_COPY.test(e.name)) out.push({ copy: p, original: p.replace(CONFLICT_COPY, '') })
-    }
-  }
-  walk(dir)
+  walkTree(dir, (p, e, d) => {
+    if (e.isDirectory()) return d !== dir || !skip.has(e.name)
+    if (CONFLICT_COPY.test(e.name)) out.push({ copy: p, original: p.replace(CONFLICT_COPY, '') })
+    return false
+  })
   return out.sort((a, b) => (a.copy < b.copy ? -1 : a.copy > b.copy ? 1 : 0))
 }
 

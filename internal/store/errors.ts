@@ -36,12 +36,17 @@ export class DacliError extends Error {
   }
 }
 
-/** Exit 2: the caller's bug (unknown flag, bad value, missing argument, ambiguous reference). */
-export class UsageError extends DacliError {
-  override name = 'UsageError'
-  constructor(message: string, opts?: ErrorOptions) {
-    super('usage', message, opts)
+/** The base of an error class whose kind is fixed: its constructor takes the message and the options. */
+const ofKind = (kind: ErrorKind) =>
+  class extends DacliError {
+    constructor(message: string, opts?: ErrorOptions) {
+      super(kind, message, opts)
+    }
   }
+
+/** Exit 2: the caller's bug (unknown flag, bad value, missing argument, ambiguous reference). */
+export class UsageError extends ofKind('usage') {
+  override name = 'UsageError'
 }
 
 /** Exit 3: policy said no. An answer: callers must not retry it unchanged. */
@@ -56,27 +61,18 @@ export class RefusedError extends DacliError {
 }
 
 /** Exit 4: no workspace, no such project / task / note / agent / event. */
-export class NotFoundError extends DacliError {
+export class NotFoundError extends ofKind('not_found') {
   override name = 'NotFoundError'
-  constructor(message: string, opts?: ErrorOptions) {
-    super('not_found', message, opts)
-  }
 }
 
 /** Exit 5: another writer holds or changed the thing. */
-export class ConflictError extends DacliError {
+export class ConflictError extends ofKind('conflict') {
   override name = 'ConflictError'
-  constructor(message: string, opts?: ErrorOptions) {
-    super('conflict', message, opts)
-  }
 }
 
 /** Exit 1: an operational failure with a clear message (the thing exists; the operation failed). */
-export class FailureError extends DacliError {
+export class FailureError extends ofKind('failure') {
   override name = 'FailureError'
-  constructor(message: string, opts?: ErrorOptions) {
-    super('failure', message, opts)
-  }
 }
 
 /** The first classified error on the cause chain (any depth), or null. */

@@ -4,7 +4,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { Document, parseDocument } from 'yaml'
-import { readFront } from './flat.js'
+import { readFront, splitFrontmatter } from './flat.js'
 import { renderTaskFile } from './taskfile.js'
 
 /** What parseObject makes of a frontmatter text: the data, or null when it refuses it. */
@@ -229,4 +229,34 @@ describe('readFront, the subset reader', () => {
     expect(readFront(edited)).toEqual(doc.toJS())
     expect(readFront(new Document({ a: { b: [1, { c: 'd' }] } }).toString())).toEqual({ a: { b: [1, { c: 'd' }] } })
   })
+})
+
+test('the closing line is found exactly where the closing-line pattern finds it', () => {
+  // The pattern the splitter used before a plain search replaced it (the oracle).
+  const close = /(?:^|\n)(---[ \t]*(?:\r?\n|$))/
+  const oracle = (rest: string) => {
+    const m = close.exec(rest)
+    if (m === null) return 'no-close'
+    const c = m[1] as string
+    const at = m.index + m[0].length - c.length
+    return { front: rest.slice(0, at), close: c, body: rest.slice(at + c.length) }
+  }
+  const actual = (rest: string) => {
+    try {
+      const s = splitFrontmatter(`---\n${rest}`)
+      return { front: s.front, close: s.close, body: s.body }
+    } catch {
+      return 'no-close'
+    }
+  }
+  const piece = fc.constantFrom('-', '--', '---', '\n', '\r', '\r\n', ' ', '\t', 'a', 'id: x', '\n---')
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 14 }).map((p) => p.join('')),
+      (rest) => {
+        expect(actual(rest)).toEqual(oracle(rest))
+      },
+    ),
+    { numRuns: 5000 },
+  )
 })

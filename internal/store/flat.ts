@@ -100,6 +100,9 @@ const skipSpaces = (s: string, i: number) => {
   return i
 }
 
+/** A key inside a flow map, matched where it starts (sticky: no copy of the rest of the line per key). */
+const FLOW_KEY = /[A-Za-z_][A-Za-z0-9_-]*/y
+
 /** A flow map `{k: v, …}` or list `[a, …]` on one line. */
 function collection(s: string, i: number): [unknown, number] {
   const isMap = s[i] === '{'
@@ -110,9 +113,9 @@ function collection(s: string, i: number): [unknown, number] {
   if (s[j] === close) return [isMap ? map : list, j + 1]
   for (;;) {
     if (isMap) {
-      const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(s.slice(j, j + 200))
-      const key = m?.[0]
-      if (key === undefined || SPECIAL_KEY.test(key) || Object.hasOwn(map, key)) throw BAIL
+      FLOW_KEY.lastIndex = j
+      const key = FLOW_KEY.exec(s)?.[0]
+      if (key === undefined || key.length > 200 || SPECIAL_KEY.test(key) || Object.hasOwn(map, key)) throw BAIL
       j += key.length
       if (s[j] !== ':' || s[j + 1] !== ' ') throw BAIL
       const [v, after] = inline(s, skipSpaces(s, j + 1), true)
@@ -222,8 +225,29 @@ export function readFront(front: string): Record<string, unknown> | null {
 }
 
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/
-/** The closing line: `---` alone (trailing blanks allowed), at the start of `rest` or after a newline. */
-const CLOSE = /(?:^|\n)(---[ \t]*(?:\r?\n|$))/
+
+/**
+ * The closing line: `---` alone (trailing blanks allowed), at the start of `rest` or after a newline, ended by a
+ * newline or the end of the text. [its start, the start of what follows it], or null. (A search for `\n---` and a
+ * look at the rest of the line: an unanchored pattern was a tenth of parsing a task file.)
+ */
+function closeOf(rest: string): [number, number] | null {
+  let at = rest.startsWith('---') ? 0 : -1
+  for (let from = 0; ; ) {
+    if (at === -1) {
+      const nl = rest.indexOf('\n---', from)
+      if (nl === -1) return null
+      at = nl + 1
+    }
+    let e = at + 3
+    while (rest[e] === ' ' || rest[e] === '\t') e++
+    if (e === rest.length) return [at, e]
+    if (rest[e] === '\n') return [at, e + 1]
+    if (rest[e] === '\r' && rest[e + 1] === '\n') return [at, e + 2]
+    from = at
+    at = -1
+  }
+}
 
 export interface Split {
   /** Everything up to and including the opening `---` line. */
@@ -243,15 +267,13 @@ function split(text: string): Split | 'no-open' | 'no-close' {
   const open = OPEN.exec(text)
   if (open === null) return 'no-open'
   const rest = text.slice(open[0].length)
-  const m = CLOSE.exec(rest)
-  const close = m?.[1]
-  if (m === null || close === undefined) return 'no-close'
-  const frontLen = m.index + m[0].length - close.length
+  const c = closeOf(rest)
+  if (c === null) return 'no-close'
   return {
     head: open[0],
-    front: rest.slice(0, frontLen),
-    close,
-    body: rest.slice(frontLen + close.length),
+    front: rest.slice(0, c[0]),
+    close: rest.slice(c[0], c[1]),
+    body: rest.slice(c[1]),
     eol: open[0].endsWith('\r\n') ? '\r\n' : '\n',
   }
 }
@@ -271,7 +293,7 @@ export function frontOf(text: string): string | null {
 }
 
 /** An object file's frontmatter data and body without the YAML library, or null when it needs the library. */
-function readObject(text: string): { split: Split; data: Record<string, unknown> } | null {
+export function readObject(text: string): { split: Split; data: Record<string, unknown> } | null {
   const split = splitFrontmatter(text)
   const data = readFront(split.front)
   return data === null ? null : { split, data }

@@ -85,14 +85,14 @@ export function linkOnPath(abs: string, top: string | null = workspaceFolderOf(a
   let cur = top
   for (const seg of rel === '' ? [''] : ['', ...rel.split(path.sep)]) {
     if (seg !== '') cur = `${cur}${path.sep}${seg}`
-    let st: fs.Stats
+    let st: fs.Stats | undefined
     try {
-      st = fs.lstatSync(cur)
+      st = fs.lstatSync(cur, { throwIfNoEntry: false }) // a missing folder is common (no notes of a kind): no error made
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' || code === 'ENOTDIR') return null
+      if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return null
       throw e
     }
+    if (st === undefined) return null
     if (st.isSymbolicLink()) return cur
   }
   return null
@@ -236,6 +236,20 @@ export function walkTree(root: string, visit: (p: string, e: fs.Dirent, dir: str
   walk(root)
 }
 
+/**
+ * The folders under `root`, itself first, depth first (walkTree's order), at most `max`; the top-level folders
+ * named in `skipTop` are passed over.
+ */
+export function foldersUnder(root: string, skipTop: ReadonlySet<string>, max: number): string[] {
+  const out = [root]
+  walkTree(root, (p, e, dir) => {
+    if (!e.isDirectory() || out.length >= max || (dir === root && skipTop.has(e.name))) return false
+    out.push(p)
+    return true
+  })
+  return out
+}
+
 /** Temp files anywhere under `root` (doctor's `stale-temp`), with whether their writer looks dead. */
 export function findTemps(root: string): { path: string; dead: boolean }[] {
   const out: { path: string; dead: boolean }[] = []
@@ -256,7 +270,15 @@ export function findTemps(root: string): { path: string; dead: boolean }[] {
  * and so changed on the next rewrite: such a file is refused instead (InvalidTextError, `invalid-utf8`).
  */
 export function readText(file: string, size?: number): string {
-  const buf = size === undefined ? fs.readFileSync(file) : readSized(file, size)
+  if (size !== undefined && size < SCRATCH_BYTES) {
+    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES)
+    const n = readInto(file, scratch)
+    if (n <= size) return textOf(scratch.subarray(0, n))
+  }
+  return textOf(fs.readFileSync(file))
+}
+
+function textOf(buf: Buffer): string {
   if (!isUtf8(buf))
     throw new InvalidTextError(
       'not valid UTF-8 (dacli reads and rewrites only UTF-8 text, so it leaves this file alone)',
@@ -264,15 +286,19 @@ export function readText(file: string, size?: number): string {
   return buf.toString('utf8')
 }
 
-/** A file whose size was just taken (a listing's stat): one read, no second stat; whole even if it grew since. */
-function readSized(file: string, size: number): Buffer {
+/**
+ * One buffer (made on first use) for the reads of files whose size a listing has just taken (thousands on a cold run): no buffer
+ * made per file, and the text is decoded from it at once (the bytes are never kept).
+ */
+let scratch: Buffer | null = null
+const SCRATCH_BYTES = 64 * 1024
+
+/** Read a file into `buf` (one open, one read, one close): its length, or more than its size when it grew since. */
+function readInto(file: string, buf: Buffer): number {
   const fd = fs.openSync(file, 'r')
   try {
-    const buf = Buffer.allocUnsafe(size + 1)
-    const n = fs.readSync(fd, buf, 0, buf.length, 0)
-    if (n <= size) return buf.subarray(0, n)
+    return fs.readSync(fd, buf, 0, buf.length, 0)
   } finally {
     fs.closeSync(fd)
   }
-  return fs.readFileSync(file) // it grew since its size was taken: read it whole
 }

@@ -17,7 +17,7 @@ import {
 } from '../engines/ownership.js'
 import { listAgents } from './agents.js'
 import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim } from './arbitrate.js'
-import { type Arbitration, expiredAt } from './claims.js'
+import { type Arbitration, arbitrationOf, expiredAt } from './claims.js'
 import { ConflictError, RefusedError, UsageError } from './errors.js'
 import { createEvent, type EventKind } from './events.js'
 import type { Landing, LandingRequest } from './landing.js'
@@ -116,12 +116,23 @@ const setClaim = (e: TaskEdit, by: string, expires: string | null, remote: strin
 const onRemote = (remote: string | null, details = '') =>
   [details, remote === null ? '' : `on ${remote}`].filter(Boolean).join(' ')
 
-export async function claimTask(
+/** What claim and renew take: a lease (default: the workspace's claim_lease_ms) and where claims are arbitrated. */
+export interface LeaseOptions {
+  leaseMs?: number
+  arbitration?: Arbitration
+}
+
+/** What claim and renew take from their flags: --lease, and where the claim is arbitrated (--remote, --local). */
+export function leaseOptionsOf(
   store: Store,
-  ref: string,
-  who: Identity,
-  opts: { leaseMs?: number; arbitration?: Arbitration } = {},
-): Promise<Change> {
+  env: Readonly<Record<string, string | undefined>>,
+  flags: { lease?: number | undefined; remote?: string | undefined; local?: boolean | undefined },
+): LeaseOptions {
+  const arbitration = arbitrationOf(store, env, flags)
+  return flags.lease === undefined ? { arbitration } : { leaseMs: flags.lease, arbitration }
+}
+
+export async function claimTask(store: Store, ref: string, who: Identity, opts: LeaseOptions = {}): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (t.status === 'done') {
     throw new RefusedError('state', `${qualifiedRef(t)} is done; reopen it before claiming`, {
@@ -229,12 +240,7 @@ export async function releaseTask(
   })
 }
 
-export async function renewClaim(
-  store: Store,
-  ref: string,
-  who: Identity,
-  opts: { leaseMs?: number; arbitration?: Arbitration } = {},
-): Promise<Change> {
+export async function renewClaim(store: Store, ref: string, who: Identity, opts: LeaseOptions = {}): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (t.owner !== who.id) {
     throw new RefusedError(

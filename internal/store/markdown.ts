@@ -126,19 +126,24 @@ export function checkboxes(body: string, title = 'Acceptance'): Checkbox[] {
   const s = findSection(body, title)
   if (s === undefined) return []
   const out: Checkbox[] = []
-  let offset = s.contentStart
-  for (const raw of body.slice(s.contentStart, s.end).split('\n')) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    const m = BOX.exec(line)
-    if (m) {
-      out.push({
-        n: out.length + 1,
-        text: (m[3] as string).trim(),
-        checked: m[2] !== ' ',
-        mark: offset + (m[1] as string).length,
-      })
+  // Line by line without splitting the section; the pattern runs only on lines that can be an item.
+  for (let offset = s.contentStart; offset < s.end; ) {
+    const nl = body.indexOf('\n', offset)
+    const end = nl === -1 || nl > s.end ? s.end : nl
+    const c = body.charCodeAt(offset)
+    if (c === 45 || c === 42 || c === 43 || c === 32) {
+      const raw = body.slice(offset, end)
+      const m = BOX.exec(raw.endsWith('\r') ? raw.slice(0, -1) : raw)
+      if (m) {
+        out.push({
+          n: out.length + 1,
+          text: (m[3] as string).trim(),
+          checked: m[2] !== ' ',
+          mark: offset + (m[1] as string).length,
+        })
+      }
     }
-    offset += raw.length + 1
+    offset = end + 1
   }
   return out
 }

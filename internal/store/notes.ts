@@ -7,12 +7,12 @@ import * as path from 'node:path'
 import { ulid } from 'ulid'
 import { byText } from '../base/order.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
-import { type Section, stampOf } from './filecache.js'
+import { type Section, stampFrom } from './filecache.js'
 import { parseData } from './flat.js'
 import { assertNoLinks, atomicWrite, isTempName, LinkError, linkOnPath, mkdirNoLinks, readText } from './fsio.js'
 import { sections, sectionText, titleOf } from './markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
-import { isId, safeSegment, slugify } from './paths.js'
+import { isId, projectFilter, slugify } from './paths.js'
 import type { Store } from './store.js'
 
 export const NOTE_KINDS = ['decision', 'finding', 'metric', 'ref'] as const
@@ -144,7 +144,7 @@ export async function addNote(store: Store, n: NewNote): Promise<NoteRecord> {
 
 async function readNoteFile(store: Store, file: string, project: string): Promise<NoteRecord> {
   assertNoLinks(file, store.dir)
-  return noteOf(store, file, readText(file), project)
+  return noteOf(file, readText(file), project, store.rel(file))
 }
 
 /** The id of a note or risk file, which must be `<prefix>-<ULID>`. */
@@ -159,7 +159,8 @@ function objectId(data: Record<string, unknown>, kind: 'note' | 'risk'): string 
   return data.id as string
 }
 
-async function noteOf(store: Store, file: string, text: string, project: string): Promise<NoteRecord> {
+/** A note from its file's text (`rel`: its path from the workspace root). */
+async function noteOf(file: string, text: string, project: string, rel: string): Promise<NoteRecord> {
   const { data, split } = await parseData(text)
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
   if (str(data.id) === null || data.kind !== 'note') throw new Error('not a note (missing id or kind: note)')
@@ -190,7 +191,7 @@ async function noteOf(store: Store, file: string, text: string, project: string)
     answers: str(data.answers),
     created: str(data.created),
     created_by: str(data.created_by),
-    path: store.rel(file),
+    path: rel,
   }
 }
 
@@ -200,48 +201,52 @@ async function readFolder<T>(
   dir: string,
   cache: Section<T>,
   prefix: string,
-  read: (file: string, text: string) => Promise<T>,
+  read: (file: string, text: string, rel: string) => Promise<T>,
   out: T[],
   broken: Broken[],
 ): Promise<void> {
-  let ents: fs.Dirent[]
+  let names: string[]
   const link = linkOnPath(dir, store.dir)
   if (link !== null) {
     broken.push(brokenOf(store.rel(link), new LinkError(link)))
     return
   }
   try {
-    ents = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => byText(a.name, b.name))
+    names = fs.readdirSync(dir).sort(byText)
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
     broken.push(brokenOf(store.rel(dir), e))
     return
   }
-  for (const ent of ents) {
-    const n = ent.name
+  const relDir = store.rel(dir)
+  for (const n of names) {
     if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
-    const file = path.join(dir, n)
-    if (ent.isSymbolicLink()) {
-      broken.push({ path: store.rel(file), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+    // One lstat tells a link or a special file from a regular one and gives the stamp the cache validates by.
+    const file = `${dir}${path.sep}${n}`
+    const rel = `${relDir}/${n}`
+    const st = fs.lstatSync(file, { throwIfNoEntry: false })
+    if (st === undefined) continue // removed while listing
+    if (st.isSymbolicLink()) {
+      broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
       continue
     }
-    if (!ent.isFile()) {
-      broken.push({ path: store.rel(file), reason: 'not a regular file (not read)', code: 'special-file' })
+    if (!st.isFile()) {
+      broken.push({ path: rel, reason: 'not a regular file (not read)', code: 'special-file' })
       continue
     }
-    const stamp = stampOf(file)
-    const hit = stamp === null ? undefined : cache.get(prefix + n, stamp, () => readText(file))
+    const stamp = stampFrom(st)
+    const hit = cache.get(prefix + n, stamp, () => readText(file))
     if (hit !== undefined) {
       out.push(hit)
       continue
     }
     try {
-      const text = readText(file)
-      const value = await read(file, text)
-      if (stamp !== null) cache.set(prefix + n, stamp, value, text)
+      const text = readText(file, stamp.size)
+      const value = await read(file, text, rel)
+      cache.set(prefix + n, stamp, value, text)
       out.push(value)
     } catch (e) {
-      broken.push(brokenOf(store.rel(file), e))
+      broken.push(brokenOf(rel, e))
     }
   }
 }
@@ -257,7 +262,7 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
     const cache = index.section<NoteRecord>(`notes/${p}`, 'used')
     for (const kind of NOTE_KINDS) {
       const dir = path.join(store.projectDir(p), 'notes', `${kind}s`)
-      await readFolder(store, dir, cache, `${kind}/`, (file, text) => noteOf(store, file, text, p), notes, broken)
+      await readFolder(store, dir, cache, `${kind}/`, (file, text, rel) => noteOf(file, text, p, rel), notes, broken)
     }
   }
   return { notes, broken }
@@ -266,9 +271,8 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
 /** A note by id (`n-<ULID>`, the bare ULID or a prefix), `<project>/<slug>`, or a bare slug. */
 export async function readNote(store: Store, ref: string): Promise<NoteRecord> {
   const slash = ref.indexOf('/')
-  const project = slash === -1 ? undefined : ref.slice(0, slash)
+  const project = projectFilter(slash === -1 ? undefined : ref.slice(0, slash))
   const form = slash === -1 ? ref : ref.slice(slash + 1)
-  if (project !== undefined) safeSegment(project, 'project slug')
   const { notes } = await listNotes(store, project)
   const up = form.toUpperCase()
   let hits = notes.filter((n) => n.id === form || n.id.slice(2) === up)
@@ -349,10 +353,11 @@ export async function addRisk(
 
 async function readRiskFile(store: Store, file: string, project: string): Promise<RiskRecord> {
   assertNoLinks(file, store.dir)
-  return riskOf(store, file, readText(file), project)
+  return riskOf(file, readText(file), project, store.rel(file))
 }
 
-async function riskOf(store: Store, file: string, text: string, project: string): Promise<RiskRecord> {
+/** A risk from its file's text (`rel`: its path from the workspace root). */
+async function riskOf(file: string, text: string, project: string, rel: string): Promise<RiskRecord> {
   const { data, split } = await parseData(text)
   if (typeof data.id !== 'string' || data.kind !== 'risk') throw new Error('not a risk (missing id or kind: risk)')
   objectId(data, 'risk')
@@ -374,7 +379,7 @@ async function riskOf(store: Store, file: string, text: string, project: string)
     action: sectionText(split.body, 'Action'),
     created: typeof data.created === 'string' ? data.created : null,
     created_by: typeof data.created_by === 'string' ? data.created_by : null,
-    path: store.rel(file),
+    path: rel,
   }
 }
 
@@ -388,7 +393,7 @@ export async function listRisks(store: Store, project?: string): Promise<{ risks
   for (const p of projects) {
     const dir = path.join(store.projectDir(p), 'risks')
     const cache = index.section<RiskRecord>(`risks/${p}`, 'used')
-    await readFolder(store, dir, cache, '', (file, text) => riskOf(store, file, text, p), risks, broken)
+    await readFolder(store, dir, cache, '', (file, text, rel) => riskOf(file, text, p, rel), risks, broken)
   }
   risks.sort((a, b) => a.rank - b.rank || byText(a.project, b.project) || byText(a.slug, b.slug))
   return { risks, broken }

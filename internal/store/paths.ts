@@ -33,6 +33,11 @@ export function safeSegment(name: string, what: string): string {
   return name
 }
 
+/** A `--project` filter: absent stays absent; a given slug must be one plain path segment (else exit 2). */
+export function projectFilter(slug: string | undefined): string | undefined {
+  return slug === undefined ? undefined : safeSegment(slug, 'project slug')
+}
+
 /** A file-name slug from a title: lower-case ASCII words joined by dashes, at most 60 characters. */
 export function slugify(title: string, max = 60): string {
   const ascii = title

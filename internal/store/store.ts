@@ -8,6 +8,7 @@ import { MAX_SUGGESTIONS } from '../base/distance.js'
 import { parseDuration } from '../base/duration.js'
 import { closest } from '../engines/distance.js'
 import type { GitInfo } from '../gitx/discover.js'
+import { type CheckedTask, listCriteria } from './criteria.js'
 import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filecache.js'
 import { parseData } from './flat.js'
@@ -29,6 +30,7 @@ import {
   type Listing,
   listProject,
   listTaskFiles,
+  type SummarySection,
   type TaskFileRef,
   tasksDir,
   usedSeqs,
@@ -527,6 +529,29 @@ export class Store {
       }
     }
     return { records, broken }
+  }
+
+  /**
+   * Every task's summary with its acceptance criteria's texts (lint), through the index: each file parsed at
+   * most once, no full records made. Copies of one task id are deduplicated as listRecords does.
+   */
+  async listWithCriteria(project?: string): Promise<{ tasks: CheckedTask[]; broken: Broken[] }> {
+    const slugs = project === undefined ? this.projectSlugs() : [project]
+    if (project !== undefined) this.requireProject(project)
+    const index = this.cache('index')
+    if (project === undefined) {
+      index.keepSections('tasks/', slugs)
+      index.keepSections('criteria/', slugs)
+    }
+    const tasks: CheckedTask[] = []
+    const broken: Broken[] = []
+    for (const slug of slugs) {
+      const summaries: SummarySection = index.section(`tasks/${slug}`, 'used')
+      const l = await listCriteria(this.paths(), slug, summaries, index.section(`criteria/${slug}`, 'used'))
+      tasks.push(...l.tasks)
+      broken.push(...l.broken)
+    }
+    return { tasks, broken }
   }
 
   /** Folders this invocation has found free of links (a task read checks its folder once, then the file). */

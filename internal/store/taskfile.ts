@@ -3,7 +3,7 @@
 // needs no YAML parser (parsing.ts turns text into a Parsed document), so light commands can use it.
 
 import { UsageError } from './errors.js'
-import { parseData, type Split } from './flat.js'
+import { parseData, readObject, type Split } from './flat.js'
 import { checkboxes, sections, sectionText, titleOf } from './markdown.js'
 import {
   type AcceptanceItem,
@@ -80,6 +80,20 @@ export function parseDepFlag(spec: string, flag: string): Dependency {
     )
   }
   return { on, type: type as DepType }
+}
+
+/** `--estimate o,m,p` as a caller typed it, with 0 ≤ o ≤ m ≤ p (a three-point PERT estimate). */
+export function parseEstimate(text: string): Estimate {
+  const parts = text.split(',').map((p) => p.trim())
+  const nums = parts.map(Number)
+  if (parts.length !== 3 || parts.some((p) => p === '') || !nums.every((n) => Number.isFinite(n))) {
+    throw new UsageError(`--estimate must be three numbers o,m,p (optimistic, probable, pessimistic), got "${text}"`)
+  }
+  const [o, m, p] = nums as [number, number, number]
+  if (!(o >= 0 && o <= m && m <= p)) {
+    throw new UsageError(`--estimate must satisfy 0 ≤ optimistic ≤ probable ≤ pessimistic, got ${o},${m},${p}`)
+  }
+  return { optimistic: o, probable: m, pessimistic: p }
 }
 
 /** `REF[:FS|SS|FF|SF]` as written in a file: lenient (an unknown suffix stays part of the reference). */
@@ -189,7 +203,28 @@ export async function readTaskSummary(text: string, loc: TaskLocation): Promise<
   })
 }
 
-/** A task record from a file's frontmatter data and body (parsed by either reader; `doc` is not needed). */
+/**
+ * readTaskSummary without waiting, when the subset reader can read the file; null when it needs the YAML library
+ * (then call readTaskSummary). A listing makes thousands: each await would cost two promises and a turn.
+ */
+export function summaryNow(text: string, loc: TaskLocation): TaskSummary | null {
+  const parsed = readObject(text)
+  return parsed === null ? null : summaryFrom(parsed, loc)
+}
+
+type Fields = { summary: TaskSummary; boxes: AcceptanceItem[] }
+
+/** A task summary and its acceptance items from a file's text (what lint reads: no record of the rest of the body). */
+export async function readTaskFields(text: string, loc: TaskLocation): Promise<Fields> {
+  return fieldsOf(await parseData(text), { project: loc.project, status: loc.status, name: loc.name, path: loc.path })
+}
+
+/** readTaskFields without waiting, or null when the file needs the YAML library (see summaryNow). */
+export function fieldsNow(text: string, loc: TaskLocation): Fields | null {
+  const parsed = readObject(text)
+  return parsed === null ? null : fieldsOf(parsed, loc)
+}
+
 /** The summary fields of a task file (what listings and the index hold), validated exactly as recordOf validates. */
 function summaryFrom(
   parsed: { data: Record<string, unknown>; split: Pick<Split, 'body'> },

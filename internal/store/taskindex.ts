@@ -11,7 +11,7 @@ import { FailureError } from './errors.js'
 import { type Section, type Stamp, sameStamp, settled, stampFrom } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, STATUS_RANK, STATUSES, type Status, TASK_FILE, type TaskSummary } from './model.js'
-import { readTaskSummary } from './taskfile.js'
+import { readTaskSummary, summaryNow } from './taskfile.js'
 
 export interface TaskFileRef {
   project: string
@@ -288,7 +288,7 @@ async function listOnce(
       let text: string
       try {
         text = readText(f.abs, stamp.size)
-        summary = await readTaskSummary(text, f)
+        summary = summaryNow(text, f) ?? (await readTaskSummary(text, f))
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
         else broken.push(brokenOf(f.path, e))

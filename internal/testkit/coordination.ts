@@ -5,7 +5,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { Figures } from './stress.js'
+import { type Figures, raceTask } from './stress.js'
 import { dacliIn, git, type Run, type RunOpts, spawnBin, tempDir, type Workspace } from './ws.js'
 
 /** A checkout dacli runs in: a linked worktree or a clone. */
@@ -13,6 +13,7 @@ export interface Checkout {
   root: string
   dacli(...args: (string | RunOpts)[]): Promise<Run>
   file(rel: string): string
+  write(rel: string, text: string): void
 }
 
 export function checkoutAt(root: string): Checkout {
@@ -28,6 +29,10 @@ export function checkoutAt(root: string): Checkout {
       )
     },
     file: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
+    write(rel, text) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
+      fs.writeFileSync(path.join(root, rel), text)
+    },
   }
 }
 
@@ -60,9 +65,7 @@ export async function worktreeClaimRace(ws: Workspace, rounds: number): Promise<
   let disagree = 0
   const t0 = Date.now()
   for (let round = 1; round <= rounds; round++) {
-    ;(
-      await ws.dacli('task', 'add', `Contested ${round}`, '--project', 'race', '--force', '--accept', 'x', '--quiet')
-    ).expectExit(0)
+    await raceTask(ws, 'race', `Contested ${round}`)
     const runs = await Promise.all([
       spawnBin(['task', 'claim', `race/${round}`, '--json'], { cwd: left.root, as: a.token }),
       spawnBin(['task', 'claim', `race/${round}`, '--json'], { cwd: right.root, as: b.token }),
@@ -91,6 +94,16 @@ export function bareRemote(): string {
   return remote
 }
 
+/** `ws`'s code (a README, committed on main) pushed to `url` (a new bare repository unless given), its origin. */
+export function originWithCode(ws: Workspace, url = bareRemote()): string {
+  ws.write('README.md', 'the code\n')
+  git(ws.root, 'add', 'README.md')
+  git(ws.root, 'commit', '-q', '-m', 'code')
+  git(ws.root, 'remote', 'add', 'origin', url)
+  git(ws.root, 'push', '-q', 'origin', 'main')
+  return url
+}
+
 /** A clone of `remote` with the workspace pulled from its record branch. */
 export async function pulledClone(remote: string): Promise<Checkout> {
   const dir = tempDir('dacli-clone-')
@@ -108,17 +121,10 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
  * keeps both versions), the claim must survive in the working file.
  */
 export async function pullClaimRace(ws: Workspace, rounds: number): Promise<Figures> {
-  const remote = bareRemote()
-  ws.write('README.md', 'the code\n')
-  git(ws.root, 'add', 'README.md')
-  git(ws.root, 'commit', '-q', '-m', 'code')
-  git(ws.root, 'remote', 'add', 'origin', remote)
-  git(ws.root, 'push', '-q', 'origin', 'main')
+  const remote = originWithCode(ws)
   ;(await ws.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
   for (let i = 1; i <= rounds; i++) {
-    ;(
-      await ws.dacli('task', 'add', `Pulled ${i}`, '--project', 'race', '--force', '--accept', 'x', '--quiet')
-    ).expectExit(0)
+    await raceTask(ws, 'race', `Pulled ${i}`)
   }
   const claimer = await ws.agent('rw', 'claimer')
   ;(await ws.dacli('record', 'push')).expectExit(0)
@@ -177,16 +183,10 @@ export async function team(
   const root = tempDir('dacli-team-')
   git(root, 'init', '-q', '--bare', '-b', 'main', 'team.git')
   const url = (await o.url?.(root)) ?? path.join(root, 'team.git')
-  ws.write('README.md', 'the code\n')
-  git(ws.root, 'add', 'README.md')
-  git(ws.root, 'commit', '-q', '-m', 'code')
-  git(ws.root, 'remote', 'add', 'origin', url)
-  git(ws.root, 'push', '-q', 'origin', 'main')
+  originWithCode(ws, url)
   ;(await ws.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
   for (let i = 1; i <= o.tasks; i++) {
-    ;(
-      await ws.dacli('task', 'add', `Contested ${i}`, '--project', 'race', '--force', '--accept', 'x', '--quiet')
-    ).expectExit(0)
+    await raceTask(ws, 'race', `Contested ${i}`)
   }
   return { root, url, a: ws, clones: [] }
 }

@@ -6,18 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Figures } from './stress.js'
-import {
-  BIN,
-  dacliIn,
-  git,
-  type Run,
-  type RunOpts,
-  snapshotOf,
-  spawnBin,
-  tempDir,
-  type Workspace,
-  workspace,
-} from './ws.js'
+import { BIN, dacliIn, git, type Run, snapshotOf, spawnBin, tempDir, type Workspace, workspace } from './ws.js'
 
 /** Every file under `dir` with its bytes (links listed by their target, never followed). */
 export function treeOf(dir: string): Map<string, string> {
@@ -43,16 +32,15 @@ export const sameTree = (a: Map<string, string>, b: Map<string, string>) =>
 /** A workspace with project `alpha` (tasks 1 open, 2 active claimed by an rw agent, a note, a risk, an event). */
 export async function hostileBase(): Promise<{ ws: Workspace; rw: { id: string; token: string } }> {
   const ws = await workspace()
-  const ok = async (...a: (string | RunOpts)[]) => (await ws.dacli(...a)).expectExit(0)
-  await ok('project', 'add', 'Alpha', '--slug', 'alpha')
-  await ok('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')
-  await ok('task', 'add', 'Second thing', '--project', 'alpha', '--accept', 'also')
-  await ok('note', 'add', 'finding', 'Something seen', '--project', 'alpha')
-  await ok('risk', 'add', 'Something risky', '--project', 'alpha', '--impact', 'high', '--likelihood', 'low')
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')
+  await ws.ok('task', 'add', 'Second thing', '--project', 'alpha', '--accept', 'also')
+  await ws.ok('note', 'add', 'finding', 'Something seen', '--project', 'alpha')
+  await ws.ok('risk', 'add', 'Something risky', '--project', 'alpha', '--impact', 'high', '--likelihood', 'low')
   const rw = await ws.agent('rw', 'worker')
   const ro = await ws.agent('ro', 'reader')
-  await ok('task', 'claim', 'alpha/2', { as: rw.token })
-  await ok('task', 'done', 'alpha/2', { as: ro.token }) // a proposal: one event file
+  await ws.ok('task', 'claim', 'alpha/2', { as: rw.token })
+  await ws.ok('task', 'done', 'alpha/2', { as: ro.token }) // a proposal: one event file
   return { ws, rw }
 }
 

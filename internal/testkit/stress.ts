@@ -10,6 +10,10 @@ export interface Figures {
   [k: string]: number | string | boolean | number[]
 }
 
+/** A task for one round of a race: no criteria check (titles repeat), quiet. */
+export const raceTask = (ws: Workspace, project: string, title: string) =>
+  ws.ok('task', 'add', title, '--project', project, '--force', '--accept', 'x', '--quiet')
+
 /** `procs` identities race to claim one fresh task, `rounds` times: exactly one wins each round. */
 export async function claimRace(ws: Workspace, procs: number, rounds: number): Promise<Figures> {
   ;(await ws.dacli('project', 'add', 'Claims', '--slug', 'claims')).expectExit(0)
@@ -18,9 +22,7 @@ export async function claimRace(ws: Workspace, procs: number, rounds: number): P
   let multiClaims = 0
   const t0 = Date.now()
   for (let round = 1; round <= rounds; round++) {
-    ;(
-      await ws.dacli('task', 'add', `Contested ${round}`, '--project', 'claims', '--force', '--accept', 'x', '--quiet')
-    ).expectExit(0)
+    await raceTask(ws, 'claims', `Contested ${round}`)
     const runs = await Promise.all(
       agents.map((a) => spawnBin(['task', 'claim', `claims/${round}`, '--json'], { cwd: ws.root, as: a.token })),
     )

@@ -111,6 +111,8 @@ export interface Workspace {
   root: string
   /** Run dacli in process: strings are argv; a trailing object is options. */
   dacli(...args: (string | RunOpts)[]): Promise<Run>
+  /** The same, for a setup step: it must exit 0. */
+  ok(...args: (string | RunOpts)[]): Promise<Run>
   /** Spawn the built bin. */
   spawn(args: readonly string[], opts?: RunOpts): Run
   /** Mint a child identity and return its token. */
@@ -132,6 +134,7 @@ export async function workspace(opts: { git?: boolean } = {}): Promise<Workspace
       const argv = args.filter((a): a is string => typeof a === 'string')
       return dacliIn(root, argv, o)
     },
+    ok: async (...args) => (await ws.dacli(...args)).expectExit(0),
     spawn(args, o = {}) {
       const env = { ...baseEnv(), ...(o.env ?? {}) }
       if (o.as !== undefined) env.DACLI_AGENT = o.as
@@ -139,9 +142,7 @@ export async function workspace(opts: { git?: boolean } = {}): Promise<Workspace
       return new Run(args, r.status ?? -1, r.stdout, r.stderr)
     },
     async agent(grant = 'rw', role) {
-      const r = (
-        await ws.dacli('agent', 'spawn', '--grant', grant, ...(role ? ['--role', role] : []), '--json')
-      ).expectExit(0)
+      const r = await ws.ok('agent', 'spawn', '--grant', grant, ...(role ? ['--role', role] : []), '--json')
       return { id: r.json.id as string, token: r.json.token as string }
     },
     file: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
@@ -151,8 +152,14 @@ export async function workspace(opts: { git?: boolean } = {}): Promise<Workspace
     },
     snapshot: () => snapshotOf(root),
   }
-  ;(await ws.dacli('init')).expectExit(0)
+  await ws.ok('init')
   return ws
+}
+
+/** Turn autorecord on in the workspace's config.yml (a new workspace has it off). */
+export function setAutorecord(ws: { root: string }): void {
+  const cfg = path.join(ws.root, '.dacli', 'config.yml')
+  fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('autorecord: false', 'autorecord: true'))
 }
 
 /** Every file under `.dacli` (cache and locks aside) with its bytes: "nothing was written" assertions. */
@@ -186,19 +193,18 @@ export interface Fixture {
  */
 export async function fixture(): Promise<Fixture> {
   const ws = await workspace()
-  const ok = async (...a: (string | RunOpts)[]) => (await ws.dacli(...a)).expectExit(0)
-  await ok('project', 'add', 'Alpha', '--slug', 'alpha')
-  await ok('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works', '--estimate', '1,2,3')
-  await ok('task', 'add', 'Second thing', '--project', 'alpha', '--depends-on', '1', '--accept', 'also')
-  await ok('task', 'add', 'Third owned job', '--project', 'alpha', '--accept', 'c')
-  await ok('task', 'add', 'Fourth ready job', '--project', 'alpha', '--accept', 'd')
-  await ok('task', 'add', 'Fifth finished job', '--project', 'alpha', '--accept', 'e')
-  await ok('task', 'check', 'alpha/4', '--all')
-  await ok('accept', 'alpha/5')
-  await ok('note', 'add', 'decision', 'Use X', '--project', 'alpha', '--rejected', 'Y')
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works', '--estimate', '1,2,3')
+  await ws.ok('task', 'add', 'Second thing', '--project', 'alpha', '--depends-on', '1', '--accept', 'also')
+  await ws.ok('task', 'add', 'Third owned job', '--project', 'alpha', '--accept', 'c')
+  await ws.ok('task', 'add', 'Fourth ready job', '--project', 'alpha', '--accept', 'd')
+  await ws.ok('task', 'add', 'Fifth finished job', '--project', 'alpha', '--accept', 'e')
+  await ws.ok('task', 'check', 'alpha/4', '--all')
+  await ws.ok('accept', 'alpha/5')
+  await ws.ok('note', 'add', 'decision', 'Use X', '--project', 'alpha', '--rejected', 'Y')
   const rw = await ws.agent('rw', 'worker')
   const ro = await ws.agent('ro', 'reader')
-  await ok('task', 'claim', 'alpha/3', { as: rw.token })
+  await ws.ok('task', 'claim', 'alpha/3', { as: rw.token })
   return {
     ws,
     rw,

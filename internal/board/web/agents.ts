@@ -3,7 +3,7 @@
 // agents) and for a person (open questions asked with `dacli ask`).
 
 import { get } from './api.js'
-import { fill, h, lease, short } from './dom.js'
+import { fill, h, lease, table, taskLink } from './dom.js'
 import type { Shell, View } from './main.js'
 import type { AgentList, EventList, TaskList, ThreadList } from './types.js'
 
@@ -26,44 +26,20 @@ export function agentsView(root: HTMLElement, _shell: Shell): View {
         h('h3', {}, `Open questions (${threads.open})`),
         threads.threads.length === 0
           ? h('p', { class: 'muted' }, 'nobody is waiting for an answer (dacli ask)')
-          : h(
-              'table',
-              {},
-              h(
-                'thead',
-                {},
+          : table(
+              ['Asked', 'By', 'About', 'Question'],
+              threads.threads.map((q) => [
+                h('td', { class: 'muted' }, q.asked_at),
+                h('td', {}, q.asked_by),
+                h('td', {}, q.about?.ref ? taskLink(q.about.ref) : '—'),
                 h(
-                  'tr',
+                  'td',
                   {},
-                  ['Asked', 'By', 'About', 'Question'].map((c) => h('th', {}, c)),
+                  q.question,
+                  q.blocks ? h('span', { class: 'chip st-blocked' }, 'blocks its task') : null,
+                  q.need ? h('div', { class: 'muted small' }, `needs: ${q.need}`) : null,
                 ),
-              ),
-              h(
-                'tbody',
-                {},
-                threads.threads.map((q) =>
-                  h(
-                    'tr',
-                    {},
-                    h('td', { class: 'muted' }, q.asked_at),
-                    h('td', {}, q.asked_by),
-                    h(
-                      'td',
-                      {},
-                      q.about?.ref
-                        ? h('a', { href: `#/task/${encodeURIComponent(q.about.ref)}` }, short(q.about.ref))
-                        : '—',
-                    ),
-                    h(
-                      'td',
-                      {},
-                      q.question,
-                      q.blocks ? h('span', { class: 'chip st-blocked' }, 'blocks its task') : null,
-                      q.need ? h('div', { class: 'muted small' }, `needs: ${q.need}`) : null,
-                    ),
-                  ),
-                ),
-              ),
+              ]),
             ),
       )
       fill(
@@ -71,38 +47,20 @@ export function agentsView(root: HTMLElement, _shell: Shell): View {
         h('h3', {}, `Live claims (${active.tasks.length})`),
         active.tasks.length === 0
           ? h('p', { class: 'muted' }, 'nobody holds a task')
-          : h(
-              'table',
-              {},
-              h(
-                'thead',
-                {},
+          : table(
+              ['Task', 'Holder', 'Lease', 'Title'],
+              active.tasks.map((t) => [
+                h('td', {}, taskLink(t.ref)),
+                h('td', {}, t.owner ?? '—'),
                 h(
-                  'tr',
+                  'td',
                   {},
-                  ['Task', 'Holder', 'Lease', 'Title'].map((c) => h('th', {}, c)),
+                  t.claim_expires === null
+                    ? 'no expiry'
+                    : h('span', { class: 'lease', 'data-expires': t.claim_expires }, lease(t.claim_expires)),
                 ),
-              ),
-              h(
-                'tbody',
-                {},
-                active.tasks.map((t) =>
-                  h(
-                    'tr',
-                    {},
-                    h('td', {}, h('a', { href: `#/task/${encodeURIComponent(t.ref)}` }, short(t.ref))),
-                    h('td', {}, t.owner ?? '—'),
-                    h(
-                      'td',
-                      {},
-                      t.claim_expires === null
-                        ? 'no expiry'
-                        : h('span', { class: 'lease', 'data-expires': t.claim_expires }, lease(t.claim_expires)),
-                    ),
-                    h('td', {}, t.title),
-                  ),
-                ),
-              ),
+                h('td', {}, t.title),
+              ]),
             ),
       )
       fill(
@@ -110,71 +68,29 @@ export function agentsView(root: HTMLElement, _shell: Shell): View {
         h('h3', {}, `Pending events (${events.total})`),
         events.events.length === 0
           ? h('p', { class: 'muted' }, 'nothing waits for an owner (dacli sync applies proposals)')
-          : h(
-              'table',
-              {},
-              h(
-                'thead',
-                {},
-                h(
-                  'tr',
-                  {},
-                  ['Created', 'Kind', 'By', 'About', 'Summary'].map((c) => h('th', {}, c)),
-                ),
-              ),
-              h(
-                'tbody',
-                {},
-                events.events.map((e) =>
-                  h(
-                    'tr',
-                    {},
-                    h('td', { class: 'muted' }, e.created),
-                    h('td', {}, e.kind),
-                    h('td', {}, e.created_by),
-                    h(
-                      'td',
-                      {},
-                      e.about?.ref
-                        ? h('a', { href: `#/task/${encodeURIComponent(e.about.ref)}` }, short(e.about.ref))
-                        : (e.about?.id ?? '—'),
-                    ),
-                    h('td', {}, e.body.split('\n')[0] ?? ''),
-                  ),
-                ),
-              ),
+          : table(
+              ['Created', 'Kind', 'By', 'About', 'Summary'],
+              events.events.map((e) => [
+                h('td', { class: 'muted' }, e.created),
+                h('td', {}, e.kind),
+                h('td', {}, e.created_by),
+                h('td', {}, e.about?.ref ? taskLink(e.about.ref) : (e.about?.id ?? '—')),
+                h('td', {}, e.body.split('\n')[0] ?? ''),
+              ]),
             ),
       )
       fill(
         agents,
         h('h3', {}, `Identities (${list.agents.length})`),
-        h(
-          'table',
-          {},
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['Id', 'Grant', 'Role', 'Parent', 'State'].map((c) => h('th', {}, c)),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            list.agents.map((a) =>
-              h(
-                'tr',
-                {},
-                h('td', {}, h('code', {}, a.id)),
-                h('td', {}, a.grant),
-                h('td', {}, a.role ?? '—'),
-                h('td', {}, a.parent ?? '—'),
-                h('td', {}, a.retired ? 'retired' : 'live'),
-              ),
-            ),
-          ),
+        table(
+          ['Id', 'Grant', 'Role', 'Parent', 'State'],
+          list.agents.map((a) => [
+            h('td', {}, h('code', {}, a.id)),
+            h('td', {}, a.grant),
+            h('td', {}, a.role ?? '—'),
+            h('td', {}, a.parent ?? '—'),
+            h('td', {}, a.retired ? 'retired' : 'live'),
+          ]),
         ),
       )
     },

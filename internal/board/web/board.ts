@@ -3,7 +3,7 @@
 // criteria progress and the lease countdown of an active claim.
 
 import { get } from './api.js'
-import { fill, h, lease, short } from './dom.js'
+import { fill, h, lease, short, taskHref } from './dom.js'
 import type { Shell, View } from './main.js'
 import type { TaskItem, TaskList } from './types.js'
 
@@ -14,7 +14,7 @@ const FIRST = 150
 function card(t: TaskItem): HTMLElement {
   return h(
     'a',
-    { class: `card st-${t.status}`, href: `#/task/${encodeURIComponent(t.ref)}`, 'data-ref': t.ref },
+    { class: `card st-${t.status}`, href: taskHref(t.ref), 'data-ref': t.ref },
     h(
       'div',
       { class: 'card-top' },

@@ -69,6 +69,34 @@ export function lease(expires: string | null, now = Date.now()): string {
   return ms >= 0 ? `${span(ms)} left` : `expired ${span(ms)} ago`
 }
 
+/** The page's address of a task (its view). */
+export const taskHref = (ref: string): string => `#/task/${encodeURIComponent(ref)}`
+
+/** A link to a task's view, shown by its short reference. */
+export const taskLink = (ref: string): HTMLElement => h('a', { href: taskHref(ref) }, short(ref))
+
+/** A table with a header row; each row is the children of its `tr` (its `td` cells). */
+export function table(headers: readonly string[], rows: readonly (readonly Child[])[]): HTMLTableElement {
+  return h(
+    'table',
+    {},
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        headers.map((c) => h('th', {}, c)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.map((cells) => h('tr', {}, cells)),
+    ),
+  )
+}
+
 export function statusChip(status: string | null): HTMLElement {
   return h('span', { class: `chip st-${status ?? 'none'}` }, status ?? 'does not resolve')
 }

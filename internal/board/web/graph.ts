@@ -3,7 +3,7 @@
 // tasks dashed, other projects' tasks grey; hovering a task shows its slack.
 
 import { get } from './api.js'
-import { fill, h, short, svg } from './dom.js'
+import { fill, h, short, svg, taskHref } from './dom.js'
 import type { Shell, View } from './main.js'
 import type { CriticalPath } from './types.js'
 
@@ -150,7 +150,7 @@ export function graphView(root: HTMLElement, shell: Shell, project: string | nul
         return svg(
           'a',
           {
-            href: `#/task/${encodeURIComponent(r.ref)}`,
+            href: taskHref(r.ref),
             class: cls,
             'data-ref': r.ref,
             'data-slack': r.slack ?? '',

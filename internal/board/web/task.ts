@@ -4,7 +4,7 @@
 // identity and a refusal is shown with its policy and next actions.
 
 import { act, type Envelope, get } from './api.js'
-import { type Child, fill, h, lease, short, statusChip } from './dom.js'
+import { type Child, fill, h, lease, short, statusChip, taskHref, taskLink } from './dom.js'
 import type { Shell, View } from './main.js'
 import type { NoteList, Task } from './types.js'
 
@@ -222,11 +222,7 @@ export function taskView(root: HTMLElement, shell: Shell, ref: string): View {
               'by ',
               t.blocked_by === null
                 ? '—'
-                : h(
-                    'a',
-                    { href: `#/task/${encodeURIComponent(t.blocked_by.ref ?? t.blocked_by.id)}` },
-                    t.blocked_by.ref ?? t.blocked_by.id,
-                  ),
+                : h('a', { href: taskHref(t.blocked_by.ref ?? t.blocked_by.id) }, t.blocked_by.ref ?? t.blocked_by.id),
             ),
             h('p', {}, 'why: ', why === '' ? h('span', { class: 'muted' }, 'no reason given') : why),
           )
@@ -276,7 +272,7 @@ export function taskView(root: HTMLElement, shell: Shell, ref: string): View {
                     'tr',
                     {},
                     h('td', {}, h('code', {}, d.type)),
-                    h('td', {}, d.ref ? h('a', { href: `#/task/${encodeURIComponent(d.ref)}` }, short(d.ref)) : d.on),
+                    h('td', {}, d.ref ? taskLink(d.ref) : d.on),
                     h('td', {}, statusChip(d.status)),
                     h('td', {}, d.title ?? ''),
                   ),

@@ -20,6 +20,14 @@ async function twoClones(tasks = 3): Promise<{ t: Team; b: Checkout; c: Checkout
   return { t, b: t.clones[0] as Checkout, c: t.clones[1] as Checkout, ids }
 }
 
+/** `claims: {remote: origin}` in each checkout's config.yml. */
+function claimsOnOrigin(...checkouts: Checkout[]): void {
+  for (const x of checkouts) {
+    const cfg = path.join(x.root, '.dacli', 'config.yml')
+    fs.writeFileSync(cfg, `${fs.readFileSync(cfg, 'utf8')}claims: {remote: origin}\n`)
+  }
+}
+
 const remoteRefs = (t: Team) =>
   git(path.join(t.root, 'team.git'), 'for-each-ref', '--format=%(refname)', 'refs/dacli/claims/')
     .split('\n')
@@ -147,10 +155,7 @@ describe('task claim --remote', () => {
 
   test('claims: {remote: origin} in config.yml; --local opts out (claimed-local); doctor and next see both', async () => {
     const { t, b, c, ids } = await twoClones()
-    for (const x of [b, c]) {
-      const cfg = path.join(x.root, '.dacli', 'config.yml')
-      fs.writeFileSync(cfg, `${fs.readFileSync(cfg, 'utf8')}claims: {remote: origin}\n`)
-    }
+    claimsOnOrigin(b, c)
     ;(await b.dacli('task', 'claim', 'race/1')).expectExit(0)
     expect(remoteHolder(t, ids[0] as string)).toBe('a-root')
     const local = (await b.dacli('task', 'claim', 'race/2', '--local', '--json')).expectExit(0).json
@@ -264,10 +269,7 @@ describe('the same identity in two clones (a-root exists in every clone)', () =>
 describe('closing a task with claims: {remote} in config.yml', () => {
   test('done and accept ask the remote even when this clone never claimed the task', async () => {
     const { t, b, c, ids } = await twoClones()
-    for (const x of [b, c]) {
-      const cfg = path.join(x.root, '.dacli', 'config.yml')
-      fs.writeFileSync(cfg, `${fs.readFileSync(cfg, 'utf8')}claims: {remote: origin}\n`)
-    }
+    claimsOnOrigin(b, c)
     ;(await b.dacli('task', 'claim', 'race/1')).expectExit(0)
     ;(await b.dacli('task', 'claim', 'race/2')).expectExit(0)
     ;(await c.dacli('task', 'check', 'race/1', '--all')).expectExit(0)

@@ -32,10 +32,9 @@ const tokens = (md: string) => Math.ceil(md.length / 4)
 /** A workspace whose task ledger/2 has the sections `s` asks for. */
 async function build(s: Shape): Promise<Workspace> {
   const ws = await workspace()
-  const ok = async (...a: string[]) => (await ws.dacli(...a)).expectExit(0)
-  await ok('project', 'add', 'Ledger', '--slug', 'ledger', ...(s.goal ? ['--goal', s.goal] : []))
-  await ok('task', 'add', 'Audit write paths', '--project', 'ledger', '--accept', 'listed')
-  await ok(
+  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger', ...(s.goal ? ['--goal', s.goal] : []))
+  await ws.ok('task', 'add', 'Audit write paths', '--project', 'ledger', '--accept', 'listed')
+  await ws.ok(
     'task',
     'add',
     'Build the shim',
@@ -47,7 +46,7 @@ async function build(s: Shape): Promise<Workspace> {
     ...(s.depends ? ['--depends-on', '1'] : []),
   )
   for (const [i, d] of s.decisions.entries())
-    await ok(
+    await ws.ok(
       'note',
       'add',
       'decision',
@@ -60,7 +59,7 @@ async function build(s: Shape): Promise<Workspace> {
       d.because,
     )
   for (const [i, r] of s.risks.entries())
-    await ok(
+    await ws.ok(
       'risk',
       'add',
       `Risk ${i}`,
@@ -73,9 +72,9 @@ async function build(s: Shape): Promise<Workspace> {
       '--indicator',
       r,
     )
-  for (const term of s.terms) await ok('glossary', 'ledger', '--term', term, '--def', `what ${term} means here`)
+  for (const term of s.terms) await ws.ok('glossary', 'ledger', '--term', term, '--def', `what ${term} means here`)
   for (const [i, severity] of s.findings.entries())
-    await ok('note', 'add', 'finding', `Finding ${i}`, '--project', 'ledger', '--severity', severity, '--about', '1')
+    await ws.ok('note', 'add', 'finding', `Finding ${i}`, '--project', 'ledger', '--severity', severity, '--about', '1')
   return ws
 }
 

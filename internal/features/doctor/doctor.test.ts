@@ -1,16 +1,15 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { seedLedgerPlan } from '../../testkit/ledger.js'
+import { ledgerPlan } from '../../testkit/ledger.js'
 import { dacliJson } from '../../testkit/schemas.js'
-import { type RunOpts, type Workspace, workspace } from '../../testkit/ws.js'
+import type { RunOpts, Workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
 const j = (...args: (string | RunOpts)[]) => dacliJson(ws, ...args)
 
 beforeEach(async () => {
-  ws = await workspace()
-  await seedLedgerPlan(ws)
+  ws = await ledgerPlan()
 })
 
 describe('doctor', () => {

@@ -8,27 +8,21 @@ import type { DoctorDocT } from './json.js'
 type Finding = DoctorDocT['findings'][number]
 
 export async function leftoverFindings(store: Store): Promise<Finding[]> {
-  const out: Finding[] = []
-  for (const l of listLocks(store.locksDir)) {
-    if (!l.dead) continue
-    out.push({
-      code: 'stale-lock',
-      severity: 'warning',
-      subject: store.rel(l.file),
-      message: `left by ${l.holder ? `pid ${l.holder.pid} on ${l.holder.host} at ${l.holder.time}` : 'an unknown holder'}, which is gone`,
-      hint: 'harmless: the next command that needs it takes it over',
-    })
-  }
-  for (const t of findTemps(store.dir)) {
-    if (!t.dead) continue
-    out.push({
-      code: 'stale-temp',
-      severity: 'warning',
-      subject: store.rel(t.path),
-      message: 'a half-written temp file whose writer is gone',
-      hint: 'harmless: the next write in that folder removes it',
-    })
-  }
+  const out: Finding[] = gone(
+    listLocks(store.locksDir),
+    'stale-lock',
+    'harmless: the next command that needs it takes it over',
+    (l) => [
+      store.rel(l.file),
+      `left by ${l.holder ? `pid ${l.holder.pid} on ${l.holder.host} at ${l.holder.time}` : 'an unknown holder'}, which is gone`,
+    ],
+  )
+  out.push(
+    ...gone(findTemps(store.dir), 'stale-temp', 'harmless: the next write in that folder removes it', (t) => [
+      store.rel(t.path),
+      'a half-written temp file whose writer is gone',
+    ]),
+  )
   out.push(...(await gitTempFindings(store)))
   for (const c of conflictCopies(store.dir)) {
     out.push({
@@ -46,13 +40,28 @@ export async function leftoverFindings(store: Store): Promise<Finding[]> {
 async function gitTempFindings(store: Store): Promise<Finding[]> {
   if (store.git === null) return []
   const { objectTemps } = await import('../../gitx/isofs.js')
-  return objectTemps(store.git.commonDir)
-    .filter((t) => t.dead)
-    .map((t) => ({
-      code: 'stale-git-temp',
-      severity: 'warning' as const,
-      subject: store.rel(t.path),
-      message: 'a half-written git object left by a record that was killed; git fsck reports it as a bad sha1 file',
-      hint: 'harmless to dacli: the next dacli record removes it (or delete it by hand)',
-    }))
+  return gone(
+    objectTemps(store.git.commonDir),
+    'stale-git-temp',
+    'harmless to dacli: the next dacli record removes it (or delete it by hand)',
+    (t) => [
+      store.rel(t.path),
+      'a half-written git object left by a record that was killed; git fsck reports it as a bad sha1 file',
+    ],
+  )
+}
+
+/** A warning for each leftover whose writer is gone; `about` names its subject and says what it is. */
+function gone<T extends { dead: boolean }>(
+  items: readonly T[],
+  code: string,
+  hint: string,
+  about: (x: T) => [subject: string, message: string],
+): Finding[] {
+  return items
+    .filter((x) => x.dead)
+    .map((x) => {
+      const [subject, message] = about(x)
+      return { code, severity: 'warning', subject, message, hint }
+    })
 }

@@ -2,8 +2,10 @@
 // so the kernel refuses a typo in either half before anything runs (no API
 // call, no write), and the combination rules below are checked just as early.
 
+import { type ArgSpec, arg } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { bool, duration, type FlagValuesOf, int } from '../../clikit/flags.js'
+import { type Outbound, openOutbound } from '../../github/preflight.js'
 import { UsageError } from '../../store/errors.js'
 
 const DEFAULT_LIMIT = 100
@@ -18,6 +20,17 @@ export const PULL_FLAGS = {
   cursor,
   'include-acceptance': bool('show the acceptance criteria each created task would get (with --dry-run)'),
 }
+
+/** The arguments of push and sync: the project, then the tasks to push (default: all of it). */
+export const PUSH_ARGS = [
+  arg('project', 'the project slug (linked with `github link`)'),
+  {
+    name: 'ref',
+    description: 'a task to push, by reference (default: every task of the project)',
+    required: false,
+    rest: true,
+  },
+] as const satisfies readonly ArgSpec[]
 
 export const PUSH_FLAGS = {
   since: duration('only tasks with activity (creation or a log line) within this long, plus any REF given'),
@@ -73,4 +86,14 @@ export function readOptions(ctx: Context, input: OptionsInput, path: string, jso
     }
   }
   return o
+}
+
+/** How push and sync start: their flags checked, then the tasks in the window, a session and the gated repository. */
+export async function startOutbound(
+  ctx: Context,
+  input: OptionsInput,
+  command: 'github push' | 'github sync',
+): Promise<{ o: Options; opened: Outbound }> {
+  const o = readOptions(ctx, input, command, command === 'github sync')
+  return { o, opened: await openOutbound(ctx, input.args.project, o, command) }
 }

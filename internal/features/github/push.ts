@@ -1,8 +1,8 @@
-import { arg, defineCommand } from '../../clikit/command.js'
-import { fetchIssues, openOutbound, withRepoLock } from '../../github/preflight.js'
+import { defineCommand } from '../../clikit/command.js'
+import { fetchIssues, withRepoLock } from '../../github/preflight.js'
 import { runPush } from '../../github/pushapply.js'
 import { planPush } from '../../github/pushwindow.js'
-import { PUSH_FLAGS, readOptions } from './flags.js'
+import { PUSH_ARGS, PUSH_FLAGS, startOutbound } from './flags.js'
 import { pushPreviewDoc, pushResultDoc } from './pushdocs.js'
 import { renderPushPreview, renderPushResult } from './renderpush.js'
 
@@ -11,15 +11,7 @@ export const push = defineCommand({
   summary: 'Project tasks onto GitHub issues: create, update, close (preview with --dry-run)',
   description:
     "One issue per task, found again by the task's github block, else by a hidden marker in the issue body (<!-- dacli:<task-id> ws:<workspace-id> -->, read from the issues list), else created. dacli sets the status:<folder> and priority:<p> labels, closes the issue of a done task (and reopens it if the task is reopened), and rewrites title and body only of issues it authored; it writes only what differs. The issue number is written into the task the moment the issue exists. GitHub's failures are retried within the run (server errors and timeouts with backoff, rate limits after the wait GitHub asks for; a create only after proving the first attempt made nothing); an item that still fails is reported with its reason and the push goes on — exit 1 if any failed, and running the push again finishes the job without duplicates. The repository's visibility is checked live every time: a public repository without recorded consent is refused (exit 3). Without REF or --since every task of the project is pushed. --json prints github-push-result/v1 (each item's outcome: created, updated, closed, unchanged, adopted or failed), or github-push-preview/v1 with --dry-run.",
-  args: [
-    arg('project', 'the project slug (linked with `github link`)'),
-    {
-      name: 'ref',
-      description: 'a task to push, by reference (default: every task of the project)',
-      required: false,
-      rest: true,
-    },
-  ],
+  args: PUSH_ARGS,
   flags: PUSH_FLAGS,
   json: 'github-push-result/v1',
   jsonVariants: ['github-push-preview/v1'],
@@ -31,8 +23,7 @@ export const push = defineCommand({
     'dacli github push ledger 7 12 --since 2d',
   ],
   async run(ctx, input) {
-    const o = readOptions(ctx, input, 'github push', false)
-    const opened = await openOutbound(ctx, input.args.project, o, 'github push')
+    const { o, opened } = await startOutbound(ctx, input, 'github push')
     const { project, p, repo, wsId } = opened
     if (o.dryRun) {
       const plan = planPush(opened.tasks, await fetchIssues(p, repo), repo, wsId)

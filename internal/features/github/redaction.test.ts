@@ -4,12 +4,25 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { FakeGitHub } from '../../testkit/fakegithub.js'
 import { allFiles } from '../../testkit/ghworkspace.js'
-import { type Run, spawnBin, type Workspace, workspace } from '../../testkit/ws.js'
+import { type Run, spawnBin, workspace } from '../../testkit/ws.js'
 
 // Not shaped like a GitHub token, so only the explicit masking of the token in use can hide it.
 const TOKEN = 'plain-secret-credential-7f3a9c1e5b'
 
 let gh: FakeGitHub
+
+/** A workspace with project alpha whose `run` (with `env`) keeps every run, for the final look at all output. */
+async function recording(env: Record<string, string | undefined>) {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  const runs: Run[] = []
+  const run = async (...argv: string[]) => {
+    const r = await ws.dacli(...argv, { env })
+    runs.push(r)
+    return r
+  }
+  return { ws, runs, run }
+}
 afterEach(async () => {
   await gh.close()
 })
@@ -19,15 +32,8 @@ describe('the token never leaves the process', () => {
     gh = await FakeGitHub.start({ token: TOKEN })
     gh.addRepo('acme/widgets')
     gh.addIssue('acme/widgets', { title: 'Adopt me', body: 'text' })
-    const ws: Workspace = await workspace()
     const env = { ...gh.env(), DACLI_DEBUG: '1' }
-    const runs: Run[] = []
-    const run = async (...argv: string[]) => {
-      const r = await ws.dacli(...argv, { env })
-      runs.push(r)
-      return r
-    }
-    ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+    const { ws, runs, run } = await recording(env)
     ;(await ws.dacli('task', 'add', 'Local work', '--project', 'alpha')).expectExit(0)
     for (const json of [[], ['--json']]) {
       ;(await run('github', 'link', 'alpha', '--repo', 'acme/widgets', ...json)).expectExit(0)
@@ -73,15 +79,7 @@ describe('the token never leaves the process', () => {
       labels: [`label-${TOKEN}`],
       user: TOKEN,
     })
-    const ws: Workspace = await workspace()
-    const env = gh.env()
-    const runs: Run[] = []
-    const run = async (...argv: string[]) => {
-      const r = await ws.dacli(...argv, { env })
-      runs.push(r)
-      return r
-    }
-    ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+    const { ws, runs, run } = await recording(gh.env())
     ;(await run('github', 'link', 'alpha', '--repo', 'acme/widgets')).expectExit(0)
     for (const json of [[], ['--json']]) {
       ;(await run('github', 'pull', 'alpha', '--dry-run', '--include-acceptance', ...json)).expectExit(0)

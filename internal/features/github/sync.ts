@@ -1,9 +1,9 @@
-import { arg, defineCommand } from '../../clikit/command.js'
+import { defineCommand } from '../../clikit/command.js'
 import { inboundPlan, pullIssues } from '../../github/adoption.js'
-import { fetchIssues, openOutbound, withRepoLock } from '../../github/preflight.js'
+import { fetchIssues, withRepoLock } from '../../github/preflight.js'
 import { runPush } from '../../github/pushapply.js'
 import { afterAdoption, planPush } from '../../github/pushwindow.js'
-import { PULL_FLAGS, PUSH_FLAGS, readOptions } from './flags.js'
+import { PULL_FLAGS, PUSH_ARGS, PUSH_FLAGS, startOutbound } from './flags.js'
 import type { SyncPlanDocT } from './json.js'
 import { adoptionPlanDoc, pullResultDoc, refsOf } from './pulldocs.js'
 import { pushPreviewDoc, pushResultDoc } from './pushdocs.js'
@@ -15,15 +15,7 @@ export const sync = defineCommand({
   summary: 'Pull, then push: adopt new issues, then project every task (preview with --dry-run)',
   description:
     'Runs `github pull` and then `github push` with one set of flags (the union of both), validated in full before either half starts: a mistyped flag is refused (exit 2) before any API call. The disclosure gate is checked before the pull half writes anything. With --dry-run --json it prints github-sync-plan/v1: the adoption plan (inbound) and the push preview (outbound, with a digest over the whole preview) as the push would run after that pull. --json needs --dry-run; REF and --since narrow the push half.',
-  args: [
-    arg('project', 'the project slug (linked with `github link`)'),
-    {
-      name: 'ref',
-      description: 'a task to push, by reference (default: every task of the project)',
-      required: false,
-      rest: true,
-    },
-  ],
+  args: PUSH_ARGS,
   flags: { ...PULL_FLAGS, ...PUSH_FLAGS },
   json: 'github-sync-plan/v1',
   mutates: true,
@@ -33,8 +25,7 @@ export const sync = defineCommand({
     'dacli github sync ledger',
   ],
   async run(ctx, input) {
-    const o = readOptions(ctx, input, 'github sync', true)
-    const opened = await openOutbound(ctx, input.args.project, o, 'github sync')
+    const { o, opened } = await startOutbound(ctx, input, 'github sync')
     const { project, p, repo, wsId } = opened
     const { tasks } = opened
     if (o.dryRun) {

@@ -4,7 +4,7 @@ import { oneOf, str } from '../../clikit/flags.js'
 import { CycleError } from '../../engines/cpm.js'
 import type { Schedule } from '../../engines/schedule.js'
 import { RefusedError } from '../../store/errors.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import { loadPlan, refIn, scheduleOf } from '../../store/plan.js'
 import { dot, mermaid, text } from './critrender.js'
 import type { CriticalPathDocT } from './json.js'
@@ -30,8 +30,7 @@ export const criticalPath = defineCommand({
     'dacli critical-path --project ledger --format mermaid > plan.mmd',
   ],
   async run(ctx, input) {
-    const project = input.flags.project
-    if (project !== undefined) safeSegment(project, 'project slug')
+    const project = projectFilter(input.flags.project)
     const format = input.flags.format ?? 'text'
     const store = await ctx.store()
     const plan = await loadPlan(store, project)

@@ -2,7 +2,7 @@ import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../engines/readiness.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import { loadPlan, readyFrontier, remoteClaims } from '../../store/plan.js'
 import { qualifiedRef } from '../../store/refs.js'
 import type { NextDocT } from './json.js'
@@ -23,8 +23,7 @@ export const next = defineCommand({
   common: true,
   examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json'],
   async run(ctx, input) {
-    const project = input.flags.project
-    if (project !== undefined) safeSegment(project, 'project slug')
+    const project = projectFilter(input.flags.project)
     const parallel = input.flags.parallel ?? 3
     const store = await ctx.store()
     const plan = await loadPlan(store, project)

@@ -6,7 +6,6 @@ import { describe, expect, test } from 'vitest'
 import { expectValid } from '../../testkit/schemas.js'
 import { type Workspace, workspace } from '../../testkit/ws.js'
 
-const ok = async (ws: Workspace, ...a: string[]) => (await ws.dacli(...a)).expectExit(0)
 const doc = async (ws: Workspace, ...a: string[]) => {
   const r = (await ws.dacli(...a, '--json')).expectExit(0)
   expectValid(r.json)
@@ -19,12 +18,11 @@ const rowsByShortRef = (c: { tasks: Row[] }) =>
 describe('critical-path', () => {
   test('1. critical tasks that run in parallel are reported as a DAG, not a chain', async () => {
     const ws = await workspace()
-    await ok(ws, 'project', 'add', 'Calc', '--slug', 'calc')
-    await ok(ws, 'task', 'add', 'Alpha', '--project', 'calc', '--estimate', '1,1,1')
-    await ok(ws, 'task', 'add', 'Bravo', '--project', 'calc', '--estimate', '2,2,2', '--depends-on', '1')
-    await ok(ws, 'task', 'add', 'Charlie', '--project', 'calc', '--estimate', '2,2,2', '--depends-on', '1')
-    await ok(
-      ws,
+    await ws.ok('project', 'add', 'Calc', '--slug', 'calc')
+    await ws.ok('task', 'add', 'Alpha', '--project', 'calc', '--estimate', '1,1,1')
+    await ws.ok('task', 'add', 'Bravo', '--project', 'calc', '--estimate', '2,2,2', '--depends-on', '1')
+    await ws.ok('task', 'add', 'Charlie', '--project', 'calc', '--estimate', '2,2,2', '--depends-on', '1')
+    await ws.ok(
       'task',
       'add',
       'Delta',
@@ -55,7 +53,7 @@ describe('critical-path', () => {
     expect(human).toMatch(/critical path: calc\/1 → calc\/2 ‖ calc\/3 → calc\/4/)
     expect(human).toMatch(/calc\/4\s+3\.0\s+after calc\/2 \+ calc\/3/)
     // One path is still drawn as a chain.
-    await ok(ws, 'task', 'edit', '3', '--estimate', '1,1,1')
+    await ws.ok('task', 'edit', '3', '--estimate', '1,1,1')
     const one = await doc(ws, 'critical-path', '--project', 'calc')
     expect(one.critical_path.length).toBe(3)
     expect((await ws.dacli('critical-path', '--project', 'calc')).stdout).toMatch(
@@ -65,9 +63,9 @@ describe('critical-path', () => {
 
   test('2. a wont task is out of the plan and listed as excluded', async () => {
     const ws = await workspace()
-    await ok(ws, 'project', 'add', 'Calc', '--slug', 'calc')
-    await ok(ws, 'task', 'add', 'Parse input', '--project', 'calc', '--estimate', '1,2,3')
-    await ok(ws, 'task', 'add', 'Port to COBOL', '--project', 'calc', '--priority', 'wont', '--estimate', '20,20,20')
+    await ws.ok('project', 'add', 'Calc', '--slug', 'calc')
+    await ws.ok('task', 'add', 'Parse input', '--project', 'calc', '--estimate', '1,2,3')
+    await ws.ok('task', 'add', 'Port to COBOL', '--project', 'calc', '--priority', 'wont', '--estimate', '20,20,20')
     const c = await doc(ws, 'critical-path', '--project', 'calc')
     expect(c.duration).toBe(2)
     expect(c.tasks.map((t: Row) => t.ref)).toEqual(['calc/001-parse-input'])
@@ -80,10 +78,10 @@ describe('critical-path', () => {
 
   test('4. a blocked task stays in the schedule, marked, holding its dependents', async () => {
     const ws = await workspace()
-    await ok(ws, 'project', 'add', 'Calc', '--slug', 'calc')
-    await ok(ws, 'task', 'add', 'Lexer', '--project', 'calc', '--estimate', '3,3,3')
-    await ok(ws, 'task', 'add', 'Parser', '--project', 'calc', '--estimate', '2,2,2', '--depends-on', '1')
-    await ok(ws, 'task', 'block', '1', '--why', 'waiting for the grammar')
+    await ws.ok('project', 'add', 'Calc', '--slug', 'calc')
+    await ws.ok('task', 'add', 'Lexer', '--project', 'calc', '--estimate', '3,3,3')
+    await ws.ok('task', 'add', 'Parser', '--project', 'calc', '--estimate', '2,2,2', '--depends-on', '1')
+    await ws.ok('task', 'block', '1', '--why', 'waiting for the grammar')
     const c = await doc(ws, 'critical-path', '--project', 'calc')
     const r = rowsByShortRef(c)
     expect(r['calc/001']).toMatchObject({ status: 'blocked', es: 0, critical: true })
@@ -94,13 +92,12 @@ describe('critical-path', () => {
 
   test('5. an unsized task leaves the rest scheduled; the workspace view is not a project; cross-project links count', async () => {
     const ws = await workspace()
-    await ok(ws, 'project', 'add', 'Calc', '--slug', 'calc')
-    await ok(ws, 'project', 'add', 'Docs', '--slug', 'docs')
-    await ok(ws, 'task', 'add', 'Lexer', '--project', 'calc', '--estimate', '3,3,3')
-    await ok(ws, 'task', 'add', 'Parser', '--project', 'calc', '--estimate', '2,2,2', '--depends-on', '1')
-    await ok(ws, 'task', 'add', 'Sketch the manual', '--project', 'docs')
-    await ok(
-      ws,
+    await ws.ok('project', 'add', 'Calc', '--slug', 'calc')
+    await ws.ok('project', 'add', 'Docs', '--slug', 'docs')
+    await ws.ok('task', 'add', 'Lexer', '--project', 'calc', '--estimate', '3,3,3')
+    await ws.ok('task', 'add', 'Parser', '--project', 'calc', '--estimate', '2,2,2', '--depends-on', '1')
+    await ws.ok('task', 'add', 'Sketch the manual', '--project', 'docs')
+    await ws.ok(
       'task',
       'add',
       'Document the parser',
@@ -135,11 +132,10 @@ describe('critical-path', () => {
 describe('next, overview and context agree on readiness (FS done, SS started, FF/SF never hold)', () => {
   test('3. SS on unstarted tasks is not ready; FF on an unfinished task is', async () => {
     const ws = await workspace()
-    await ok(ws, 'project', 'add', 'Calc', '--slug', 'calc')
-    await ok(ws, 'task', 'add', 'Lexer', '--project', 'calc', '--priority', 'must', '--estimate', '1,2,3')
-    await ok(ws, 'task', 'add', 'Grammar', '--project', 'calc', '--priority', 'must', '--estimate', '1,2,3')
-    await ok(
-      ws,
+    await ws.ok('project', 'add', 'Calc', '--slug', 'calc')
+    await ws.ok('task', 'add', 'Lexer', '--project', 'calc', '--priority', 'must', '--estimate', '1,2,3')
+    await ws.ok('task', 'add', 'Grammar', '--project', 'calc', '--priority', 'must', '--estimate', '1,2,3')
+    await ws.ok(
       'task',
       'add',
       'Parser',
@@ -152,7 +148,7 @@ describe('next, overview and context agree on readiness (FS done, SS started, FF
       '--depends-on',
       '2:SS',
     )
-    await ok(ws, 'task', 'add', 'Test suite', '--project', 'calc', '--priority', 'must', '--depends-on', '1:FF')
+    await ws.ok('task', 'add', 'Test suite', '--project', 'calc', '--priority', 'must', '--depends-on', '1:FF')
     const n = await doc(ws, 'next', '--project', 'calc', '--parallel', '10')
     expect(n.ready.map((r: { ref: string }) => r.ref)).toEqual([
       'calc/001-lexer',
@@ -176,8 +172,8 @@ describe('next, overview and context agree on readiness (FS done, SS started, FF
     expect(brief).toMatch(/- SS calc\/001-lexer — open: Lexer \(holds the start\)/)
     expect((await ws.dacli('context', 'calc/4')).stdout).toMatch(/Ready to start: yes/)
     // Starting both SS predecessors releases the parser.
-    await ok(ws, 'task', 'claim', '1')
-    await ok(ws, 'task', 'claim', '2')
+    await ws.ok('task', 'claim', '1')
+    await ws.ok('task', 'claim', '2')
     const n2 = await doc(ws, 'next', '--project', 'calc')
     expect(n2.ready.map((r: { ref: string }) => r.ref)).toEqual(['calc/003-parser', 'calc/004-test-suite'])
     expect((await ws.dacli('context', 'calc/3')).stdout).toMatch(/- SS calc\/001-lexer — active: Lexer \(start: met\)/)
@@ -196,11 +192,10 @@ describe('next, overview and context agree on readiness (FS done, SS started, FF
     await fc.assert(
       fc.asyncProperty(shape, async (tasks) => {
         const ws = await workspace({ git: false })
-        await ok(ws, 'project', 'add', 'P', '--slug', 'p')
+        await ws.ok('project', 'add', 'P', '--slug', 'p')
         for (const [i, t] of tasks.entries()) {
           const deps = i === 0 ? [] : [...new Map(t.deps.map((d) => [(d.back % i) + 1, d.type])).entries()]
-          await ok(
-            ws,
+          await ws.ok(
             'task',
             'add',
             `Task number ${i + 1}`,
@@ -212,9 +207,9 @@ describe('next, overview and context agree on readiness (FS done, SS started, FF
           )
         }
         for (const [i, t] of tasks.entries()) {
-          if (t.state === 'active') await ok(ws, 'task', 'claim', String(i + 1))
-          if (t.state === 'blocked') await ok(ws, 'task', 'block', String(i + 1))
-          if (t.state === 'done') await ok(ws, 'task', 'done', String(i + 1), '--allow-unverified')
+          if (t.state === 'active') await ws.ok('task', 'claim', String(i + 1))
+          if (t.state === 'blocked') await ws.ok('task', 'block', String(i + 1))
+          if (t.state === 'done') await ws.ok('task', 'done', String(i + 1), '--allow-unverified')
         }
         const next = await doc(ws, 'next', '--project', 'p', '--parallel', '100')
         const cpm = await doc(ws, 'critical-path', '--project', 'p')

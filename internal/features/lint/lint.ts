@@ -2,7 +2,7 @@ import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { type LintFinding, lintDecision, lintRisk, lintTask } from '../../engines/lint.js'
 import { listNotes, listRisks, type TaskRecord } from '../../store/index.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import { qualifiedRef } from '../../store/refs.js'
 import type { LintDocT } from './json.js'
 
@@ -23,18 +23,18 @@ export const lint = defineCommand({
   json: 'lint/v1',
   mutates: false,
   async run(ctx, input) {
-    const project = input.flags.project
-    if (project !== undefined) safeSegment(project, 'project slug')
+    const project = projectFilter(input.flags.project)
     const store = await ctx.store()
     const findings: LintFinding[] = []
     const ref = input.args.ref
     if (ref !== undefined) {
       findings.push(...lintTask(toLint(await store.readTask(ref, project === undefined ? {} : { prefer: project }))))
     } else {
-      // Every task in full, each file parsed at most once (a listing, then every file again, parsed twice).
-      const listing = await store.listRecords(project)
-      for (const t of listing.records.filter((x) => x.status !== 'done')) {
-        findings.push(...lintTask(toLint(t)))
+      // Every task's summary and criteria, each file parsed at most once (through the index; no full records).
+      const listing = await store.listWithCriteria(project)
+      for (const t of listing.tasks) {
+        if (t.status !== 'done')
+          findings.push(...lintTask({ ref: qualifiedRef(t), title: t.title, status: t.status, criteria: t.criteria }))
       }
       const notes = await listNotes(store, project)
       for (const n of notes.notes.filter((x) => x.kind === 'decision')) {

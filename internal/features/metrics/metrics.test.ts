@@ -60,63 +60,62 @@ describe('a populated workspace', () => {
     // Whole seconds (log stamps have second precision), ten days ago.
     T0 = Math.floor(Date.now() / 1000) * 1000 - 10 * D
     const at = (ms: number, as?: string): RunOpts => ({ now: new Date(T0 + ms), ...(as ? { as } : {}) })
-    const ok = async (...a: (string | RunOpts)[]) => (await ws.dacli(...a)).expectExit(0)
-    await ok('project', 'add', 'Ledger', '--slug', 'ledger', at(0))
-    await ok('project', 'add', 'Site', '--slug', 'site', at(0))
-    await ok('task', 'add', 'Round refunds', '--project', 'ledger', '--accept', 'rounded', at(0))
-    await ok('task', 'add', 'Audit paths', '--project', 'ledger', '--accept', 'listed', at(0))
-    await ok('task', 'add', 'Fix rates', '--project', 'ledger', '--accept', 'fixed', at(0))
-    await ok('task', 'add', 'Drop legacy export', '--project', 'ledger', '--accept', 'gone', at(0))
-    await ok('task', 'add', 'Still open', '--project', 'ledger', '--accept', 'someday', at(0))
-    await ok('task', 'add', 'Tidy readme', '--project', 'ledger', at(0))
-    await ok('task', 'add', 'Ship the page', '--project', 'site', '--accept', 'shipped', at(0))
+    await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger', at(0))
+    await ws.ok('project', 'add', 'Site', '--slug', 'site', at(0))
+    await ws.ok('task', 'add', 'Round refunds', '--project', 'ledger', '--accept', 'rounded', at(0))
+    await ws.ok('task', 'add', 'Audit paths', '--project', 'ledger', '--accept', 'listed', at(0))
+    await ws.ok('task', 'add', 'Fix rates', '--project', 'ledger', '--accept', 'fixed', at(0))
+    await ws.ok('task', 'add', 'Drop legacy export', '--project', 'ledger', '--accept', 'gone', at(0))
+    await ws.ok('task', 'add', 'Still open', '--project', 'ledger', '--accept', 'someday', at(0))
+    await ws.ok('task', 'add', 'Tidy readme', '--project', 'ledger', at(0))
+    await ws.ok('task', 'add', 'Ship the page', '--project', 'site', '--accept', 'shipped', at(0))
     const worker = (await ws.agent('rw', 'worker')).token
     const helper = (await ws.agent('rw', 'helper')).token
 
     // ledger/1: claimed at T0, verified at +1h, done at +2h reporting 1200 tokens. Wall 2h = 7200 s.
-    await ok('task', 'claim', 'ledger/1', at(0, worker))
-    await ok('task', 'check', 'ledger/1', '--all', '--verify', 'true', at(1 * H, worker))
-    await ok('task', 'done', 'ledger/1', '--tokens', '1200', at(2 * H, worker))
+    await ws.ok('task', 'claim', 'ledger/1', at(0, worker))
+    await ws.ok('task', 'check', 'ledger/1', '--all', '--verify', 'true', at(1 * H, worker))
+    await ws.ok('task', 'done', 'ledger/1', '--tokens', '1200', at(2 * H, worker))
 
     // ledger/2: the worker's 1 h lease (from +1h) lapses; the helper takes it over at +3h (lease-expired), asks
     // at +3h10m (the question blocks it: blocked), root answers at +3h20m (one answered question), the helper
     // ticks the criterion on its word at +4h (attested, so its close is an unverified-close) and closes at +5h
     // with 3000 tokens. Wall: first claim +1h → +5h = 4 h = 14400 s.
-    await ok('task', 'claim', 'ledger/2', '--lease', '1h', at(1 * H, worker))
-    await ok('task', 'claim', 'ledger/2', at(3 * H, helper))
+    await ws.ok('task', 'claim', 'ledger/2', '--lease', '1h', at(1 * H, worker))
+    await ws.ok('task', 'claim', 'ledger/2', at(3 * H, helper))
     const q = (
       await ws.dacli('ask', 'Which paths count?', '--about', 'ledger/2', '--json', at(3 * H + 10 * 60_000, helper))
     ).expectExit(0).json
     expect(q.task.status).toBe('blocked')
-    await ok('answer', q.id, 'Only the payment paths', at(3 * H + 20 * 60_000))
-    await ok('task', 'check', 'ledger/2', '--all', at(4 * H, helper))
-    await ok('task', 'done', 'ledger/2', '--tokens', '3000', at(5 * H, helper))
+    await ws.ok('answer', q.id, 'Only the payment paths', at(3 * H + 20 * 60_000))
+    await ws.ok('task', 'check', 'ledger/2', '--all', at(4 * H, helper))
+    await ws.ok('task', 'done', 'ledger/2', '--tokens', '3000', at(5 * H, helper))
 
     // ledger/3: claimed at +1d, verified and done at +1d2h, reopened at +2d (reopened), claimed again at +8d,
     // verified, and closed at +8d30m from the feature branch trunk lacks, deliberately (unlanded-override).
     // Wall: first claim +1d → last close +8d30m = 7 d 30 min = 604800 + 1800 = 606600 s. No tokens reported.
-    await ok('task', 'claim', 'ledger/3', at(1 * D))
-    await ok('task', 'check', 'ledger/3', '--all', '--verify', 'true', at(1 * D + 1 * H))
-    await ok('task', 'done', 'ledger/3', at(1 * D + 2 * H))
-    await ok('task', 'reopen', 'ledger/3', '--reason', 'rates regressed', at(2 * D))
-    await ok('task', 'claim', 'ledger/3', at(8 * D))
-    await ok('task', 'check', 'ledger/3', '--all', '--verify', 'true', at(8 * D + 10 * 60_000))
-    await ok('task', 'done', 'ledger/3', '--branch', 'feature', '--allow-unlanded', at(8 * D + 30 * 60_000))
+    await ws.ok('task', 'claim', 'ledger/3', at(1 * D))
+    await ws.ok('task', 'check', 'ledger/3', '--all', '--verify', 'true', at(1 * D + 1 * H))
+    await ws.ok('task', 'done', 'ledger/3', at(1 * D + 2 * H))
+    await ws.ok('task', 'reopen', 'ledger/3', '--reason', 'rates regressed', at(2 * D))
+    await ws.ok('task', 'claim', 'ledger/3', at(8 * D))
+    await ws.ok('task', 'check', 'ledger/3', '--all', '--verify', 'true', at(8 * D + 10 * 60_000))
+    await ws.ok('task', 'done', 'ledger/3', '--branch', 'feature', '--allow-unlanded', at(8 * D + 30 * 60_000))
 
     // ledger/4: removed at +9d (a tombstone: counts against completion).
-    await ok('task', 'rm', 'ledger/4', at(9 * D))
+    await ws.ok('task', 'rm', 'ledger/4', at(9 * D))
 
     // ledger/5: claimed and blocked, never finished — not a sample of anything.
-    await ok('task', 'claim', 'ledger/5', at(1 * D))
-    await ok('task', 'block', 'ledger/5', '--why', 'waits on finance', at(1 * D + H))
+    await ws.ok('task', 'claim', 'ledger/5', at(1 * D))
+    await ws.ok('task', 'block', 'ledger/5', '--why', 'waits on finance', at(1 * D + H))
 
     // ledger/6: no criteria, closed with --allow-unverified at +9d12h without a claim (unverified-close; no wall
     // time: it was never claimed).
-    await ok('task', 'done', 'ledger/6', '--allow-unverified', at(9 * D + 12 * H))
+    await ws.ok('task', 'done', 'ledger/6', '--allow-unverified', at(9 * D + 12 * H))
 
     // site/1: claimed at +2d, accepted with --verify at +2d6h reporting 500 tokens. Wall 6 h = 21600 s.
-    await ok('task', 'claim', 'site/1', at(2 * D))
-    await ok('accept', 'site/1', '--verify', 'true', '--tokens', '500', at(2 * D + 6 * H))
+    await ws.ok('task', 'claim', 'site/1', at(2 * D))
+    await ws.ok('accept', 'site/1', '--verify', 'true', '--tokens', '500', at(2 * D + 6 * H))
   })
 
   test('the log holds what metrics reads (bytes on disk)', async () => {
@@ -252,14 +251,13 @@ describe('a populated workspace', () => {
 describe('hostile files', () => {
   test('a mangled stamp is unknown, a malformed token line is ignored, a broken file is announced and skipped', async () => {
     const ws = await workspace()
-    const ok = async (...a: string[]) => (await ws.dacli(...a)).expectExit(0)
-    await ok('project', 'add', 'Ledger', '--slug', 'ledger')
+    await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
     for (const t of ['First', 'Second']) {
-      await ok('task', 'add', `${t} job`, '--project', 'ledger', '--accept', 'works')
+      await ws.ok('task', 'add', `${t} job`, '--project', 'ledger', '--accept', 'works')
     }
     for (const ref of ['ledger/1', 'ledger/2']) {
-      await ok('task', 'claim', ref)
-      await ok('accept', ref, '--verify', 'true', '--tokens', '10')
+      await ws.ok('task', 'claim', ref)
+      await ws.ok('accept', ref, '--verify', 'true', '--tokens', '10')
     }
     const rel = (await ws.dacli('task', 'show', 'ledger/1', '--json')).json.path
     const text = ws.file(rel)

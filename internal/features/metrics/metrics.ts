@@ -6,7 +6,7 @@ import type { Out } from '../../clikit/io.js'
 import { FAILURE_CLASSES, type HistoryLine, measure, type TaskHistory } from '../../engines/metrics.js'
 import { listEvents } from '../../store/events.js'
 import { stamp, type TaskRecord } from '../../store/model.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import { listTombstones } from '../../store/tombstones.js'
 import type { MetricsDocT } from './json.js'
 
@@ -30,7 +30,7 @@ export const metrics = defineCommand({
   examples: ['dacli metrics', 'dacli metrics --project ledger --since 7d --json'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const project = input.flags.project === undefined ? undefined : safeSegment(input.flags.project, 'project slug')
+    const project = projectFilter(input.flags.project)
     if (project !== undefined) store.requireProject(project)
     const now = ctx.now()
     // To the second, like the log's stamps, so the window printed is exactly the one applied.

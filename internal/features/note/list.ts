@@ -2,7 +2,7 @@ import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
 import { listNotes, NOTE_KINDS } from '../../store/index.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import { noteBody } from './docs.js'
 import type { NoteListDocT } from './json.js'
 
@@ -18,8 +18,7 @@ export const list = defineCommand({
   json: 'note-list/v1',
   mutates: false,
   async run(ctx, input) {
-    const project = input.flags.project
-    if (project !== undefined) safeSegment(project, 'project slug')
+    const project = projectFilter(input.flags.project)
     const store = await ctx.store()
     const aboutRef = input.flags.about
     const about =

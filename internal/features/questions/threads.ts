@@ -1,6 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import { listThreads } from '../../store/questions.js'
 import { questionBody, renderThread } from './docs.js'
 import type { ThreadListDocT } from './json.js'
@@ -22,8 +22,9 @@ export const threads = defineCommand({
   examples: ['dacli threads --open', 'dacli threads --about ledger/4 --json'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const { project, limit } = input.flags
-    if (project !== undefined) store.requireProject(safeSegment(project, 'project slug'))
+    const project = projectFilter(input.flags.project)
+    const { limit } = input.flags
+    if (project !== undefined) store.requireProject(project)
     const aboutRef = input.flags.about
     const about = aboutRef === undefined ? undefined : (await store.readTask(aboutRef)).id
     const open = input.flags.open === true

@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
 import { acquireLock } from '../../store/lock.js'
-import { bareRemote, pullClaimRace, pulledClone } from '../../testkit/coordination.js'
+import { originWithCode, pullClaimRace, pulledClone } from '../../testkit/coordination.js'
 import { git, spawnBin, workspace } from '../../testkit/ws.js'
 
 test('a task claim racing a record pull of a diverged record is never lost', { timeout: 120_000 }, async () => {
@@ -23,11 +23,7 @@ test('record pull waits for a task’s lock and re-reads the file under it: a wr
 }, async () => {
   // The race above hits the window only by chance; here a writer holds the task's lock for certain.
   const a = await workspace()
-  const remote = bareRemote()
-  a.write('README.md', 'the code\n')
-  git(a.root, 'add', 'README.md')
-  git(a.root, 'commit', '-q', '-m', 'code')
-  git(a.root, 'remote', 'add', 'origin', remote)
+  const remote = originWithCode(a)
   ;(await a.dacli('project', 'add', 'Race', '--slug', 'race')).expectExit(0)
   const id = (await a.dacli('task', 'add', 'Pulled', '--project', 'race', '--accept', 'x', '--json')).expectExit(0).json
     .id as string

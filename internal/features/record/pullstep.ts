@@ -9,11 +9,11 @@ import { authorOf, committerAt } from '../../gitx/author.js'
 import type { Git, TreeFile } from '../../gitx/index.js'
 import { shortOid } from '../../gitx/objects.js'
 import { messageWith, recordLocked, workspacePrefix } from '../../gitx/record.js'
+import { type MergeResult, Merger } from '../../record/merge.js'
 import { ConflictError, type Identity, type Store } from '../../store/index.js'
 import { applyLocked } from './apply.js'
 import { renderChanges } from './changes.js'
 import type { RecordPullDocT } from './json.js'
-import { type MergeResult, Merger } from './merge.js'
 import { materialize } from './workfiles.js'
 
 const files = (git: Git, tree: string | null): Promise<Map<string, TreeFile>> =>

@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { expectValid } from '../../testkit/schemas.js'
-import { dacliIn, git, spawnBin, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
+import { dacliIn, git, setAutorecord, spawnBin, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
 
@@ -200,8 +200,7 @@ describe('record log', () => {
 
 describe('autorecord', () => {
   test('every successful mutating command records itself: one commit, `dacli: <path> <ref>`', async () => {
-    const cfg = path.join(ws.root, '.dacli', 'config.yml')
-    fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('autorecord: false', 'autorecord: true'))
+    setAutorecord(ws)
     ;(await ws.dacli('task', 'add', 'Add the shim', '--project', 'ledger', '--accept', 'covered')).expectExit(0)
     ;(await ws.dacli('project', 'add', 'Billing', '--slug', 'billing')).expectExit(0)
     ;(await ws.dacli('task', 'list')).expectExit(0) // a read records nothing
@@ -221,8 +220,7 @@ describe('autorecord', () => {
 
   test('a mutation that cannot be recorded still succeeds, with a warning', async () => {
     const plain = await workspace({ git: false })
-    const cfg = path.join(plain.root, '.dacli', 'config.yml')
-    fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('autorecord: false', 'autorecord: true'))
+    setAutorecord(plain)
     const r = (await plain.dacli('project', 'add', 'Solo', '--json')).expectExit(0)
     expect(r.json.slug).toBe('solo')
     expect(r.stderr).toContain('not recorded')
@@ -231,8 +229,7 @@ describe('autorecord', () => {
 
 describe('concurrency', () => {
   test('processes recording at once never lose a commit', async () => {
-    const cfg = path.join(ws.root, '.dacli', 'config.yml')
-    fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('autorecord: false', 'autorecord: true'))
+    setAutorecord(ws)
     ;(await ws.dacli('record')).expectExit(0)
     // Six processes each add a task (which autorecords), while six more run `record` with a message.
     const adds = Array.from({ length: 6 }, (_, i) =>

@@ -3,55 +3,25 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
+import { type Checkout, checkoutAt, originWithCode } from '../../testkit/coordination.js'
 import { expectValid } from '../../testkit/schemas.js'
-import { dacliIn, git, type RunOpts, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
-
-interface Clone {
-  root: string
-  dacli(...args: (string | RunOpts)[]): ReturnType<typeof dacliIn>
-  file(rel: string): string
-  write(rel: string, text: string): void
-}
-
-const cloneAt = (root: string): Clone => ({
-  root,
-  dacli(...args) {
-    const last = args[args.length - 1]
-    const o = typeof last === 'object' ? last : {}
-    return dacliIn(
-      root,
-      args.filter((a): a is string => typeof a === 'string'),
-      o,
-    )
-  },
-  file: (rel) => fs.readFileSync(path.join(root, rel), 'utf8'),
-  write(rel, text) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
-    fs.writeFileSync(path.join(root, rel), text)
-  },
-})
+import { git, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
 
 let remote: string
 let a: Workspace
-let b: Clone
+let b: Checkout
 
 const TASK1 = '.dacli/projects/alpha/tasks/open/001-first-thing.md'
 
 beforeEach(async () => {
-  remote = tempDir('dacli-remote-')
-  git(remote, 'init', '-q', '--bare', '-b', 'main')
   a = await workspace()
-  a.write('README.md', 'the code\n')
-  git(a.root, 'add', 'README.md')
-  git(a.root, 'commit', '-q', '-m', 'code')
-  git(a.root, 'remote', 'add', 'origin', remote)
-  git(a.root, 'push', '-q', 'origin', 'main')
+  remote = originWithCode(a)
   ;(await a.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
   ;(await a.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')).expectExit(0)
   ;(await a.dacli('record', 'push')).expectExit(0)
   const dir = tempDir('dacli-clone-')
   git(dir, 'clone', '-q', remote, '.')
-  b = cloneAt(dir)
+  b = checkoutAt(dir)
 })
 
 /** Pull into b on a fresh clone. */
@@ -221,7 +191,7 @@ describe('diverged records', () => {
     ;(await a.dacli('task', 'add', 'Later work', '--project', 'alpha', '--accept', 'x')).expectExit(0)
     ;(await a.dacli('record', 'push')).expectExit(0)
     // c clones main: its .dacli/ is the one committed with the code, older than the record.
-    const c = cloneAt(tempDir('dacli-clone-'))
+    const c = checkoutAt(tempDir('dacli-clone-'))
     git(c.root, 'clone', '-q', remote, '.')
     expect(fs.existsSync(path.join(c.root, TASK1))).toBe(true)
     const r = (await c.dacli('record', 'pull', '--json')).expectExit(0).json

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { listRisks } from '../../store/index.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import { riskBody } from './docs.js'
 import type { RiskListDocT } from './json.js'
 
@@ -13,8 +13,7 @@ export const list = defineCommand({
   json: 'risk-list/v1',
   mutates: false,
   async run(ctx, input) {
-    const project = input.flags.project
-    if (project !== undefined) safeSegment(project, 'project slug')
+    const project = projectFilter(input.flags.project)
     const { risks, broken } = await listRisks(await ctx.store(), project)
     for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const data: RiskListDocT = { schema: 'risk-list/v1', risks: risks.map(riskBody), skipped: broken }

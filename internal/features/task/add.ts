@@ -3,26 +3,12 @@ import { defineCommand } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { count, oneDecimal, shortRef } from '../../clikit/text.js'
 import { nearestDuplicate } from '../../engines/similarity.js'
-import { RefusedError, UsageError } from '../../store/errors.js'
+import { RefusedError } from '../../store/errors.js'
 import { PRIORITIES, stamp } from '../../store/model.js'
 import { checkText, checkTitle, safeSegment, slugify } from '../../store/paths.js'
 import { qualifiedRef } from '../../store/refs.js'
-import { newTaskBody, parseDepFlag, renderTaskFile } from '../../store/taskfile.js'
-import { taskDoc } from './docs.js'
-
-/** `o,m,p` with 0 ≤ o ≤ m ≤ p (three-point PERT estimate). */
-export function parseEstimate(text: string): { optimistic: number; probable: number; pessimistic: number } {
-  const parts = text.split(',').map((p) => p.trim())
-  const nums = parts.map(Number)
-  if (parts.length !== 3 || parts.some((p) => p === '') || !nums.every((n) => Number.isFinite(n))) {
-    throw new UsageError(`--estimate must be three numbers o,m,p (optimistic, probable, pessimistic), got "${text}"`)
-  }
-  const [o, m, p] = nums as [number, number, number]
-  if (!(o >= 0 && o <= m && m <= p)) {
-    throw new UsageError(`--estimate must satisfy 0 ≤ optimistic ≤ probable ≤ pessimistic, got ${o},${m},${p}`)
-  }
-  return { optimistic: o, probable: m, pessimistic: p }
-}
+import { taskDoc } from '../../store/taskdoc.js'
+import { newTaskBody, parseDepFlag, parseEstimate, renderTaskFile } from '../../store/taskfile.js'
 
 export const add = defineCommand({
   path: 'task add',

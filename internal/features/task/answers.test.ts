@@ -8,7 +8,6 @@ import { expectValid } from '../../testkit/schemas.js'
 import { type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
-const ok = async (...a: Parameters<Workspace['dacli']>) => (await ws.dacli(...a)).expectExit(0)
 const json = async (...a: string[]) => {
   const r = await ws.dacli(...a, '--json')
   if (r.code === 0) expectValid(r.json)
@@ -17,9 +16,9 @@ const json = async (...a: string[]) => {
 
 beforeEach(async () => {
   ws = await workspace()
-  await ok('project', 'add', 'Calc', '--slug', 'calc')
-  await ok('task', 'add', 'Add modulo function', '--project', 'calc', '--accept', 'mod works')
-  await ok('task', 'add', 'Add power function', '--project', 'calc', '--accept', 'pow works')
+  await ws.ok('project', 'add', 'Calc', '--slug', 'calc')
+  await ws.ok('task', 'add', 'Add modulo function', '--project', 'calc', '--accept', 'mod works')
+  await ws.ok('task', 'add', 'Add power function', '--project', 'calc', '--accept', 'pow works')
 })
 
 describe('6. removed is one state everywhere', () => {
@@ -63,8 +62,8 @@ describe('7. reopen gives the task back', () => {
   test('a reopened task has no owner and no claim (logged), so another agent can claim it', async () => {
     const a = await ws.agent('rw', 'alice')
     const b = await ws.agent('rw', 'bob')
-    await ok('task', 'claim', 'calc/1', { as: a.token })
-    await ok('accept', 'calc/1', { as: a.token })
+    await ws.ok('task', 'claim', 'calc/1', { as: a.token })
+    await ws.ok('accept', 'calc/1', { as: a.token })
     const r = (
       await ws.dacli('task', 'reopen', 'calc/1', '--reason', 'mod of negatives is wrong', '--json', { as: a.token })
     ).expectExit(0).json
@@ -119,7 +118,7 @@ describe('11. accept without --verify attests, it does not verify', () => {
     const h = await ws.dacli('accept', 'calc/2')
     expect(h.stdout).toMatch(/1 criterion attested, not verified: ticked without --verify, nothing was run/)
     // With --verify nothing is attested; task check without --verify attests too.
-    await ok('task', 'add', 'Add roots', '--project', 'calc', '--accept', 'a', '--accept', 'b')
+    await ws.ok('task', 'add', 'Add roots', '--project', 'calc', '--accept', 'a', '--accept', 'b')
     const v = (await json('task', 'check', 'calc/3', '--n', '1', '--verify', 'true')).expectExit(0).json
     expect(v.details.attested).toEqual([])
     const c = (await json('task', 'check', 'calc/3', '--n', '2')).expectExit(0).json
@@ -132,7 +131,7 @@ describe('11. accept without --verify attests, it does not verify', () => {
 test('the tombstone file keeps its bytes but for the removal (format: status is the folder)', async () => {
   const live = path.join(ws.root, '.dacli/projects/calc/tasks/open/002-add-power-function.md')
   const before = fs.readFileSync(live, 'utf8')
-  await ok('task', 'rm', 'calc/2')
+  await ws.ok('task', 'rm', 'calc/2')
   expect(fs.existsSync(live)).toBe(false)
   const after = ws.file('.dacli/projects/calc/tasks/removed/002-add-power-function.md')
   expect(after.split('\n').slice(0, 3)).toEqual(before.split('\n').slice(0, 3))

@@ -2,7 +2,7 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { blockTask } from '../../store/index.js'
 import { checkText } from '../../store/paths.js'
-import { changeResult } from './docs.js'
+import { changeResult } from '../../store/taskdoc.js'
 
 export const block = defineCommand({
   path: 'task block',

@@ -1,10 +1,10 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration } from '../../clikit/flags.js'
-import { arbitrationOf } from '../../store/claims.js'
 import { claimTask } from '../../store/index.js'
+import { leaseOptionsOf } from '../../store/lifecycle.js'
 import { qualifiedRef } from '../../store/refs.js'
+import { changeResult } from '../../store/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
-import { changeResult } from './docs.js'
 
 export const claim = defineCommand({
   path: 'task claim',
@@ -32,15 +32,8 @@ export const claim = defineCommand({
   ],
   async run(ctx, input) {
     const store = await ctx.store()
-    const lease = input.flags.lease
     const who = await ctx.identity()
-    const arbitration = arbitrationOf(store, ctx.env, input.flags)
-    const c = await claimTask(
-      store,
-      input.args.ref,
-      who,
-      lease === undefined ? { arbitration } : { leaseMs: lease, arbitration },
-    )
+    const c = await claimTask(store, input.args.ref, who, leaseOptionsOf(store, ctx.env, input.flags))
     const result = await changeResult(store, c)
     if (input.flags.worktree !== true || c.outcome === 'proposed') {
       if (input.flags.worktree === true) ctx.notes.warn('the claim was proposed, not made: no worktree was added')

@@ -1,8 +1,8 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { dependTask, UsageError } from '../../store/index.js'
+import { changeResult } from '../../store/taskdoc.js'
 import { parseDepFlag } from '../../store/taskfile.js'
-import { changeResult } from './docs.js'
 
 export const depend = defineCommand({
   path: 'task depend',

@@ -3,8 +3,8 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { arbitrationOf } from '../../store/claims.js'
 import { doneTask } from '../../store/index.js'
+import { changeResult } from '../../store/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
-import { changeResult } from './docs.js'
 
 export const done = defineCommand({
   path: 'task done',

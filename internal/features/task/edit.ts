@@ -2,8 +2,8 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import { int, oneOf, str } from '../../clikit/flags.js'
 import { editTask, PRIORITIES, UsageError } from '../../store/index.js'
 import { checkText, checkTitle } from '../../store/paths.js'
-import { parseEstimate } from './add.js'
-import { changeResult } from './docs.js'
+import { changeResult } from '../../store/taskdoc.js'
+import { parseEstimate } from '../../store/taskfile.js'
 
 export const edit = defineCommand({
   path: 'task edit',

@@ -3,6 +3,8 @@
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
+import type { listItem, TaskChangeDocument, taskDoc } from '../../store/taskdoc.js'
+import type { taskHistory } from '../../store/taskhistory.js'
 
 const StatusEnum = z.enum(['open', 'active', 'blocked', 'done', 'removed'])
 const PriorityEnum = z.enum(['must', 'should', 'could', 'wont'])
@@ -180,10 +182,15 @@ export const documents = {
   'task-history/v1': TaskHistoryDoc,
 }
 
-export type TaskDocT = z.infer<typeof TaskDoc>
-export type TaskBodyT = Omit<TaskDocT, 'schema'>
+/**
+ * The wire type, which compiles only while the document the store builds fits it: task/v1, its list item and
+ * task-change/v1 are built by store/taskdoc.ts, task-history/v1 by store/taskhistory.ts (the store does not
+ * see these types).
+ */
+type BuiltAs<_Built extends Wire, Wire> = Wire
+
+export type TaskDocT = BuiltAs<Awaited<ReturnType<typeof taskDoc>>, z.infer<typeof TaskDoc>>
 export type TaskListDocT = z.infer<typeof TaskListDoc>
-export type TaskListItemT = z.infer<typeof TaskListItem>
-export type TaskChangeDocT = z.infer<typeof TaskChangeDoc>
-export type TaskHistoryDocT = z.infer<typeof TaskHistoryDoc>
-export type HistoryEntryT = z.infer<typeof HistoryEntry>
+export type TaskListItemT = BuiltAs<ReturnType<typeof listItem>, z.infer<typeof TaskListItem>>
+export type TaskChangeDocT = BuiltAs<TaskChangeDocument, z.infer<typeof TaskChangeDoc>>
+export type TaskHistoryDocT = BuiltAs<Awaited<ReturnType<typeof taskHistory>>, z.infer<typeof TaskHistoryDoc>>

@@ -4,9 +4,9 @@ import { int, oneOf, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
 import { UsageError } from '../../store/errors.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../store/model.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
+import { listItem } from '../../store/taskdoc.js'
 import { folderStatus } from '../../store/tombstones.js'
-import { listItem } from './docs.js'
 import type { TaskListDocT } from './json.js'
 
 export const list = defineCommand({
@@ -28,8 +28,7 @@ export const list = defineCommand({
   common: true,
   examples: ['dacli task list --project ledger --status open --status active', 'dacli task list --owner me --json'],
   async run(ctx, input) {
-    const project = input.flags.project
-    if (project !== undefined) safeSegment(project, 'project slug')
+    const project = projectFilter(input.flags.project)
     const cursorText = input.flags.cursor
     if (cursorText !== undefined && !/^\d+$/.test(cursorText)) {
       throw new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursorText}"`)

@@ -2,15 +2,10 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { expectValid } from '../../testkit/schemas.js'
-import { dacliIn, git, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
+import { dacliIn, git, setAutorecord, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
 
 let ws: Workspace
 const OPEN = '.dacli/projects/ledger/tasks/open'
-
-function setAutorecord(w: Workspace) {
-  const cfg = path.join(w.root, '.dacli', 'config.yml')
-  fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('autorecord: false', 'autorecord: true'))
-}
 
 /** Move a task file by hand (what a claim or a renumbering does), adding a log line. */
 function moveTask(w: Workspace, from: string, to: string, line: string) {

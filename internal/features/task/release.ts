@@ -1,8 +1,8 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { arbitrationOf } from '../../store/claims.js'
 import { releaseTask } from '../../store/index.js'
+import { changeResult } from '../../store/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
-import { changeResult } from './docs.js'
 
 export const release = defineCommand({
   path: 'task release',

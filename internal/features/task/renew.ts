@@ -1,9 +1,9 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { duration } from '../../clikit/flags.js'
-import { arbitrationOf } from '../../store/claims.js'
 import { renewClaim } from '../../store/index.js'
+import { leaseOptionsOf } from '../../store/lifecycle.js'
+import { changeResult } from '../../store/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
-import { changeResult } from './docs.js'
 
 export const renew = defineCommand({
   path: 'task renew',
@@ -20,9 +20,7 @@ export const renew = defineCommand({
   examples: ['dacli task renew ledger/2 --lease 2h'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const lease = input.flags.lease
-    const arbitration = arbitrationOf(store, ctx.env, input.flags)
-    const opts = lease === undefined ? { arbitration } : { leaseMs: lease, arbitration }
+    const opts = leaseOptionsOf(store, ctx.env, input.flags)
     return changeResult(store, await renewClaim(store, input.args.ref, await ctx.identity(), opts))
   },
 })

@@ -3,8 +3,8 @@ import { str } from '../../clikit/flags.js'
 import { arbitrationOf } from '../../store/claims.js'
 import { reopenTask } from '../../store/index.js'
 import { checkTitle } from '../../store/paths.js'
+import { changeResult } from '../../store/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
-import { changeResult } from './docs.js'
 
 export const reopen = defineCommand({
   path: 'task reopen',

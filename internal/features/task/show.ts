@@ -1,6 +1,6 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { classifiedError } from '../../store/errors.js'
-import { blockInfo, renderTask, taskDoc } from './docs.js'
+import { blockInfo, renderTask, taskDoc } from '../../store/taskdoc.js'
 
 export const show = defineCommand({
   path: 'task show',

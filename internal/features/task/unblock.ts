@@ -1,6 +1,6 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { unblockTask } from '../../store/index.js'
-import { changeResult } from './docs.js'
+import { changeResult } from '../../store/taskdoc.js'
 
 export const unblock = defineCommand({
   path: 'task unblock',

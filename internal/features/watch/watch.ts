@@ -11,7 +11,7 @@ import {
   parseCursor,
   validateCursor,
 } from '../../store/journal.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import type { WatchEventDocT, WatchEventListDocT } from './json.js'
 
 const eventOf = (c: Change): WatchEventDocT => ({
@@ -66,9 +66,9 @@ export const watch = defineCommand({
     'dacli watch --json --since 3f9a1c0b2e4d:18244 --timeout 0',
   ],
   async run(ctx, input) {
-    const { project, since } = input.flags
+    const { since } = input.flags
     const timeout = timeoutOf(input.flags.timeout)
-    if (project !== undefined) safeSegment(project, 'project slug')
+    const project = projectFilter(input.flags.project)
     if (ctx.json && timeout === undefined && input.flags.jsonl !== true) {
       // Without an end, --json would print nothing until Ctrl-C; say so rather than hang an automation.
       ctx.notes.note('--json prints its document when the watch stops: give --timeout (0 reads what is there)')

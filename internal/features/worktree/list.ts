@@ -1,7 +1,7 @@
 import { defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import * as wt from '../../gitx/worktree.js'
-import { safeSegment } from '../../store/paths.js'
+import { projectFilter } from '../../store/paths.js'
 import { qualifiedRef } from '../../store/refs.js'
 import { requireGit } from '../../store/worktrees.js'
 import { taskMatcher } from './docs.js'
@@ -18,8 +18,7 @@ export const list = defineCommand({
   mutates: false,
   examples: ['dacli worktree list', 'dacli worktree list --project ledger --json'],
   async run(ctx, input) {
-    const project = input.flags.project
-    if (project !== undefined) safeSegment(project, 'project slug')
+    const project = projectFilter(input.flags.project)
     const store = await ctx.store()
     if (project !== undefined) store.requireProject(project)
     const git = requireGit(store)

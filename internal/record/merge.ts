@@ -13,11 +13,11 @@
 //   `aliases` and a `renumbered` line in its `## Log`.
 
 import { decodeTime } from 'ulid'
-import { byText } from '../../base/order.js'
-import type { Git, TreeFile } from '../../gitx/index.js'
-import { appendToSection } from '../../store/markdown.js'
-import { seqText, stamp } from '../../store/model.js'
-import { taskIdInText } from '../../store/rawtask.js'
+import { byText } from '../base/order.js'
+import type { Git, TreeFile } from '../gitx/index.js'
+import { appendToSection } from '../store/markdown.js'
+import { seqText, stamp } from '../store/model.js'
+import { taskIdInText } from '../store/rawtask.js'
 
 export interface Conflict {
   path: string
@@ -216,7 +216,7 @@ export class Merger {
 
   /** FORMAT.md: the next number is one more than any used by a task file, tombstone or alias of the project. */
   private async highestSeq(files: Map<string, TreeFile>, project: string): Promise<number> {
-    const { parseObject } = await import('../../store/parsing.js')
+    const { parseObject } = await import('../store/parsing.js')
     let max = 0
     for (const [p, f] of files) {
       const m = TASK_PATH.exec(p)
@@ -234,7 +234,7 @@ export class Merger {
   }
 
   private async rewrite(text: string, from: number, to: number): Promise<string> {
-    const { parseObject, renderEdited, setScalar } = await import('../../store/parsing.js')
+    const { parseObject, renderEdited, setScalar } = await import('../store/parsing.js')
     let parsed: ReturnType<typeof parseObject>
     try {
       parsed = parseObject(text)

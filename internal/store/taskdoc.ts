@@ -1,14 +1,16 @@
-// task/v1 bodies from store records, and their human rendering.
+// The task documents from store records — task/v1, a task-list/v1 item, task-change/v1 — and their human
+// rendering. They are document builders, not policy (so not engines); they live beside the records they are
+// built from, like projectdoc.ts, which keeps the task slice small. The wire shapes are the task slice's json.ts
+// (the store does not import a slice): there each built type is checked against its zod schema at compile time.
 
-import type { Result } from '../../clikit/command.js'
-import type { Out, Styler } from '../../clikit/io.js'
-import { count, oneDecimal } from '../../clikit/text.js'
-import { classifiedError } from '../../store/errors.js'
-import type { Change, Store, TaskRecord, TaskSummary } from '../../store/index.js'
-import { teOf } from '../../store/model.js'
-import { qualifiedRef } from '../../store/refs.js'
-import { folderStatus } from '../../store/tombstones.js'
-import type { TaskBodyT, TaskChangeDocT, TaskDocT, TaskListItemT } from './json.js'
+import type { Result } from '../clikit/command.js'
+import type { Out, Styler } from '../clikit/io.js'
+import { count, oneDecimal } from '../clikit/text.js'
+import { classifiedError } from './errors.js'
+import type { Change, Store, TaskRecord, TaskSummary } from './index.js'
+import { type DepType, type Status, teOf } from './model.js'
+import { qualifiedRef } from './refs.js'
+import { folderStatus } from './tombstones.js'
 
 const claimExpired = (expires: string | null, now: Date) => expires !== null && Date.parse(expires) <= now.getTime()
 
@@ -25,9 +27,9 @@ async function resolveQuietly(store: Store, on: string, project: string): Promis
 }
 
 /** The task/v1 body (without `schema`), with dependencies and parent resolved. */
-async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> {
+async function taskBody(store: Store, t: TaskRecord) {
   const now = store.now()
-  const deps: TaskBodyT['depends_on'] = []
+  const deps: { on: string; ref: string | null; title: string | null; type: DepType; status: Status | null }[] = []
   for (const d of t.depends_on) {
     const s = await resolveQuietly(store, d.on, t.project)
     deps.push({
@@ -67,8 +69,11 @@ async function taskBody(store: Store, t: TaskRecord): Promise<TaskBodyT> {
   }
 }
 
-export async function taskDoc(store: Store, t: TaskRecord): Promise<TaskDocT> {
-  return { schema: 'task/v1', ...(await taskBody(store, t)) }
+/** The body of a task/v1 document (also the `task` of a task-change/v1 one). */
+export type TaskBody = Awaited<ReturnType<typeof taskBody>>
+
+export async function taskDoc(store: Store, t: TaskRecord) {
+  return { schema: 'task/v1' as const, ...(await taskBody(store, t)) }
 }
 
 /** What every task document starts with: which task, where it stands, who owns it. */
@@ -85,7 +90,7 @@ function taskHead(t: TaskSummary) {
   }
 }
 
-export function listItem(t: TaskSummary): TaskListItemT {
+export function listItem(t: TaskSummary) {
   // The head's object gets the rest added: `{ ...taskHead(t), … }` went through V8's generic copy for every item,
   // ~90 ms of a 10,000-task list (measured); Object.assign onto the fresh head keeps it a fast object.
   return Object.assign(taskHead(t), {
@@ -130,7 +135,7 @@ export async function blockInfo(store: Store, t: TaskRecord): Promise<BlockInfo 
   }
 }
 
-export function renderTask(out: Out, d: TaskBodyT, block: BlockInfo | null = null): void {
+export function renderTask(out: Out, d: TaskBody, block: BlockInfo | null = null): void {
   const s = out.style
   out.line(`${s('bold', d.ref)}  ${out.status(d.status)}${d.priority ? `  ${d.priority}` : ''}`)
   out.line(s('bold', d.title))
@@ -232,12 +237,22 @@ const PAST: Record<string, string> = {
   rm: 'removed',
 }
 
+/** A task-change/v1 document: what a lifecycle command did to a task, and the task after it. */
+export interface TaskChangeDocument {
+  schema: 'task-change/v1'
+  action: string
+  outcome: Change['outcome']
+  task: TaskBody
+  event_id: string | null
+  details: Record<string, unknown>
+}
+
 /** The task-change/v1 result of a lifecycle command, with its human rendering. */
 export async function changeResult(
   store: Store,
   c: Change,
-): Promise<Result<TaskChangeDocT> & { text: (style: Styler) => string }> {
-  const data: TaskChangeDocT = {
+): Promise<Result<TaskChangeDocument> & { text: (style: Styler) => string }> {
+  const data: TaskChangeDocument = {
     schema: 'task-change/v1',
     action: c.action,
     outcome: c.outcome,

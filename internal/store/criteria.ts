@@ -1,0 +1,62 @@
+// Every task's summary with the texts of its acceptance criteria: what `lint` reads of each task. Through the
+// workspace index — the summaries a listing keeps (`tasks/<project>`) and one section of criteria texts per
+// project (`criteria/<project>`), both validated per file like every cache entry — so a cold run reads and
+// parses each task file once and writes one cache file. A full record (the whole body as JSON, about twice the
+// file) is not made: nothing lint checks needs it, and writing 10,000 of them was most of a cold lint's cost.
+
+import type { Section, Stamp } from './filecache.js'
+import { readText } from './fsio.js'
+import { type Broken, brokenOf, type TaskSummary } from './model.js'
+import { fieldsNow, readTaskFields } from './taskfile.js'
+import { compact, deduplicated, expand, listTaskFiles, type Paths, type SummarySection } from './taskindex.js'
+
+/** A task summary and its criteria's texts, in the file's order. */
+export type CheckedTask = TaskSummary & { criteria: string[] }
+
+/** The criteria's texts of each task file, by `<status>/<file name>` (a section of the index). */
+export type CriteriaSection = Section<string[]>
+
+/**
+ * One project's tasks with their criteria (deduplicated by id, in sequence order), and the files that could
+ * not be read. A pass that saw a file vanish (a claim moving it) is redone, as a listing's is.
+ */
+export async function listCriteria(
+  p: Paths,
+  project: string,
+  summaries: SummarySection,
+  criteria: CriteriaSection,
+): Promise<{ tasks: CheckedTask[]; broken: Broken[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const listed = listTaskFiles(p, project, { stat: true })
+    const broken = [...listed.broken]
+    let vanished = listed.vanished
+    const all: CheckedTask[] = []
+    for (const f of listed.files) {
+      const stamp = f.stamp as Stamp
+      const key = `${f.status}/${f.name}`
+      const read = () => readText(f.abs)
+      const hit = summaries.get(key, stamp, read)
+      const texts = hit === undefined ? undefined : criteria.get(key, stamp, read)
+      if (hit !== undefined && texts !== undefined) {
+        all.push(Object.assign(expand(hit, f), { criteria: texts }))
+        continue
+      }
+      let text: string
+      let task: CheckedTask
+      try {
+        text = readText(f.abs, stamp.size)
+        const { summary, boxes } = fieldsNow(text, f) ?? (await readTaskFields(text, f))
+        task = Object.assign(summary, { criteria: boxes.map((b) => b.text) })
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
+        else broken.push(brokenOf(f.path, e))
+        continue
+      }
+      summaries.set(key, stamp, compact(task), text)
+      criteria.set(key, stamp, task.criteria, text)
+      all.push(task)
+    }
+    if (vanished && attempt < 8) continue
+    return { tasks: deduplicated(all).tasks, broken }
+  }
+}
