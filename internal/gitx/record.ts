@@ -11,7 +11,7 @@ import { authorOf, committerAt } from './author.js'
 import type { FileChange, Git } from './index.js'
 import { sweepObjectTemps } from './isofs.js'
 import type { Signature } from './objects.js'
-import { checkBranchName } from './refs.js'
+import { checkBranchName, headRef } from './refs.js'
 import { snapshotDir, wrapIn } from './snapshot.js'
 
 export interface RecordOptions {
@@ -42,7 +42,9 @@ export function workspacePrefix(git: Git, dir: string): string[] {
   throw new FailureError(`the workspace ${dir} is not inside the git work tree ${git.repo.workTree}`)
 }
 
-export const branchRef = (store: Store) => `refs/heads/${checkBranchName(store.config.record_branch)}`
+/** The record branch's name (checked), and its full ref name. */
+export const recordBranch = (store: Store) => checkBranchName(store.config.record_branch)
+export const branchRef = (store: Store) => headRef(recordBranch(store))
 
 /** One line, no control characters, bounded (messages and trailers). */
 export function oneLine(s: string, max = 200): string {
@@ -74,7 +76,7 @@ export const RECORD_LOCK = 'record'
 /** `recordWorkspace` for a caller that already holds the record lock. */
 export async function recordLocked(store: Store, git: Git, who: Identity, opts: RecordOptions): Promise<RecordOutcome> {
   const ref = branchRef(store)
-  const branch = ref.slice('refs/heads/'.length)
+  const branch = recordBranch(store)
   const prefix = workspacePrefix(git, store.dir)
   const author = authorOf(who, git.repo, store.env, opts.now)
   const committer = committerAt(opts.now)

@@ -15,6 +15,9 @@ import { FailureError } from '../store/errors.js'
 const OID = /^[0-9a-f]{40}$/
 
 /** Git's ref-name rules (git check-ref-format), for a branch given in config.yml. */
+/** The full ref name of a local branch. */
+export const headRef = (branch: string) => `refs/heads/${branch}`
+
 export function checkBranchName(branch: string): string {
   const bad =
     branch === '' ||

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { GitInfo } from '../gitx/discover.js'
+import { headRef } from '../gitx/refs.js'
 import * as wt from '../gitx/worktree.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
 import { mayRewrite, notOwner } from './lifecycle.js'
@@ -141,7 +142,7 @@ export async function addTaskWorktree(
       next: [`dacli worktree add ${qualifiedRef(t)} --branch <another name>`],
     })
   }
-  const tip = await wt.revParse(git, env, `refs/heads/${branch}`)
+  const tip = await wt.revParse(git, env, headRef(branch))
   let base: string | null = null
   if (tip === null) {
     const trunk = opts.base === undefined ? await wt.trunkOf(git, env) : null
@@ -164,13 +165,13 @@ export async function addTaskWorktree(
   await wt.addWorktree(git, env, { path: target, branch, base })
   try {
     const task = await recordWorktree(store, t, who, { path: store.rel(target), branch })
-    const head = await wt.revParse(git, env, `refs/heads/${branch}`)
+    const head = await wt.revParse(git, env, headRef(branch))
     return { outcome: 'created', task, path: target, branch, head, base, branch_deleted: null }
   } catch (e) {
     // The task could not record it: leave no worktree (or new branch) behind.
     await wt.removeWorktree(git, env, target, true).catch(() => undefined)
     if (tip === null) {
-      const made = await wt.revParse(git, env, `refs/heads/${branch}`)
+      const made = await wt.revParse(git, env, headRef(branch))
       if (made !== null) await wt.deleteBranch(git, env, branch, made)
     }
     throw e

@@ -2,7 +2,7 @@ import { isoSeconds } from '../../base/time.js'
 import { defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
 import { shortOid } from '../../gitx/objects.js'
-import { branchRef } from '../../gitx/record.js'
+import { branchRef, recordBranch } from '../../gitx/record.js'
 import { renderChanges } from './changes.js'
 import type { RecordLogDocT } from './json.js'
 
@@ -47,7 +47,7 @@ export const log = defineCommand({
     }
     const data: RecordLogDocT = {
       schema: 'record-log/v1',
-      branch: ref.slice('refs/heads/'.length),
+      branch: recordBranch(store),
       tip,
       commits,
       limit,

@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { RECORD_LOCK } from '../../gitx/record.js'
-import { checkBranchName, tempTag } from '../../gitx/refs.js'
+import { checkBranchName, headRef, tempTag } from '../../gitx/refs.js'
 import { ConflictError, classifiedError, type Identity, RefusedError, ROOT_ID, type Store } from '../../store/index.js'
 import { DEFAULT_RECORD_BRANCH } from '../../store/workspace.js'
 import { isPristine } from './apply.js'
@@ -45,7 +45,7 @@ export const pull = defineCommand({
       }
     }
     const branch = checkBranchName(store?.config.record_branch ?? DEFAULT_RECORD_BRANCH)
-    const ref = `refs/heads/${branch}`
+    const ref = headRef(branch)
     const now = ctx.now()
     const theirs = await git.fetch(remote, branch)
     const lock = store === null ? null : await store.lock(RECORD_LOCK)

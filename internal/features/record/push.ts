@@ -1,7 +1,7 @@
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { count } from '../../clikit/text.js'
 import { shortOid } from '../../gitx/objects.js'
-import { branchRef, RECORD_LOCK, recordLocked } from '../../gitx/record.js'
+import { branchRef, RECORD_LOCK, recordBranch, recordLocked } from '../../gitx/record.js'
 import { RefusedError } from '../../store/index.js'
 import type { RecordPushDocT } from './json.js'
 
@@ -47,7 +47,7 @@ export const push = defineCommand({
         },
       )
     }
-    const branch = ref.slice('refs/heads/'.length)
+    const branch = recordBranch(store)
     const r = await git.push(remote, branch)
     const data: RecordPushDocT = { schema: 'record-push/v1', remote, branch, outcome: r.outcome, commit: tip, recorded }
     return {

@@ -1,6 +1,7 @@
 import * as path from 'node:path'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
+import { headRef } from '../../gitx/refs.js'
 import * as wt from '../../gitx/worktree.js'
 import { NotFoundError } from '../../store/errors.js'
 import { qualifiedRef } from '../../store/refs.js'
@@ -73,7 +74,7 @@ export const prune = defineCommand({
         keep(`${changes.length} uncommitted change${changes.length === 1 ? '' : 's'}`)
         continue
       }
-      const branchTip = w.branch === null ? null : await wt.revParse(git, ctx.env, `refs/heads/${w.branch}`)
+      const branchTip = w.branch === null ? null : await wt.revParse(git, ctx.env, headRef(w.branch))
       const tip = branchTip ?? w.head
       if (trunk === null) {
         keep('no trunk to compare with (pass --into)')
