@@ -5,6 +5,8 @@
 import type { CommandEntry } from '../clikit/command.js'
 import { invoke, type Runtime } from '../clikit/invoke.js'
 import { bufferIO } from '../clikit/io.js'
+import { envelopeOf } from '../clikit/render.js'
+import { type RefusedError, UsageError } from '../store/errors.js'
 
 /** What the page may change: claim, release, tick a criterion, done, add a note. */
 export const ACTIONS: ReadonlySet<string> = new Set([
@@ -27,19 +29,16 @@ export interface Answer {
   body: string
 }
 
+/** The error/v1 answer for a typed error, by the kernel's one mapping (envelopeOf: exit code, kind, details). */
+export function errorAnswer(err: UsageError | RefusedError, status: number): Answer {
+  const env = envelopeOf(err, false)
+  return { status, exit: env.exit_code, body: `${JSON.stringify(env)}\n` }
+}
+
 /** A usage answer in the error/v1 shape, for requests that never reach a command. */
 export function usageAnswer(message: string, status = 400, details: Record<string, unknown> = {}): Answer {
-  const env = {
-    schema: 'error/v1',
-    ok: false,
-    exit_code: 2,
-    kind: 'usage',
-    message,
-    suggestions: [],
-    next_actions: ['GET /api/catalog lists the commands; read ones answer GET, the page’s actions answer POST'],
-    details,
-  }
-  return { status, exit: 2, body: `${JSON.stringify(env)}\n` }
+  const next = ['GET /api/catalog lists the commands; read ones answer GET, the page’s actions answer POST']
+  return errorAnswer(new UsageError(message, { details, next }), status)
 }
 
 /** The command a path names (`task/list` → `task list`), exactly, or null. */

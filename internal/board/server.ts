@@ -12,7 +12,18 @@ import { platform } from 'node:os'
 import { gzipSync } from 'node:zlib'
 import type { CommandEntry } from '../clikit/command.js'
 import type { BoardHandle, BoardServeRequest } from '../clikit/context.js'
-import { ACTIONS, type Answer, argvOf, commandAt, type Params, paramsOfBody, run, usageAnswer } from './api.js'
+import { RefusedError } from '../store/errors.js'
+import {
+  ACTIONS,
+  type Answer,
+  argvOf,
+  commandAt,
+  errorAnswer,
+  type Params,
+  paramsOfBody,
+  run,
+  usageAnswer,
+} from './api.js'
 import { type Asset, loadAssets } from './assets.js'
 import { csrfOk, hostAllowed, newSecrets, presented, type Secrets, sessionCookie } from './guard.js'
 import { watchTree } from './watch.js'
@@ -44,17 +55,7 @@ function answer(res: http.ServerResponse, a: Answer): void {
 }
 
 function refused(policy: string, message: string, next: string[]): Answer {
-  const env = {
-    schema: 'error/v1',
-    ok: false,
-    exit_code: 3,
-    kind: 'refused',
-    message,
-    suggestions: [],
-    next_actions: next,
-    details: { policy },
-  }
-  return { status: 403, exit: 3, body: `${JSON.stringify(env)}\n` }
+  return errorAnswer(new RefusedError(policy, message, { next }), 403)
 }
 
 function readBody(req: http.IncomingMessage): Promise<string | null> {

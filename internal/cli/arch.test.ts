@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { checkArchitecture, type Violation } from '../testkit/arch.js'
+import { checkArchitecture, SLICE_LINES, sliceLines, type Violation } from '../testkit/arch.js'
 import { BIN, baseEnv, REPO_ROOT, tempDir, workspace } from '../testkit/ws.js'
 
 const byRule = (vs: readonly Violation[]) => {
@@ -225,6 +225,18 @@ function body(expr: string): string {
 /** An existing module that gains an import in place, and a command moved back to where it was before. */
 const IN_PLACE = 'internal/mcp/tools.ts'
 const MOVED = 'internal/features/record/tasklog.ts'
+/** A slice padded to one line over the limit, one padded to exactly the limit, and one with a long test file. */
+const OVER = 'internal/features/risk'
+const AT_LIMIT = 'internal/features/questions'
+const BIG_TEST = 'internal/features/claims/planted-big.test.ts'
+
+/** Adds a file of comment lines to the slice at `dir` so that it has `total` lines of non-test code. */
+async function padSlice(dir: string, total: number): Promise<void> {
+  const missing = total - (await sliceLines(dir))
+  expect(missing).toBeGreaterThan(0)
+  fs.writeFileSync(path.join(dir, 'planted-padding.ts'), '// padding\n'.repeat(missing))
+  expect(await sliceLines(dir)).toBe(total)
+}
 
 describe('planted violations: each is reported in its file under its rule, and nothing else is', () => {
   let found: Violation[] = []
@@ -256,6 +268,11 @@ describe('planted violations: each is reported in its file under its rule, and n
     expect(relocated).not.toBe(manifest)
     fs.writeFileSync(manifestFile, relocated)
 
+    // A slice one line over the limit is reported; one at the limit is not, and test files do not count.
+    await padSlice(path.join(root, OVER), SLICE_LINES + 1)
+    await padSlice(path.join(root, AT_LIMIT), SLICE_LINES)
+    fs.writeFileSync(path.join(root, BIG_TEST), '// a long test file\n'.repeat(2 * SLICE_LINES))
+
     found = await checkArchitecture(root)
   }, 120_000)
 
@@ -273,8 +290,22 @@ describe('planted violations: each is reported in its file under its rule, and n
     ])
   })
 
-  test('nothing else is reported', () => {
-    const files = new Set([...planted.map((p) => p.file), IN_PLACE, MOVED])
-    expect(found.filter((v) => !files.has(v.file))).toEqual([])
+  test(`a slice over ${SLICE_LINES} lines of non-test code (${OVER} at ${SLICE_LINES + 1}) → 10 slice size`, () => {
+    expect(found.filter((v) => v.file === OVER)).toEqual([
+      {
+        rule: '10 slice size',
+        file: OVER,
+        detail: `${SLICE_LINES + 1} lines of non-test code (at most ${SLICE_LINES}): split the slice or move shared machinery down`,
+      },
+    ])
+  })
+
+  test('nothing else is reported (a slice at the limit, a long test file, the padding files themselves)', () => {
+    const files = new Set([...planted.map((p) => p.file), IN_PLACE, MOVED, OVER])
+    // The other plants add lines to their slices too; a size report there is theirs, not the padding's.
+    const enlarged = new Set([...files].map((f) => /^internal\/features\/[^/]+/.exec(f)?.[0]))
+    enlarged.delete(AT_LIMIT)
+    const other = (v: Violation) => !files.has(v.file) && !(v.rule === '10 slice size' && enlarged.has(v.file))
+    expect(found.filter(other)).toEqual([])
   })
 })

@@ -314,3 +314,25 @@ test('a summary with every field set reads back the same from the file, the inde
     acceptance_total: 2,
   })
 })
+
+test('a full listing drops the index sections of a project that is gone: its tasks and its criteria', async () => {
+  const ws = await workspace()
+  for (const slug of ['p', 'q']) {
+    ;(await ws.dacli('project', 'add', slug.toUpperCase(), '--slug', slug)).expectExit(0)
+    ;(await ws.dacli('task', 'add', `Task of ${slug}`, '--project', slug, '--accept', 'works')).expectExit(0)
+  }
+  ;(await ws.dacli('lint', '--json')).expectExit(0)
+  const index = path.join(ws.root, '.dacli', 'cache', 'index')
+  const names = () =>
+    fs
+      .readFileSync(index, 'utf8')
+      .split('\n')
+      .slice(2, -1)
+      .map((l) => l.split('\t')[0])
+      .filter((n) => n?.startsWith('tasks/') || n?.startsWith('criteria/'))
+  expect(names()).toEqual(['criteria/p', 'criteria/q', 'tasks/p', 'tasks/q'])
+  // The project is removed by hand; the next full listing forgets both of its sections.
+  fs.rmSync(path.join(ws.root, '.dacli', 'projects', 'q'), { recursive: true })
+  ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  expect(names()).toEqual(['criteria/p', 'tasks/p'])
+})

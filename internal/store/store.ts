@@ -328,8 +328,12 @@ export class Store {
     if (project !== undefined) this.requireProject(project)
     const out: Listing = { tasks: [], broken: [], duplicates: [] }
     const index = this.cache('index')
-    // A listing of every project drops the index sections of projects that no longer exist.
-    if (project === undefined) index.keepSections('tasks/', slugs)
+    // A listing of every project drops the index sections of projects that no longer exist (their tasks, and
+    // the criteria texts lint keeps beside them).
+    if (project === undefined) {
+      index.keepSections('tasks/', slugs)
+      index.keepSections('criteria/', slugs)
+    }
     for (const slug of slugs) {
       let l = this.listings.get(slug)
       if (l === undefined) {

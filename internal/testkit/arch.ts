@@ -11,14 +11,15 @@
 //     aliases included), through the rules biome.json declares for internal/ and
 //     internal/engines/;
 //   - where each command lives comes from the build's own collection of the
-//     commands (scripts/build.mjs, the same that writes the manifest's loaders).
+//     commands (scripts/build.mjs, the same that writes the manifest's loaders);
+//   - a slice's size is its non-test TypeScript lines, counted as `wc -l` does.
 //
-// `checkArchitecture(root)` runs all three over any copy of the tree, so a test
+// `checkArchitecture(root)` runs all four over any copy of the tree, so a test
 // can plant a violation in a temporary copy and see it reported.
 
 import { execFile } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import * as path from 'node:path'
 import { promisify } from 'node:util'
 import { build, type Message, type Metafile } from 'esbuild'
@@ -215,6 +216,8 @@ function graphViolations(edges: readonly ImportEdge[]): Violation[] {
         : ['internal/clikit', 'internal/base', 'internal/cli', 'internal/mcp', 'internal/board'].some((d) =>
             under(e.to, d),
           ) ||
+          // The typed errors, a leaf the kernel maps (an app layer raises them for requests no command sees).
+          e.to === 'internal/store/errors.ts' ||
           /^internal\/features\/[^/]+\/(index|json)\.ts$/.test(e.to) ||
           // The generated table loads each command module on first use.
           (f === 'internal/cli/manifest.gen.ts' && e.kind === 'dynamic-import' && sliceOf(e.to) !== null)
@@ -349,12 +352,48 @@ export async function commandPlacement(root: string): Promise<Violation[]> {
   }
 }
 
+/** 10. Slices stay small: at most this many lines of non-test TypeScript in one folder under internal/features/. */
+export const SLICE_LINES = 1000
+
+/** Lines as `wc -l` counts them (a last line without a newline counts too). */
+const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0))
+
+/** The lines of non-test TypeScript in one slice's folder (subfolders included). */
+export async function sliceLines(dir: string): Promise<number> {
+  let lines = 0
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
+      lines += lineCount(await readFile(path.join(e.parentPath, e.name), 'utf8'))
+    }
+  }
+  return lines
+}
+
+/** Every slice over SLICE_LINES lines of non-test TypeScript. */
+async function sliceSizes(root: string): Promise<Violation[]> {
+  const features = path.join(root, 'internal', 'features')
+  const out: Violation[] = []
+  for (const slice of await readdir(features, { withFileTypes: true })) {
+    if (!slice.isDirectory()) continue
+    const lines = await sliceLines(path.join(features, slice.name))
+    if (lines > SLICE_LINES) {
+      out.push({
+        rule: '10 slice size',
+        file: `internal/features/${slice.name}`,
+        detail: `${lines} lines of non-test code (at most ${SLICE_LINES}): split the slice or move shared machinery down`,
+      })
+    }
+  }
+  return out
+}
+
 /** Every architecture violation in the tree at `root`. */
 export async function checkArchitecture(root: string): Promise<Violation[]> {
-  const [{ edges, unnamed }, lint, placement] = await Promise.all([
+  const [{ edges, unnamed }, lint, placement, sizes] = await Promise.all([
     importGraph(root),
     lintViolations(root),
     commandPlacement(root),
+    sliceSizes(root),
   ])
-  return [...unnamed, ...graphViolations(edges), ...heavyViolations(edges), ...lint, ...placement]
+  return [...unnamed, ...graphViolations(edges), ...heavyViolations(edges), ...lint, ...placement, ...sizes]
 }
