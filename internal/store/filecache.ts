@@ -42,14 +42,8 @@ export function stampOf(file: string): Stamp | null {
 
 export const stampFrom = (st: fs.Stats): Stamp => ({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino })
 
-export const sameStamp = (a: Stamp, b: Stamp): boolean =>
-  a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino
-
 const matches = (s: Stored, stamp: Stamp) => s[0] === stamp.size && s[1] === stamp.mtimeMs && s[2] === stamp.ino
 const stored = (stamp: Stamp): Stored => [stamp.size, stamp.mtimeMs, stamp.ino]
-
-/** Whether a file is past the racy window: a rewrite of it now would move its stamp. */
-export const settled = (stamp: Stamp): boolean => Date.now() - stamp.mtimeMs > RACY_MS
 
 /** [validation stamp, value] — plus a digest of the content when the file was racily fresh at caching time. */
 type Entry<T> = [Stored, T] | [Stored, T, string]
@@ -110,11 +104,6 @@ export class Section<T> {
     const racy = Date.now() - stamp.mtimeMs <= RACY_MS
     if (racy && text === undefined) return
     this.sets.set(name, racy ? [stored(stamp), value, digest(text as string)] : [stored(stamp), value])
-  }
-
-  /** Count these entries as used (their files were validated another way), so `used` keeps them. */
-  touch(names: readonly string[]): void {
-    for (const n of names) this.hits.push(n)
   }
 
   /** Forget every entry whose name is not in `names` (the files that exist now), even under `all`. */

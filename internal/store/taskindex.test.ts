@@ -8,7 +8,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
 import { workspace } from '../testkit/ws.js'
+import { CacheFile, cachePath } from './filecache.js'
 import { hostTag } from './fsio.js'
+import { type Listing, listProject } from './taskindex.js'
 
 test('the cache is rewritten when its entries change, not on every listing of a fresh file', async () => {
   const entries = () => {
@@ -50,4 +52,33 @@ test('the cache is rewritten when its entries change, not on every listing of a 
   expect(entries()['open/001-fresh-one.md']?.length).toBe(2)
   expect((await list()).tasks[0].title).toBe('Fresh one')
   expect(stamp()).toBe(second)
+})
+
+test('a process keeps no summaries between listings: each listing takes them from the index again', async () => {
+  // Summaries kept for a long-running process (the MCP server) held ~10 MB alive at 10,000 tasks, which V8's old
+  // generation multiplies before a full collection; every listing reads them from the index instead.
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['One', 'Two', 'Three']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  // Past the racy window, so nothing but this rule keeps a summary from being remembered.
+  const old = new Date(Date.now() - 3_600_000)
+  const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
+  for (const f of fs.readdirSync(open)) fs.utimesSync(path.join(open, f), old, old)
+  ;(await ws.dacli('task', 'list', '--json')).expectExit(0) // the index holds every file's stamp now
+  const p = { root: ws.root, dir: path.join(ws.root, '.dacli') }
+  let opened = 0
+  const section = () => {
+    opened++
+    return new CacheFile(cachePath(p.dir, 'index')).section<unknown[]>('tasks/p', 'used')
+  }
+  const listings = []
+  for (let i = 0; i < 3; i++) listings.push(await listProject(p, 'p', section))
+  expect(opened).toBe(3)
+  const [first, , third] = listings as [Listing, Listing, Listing]
+  expect(third.tasks.map((t) => t.title)).toEqual(['One', 'Two', 'Three'])
+  expect(third.tasks).toEqual(first.tasks)
+  for (const [i, t] of third.tasks.entries()) {
+    expect(t).not.toBe(first.tasks[i])
+    expect(Object.isFrozen(t)).toBe(false)
+  }
 })
