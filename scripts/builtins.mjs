@@ -6,7 +6,8 @@
 // - node:crypto: the import loads it (~15 internal modules) and the facade reads `webcrypto` too, ~2.5 ms of CPU
 //   on every start-up (measured against an empty module, 21 interleaved runs), while most commands never hash or
 //   sign. Its stand-in has one function per crypto function, loading the module on the first call.
-// - node:os (the host name, the temp folder) is needed by few commands; it gets the same kind of stand-in.
+// - node:os (the host name, the temp folder) and node:child_process (git, --verify; it loads node:net, dgram and
+//   the streams library) are needed by few invocations; they get the same kind of stand-in.
 // - node:fs is loaded with Node itself, but its facade reads the `ReadStream` and `promises` getters, which load
 //   the streams library, node:net and fs/promises: ~2 ms of a `--version` (CPU profiles, 8 runs). Its stand-in
 //   takes the module through `require` and re-exports its values; exports that are getters are left out, except
@@ -24,12 +25,12 @@ const header = (name) => [
   `const load = () => __dacliRequireOf(import.meta.url)(${JSON.stringify(name)})`,
 ]
 
-/** The ES module text of the stand-in for `node:crypto`, `node:os` or `node:fs`. */
+/** The ES module text of the stand-in for `node:crypto`, `node:os`, `node:child_process` or `node:fs`. */
 export function standIn(name) {
   const real = requireHere(name)
   const keys = Object.keys(real).sort()
   const callable = (k) => typeof real[k] === 'function' && /^[a-z]\w*$/.test(k)
-  if (name === 'node:crypto' || name === 'node:os') {
+  if (name !== 'node:fs') {
     return [
       ...header(name),
       'let loaded',
@@ -51,7 +52,8 @@ export function standIn(name) {
 }
 
 /**
- * The esbuild plugin: static imports of node:crypto and node:os (ours and the bundled packages') and of node:fs (ours: the
+ * The esbuild plugin: static imports of node:crypto, node:os and node:child_process (ours and the bundled packages')
+ * and of node:fs (ours: the
  * packages' own uses of fs are theirs to make) get the stand-ins.
  */
 export function lazyBuiltins({ root }) {
@@ -60,7 +62,7 @@ export function lazyBuiltins({ root }) {
   return {
     name: 'dacli-lazy-builtins',
     setup(b) {
-      b.onResolve({ filter: /^(node:)?(crypto|fs|os)$/ }, (args) => {
+      b.onResolve({ filter: /^(node:)?(crypto|fs|os|child_process)$/ }, (args) => {
         if (args.kind !== 'import-statement') return undefined
         const name = `node:${args.path.replace(/^node:/, '')}`
         // The build's own wrapper modules (scripts/chunks.mjs, not files) count as ours.

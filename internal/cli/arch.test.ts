@@ -49,7 +49,7 @@ describe('architecture rules', () => {
     }
     visit('build/dacli.js', new Set())
     const allowed =
-      /^(cmd\/(dacli|system)\.ts|internal\/clikit\/[a-z]+\.ts|internal\/cli\/(main|manifest\.gen)\.ts|internal\/runtime\/services\.ts|internal\/store\/errors\.ts|internal\/base\/[a-z]+\.ts|dacli-builtin:node:(crypto|fs|os))$/
+      /^(cmd\/(dacli|system)\.ts|internal\/clikit\/[a-z]+\.ts|internal\/cli\/(main|manifest\.gen)\.ts|internal\/runtime\/services\.ts|internal\/store\/errors\.ts|internal\/base\/[a-z]+\.ts|dacli-builtin:node:(crypto|fs|os|child_process))$/
     expect([...inputs].filter((i) => !allowed.test(i))).toEqual([])
     expect([...externals].filter((e) => !e.startsWith('node:'))).toEqual([])
   })

@@ -44,7 +44,7 @@ function loaded(...args: string[]): string[] {
   return fs.readFileSync(out, 'utf8').split('\n')
 }
 
-test('--version, help, task show and task list load no node:crypto; a command that signs loads and uses it', () => {
+test('--version, help, task show and task list load no node:crypto; task add no child_process nor WebCrypto; a command that signs loads and uses crypto', () => {
   for (const args of [['--version'], ['help'], ['task', 'show', 'alpha/001', '--json'], ['task', 'list', '--json']]) {
     const mods = loaded(...args)
     expect(
@@ -57,6 +57,9 @@ test('--version, help, task show and task list load no node:crypto; a command th
       args.join(' '),
     ).toEqual([])
   }
+  // A task add takes random bytes (its id, its lock) from crypto, but spawns nothing and never needs WebCrypto.
+  const added = loaded('task', 'add', 'Second', '--project', 'alpha', '--accept', 'works', '--quiet')
+  expect(added.filter((m) => /NativeModule (child_process|net|dgram|internal\/crypto\/webcrypto)$/.test(m))).toEqual([])
   // Spawning an identity derives and signs with Ed25519 and hashes its token: the real functions ran.
   const spawned = loaded('agent', 'spawn', '--role', 'worker', '--json')
   expect(spawned).toContain('NativeModule crypto')

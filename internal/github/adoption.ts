@@ -3,13 +3,12 @@
 // written onto the task of each `link` item. Issue text is untrusted: it is stored as quoted, attributed context,
 // never as instructions or as structure (a quoted line cannot open a section of the task file).
 
-import { ulid } from 'ulid'
 import type { Progress } from '../clikit/io.js'
 import { count } from '../clikit/text.js'
 import { classify, type Planned } from '../engines/adoption.js'
 import { ConflictError, RefusedError, type Store, stamp, type TaskRecord, type TaskSummary } from '../store/index.js'
 import { inlineMarkdown } from '../store/markdown.js'
-import { slugify } from '../store/paths.js'
+import { newUlid, slugify } from '../store/paths.js'
 import { newTaskBody, renderTaskFile } from '../store/taskfile.js'
 import type { Issue } from './client.js'
 import { writeMapping } from './mapping.js'
@@ -169,7 +168,7 @@ async function createTask(a: AdoptContext, p: PlannedIssue): Promise<TaskRecord>
   })
   const file = renderTaskFile(
     {
-      id: `t-${ulid()}`,
+      id: `t-${newUlid()}`,
       created: at,
       created_by: a.actor,
       priority: null,

@@ -3,14 +3,13 @@
 
 import { randomBytes } from 'node:crypto'
 import * as path from 'node:path'
-import { ulid } from 'ulid'
 import { dropOnRelease } from './arbitrate.js'
 import type { Arbitration } from './claims.js'
 import { ConflictError, NotFoundError, RefusedError } from './errors.js'
 import { assertNoLinks, atomicWrite, readText } from './fsio.js'
 import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } from './identity.js'
 import { type Identity, stamp } from './model.js'
-import { safeSegment, slugify } from './paths.js'
+import { newUlid, safeSegment, slugify } from './paths.js'
 import { qualifiedRef } from './refs.js'
 import { agentSigner } from './signing.js'
 import { fileRefOf, type Store } from './store.js'
@@ -54,7 +53,7 @@ export async function spawnAgent(
   const dir = path.join(store.dir, 'agents')
   const created = stamp(store.now())
   for (let attempt = 0; attempt < 8; attempt++) {
-    const disc = ulid().slice(-6).toLowerCase()
+    const disc = newUlid().slice(-6).toLowerCase()
     const id = safeSegment(roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`, 'agent id')
     const token = randomBytes(24).toString('hex')
     // The child's public key comes from its token; the parent signs what the child is (trust.ts).

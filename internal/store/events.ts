@@ -8,14 +8,13 @@
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { ulid } from 'ulid'
 import { byText } from '../base/order.js'
 import { FailureError, NotFoundError } from './errors.js'
 import { stampOf } from './filecache.js'
 import { parseData } from './flat.js'
 import { atomicWrite, isTempName, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
-import { isId, safeSegment } from './paths.js'
+import { isId, newUlid, safeSegment } from './paths.js'
 import { canonicalJSON } from './signing.js'
 import type { Store } from './store.js'
 
@@ -118,7 +117,7 @@ export async function createEvent(
   },
 ): Promise<EventRecord> {
   const now = store.now()
-  const key = ulid(now.getTime())
+  const key = newUlid(now.getTime())
   const id = e.kind === 'question' ? `${QUESTION_PREFIX}${key}` : key
   const created = stamp(now)
   const rec = {

@@ -4,11 +4,11 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { ulid } from 'ulid'
 import { gitInfoAt } from '../gitx/discover.js'
 import { ConflictError, FailureError, UsageError } from './errors.js'
 import { ROOT_ID } from './identity.js'
 import { stamp } from './model.js'
+import { newUlid } from './paths.js'
 import {
   DEFAULT_RECORD_BRANCH,
   FORMAT_VERSION,
@@ -75,7 +75,7 @@ export function initWorkspace(
   }
   const name = (opts.name ?? path.basename(root)).trim() || 'workspace'
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new FailureError('the workspace name contains a control character')
-  const id = ulid()
+  const id = newUlid()
   const created = stamp(opts.now)
   try {
     fs.mkdirSync(dir)

@@ -4,7 +4,6 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { ulid } from 'ulid'
 import { byText } from '../base/order.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from './errors.js'
 import { type Section, stampFrom } from './filecache.js'
@@ -12,7 +11,7 @@ import { parseData } from './flat.js'
 import { assertNoLinks, atomicWrite, isTempName, LinkError, linkOnPath, mkdirNoLinks, readText } from './fsio.js'
 import { sections, sectionText, titleOf } from './markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from './model.js'
-import { isId, projectFilter, slugify } from './paths.js'
+import { isId, newUlid, projectFilter, slugify } from './paths.js'
 import type { Store } from './store.js'
 
 export const NOTE_KINDS = ['decision', 'finding', 'metric', 'ref'] as const
@@ -110,7 +109,7 @@ export async function addNote(store: Store, n: NewNote): Promise<NoteRecord> {
   store.requireProject(n.project)
   const dir = path.join(store.projectDir(n.project), 'notes', `${n.kind}s`)
   const { renderNew } = await import('./frontmatter.js')
-  const id = `n-${ulid(store.now().getTime())}`
+  const id = `n-${newUlid(store.now().getTime())}`
   const front: Record<string, unknown> = {
     id,
     kind: 'note',
@@ -326,7 +325,7 @@ export async function addRisk(
   store.requireProject(r.project)
   const { renderNew } = await import('./frontmatter.js')
   const front = {
-    id: `r-${ulid(store.now().getTime())}`,
+    id: `r-${newUlid(store.now().getTime())}`,
     kind: 'risk',
     created: stamp(store.now()),
     created_by: r.by,

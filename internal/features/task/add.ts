@@ -1,11 +1,10 @@
-import { ulid } from 'ulid'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { count, oneDecimal, shortRef } from '../../clikit/text.js'
 import { nearestDuplicate } from '../../engines/similarity.js'
 import { RefusedError } from '../../store/errors.js'
 import { PRIORITIES, stamp } from '../../store/model.js'
-import { checkText, checkTitle, safeSegment, slugify } from '../../store/paths.js'
+import { checkText, checkTitle, newUlid, safeSegment, slugify } from '../../store/paths.js'
 import { qualifiedRef } from '../../store/refs.js'
 import { taskDoc } from '../../store/taskdoc.js'
 import { newTaskBody, parseDepFlag, parseEstimate, renderTaskFile } from '../../store/taskfile.js'
@@ -58,7 +57,7 @@ export const add = defineCommand({
       if (!deps.some((x) => x.on === target.id)) deps.push({ on: target.id, type: d.type })
     }
     const parent = flags.parent === undefined ? null : (await store.readTask(flags.parent, { prefer: project })).id
-    const id = `t-${ulid()}`
+    const id = `t-${newUlid()}`
     const created = stamp(ctx.now())
 
     const record = await store.createTask(project, (existing) => {
