@@ -96,7 +96,13 @@ export function chunkPlugin({ root, entries }) {
   const cliDir = join(internal, 'cli')
   /** The kernel: the clikit, the base services and the app's main(), as one chunk. */
   // The stand-ins of scripts/builtins.mjs: reached by the kernel, they share its chunk.
-  const KERNEL = [...eager(internal, ['clikit', 'base', join('cli', 'main.ts')]), 'node:crypto', 'node:fs', 'node:os', 'node:child_process']
+  const KERNEL = [
+    ...eager(internal, ['clikit', 'base', join('cli', 'main.ts')]),
+    'node:crypto',
+    'node:fs',
+    'node:os',
+    'node:child_process',
+  ]
   /** The store's read path, which the hot commands need. */
   const STORE_READ = join(internal, 'store', 'store.ts')
   /**
