@@ -138,7 +138,12 @@ function peersTable(peers) {
   ]
 }
 
-/** How busy the machine was: its load average, and the floor's median against a quiet machine's. */
+/**
+ * How busy the machine was: its load average at the start and the end of the run, and the floor's median. Busy
+ * means a 1-minute load average above the number of CPUs at either end (the suite itself keeps about one busy);
+ * the floor alone does not say it, since `node -e 0` itself differs between days on the same machine (47.5 ms on
+ * 2026-11-29, 62–64 ms on 2026-12-01 with nothing else running).
+ */
 function machineNote(r) {
   const floors = r.scenarios.filter((s) => !s.from && s.floor_ms).map((s) => s.floor_ms)
   const sorted = [...floors].sort((a, b) => a - b)
@@ -147,14 +152,16 @@ function machineNote(r) {
   const loads = r.machine.load_start
     ? `Load average (1 / 5 / 15 min) on ${r.machine.cpus} CPUs: ${load(r.machine.load_start)} when the run started, ${load(r.machine.load_end)} when it ended. `
     : ''
-  return [
-    `${loads}The floor (\`node -e 0\`) had a median of ${floor ?? '—'} ms across the scenarios (${QUIET_FLOOR_MS} ms on this machine when quiet, 2026-11-29): ${floor !== null && floor > QUIET_FLOOR_MS * 1.2 ? '**the machine was busy**, which inflates the ratios of long commands more than those of short ones (a 300 ms command is preempted more often than a 50 ms one)' : 'a quiet machine'}.`,
-    '',
-  ]
+  const peak = Math.max(r.machine.load_start?.[0] ?? 0, r.machine.load_end?.[0] ?? 0)
+  const busy = r.machine.load_start ? peak > r.machine.cpus : null
+  const verdict =
+    busy === null
+      ? ''
+      : busy
+        ? ': **the machine was busy**, which inflates the ratios of long commands more than those of short ones (a 300 ms command is preempted more often than a 50 ms one)'
+        : ': a quiet machine (the suite itself keeps about one CPU busy)'
+  return [`${loads}The floor (\`node -e 0\`) had a median of ${floor ?? '—'} ms across the scenarios${verdict}.`, '']
 }
-
-/** `node -e 0` on this machine when nothing else ran (the 2026-11-29 report). */
-const QUIET_FLOOR_MS = 47.5
 
 export function report(r, analysis = null) {
   return [
