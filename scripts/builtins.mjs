@@ -1,6 +1,6 @@
-// Build time only: two of Node's built-in modules are imported through stand-in modules, so that an
-// invocation loads only what it uses. The sources are unchanged (they still import `node:crypto` and
-// `node:fs`), and so are the tests, which run the sources.
+// Build time only: four of Node's built-in modules (crypto, os, child_process, fs) are imported through stand-in
+// modules, so that an invocation loads only what it uses. The sources are unchanged (they still import the
+// built-ins), and so are the tests, which run the sources.
 //
 // Why: in Node 20 an ES import of a built-in builds its ES module facade, which reads every export once.
 // - node:crypto: the import loads it (~15 internal modules) and the facade reads `webcrypto` too, ~2.5 ms of CPU
