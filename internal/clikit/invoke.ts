@@ -11,7 +11,7 @@ import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, familyHelp, usageOf } from './help.js'
 import { colorEnabled, type IO, makeNotes, type Out, terminalWidth } from './io.js'
-import { envelopeOf, jsonOf, renderJSON, writeHumanError } from './render.js'
+import { envelopeOf, renderJSON, writeHumanError, writeJSON } from './render.js'
 import { guide } from './suggest.js'
 import { textGate } from './text.js'
 
@@ -259,7 +259,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
     if (json) {
       // The newline on its own: a document of megabytes is never copied to add it (an MCP answer uses the text).
-      rt.io.stdout.write(jsonOf(result.data))
+      writeJSON(result.data, (t) => rt.io.stdout.write(t))
       rt.io.stdout.write('\n')
     } else if (result.human || result.text !== undefined) {
       const width = terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env)

@@ -185,8 +185,9 @@ export class Store {
       return { slugs: [], broken }
     }
     const slugs: string[] = []
+    const relProjects = this.rel(projects)
     for (const e of ents) {
-      const rel = `${this.rel(projects)}/${e.name}`
+      const rel = `${relProjects}/${e.name}`
       if (e.isSymbolicLink())
         broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
       else if (!e.isDirectory()) continue
