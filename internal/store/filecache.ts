@@ -366,50 +366,69 @@ export class CacheFile {
     // meanwhile, its sections are the ones to copy).
     if (this.bytes === null && this.key !== null) this.withFile((fd, key, size) => this.readAll(fd, key, size))
     const bytes = this.bytes ?? Buffer.alloc(0)
-    const body: Buffer[] = []
+    // Each line is written as it is (a fresh section as its text, a copied one as its bytes): the file is never
+    // assembled in memory first. Offsets count bytes.
+    const body: (Buffer | string)[] = []
     const toc: [string, number, number, number][] = []
     let at = 0
     const all = [...new Set([...this.lines.keys(), ...this.open.keys()])].sort()
     for (const name of all.filter((n) => this.survivors === null || this.survivors(n))) {
       const f = fresh.get(name)
-      let line: Buffer | null = null
+      let line: Buffer | string | null = null
       if (f !== undefined) {
-        if (Object.keys(f).length > 0) line = Buffer.from(`${name}\t${JSON.stringify(f)}`, 'utf8')
+        if (Object.keys(f).length > 0) line = `${name}\t${JSON.stringify(f)}`
       } else {
         const l = this.lines.get(name)
         // Copied only when the range holds that section's line (the table was checked against the file).
         if (l !== undefined && this.holds(bytes, name, l, 0)) line = bytes.subarray(l[0], l[2])
       }
       if (line === null) continue
+      const length = typeof line === 'string' ? Buffer.byteLength(line) : line.length
       const prefix = Buffer.byteLength(`${name}\t`)
-      toc.push([name, at, at + prefix, at + line.length])
-      body.push(line, NEWLINE)
-      at += line.length + 1
+      toc.push([name, at, at + prefix, at + length])
+      body.push(line, '\n')
+      at += length + 1
     }
-    const parts = [Buffer.from(`${HEADER}\n${JSON.stringify(toc)}\n`, 'utf8'), ...body]
     tocs.delete(this.file)
-    writeCache(this.file, Buffer.concat(parts))
+    writeCache(this.file, [`${HEADER}\n${JSON.stringify(toc)}\n`, ...body])
     this.stale = false
   }
 }
 
-const NEWLINE = Buffer.from('\n')
-
 /**
  * Temp file and rename, without fsync: a cache lost in a crash costs only speed, and a torn one fails its
- * header or its JSON and is ignored. Dead writers' temp files in the folder are swept first.
+ * header or its JSON and is ignored. Dead writers' temp files in the folder are swept first. The parts are
+ * written one after another.
  */
-function writeCache(file: string, text: Buffer): void {
+function writeCache(file: string, parts: readonly (Buffer | string)[]): void {
   const dir = path.dirname(file)
   const tmp = tempPathFor(file)
   try {
     mkdirNoLinks(dir)
     sweepTemps(dir)
-    fs.writeFileSync(tmp, text)
+    const fd = fs.openSync(tmp, 'w')
+    try {
+      for (const part of parts) writeAll(fd, part)
+    } finally {
+      fs.closeSync(fd)
+    }
     fs.renameSync(tmp, file)
   } catch {
     fs.rmSync(tmp, { force: true })
   }
+}
+
+/** All of `part` at the file's current end (a regular file takes a write whole; the loop is for the rare short one). */
+function writeAll(fd: number, part: Buffer | string): void {
+  let buf = typeof part === 'string' ? null : part
+  if (buf === null) {
+    const text = part as string
+    const n = fs.writeSync(fd, text)
+    if (n === Buffer.byteLength(text)) return
+    buf = Buffer.from(text).subarray(n)
+  }
+  let done = 0
+  while (done < buf.length) done += fs.writeSync(fd, buf, done)
 }
 
 export const cachePath = (dir: string, ...parts: string[]) => path.join(dir, 'cache', ...parts)
