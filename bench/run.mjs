@@ -253,7 +253,8 @@ for (const s of out.scenarios) {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   })
-  const modules = new Set((traced.stderr ?? '').match(/Storing file:\/\/\S+/g) ?? []).size
+  const urls = new Set((traced.stderr ?? '').match(/Storing file:\/\/\S+/g) ?? [])
+  const modules = urls.size
   const dir = join(work, `modules-${modules}`)
   mkdirSync(dir, { recursive: true })
   for (let i = 1; i < modules; i++) writeFileSync(join(dir, `m${i}.mjs`), `export const v${i} = ${i}\n`)
@@ -262,10 +263,18 @@ for (const s of out.scenarios) {
     Array.from({ length: modules - 1 }, (_, i) => `import './m${i + 1}.mjs'\n`).join(''),
   )
   const empty = paired([process.execPath, join(dir, 'entry.mjs')], { cwd: dir, env, runs: RUNS, check: ok })
+  // The same chunks loaded, compiled and evaluated with no command run (our modules do no work at import; the bin,
+  // which runs the command, is left out): what is left of the ratio is the command's own work.
+  const chunks = [...urls]
+    .map((u) => u.slice('Storing '.length).replace(/['",]+$/, ''))
+    .filter((u) => !u.endsWith('/dacli.js'))
+  writeFileSync(join(dir, 'chunks.mjs'), chunks.map((u) => `import ${JSON.stringify(u)}\n`).join(''))
+  const loaded = paired([process.execPath, join(dir, 'chunks.mjs')], { cwd: dir, env, runs: RUNS, check: ok })
   const growth = out.growth.find((g) => g.name === s.name)
   s.diagnosis = {
     modules,
     empty_modules_ratio: empty.ratio,
+    chunks_loaded_ratio: loaded.ratio,
     code_and_work_ratio: round(s.ratio - empty.ratio + 1, 2),
     work_growth_1k_to_10k: growth?.g10 ?? null,
     profile: profileTop(probe),
