@@ -6,6 +6,7 @@
 // not sure about, and the caller falls back to the full parser. A property test
 // holds the two together (flat.test.ts).
 
+import { detached } from '../base/strings.js'
 import { ParseError } from './model.js'
 
 /** Thrown (never escapes) when the text leaves the subset; a constant, so bailing out costs no stack trace. */
@@ -36,7 +37,7 @@ function plain(raw: string): unknown {
   if (/^(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,15})?$/.test(raw)) return Number(raw)
   if (NUMBERISH.test(raw)) throw BAIL
   if (INDICATOR.test(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes(' #')) throw BAIL
-  return raw
+  return detached(raw)
 }
 
 /** Index just past the double-quoted scalar starting at `s[i]`. */
@@ -74,7 +75,7 @@ function inline(s: string, i: number, flow: boolean): [unknown, number] {
       if (s[q + 1] === "'") {
         out += "'"
         j = q + 2
-      } else return [out, q + 1]
+      } else return [detached(out), q + 1]
     }
   }
   // A plain scalar runs to a comment, or in a flow collection to the next indicator.

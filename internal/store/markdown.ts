@@ -2,6 +2,7 @@
 // the `## Log`. Edits touch only the lines they change; sections the tool does
 // not know are kept as they are.
 
+import { detached } from '../base/strings.js'
 export interface Section {
   level: number
   title: string
@@ -83,7 +84,8 @@ function findSection(body: string, title: string, level?: number): Section | und
 
 /** The first `# ` heading's text. */
 export function titleOf(body: string): string | null {
-  return sections(body).find((s) => s.level === 1)?.title ?? null
+  const title = sections(body).find((s) => s.level === 1)?.title
+  return title === undefined ? null : detached(title)
 }
 
 /** A section's content without surrounding blank lines, or null when absent or empty. */
@@ -137,7 +139,7 @@ export function checkboxes(body: string, title = 'Acceptance'): Checkbox[] {
       if (m) {
         out.push({
           n: out.length + 1,
-          text: (m[3] as string).trim(),
+          text: detached((m[3] as string).trim()),
           checked: m[2] !== ' ',
           mark: offset + (m[1] as string).length,
         })
