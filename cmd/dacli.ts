@@ -66,40 +66,45 @@ async function terminal(fd: number): Promise<boolean> {
   return (await import('node:tty')).isatty(fd)
 }
 
-const [stdoutIsTTY, stderrIsTTY] = [await terminal(1), await terminal(2)]
-// A terminal's stream is made (for its width); a closed one is no stack trace either.
-if (stdoutIsTTY) quiet(process.stdout)
-if (stderrIsTTY) quiet(process.stderr)
+/** Run the command line (the bundle loads as CommonJS, which has no top-level await). */
+async function start(): Promise<void> {
+  const [stdoutIsTTY, stderrIsTTY] = [await terminal(1), await terminal(2)]
+  // A terminal's stream is made (for its width); a closed one is no stack trace either.
+  if (stdoutIsTTY) quiet(process.stdout)
+  if (stderrIsTTY) quiet(process.stderr)
 
-const outcome = await main(process.argv.slice(2), {
-  io: {
-    stdout: { write: (t) => writeOut(1, t) },
-    stderr: { write: (t) => writeOut(2, t) },
-    stdoutIsTTY,
-    stderrIsTTY,
-    ...(stdoutIsTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
-    ...(stderrIsTTY && process.stderr.columns ? { stderrColumns: process.stderr.columns } : {}),
-  },
-  env: process.env,
-  cwd: process.cwd(),
-  now: () => new Date(),
-  services,
-  table: manifest,
-  ...(process.argv[1] ? { bin: process.argv[1] } : {}),
-  afterMutation,
-  // Made when `mcp serve` asks for them (a stream for stdin costs a few milliseconds more).
-  stdio: {
-    get stdin() {
-      return process.stdin
+  const outcome = await main(process.argv.slice(2), {
+    io: {
+      stdout: { write: (t) => writeOut(1, t) },
+      stderr: { write: (t) => writeOut(2, t) },
+      stdoutIsTTY,
+      stderrIsTTY,
+      ...(stdoutIsTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+      ...(stderrIsTTY && process.stderr.columns ? { stderrColumns: process.stderr.columns } : {}),
     },
-    get stdout() {
-      return process.stdout
+    env: process.env,
+    cwd: process.cwd(),
+    now: () => new Date(),
+    services,
+    table: manifest,
+    ...(process.argv[1] ? { bin: process.argv[1] } : {}),
+    afterMutation,
+    // Made when `mcp serve` asks for them (a stream for stdin costs a few milliseconds more).
+    stdio: {
+      get stdin() {
+        return process.stdin
+      },
+      get stdout() {
+        return process.stdout
+      },
     },
-  },
-  // Ctrl-C stops a long-running server cleanly (exit 0); a second one ends the process at once.
-  onInterrupt: (stop) => {
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-  },
-})
-process.exitCode = outcome.exitCode
+    // Ctrl-C stops a long-running server cleanly (exit 0); a second one ends the process at once.
+    onInterrupt: (stop) => {
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    },
+  })
+  process.exitCode = outcome.exitCode
+}
+
+void start()

@@ -61,6 +61,11 @@ describe('npm pack + a global install into an empty prefix', () => {
     const root = path.join(prefix, 'lib', 'node_modules', 'dacli')
     const files = fs.readdirSync(root, { recursive: true }).map(String)
     expect(files).toContain(path.join('build', 'dacli.js'))
+    // build/ is CommonJS (the bin loads its chunks itself), each chunk with its code cache beside it.
+    expect(files).toContain(path.join('build', 'package.json'))
+    const chunks = files.filter((f) => f.startsWith(path.join('build', 'chunks', '')) && f.endsWith('.js'))
+    expect(chunks.length).toBeGreaterThan(3)
+    for (const c of chunks) expect(files).toContain(`${c}.cache`)
     expect(files).toContain(path.join('skills', 'dacli', 'SKILL.md'))
     expect(files.some((f) => f.startsWith(`schemas${path.sep}`) && f.endsWith('.schema.json'))).toBe(true)
     expect(files.filter((f) => f.endsWith('.map') || f.endsWith('meta.json') || f.endsWith('.ts'))).toEqual([])

@@ -2,14 +2,18 @@
 // as plain data plus an import() of its module — from the command files
 // themselves; (2) bundle cmd/dacli.ts with esbuild and code splitting, so the
 // entry holds only node:* imports, the kernel, the parser and the table, and
-// command modules load on first use, in a few groups (scripts/chunks.mjs).
+// command modules load on first use, in a few groups (scripts/chunks.mjs);
+// (3) turn each chunk into CommonJS and make its V8 code cache, for the bin
+// (cmd/bin.cjs, copied to build/dacli.js), which loads the chunks itself.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
+import { Script } from 'node:vm'
+import { build, transform } from 'esbuild'
 import { lazyBuiltins } from './builtins.mjs'
-import { chunkPlugin, dropUnusedRequire, REQUIRE_LINE } from './chunks.mjs'
+import { chunkPlugin } from './chunks.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -90,9 +94,10 @@ export async function generateManifest({ write = true, at = root, scratch = gen,
 
 export async function bundle(entries) {
   rmSync(join(root, 'build'), { recursive: true, force: true })
-  return build({
+  const r = await build({
     absWorkingDir: root,
-    entryPoints: { dacli: 'cmd/dacli.ts' },
+    // The entry is a chunk like the others; build/dacli.js is the bin that loads them (cmd/bin.cjs).
+    entryPoints: { 'chunks/main': 'cmd/dacli.ts' },
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -100,27 +105,51 @@ export async function bundle(entries) {
     target: 'node20',
     outdir: 'build',
     chunkNames: 'chunks/[name]-[hash]',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    sourcemap: 'linked',
     metafile: true,
     define,
     logLevel: 'warning',
     plugins:
       entries === undefined ? [lazyBuiltins({ root })] : [lazyBuiltins({ root }), chunkPlugin({ root, entries })],
-    // A real `require` for the CommonJS dependencies bundled into ESM chunks (dropped where unused, below).
-    banner: { js: `#!/usr/bin/env node\n${REQUIRE_LINE}` },
     write: false,
-  }).then((r) => {
-    // A namespace member a stand-in (scripts/builtins.mjs) does not offer would be undefined at run time.
-    const undefinedImport = r.warnings.find((w) => w.id === 'import-is-undefined')
-    if (undefinedImport) throw new Error(`build: ${undefinedImport.text} (${undefinedImport.location?.file})`)
-    for (const f of r.outputFiles) {
-      mkdirSync(dirname(f.path), { recursive: true })
-      writeFileSync(f.path, f.path.endsWith('.js') ? dropUnusedRequire(f.text) : f.contents)
-    }
-    return r
   })
+  // A namespace member a stand-in (scripts/builtins.mjs) does not offer would be undefined at run time.
+  const undefinedImport = r.warnings.find((w) => w.id === 'import-is-undefined')
+  if (undefinedImport) throw new Error(`build: ${undefinedImport.text} (${undefinedImport.location?.file})`)
+  const bin = join(root, 'cmd', 'bin.cjs')
+  const { wrap } = createRequire(import.meta.url)(bin)
+  for (const f of r.outputFiles) {
+    mkdirSync(dirname(f.path), { recursive: true })
+    const code = await commonJS(f.text)
+    writeFileSync(f.path, code)
+    // The chunk's compiled code, as the bin will compile it (the same wrapper), for V8 to reuse at start-up.
+    writeFileSync(`${f.path}.cache`, new Script(wrap(code), { filename: f.path }).createCachedData())
+  }
+  writeFileSync(join(root, 'build', 'dacli.js'), readFileSync(bin))
+  chmodSync(join(root, 'build', 'dacli.js'), 0o755)
+  // build/ holds CommonJS (the package is ESM): the bin and the chunks are read as such.
+  writeFileSync(join(root, 'build', 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`)
+  return r
+}
+
+/**
+ * One ES module chunk as CommonJS: imports become require() calls (dynamic ones too, so no chunk goes through the
+ * ES module loader), `import.meta.url` the file's URL. Chunks are split as ES modules (esbuild splits no other
+ * format) and turned into CommonJS one by one: the bin then loads them synchronously, each from its code cache.
+ */
+async function commonJS(text) {
+  const out = await transform(text, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__dacliUrl' },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  })
+  return out.code.includes('__dacliUrl')
+    ? `var __dacliUrl=require("node:url").pathToFileURL(__filename).href;${out.code}`
+    : out.code
 }
 
 /** The board's page (dacli board): its script and style minified for the browser, beside its HTML, in build/board/. */

@@ -207,16 +207,3 @@ export function chunkPlugin({ root, entries }) {
     },
   }
 }
-
-/** The `require` line of the banner, kept only in chunks that use `require` (creating one costs time). */
-export const REQUIRE_LINE =
-  'import { createRequire as __dacliCreateRequire } from "node:module"; const require = __dacliCreateRequire(import.meta.url);'
-
-/** Blank the banner's `require` line where nothing uses it (a blank line keeps the source maps aligned). */
-export function dropUnusedRequire(text) {
-  const at = text.indexOf(REQUIRE_LINE)
-  if (at === -1) return text
-  const rest = text.slice(0, at) + text.slice(at + REQUIRE_LINE.length)
-  // A use is a call or a property of it, or the runtime helper's `typeof require` (not the word in a string).
-  return /(?<![\w$.])require\s*[(.]|typeof require\b/.test(rest) ? text : rest
-}

@@ -9,6 +9,9 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { checkArchitecture, SLICE_LINES, sliceLines, type Violation } from '../testkit/arch.js'
 import { BIN, baseEnv, REPO_ROOT, tempDir, workspace } from '../testkit/ws.js'
 
+/** A chunk of the bundle the bin loads, as NODE_DEBUG=dacli names it (cmd/bin.cjs). */
+const CHUNK_LOADED = /(?<=DACLI \d+: load )\S+/g
+
 const byRule = (vs: readonly Violation[]) => {
   const out: Record<string, string[]> = {}
   for (const v of vs) {
@@ -47,26 +50,26 @@ describe('architecture rules', () => {
         else visit(imp.path, seen)
       }
     }
-    visit('build/dacli.js', new Set())
+    visit('build/chunks/main.js', new Set())
     const allowed =
       /^(cmd\/(dacli|system)\.ts|internal\/clikit\/[a-z]+\.ts|internal\/cli\/(main|manifest\.gen)\.ts|internal\/runtime\/services\.ts|internal\/store\/errors\.ts|internal\/base\/[a-z]+\.ts|dacli-builtin:node:(crypto|fs|os|child_process))$/
     expect([...inputs].filter((i) => !allowed.test(i))).toEqual([])
     expect([...externals].filter((e) => !e.startsWith('node:'))).toEqual([])
   })
 
-  test('3. --version and help load three modules of the bundle (bin, kernel, meta group) and no store code', () => {
+  test('3. --version and help load three chunks of the bundle (entry, kernel, meta group) and no store code', () => {
     const meta = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'build', 'meta.json'), 'utf8')) as {
       outputs: Record<string, { inputs: Record<string, unknown> }>
     }
     for (const argv of [['--version'], ['version'], ['help'], ['help', 'task']]) {
       const r = spawnSync(process.execPath, [BIN, ...argv], {
         cwd: tempDir(),
-        env: { PATH: process.env.PATH, NODE_DEBUG: 'esm', NO_COLOR: '1' },
+        env: { PATH: process.env.PATH, NODE_DEBUG: 'dacli', NO_COLOR: '1' },
         encoding: 'utf8',
       })
       expect(r.status, r.stderr).toBe(0)
-      // Node's loader logs each ES module it compiles; the bundle's are the files under build/.
-      const loaded = [...new Set(r.stderr.match(/(?<=Storing file:\/\/)\S+/g) ?? [])].map((f) =>
+      // The bin names each chunk of the bundle it loads (NODE_DEBUG=dacli).
+      const loaded = [...new Set(r.stderr.match(CHUNK_LOADED) ?? [])].map((f) =>
         path.relative(REPO_ROOT, f).split(path.sep).join('/'),
       )
       expect(loaded.length, loaded.join('\n')).toBe(3)
@@ -75,18 +78,18 @@ describe('architecture rules', () => {
     }
   })
 
-  test('3. the reads agents run most (--json) load four modules of the bundle; task add seven, a claim nine', async () => {
+  test('3. the reads agents run most (--json) load four chunks of the bundle; task add seven, a claim nine', async () => {
     const ws = await workspace()
     ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
     ;(await ws.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')).expectExit(0)
     const modules = (argv: readonly string[]) => {
       const r = spawnSync(process.execPath, [BIN, ...argv], {
         cwd: ws.root,
-        env: { ...baseEnv(), NODE_DEBUG: 'esm' },
+        env: { ...baseEnv(), NODE_DEBUG: 'dacli' },
         encoding: 'utf8',
       })
       expect(r.status, r.stderr).toBe(0)
-      return new Set(r.stderr.match(/(?<=Storing file:\/\/)\S+/g) ?? []).size
+      return new Set(r.stderr.match(CHUNK_LOADED) ?? []).size
     }
     for (const argv of [
       ['task', 'list', '--json'],
