@@ -16,13 +16,14 @@ installSystem(nodeSystem)
 // write, to the stream, which waits for the reader without spinning.
 const streams = new Map<number, NodeJS.WriteStream>()
 
-function writeOut(fd: number, text: string): void {
+function writeOut(fd: number, data: string | Uint8Array): void {
   const open = streams.get(fd)
   if (open !== undefined) {
-    open.write(text)
+    open.write(data)
     return
   }
-  let buf: Buffer | null = null
+  const text = typeof data === 'string' ? data : ''
+  let buf: Uint8Array | null = typeof data === 'string' ? null : data
   let done = 0
   for (;;) {
     try {
@@ -75,7 +76,7 @@ async function start(): Promise<void> {
 
   const outcome = await main(process.argv.slice(2), {
     io: {
-      stdout: { write: (t) => writeOut(1, t) },
+      stdout: { write: (t) => writeOut(1, t), writeBytes: (b) => writeOut(1, b) },
       stderr: { write: (t) => writeOut(2, t) },
       stdoutIsTTY,
       stderrIsTTY,

@@ -23,7 +23,8 @@ const FORMAT = 13
 /** The first line of every cache file: an older format or another release's parser is never trusted. */
 const HEADER = `dacli-cache ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'}`
 
-const RACY_MS = 3_000
+/** A file modified within this many ms is "racily" fresh: a same-size rewrite in the same clock tick keeps its stamp. */
+export const RACY_MS = 3_000
 
 export interface Stamp {
   size: number

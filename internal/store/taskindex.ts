@@ -8,7 +8,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { byText } from '../base/order.js'
 import { FailureError } from './errors.js'
-import { type Section, type Stamp, stampFrom } from './filecache.js'
+import { RACY_MS, type Section, type Stamp } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 import { type Broken, brokenOf, STATUS_RANK, STATUSES, type Status, TASK_FILE, type TaskSummary } from './model.js'
 import { readTaskSummary, summaryNow } from './taskfile.js'
@@ -38,83 +38,180 @@ export const tasksDir = (p: Paths, project: string) => path.join(p.dir, 'project
 
 /**
  * Task files of a project by file name only (no parsing), plus files that cannot be tasks. With `stat`, each
- * file's stamp is taken too, in the one call that also tells a regular file from a link (a listing stats every
- * file anyway; this spares a second call and the folder entries' type objects).
+ * file's stamp is taken too (walkProject), in the one call that also tells a regular file from a link (a listing
+ * stats every file anyway; this spares a second call and the folder entries' type objects).
  */
 export function listTaskFiles(
   p: Paths,
   project: string,
   opts: { stat?: boolean } = {},
 ): { files: TaskFileRef[]; broken: Broken[]; vanished: boolean } {
-  let vanished = false
+  if (opts.stat) {
+    const w = walkProject(p, project)
+    return { files: filesOf(w), broken: w.broken, vanished: w.vanished }
+  }
   const files: TaskFileRef[] = []
   const broken: Broken[] = []
+  const { relBase } = pathsOf(p, project)
+  taskFolders(p, project, broken, (status, dir) => {
+    let ents: fs.Dirent[]
+    try {
+      ents = fs.readdirSync(dir, { withFileTypes: true })
+    } catch (e) {
+      if (!missing(e)) broken.push(unreadableDir(p, dir, e))
+      return
+    }
+    for (const e of ents) {
+      const name = e.name
+      if (!candidate(name)) continue
+      const rel = `${relBase}${status}/${name}`
+      if (refused(e, name, rel, broken)) continue
+      const m = TASK_FILE.exec(name) as RegExpExecArray
+      files.push({
+        project,
+        status,
+        name,
+        seq: Number(m[1]),
+        slug: m[2] as string,
+        abs: `${dir}${path.sep}${name}`,
+        path: rel,
+      })
+    }
+  })
+  return { files, broken, vanished: false }
+}
+
+/**
+ * One walk of a project's task folders, kept compact (a listing of 10,000 tasks keeps it alive until its answer
+ * is written): each task file's status folder, name and stamp, in the order the folders listed them, plus what
+ * cannot be a task. `filesOf` gives the file references.
+ */
+export interface Walk {
+  readonly project: string
+  /** The tasks folder, absolute. */
+  readonly base: string
+  /** The tasks folder relative to the workspace root, with a trailing `/`. */
+  readonly relBase: string
+  readonly statuses: Status[]
+  readonly names: string[]
+  /** Three numbers per file: size, modification time (ms), inode. */
+  readonly stamps: number[]
+  readonly broken: Broken[]
+  /** A file moved or was removed while the folders were read. */
+  readonly vanished: boolean
+}
+
+/** Walk a project's task folders, taking one `lstat` per task file (never following a link). */
+export function walkProject(p: Paths, project: string): Walk {
+  const statuses: Status[] = []
+  const names: string[] = []
+  const stamps: number[] = []
+  const broken: Broken[] = []
+  let vanished = false
+  const { base, relBase } = pathsOf(p, project)
+  taskFolders(p, project, broken, (status, dir) => {
+    let ents: string[]
+    try {
+      ents = fs.readdirSync(dir)
+    } catch (e) {
+      if (!missing(e)) broken.push(unreadableDir(p, dir, e))
+      return
+    }
+    for (const name of ents) {
+      if (!candidate(name)) continue
+      // Paths by concatenation: this loop runs once per task file on every listing.
+      const st = fs.lstatSync(`${dir}${path.sep}${name}`, { throwIfNoEntry: false })
+      if (st === undefined) {
+        vanished = true // moved or removed while listing
+        continue
+      }
+      if (refused(st, name, `${relBase}${status}/${name}`, broken)) continue
+      statuses.push(status)
+      names.push(name)
+      stamps.push(st.size, st.mtimeMs, st.ino)
+    }
+  })
+  return { project, base, relBase, statuses, names, stamps, broken, vanished }
+}
+
+/** The file references of a walk, each with its stamp. */
+export function filesOf(w: Walk): TaskFileRef[] {
+  const out: TaskFileRef[] = []
+  for (let i = 0; i < w.names.length; i++) {
+    const status = w.statuses[i] as Status
+    const name = w.names[i] as string
+    const m = TASK_FILE.exec(name) as RegExpExecArray
+    out.push({
+      project: w.project,
+      status,
+      name,
+      seq: Number(m[1]),
+      slug: m[2] as string,
+      abs: `${w.base}${path.sep}${status}${path.sep}${name}`,
+      path: `${w.relBase}${status}/${name}`,
+      stamp: {
+        size: w.stamps[3 * i] as number,
+        mtimeMs: w.stamps[3 * i + 1] as number,
+        ino: w.stamps[3 * i + 2] as number,
+      },
+    })
+  }
+  return out
+}
+
+/** A folder entry that may be a task file (temp files and dot files are not looked at). */
+const candidate = (name: string) => name.endsWith('.md') && !name.startsWith('.') && !isTempName(name)
+
+/** Is this entry no task file (a link, not a regular file, a name that is not NNN-slug.md)? It is added to `broken`. */
+function refused(kind: fs.Dirent | fs.Stats, name: string, rel: string, broken: Broken[]): boolean {
+  if (kind.isSymbolicLink()) {
+    broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+    return true
+  }
+  if (!kind.isFile()) {
+    broken.push({ path: rel, reason: 'not a regular file (not read)', code: 'special-file' })
+    return true
+  }
+  if (!TASK_FILE.test(name)) {
+    broken.push({ path: rel, reason: 'file name is not NNN-slug.md', code: 'unparseable-object' })
+    return true
+  }
+  return false
+}
+
+/**
+ * Visit each status folder of a project's tasks folder that is there and is no link. No folder on the way is read
+ * through a link (projects/<p>, tasks, tasks/<status>): it is reported in `broken` instead, as is a tasks folder
+ * dacli cannot read (never read as empty). No tasks folder yet is no tasks.
+ */
+function taskFolders(p: Paths, project: string, broken: Broken[], visit: (status: Status, dir: string) => void): void {
   const base = tasksDir(p, project)
-  const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
-  // No folder on the way is read through a link (projects/<p>, tasks, tasks/<status>): it is reported instead.
   const link = linkOnPath(base, p.dir)
   if (link !== null) {
     broken.push(linkBroken(p, link))
-    return { files, broken, vanished }
+    return
   }
   // The status folders there are (one listing, rather than a failed call for each missing one).
   let present: fs.Dirent[]
   try {
     present = fs.readdirSync(base, { withFileTypes: true })
   } catch (e) {
-    // No tasks folder yet is no tasks; one dacli cannot read is announced, never read as empty.
     if (!missing(e)) broken.push(unreadableDir(p, base, e))
-    return { files, broken, vanished }
+    return
   }
   for (const status of STATUSES) {
     const folder = present.find((e) => e.name === status)
     if (folder === undefined) continue
     const dir = `${base}${path.sep}${status}`
-    if (folder.isSymbolicLink()) {
-      broken.push(linkBroken(p, dir))
-      continue
-    }
-    let ents: (fs.Dirent | string)[]
-    try {
-      ents = opts.stat ? fs.readdirSync(dir) : fs.readdirSync(dir, { withFileTypes: true })
-    } catch (e) {
-      if (!missing(e)) broken.push(unreadableDir(p, dir, e))
-      continue
-    }
-    for (const e of ents) {
-      const name = typeof e === 'string' ? e : e.name
-      if (!name.endsWith('.md') || name.startsWith('.') || isTempName(name)) continue
-      // Paths by concatenation: this loop runs once per task file on every listing.
-      const abs = `${dir}${path.sep}${name}`
-      const rel = `${relBase}${status}/${name}`
-      let kind: fs.Dirent | fs.Stats
-      if (typeof e === 'string') {
-        const st = fs.lstatSync(abs, { throwIfNoEntry: false })
-        if (st === undefined) {
-          vanished = true // moved or removed while listing
-          continue
-        }
-        kind = st
-      } else kind = e
-      if (kind.isSymbolicLink()) {
-        broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
-        continue
-      }
-      if (!kind.isFile()) {
-        broken.push({ path: rel, reason: 'not a regular file (not read)', code: 'special-file' })
-        continue
-      }
-      const m = TASK_FILE.exec(name)
-      if (m === null) {
-        broken.push({ path: rel, reason: 'file name is not NNN-slug.md', code: 'unparseable-object' })
-        continue
-      }
-      const f: TaskFileRef = { project, status, name, seq: Number(m[1]), slug: m[2] as string, abs, path: rel }
-      if (kind instanceof fs.Stats) f.stamp = stampFrom(kind)
-      files.push(f)
-    }
+    if (folder.isSymbolicLink()) broken.push(linkBroken(p, dir))
+    else visit(status, dir)
   }
-  return { files, broken, vanished }
+}
+
+/** A project's tasks folder, absolute and relative to the workspace root (with a trailing `/`). */
+function pathsOf(p: Paths, project: string): { base: string; relBase: string } {
+  const base = tasksDir(p, project)
+  return { base, relBase: `${path.relative(p.root, base).split(path.sep).join('/')}/` }
 }
 
 const missing = (e: unknown) => {
@@ -219,6 +316,36 @@ export interface Listing {
   broken: Broken[]
   /** Files holding the same task id as a preferred copy: an interrupted move (versions differ) or a bad merge. */
   duplicates: { id: string; kept: string; ignored: string; interrupted: boolean }[]
+  /**
+   * The walk this listing was made from, when the listing is a function of that walk alone: every file served by
+   * the index (none parsed now), none vanished, no duplicate. The answer memo (answers.ts) keeps an answer only
+   * when each listing it used is sealed so; null otherwise (and for a listing of several projects).
+   */
+  sealed: Walk | null
+}
+
+/** What a walk saw, for comparing two walks (walkKeyOf). */
+export interface WalkKey {
+  /** Each task file's folder and name, then each entry that cannot be a task with its code, in listing order. */
+  names: string
+  /** Each task file's size, modification time and inode, in the order of `names`. */
+  stamps: number[]
+}
+
+/**
+ * Everything a walk saw: two walks with equal keys saw the same files with the same stamps. Null when a file is
+ * racily fresh (modified within RACY_MS of `now`): a same-size rewrite in the same clock tick would leave its
+ * stamp, and so the key, unchanged.
+ */
+export function walkKeyOf(walk: Walk, now: number): WalkKey | null {
+  let names = ''
+  const { stamps } = walk
+  for (let i = 0; i < walk.names.length; i++) {
+    if (now - (stamps[3 * i + 1] as number) <= RACY_MS) return null
+    names += `${walk.statuses[i]}/${walk.names[i]}\n`
+  }
+  for (const b of walk.broken) names += `!${b.code}:${b.path}\n`
+  return { names, stamps }
 }
 
 /** The cached summaries of one project's tasks (a section of the workspace index). */
@@ -233,23 +360,29 @@ export type SummarySection = Section<Compact>
  */
 
 /** Summaries of every parseable task in a project (deduplicated by id), using the index. */
-export async function listProject(p: Paths, project: string, section: () => SummarySection): Promise<Listing> {
+export async function listProject(
+  p: Paths,
+  project: string,
+  section: () => SummarySection,
+  walked?: Walk,
+): Promise<Listing> {
   // A file that moves while the folders are read (a claim moves open → active: the new copy is written
   // first, the old one removed last) can be missed by one pass; a pass that saw a file vanish is redone.
+  // `walked`: a walk this invocation made already (the answer memo's), used by the first pass.
   for (let attempt = 1; ; attempt++) {
-    const { listing, vanished } = await listOnce(p, project, section)
+    const listed = attempt === 1 && walked !== undefined ? walked : walkProject(p, project)
+    const { listing, vanished } = await listOnce(listed, section)
     if (!vanished || attempt >= 8) return listing
   }
 }
 
-async function listOnce(
-  p: Paths,
-  project: string,
-  section: () => SummarySection,
-): Promise<{ listing: Listing; vanished: boolean }> {
-  const listed = listTaskFiles(p, project, { stat: true })
-  const { files, broken } = listed
+async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ listing: Listing; vanished: boolean }> {
+  const files = filesOf(listed)
+  // A copy: what this pass finds is added to it, and a walk may be used again.
+  const broken = [...listed.broken]
   let vanished = listed.vanished
+  /** Files read and parsed now (not served by the index). */
+  let parsed = 0
   let cache: SummarySection | null = null
   const all: TaskSummary[] = []
   for (const f of files) {
@@ -260,6 +393,7 @@ async function listOnce(
     let summary: TaskSummary
     if (hit !== undefined) summary = expand(hit, f)
     else {
+      parsed++
       let text: string
       try {
         text = readText(f.abs, stamp.size)
@@ -273,7 +407,9 @@ async function listOnce(
     }
     all.push(summary)
   }
-  return { listing: { ...deduplicated(all, broken), broken }, vanished }
+  const { tasks, duplicates } = deduplicated(all, broken)
+  const sealed = !vanished && parsed === 0 && broken.length === listed.broken.length && duplicates.length === 0
+  return { listing: { tasks, duplicates, broken, sealed: sealed ? listed : null }, vanished }
 }
 
 /**

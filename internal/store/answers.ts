@@ -1,0 +1,160 @@
+// The answer memo (quality.md, the regenerable cache): a read-only command's --json document, kept under
+// `.dacli/cache/answers/` with the walk keys (taskindex.ts walkKeyOf) of every project it was computed from. A
+// later call with the same name is answered from the memo only when a fresh walk of each project in scope gives
+// exactly the same keys: the same task files, each with the same size, modification time and inode, none racily
+// fresh; anything else is a miss and the command runs. The keys are compared whole (no digest stands for them),
+// so a stale answer cannot be served. Deleting the folder changes nothing but speed.
+//
+// One file per answer: a header line; a JSON line with the answer's name, the notes the command wrote (replayed on
+// a hit) and how many stamps follow; a JSON line with what the key spells as text (the folder and name of every
+// file, the projects, the extra); the stamps (size, modification time, inode of every file, 8-byte floats, little
+// endian: compared as bytes, never turned into text); then the document's bytes. A file that is not exactly that
+// is a miss.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { system } from '../base/system.js'
+import { linkOnPath, mkdirNoLinks } from './fsio.js'
+
+declare const __DACLI_VERSION__: string
+
+/** Bump when the file's layout or what a key covers changes (the release version is part of the header too). */
+const FORMAT = 1
+const HEADER = `dacli-answer ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'}`
+
+/** How many answers the folder keeps; writing one more removes the least recently written. */
+export const MAX_ANSWERS = 32
+
+/**
+ * A temp file older than this is a dead writer's, removed by the next writer. (Answer temp files are named without
+ * the store's host tag, which takes a hash: a read-only command that keeps an answer loads no crypto.)
+ */
+const STALE_TEMP_MS = 60_000
+let temps = 0
+
+/** A note the command wrote while computing the answer: replayed, in order, when the answer is served. */
+export type AnswerNote = readonly ['warn' | 'note', string]
+
+export interface Answer {
+  /** The document's JSON, as the command wrote it (without the final newline). */
+  bytes: Buffer
+  notes: readonly AnswerNote[]
+}
+
+/** What an answer was computed from (Store.answerMemo builds it from the walks). */
+export interface AnswerKey {
+  text: string
+  stamps: Float64Array
+}
+
+/** The stamps as the file holds them (little endian, whatever the machine's order). */
+function stampBytes(stamps: Float64Array): Buffer {
+  const out = Buffer.allocUnsafe(stamps.length * 8)
+  for (let i = 0; i < stamps.length; i++) out.writeDoubleLE(stamps[i] as number, i * 8)
+  return out
+}
+
+const folderOf = (dir: string) => path.join(dir, 'cache', 'answers')
+
+/**
+ * The file of an answer's name: its characters outside [A-Za-z0-9=-] spelt as _<hex>_, so never a path, never a dot
+ * file (a temp file's form); null for a name too long to be a file name.
+ */
+export function answerFile(dir: string, name: string): string | null {
+  const safe = name.replace(/[^A-Za-z0-9=-]/g, (c) => `_${c.codePointAt(0)?.toString(16)}_`)
+  return safe.length === 0 || safe.length > 200 ? null : path.join(folderOf(dir), safe)
+}
+
+/** The answer kept under `name` for exactly `key`, or null (none, another key, another release, a torn file). */
+export function readAnswer(dir: string, name: string, key: AnswerKey): Answer | null {
+  const file = answerFile(dir, name)
+  if (file === null || linkOnPath(file) !== null) return null
+  let buf: Buffer
+  try {
+    const st = fs.lstatSync(file, { throwIfNoEntry: false })
+    if (st === undefined || !st.isFile()) return null
+    buf = fs.readFileSync(file)
+  } catch {
+    return null
+  }
+  const a = buf.indexOf(10)
+  const b = a === -1 ? -1 : buf.indexOf(10, a + 1)
+  const c = b === -1 ? -1 : buf.indexOf(10, b + 1)
+  if (c === -1 || buf.toString('latin1', 0, a) !== HEADER) return null
+  const text = Buffer.from(key.text)
+  if (c - (b + 1) !== text.length || !text.equals(buf.subarray(b + 1, c))) return null
+  const end = c + 1 + key.stamps.length * 8
+  if (end > buf.length || !stampBytes(key.stamps).equals(buf.subarray(c + 1, end))) return null
+  let meta: unknown
+  try {
+    meta = JSON.parse(buf.toString('utf8', a + 1, b))
+  } catch {
+    return null
+  }
+  if (meta === null || typeof meta !== 'object') return null
+  const m = meta as { name?: unknown; notes?: unknown; stamps?: unknown }
+  if (m.name !== name || m.stamps !== key.stamps.length || !Array.isArray(m.notes) || !m.notes.every(isNote))
+    return null
+  return { bytes: buf.subarray(end), notes: m.notes as AnswerNote[] }
+}
+
+const isNote = (n: unknown): n is AnswerNote =>
+  Array.isArray(n) && n.length === 2 && (n[0] === 'warn' || n[0] === 'note') && typeof n[1] === 'string'
+
+/**
+ * Keep an answer (temp file and rename, no fsync: a memo lost in a crash costs only speed). The folder keeps the
+ * MAX_ANSWERS most recently written; a failed write is not an error.
+ */
+export function writeAnswer(
+  dir: string,
+  name: string,
+  key: AnswerKey,
+  pieces: readonly string[],
+  notes: readonly AnswerNote[],
+): void {
+  const file = answerFile(dir, name)
+  if (file === null) return
+  const folder = path.dirname(file)
+  let tmp: string | null = null
+  try {
+    if (linkOnPath(folder) !== null) return
+    mkdirNoLinks(folder)
+    tmp = path.join(folder, `.${path.basename(file)}.tmp-${system().pid}-${Date.now()}-${temps++}`)
+    const fd = fs.openSync(tmp, 'w')
+    try {
+      const meta = JSON.stringify({ name, notes, stamps: key.stamps.length })
+      writeAll(fd, Buffer.from(`${HEADER}\n${meta}\n${key.text}\n`))
+      writeAll(fd, stampBytes(key.stamps))
+      for (const p of pieces) writeAll(fd, Buffer.from(p))
+    } finally {
+      fs.closeSync(fd)
+    }
+    fs.renameSync(tmp, file)
+    tmp = null
+    prune(folder)
+  } catch {
+    if (tmp !== null) fs.rmSync(tmp, { force: true })
+  }
+}
+
+function writeAll(fd: number, buf: Buffer): void {
+  let done = 0
+  while (done < buf.length) done += fs.writeSync(fd, buf, done)
+}
+
+/** Remove the least recently written answers past MAX_ANSWERS, and dead writers' temp files. */
+function prune(folder: string): void {
+  const kept: { file: string; mtime: number }[] = []
+  const now = Date.now()
+  for (const n of fs.readdirSync(folder)) {
+    const file = path.join(folder, n)
+    const st = fs.lstatSync(file, { throwIfNoEntry: false })
+    if (st === undefined) continue
+    if (n.startsWith('.')) {
+      if (now - st.mtimeMs > STALE_TEMP_MS) fs.rmSync(file, { force: true })
+    } else if (st.isFile()) kept.push({ file, mtime: st.mtimeMs })
+  }
+  if (kept.length <= MAX_ANSWERS) return
+  kept.sort((x, y) => y.mtime - x.mtime)
+  for (const k of kept.slice(MAX_ANSWERS)) fs.rmSync(k.file, { force: true })
+}
