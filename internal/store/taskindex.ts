@@ -53,14 +53,8 @@ export function listTaskFiles(
   const files: TaskFileRef[] = []
   const broken: Broken[] = []
   const { relBase } = pathsOf(p, project)
-  taskFolders(p, project, broken, (status, dir) => {
-    let ents: fs.Dirent[]
-    try {
-      ents = fs.readdirSync(dir, { withFileTypes: true })
-    } catch (e) {
-      if (!missing(e)) broken.push(unreadableDir(p, dir, e))
-      return
-    }
+  const typed = (dir: string) => fs.readdirSync(dir, { withFileTypes: true })
+  taskFolders(p, project, broken, typed, (status, dir, ents) => {
     for (const e of ents) {
       const name = e.name
       if (!candidate(name)) continue
@@ -109,28 +103,27 @@ export function walkProject(p: Paths, project: string): Walk {
   const broken: Broken[] = []
   let vanished = false
   const { base, relBase } = pathsOf(p, project)
-  taskFolders(p, project, broken, (status, dir) => {
-    let ents: string[]
-    try {
-      ents = fs.readdirSync(dir)
-    } catch (e) {
-      if (!missing(e)) broken.push(unreadableDir(p, dir, e))
-      return
-    }
-    for (const name of ents) {
-      if (!candidate(name)) continue
-      // Paths by concatenation: this loop runs once per task file on every listing.
-      const st = fs.lstatSync(`${dir}${path.sep}${name}`, { throwIfNoEntry: false })
-      if (st === undefined) {
-        vanished = true // moved or removed while listing
-        continue
+  taskFolders(
+    p,
+    project,
+    broken,
+    (dir: string) => fs.readdirSync(dir),
+    (status, dir, ents) => {
+      for (const name of ents) {
+        if (!candidate(name)) continue
+        // Paths by concatenation: this loop runs once per task file on every listing.
+        const st = fs.lstatSync(`${dir}${path.sep}${name}`, { throwIfNoEntry: false })
+        if (st === undefined) {
+          vanished = true // moved or removed while listing
+          continue
+        }
+        if (refused(st, name, `${relBase}${status}/${name}`, broken)) continue
+        statuses.push(status)
+        names.push(name)
+        stamps.push(st.size, st.mtimeMs, st.ino)
       }
-      if (refused(st, name, `${relBase}${status}/${name}`, broken)) continue
-      statuses.push(status)
-      names.push(name)
-      stamps.push(st.size, st.mtimeMs, st.ino)
-    }
-  })
+    },
+  )
   return { project, base, relBase, statuses, names, stamps, broken, vanished }
 }
 
@@ -180,11 +173,17 @@ function refused(kind: fs.Dirent | fs.Stats, name: string, rel: string, broken: 
 }
 
 /**
- * Visit each status folder of a project's tasks folder that is there and is no link. No folder on the way is read
- * through a link (projects/<p>, tasks, tasks/<status>): it is reported in `broken` instead, as is a tasks folder
- * dacli cannot read (never read as empty). No tasks folder yet is no tasks.
+ * Visit each status folder of a project's tasks folder that is there and is no link, with its entries as `read`
+ * lists them. No folder on the way is read through a link (projects/<p>, tasks, tasks/<status>): it is reported in
+ * `broken` instead, as is a folder dacli cannot read (never read as empty). No tasks folder yet is no tasks.
  */
-function taskFolders(p: Paths, project: string, broken: Broken[], visit: (status: Status, dir: string) => void): void {
+function taskFolders<T>(
+  p: Paths,
+  project: string,
+  broken: Broken[],
+  read: (dir: string) => T[],
+  visit: (status: Status, dir: string, ents: T[]) => void,
+): void {
   const base = tasksDir(p, project)
   const link = linkOnPath(base, p.dir)
   if (link !== null) {
@@ -203,8 +202,18 @@ function taskFolders(p: Paths, project: string, broken: Broken[], visit: (status
     const folder = present.find((e) => e.name === status)
     if (folder === undefined) continue
     const dir = `${base}${path.sep}${status}`
-    if (folder.isSymbolicLink()) broken.push(linkBroken(p, dir))
-    else visit(status, dir)
+    if (folder.isSymbolicLink()) {
+      broken.push(linkBroken(p, dir))
+      continue
+    }
+    let ents: T[]
+    try {
+      ents = read(dir)
+    } catch (e) {
+      if (!missing(e)) broken.push(unreadableDir(p, dir, e))
+      continue
+    }
+    visit(status, dir, ents)
   }
 }
 
