@@ -70,11 +70,11 @@ function references(r) {
   const sizes = ['1k', '10k', '50k'].filter((z) => at(walk, z) !== undefined)
   if (sizes.length === 0) return []
   return [
-    '## What the layout allows: the same work with no dacli code',
+    '## What the layout allows: the same walk with no dacli code',
     '',
-    'Two scenarios run no dacli code (`bench/floor.mjs`), in the same workspaces and paired with `node -e 0` like the rest: one reads every task folder and takes one `lstat` per task file (what any listing must do, since a stale index entry may never be served), the other adds reading and parsing the index, checking each file against its entry, building one list item per task and writing the answer. A target below these figures cannot be met on this machine by any program that keeps the layout and the validation rule; the distance from the second to `task list --json` is what dacli’s own code costs (start-up, hostile-file checks, deduplication, filters).',
+    'Two scenarios run no dacli code (`bench/floor.mjs`), in the same workspaces and paired with `node -e 0` like the rest. The first reads every task folder and takes one `lstat` per task file: what any answer must do, since nothing may be served unless every file is as it was — the answer memo walks exactly this much before it serves a kept document (FORMAT.md, "The cache"), so the walk is the floor under every warm listing. The second adds what a listing does when it is computed: reading and parsing the index, checking each file against its entry, building one list item per task and writing the answer (a cold run, or the first after an edit, does this and more). A warm `task list --json` is answered from the memo, so it sits near the first; the distance from the first is start-up, the hostile-file checks and reading and writing the kept answer.',
     '',
-    '| size | walk only | walk + index + answer | task list --json | target for task list |',
+    '| size | walk only | walk + index + answer per task | task list --json | target for task list |',
     '|---|---|---|---|---|',
     ...sizes.map((z) => {
       const list = at('task list --json', z)
