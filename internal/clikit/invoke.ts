@@ -264,16 +264,18 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     if (memo?.hit) {
       const { bytes, notes } = memo.hit
       for (const [kind, m] of notes) ctx.notes[kind](m)
-      if (rt.io.stdout.writeBytes !== undefined) rt.io.stdout.writeBytes(bytes)
-      else rt.io.stdout.write(bytes.toString('utf8'))
+      // The bin writes the bytes as they are; a buffered caller (MCP, the board) gets the text, decoded once.
+      const text = rt.io.stdout.writeBytes === undefined ? bytes.toString('utf8') : null
+      if (text === null) rt.io.stdout.writeBytes?.(bytes)
+      else rt.io.stdout.write(text)
       rt.io.stdout.write('\n')
       await flush(opened)
       let data: unknown
       return {
         exitCode: 0,
-        // Parsed only for a caller that reads it (MCP's structured content): the CLI prints the bytes alone.
+        // Parsed only for a caller that reads it (MCP's structured content).
         get data() {
-          data ??= JSON.parse(bytes.toString('utf8'))
+          data ??= JSON.parse(text ?? bytes.toString('utf8'))
           return data
         },
       }
