@@ -169,7 +169,10 @@ function measureTool(tool, cwd, env, runs) {
   return { ratios, errors }
 }
 
-/** A tool holding `size` tasks: the first through its CLI, the rest written from them; null when it failed. */
+/**
+ * A tool holding `size` tasks: the first through its CLI, the rest written from them. Null when it holds them; why
+ * not, when it does not; `{note}` when it holds them only on asking again.
+ */
 function seed(tool, cwd, env, size) {
   mkdirSync(cwd, { recursive: true })
   spawnSync('git', ['init', '-q'], { cwd })
@@ -182,8 +185,16 @@ function seed(tool, cwd, env, size) {
     return `only ${made} of the first ${Math.min(size, THROUGH_CLI)} tasks were created`
   if (size > THROUGH_CLI) tool.replicate(cwd, THROUGH_CLI + 1, size)
   if (tool.count) {
-    const shown = tool.count(runOnce(tool.ops.list(0), { cwd, env, time: false }))
-    if (shown !== size) return `its list shows ${shown} of the ${size} tasks written`
+    // Asked up to three times, a second apart: one run of the suite saw Backlog.md list 551 of 1,000 tasks once,
+    // which no later run reproduced. What the first answer showed stays in the report.
+    const seen = []
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      seen.push(tool.count(runOnce(tool.ops.list(0), { cwd, env, time: false })))
+      if (seen.at(-1) === size) break
+      spawnSync('sleep', ['1'])
+    }
+    if (seen.at(-1) !== size) return `its list shows ${seen.join(', then ')} of the ${size} tasks written`
+    if (seen.length > 1) return { note: `its list first showed ${seen.slice(0, -1).join(', then ')} of ${size}` }
   }
   return null
 }
@@ -215,7 +226,7 @@ export async function benchPeers({ work, runs, dacliBin, env }) {
     for (const size of SIZES) {
       const cwd = join(base, `${tool.name.replace(/\W+/g, '-')}-${size}`)
       const failed = seed(tool, cwd, tool.env, size)
-      if (failed !== null) {
+      if (typeof failed === 'string') {
         out.push({ name: tool.name, tasks: size, ratios: null, note: `not measured: ${failed}` })
         continue
       }
@@ -224,7 +235,7 @@ export async function benchPeers({ work, runs, dacliBin, env }) {
         name: tool.name,
         tasks: size,
         ratios: m.ratios,
-        note: [tool.note, ...m.errors].filter(Boolean).join('; '),
+        note: [tool.note, failed?.note, ...m.errors].filter(Boolean).join('; '),
       })
     }
   }
