@@ -172,7 +172,7 @@ export function report(r, analysis = null) {
   return [
     '# dacli benchmark',
     '',
-    `Generated ${r.generated_at} on ${r.machine.cpus} CPUs, Node ${r.machine.node}. Every ratio is the median of ${r.runs} runs of the command, each paired with a run of \`node -e 0\` at the same moment (quality.md); lower is better. The whole suite ran ${r.repeats} times in a row: each scenario shows the ratio of every run, oldest first, and the latest run decides whether a target is met. Cold scenarios delete \`.dacli/cache/\` before every run, as in a fresh clone.`,
+    `Generated ${r.generated_at} on ${r.machine.cpus} CPUs, Node ${r.machine.node}. Every ratio is the median of ${r.runs} runs of the command, each paired with a run of \`node -e 0\` at the same moment (quality.md); lower is better. The whole suite ran ${r.repeats} times in a row: each scenario shows the ratio of every run, oldest first, and the latest run decides whether a target is met. Cold scenarios delete \`.dacli/cache/\` before every run, as in a fresh clone. Warm listings are answered from the answer memo while no task file changed; the “after an edit” scenarios move one task file’s modification time before every run, so the memo misses and the answer is computed from the index (and not kept: the next unchanged run keeps it).`,
     '',
     ...machineNote(r),
     ...scenarioTable(r),

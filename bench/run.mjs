@@ -11,7 +11,16 @@
 // `node bench/run.mjs --report` re-renders latest.md from latest.json.
 
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,7 +29,7 @@ import { generate } from './generate.mjs'
 import { median, paired, runOnce } from './measure.mjs'
 import { benchPeers } from './peers.mjs'
 import { analysisOf, report } from './report.mjs'
-import { BENCH_REPO, SIZES, scenariosOf, someRef, targetOf } from './scenarios.mjs'
+import { BENCH_REPO, editedFile, SIZES, scenariosOf, someRef, targetOf } from './scenarios.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -105,10 +114,25 @@ function measureSize(size, runs) {
     const cwd = sc.on === 'gh' ? gh[size] : ws[size]
     const e = sc.on === 'gh' ? ghEnv : env
     const setup =
-      sc.kind === 'cold' ? () => rmSync(join(cwd, '.dacli', 'cache'), { recursive: true, force: true }) : undefined
+      sc.kind === 'cold'
+        ? () => rmSync(join(cwd, '.dacli', 'cache'), { recursive: true, force: true })
+        : sc.kind === 'edited'
+          ? () => edit(editedFile(cwd))
+          : undefined
     const m = paired(sc.argv, { cwd, env: e, runs, setup, check: ok })
     record(sc.name, size, m, { argv: sc.argv, cwd, env: e, setup })
   }
+}
+
+/**
+ * Change a task file as an editor would, without changing what it says: its modification time moves (to a distinct
+ * second each call, a minute back, so it is never racily fresh), and the index entry and every memo answer that
+ * covered it no longer match.
+ */
+let edits = 0
+function edit(file) {
+  const t = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000 - ++edits * 1000)
+  utimesSync(file, t, t)
 }
 
 function addSeries() {

@@ -2,6 +2,7 @@
 // targets, as ratios to `node -e 0`. A new scenario is one more entry here (or, for one with its own set-up,
 // a block in run.mjs beside `task add` and `task claim`).
 
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const SIZES = {
@@ -33,12 +34,16 @@ const TARGETS = {
 
 export const targetOf = (name, size) => TARGETS[name]?.[size] ?? TARGETS[name]?.['*'] ?? null
 
+/** The file an `edited` scenario changes before every run: the first task of the first project. */
+export const editedFile = (root) =>
+  join(root, '.dacli', 'projects', 'proj000', 'tasks', 'open', '001-ledger-ledger-step-1-of-project-0.md')
+
 /** A task reference in the middle of a generated workspace. */
 export const someRef = (size) => `proj${String(Math.floor(SIZES[size].projects / 2)).padStart(3, '0')}/050`
 
 /**
  * The scenarios run on one generated workspace. `cold` ones run with `.dacli/cache/` deleted before every run,
- * as in a fresh clone or a CI checkout. `ws` is the workspace of the size; `gh` the workspace whose one project
+ * as in a fresh clone or a CI checkout; `edited` ones right after one task file changed (editedFile). `ws` is the workspace of the size; `gh` the workspace whose one project
  * holds every task of the size and is linked to BENCH_REPO (for `github push`), or null when GitHub is not
  * measured.
  */
@@ -60,6 +65,13 @@ export function scenariosOf(size, dacli) {
     ['cold: critical-path', ['critical-path', '--json']],
     ['cold: context <ref>', ['context', ref, '--json']],
   ]
+  // Warm answers come from the answer memo while nothing changed; these run right after one task file was edited
+  // (its modification time moved before every run), so the memo misses and the answer is computed from the index.
+  const edited = [
+    ['after an edit: task list --json', ['task', 'list', '--json']],
+    ['after an edit: next', ['next', '--json']],
+    ['after an edit: critical-path', ['critical-path', '--json']],
+  ]
   // No dacli code: what the layout and the index allow on this machine (bench/floor.mjs), beside the targets.
   const reference = [
     ['reference: read every task folder, lstat every task file', floor('walk')],
@@ -67,6 +79,7 @@ export function scenariosOf(size, dacli) {
   ]
   return [
     ...warm.map(([name, argv]) => ({ name, kind: 'warm', argv: dacli(...argv), on: 'ws' })),
+    ...edited.map(([name, argv]) => ({ name, kind: 'edited', argv: dacli(...argv), on: 'ws' })),
     ...reference.map(([name, argv]) => ({ name, kind: 'reference', argv, on: 'ws' })),
     ...cold.map(([name, argv]) => ({ name, kind: 'cold', argv: dacli(...argv), on: 'ws' })),
     {
