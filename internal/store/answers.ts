@@ -65,29 +65,64 @@ export function answerFile(dir: string, name: string): string | null {
   return safe.length === 0 || safe.length > 200 ? null : path.join(folderOf(dir), safe)
 }
 
-/** The answer kept under `name` for exactly `key`, or null (none, another key, another release, a torn file). */
+/**
+ * The answer kept under `name` for exactly `key`, or null (none, another key, another release, a torn file). The
+ * file is read in steps: its first two lines, then the key's range, and the document only when the key matched, so
+ * a miss (the first run after an edit) never reads a document of megabytes.
+ */
 export function readAnswer(dir: string, name: string, key: AnswerKey): Answer | null {
   const file = answerFile(dir, name)
   if (file === null || linkOnPath(file) !== null) return null
-  let buf: Buffer
+  let fd: number
   try {
     const st = fs.lstatSync(file, { throwIfNoEntry: false })
     if (st === undefined || !st.isFile()) return null
-    buf = fs.readFileSync(file)
+    fd = fs.openSync(file, 'r')
   } catch {
     return null
   }
-  const a = buf.indexOf(10)
-  const b = a === -1 ? -1 : buf.indexOf(10, a + 1)
-  const c = b === -1 ? -1 : buf.indexOf(10, b + 1)
-  if (c === -1 || buf.toString('latin1', 0, a) !== HEADER) return null
-  const text = Buffer.from(key.text)
-  if (c - (b + 1) !== text.length || !text.equals(buf.subarray(b + 1, c))) return null
-  const end = c + 1 + key.stamps.length * 8
-  if (end > buf.length || !stampBytes(key.stamps).equals(buf.subarray(c + 1, end))) return null
+  try {
+    return answerIn(fd, fs.fstatSync(fd).size, name, key)
+  } catch {
+    return null
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** `length` bytes of `fd` from `at`, or null when the file is shorter. */
+function bytesAt(fd: number, at: number, length: number): Buffer | null {
+  const buf = Buffer.allocUnsafe(length)
+  let got = 0
+  while (got < length) {
+    const n = fs.readSync(fd, buf, got, length - got, at + got)
+    if (n === 0) return null
+    got += n
+  }
+  return buf
+}
+
+function answerIn(fd: number, size: number, name: string, key: AnswerKey): Answer | null {
+  // The header and the name-and-notes line (notes can be long: read on until both lines are in).
+  let head: Buffer | null = null
+  let a = -1
+  let b = -1
+  for (let n = Math.min(size, 64 * 1024); ; n = Math.min(size, n * 4)) {
+    head = bytesAt(fd, 0, n)
+    if (head === null) return null
+    a = head.indexOf(10)
+    b = a === -1 ? -1 : head.indexOf(10, a + 1)
+    if (b !== -1 || n === size) break
+  }
+  if (b === -1 || head.toString('latin1', 0, a) !== HEADER) return null
+  const wanted = Buffer.concat([Buffer.from(`${key.text}\n`), stampBytes(key.stamps)])
+  const start = b + 1 + wanted.length
+  if (start > size) return null
+  const got = bytesAt(fd, b + 1, wanted.length)
+  if (got === null || !got.equals(wanted)) return null
   let meta: unknown
   try {
-    meta = JSON.parse(buf.toString('utf8', a + 1, b))
+    meta = JSON.parse(head.toString('utf8', a + 1, b))
   } catch {
     return null
   }
@@ -95,7 +130,8 @@ export function readAnswer(dir: string, name: string, key: AnswerKey): Answer | 
   const m = meta as { name?: unknown; notes?: unknown; stamps?: unknown }
   if (m.name !== name || m.stamps !== key.stamps.length || !Array.isArray(m.notes) || !m.notes.every(isNote))
     return null
-  return { bytes: buf.subarray(end), notes: m.notes as AnswerNote[] }
+  const bytes = bytesAt(fd, start, size - start)
+  return bytes === null ? null : { bytes, notes: m.notes as AnswerNote[] }
 }
 
 const isNote = (n: unknown): n is AnswerNote =>
