@@ -255,3 +255,17 @@ test('answer files are named inside their folder whatever the name, and a file n
   plant(ws, 'task-list project=', '{"schema":"planted"}')
   expect((await ws.ok('task', 'list', '--json')).stdout).toBe(computed)
 })
+
+test('a kept answer is never served past the identity check: a retired identity is refused, as without the memo', async () => {
+  const ws = await planned()
+  const a = await ws.agent('ro', 'reader')
+  for (let i = 0; i < 3; i++) await ws.ok('task', 'list', '--json', { as: a.token })
+  expect(kept(ws)).toHaveLength(1)
+  plant(ws, 'task-list project=', '{"schema":"planted"}')
+  expect((await ws.ok('task', 'list', '--json', { as: a.token })).stdout).toBe('{"schema":"planted"}\n')
+  await ws.ok('agent', 'retire', a.id)
+  const refused = await ws.dacli('task', 'list', '--json', { as: a.token })
+  expect(refused.code).toBe(3)
+  expect(refused.stdout).toBe('')
+  expect(refused.error.schema).toBe('error/v1')
+})
