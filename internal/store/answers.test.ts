@@ -244,6 +244,20 @@ test('answer files are named inside their folder whatever the name, and a file n
     good.subarray(0, lines),
     flipped,
     Buffer.concat([Buffer.from('dacli-answer 0 x'), good.subarray(good.indexOf(10))]),
+    // The key matches, but the document is no document as writeJSON writes one: an escape sequence for a
+    // terminal, bytes that are not UTF-8, a second line, something that is not a document.
+    Buffer.concat([
+      good.subarray(0, good.lastIndexOf('{"schema":')),
+      Buffer.from('{"schema":"x\u001b]0;pwned\u0007"}'),
+    ]),
+    Buffer.concat([
+      good.subarray(0, good.lastIndexOf('{"schema":')),
+      Buffer.from('{"schema":"x'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]),
+    Buffer.concat([good.subarray(0, good.lastIndexOf('{"schema":')), Buffer.from('{"schema":"x"}\n{"schema":"y"}')]),
+    Buffer.concat([good.subarray(0, good.lastIndexOf('{"schema":')), Buffer.from('["schema"]')]),
   ]) {
     fs.writeFileSync(file, bad)
     expect((await ws.ok('task', 'list', '--json')).stdout).toBe(computed)

@@ -11,9 +11,11 @@
 // endian: compared as bytes, never turned into text); then the document's bytes. A file that is not exactly that
 // is a miss.
 
+import { isUtf8 } from 'node:buffer'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { system } from '../base/system.js'
+import { cachePath, writeAll } from './filecache.js'
 import { linkOnPath, mkdirNoLinks } from './fsio.js'
 
 declare const __DACLI_VERSION__: string
@@ -54,15 +56,13 @@ function stampBytes(stamps: Float64Array): Buffer {
   return out
 }
 
-const folderOf = (dir: string) => path.join(dir, 'cache', 'answers')
-
 /**
  * The file of an answer's name: its characters outside [A-Za-z0-9=-] spelt as _<hex>_, so never a path, never a dot
  * file (a temp file's form); null for a name too long to be a file name.
  */
 export function answerFile(dir: string, name: string): string | null {
   const safe = name.replace(/[^A-Za-z0-9=-]/g, (c) => `_${c.codePointAt(0)?.toString(16)}_`)
-  return safe.length === 0 || safe.length > 200 ? null : path.join(folderOf(dir), safe)
+  return safe.length === 0 || safe.length > 200 ? null : cachePath(dir, 'answers', safe)
 }
 
 /**
@@ -131,7 +131,20 @@ function answerIn(fd: number, size: number, name: string, key: AnswerKey): Answe
   if (m.name !== name || m.stamps !== key.stamps.length || !Array.isArray(m.notes) || !m.notes.every(isNote))
     return null
   const bytes = bytesAt(fd, start, size - start)
-  return bytes === null ? null : { bytes, notes: m.notes as AnswerNote[] }
+  return bytes !== null && isDocument(bytes) ? { bytes, notes: m.notes as AnswerNote[] } : null
+}
+
+const DOC_START = Buffer.from('{"schema":"')
+
+/**
+ * Bytes as writeJSON writes a document, as far as a cheap look can tell: UTF-8, one line starting with its schema,
+ * no control character (JSON escapes every one). A kept file is trusted no further than that: what it holds goes
+ * to stdout as it is, so a hand-planted escape sequence or a torn write is a miss, never printed.
+ */
+function isDocument(bytes: Buffer): boolean {
+  if (!bytes.subarray(0, DOC_START.length).equals(DOC_START) || !isUtf8(bytes)) return false
+  for (let c = 0; c < 0x20; c++) if (bytes.indexOf(c) !== -1) return false
+  return true
 }
 
 const isNote = (n: unknown): n is AnswerNote =>
@@ -159,9 +172,9 @@ export function writeAnswer(
     const fd = fs.openSync(tmp, 'w')
     try {
       const meta = JSON.stringify({ name, notes, stamps: key.stamps.length })
-      writeAll(fd, Buffer.from(`${HEADER}\n${meta}\n${key.text}\n`))
+      writeAll(fd, `${HEADER}\n${meta}\n${key.text}\n`)
       writeAll(fd, stampBytes(key.stamps))
-      for (const p of pieces) writeAll(fd, Buffer.from(p))
+      for (const p of pieces) writeAll(fd, p)
     } finally {
       fs.closeSync(fd)
     }
@@ -171,11 +184,6 @@ export function writeAnswer(
   } catch {
     if (tmp !== null) fs.rmSync(tmp, { force: true })
   }
-}
-
-function writeAll(fd: number, buf: Buffer): void {
-  let done = 0
-  while (done < buf.length) done += fs.writeSync(fd, buf, done)
 }
 
 /** Remove the least recently written answers past MAX_ANSWERS, and dead writers' temp files. */

@@ -420,7 +420,7 @@ function writeCache(file: string, parts: readonly (Buffer | string)[]): void {
 }
 
 /** All of `part` at the file's current end (a regular file takes a write whole; the loop is for the rare short one). */
-function writeAll(fd: number, part: Buffer | string): void {
+export function writeAll(fd: number, part: Buffer | string): void {
   let buf = typeof part === 'string' ? null : part
   if (buf === null) {
     const text = part as string
