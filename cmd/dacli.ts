@@ -5,7 +5,7 @@ import { fstatSync, writeSync } from 'node:fs'
 import { installSystem } from '../internal/base/system.js'
 import { main } from '../internal/cli/main.js'
 import { manifest } from '../internal/cli/manifest.gen.js'
-import { afterMutation, services } from '../internal/runtime/services.js'
+import { afterMutation, services } from '../internal/cli/services.js'
 import { nodeSystem } from './system.js'
 
 installSystem(nodeSystem)

@@ -25,6 +25,7 @@ function commandFiles(at) {
   const out = []
   const features = join(at, 'internal', 'features')
   for (const slice of readdirSync(features).sort()) {
+    if (slice === 'shared') continue // what two slices render alike: no commands
     const dir = join(features, slice)
     for (const f of readdirSync(dir).sort()) {
       if (f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'json.ts') out.push(join(dir, f))

@@ -103,13 +103,22 @@ export function chunkPlugin({ root, entries }) {
     'node:os',
     'node:child_process',
   ]
+  /** The composition root's lazy loaders. */
+  const SERVICES = join(internal, 'cli', 'services.ts')
   /** The store's read path, which the hot commands need. */
   const STORE_READ = join(internal, 'store', 'store.ts')
   /**
    * The whole store, as one more chunk (the git adapter stays behind ctx.git()), with the git config reader
    * that everyday commands and the GitHub slice share (alone it was a chunk of its own).
    */
-  const STORE = eager(internal, ['store', join('gitx', 'config.ts')])
+  const STORE = eager(internal, [
+    'store',
+    'format',
+    ...['task', 'claims', 'questions', 'events', 'identity', 'notes', 'project', 'worktree'].map((n) =>
+      join('domain', n),
+    ),
+    join('adapters', 'git', 'config.ts'),
+  ])
   /** What each group reaches besides its commands. */
   const REACH = {
     meta: KERNEL,
@@ -122,7 +131,8 @@ export function chunkPlugin({ root, entries }) {
   const reachOf = (file) => {
     if (file === STORE_READ) return KERNEL
     const out = [...KERNEL]
-    if (/[\\/]internal[\\/](store|gitx|runtime|github|features)[\\/]/.test(file)) out.push(...STORE, 'dacli-group:hot')
+    if (/[\\/]internal[\\/](store|format|domain|adapters|features)[\\/]/.test(file) || file === SERVICES)
+      out.push(...STORE, 'dacli-group:hot')
     if (/[\\/]internal[\\/]features[\\/]/.test(file)) out.push('dacli-group:core')
     return out
   }
@@ -156,7 +166,7 @@ export function chunkPlugin({ root, entries }) {
       }))
       // The store's lazy loader (services.ts) takes it from the hot group: the hot commands have it loaded.
       b.onResolve({ filter: /^\.\.\/store\/store\.js$/ }, (args) =>
-        args.kind === 'dynamic-import' && args.importer === join(internal, 'runtime', 'services.ts')
+        args.kind === 'dynamic-import' && args.importer === SERVICES
           ? { path: 'hot', namespace: 'dacli-group' }
           : undefined,
       )

@@ -2,11 +2,11 @@
 // command table and invoke() as the CLI: the answer is exactly the document
 // `dacli <command path> --json` prints (or its error/v1 envelope).
 
+import { type RefusedError, UsageError } from '../base/errors.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { invoke, type Runtime } from '../clikit/invoke.js'
 import { bufferIO } from '../clikit/io.js'
 import { envelopeOf } from '../clikit/render.js'
-import { type RefusedError, UsageError } from '../store/errors.js'
 
 /** What the page may change: claim, release, tick a criterion, done, add a note. */
 export const ACTIONS: ReadonlySet<string> = new Set([

@@ -10,9 +10,9 @@ import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { platform } from 'node:os'
 import { gzipSync } from 'node:zlib'
+import { RefusedError } from '../base/errors.js'
 import type { CommandEntry } from '../clikit/command.js'
 import type { BoardHandle, BoardServeRequest } from '../clikit/context.js'
-import { RefusedError } from '../store/errors.js'
 import {
   ACTIONS,
   type Answer,

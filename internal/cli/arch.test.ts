@@ -52,7 +52,7 @@ describe('architecture rules', () => {
     }
     visit('build/chunks/main.js', new Set())
     const allowed =
-      /^(cmd\/(dacli|system)\.ts|internal\/clikit\/[a-z]+\.ts|internal\/cli\/(main|manifest\.gen)\.ts|internal\/runtime\/services\.ts|internal\/store\/errors\.ts|internal\/base\/[a-z]+\.ts|dacli-builtin:node:(crypto|fs|os|child_process))$/
+      /^(cmd\/(dacli|system)\.ts|internal\/clikit\/[a-z]+\.ts|internal\/cli\/(main|manifest\.gen|services)\.ts|internal\/base\/[a-z]+\.ts|dacli-builtin:node:(crypto|fs|os|child_process))$/
     expect([...inputs].filter((i) => !allowed.test(i))).toEqual([])
     expect([...externals].filter((e) => !e.startsWith('node:'))).toEqual([])
   })
@@ -74,7 +74,7 @@ describe('architecture rules', () => {
       )
       expect(loaded.length, loaded.join('\n')).toBe(3)
       const inputs = loaded.flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}))
-      expect(inputs.filter((i) => i.startsWith('internal/store/') && i !== 'internal/store/errors.ts')).toEqual([])
+      expect(inputs.filter((i) => /^internal\/(store|format|domain|adapters)\//.test(i))).toEqual([])
     }
   })
 
@@ -121,47 +121,47 @@ const PLANTS: Record<string, Record<string, string>> = {
   },
   'named imports': {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source holds a template literal
-    'features/task/planted-glob.ts': 'export const load = (n: string) => import(`../../gitx/${n}.js`)\n',
+    'features/task/planted-glob.ts': 'export const load = (n: string) => import(`../../adapters/git/${n}.js`)\n',
     'features/task/planted-computed.ts': 'export const load = (m: string) => import(m)\n',
   },
   '4 process': {
     'store/planted-env.ts': 'const { env } = process\nexport const home = env.HOME\n',
     'features/note/planted-kill.ts': 'export const stop = (pid: number) => process.kill(pid)\n',
-    'gitx/planted-global.ts': 'export const p = globalThis.process\n',
+    'adapters/git/planted-global.ts': 'export const p = globalThis.process\n',
     'base/planted-nodeglobal.ts': 'export const p = global.process\n',
-    'github/planted-import.ts': "import process from 'node:process'\nexport const pid = process.pid\n",
+    'adapters/github/planted-import.ts': "import process from 'node:process'\nexport const pid = process.pid\n",
     'store/planted-require.ts':
       "import { createRequire } from 'node:module'\nexport const git = createRequire(import.meta.url)('isomorphic-git')\n",
-    'runtime/planted-require.ts': "export const yaml = require('yaml')\n",
+    'domain/record/planted-require.ts': "export const yaml = require('yaml')\n",
     'clikit/planted-function.ts': "export const f = Function('return 1')\n",
   },
   console: { 'features/risk/planted-console.ts': "export const say = () => console.log('hi')\n" },
   '3 engines': {
-    'engines/planted-fetch.ts': "export const get = () => fetch('https://example.invalid')\n",
-    'engines/planted-clock.ts': 'export const t = () => performance.now()\n',
-    'engines/planted-uuid.ts': 'export const id = () => crypto.randomUUID()\n',
-    'engines/planted-date.ts': 'export const now = () => new Date()\n',
-    'engines/planted-random.ts': 'export const r = () => Math.random()\n',
-    'engines/planted-timer.ts': 'export const later = (f: () => void) => setTimeout(f, 1)\n',
-    'engines/planted-fs.ts': "import { readFileSync } from 'node:fs'\nexport const r = readFileSync\n",
-    'engines/planted-package.ts': "export { parse } from 'yaml'\n",
-    'engines/planted-store.ts': "export { qualifiedRef } from '../store/refs.js'\n",
-    'engines/planted-system.ts': "export { system } from '../base/system.js'\n",
+    'domain/plan/planted-fetch.ts': "export const get = () => fetch('https://example.invalid')\n",
+    'domain/plan/planted-clock.ts': 'export const t = () => performance.now()\n',
+    'domain/plan/planted-uuid.ts': 'export const id = () => crypto.randomUUID()\n',
+    'domain/plan/planted-date.ts': 'export const now = () => new Date()\n',
+    'domain/plan/planted-random.ts': 'export const r = () => Math.random()\n',
+    'domain/plan/planted-timer.ts': 'export const later = (f: () => void) => setTimeout(f, 1)\n',
+    'domain/plan/planted-fs.ts': "import { readFileSync } from 'node:fs'\nexport const r = readFileSync\n",
+    'domain/plan/planted-package.ts': "export { parse } from 'yaml'\n",
+    'domain/plan/planted-store.ts': "export { qualifiedRef } from '../../format/refs.js'\n",
+    'domain/plan/planted-system.ts': "export { system } from '../../base/system.js'\n",
   },
   order: { 'store/planted-locale.ts': "export const c = 'a'.localeCompare('b')\n" },
   '2 app layer': {
-    'mcp/planted-gitx.ts': "import { userIdent } from '../gitx/config.js'\nexport const who = userIdent\n",
+    'mcp/planted-gitx.ts': "import { userIdent } from '../adapters/git/config.js'\nexport const who = userIdent\n",
     'cli/planted-store.ts': "export { Store } from '../store/store.js'\n",
-    'board/planted-engine.ts': "export { findCycle } from '../engines/cycle.js'\n",
+    'board/planted-engine.ts': "export { findCycle } from '../domain/plan/cycle.js'\n",
     'cli/planted-command.ts': "export { add } from '../features/risk/add.js'\n",
   },
   '1 slices': { 'features/project/planted-slice.ts': "export * from '../risk/docs.js'\n" },
   kernel: {
-    'clikit/planted-engine.ts': "export { findCycle } from '../engines/cycle.js'\n",
-    'clikit/planted-store.ts': "export { qualifiedRef } from '../store/refs.js'\n",
+    'clikit/planted-engine.ts': "export { findCycle } from '../domain/plan/cycle.js'\n",
+    'clikit/planted-store.ts': "export { qualifiedRef } from '../format/refs.js'\n",
     'clikit/planted-yaml.ts': "export { parse } from 'yaml'\n",
   },
-  leaves: { 'base/planted-leaf.ts': "export { UsageError } from '../store/errors.js'\n" },
+  leaves: { 'base/planted-leaf.ts': "export { qualifiedRef } from '../format/refs.js'\n" },
   layers: { 'store/planted-bin.ts': "export { nodeSystem } from '../../cmd/system.js'\n" },
   '8 heavy': {
     'features/record/planted-heavy.ts': "export { default as git } from 'isomorphic-git'\n",
@@ -172,9 +172,9 @@ const PLANTS: Record<string, Record<string, string>> = {
     'features/note/planted-zod.ts': "export { documents } from './json.js'\n",
     // Loaded by a static import, directly or not, where only an import() may load it.
     'features/record/planted-lazy.ts': "export const git = () => import('isomorphic-git')\n",
-    'features/risk/planted-yaml.ts': "export { parseTask } from '../../store/parsing.js'\n",
-    'store/planted-frontmatter.ts': "export { parseObject } from './frontmatter.js'\n",
-    'github/planted-client.ts': "export * from './client.js'\n",
+    'features/risk/planted-yaml.ts': "export { parseTask } from '../../format/parsing.js'\n",
+    'store/planted-frontmatter.ts': "export { parseObject } from '../format/frontmatter.js'\n",
+    'domain/github/planted-client.ts': "export * from '../../adapters/github/client.js'\n",
     'features/mcp/planted-server.ts': "export * from '../../mcp/server.js'\n",
     'clikit/planted-width.ts': "export * from './out.js'\n",
   },
@@ -257,7 +257,7 @@ describe('planted violations: each is reported in its file under its rule, and n
     // An existing module changed in place is seen too.
     const inPlace = path.join(root, IN_PLACE)
     expect(fs.existsSync(inPlace), `${IN_PLACE} exists`).toBe(true)
-    fs.appendFileSync(inPlace, "export { gitConfig } from '../gitx/config.js'\n")
+    fs.appendFileSync(inPlace, "export { gitConfig } from '../adapters/git/config.js'\n")
     // And a command moved back where it was before it had a place of its own: `task log` in the record slice.
     fs.renameSync(path.join(root, 'internal/features/task/log.ts'), path.join(root, MOVED))
     const taskIndex = path.join(root, 'internal/features/task/index.ts')
@@ -283,7 +283,7 @@ describe('planted violations: each is reported in its file under its rule, and n
     expect(found.filter((v) => v.file === file).map((v) => v.rule)).toContain(rule)
   })
 
-  test(`an existing module changed in place (${IN_PLACE} importing gitx) → 2 app layer`, () => {
+  test(`an existing module changed in place (${IN_PLACE} importing the git adapter) → 2 app layer`, () => {
     expect(found.filter((v) => v.file === IN_PLACE).map((v) => v.rule)).toEqual(['2 app layer'])
   })
 

@@ -1,8 +1,9 @@
 // What a command receives. Factories are lazy: a command that never calls
 // `git()` never loads isomorphic-git, and a test can inject its own.
 
-import type { Git } from '../gitx/index.js'
-import type { Identity, Store } from '../store/index.js'
+import type { Git } from '../adapters/git/index.js'
+import type { Identity } from '../format/model.js'
+import type { Store } from '../store/store.js'
 import type { CommandEntry } from './command.js'
 import type { Runtime } from './invoke.js'
 import type { Notes } from './io.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { closest, distanceTo } from '../engines/distance.js'
+import { closest, distanceTo } from '../base/closest.js'
 import { workspace } from '../testkit/ws.js'
 import { correctedCommands } from './didyoumean.js'
 import { wrapLine } from './out.js'

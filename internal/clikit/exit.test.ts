@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from '../store/errors.js'
+import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from '../base/errors.js'
 import { exitCodeOf } from './exit.js'
 import { envelopeOf, renderJSON } from './render.js'
 

@@ -2,7 +2,7 @@
 // classification is found anywhere on the `cause` chain, so wrapping an error
 // (`new Error('while …', { cause })`) never changes the code.
 
-import { classifiedError, type DacliError, type ErrorKind } from '../store/errors.js'
+import { classifiedError, type DacliError, type ErrorKind } from '../base/errors.js'
 
 const CODE_OF: Record<ErrorKind, number> = {
   failure: 1,

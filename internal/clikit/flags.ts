@@ -5,7 +5,7 @@
 
 import { editDistance } from '../base/distance.js'
 import { parseDuration } from '../base/duration.js'
-import { UsageError } from '../store/errors.js'
+import { UsageError } from '../base/errors.js'
 
 export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'enum'
 

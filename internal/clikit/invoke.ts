@@ -2,8 +2,9 @@
 // (contract.md §8). Order: --help → parse and reject unknown flags → refuse an
 // undeclared --json → other usage problems → grant gate → run → render.
 
-import { FailureError, RefusedError, UsageError } from '../store/errors.js'
-import type { Identity, Store } from '../store/index.js'
+import { FailureError, RefusedError, UsageError } from '../base/errors.js'
+import type { Identity } from '../format/model.js'
+import type { Store } from '../store/store.js'
 import { type Command, type CommandEntry, callMutates, type Input, type Refusal } from './command.js'
 import type { Context, Env, Services, Stdio } from './context.js'
 import { closestOf, correctedCommands } from './didyoumean.js'

@@ -1,6 +1,6 @@
 // Rendering of success documents and of errors (contract.md §3, §4).
 
-import { classifiedError, RefusedError } from '../store/errors.js'
+import { classifiedError, RefusedError } from '../base/errors.js'
 import { closestOf } from './didyoumean.js'
 import { exitCodeOf, isUnexpected, KIND_OF_CODE } from './exit.js'
 import type { Writer } from './io.js'

@@ -2,12 +2,12 @@
 // else is a usage error naming the argument — never a silent default.
 
 import { describe, expect, test } from 'vitest'
+import { services } from '../cli/services.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { arg, optionalArg } from '../clikit/command.js'
 import { bool, duration, int, oneOf, str } from '../clikit/flags.js'
 import { invoke } from '../clikit/invoke.js'
 import { bufferIO } from '../clikit/io.js'
-import { services } from '../runtime/services.js'
 import { table } from '../testkit/ws.js'
 import { argvOf, checkSchemaVersion, cliArgv } from './args.js'
 import { buildTool } from './schema.js'

@@ -6,11 +6,11 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
 import { main } from '../cli/main.js'
+import { services } from '../cli/services.js'
 import { bufferIO } from '../clikit/io.js'
-import { services } from '../runtime/services.js'
+import { updateClaimCache } from '../domain/claims/arbiter.js'
 import { baseEnv, table, type Workspace, workspace } from '../testkit/ws.js'
 import { answerFile, MAX_ANSWERS } from './answers.js'
-import { updateClaimCache } from './claims.js'
 import { Store } from './store.js'
 
 /** Move every task file's modification time a minute back (racily fresh files are never sealed). */

@@ -295,7 +295,7 @@ test('a summary with every field set reads back the same from the file, the inde
   expect(fromMemory).toEqual(cold)
   // Every summary field survives the index's positional form (and its defaults come back as defaults).
   const { compact, expand } = await import('./taskindex.js')
-  const { summaryOf } = await import('./model.js')
+  const { summaryOf } = await import('../format/model.js')
   const { Store } = await import('./store.js')
   const store = await Store.open(ws.root, baseEnv(), () => new Date())
   for (const t of (await store.listTasks('p')).tasks) {

@@ -4,10 +4,10 @@
 // parses each task file once and writes one cache file. A full record (the whole body as JSON, about twice the
 // file) is not made: nothing lint checks needs it, and writing 10,000 of them was most of a cold lint's cost.
 
+import { type Broken, brokenOf, type TaskSummary } from '../format/model.js'
+import { fieldsNow, readTaskFields } from '../format/taskfile.js'
 import type { Section, Stamp } from './filecache.js'
 import { readText } from './fsio.js'
-import { type Broken, brokenOf, type TaskSummary } from './model.js'
-import { fieldsNow, readTaskFields } from './taskfile.js'
 import { compact, deduplicated, expand, listTaskFiles, type Paths, type SummarySection } from './taskindex.js'
 
 /** A task summary and its criteria's texts, in the file's order. */

@@ -6,9 +6,9 @@ import { isUtf8 } from 'node:buffer'
 import { createHash, randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { FailureError } from '../base/errors.js'
 import { system } from '../base/system.js'
-import { FailureError } from './errors.js'
-import { InvalidTextError } from './model.js'
+import { InvalidTextError } from '../format/model.js'
 
 /** The workspace folder's name (workspace.ts re-exports it as WORKSPACE_DIR). */
 const DACLI = '.dacli'

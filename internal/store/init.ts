@@ -4,11 +4,11 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { gitInfoAt } from '../gitx/discover.js'
-import { ConflictError, FailureError, UsageError } from './errors.js'
-import { ROOT_ID } from './identity.js'
-import { stamp } from './model.js'
-import { newUlid } from './paths.js'
+import { gitInfoAt } from '../adapters/git/discover.js'
+import { ConflictError, FailureError, UsageError } from '../base/errors.js'
+import { ROOT_ID } from '../domain/identity/identity.js'
+import { newUlid } from '../format/ids.js'
+import { stamp } from '../format/model.js'
 import {
   DEFAULT_RECORD_BRANCH,
   FORMAT_VERSION,

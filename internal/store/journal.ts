@@ -13,8 +13,8 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { RefusedError, UsageError } from '../base/errors.js'
 import { system } from '../base/system.js'
-import { RefusedError, UsageError } from './errors.js'
 
 const CHANGE_KINDS = [
   'task.created',

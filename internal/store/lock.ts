@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { ConflictError, FailureError } from '../base/errors.js'
 import { system } from '../base/system.js'
-import { ConflictError, FailureError } from './errors.js'
 import { linkOnPath, mkdirNoLinks, pidAlive } from './fsio.js'
 
 export interface LockHolder {

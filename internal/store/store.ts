@@ -4,28 +4,28 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import type { GitInfo } from '../adapters/git/discover.js'
+import { closest } from '../base/closest.js'
 import { MAX_SUGGESTIONS } from '../base/distance.js'
 import { parseDuration } from '../base/duration.js'
-import { closest } from '../engines/distance.js'
-import type { GitInfo } from '../gitx/discover.js'
+import { ConflictError, FailureError, NotFoundError } from '../base/errors.js'
+import { listAgentFiles, ROOT_ID, resolveIdentity } from '../domain/identity/identity.js'
+import type { Signer } from '../domain/identity/signing.js'
+import { projectOf } from '../domain/project/projects.js'
+import { parseData } from '../format/flat.js'
+import { isId, safeSegment } from '../format/ids.js'
+import { appendToSection } from '../format/markdown.js'
+import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from '../format/model.js'
+import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from '../format/model.js'
+import { taskIdInText } from '../format/rawtask.js'
+import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from '../format/refs.js'
+import { readTaskRecord, recordOf } from '../format/taskfile.js'
 import { type Answer, type AnswerKey, type AnswerNote, readAnswer, writeAnswer } from './answers.js'
 import { type CheckedTask, listCriteria } from './criteria.js'
-import { ConflictError, FailureError, NotFoundError } from './errors.js'
 import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filecache.js'
-import { parseData } from './flat.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
-import { listAgentFiles, ROOT_ID, resolveIdentity } from './identity.js'
 import { appendChange, type ChangeEntry } from './journal.js'
 import { acquireLock, type Lock, type LockOptions, withLock } from './lock.js'
-import { appendToSection } from './markdown.js'
-import type { Broken, Identity, ProjectRecord, Status, TaskRecord, TaskSummary } from './model.js'
-import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from './model.js'
-import { isId, safeSegment } from './paths.js'
-import { projectOf } from './projects.js'
-import { taskIdInText } from './rawtask.js'
-import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from './refs.js'
-import type { Signer } from './signing.js'
-import { readTaskRecord, recordOf } from './taskfile.js'
 import {
   deduplicated,
   type Listing,
@@ -50,7 +50,7 @@ export interface AnswerMemo {
 }
 
 /** The parsing half of the store (yaml and friends), loaded on first need. */
-const parsing = () => import('./parsing.js')
+const parsing = () => import('../format/parsing.js')
 
 export interface TaskEdit {
   /** The task as read under the lock. */
@@ -110,7 +110,7 @@ export class Store {
    */
   signer(): Promise<Signer> {
     this.signerPromise ??= this.identity().then(async (who) => {
-      const { agentSigner, rootSigner } = await import('./signing.js')
+      const { agentSigner, rootSigner } = await import('../domain/identity/signing.js')
       if (who.id !== ROOT_ID) return agentSigner((this.env.DACLI_AGENT ?? '').trim())
       const keyFile =
         this.git === null
@@ -472,7 +472,7 @@ export class Store {
     if (hits.length === 0) {
       if (r.kind === 'id') await this.refuseUnreadableId(r.id as string, scopes)
       // A removed task is not found, but the error says so and where its tombstone is.
-      const { findTombstone, removedError } = await import('./tombstones.js')
+      const { findTombstone, removedError } = await import('../domain/task/tombstones.js')
       const tomb = await findTombstone(this, ref)
       throw tomb === null ? await this.noTaskMatches(ref, r, scopes) : removedError(ref, tomb)
     }

@@ -6,12 +6,20 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { FailureError } from '../base/errors.js'
 import { byText } from '../base/order.js'
-import { FailureError } from './errors.js'
+import {
+  type Broken,
+  brokenOf,
+  STATUS_RANK,
+  STATUSES,
+  type Status,
+  TASK_FILE,
+  type TaskSummary,
+} from '../format/model.js'
+import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import { RACY_MS, type Section, type Stamp } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
-import { type Broken, brokenOf, STATUS_RANK, STATUSES, type Status, TASK_FILE, type TaskSummary } from './model.js'
-import { readTaskSummary, summaryNow } from './taskfile.js'
 
 export interface TaskFileRef {
   project: string

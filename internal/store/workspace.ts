@@ -5,9 +5,9 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../gitx/discover.js'
-import { FailureError, NotFoundError, UsageError } from './errors.js'
-import { frontOf, readFront } from './flat.js'
+import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../adapters/git/discover.js'
+import { FailureError, NotFoundError, UsageError } from '../base/errors.js'
+import { frontOf, readFront } from '../format/flat.js'
 import { assertNoLinks, readText } from './fsio.js'
 
 export const WORKSPACE_DIR = '.dacli'
@@ -191,7 +191,7 @@ export async function readConfig(dir: string, parseDuration: (s: string) => numb
   const yaml = frontOf(text) ?? text
   let raw: Record<string, unknown> | null = readFront(yaml)
   if (raw === null) {
-    const { parseYamlMap } = await import('./frontmatter.js')
+    const { parseYamlMap } = await import('../format/frontmatter.js')
     try {
       raw = parseYamlMap(yaml) ?? {}
     } catch (e) {

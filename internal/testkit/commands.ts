@@ -10,10 +10,10 @@ import type { Command } from '../clikit/command.js'
 
 const FEATURES = path.join(import.meta.dirname, '..', 'features')
 
-/** The feature slices, by folder name. */
+/** The feature slices, by folder name (`shared` holds what two slices render alike, no commands). */
 const slices: readonly string[] = fs
   .readdirSync(FEATURES, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
+  .filter((d) => d.isDirectory() && d.name !== 'shared')
   .map((d) => d.name)
   .sort(byText)
 

@@ -297,8 +297,8 @@ export function eventFiles(root: string): string[] {
 
 /** Rewrite an event file's frontmatter with `change`, recomputing its checksum as a forger would. */
 export async function forge(file: string, change: (d: Record<string, unknown>) => void): Promise<void> {
-  const { parseObject, renderEdited } = await import('../store/frontmatter.js')
-  const { eventChecksum } = await import('../store/events.js')
+  const { parseObject, renderEdited } = await import('../format/frontmatter.js')
+  const { eventChecksum } = await import('../domain/events/events.js')
   const parsed = parseObject(fs.readFileSync(file, 'utf8'))
   const d = { ...parsed.data }
   change(d)

@@ -5,10 +5,10 @@
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { afterMutation, services } from '../cli/services.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { createServer } from '../mcp/server.js'
 import type { Profile } from '../mcp/tools.js'
-import { afterMutation, services } from '../runtime/services.js'
 import { baseEnv, table as eagerTable } from './ws.js'
 
 export interface Session {

@@ -3,8 +3,8 @@
 
 import { PassThrough } from 'node:stream'
 import { main } from '../cli/main.js'
+import { afterMutation, services } from '../cli/services.js'
 import { bufferIO } from '../clikit/io.js'
-import { afterMutation, services } from '../runtime/services.js'
 import { baseEnv, table as eagerTable } from './ws.js'
 
 /** `dacli mcp serve …` run by main() in process, its stdio on in-memory streams, spoken to line by line. */

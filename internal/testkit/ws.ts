@@ -7,10 +7,10 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { main } from '../cli/main.js'
+import { afterMutation, services } from '../cli/services.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { entriesOf } from '../clikit/command.js'
 import { bufferIO } from '../clikit/io.js'
-import { afterMutation, services } from '../runtime/services.js'
 import { commands } from './commands.js'
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')

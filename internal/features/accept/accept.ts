@@ -1,10 +1,11 @@
+import { UsageError } from '../../base/errors.js'
 import { closeFlags } from '../../clikit/closeflags.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { bool, duration, str } from '../../clikit/flags.js'
 import { count } from '../../clikit/text.js'
-import { arbitrationOf } from '../../store/claims.js'
-import { type AcceptEntry, acceptAll, acceptTask, UsageError } from '../../store/index.js'
-import { checkText } from '../../store/paths.js'
+import { arbitrationOf } from '../../domain/claims/arbiter.js'
+import { type AcceptEntry, acceptAll, acceptTask } from '../../domain/task/acceptance.js'
+import { checkText } from '../../format/ids.js'
 import type { AcceptanceResultDocT } from './json.js'
 
 function resultOf(entries: AcceptEntry[]): AcceptanceResultDocT {

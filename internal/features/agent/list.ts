@@ -1,6 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { listAgents } from '../../store/index.js'
+import { listAgents } from '../../domain/identity/agents.js'
 import type { AgentListDocT } from './json.js'
 import { agentSummary } from './show.js'
 

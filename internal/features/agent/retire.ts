@@ -1,7 +1,7 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { arbitrationOf } from '../../store/claims.js'
-import { retireAgent } from '../../store/index.js'
+import { arbitrationOf } from '../../domain/claims/arbiter.js'
+import { retireAgent } from '../../domain/identity/agents.js'
 import { agentDoc, renderAgent } from './show.js'
 
 export const retire = defineCommand({

@@ -1,8 +1,9 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
-import { type AgentFile, lineageOf, listAgents, readAgent, type Store } from '../../store/index.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { type AgentFile, lineageOf, listAgents, readAgent } from '../../domain/identity/agents.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Store } from '../../store/store.js'
 import type { AgentDocT } from './json.js'
 
 /** An identity as agent list shows it. */

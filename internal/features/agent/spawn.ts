@@ -1,7 +1,7 @@
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { spawnAgent } from '../../store/index.js'
-import { checkTitle } from '../../store/paths.js'
+import { spawnAgent } from '../../domain/identity/agents.js'
+import { checkTitle } from '../../format/ids.js'
 import type { AgentTokenDocT } from './json.js'
 
 export const spawn = defineCommand({

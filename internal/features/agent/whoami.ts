@@ -1,6 +1,6 @@
+import { userIdent } from '../../adapters/git/config.js'
 import { defineCommand } from '../../clikit/command.js'
-import { userIdent } from '../../gitx/config.js'
-import { ROOT_ID } from '../../store/identity.js'
+import { ROOT_ID } from '../../domain/identity/identity.js'
 import type { IdentityDocT } from './json.js'
 
 export const whoami = defineCommand({

@@ -1,6 +1,6 @@
+import { UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
-import { UsageError } from '../../store/errors.js'
 import { foldersUnder } from '../../store/fsio.js'
 import type { BoardDocT } from './json.js'
 

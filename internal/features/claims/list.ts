@@ -1,8 +1,8 @@
 import { defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { expiredAt } from '../../store/claims.js'
-import { stamp } from '../../store/model.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { expiredAt } from '../../domain/claims/arbiter.js'
+import { stamp } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
 import { checkRemote } from '../../store/workspace.js'
 import type { ClaimListDocT } from './json.js'
 
@@ -24,7 +24,7 @@ export const list = defineCommand({
       input.flags.remote === undefined
         ? (store.config.claims_remote ?? 'origin')
         : checkRemote(input.flags.remote, '--remote')
-    const { openClaims } = await import('../../gitx/claims.js')
+    const { openClaims } = await import('../../domain/claims/remote.js')
     const claims = openClaims(store, ctx.env, remote)
     const now = ctx.now()
     const fetched = await claims.fetchAll(now)

@@ -3,14 +3,16 @@
 // instructions.
 
 import { byText } from '../../base/order.js'
-import type { BriefSection } from '../../engines/brief.js'
-import { linkAllowsStart, readiness, startNeeds, type TaskState } from '../../engines/readiness.js'
-import { type EventRecord, listEvents } from '../../store/events.js'
-import type { NoteRecord, Store, TaskRecord } from '../../store/index.js'
-import { quote } from '../../store/markdown.js'
-import { teOf } from '../../store/model.js'
-import { listNotes, listRisks, readGlossary } from '../../store/notes.js'
-import { qualifiedRef, resolveAmong } from '../../store/refs.js'
+import { type EventRecord, listEvents } from '../../domain/events/events.js'
+import type { NoteRecord } from '../../domain/notes/notes.js'
+import { listNotes, listRisks, readGlossary } from '../../domain/notes/notes.js'
+import type { BriefSection } from '../../domain/plan/brief.js'
+import { linkAllowsStart, readiness, startNeeds, type TaskState } from '../../domain/plan/readiness.js'
+import { quote } from '../../format/markdown.js'
+import type { TaskRecord } from '../../format/model.js'
+import { teOf } from '../../format/model.js'
+import { qualifiedRef, resolveAmong } from '../../format/refs.js'
+import type { Store } from '../../store/store.js'
 
 const said = (text: string, who: string | null, when: string | null) =>
   `${quote(text)}\n> — ${who ?? 'unknown'}${when ? `, ${when}` : ''}`

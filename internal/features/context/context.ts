@@ -1,8 +1,8 @@
+import { RefusedError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
-import { BudgetError, fitBrief } from '../../engines/brief.js'
-import { RefusedError } from '../../store/errors.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { BudgetError, fitBrief } from '../../domain/plan/brief.js'
+import { qualifiedRef } from '../../format/refs.js'
 import { gatherSections } from './brief.js'
 import type { ContextDocT } from './json.js'
 

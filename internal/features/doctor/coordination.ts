@@ -2,9 +2,10 @@
 // ignored copy of the store, and claims where this clone and the remote disagree
 // (from the last fetch of the remote's claims: doctor never touches the network).
 
-import { expiredAt, readClaimCache } from '../../store/claims.js'
-import type { Store, TaskSummary } from '../../store/index.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { expiredAt, readClaimCache } from '../../domain/claims/arbiter.js'
+import type { TaskSummary } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Store } from '../../store/store.js'
 import { shadowedCopies } from '../../store/workspace.js'
 import type { DoctorDocT } from './json.js'
 

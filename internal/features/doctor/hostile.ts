@@ -4,11 +4,15 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import type { EventRecord } from '../../domain/events/events.js'
+import { scanAgents } from '../../domain/identity/identity.js'
+import { rootPublicKeys } from '../../domain/identity/signing.js'
+import { agentProblems, eventProblem } from '../../domain/identity/trust.js'
+import type { Plan } from '../../domain/task/planview.js'
+import type { Broken, TaskSummary } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
 import { walkTree } from '../../store/fsio.js'
-import type { Broken, Store, TaskSummary } from '../../store/index.js'
-import { agentProblems, type EventRecord, eventProblem, rootPublicKeys, scanAgents } from '../../store/index.js'
-import type { Plan } from '../../store/plan.js'
-import { qualifiedRef } from '../../store/refs.js'
+import type { Store } from '../../store/store.js'
 import type { DoctorDocT } from './json.js'
 
 type Finding = DoctorDocT['findings'][number]

@@ -2,7 +2,9 @@
 // git objects half-written by a killed record, and the other side's copies a record pull left to resolve.
 
 import { conflictCopies, conflictHint } from '../../store/conflicts.js'
-import { findTemps, listLocks, type Store } from '../../store/index.js'
+import { findTemps } from '../../store/fsio.js'
+import { listLocks } from '../../store/lock.js'
+import type { Store } from '../../store/store.js'
 import type { DoctorDocT } from './json.js'
 
 type Finding = DoctorDocT['findings'][number]
@@ -39,7 +41,7 @@ export async function leftoverFindings(store: Store): Promise<Finding[]> {
 /** Temp files a killed `record` left among git's loose objects (git fsck: "bad sha1 file"). */
 async function gitTempFindings(store: Store): Promise<Finding[]> {
   if (store.git === null) return []
-  const { objectTemps } = await import('../../gitx/isofs.js')
+  const { objectTemps } = await import('../../adapters/git/isofs.js')
   return gone(
     objectTemps(store.git.commonDir),
     'stale-git-temp',

@@ -1,7 +1,7 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { dismissEvent } from '../../store/dismiss.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { dismissEvent } from '../../domain/events/dismiss.js'
+import { qualifiedRef } from '../../format/refs.js'
 import type { EventDismissDocT } from './json.js'
 
 export const dismiss = defineCommand({

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../clikit/command.js'
-import { syncEvents } from '../../store/index.js'
+import { syncEvents } from '../../domain/events/sync.js'
 import type { SyncResultDocT } from './json.js'
 
 export const sync = defineCommand({

@@ -1,8 +1,8 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
-import { stamp } from '../../store/model.js'
-import { loadPlan, remoteClaims } from '../../store/plan.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { loadPlan, remoteClaims } from '../../domain/task/planview.js'
+import { stamp } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
 import {
   claimPart,
   criteriaPart,

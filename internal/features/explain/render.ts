@@ -3,7 +3,7 @@
 import { formatDuration } from '../../base/duration.js'
 import type { Out } from '../../clikit/out.js'
 import { count, oneDecimal, shortRef } from '../../clikit/text.js'
-import { describeHold } from '../../engines/readiness.js'
+import { describeHold } from '../../domain/plan/readiness.js'
 import type { ExplainDocT } from './json.js'
 
 const excerpt = (s: string, n = 60) => {

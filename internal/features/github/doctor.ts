@@ -1,6 +1,6 @@
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { count } from '../../clikit/text.js'
-import { checkSetup } from '../../github/setup.js'
+import { checkSetup } from '../../domain/github/setup.js'
 import type { GithubDoctorDocT } from './json.js'
 
 export const doctor = defineCommand({

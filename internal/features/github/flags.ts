@@ -2,11 +2,11 @@
 // so the kernel refuses a typo in either half before anything runs (no API
 // call, no write), and the combination rules below are checked just as early.
 
+import { UsageError } from '../../base/errors.js'
 import { type ArgSpec, arg } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { bool, duration, type FlagValuesOf, int } from '../../clikit/flags.js'
-import { type Outbound, openOutbound } from '../../github/preflight.js'
-import { UsageError } from '../../store/errors.js'
+import { type Outbound, openOutbound } from '../../domain/github/preflight.js'
 
 const DEFAULT_LIMIT = 100
 

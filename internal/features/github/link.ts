@@ -1,11 +1,11 @@
+import { RefusedError, UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
-import { apiUrlOf, connect } from '../../github/connect.js'
-import { setBlock } from '../../github/mapping.js'
-import { originRepo, REPO_NAME, sameRepo } from '../../github/repository.js'
-import { RefusedError, UsageError } from '../../store/index.js'
-import { projectDocument, statusCounts } from '../../store/projectdoc.js'
-import { editProjectFrontmatter } from '../../store/projectedit.js'
+import { apiUrlOf, connect } from '../../domain/github/connect.js'
+import { originRepo, REPO_NAME, sameRepo } from '../../domain/github/repository.js'
+import { editProjectFrontmatter } from '../../domain/project/edit.js'
+import { setBlock } from '../../format/github.js'
+import { projectDocument, statusCounts } from '../shared/projectdoc.js'
 
 export const link = defineCommand({
   path: 'github link',

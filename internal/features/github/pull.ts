@@ -1,6 +1,6 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { inboundPlan, pullIssues } from '../../github/adoption.js'
-import { fetchIssues, prepare, withRepoLock } from '../../github/preflight.js'
+import { inboundPlan, pullIssues } from '../../domain/github/adoption.js'
+import { fetchIssues, prepare, withRepoLock } from '../../domain/github/preflight.js'
 import { PULL_FLAGS, readOptions } from './flags.js'
 import { adoptionPlanDoc, pullResultDoc, refsOf } from './pulldocs.js'
 import { renderPlan, renderPullResult } from './renderpull.js'

@@ -2,9 +2,9 @@
 // bounded page ordered by issue number, spread over the five category arrays) and github-pull-result/v1 (what
 // applying it did).
 
-import type { Adopted, PlannedIssue } from '../../github/adoption.js'
-import { pageOf } from '../../github/paging.js'
-import type { TaskSummary } from '../../store/index.js'
+import type { Adopted, PlannedIssue } from '../../domain/github/adoption.js'
+import { pageOf } from '../../domain/github/paging.js'
+import type { TaskSummary } from '../../format/model.js'
 import type { AdoptionPlanDocT, PlanItemT, PullResultDocT } from './json.js'
 
 /** Task id → `<project>/<NNN>-<slug>`, for the human rendering of a plan. */

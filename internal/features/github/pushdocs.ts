@@ -3,9 +3,9 @@
 // by item, with the retry policy's accounting).
 
 import { createHash } from 'node:crypto'
-import { pageOf } from '../../github/paging.js'
-import type { PushRunResult } from '../../github/pushapply.js'
-import type { PushPlan, Step } from '../../github/pushwindow.js'
+import { pageOf } from '../../domain/github/paging.js'
+import type { PushRunResult } from '../../domain/github/pushapply.js'
+import type { PushPlan, Step } from '../../domain/github/pushwindow.js'
 import type { PushItemT, PushOutcomeT, PushPreviewDocT, PushResultDocT, PushResultItemT } from './json.js'
 
 function itemOf(s: Step, issueNumber: number | null = s.issue?.number ?? null): PushItemT {

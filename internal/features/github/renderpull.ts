@@ -2,7 +2,7 @@
 
 import type { Out } from '../../clikit/io.js'
 import { count } from '../../clikit/text.js'
-import { CATEGORIES } from '../../engines/adoption.js'
+import { CATEGORIES } from '../../domain/github/adoptplan.js'
 import type { AdoptionPlanDocT, PlanItemT, PullResultDocT } from './json.js'
 
 export const LIST_MAX = 20

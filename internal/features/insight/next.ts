@@ -1,10 +1,10 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
-import { describeHold } from '../../engines/readiness.js'
-import { projectFilter } from '../../store/paths.js'
-import { loadPlan, readyFrontier, remoteClaims } from '../../store/plan.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { describeHold } from '../../domain/plan/readiness.js'
+import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
+import { projectFilter } from '../../format/ids.js'
+import { qualifiedRef } from '../../format/refs.js'
 import type { NextDocT } from './json.js'
 
 export const next = defineCommand({

@@ -1,11 +1,11 @@
 import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
 import { count, shortRef } from '../../clikit/text.js'
+import { isOpenQuestion, isPendingProposal, listEvents } from '../../domain/events/events.js'
+import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
+import { STATUSES } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
-import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
-import { STATUSES } from '../../store/model.js'
-import { loadPlan, readyFrontier, remoteClaims } from '../../store/plan.js'
-import { qualifiedRef } from '../../store/refs.js'
 import type { OverviewDocT } from './json.js'
 
 export const overview = defineCommand({

@@ -1,9 +1,10 @@
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { type LintFinding, lintDecision, lintRisk, lintTask } from '../../engines/lint.js'
-import { listNotes, listRisks, type TaskRecord } from '../../store/index.js'
-import { projectFilter } from '../../store/paths.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { listNotes, listRisks } from '../../domain/notes/notes.js'
+import { type LintFinding, lintDecision, lintRisk, lintTask } from '../../domain/plan/lint.js'
+import { projectFilter } from '../../format/ids.js'
+import type { TaskRecord } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
 import type { LintDocT } from './json.js'
 
 const toLint = (t: TaskRecord) => ({

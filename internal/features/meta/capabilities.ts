@@ -1,3 +1,4 @@
+import { UsageError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import { system } from '../../base/system.js'
 import { type CommandDecl, defineCommand, mayMutate } from '../../clikit/command.js'
@@ -5,8 +6,7 @@ import type { Context } from '../../clikit/context.js'
 import { GLOBAL_FLAGS, str } from '../../clikit/flags.js'
 import { usageOf } from '../../clikit/help.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
-import { BRIEF_PROMPT_VERSION } from '../../engines/brief.js'
-import { UsageError } from '../../store/errors.js'
+import { BRIEF_PROMPT_VERSION } from '../../domain/plan/brief.js'
 import type { CapabilitiesDocT } from './json.js'
 
 /** The on-disk formats this binary reads and writes. */

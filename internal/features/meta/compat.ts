@@ -4,10 +4,10 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { gitInfoAt } from '../../adapters/git/discover.js'
+import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import type { Context } from '../../clikit/context.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
-import { gitInfoAt } from '../../gitx/discover.js'
-import { FailureError, NotFoundError, RefusedError, UsageError } from '../../store/errors.js'
 import { CAPABILITY_ID, capabilitiesOf, idVersions } from './capabilities.js'
 import type { CompatibilityReportDocT } from './json.js'
 

@@ -1,7 +1,7 @@
+import { ConflictError, classifiedError, RefusedError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { bool, str } from '../../clikit/flags.js'
-import { ConflictError, classifiedError, RefusedError } from '../../store/errors.js'
 import { initTarget, initWorkspace } from '../../store/init.js'
 import type { InitDocT } from './json.js'
 

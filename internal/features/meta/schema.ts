@@ -1,5 +1,5 @@
+import { NotFoundError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
-import { NotFoundError } from '../../store/errors.js'
 import type { SchemaListDocT } from './json.js'
 
 /** `task/v1` → `task.v1.schema.json` */

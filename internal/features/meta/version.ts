@@ -1,8 +1,8 @@
+import { UsageError } from '../../base/errors.js'
 import { system } from '../../base/system.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { BINARY_NAME, VERSION } from '../../clikit/version.js'
-import { UsageError } from '../../store/errors.js'
 import type { VersionDocT } from './json.js'
 
 export const version = defineCommand({

@@ -1,16 +1,10 @@
+import { RefusedError, UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import {
-  addNote,
-  checkNotePolicy,
-  createEvent,
-  NOTE_KINDS,
-  RefusedError,
-  SEVERITIES,
-  UsageError,
-} from '../../store/index.js'
-import { checkText, checkTitle, safeSegment } from '../../store/paths.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { createEvent } from '../../domain/events/events.js'
+import { addNote, checkNotePolicy, NOTE_KINDS, SEVERITIES } from '../../domain/notes/notes.js'
+import { checkText, checkTitle, safeSegment } from '../../format/ids.js'
+import { qualifiedRef } from '../../format/refs.js'
 import { noteBody, renderNote } from './docs.js'
 import type { NoteDocT } from './json.js'
 

@@ -1,9 +1,10 @@
 // Note documents from store records.
 
+import { classifiedError } from '../../base/errors.js'
 import type { Out } from '../../clikit/io.js'
-import { classifiedError } from '../../store/errors.js'
-import type { NoteRecord, Store } from '../../store/index.js'
-import { qualifiedRef } from '../../store/refs.js'
+import type { NoteRecord } from '../../domain/notes/notes.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Store } from '../../store/store.js'
 import type { NoteBodyT } from './json.js'
 
 export async function noteBody(store: Store, n: NoteRecord): Promise<NoteBodyT> {

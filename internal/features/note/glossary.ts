@@ -1,7 +1,8 @@
+import { UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { readGlossary, setGlossaryTerm, UsageError } from '../../store/index.js'
-import { checkTitle, safeSegment } from '../../store/paths.js'
+import { readGlossary, setGlossaryTerm } from '../../domain/notes/notes.js'
+import { checkTitle, safeSegment } from '../../format/ids.js'
 import type { GlossaryDocT } from './json.js'
 
 export const glossary = defineCommand({

@@ -1,8 +1,8 @@
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
-import { listNotes, NOTE_KINDS } from '../../store/index.js'
-import { projectFilter } from '../../store/paths.js'
+import { listNotes, NOTE_KINDS } from '../../domain/notes/notes.js'
+import { projectFilter } from '../../format/ids.js'
 import { noteBody } from './docs.js'
 import type { NoteListDocT } from './json.js'
 

@@ -1,5 +1,5 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { readNote } from '../../store/index.js'
+import { readNote } from '../../domain/notes/notes.js'
 import { noteBody, renderNote } from './docs.js'
 import type { NoteDocT } from './json.js'
 

@@ -1,7 +1,8 @@
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { addProject, STAGES } from '../../store/index.js'
-import { checkText, checkTitle, slugify } from '../../store/paths.js'
+import { addProject } from '../../domain/project/projects.js'
+import { checkText, checkTitle, slugify } from '../../format/ids.js'
+import { STAGES } from '../../format/model.js'
 import { projectDoc, renderProject } from './docs.js'
 
 export const add = defineCommand({

@@ -1,8 +1,9 @@
 // Building project documents from store records (plain objects; no zod at run time).
 
 import type { Out } from '../../clikit/io.js'
-import type { ProjectRecord, Store } from '../../store/index.js'
-import { projectDocument, statusCounts } from '../../store/projectdoc.js'
+import type { ProjectRecord } from '../../format/model.js'
+import type { Store } from '../../store/store.js'
+import { projectDocument, statusCounts } from '../shared/projectdoc.js'
 import type { CountsT, ProjectDocT } from './json.js'
 
 export async function countsOf(store: Store, slug: string): Promise<CountsT> {

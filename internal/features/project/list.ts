@@ -1,5 +1,5 @@
 import { defineCommand } from '../../clikit/command.js'
-import { projectSummary } from '../../store/projectdoc.js'
+import { projectSummary } from '../shared/projectdoc.js'
 import { countsOf } from './docs.js'
 import type { ProjectListDocT } from './json.js'
 

@@ -1,6 +1,6 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { removeProject } from '../../store/index.js'
+import { removeProject } from '../../domain/project/projects.js'
 import { countsOf, projectDoc } from './docs.js'
 
 export const rm = defineCommand({

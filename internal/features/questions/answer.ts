@@ -1,9 +1,9 @@
+import { UsageError } from '../../base/errors.js'
 import { arg, defineCommand, restArg } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { UsageError } from '../../store/errors.js'
-import { checkText } from '../../store/paths.js'
-import { answerQuestion } from '../../store/questions.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { answerQuestion } from '../../domain/questions/questions.js'
+import { checkText } from '../../format/ids.js'
+import { qualifiedRef } from '../../format/refs.js'
 import { questionBody } from './docs.js'
 import type { AnswerDocT } from './json.js'
 

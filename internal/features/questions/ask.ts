@@ -1,7 +1,7 @@
 import { defineCommand, restArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { askQuestion } from '../../store/questions.js'
-import { qualifiedRef } from '../../store/refs.js'
+import { askQuestion } from '../../domain/questions/questions.js'
+import { qualifiedRef } from '../../format/refs.js'
 import { questionBody } from './docs.js'
 import type { QuestionDocT } from './json.js'
 

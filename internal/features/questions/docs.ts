@@ -1,9 +1,9 @@
 // question bodies from store records, and their human rendering.
 
 import type { Out } from '../../clikit/io.js'
-import type { EventRecord } from '../../store/events.js'
-import type { NoteRecord } from '../../store/notes.js'
-import { qualifiedRef } from '../../store/refs.js'
+import type { EventRecord } from '../../domain/events/events.js'
+import type { NoteRecord } from '../../domain/notes/notes.js'
+import { qualifiedRef } from '../../format/refs.js'
 import type { QuestionBodyT } from './json.js'
 
 interface TaskLike {

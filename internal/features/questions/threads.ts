@@ -1,7 +1,7 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
-import { projectFilter } from '../../store/paths.js'
-import { listThreads } from '../../store/questions.js'
+import { listThreads } from '../../domain/questions/questions.js'
+import { projectFilter } from '../../format/ids.js'
 import { questionBody, renderThread } from './docs.js'
 import type { ThreadListDocT } from './json.js'
 

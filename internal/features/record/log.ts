@@ -1,8 +1,8 @@
+import { shortOid } from '../../adapters/git/objects.js'
 import { isoSeconds } from '../../base/time.js'
 import { defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
-import { shortOid } from '../../gitx/objects.js'
-import { branchRef, recordBranch } from '../../gitx/record.js'
+import { branchRef, recordBranch } from '../../domain/record/record.js'
 import { renderChanges } from './changes.js'
 import type { RecordLogDocT } from './json.js'
 

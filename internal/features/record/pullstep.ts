@@ -3,14 +3,16 @@
 // write the result under the locks of what changes, and the pull's document.
 
 import * as path from 'node:path'
+import type { Git, TreeFile } from '../../adapters/git/index.js'
+import { shortOid } from '../../adapters/git/objects.js'
+import { ConflictError } from '../../base/errors.js'
 import type { Out } from '../../clikit/io.js'
 import { count } from '../../clikit/text.js'
-import { authorOf, committerAt } from '../../gitx/author.js'
-import type { Git, TreeFile } from '../../gitx/index.js'
-import { shortOid } from '../../gitx/objects.js'
-import { messageWith, recordLocked, workspacePrefix } from '../../gitx/record.js'
-import { type MergeResult, Merger } from '../../record/merge.js'
-import { ConflictError, type Identity, type Store } from '../../store/index.js'
+import { authorOf, committerAt } from '../../domain/record/author.js'
+import { type MergeResult, Merger } from '../../domain/record/merge.js'
+import { messageWith, recordLocked, workspacePrefix } from '../../domain/record/record.js'
+import type { Identity } from '../../format/model.js'
+import type { Store } from '../../store/store.js'
 import { applyLocked } from './apply.js'
 import { renderChanges } from './changes.js'
 import type { RecordPullDocT } from './json.js'
@@ -151,7 +153,7 @@ export function pullResult(
  * of merging two unrelated histories.
  */
 async function adoptBase(git: Git, store: Store, ref: string, theirs: string): Promise<void> {
-  const { snapshotDir, wrapIn } = await import('../../gitx/snapshot.js')
+  const { snapshotDir, wrapIn } = await import('../../adapters/git/snapshot.js')
   const local = snapshotDir(store.dir, path.join(store.dir, 'cache', 'record-stat.json'))
   if (local === null) return
   const tree = wrapIn(local, workspacePrefix(git, store.dir)).oid

@@ -1,8 +1,8 @@
+import { shortOid } from '../../adapters/git/objects.js'
+import { RefusedError } from '../../base/errors.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { count } from '../../clikit/text.js'
-import { shortOid } from '../../gitx/objects.js'
-import { branchRef, RECORD_LOCK, recordBranch, recordLocked } from '../../gitx/record.js'
-import { RefusedError } from '../../store/index.js'
+import { branchRef, RECORD_LOCK, recordBranch, recordLocked } from '../../domain/record/record.js'
 import type { RecordPushDocT } from './json.js'
 
 export const push = defineCommand({

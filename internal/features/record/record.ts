@@ -1,9 +1,9 @@
+import { shortOid } from '../../adapters/git/objects.js'
 import { defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { count } from '../../clikit/text.js'
-import { shortOid } from '../../gitx/objects.js'
-import { recordWorkspace } from '../../gitx/record.js'
-import { checkText } from '../../store/paths.js'
+import { recordWorkspace } from '../../domain/record/record.js'
+import { checkText } from '../../format/ids.js'
 import { renderChanges } from './changes.js'
 import type { RecordResultDocT } from './json.js'
 

@@ -4,9 +4,9 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { Git, TreeFile } from '../../gitx/index.js'
-import { tempTag } from '../../gitx/refs.js'
-import { ConflictError, FailureError } from '../../store/errors.js'
+import type { Git, TreeFile } from '../../adapters/git/index.js'
+import { tempTag } from '../../adapters/git/refs.js'
+import { ConflictError, FailureError } from '../../base/errors.js'
 import { LinkError, workspacePath } from '../../store/fsio.js'
 import type { FileChangedT } from './json.js'
 

@@ -2,8 +2,8 @@
 
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { addRisk, LEVELS } from '../../store/index.js'
-import { checkText, checkTitle, safeSegment } from '../../store/paths.js'
+import { addRisk, LEVELS } from '../../domain/notes/notes.js'
+import { checkText, checkTitle, safeSegment } from '../../format/ids.js'
 import { riskBody } from './docs.js'
 import type { RiskDocT } from './json.js'
 

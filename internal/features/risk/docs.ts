@@ -1,6 +1,6 @@
 // Risk documents from store records.
 
-import type { RiskRecord } from '../../store/index.js'
+import type { RiskRecord } from '../../domain/notes/notes.js'
 import type { RiskDocT } from './json.js'
 
 export function riskBody(r: RiskRecord): Omit<RiskDocT, 'schema'> {

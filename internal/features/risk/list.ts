@@ -1,7 +1,7 @@
 import { defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { listRisks } from '../../store/index.js'
-import { projectFilter } from '../../store/paths.js'
+import { listRisks } from '../../domain/notes/notes.js'
+import { projectFilter } from '../../format/ids.js'
 import { riskBody } from './docs.js'
 import type { RiskListDocT } from './json.js'
 

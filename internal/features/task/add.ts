@@ -1,13 +1,13 @@
+import { RefusedError } from '../../base/errors.js'
+import { nearestDuplicate } from '../../base/similarity.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { count, oneDecimal, shortRef } from '../../clikit/text.js'
-import { nearestDuplicate } from '../../engines/similarity.js'
-import { RefusedError } from '../../store/errors.js'
-import { PRIORITIES, stamp } from '../../store/model.js'
-import { checkText, checkTitle, newUlid, safeSegment, slugify } from '../../store/paths.js'
-import { qualifiedRef } from '../../store/refs.js'
-import { taskDoc } from '../../store/taskdoc.js'
-import { newTaskBody, parseDepFlag, parseEstimate, renderTaskFile } from '../../store/taskfile.js'
+import { checkText, checkTitle, newUlid, safeSegment, slugify } from '../../format/ids.js'
+import { PRIORITIES, stamp } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import { newTaskBody, parseDepFlag, parseEstimate, renderTaskFile } from '../../format/taskfile.js'
+import { taskDoc } from '../shared/taskdoc.js'
 
 export const add = defineCommand({
   path: 'task add',

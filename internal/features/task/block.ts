@@ -1,8 +1,8 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { blockTask } from '../../store/index.js'
-import { checkText } from '../../store/paths.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { blockTask } from '../../domain/task/lifecycle.js'
+import { checkText } from '../../format/ids.js'
+import { changeResult } from '../shared/taskdoc.js'
 
 export const block = defineCommand({
   path: 'task block',

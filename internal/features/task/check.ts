@@ -1,8 +1,8 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration, int, str } from '../../clikit/flags.js'
-import { checkTask } from '../../store/index.js'
-import { checkText } from '../../store/paths.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { checkTask } from '../../domain/task/acceptance.js'
+import { checkText } from '../../format/ids.js'
+import { changeResult } from '../shared/taskdoc.js'
 
 export const check = defineCommand({
   path: 'task check',

@@ -1,9 +1,8 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration } from '../../clikit/flags.js'
-import { claimTask } from '../../store/index.js'
-import { leaseOptionsOf } from '../../store/lifecycle.js'
-import { qualifiedRef } from '../../store/refs.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { claimTask, leaseOptionsOf } from '../../domain/task/lifecycle.js'
+import { qualifiedRef } from '../../format/refs.js'
+import { changeResult } from '../shared/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
 
 export const claim = defineCommand({
@@ -39,7 +38,7 @@ export const claim = defineCommand({
       if (input.flags.worktree === true) ctx.notes.warn('the claim was proposed, not made: no worktree was added')
       return result
     }
-    const { addTaskWorktree } = await import('../../store/worktrees.js')
+    const { addTaskWorktree } = await import('../../domain/worktree/worktrees.js')
     let w: Awaited<ReturnType<typeof addTaskWorktree>>
     try {
       w = await addTaskWorktree(store, ctx.env, c.task, who)

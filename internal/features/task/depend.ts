@@ -1,8 +1,9 @@
+import { UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { dependTask, UsageError } from '../../store/index.js'
-import { changeResult } from '../../store/taskdoc.js'
-import { parseDepFlag } from '../../store/taskfile.js'
+import { dependTask } from '../../domain/task/lifecycle.js'
+import { parseDepFlag } from '../../format/taskfile.js'
+import { changeResult } from '../shared/taskdoc.js'
 
 export const depend = defineCommand({
   path: 'task depend',

@@ -1,9 +1,9 @@
 import { closeFlags } from '../../clikit/closeflags.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { arbitrationOf } from '../../store/claims.js'
-import { doneTask } from '../../store/index.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { arbitrationOf } from '../../domain/claims/arbiter.js'
+import { doneTask } from '../../domain/task/lifecycle.js'
+import { changeResult } from '../shared/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
 
 export const done = defineCommand({

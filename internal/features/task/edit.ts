@@ -1,9 +1,11 @@
+import { UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { int, oneOf, str } from '../../clikit/flags.js'
-import { editTask, PRIORITIES, UsageError } from '../../store/index.js'
-import { checkText, checkTitle } from '../../store/paths.js'
-import { changeResult } from '../../store/taskdoc.js'
-import { parseEstimate } from '../../store/taskfile.js'
+import { editTask } from '../../domain/task/lifecycle.js'
+import { checkText, checkTitle } from '../../format/ids.js'
+import { PRIORITIES } from '../../format/model.js'
+import { parseEstimate } from '../../format/taskfile.js'
+import { changeResult } from '../shared/taskdoc.js'
 
 export const edit = defineCommand({
   path: 'task edit',

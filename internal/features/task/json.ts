@@ -3,8 +3,8 @@
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
-import type { listItem, TaskChangeDocument, taskDoc } from '../../store/taskdoc.js'
-import type { taskHistory } from '../../store/taskhistory.js'
+import type { taskHistory } from '../../domain/task/history.js'
+import type { listItem, TaskChangeDocument, taskDoc } from '../shared/taskdoc.js'
 
 const StatusEnum = z.enum(['open', 'active', 'blocked', 'done', 'removed'])
 const PriorityEnum = z.enum(['must', 'should', 'could', 'wont'])

@@ -1,7 +1,7 @@
 // `task log`: a task’s history, its ## Log merged with the git commits (record branch, HEAD) that changed it.
 
+import { shortOid } from '../../adapters/git/objects.js'
 import { arg, defineCommand } from '../../clikit/command.js'
-import { shortOid } from '../../gitx/objects.js'
 
 export const log = defineCommand({
   path: 'task log',
@@ -16,7 +16,7 @@ export const log = defineCommand({
   async run(ctx, input) {
     const store = await ctx.store()
     const t = await store.readTask(input.args.ref)
-    const { HEAD_SCAN_LIMIT, taskHistory } = await import('../../store/taskhistory.js')
+    const { HEAD_SCAN_LIMIT, taskHistory } = await import('../../domain/task/history.js')
     const data = await taskHistory(store, store.git === null ? null : await ctx.git(), t)
     const { entries, truncated } = data
     return {

@@ -1,7 +1,7 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { arbitrationOf } from '../../store/claims.js'
-import { releaseTask } from '../../store/index.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { arbitrationOf } from '../../domain/claims/arbiter.js'
+import { releaseTask } from '../../domain/task/lifecycle.js'
+import { changeResult } from '../shared/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
 
 export const release = defineCommand({

@@ -1,8 +1,7 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { duration } from '../../clikit/flags.js'
-import { renewClaim } from '../../store/index.js'
-import { leaseOptionsOf } from '../../store/lifecycle.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { leaseOptionsOf, renewClaim } from '../../domain/task/lifecycle.js'
+import { changeResult } from '../shared/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
 
 export const renew = defineCommand({

@@ -1,9 +1,9 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { arbitrationOf } from '../../store/claims.js'
-import { reopenTask } from '../../store/index.js'
-import { checkTitle } from '../../store/paths.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { arbitrationOf } from '../../domain/claims/arbiter.js'
+import { reopenTask } from '../../domain/task/lifecycle.js'
+import { checkTitle } from '../../format/ids.js'
+import { changeResult } from '../shared/taskdoc.js'
 import { arbitrationFlags } from './claimflags.js'
 
 export const reopen = defineCommand({

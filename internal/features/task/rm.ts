@@ -1,7 +1,7 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { removeTask } from '../../store/index.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { removeTask } from '../../domain/task/lifecycle.js'
+import { changeResult } from '../shared/taskdoc.js'
 
 export const rm = defineCommand({
   path: 'task rm',

@@ -1,6 +1,6 @@
+import { classifiedError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
-import { classifiedError } from '../../store/errors.js'
-import { blockInfo, renderTask, taskDoc } from '../../store/taskdoc.js'
+import { blockInfo, renderTask, taskDoc } from '../shared/taskdoc.js'
 
 export const show = defineCommand({
   path: 'task show',
@@ -20,7 +20,7 @@ export const show = defineCommand({
       t = await store.readTask(input.args.ref)
     } catch (e) {
       if (classifiedError(e)?.details.removed === undefined) throw e
-      const { findTombstone } = await import('../../store/tombstones.js')
+      const { findTombstone } = await import('../../domain/task/tombstones.js')
       const tomb = await findTombstone(store, input.args.ref)
       if (tomb === null) throw e
       t = tomb.task

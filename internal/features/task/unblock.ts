@@ -1,6 +1,6 @@
 import { arg, defineCommand } from '../../clikit/command.js'
-import { unblockTask } from '../../store/index.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { unblockTask } from '../../domain/task/lifecycle.js'
+import { changeResult } from '../shared/taskdoc.js'
 
 export const unblock = defineCommand({
   path: 'task unblock',

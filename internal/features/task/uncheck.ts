@@ -1,7 +1,7 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
-import { uncheckTask } from '../../store/index.js'
-import { changeResult } from '../../store/taskdoc.js'
+import { uncheckTask } from '../../domain/task/acceptance.js'
+import { changeResult } from '../shared/taskdoc.js'
 
 export const uncheck = defineCommand({
   path: 'task uncheck',

@@ -1,8 +1,9 @@
 import { parseDuration } from '../../base/duration.js'
+import { UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
-import { UsageError } from '../../store/errors.js'
+import { projectFilter } from '../../format/ids.js'
 import {
   type Change,
   followChanges,
@@ -11,7 +12,6 @@ import {
   parseCursor,
   validateCursor,
 } from '../../store/journal.js'
-import { projectFilter } from '../../store/paths.js'
 import type { WatchEventDocT, WatchEventListDocT } from './json.js'
 
 const eventOf = (c: Change): WatchEventDocT => ({

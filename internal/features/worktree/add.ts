@@ -1,6 +1,6 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { addTaskWorktree } from '../../store/worktrees.js'
+import { addTaskWorktree } from '../../domain/worktree/worktrees.js'
 import { worktreeDoc } from './docs.js'
 
 export const add = defineCommand({

@@ -1,10 +1,11 @@
 // worktree/v1 from a store outcome, and matching git's worktrees to tasks.
 
 import * as path from 'node:path'
-import type { GitWorktree } from '../../gitx/worktree.js'
-import type { Store, TaskSummary } from '../../store/index.js'
-import { qualifiedRef } from '../../store/refs.js'
-import { real, type WorktreeOutcome, worktreeName } from '../../store/worktrees.js'
+import type { GitWorktree } from '../../adapters/git/worktree.js'
+import { real, type WorktreeOutcome, worktreeName } from '../../domain/worktree/worktrees.js'
+import type { TaskSummary } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Store } from '../../store/store.js'
 import type { WorktreeDocT } from './json.js'
 
 export function worktreeDoc(action: 'add' | 'remove', o: WorktreeOutcome): WorktreeDocT {

@@ -1,9 +1,9 @@
+import * as wt from '../../adapters/git/worktree.js'
 import { defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import * as wt from '../../gitx/worktree.js'
-import { projectFilter } from '../../store/paths.js'
-import { qualifiedRef } from '../../store/refs.js'
-import { requireGit } from '../../store/worktrees.js'
+import { requireGit } from '../../domain/worktree/worktrees.js'
+import { projectFilter } from '../../format/ids.js'
+import { qualifiedRef } from '../../format/refs.js'
 import { taskMatcher } from './docs.js'
 import type { WorktreeListDocT } from './json.js'
 

@@ -1,6 +1,6 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { removeTaskWorktree } from '../../store/worktrees.js'
+import { removeTaskWorktree } from '../../domain/worktree/worktrees.js'
 import { worktreeDoc } from './docs.js'
 
 export const remove = defineCommand({

@@ -1,0 +1,86 @@
+// The file system isomorphic-git is given. Its writes go straight to the final
+// path; an object file cut short by a crash would then stay corrupt for good,
+// because isomorphic-git never rewrites an object file that exists. Here every
+// write goes to a temp file first and is renamed into place, as git does.
+
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as fsp from 'node:fs/promises'
+import * as path from 'node:path'
+import { system } from '../../base/system.js'
+import { hostTag, pidAlive } from '../../store/fsio.js'
+
+/** `.tmp-dacli-<pid>-<host tag>-<random>`; names from before the host tag have none. */
+const TEMP = /^\.tmp-dacli-(\d+)(?:-([0-9a-f]{8}))?-[0-9a-f]+$/
+
+async function writeFileAtomic(file: string, data: Uint8Array | string, opts?: unknown): Promise<void> {
+  const tmp = path.join(path.dirname(file), `.tmp-dacli-${system().pid}-${hostTag()}-${randomBytes(4).toString('hex')}`)
+  try {
+    await fsp.writeFile(tmp, data, { ...(typeof opts === 'object' && opts !== null ? opts : {}), flag: 'wx' })
+    await fsp.rename(tmp, file)
+  } catch (e) {
+    await fsp.rm(tmp, { force: true })
+    throw e
+  }
+}
+
+export const isoFs = {
+  promises: {
+    readFile: fsp.readFile,
+    writeFile: writeFileAtomic,
+    unlink: fsp.unlink,
+    readdir: fsp.readdir,
+    mkdir: fsp.mkdir,
+    rmdir: fsp.rmdir,
+    stat: fsp.stat,
+    lstat: fsp.lstat,
+    readlink: fsp.readlink,
+    symlink: fsp.symlink,
+    chmod: fsp.chmod,
+  },
+}
+
+/**
+ * Temp files a killed writer left among the loose objects (`git fsck` calls them "bad sha1 file"), with
+ * whether their writer is provably gone (this host, pid dead). doctor reports them (`stale-git-temp`).
+ */
+export function objectTemps(commonDir: string): { path: string; dead: boolean }[] {
+  const objects = path.join(commonDir, 'objects')
+  const out: { path: string; dead: boolean }[] = []
+  let dirs: string[]
+  try {
+    dirs = fs.readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d))
+  } catch {
+    return out // no objects yet
+  }
+  for (const d of dirs) {
+    let names: string[]
+    try {
+      names = fs.readdirSync(path.join(objects, d))
+    } catch {
+      continue // vanished (gc) or unreadable: git itself will say so
+    }
+    for (const n of names) {
+      const m = TEMP.exec(n)
+      if (m === null) continue
+      const local = m[2] === undefined || m[2] === hostTag()
+      out.push({ path: path.join(objects, d, n), dead: local && !pidAlive(Number(m[1])) })
+    }
+  }
+  return out
+}
+
+/** Remove the temp files of dead writers among the loose objects (the next record does, before writing). */
+export function sweepObjectTemps(commonDir: string): string[] {
+  const removed: string[] = []
+  for (const t of objectTemps(commonDir)) {
+    if (!t.dead) continue
+    try {
+      fs.unlinkSync(t.path)
+      removed.push(t.path)
+    } catch {
+      // swept by another process first
+    }
+  }
+  return removed
+}

@@ -1,0 +1,134 @@
+// Refs in the common git directory, read and updated the way git itself does.
+//
+// isomorphic-git's writeRef overwrites a ref unconditionally. The record branch
+// needs a compare-and-swap, so the update follows git's own protocol: create
+// `<ref>.lock` exclusively (git and dacli exclude each other through it), check
+// the current value against the expected one, write the new value into the lock
+// file and rename it over the ref.
+
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { FailureError } from '../../base/errors.js'
+import { system } from '../../base/system.js'
+
+const OID = /^[0-9a-f]{40}$/
+
+/** Git's ref-name rules (git check-ref-format), for a branch given in config.yml. */
+/** The full ref name of a local branch. */
+export const headRef = (branch: string) => `refs/heads/${branch}`
+
+export function checkBranchName(branch: string): string {
+  const bad =
+    branch === '' ||
+    branch.startsWith('/') ||
+    branch.endsWith('/') ||
+    branch.startsWith('-') ||
+    branch.endsWith('.') ||
+    branch.endsWith('.lock') ||
+    branch.includes('..') ||
+    branch.includes('//') ||
+    branch.includes('@{') ||
+    branch === '@' ||
+    /[\s~^:?*[\\\u0000-\u001f\u007f]/.test(branch) ||
+    branch.split('/').some((c) => c.startsWith('.') || c.endsWith('.lock'))
+  if (bad) {
+    throw new FailureError(`"${branch}" is not a valid git branch name (record_branch in .dacli/config.yml)`, {
+      details: { record_branch: branch },
+      next: ['set record_branch in .dacli/config.yml to a valid branch name, e.g. dacli/record'],
+    })
+  }
+  return branch
+}
+
+const refFile = (commonDir: string, ref: string) => path.join(commonDir, ...ref.split('/'))
+
+/** The commit a ref points at (loose file first, then packed-refs), following `ref:` links. */
+export function readRef(gitDir: string, commonDir: string, ref: string, depth = 0): string | null {
+  if (depth > 5) return null
+  // HEAD and other pseudo-refs live in the work tree's own git dir; everything else is shared.
+  const base = ref.startsWith('refs/') ? commonDir : gitDir
+  let text: string | null = null
+  try {
+    text = fs.readFileSync(refFile(base, ref), 'utf8').trim()
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR') throw e
+  }
+  if (text !== null) {
+    if (text.startsWith('ref:')) return readRef(gitDir, commonDir, text.slice(4).trim(), depth + 1)
+    return OID.test(text) ? text : null
+  }
+  return packedRef(commonDir, ref)
+}
+
+function packedRef(commonDir: string, ref: string): string | null {
+  let text: string
+  try {
+    text = fs.readFileSync(path.join(commonDir, 'packed-refs'), 'utf8')
+  } catch {
+    return null
+  }
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#') || line.startsWith('^')) continue
+    const sp = line.indexOf(' ')
+    if (sp === 40 && line.slice(41).trim() === ref) return line.slice(0, 40)
+  }
+  return null
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+/**
+ * Point `ref` at `next` only if it still points at `expected` (null: does not exist).
+ * Returns false when the ref moved (the caller re-reads and retries on the new tip).
+ */
+export async function compareAndSwapRef(
+  commonDir: string,
+  ref: string,
+  expected: string | null,
+  next: string,
+): Promise<boolean> {
+  if (!OID.test(next)) throw new FailureError(`refusing to point ${ref} at "${next}"`)
+  const file = refFile(commonDir, ref)
+  const lock = `${file}.lock`
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+  } catch (e) {
+    throw new FailureError(`cannot create the ref ${ref}: a ref with a conflicting name exists`, { cause: e })
+  }
+  let fd: number | undefined
+  for (let i = 0; fd === undefined; i++) {
+    try {
+      fd = fs.openSync(lock, 'wx', 0o644)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code !== 'EEXIST') throw new FailureError(`cannot lock ${ref}`, { cause: e })
+      // git (or another dacli) is updating the ref right now; it holds the lock only for a moment.
+      if (i >= 100) {
+        throw new FailureError(`${lock} exists: another git process is updating ${ref}`, {
+          next: [`if no git process is running, remove ${lock}`],
+        })
+      }
+      await sleep(5 + i * 2)
+    }
+  }
+  let renamed = false
+  try {
+    const current = readRef(commonDir, commonDir, ref)
+    if (current !== expected) return false
+    fs.writeSync(fd, `${next}\n`)
+    fs.fsyncSync(fd)
+    fs.closeSync(fd)
+    fd = undefined
+    fs.renameSync(lock, file)
+    renamed = true
+    return true
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
+    if (!renamed) fs.rmSync(lock, { force: true })
+  }
+}
+
+/** A unique suffix for temp names. */
+export const tempTag = () => `${system().pid}-${randomBytes(4).toString('hex')}`

@@ -1,0 +1,131 @@
+// Remotes go through the system `git` binary: it owns remote names, URLs, ssh,
+// credential helpers and proxies, none of which dacli should reimplement.
+
+import { execFile } from 'node:child_process'
+import { ConflictError, FailureError, NotFoundError } from '../../base/errors.js'
+import type { GitInfo } from './discover.js'
+import { readRef } from './refs.js'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+interface Ran {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export function runGit(cwd: string, env: Env, args: readonly string[], what: string): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      args,
+      {
+        cwd,
+        // Never stop to ask for a password: agents run unattended. Credential helpers still work.
+        env: { ...env, GIT_TERMINAL_PROMPT: '0' },
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 10 * 60_000,
+      },
+      (err, stdout, stderr) => {
+        if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+          reject(
+            new FailureError(`${what} needs the git program, and none was found on PATH`, {
+              next: ['install git (https://git-scm.com) and run the command again'],
+            }),
+          )
+          return
+        }
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) })
+      },
+    )
+  })
+}
+
+const firstLines = (s: string, n = 4) =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('hint:'))
+    .slice(0, n)
+    .join('; ')
+
+function remoteMissing(stderr: string): boolean {
+  return /does not appear to be a git repository|No such remote|repository .* not found|Could not read from remote/i.test(
+    stderr,
+  )
+}
+
+function notARemote(remote: string, stderr: string): NotFoundError {
+  return new NotFoundError(`no git remote "${remote}" (${firstLines(stderr, 2)})`, {
+    details: { remote },
+    next: ['git remote -v', `git remote add ${remote} <url>`],
+  })
+}
+
+/** The ref a fetched record branch is kept under. */
+function trackingRef(remote: string, branch: string): string {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote) && !remote.endsWith('.lock')
+    ? `refs/remotes/${remote}/${branch}`
+    : `refs/dacli/fetched/${branch}`
+}
+
+export interface PushResult {
+  outcome: 'pushed' | 'up-to-date'
+}
+
+export async function pushRef(repo: GitInfo, env: Env, remote: string, branch: string): Promise<PushResult> {
+  const ref = `refs/heads/${branch}`
+  const r = await runGit(repo.workTree, env, ['push', '--porcelain', '--', remote, `${ref}:${ref}`], 'record push')
+  const line = r.stdout.split('\n').find((l) => l.includes(`\t${ref}:${ref}\t`))
+  const flag = line?.[0]
+  if (r.code === 0 && (flag === '=' || flag === ' ' || flag === '*' || flag === '+')) {
+    return { outcome: flag === '=' ? 'up-to-date' : 'pushed' }
+  }
+  const summary = line?.split('\t')[2] ?? ''
+  if (
+    flag === '!' &&
+    /non-fast-forward|fetch first|stale info|rejected\]/.test(summary) &&
+    !/remote rejected/.test(summary)
+  ) {
+    throw new ConflictError(
+      `the remote's ${branch} has commits this record lacks: someone else recorded first (${summary.trim()})`,
+      {
+        details: { remote, branch, reason: summary.trim() },
+        next: [`dacli record pull ${remote}`, `dacli record push ${remote}`],
+      },
+    )
+  }
+  if (remoteMissing(r.stderr)) throw notARemote(remote, r.stderr)
+  throw new FailureError(`git push to ${remote} failed: ${firstLines(`${summary}\n${r.stderr}`) || `exit ${r.code}`}`, {
+    details: { remote, branch, git_exit_code: r.code },
+    next: [`dacli record push ${remote}`],
+  })
+}
+
+/** Fetch the remote's record branch into its tracking ref; returns the fetched commit. */
+export async function fetchRef(repo: GitInfo, env: Env, remote: string, branch: string): Promise<string> {
+  const tracking = trackingRef(remote, branch)
+  const r = await runGit(
+    repo.workTree,
+    env,
+    ['fetch', '--no-tags', '--quiet', '--', remote, `+refs/heads/${branch}:${tracking}`],
+    'record pull',
+  )
+  if (r.code !== 0) {
+    if (/couldn't find remote ref/i.test(r.stderr)) {
+      throw new NotFoundError(`the remote "${remote}" has no ${branch} branch yet`, {
+        details: { remote, branch },
+        next: [`dacli record push ${remote} (from a machine that has a record)`],
+      })
+    }
+    if (remoteMissing(r.stderr)) throw notARemote(remote, r.stderr)
+    throw new FailureError(`git fetch from ${remote} failed: ${firstLines(r.stderr) || `exit ${r.code}`}`, {
+      details: { remote, branch, git_exit_code: r.code },
+      next: [`dacli record pull ${remote}`],
+    })
+  }
+  const oid = readRef(repo.gitDir, repo.commonDir, tracking)
+  if (oid === null) throw new FailureError(`git fetch from ${remote} did not update ${tracking}`)
+  return oid
+}

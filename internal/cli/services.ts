@@ -1,0 +1,31 @@
+// The composition root's collaborators, created lazily. The bin, the tests and
+// the MCP server all wire commands to the same services through this module.
+
+import type { CommandEntry, Input } from '../clikit/command.js'
+import type { Context, Services } from '../clikit/context.js'
+import type { Runtime } from '../clikit/invoke.js'
+
+export const services: Services = {
+  store: async (cwd, env, now) => (await import('../store/store.js')).Store.open(cwd, env, now),
+  documents: async () => (await import('./documents.js')).registry,
+  mcpTools: async () => (await import('../mcp/tools.js')).surface(),
+  mcpServe: async (req) => (await import('../mcp/serve.js')).serve(req),
+  git: async (cwd, env) => (await import('../adapters/git/index.js')).openGit(cwd, env),
+  boardServe: async (req) => (await import('../board/server.js')).serve(req),
+}
+
+/**
+ * Whether a successful mutating command gets recorded: the record commands commit (or exchange commits)
+ * themselves, a dry run changed nothing, and the workspace must ask for it (`autorecord: true`).
+ */
+async function wantsRecord(ctx: Context, command: CommandEntry, input: Input): Promise<boolean> {
+  if (command.path === 'record' || command.path.startsWith('record ')) return false
+  if (command.standalone || input.flags['dry-run'] === true) return false
+  return (await ctx.store().catch(() => null))?.config.autorecord === true
+}
+
+/** `Runtime.afterMutation`: autorecord, its module loaded only when the workspace records. */
+export const afterMutation: NonNullable<Runtime['afterMutation']> = async (ctx, command, input, data) => {
+  if (await wantsRecord(ctx, command, input))
+    await (await import('./autorecord.js')).autorecord(ctx, command, input, data)
+}

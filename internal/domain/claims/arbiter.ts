@@ -1,0 +1,152 @@
+// Claims arbitrated by a git remote (coordination.md): the store's side. The
+// protocol itself (commits, lease-protected pushes, fetches) is in
+// internal/gitx/claims.ts; the lifecycle sees only the `ClaimArbiter` interface,
+// and the last fetch is kept in `.dacli/cache/remote-claims.json` for the
+// commands that must not touch the network (next, overview, doctor).
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { UsageError } from '../../base/errors.js'
+import type { Identity } from '../../format/model.js'
+import { atomicWrite } from '../../store/fsio.js'
+import type { Store } from '../../store/store.js'
+import { checkRemote } from '../../store/workspace.js'
+
+/** A claim as the remote holds it: the ref `refs/dacli/claims/<task>` and the YAML message of its commit. */
+export interface RemoteClaim {
+  task: string
+  by: string
+  at: string
+  expires: string | null
+  /** The `.dacli/` folder of the clone that made it (with `host`, it names the clone). */
+  workspace: string
+  host: string
+  /** The commit the ref points at. */
+  commit: string
+}
+
+export interface TakeResult {
+  /** created: the ref did not exist; taken-over: it held an expired claim; renewed: it held this clone's claim. */
+  outcome: 'created' | 'taken-over' | 'renewed'
+  previous: RemoteClaim | null
+  commit: string
+}
+
+export interface DropResult {
+  /** dropped: the ref was deleted; absent: there was none; held: another clone holds a live claim (left alone). */
+  outcome: 'dropped' | 'absent' | 'held'
+  holder: RemoteClaim | null
+}
+
+export interface ClaimArbiter {
+  readonly remote: string
+  /** Does this claim belong to `who` in this clone? */
+  mine(c: RemoteClaim, who: string): boolean
+  /**
+   * Point the claim ref at a new claim of `who`, only if it is absent, expired, or already this clone's —
+   * each under a lease on the value seen. Another live claim is a ConflictError (5) naming the holder; an
+   * unreachable remote is a FailureError (1). Nothing local changes either way.
+   */
+  take(task: string, who: Identity, expires: string | null, now: Date, label?: string): Promise<TakeResult>
+  /** What the remote holds for a task now (fetched): its claim, a ref that is not a claim (by commit), or null. */
+  look(task: string): Promise<RemoteClaim | { unreadable: string } | null>
+  /** Delete the claim ref under a lease when it is this clone's (or, with `expired`, anyone's expired claim). */
+  drop(task: string, who: Identity, now: Date, opts: { expired: boolean }): Promise<DropResult>
+}
+
+/** How a lifecycle command arbitrates: `--local`, `--remote R`, or `claims: {remote: R}` in config.yml. */
+export interface Arbitration {
+  /** `--local`: this clone only; no remote is touched. */
+  local: boolean
+  /** `--remote R`. */
+  explicit: string | null
+  /** `claims.remote` in config.yml. */
+  configured: string | null
+  open(remote: string): Promise<ClaimArbiter>
+}
+
+export const expiredAt = (c: { expires: string | null }, now: Date) =>
+  c.expires !== null && Date.parse(c.expires) <= now.getTime()
+
+/** The arbitration a command's `--remote` / `--local` flags and config.yml ask for. */
+export function arbitrationOf(
+  store: Store,
+  env: Readonly<Record<string, string | undefined>>,
+  flags: { remote?: string | undefined; local?: boolean | undefined },
+): Arbitration {
+  if (flags.remote !== undefined && flags.local === true) {
+    throw new UsageError('--remote and --local contradict each other: give one', {
+      details: { conflicting_flags: ['--remote', '--local'] },
+    })
+  }
+  return {
+    local: flags.local === true,
+    explicit: flags.remote === undefined ? null : checkRemote(flags.remote, '--remote'),
+    configured: store.config.claims_remote,
+    open: async (remote) => (await import('./remote.js')).openClaims(store, env, remote),
+  }
+}
+
+// ------------------------------------------------------------------ the last fetch
+
+const CACHE = 'remote-claims.json'
+
+export interface ClaimCache {
+  remote: string
+  /** When the remote's claims were last fetched as a whole (claims list, next --fetch); null: only single claims seen. */
+  fetched_at: string | null
+  claims: RemoteClaim[]
+}
+
+const cacheFile = (store: Store) => path.join(store.dir, 'cache', CACHE)
+
+/** The claims seen on the remote, or null when none were ever fetched (or the cache is unreadable). */
+export function readClaimCache(store: Store): ClaimCache | null {
+  try {
+    const c = JSON.parse(fs.readFileSync(cacheFile(store), 'utf8')) as ClaimCache
+    if (typeof c.remote !== 'string' || !Array.isArray(c.claims)) return null
+    return {
+      remote: c.remote,
+      fetched_at: typeof c.fetched_at === 'string' ? c.fetched_at : null,
+      claims: c.claims.filter((x) => typeof x?.task === 'string' && typeof x.by === 'string'),
+    }
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Update what is known of one remote's claims: every claim (`all`, after a whole fetch), or one task's
+ * (`one`: its claim, or null when it has none). Serialized by a lock; a cache of another remote is replaced.
+ */
+export async function updateClaimCache(
+  store: Store,
+  remote: string,
+  change: { all: RemoteClaim[]; at: string } | { task: string; claim: RemoteClaim | null },
+): Promise<void> {
+  return store.withLock('remote-claims', async () => {
+    const cur = readClaimCache(store)
+    const base: ClaimCache = cur !== null && cur.remote === remote ? cur : { remote, fetched_at: null, claims: [] }
+    const next: ClaimCache =
+      'all' in change
+        ? { remote, fetched_at: change.at, claims: change.all }
+        : {
+            ...base,
+            claims: [...base.claims.filter((c) => c.task !== change.task), ...(change.claim ? [change.claim] : [])],
+          }
+    next.claims.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0))
+    atomicWrite(cacheFile(store), `${JSON.stringify(next)}\n`)
+  })
+}
+
+/** Ids of tasks another clone (or identity) holds a live claim on, from the last fetch; empty without one. */
+export function claimedElsewhere(store: Store, now: Date, who?: string): Set<string> {
+  const cache = readClaimCache(store)
+  const out = new Set<string>()
+  for (const c of cache?.claims ?? []) {
+    if (expiredAt(c, now)) continue
+    if (who !== undefined && c.by === who && c.workspace === store.dir) continue
+    out.add(c.task)
+  }
+  return out
+}

@@ -1,0 +1,87 @@
+// Which remote arbitrates a lifecycle change (coordination.md): `--local` none;
+// `--remote R` that one; otherwise a new claim uses `claims.remote` from
+// config.yml, a release or renewal the remote the task's claim was made on, and
+// a close (done, accept) that remote, else `claims.remote` — another clone may
+// hold the task there even when this clone never claimed it. The lifecycle calls these under the task's lock, so the local file
+// changes only after the remote said yes.
+
+import { ConflictError } from '../../base/errors.js'
+import type { Identity, TaskRecord } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { TaskEdit } from '../../store/store.js'
+import type { Arbitration, ClaimArbiter, DropResult } from './arbiter.js'
+
+/** The remote a new claim is made on, or null (this clone only). */
+export function remoteForClaim(arb: Arbitration | undefined): string | null {
+  if (arb === undefined || arb.local) return null
+  return arb.explicit ?? arb.configured
+}
+
+/** The remote holding this task's claim for a release, renewal or close, or null. */
+export function remoteOfClaim(arb: Arbitration | undefined, t: Pick<TaskRecord, 'claim'>): string | null {
+  if (arb?.local) return null
+  return arb?.explicit ?? t.claim?.remote ?? null
+}
+
+export async function open(arb: Arbitration | undefined, remote: string | null): Promise<ClaimArbiter | null> {
+  return remote === null || arb === undefined ? null : arb.open(remote)
+}
+
+/** What a release or close reports about the remote claim (`details.remote_claim`). */
+function dropDetails(remote: string, r: DropResult): Record<string, unknown> {
+  return {
+    remote_claim: {
+      remote,
+      outcome: r.outcome,
+      holder: r.holder === null ? null : { by: r.holder.by, expires: r.holder.expires, workspace: r.holder.workspace },
+    },
+  }
+}
+
+/** The remote a close (done, accept) answers to: `--remote`, the claim's remote, else `claims.remote`. */
+function remoteForClose(arb: Arbitration | undefined, t: Pick<TaskRecord, 'claim'>): string | null {
+  if (arb === undefined || arb.local) return null
+  return arb.explicit ?? t.claim?.remote ?? arb.configured
+}
+
+/**
+ * A task handed back (release, reopen, a retiring owner's `--release`): this clone's claim on the remote is
+ * deleted under a lease; another clone's claim there (it took over an expired lease) stays theirs.
+ * `dropped`: whether the remote ref went (for the log line).
+ */
+export async function dropOnRelease(
+  arb: Arbitration | undefined,
+  e: TaskEdit,
+  who: Identity,
+): Promise<{ remote: string | null; dropped: boolean; details: Record<string, unknown> }> {
+  const remote = remoteOfClaim(arb, e.before)
+  const arbiter = await open(arb, remote)
+  if (arbiter === null || remote === null) return { remote: null, dropped: false, details: {} }
+  const r = await arbiter.drop(e.before.id, who, e.now, { expired: false })
+  return { remote, dropped: r.outcome === 'dropped', details: dropDetails(remote, r) }
+}
+
+/**
+ * A task being closed (done, accept): its claim ref disappears with it. Another clone's live claim on the
+ * remote is a conflict (5): the remote is the arbiter, and that clone believes it is working on the task.
+ */
+export async function dropOnClose(
+  arb: Arbitration | undefined,
+  e: TaskEdit,
+  who: Identity,
+): Promise<Record<string, unknown>> {
+  const remote = remoteForClose(arb, e.before)
+  const arbiter = await open(arb, remote)
+  if (arbiter === null || remote === null) return {}
+  const r = await arbiter.drop(e.before.id, who, e.now, { expired: true })
+  if (r.outcome === 'held' && r.holder !== null) {
+    throw new ConflictError(
+      `${qualifiedRef(e.before)} is claimed on ${remote} by ${r.holder.by} (${r.holder.workspace} on ${r.holder.host}); not closing it under them`,
+      {
+        details: { owner: r.holder.by, expires: r.holder.expires, remote, holder: r.holder },
+        next: [`ask ${r.holder.by} to release it`, '--local closes it in this clone anyway'],
+      },
+    )
+  }
+  return dropDetails(remote, r)
+}

@@ -1,0 +1,358 @@
+// Claims arbitrated by a git remote (coordination.md): the ref
+// `refs/dacli/claims/<task-id>` on the remote, moved only by lease-protected
+// pushes through the system git, so a ref update on the remote is the
+// compare-and-swap that picks exactly one winner across clones and machines.
+//
+//   take:      push <commit>:<ref> --force-with-lease=<ref>:        (only if absent)
+//   take over: push <commit>:<ref> --force-with-lease=<ref>:<old>   (an expired claim, or this clone's own)
+//   drop:      push :<ref>          --force-with-lease=<ref>:<ours>
+//
+// The claim commit has the empty tree, no parent, and a message that is a small
+// YAML document {task, by, at, expires, workspace, host} (FORMAT.md). What was
+// last seen of a remote's claims is kept under refs/dacli/remote-claims/<remote>/
+// and, for offline readers, in the store's claim cache.
+
+import { createHash } from 'node:crypto'
+import * as fs from 'node:fs'
+import { hostname } from 'node:os'
+import * as path from 'node:path'
+import { gitConfig } from '../../adapters/git/config.js'
+import type { GitInfo } from '../../adapters/git/discover.js'
+import { parseCommit, readLoose, writeLoose } from '../../adapters/git/loose.js'
+import { commitBody } from '../../adapters/git/objects.js'
+import { compareAndSwapRef, readRef } from '../../adapters/git/refs.js'
+import { runGit } from '../../adapters/git/remote.js'
+import { ConflictError, FailureError, NotFoundError } from '../../base/errors.js'
+import { readFront } from '../../format/flat.js'
+import type { Identity } from '../../format/model.js'
+import { stamp } from '../../format/model.js'
+import type { Store } from '../../store/store.js'
+import { authorOf, committerAt } from '../record/author.js'
+import type { ClaimArbiter, DropResult, RemoteClaim, TakeResult } from './arbiter.js'
+import { expiredAt, updateClaimCache } from './arbiter.js'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const CLAIMS_PREFIX = 'refs/dacli/claims/'
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
+const TASK_ID = /^t-[0-9A-HJKMNP-TV-Z]{26}$/
+const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/
+const AGENT = /^a-[a-z0-9][a-z0-9-]*$/
+const HOST = hostname()
+/** Rounds of push, look, push again before a take gives up (each round another writer moved the ref). */
+const ROUNDS = 6
+
+const claimRef = (task: string) => `${CLAIMS_PREFIX}${task}`
+
+/** Where a remote's claims are fetched to: `refs/dacli/remote-claims/<remote>/` (a URL gets a hashed name). */
+function trackingPrefix(remote: string): string {
+  const name =
+    /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote) && !remote.endsWith('.lock') && !remote.includes('..')
+      ? remote
+      : `url-${createHash('sha1').update(remote).digest('hex').slice(0, 12)}`
+  return `refs/dacli/remote-claims/${name}/`
+}
+
+/** The commit message of a claim: YAML whose strings are JSON-quoted where they could need it. */
+function claimMessage(c: Omit<RemoteClaim, 'commit'>): string {
+  return [
+    `task: ${c.task}`,
+    `by: ${c.by}`,
+    `at: ${c.at}`,
+    `expires: ${c.expires ?? 'null'}`,
+    `workspace: ${JSON.stringify(c.workspace)}`,
+    `host: ${JSON.stringify(c.host)}`,
+    '',
+  ].join('\n')
+}
+
+/** A claim from a commit message, validated field by field (anything on a remote is hostile); null if not one. */
+function parseClaimMessage(message: string, commit: string): RemoteClaim | null {
+  const d = readFront(message.trim())
+  if (d === null) return null
+  const s = (v: unknown) => (typeof v === 'string' ? v : v instanceof Date ? stamp(v) : null)
+  const task = s(d.task)
+  const by = s(d.by)
+  const at = s(d.at)
+  const expires = d.expires === null || d.expires === undefined ? null : s(d.expires)
+  const workspace = s(d.workspace)
+  const host = s(d.host)
+  if (task === null || !TASK_ID.test(task) || by === null || !AGENT.test(by)) return null
+  if (at === null || !STAMP.test(at) || (expires !== null && !STAMP.test(expires))) return null
+  if (d.expires !== null && d.expires !== undefined && expires === null) return null
+  if (workspace === null || host === null || /[\u0000-\u001f]/.test(workspace + host)) return null
+  return { task, by, at, expires, workspace, host, commit }
+}
+
+const firstLines = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('hint:'))
+    .slice(0, 3)
+    .join('; ')
+
+class GitClaims implements ClaimArbiter {
+  private readonly tracking: string
+
+  constructor(
+    private readonly repo: GitInfo,
+    private readonly env: Env,
+    readonly remote: string,
+    private readonly store: Store,
+  ) {
+    this.tracking = trackingPrefix(remote)
+  }
+
+  mine(c: RemoteClaim, who: string): boolean {
+    return c.by === who && c.workspace === this.store.dir && c.host === HOST
+  }
+
+  /** Fail closed. `next` replaces the second next action (--local exists only on the lifecycle commands). */
+  private unreachable(what: string, stderr: string, code: number, next?: string): FailureError {
+    return new FailureError(
+      `could not ${what} on the remote ${this.remote}: ${firstLines(stderr) || `git exit ${code}`}; nothing was changed`,
+      {
+        details: { remote: this.remote, git_exit_code: code },
+        next: [
+          'run the command again when the remote is reachable',
+          next ?? 'add --local to act in this clone only (other clones will not see it)',
+        ],
+      },
+    )
+  }
+
+  /** Push `next` (or a deletion, null) to the claim ref, only if the remote still has `expected` (null: absent). */
+  private async push(task: string, expected: string | null, next: string | null): Promise<'ok' | 'rejected'> {
+    const ref = claimRef(task)
+    const r = await runGit(
+      this.repo.workTree,
+      this.env,
+      ['push', '--porcelain', `--force-with-lease=${ref}:${expected ?? ''}`, '--', this.remote, `${next ?? ''}:${ref}`],
+      'a remote claim',
+    )
+    const line = r.stdout.split('\n').find((l) => l.split('\t')[1]?.endsWith(`:${ref}`))
+    const flag = line?.[0]
+    if (r.code === 0 && line !== undefined && flag !== '!') return 'ok'
+    if (flag === '!') return 'rejected'
+    throw this.unreachable(next === null ? 'release the claim' : 'claim', `${r.stderr}\n${line ?? ''}`, r.code)
+  }
+
+  private claimOf(commit: string, message: string): RemoteClaim | null {
+    return parseClaimMessage(message, commit)
+  }
+
+  private async messageOf(commit: string): Promise<string | null> {
+    const loose = readLoose(this.repo.commonDir, commit)
+    if (loose?.type === 'commit') return parseCommit(loose.body).message
+    const r = await runGit(this.repo.workTree, this.env, ['cat-file', 'commit', commit], 'a remote claim')
+    if (r.code !== 0) return null
+    const i = r.stdout.indexOf('\n\n')
+    return i === -1 ? '' : r.stdout.slice(i + 2)
+  }
+
+  /** Fetch one task's claim ref (null: the remote has none). */
+  async look(task: string): Promise<RemoteClaim | { unreadable: string } | null> {
+    const tracking = `${this.tracking}${task}`
+    const r = await runGit(
+      this.repo.workTree,
+      this.env,
+      ['fetch', '--no-tags', '--quiet', '--no-write-fetch-head', '--', this.remote, `+${claimRef(task)}:${tracking}`],
+      'a remote claim',
+    )
+    if (r.code !== 0) {
+      if (/couldn't find remote ref/i.test(r.stderr)) {
+        await this.forget(task)
+        return null
+      }
+      throw this.unreachable('read the claim', r.stderr, r.code)
+    }
+    const commit = readRef(this.repo.commonDir, this.repo.commonDir, tracking)
+    if (commit === null) return null
+    const message = await this.messageOf(commit)
+    const claim = message === null ? null : this.claimOf(commit, message)
+    await updateClaimCache(this.store, this.remote, { task, claim })
+    return claim ?? { unreadable: commit }
+  }
+
+  /**
+   * Fetch every claim ref of the remote (pruning the ones gone); unreadable refs are returned by commit.
+   * `next`: what else to do when the remote cannot be reached (default: check its URL).
+   */
+  async fetchAll(
+    now: Date,
+    next = `git remote get-url ${this.remote}`,
+  ): Promise<{ claims: RemoteClaim[]; unreadable: { task: string; commit: string }[] }> {
+    const r = await runGit(
+      this.repo.workTree,
+      this.env,
+      [
+        'fetch',
+        '--no-tags',
+        '--quiet',
+        '--prune',
+        '--no-write-fetch-head',
+        '--',
+        this.remote,
+        `+${CLAIMS_PREFIX}*:${this.tracking}*`,
+      ],
+      'claims list',
+    )
+    if (r.code !== 0) throw this.unreachable('list the claims', r.stderr, r.code, next)
+    const list = await runGit(
+      this.repo.workTree,
+      this.env,
+      ['for-each-ref', '--format=%(objectname) %(refname)%00%(contents)%00', this.tracking],
+      'claims list',
+    )
+    const claims: RemoteClaim[] = []
+    const unreadable: { task: string; commit: string }[] = []
+    const parts = list.stdout.split('\u0000')
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const head = (parts[i] as string).replace(/^\n/, '')
+      const [commit, ref] = head.split(' ') as [string, string]
+      const task = ref.slice(this.tracking.length)
+      const c = this.claimOf(commit, parts[i + 1] as string)
+      if (c !== null && c.task === task) claims.push(c)
+      else unreadable.push({ task, commit })
+    }
+    await updateClaimCache(this.store, this.remote, { all: claims, at: stamp(now) })
+    return { claims, unreadable }
+  }
+
+  private async remember(task: string, claim: RemoteClaim): Promise<void> {
+    const tracking = `${this.tracking}${task}`
+    for (let i = 0; i < 3; i++) {
+      const cur = readRef(this.repo.commonDir, this.repo.commonDir, tracking)
+      if (cur === claim.commit || (await compareAndSwapRef(this.repo.commonDir, tracking, cur, claim.commit))) break
+    }
+    await updateClaimCache(this.store, this.remote, { task, claim })
+  }
+
+  private async forget(task: string): Promise<void> {
+    const tracking = `${this.tracking}${task}`
+    if (readRef(this.repo.commonDir, this.repo.commonDir, tracking) !== null) {
+      await runGit(this.repo.workTree, this.env, ['update-ref', '-d', tracking], 'a remote claim')
+    }
+    await updateClaimCache(this.store, this.remote, { task, claim: null })
+  }
+
+  private holderError(task: string, c: RemoteClaim | { unreadable: string }, label = task): ConflictError {
+    if ('unreadable' in c) {
+      return new ConflictError(
+        `${claimRef(task)} on ${this.remote} points at ${c.unreadable}, which is not a dacli claim; not taking it`,
+        { details: { remote: this.remote, commit: c.unreadable }, next: ['dacli claims list', 'dacli doctor'] },
+      )
+    }
+    const where = `${c.workspace} on ${c.host}`
+    return new ConflictError(
+      `${label} is claimed on ${this.remote} by ${c.by} (${where})${c.expires ? ` until ${c.expires}` : ''}`,
+      {
+        details: {
+          task,
+          owner: c.by,
+          claimed_at: c.at,
+          expires: c.expires,
+          remote: this.remote,
+          holder: { by: c.by, at: c.at, expires: c.expires, workspace: c.workspace, host: c.host, commit: c.commit },
+        },
+        next: ['dacli next', 'dacli claims list'],
+      },
+    )
+  }
+
+  async take(task: string, who: Identity, expires: string | null, now: Date, label?: string): Promise<TakeResult> {
+    const doc = { task, by: who.id, at: stamp(now), expires, workspace: this.store.dir, host: HOST }
+    writeLoose(this.repo.commonDir, 'tree', Buffer.alloc(0))
+    const commit = writeLoose(
+      this.repo.commonDir,
+      'commit',
+      commitBody({
+        tree: EMPTY_TREE,
+        parents: [],
+        author: authorOf(who, this.repo, this.env, now),
+        committer: committerAt(now),
+        message: claimMessage(doc),
+      }),
+    )
+    let expected: string | null = null
+    let previous: RemoteClaim | null = null
+    for (let round = 0; round < ROUNDS; round++) {
+      if ((await this.push(task, expected, commit)) === 'ok') {
+        const claim = { ...doc, commit }
+        await this.remember(task, claim)
+        const outcome =
+          expected === null ? 'created' : previous !== null && this.mine(previous, who.id) ? 'renewed' : 'taken-over'
+        return { outcome, previous, commit }
+      }
+      const cur = await this.look(task)
+      if (cur === null) {
+        expected = null
+        previous = null
+        continue
+      }
+      if ('unreadable' in cur || (!this.mine(cur, who.id) && !expiredAt(cur, now)))
+        throw this.holderError(task, cur, label)
+      expected = cur.commit
+      previous = cur
+    }
+    throw new ConflictError(`${claimRef(task)} on ${this.remote} kept changing; the claim was not made`, {
+      details: { remote: this.remote },
+      next: ['run the command again'],
+    })
+  }
+
+  async drop(task: string, who: Identity, now: Date, opts: { expired: boolean }): Promise<DropResult> {
+    // The last value seen is a lease worth trying only when it is this clone's own claim.
+    const seen = readRef(this.repo.commonDir, this.repo.commonDir, `${this.tracking}${task}`)
+    const seenMessage = seen === null ? null : await this.messageOf(seen)
+    const seenClaim = seen === null || seenMessage === null ? null : this.claimOf(seen, seenMessage)
+    let expected = seenClaim !== null && this.mine(seenClaim, who.id) ? seen : null
+    for (let round = 0; round < ROUNDS; round++) {
+      if (expected !== null && (await this.push(task, expected, null)) === 'ok') {
+        await this.forget(task)
+        return { outcome: 'dropped', holder: null }
+      }
+      const cur = await this.look(task)
+      if (cur === null) return { outcome: 'absent', holder: null }
+      if ('unreadable' in cur) throw this.holderError(task, cur)
+      if (!this.mine(cur, who.id) && !(opts.expired && expiredAt(cur, now))) return { outcome: 'held', holder: cur }
+      expected = cur.commit
+    }
+    throw new ConflictError(`${claimRef(task)} on ${this.remote} kept changing; the claim was not released`, {
+      details: { remote: this.remote },
+      next: ['run the command again'],
+    })
+  }
+}
+
+/** The arbiter for a remote, for the store's lifecycle (loaded only by a command that arbitrates). */
+export function openClaims(store: Store, env: Env, remote: string): GitClaims {
+  if (store.git === null) {
+    throw new FailureError('remote claims need a git repository: this workspace is not inside one', {
+      next: ['run without --remote (or remove claims.remote from .dacli/config.yml)'],
+    })
+  }
+  if (!knownRemote(store.git, env, remote)) {
+    throw new NotFoundError(`no git remote "${remote}" to arbitrate claims`, {
+      details: { remote },
+      next: ['git remote -v', `git remote add ${remote} <url>`],
+    })
+  }
+  return new GitClaims(store.git, env, remote, store)
+}
+
+/**
+ * Would git find this remote? A URL or path is git's to judge when it connects; a bare name must be a
+ * configured remote (or, as git also allows, a folder of that name) — a typo is "not found", not "retry".
+ */
+function knownRemote(repo: GitInfo, env: Env, remote: string): boolean {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote)) return true
+  const config = gitConfig(repo.commonDir, env)
+  if (config.get(`remote.${remote}.url`) !== null || config.get(`remote.${remote}.pushurl`) !== null) return true
+  return [
+    path.join(repo.commonDir, 'remotes', remote),
+    path.join(repo.commonDir, 'branches', remote),
+    path.resolve(repo.workTree, remote),
+  ].some((p) => fs.existsSync(p))
+}

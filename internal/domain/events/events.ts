@@ -1,0 +1,386 @@
+// Events (format.md, Event): one append-only file per event,
+// `events/YYYY/MM/DD/<ULID>-<agent-id>-<event-kind>.md`. Creating one never
+// contends (the name is unique). Only the outcome may change afterwards —
+// `applied` (false, true, or `dismissed`) and the record of who settled it
+// (`answered`, `dismissed`); a checksum over the canonical content lets readers
+// detect tampering, and a tampered event is reported and never applied.
+
+import { createHash } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { FailureError, NotFoundError } from '../../base/errors.js'
+import { byText } from '../../base/order.js'
+import { parseData } from '../../format/flat.js'
+import { isId, newUlid, safeSegment } from '../../format/ids.js'
+import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
+import { stampOf } from '../../store/filecache.js'
+import { atomicWrite, isTempName, linkOnPath, readText } from '../../store/fsio.js'
+import type { Store } from '../../store/store.js'
+import { canonicalJSON } from '../identity/signing.js'
+
+export const EVENT_KINDS = [
+  'claim',
+  'release',
+  'finding',
+  'propose-status',
+  'comment',
+  'block',
+  'dependency',
+  'question',
+] as const
+export type EventKind = (typeof EVENT_KINDS)[number]
+const EVENT_SCHEMA_VERSION = 1
+
+export interface EventRecord {
+  id: string
+  event_kind: EventKind
+  created: string
+  created_by: string
+  /** The object the event is about (a task id for task events), or null. */
+  about: string | null
+  /** Structured payload (what to apply). */
+  data: Record<string, unknown>
+  body: string
+  /** True once applied (a question: once answered); false while pending or when dismissed. */
+  applied: boolean
+  state: EventState
+  /** Who dismissed it, when and why (`events dismiss`), or null. */
+  dismissed: Settled | null
+  /** A question's answer: who, when, and the note it became, or null. */
+  answered: Answer | null
+  /** The author's signature over the content (`ed25519:…`), or null for an unsigned event. */
+  signature: string | null
+  path: string
+}
+
+export type EventState = 'pending' | 'applied' | 'dismissed'
+
+export interface Settled {
+  by: string
+  at: string
+  reason: string | null
+}
+
+export interface Answer {
+  by: string
+  at: string
+  /** The note (`n-<ULID>`) holding the answer. */
+  note: string
+}
+
+/** A question's id is `q-<ULID>`; other events' ids are the bare ULID. */
+const QUESTION_PREFIX = 'q-'
+
+/** A proposal (any event but a question) still waiting for `sync`: neither applied nor dismissed. */
+export const isPendingProposal = (e: EventRecord) => e.state === 'pending' && e.event_kind !== 'question'
+/** A question nobody has answered or dismissed yet. */
+export const isOpenQuestion = (e: EventRecord) => e.state === 'pending' && e.event_kind === 'question'
+
+export { canonicalJSON }
+
+type Content = Omit<EventRecord, 'applied' | 'state' | 'dismissed' | 'answered' | 'path' | 'signature'>
+
+/** What the checksum and the signature cover: everything but the outcome, `checksum` and `signature`. */
+export function eventContent(e: Content): Record<string, unknown> {
+  return {
+    schema_version: EVENT_SCHEMA_VERSION,
+    id: e.id,
+    kind: 'event',
+    event_kind: e.event_kind,
+    created: e.created,
+    created_by: e.created_by,
+    about: e.about,
+    data: e.data,
+    body: e.body,
+  }
+}
+
+/** sha256 over the canonical JSON of the event's content. */
+export function eventChecksum(e: Content): string {
+  return `sha256:${createHash('sha256')
+    .update(canonicalJSON(eventContent(e)))
+    .digest('hex')}`
+}
+
+const eventsDir = (store: Store) => path.join(store.dir, 'events')
+
+export async function createEvent(
+  store: Store,
+  e: {
+    kind: EventKind
+    by: string
+    about: string | null
+    data?: Record<string, unknown>
+    body?: string
+    /** The task it is about, for the change journal (`p/001-slug`). */
+    subject?: { ref: string; project: string }
+  },
+): Promise<EventRecord> {
+  const now = store.now()
+  const key = newUlid(now.getTime())
+  const id = e.kind === 'question' ? `${QUESTION_PREFIX}${key}` : key
+  const created = stamp(now)
+  const rec = {
+    id,
+    event_kind: e.kind,
+    created,
+    created_by: safeSegment(e.by, 'agent id'),
+    about: e.about,
+    data: e.data ?? {},
+    body: (e.body ?? '').trim(),
+  }
+  // Signed by the acting identity (its key comes from its token; root's from this clone's root key).
+  const signature = (await store.signer()).sign(eventContent(rec))
+  const [y, m, d] = created.slice(0, 10).split('-') as [string, string, string]
+  const name = `${key}-${e.by}-${e.kind}.md`
+  const file = path.join(eventsDir(store), y, m, d, name)
+  const { renderNew } = await import('../../format/frontmatter.js')
+  const text = renderNew(
+    {
+      id,
+      kind: 'event',
+      schema_version: EVENT_SCHEMA_VERSION,
+      event_kind: e.kind,
+      created,
+      created_by: e.by,
+      about: e.about,
+      data: rec.data,
+      applied: false,
+      checksum: eventChecksum(rec),
+      signature,
+    },
+    rec.body === '' ? '' : `\n${rec.body}\n`,
+  )
+  atomicWrite(file, text, { exclusive: true })
+  const project = e.subject?.project ?? (typeof rec.data.project === 'string' ? rec.data.project : null)
+  store.journal({
+    kind: e.kind === 'question' ? 'question.asked' : 'event.added',
+    ref: e.subject?.ref ?? e.about ?? id,
+    id,
+    project,
+    actor: e.by,
+    summary: `${e.kind}${rec.body === '' ? '' : `: ${rec.body}`}`,
+  })
+  return {
+    ...rec,
+    applied: false,
+    state: 'pending',
+    dismissed: null,
+    answered: null,
+    signature,
+    path: store.rel(file),
+  }
+}
+
+/** Every event file, oldest first (ULID order), with the unreadable ones reported. */
+export async function listEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
+  const files: string[] = []
+  const events: EventRecord[] = []
+  const broken: Broken[] = []
+  const linked = (p: string) =>
+    broken.push({ path: store.rel(p), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+  const walk = (dir: string, depth: number) => {
+    let ents: fs.Dirent[]
+    try {
+      ents = fs.readdirSync(dir, { withFileTypes: true })
+    } catch (e) {
+      // No events folder is no events; one dacli cannot read is announced, never read as empty.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        broken.push({
+          path: store.rel(dir),
+          reason: `cannot be read: ${(e as Error).message}`,
+          code: 'unreadable-path',
+        })
+      }
+      return
+    }
+    for (const ent of ents) {
+      const p = path.join(dir, ent.name)
+      if (ent.isSymbolicLink()) {
+        if (!isTempName(ent.name)) linked(p)
+      } else if (depth < 3 && ent.isDirectory() && /^\d+$/.test(ent.name)) walk(p, depth + 1)
+      else if (depth === 3 && ent.name.endsWith('.md') && !ent.name.startsWith('.') && !isTempName(ent.name))
+        files.push(p)
+    }
+  }
+  const top = eventsDir(store)
+  const link = linkOnPath(top, store.dir)
+  if (link !== null) linked(link)
+  else walk(top, 0)
+  files.sort((a, b) => byText(path.basename(a), path.basename(b)))
+  const cache = store.cache('index').section<EventRecord>('events', 'used')
+  if (files.length === 0) return { events, broken }
+  for (const f of files) {
+    const rel = store.rel(f)
+    const stamp = stampOf(f)
+    if (stamp === null) continue
+    const hit = cache.get(rel, stamp, () => readText(f))
+    if (hit !== undefined) {
+      events.push(hit)
+      continue
+    }
+    try {
+      const text = readText(f)
+      const e = eventOf(await parseData(text), rel)
+      cache.set(rel, stamp, e, text)
+      events.push(e)
+    } catch (err) {
+      broken.push(brokenOf(rel, err))
+    }
+  }
+  return { events, broken }
+}
+
+function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, rel: string): EventRecord {
+  const d = p.data
+  const str = (v: unknown) => (typeof v === 'string' ? v : null)
+  const id = str(d.id)
+  const kind = str(d.event_kind)
+  if (id === null || d.kind !== 'event') throw new Error('not an event (missing id or kind: event)')
+  if (!isId('event', id))
+    throw new InvalidValueError('invalid-id', 'id', `field "id" is ${JSON.stringify(id)}; expected a ULID`)
+  if (!isId('agent', d.created_by)) {
+    throw new InvalidValueError(
+      'invalid-id',
+      'created_by',
+      `field "created_by" is ${JSON.stringify(d.created_by ?? null)}; expected an agent id (a-…)`,
+    )
+  }
+  if (d.about !== undefined && d.about !== null && typeof d.about !== 'string') {
+    throw new InvalidValueError(
+      'invalid-field',
+      'about',
+      `field "about" is ${JSON.stringify(d.about)}; expected a task id`,
+    )
+  }
+  if (d.data !== undefined && d.data !== null && (typeof d.data !== 'object' || Array.isArray(d.data))) {
+    throw new InvalidValueError('invalid-field', 'data', 'field "data" is not a map')
+  }
+  if (kind === null || !(EVENT_KINDS as readonly string[]).includes(kind))
+    throw new Error(`unknown event_kind ${JSON.stringify(d.event_kind)}`)
+  const rec = {
+    id,
+    event_kind: kind as EventKind,
+    created: str(d.created) ?? '',
+    created_by: str(d.created_by) ?? '',
+    about: str(d.about),
+    data:
+      d.data !== null && typeof d.data === 'object' && !Array.isArray(d.data)
+        ? (d.data as Record<string, unknown>)
+        : {},
+    body: p.split.body.trim(),
+  }
+  if (d.schema_version !== EVENT_SCHEMA_VERSION)
+    throw new Error(`unsupported schema_version ${JSON.stringify(d.schema_version)}`)
+  if (d.checksum !== eventChecksum(rec))
+    throw new Error('checksum mismatch: the event was edited after it was written; it is never applied')
+  const state: EventState = d.applied === true ? 'applied' : d.applied === 'dismissed' ? 'dismissed' : 'pending'
+  return {
+    ...rec,
+    applied: state === 'applied',
+    state,
+    dismissed: state === 'dismissed' ? settledOf(d.dismissed) : null,
+    answered: state === 'applied' && kind === 'question' ? answeredOf(d.answered) : null,
+    signature: typeof d.signature === 'string' ? d.signature : null,
+    path: rel,
+  }
+}
+
+function settledOf(v: unknown): Settled {
+  const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {}
+  const str = (x: unknown) => (typeof x === 'string' ? x : null)
+  return { by: str(o.by) ?? 'unknown', at: str(o.at) ?? '', reason: str(o.reason) }
+}
+
+function answeredOf(v: unknown): Answer {
+  const { by, at } = settledOf(v)
+  const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {}
+  return { by, at, note: typeof o.note === 'string' ? o.note : '' }
+}
+
+/** Set `applied: true` (sync, accept). */
+export async function markApplied(store: Store, e: EventRecord): Promise<void> {
+  await settleEvent(store, e, { applied: true })
+}
+
+export type Outcome = { applied: true; answered?: Answer } | { applied: 'dismissed'; dismissed: Settled }
+
+export interface OutcomeNote {
+  ref: string
+  project: string | null
+  actor: string
+  summary: string
+}
+
+/**
+ * Run `fn` under the event's lock with the event as it is on disk now, and record the outcome `fn` returns
+ * (null: leave it as it is). Whoever settles an event holds its lock, so an event is never both applied and
+ * dismissed, and a question never gets two answers.
+ */
+export async function withEvent<R>(
+  store: Store,
+  e: EventRecord,
+  fn: (fresh: EventRecord) => Promise<{ outcome: Outcome | null; note?: OutcomeNote; result: R }>,
+): Promise<R> {
+  return store.withLock(`event-${e.id}`, async () => {
+    const file = path.join(store.root, e.path)
+    const { parseObject, renderEdited } = await import('../../format/frontmatter.js')
+    let parsed: ReturnType<typeof parseObject>
+    let fresh: EventRecord
+    try {
+      parsed = parseObject(readText(file))
+      fresh = eventOf(parsed, e.path)
+    } catch (err) {
+      throw new FailureError(`cannot read event ${e.id}: ${(err as Error).message}`, { cause: err })
+    }
+    const { outcome, note, result } = await fn(fresh)
+    if (outcome === null || fresh.state !== 'pending') return result
+    const doc = parsed.doc.clone()
+    doc.set('applied', outcome.applied)
+    const [key, record] =
+      outcome.applied === 'dismissed' ? ['dismissed', outcome.dismissed] : ['answered', outcome.answered]
+    if (record !== undefined) doc.set(key, { ...record })
+    atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))
+    const dismissed = outcome.applied === 'dismissed'
+    store.journal({
+      kind: dismissed ? 'event.dismissed' : e.event_kind === 'question' ? 'question.answered' : 'event.applied',
+      ref: note?.ref ?? e.about ?? e.id,
+      id: e.id,
+      project: note?.project ?? null,
+      actor: note?.actor ?? (dismissed ? outcome.dismissed.by : (outcome.answered?.by ?? null)),
+      summary: note?.summary ?? `${e.event_kind} ${dismissed ? 'dismissed' : 'applied'}`,
+    })
+    return result
+  })
+}
+
+/** Record an outcome if the event is still pending; returns the state it found. */
+function settleEvent(store: Store, e: EventRecord, outcome: Outcome, note?: OutcomeNote): Promise<EventState> {
+  return withEvent(store, e, async (fresh) => ({
+    outcome,
+    ...(note === undefined ? {} : { note }),
+    result: fresh.state,
+  }))
+}
+
+/** An event by id or unique id prefix; a question's `q-` may be left out. */
+export async function findEvent(store: Store, id: string): Promise<EventRecord> {
+  const { events } = await listEvents(store)
+  const want = id.trim().toUpperCase()
+  const bare = (x: string) => x.toUpperCase().replace(/^Q-/, '')
+  const hits =
+    want === ''
+      ? []
+      : events.filter(
+          (e) => e.id.toUpperCase().startsWith(want) || (!want.startsWith('Q-') && bare(e.id).startsWith(want)),
+        )
+  if (hits.length !== 1) {
+    throw new NotFoundError(
+      hits.length === 0 ? `no event "${id}"` : `event id prefix "${id}" matches ${hits.length} events`,
+      {
+        next: ['dacli events list'],
+      },
+    )
+  }
+  return hits[0] as EventRecord
+}

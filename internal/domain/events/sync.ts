@@ -1,0 +1,267 @@
+// `sync`: apply pending events, oldest first, to the tasks the caller may
+// change (its own, unowned ones for an rw caller, and ones owned by a read-only
+// identity, which can only move through proposals). Idempotent: every applied
+// change is logged with `(event <id>)`, and an event already reflected in the
+// task's log is only marked applied. Questions are not proposals: `answer`
+// settles them. A proposal that can never apply (its task gone or done, or held
+// by someone else) is named with the dismiss command as its next action.
+
+import { classifiedError } from '../../base/errors.js'
+import type { Broken, Identity, TaskRecord } from '../../format/model.js'
+import { stamp } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Store, TaskEdit } from '../../store/store.js'
+import { scanAgents } from '../identity/identity.js'
+import { rootPublicKeys } from '../identity/signing.js'
+import { eventProblem } from '../identity/trust.js'
+import { addNote, listNotes, SEVERITIES } from '../notes/notes.js'
+import { findCycle } from '../plan/cycle.js'
+import { isCloseProposal } from '../task/acceptance.js'
+import type { Landing } from '../task/landing.js'
+import { applyBlock, applyUnblock, closeLanding, closeTask, mayRewrite } from '../task/lifecycle.js'
+import { type EventRecord, isOpenQuestion, listEvents, withEvent } from './events.js'
+
+export interface PendingItem {
+  event_id: string
+  reason: string
+  /** True when nothing anyone does to the task will make it apply: dismiss it. */
+  never_applies: boolean
+  next: string[]
+}
+
+export interface SyncResult {
+  applied: string[]
+  pending: PendingItem[]
+  skipped: Broken[]
+  open_questions: number
+}
+
+/** Why an event stays pending (not a failure of the sync). `never`: it can never apply. */
+class Pending extends Error {
+  constructor(
+    message: string,
+    readonly never = false,
+  ) {
+    super(message)
+  }
+}
+
+export async function syncEvents(store: Store, who: Identity): Promise<SyncResult> {
+  const { events, broken } = await listEvents(store)
+  const out: SyncResult = {
+    applied: [],
+    pending: [],
+    skipped: broken,
+    open_questions: events.filter(isOpenQuestion).length,
+  }
+  const waiting = events.filter((x) => x.state === 'pending' && x.event_kind !== 'question')
+  const { agents } = waiting.length === 0 ? { agents: [] } : await scanAgents(store.dir, store.root)
+  const rootKeys = waiting.length === 0 ? [] : rootPublicKeys(store.dir)
+  for (const e of waiting) {
+    // Only an event its author provably wrote is applied; a forged one is refused and reported.
+    const forged = eventProblem(e, agents, rootKeys)
+    if (forged !== null) {
+      out.skipped.push({ path: e.path, reason: `event ${e.id} is refused: ${forged}`, code: 'forged-event' })
+      continue
+    }
+    try {
+      const applied = await withEvent(store, e, async (fresh) => {
+        if (fresh.state !== 'pending') return { outcome: null, result: false } // settled meanwhile by another process
+        await applyOne(store, who, fresh)
+        return { outcome: { applied: true }, result: true }
+      })
+      if (applied) out.applied.push(e.id)
+    } catch (err) {
+      // A pending reason, or an error applying this one event: either way it stays pending, reported.
+      const never = err instanceof Pending && err.never
+      const reason = (err as Error).message
+      out.pending.push({
+        event_id: e.id,
+        reason,
+        never_applies: never,
+        next: never ? [`dacli events dismiss ${e.id} --reason ${JSON.stringify(`can never apply: ${reason}`)}`] : [],
+      })
+    }
+  }
+  return out
+}
+
+/** Reasons no one can ever make this event apply: the task is done, or someone else holds it. */
+function neverReason(e: EventRecord, t: TaskRecord): string | null {
+  if (e.event_kind === 'finding' || e.event_kind === 'comment') return null
+  if (t.status === 'done' && !isCloseProposal(e)) return `${qualifiedRef(t)} is done`
+  if (e.event_kind === 'claim' && t.owner !== null && t.owner !== e.created_by)
+    return `${qualifiedRef(t)} is held by ${t.owner}`
+  if (e.event_kind === 'release' && t.owner !== null && t.owner !== e.created_by)
+    return `${qualifiedRef(t)} is held by ${t.owner}, not by ${e.created_by}`
+  return null
+}
+
+async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<void> {
+  if (e.about === null) {
+    if (e.event_kind === 'finding' && typeof e.data.project === 'string') {
+      if (who.grant !== 'rw') throw new Pending('a read-only identity cannot apply events')
+      await findingNote(store, e, e.data.project, null)
+      return
+    }
+    throw new Pending('not about a task; nothing to apply it to')
+  }
+  let loaded: Awaited<ReturnType<Store['load']>>
+  try {
+    loaded = await store.load(e.about)
+  } catch (err) {
+    // Only a task that is not there is gone; one that cannot be read stays pending, with the reason.
+    if (classifiedError(err)?.kind === 'not_found') throw new Pending(`the task ${e.about} is gone`, true)
+    throw new Pending(`the task ${e.about} cannot be read: ${(err as Error).message}`)
+  }
+  const { target, task: t } = loaded
+  const tag = `(event ${e.id})`
+  if (t.log.some((l) => l.details.includes(tag))) return // applied before a crash could mark it
+  const never = neverReason(e, t)
+  if (never !== null) throw new Pending(never, true)
+  const mine = await mayRewrite(store, t, who)
+  if (e.event_kind === 'finding') {
+    // A finding becomes a note of its own; the task's log mentions it only when the caller may write the task.
+    if (who.grant !== 'rw') throw new Pending('a read-only identity cannot apply events')
+    const note = await findingNote(store, e, t.project, t.id)
+    if (mine) {
+      await store.editTask(target, who.id, (x) => {
+        x.log('applied', `finding by ${e.created_by}: ${note.id} "${note.title}" ${tag}`)
+        return {}
+      })
+    }
+    return
+  }
+  if (!mine) {
+    throw new Pending(`${qualifiedRef(t)} is owned by ${t.owner}; only its owner can apply this`)
+  }
+  const line = (e2: TaskEdit, what: string) =>
+    e2.log('applied', `${e.event_kind} by ${e.created_by}${what ? `: ${what}` : ''} ${tag}`)
+  const edit = async (fn: (x: TaskEdit) => Promise<boolean> | boolean) => {
+    await store.editTask(target, who.id, async (x) => ((await fn(x)) ? {} : false))
+  }
+  switch (e.event_kind) {
+    case 'claim':
+      return edit((x) => {
+        if (x.before.owner === e.created_by) return false
+        if (x.before.owner !== null)
+          throw new Pending(`${qualifiedRef(x.before)} is already owned by ${x.before.owner}`)
+        if (x.before.status === 'done') throw new Pending(`${qualifiedRef(x.before)} is done`)
+        const leaseMs = typeof e.data.lease_ms === 'number' ? e.data.lease_ms : store.config.claim_lease_ms
+        x.doc.set('owner', e.created_by)
+        x.setFlow(
+          'claim',
+          leaseMs === null
+            ? { by: e.created_by, at: stamp(x.now) }
+            : { by: e.created_by, at: stamp(x.now), expires: stamp(new Date(x.now.getTime() + leaseMs)) },
+        )
+        if (x.before.status === 'open') x.status = 'active'
+        line(x, '')
+        return true
+      })
+    case 'release':
+      return edit((x) => {
+        if (x.before.owner === null) return false
+        if (x.before.owner !== e.created_by)
+          throw new Pending(`${qualifiedRef(x.before)} is owned by ${x.before.owner}, not by ${e.created_by}`)
+        x.doc.delete('owner')
+        x.doc.delete('claim')
+        if (x.before.status === 'active') x.status = 'open'
+        line(x, '')
+        return true
+      })
+    case 'propose-status': {
+      // A close needs its branch landed (loop.md); not yet landed is pending, not never: it may land later.
+      let landing: Landing | null = null
+      if (isCloseProposal(e) && t.status !== 'done') {
+        try {
+          landing = await closeLanding(store, t, {})
+        } catch (err) {
+          throw new Pending((err as Error).message)
+        }
+      }
+      const tokens = typeof e.data.tokens === 'number' ? { tokens: e.data.tokens } : {}
+      return edit(async (x) => {
+        const status = String(e.data.status ?? 'done')
+        if (isCloseProposal(e) || status === 'done') {
+          try {
+            const r = await closeTask(store, x, who, false, 'done', { ownerChecked: true, landing, ...tokens })
+            if (r === false) return false
+          } catch (err) {
+            throw new Pending((err as Error).message)
+          }
+          x.log('applied', `propose-status done by ${e.created_by} ${tag}`)
+          return true
+        }
+        if (!['open', 'active', 'blocked'].includes(status)) throw new Pending(`unknown status "${status}"`)
+        if (x.before.status === status) return false
+        x.status = status as 'open'
+        line(x, status)
+        return true
+      })
+    }
+    case 'block':
+      if (e.data.unblock === true) {
+        const { blockingQuestion, openQuestionRefusal } = await import('../questions/questions.js')
+        const q = await blockingQuestion(store, t)
+        if (q !== null) throw new Pending(openQuestionRefusal(t, q).message)
+      }
+      return edit((x) => {
+        const r =
+          e.data.unblock === true
+            ? applyUnblock(x)
+            : applyBlock(x, { by: (e.data.by as string | null) ?? null, why: (e.data.why as string | null) ?? null })
+        if (r === false) return false
+        line(x, e.data.unblock === true ? 'unblock' : String(e.data.why ?? ''))
+        return true
+      })
+    case 'comment':
+      return edit((x) => {
+        line(x, e.body.replace(/\s+/g, ' ').slice(0, 200))
+        return true
+      })
+    case 'dependency': {
+      const all = (await store.listTasks()).tasks
+      return edit((x) => {
+        const add = Array.isArray(e.data.add) ? (e.data.add as { on: string; type: string }[]) : []
+        const remove = Array.isArray(e.data.remove) ? (e.data.remove as { on: string }[]) : []
+        let deps = x.before.depends_on.map((d) => ({ ...d }))
+        for (const r of remove) deps = deps.filter((d) => d.on !== r.on)
+        for (const a of add) deps = [...deps.filter((d) => d.on !== a.on), { on: a.on, type: a.type as 'FS' }]
+        if (
+          findCycle(
+            x.before.id,
+            deps.map((d) => d.on),
+            all,
+          ) !== null
+        )
+          throw new Pending('the dependency would create a cycle')
+        if (deps.length === 0) x.doc.delete('depends_on')
+        else x.setFlow('depends_on', deps)
+        line(x, '')
+        return true
+      })
+    }
+  }
+}
+
+/** The finding note an event becomes (found again by its source_event when re-applied after a crash). */
+async function findingNote(store: Store, e: EventRecord, project: string, about: string | null) {
+  const existing = (await listNotes(store, project)).notes.find((n) => n.source_event === e.id)
+  if (existing) return existing
+  const title = String(e.data.title ?? e.body.split('\n')[0] ?? 'finding').slice(0, 200) || 'finding'
+  const severity = (SEVERITIES as readonly string[]).includes(String(e.data.severity))
+    ? String(e.data.severity)
+    : undefined
+  const body = typeof e.data.body === 'string' ? e.data.body : undefined
+  return addNote(store, {
+    project,
+    kind: 'finding',
+    title,
+    by: e.created_by,
+    about,
+    ...(body === undefined ? {} : { body }),
+    ...(severity === undefined ? {} : { severity }),
+    sourceEvent: e.id,
+  })
+}

@@ -1,0 +1,190 @@
+// Agent identities (format.md, Agent): `agents/<id>.md`. A token is shown once;
+// only its SHA-256 is stored. A child's grant never exceeds its parent's.
+
+import { randomBytes } from 'node:crypto'
+import * as path from 'node:path'
+import { ConflictError, NotFoundError, RefusedError } from '../../base/errors.js'
+import { newUlid, safeSegment, slugify } from '../../format/ids.js'
+import { type Identity, stamp } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import { assertNoLinks, atomicWrite, readText } from '../../store/fsio.js'
+import { fileRefOf, type Store } from '../../store/store.js'
+import type { Arbitration } from '../claims/arbiter.js'
+import { dropOnRelease } from '../claims/arbitrate.js'
+import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } from './identity.js'
+import { agentSigner } from './signing.js'
+import { agentContent } from './trust.js'
+
+export type { AgentFile }
+
+export async function listAgents(store: Store): Promise<AgentFile[]> {
+  return listAgentFiles(store.dir, store.root)
+}
+
+export async function readAgent(store: Store, id: string): Promise<AgentFile> {
+  safeSegment(id, 'agent id')
+  const a = await readAgentFile(path.join(store.dir, 'agents', `${id}.md`), store.root)
+  if (a === null) {
+    throw new NotFoundError(`no agent "${id}"`, { details: { agent: id }, next: ['dacli agent list --all'] })
+  }
+  return a
+}
+
+export interface Spawned extends AgentFile {
+  token: string
+}
+
+export async function spawnAgent(
+  store: Store,
+  parent: Identity,
+  opts: { role: string | null; grant: 'rw' | 'ro' },
+): Promise<Spawned> {
+  if (opts.grant === 'rw' && parent.grant !== 'rw') {
+    throw new RefusedError(
+      'attenuation',
+      `a child's grant cannot exceed its parent's: ${parent.id} has ${parent.grant}`,
+      {
+        details: { parent: parent.id, parent_grant: parent.grant, requested: opts.grant },
+        next: ['spawn with --grant ro'],
+      },
+    )
+  }
+  const roleSlug = opts.role === null ? '' : slugify(opts.role, 24).replace(/^u[0-9a-f]{8}$/, 'agent')
+  const dir = path.join(store.dir, 'agents')
+  const created = stamp(store.now())
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const disc = newUlid().slice(-6).toLowerCase()
+    const id = safeSegment(roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`, 'agent id')
+    const token = randomBytes(24).toString('hex')
+    // The child's public key comes from its token; the parent signs what the child is (trust.ts).
+    const child = {
+      id,
+      parent: parent.id,
+      grant: opts.grant,
+      role: opts.role,
+      token_hash: hashToken(token),
+      public_key: agentSigner(token).publicKey,
+      created,
+      created_by: parent.id,
+    }
+    const signature = (await store.signer()).sign(agentContent(child))
+    const lines = [
+      '---',
+      `id: ${id}`,
+      'kind: agent',
+      `created: ${created}`,
+      `created_by: ${parent.id}`,
+      `parent: ${parent.id}`,
+      `grant: ${opts.grant}`,
+      ...(opts.role === null ? [] : [`role: ${JSON.stringify(opts.role)}`]),
+      `token_hash: ${child.token_hash}`,
+      `public_key: ${child.public_key}`,
+      `signature: ${signature}`,
+      'retired: false',
+      '---',
+      `# ${opts.role ?? id}`,
+      '',
+      `Spawned by ${parent.id}.`,
+      '',
+    ]
+    const file = path.join(dir, `${id}.md`)
+    try {
+      atomicWrite(file, lines.join('\n'), { exclusive: true })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue
+      throw e
+    }
+    const a = (await readAgentFile(file, store.root)) as AgentFile
+    store.journal({
+      kind: 'agent.spawned',
+      ref: id,
+      id,
+      project: null,
+      actor: parent.id,
+      summary: `${opts.grant}${opts.role === null ? '' : `, role ${opts.role}`}`,
+    })
+    return { ...a, token }
+  }
+  throw new ConflictError('could not mint a unique agent id after 8 attempts')
+}
+
+/** Ancestors from the parent up to the root. */
+export function lineageOf(agents: readonly AgentFile[], id: string): string[] {
+  const byId = new Map(agents.map((a) => [a.id, a]))
+  const out: string[] = []
+  let cur = byId.get(id)?.parent ?? null
+  while (cur !== null && !out.includes(cur)) {
+    out.push(cur)
+    cur = byId.get(cur)?.parent ?? null
+  }
+  return out
+}
+
+/** Retire an identity: its token stops resolving; its history and attribution stay. */
+export async function retireAgent(
+  store: Store,
+  caller: Identity,
+  id: string,
+  opts: { release?: boolean; arbitration?: Arbitration } = {},
+): Promise<{
+  agent: AgentFile
+  changed: boolean
+  retiredNow: boolean
+  released: { id: string; ref: string; status: string }[]
+}> {
+  const agent = await readAgent(store, id)
+  if (id === ROOT_ID) {
+    throw new RefusedError('retire-root', 'the root identity cannot be retired', { next: ['dacli agent list'] })
+  }
+  const lineage = lineageOf(await listAgents(store), id)
+  if (caller.id !== ROOT_ID && caller.id !== id && !lineage.includes(caller.id)) {
+    throw new RefusedError('retire-scope', `${caller.id} may retire only itself and its descendants, not ${id}`, {
+      details: { agent: id, lineage },
+      next: [`ask ${lineage[0] ?? ROOT_ID} (an ancestor of ${id}) to retire it`],
+    })
+  }
+  // Work it holds would be stranded: refuse, or hand it back to the pool when asked to.
+  const held = (await store.listTasks()).tasks.filter((t) => t.owner === id && t.status !== 'done')
+  if (held.length > 0 && opts.release !== true && !agent.retired) {
+    const refs = held.map((t) => qualifiedRef(t))
+    throw new RefusedError(
+      'retire-owner',
+      `${id} owns ${held.length} unfinished task${held.length === 1 ? '' : 's'} (${refs.join(', ')}); retiring it would strand ${held.length === 1 ? 'it' : 'them'}`,
+      {
+        details: { agent: id, tasks: held.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status })) },
+        next: [
+          `dacli agent retire ${id} --release (hands ${held.length === 1 ? 'it' : 'them'} back to the pool, logged)`,
+          ...refs.slice(0, 3).map((r) => `dacli task release ${r} (as ${id})`),
+        ],
+      },
+    )
+  }
+  const released: { id: string; ref: string; status: string }[] = []
+  if (opts.release === true) {
+    for (const t of held) {
+      const r = await store.editTask({ ...fileRefOf(store.root, t), id: t.id }, caller.id, async (e) => {
+        if (e.before.owner !== id || e.before.status === 'done') return false
+        // Its claim on a remote goes too, dropped as its owner's (as task release does), or nobody could claim it there.
+        await dropOnRelease(opts.arbitration, e, { ...caller, id })
+        e.doc.delete('owner')
+        e.doc.delete('claim')
+        if (e.before.status === 'active') e.status = 'open'
+        e.log('released', `owner ${id} retired by ${caller.id}`)
+        return true
+      })
+      if (r.changed) released.push({ id: r.task.id, ref: qualifiedRef(r.task), status: r.task.status })
+    }
+  }
+  if (agent.retired) return { agent, changed: released.length > 0, retiredNow: false, released }
+  const file = path.join(store.dir, 'agents', `${id}.md`)
+  await store.withLock(`agent-${id}`, async () => {
+    const { parseObject, renderEdited } = await import('../../format/frontmatter.js')
+    assertNoLinks(file, store.dir)
+    const parsed = parseObject(readText(file))
+    const doc = parsed.doc.clone()
+    doc.set('retired', true)
+    atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))
+  })
+  store.journal({ kind: 'agent.retired', ref: id, id, project: null, actor: caller.id, summary: 'retired' })
+  return { agent: { ...agent, retired: true }, changed: true, retiredNow: true, released }
+}

@@ -1,0 +1,209 @@
+// Identity from DACLI_AGENT (commands.md, Identity): unset → a-root with a
+// read-write grant; set to a token → the agent whose token_hash matches; set but
+// empty, unknown, or retired → exit 3. Never fall back to root.
+
+import { createHash } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { RefusedError } from '../../base/errors.js'
+import { parseData } from '../../format/flat.js'
+import { isId } from '../../format/ids.js'
+import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError } from '../../format/model.js'
+import { isTempName, LinkError, linkOnPath, readText } from '../../store/fsio.js'
+import { agentSigner, isPublicKey, rootPublicKeys } from './signing.js'
+import { trustOf } from './trust.js'
+
+export const ROOT_ID = 'a-root'
+
+export const hashToken = (token: string): string => `sha256:${createHash('sha256').update(token, 'utf8').digest('hex')}`
+
+export interface AgentFile {
+  id: string
+  grant: 'rw' | 'ro'
+  role: string | null
+  parent: string | null
+  token_hash: string | null
+  /** `ed25519:…`, derived from the token at spawn (null in files written by dacli 0.1.0). */
+  public_key: string | null
+  /** The parent's signature over the identity (trust.ts, agentContent). */
+  signature: string | null
+  retired: boolean
+  created: string | null
+  created_by: string | null
+  path: string
+}
+
+/** Agent files already read by this process, by path, with the lstat stamp they were read at. */
+const agentCache = new Map<string, { stamp: string; agent: AgentFile }>()
+
+/**
+ * Read and check an agent file's frontmatter (flat fast path, full YAML when needed). Throws a
+ * ParseError (an InvalidValueError for an id out of format or not matching the file name) for a file
+ * that cannot be an identity. A long-running server re-reads only files whose stamp moved.
+ */
+async function readAgentFileChecked(file: string, root: string): Promise<AgentFile> {
+  const st = fs.lstatSync(file)
+  if (st.isSymbolicLink()) throw new LinkError(file)
+  const key = `${st.size}:${st.mtimeMs}:${st.ino}`
+  const hit = agentCache.get(file)
+  if (hit !== undefined && hit.stamp === key) return hit.agent
+  // The subset reader first, the YAML library when needed (parseData: the same path as every object file).
+  const { data: d } = await parseData(readText(file))
+  if (typeof d.id !== 'string') throw new ParseError('missing "id" in frontmatter')
+  const agent = agentOf(d, path.relative(root, file))
+  if (path.basename(file) !== `${agent.id}.md`) {
+    throw new InvalidValueError(
+      'invalid-id',
+      'id',
+      `field "id" is ${JSON.stringify(agent.id)} but the file is ${path.basename(file)}`,
+    )
+  }
+  agentCache.set(file, { stamp: key, agent })
+  return agent
+}
+
+function agentOf(d: Record<string, unknown>, rel: string): AgentFile {
+  if (!isId('agent', d.id)) {
+    throw new InvalidValueError(
+      'invalid-id',
+      'id',
+      `field "id" is ${JSON.stringify(d.id)}; expected a-root or a-<role>-<6 characters>`,
+    )
+  }
+  const opt = (field: string, check: (v: unknown) => boolean, want: string) => {
+    const v = d[field]
+    if (v !== undefined && v !== null && !check(v)) {
+      throw new InvalidValueError('invalid-field', field, `field "${field}" is ${JSON.stringify(v)}; expected ${want}`)
+    }
+    return v === undefined || v === null ? null : v
+  }
+  const parent = opt('parent', (v) => isId('agent', v), 'an agent id')
+  if (parent !== null && !isId('agent', parent)) {
+    throw new InvalidValueError(
+      'invalid-id',
+      'parent',
+      `field "parent" is ${JSON.stringify(parent)}; expected an agent id`,
+    )
+  }
+  const grant = opt('grant', (v) => v === 'rw' || v === 'ro', 'rw or ro')
+  return {
+    id: d.id as string,
+    grant: grant === 'rw' ? 'rw' : 'ro',
+    role: ((r) => (r === null ? null : String(r)))(
+      opt('role', (v) => typeof v === 'string' || typeof v === 'number', 'a word'),
+    ),
+    parent: parent as string | null,
+    token_hash: opt('token_hash', (v) => typeof v === 'string' && /^sha256:[0-9a-f]{64}$/.test(v), 'sha256:<hex>') as
+      | string
+      | null,
+    public_key: opt('public_key', isPublicKey, 'ed25519:<key>') as string | null,
+    signature: opt('signature', (v) => typeof v === 'string', 'ed25519:<signature>') as string | null,
+    retired: opt('retired', (v) => typeof v === 'boolean', 'true or false') === true,
+    created: typeof d.created === 'string' ? d.created : null,
+    created_by: typeof d.created_by === 'string' ? d.created_by : null,
+    path: rel,
+  }
+}
+
+/** An agent file, or null when it cannot be read as one (doctor reports why). */
+export async function readAgentFile(file: string, root: string): Promise<AgentFile | null> {
+  try {
+    return await readAgentFileChecked(file, root)
+  } catch {
+    return null
+  }
+}
+
+/** Every readable agent file, and the files under agents/ that are not (never followed through a link). */
+export async function scanAgents(dir: string, root: string): Promise<{ agents: AgentFile[]; broken: Broken[] }> {
+  const agentsDir = path.join(dir, 'agents')
+  const agents: AgentFile[] = []
+  const broken: Broken[] = []
+  const rel = (p: string) => path.relative(root, p).split(path.sep).join('/')
+  const link = linkOnPath(agentsDir, dir)
+  if (link !== null) return { agents, broken: [brokenOf(rel(link), new LinkError(link))] }
+  let names: string[]
+  try {
+    names = fs.readdirSync(agentsDir)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { agents, broken }
+    throw e
+  }
+  for (const n of names.sort()) {
+    if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
+    const file = path.join(agentsDir, n)
+    try {
+      agents.push(await readAgentFileChecked(file, root))
+    } catch (e) {
+      broken.push(brokenOf(rel(file), e))
+    }
+  }
+  return { agents, broken }
+}
+
+export async function listAgentFiles(dir: string, root: string): Promise<AgentFile[]> {
+  return (await scanAgents(dir, root)).agents
+}
+
+/**
+ * Resolve DACLI_AGENT. A token resolves only to an identity that is sound (see trust.ts: its file not
+ * tampered with, its token hash its own) and whose every ancestor is sound and not retired: retiring an
+ * identity retires the effect of its whole subtree. Called on every command, and on every MCP tool call.
+ */
+export async function resolveIdentity(
+  env: Readonly<Record<string, string | undefined>>,
+  dir: string,
+  root: string,
+): Promise<Identity> {
+  const token = env.DACLI_AGENT
+  if (token === undefined) {
+    return { id: ROOT_ID, grant: 'rw', role: 'root', parent: null }
+  }
+  if (token.trim() === '') {
+    throw new RefusedError('identity', 'DACLI_AGENT is set but empty; refusing to fall back to the root identity', {
+      next: ['unset DACLI_AGENT to act as the workspace root, or set it to your agent token'],
+    })
+  }
+  const { agents, broken } = await scanAgents(dir, root)
+  const linked = broken.find((b) => b.code === 'symlink-in-workspace')
+  if (linked !== undefined) throw new LinkError(path.join(root, linked.path))
+  const hash = hashToken(token.trim())
+  const matches = agents.filter((a) => a.token_hash === hash)
+  if (matches.length === 0) {
+    throw new RefusedError('identity', 'the token in DACLI_AGENT is not recognized in this workspace', {
+      next: ['check DACLI_AGENT; a parent identity can mint a new token with `dacli agent spawn`'],
+    })
+  }
+  const match = matches[0] as AgentFile
+  const verdict = trustOf(agents, match.id, rootPublicKeys(dir))
+  if (verdict.retired !== null) {
+    const self = verdict.retired === match.id
+    throw new RefusedError(
+      'identity',
+      self
+        ? `the token in DACLI_AGENT belongs to ${match.id}, which is retired`
+        : `the token in DACLI_AGENT belongs to ${match.id}, whose ancestor ${verdict.retired} is retired`,
+      {
+        details: { agent: match.id, retired: verdict.retired },
+        next: ['ask a live parent identity for a new token (`dacli agent spawn`)'],
+      },
+    )
+  }
+  if (verdict.problem !== null) {
+    throw new RefusedError('identity', `the token in DACLI_AGENT cannot be trusted: ${verdict.problem}`, {
+      details: { agent: match.id },
+      next: ['dacli doctor (it names the tampered agent file)', 'ask a live parent identity for a new token'],
+    })
+  }
+  if (match.public_key !== agentSigner(token.trim()).publicKey) {
+    throw new RefusedError(
+      'identity',
+      `the token in DACLI_AGENT cannot be trusted: ${match.id}'s public key is not its token's`,
+      {
+        details: { agent: match.id },
+        next: ['ask a live parent identity for a new token (`dacli agent spawn`)'],
+      },
+    )
+  }
+  return { id: match.id, grant: match.grant, role: match.role, parent: match.parent }
+}

@@ -1,0 +1,176 @@
+// Verifiable authorship without stored secrets (quality.md, hostile events and agent files).
+//
+// - An agent's key pair is derived from its token (Ed25519 from HKDF-SHA256 of the token), so only the
+//   token's holder can sign; the agent file stores only the public key.
+// - The root identity has no token: each clone keeps a random root key outside the work tree (in the git
+//   directory, `dacli/root-key`; without git in `.dacli/cache/root-key`) and publishes its public key as
+//   `.dacli/agents/a-root.keys/<fingerprint>.pub` (one file per clone, so two clones never conflict).
+// - Signatures are over canonical JSON (keys sorted), written as `ed25519:<base64url>`.
+//
+// node:crypto does all of it (no library): HKDF, Ed25519 keys from raw bytes through their fixed DER
+// prefixes, sign and verify.
+
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+  sign,
+  verify,
+} from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { FailureError } from '../../base/errors.js'
+import { atomicWrite, linkOnPath, mkdirNoLinks } from '../../store/fsio.js'
+
+/** PKCS#8 and SPKI DER headers of an Ed25519 key; the raw 32 bytes follow. */
+const PKCS8 = Buffer.from('302e020100300506032b657004220420', 'hex')
+const SPKI = Buffer.from('302a300506032b6570032100', 'hex')
+const PREFIX = 'ed25519:'
+
+export interface Signer {
+  /** The public key, `ed25519:<base64url>`. */
+  readonly publicKey: string
+  /** `ed25519:<base64url>` over the canonical JSON of `content`. */
+  sign(content: unknown): string
+}
+
+/** Keys sorted at every level, so the same content always signs (and hashes) the same. */
+export function canonicalJSON(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(v)
+}
+
+function signerOf(seed: Buffer): Signer {
+  const key = createPrivateKey({ key: Buffer.concat([PKCS8, seed]), format: 'der', type: 'pkcs8' })
+  const raw = createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(SPKI.length)
+  return {
+    publicKey: `${PREFIX}${raw.toString('base64url')}`,
+    sign: (content) => `${PREFIX}${sign(null, Buffer.from(canonicalJSON(content)), key).toString('base64url')}`,
+  }
+}
+
+/** An agent's signer, derived from its token (the same token always gives the same key). */
+export function agentSigner(token: string): Signer {
+  return signerOf(Buffer.from(hkdfSync('sha256', token, 'dacli', 'dacli agent signing key v1', 32)))
+}
+
+const publicKeys = new Map<string, KeyObject | null>()
+
+function publicKeyOf(text: string): KeyObject | null {
+  let k = publicKeys.get(text)
+  if (k === undefined) {
+    k = null
+    const raw = text.startsWith(PREFIX) ? Buffer.from(text.slice(PREFIX.length), 'base64url') : null
+    if (raw !== null && raw.length === 32) {
+      try {
+        k = createPublicKey({ key: Buffer.concat([SPKI, raw]), format: 'der', type: 'spki' })
+      } catch {
+        k = null
+      }
+    }
+    publicKeys.set(text, k)
+  }
+  return k
+}
+
+/** Is `signature` a signature of `content` by one of `keys`? (Results are remembered for this process.) */
+const verified = new Map<string, boolean>()
+export function verifySignature(content: unknown, signature: unknown, keys: readonly string[]): boolean {
+  if (typeof signature !== 'string' || !signature.startsWith(PREFIX)) return false
+  const data = canonicalJSON(content)
+  const memo = `${signature}\u0000${keys.join(',')}\u0000${createHash('sha256').update(data).digest('base64')}`
+  const hit = verified.get(memo)
+  if (hit !== undefined) return hit
+  const sig = Buffer.from(signature.slice(PREFIX.length), 'base64url')
+  let ok = false
+  for (const k of keys) {
+    const key = publicKeyOf(k)
+    if (key !== null && sig.length === 64 && verify(null, Buffer.from(data), key, sig)) {
+      ok = true
+      break
+    }
+  }
+  if (verified.size > 10_000) verified.clear()
+  verified.set(memo, ok)
+  return ok
+}
+
+export const isPublicKey = (v: unknown): v is string => typeof v === 'string' && publicKeyOf(v) !== null
+
+// ------------------------------------------------------------------ the root key
+
+/** The folder holding the root identity's published public keys. */
+const rootKeysDir = (dacliDir: string) => path.join(dacliDir, 'agents', 'a-root.keys')
+
+const fingerprint = (publicKey: string) => createHash('sha256').update(publicKey).digest('hex').slice(0, 16)
+
+/** The root identity's public keys (one per clone that ever signed as root). */
+export function rootPublicKeys(dacliDir: string): string[] {
+  const dir = rootKeysDir(dacliDir)
+  if (linkOnPath(dir, dacliDir) !== null) return []
+  let names: string[]
+  try {
+    names = fs.readdirSync(dir)
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const n of names.sort()) {
+    if (!n.endsWith('.pub') || n.startsWith('.')) continue
+    try {
+      const text = fs.readFileSync(path.join(dir, n), 'utf8').trim()
+      if (isPublicKey(text) && `${fingerprint(text)}.pub` === n) out.push(text)
+    } catch {
+      // unreadable: not a key (doctor reports the file through its walk)
+    }
+  }
+  return out
+}
+
+/**
+ * This clone's root signer: the key in `keyFile` (created on first need, mode 0600), its public key
+ * published under `agents/a-root.keys/` so every clone can verify what this one signs.
+ */
+export function rootSigner(dacliDir: string, keyFile: string): Signer {
+  let seed: Buffer | null = null
+  try {
+    seed = Buffer.from(fs.readFileSync(keyFile, 'utf8').trim(), 'base64url')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new FailureError(`cannot read the root key ${keyFile}`, { cause: e })
+    }
+  }
+  if (seed === null || seed.length !== 32) {
+    seed = randomBytes(32)
+    mkdirNoLinks(path.dirname(keyFile))
+    try {
+      const fd = fs.openSync(keyFile, 'wx', 0o600)
+      fs.writeSync(fd, `${seed.toString('base64url')}\n`)
+      fs.closeSync(fd)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+      return rootSigner(dacliDir, keyFile) // another process made it first
+    }
+  }
+  const signer = signerOf(seed)
+  const pub = path.join(rootKeysDir(dacliDir), `${fingerprint(signer.publicKey)}.pub`)
+  if (!fs.existsSync(pub)) {
+    try {
+      atomicWrite(pub, `${signer.publicKey}\n`, { exclusive: true })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    }
+  }
+  return signer
+}

@@ -1,0 +1,91 @@
+import { byText } from '../../base/order.js'
+import { type Hold, readiness } from './readiness.js'
+// The ready frontier (commands.md, next): the tasks `readiness` calls ready (open,
+// not `wont`, no FS predecessor unfinished, no SS predecessor unstarted; FF and SF
+// never hold a start); ordered by MoSCoW, then critical-path slack (when known),
+// then sequence. Never a `could` while a `must` is ready. Pure.
+
+export type Status = 'open' | 'active' | 'blocked' | 'done'
+export type Priority = 'must' | 'should' | 'could' | 'wont'
+
+export interface FrontierTask {
+  id: string
+  project: string
+  seq: number
+  status: Status
+  priority: Priority | null
+}
+
+export type Dep = { on: string; type: string }
+
+const RANK: Record<string, number> = { must: 0, should: 1, none: 2, could: 3, wont: 9 }
+const priorityRank = (p: Priority | null) => RANK[p ?? 'none'] as number
+
+export interface Frontier<T extends FrontierTask> {
+  ready: T[]
+  /** Open tasks whose start a dependency holds (see readiness.ts), with the holding links. */
+  waiting: { task: T; on: string[]; holds: Hold[] }[]
+  /** When nothing is ready: why, in one sentence; null otherwise. */
+  explanation: string | null
+}
+
+/**
+ * `scope` holds the candidates, `depsOf` their dependencies (as ids `statusOf` knows). `slack` (id → slack) orders equal priorities when every task in
+ * scope is sized; pass null otherwise.
+ */
+export function frontier<T extends FrontierTask>(
+  scope: readonly T[],
+  depsOf: (t: T) => readonly Dep[],
+  statusOf: (id: string) => Status | null,
+  slack: ReadonlyMap<string, number> | null,
+  limit: number,
+  /** Tasks another clone holds a live claim on (coordination.md): never proposed. */
+  claimedElsewhere: ReadonlySet<string> = new Set(),
+): Frontier<T> {
+  const waiting: Frontier<T>['waiting'] = []
+  const candidates: T[] = []
+  let elsewhere = 0
+  for (const t of scope) {
+    if (t.status !== 'open' || t.priority === 'wont') continue
+    if (claimedElsewhere.has(t.id)) {
+      elsewhere++
+      continue
+    }
+    const r = readiness(t, depsOf(t), statusOf)
+    if (r.ready) candidates.push(t)
+    else waiting.push({ task: t, on: r.holds.map((h) => h.on), holds: r.holds })
+  }
+  const anyMust = candidates.some((t) => t.priority === 'must')
+  const ready = candidates
+    .filter((t) => !(anyMust && t.priority === 'could'))
+    .sort(
+      (a, b) =>
+        priorityRank(a.priority) - priorityRank(b.priority) ||
+        (slack === null
+          ? 0
+          : (slack.get(a.id) ?? Number.POSITIVE_INFINITY) - (slack.get(b.id) ?? Number.POSITIVE_INFINITY)) ||
+        byText(a.project, b.project) ||
+        a.seq - b.seq,
+    )
+    .slice(0, limit)
+  return { ready, waiting, explanation: ready.length > 0 ? null : explain(scope, waiting.length, elsewhere) }
+}
+
+function explain(scope: readonly FrontierTask[], waiting: number, elsewhere: number): string {
+  const count = (s: Status) => scope.filter((t) => t.status === s).length
+  if (scope.length === 0) return 'there are no tasks here yet'
+  const open = count('open')
+  const parts: string[] = []
+  if (count('done') === scope.length) return 'everything is done'
+  if (waiting > 0)
+    parts.push(
+      `${waiting} open task${waiting === 1 ? ' waits' : 's wait'} on dependencies (FS: not done, SS: not started)`,
+    )
+  if (count('blocked') > 0) parts.push(`${count('blocked')} blocked`)
+  if (count('active') > 0) parts.push(`${count('active')} already in progress`)
+  const wont = scope.filter((t) => t.status === 'open' && t.priority === 'wont').length
+  if (wont > 0) parts.push(`${wont} marked wont`)
+  if (elsewhere > 0) parts.push(`${elsewhere} claimed in another clone (the remote's claims)`)
+  if (open === 0 && parts.length === 0) return 'nothing is open'
+  return `nothing is ready: ${parts.join(', ')}`
+}

@@ -1,0 +1,254 @@
+// Merging two diverged records file by file (git.md, "Several machines").
+//
+// - A file changed on one side only takes that side's version.
+// - Tasks are merged by their `id`, not by path: a task moved to `active/` on one
+//   side and left alone on the other ends up moved.
+// - Events are one file each, so they never collide; the one field that may
+//   change (`applied`) merges forward: pending → dismissed → applied.
+// - Anything changed differently on both sides is a conflict: our version stays
+//   in place and theirs is kept next to it as `<file>.conflict-<commit>` (not a
+//   `.md` file, so no list picks it up) until a person resolves it.
+// - A sequence number taken on both sides: the task created later (by its ULID
+//   time) is renumbered to the next free number, with the old number kept in
+//   `aliases` and a `renumbered` line in its `## Log`.
+
+import { decodeTime } from 'ulid'
+import type { Git, TreeFile } from '../../adapters/git/index.js'
+import { byText } from '../../base/order.js'
+import { appendToSection } from '../../format/markdown.js'
+import { seqText, stamp } from '../../format/model.js'
+import { taskIdInText } from '../../format/rawtask.js'
+
+export interface Conflict {
+  path: string
+  /** Our blob (kept at `path`), or null when our side deleted the file. */
+  ours: string | null
+  /** Their blob, or null when their side deleted the file. */
+  theirs: string | null
+  /** Where their version was written, or null when it is the one kept at `path`. */
+  copy: string | null
+}
+
+export interface Renumbered {
+  id: string
+  project: string
+  from: number
+  to: number
+  path: string
+}
+
+export interface MergeResult {
+  files: Map<string, TreeFile>
+  conflicts: Conflict[]
+  renumbered: Renumbered[]
+}
+
+interface Version extends TreeFile {
+  path: string
+}
+
+const TASK_PATH = /^(.*\/projects\/([^/]+)\/tasks\/[^/]+\/)(\d{3,})-([^/]+)\.md$/
+
+const same = (a: Version | TreeFile | undefined, b: Version | TreeFile | undefined) =>
+  a?.oid === b?.oid && a?.mode === b?.mode && (a as Version | undefined)?.path === (b as Version | undefined)?.path
+
+function createdAt(id: string): number {
+  try {
+    return decodeTime(id.replace(/^t-/, ''))
+  } catch {
+    return Number.MAX_SAFE_INTEGER
+  }
+}
+
+export class Merger {
+  private readonly text = new Map<string, string>()
+
+  constructor(
+    private readonly git: Git,
+    /** Short id of their commit, for conflict copies. */
+    private readonly tag: string,
+    private readonly actor: string,
+    private readonly now: Date,
+  ) {}
+
+  private async read(oid: string): Promise<string> {
+    let t = this.text.get(oid)
+    if (t === undefined) {
+      t = (await this.git.readBlob(oid)).toString('utf8')
+      this.text.set(oid, t)
+    }
+    return t
+  }
+
+  private async idOf(f: TreeFile | undefined): Promise<string | null> {
+    if (f === undefined) return null
+    return taskIdInText(await this.read(f.oid))
+  }
+
+  async merge(
+    base: Map<string, TreeFile>,
+    ours: Map<string, TreeFile>,
+    theirs: Map<string, TreeFile>,
+  ): Promise<MergeResult> {
+    const files = new Map<string, TreeFile>()
+    const conflicts: Conflict[] = []
+    const byId = new Map<string, { b?: Version; o?: Version; t?: Version }>()
+    const perPath: string[] = []
+    for (const p of new Set([...base.keys(), ...ours.keys(), ...theirs.keys()])) {
+      const b = base.get(p)
+      const o = ours.get(p)
+      const t = theirs.get(p)
+      if (same(b, o) && same(b, t)) {
+        if (o !== undefined) files.set(p, o)
+        continue
+      }
+      if (!TASK_PATH.test(p)) {
+        perPath.push(p)
+        continue
+      }
+      const ids = [await this.idOf(b), await this.idOf(o), await this.idOf(t)]
+      if (ids.some((x, i) => x === null && [b, o, t][i] !== undefined)) {
+        perPath.push(p) // a task file without a readable id is merged like any other file
+        continue
+      }
+      for (const [side, f, id] of [
+        ['b', b, ids[0]],
+        ['o', o, ids[1]],
+        ['t', t, ids[2]],
+      ] as const) {
+        if (f === undefined || id === null || id === undefined) continue
+        const entry = byId.get(id) ?? {}
+        entry[side] = { ...f, path: p }
+        byId.set(id, entry)
+      }
+    }
+    for (const p of perPath) {
+      const b = base.get(p)
+      const o = ours.get(p)
+      const t = theirs.get(p)
+      const pick = same(o, t) || same(b, t) ? o : same(b, o) ? t : await this.bothChanged(p, o, t, files, conflicts)
+      if (pick !== undefined) files.set(p, pick)
+    }
+    const tasks: { id: string; v: Version }[] = []
+    for (const [id, { b, o, t }] of byId) {
+      let pick: Version | undefined
+      if (same(o, t) || same(b, t)) pick = o
+      else if (same(b, o)) pick = t
+      else {
+        pick = o ?? t
+        const copy = o !== undefined && t !== undefined ? `${o.path}.conflict-${this.tag}` : null
+        if (copy !== null && t !== undefined) files.set(copy, { oid: t.oid, mode: t.mode })
+        conflicts.push({ path: pick?.path ?? '', ours: o?.oid ?? null, theirs: t?.oid ?? null, copy })
+      }
+      if (pick !== undefined) tasks.push({ id, v: pick })
+    }
+    const renumbered = await this.placeTasks(files, tasks)
+    return { files, conflicts, renumbered }
+  }
+
+  /** Both sides changed a non-task file differently: ours stays, theirs is kept beside it. */
+  private async bothChanged(
+    p: string,
+    o: TreeFile | undefined,
+    t: TreeFile | undefined,
+    files: Map<string, TreeFile>,
+    conflicts: Conflict[],
+  ): Promise<TreeFile | undefined> {
+    if (/\/events\//.test(p) && o !== undefined && t !== undefined) {
+      // An event only moves forward: pending (false) → dismissed → applied (true, effects made). The further one wins.
+      const rank = async (f: TreeFile) => {
+        const m = /^applied:[ \t]*(true|dismissed)[ \t]*$/m.exec(await this.read(f.oid))
+        return m === null ? 0 : m[1] === 'true' ? 2 : 1
+      }
+      const [ro, rt] = [await rank(o), await rank(t)]
+      if (ro !== rt) return ro > rt ? o : t
+    }
+    const copy = o !== undefined && t !== undefined ? `${p}.conflict-${this.tag}` : null
+    if (copy !== null && t !== undefined) files.set(copy, t)
+    conflicts.push({ path: p, ours: o?.oid ?? null, theirs: t?.oid ?? null, copy })
+    return o ?? t
+  }
+
+  /** Put the merged tasks into the tree, renumbering where a sequence number was taken on both sides. */
+  private async placeTasks(files: Map<string, TreeFile>, tasks: { id: string; v: Version }[]): Promise<Renumbered[]> {
+    interface Entry {
+      id: string | null
+      path: string
+      f: TreeFile
+      /** Already in `files` (unchanged on both sides). */
+      placed: boolean
+    }
+    const groups = new Map<string, Entry[]>()
+    const add = (e: Entry) => {
+      const m = TASK_PATH.exec(e.path)
+      if (m === null) return
+      const key = `${m[2]}/${Number(m[3])}`
+      groups.set(key, [...(groups.get(key) ?? []), e])
+    }
+    for (const [p, f] of files) add({ id: null, path: p, f, placed: true })
+    for (const t of tasks) add({ id: t.id, path: t.v.path, f: t.v, placed: false })
+    const losers: (Entry & { id: string; project: string; seq: number })[] = []
+    for (const [key, group] of groups) {
+      if (group.length < 2) continue
+      for (const g of group) g.id ??= await this.idOf(g.f)
+      const distinct = [...new Map(group.map((g) => [g.id ?? g.path, g])).values()]
+      distinct.sort((a, b) => createdAt(a.id ?? '') - createdAt(b.id ?? '') || byText(a.id ?? '', b.id ?? ''))
+      const [project, seq] = key.split('/') as [string, string]
+      for (const g of distinct.slice(1)) {
+        if (g.id !== null) losers.push({ ...g, id: g.id, project, seq: Number(seq) })
+      }
+    }
+    const moving = new Set(losers.map((l) => l.id))
+    for (const t of tasks) if (!moving.has(t.id)) files.set(t.v.path, { oid: t.v.oid, mode: t.v.mode })
+    const out: Renumbered[] = []
+    losers.sort((a, b) => createdAt(a.id) - createdAt(b.id) || byText(a.id, b.id))
+    for (const l of losers) {
+      if (l.placed && files.get(l.path)?.oid === l.f.oid) files.delete(l.path)
+      const next = (await this.highestSeq(files, l.project)) + 1
+      const m = TASK_PATH.exec(l.path) as RegExpExecArray
+      const path = `${m[1]}${seqText(next)}-${m[4]}.md`
+      const text = await this.rewrite(await this.read(l.f.oid), l.seq, next)
+      files.set(path, { oid: await this.git.writeBlob(Buffer.from(text, 'utf8')), mode: l.f.mode })
+      out.push({ id: l.id, project: l.project, from: l.seq, to: next, path })
+    }
+    return out
+  }
+
+  /** FORMAT.md: the next number is one more than any used by a task file, tombstone or alias of the project. */
+  private async highestSeq(files: Map<string, TreeFile>, project: string): Promise<number> {
+    const { parseObject } = await import('../../format/parsing.js')
+    let max = 0
+    for (const [p, f] of files) {
+      const m = TASK_PATH.exec(p)
+      if (m === null || m[2] !== project) continue
+      max = Math.max(max, Number(m[3]))
+      try {
+        const aliases = parseObject(await this.read(f.oid)).data.aliases
+        if (Array.isArray(aliases))
+          for (const a of aliases) if (Number.isInteger(Number(a))) max = Math.max(max, Number(a))
+      } catch {
+        // an unparseable file still holds its number (counted above)
+      }
+    }
+    return max
+  }
+
+  private async rewrite(text: string, from: number, to: number): Promise<string> {
+    const { parseObject, renderEdited, setScalar } = await import('../../format/parsing.js')
+    let parsed: ReturnType<typeof parseObject>
+    try {
+      parsed = parseObject(text)
+    } catch {
+      return text // unparseable frontmatter: the file is renamed, never rewritten
+    }
+    const doc = parsed.doc.clone()
+    const aliases = Array.isArray(parsed.data.aliases) ? parsed.data.aliases.map(Number) : []
+    const node = doc.createNode([...new Set([...aliases, from])].filter(Number.isInteger))
+    node.flow = true
+    doc.set('aliases', node)
+    const version = Number(parsed.data.version)
+    setScalar(doc, 'version', (Number.isInteger(version) ? version : 0) + 1)
+    const line = `- ${stamp(this.now)} ${this.actor} renumbered ${seqText(from)} → ${seqText(to)}: the number was also taken on the other side of a record pull`
+    return renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [line]))
+  }
+}

@@ -1,0 +1,138 @@
+// Landed, not just done (loop.md): a task with a branch — its worktree's, or one
+// named with --branch — closes only when every commit of that branch is on
+// trunk (`--into`, else the remote's HEAD, else main, else master). Otherwise
+// the close is refused (3, policy `unlanded`) naming the missing commits, unless
+// --allow-unlanded, which is logged. Without a branch nothing changes.
+
+import { commitsNotOn, mergeNaming } from '../../adapters/git/landing.js'
+import { shortOid } from '../../adapters/git/objects.js'
+import { revParse, trunkOf } from '../../adapters/git/worktree.js'
+import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
+import type { TaskRecord } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Store } from '../../store/store.js'
+
+export interface LandingRequest {
+  /** `--branch`: the branch (or any revision) holding the task's work; default: the task's worktree branch. */
+  branch?: string
+  /** `--into`: trunk. */
+  into?: string
+  /** `--allow-unlanded`: close anyway (logged). */
+  allowUnlanded?: boolean
+}
+
+export interface Landing {
+  branch: string
+  source: 'worktree' | 'flag'
+  trunk: string
+  trunk_commit: string
+  /** The branch's tip, or null when the branch is gone. */
+  head: string | null
+  landed: boolean
+  /** Commits of the branch trunk does not carry, oldest last (as git lists them). */
+  missing: { sha: string; subject: string }[]
+  /** When the branch is gone: the merge commit on trunk that names it. */
+  merged_as: string | null
+  /** The close went ahead with --allow-unlanded. */
+  overridden: boolean
+  /** The task log line the close writes: `landed <sha> …`, or `unlanded …` for an override. */
+  log: { verb: 'landed' | 'unlanded'; details: string }
+}
+
+/** The landing state of a task's branch, or null when it has none. Refuses (3) an unlanded close unless allowed. */
+export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequest): Promise<Landing | null> {
+  const branch = req.branch ?? t.worktree?.branch ?? null
+  if (branch === null) {
+    if (req.into !== undefined) {
+      throw new UsageError(`--into applies to a task with a branch, and ${qualifiedRef(t)} has none`, {
+        next: [
+          `dacli task done ${qualifiedRef(t)} --branch <branch> --into ${req.into}`,
+          `dacli task done ${qualifiedRef(t)}`,
+        ],
+      })
+    }
+    return null
+  }
+  if (branch.startsWith('-') || /[\s\u0000-\u001f]/.test(branch))
+    throw new UsageError(`"${branch}" is not a branch name`)
+  const repo = store.git
+  if (repo === null) {
+    throw new FailureError(`not inside a git repository: cannot tell whether ${branch} landed`, {
+      next: [`dacli task done ${qualifiedRef(t)} --allow-unlanded (deliberately; logged)`],
+    })
+  }
+  const trunk = await trunkOf(repo, store.env, req.into)
+  if (trunk === null) {
+    if (req.into !== undefined) {
+      throw new NotFoundError(`--into ${req.into} names no branch or commit`, { details: { into: req.into } })
+    }
+    throw new RefusedError('unlanded', `there is no trunk to land ${branch} on (no origin/HEAD, main or master)`, {
+      details: { branch, trunk: null },
+      next: [`name trunk: --into <branch>`, 'or close it deliberately with --allow-unlanded (logged)'],
+    })
+  }
+  const head = await revParse(repo, store.env, branch)
+  if (head === null && req.branch !== undefined) {
+    throw new NotFoundError(`--branch ${branch} names no branch or commit`, { details: { branch } })
+  }
+  const base = {
+    branch,
+    source: req.branch !== undefined ? ('flag' as const) : ('worktree' as const),
+    trunk: trunk.name,
+    trunk_commit: trunk.commit,
+    head,
+    overridden: false,
+  }
+  let found: Omit<Landing, 'log'>
+  if (head === null) {
+    // The worktree's branch was deleted: landed if trunk has a merge naming it, else unprovable.
+    const merged = await mergeNaming(repo, store.env, trunk.commit, branch)
+    found = { ...base, landed: merged !== null, missing: [], merged_as: merged }
+  } else {
+    const missing = await commitsNotOn(repo, store.env, trunk.commit, head)
+    found = { ...base, landed: missing.length === 0, missing, merged_as: null }
+  }
+  if (!found.landed && !req.allowUnlanded) throw unlanded(t, found)
+  const landing = { ...found, overridden: !found.landed }
+  return { ...landing, log: logLine(landing) }
+}
+
+function unlanded(t: TaskRecord, l: Omit<Landing, 'log'>): RefusedError {
+  const what =
+    l.head === null
+      ? `its branch ${l.branch} no longer exists and no merge into ${l.trunk} names it, so its work cannot be shown to have landed`
+      : `${l.missing.length} commit${l.missing.length === 1 ? '' : 's'} of ${l.branch} ${l.missing.length === 1 ? 'is' : 'are'} not on ${l.trunk}: ${l.missing
+          .slice(0, 5)
+          .map((c) => `${shortOid(c.sha)} ${c.subject}`)
+          .join('; ')}${l.missing.length > 5 ? ` (and ${l.missing.length - 5} more)` : ''}`
+  return new RefusedError('unlanded', `${qualifiedRef(t)} has not landed: ${what} — do not retry unchanged`, {
+    details: {
+      branch: l.branch,
+      trunk: l.trunk,
+      head: l.head,
+      missing: l.missing.map((c) => ({ sha: c.sha, subject: c.subject })),
+    },
+    next: [
+      `merge ${l.branch} into ${l.trunk} (or push it and get it merged), then close ${qualifiedRef(t)} again`,
+      `close it deliberately with --allow-unlanded (logged as unlanded)`,
+    ],
+  })
+}
+
+/** `landed <sha> (<branch> in <trunk>)`, or `unlanded <branch>: … (--allow-unlanded)`. */
+function logLine(l: Omit<Landing, 'log'>): Landing['log'] {
+  if (l.landed) {
+    const sha = l.head ?? l.merged_as ?? ''
+    const how = l.head === null ? `, merged as ${l.merged_as}` : ''
+    return { verb: 'landed', details: `${sha} (${l.branch} in ${l.trunk}${how})` }
+  }
+  const why =
+    l.head === null
+      ? 'branch gone, no merge names it'
+      : `${l.missing.length} commit${l.missing.length === 1 ? '' : 's'} not on ${l.trunk}`
+  return { verb: 'unlanded', details: `${l.branch}: ${why} (--allow-unlanded)` }
+}
+
+/** Does closing this task need the landing check (a worktree branch, or --branch / --into given)? */
+export const landingApplies = (t: Pick<TaskRecord, 'worktree'>, req: LandingRequest) =>
+  t.worktree !== null || req.branch !== undefined || req.into !== undefined

@@ -1,0 +1,608 @@
+// The task lifecycle's transitions (commands.md, Tasks): claim, release, renew, done, block, unblock, reopen, rm,
+// edit and depend. A new task is unowned; `claim` makes the caller its owner. Who may do what, when a claim may be
+// taken over, when a task may close and whether a dependency closes a cycle are pure policy, decided in
+// engines/ownership.ts and engines/cycle.ts; this module reads what they need, asks, and refuses or writes.
+// A read-only identity's claim, release, done and block become events (`proposed`).
+//
+// Every change goes through Store.editTask (lock, re-read, atomic write).
+
+import { ConflictError, RefusedError, UsageError } from '../../base/errors.js'
+import { appendToSection, checkboxes, sections, setChecked, setSection } from '../../format/markdown.js'
+import type { Identity, TaskRecord } from '../../format/model.js'
+import { stamp } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Store, TaskEdit } from '../../store/store.js'
+import type { TaskFileRef } from '../../store/taskindex.js'
+import { type Arbitration, arbitrationOf, expiredAt } from '../claims/arbiter.js'
+import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim } from '../claims/arbitrate.js'
+import {
+  claimStanding,
+  closeVerdict,
+  mayReopen,
+  mayRewrite as mayRewriteOwned,
+  removalHolds,
+  takeoverReason,
+} from '../claims/ownership.js'
+import { createEvent, type EventKind } from '../events/events.js'
+import { listAgents } from '../identity/agents.js'
+import { findCycle } from '../plan/cycle.js'
+import type { Landing, LandingRequest } from './landing.js'
+
+export type Outcome = 'changed' | 'unchanged' | 'proposed' | 'taken-over'
+
+export interface Change {
+  action: string
+  outcome: Outcome
+  task: TaskRecord
+  event_id: string | null
+  details: Record<string, unknown>
+}
+
+/** May `who` rewrite this task directly? (engines/ownership.ts decides, given the read-only identities.) */
+export async function mayRewrite(store: Store, t: Pick<TaskRecord, 'owner'>, who: Identity): Promise<boolean> {
+  // The identities are listed only when the answer depends on them: an rw caller, a task another identity owns.
+  const asks = who.grant === 'rw' && t.owner !== null && t.owner !== who.id
+  return mayRewriteOwned(t.owner, who, asks ? await store.readOnlyIdentities() : new Set())
+}
+
+export function notOwner(t: TaskRecord, who: Identity, action: string): RefusedError {
+  const why = who.grant !== 'rw' ? `${who.id} has a read-only grant` : `${qualifiedRef(t)} is owned by ${t.owner}`
+  return new RefusedError(who.grant !== 'rw' ? 'grant' : 'owner', `cannot ${action} ${qualifiedRef(t)}: ${why}`, {
+    details: { owner: t.owner, identity: who.id, grant: who.grant },
+    next: [`ask ${t.owner ?? 'a read-write identity'} to do it`, `dacli task show ${qualifiedRef(t)}`],
+  })
+}
+
+/** Record a proposal instead of a change (a read-only or non-owner caller). */
+export async function propose(
+  store: Store,
+  t: TaskRecord,
+  who: Identity,
+  action: string,
+  kind: EventKind,
+  data: Record<string, unknown>,
+  body = '',
+): Promise<Change> {
+  const e = await createEvent(store, {
+    kind,
+    by: who.id,
+    about: t.id,
+    data,
+    body,
+    subject: { ref: qualifiedRef(t), project: t.project },
+  })
+  return { action, outcome: 'proposed', task: t, event_id: e.id, details: { proposal: kind, ...data } }
+}
+
+const unchanged = (action: string, t: TaskRecord, details: Record<string, unknown> = {}): Change => ({
+  action,
+  outcome: 'unchanged',
+  task: t,
+  event_id: null,
+  details,
+})
+
+/** Run `fn` under the task's lock; `fn` returns the change's details, or false for "unchanged". */
+async function change(
+  store: Store,
+  target: TaskFileRef & { id?: string },
+  who: Identity,
+  action: string,
+  fn: (e: TaskEdit) => Promise<Record<string, unknown> | false> | Record<string, unknown> | false,
+  outcome: Outcome = 'changed',
+): Promise<Change> {
+  const r = await store.editTask(target, who.id, fn)
+  return r.result === false
+    ? unchanged(action, r.task)
+    : { action, outcome: r.changed ? outcome : 'unchanged', task: r.task, event_id: null, details: r.result }
+}
+
+function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): string | null {
+  const ms = leaseMs ?? store.config.claim_lease_ms
+  return ms === null ? null : stamp(new Date(now.getTime() + ms))
+}
+
+const setClaim = (e: TaskEdit, by: string, expires: string | null, remote: string | null = null) => {
+  e.doc.set('owner', by)
+  const claim = {
+    by,
+    at: stamp(e.now),
+    ...(expires === null ? {} : { expires }),
+    ...(remote === null ? {} : { remote }),
+  }
+  e.setFlow('claim', claim)
+}
+
+const onRemote = (remote: string | null, details = '') =>
+  [details, remote === null ? '' : `on ${remote}`].filter(Boolean).join(' ')
+
+/** What claim and renew take: a lease (default: the workspace's claim_lease_ms) and where claims are arbitrated. */
+export interface LeaseOptions {
+  leaseMs?: number
+  arbitration?: Arbitration
+}
+
+/** What claim and renew take from their flags: --lease, and where the claim is arbitrated (--remote, --local). */
+export function leaseOptionsOf(
+  store: Store,
+  env: Readonly<Record<string, string | undefined>>,
+  flags: { lease?: number | undefined; remote?: string | undefined; local?: boolean | undefined },
+): LeaseOptions {
+  const arbitration = arbitrationOf(store, env, flags)
+  return flags.lease === undefined ? { arbitration } : { leaseMs: flags.lease, arbitration }
+}
+
+export async function claimTask(store: Store, ref: string, who: Identity, opts: LeaseOptions = {}): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (t.status === 'done') {
+    throw new RefusedError('state', `${qualifiedRef(t)} is done; reopen it before claiming`, {
+      next: [`dacli task reopen ${qualifiedRef(t)} --reason "<why>"`],
+    })
+  }
+  if (who.grant !== 'rw') {
+    return propose(store, t, who, 'claim', 'claim', opts.leaseMs === undefined ? {} : { lease_ms: opts.leaseMs })
+  }
+  const retired = new Set((await listAgents(store)).filter((a) => a.retired).map((a) => a.id))
+  const remote = remoteForClaim(opts.arbitration)
+  const arbiter = await open(opts.arbitration, remote)
+  const lease = opts.leaseMs === undefined ? '' : `lease ${Math.round(opts.leaseMs / 1000)}s`
+  let takenFrom: string | null = null
+  const res = await change(store, target, who, 'claim', async (e) => {
+    const cur = e.before
+    const now = e.now
+    if (cur.status === 'done') {
+      throw new RefusedError('state', `${qualifiedRef(cur)} is done; reopen it before claiming`, {
+        next: [`dacli task reopen ${qualifiedRef(cur)} --reason "<why>"`, `dacli next --project ${cur.project}`],
+      })
+    }
+    const standing = claimStanding(cur.owner, who.id, cur.claim !== null && expiredAt(cur.claim, now), retired)
+    if (standing.kind === 'yours') {
+      // Yours already, says this file. The same identity exists in every clone, so where the claim is (or is
+      // to be) on a remote, only the remote knows whose it is: ask it. This clone's own claim is unchanged
+      // (renewed with --lease); another clone's live claim is 5; an expired or vanished one is taken again.
+      const where = remote ?? remoteOfClaim(opts.arbitration, cur)
+      const publish = where !== null && cur.claim?.remote !== where
+      const arb = where === remote ? arbiter : await open(opts.arbitration, where)
+      if (opts.leaseMs === undefined && !publish) {
+        if (arb === null) return false
+        const seen = await arb.look(cur.id)
+        if (seen !== null && !('unreadable' in seen) && arb.mine(seen, who.id)) return false
+      }
+      const expires = leaseExpiry(store, opts.leaseMs, now)
+      const taken = arb === null ? null : await arb.take(cur.id, who, expires, now, qualifiedRef(cur))
+      setClaim(e, who.id, expires, where)
+      const onIt = where === null ? {} : { remote: where, claim_commit: taken?.commit ?? null }
+      if (taken?.outcome === 'taken-over' && taken.previous !== null) {
+        takenFrom = taken.previous.by
+        e.log('taken-over', onRemote(where, `from ${takenFrom} (lease expired)`))
+        return { previous_owner: takenFrom, ...onIt }
+      }
+      if (publish || taken?.outcome === 'created') {
+        e.log('claimed', onRemote(where, lease))
+        return { published: where, ...onIt }
+      }
+      e.log('renewed', onRemote(where, lease))
+      return { renewed: true, ...onIt }
+    }
+    if (standing.kind === 'held') {
+      throw new ConflictError(
+        `${qualifiedRef(cur)} is claimed by ${standing.owner}${cur.claim?.expires ? ` until ${cur.claim.expires}` : ''}`,
+        {
+          details: { owner: standing.owner, claimed_at: cur.claim?.at ?? null, expires: cur.claim?.expires ?? null },
+          next: [`dacli next --project ${cur.project}`, `dacli task show ${qualifiedRef(cur)}`],
+        },
+      )
+    }
+    if (standing.kind === 'takeover') takenFrom = standing.from
+    const expires = leaseExpiry(store, opts.leaseMs, now)
+    // The remote decides first; the file changes only after it said yes (a refusal throws, writing nothing).
+    const taken = arbiter === null ? null : await arbiter.take(cur.id, who, expires, now, qualifiedRef(cur))
+    if (taken?.outcome === 'taken-over' && taken.previous !== null && takenFrom === null) takenFrom = taken.previous.by
+    setClaim(e, who.id, expires, remote)
+    if (cur.status === 'open') e.status = 'active'
+    if (takenFrom !== null) {
+      e.log('taken-over', onRemote(remote, `from ${takenFrom} (${takeoverReason(takenFrom, retired)})`))
+    } else e.log(opts.arbitration?.local ? 'claimed-local' : 'claimed', onRemote(remote, lease))
+    return {
+      ...(takenFrom === null ? {} : { previous_owner: takenFrom }),
+      ...(remote === null ? {} : { remote, claim_commit: taken?.commit ?? null }),
+    }
+  })
+  if (takenFrom !== null && res.outcome === 'changed') res.outcome = 'taken-over'
+  return res
+}
+
+export async function releaseTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  opts: { arbitration?: Arbitration } = {},
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (who.grant !== 'rw') return propose(store, t, who, 'release', 'release', {})
+  if (t.owner !== null && t.owner !== who.id) throw notOwner(t, who, 'release')
+  return change(store, target, who, 'release', async (e) => {
+    const cur = e.before
+    if (cur.owner !== null && cur.owner !== who.id) throw notOwner(cur, who, 'release')
+    if (cur.owner === null && cur.claim === null) return false
+    if (cur.status === 'done') {
+      throw new RefusedError('state', `${qualifiedRef(cur)} is done; there is nothing to release`, {
+        next: [`dacli task show ${qualifiedRef(cur)}`],
+      })
+    }
+    // Another clone's claim on the remote stays theirs; this clone's is deleted under a lease.
+    const drop = await dropOnRelease(opts.arbitration, e, who)
+    e.doc.delete('owner')
+    e.doc.delete('claim')
+    if (cur.status === 'active') e.status = 'open'
+    e.log('released', drop.dropped ? onRemote(drop.remote) : '')
+    return drop.details
+  })
+}
+
+export async function renewClaim(store: Store, ref: string, who: Identity, opts: LeaseOptions = {}): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (t.owner !== who.id) {
+    throw new RefusedError(
+      'owner',
+      `${qualifiedRef(t)} is not claimed by ${who.id}${t.owner ? ` (owner: ${t.owner})` : ''}`,
+      {
+        details: { owner: t.owner },
+        next: [`dacli task claim ${qualifiedRef(t)}`],
+      },
+    )
+  }
+  return change(store, target, who, 'renew', async (e) => {
+    if (e.before.owner !== who.id)
+      throw new RefusedError('owner', `${qualifiedRef(e.before)} is no longer claimed by ${who.id}`, {
+        details: { owner: e.before.owner },
+        next: [`dacli task show ${qualifiedRef(e.before)}`, `dacli task claim ${qualifiedRef(e.before)}`],
+      })
+    const expires = leaseExpiry(store, opts.leaseMs, e.now)
+    if (expires === null) return false
+    // On the remote first: a claim taken over there meanwhile is a conflict (5), and the file stays as it was.
+    const remote = remoteOfClaim(opts.arbitration, e.before)
+    const arbiter = await open(opts.arbitration, remote)
+    if (arbiter !== null) await arbiter.take(e.before.id, who, expires, e.now, qualifiedRef(e.before))
+    setClaim(e, who.id, expires, remote)
+    e.log('renewed', onRemote(remote, `until ${expires}`))
+    return { expires, ...(remote === null ? {} : { remote }) }
+  })
+}
+
+export async function doneTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  opts: { allowUnverified?: boolean; arbitration?: Arbitration; tokens?: number } & LandingRequest = {},
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  const tokens = opts.tokens === undefined ? {} : { tokens: opts.tokens }
+  if (!(await mayRewrite(store, t, who)))
+    return propose(store, t, who, 'done', 'propose-status', { status: 'done', ...tokens })
+  const landing = await closeLanding(store, t, opts)
+  return change(store, target, who, 'done', async (e) => {
+    const closed = await closeTask(store, e, who, opts.allowUnverified === true, 'done', { landing, ...tokens })
+    // A done task's claim ref disappears with it (after the criteria passed, before the file is written).
+    return closed === false ? false : { ...closed, ...(await dropOnClose(opts.arbitration, e, who)) }
+  })
+}
+
+/** The landing check of a close (loop.md), loading git only for a task with a branch. */
+export async function closeLanding(store: Store, t: TaskRecord, req: LandingRequest): Promise<Landing | null> {
+  const { checkLanding, landingApplies } = await import('./landing.js')
+  return landingApplies(t, req) ? checkLanding(store, t, req) : null
+}
+
+/**
+ * The canonical close: every box checked (or the explicit no-criteria override), then `done`.
+ * Reads the boxes from the body being edited, so a caller may tick them first.
+ */
+export async function closeTask(
+  store: Store,
+  e: TaskEdit,
+  who: Identity,
+  allowUnverified: boolean,
+  verb: string,
+  opts: { ownerChecked?: boolean; landing?: Landing | null; tokens?: number } = {},
+): Promise<Record<string, unknown> | false> {
+  const cur = e.before
+  if (!opts.ownerChecked && !(await mayRewrite(store, cur, who))) throw notOwner(cur, who, 'close')
+  if (cur.status === 'done') return false
+  const boxes = checkboxes(e.body)
+  const verdict = closeVerdict(boxes, allowUnverified)
+  if (verdict.kind === 'no-criteria') {
+    throw new RefusedError(
+      'acceptance',
+      `${qualifiedRef(cur)} has no acceptance criteria, so done cannot be verified`,
+      {
+        details: { unmet: [], total: 0 },
+        next: [
+          `dacli task edit ${qualifiedRef(cur)} --accept "<criterion>"`,
+          `dacli task done ${qualifiedRef(cur)} --allow-unverified (deliberately, marks it unverified)`,
+        ],
+      },
+    )
+  }
+  if (verdict.kind === 'unmet') {
+    const { unmet } = verdict
+    throw new RefusedError(
+      'acceptance',
+      `${qualifiedRef(cur)} has ${unmet.length} unmet acceptance ${unmet.length === 1 ? 'criterion' : 'criteria'}: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
+      {
+        details: { unmet, total: boxes.length },
+        next: [`dacli task check ${qualifiedRef(cur)} --n ${unmet[0]?.n} --verify "<command that proves it>"`],
+      },
+    )
+  }
+  if (verdict.unverified) e.doc.set('unverified', true)
+  e.doc.delete('claim')
+  e.status = 'done'
+  e.log(
+    verb,
+    boxes.length === 0
+      ? 'with NO acceptance criteria (unverified, --allow-unverified)'
+      : `${boxes.length}/${boxes.length} criteria`,
+  )
+  const landing = opts.landing ?? null
+  if (landing !== null) e.log(landing.log.verb, landing.log.details)
+  if (opts.tokens !== undefined) e.log('tokens', `output ${opts.tokens}`)
+  return {
+    unverified: boxes.length === 0,
+    ...(landing === null ? {} : { landing: landingDetails(landing) }),
+    ...(opts.tokens === undefined ? {} : { tokens: opts.tokens }),
+  }
+}
+
+/** What a close says about landing in its document's details. */
+export const landingDetails = (l: Landing) => ({
+  branch: l.branch,
+  trunk: l.trunk,
+  head: l.head,
+  landed: l.landed,
+  overridden: l.overridden,
+  missing: l.missing,
+})
+
+export async function blockTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  opts: { by?: string; why?: string } = {},
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  let by: TaskRecord | null = null
+  if (opts.by !== undefined) by = await store.readTask(opts.by, { prefer: t.project })
+  if (by !== null && by.id === t.id) throw new UsageError('a task cannot block itself')
+  const data = { by: by?.id ?? null, why: opts.why ?? null }
+  if (!(await mayRewrite(store, t, who))) return propose(store, t, who, 'block', 'block', data, opts.why ?? '')
+  return change(store, target, who, 'block', (e) => applyBlock(e, data))
+}
+
+export function applyBlock(
+  e: TaskEdit,
+  data: { by: string | null; why: string | null },
+): Record<string, unknown> | false {
+  const cur = e.before
+  if (cur.status === 'done') {
+    throw new RefusedError('state', `${qualifiedRef(cur)} is done; reopen it before blocking it`, {
+      next: [`dacli task reopen ${qualifiedRef(cur)} --reason "<why>"`],
+    })
+  }
+  if (cur.status === 'blocked' && cur.blocked_by === data.by && data.why === null) return false
+  if (data.by === null) e.doc.delete('blocked_by')
+  else e.doc.set('blocked_by', data.by)
+  e.status = 'blocked'
+  e.log('blocked', [data.by ? `by ${data.by}` : '', data.why ?? ''].filter(Boolean).join(': '))
+  return { ...data }
+}
+
+export async function unblockTask(store: Store, ref: string, who: Identity): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  const { blockingQuestion, openQuestionRefusal } = await import('../questions/questions.js')
+  const q = await blockingQuestion(store, t)
+  if (q !== null) throw openQuestionRefusal(t, q)
+  if (!(await mayRewrite(store, t, who))) return propose(store, t, who, 'unblock', 'block', { unblock: true })
+  return change(store, target, who, 'unblock', (e) => applyUnblock(e))
+}
+
+export function applyUnblock(e: TaskEdit): Record<string, unknown> | false {
+  if (e.before.status !== 'blocked') return false
+  e.doc.delete('blocked_by')
+  e.status = e.before.owner !== null ? 'active' : 'open'
+  e.log('unblocked')
+  return { status: e.status }
+}
+
+export async function reopenTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  reason: string,
+  opts: { arbitration?: Arbitration } = {},
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'reopen')
+  return change(store, target, who, 'reopen', async (e) => {
+    const cur = e.before
+    if (!mayReopen(cur.status)) {
+      throw new RefusedError(
+        'state',
+        `${qualifiedRef(cur)} is ${cur.status}; only a done or blocked task can be reopened`,
+        {
+          details: { status: cur.status },
+          next: [`dacli task show ${qualifiedRef(cur)}`],
+        },
+      )
+    }
+    const checked = checkboxes(e.body).filter((b) => b.checked)
+    e.body = setChecked(e.body, checked, false)
+    e.doc.delete('unverified')
+    e.doc.delete('blocked_by')
+    // A reopened task goes back to the pool: whoever held it no longer does (the log says who did), and a claim
+    // it still has on a remote (a blocked task's) goes too, or nobody else could claim it there.
+    const drop = await dropOnRelease(opts.arbitration, e, { ...who, id: cur.owner ?? who.id })
+    e.doc.delete('owner')
+    e.doc.delete('claim')
+    e.status = 'open'
+    const released =
+      cur.owner === null ? '' : ` (owner ${cur.owner} released${drop.dropped ? ` ${onRemote(drop.remote)}` : ''})`
+    e.log('reopened', `${reason}${released}`)
+    return { unchecked: checked.map((b) => b.n), reason, previous_owner: cur.owner, ...drop.details }
+  })
+}
+
+export async function removeTask(store: Store, ref: string, who: Identity, force: boolean): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'remove')
+  const dependents = (await store.listTasks()).tasks.filter(
+    (x) => x.id !== t.id && x.depends_on.some((d) => d.on === t.id),
+  )
+  const reasons = removalHolds(t.status, dependents.map(qualifiedRef))
+  if (reasons.length > 0 && !force) {
+    throw new RefusedError(
+      'confirm-removal',
+      `not removing ${qualifiedRef(t)}: ${reasons.join('; ')}; pass --force to remove it anyway`,
+      {
+        details: { status: t.status, dependents: dependents.map(qualifiedRef) },
+        next: [`dacli task rm ${qualifiedRef(t)} --force`],
+      },
+    )
+  }
+  const removed = await store.tombstoneTask(target, who.id)
+  return {
+    action: 'rm',
+    outcome: 'changed',
+    task: removed,
+    event_id: null,
+    details: { removed: true, dependents: dependents.map(qualifiedRef) },
+  }
+}
+
+export async function editTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  p: {
+    title?: string
+    priority?: string
+    estimate?: { optimistic: number; probable: number; pessimistic: number }
+    accept?: string[]
+    soThat?: string
+    context?: string
+    ifVersion?: number
+  },
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'edit')
+  return change(store, target, who, 'edit', async (e) => {
+    const cur = e.before
+    if (p.ifVersion !== undefined && p.ifVersion !== cur.version) {
+      throw new ConflictError(
+        `${qualifiedRef(cur)} is at version ${cur.version}, not ${p.ifVersion}: someone changed it since you read it`,
+        {
+          details: { expected_version: p.ifVersion, actual_version: cur.version },
+          next: [`dacli task show ${qualifiedRef(cur)}`, 'read it again, then retry with the new --if-version'],
+        },
+      )
+    }
+    const changed: string[] = []
+    if (p.title !== undefined && p.title !== cur.title) {
+      const h = sections(e.body).find((s) => s.level === 1)
+      const line = `# ${p.title}`
+      e.body = h ? `${e.body.slice(0, h.start)}${line}\n${e.body.slice(h.contentStart)}` : `\n${line}\n${e.body}`
+      changed.push('title')
+    }
+    if (p.priority !== undefined && p.priority !== cur.priority) {
+      e.doc.set('priority', p.priority)
+      changed.push('priority')
+    }
+    if (p.estimate !== undefined && JSON.stringify(p.estimate) !== JSON.stringify(cur.estimate)) {
+      e.setFlow('estimate', { ...p.estimate })
+      changed.push('estimate')
+    }
+    const fresh = (p.accept ?? []).filter((a) => !cur.acceptance.some((x) => x.text === a))
+    if (fresh.length > 0) {
+      e.body = appendToSection(
+        e.body,
+        'Acceptance',
+        fresh.map((a) => `- [ ] ${a}`),
+      )
+      if (cur.status === 'done') e.status = 'open'
+      changed.push('acceptance')
+    }
+    if (p.soThat !== undefined && p.soThat !== cur.so_that) {
+      e.body = setSection(e.body, 'So that', `\n${p.soThat}\n`, { before: 'Acceptance' })
+      changed.push('so_that')
+    }
+    if (p.context !== undefined && p.context !== cur.context) {
+      e.body = setSection(e.body, 'Context', `\n${p.context}\n`, { before: 'Acceptance' })
+      changed.push('context')
+    }
+    if (changed.length === 0) return false
+    e.log('edited', changed.join(', '))
+    return { fields: changed, ...(fresh.length > 0 ? { added_criteria: fresh } : {}) }
+  })
+}
+
+export async function dependTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  add: { on: string; type: string }[],
+  remove: { on: string; type: string }[],
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'change the dependencies of')
+  const resolveAll = async (list: { on: string; type: string }[]) => {
+    const out: { on: string; type: string; ref: string }[] = []
+    for (const d of list) {
+      const dep = await store.readTask(d.on, { prefer: t.project })
+      if (dep.id === t.id)
+        throw new RefusedError('dependency-cycle', `${qualifiedRef(t)} cannot depend on itself`, {
+          next: [`dacli task depend ${qualifiedRef(t)} --add <another task>`],
+          details: { cycle: [qualifiedRef(t)] },
+        })
+      out.push({ on: dep.id, type: d.type, ref: qualifiedRef(dep) })
+    }
+    return out
+  }
+  const adds = await resolveAll(add)
+  const removes = await resolveAll(remove)
+  const all = (await store.listTasks()).tasks
+  return change(store, target, who, 'depend', (e) => {
+    const cur = e.before
+    let deps = cur.depends_on.map((d) => ({ ...d }))
+    const before = JSON.stringify(deps)
+    for (const r of removes) deps = deps.filter((d) => !(d.on === r.on || d.on === r.ref))
+    for (const a of adds) {
+      deps = deps.filter((d) => d.on !== a.on)
+      deps.push({ on: a.on, type: a.type as 'FS' })
+    }
+    if (JSON.stringify(deps) === before) return false
+    const cycle = findCycle(
+      cur.id,
+      deps.map((d) => d.on),
+      all,
+    )
+    if (cycle !== null) {
+      const names = cycle.map((id) => {
+        const x = all.find((y) => y.id === id)
+        return x ? qualifiedRef(x) : id
+      })
+      throw new RefusedError('dependency-cycle', `that dependency would create a cycle: ${names.join(' → ')}`, {
+        details: { cycle: names },
+        next: ['remove one of the links first (dacli task depend <ref> --remove <dep>)'],
+      })
+    }
+    if (deps.length === 0) e.doc.delete('depends_on')
+    else {
+      e.setFlow('depends_on', deps)
+    }
+    e.log('depends', [...adds.map((a) => `+${a.ref}:${a.type}`), ...removes.map((r) => `-${r.ref}`)].join(' '))
+    return {
+      added: adds.map((a) => ({ on: a.on, ref: a.ref, type: a.type })),
+      removed: removes.map((r) => ({ on: r.on, ref: r.ref })),
+    }
+  })
+}

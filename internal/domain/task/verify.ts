@@ -1,0 +1,108 @@
+// `--verify CMD`: run a shell command from the caller's work tree with a timeout
+// and keep evidence of what happened (command, exit code, duration, a digest of
+// the combined output). Nothing is checked unless it exits 0.
+
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { redact } from '../../adapters/github/redact.js'
+import { system } from '../../base/system.js'
+
+export interface Verification {
+  command: string
+  exit_code: number | null
+  duration_ms: number
+  output_digest: string
+  timed_out: boolean
+  /** The last few KiB of output, for the error message of a failed run. */
+  output_tail: string
+  /** The branch and commit checked out where it ran (filled in by the caller; null outside git). */
+  branch: string | null
+  commit: string | null
+}
+
+const TAIL = 4096
+const DEFAULT_VERIFY_TIMEOUT_MS = 10 * 60_000
+
+/**
+ * Environment variables that hold secrets dacli knows about. They are not handed to the command (it
+ * verifies the code, it needs no GitHub token or agent identity), and their values are masked in the
+ * output kept for the caller, as is anything shaped like a GitHub token.
+ */
+const SECRET_ENV = ['GH_TOKEN', 'GITHUB_TOKEN', 'DACLI_AGENT'] as const
+
+/** After the command exits, how long its output may still drain before the pipes are let go. */
+const DRAIN_MS = 250
+
+export function runVerify(
+  command: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  timeoutMs = DEFAULT_VERIFY_TIMEOUT_MS,
+): Promise<Verification> {
+  const started = performance.now()
+  const hash = createHash('sha256')
+  let tail = ''
+  const childEnv: Record<string, string | undefined> = { ...env }
+  for (const k of SECRET_ENV) delete childEnv[k]
+  const secrets = SECRET_ENV.map((k) => env[k])
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], {
+      cwd,
+      env: childEnv as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    let timedOut = false
+    let exitCode: number | null = null
+    let settled = false
+    let drain: NodeJS.Timeout | undefined
+    const finish = () => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      clearTimeout(drain)
+      // A process that left the group (setsid, a daemon) may hold the pipes open forever: let go of them.
+      child.stdout.destroy()
+      child.stderr.destroy()
+      resolve({
+        command,
+        exit_code: timedOut ? null : exitCode,
+        duration_ms: Math.round(performance.now() - started),
+        output_digest: `sha256:${hash.digest('hex')}`,
+        timed_out: timedOut,
+        output_tail: redact(tail, secrets),
+        branch: null,
+        commit: null,
+      })
+    }
+    const timer = setTimeout(() => {
+      timedOut = true
+      try {
+        system().killGroup(child.pid as number, 'SIGKILL')
+      } catch {
+        child.kill('SIGKILL')
+      }
+      // Reported when the shell is gone (at once, after SIGKILL), without waiting on inherited pipes.
+      drain ??= setTimeout(finish, DRAIN_MS)
+    }, timeoutMs)
+    const take = (chunk: Buffer) => {
+      hash.update(chunk)
+      tail = (tail + chunk.toString('utf8')).slice(-TAIL)
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', take)
+    child.on('error', (e) => {
+      clearTimeout(timer)
+      clearTimeout(drain)
+      settled = true
+      reject(e)
+    })
+    child.on('exit', (code) => {
+      exitCode = code
+      // The command is done: its output gets a moment to drain, then the result is reported.
+      if (!timedOut) clearTimeout(timer)
+      drain = setTimeout(finish, DRAIN_MS)
+    })
+    child.on('close', finish)
+  })
+}

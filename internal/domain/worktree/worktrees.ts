@@ -1,0 +1,281 @@
+// Task worktrees (coordination.md): `.dacli/worktrees/<project>-<NNN>-<slug>` on
+// branch `dacli/<project>-<NNN>-<slug>`, recorded in the task as
+// `worktree: {path, branch}`. Git does the checkout work (gitx/worktree.ts); this
+// module decides names, reuse, what may be removed, and keeps the task in step.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { GitInfo } from '../../adapters/git/discover.js'
+import { headRef } from '../../adapters/git/refs.js'
+import * as wt from '../../adapters/git/worktree.js'
+import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
+import { type Identity, seqText, type TaskRecord, type TaskSummary } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Store } from '../../store/store.js'
+import { GITIGNORE } from '../../store/workspace.js'
+import { mayRewrite, notOwner } from '../task/lifecycle.js'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+export const worktreeName = (t: { project: string; seq: number; slug: string }) =>
+  `${t.project}-${seqText(t.seq)}-${t.slug}`
+
+/** A path as git reports it (real, absolute), for comparing worktree folders. */
+export function real(p: string): string {
+  try {
+    return fs.realpathSync(p)
+  } catch {
+    const parent = path.dirname(p)
+    return parent === p ? p : path.join(real(parent), path.basename(p))
+  }
+}
+
+export function requireGit(store: Store): GitInfo {
+  if (store.git === null) {
+    throw new FailureError('not inside a git repository: task worktrees are git worktrees', {
+      next: ['git init', 'run dacli from inside the repository that holds .dacli/'],
+    })
+  }
+  return store.git
+}
+
+/** The folder a task's worktree lives in: the one recorded in the task, else the conventional one. */
+function worktreePathOf(store: Store, t: Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree'>): string {
+  return t.worktree !== null
+    ? path.join(store.root, t.worktree.path)
+    : path.join(store.dir, 'worktrees', worktreeName(t))
+}
+
+/** `.dacli/.gitignore` lists `worktrees/` (workspaces made before task worktrees existed get the line now). */
+function ensureIgnored(store: Store): void {
+  const file = path.join(store.dir, '.gitignore')
+  let text = ''
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch {
+    fs.writeFileSync(file, GITIGNORE)
+    return
+  }
+  if (/^\/?worktrees\/?\s*$/m.test(text)) return
+  fs.writeFileSync(file, `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}worktrees/\n`)
+}
+
+export interface WorktreeOutcome {
+  outcome: 'created' | 'reused' | 'removed'
+  task: TaskRecord
+  path: string
+  branch: string
+  head: string | null
+  /** The revision a new branch started from (null when reused or when an existing branch was checked out). */
+  base: string | null
+  /** For remove: the branch was merged into trunk and deleted. */
+  branch_deleted: boolean | null
+}
+
+async function recordWorktree(
+  store: Store,
+  t: TaskRecord,
+  who: Identity,
+  value: { path: string; branch: string } | null,
+) {
+  const same =
+    value === null ? t.worktree === null : t.worktree?.path === value.path && t.worktree.branch === value.branch
+  if (same) return t
+  const target = (await store.resolve(t.id)) as Parameters<Store['editTask']>[0]
+  const r = await store.editTask(target, who.id, (e) => {
+    if (value === null) {
+      e.doc.delete('worktree')
+      e.log('worktree', `removed ${t.worktree?.path ?? ''}`.trim())
+    } else {
+      e.setFlow('worktree', value)
+      e.log('worktree', `${value.path} on branch ${value.branch}`)
+    }
+    return {}
+  })
+  return r.task
+}
+
+/** Create (or find) the task's worktree and record it in the task. */
+export async function addTaskWorktree(
+  store: Store,
+  env: Env,
+  t: TaskRecord,
+  who: Identity,
+  opts: { base?: string; branch?: string } = {},
+): Promise<WorktreeOutcome> {
+  const git = requireGit(store)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'add a worktree for')
+  if (opts.branch !== undefined && !(await wt.validBranchName(git, env, opts.branch))) {
+    throw new UsageError(`--branch "${opts.branch}" is not a valid git branch name`, {
+      details: { branch: opts.branch },
+    })
+  }
+  const target = worktreePathOf(store, t)
+  const existing = await wt.listWorktrees(git, env)
+  const found = existing.find((w) => real(w.path) === real(target))
+  if (found !== undefined && !found.prunable) {
+    const branch = found.branch ?? t.worktree?.branch ?? `dacli/${worktreeName(t)}`
+    if (opts.branch !== undefined && found.branch !== opts.branch) {
+      throw new UsageError(
+        `${qualifiedRef(t)} already has a worktree at ${target} on branch ${found.branch ?? '(detached)'}`,
+        {
+          details: { path: target, branch: found.branch },
+          next: [`dacli worktree remove ${qualifiedRef(t)}`, `cd ${target}`],
+        },
+      )
+    }
+    const task = await recordWorktree(store, t, who, { path: store.rel(target), branch })
+    return { outcome: 'reused', task, path: target, branch, head: found.head, base: null, branch_deleted: null }
+  }
+  if (found?.prunable) await wt.pruneMissing(git, env)
+  if (fs.existsSync(target)) {
+    throw new ConflictError(`${target} exists and is not a worktree of this repository`, {
+      details: { path: target },
+      next: [`move ${target} out of the way`, 'dacli worktree list'],
+    })
+  }
+  const branch = opts.branch ?? t.worktree?.branch ?? `dacli/${worktreeName(t)}`
+  const elsewhere = existing.find((w) => w.branch === branch && !w.prunable)
+  if (elsewhere !== undefined) {
+    throw new ConflictError(`branch ${branch} is already checked out at ${elsewhere.path}`, {
+      details: { branch, path: elsewhere.path },
+      next: [`dacli worktree add ${qualifiedRef(t)} --branch <another name>`],
+    })
+  }
+  const tip = await wt.revParse(git, env, headRef(branch))
+  let base: string | null = null
+  if (tip === null) {
+    const trunk = opts.base === undefined ? await wt.trunkOf(git, env) : null
+    base = opts.base ?? trunk?.name ?? null
+    if (base === null) {
+      throw new FailureError('no trunk to start the branch from (no origin/HEAD, main or master): pass --base REV', {
+        next: [`dacli worktree add ${qualifiedRef(t)} --base <revision>`],
+      })
+    }
+    if ((await wt.revParse(git, env, base)) === null) {
+      throw new NotFoundError(`no revision "${base}" to start the branch from`, { details: { base } })
+    }
+  } else if (opts.base !== undefined) {
+    throw new UsageError(`branch ${branch} exists already; --base applies only to a new branch`, {
+      details: { branch, base: opts.base },
+    })
+  }
+  ensureIgnored(store)
+  fs.mkdirSync(path.dirname(target), { recursive: true })
+  await wt.addWorktree(git, env, { path: target, branch, base })
+  try {
+    const task = await recordWorktree(store, t, who, { path: store.rel(target), branch })
+    const head = await wt.revParse(git, env, headRef(branch))
+    return { outcome: 'created', task, path: target, branch, head, base, branch_deleted: null }
+  } catch (e) {
+    // The task could not record it: leave no worktree (or new branch) behind.
+    await wt.removeWorktree(git, env, target, true).catch(() => undefined)
+    if (tip === null) {
+      const made = await wt.revParse(git, env, headRef(branch))
+      if (made !== null) await wt.deleteBranch(git, env, branch, made)
+    }
+    throw e
+  }
+}
+
+/** Why a worktree may not be removed without --force (null: it may). */
+async function removalBlockers(
+  git: GitInfo,
+  env: Env,
+  w: wt.GitWorktree,
+  trunk: wt.Trunk | null,
+): Promise<{ policy: string; reason: string; details: Record<string, unknown> } | null> {
+  if (w.locked) return { policy: 'locked-worktree', reason: 'it is locked (git worktree unlock)', details: {} }
+  const changes = await wt.changesIn(git, env, w.path)
+  if (changes.length > 0) {
+    return {
+      policy: 'dirty-worktree',
+      reason: `${changes.length} uncommitted change${changes.length === 1 ? '' : 's'} (${changes
+        .slice(0, 3)
+        .map((c) => c.slice(3))
+        .join(', ')}${changes.length > 3 ? ', …' : ''})`,
+      details: { changes },
+    }
+  }
+  if (w.head === null) return null
+  const commits = await wt.unpushedUnmerged(git, env, w.head, trunk?.commit ?? w.head)
+  if (commits.length > 0) {
+    return {
+      policy: 'unmerged-commits',
+      reason: `${commits.length} commit${commits.length === 1 ? '' : 's'} neither on ${trunk?.name ?? 'trunk'} nor pushed (${commits.slice(0, 3).join('; ')}${commits.length > 3 ? '; …' : ''})`,
+      details: { commits },
+    }
+  }
+  return null
+}
+
+/** Remove a worktree folder through git; delete its branch when trunk has every commit of it. */
+export async function dropWorktree(
+  git: GitInfo,
+  env: Env,
+  w: wt.GitWorktree,
+  trunk: wt.Trunk | null,
+  force: boolean,
+): Promise<boolean> {
+  await wt.removeWorktree(git, env, w.path, force)
+  if (w.branch === null || w.head === null || trunk === null) return false
+  if (!(await wt.isAncestor(git, env, w.head, trunk.commit))) return false
+  return wt.deleteBranch(git, env, w.branch, w.head)
+}
+
+/** `worktree remove`: refuses dirty trees and commits that would exist nowhere else (3) unless forced. */
+export async function removeTaskWorktree(
+  store: Store,
+  env: Env,
+  t: TaskRecord,
+  who: Identity,
+  force: boolean,
+): Promise<WorktreeOutcome> {
+  const git = requireGit(store)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'remove the worktree of')
+  const target = worktreePathOf(store, t)
+  const found = (await wt.listWorktrees(git, env)).find((w) => real(w.path) === real(target))
+  if (found === undefined || found.prunable) {
+    if (found === undefined && t.worktree === null) {
+      throw new NotFoundError(`${qualifiedRef(t)} has no worktree`, {
+        details: { path: target },
+        next: ['dacli worktree list', `dacli worktree add ${qualifiedRef(t)}`],
+      })
+    }
+    // Its folder is gone already: forget it in git and in the task.
+    if (found?.prunable) await wt.pruneMissing(git, env)
+    const task = await recordWorktree(store, t, who, null)
+    const branch = t.worktree?.branch ?? found?.branch ?? ''
+    return { outcome: 'removed', task, path: target, branch, head: null, base: null, branch_deleted: false }
+  }
+  if (found.main) throw new UsageError(`${target} is the main worktree; dacli never removes it`)
+  const trunk = await wt.trunkOf(git, env)
+  if (!force) {
+    const blocker = await removalBlockers(git, env, found, trunk)
+    if (blocker !== null) {
+      throw new RefusedError(blocker.policy, `not removing the worktree of ${qualifiedRef(t)}: ${blocker.reason}`, {
+        details: { path: target, branch: found.branch, ...blocker.details },
+        next: ['commit and push (or merge) the work first', `dacli worktree remove ${qualifiedRef(t)} --force`],
+      })
+    }
+  }
+  const deleted = await dropWorktree(git, env, found, trunk, force)
+  const task = await recordWorktree(store, t, who, null)
+  return {
+    outcome: 'removed',
+    task,
+    path: target,
+    branch: found.branch ?? t.worktree?.branch ?? '',
+    head: found.head,
+    base: null,
+    branch_deleted: deleted,
+  }
+}
+
+/** Clear a removed worktree from its task when the caller may rewrite it (prune); false when it may not. */
+export async function forgetWorktree(store: Store, t: TaskRecord, who: Identity): Promise<boolean> {
+  if (t.worktree === null) return true
+  if (!(await mayRewrite(store, t, who))) return false
+  await recordWorktree(store, t, who, null)
+  return true
+}

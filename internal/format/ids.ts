@@ -1,0 +1,109 @@
+// Names that become paths. Every project slug, note slug, agent id and event id
+// passes safeSegment() before it touches the file system, so no name can
+// escape `.dacli/` (format.md: traversal → exit 2).
+
+import { createHash, randomBytes } from 'node:crypto'
+import { ulid } from 'ulid'
+import { UsageError } from '../base/errors.js'
+
+const MAX_SEGMENT = 100
+
+/** Refuse anything that is not one plain path segment. Returns the name unchanged. */
+export function safeSegment(name: string, what: string): string {
+  const problem =
+    name.length === 0
+      ? 'is empty'
+      : name.length > MAX_SEGMENT
+        ? `is longer than ${MAX_SEGMENT} characters`
+        : name === '.' || name === '..' || name.includes('..')
+          ? 'contains ".."'
+          : /[/\\]/.test(name)
+            ? 'contains a path separator'
+            : name.startsWith('.')
+              ? 'starts with a dot'
+              : /[\u0000-\u001f\u007f]/.test(name)
+                ? 'contains a control character'
+                : !/^[a-z0-9][a-z0-9._-]*$/.test(name)
+                  ? 'may contain only lower-case letters, digits, ".", "_" and "-"'
+                  : null
+  if (problem !== null) {
+    throw new UsageError(`${what} ${JSON.stringify(name.slice(0, 120))} ${problem}`, {
+      details: { name: name.slice(0, 200), reason: problem },
+    })
+  }
+  return name
+}
+
+/** A `--project` filter: absent stays absent; a given slug must be one plain path segment (else exit 2). */
+export function projectFilter(slug: string | undefined): string | undefined {
+  return slug === undefined ? undefined : safeSegment(slug, 'project slug')
+}
+
+/** A file-name slug from a title: lower-case ASCII words joined by dashes, at most 60 characters. */
+export function slugify(title: string, max = 60): string {
+  const ascii = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+  let slug = ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+  if (slug.length > max) {
+    const cut = slug.slice(0, max)
+    // Cut at the last word boundary; a cut that already ends a word keeps that word.
+    const dash = slug[max] === '-' ? max : cut.lastIndexOf('-')
+    slug = (dash > 10 ? cut.slice(0, dash) : cut).replace(/-+$/, '')
+  }
+  if (slug === '') slug = `u${createHash('sha256').update(title).digest('hex').slice(0, 8)}`
+  return slug
+}
+
+/** Reject titles no file or terminal should carry (NUL and other control characters except tab). */
+export function checkTitle(title: string, what = 'title'): string {
+  const t = title.trim()
+  if (t.length === 0) throw new UsageError(`${what} is empty`)
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(t)) {
+    throw new UsageError(`${what} contains a control character (newlines and NUL are not allowed in a ${what})`)
+  }
+  if (t.length > 500) throw new UsageError(`${what} is ${t.length} characters long; the limit is 500`)
+  return t
+}
+
+/** Free text (bodies, criteria): refuse NUL and other controls except tab and newline. */
+export function checkText(text: string, what: string): string {
+  if (/[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f]/.test(text)) {
+    throw new UsageError(`${what} contains a control character`)
+  }
+  if (text.length > 200_000) throw new UsageError(`${what} is ${text.length} characters long; the limit is 200000`)
+  return text
+}
+
+/**
+ * A new ULID (for the time `ms`, default now), its randomness taken from node:crypto. Left to itself, the ulid
+ * package looks for `globalThis.crypto` first, and reading it loads Node's WebCrypto (~1 ms of a `task add`).
+ */
+export const newUlid = (ms?: number): string => ulid(ms, () => randomBytes(1).readUInt8() / 256)
+
+/** Crockford base-32 ULID, as `newUlid()` writes it (upper case). */
+const ULID_TEXT = '[0-9A-HJKMNP-TV-Z]{26}'
+
+/**
+ * The formats of ids read from files. An id becomes part of a path (lock scopes, event file names,
+ * agent files), so a value read from a file is used only after it matches its format here.
+ */
+const ID_FORMATS = {
+  task: new RegExp(`^t-${ULID_TEXT}$`),
+  note: new RegExp(`^n-${ULID_TEXT}$`),
+  risk: new RegExp(`^r-${ULID_TEXT}$`),
+  /** A ULID; a question's (`dacli ask`) carries `q-` before it. */
+  event: new RegExp(`^(?:q-)?${ULID_TEXT}$`),
+  /** `a-root`, or `a-<role>-<6 characters>` / `a-<6 characters>` (lower-case letters, digits, dashes). */
+  agent: /^a-[a-z0-9]+(?:-[a-z0-9]+)*$/,
+  /** A project's folder name (a slug). */
+  project: /^[a-z0-9][a-z0-9._-]*$/,
+} as const
+
+export type IdKind = keyof typeof ID_FORMATS
+
+/** Does `v` match the format of a `kind` id (agent ids and slugs also within the segment length limit)? */
+export function isId(kind: IdKind, v: unknown): boolean {
+  return typeof v === 'string' && v.length <= MAX_SEGMENT && ID_FORMATS[kind].test(v) && !v.includes('..')
+}

@@ -1,0 +1,40 @@
+// Everything that needs the YAML library, in one module the store loads with
+// import() on first need, so read paths served from the cache never load it.
+
+import type { TaskFileRef } from '../store/taskindex.js'
+import { type Parsed, ParseError, parseObject, renderEdited, renderNew, setScalar } from './frontmatter.js'
+import type { TaskRecord } from './model.js'
+import { recordOf, type TaskLocation } from './taskfile.js'
+
+export { ParseError, parseObject, renderEdited, renderNew, setScalar }
+
+const loc = (f: Pick<TaskFileRef, 'project' | 'status' | 'name' | 'path'>) => ({
+  project: f.project,
+  status: f.status,
+  name: f.name,
+  path: f.path,
+})
+
+/** Parse a task file. Throws ParseError when it is not a task. */
+export function parseTask(text: string, loc: TaskLocation): { record: TaskRecord; parsed: Parsed } {
+  const parsed = parseObject(text)
+  return { record: recordOf(parsed, loc), parsed }
+}
+
+export function parseTaskRecord(
+  text: string,
+  f: Pick<TaskFileRef, 'project' | 'status' | 'name' | 'path'>,
+): TaskRecord {
+  return parseTask(text, loc(f)).record
+}
+
+export function parseTaskFull(
+  text: string,
+  f: Pick<TaskFileRef, 'project' | 'status' | 'name' | 'path'>,
+): { record: TaskRecord; parsed: Parsed } {
+  return parseTask(text, loc(f))
+}
+
+export function recordOfText(text: string, f: Pick<TaskFileRef, 'project' | 'status' | 'name' | 'path'>): TaskRecord {
+  return recordOf(parseObject(text), loc(f))
+}
