@@ -2,13 +2,9 @@
 // cwd and the standard streams go in; an exit code comes out.
 
 import { fstatSync, writeSync } from 'node:fs'
-import { installSystem } from '../internal/base/system.js'
 import { main } from '../internal/cli/main.js'
 import { manifest } from '../internal/cli/manifest.gen.js'
-import { afterMutation, services } from '../internal/cli/services.js'
-import { nodeSystem } from './system.js'
-
-installSystem(nodeSystem)
+import { afterMutation, services } from './services.js'
 
 // Output goes to file descriptors 1 and 2 with write(2), as the text is ready: creating `process.stdout` builds a
 // stream (and loads node:net and node:stream behind it), about a tenth of a short command's whole run. A

@@ -97,16 +97,23 @@ export function chunkPlugin({ root, entries }) {
   /** The kernel: the clikit, the base services and the app's main(), as one chunk. */
   // The stand-ins of scripts/builtins.mjs: reached by the kernel, they share its chunk.
   const KERNEL = [
-    ...eager(internal, ['clikit', 'base', join('cli', 'main.ts')]),
+    // base/ids.ts brings the ulid package: it goes with the store that mints ids, not with every start-up.
+    ...eager(internal, ['clikit', 'base', join('cli', 'main.ts')]).filter(
+      (f) => f !== join(internal, 'base', 'ids.ts'),
+    ),
     'node:crypto',
     'node:fs',
     'node:os',
     'node:child_process',
   ]
   /** The composition root's lazy loaders. */
-  const SERVICES = join(internal, 'cli', 'services.ts')
+  const SERVICES = join(root, 'cmd', 'services.ts')
+  /** Modules of ours: internal/, and the bin's own modules that load the rest lazily (services, autorecord). */
+  const ours = (importer) => importer.startsWith(internal) || importer.startsWith(join(root, 'cmd'))
   /** The store's read path, which the hot commands need. */
   const STORE_READ = join(internal, 'store', 'store.ts')
+  /** Who the caller is: resolved by the kernel on every command that opens the store, so it rides with it. */
+  const IDENTITY = join(internal, 'domain', 'identity', 'identity.ts')
   /**
    * The whole store, as one more chunk (the git adapter stays behind ctx.git()), with the git config reader
    * that everyday commands and the GitHub slice share (alone it was a chunk of its own).
@@ -122,14 +129,14 @@ export function chunkPlugin({ root, entries }) {
   /** What each group reaches besides its commands. */
   const REACH = {
     meta: KERNEL,
-    hot: [...KERNEL, STORE_READ],
+    hot: [...KERNEL, STORE_READ, IDENTITY],
     core: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:write'],
     write: [...KERNEL, ...STORE, 'dacli-group:hot'],
     rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core', 'dacli-group:write'],
   }
   /** What a lazily loaded module of ours reaches besides its own imports. */
   const reachOf = (file) => {
-    if (file === STORE_READ) return KERNEL
+    if (file === STORE_READ || file === IDENTITY) return KERNEL
     const out = [...KERNEL]
     if (/[\\/]internal[\\/](store|format|domain|adapters|features)[\\/]/.test(file) || file === SERVICES)
       out.push(...STORE, 'dacli-group:hot')
@@ -165,15 +172,23 @@ export function chunkPlugin({ root, entries }) {
         namespace: 'dacli-group',
       }))
       // The store's lazy loader (services.ts) takes it from the hot group: the hot commands have it loaded.
-      b.onResolve({ filter: /^\.\.\/store\/store\.js$/ }, (args) =>
+      b.onResolve({ filter: /^\.\.\/internal\/store\/store\.js$/ }, (args) =>
         args.kind === 'dynamic-import' && args.importer === SERVICES
+          ? { path: 'hot', namespace: 'dacli-group' }
+          : undefined,
+      )
+      // So does the kernel's identity lookup (invoke.ts): every command that opens the store asks it.
+      b.onResolve({ filter: /^\.\.\/domain\/identity\/identity\.js$/ }, (args) =>
+        args.kind === 'dynamic-import' && args.importer === join(internal, 'clikit', 'invoke.ts')
           ? { path: 'hot', namespace: 'dacli-group' }
           : undefined,
       )
       b.onLoad({ filter: /.*/, namespace: 'dacli-group' }, (args) => ({
         contents:
           imports(REACH[args.path]) +
-          (args.path === 'hot' ? `export { Store } from ${JSON.stringify(STORE_READ)}\n` : '') +
+          (args.path === 'hot'
+            ? `export { Store } from ${JSON.stringify(STORE_READ)}\nexport { identityOf } from ${JSON.stringify(IDENTITY)}\n`
+            : '') +
           (groups.get(args.path) ?? [])
             .map(
               (e) =>
@@ -186,7 +201,7 @@ export function chunkPlugin({ root, entries }) {
       // A module of ours loaded with import() is reached through a wrapper that also reaches the kernel and the
       // store (the module itself is untouched, so its static importers reach nothing more).
       b.onResolve({ filter: /^\./ }, (args) => {
-        if (args.kind !== 'dynamic-import' || !args.importer.startsWith(internal)) return undefined
+        if (args.kind !== 'dynamic-import' || !ours(args.importer)) return undefined
         return { path: resolve(dirname(args.importer), args.path).replace(/\.js$/, '.ts'), namespace: 'dacli-lazy' }
       })
       // The bin reaches the whole kernel too, so it shares the kernel's chunk: a kernel module the bin did not
@@ -200,7 +215,7 @@ export function chunkPlugin({ root, entries }) {
       // A CommonJS package loaded with import() is reached through a wrapper that also reaches the kernel: an
       // entry that did not reach it gave esbuild's runtime helpers a chunk of their own, loaded by every command.
       b.onResolve({ filter: CJS_LAZY }, (args) =>
-        args.kind === 'dynamic-import' && args.importer.startsWith(internal)
+        args.kind === 'dynamic-import' && ours(args.importer)
           ? { path: args.path, namespace: 'dacli-lazy-cjs' }
           : undefined,
       )

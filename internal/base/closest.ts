@@ -1,5 +1,5 @@
 // How close two names are, and the closest few of many: the "did you mean" of
-// flags, task references and project slugs (people.md). Pure and deterministic:
+// flags, task references and project slugs. Pure and deterministic:
 // ties break by the candidate's text in code-unit order, never by locale.
 
 import { editDistance, MAX_SUGGESTIONS } from './distance.js'

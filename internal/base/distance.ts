@@ -1,6 +1,6 @@
 // Edit distance between two names, and how many "did you mean" suggestions any
 // answer offers. Plain string arithmetic: the kernel (flags, dispatch) and the
-// engines' closeness rule (engines/distance.ts) both use it.
+// engines' closeness rule (base/closest.ts) both use it.
 
 /** Levenshtein distance. */
 export function editDistance(a: string, b: string): number {

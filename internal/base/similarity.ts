@@ -1,4 +1,4 @@
-// Title similarity for the near-duplicate guard (commands.md, task add). Titles
+// Title similarity for the near-duplicate guard. Titles
 // become sets of tokens: lower-cased words and numbers, English stop-words
 // removed, a plural reduced to its singular. Two titles are near-duplicates when
 // they share at least two tokens and either

@@ -3,9 +3,11 @@
 // takeover), killing a process group (a --verify timeout), the Node version
 // and platform (version, capabilities) and heap use (the MCP server's memory settling).
 //
-// Only `cmd/` touches `process` (ARCHITECTURE.md rule 4): the bin installs the one
-// real implementation (`cmd/system.ts`) before anything runs, and the test setup
-// installs the same one, so nothing under internal/ reaches for the global.
+// Only `cmd/` touches `process` (ARCHITECTURE.md, rule "process"): the bin makes the one real implementation
+// (`cmd/system.ts`) and hands it down — in the services a command's context carries, to the store it opens and
+// to the git adapter — so nothing under internal/ reaches for a global.
+
+import { createHash } from 'node:crypto'
 
 export interface System {
   /** This process's id. */
@@ -24,17 +26,15 @@ export interface System {
   heapUsed(): number
 }
 
-let installed: System | null = null
+/** What writing a file needs to know of the process: its id and host (temp-file names) and whether a writer lives. */
+export type Proc = Pick<System, 'pid' | 'hostname' | 'isAlive'>
 
-/** Install the process's System (the bin and the test setup, once, before anything runs). */
-export function installSystem(s: System): void {
-  installed = s
-}
+/**
+ * A host as temp-file names carry it: 8 hex digits of a hash of the whole host name. (The first bytes of the
+ * name would make `ip-10-0-0-1` and `ip-10-0-0-2` one host, so one could sweep the other's live temp file on
+ * a shared volume.)
+ */
+export const hostTagOf = (host: string): string => createHash('sha256').update(host, 'utf8').digest('hex').slice(0, 8)
 
-/** The installed System. */
-export function system(): System {
-  if (installed === null) {
-    throw new Error('no System installed: cmd/dacli.ts (or the test setup) installs it before anything runs')
-  }
-  return installed
-}
+/** This host's tag (of the System passed in, so a test that plays another host gets that host's tag). */
+export const hostTag = (sys: Proc): string => hostTagOf(sys.hostname)

@@ -1,4 +1,4 @@
-// `dacli board`: a local web server over the same store (people.md, The board),
+// `dacli board`: a local web server over the same store,
 // reached lazily through services.boardServe so only this command loads it.
 // Every request is checked in this order: the Host header names this server,
 // the session token (URL once, then a cookie; a header for scripts), the path

@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { hostTag } from '../store/fsio.js'
+import { nodeSystem } from '../../cmd/system.js'
+import { hostTag } from '../base/system.js'
 import { dacliIn, type Fixture, fixture, git, snapshotOf } from '../testkit/ws.js'
 
 let fx: Fixture
@@ -25,7 +26,7 @@ describe('git temp objects left by a killed record (item 16)', () => {
     const dead = spawnSync('true').pid as number
     const dir = path.join(root, '.git', 'objects', 'ab')
     fs.mkdirSync(dir, { recursive: true })
-    const left = path.join(dir, `.tmp-dacli-${dead}-${hostTag()}-0badf00d`)
+    const left = path.join(dir, `.tmp-dacli-${dead}-${hostTag(nodeSystem)}-0badf00d`)
     fs.writeFileSync(left, 'half an object')
     const old = path.join(dir, `.tmp-dacli-${dead}-1234abcd`) // a name from before the host tag
     fs.writeFileSync(old, 'half another')

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { nodeSystem } from '../../cmd/system.js'
 import { hostileBase, linkedFolders, sameTree, TRAVERSAL_IDS, traversalIds, treeOf } from '../testkit/hostile.js'
 import { session, textJSON } from '../testkit/mcp.js'
 import { dacliIn, git, tempDir, workspace } from '../testkit/ws.js'
@@ -47,7 +48,9 @@ describe('ids from files never become paths (item 1)', () => {
   test('a lock scope that is not a plain name is refused before any file is touched', async () => {
     const { acquireLock } = await import('../store/lock.js')
     const dir = tempDir()
-    await expect(acquireLock(path.join(dir, 'locks'), 'task-t-../../x')).rejects.toThrow(/not a plain name/)
+    await expect(acquireLock(path.join(dir, 'locks'), 'task-t-../../x', { system: nodeSystem })).rejects.toThrow(
+      /not a plain name/,
+    )
     expect(fs.readdirSync(dir)).toEqual([])
   })
 })
@@ -162,7 +165,7 @@ describe('revocation bites in a running server (item 4)', () => {
       expect(ok.isError).toBeFalsy()
       ;(await ws.dacli('agent', 'retire', parent.id)).expectExit(0)
       for (const sess of [s, c]) {
-        // A refusal is an MCP result (not an error) naming the policy (contract.md).
+        // A refusal is an MCP result (not an error) naming the policy (COMPATIBILITY.md).
         const r = await sess.call('cli', { schema_version: 1, argv: ['task', 'add', 'After', '--project', 'alpha'] })
         expect(textJSON(r).refused).toMatchObject({ policy: 'identity', reason: expect.stringMatching(/retired/) })
         const mint = await sess.call('cli', { schema_version: 1, argv: ['agent', 'spawn', '--grant', 'rw'] })

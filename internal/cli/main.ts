@@ -1,11 +1,11 @@
 // The app layer's entry: pick the command from the table and hand it to invoke().
 // It holds no command bodies; everything a command does lives in its slice.
 
+import { VERSION } from '../base/version.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { matchCommand } from '../clikit/dispatch.js'
 import { familyHelp, rootHelp } from '../clikit/help.js'
 import { invoke, type Outcome, type Runtime, refuseUnknownCommand } from '../clikit/invoke.js'
-import { VERSION } from '../clikit/version.js'
 
 export async function main(argv: readonly string[], rt: Runtime): Promise<Outcome> {
   const table: readonly CommandEntry[] = rt.table

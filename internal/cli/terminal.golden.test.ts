@@ -1,4 +1,4 @@
-// Golden human output (people.md, The terminal): the commands people read most, in
+// Golden human output: the commands people read most, in
 // one workspace made to be awkward (long titles, wide characters, a title carrying
 // escape sequences, a blocked task, parallel critical tasks, a failed --verify),
 // at 70 and 120 columns, on a terminal (colour on, tables fitted) and piped

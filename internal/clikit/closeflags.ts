@@ -1,5 +1,5 @@
 // The flags every close takes (`task done`, `accept`): landed-not-just-done and
-// the tokens an agent reports (loop.md). Declared once so the two commands agree.
+// the tokens an agent reports. Declared once so the two commands agree.
 
 import { bool, int, str } from './flags.js'
 

@@ -2,17 +2,20 @@
 // `git()` never loads isomorphic-git, and a test can inject its own.
 
 import type { Git } from '../adapters/git/index.js'
+import type { Notes } from '../base/notes.js'
+import type { System } from '../base/system.js'
 import type { Identity } from '../format/model.js'
 import type { Store } from '../store/store.js'
 import type { CommandEntry } from './command.js'
 import type { Runtime } from './invoke.js'
-import type { Notes } from './io.js'
 import type { Out } from './out.js'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
 /** Lazily created collaborators, wired by the bin (and by tests). */
 export interface Services {
+  /** The running process's facts (pid, host, liveness, Node), handed down from the bin: never looked up. */
+  readonly system: System
   /** Opens the workspace found from `cwd` (exit 4 when there is none). */
   store(cwd: string, env: Env, now: () => Date): Promise<Store>
   /** The zod document registry (schema id → zod schema), loaded only by the commands that need it. */
@@ -93,6 +96,8 @@ export interface Context {
   readonly cwd: string
   readonly env: Env
   readonly now: () => Date
+  /** The running process (cmd/system.ts), as the bin handed it down. */
+  readonly system: System
   /** `--json` was requested (commands never print JSON themselves; this only tunes stderr chatter). */
   readonly json: boolean
   /** The acting identity (from DACLI_AGENT), resolved once per invocation. */

@@ -1,4 +1,4 @@
-// "Did you mean" for data the caller named (people.md): a task reference or a
+// "Did you mean" for data the caller named: a task reference or a
 // project slug that matched nothing. The store puts what was typed
 // (`details.given`) and the closest few values (`details.closest[].value`) on
 // the not-found error; here they become complete command lines — the caller's

@@ -1,4 +1,4 @@
-// The one place that maps an error to an exit code (contract.md §1). The
+// The one place that maps an error to an exit code (COMPATIBILITY.md). The
 // classification is found anywhere on the `cause` chain, so wrapping an error
 // (`new Error('while …', { cause })`) never changes the code.
 

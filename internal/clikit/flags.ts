@@ -1,4 +1,4 @@
-// Flag declarations and the table-driven parser (contract.md §2).
+// Flag declarations and the table-driven parser (COMPATIBILITY.md).
 //
 // A declaration is plain data, so the same object drives parsing, typed values,
 // help text, `capabilities`, the build-time manifest and MCP input schemas.

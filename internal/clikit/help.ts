@@ -1,5 +1,5 @@
 // Help, usage synopses and the catalog, all generated from the command table
-// (contract.md §5). Nothing here is hand-maintained per command.
+// (COMPATIBILITY.md). Nothing here is hand-maintained per command.
 
 import { byText } from '../base/order.js'
 import { type ArgSpec, type CommandDecl, mayMutate } from './command.js'

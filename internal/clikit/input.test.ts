@@ -3,6 +3,7 @@
 // half drives the real parser through invoke() and checks that the values have the types the body is promised.
 
 import { describe, expect, expectTypeOf, test } from 'vitest'
+import { nodeSystem } from '../../cmd/system.js'
 import { arg, type Command, defineCommand, entriesOf, optionalArg } from './command.js'
 import { bool, duration, int, oneOf, str } from './flags.js'
 import { invoke, type Runtime } from './invoke.js'
@@ -75,6 +76,7 @@ function runtime(): Runtime {
     cwd: '/nonexistent',
     now: () => new Date(0),
     services: {
+      system: nodeSystem,
       store: async () => {
         throw new Error('not used')
       },

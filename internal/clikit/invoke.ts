@@ -1,8 +1,9 @@
 // invoke(): the one dispatcher behind the CLI, the MCP server and the tests
-// (contract.md §8). Order: --help → parse and reject unknown flags → refuse an
+// (COMPATIBILITY.md). Order: --help → parse and reject unknown flags → refuse an
 // undeclared --json → other usage problems → grant gate → run → render.
 
 import { FailureError, RefusedError, UsageError } from '../base/errors.js'
+import type { Notes } from '../base/notes.js'
 import type { Identity } from '../format/model.js'
 import type { Store } from '../store/store.js'
 import { type Command, type CommandEntry, callMutates, type Input, type Refusal } from './command.js'
@@ -11,7 +12,7 @@ import { closestOf, correctedCommands } from './didyoumean.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, familyHelp, usageOf } from './help.js'
-import { colorEnabled, type IO, makeNotes, type Notes, type Out, terminalWidth } from './io.js'
+import { colorEnabled, type IO, makeNotes, type Out, terminalWidth } from './io.js'
 import { envelopeOf, renderJSON, writeHumanError, writeJSON } from './render.js'
 import { guide } from './suggest.js'
 import { textGate } from './text.js'
@@ -109,10 +110,11 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     return opened
   }
   // A server (mcp serve) binds its identity at launch; every call still re-resolves it, so an identity
-  // retired meanwhile (or one whose ancestor was) is refused from its next call on (quality.md, revocation).
+  // retired meanwhile (or one whose ancestor was) is refused from its next call on.
   const bound = rt.identity
   const identity = once(async () => {
-    const who = await (await store()).identity()
+    const { identityOf } = await import('../domain/identity/identity.js')
+    const who = await identityOf(await store())
     if (bound !== undefined && who.id !== bound.id) {
       throw new RefusedError(
         'identity',
@@ -158,6 +160,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     cwd: rt.cwd,
     env: rt.env,
     now: rt.now,
+    system: rt.services.system,
     json,
     identity,
     store,

@@ -1,5 +1,5 @@
 // Human output for one stream: lines, width-aware tables with a header row, and
-// aligned fields (people.md, The terminal). Everything written passes through
+// aligned fields. Everything written passes through
 // one gate that shows control characters from data as escapes; the only escape
 // sequences that reach the terminal are this writer's own colours, which travel
 // as private-use marks carrying a per-writer nonce that data cannot forge.

@@ -1,4 +1,4 @@
-// Rendering of success documents and of errors (contract.md §3, §4).
+// Rendering of success documents and of errors (COMPATIBILITY.md).
 
 import { classifiedError, RefusedError } from '../base/errors.js'
 import { closestOf } from './didyoumean.js'

@@ -1,4 +1,4 @@
-// Suggestions when argv names no command (contract.md §5): bounded, deterministic,
+// Suggestions when argv names no command (COMPATIBILITY.md): bounded, deterministic,
 // from the live table — and every one a complete command line that exists. A family
 // alone is never suggested: its commands are. Nothing here ever runs a command.
 // (Other "did you mean" helpers — task references, project slugs — sit beside this.)

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { count } from '../base/text.js'
 import { makeNotes } from './io.js'
 import { fitColumns, makeOut } from './out.js'
-import { count, oneDecimal, shortRef, visible } from './text.js'
+import { oneDecimal, shortRef, visible } from './text.js'
 import { cut, displayWidth } from './width.js'
 
 const sink = () => {

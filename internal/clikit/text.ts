@@ -1,4 +1,4 @@
-// Text for people (people.md, The terminal): control characters from data made
+// Text for people: control characters from data made
 // visible, colour (on a terminal, never with NO_COLOR) through one gate, counts
 // with correct plurals, and the short task reference used in tables. Display
 // width and cutting live in width.ts, loaded only to render tables.
@@ -29,11 +29,6 @@ export function visible(text: string, inline = false): string {
   return text.replace(inline ? UNSAFE_INLINE : UNSAFE, escapeOne)
 }
 
-/** `1 criterion`, `2 criteria`, `1 file`, `3 files` (the plural defaults to the singular plus `s`). */
-export function count(n: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${n} ${n === 1 ? singular : pluralForm}`
-}
-
 /** `ledger/012-audit-the-writes` → `ledger/12` (tables); anything else is returned as it is. */
 export function shortRef(ref: string): string {
   const m = /^([^/]+)\/0*(\d+)(?:-[^/]*)?$/.exec(ref)
@@ -59,7 +54,7 @@ const NAMES = Object.keys(SGR) as Style[]
 
 export type Styler = (style: Style, text: string) => string
 
-/** Colour per task status (people.md: one each). */
+/** Colour per task status (one each). */
 export const STATUS_STYLE = { open: 'cyan', active: 'green', blocked: 'red', done: 'dim' } as const satisfies Record<
   string,
   Style

@@ -3,7 +3,7 @@
 // Reading uses yaml's Document API; writing edits that Document (so comments,
 // key order, quoting and unknown keys survive) and then splices only the
 // top-level entries whose value changed back into the original text, so every
-// byte outside an edited field is kept exactly (format.md: "unknown keys are
+// byte outside an edited field is kept exactly (FORMAT.md: "unknown keys are
 // preserved verbatim on rewrite, with their order and comments").
 
 import { isDeepStrictEqual } from 'node:util'

@@ -1,9 +1,8 @@
 // Names that become paths. Every project slug, note slug, agent id and event id
 // passes safeSegment() before it touches the file system, so no name can
-// escape `.dacli/` (format.md: traversal → exit 2).
+// escape `.dacli/` (FORMAT.md: traversal → exit 2).
 
-import { createHash, randomBytes } from 'node:crypto'
-import { ulid } from 'ulid'
+import { createHash } from 'node:crypto'
 import { UsageError } from '../base/errors.js'
 
 const MAX_SEGMENT = 100
@@ -75,12 +74,6 @@ export function checkText(text: string, what: string): string {
   if (text.length > 200_000) throw new UsageError(`${what} is ${text.length} characters long; the limit is 200000`)
   return text
 }
-
-/**
- * A new ULID (for the time `ms`, default now), its randomness taken from node:crypto. Left to itself, the ulid
- * package looks for `globalThis.crypto` first, and reading it loads Node's WebCrypto (~1 ms of a `task add`).
- */
-export const newUlid = (ms?: number): string => ulid(ms, () => randomBytes(1).readUInt8() / 256)
 
 /** Crockford base-32 ULID, as `newUlid()` writes it (upper case). */
 const ULID_TEXT = '[0-9A-HJKMNP-TV-Z]{26}'

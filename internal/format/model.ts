@@ -218,3 +218,6 @@ export function summaryOf(r: TaskRecord): TaskSummary {
   const { acceptance: _a, so_that: _s, context: _c, log: _l, extra_sections: _e, verifications: _v, ...summary } = r
   return summary
 }
+
+/** The root identity: the person who owns the workspace. */
+export const ROOT_ID = 'a-root'

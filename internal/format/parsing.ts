@@ -1,14 +1,13 @@
 // Everything that needs the YAML library, in one module the store loads with
 // import() on first need, so read paths served from the cache never load it.
 
-import type { TaskFileRef } from '../store/taskindex.js'
 import { type Parsed, ParseError, parseObject, renderEdited, renderNew, setScalar } from './frontmatter.js'
 import type { TaskRecord } from './model.js'
 import { recordOf, type TaskLocation } from './taskfile.js'
 
 export { ParseError, parseObject, renderEdited, renderNew, setScalar }
 
-const loc = (f: Pick<TaskFileRef, 'project' | 'status' | 'name' | 'path'>) => ({
+const loc = (f: TaskLocation) => ({
   project: f.project,
   status: f.status,
   name: f.name,
@@ -21,20 +20,14 @@ export function parseTask(text: string, loc: TaskLocation): { record: TaskRecord
   return { record: recordOf(parsed, loc), parsed }
 }
 
-export function parseTaskRecord(
-  text: string,
-  f: Pick<TaskFileRef, 'project' | 'status' | 'name' | 'path'>,
-): TaskRecord {
+export function parseTaskRecord(text: string, f: TaskLocation): TaskRecord {
   return parseTask(text, loc(f)).record
 }
 
-export function parseTaskFull(
-  text: string,
-  f: Pick<TaskFileRef, 'project' | 'status' | 'name' | 'path'>,
-): { record: TaskRecord; parsed: Parsed } {
+export function parseTaskFull(text: string, f: TaskLocation): { record: TaskRecord; parsed: Parsed } {
   return parseTask(text, loc(f))
 }
 
-export function recordOfText(text: string, f: Pick<TaskFileRef, 'project' | 'status' | 'name' | 'path'>): TaskRecord {
+export function recordOfText(text: string, f: TaskLocation): TaskRecord {
   return recordOf(parseObject(text), loc(f))
 }

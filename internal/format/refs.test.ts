@@ -1,4 +1,4 @@
-// Task references (format.md, References): every written form, qualified or not, and what an ambiguous or
+// Task references (FORMAT.md, References): every written form, qualified or not, and what an ambiguous or
 // missing one answers.
 
 import { describe, expect, test } from 'vitest'

@@ -1,8 +1,9 @@
-// Task references (format.md, References): `t-<ULID>`, the bare ULID, the
+// Task references (FORMAT.md, References): `t-<ULID>`, the bare ULID, the
 // sequence (`7`, `007`), `NNN-slug` or the slug, each optionally qualified as
 // `<project>/<form>`. A bare form that matches in two projects is ambiguous
 // (exit 2, listing the qualified candidates).
 
+import { cmd } from '../base/commands.js'
 import { NotFoundError, UsageError } from '../base/errors.js'
 import { seqText } from './model.js'
 
@@ -57,7 +58,7 @@ export function matchRef<C extends Candidate>(r: ParsedRef, cands: readonly C[])
       return cands.filter((c) => c.id === r.id)
     case 'seq':
       // A number that is live on one task and an alias of another (after a renumbering merge) matches both:
-      // the reference is ambiguous, never silently the live one (coordination.md, Numbers after a merge).
+      // the reference is ambiguous, never silently the live one.
       return cands.filter((c) => c.seq === r.seq || c.aliases?.includes(r.seq as number))
     case 'seq-slug': {
       const exact = cands.filter((c) => c.seq === r.seq && c.slug === r.slug)
@@ -74,7 +75,7 @@ export function pickOne<C extends Candidate>(ref: string, matches: readonly C[])
   if (matches.length === 0) {
     throw new NotFoundError(`no task matches "${ref}"`, {
       details: { ref },
-      next: ['dacli task list', 'dacli task list --project <project>'],
+      next: [cmd('task list'), cmd('task list --project <project>')],
     })
   }
   const candidates = [...new Set(matches.map(qualifiedRef))].sort()
@@ -92,7 +93,7 @@ export function pickOne<C extends Candidate>(ref: string, matches: readonly C[])
   // `given` and `closest` make the CLI suggest the caller's own command with each full reference (didyoumean).
   throw new UsageError(`task reference "${ref}" is ambiguous: ${listed.join('; ')}`, {
     details: { ref, candidates, tasks, given: ref, closest: candidates.map((value) => ({ value })) },
-    next: candidates.slice(0, 5).map((c) => `dacli task show ${c}`),
+    next: candidates.slice(0, 5).map((c) => cmd(`task show ${c}`)),
   })
 }
 

@@ -2,7 +2,7 @@
 // else is a usage error naming the argument — never a silent default.
 
 import { describe, expect, test } from 'vitest'
-import { services } from '../cli/services.js'
+import { services } from '../../cmd/services.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { arg, optionalArg } from '../clikit/command.js'
 import { bool, duration, int, oneOf, str } from '../clikit/flags.js'

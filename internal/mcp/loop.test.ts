@@ -1,4 +1,4 @@
-// The loop's commands (loop.md) through MCP: reachable with the `cli` tool, listed
+// The loop's commands through MCP: reachable with the `cli` tool, listed
 // in capabilities, while the 22 Tier-1 tools stay as they are. (metrics has its own:
 // internal/features/metrics/mcp.test.ts.)
 

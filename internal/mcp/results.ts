@@ -1,4 +1,4 @@
-// The exit code → MCP result mapping (mcp.md, "Results"):
+// The exit code → MCP result mapping:
 //   0        a normal result: structuredContent is the document, plus the same JSON as text;
 //   3        a normal result carrying {refused: {policy, reason, next}} — an answer, not a failure;
 //   1,2,4,5  isError with the error/v1 envelope.

@@ -1,4 +1,4 @@
-// Robustness (quality.md): malformed JSON-RPC, wrong argument types, unknown
+// Robustness: malformed JSON-RPC, wrong argument types, unknown
 // tools and a flood of calls never take the server down; every request gets an
 // answer, and nothing but protocol lines reaches stdout.
 

@@ -4,7 +4,7 @@
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { VERSION } from '../clikit/version.js'
+import { VERSION } from '../base/version.js'
 import { buildToolset, type CallRuntime, callTool, type Toolset } from './call.js'
 import type { Profile } from './tools.js'
 

@@ -1,4 +1,4 @@
-// The Tier-1 table (tools.ts) against the documented catalog (mcp.md), and every tool definition against the
+// The Tier-1 table (tools.ts) against the documented catalog, and every tool definition against the
 // declaration of the command it wraps: names, types, requiredness, descriptions and annotations are derived,
 // never restated.
 
@@ -63,7 +63,7 @@ describe('the Tier-1 table', () => {
   })
 })
 
-// The naming contract (mcp.md: `--dry-run` is the parameter `dry_run`), stated here and not borrowed from
+// The naming contract (`--dry-run` is the parameter `dry_run`), stated here and not borrowed from
 // schema.ts, so a wrong rename there fails below.
 const param = (flag: string): string => flag.split('-').join('_')
 

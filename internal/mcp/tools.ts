@@ -1,4 +1,4 @@
-// The MCP tool surface as data (mcp.md, "Two tiers"). Each Tier-1 tool names the
+// The MCP tool surface as data. Each Tier-1 tool names the
 // command-table entry it wraps; its input schema, annotations and validation are
 // derived from that entry at run time (schema.ts, args.ts), so the CLI and MCP
 // cannot disagree. This module imports nothing heavy: `capabilities` loads it to
@@ -102,7 +102,7 @@ export const TIER1: readonly ToolDef[] = [
     path: 'task done',
     description:
       'Close your task. This verifies, it does not just record: a refusal lists exactly which criterion is unmet; tick it first, never retry unchanged.',
-    // The Tier-1 surface is fixed (mcp.md): --remote/--local and the landing and token flags stay with the cli tool.
+    // The Tier-1 surface is fixed: --remote/--local and the landing and token flags stay with the cli tool.
     flags: ['allow-unverified'],
   },
   {
@@ -155,7 +155,7 @@ export const CLI_TOOL = 'cli'
 
 export type Profile = 'full' | 'minimal'
 
-/** The smallest useful set (mcp.md, "Context cost"); `cli` reaches everything else. */
+/** The smallest useful set; `cli` reaches everything else. */
 export const MINIMAL: readonly string[] = [
   'get_context',
   'next_tasks',

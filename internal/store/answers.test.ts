@@ -5,8 +5,9 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
+import { services } from '../../cmd/services.js'
+import { nodeSystem } from '../../cmd/system.js'
 import { main } from '../cli/main.js'
-import { services } from '../cli/services.js'
 import { bufferIO } from '../clikit/io.js'
 import { updateClaimCache } from '../domain/claims/arbiter.js'
 import { baseEnv, table, type Workspace, workspace } from '../testkit/ws.js'
@@ -169,9 +170,9 @@ test('the claims other clones hold are part of next’s key', async () => {
   const ws = await planned()
   for (let i = 0; i < 3; i++) await ws.ok('next', '--json')
   expect((await ws.ok('next', '--json')).json.ready.map((r: { ref: string }) => r.ref)).toEqual(['ledger/001-schema'])
-  // The remote's claims as last fetched (coordination.md): another clone holds ledger/1.
+  // The remote's claims as last fetched: another clone holds ledger/1.
   const id = (await ws.ok('task', 'show', 'ledger/1', '--json')).json.id
-  const store = await Store.open(ws.root, baseEnv(), () => new Date())
+  const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
   const at = new Date().toISOString()
   const claim = {
     task: id,

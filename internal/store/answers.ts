@@ -1,4 +1,4 @@
-// The answer memo (quality.md, the regenerable cache): a read-only command's --json document, kept under
+// The answer memo: a read-only command's --json document, kept under
 // `.dacli/cache/answers/` with the walk keys (taskindex.ts walkKeyOf) of every project it was computed from. A
 // later call with the same name is answered from the memo only when a fresh walk of each project in scope gives
 // exactly the same keys: the same task files, each with the same size, modification time and inode, none racily
@@ -14,7 +14,6 @@
 import { isUtf8 } from 'node:buffer'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { system } from '../base/system.js'
 import { cachePath, writeAll } from './filecache.js'
 import { linkOnPath, mkdirNoLinks } from './fsio.js'
 
@@ -168,7 +167,10 @@ export function writeAnswer(
   try {
     if (linkOnPath(folder) !== null) return
     mkdirNoLinks(folder)
-    tmp = path.join(folder, `.${path.basename(file)}.tmp-${system().pid}-${Date.now()}-${temps++}`)
+    tmp = path.join(
+      folder,
+      `.${path.basename(file)}.tmp-${Date.now()}-${temps++}-${Math.random().toString(16).slice(2, 10)}`,
+    )
     const fd = fs.openSync(tmp, 'w')
     try {
       const meta = JSON.stringify({ name, notes, stamps: key.stamps.length })

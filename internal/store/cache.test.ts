@@ -4,6 +4,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test, vi } from 'vitest'
+import { nodeSystem } from '../../cmd/system.js'
 import { baseEnv, workspace } from '../testkit/ws.js'
 import { fileRefOf } from './store.js'
 
@@ -56,13 +57,13 @@ test('an entry cached while its file was racily fresh is trusted only while the 
   const file = path.join(tempDir(), 'c')
   const fresh = { size: 10, mtimeMs: Date.now(), ino: 7 }
   const old = { size: 10, mtimeMs: Date.now() - 60_000, ino: 7 }
-  const a = new CacheFile(file)
+  const a = new CacheFile(file, nodeSystem)
   const sa = a.section<string>('s', 'used')
   sa.set('fresh', fresh, 'parsed A', 'content A')
   sa.set('nodigest', fresh, 'parsed B')
   sa.set('old', old, 'parsed C')
   a.save()
-  const b = new CacheFile(file).section<string>('s', 'used')
+  const b = new CacheFile(file, nodeSystem).section<string>('s', 'used')
   expect(b.get('fresh', fresh, () => 'content A')).toBe('parsed A')
   expect(b.get('fresh', fresh, () => 'content X')).toBeUndefined() // same stamp, other bytes: a miss
   expect(b.get('fresh', fresh)).toBeUndefined() // cannot verify without the content
@@ -78,13 +79,13 @@ test('a digest entry whose file has stopped being fresh is kept on its stamp alo
   const { tempDir } = await import('../testkit/ws.js')
   const file = path.join(tempDir(), 'c')
   const cachedAt = { size: 10, mtimeMs: Date.now(), ino: 7 }
-  const a = new CacheFile(file)
+  const a = new CacheFile(file, nodeSystem)
   a.section<string>('s', 'used').set('t', cachedAt, 'parsed', 'content')
   a.save()
   // A minute later: the same stamp, its modification time now well in the past.
   vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
   const later = cachedAt
-  const b = new CacheFile(file)
+  const b = new CacheFile(file, nodeSystem)
   let reads = 0
   expect(
     b.section<string>('s', 'used').get('t', later, () => {
@@ -93,7 +94,7 @@ test('a digest entry whose file has stopped being fresh is kept on its stamp alo
     }),
   ).toBe('parsed')
   b.save()
-  const c = new CacheFile(file)
+  const c = new CacheFile(file, nodeSystem)
   expect(c.section<string>('s', 'used').get('t', later)).toBe('parsed') // no content needed any more
   expect(reads).toBe(1)
   vi.useRealTimers()
@@ -107,12 +108,12 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   const file = path.join(tempDir(), 'index')
   const then = Date.now() - 60_000
   const old = (k: string) => ({ size: Number(k), mtimeMs: then, ino: 1 })
-  const a = new CacheFile(file)
+  const a = new CacheFile(file, nodeSystem)
   for (const s of ['tasks/a', 'tasks/b', 'tasks/c', 'notes/a']) a.section<string>(s, 'used').set('x', old('1'), s)
   a.save()
   const before = fs.readFileSync(file, 'utf8').split('\n')
   // Only tasks/b changes; project c is gone.
-  const b = new CacheFile(file)
+  const b = new CacheFile(file, nodeSystem)
   b.keepSections('tasks/', ['a', 'b'])
   b.section<string>('tasks/b', 'used').set('y', old('2'), 'new')
   b.save()
@@ -127,13 +128,13 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   })
   // Nothing changed: nothing is written (the inode stays).
   const ino = fs.statSync(file).ino
-  const c = new CacheFile(file)
+  const c = new CacheFile(file, nodeSystem)
   c.section<string>('tasks/a', 'used').get('x', old('1'))
   c.save()
   expect(fs.statSync(file).ino).toBe(ino)
   // A foreign or older header: every section is ignored.
   fs.writeFileSync(file, `dacli-cache 0 old\ntasks/a\t{"x":[[1,0,1],"stale"]}\n`)
-  expect(new CacheFile(file).section<string>('tasks/a', 'used').get('x', old('1'))).toBeUndefined()
+  expect(new CacheFile(file, nodeSystem).section<string>('tasks/a', 'used').get('x', old('1'))).toBeUndefined()
 })
 
 test('a reader takes a section by the table of contents; a table that does not describe its file is never trusted', async () => {
@@ -144,21 +145,21 @@ test('a reader takes a section by the table of contents; a table that does not d
   const stamp = (n: number) => ({ size: n, mtimeMs: then, ino: n })
   // Three sections of ~50 KB each: past the part of the file read first, so a section is read by its range.
   const big = (tag: string) => `${tag}:${'x'.repeat(50_000)}`
-  const w = new CacheFile(file)
+  const w = new CacheFile(file, nodeSystem)
   for (const s of ['tasks/a', 'tasks/b', 'tasks/c']) w.section<string>(s, 'used').set('f', stamp(1), big(s))
   w.save()
   const [header, table] = fs.readFileSync(file, 'utf8').split('\n') as [string, string]
   expect(header).toMatch(/^dacli-cache \d+ /)
   expect((JSON.parse(table) as unknown[][]).map((e) => e[0])).toEqual(['tasks/a', 'tasks/b', 'tasks/c'])
-  expect(new CacheFile(file).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe(big('tasks/c'))
+  expect(new CacheFile(file, nodeSystem).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe(big('tasks/c'))
   // Replaced behind the process's back (another writer): the new table and ranges are read.
-  const o = new CacheFile(file)
+  const o = new CacheFile(file, nodeSystem)
   o.section<string>('tasks/c', 'used').set('f', stamp(1), 'changed')
   o.section<string>('tasks/a', 'used').get('f', stamp(1))
   o.section<string>('tasks/b', 'used').get('f', stamp(1))
   o.save()
-  expect(new CacheFile(file).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe('changed')
-  expect(new CacheFile(file).section<string>('tasks/a', 'used').get('f', stamp(1))).toBe(big('tasks/a'))
+  expect(new CacheFile(file, nodeSystem).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe('changed')
+  expect(new CacheFile(file, nodeSystem).section<string>('tasks/a', 'used').get('f', stamp(1))).toBe(big('tasks/a'))
   // Tables that lie: offsets shifted into another section's line, ranges past the end, not JSON. Each section
   // then reads as empty, and the next save writes a file whose table holds again.
   const good = fs.readFileSync(file, 'utf8')
@@ -168,11 +169,11 @@ test('a reader takes a section by the table of contents; a table that does not d
   const past = entries.map(([n, a, b, c]) => [n, a, b, c + 1_000_000])
   for (const lie of [JSON.stringify(shifted), JSON.stringify(past), 'not json', '[["tasks/b",0,8]]']) {
     fs.writeFileSync(file, [lines[0], lie, ...lines.slice(2)].join('\n'))
-    const r = new CacheFile(file)
+    const r = new CacheFile(file, nodeSystem)
     expect(r.section<string>('tasks/b', 'used').get('f', stamp(1)), lie).toBeUndefined()
     r.section<string>('tasks/b', 'used').set('f', stamp(1), 'again')
     r.save()
-    expect(new CacheFile(file).section<string>('tasks/b', 'used').get('f', stamp(1)), lie).toBe('again')
+    expect(new CacheFile(file, nodeSystem).section<string>('tasks/b', 'used').get('f', stamp(1)), lie).toBe('again')
   }
 })
 
@@ -188,7 +189,7 @@ test('cold reads write each cache once, after the work, never once per file', as
     )
   }
   const { Store } = await import('./store.js')
-  const store = await Store.open(ws.root, baseEnv(), () => new Date())
+  const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
   const records = path.join(ws.root, '.dacli', 'cache', 'records', 'p')
   const index = path.join(ws.root, '.dacli', 'cache', 'index')
   fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
@@ -297,7 +298,7 @@ test('a summary with every field set reads back the same from the file, the inde
   const { compact, expand } = await import('./taskindex.js')
   const { summaryOf } = await import('../format/model.js')
   const { Store } = await import('./store.js')
-  const store = await Store.open(ws.root, baseEnv(), () => new Date())
+  const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
   for (const t of (await store.listTasks('p')).tasks) {
     const full = summaryOf(await store.readTaskFile(fileRefOf(ws.root, t)))
     expect(expand(JSON.parse(JSON.stringify(compact(full))), full)).toEqual(full)

@@ -2,6 +2,7 @@
 // file both sides changed (ours stays in place). They stay until a person resolves
 // them; `doctor`, `status` and `overview` report them and `record push` refuses.
 
+import { cmd } from '../base/commands.js'
 import { walkTree } from './fsio.js'
 
 const CONFLICT_COPY = /\.conflict-[0-9a-f]{7,}$/
@@ -30,5 +31,5 @@ export function conflictCopies(dir: string, opts: { skipEvents?: boolean } = {})
 
 /** What to do about one copy, naming the file to keep (config.yml, a task's .md, …). */
 export function conflictHint(relOriginal: string): string {
-  return `compare ${relOriginal} with this copy, keep what is right in ${relOriginal}, delete this copy, then dacli record (record push refuses until then)`
+  return `compare ${relOriginal} with this copy, keep what is right in ${relOriginal}, delete this copy, then ${cmd('record')} (record push refuses until then)`
 }

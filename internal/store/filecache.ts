@@ -1,4 +1,4 @@
-// Regenerable parse caches under `.dacli/cache/` (quality.md). A cache file holds
+// Regenerable parse caches under `.dacli/cache/`. A cache file holds
 // named sections (one per project and kind of object), each a map from an object
 // file to the value parsed from it. An entry is trusted only while its file's
 // size, modification time and inode are unchanged; an entry written while its
@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import type { Proc } from '../base/system.js'
 import { linkOnPath, mkdirNoLinks, sweepTemps, tempPathFor } from './fsio.js'
 
 declare const __DACLI_VERSION__: string
@@ -205,7 +206,11 @@ export class CacheFile {
   private stale = false
   private linked = false
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    /** The writing process (temp-file names, dead writers' temps swept). */
+    private readonly sys: Proc,
+  ) {}
 
   /** Learn where the sections are: from memory when the file is unchanged, else from the file's start. */
   private load(): void {
@@ -347,7 +352,7 @@ export class CacheFile {
     // Nothing read from this file: nothing to write (sections of gone projects go with the next listing that
     // reads it).
     if (this.open.size === 0) {
-      sweepTemps(path.dirname(this.file)) // a dead writer's temp file here would otherwise wait for the next rewrite
+      sweepTemps(this.sys, path.dirname(this.file)) // a dead writer's temp file here would otherwise wait for the next rewrite
       return
     }
     this.load()
@@ -360,7 +365,7 @@ export class CacheFile {
     }
     const kept = names.filter((n) => this.survivors === null || this.survivors(n))
     if (!this.stale && fresh.size === 0 && kept.length === names.length) {
-      sweepTemps(path.dirname(this.file)) // a dead writer's temp file here would otherwise wait for the next rewrite
+      sweepTemps(this.sys, path.dirname(this.file)) // a dead writer's temp file here would otherwise wait for the next rewrite
       return
     }
     // Sections copied through need the whole file (read now if only ranges were read; if it was replaced
@@ -391,7 +396,7 @@ export class CacheFile {
       at += length + 1
     }
     tocs.delete(this.file)
-    writeCache(this.file, [`${HEADER}\n${JSON.stringify(toc)}\n`, ...body])
+    writeCache(this.sys, this.file, [`${HEADER}\n${JSON.stringify(toc)}\n`, ...body])
     this.stale = false
   }
 }
@@ -401,12 +406,12 @@ export class CacheFile {
  * header or its JSON and is ignored. Dead writers' temp files in the folder are swept first. The parts are
  * written one after another.
  */
-function writeCache(file: string, parts: readonly (Buffer | string)[]): void {
+function writeCache(sys: Proc, file: string, parts: readonly (Buffer | string)[]): void {
   const dir = path.dirname(file)
-  const tmp = tempPathFor(file)
+  const tmp = tempPathFor(sys, file)
   try {
     mkdirNoLinks(dir)
-    sweepTemps(dir)
+    sweepTemps(sys, dir)
     const fd = fs.openSync(tmp, 'w')
     try {
       for (const part of parts) writeAll(fd, part)

@@ -1,13 +1,14 @@
 // Durable file writes: a temp file in the same folder, fsync, rename, fsync the
-// folder (format.md, Concurrency). Readers ignore temp files; the next writer in
+// folder (FORMAT.md, Concurrency). Readers ignore temp files; the next writer in
 // a folder removes temp files whose writer is dead.
 
 import { isUtf8 } from 'node:buffer'
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { cmd } from '../base/commands.js'
 import { FailureError } from '../base/errors.js'
-import { system } from '../base/system.js'
+import { hostTag, type Proc } from '../base/system.js'
 import { InvalidTextError } from '../format/model.js'
 
 /** The workspace folder's name (workspace.ts re-exports it as WORKSPACE_DIR). */
@@ -17,22 +18,8 @@ const TEMP_MARK = '.dacli-tmp-'
 /** `.<name>.dacli-tmp-<pid>-<host hash>-<random>` */
 const TEMP_RE = /^\..*\.dacli-tmp-(\d+)-([0-9a-f]{8})-[0-9a-f]+$/
 
-/**
- * A host as temp-file names carry it: 8 hex digits of a hash of the whole host name. (The first bytes of the
- * name would make `ip-10-0-0-1` and `ip-10-0-0-2` one host, so one could sweep the other's live temp file on
- * a shared volume.)
- */
-export const hostTagOf = (host: string): string => createHash('sha256').update(host, 'utf8').digest('hex').slice(0, 8)
-
-/** This host's tag (from the installed System, so a test that plays another host gets that host's tag). */
-export const hostTag = (): string => hostTagOf(system().hostname)
-
 export function isTempName(name: string): boolean {
   return name.includes(TEMP_MARK)
-}
-
-export function pidAlive(pid: number): boolean {
-  return system().isAlive(pid)
 }
 
 function fsyncDir(dir: string): void {
@@ -49,7 +36,7 @@ function fsyncDir(dir: string): void {
 
 // ------------------------------------------------------------------ no links under .dacli/
 //
-// The one path-safety rule of the store (quality.md, hostile workspace files): dacli never reads or
+// The one path-safety rule of the store: dacli never reads or
 // writes through a symbolic link anywhere below `.dacli/` — not only `.dacli` itself and the leaf,
 // but every folder between (`projects/<slug>`, `tasks/active`, `agents`, `events`, `cache`, `locks` …).
 // Writes build their folders one component at a time without following links (mkdirNoLinks);
@@ -61,7 +48,7 @@ export class LinkError extends FailureError {
   constructor(readonly link: string) {
     super(`${link} is a symbolic link; dacli never reads or writes through a link inside .dacli/`, {
       details: { path: link, code: 'symlink-in-workspace' },
-      next: ['replace the link with the real folder or file (dacli doctor lists every link)'],
+      next: [`replace the link with the real folder or file (${cmd('doctor')} lists every link)`],
     })
   }
 }
@@ -158,17 +145,22 @@ export function removeFile(file: string): void {
 }
 
 /** A fresh temp file name beside `file`: readers skip it, and once its writer is dead the next writer sweeps it. */
-export function tempPathFor(file: string): string {
-  const name = `.${path.basename(file)}${TEMP_MARK}${system().pid}-${hostTag()}-${randomBytes(4).toString('hex')}`
+export function tempPathFor(sys: Proc, file: string): string {
+  const name = `.${path.basename(file)}${TEMP_MARK}${sys.pid}-${hostTag(sys)}-${randomBytes(4).toString('hex')}`
   return path.join(path.dirname(file), name)
 }
 
 /** Write `content` to `file` atomically and durably. With `exclusive`, fail (EEXIST) when the file exists. */
-export function atomicWrite(file: string, content: string | Buffer, opts: { exclusive?: boolean } = {}): void {
+export function atomicWrite(
+  sys: Proc,
+  file: string,
+  content: string | Buffer,
+  opts: { exclusive?: boolean } = {},
+): void {
   const dir = path.dirname(file)
   mkdirNoLinks(dir)
-  sweepTemps(dir) // the next writer in a folder removes what dead writers left behind
-  const tmp = tempPathFor(file)
+  sweepTemps(sys, dir) // the next writer in a folder removes what dead writers left behind
+  const tmp = tempPathFor(sys, file)
   const fd = fs.openSync(tmp, 'wx', 0o644)
   try {
     fs.writeSync(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content)
@@ -195,7 +187,7 @@ export function atomicWrite(file: string, content: string | Buffer, opts: { excl
 }
 
 /** Remove temp files in `dir` whose writer (same host) is no longer alive. Returns the names removed. */
-export function sweepTemps(dir: string): string[] {
+export function sweepTemps(sys: Proc, dir: string): string[] {
   const removed: string[] = []
   let names: string[]
   try {
@@ -205,7 +197,7 @@ export function sweepTemps(dir: string): string[] {
   }
   for (const n of names) {
     const m = TEMP_RE.exec(n)
-    if (m === null || m[2] !== hostTag() || pidAlive(Number(m[1]))) continue
+    if (m === null || m[2] !== hostTag(sys) || sys.isAlive(Number(m[1]))) continue
     try {
       fs.unlinkSync(path.join(dir, n))
       removed.push(n)
@@ -251,14 +243,14 @@ export function foldersUnder(root: string, skipTop: ReadonlySet<string>, max: nu
 }
 
 /** Temp files anywhere under `root` (doctor's `stale-temp`), with whether their writer looks dead. */
-export function findTemps(root: string): { path: string; dead: boolean }[] {
+export function findTemps(sys: Proc, root: string): { path: string; dead: boolean }[] {
   const out: { path: string; dead: boolean }[] = []
   walkTree(root, (p, e, dir) => {
-    // `worktrees/` holds task checkouts (coordination.md), not workspace files.
+    // `worktrees/` holds task checkouts, not workspace files.
     if (e.isDirectory()) return dir !== root || e.name !== 'worktrees'
     if (isTempName(e.name)) {
       const m = TEMP_RE.exec(e.name)
-      out.push({ path: p, dead: m === null || m[2] !== hostTag() || !pidAlive(Number(m[1])) })
+      out.push({ path: p, dead: m === null || m[2] !== hostTag(sys) || !sys.isAlive(Number(m[1])) })
     }
     return false
   })

@@ -1,14 +1,14 @@
-// `dacli init`: create `.dacli/` (format.md layout). Inside a git work tree the
+// `dacli init`: create `.dacli/` (FORMAT.md layout). Inside a git work tree the
 // workspace goes to the repository root (the main worktree's, from a linked
 // worktree) unless `here` is set.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { gitInfoAt } from '../adapters/git/discover.js'
+import { cmd } from '../base/commands.js'
 import { ConflictError, FailureError, UsageError } from '../base/errors.js'
-import { ROOT_ID } from '../domain/identity/identity.js'
-import { newUlid } from '../format/ids.js'
-import { stamp } from '../format/model.js'
+import { newUlid } from '../base/ids.js'
+import { ROOT_ID, stamp } from '../format/model.js'
 import {
   DEFAULT_RECORD_BRANCH,
   FORMAT_VERSION,
@@ -43,7 +43,7 @@ export function initWorkspace(
   if (opts.here && git?.linked) {
     throw new UsageError(
       `--here inside a linked worktree would make a store dacli never reads: every worktree of a clone uses the main worktree's (${path.join(git.mainWorkTree, WORKSPACE_DIR)})`,
-      { next: [`dacli init (creates it in ${git.mainWorkTree})`] },
+      { next: [cmd(`init (creates it in ${git.mainWorkTree})`)] },
     )
   }
   const root = opts.here || git === null ? path.resolve(cwd) : git.mainWorkTree
@@ -58,10 +58,10 @@ export function initWorkspace(
   if (exists) {
     throw new ConflictError(`a workspace already exists at ${dir}`, {
       details: { path: dir },
-      next: ['dacli status'],
+      next: [cmd('status')],
     })
   }
-  // A clone without its workspace yet (coordination.md, A fresh clone): the remote's is one pull away.
+  // A clone without its workspace yet: the remote's is one pull away.
   const cloneHasOne = git !== null && fs.existsSync(path.join(git.mainWorkTree, WORKSPACE_DIR))
   const remote = opts.force || cloneHasOne ? null : remoteWithRecord(git)
   if (remote !== null) {
@@ -69,7 +69,7 @@ export function initWorkspace(
       `the remote \`${remote}\` has a dacli record branch: run \`${pullCommand(remote)}\` to get its workspace (init --force starts a separate one)`,
       {
         details: { remote, record_branch: DEFAULT_RECORD_BRANCH },
-        next: [pullCommand(remote), 'dacli init --force (a separate workspace, with its own id)'],
+        next: [pullCommand(remote), cmd('init --force (a separate workspace, with its own id)')],
       },
     )
   }

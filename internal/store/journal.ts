@@ -13,8 +13,8 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { cmd } from '../base/commands.js'
 import { RefusedError, UsageError } from '../base/errors.js'
-import { system } from '../base/system.js'
 
 const CHANGE_KINDS = [
   'task.created',
@@ -75,9 +75,10 @@ function ensureJournal(dir: string): { tag: string; start: number } {
   const folder = path.dirname(file)
   fs.mkdirSync(folder, { recursive: true })
   const ignore = path.join(folder, '.gitignore')
-  if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '# local change journal (dacli watch); never committed\n*\n')
+  if (!fs.existsSync(ignore))
+    fs.writeFileSync(ignore, '# local change journal (what `watch` reads); never committed\n*\n')
   const tag = randomBytes(6).toString('hex')
-  const tmp = path.join(folder, `.${FILE}.${system().pid}-${randomBytes(4).toString('hex')}`)
+  const tmp = path.join(folder, `.${FILE}.${randomBytes(6).toString('hex')}`)
   fs.writeFileSync(tmp, `${JSON.stringify({ journal: HEADER_KIND, version: 1, tag })}\n`)
   try {
     fs.linkSync(tmp, file) // exclusive: two first writers agree on one header
@@ -141,7 +142,7 @@ export function parseCursor(text: string): Cursor {
   if (m === null) {
     throw new UsageError(`"${text.slice(0, 60)}" is not a watch cursor (it looks like 0123456789ab:1234)`, {
       details: { cursor: text.slice(0, 200) },
-      next: ['use the cursor of the last event you saw (its "cursor" field)', 'dacli watch (from now)'],
+      next: ['use the cursor of the last event you saw (its "cursor" field)', cmd('watch (from now)')],
     })
   }
   return { tag: m[1] as string, offset: Number(m[2]) }
@@ -176,7 +177,7 @@ export function validateCursor(dir: string, c: Cursor): void {
   const refuse = (why: string) =>
     new RefusedError('cursor', `cannot resume from ${formatCursor(c)}: ${why}`, {
       details: { cursor: formatCursor(c), journal: tag },
-      next: ['dacli watch (from now)'],
+      next: [cmd('watch (from now)')],
     })
   if (c.tag !== tag) throw refuse('it belongs to another change journal (this one was created after it)')
   if (c.offset < start || c.offset > size) throw refuse('it is beyond the end of the change journal')
@@ -272,7 +273,7 @@ export async function followChanges(
     if (tag !== null && tag !== at.tag) {
       throw new RefusedError('cursor', 'the change journal was replaced while it was being followed', {
         details: { cursor: formatCursor(at), journal: tag },
-        next: ['dacli watch (from now)'],
+        next: [cmd('watch (from now)')],
       })
     }
     const { changes, next } = readChanges(dir, at)

@@ -1,15 +1,17 @@
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
+import { nodeSystem } from '../../cmd/system.js'
 import { ConflictError } from '../base/errors.js'
-import { installSystem, type System, system } from '../base/system.js'
+import { hostTagOf, type System } from '../base/system.js'
 import { tempDir } from '../testkit/ws.js'
-import { atomicWrite, findTemps, hostTagOf, sweepTemps, tempPathFor } from './fsio.js'
+import { atomicWrite, findTemps, sweepTemps, tempPathFor } from './fsio.js'
 import { acquireLock, listLocks, readHolder } from './lock.js'
 
-const real = system()
-afterEach(() => installSystem(real))
+const real = nodeSystem
+/** The lock options of this process. */
+const me = { system: real }
 
 /** The pid of a process that has exited (a dead writer or holder on this host). */
 async function deadPid(): Promise<number> {
@@ -18,19 +20,12 @@ async function deadPid(): Promise<number> {
   return child.pid as number
 }
 
-/** Run `f` as another process: `as` replaces this process's facts (pid, host) while it runs. */
-function asProcess<T>(as: Partial<System>, f: () => T): T {
-  installSystem({ ...real, ...as })
-  try {
-    return f()
-  } finally {
-    installSystem(real)
-  }
-}
+/** Another process: `as` replaces this process's facts (pid, host). */
+const asProcess = (as: Partial<System>): System => ({ ...real, ...as })
 
 /** A temp file left by a writer with these facts, named exactly as that writer names it (no format known here). */
 function leftBy(dir: string, as: Partial<System>): string {
-  const tmp = asProcess(as, () => tempPathFor(path.join(dir, 'a.md')))
+  const tmp = tempPathFor(asProcess(as), path.join(dir, 'a.md'))
   fs.writeFileSync(tmp, 'partial')
   return path.basename(tmp)
 }
@@ -38,18 +33,18 @@ function leftBy(dir: string, as: Partial<System>): string {
 describe('locks', () => {
   test('exclusive: a second acquirer waits, then gets a conflict (5) naming the holder', async () => {
     const dir = tempDir()
-    const a = await acquireLock(dir, 'x')
-    const err = await acquireLock(dir, 'x', { waitMs: 50 }).catch((e) => e)
+    const a = await acquireLock(dir, 'x', me)
+    const err = await acquireLock(dir, 'x', { ...me, waitMs: 50 }).catch((e) => e)
     expect(err).toBeInstanceOf(ConflictError)
     expect((err as ConflictError).details.holder).toMatchObject({ pid: process.pid })
     a.release()
-    const b = await acquireLock(dir, 'x', { waitMs: 50 })
+    const b = await acquireLock(dir, 'x', { ...me, waitMs: 50 })
     b.release()
   })
 
   test('release removes only a lock that still carries our token', async () => {
     const dir = tempDir()
-    const a = await acquireLock(dir, 'x')
+    const a = await acquireLock(dir, 'x', me)
     const file = path.join(dir, 'x.lock')
     const h = readHolder(file)
     fs.writeFileSync(file, JSON.stringify({ ...h, token: 'someone-else' }))
@@ -64,15 +59,15 @@ describe('locks', () => {
       JSON.stringify({
         pid: await deadPid(),
         started: null,
-        host: system().hostname,
+        host: real.hostname,
         token: 'dead',
         time: new Date().toISOString(),
         scope: 'x',
       }),
     )
-    expect(listLocks(dir)[0]?.dead).toBe(true)
+    expect(listLocks(real, dir)[0]?.dead).toBe(true)
     // With no time to wait, only a takeover can succeed.
-    const l = await acquireLock(dir, 'x', { waitMs: 0 })
+    const l = await acquireLock(dir, 'x', { ...me, waitMs: 0 })
     expect(l.tookOver).toBe(true)
     l.release()
   })
@@ -82,8 +77,8 @@ describe('atomic writes', () => {
   test('exclusive writes refuse an existing file and leave it as it was', () => {
     const dir = tempDir()
     const f = path.join(dir, 'a.md')
-    atomicWrite(f, 'one')
-    expect(() => atomicWrite(f, 'two', { exclusive: true })).toThrow(/EEXIST/)
+    atomicWrite(real, f, 'one')
+    expect(() => atomicWrite(real, f, 'two', { exclusive: true })).toThrow(/EEXIST/)
     expect(fs.readFileSync(f, 'utf8')).toBe('one')
     expect(fs.readdirSync(dir)).toEqual(['a.md'])
   })
@@ -91,8 +86,8 @@ describe('atomic writes', () => {
   test('a dead writer’s temp file on this host is swept by the next writer in the folder', async () => {
     const dir = tempDir()
     const name = leftBy(dir, { pid: await deadPid() })
-    expect(findTemps(dir)).toEqual([{ path: path.join(dir, name), dead: true }])
-    atomicWrite(path.join(dir, 'b.md'), 'next')
+    expect(findTemps(real, dir)).toEqual([{ path: path.join(dir, name), dead: true }])
+    atomicWrite(real, path.join(dir, 'b.md'), 'next')
     expect(fs.readdirSync(dir).sort()).toEqual(['b.md'])
   })
 
@@ -100,9 +95,9 @@ describe('atomic writes', () => {
     const dir = tempDir()
     const live = leftBy(dir, {})
     const elsewhere = leftBy(dir, { pid: await deadPid(), hostname: `${real.hostname}-elsewhere` })
-    expect(sweepTemps(dir)).toEqual([])
+    expect(sweepTemps(real, dir)).toEqual([])
     expect(
-      findTemps(dir)
+      findTemps(real, dir)
         .map((t) => [path.basename(t.path), t.dead])
         .sort(),
     ).toEqual(
@@ -121,7 +116,7 @@ describe('atomic writes', () => {
     // Played out: ip-10-0-0-2's writer died mid-write (as far as ip-10-0-0-1 can tell); ip-10-0-0-1 must not sweep it.
     const dir = tempDir()
     const theirs = leftBy(dir, { hostname: 'ip-10-0-0-2', pid: await deadPid() })
-    expect(asProcess({ hostname: 'ip-10-0-0-1' }, () => sweepTemps(dir))).toEqual([])
+    expect(sweepTemps(asProcess({ hostname: 'ip-10-0-0-1' }), dir)).toEqual([])
     expect(fs.readdirSync(dir)).toEqual([theirs])
   })
 })

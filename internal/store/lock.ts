@@ -1,4 +1,4 @@
-// Scoped lock files under `.dacli/locks/` (format.md, Concurrency): created
+// Scoped lock files under `.dacli/locks/` (FORMAT.md, Concurrency): created
 // exclusively, holding the holder's pid, pid start time, host and a token.
 // A lock whose holder is provably dead is taken over; a live one is waited for
 // with backoff and, past the wait budget, the command fails with exit 5 naming
@@ -7,9 +7,10 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { cmd } from '../base/commands.js'
 import { ConflictError, FailureError } from '../base/errors.js'
-import { system } from '../base/system.js'
-import { linkOnPath, mkdirNoLinks, pidAlive } from './fsio.js'
+import type { Proc } from '../base/system.js'
+import { linkOnPath, mkdirNoLinks } from './fsio.js'
 
 export interface LockHolder {
   pid: number
@@ -41,8 +42,8 @@ function startTimeOf(pid: number): string | null {
 
 let selfStart: { pid: number; started: string | null } | null = null
 /** This process's start time, read once per pid. */
-const ownStart = (): string | null => {
-  const pid = system().pid
+const ownStart = (sys: Proc): string | null => {
+  const pid = sys.pid
   if (selfStart?.pid !== pid) selfStart = { pid, started: startTimeOf(pid) }
   return selfStart.started
 }
@@ -57,7 +58,7 @@ export function readHolder(file: string): LockHolder | null {
 }
 
 /** Dead for certain: same host and the pid is gone (or now belongs to a different process). */
-function holderIsDead(h: LockHolder | null, file: string, now = Date.now()): boolean {
+function holderIsDead(sys: Proc, h: LockHolder | null, file: string, now = Date.now()): boolean {
   if (h === null) {
     // Unreadable or half-written: only a crash between create and write leaves that; give it a moment.
     try {
@@ -66,8 +67,8 @@ function holderIsDead(h: LockHolder | null, file: string, now = Date.now()): boo
       return false
     }
   }
-  if (h.host !== system().hostname) return now - Date.parse(h.time) > 10 * 60_000
-  if (!pidAlive(h.pid)) return true
+  if (h.host !== sys.hostname) return now - Date.parse(h.time) > 10 * 60_000
+  if (!sys.isAlive(h.pid)) return true
   const started = startTimeOf(h.pid)
   return h.started !== null && started !== null && started !== h.started
 }
@@ -75,6 +76,8 @@ function holderIsDead(h: LockHolder | null, file: string, now = Date.now()): boo
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 export interface LockOptions {
+  /** The locking process (the holder it writes; whether another holder is alive). */
+  system: Proc
   /** How long to wait for a live holder before giving up (exit 5). */
   waitMs?: number
 }
@@ -85,7 +88,7 @@ const DEFAULT_LOCK_WAIT_MS = 10_000
 const LOCK_SCOPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$/
 
 /** Acquire the lock `<dir>/<scope>.lock`. */
-export async function acquireLock(dir: string, scope: string, opts: LockOptions = {}): Promise<Lock> {
+export async function acquireLock(dir: string, scope: string, opts: LockOptions): Promise<Lock> {
   // A scope is built from ids; one that is not a plain name would put the lock file (and its removal) elsewhere.
   if (!LOCK_SCOPE.test(scope)) {
     throw new FailureError(`refusing the lock scope ${JSON.stringify(scope.slice(0, 120))}: not a plain name`, {
@@ -96,9 +99,9 @@ export async function acquireLock(dir: string, scope: string, opts: LockOptions 
   const file = path.join(dir, `${scope}.lock`)
   const token = randomBytes(12).toString('hex')
   const holder: LockHolder = {
-    pid: system().pid,
-    started: ownStart(),
-    host: system().hostname,
+    pid: opts.system.pid,
+    started: ownStart(opts.system),
+    host: opts.system.hostname,
     token,
     time: new Date().toISOString(),
     scope,
@@ -129,7 +132,7 @@ export async function acquireLock(dir: string, scope: string, opts: LockOptions 
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
     }
     const h = readHolder(file)
-    if (holderIsDead(h, file) && takeOver(file, h)) {
+    if (holderIsDead(opts.system, h, file) && takeOver(file, h)) {
       tookOver = true
       continue
     }
@@ -138,7 +141,7 @@ export async function acquireLock(dir: string, scope: string, opts: LockOptions 
       throw new ConflictError(`${scope} is locked by ${who}; waited ${waitMs} ms`, {
         details: { lock: scope, holder: h === null ? null : { pid: h.pid, host: h.host, since: h.time } },
         next: [
-          'retry shortly; if the holder is gone, `dacli doctor` reports the stale lock and the next write takes it over',
+          `retry shortly; if the holder is gone, \`${cmd('doctor')}\` reports the stale lock and the next write takes it over`,
         ],
       })
     }
@@ -180,7 +183,7 @@ function takeOver(file: string, judged: LockHolder | null): boolean {
 }
 
 /** Lock files in a folder with their holders (doctor's `stale-lock`). */
-export function listLocks(dir: string): { file: string; holder: LockHolder | null; dead: boolean }[] {
+export function listLocks(sys: Proc, dir: string): { file: string; holder: LockHolder | null; dead: boolean }[] {
   let names: string[]
   if (linkOnPath(dir) !== null) return [] // doctor reports the link itself
   try {
@@ -193,7 +196,7 @@ export function listLocks(dir: string): { file: string; holder: LockHolder | nul
     .map((n) => {
       const file = path.join(dir, n)
       const holder = readHolder(file)
-      return { file, holder, dead: holderIsDead(holder, file) }
+      return { file, holder, dead: holderIsDead(sys, holder, file) }
     })
 }
 
@@ -202,7 +205,7 @@ export async function withLock<T>(
   dir: string,
   scope: string,
   fn: (lock: Lock) => Promise<T> | T,
-  opts?: LockOptions,
+  opts: LockOptions,
 ): Promise<T> {
   const lock = await acquireLock(dir, scope, opts)
   try {

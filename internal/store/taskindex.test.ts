@@ -7,9 +7,10 @@ import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
+import { nodeSystem } from '../../cmd/system.js'
+import { hostTag } from '../base/system.js'
 import { workspace } from '../testkit/ws.js'
 import { CacheFile, cachePath } from './filecache.js'
-import { hostTag } from './fsio.js'
 import { type Listing, listProject } from './taskindex.js'
 
 test('the cache is rewritten when its entries change, not on every listing of a fresh file', async () => {
@@ -34,7 +35,7 @@ test('the cache is rewritten when its entries change, not on every listing of a 
   expect(entries()['open/001-fresh-one.md']?.length).toBe(3) // stamp, summary, content digest
   // A dead writer's half-written cache is swept by the next listing even though nothing is rewritten.
   const dead = spawnSync('true').pid
-  const tag = hostTag()
+  const tag = hostTag(nodeSystem)
   const temp = path.join(path.dirname(cache), `.index.dacli-tmp-${dead}-${tag}-0badf00d`)
   fs.writeFileSync(temp, '{"v":')
   expect((await list()).tasks[0].title).toBe('Fresh one')
@@ -69,7 +70,7 @@ test('a process keeps no summaries between listings: each listing takes them fro
   let opened = 0
   const section = () => {
     opened++
-    return new CacheFile(cachePath(p.dir, 'index')).section<unknown[]>('tasks/p', 'used')
+    return new CacheFile(cachePath(p.dir, 'index'), nodeSystem).section<unknown[]>('tasks/p', 'used')
   }
   const listings = []
   for (let i = 0; i < 3; i++) listings.push(await listProject(p, 'p', section))

@@ -1,5 +1,5 @@
 // Listing a project's task files, with a regenerable cache of parsed summaries
-// under `.dacli/cache/` (quality.md). The cache is never trusted without
+// under `.dacli/cache/`. The cache is never trusted without
 // validation: an entry is used only when the file's size, modification time and
 // inode match, and entries written while their file was still "racily" fresh are
 // re-read. Deleting the cache changes nothing but speed.

@@ -1,11 +1,12 @@
-// Finding the workspace (format.md: walk up to the nearest `.dacli/`, stopping at
+// Finding the workspace (FORMAT.md: walk up to the nearest `.dacli/`, stopping at
 // the git repository root; a linked worktree always resolves to its main
 // worktree's store) and reading `config.yml`. The git layout is read by
-// internal/gitx/discover.ts, which knows `.git` files and `commondir`.
+// internal/adapters/git/discover.ts, which knows `.git` files and `commondir`.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../adapters/git/discover.js'
+import { cmd } from '../base/commands.js'
 import { FailureError, NotFoundError, UsageError } from '../base/errors.js'
 import { frontOf, readFront } from '../format/flat.js'
 import { assertNoLinks, readText } from './fsio.js'
@@ -32,7 +33,7 @@ export interface Located {
   git: GitInfo | null
   /**
    * In a linked worktree: its own checked-out copy of the store, which dacli ignores in favour of the main
-   * worktree's (coordination.md, One store per clone); null otherwise.
+   * worktree's; null otherwise.
    */
   shadowed: string | null
 }
@@ -107,8 +108,7 @@ export function remoteWithRecord(git: GitInfo | null): string | null {
   return git === null ? null : (remotesWithBranch(git.commonDir, DEFAULT_RECORD_BRANCH)[0] ?? null)
 }
 
-export const pullCommand = (remote: string) =>
-  remote === 'origin' ? 'dacli record pull' : `dacli record pull ${remote}`
+export const pullCommand = (remote: string) => (remote === 'origin' ? cmd('record pull') : cmd(`record pull ${remote}`))
 
 /** Exit 4, with the way forward: `record pull` when a remote has the record, else `init`. */
 function noWorkspace(git: GitInfo | null, ownCopy: string | null): NotFoundError {
@@ -128,8 +128,8 @@ function noWorkspace(git: GitInfo | null, ownCopy: string | null): NotFoundError
     next.push(`check out the branch that holds .dacli/ in the main worktree (${git.mainWorkTree})`)
   }
   if (remote === null) {
-    message += ' (run `dacli init`)'
-    next.push('dacli init')
+    message += ` (run \`${cmd('init')}\`)`
+    next.push(cmd('init'))
   }
   return new NotFoundError(message, { details, next })
 }
@@ -144,7 +144,7 @@ export interface Config {
   claim_lease_ms: number | null
   /** WIP capacity (active tasks), or null when unset. */
   wip_limit: number | null
-  /** `claims: {remote: R}`: the git remote that arbitrates claims (coordination.md), or null (claims stay in the clone). */
+  /** `claims: {remote: R}`: the git remote that arbitrates claims, or null (claims stay in the clone). */
   claims_remote: string | null
   raw: Record<string, unknown>
 }

@@ -1,21 +1,21 @@
-// The architecture check behind internal/cli/arch.test.ts. Nothing here reads
-// source text with regular expressions:
+// The architecture check behind internal/cli/arch.test.ts (ARCHITECTURE.md, "Rules"). Nothing here reads
+// source text with regular expressions alone:
 //
-//   - the import graph comes from esbuild's metafile: every non-test module under
-//     internal/ and cmd/ is bundled (nothing written), so each import is resolved
-//     by a real resolver, `import type` is gone, and an import esbuild cannot
-//     name (a computed `import(x)`, a template literal, a `require`) is reported
-//     instead of silently skipped;
-//   - what a module does with globals (`process`, `globalThis`, a clock, `fetch`,
-//     `localeCompare`) comes from Biome's semantic model (destructuring and
-//     aliases included), through the rules biome.json declares for internal/ and
-//     internal/engines/;
-//   - where each command lives comes from the build's own collection of the
-//     commands (scripts/build.mjs, the same that writes the manifest's loaders);
-//   - a slice's size is its non-test TypeScript lines, counted as `wc -l` does.
+//   - the rooms' import rules and the absence of cycles between folders come from dependency-cruiser, with the
+//     rule set in .dependency-cruiser.cjs (each rule named there is a rule here);
+//   - which modules load a heavy package by a static import comes from esbuild's metafile: every non-test
+//     module under internal/ and cmd/ is bundled (nothing written), so each import is resolved by a real
+//     resolver, `import type` is gone, and an import esbuild cannot name (a computed `import(x)`, a template
+//     literal, a `require`) is reported instead of silently skipped;
+//   - what a module does with globals (`process`, `globalThis`, a clock, `localeCompare`) and which string
+//     literals name git's own files come from Biome's semantic model and its GritQL plugins (biome.json);
+//   - command text (`dacli task claim …`) is found in string and template literals parsed by swc, and
+//     checked against the command table's families;
+//   - where each command lives comes from the build's own collection of the commands (scripts/build.mjs);
+//   - a file's size is its lines as `wc -l` counts them, and a comment's citations are file names.
 //
-// `checkArchitecture(root)` runs all four over any copy of the tree, so a test
-// can plant a violation in a temporary copy and see it reported.
+// `checkArchitecture(root)` runs them all over any copy of the tree, so a test can plant a violation in a
+// temporary copy and see it reported.
 
 import { execFile } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
@@ -24,6 +24,7 @@ import * as path from 'node:path'
 import { promisify } from 'node:util'
 import { build, type Message, type Metafile } from 'esbuild'
 import { generateManifest } from '../../scripts/build.mjs'
+import { scanText } from './jstext.js'
 import { REPO_ROOT } from './ws.js'
 
 export interface Violation {
@@ -182,7 +183,7 @@ function heavyViolations(edges: readonly ImportEdge[]): Violation[] {
     return r
   }
   const out: Violation[] = []
-  const bad = (e: ImportEdge, detail: string) => out.push({ rule: '8 heavy', file: e.from, detail })
+  const bad = (e: ImportEdge, detail: string) => out.push({ rule: 'heavy', file: e.from, detail })
   for (const h of HEAVY) {
     for (const e of edges) {
       if (e.external && h.pkg.test(e.to) && !h.imports(e.from)) bad(e, `imports ${e.to}: only ${h.where} may`)
@@ -192,66 +193,6 @@ function heavyViolations(edges: readonly ImportEdge[]): Violation[] {
       const how = e.to === via ? '' : ` through ${e.to}`
       bad(e, `loads ${via}${how} by a static import: only ${h.where} may; use import()`)
     }
-  }
-  return out
-}
-
-/** The layering rules, over the graph. Each returns the edges it forbids. */
-function graphViolations(edges: readonly ImportEdge[]): Violation[] {
-  const out: Violation[] = []
-  const bad = (rule: string, e: ImportEdge, why: string) =>
-    out.push({ rule, file: e.from, detail: `imports ${e.to} (${e.kind}): ${why}` })
-  for (const e of edges) {
-    const f = e.from
-    if (under(f, 'internal') && under(e.to, 'cmd')) bad('layers', e, 'nothing under internal/ imports the bin')
-
-    // 1. Slices never import each other.
-    const a = sliceOf(f)
-    const b = sliceOf(e.to)
-    if (a !== null && b !== null && a !== b) bad('1 slices', e, `the ${a} slice imports the ${b} slice`)
-
-    // 2. The app layer (the CLI, the MCP server, the board) imports the kernel, base and the slices' index.ts /
-    // json.ts only.
-    if (under(f, 'internal/cli') || under(f, 'internal/mcp') || under(f, 'internal/board')) {
-      const ok = e.external
-        ? isNode(e) ||
-          (e.to === 'zod' && f === 'internal/cli/documents.ts') ||
-          (/^@modelcontextprotocol\/sdk\//.test(e.to) && under(f, 'internal/mcp'))
-        : ['internal/clikit', 'internal/base', 'internal/cli', 'internal/mcp', 'internal/board'].some((d) =>
-            under(e.to, d),
-          ) ||
-          // The composition root (services.ts, autorecord.ts) loads the store, the adapters and the servers lazily.
-          ((f === 'internal/cli/services.ts' || f === 'internal/cli/autorecord.ts') && e.kind === 'dynamic-import') ||
-          /^internal\/features\/[^/]+\/(index|json)\.ts$/.test(e.to) ||
-          // The generated table loads each command module on first use.
-          (f === 'internal/cli/manifest.gen.ts' && e.kind === 'dynamic-import' && sliceOf(e.to) !== null)
-      if (!ok) bad('2 app layer', e, 'the app layer imports only the kernel, base and the slices’ exports')
-    }
-
-    // 3. The plan is pure: itself and the pure base modules, nothing external (not even node:*).
-    if (under(f, 'internal/domain/plan')) {
-      const ok =
-        !e.external &&
-        (under(e.to, 'internal/domain/plan') || /^internal\/base\/(order|duration|distance)\.ts$/.test(e.to))
-      if (!ok) bad('3 engines', e, 'domain/plan imports only itself and base/{order,duration,distance}')
-    }
-
-    // 4. Only cmd/ touches process: not through an import either. No createRequire: a require() is invisible here.
-    if (under(f, 'internal') && e.external && /^(node:)?(process|module)$/.test(e.to)) {
-      bad('4 process', e, e.to.endsWith('process') ? 'only cmd/ touches process' : 'no createRequire')
-    }
-
-    // The kernel sits below the slices and the adapters: it imports itself, base and the typed errors.
-    if (under(f, 'internal/clikit')) {
-      const ok = e.external
-        ? isNode(e) || e.to === 'zod' || e.to === 'get-east-asian-width'
-        : under(e.to, 'internal/clikit') || under(e.to, 'internal/base')
-      if (!ok) bad('kernel', e, 'the kernel imports only clikit and base')
-    }
-
-    // Leaves: base/* imports only base (and node:*).
-    if (under(f, 'internal/base') && !under(e.to, 'internal/base') && !isNode(e))
-      bad('leaves', e, 'base imports only base')
   }
   return out
 }
@@ -279,10 +220,10 @@ interface BiomeReport {
 
 /** The architecture rule a Biome diagnostic stands for. */
 function lintRule(category: string, text: string, file: string): string {
-  if (category === 'plugin') return 'typed inputs'
+  if (category === 'plugin') return text.includes('internal/adapters/git alone') ? 'git internals' : 'typed inputs'
   if (category === 'lint/suspicious/noConsole') return 'console'
   if (text.includes('localeCompare')) return 'order'
-  return file.startsWith('internal/domain/plan/') ? '3 engines' : '4 process'
+  return file.startsWith('internal/domain/plan/') ? 'pure' : 'process'
 }
 
 /** What the architecture's lint rules say about the tree at `root` (with that tree's biome.json). */
@@ -331,7 +272,7 @@ export function placementViolations(
     const [first = '', ...rest] = p.split(' ')
     const slice = rest.length > 0 || slices.has(first) ? first : sliceOf(file)
     const want = `internal/features/${slice}/${rest.length > 0 ? rest.join('-') : first}.ts`
-    if (file !== want) out.push({ rule: '9 names', file, detail: `\`${p}\` belongs in ${want}` })
+    if (file !== want) out.push({ rule: 'names', file, detail: `\`${p}\` belongs in ${want}` })
   }
   return out
 }
@@ -358,48 +299,177 @@ export async function commandPlacement(root: string): Promise<Violation[]> {
   }
 }
 
-/** 10. Slices stay small: at most this many lines of non-test TypeScript in one folder under internal/features/. */
-export const SLICE_LINES = 1000
+/** No source file over this many lines (ARCHITECTURE.md, "Habits"); test files and the generated manifest aside. */
+export const FILE_LINES = 600
 
 /** Lines as `wc -l` counts them (a last line without a newline counts too). */
-const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0))
+export const lineCount = (text: string): number =>
+  text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
 
-/** The lines of non-test TypeScript in one slice's folder (subfolders included). */
-export async function sliceLines(dir: string): Promise<number> {
-  let lines = 0
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
-      lines += lineCount(await readFile(path.join(e.parentPath, e.name), 'utf8'))
-    }
-  }
-  return lines
-}
-
-/** Every slice over SLICE_LINES lines of non-test TypeScript. */
-async function sliceSizes(root: string): Promise<Violation[]> {
-  const features = path.join(root, 'internal', 'features')
+/** Every source file over FILE_LINES lines. */
+async function fileSizes(root: string): Promise<Violation[]> {
   const out: Violation[] = []
-  for (const slice of await readdir(features, { withFileTypes: true })) {
-    if (!slice.isDirectory()) continue
-    const lines = await sliceLines(path.join(features, slice.name))
-    if (lines > SLICE_LINES) {
+  for (const f of await sourceFiles(root)) {
+    if (f.endsWith('.gen.ts')) continue
+    const lines = lineCount(await readFile(path.join(root, f), 'utf8'))
+    if (lines > FILE_LINES) {
       out.push({
-        rule: '10 slice size',
-        file: `internal/features/${slice.name}`,
-        detail: `${lines} lines of non-test code (at most ${SLICE_LINES}): split the slice or move shared machinery down`,
+        rule: 'file size',
+        file: f,
+        detail: `${lines} lines (at most ${FILE_LINES}): split it by what it does`,
       })
     }
   }
   return out
 }
 
+/** The rule sets dependency-cruiser reports, as .dependency-cruiser.cjs names them. */
+interface CruiseReport {
+  summary: {
+    violations: { from: string; to: string; rule: { name: string }; cycle?: { name: string }[] }[]
+  }
+}
+
+/** The import rules of .dependency-cruiser.cjs over the tree at `root` (that tree's own rule file). */
+async function cruiseViolations(root: string): Promise<Violation[]> {
+  const bin = path.join(REPO_ROOT, 'node_modules', '.bin', 'depcruise')
+  const args = ['--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json', 'internal', 'cmd']
+  let stdout: string
+  try {
+    stdout = (await run(bin, args, { cwd: root, maxBuffer: 256 * 1024 * 1024 })).stdout
+  } catch (e) {
+    // depcruise exits with the number of errors; the report is still on stdout.
+    stdout = (e as { stdout?: string }).stdout ?? ''
+    if (stdout === '') throw e
+  }
+  const report = JSON.parse(stdout) as CruiseReport
+  return report.summary.violations.map((v) => ({
+    rule: v.rule.name,
+    file: v.from,
+    detail: v.cycle !== undefined ? `cycle: ${[v.from, ...v.cycle.map((c) => c.name)].join(' → ')}` : `imports ${v.to}`,
+  }))
+}
+
+/** Rooms that may spell a command line: the slices, the app layers, the kernel that renders the table, the bin. */
+const COMMAND_TEXT_ROOMS = /^(internal\/(features|cli|clikit|mcp|board)|cmd)\//
+
+/** `dacli <word>`, unless an article makes `dacli` an adjective ("the dacli task", "a dacli record branch"). */
+const COMMAND_LINE = /(?<!\b(?:a|an|the) )\bdacli ([a-z][a-z-]*)/gi
+
+/** A literal whose line (or the line above) carries this in a comment is declared not to be a command line. */
+const NOT_A_COMMAND = 'not a command line'
+
+/** The longest command path of `paths` that `line` starts with (`task show x` → `task show`), or null. */
+function pathOf(line: string, paths: ReadonlySet<string>): string | null {
+  const words = line.trim().split(/\s+/)
+  for (let n = Math.min(words.length, 3); n > 0; n--) {
+    const p = words.slice(0, n).join(' ')
+    if (paths.has(p)) return p
+  }
+  return null
+}
+
+/**
+ * Command text in a room that must not hold it: a string or template literal naming `dacli <family>` for a
+ * family of the command table. Hints below the slices name a command through `cmd()` (base/commands.ts), and
+ * each cmd() must start with a command path of the table.
+ */
+async function commandText(root: string, paths: ReadonlySet<string>): Promise<Violation[]> {
+  const out: Violation[] = []
+  const families = new Set([...paths].map((p) => p.split(' ')[0] as string))
+  const cmdCall = /\bcmd\(\s*(['"`])([^'"`$]*)/g
+  for (const f of await sourceFiles(root)) {
+    const text = await readFile(path.join(root, f), 'utf8')
+    for (const m of text.matchAll(cmdCall)) {
+      const line = text.slice(0, m.index).split('\n').length
+      if (f !== 'internal/base/commands.ts' && pathOf(m[2] as string, paths) === null) {
+        out.push({ rule: 'command names', file: f, detail: `line ${line}: cmd(${m[1]}${m[2]}…) names no command` })
+      }
+    }
+    if (COMMAND_TEXT_ROOMS.test(f) || f.startsWith('internal/board/web/')) continue
+    const { strings, comments } = scanText(text)
+    const exempt = new Set(comments.filter((c) => c.text.includes(NOT_A_COMMAND)).flatMap((c) => [c.line, c.line + 1]))
+    for (const s of strings) {
+      if (exempt.has(s.line)) continue
+      for (const m of s.text.matchAll(COMMAND_LINE)) {
+        if (families.has((m[1] as string).toLowerCase())) {
+          out.push({ rule: 'command text', file: f, detail: `line ${s.line}: "${m[0]}" — name the command with cmd()` })
+        }
+      }
+    }
+  }
+  return out
+}
+
+/** A file a comment cites: a document (`FORMAT.md`) or a source path (`store/fsio.ts`, `scripts/build.mjs`). */
+const CITED = /(?<![\w/.<>-])((?:\.\.\/|[\w.-]+\/)*[\w.-]+\.(?:md|ts|mjs|cjs|json|grit))\b/g
+
+/** Names of files dacli itself writes in a workspace: a comment naming one describes the format, it cites nothing. */
+const WORKSPACE_NAMES = /^(?:\.dacli\/.*|project\.md|glossary\.md|config\.yml|[^/]*NNN[^/]*)$/
+
+/** Every file name under the repository's own folders, for citations by bare name (`json.ts`). */
+async function repoNames(root: string): Promise<Set<string>> {
+  const names = new Set<string>()
+  const tops = ['internal', 'cmd', 'scripts', 'bench', 'schemas', 'testdata', 'skills', 'lint']
+  for (const top of tops) {
+    const entries = await readdir(path.join(root, top), { recursive: true, withFileTypes: true }).catch(() => [])
+    for (const e of entries) if (e.isFile()) names.add(e.name)
+  }
+  for (const e of await readdir(root, { withFileTypes: true })) if (e.isFile()) names.add(e.name)
+  return names
+}
+
+/**
+ * Comments cite only files that exist in the repository: a bare name some file of the repository has
+ * (`FORMAT.md`, `json.ts`), or a path found from the repository root, internal/ or the citing file's folder.
+ * (`coordination.md`, `../shared/spec/…` and the like live outside it.)
+ */
+async function citations(root: string): Promise<Violation[]> {
+  const out: Violation[] = []
+  const names = new Set([...(await repoNames(root)), ...(await repoNames(REPO_ROOT))])
+  const exists = (p: string) =>
+    readFile(p).then(
+      () => true,
+      () => false,
+    )
+  for (const f of await sourceFiles(root)) {
+    const dir = path.dirname(path.join(root, f))
+    for (const c of scanText(await readFile(path.join(root, f), 'utf8')).comments) {
+      for (const m of c.text.matchAll(CITED)) {
+        const cited = m[1] as string
+        if (WORKSPACE_NAMES.test(cited)) continue
+        let found = !cited.includes('/') && names.has(cited)
+        // From the tree examined, or (for a copy of it) from this repository; only inside either, never beside
+        // it: `../shared/spec/x.md` may well exist next to a checkout, but not in it.
+        for (const base of new Set([root, REPO_ROOT])) {
+          const at = path.join(base, path.relative(root, dir))
+          for (const p of [path.join(base, cited), path.join(base, 'internal', cited), path.join(at, cited)]) {
+            if (!found && p.startsWith(base + path.sep) && (await exists(p))) found = true
+          }
+        }
+        if (!found) {
+          out.push({
+            rule: 'citations',
+            file: f,
+            detail: `line ${c.line}: cites ${cited}, which is not in the repository`,
+          })
+        }
+      }
+    }
+  }
+  return out
+}
+
 /** Every architecture violation in the tree at `root`. */
-export async function checkArchitecture(root: string): Promise<Violation[]> {
-  const [{ edges, unnamed }, lint, placement, sizes] = await Promise.all([
+export async function checkArchitecture(root: string, paths: ReadonlySet<string>): Promise<Violation[]> {
+  const [{ edges, unnamed }, cruise, lint, placement, sizes, text, cited] = await Promise.all([
     importGraph(root),
+    cruiseViolations(root),
     lintViolations(root),
     commandPlacement(root),
-    sliceSizes(root),
+    fileSizes(root),
+    commandText(root, paths),
+    citations(root),
   ])
-  return [...unnamed, ...graphViolations(edges), ...heavyViolations(edges), ...lint, ...placement, ...sizes]
+  return [...unnamed, ...cruise, ...heavyViolations(edges), ...lint, ...placement, ...sizes, ...text, ...cited]
 }

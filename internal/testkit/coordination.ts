@@ -1,4 +1,4 @@
-// Parallel agents across worktrees and clones (coordination.md), with real git
+// Parallel agents across worktrees and clones, with real git
 // and real processes: the helpers that build linked worktrees, bare remotes and
 // clones, and the races sized by the caller (small in `npm test`, full counts in
 // `npm run stress`).

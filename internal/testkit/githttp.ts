@@ -1,6 +1,6 @@
 // Smart HTTP for tests: `git http-backend` (a CGI program that ships with git)
 // behind a loopback HTTP server, so remote claims are exercised over the
-// transport real remotes use (coordination.md). The server runs in a child
+// transport real remotes use. The server runs in a child
 // process (githttp-server.mjs): tests call git synchronously, which would
 // otherwise block a server living in the test's own event loop.
 

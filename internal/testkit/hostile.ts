@@ -1,4 +1,4 @@
-// Hostile workspace files (quality.md, Reliability; issue 12): routines sized by the caller — the small
+// Hostile workspace files: routines sized by the caller — the small
 // versions run in `npm test` (internal/cli/hostile*.test.ts), the large ones in `npm run stress`.
 // Real workspaces, real links, real processes.
 
@@ -224,7 +224,7 @@ export function manyTraversalIds(n: number): string[] {
 
 /**
  * `procs` identities claim one fresh task by its id (`t-<ULID>`) while `readers` processes show it,
- * `rounds` times (quality.md, concurrency outcomes): one winner exits 0, every loser 5 — never 1 or 4 —
+ * `rounds` times: one winner exits 0, every loser 5 — never 1 or 4 —
  * and no reader fails.
  */
 export async function claimByIdRace(ws: Workspace, procs: number, rounds: number, readers: number): Promise<Figures> {
@@ -298,7 +298,7 @@ export function eventFiles(root: string): string[] {
 /** Rewrite an event file's frontmatter with `change`, recomputing its checksum as a forger would. */
 export async function forge(file: string, change: (d: Record<string, unknown>) => void): Promise<void> {
   const { parseObject, renderEdited } = await import('../format/frontmatter.js')
-  const { eventChecksum } = await import('../domain/events/events.js')
+  const { eventChecksum } = await import('../store/events.js')
   const parsed = parseObject(fs.readFileSync(file, 'utf8'))
   const d = { ...parsed.data }
   change(d)

@@ -5,8 +5,9 @@
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
-import { afterMutation, services } from '../cli/services.js'
+import { afterMutation, services } from '../../cmd/services.js'
 import type { CommandEntry } from '../clikit/command.js'
+import { identityOf } from '../domain/identity/identity.js'
 import { createServer } from '../mcp/server.js'
 import type { Profile } from '../mcp/tools.js'
 import { baseEnv, table as eagerTable } from './ws.js'
@@ -32,7 +33,7 @@ export async function session(root: string, opts: SessionOpts = {}): Promise<Ses
   const env = baseEnv()
   if (opts.as !== undefined) env.DACLI_AGENT = opts.as
   const now = () => new Date()
-  const identity = await (await services.store(root, env, now)).identity()
+  const identity = await identityOf(await services.store(root, env, now))
   const { server } = createServer({
     runtime: { env, cwd: root, now, services, table: opts.table ?? eagerTable, identity, afterMutation },
     profile: opts.profile ?? 'full',

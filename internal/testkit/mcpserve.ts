@@ -2,8 +2,8 @@
 // (identity binding, banner, the stdio transport) on in-memory streams.
 
 import { PassThrough } from 'node:stream'
+import { afterMutation, services } from '../../cmd/services.js'
 import { main } from '../cli/main.js'
-import { afterMutation, services } from '../cli/services.js'
 import { bufferIO } from '../clikit/io.js'
 import { baseEnv, table as eagerTable } from './ws.js'
 

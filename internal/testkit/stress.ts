@@ -1,4 +1,4 @@
-// Reliability routines of quality.md, sized by the caller: the small versions
+// Reliability routines, sized by the caller: the small versions
 // run in `npm test`, the large ones in `npm run stress`. Real processes only.
 
 import { type ChildProcess, spawn } from 'node:child_process'

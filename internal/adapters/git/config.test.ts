@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { tempDir } from '../../testkit/ws.js'
-import { gitConfig, parseGitConfig, readConfigFile, userIdent } from './config.js'
+import { gitConfig, parseGitConfig, readConfigFile, remoteUrl, userIdent } from './config.js'
 
 /** What `git config` says (null when unset), for a file or for a repository with an environment. */
 function gitSays(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): string | null {
@@ -119,6 +119,34 @@ describe('precedence across system, global and repository files', () => {
     const env = { HOME: home, GIT_CONFIG_SYSTEM: sys }
     expect(userIdent(commonDir, env, 'name')).toBe(gitSays(['--get', 'user.name'], { cwd: repo, env }))
     expect(userIdent(commonDir, env, 'email')).toBe(gitSays(['--get', 'user.email'], { cwd: repo, env }))
+  })
+
+  test('a remote URL as git fetch takes it: the first url of [remote "<name>"], with includes and env pairs', () => {
+    const { home, repo, commonDir } = setup()
+    const env = { HOME: home, GIT_CONFIG_NOSYSTEM: '1' }
+    expect(remoteUrl(commonDir, env)).toBeNull()
+    fs.writeFileSync(
+      path.join(home, 'remotes.gitconfig'),
+      '[remote "upstream"]\n\turl = git@github.com:other/thing.git\n',
+    )
+    fs.appendFileSync(
+      path.join(commonDir, 'config'),
+      [
+        '[include]',
+        `\tpath = ${path.join(home, 'remotes.gitconfig')}`,
+        '; a comment',
+        '[remote "origin"]',
+        '\tfetch = +refs/heads/*:refs/remotes/origin/*',
+        '\turl = "https://github.com/acme/widgets.git" # trailing comment',
+        '\turl = https://github.com/acme/mirror.git',
+        '',
+      ].join('\n'),
+    )
+    const first = (name: string) => gitSays(['--get-all', `remote.${name}.url`], { cwd: repo, env })?.split('\n')[0]
+    expect(remoteUrl(commonDir, env)).toBe('https://github.com/acme/widgets.git')
+    expect(remoteUrl(commonDir, env)).toBe(first('origin'))
+    expect(remoteUrl(commonDir, env, 'upstream')).toBe(first('upstream'))
+    expect(remoteUrl(commonDir, env, 'nowhere')).toBeNull()
   })
 
   test('a blank user.name is passed over for the next source (git would refuse to commit with it)', () => {

@@ -254,3 +254,14 @@ export function userIdent(commonDir: string | null, env: Env, key: 'name' | 'ema
     .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
   return values.at(-1)?.trim() ?? null
 }
+
+/**
+ * The URL of remote `remote` as `git fetch` takes it: the first `remote.<name>.url` in git's order (system,
+ * global, repository, GIT_CONFIG_*), or null when there is none.
+ */
+export function remoteUrl(commonDir: string | null, env: Env, remote = 'origin'): string | null {
+  const url = gitConfig(commonDir, env)
+    .all(`remote.${remote}.url`)
+    .find((v): v is string => typeof v === 'string' && v !== '')
+  return url ?? null
+}

@@ -1,4 +1,4 @@
-// Repository discovery without git or isomorphic-git (internal/gitx/discover.ts).
+// Repository discovery without git or isomorphic-git (internal/adapters/git/discover.ts).
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'

@@ -145,3 +145,6 @@ export function remotesWithBranch(commonDir: string, branch: string): string[] {
   }
   return [...found].sort((a, b) => (a === 'origin' ? -1 : b === 'origin' ? 1 : a < b ? -1 : a > b ? 1 : 0))
 }
+
+/** A path segment git reserves for itself (a repository's own folder): never written into from a record. */
+export const isGitDirName = (name: string): boolean => name.toLowerCase() === '.git'

@@ -6,6 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import fc from 'fast-check'
 import { beforeEach, describe, expect, test } from 'vitest'
+import { nodeSystem } from '../../../cmd/system.js'
 import { git, tempDir } from '../../testkit/ws.js'
 import { openGit } from './index.js'
 import { diffTreeBodies } from './loose.js'
@@ -38,7 +39,7 @@ describe('objects', () => {
   })
 
   test('a commit written by the adapter is one git accepts under fsck --strict', async () => {
-    const g = openGit(dir, {})
+    const g = openGit(dir, {}, nodeSystem)
     const blob = await g.writeBlob(Buffer.from('x\n'))
     const tree = await g.writeFiles(new Map([['.dacli/config.yml', { oid: blob, mode: '100644' }]]))
     const sig = { name: 'A <b>', email: 'a@b\n', timestamp: 1_800_000_000, timezoneOffset: -90 }
@@ -106,7 +107,7 @@ describe('history reads', () => {
     git(dir, 'add', '-A')
     git(dir, 'commit', '-q', '-m', 'second')
     git(dir, 'gc', '-q') // packed objects: read through isomorphic-git
-    const g = openGit(dir, {})
+    const g = openGit(dir, {}, nodeSystem)
     const head = (await g.mainHead()) as string
     const subjects: string[] = []
     for await (const c of g.walk([head])) subjects.push(c.message.trim())
@@ -123,7 +124,7 @@ describe('history reads', () => {
   })
 
   test('outside a repository: a clear failure', () => {
-    expect(() => openGit(tempDir(), {})).toThrow(/not inside a git repository/)
+    expect(() => openGit(tempDir(), {}, nodeSystem)).toThrow(/not inside a git repository/)
   })
 })
 

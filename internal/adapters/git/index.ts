@@ -3,15 +3,14 @@
 // that need it (record, record log/push/pull, task log, and autorecord).
 
 import { FailureError } from '../../base/errors.js'
+import type { Proc } from '../../base/system.js'
 import { type GitInfo, gitInfoAt } from './discover.js'
-import type { CommitFields, Signature, TreeItem } from './objects.js'
+import type { CommitFields, LocalDir, Signature, TreeItem } from './objects.js'
 import type { PushResult } from './remote.js'
 import { Repo } from './repo.js'
-import type { LocalDir } from './snapshot.js'
 
-export type { CommitFields, Signature, TreeItem } from './objects.js'
+export type { CommitFields, LocalDir, Signature, TreeItem } from './objects.js'
 export type { PushResult } from './remote.js'
-export type { LocalDir } from './snapshot.js'
 
 export interface CommitInfo {
   id: string
@@ -43,6 +42,8 @@ export interface FileChange {
 
 export interface Git {
   readonly repo: GitInfo
+  /** The running process, as the bin handed it down (temp-file names of the objects it writes). */
+  readonly system: Proc
   /** A full ref name (`refs/heads/x`) or `HEAD` → commit id, or null. */
   resolve(ref: string): Promise<string | null>
   /** The main worktree's HEAD commit, or null (unborn). */
@@ -76,12 +77,12 @@ export interface Git {
 }
 
 /** The repository containing `cwd`; exit 1 when there is none. */
-export function openGit(cwd: string, env: Readonly<Record<string, string | undefined>>): Git {
+export function openGit(cwd: string, env: Readonly<Record<string, string | undefined>>, system: Proc): Git {
   const info = gitInfoAt(cwd)
   if (info === null) {
     throw new FailureError('not inside a git repository: the record lives on a git branch', {
       next: ['git init', 'run dacli from inside the repository that holds .dacli/'],
     })
   }
-  return new Repo(info, env)
+  return new Repo(info, env, system)
 }

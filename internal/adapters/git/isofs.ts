@@ -7,14 +7,13 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
 import * as path from 'node:path'
-import { system } from '../../base/system.js'
-import { hostTag, pidAlive } from '../../store/fsio.js'
+import { hostTag, type Proc } from '../../base/system.js'
 
 /** `.tmp-dacli-<pid>-<host tag>-<random>`; names from before the host tag have none. */
 const TEMP = /^\.tmp-dacli-(\d+)(?:-([0-9a-f]{8}))?-[0-9a-f]+$/
 
-async function writeFileAtomic(file: string, data: Uint8Array | string, opts?: unknown): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.tmp-dacli-${system().pid}-${hostTag()}-${randomBytes(4).toString('hex')}`)
+async function writeFileAtomic(sys: Proc, file: string, data: Uint8Array | string, opts?: unknown): Promise<void> {
+  const tmp = path.join(path.dirname(file), `.tmp-dacli-${sys.pid}-${hostTag(sys)}-${randomBytes(4).toString('hex')}`)
   try {
     await fsp.writeFile(tmp, data, { ...(typeof opts === 'object' && opts !== null ? opts : {}), flag: 'wx' })
     await fsp.rename(tmp, file)
@@ -24,10 +23,11 @@ async function writeFileAtomic(file: string, data: Uint8Array | string, opts?: u
   }
 }
 
-export const isoFs = {
+/** The file system isomorphic-git is given, writing as process `sys`. */
+export const isoFsFor = (sys: Proc) => ({
   promises: {
     readFile: fsp.readFile,
-    writeFile: writeFileAtomic,
+    writeFile: (file: string, data: Uint8Array | string, opts?: unknown) => writeFileAtomic(sys, file, data, opts),
     unlink: fsp.unlink,
     readdir: fsp.readdir,
     mkdir: fsp.mkdir,
@@ -38,13 +38,13 @@ export const isoFs = {
     symlink: fsp.symlink,
     chmod: fsp.chmod,
   },
-}
+})
 
 /**
  * Temp files a killed writer left among the loose objects (`git fsck` calls them "bad sha1 file"), with
  * whether their writer is provably gone (this host, pid dead). doctor reports them (`stale-git-temp`).
  */
-export function objectTemps(commonDir: string): { path: string; dead: boolean }[] {
+export function objectTemps(sys: Proc, commonDir: string): { path: string; dead: boolean }[] {
   const objects = path.join(commonDir, 'objects')
   const out: { path: string; dead: boolean }[] = []
   let dirs: string[]
@@ -63,17 +63,17 @@ export function objectTemps(commonDir: string): { path: string; dead: boolean }[
     for (const n of names) {
       const m = TEMP.exec(n)
       if (m === null) continue
-      const local = m[2] === undefined || m[2] === hostTag()
-      out.push({ path: path.join(objects, d, n), dead: local && !pidAlive(Number(m[1])) })
+      const local = m[2] === undefined || m[2] === hostTag(sys)
+      out.push({ path: path.join(objects, d, n), dead: local && !sys.isAlive(Number(m[1])) })
     }
   }
   return out
 }
 
 /** Remove the temp files of dead writers among the loose objects (the next record does, before writing). */
-export function sweepObjectTemps(commonDir: string): string[] {
+export function sweepObjectTemps(sys: Proc, commonDir: string): string[] {
   const removed: string[] = []
-  for (const t of objectTemps(commonDir)) {
+  for (const t of objectTemps(sys, commonDir)) {
     if (!t.dead) continue
     try {
       fs.unlinkSync(t.path)

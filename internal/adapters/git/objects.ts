@@ -86,3 +86,35 @@ export function trailersOf(message: string): Record<string, string> {
   }
   return out
 }
+
+export interface LocalFile {
+  oid: string
+  mode: string
+  abs: string
+  /** The bytes, when this run read them (a cache miss). */
+  content?: Buffer
+}
+
+export interface LocalDir {
+  oid: string
+  files: Map<string, LocalFile>
+  dirs: Map<string, LocalDir>
+  /** The tree body (to write it without recomputing). */
+  body: Buffer
+}
+
+/** Wrap a folder's tree in the folders above it (`.dacli` → root tree holding `.dacli/`). */
+export function wrapIn(tree: LocalDir, prefix: readonly string[]): LocalDir {
+  let cur = tree
+  for (let i = prefix.length - 1; i >= 0; i--) cur = treeOf(new Map(), new Map([[prefix[i] as string, cur]]))
+  return cur
+}
+
+/** A tree of `files` and `dirs`, hashed as git would. */
+export function treeOf(files: Map<string, LocalFile>, dirs: Map<string, LocalDir>): LocalDir {
+  const items: TreeItem[] = []
+  for (const [name, f] of files) items.push({ name, mode: f.mode, oid: f.oid })
+  for (const [name, d] of dirs) items.push({ name, mode: TREE_MODE, oid: d.oid })
+  const body = treeBody(items)
+  return { oid: objectId('tree', body), files, dirs, body }
+}

@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { FailureError } from '../../base/errors.js'
-import { system } from '../../base/system.js'
 
 const OID = /^[0-9a-f]{40}$/
 
@@ -130,5 +129,5 @@ export async function compareAndSwapRef(
   }
 }
 
-/** A unique suffix for temp names. */
-export const tempTag = () => `${system().pid}-${randomBytes(4).toString('hex')}`
+/** A unique suffix for temp names (48 random bits: unique among writers without naming one). */
+export const tempTag = () => randomBytes(6).toString('hex')

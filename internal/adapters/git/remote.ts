@@ -2,6 +2,7 @@
 // credential helpers and proxies, none of which dacli should reimplement.
 
 import { execFile } from 'node:child_process'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError } from '../../base/errors.js'
 import type { GitInfo } from './discover.js'
 import { readRef } from './refs.js'
@@ -92,14 +93,14 @@ export async function pushRef(repo: GitInfo, env: Env, remote: string, branch: s
       `the remote's ${branch} has commits this record lacks: someone else recorded first (${summary.trim()})`,
       {
         details: { remote, branch, reason: summary.trim() },
-        next: [`dacli record pull ${remote}`, `dacli record push ${remote}`],
+        next: [cmd(`record pull ${remote}`), cmd(`record push ${remote}`)],
       },
     )
   }
   if (remoteMissing(r.stderr)) throw notARemote(remote, r.stderr)
   throw new FailureError(`git push to ${remote} failed: ${firstLines(`${summary}\n${r.stderr}`) || `exit ${r.code}`}`, {
     details: { remote, branch, git_exit_code: r.code },
-    next: [`dacli record push ${remote}`],
+    next: [cmd(`record push ${remote}`)],
   })
 }
 
@@ -116,13 +117,13 @@ export async function fetchRef(repo: GitInfo, env: Env, remote: string, branch: 
     if (/couldn't find remote ref/i.test(r.stderr)) {
       throw new NotFoundError(`the remote "${remote}" has no ${branch} branch yet`, {
         details: { remote, branch },
-        next: [`dacli record push ${remote} (from a machine that has a record)`],
+        next: [cmd(`record push ${remote} (from a machine that has a record)`)],
       })
     }
     if (remoteMissing(r.stderr)) throw notARemote(remote, r.stderr)
     throw new FailureError(`git fetch from ${remote} failed: ${firstLines(r.stderr) || `exit ${r.code}`}`, {
       details: { remote, branch, git_exit_code: r.code },
-      next: [`dacli record pull ${remote}`],
+      next: [cmd(`record pull ${remote}`)],
     })
   }
   const oid = readRef(repo.gitDir, repo.commonDir, tracking)

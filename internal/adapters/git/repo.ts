@@ -7,10 +7,12 @@
 import { readFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
 import { FailureError } from '../../base/errors.js'
+import type { Proc } from '../../base/system.js'
 import type { GitInfo } from './discover.js'
 import type { CommitInfo, FileChange, Git, TreeFile } from './index.js'
-import { isoFs } from './isofs.js'
+import { isoFsFor } from './isofs.js'
 import { diffTreeBodies, parseCommit, parseTree, readLoose } from './loose.js'
+import type { LocalDir } from './objects.js'
 import {
   type CommitFields,
   commitBody,
@@ -24,7 +26,6 @@ import {
 } from './objects.js'
 import { compareAndSwapRef, readRef } from './refs.js'
 import { fetchRef, pushRef } from './remote.js'
-import type { LocalDir } from './snapshot.js'
 
 /**
  * isomorphic-git, imported on first use: reads of loose objects (nearly all a
@@ -49,11 +50,17 @@ export class Repo implements Git {
   private readonly bodies = new Map<string, Buffer>()
   private readonly gitdir: string
 
+  /** The file system isomorphic-git writes through (temp file, then rename; named for this process). */
+  private readonly isoFs: ReturnType<typeof isoFsFor>
+
   constructor(
     readonly repo: GitInfo,
     private readonly env: Readonly<Record<string, string | undefined>>,
+    /** The running process, as the bin handed it down. */
+    readonly system: Proc,
   ) {
     this.gitdir = repo.commonDir
+    this.isoFs = isoFsFor(system)
   }
 
   async resolve(ref: string): Promise<string | null> {
@@ -73,7 +80,7 @@ export class Repo implements Git {
       loose?.type === 'commit'
         ? { ...parseCommit(loose.body) }
         : await (await isogit())
-            .readCommit({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
+            .readCommit({ fs: this.isoFs, gitdir: this.gitdir, oid, cache: this.cache })
             .then(({ commit: c }) => ({ ...c, parents: c.parent }))
     const t = trailersOf(commit.message)
     const info: CommitInfo = {
@@ -97,7 +104,7 @@ export class Repo implements Git {
     const items =
       loose?.type === 'tree'
         ? parseTree(loose.body).map((e) => (isTreeMode(e.mode) ? { ...e, mode: TREE_MODE } : e))
-        : (await (await isogit()).readTree({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })).tree.map(
+        : (await (await isogit()).readTree({ fs: this.isoFs, gitdir: this.gitdir, oid, cache: this.cache })).tree.map(
             (e) => ({
               name: e.path,
               mode: isTreeMode(e.mode) ? TREE_MODE : e.mode,
@@ -122,7 +129,7 @@ export class Repo implements Git {
   async readBlob(oid: string): Promise<Buffer> {
     const loose = readLoose(this.gitdir, oid)
     if (loose?.type === 'blob') return loose.body
-    const { blob } = await (await isogit()).readBlob({ fs: isoFs, gitdir: this.gitdir, oid, cache: this.cache })
+    const { blob } = await (await isogit()).readBlob({ fs: this.isoFs, gitdir: this.gitdir, oid, cache: this.cache })
     return Buffer.from(blob)
   }
 
@@ -188,7 +195,7 @@ export class Repo implements Git {
     }
     const wrapped = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body])
     await (await isogit()).writeObject({
-      fs: isoFs,
+      fs: this.isoFs,
       gitdir: this.gitdir,
       type,
       object: deflateSync(wrapped),
@@ -291,7 +298,7 @@ export class Repo implements Git {
   async isAncestor(ancestor: string, oid: string): Promise<boolean> {
     if (ancestor === oid) return true
     return (await isogit()).isDescendent({
-      fs: isoFs,
+      fs: this.isoFs,
       gitdir: this.gitdir,
       oid,
       ancestor,
@@ -304,7 +311,7 @@ export class Repo implements Git {
     const bases = (await (
       await isogit()
     ).findMergeBase({
-      fs: isoFs,
+      fs: this.isoFs,
       gitdir: this.gitdir,
       oids: [a, b],
       cache: this.cache,

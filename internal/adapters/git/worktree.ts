@@ -1,4 +1,4 @@
-// Worktrees through the system `git` (coordination.md, Worktrees for tasks): git
+// Worktrees through the system `git`: git
 // owns the worktree bookkeeping (`.git/worktrees/`, locks, pruning), so dacli
 // asks it rather than writing those files itself. Without git these refuse with
 // the message runGit gives.
@@ -24,7 +24,7 @@ export interface GitWorktree {
   prunable: boolean
 }
 
-const WHAT = 'dacli worktree'
+const WHAT = 'a task worktree'
 
 async function gitOk(repo: GitInfo, env: Env, args: string[], cwd = repo.workTree): Promise<string> {
   const r = await runGit(cwd, env, args, WHAT)
@@ -82,7 +82,7 @@ export interface Trunk {
 }
 
 /**
- * Trunk (coordination.md): `--into`, else the remote's HEAD (`origin/HEAD` → `origin/main`), else `main`,
+ * Trunk: `--into`, else the remote's HEAD (`origin/HEAD` → `origin/main`), else `main`,
  * else `master`. Null when none exists (a repository with no commits, say).
  */
 export async function trunkOf(repo: GitInfo, env: Env, into?: string): Promise<Trunk | null> {

@@ -4,6 +4,7 @@
 // masked. Octokit's errors are read through their status, headers and cause
 // chain; this file is the only place that knows their shape.
 
+import { cmd } from '../../base/commands.js'
 import { type DacliError, FailureError, NotFoundError } from '../../base/errors.js'
 import { isoSeconds } from '../../base/time.js'
 import { redact } from './redact.js'
@@ -131,7 +132,7 @@ function classifyOnce(
   const message = redact(String(err.message ?? e), secrets)
   const headers = err.response?.headers ?? {}
   const details: Record<string, unknown> = { status, api_url: apiUrl }
-  const next = ['dacli github doctor']
+  const next = [cmd('github doctor')]
   const foreign = causeOf(e, ForeignHostError)
   if (foreign !== null) {
     return new FailureError(`GitHub API at ${apiUrl} ${redact(foreign.message, secrets)} while ${what}`, {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { hostsFor, parseRemoteUrl, remoteUrl } from './remote.js'
+import { hostsFor, parseRemoteUrl } from './remote.js'
 
 describe('git remotes', () => {
   test.each([
@@ -22,24 +22,6 @@ describe('git remotes', () => {
       expect(parseRemoteUrl(url)).toBeNull()
     },
   )
-
-  test('the url of [remote "origin"] only', () => {
-    const config = [
-      '[core]',
-      '\trepositoryformatversion = 0',
-      '[remote "upstream"]',
-      '\turl = git@github.com:other/thing.git',
-      '; a comment',
-      '[remote "origin"]',
-      '\tfetch = +refs/heads/*:refs/remotes/origin/*',
-      '\turl = "https://github.com/acme/widgets.git" # trailing comment',
-      '[branch "main"]',
-      '\tremote = origin',
-    ].join('\n')
-    expect(remoteUrl(config)).toBe('https://github.com/acme/widgets.git')
-    expect(remoteUrl(config, 'upstream')).toBe('git@github.com:other/thing.git')
-    expect(remoteUrl('[core]\n\tbare = false\n')).toBeNull()
-  })
 
   test('accepted hosts follow the API URL (GitHub Enterprise)', () => {
     expect(hostsFor('https://api.github.com')).toEqual(['github.com'])

@@ -1,23 +1,12 @@
-// The repository a git remote points at, read from the repository's config
-// file (no git binary needed; parsed by gitx's one config reader). Both URL families are understood: https/http/
-// git/ssh URLs and the scp-like `git@host:owner/name.git`. Only owner/name and
+// The GitHub repository a git remote's URL names (the URL itself comes from the git adapter's config
+// reader). Both URL families are understood: https/http/git/ssh URLs and the scp-like `git@host:owner/name.git`. Only owner/name and
 // the host come out: a remote URL may embed credentials, so callers never
 // print the URL itself.
-
-import * as fs from 'node:fs'
-import * as path from 'node:path'
-import { parseGitConfig } from '../git/config.js'
 
 export interface RemoteRepo {
   host: string
   owner: string
   name: string
-}
-
-/** The `url` of `[remote "<remote>"]` in a git config text (the first, as `git fetch` uses), or null. */
-export function remoteUrl(configText: string, remote = 'origin'): string | null {
-  const url = parseGitConfig(configText).find((e) => e.section === `remote.${remote}` && e.key === 'url')?.value
-  return typeof url === 'string' && url !== '' ? url : null
 }
 
 const SEGMENT = /^[A-Za-z0-9_.-]+$/
@@ -53,19 +42,6 @@ export function parseRemoteUrl(url: string): RemoteRepo | null {
   const name = parts[parts.length - 1] as string
   if (!SEGMENT.test(owner) || !SEGMENT.test(name) || name === '.' || name === '..') return null
   return { host: host.toLowerCase(), owner, name }
-}
-
-/** The `origin` remote of the repository whose common git directory is `commonDir`. */
-export function readOrigin(commonDir: string): RemoteRepo | 'not-a-repository-url' | null {
-  let text: string
-  try {
-    text = fs.readFileSync(path.join(commonDir, 'config'), 'utf8')
-  } catch {
-    return null
-  }
-  const url = remoteUrl(text)
-  if (url === null) return null
-  return parseRemoteUrl(url) ?? 'not-a-repository-url'
 }
 
 /** Hosts whose remotes name repositories of the API at `apiUrl`: github.com, and a GitHub Enterprise host. */

@@ -1,6 +1,6 @@
-// Claims arbitrated by a git remote (coordination.md): the store's side. The
+// Claims arbitrated by a git remote: the store's side. The
 // protocol itself (commits, lease-protected pushes, fetches) is in
-// internal/gitx/claims.ts; the lifecycle sees only the `ClaimArbiter` interface,
+// internal/domain/claims/remote.ts; the lifecycle sees only the `ClaimArbiter` interface,
 // and the last fetch is kept in `.dacli/cache/remote-claims.json` for the
 // commands that must not touch the network (next, overview, doctor).
 
@@ -65,6 +65,10 @@ export interface Arbitration {
   open(remote: string): Promise<ClaimArbiter>
 }
 
+/**
+ * The one rule of a lease: a claim with an expiry has expired once that moment has come (a claim without one
+ * never expires). Every view and every takeover asks this.
+ */
 export const expiredAt = (c: { expires: string | null }, now: Date) =>
   c.expires !== null && Date.parse(c.expires) <= now.getTime()
 
@@ -135,7 +139,7 @@ export async function updateClaimCache(
             claims: [...base.claims.filter((c) => c.task !== change.task), ...(change.claim ? [change.claim] : [])],
           }
     next.claims.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0))
-    atomicWrite(cacheFile(store), `${JSON.stringify(next)}\n`)
+    atomicWrite(store.system, cacheFile(store), `${JSON.stringify(next)}\n`)
   })
 }
 

@@ -1,4 +1,4 @@
-// Which remote arbitrates a lifecycle change (coordination.md): `--local` none;
+// Which remote arbitrates a lifecycle change: `--local` none;
 // `--remote R` that one; otherwise a new claim uses `claims.remote` from
 // config.yml, a release or renewal the remote the task's claim was made on, and
 // a close (done, accept) that remote, else `claims.remote` — another clone may

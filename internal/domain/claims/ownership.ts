@@ -1,5 +1,5 @@
-// Who may change a task, and when a claim may be taken (commands.md, Tasks). Values in, values out: the store
-// (store/lifecycle.ts) reads the task, the identities and the clock, asks here, then refuses or writes.
+// Who may change a task, and when a claim may be taken. Values in, values out: the store
+// (domain/task/lifecycle.ts) reads the task, the identities and the clock, asks here, then refuses or writes.
 //
 // - only the owner rewrites a task; an rw identity acts as owner of an unowned task (without becoming it), and of
 //   a task owned by a read-only identity (whose changes arrive as proposals, so someone with write access must act

@@ -1,4 +1,4 @@
-// Claims arbitrated by a git remote (coordination.md): the ref
+// Claims arbitrated by a git remote: the ref
 // `refs/dacli/claims/<task-id>` on the remote, moved only by lease-protected
 // pushes through the system git, so a ref update on the remote is the
 // compare-and-swap that picks exactly one winner across clones and machines.
@@ -22,6 +22,7 @@ import { parseCommit, readLoose, writeLoose } from '../../adapters/git/loose.js'
 import { commitBody } from '../../adapters/git/objects.js'
 import { compareAndSwapRef, readRef } from '../../adapters/git/refs.js'
 import { runGit } from '../../adapters/git/remote.js'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError } from '../../base/errors.js'
 import { readFront } from '../../format/flat.js'
 import type { Identity } from '../../format/model.js'
@@ -241,7 +242,7 @@ class GitClaims implements ClaimArbiter {
     if ('unreadable' in c) {
       return new ConflictError(
         `${claimRef(task)} on ${this.remote} points at ${c.unreadable}, which is not a dacli claim; not taking it`,
-        { details: { remote: this.remote, commit: c.unreadable }, next: ['dacli claims list', 'dacli doctor'] },
+        { details: { remote: this.remote, commit: c.unreadable }, next: [cmd('claims list'), cmd('doctor')] },
       )
     }
     const where = `${c.workspace} on ${c.host}`
@@ -256,7 +257,7 @@ class GitClaims implements ClaimArbiter {
           remote: this.remote,
           holder: { by: c.by, at: c.at, expires: c.expires, workspace: c.workspace, host: c.host, commit: c.commit },
         },
-        next: ['dacli next', 'dacli claims list'],
+        next: [cmd('next'), cmd('claims list')],
       },
     )
   }

@@ -1,18 +1,18 @@
-// `events dismiss`: settle a pending event without applying it (loop.md), so a
+// `events dismiss`: settle a pending event without applying it, so a
 // proposal that can never apply stops being pending. Allowed to the owner of the
 // event's task (with the usual rule that an rw identity acts as owner of an
 // unowned task, or of one whose task is gone) and to root. Dismissing a question
 // closes it unanswered and releases the block it held.
 
+import { cmd } from '../../base/commands.js'
 import { RefusedError, UsageError } from '../../base/errors.js'
 import { checkText } from '../../format/ids.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
-import { stamp } from '../../format/model.js'
+import { ROOT_ID, stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { type EventRecord, findEvent, type Settled, withEvent } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
-import { ROOT_ID } from '../identity/identity.js'
 import { mayRewrite } from '../task/lifecycle.js'
-import { type EventRecord, findEvent, type Settled, withEvent } from './events.js'
 
 export interface Dismissed {
   event: EventRecord
@@ -34,7 +34,7 @@ export async function dismissEvent(store: Store, who: Identity, id: string, reas
       `only the owner of ${qualifiedRef(task)} (${task.owner}) or root may dismiss ${e.id}`,
       {
         details: { event_id: e.id, owner: task.owner, identity: who.id },
-        next: [`ask ${task.owner} to run: dacli events dismiss ${e.id} --reason "<why>"`],
+        next: [`ask ${task.owner} to run: ${cmd(`events dismiss ${e.id} --reason "<why>"`)}`],
       },
     )
   }
@@ -46,7 +46,7 @@ export async function dismissEvent(store: Store, who: Identity, id: string, reas
         `${e.id} was already ${e.event_kind === 'question' ? 'answered' : 'applied'}; there is nothing to dismiss`,
         {
           details: { event_id: e.id, state: fresh.state },
-          next: ['dacli events list --pending'],
+          next: [cmd('events list --pending')],
         },
       )
     }

@@ -6,10 +6,12 @@
 // settles them. A proposal that can never apply (its task gone or done, or held
 // by someone else) is named with the dismiss command as its next action.
 
+import { cmd } from '../../base/commands.js'
 import { classifiedError } from '../../base/errors.js'
 import type { Broken, Identity, TaskRecord } from '../../format/model.js'
 import { stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { type EventRecord, isOpenQuestion, listEvents, withEvent } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
 import { scanAgents } from '../identity/identity.js'
 import { rootPublicKeys } from '../identity/signing.js'
@@ -19,7 +21,7 @@ import { findCycle } from '../plan/cycle.js'
 import { isCloseProposal } from '../task/acceptance.js'
 import type { Landing } from '../task/landing.js'
 import { applyBlock, applyUnblock, closeLanding, closeTask, mayRewrite } from '../task/lifecycle.js'
-import { type EventRecord, isOpenQuestion, listEvents, withEvent } from './events.js'
+import { blockingQuestion, openQuestionRefusal } from '../task/waiting.js'
 
 export interface PendingItem {
   event_id: string
@@ -79,7 +81,7 @@ export async function syncEvents(store: Store, who: Identity): Promise<SyncResul
         event_id: e.id,
         reason,
         never_applies: never,
-        next: never ? [`dacli events dismiss ${e.id} --reason ${JSON.stringify(`can never apply: ${reason}`)}`] : [],
+        next: never ? [cmd(`events dismiss ${e.id} --reason ${JSON.stringify(`can never apply: ${reason}`)}`)] : [],
       })
     }
   }
@@ -171,7 +173,7 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
         return true
       })
     case 'propose-status': {
-      // A close needs its branch landed (loop.md); not yet landed is pending, not never: it may land later.
+      // A close needs its branch landed; not yet landed is pending, not never: it may land later.
       let landing: Landing | null = null
       if (isCloseProposal(e) && t.status !== 'done') {
         try {
@@ -202,7 +204,6 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
     }
     case 'block':
       if (e.data.unblock === true) {
-        const { blockingQuestion, openQuestionRefusal } = await import('../questions/questions.js')
         const q = await blockingQuestion(store, t)
         if (q !== null) throw new Pending(openQuestionRefusal(t, q).message)
       }

@@ -1,19 +1,21 @@
-// Adopting issues as tasks (github pull, and sync's pull half): the plan (internal/engines/adoption.ts classifies
+// Adopting issues as tasks (github pull, and sync's pull half): the plan (internal/domain/github/adoptplan.ts classifies
 // each issue against the project's tasks), then applying it — a task created per `create` item, the `github:` block
 // written onto the task of each `link` item. Issue text is untrusted: it is stored as quoted, attributed context,
 // never as instructions or as structure (a quoted line cannot open a section of the task file).
 
 import type { Issue } from '../../adapters/github/client.js'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, RefusedError } from '../../base/errors.js'
-import type { Progress } from '../../clikit/io.js'
-import { count } from '../../clikit/text.js'
-import { writeMapping } from '../../format/github.js'
-import { newUlid, slugify } from '../../format/ids.js'
+import { newUlid } from '../../base/ids.js'
+import type { Progress } from '../../base/notes.js'
+import { count } from '../../base/text.js'
+import { slugify } from '../../format/ids.js'
 import { inlineMarkdown } from '../../format/markdown.js'
 import { stamp, type TaskRecord, type TaskSummary } from '../../format/model.js'
 import { newTaskBody, renderTaskFile } from '../../format/taskfile.js'
 import type { Store } from '../../store/store.js'
 import { classify, type Planned } from './adoptplan.js'
+import { writeMapping } from './mapping.js'
 import { fetchIssues, type Prepared } from './preflight.js'
 
 export type PlannedIssue = Planned<Issue>
@@ -102,7 +104,7 @@ function refuseBlocking(plan: readonly PlannedIssue[], project: string): void {
         })),
       },
       next: [
-        `dacli github pull ${project} --dry-run   (the whole plan)`,
+        cmd(`github pull ${project} --dry-run   (the whole plan)`),
         'resolve each one explicitly: retitle the task or the issue, close a duplicate issue, or link the task by hand',
       ],
     },
@@ -194,7 +196,7 @@ async function linkTask(a: AdoptContext, taskId: string, n: number): Promise<Tas
   const f = await a.store.findById(taskId, a.project)
   if (f === null) {
     throw new ConflictError(`task ${taskId} disappeared while the plan was applied`, {
-      next: [`dacli github pull ${a.project} --dry-run`],
+      next: [cmd(`github pull ${a.project} --dry-run`)],
     })
   }
   return writeMapping(

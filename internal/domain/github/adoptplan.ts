@@ -1,4 +1,4 @@
-// Adopting GitHub issues as tasks (github.md, the adoption plan): which issue
+// Adopting GitHub issues as tasks: which issue
 // becomes a task, links to one, or is left alone. Pure: the same function
 // decides for the preview and for the apply, so a dry run cannot drift from
 // the real pull.

@@ -5,11 +5,12 @@
 
 import type { GitHubClient } from '../../adapters/github/client.js'
 import { resolveToken, type TokenSource } from '../../adapters/github/token.js'
+import { cmd } from '../../base/commands.js'
 import { FailureError, UsageError } from '../../base/errors.js'
-import type { Context } from '../../clikit/context.js'
-import { VERSION } from '../../clikit/version.js'
+import { VERSION } from '../../base/version.js'
+import type { GithubContext } from './context.js'
 
-type Env = Context['env']
+type Env = GithubContext['env']
 
 const DEFAULT_API_URL = 'https://api.github.com'
 
@@ -80,18 +81,18 @@ function hostOf(apiUrl: string): string | null {
 }
 
 /** Progress lines on stderr for people (none under --json, where stderr is reserved for the error envelope). */
-export function progress(ctx: Context): (message: string) => void {
+export function progress(ctx: GithubContext): (message: string) => void {
   return ctx.json ? () => {} : (m) => ctx.notes.note(m)
 }
 
-export async function connect(ctx: Context, opts: { requireToken: boolean }): Promise<Session> {
+export async function connect(ctx: GithubContext, opts: { requireToken: boolean }): Promise<Session> {
   const apiUrl = apiUrlOf(ctx.env)
   const t = tunables(ctx.env)
   const token = await resolveToken(ctx.env, hostOf(apiUrl))
   if (token === null && opts.requireToken) {
     throw new FailureError('no GitHub token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`', {
       details: { looked_at: ['GH_TOKEN', 'GITHUB_TOKEN', 'gh auth token'] },
-      next: ['export GH_TOKEN=<a token with the repo scope>', 'gh auth login', 'dacli github doctor'],
+      next: ['export GH_TOKEN=<a token with the repo scope>', 'gh auth login', cmd('github doctor')],
     })
   }
   const { createClient } = await import('../../adapters/github/client.js')

@@ -5,9 +5,9 @@
 
 import type { Issue, RepoInfo } from '../../adapters/github/client.js'
 import { FailureError } from '../../base/errors.js'
-import type { Context } from '../../clikit/context.js'
 import type { Store } from '../../store/store.js'
 import { connect, progress, type Session } from './connect.js'
+import type { GithubContext } from './context.js'
 import { type Window, windowTasks } from './pushwindow.js'
 import { disclosureGate, type Linked, linkedRepo, lockScope } from './repository.js'
 
@@ -21,7 +21,7 @@ export interface Prepared {
 
 /** Local preconditions, then a session. `local` runs after the link is known and before any API call. */
 export async function prepare(
-  ctx: Context,
+  ctx: GithubContext,
   project: string,
   local?: (store: Store) => Promise<void>,
 ): Promise<Prepared> {
@@ -45,7 +45,7 @@ export interface Outbound {
 
 /** What push and sync start from: the tasks in the window (`o`: named refs, --since), a session, and the gated live repository. */
 export async function openOutbound(
-  ctx: Context,
+  ctx: GithubContext,
   project: string,
   o: { refs: readonly string[]; sinceMs: number | null },
   command: 'github push' | 'github sync',

@@ -1,4 +1,4 @@
-// Projecting tasks onto GitHub issues (github.md, push): what each task's issue
+// Projecting tasks onto GitHub issues: what each task's issue
 // should look like and what has to change. Pure: the preview and the real push
 // decide with this one function.
 //
@@ -18,6 +18,7 @@
 // with no priority leaves the issue's `priority:` labels alone — so the first
 // push after adopting issues rewrites none of them unless a task moved on.
 
+import { cmd } from '../../base/commands.js'
 import { sameRepo } from './adoptplan.js'
 
 export interface ProjectedTask {
@@ -84,7 +85,7 @@ export function issueBody(t: ProjectedTask, wsId: string): string {
       : t.acceptance.map((a) => `- [${a.checked ? 'x' : ' '}] ${a.text}`).join('\n'),
   )
   parts.push(
-    `---\n_Mirrored from the dacli task \`${t.ref ?? t.title}\`. The task file in the repository is the source of truth: edit it there; changes made here are overwritten by the next \`dacli github push\`._`,
+    `---\n_Mirrored from the dacli task \`${t.ref ?? t.title}\`. The task file in the repository is the source of truth: edit it there; changes made here are overwritten by the next \`${cmd('github push')}\`._`,
   )
   return `${parts.join('\n\n')}\n`
 }

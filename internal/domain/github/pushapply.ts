@@ -9,16 +9,16 @@
 
 import { type GitHubClient, type IssueWrite, Tally } from '../../adapters/github/api.js'
 import type { Issue } from '../../adapters/github/shapes.js'
-import type { Context } from '../../clikit/context.js'
-import { writeMapping } from '../../format/github.js'
 import type { Store } from '../../store/store.js'
+import type { GithubContext } from './context.js'
+import { writeMapping } from './mapping.js'
 import { fetchIssues, type Prepared } from './preflight.js'
 import { markerOf } from './projection.js'
 import { type PushProgress, startProgress } from './pushprogress.js'
 import { type PushPlan, planPush, type Step, type Window } from './pushwindow.js'
 
 export interface PushRun {
-  ctx: Context
+  ctx: GithubContext
   p: Prepared
   project: string
   repo: string

@@ -4,9 +4,9 @@
 // item with the failures so far and the quota left, and a line per retry wait.
 
 import type { GitHubClient } from '../../adapters/github/api.js'
-import type { Context } from '../../clikit/context.js'
-import { count } from '../../clikit/text.js'
+import { count } from '../../base/text.js'
 import { type Session, waitText } from './connect.js'
+import type { GithubContext } from './context.js'
 
 export interface PushProgress {
   /** An item that had work to do is finished (failed or not). */
@@ -15,7 +15,7 @@ export interface PushProgress {
   end(): void
 }
 
-export function startProgress(ctx: Context, session: Session, repo: string, total: number): PushProgress {
+export function startProgress(ctx: GithubContext, session: Session, repo: string, total: number): PushProgress {
   if (total === 0) return { item() {}, end() {} }
   const client = session.client
   const bar = ctx.notes.progress(`push ${repo}`, total)

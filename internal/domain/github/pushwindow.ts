@@ -1,9 +1,10 @@
 // Which tasks a push covers (every task, the named refs, or those active within
 // --since), read as the projection engine sees them, and the push plan: the
-// engine's decisions (internal/engines/projection.ts) plus the task files that
+// engine's decisions (internal/domain/github/projection.ts) plus the task files that
 // could not be read (announced, never silently dropped).
 
 import type { Issue } from '../../adapters/github/client.js'
+import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import { fileRefOf, type Store } from '../../store/store.js'
@@ -70,7 +71,7 @@ export async function windowTasks(
     if (f.project !== project) {
       throw new UsageError(`${ref} is a task of project "${f.project}", not "${project}"`, {
         details: { ref, project: f.project },
-        next: [`dacli github push ${f.project} ${ref}`],
+        next: [cmd(`github push ${f.project} ${ref}`)],
       })
     }
     const id = f.id ?? (await store.readTaskFile(f)).id

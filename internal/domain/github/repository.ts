@@ -1,8 +1,10 @@
 // Which repository a project projects to (its link, else the `origin` remote), the disclosure gate, and the
 // lock that serializes writes through one repository.
 
+import { remoteUrl } from '../../adapters/git/config.js'
 import type { RepoInfo } from '../../adapters/github/client.js'
-import { hostsFor, readOrigin } from '../../adapters/github/remote.js'
+import { hostsFor, parseRemoteUrl } from '../../adapters/github/remote.js'
+import { cmd } from '../../base/commands.js'
 import { RefusedError, UsageError } from '../../base/errors.js'
 import type { Store } from '../../store/store.js'
 import { sameRepo } from './adoptplan.js'
@@ -26,7 +28,7 @@ export async function linkedRepo(store: Store, project: string): Promise<Linked>
   if (repo === null || !REPO_NAME.test(repo)) {
     throw new UsageError(`project "${project}" is not linked to a GitHub repository`, {
       details: { project },
-      next: [`dacli github link ${project}`, `dacli github link ${project} --repo OWNER/NAME`],
+      next: [cmd(`github link ${project}`), cmd(`github link ${project} --repo OWNER/NAME`)],
     })
   }
   return { project, repo, publicConfirmed: p.github?.public_confirmed ?? null }
@@ -37,9 +39,10 @@ export type Origin = { repo: string } | { problem: string }
 /** The repository the `origin` remote points at (GitHub hosts only). */
 export function originRepo(store: Store, apiUrl: string): Origin {
   if (store.git === null) return { problem: 'the workspace is not in a git repository' }
-  const o = readOrigin(store.git.commonDir)
-  if (o === null) return { problem: 'the git repository has no `origin` remote' }
-  if (o === 'not-a-repository-url') return { problem: 'the `origin` remote does not name a hosted repository' }
+  const url = remoteUrl(store.git.commonDir, store.env)
+  if (url === null) return { problem: 'the git repository has no `origin` remote' }
+  const o = parseRemoteUrl(url)
+  if (o === null) return { problem: 'the `origin` remote does not name a hosted repository' }
   if (!hostsFor(apiUrl).includes(o.host)) {
     return { problem: `the \`origin\` remote points at ${o.host}, which is not a GitHub host for ${apiUrl}` }
   }
@@ -63,7 +66,9 @@ export function disclosureGate(linked: Linked, live: RepoInfo, command: string):
         command,
       },
       next: [
-        `dacli github link ${linked.project} --repo ${live.full_name} --allow-public   (records the consent in the project file)`,
+        cmd(
+          `github link ${linked.project} --repo ${live.full_name} --allow-public   (records the consent in the project file)`,
+        ),
         'or link the project to a private repository',
       ],
     },

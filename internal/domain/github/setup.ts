@@ -4,8 +4,9 @@
 
 import type { RateLimit, RepoInfo } from '../../adapters/github/client.js'
 import type { TokenSource } from '../../adapters/github/token.js'
-import type { Context } from '../../clikit/context.js'
+import { cmd } from '../../base/commands.js'
 import { apiUrlOf, connect } from './connect.js'
+import type { GithubContext } from './context.js'
 import { originRepo, sameRepo } from './repository.js'
 
 export interface Check {
@@ -33,7 +34,7 @@ const statusOf = (e: unknown): number | null => {
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 /** Check the GitHub setup for the project `named` (else the only linked one, else the origin remote). */
-export async function checkSetup(ctx: Context, named: string | undefined): Promise<Setup> {
+export async function checkSetup(ctx: GithubContext, named: string | undefined): Promise<Setup> {
   const store = await ctx.store()
   const apiUrl = apiUrlOf(ctx.env)
   let project: string | null = null
@@ -48,7 +49,7 @@ export async function checkSetup(ctx: Context, named: string | undefined): Promi
       repo = p.github.repo
       consent = p.github.public_confirmed
       source = 'project'
-    } else repoProblem = `project "${named}" is not linked (dacli github link ${named})`
+    } else repoProblem = `project "${named}" is not linked (${cmd(`github link ${named}`)})`
   } else {
     const linked = (await store.listProjects()).projects.filter((p) => p.github?.repo)
     const only = linked.length === 1 ? linked[0] : undefined
@@ -63,7 +64,7 @@ export async function checkSetup(ctx: Context, named: string | undefined): Promi
         repo = o.repo
         source = 'origin'
       } else if (linked.length > 1) {
-        repoProblem = `${linked.length} projects are linked; name one (dacli github doctor <project>)`
+        repoProblem = `${linked.length} projects are linked; name one (${cmd('github doctor <project>')})`
       } else repoProblem = `no project is linked and ${o.problem}`
     }
   }
@@ -114,7 +115,7 @@ export async function checkSetup(ctx: Context, named: string | undefined): Promi
     visibility = {
       name: 'visibility',
       ok: false,
-      detail: `public, and no consent recorded for ${live.full_name}: github push will refuse (dacli github link ${project ?? '<project>'} --repo ${live.full_name} --allow-public)`,
+      detail: `public, and no consent recorded for ${live.full_name}: github push will refuse (${cmd(`github link ${project ?? '<project>'} --repo ${live.full_name} --allow-public`)})`,
     }
   }
 

@@ -1,17 +1,19 @@
-// Agent identities (format.md, Agent): `agents/<id>.md`. A token is shown once;
+// Agent identities (FORMAT.md, Agent): `agents/<id>.md`. A token is shown once;
 // only its SHA-256 is stored. A child's grant never exceeds its parent's.
 
 import { randomBytes } from 'node:crypto'
 import * as path from 'node:path'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, NotFoundError, RefusedError } from '../../base/errors.js'
-import { newUlid, safeSegment, slugify } from '../../format/ids.js'
-import { type Identity, stamp } from '../../format/model.js'
+import { newUlid } from '../../base/ids.js'
+import { safeSegment, slugify } from '../../format/ids.js'
+import { type Identity, ROOT_ID, stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { assertNoLinks, atomicWrite, readText } from '../../store/fsio.js'
 import { fileRefOf, type Store } from '../../store/store.js'
 import type { Arbitration } from '../claims/arbiter.js'
 import { dropOnRelease } from '../claims/arbitrate.js'
-import { type AgentFile, hashToken, listAgentFiles, ROOT_ID, readAgentFile } from './identity.js'
+import { type AgentFile, hashToken, listAgentFiles, readAgentFile, signerOf } from './identity.js'
 import { agentSigner } from './signing.js'
 import { agentContent } from './trust.js'
 
@@ -25,7 +27,7 @@ export async function readAgent(store: Store, id: string): Promise<AgentFile> {
   safeSegment(id, 'agent id')
   const a = await readAgentFile(path.join(store.dir, 'agents', `${id}.md`), store.root)
   if (a === null) {
-    throw new NotFoundError(`no agent "${id}"`, { details: { agent: id }, next: ['dacli agent list --all'] })
+    throw new NotFoundError(`no agent "${id}"`, { details: { agent: id }, next: [cmd('agent list --all')] })
   }
   return a
 }
@@ -67,7 +69,7 @@ export async function spawnAgent(
       created,
       created_by: parent.id,
     }
-    const signature = (await store.signer()).sign(agentContent(child))
+    const signature = (await signerOf(store)).sign(agentContent(child))
     const lines = [
       '---',
       `id: ${id}`,
@@ -89,7 +91,7 @@ export async function spawnAgent(
     ]
     const file = path.join(dir, `${id}.md`)
     try {
-      atomicWrite(file, lines.join('\n'), { exclusive: true })
+      atomicWrite(store.system, file, lines.join('\n'), { exclusive: true })
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue
       throw e
@@ -134,7 +136,7 @@ export async function retireAgent(
 }> {
   const agent = await readAgent(store, id)
   if (id === ROOT_ID) {
-    throw new RefusedError('retire-root', 'the root identity cannot be retired', { next: ['dacli agent list'] })
+    throw new RefusedError('retire-root', 'the root identity cannot be retired', { next: [cmd('agent list')] })
   }
   const lineage = lineageOf(await listAgents(store), id)
   if (caller.id !== ROOT_ID && caller.id !== id && !lineage.includes(caller.id)) {
@@ -153,8 +155,8 @@ export async function retireAgent(
       {
         details: { agent: id, tasks: held.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status })) },
         next: [
-          `dacli agent retire ${id} --release (hands ${held.length === 1 ? 'it' : 'them'} back to the pool, logged)`,
-          ...refs.slice(0, 3).map((r) => `dacli task release ${r} (as ${id})`),
+          cmd(`agent retire ${id} --release (hands ${held.length === 1 ? 'it' : 'them'} back to the pool, logged)`),
+          ...refs.slice(0, 3).map((r) => cmd(`task release ${r} (as ${id})`)),
         ],
       },
     )
@@ -183,7 +185,7 @@ export async function retireAgent(
     const parsed = parseObject(readText(file))
     const doc = parsed.doc.clone()
     doc.set('retired', true)
-    atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))
+    atomicWrite(store.system, file, renderEdited(parsed, doc, parsed.split.body))
   })
   store.journal({ kind: 'agent.retired', ref: id, id, project: null, actor: caller.id, summary: 'retired' })
   return { agent: { ...agent, retired: true }, changed: true, retiredNow: true, released }

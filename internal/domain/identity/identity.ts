@@ -1,19 +1,19 @@
-// Identity from DACLI_AGENT (commands.md, Identity): unset → a-root with a
+// Identity from DACLI_AGENT: unset → a-root with a
 // read-write grant; set to a token → the agent whose token_hash matches; set but
 // empty, unknown, or retired → exit 3. Never fall back to root.
 
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { cmd } from '../../base/commands.js'
 import { RefusedError } from '../../base/errors.js'
 import { parseData } from '../../format/flat.js'
 import { isId } from '../../format/ids.js'
-import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError } from '../../format/model.js'
+import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError, ROOT_ID } from '../../format/model.js'
 import { isTempName, LinkError, linkOnPath, readText } from '../../store/fsio.js'
-import { agentSigner, isPublicKey, rootPublicKeys } from './signing.js'
+import type { Store } from '../../store/store.js'
+import { agentSigner, isPublicKey, rootPublicKeys, rootSigner, type Signer } from './signing.js'
 import { trustOf } from './trust.js'
-
-export const ROOT_ID = 'a-root'
 
 export const hashToken = (token: string): string => `sha256:${createHash('sha256').update(token, 'utf8').digest('hex')}`
 
@@ -171,7 +171,7 @@ export async function resolveIdentity(
   const matches = agents.filter((a) => a.token_hash === hash)
   if (matches.length === 0) {
     throw new RefusedError('identity', 'the token in DACLI_AGENT is not recognized in this workspace', {
-      next: ['check DACLI_AGENT; a parent identity can mint a new token with `dacli agent spawn`'],
+      next: [`check DACLI_AGENT; a parent identity can mint a new token with \`${cmd('agent spawn')}\``],
     })
   }
   const match = matches[0] as AgentFile
@@ -185,14 +185,14 @@ export async function resolveIdentity(
         : `the token in DACLI_AGENT belongs to ${match.id}, whose ancestor ${verdict.retired} is retired`,
       {
         details: { agent: match.id, retired: verdict.retired },
-        next: ['ask a live parent identity for a new token (`dacli agent spawn`)'],
+        next: [`ask a live parent identity for a new token (\`${cmd('agent spawn')}\`)`],
       },
     )
   }
   if (verdict.problem !== null) {
     throw new RefusedError('identity', `the token in DACLI_AGENT cannot be trusted: ${verdict.problem}`, {
       details: { agent: match.id },
-      next: ['dacli doctor (it names the tampered agent file)', 'ask a live parent identity for a new token'],
+      next: [cmd('doctor (it names the tampered agent file)'), 'ask a live parent identity for a new token'],
     })
   }
   if (match.public_key !== agentSigner(token.trim()).publicKey) {
@@ -201,9 +201,38 @@ export async function resolveIdentity(
       `the token in DACLI_AGENT cannot be trusted: ${match.id}'s public key is not its token's`,
       {
         details: { agent: match.id },
-        next: ['ask a live parent identity for a new token (`dacli agent spawn`)'],
+        next: [`ask a live parent identity for a new token (\`${cmd('agent spawn')}\`)`],
       },
     )
   }
   return { id: match.id, grant: match.grant, role: match.role, parent: match.parent }
+}
+
+/** The identity this invocation acts as (resolved once per store). */
+export function identityOf(store: Store): Promise<Identity> {
+  return store.once('identity', () => resolveIdentity(store.env, store.dir, store.root))
+}
+
+/** Ids of identities with a read-only grant (read once per store). */
+export function readOnlyIdentities(store: Store): Promise<Set<string>> {
+  return store.once('read-only-identities', async () => {
+    const all = await listAgentFiles(store.dir, store.root)
+    return new Set(all.filter((a) => a.grant === 'ro').map((a) => a.id))
+  })
+}
+
+/**
+ * The acting identity's signer (events, the agent files it spawns): an agent's key comes from its token;
+ * root's is this clone's root key, kept in the git directory (`dacli/root-key`), never in the work tree.
+ */
+export function signerOf(store: Store): Promise<Signer> {
+  return store.once('signer', async () => {
+    const who = await identityOf(store)
+    if (who.id !== ROOT_ID) return agentSigner((store.env.DACLI_AGENT ?? '').trim())
+    const keyFile =
+      store.git === null
+        ? path.join(store.dir, 'cache', 'root-key')
+        : path.join(store.git.commonDir, 'dacli', 'root-key')
+    return rootSigner(store.system, store.dir, keyFile)
+  })
 }

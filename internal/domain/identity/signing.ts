@@ -1,4 +1,4 @@
-// Verifiable authorship without stored secrets (quality.md, hostile events and agent files).
+// Verifiable authorship without stored secrets.
 //
 // - An agent's key pair is derived from its token (Ed25519 from HKDF-SHA256 of the token), so only the
 //   token's holder can sign; the agent file stores only the public key.
@@ -22,7 +22,9 @@ import {
 } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { canonicalJSON } from '../../base/canonical.js'
 import { FailureError } from '../../base/errors.js'
+import type { Proc } from '../../base/system.js'
 import { atomicWrite, linkOnPath, mkdirNoLinks } from '../../store/fsio.js'
 
 /** PKCS#8 and SPKI DER headers of an Ed25519 key; the raw 32 bytes follow. */
@@ -37,20 +39,6 @@ export interface Signer {
   sign(content: unknown): string
 }
 
-/** Keys sorted at every level, so the same content always signs (and hashes) the same. */
-export function canonicalJSON(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`)
-      .join(',')}}`
-  }
-  return JSON.stringify(v)
-}
-
 function signerOf(seed: Buffer): Signer {
   const key = createPrivateKey({ key: Buffer.concat([PKCS8, seed]), format: 'der', type: 'pkcs8' })
   const raw = createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(SPKI.length)
@@ -62,6 +50,7 @@ function signerOf(seed: Buffer): Signer {
 
 /** An agent's signer, derived from its token (the same token always gives the same key). */
 export function agentSigner(token: string): Signer {
+  // not a command line: the key derivation's label, fixed for good (a new label would change every agent key)
   return signerOf(Buffer.from(hkdfSync('sha256', token, 'dacli', 'dacli agent signing key v1', 32)))
 }
 
@@ -142,7 +131,7 @@ export function rootPublicKeys(dacliDir: string): string[] {
  * This clone's root signer: the key in `keyFile` (created on first need, mode 0600), its public key
  * published under `agents/a-root.keys/` so every clone can verify what this one signs.
  */
-export function rootSigner(dacliDir: string, keyFile: string): Signer {
+export function rootSigner(sys: Proc, dacliDir: string, keyFile: string): Signer {
   let seed: Buffer | null = null
   try {
     seed = Buffer.from(fs.readFileSync(keyFile, 'utf8').trim(), 'base64url')
@@ -160,14 +149,14 @@ export function rootSigner(dacliDir: string, keyFile: string): Signer {
       fs.closeSync(fd)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
-      return rootSigner(dacliDir, keyFile) // another process made it first
+      return rootSigner(sys, dacliDir, keyFile) // another process made it first
     }
   }
   const signer = signerOf(seed)
   const pub = path.join(rootKeysDir(dacliDir), `${fingerprint(signer.publicKey)}.pub`)
   if (!fs.existsSync(pub)) {
     try {
-      atomicWrite(pub, `${signer.publicKey}\n`, { exclusive: true })
+      atomicWrite(sys, pub, `${signer.publicKey}\n`, { exclusive: true })
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
     }

@@ -1,4 +1,4 @@
-// Which identities can be trusted (quality.md, hostile agent files; revocation). Agent files are
+// Which identities can be trusted. Agent files are
 // ordinary files anyone with write access can edit, so an identity resolves only when its file is
 // sound and so is every ancestor's: a-root is the one file with that id and holds no token; every
 // other identity was signed by its parent (root's key for a-root's children, the parent's token-derived
@@ -6,7 +6,7 @@
 // swapped token shows — has a grant no higher than its parent's, shares its token hash with no other
 // file, and no ancestor is retired (retiring an identity retires its subtree's effect).
 
-import { type EventRecord, eventContent } from '../events/events.js'
+import { type EventRecord, eventContent } from '../../store/events.js'
 import type { AgentFile } from './identity.js'
 import { verifySignature } from './signing.js'
 

@@ -1,13 +1,16 @@
 // Notes (decisions, findings, metrics, refs), risks and the glossary
-// (format.md). A title collision gets a unique suffix: a note is never
+// (FORMAT.md). A title collision gets a unique suffix: a note is never
 // overwritten.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { cmd } from '../../base/commands.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
+import { newUlid } from '../../base/ids.js'
 import { byText } from '../../base/order.js'
+import type { Proc } from '../../base/system.js'
 import { parseData } from '../../format/flat.js'
-import { isId, newUlid, projectFilter, slugify } from '../../format/ids.js'
+import { isId, projectFilter, slugify } from '../../format/ids.js'
 import { sections, sectionText, titleOf } from '../../format/markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
 import { type Section, stampFrom } from '../../store/filecache.js'
@@ -79,7 +82,9 @@ export function checkNotePolicy(n: Pick<NewNote, 'kind' | 'rejected' | 'goal' | 
       'a decision must say what was rejected (--rejected): a choice without alternatives is not a decision',
       {
         next: [
-          'dacli note add decision "<title>" --project <p> --chose "<what>" --rejected "<alternative>" --because "<why>"',
+          cmd(
+            'note add decision "<title>" --project <p> --chose "<what>" --rejected "<alternative>" --because "<why>"',
+          ),
         ],
       },
     )
@@ -87,7 +92,7 @@ export function checkNotePolicy(n: Pick<NewNote, 'kind' | 'rejected' | 'goal' | 
   if (n.kind === 'metric' && (!n.goal?.trim() || !n.question?.trim())) {
     throw new RefusedError('metric-without-goal', 'a metric needs its --goal and --question (goal, question, metric)', {
       next: [
-        'dacli note add metric "<title>" --project <p> --goal "<goal>" --question "<question>" --metric "<metric>"',
+        cmd('note add metric "<title>" --project <p> --goal "<goal>" --question "<question>" --metric "<metric>"'),
       ],
     })
   }
@@ -97,13 +102,13 @@ const section = (title: string, text: string | undefined) =>
   text === undefined || text.trim() === '' ? '' : `## ${title}\n\n${text.trim()}\n\n`
 
 /** Create `path` exclusively under `dir`, adding -2, -3 … to the slug on collision. */
-function createUnique(dir: string, slug: string, render: (slug: string) => string): string {
+function createUnique(sys: Proc, dir: string, slug: string, render: (slug: string) => string): string {
   mkdirNoLinks(dir)
   for (let i = 1; i < 1000; i++) {
     const s = i === 1 ? slug : `${slug}-${i}`
     const file = path.join(dir, `${s}.md`)
     try {
-      atomicWrite(file, render(s), { exclusive: true })
+      atomicWrite(sys, file, render(s), { exclusive: true })
       return file
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
@@ -136,7 +141,7 @@ export async function addNote(store: Store, n: NewNote): Promise<NoteRecord> {
     body += section('Chose', n.chose ?? n.title) + section('Rejected', n.rejected) + section('Because', n.because)
   else if (n.kind === 'metric')
     body += section('Goal', n.goal) + section('Question', n.question) + section('Metric', n.metric)
-  const file = createUnique(dir, slugify(n.title), () => renderNew(front, body.replace(/\n+$/, '\n')))
+  const file = createUnique(store.system, dir, slugify(n.title), () => renderNew(front, body.replace(/\n+$/, '\n')))
   const note = await readNoteFile(store, file, n.project)
   store.journal({
     kind: 'note.added',
@@ -286,11 +291,11 @@ export async function readNote(store: Store, ref: string): Promise<NoteRecord> {
   if (hits.length === 0) hits = notes.filter((n) => n.slug === form)
   if (hits.length === 0 && up.length >= 6) hits = notes.filter((n) => n.id.slice(2).startsWith(up.replace(/^N-/, '')))
   if (hits.length === 1) return hits[0] as NoteRecord
-  if (hits.length === 0) throw new NotFoundError(`no note matches "${ref}"`, { next: ['dacli note list'] })
+  if (hits.length === 0) throw new NotFoundError(`no note matches "${ref}"`, { next: [cmd('note list')] })
   const candidates = hits.map((n) => `${n.project}/${n.slug}`).sort()
   throw new UsageError(`note reference "${ref}" is ambiguous: ${candidates.join(', ')}`, {
     details: { candidates },
-    suggestions: candidates.map((c) => `dacli note show ${c}`),
+    suggestions: candidates.map((c) => cmd(`note show ${c}`)),
   })
 }
 
@@ -343,7 +348,7 @@ export async function addRisk(
   let body = `\n# ${r.title}\n\n`
   if (r.indicators.length > 0) body += `## Indicators\n\n${r.indicators.map((i) => `- ${i}`).join('\n')}\n\n`
   if (r.action) body += `## Action\n\n${r.action.trim()}\n`
-  const file = createUnique(path.join(store.projectDir(r.project), 'risks'), slugify(r.title), () =>
+  const file = createUnique(store.system, path.join(store.projectDir(r.project), 'risks'), slugify(r.title), () =>
     renderNew(front, body.replace(/\n+$/, '\n')),
   )
   const risk = await readRiskFile(store, file, r.project)
@@ -485,7 +490,7 @@ export async function setGlossaryTerm(
       }
       out = lines.join('\n')
     }
-    atomicWrite(file, out)
+    atomicWrite(store.system, file, out)
     store.journal({
       kind: 'project.changed',
       ref: project,

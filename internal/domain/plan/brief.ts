@@ -1,4 +1,4 @@
-// Fitting a brief into a token budget (commands.md, The context brief).
+// Fitting a brief into a token budget.
 // Sections come in priority order; the first is never trimmed. Sections are
 // dropped from the bottom until the brief fits, and every omission is announced
 // inline and listed. Tokens are estimated as characters / 4 of the whole markdown

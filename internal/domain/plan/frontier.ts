@@ -1,6 +1,6 @@
 import { byText } from '../../base/order.js'
 import { type Hold, readiness } from './readiness.js'
-// The ready frontier (commands.md, next): the tasks `readiness` calls ready (open,
+// The ready frontier: the tasks `readiness` calls ready (open,
 // not `wont`, no FS predecessor unfinished, no SS predecessor unstarted; FF and SF
 // never hold a start); ordered by MoSCoW, then critical-path slack (when known),
 // then sequence. Never a `could` while a `must` is ready. Pure.
@@ -39,7 +39,7 @@ export function frontier<T extends FrontierTask>(
   statusOf: (id: string) => Status | null,
   slack: ReadonlyMap<string, number> | null,
   limit: number,
-  /** Tasks another clone holds a live claim on (coordination.md): never proposed. */
+  /** Tasks another clone holds a live claim on: never proposed. */
   claimedElsewhere: ReadonlySet<string> = new Set(),
 ): Frontier<T> {
   const waiting: Frontier<T>['waiting'] = []

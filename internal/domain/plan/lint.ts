@@ -1,4 +1,4 @@
-// Lint rules for plans (commands.md, lint): INVEST's testability (acceptance
+// Lint rules for plans: INVEST's testability (acceptance
 // criteria), ambiguous wording, decisions without a rejected alternative, and
 // serious risks without an action. Pure: values in, findings out.
 

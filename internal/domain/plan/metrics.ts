@@ -1,4 +1,4 @@
-// Delivery metrics from task histories (loop.md, Metrics): pure arithmetic over
+// Delivery metrics from task histories: pure arithmetic over
 // what the store recorded. Times arrive as epoch milliseconds (null when a log
 // line's stamp did not parse); nothing here reads a clock.
 //

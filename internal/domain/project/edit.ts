@@ -35,7 +35,7 @@ export async function editProjectFrontmatter(
     if (!fn(doc, parsed.data)) return false
     const out = renderEdited(parsed, doc, parsed.split.body)
     if (out === text) return false
-    atomicWrite(file, out)
+    atomicWrite(store.system, file, out)
     store.journal({
       kind: 'project.changed',
       ref: slug,

@@ -3,18 +3,10 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, RefusedError } from '../../base/errors.js'
 import { safeSegment } from '../../format/ids.js'
-import { sectionText, titleOf } from '../../format/markdown.js'
-import {
-  InvalidValueError,
-  ParseError,
-  PROJECT_STATUSES,
-  type ProjectRecord,
-  STAGES,
-  STATUSES,
-  stamp,
-} from '../../format/model.js'
+import { STATUSES, stamp } from '../../format/model.js'
 import { atomicWrite } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 
@@ -37,7 +29,7 @@ export async function addProject(store: Store, p: NewProject): Promise<string> {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new ConflictError(`a project with slug "${p.slug}" already exists`, {
         details: { slug: p.slug },
-        next: [`dacli project show ${p.slug}`, 'dacli project add "<title>" --slug <another-slug>'],
+        next: [cmd(`project show ${p.slug}`), cmd('project add "<title>" --slug <another-slug>')],
       })
     }
     throw e
@@ -56,7 +48,7 @@ export async function addProject(store: Store, p: NewProject): Promise<string> {
     body,
   )
   try {
-    atomicWrite(path.join(dir, 'project.md'), text)
+    atomicWrite(store.system, path.join(dir, 'project.md'), text)
   } catch (e) {
     fs.rmSync(dir, { recursive: true, force: true })
     throw e
@@ -101,78 +93,10 @@ export function removeProject(store: Store, slug: string, force: boolean): Recor
     throw new RefusedError(
       'confirm-removal',
       `removing project "${slug}" deletes ${what.length > 0 ? what.join(', ') : 'its project file'}; pass --force to confirm`,
-      { details: { project: slug, would_delete: contents }, next: [`dacli project rm ${slug} --force`] },
+      { details: { project: slug, would_delete: contents }, next: [cmd(`project rm ${slug} --force`)] },
     )
   }
   fs.rmSync(dir, { recursive: true, force: true })
   store.journal({ kind: 'project.removed', ref: slug, id: `p-${slug}`, project: slug, actor: null, summary: 'removed' })
   return contents
-}
-
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
-
-/** A project record from its file's frontmatter data and body (parsed by either reader). */
-/** A project's fields must have their types; its id names its own folder (an id is never guessed). */
-function checkProjectFields(d: Record<string, unknown>, slug: string): void {
-  const bad = (field: string, want: string, code: 'invalid-field' | 'invalid-id' = 'invalid-field'): never => {
-    throw new InvalidValueError(code, field, `field "${field}" is ${JSON.stringify(d[field])}; expected ${want}`)
-  }
-  if (d.id !== undefined && d.id !== null && d.id !== `p-${slug}`)
-    bad('id', `p-${slug} (the folder's name)`, 'invalid-id')
-  const oneOf = (field: string, values: readonly string[]) => {
-    const v = d[field]
-    if (v !== undefined && v !== null && !values.includes(v as string)) bad(field, values.join(', '))
-  }
-  oneOf('status', PROJECT_STATUSES)
-  oneOf('stage', STAGES)
-  const gh = d.github
-  if (gh !== undefined && gh !== null) {
-    const g = gh as Record<string, unknown>
-    const text = (v: unknown) => v === undefined || v === null || typeof v === 'string'
-    if (typeof gh !== 'object' || Array.isArray(gh) || !text(g.repo) || !text(g.public_confirmed)) {
-      bad('github', '{repo, public_confirmed}')
-    }
-  }
-  for (const f of ['created', 'created_by']) {
-    const v = d[f]
-    if (v !== undefined && v !== null && typeof v !== 'string') bad(f, 'a string')
-  }
-}
-
-export function projectOf(
-  { data, split }: { data: Record<string, unknown>; split: { body: string } },
-  slug: string,
-  relPath: string,
-): ProjectRecord {
-  if (data.kind !== undefined && data.kind !== 'project') {
-    throw new ParseError(`"kind" is ${JSON.stringify(data.kind)}, expected "project"`)
-  }
-  checkProjectFields(data, slug)
-  const body = split.body
-  const gh = data.github
-  const github =
-    gh !== null && typeof gh === 'object' && !Array.isArray(gh)
-      ? {
-          repo: str((gh as Record<string, unknown>).repo),
-          public_confirmed: str((gh as Record<string, unknown>).public_confirmed),
-        }
-      : null
-  return {
-    id: str(data.id) ?? `p-${slug}`,
-    slug,
-    title: titleOf(body) ?? slug,
-    status: str(data.status) ?? 'active',
-    stage: str(data.stage) ?? 'definition',
-    path: relPath.split(path.sep).join('/'),
-    created: str(data.created),
-    created_by: str(data.created_by),
-    github,
-    sections: {
-      vision: sectionText(body, 'Vision'),
-      goal: sectionText(body, 'Goal'),
-      constraints: sectionText(body, 'Constraints'),
-      out_of_scope: sectionText(body, 'Out of scope'),
-      success_criteria: sectionText(body, 'Success criteria'),
-    },
-  }
 }

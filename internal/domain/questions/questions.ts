@@ -1,4 +1,4 @@
-// Questions and answers (loop.md): an agent that is stuck asks instead of
+// Questions and answers: an agent that is stuck asks instead of
 // guessing. A question is an event (`event_kind: question`, id `q-<ULID>`) that
 // blocks its task (`blocked_by: q-<id>`) when the asker may hold the task up;
 // `answer` writes a decision or finding note linked to the question and the
@@ -6,22 +6,19 @@
 //
 // Lock order: the question's event lock, then the task's lock.
 
+import { cmd } from '../../base/commands.js'
 import { classifiedError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
+import { excerpt } from '../../base/text.js'
 import { checkText } from '../../format/ids.js'
 import type { Broken, Identity, TaskRecord, TaskSummary } from '../../format/model.js'
 import { stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { createEvent, type EventRecord, findEvent, isOpenQuestion, listEvents, withEvent } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
-import { createEvent, type EventRecord, findEvent, isOpenQuestion, listEvents, withEvent } from '../events/events.js'
+import { signerOf } from '../identity/identity.js'
 import { addNote, listNotes, type NoteRecord } from '../notes/notes.js'
 import { applyUnblock, mayRewrite } from '../task/lifecycle.js'
-
-export const isQuestionId = (s: string | null | undefined): s is string => typeof s === 'string' && /^q-/i.test(s)
-
-const excerpt = (s: string, n = 80) => {
-  const t = s.replace(/\s+/g, ' ').trim()
-  return t.length > n ? `${t.slice(0, n - 1)}…` : t
-}
+import { type QuestionPayload, questionPayload } from './payload.js'
 
 export interface Asked {
   question: EventRecord
@@ -47,18 +44,19 @@ export async function askQuestion(
     new RefusedError('state', `${qualifiedRef(cur)} is done: a question cannot hold it up`, {
       details: { status: cur.status },
       next: [
-        `dacli task reopen ${qualifiedRef(cur)} --reason "<why>" (then ask)`,
-        `dacli note add finding "<what you noticed>" --project ${cur.project} --about ${qualifiedRef(cur)}`,
+        cmd(`task reopen ${qualifiedRef(cur)} --reason "<why>" (then ask)`),
+        cmd(`note add finding "<what you noticed>" --project ${cur.project} --about ${qualifiedRef(cur)}`),
       ],
     })
   if (t.status === 'done') throw stateRefusal(t)
-  const data = (blocks: boolean) => ({ project: t.project, need, blocks })
+  const data = (blocks: boolean): QuestionPayload => ({ project: t.project, need, blocks })
   const subject = { ref: qualifiedRef(t), project: t.project }
   // Only someone who may hold the task up blocks it: its owner, anyone on an unowned task, or an rw identity
   // that may rewrite it. A question about a task someone else holds is recorded for them without blocking.
   const mayBlock = t.owner === who.id || t.owner === null || (await mayRewrite(store, t, who))
   if (!mayBlock) {
     const question = await createEvent(store, {
+      sign: (await signerOf(store)).sign,
       kind: 'question',
       by: who.id,
       about: t.id,
@@ -71,6 +69,7 @@ export async function askQuestion(
   const r = await store.editTask(target, who.id, async (e) => {
     if (e.before.status === 'done') throw stateRefusal(e.before)
     const question = await createEvent(store, {
+      sign: (await signerOf(store)).sign,
       kind: 'question',
       by: who.id,
       about: t.id,
@@ -109,13 +108,13 @@ export async function answerQuestion(
   const text = checkText(a.text, 'the answer').trim()
   if (text === '') throw new UsageError('the answer is empty')
   const task = q.about === null ? null : await store.readTask(q.about).catch(() => null)
-  const project = task?.project ?? (typeof q.data.project === 'string' ? q.data.project : null)
+  const project = task?.project ?? questionPayload(q.data).project
   if (project === null) {
     throw new RefusedError(
       'target-gone',
       `the task ${q.about ?? '?'} of ${q.id} is gone: there is nowhere to file an answer`,
       {
-        next: [`dacli events dismiss ${q.id} --reason "the task is gone"`],
+        next: [cmd(`events dismiss ${q.id} --reason "the task is gone"`)],
       },
     )
   }
@@ -171,7 +170,7 @@ function settledRefusal(q: EventRecord): RefusedError {
       : `was already answered by ${q.answered?.by ?? '?'} (note ${q.answered?.note ?? '?'})`
   return new RefusedError('state', `${q.id} ${how}`, {
     details: { question: q.id, state: q.state },
-    next: [`dacli threads --about ${q.about ?? ''}`.trim(), 'ask a new question if something is still open'],
+    next: [cmd(`threads --about ${q.about ?? ''}`).trim(), 'ask a new question if something is still open'],
   })
 }
 
@@ -181,12 +180,12 @@ async function findQuestion(store: Store, id: string): Promise<EventRecord> {
   try {
     e = await findEvent(store, id)
   } catch (err) {
-    throw new NotFoundError(`no question "${id}"`, { cause: err, next: ['dacli threads --open'] })
+    throw new NotFoundError(`no question "${id}"`, { cause: err, next: [cmd('threads --open')] })
   }
   if (e.event_kind !== 'question') {
     throw new NotFoundError(`${e.id} is a ${e.event_kind} event, not a question`, {
       details: { event_id: e.id, kind: e.event_kind },
-      next: ['dacli threads --open'],
+      next: [cmd('threads --open')],
     })
   }
   return e
@@ -213,7 +212,7 @@ export async function releaseBlock(
     throw e
   }
   const others = (await listEvents(store)).events.filter(
-    (e) => isOpenQuestion(e) && e.id !== q.id && e.about === q.about && e.data.blocks === true,
+    (e) => isOpenQuestion(e) && e.id !== q.id && e.about === q.about && questionPayload(e.data).blocks,
   )
   let unblocked = false
   let still: string | null = null
@@ -234,27 +233,6 @@ export async function releaseBlock(
     return {}
   })
   return { task: r.task, unblocked, still_blocked_by: still }
-}
-
-/** The open question that keeps a task blocked, if any (manual `task unblock` is refused while there is one). */
-export async function blockingQuestion(
-  store: Store,
-  t: Pick<TaskSummary, 'blocked_by' | 'status'>,
-): Promise<EventRecord | null> {
-  if (t.status !== 'blocked' || !isQuestionId(t.blocked_by)) return null
-  const e = (await listEvents(store)).events.find((x) => x.id === t.blocked_by)
-  return e !== undefined && isOpenQuestion(e) ? e : null
-}
-
-export function openQuestionRefusal(t: TaskRecord, q: EventRecord): RefusedError {
-  return new RefusedError(
-    'open-question',
-    `${qualifiedRef(t)} waits on the open question ${q.id} ("${excerpt(q.body, 60)}"): answer it, or dismiss it, to unblock`,
-    {
-      details: { question: q.id, asked_by: q.created_by },
-      next: [`dacli answer ${q.id} "<answer>"`, `dacli events dismiss ${q.id} --reason "<why it no longer matters>"`],
-    },
-  )
 }
 
 export interface Thread {
@@ -278,7 +256,7 @@ export async function listThreads(
     .filter((e) => {
       if (f.project === undefined) return true
       const t = e.about === null ? undefined : byId.get(e.about)
-      return (t?.project ?? e.data.project) === f.project
+      return (t?.project ?? questionPayload(e.data).project) === f.project
     })
     .reverse()
   const notesOf = new Map<string, NoteRecord[]>()
@@ -286,7 +264,7 @@ export async function listThreads(
   for (const q of questions) {
     const task = q.about === null ? null : (byId.get(q.about) ?? null)
     let answer: NoteRecord | null = null
-    const project = task?.project ?? (typeof q.data.project === 'string' ? q.data.project : null)
+    const project = task?.project ?? questionPayload(q.data).project
     if (q.answered !== null && project !== null && store.projectSlugs().includes(project)) {
       if (!notesOf.has(project)) notesOf.set(project, (await listNotes(store, project)).notes)
       answer = notesOf.get(project)?.find((n) => n.id === q.answered?.note || n.answers === q.id) ?? null

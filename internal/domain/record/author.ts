@@ -6,7 +6,7 @@ import { userIdent } from '../../adapters/git/config.js'
 import type { GitInfo } from '../../adapters/git/discover.js'
 import { cleanIdent, type Signature } from '../../adapters/git/objects.js'
 import type { Identity } from '../../format/model.js'
-import { ROOT_ID } from '../identity/identity.js'
+import { ROOT_ID } from '../../format/model.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
+import { nodeSystem } from '../../../cmd/system.js'
 import { type Git, openGit } from '../../adapters/git/index.js'
 import { isTaskFilePath, taskIdInText } from '../../format/rawtask.js'
 import { git, tempDir } from '../../testkit/ws.js'
@@ -29,7 +30,7 @@ const commit = (message: string) => {
 
 /** The Git adapter, counting the object reads History makes. */
 function counted(): { git: Git; reads: () => number } {
-  const real = openGit(dir, {})
+  const real = openGit(dir, {}, nodeSystem)
   let n = 0
   const wrapped = new Proxy(real, {
     get(target, prop, receiver) {
@@ -73,7 +74,7 @@ describe('History.touches', () => {
     fs.rmSync(path.join(dir, '.dacli/projects/p/tasks/active/003-a.md'))
     made.push([commit('remove'), 'deleted', '.dacli/projects/p/tasks/active/003-a.md'])
 
-    const h = new History(openGit(dir, {}), SCOPE, null, followed)
+    const h = new History(openGit(dir, {}, nodeSystem), SCOPE, null, followed)
     const r = await h.touches(head(), A)
     expect(r.truncated).toBe(false)
     expect(r.touches.map((t) => [t.commit, t.change, t.path])).toEqual(made)
@@ -85,7 +86,7 @@ describe('History.touches', () => {
   test('an id written in lower case is the same task', async () => {
     write('.dacli/projects/p/tasks/open/001-a.md', task(A.toLowerCase().replace(/^t-/, 't-'), 'A'))
     const c = commit('add')
-    const r = await new History(openGit(dir, {}), SCOPE, null, followed).touches(head(), A)
+    const r = await new History(openGit(dir, {}, nodeSystem), SCOPE, null, followed).touches(head(), A)
     expect(r.touches.map((t) => t.commit)).toEqual([c])
   })
 
@@ -101,7 +102,9 @@ describe('History.touches', () => {
     const main = commit('main edits A')
     git(dir, 'merge', '-q', '--no-edit', 'side')
     const touchesOf = async (id: string) =>
-      (await new History(openGit(dir, {}), SCOPE, null, followed).touches(head(), id)).touches.map((t) => t.message)
+      (await new History(openGit(dir, {}, nodeSystem), SCOPE, null, followed).touches(head(), id)).touches.map(
+        (t) => t.message,
+      )
     expect(await touchesOf(B)).toEqual(['add both', 'side edits B'])
     expect(await touchesOf(A)).toEqual(['add both', 'main edits A'])
     expect([side, main]).not.toContain(head())
@@ -133,7 +136,7 @@ describe('History.touches', () => {
       write('.dacli/projects/p/tasks/open/001-a.md', task(A, `A ${i}`))
       commit(`edit ${i}`)
     }
-    const r = await new History(openGit(dir, {}), SCOPE, null, followed).touches(head(), A, 2)
+    const r = await new History(openGit(dir, {}, nodeSystem), SCOPE, null, followed).touches(head(), A, 2)
     expect(r).toMatchObject({ scanned: 2, truncated: true })
     expect(r.touches.map((t) => t.message)).toEqual(['edit 2', 'edit 3'])
   })

@@ -11,7 +11,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { CommitInfo, Git } from '../../adapters/git/index.js'
-import { system } from '../../base/system.js'
 import { linkOnPath, mkdirNoLinks } from '../../store/fsio.js'
 
 /** A changed task file: [path, blob after (null: deleted), blob before (null: added)]. */
@@ -223,7 +222,7 @@ export class History {
     if (!this.dirty && commits <= this.bounds.commits && blobs <= this.bounds.blobs) return
     try {
       mkdirNoLinks(path.dirname(this.file))
-      const tmp = `${this.file}.${system().pid}.tmp`
+      const tmp = `${this.file}.${this.git.system.pid}.tmp`
       const kept: HistoryCache = {
         v: VERSION,
         scope: this.cache.scope,

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
+import { nodeSystem } from '../../../cmd/system.js'
 import { openGit } from '../../adapters/git/index.js'
 import { isTaskFilePath, taskIdInText } from '../../format/rawtask.js'
 import { Store } from '../../store/store.js'
@@ -20,8 +21,8 @@ test('a bounded history cache keeps the most recent entries and answers exactly 
     ;(await ws.dacli('task', 'edit', 'ledger/1', '--priority', p)).expectExit(0)
   }
   const env = baseEnv()
-  const store = await Store.open(ws.root, env, () => new Date())
-  const git = await openGit(ws.root, env)
+  const store = await Store.open(ws.root, env, () => new Date(), nodeSystem)
+  const git = await openGit(ws.root, env, nodeSystem)
   const scope = [...workspacePrefix(git, store.dir), 'projects'].join('/')
   const tip = (await git.resolve(branchRef(store))) as string
   const id = (await store.readTask('ledger/1')).id

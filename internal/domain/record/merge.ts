@@ -1,4 +1,4 @@
-// Merging two diverged records file by file (git.md, "Several machines").
+// Merging two diverged records file by file.
 //
 // - A file changed on one side only takes that side's version.
 // - Tasks are merged by their `id`, not by path: a task moved to `active/` on one

@@ -1,16 +1,18 @@
 // `record`: commit the workspace onto the record branch with plumbing only —
 // blobs, trees, a commit whose parent is the branch's tip, and a compare-and-swap
 // of the ref. HEAD, the index and the working tree are never touched. Shared by
-// the `record` command and autorecord (internal/runtime/autorecord.ts).
+// the `record` command and autorecord (cmd/autorecord.ts).
 
 import * as path from 'node:path'
 import type { FileChange, Git } from '../../adapters/git/index.js'
 import { sweepObjectTemps } from '../../adapters/git/isofs.js'
 import type { Signature } from '../../adapters/git/objects.js'
+import { wrapIn } from '../../adapters/git/objects.js'
 import { checkBranchName, headRef } from '../../adapters/git/refs.js'
-import { snapshotDir, wrapIn } from '../../adapters/git/snapshot.js'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, UsageError } from '../../base/errors.js'
 import type { Identity } from '../../format/model.js'
+import { snapshotDir } from '../../store/snapshot.js'
 import type { Store } from '../../store/store.js'
 import { authorOf, committerAt } from './author.js'
 
@@ -91,7 +93,7 @@ export async function recordLocked(store: Store, git: Git, who: Identity, opts: 
     const parentTree = parent === null ? null : (await git.readCommit(parent)).tree
     if (parentTree === tree.oid) return { outcome: 'unchanged', commit: null, parent, branch, changes: [], author }
     // A record killed while writing objects leaves temp files git calls corrupt: the next one removes them.
-    if (attempt === 0) sweepObjectTemps(git.repo.commonDir)
+    if (attempt === 0) sweepObjectTemps(git.system, git.repo.commonDir)
     const changes = await git.writeSnapshot(tree, parentTree)
     const commit = await git.writeCommit({
       tree: tree.oid,
@@ -105,6 +107,6 @@ export async function recordLocked(store: Store, git: Git, who: Identity, opts: 
     }
   }
   throw new ConflictError(`${ref} kept moving while recording; run the command again`, {
-    next: ['dacli record'],
+    next: [cmd('record')],
   })
 }

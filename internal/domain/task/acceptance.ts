@@ -3,16 +3,17 @@
 
 import * as path from 'node:path'
 import { headOf } from '../../adapters/git/discover.js'
+import { cmd } from '../../base/commands.js'
 import { FailureError, RefusedError, UsageError } from '../../base/errors.js'
 import { appendToSection, checkboxes, setChecked } from '../../format/markdown.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { verificationLine } from '../../format/taskfile.js'
+import { type EventRecord, listEvents, markApplied } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
 import type { Arbitration } from '../claims/arbiter.js'
 import { dropOnClose } from '../claims/arbitrate.js'
-import { type EventRecord, listEvents, markApplied } from '../events/events.js'
 import type { Landing, LandingRequest } from './landing.js'
 import { type Change, closeLanding, closeTask, landingDetails, mayRewrite, notOwner, propose } from './lifecycle.js'
 import { runVerify, type Verification } from './verify.js'
@@ -29,7 +30,7 @@ function select(t: TaskRecord, sel: Selection): number[] {
   if (given !== 1) throw new UsageError('say which criteria: exactly one of --n N (repeatable), --all or --match TEXT')
   if (t.acceptance_total === 0) {
     throw new UsageError(`${qualifiedRef(t)} has no acceptance criteria to check`, {
-      next: [`dacli task edit ${qualifiedRef(t)} --accept "<criterion>"`],
+      next: [cmd(`task edit ${qualifiedRef(t)} --accept "<criterion>"`)],
     })
   }
   if (sel.all) return t.acceptance.map((a) => a.n)
@@ -68,7 +69,10 @@ async function verifyOrFail(store: Store, req: VerifyRequest, t: TaskRecord | nu
   const git = store.git
   const cwd = git === null ? store.root : path.join(git.workTree, path.relative(git.mainWorkTree, store.root))
   try {
-    v = { ...(await runVerify(req.command, cwd, req.env, req.timeoutMs)), ...(git === null ? {} : headOf(git)) }
+    v = {
+      ...(await runVerify(store.system, req.command, cwd, req.env, req.timeoutMs)),
+      ...(git === null ? {} : headOf(git)),
+    }
   } catch (e) {
     throw new FailureError(`could not run the verification command: ${(e as Error).message}`, { cause: e })
   }
@@ -184,7 +188,7 @@ export interface AcceptEntry {
   skipped_reason: string | null
   event_id: string | null
   applied_proposals: string[]
-  /** The landing check of a task with a branch (loop.md), or null. */
+  /** The landing check of a task with a branch, or null. */
   landing: ReturnType<typeof landingDetails> | null
   task: TaskRecord
 }
@@ -234,8 +238,8 @@ async function closeOne(
         {
           details: { unmet: [], total: 0 },
           next: [
-            `dacli task edit ${qualifiedRef(e.before)} --accept "<criterion>"`,
-            `dacli accept ${qualifiedRef(e.before)} --allow-unverified (deliberately)`,
+            cmd(`task edit ${qualifiedRef(e.before)} --accept "<criterion>"`),
+            cmd(`accept ${qualifiedRef(e.before)} --allow-unverified (deliberately)`),
           ],
         },
       )
@@ -331,8 +335,8 @@ export async function acceptTask(
       {
         details: { unmet: [], total: 0 },
         next: [
-          `dacli task edit ${qualifiedRef(t)} --accept "<criterion>"`,
-          `dacli accept ${qualifiedRef(t)} --allow-unverified (deliberately)`,
+          cmd(`task edit ${qualifiedRef(t)} --accept "<criterion>"`),
+          cmd(`accept ${qualifiedRef(t)} --allow-unverified (deliberately)`),
         ],
       },
     )

@@ -1,6 +1,6 @@
 // A task's history as `task log` shows it (task-history/v1): its ## Log lines merged with the commits that
 // changed it on the record branch and, where the code's history tracks the workspace, on HEAD. Commits are
-// matched by the task's id (gitx/history.ts follows it through moves and renumberings). A document builder
+// matched by the task's id (domain/record/history.ts follows it through moves and renumberings). A document builder
 // over the store and its git history, kept beside the record like taskdoc.ts; it is loaded with import() by
 // `task log` alone, so its git code stays off every other command's path. The wire shape is the task slice's
 // json.ts, which checks the built type against its schema at compile time.

@@ -1,4 +1,4 @@
-// Landed, not just done (loop.md): a task with a branch — its worktree's, or one
+// Landed, not just done: a task with a branch — its worktree's, or one
 // named with --branch — closes only when every commit of that branch is on
 // trunk (`--into`, else the remote's HEAD, else main, else master). Otherwise
 // the close is refused (3, policy `unlanded`) naming the missing commits, unless
@@ -7,6 +7,7 @@
 import { commitsNotOn, mergeNaming } from '../../adapters/git/landing.js'
 import { shortOid } from '../../adapters/git/objects.js'
 import { revParse, trunkOf } from '../../adapters/git/worktree.js'
+import { cmd } from '../../base/commands.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
@@ -46,8 +47,8 @@ export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequ
     if (req.into !== undefined) {
       throw new UsageError(`--into applies to a task with a branch, and ${qualifiedRef(t)} has none`, {
         next: [
-          `dacli task done ${qualifiedRef(t)} --branch <branch> --into ${req.into}`,
-          `dacli task done ${qualifiedRef(t)}`,
+          cmd(`task done ${qualifiedRef(t)} --branch <branch> --into ${req.into}`),
+          cmd(`task done ${qualifiedRef(t)}`),
         ],
       })
     }
@@ -58,7 +59,7 @@ export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequ
   const repo = store.git
   if (repo === null) {
     throw new FailureError(`not inside a git repository: cannot tell whether ${branch} landed`, {
-      next: [`dacli task done ${qualifiedRef(t)} --allow-unlanded (deliberately; logged)`],
+      next: [cmd(`task done ${qualifiedRef(t)} --allow-unlanded (deliberately; logged)`)],
     })
   }
   const trunk = await trunkOf(repo, store.env, req.into)

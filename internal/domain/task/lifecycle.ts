@@ -1,16 +1,18 @@
-// The task lifecycle's transitions (commands.md, Tasks): claim, release, renew, done, block, unblock, reopen, rm,
+// The task lifecycle's transitions: claim, release, renew, done, block, unblock, reopen, rm,
 // edit and depend. A new task is unowned; `claim` makes the caller its owner. Who may do what, when a claim may be
 // taken over, when a task may close and whether a dependency closes a cycle are pure policy, decided in
-// engines/ownership.ts and engines/cycle.ts; this module reads what they need, asks, and refuses or writes.
+// domain/claims/ownership.ts and domain/plan/cycle.ts; this module reads what they need, asks, and refuses or writes.
 // A read-only identity's claim, release, done and block become events (`proposed`).
 //
 // Every change goes through Store.editTask (lock, re-read, atomic write).
 
+import { cmd } from '../../base/commands.js'
 import { ConflictError, RefusedError, UsageError } from '../../base/errors.js'
-import { appendToSection, checkboxes, sections, setChecked, setSection } from '../../format/markdown.js'
+import { checkboxes, setChecked } from '../../format/markdown.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { createEvent, type EventKind } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
 import type { TaskFileRef } from '../../store/taskindex.js'
 import { type Arbitration, arbitrationOf, expiredAt } from '../claims/arbiter.js'
@@ -23,10 +25,10 @@ import {
   removalHolds,
   takeoverReason,
 } from '../claims/ownership.js'
-import { createEvent, type EventKind } from '../events/events.js'
 import { listAgents } from '../identity/agents.js'
-import { findCycle } from '../plan/cycle.js'
+import { readOnlyIdentities, signerOf } from '../identity/identity.js'
 import type { Landing, LandingRequest } from './landing.js'
+import { blockingQuestion, openQuestionRefusal } from './waiting.js'
 
 export type Outcome = 'changed' | 'unchanged' | 'proposed' | 'taken-over'
 
@@ -38,18 +40,18 @@ export interface Change {
   details: Record<string, unknown>
 }
 
-/** May `who` rewrite this task directly? (engines/ownership.ts decides, given the read-only identities.) */
+/** May `who` rewrite this task directly? (domain/claims/ownership.ts decides, given the read-only identities.) */
 export async function mayRewrite(store: Store, t: Pick<TaskRecord, 'owner'>, who: Identity): Promise<boolean> {
   // The identities are listed only when the answer depends on them: an rw caller, a task another identity owns.
   const asks = who.grant === 'rw' && t.owner !== null && t.owner !== who.id
-  return mayRewriteOwned(t.owner, who, asks ? await store.readOnlyIdentities() : new Set())
+  return mayRewriteOwned(t.owner, who, asks ? await readOnlyIdentities(store) : new Set())
 }
 
 export function notOwner(t: TaskRecord, who: Identity, action: string): RefusedError {
   const why = who.grant !== 'rw' ? `${who.id} has a read-only grant` : `${qualifiedRef(t)} is owned by ${t.owner}`
   return new RefusedError(who.grant !== 'rw' ? 'grant' : 'owner', `cannot ${action} ${qualifiedRef(t)}: ${why}`, {
     details: { owner: t.owner, identity: who.id, grant: who.grant },
-    next: [`ask ${t.owner ?? 'a read-write identity'} to do it`, `dacli task show ${qualifiedRef(t)}`],
+    next: [`ask ${t.owner ?? 'a read-write identity'} to do it`, cmd(`task show ${qualifiedRef(t)}`)],
   })
 }
 
@@ -64,6 +66,7 @@ export async function propose(
   body = '',
 ): Promise<Change> {
   const e = await createEvent(store, {
+    sign: (await signerOf(store)).sign,
     kind,
     by: who.id,
     about: t.id,
@@ -83,7 +86,7 @@ const unchanged = (action: string, t: TaskRecord, details: Record<string, unknow
 })
 
 /** Run `fn` under the task's lock; `fn` returns the change's details, or false for "unchanged". */
-async function change(
+export async function change(
   store: Store,
   target: TaskFileRef & { id?: string },
   who: Identity,
@@ -136,7 +139,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
   const { target, task: t } = await store.load(ref)
   if (t.status === 'done') {
     throw new RefusedError('state', `${qualifiedRef(t)} is done; reopen it before claiming`, {
-      next: [`dacli task reopen ${qualifiedRef(t)} --reason "<why>"`],
+      next: [cmd(`task reopen ${qualifiedRef(t)} --reason "<why>"`)],
     })
   }
   if (who.grant !== 'rw') {
@@ -152,7 +155,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
     const now = e.now
     if (cur.status === 'done') {
       throw new RefusedError('state', `${qualifiedRef(cur)} is done; reopen it before claiming`, {
-        next: [`dacli task reopen ${qualifiedRef(cur)} --reason "<why>"`, `dacli next --project ${cur.project}`],
+        next: [cmd(`task reopen ${qualifiedRef(cur)} --reason "<why>"`), cmd(`next --project ${cur.project}`)],
       })
     }
     const standing = claimStanding(cur.owner, who.id, cur.claim !== null && expiredAt(cur.claim, now), retired)
@@ -189,7 +192,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
         `${qualifiedRef(cur)} is claimed by ${standing.owner}${cur.claim?.expires ? ` until ${cur.claim.expires}` : ''}`,
         {
           details: { owner: standing.owner, claimed_at: cur.claim?.at ?? null, expires: cur.claim?.expires ?? null },
-          next: [`dacli next --project ${cur.project}`, `dacli task show ${qualifiedRef(cur)}`],
+          next: [cmd(`next --project ${cur.project}`), cmd(`task show ${qualifiedRef(cur)}`)],
         },
       )
     }
@@ -227,7 +230,7 @@ export async function releaseTask(
     if (cur.owner === null && cur.claim === null) return false
     if (cur.status === 'done') {
       throw new RefusedError('state', `${qualifiedRef(cur)} is done; there is nothing to release`, {
-        next: [`dacli task show ${qualifiedRef(cur)}`],
+        next: [cmd(`task show ${qualifiedRef(cur)}`)],
       })
     }
     // Another clone's claim on the remote stays theirs; this clone's is deleted under a lease.
@@ -248,7 +251,7 @@ export async function renewClaim(store: Store, ref: string, who: Identity, opts:
       `${qualifiedRef(t)} is not claimed by ${who.id}${t.owner ? ` (owner: ${t.owner})` : ''}`,
       {
         details: { owner: t.owner },
-        next: [`dacli task claim ${qualifiedRef(t)}`],
+        next: [cmd(`task claim ${qualifiedRef(t)}`)],
       },
     )
   }
@@ -256,7 +259,7 @@ export async function renewClaim(store: Store, ref: string, who: Identity, opts:
     if (e.before.owner !== who.id)
       throw new RefusedError('owner', `${qualifiedRef(e.before)} is no longer claimed by ${who.id}`, {
         details: { owner: e.before.owner },
-        next: [`dacli task show ${qualifiedRef(e.before)}`, `dacli task claim ${qualifiedRef(e.before)}`],
+        next: [cmd(`task show ${qualifiedRef(e.before)}`), cmd(`task claim ${qualifiedRef(e.before)}`)],
       })
     const expires = leaseExpiry(store, opts.leaseMs, e.now)
     if (expires === null) return false
@@ -288,7 +291,7 @@ export async function doneTask(
   })
 }
 
-/** The landing check of a close (loop.md), loading git only for a task with a branch. */
+/** The landing check of a close, loading git only for a task with a branch. */
 export async function closeLanding(store: Store, t: TaskRecord, req: LandingRequest): Promise<Landing | null> {
   const { checkLanding, landingApplies } = await import('./landing.js')
   return landingApplies(t, req) ? checkLanding(store, t, req) : null
@@ -318,8 +321,8 @@ export async function closeTask(
       {
         details: { unmet: [], total: 0 },
         next: [
-          `dacli task edit ${qualifiedRef(cur)} --accept "<criterion>"`,
-          `dacli task done ${qualifiedRef(cur)} --allow-unverified (deliberately, marks it unverified)`,
+          cmd(`task edit ${qualifiedRef(cur)} --accept "<criterion>"`),
+          cmd(`task done ${qualifiedRef(cur)} --allow-unverified (deliberately, marks it unverified)`),
         ],
       },
     )
@@ -331,7 +334,7 @@ export async function closeTask(
       `${qualifiedRef(cur)} has ${unmet.length} unmet acceptance ${unmet.length === 1 ? 'criterion' : 'criteria'}: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
       {
         details: { unmet, total: boxes.length },
-        next: [`dacli task check ${qualifiedRef(cur)} --n ${unmet[0]?.n} --verify "<command that proves it>"`],
+        next: [cmd(`task check ${qualifiedRef(cur)} --n ${unmet[0]?.n} --verify "<command that proves it>"`)],
       },
     )
   }
@@ -386,7 +389,7 @@ export function applyBlock(
   const cur = e.before
   if (cur.status === 'done') {
     throw new RefusedError('state', `${qualifiedRef(cur)} is done; reopen it before blocking it`, {
-      next: [`dacli task reopen ${qualifiedRef(cur)} --reason "<why>"`],
+      next: [cmd(`task reopen ${qualifiedRef(cur)} --reason "<why>"`)],
     })
   }
   if (cur.status === 'blocked' && cur.blocked_by === data.by && data.why === null) return false
@@ -399,7 +402,6 @@ export function applyBlock(
 
 export async function unblockTask(store: Store, ref: string, who: Identity): Promise<Change> {
   const { target, task: t } = await store.load(ref)
-  const { blockingQuestion, openQuestionRefusal } = await import('../questions/questions.js')
   const q = await blockingQuestion(store, t)
   if (q !== null) throw openQuestionRefusal(t, q)
   if (!(await mayRewrite(store, t, who))) return propose(store, t, who, 'unblock', 'block', { unblock: true })
@@ -431,7 +433,7 @@ export async function reopenTask(
         `${qualifiedRef(cur)} is ${cur.status}; only a done or blocked task can be reopened`,
         {
           details: { status: cur.status },
-          next: [`dacli task show ${qualifiedRef(cur)}`],
+          next: [cmd(`task show ${qualifiedRef(cur)}`)],
         },
       )
     }
@@ -465,7 +467,7 @@ export async function removeTask(store: Store, ref: string, who: Identity, force
       `not removing ${qualifiedRef(t)}: ${reasons.join('; ')}; pass --force to remove it anyway`,
       {
         details: { status: t.status, dependents: dependents.map(qualifiedRef) },
-        next: [`dacli task rm ${qualifiedRef(t)} --force`],
+        next: [cmd(`task rm ${qualifiedRef(t)} --force`)],
       },
     )
   }
@@ -477,132 +479,4 @@ export async function removeTask(store: Store, ref: string, who: Identity, force
     event_id: null,
     details: { removed: true, dependents: dependents.map(qualifiedRef) },
   }
-}
-
-export async function editTask(
-  store: Store,
-  ref: string,
-  who: Identity,
-  p: {
-    title?: string
-    priority?: string
-    estimate?: { optimistic: number; probable: number; pessimistic: number }
-    accept?: string[]
-    soThat?: string
-    context?: string
-    ifVersion?: number
-  },
-): Promise<Change> {
-  const { target, task: t } = await store.load(ref)
-  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'edit')
-  return change(store, target, who, 'edit', async (e) => {
-    const cur = e.before
-    if (p.ifVersion !== undefined && p.ifVersion !== cur.version) {
-      throw new ConflictError(
-        `${qualifiedRef(cur)} is at version ${cur.version}, not ${p.ifVersion}: someone changed it since you read it`,
-        {
-          details: { expected_version: p.ifVersion, actual_version: cur.version },
-          next: [`dacli task show ${qualifiedRef(cur)}`, 'read it again, then retry with the new --if-version'],
-        },
-      )
-    }
-    const changed: string[] = []
-    if (p.title !== undefined && p.title !== cur.title) {
-      const h = sections(e.body).find((s) => s.level === 1)
-      const line = `# ${p.title}`
-      e.body = h ? `${e.body.slice(0, h.start)}${line}\n${e.body.slice(h.contentStart)}` : `\n${line}\n${e.body}`
-      changed.push('title')
-    }
-    if (p.priority !== undefined && p.priority !== cur.priority) {
-      e.doc.set('priority', p.priority)
-      changed.push('priority')
-    }
-    if (p.estimate !== undefined && JSON.stringify(p.estimate) !== JSON.stringify(cur.estimate)) {
-      e.setFlow('estimate', { ...p.estimate })
-      changed.push('estimate')
-    }
-    const fresh = (p.accept ?? []).filter((a) => !cur.acceptance.some((x) => x.text === a))
-    if (fresh.length > 0) {
-      e.body = appendToSection(
-        e.body,
-        'Acceptance',
-        fresh.map((a) => `- [ ] ${a}`),
-      )
-      if (cur.status === 'done') e.status = 'open'
-      changed.push('acceptance')
-    }
-    if (p.soThat !== undefined && p.soThat !== cur.so_that) {
-      e.body = setSection(e.body, 'So that', `\n${p.soThat}\n`, { before: 'Acceptance' })
-      changed.push('so_that')
-    }
-    if (p.context !== undefined && p.context !== cur.context) {
-      e.body = setSection(e.body, 'Context', `\n${p.context}\n`, { before: 'Acceptance' })
-      changed.push('context')
-    }
-    if (changed.length === 0) return false
-    e.log('edited', changed.join(', '))
-    return { fields: changed, ...(fresh.length > 0 ? { added_criteria: fresh } : {}) }
-  })
-}
-
-export async function dependTask(
-  store: Store,
-  ref: string,
-  who: Identity,
-  add: { on: string; type: string }[],
-  remove: { on: string; type: string }[],
-): Promise<Change> {
-  const { target, task: t } = await store.load(ref)
-  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'change the dependencies of')
-  const resolveAll = async (list: { on: string; type: string }[]) => {
-    const out: { on: string; type: string; ref: string }[] = []
-    for (const d of list) {
-      const dep = await store.readTask(d.on, { prefer: t.project })
-      if (dep.id === t.id)
-        throw new RefusedError('dependency-cycle', `${qualifiedRef(t)} cannot depend on itself`, {
-          next: [`dacli task depend ${qualifiedRef(t)} --add <another task>`],
-          details: { cycle: [qualifiedRef(t)] },
-        })
-      out.push({ on: dep.id, type: d.type, ref: qualifiedRef(dep) })
-    }
-    return out
-  }
-  const adds = await resolveAll(add)
-  const removes = await resolveAll(remove)
-  const all = (await store.listTasks()).tasks
-  return change(store, target, who, 'depend', (e) => {
-    const cur = e.before
-    let deps = cur.depends_on.map((d) => ({ ...d }))
-    const before = JSON.stringify(deps)
-    for (const r of removes) deps = deps.filter((d) => !(d.on === r.on || d.on === r.ref))
-    for (const a of adds) {
-      deps = deps.filter((d) => d.on !== a.on)
-      deps.push({ on: a.on, type: a.type as 'FS' })
-    }
-    if (JSON.stringify(deps) === before) return false
-    const cycle = findCycle(
-      cur.id,
-      deps.map((d) => d.on),
-      all,
-    )
-    if (cycle !== null) {
-      const names = cycle.map((id) => {
-        const x = all.find((y) => y.id === id)
-        return x ? qualifiedRef(x) : id
-      })
-      throw new RefusedError('dependency-cycle', `that dependency would create a cycle: ${names.join(' → ')}`, {
-        details: { cycle: names },
-        next: ['remove one of the links first (dacli task depend <ref> --remove <dep>)'],
-      })
-    }
-    if (deps.length === 0) e.doc.delete('depends_on')
-    else {
-      e.setFlow('depends_on', deps)
-    }
-    e.log('depends', [...adds.map((a) => `+${a.ref}:${a.type}`), ...removes.map((r) => `-${r.ref}`)].join(' '))
-    return {
-      added: adds.map((a) => ({ on: a.on, ref: a.ref, type: a.type })),
-      removed: removes.map((r) => ({ on: r.on, ref: r.ref })),
-    }
-  })
 }

@@ -95,7 +95,7 @@ export function readyFrontier(
 }
 
 /**
- * Tasks another clone holds a live claim on, from the last fetch of the remote's claims (coordination.md);
+ * Tasks another clone holds a live claim on, from the last fetch of the remote's claims;
  * with `fetch`, fetched first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).
  */
 export async function remoteClaims(

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { redact } from '../../adapters/github/redact.js'
-import { system } from '../../base/system.js'
+import type { System } from '../../base/system.js'
 
 export interface Verification {
   command: string
@@ -34,6 +34,7 @@ const SECRET_ENV = ['GH_TOKEN', 'GITHUB_TOKEN', 'DACLI_AGENT'] as const
 const DRAIN_MS = 250
 
 export function runVerify(
+  sys: Pick<System, 'killGroup'>,
   command: string,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
@@ -78,7 +79,7 @@ export function runVerify(
     const timer = setTimeout(() => {
       timedOut = true
       try {
-        system().killGroup(child.pid as number, 'SIGKILL')
+        sys.killGroup(child.pid as number, 'SIGKILL')
       } catch {
         child.kill('SIGKILL')
       }

@@ -1,6 +1,6 @@
-// Task worktrees (coordination.md): `.dacli/worktrees/<project>-<NNN>-<slug>` on
+// Task worktrees: `.dacli/worktrees/<project>-<NNN>-<slug>` on
 // branch `dacli/<project>-<NNN>-<slug>`, recorded in the task as
-// `worktree: {path, branch}`. Git does the checkout work (gitx/worktree.ts); this
+// `worktree: {path, branch}`. Git does the checkout work (adapters/git/worktree.ts); this
 // module decides names, reuse, what may be removed, and keeps the task in step.
 
 import * as fs from 'node:fs'
@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import type { GitInfo } from '../../adapters/git/discover.js'
 import { headRef } from '../../adapters/git/refs.js'
 import * as wt from '../../adapters/git/worktree.js'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import { type Identity, seqText, type TaskRecord, type TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
@@ -120,7 +121,7 @@ export async function addTaskWorktree(
         `${qualifiedRef(t)} already has a worktree at ${target} on branch ${found.branch ?? '(detached)'}`,
         {
           details: { path: target, branch: found.branch },
-          next: [`dacli worktree remove ${qualifiedRef(t)}`, `cd ${target}`],
+          next: [cmd(`worktree remove ${qualifiedRef(t)}`), `cd ${target}`],
         },
       )
     }
@@ -131,7 +132,7 @@ export async function addTaskWorktree(
   if (fs.existsSync(target)) {
     throw new ConflictError(`${target} exists and is not a worktree of this repository`, {
       details: { path: target },
-      next: [`move ${target} out of the way`, 'dacli worktree list'],
+      next: [`move ${target} out of the way`, cmd('worktree list')],
     })
   }
   const branch = opts.branch ?? t.worktree?.branch ?? `dacli/${worktreeName(t)}`
@@ -139,7 +140,7 @@ export async function addTaskWorktree(
   if (elsewhere !== undefined) {
     throw new ConflictError(`branch ${branch} is already checked out at ${elsewhere.path}`, {
       details: { branch, path: elsewhere.path },
-      next: [`dacli worktree add ${qualifiedRef(t)} --branch <another name>`],
+      next: [cmd(`worktree add ${qualifiedRef(t)} --branch <another name>`)],
     })
   }
   const tip = await wt.revParse(git, env, headRef(branch))
@@ -149,7 +150,7 @@ export async function addTaskWorktree(
     base = opts.base ?? trunk?.name ?? null
     if (base === null) {
       throw new FailureError('no trunk to start the branch from (no origin/HEAD, main or master): pass --base REV', {
-        next: [`dacli worktree add ${qualifiedRef(t)} --base <revision>`],
+        next: [cmd(`worktree add ${qualifiedRef(t)} --base <revision>`)],
       })
     }
     if ((await wt.revParse(git, env, base)) === null) {
@@ -239,7 +240,7 @@ export async function removeTaskWorktree(
     if (found === undefined && t.worktree === null) {
       throw new NotFoundError(`${qualifiedRef(t)} has no worktree`, {
         details: { path: target },
-        next: ['dacli worktree list', `dacli worktree add ${qualifiedRef(t)}`],
+        next: [cmd('worktree list'), cmd(`worktree add ${qualifiedRef(t)}`)],
       })
     }
     // Its folder is gone already: forget it in git and in the task.
@@ -255,7 +256,7 @@ export async function removeTaskWorktree(
     if (blocker !== null) {
       throw new RefusedError(blocker.policy, `not removing the worktree of ${qualifiedRef(t)}: ${blocker.reason}`, {
         details: { path: target, branch: found.branch, ...blocker.details },
-        next: ['commit and push (or merge) the work first', `dacli worktree remove ${qualifiedRef(t)} --force`],
+        next: ['commit and push (or merge) the work first', cmd(`worktree remove ${qualifiedRef(t)} --force`)],
       })
     }
   }

@@ -1,6 +1,6 @@
 import { userIdent } from '../../adapters/git/config.js'
 import { defineCommand } from '../../clikit/command.js'
-import { ROOT_ID } from '../../domain/identity/identity.js'
+import { ROOT_ID } from '../../format/model.js'
 import type { IdentityDocT } from './json.js'
 
 export const whoami = defineCommand({

@@ -1,4 +1,4 @@
-// Claims arbitrated by a git remote (coordination.md): what each lifecycle command
+// Claims arbitrated by a git remote: what each lifecycle command
 // does to refs/dacli/claims/<task-id>, what the task file says, and the offline
 // readers (claims list, next, overview, doctor). Real clones of a bare remote.
 

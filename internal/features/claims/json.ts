@@ -1,4 +1,4 @@
-// Wire shapes of the claims slice (coordination.md, claims arbitrated by the remote).
+// Wire shapes of the claims slice.
 
 import { z } from 'zod'
 

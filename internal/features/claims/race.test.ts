@@ -1,5 +1,5 @@
 // Claims arbitrated by the remote, raced by real processes in real clones over
-// file:// and smart HTTP (coordination.md). Small sizes here; `npm run stress`
+// file:// and smart HTTP. Small sizes here; `npm run stress`
 // runs 50 rounds of each.
 
 import { afterEach, describe, expect, test } from 'vitest'

@@ -3,7 +3,6 @@
 // instructions.
 
 import { byText } from '../../base/order.js'
-import { type EventRecord, listEvents } from '../../domain/events/events.js'
 import type { NoteRecord } from '../../domain/notes/notes.js'
 import { listNotes, listRisks, readGlossary } from '../../domain/notes/notes.js'
 import type { BriefSection } from '../../domain/plan/brief.js'
@@ -12,6 +11,7 @@ import { quote } from '../../format/markdown.js'
 import type { TaskRecord } from '../../format/model.js'
 import { teOf } from '../../format/model.js'
 import { qualifiedRef, resolveAmong } from '../../format/refs.js'
+import { type EventRecord, listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 
 const said = (text: string, who: string | null, when: string | null) =>
@@ -198,7 +198,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
     })
   }
 
-  // 10. Dependencies and their state, and whether they let the task start (engines/readiness.ts).
+  // 10. Dependencies and their state, and whether they let the task start (domain/plan/readiness.ts).
   if (t.depends_on.length > 0) {
     const lines: string[] = []
     const state = new Map<string, TaskState>()

@@ -1,4 +1,4 @@
-// doctor's findings about parallel agents (coordination.md): a linked worktree's
+// doctor's findings about parallel agents: a linked worktree's
 // ignored copy of the store, and claims where this clone and the remote disagree
 // (from the last fetch of the remote's claims: doctor never touches the network).
 

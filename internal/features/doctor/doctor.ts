@@ -1,7 +1,7 @@
 import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { listEvents } from '../../domain/events/events.js'
+import { expiredAt } from '../../domain/claims/arbiter.js'
 import { listAgentFiles } from '../../domain/identity/identity.js'
 import { listNotes, listRisks } from '../../domain/notes/notes.js'
 import { CycleError, topoOrder } from '../../domain/plan/cpm.js'
@@ -9,6 +9,7 @@ import { lintDecision, lintRisk } from '../../domain/plan/lint.js'
 import { loadPlan, refIn } from '../../domain/task/planview.js'
 import type { Broken } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { coordinationFindings } from './coordination.js'
 import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings, parentCycles } from './hostile.js'
@@ -90,7 +91,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
         hint: `another identity can take it over with dacli task claim ${qualifiedRef(t)}`,
       })
     }
-    if (t.status === 'active' && t.claim?.expires && Date.parse(t.claim.expires) <= now.getTime()) {
+    if (t.status === 'active' && t.claim !== null && expiredAt(t.claim, now)) {
       add({
         code: 'expired-claim',
         severity: 'warning',

@@ -1,16 +1,16 @@
-// doctor's findings for hostile workspace states (quality.md, Reliability): files dacli refused to read
+// doctor's findings for hostile workspace states: files dacli refused to read
 // (their code says why), links and special files anywhere under `.dacli/`, and agent files that cannot
 // be trusted. Each finding names the file; a value problem names the field in its message.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { EventRecord } from '../../domain/events/events.js'
 import { scanAgents } from '../../domain/identity/identity.js'
 import { rootPublicKeys } from '../../domain/identity/signing.js'
 import { agentProblems, eventProblem } from '../../domain/identity/trust.js'
 import type { Plan } from '../../domain/task/planview.js'
 import type { Broken, TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import type { EventRecord } from '../../store/events.js'
 import { walkTree } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 import type { DoctorDocT } from './json.js'

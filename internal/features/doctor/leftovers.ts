@@ -11,7 +11,7 @@ type Finding = DoctorDocT['findings'][number]
 
 export async function leftoverFindings(store: Store): Promise<Finding[]> {
   const out: Finding[] = gone(
-    listLocks(store.locksDir),
+    listLocks(store.system, store.locksDir),
     'stale-lock',
     'harmless: the next command that needs it takes it over',
     (l) => [
@@ -20,10 +20,12 @@ export async function leftoverFindings(store: Store): Promise<Finding[]> {
     ],
   )
   out.push(
-    ...gone(findTemps(store.dir), 'stale-temp', 'harmless: the next write in that folder removes it', (t) => [
-      store.rel(t.path),
-      'a half-written temp file whose writer is gone',
-    ]),
+    ...gone(
+      findTemps(store.system, store.dir),
+      'stale-temp',
+      'harmless: the next write in that folder removes it',
+      (t) => [store.rel(t.path), 'a half-written temp file whose writer is gone'],
+    ),
   )
   out.push(...(await gitTempFindings(store)))
   for (const c of conflictCopies(store.dir)) {
@@ -43,7 +45,7 @@ async function gitTempFindings(store: Store): Promise<Finding[]> {
   if (store.git === null) return []
   const { objectTemps } = await import('../../adapters/git/isofs.js')
   return gone(
-    objectTemps(store.git.commonDir),
+    objectTemps(store.system, store.git.commonDir),
     'stale-git-temp',
     'harmless to dacli: the next dacli record removes it (or delete it by hand)',
     (t) => [

@@ -1,8 +1,8 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
-import { listEvents } from '../../domain/events/events.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { listEvents } from '../../store/events.js'
 import type { EventListDocT } from './json.js'
 
 export const list = defineCommand({

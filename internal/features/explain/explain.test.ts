@@ -1,4 +1,4 @@
-// explain (loop.md, Explain) on real workspaces: dependencies and the plan, a
+// explain on real workspaces: dependencies and the plan, a
 // question, a claim made on a remote and seen from another clone, a branch not
 // landed (real commits and merges), and bad input.
 

@@ -7,13 +7,13 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { classifiedError } from '../../base/errors.js'
 import { expiredAt, readClaimCache } from '../../domain/claims/arbiter.js'
-import { type EventRecord, listEvents } from '../../domain/events/events.js'
 import { readiness } from '../../domain/plan/readiness.js'
-import { isQuestionId } from '../../domain/questions/questions.js'
+import { questionPayload } from '../../domain/questions/payload.js'
 import { checkLanding } from '../../domain/task/landing.js'
 import { depsOf, type Plan, readyFrontier } from '../../domain/task/planview.js'
 import { stamp, type TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { type EventRecord, isQuestionId, listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import type { ExplainDocT } from './json.js'
 
@@ -165,10 +165,10 @@ export async function questionsPart(store: Store, t: TaskRecord, at: string): Pr
       .map((q) => ({
         id: q.id,
         question: q.body,
-        need: typeof q.data.need === 'string' ? q.data.need : null,
+        need: questionPayload(q.data).need,
         asked_by: q.created_by,
         asked_at: q.created,
-        blocks: q.data.blocks === true,
+        blocks: questionPayload(q.data).blocks,
         source: q.path,
       })),
     answered: count('applied'),

@@ -1,4 +1,4 @@
-// Wire shape of `explain` (loop.md, Explain): why a task is where it is, every
+// Wire shape of `explain`: why a task is where it is, every
 // part carrying where it was read (`source`) and when (`observed_at`).
 
 import { z } from 'zod'

@@ -1,8 +1,9 @@
 // `explain` for people: one line per part, the next action last.
 
 import { formatDuration } from '../../base/duration.js'
+import { count } from '../../base/text.js'
 import type { Out } from '../../clikit/out.js'
-import { count, oneDecimal, shortRef } from '../../clikit/text.js'
+import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../domain/plan/readiness.js'
 import type { ExplainDocT } from './json.js'
 

@@ -1,5 +1,5 @@
+import { count } from '../../base/text.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
-import { count } from '../../clikit/text.js'
 import { checkSetup } from '../../domain/github/setup.js'
 import type { GithubDoctorDocT } from './json.js'
 

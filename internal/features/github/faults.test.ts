@@ -1,4 +1,4 @@
-// GitHub faults during a push (quality.md; issue 15): retried within the run,
+// GitHub faults during a push: retried within the run,
 // one item's failure never the push's, and a re-run that converges without a
 // duplicate issue — against the loopback fake, with the real client.
 

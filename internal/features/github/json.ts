@@ -1,4 +1,4 @@
-// Wire shapes of the github slice (github.md). Additive only within a version.
+// Wire shapes of the github slice. Additive only within a version.
 
 import { z } from 'zod'
 

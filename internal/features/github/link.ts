@@ -2,9 +2,9 @@ import { RefusedError, UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import { apiUrlOf, connect } from '../../domain/github/connect.js'
+import { setBlock } from '../../domain/github/mapping.js'
 import { originRepo, REPO_NAME, sameRepo } from '../../domain/github/repository.js'
 import { editProjectFrontmatter } from '../../domain/project/edit.js'
-import { setBlock } from '../../format/github.js'
 import { projectDocument, statusCounts } from '../shared/projectdoc.js'
 
 export const link = defineCommand({

@@ -1,4 +1,4 @@
-// The pull documents: github-adoption-plan/v1 (the plan internal/github/adoption.ts made — whole-plan counts, one
+// The pull documents: github-adoption-plan/v1 (the plan internal/domain/github/adoption.ts made — whole-plan counts, one
 // bounded page ordered by issue number, spread over the five category arrays) and github-pull-result/v1 (what
 // applying it did).
 

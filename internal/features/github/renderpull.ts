@@ -1,7 +1,7 @@
 // Human output of the adoption plan and the pull result (never parsed: the --json documents are the contract).
 
+import { count } from '../../base/text.js'
 import type { Out } from '../../clikit/io.js'
-import { count } from '../../clikit/text.js'
 import { CATEGORIES } from '../../domain/github/adoptplan.js'
 import type { AdoptionPlanDocT, PlanItemT, PullResultDocT } from './json.js'
 

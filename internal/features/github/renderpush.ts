@@ -1,7 +1,7 @@
 // Human output of the push preview and the push result (never parsed: the --json documents are the contract).
 
+import { count } from '../../base/text.js'
 import type { Out } from '../../clikit/io.js'
-import { count } from '../../clikit/text.js'
 import type { PushItemT, PushPreviewDocT, PushResultDocT, PushResultItemT } from './json.js'
 import { LIST_MAX } from './renderpull.js'
 

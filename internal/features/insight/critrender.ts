@@ -1,8 +1,9 @@
 // Drawing a schedule: the text table and the critical DAG, mermaid and dot.
 
 import { byText } from '../../base/order.js'
+import { count } from '../../base/text.js'
 import type { Out } from '../../clikit/out.js'
-import { count, oneDecimal, shortRef } from '../../clikit/text.js'
+import { oneDecimal, shortRef } from '../../clikit/text.js'
 import type { CriticalPathDocT } from './json.js'
 
 type Doc = CriticalPathDocT

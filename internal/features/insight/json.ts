@@ -1,4 +1,4 @@
-// Wire shapes of the insight slice (field names fixed by commands.md).
+// Wire shapes of the insight slice.
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'

@@ -1,11 +1,13 @@
+import { count } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
-import { count, shortRef } from '../../clikit/text.js'
-import { isOpenQuestion, isPendingProposal, listEvents } from '../../domain/events/events.js'
+import { shortRef } from '../../clikit/text.js'
+import { expiredAt } from '../../domain/claims/arbiter.js'
 import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
 import { STATUSES } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
+import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import type { OverviewDocT } from './json.js'
 
 export const overview = defineCommand({
@@ -26,9 +28,7 @@ export const overview = defineCommand({
     for (const t of plan.tasks) counts[t.status]++
     const live = new Set(
       plan.tasks.flatMap((t) =>
-        t.status !== 'done' && t.claim !== null && (t.claim.expires === null || Date.parse(t.claim.expires) > now)
-          ? [t.claim.by]
-          : [],
+        t.status !== 'done' && t.claim !== null && !expiredAt(t.claim, new Date(now)) ? [t.claim.by] : [],
       ),
     )
     const ev = await listEvents(store)

@@ -1,8 +1,8 @@
+import { count } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
-import { count } from '../../clikit/text.js'
-import { isOpenQuestion, isPendingProposal, listEvents } from '../../domain/events/events.js'
 import { STATUSES } from '../../format/model.js'
 import { conflictCopies } from '../../store/conflicts.js'
+import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import type { StatusDocT } from './json.js'
 
 const zero = () => ({ open: 0, active: 0, blocked: 0, done: 0 })

@@ -1,11 +1,10 @@
 import { UsageError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
-import { system } from '../../base/system.js'
+import { BINARY_NAME, VERSION } from '../../base/version.js'
 import { type CommandDecl, defineCommand, mayMutate } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { GLOBAL_FLAGS, str } from '../../clikit/flags.js'
 import { usageOf } from '../../clikit/help.js'
-import { BINARY_NAME, VERSION } from '../../clikit/version.js'
 import { BRIEF_PROMPT_VERSION } from '../../domain/plan/brief.js'
 import type { CapabilitiesDocT } from './json.js'
 
@@ -63,7 +62,7 @@ export async function capabilitiesOf(ctx: Context): Promise<Omit<CapabilitiesDoc
   const paths = new Set(ctx.table.map((c) => c.path))
   return {
     schema: 'capabilities/v1',
-    binary: { name: BINARY_NAME, version: VERSION, node: system().nodeVersion, platform: system().platform },
+    binary: { name: BINARY_NAME, version: VERSION, node: ctx.system.nodeVersion, platform: ctx.system.platform },
     state_schemas: STATE_SCHEMAS,
     prompt_schemas: PROMPT_SCHEMAS,
     commands: ctx.table.map(commandEntry).sort((a, b) => byText(a.id, b.id)),

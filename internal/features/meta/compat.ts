@@ -1,13 +1,13 @@
 // `version --compatibility`: check a skill's requirements document against this
-// binary (contract.md §7). Reads one local file; never downloads or replaces anything.
+// binary (COMPATIBILITY.md). Reads one local file; never downloads or replaces anything.
 
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { gitInfoAt } from '../../adapters/git/discover.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
+import { BINARY_NAME, VERSION } from '../../base/version.js'
 import type { Context } from '../../clikit/context.js'
-import { BINARY_NAME, VERSION } from '../../clikit/version.js'
 import { CAPABILITY_ID, capabilitiesOf, idVersions } from './capabilities.js'
 import type { CompatibilityReportDocT } from './json.js'
 

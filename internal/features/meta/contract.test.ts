@@ -90,7 +90,7 @@ describe('version --compatibility', () => {
       'decision',
       'finding',
       'never retry unchanged',
-      // The loop (loop.md): when to ask, what explain says, following changes, landing.
+      // The loop: when to ask, what explain says, following changes, landing.
       'When to ask instead of guessing',
       'dacli ask',
       'dacli explain <ref> --json',

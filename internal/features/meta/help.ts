@@ -1,9 +1,9 @@
 import { UsageError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
+import { VERSION } from '../../base/version.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { allHelp, catalogEntry, commandHelp, families, familyHelp, rootHelp } from '../../clikit/help.js'
-import { VERSION } from '../../clikit/version.js'
 import type { CatalogDocT } from './json.js'
 
 export const help = defineCommand({

@@ -1,4 +1,4 @@
-// One store per clone (coordination.md): linked worktrees use the main worktree's
+// One store per clone: linked worktrees use the main worktree's
 // `.dacli/`, even with a checked-out copy of their own; and a fresh clone is told
 // to pull the remote's workspace rather than start another.
 

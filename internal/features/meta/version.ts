@@ -1,8 +1,7 @@
 import { UsageError } from '../../base/errors.js'
-import { system } from '../../base/system.js'
+import { BINARY_NAME, VERSION } from '../../base/version.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { BINARY_NAME, VERSION } from '../../clikit/version.js'
 import type { VersionDocT } from './json.js'
 
 export const version = defineCommand({
@@ -60,8 +59,8 @@ export const version = defineCommand({
       schema: 'version/v1',
       name: BINARY_NAME,
       version: VERSION,
-      node: system().nodeVersion,
-      platform: system().platform,
+      node: ctx.system.nodeVersion,
+      platform: ctx.system.platform,
       format: 0,
     }
     return {

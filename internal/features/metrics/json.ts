@@ -1,4 +1,4 @@
-// Wire shape of `metrics` (loop.md, Metrics): metrics/v1. Every measure carries its
+// Wire shape of `metrics`: metrics/v1. Every measure carries its
 // sample count, and a measure with no samples is null, never 0.
 
 import { z } from 'zod'

@@ -1,4 +1,4 @@
-// `metrics` (loop.md, Metrics) through the built bin, over workspaces made by real
+// `metrics` through the built bin, over workspaces made by real
 // commands. The populated workspace is dated with the in-process runner's clock
 // (`now`), relative to the real time, so the bin's `--since` windows fall between
 // known finishes; every expected value is worked out by hand below.

@@ -3,11 +3,11 @@ import { epochOfStamp } from '../../base/time.js'
 import { defineCommand } from '../../clikit/command.js'
 import { duration, str } from '../../clikit/flags.js'
 import type { Out } from '../../clikit/io.js'
-import { listEvents } from '../../domain/events/events.js'
 import { FAILURE_CLASSES, type HistoryLine, measure, type TaskHistory } from '../../domain/plan/metrics.js'
-import { listTombstones } from '../../domain/task/tombstones.js'
 import { projectFilter } from '../../format/ids.js'
 import { stamp, type TaskRecord } from '../../format/model.js'
+import { listEvents } from '../../store/events.js'
+import { listTombstones } from '../../store/tombstones.js'
 import type { MetricsDocT } from './json.js'
 
 const historyOf = (t: TaskRecord): TaskHistory => ({

@@ -1,10 +1,11 @@
 import { RefusedError, UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { createEvent } from '../../domain/events/events.js'
+import { signerOf } from '../../domain/identity/identity.js'
 import { addNote, checkNotePolicy, NOTE_KINDS, SEVERITIES } from '../../domain/notes/notes.js'
 import { checkText, checkTitle, safeSegment } from '../../format/ids.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { createEvent } from '../../store/events.js'
 import { noteBody, renderNote } from './docs.js'
 import type { NoteDocT } from './json.js'
 
@@ -72,6 +73,7 @@ export const add = defineCommand({
         )
       }
       const e = await createEvent(store, {
+        sign: (await signerOf(store)).sign,
         kind: 'finding',
         by: who.id,
         about: aboutTask?.id ?? null,

@@ -1,9 +1,10 @@
 // question bodies from store records, and their human rendering.
 
 import type { Out } from '../../clikit/io.js'
-import type { EventRecord } from '../../domain/events/events.js'
 import type { NoteRecord } from '../../domain/notes/notes.js'
+import { questionPayload } from '../../domain/questions/payload.js'
 import { qualifiedRef } from '../../format/refs.js'
+import type { EventRecord } from '../../store/events.js'
 import type { QuestionBodyT } from './json.js'
 
 interface TaskLike {
@@ -16,11 +17,12 @@ interface TaskLike {
 }
 
 export function questionBody(q: EventRecord, task: TaskLike | null, answer: NoteRecord | null): QuestionBodyT {
-  const project = task?.project ?? (typeof q.data.project === 'string' ? q.data.project : null)
+  const payload = questionPayload(q.data)
+  const project = task?.project ?? payload.project
   return {
     id: q.id,
     question: q.body,
-    need: typeof q.data.need === 'string' ? q.data.need : null,
+    need: payload.need,
     asked_by: q.created_by,
     asked_at: q.created,
     project,
@@ -31,7 +33,7 @@ export function questionBody(q: EventRecord, task: TaskLike | null, answer: Note
           ? { id: q.about, ref: null, title: null, status: null }
           : { id: task.id, ref: qualifiedRef(task), title: task.title, status: task.status },
     state: q.state === 'pending' ? 'open' : q.state === 'applied' ? 'answered' : 'dismissed',
-    blocks: q.data.blocks === true,
+    blocks: payload.blocks,
     answer:
       q.answered === null
         ? null

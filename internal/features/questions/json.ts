@@ -1,4 +1,4 @@
-// Wire shapes of the questions slice: ask, answer, threads (loop.md).
+// Wire shapes of the questions slice: ask, answer, threads.
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'

@@ -1,5 +1,5 @@
 // Writing a pull's changes into the working `.dacli/` under the same scoped locks
-// every other writer takes (coordination.md, record pull and concurrent writers):
+// every other writer takes:
 // a task file under `task-<id>`, a project under `project-<slug>`, a glossary
 // under `glossary-<slug>`, an agent under `agent-<id>`, and a new task number
 // under `seq-<project>`. Under the locks every file is read again; if one moved
@@ -94,7 +94,7 @@ export async function applyLocked(
     for (const c of changes) {
       const { atomicWrite, removeFile } = await import('../../store/fsio.js')
       if (c.oid === null) removeFile(c.file)
-      else atomicWrite(c.file, await git.readBlob(c.oid))
+      else atomicWrite(git.system, c.file, await git.readBlob(c.oid))
     }
     await commit()
     return {

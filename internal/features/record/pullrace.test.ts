@@ -1,10 +1,11 @@
-// record pull and concurrent writers (coordination.md): the pull writes under the
+// record pull and concurrent writers: the pull writes under the
 // per-task locks and re-reads under them, so a claim landing during it survives.
 // The full count runs in `npm run stress`.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
+import { nodeSystem } from '../../../cmd/system.js'
 import { acquireLock } from '../../store/lock.js'
 import { originWithCode, pullClaimRace, pulledClone } from '../../testkit/coordination.js'
 import { git, spawnBin, workspace } from '../../testkit/ws.js'
@@ -37,7 +38,7 @@ test('record pull waits for a task’s lock and re-reads the file under it: a wr
 
   const file = path.join(b.root, '.dacli/projects/race/tasks/open/001-pulled.md')
   const before = fs.readFileSync(file, 'utf8')
-  const lock = await acquireLock(path.join(b.root, '.dacli', 'locks'), `task-${id}`)
+  const lock = await acquireLock(path.join(b.root, '.dacli', 'locks'), `task-${id}`, { system: nodeSystem })
   let finished = false
   const pull = spawnBin(['record', 'pull', '--json'], { cwd: b.root, env: { DACLI_LOCK_WAIT_MS: '60000' } }).then(
     (r) => {

@@ -6,8 +6,8 @@ import * as path from 'node:path'
 import type { Git, TreeFile } from '../../adapters/git/index.js'
 import { shortOid } from '../../adapters/git/objects.js'
 import { ConflictError } from '../../base/errors.js'
+import { count } from '../../base/text.js'
 import type { Out } from '../../clikit/io.js'
-import { count } from '../../clikit/text.js'
 import { authorOf, committerAt } from '../../domain/record/author.js'
 import { type MergeResult, Merger } from '../../domain/record/merge.js'
 import { messageWith, recordLocked, workspacePrefix } from '../../domain/record/record.js'
@@ -153,7 +153,8 @@ export function pullResult(
  * of merging two unrelated histories.
  */
 async function adoptBase(git: Git, store: Store, ref: string, theirs: string): Promise<void> {
-  const { snapshotDir, wrapIn } = await import('../../adapters/git/snapshot.js')
+  const { snapshotDir } = await import('../../store/snapshot.js')
+  const { wrapIn } = await import('../../adapters/git/objects.js')
   const local = snapshotDir(store.dir, path.join(store.dir, 'cache', 'record-stat.json'))
   if (local === null) return
   const tree = wrapIn(local, workspacePrefix(git, store.dir)).oid

@@ -1,7 +1,7 @@
 import { shortOid } from '../../adapters/git/objects.js'
 import { RefusedError } from '../../base/errors.js'
+import { count } from '../../base/text.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
-import { count } from '../../clikit/text.js'
 import { branchRef, RECORD_LOCK, recordBranch, recordLocked } from '../../domain/record/record.js'
 import type { RecordPushDocT } from './json.js'
 

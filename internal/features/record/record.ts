@@ -1,7 +1,7 @@
 import { shortOid } from '../../adapters/git/objects.js'
+import { count } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { count } from '../../clikit/text.js'
 import { recordWorkspace } from '../../domain/record/record.js'
 import { checkText } from '../../format/ids.js'
 import { renderChanges } from './changes.js'

@@ -4,6 +4,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { isGitDirName } from '../../adapters/git/discover.js'
 import type { Git, TreeFile } from '../../adapters/git/index.js'
 import { tempTag } from '../../adapters/git/refs.js'
 import { ConflictError, FailureError } from '../../base/errors.js'
@@ -14,11 +15,11 @@ import type { FileChangedT } from './json.js'
  * Where a record-branch path is written: only inside this repository's workspace folder `ws` (its path
  * from the repository root, e.g. `.dacli` or `sub/.dacli`), each segment one plain name, and never
  * through a link — neither a folder above the workspace (`sub` → elsewhere, committed on the code
- * branch) nor any component below it (coordination.md: the whole path is checked, not only the leaf).
+ * branch) nor any component below it (the whole path is checked, not only the leaf).
  */
 function safeTarget(root: string, ws: string, treePath: string): string {
   const segs = treePath.split('/')
-  const plain = segs.every((s) => s !== '' && s !== '.' && s !== '..' && s !== '.git' && !/[\\\0]/.test(s))
+  const plain = segs.every((s) => s !== '' && s !== '.' && s !== '..' && !isGitDirName(s) && !/[\\\0]/.test(s))
   if (!plain || !treePath.startsWith(`${ws}/`)) {
     throw new FailureError(`the record holds a path dacli will not write: ${JSON.stringify(treePath)}`, {
       details: { path: treePath, workspace: ws },

@@ -1,7 +1,7 @@
 // The project/v1 document from a project record and its tasks' statuses. It is a
 // document builder, not policy, so it is not an engine; two slices answer with it
 // (project add/show/rm and github link) and slices never import each other, so it
-// lives beside the record it is built from. The wire shape is project/json.ts,
+// lives beside the record it is built from. The wire shape is features/project/json.ts,
 // which the schema tests hold every answer to.
 
 import type { ProjectRecord, Status } from '../../format/model.js'

@@ -4,17 +4,17 @@
 // (the store does not import a slice): there each built type is checked against its zod schema at compile time.
 
 import { classifiedError } from '../../base/errors.js'
+import { count } from '../../base/text.js'
 import type { Result } from '../../clikit/command.js'
 import type { Out, Styler } from '../../clikit/io.js'
-import { count, oneDecimal } from '../../clikit/text.js'
+import { oneDecimal } from '../../clikit/text.js'
+import { expiredAt } from '../../domain/claims/arbiter.js'
 import type { Change } from '../../domain/task/lifecycle.js'
-import { folderStatus } from '../../domain/task/tombstones.js'
 import type { TaskRecord, TaskSummary } from '../../format/model.js'
 import { type DepType, type Status, teOf } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { Store } from '../../store/store.js'
-
-const claimExpired = (expires: string | null, now: Date) => expires !== null && Date.parse(expires) <= now.getTime()
+import { folderStatus } from '../../store/tombstones.js'
 
 async function resolveQuietly(store: Store, on: string, project: string): Promise<TaskSummary | null> {
   try {
@@ -46,7 +46,7 @@ async function taskBody(store: Store, t: TaskRecord) {
   const blocker = t.blocked_by === null ? null : await resolveQuietly(store, t.blocked_by, t.project)
   return {
     ...taskHead(t),
-    claim: t.claim === null ? null : { ...t.claim, expired: claimExpired(t.claim.expires, now) },
+    claim: t.claim === null ? null : { ...t.claim, expired: expiredAt(t.claim, now) },
     priority: t.priority,
     estimate: t.estimate === null ? null : { ...t.estimate, te: teOf(t.estimate) },
     depends_on: deps,

@@ -1,4 +1,4 @@
-// The flags that choose who arbitrates a claim (coordination.md): shared by
+// The flags that choose who arbitrates a claim: shared by
 // claim, release, renew and done.
 
 import { bool, str } from '../../clikit/flags.js'

@@ -1,4 +1,4 @@
-// Real processes racing on one workspace (quality.md, Reliability). The large
+// Real processes racing on one workspace. The large
 // versions run in `npm run stress`; these are the sizes that keep `npm test` quick.
 
 import { describe, expect, test } from 'vitest'

@@ -1,7 +1,7 @@
 import { UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
-import { dependTask } from '../../domain/task/lifecycle.js'
+import { dependTask } from '../../domain/task/edit.js'
 import { parseDepFlag } from '../../format/taskfile.js'
 import { changeResult } from '../shared/taskdoc.js'
 

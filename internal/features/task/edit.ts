@@ -1,7 +1,7 @@
 import { UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { int, oneOf, str } from '../../clikit/flags.js'
-import { editTask } from '../../domain/task/lifecycle.js'
+import { editTask } from '../../domain/task/edit.js'
 import { checkText, checkTitle } from '../../format/ids.js'
 import { PRIORITIES } from '../../format/model.js'
 import { parseEstimate } from '../../format/taskfile.js'

@@ -184,7 +184,7 @@ export const documents = {
 
 /**
  * The wire type, which compiles only while the document the store builds fits it: task/v1, its list item and
- * task-change/v1 are built by store/taskdoc.ts, task-history/v1 by store/taskhistory.ts (the store does not
+ * task-change/v1 are built by features/shared/taskdoc.ts, task-history/v1 by domain/task/history.ts (the store does not
  * see these types).
  */
 type BuiltAs<_Built extends Wire, Wire> = Wire

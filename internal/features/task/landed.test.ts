@@ -1,4 +1,4 @@
-// Landed, not just done (loop.md): real branches, real commits, real merges (system git).
+// Landed, not just done: real branches, real commits, real merges (system git).
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'

@@ -3,9 +3,9 @@ import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
 import { int, oneOf, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
-import { folderStatus } from '../../domain/task/tombstones.js'
 import { projectFilter } from '../../format/ids.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../format/model.js'
+import { folderStatus } from '../../store/tombstones.js'
 import { listItem } from '../shared/taskdoc.js'
 import type { TaskListDocT } from './json.js'
 
@@ -49,7 +49,7 @@ export const list = defineCommand({
     const tasks: TaskSummary[] = [...listing.tasks]
     const skipped = [...listing.broken]
     if (statuses.includes('removed')) {
-      const { listTombstones } = await import('../../domain/task/tombstones.js')
+      const { listTombstones } = await import('../../store/tombstones.js')
       const removed = await listTombstones(store, project)
       tasks.push(...removed.tombstones.map((t) => t.task))
       skipped.push(...removed.broken)

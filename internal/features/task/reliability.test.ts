@@ -1,4 +1,4 @@
-// Small versions of the reliability table (quality.md); `npm run stress` runs the large ones.
+// Small versions of the reliability table; `npm run stress` runs the large ones.
 
 import { describe, expect, test } from 'vitest'
 import { badInputCorpus, crashTrials } from '../../testkit/stress.js'

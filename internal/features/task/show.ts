@@ -20,7 +20,7 @@ export const show = defineCommand({
       t = await store.readTask(input.args.ref)
     } catch (e) {
       if (classifiedError(e)?.details.removed === undefined) throw e
-      const { findTombstone } = await import('../../domain/task/tombstones.js')
+      const { findTombstone } = await import('../../store/tombstones.js')
       const tomb = await findTombstone(store, input.args.ref)
       if (tomb === null) throw e
       t = tomb.task

@@ -1,4 +1,4 @@
-// Wire shapes of the watch slice (loop.md, Watch).
+// Wire shapes of the watch slice.
 
 import { z } from 'zod'
 

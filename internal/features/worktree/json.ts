@@ -1,4 +1,4 @@
-// Wire shapes of the worktree slice (coordination.md, Worktrees for tasks).
+// Wire shapes of the worktree slice.
 
 import { z } from 'zod'
 

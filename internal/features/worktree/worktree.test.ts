@@ -1,4 +1,4 @@
-// Task worktrees (coordination.md): add, list, remove, prune and `task claim --worktree`,
+// Task worktrees: add, list, remove, prune and `task claim --worktree`,
 // against real git repositories.
 
 import * as fs from 'node:fs'

@@ -4,12 +4,13 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { NotFoundError } from '../../base/errors.js'
-import { type Broken, brokenOf, type Status, TASK_FILE, type TaskRecord } from '../../format/model.js'
-import { matchRef, parseRef, qualifiedRef } from '../../format/refs.js'
-import { isTempName } from '../../store/fsio.js'
-import type { Store } from '../../store/store.js'
-import { tasksDir } from '../../store/taskindex.js'
+import { cmd } from '../base/commands.js'
+import { NotFoundError } from '../base/errors.js'
+import { type Broken, brokenOf, type Status, TASK_FILE, type TaskRecord } from '../format/model.js'
+import { matchRef, parseRef, qualifiedRef } from '../format/refs.js'
+import { isTempName } from './fsio.js'
+import type { Store } from './store.js'
+import { tasksDir } from './taskindex.js'
 
 /** The status a task file's folder gives it (`removed` for a tombstone), or null for a path outside tasks/. */
 export function folderStatus(p: string): Status | 'removed' | null {
@@ -36,7 +37,7 @@ export async function listTombstones(
   if (project !== undefined) store.requireProject(project)
   const tombstones: Tombstone[] = []
   const broken: Broken[] = []
-  let parse: typeof import('../../format/parsing.js').parseTaskRecord | null = null
+  let parse: typeof import('../format/parsing.js').parseTaskRecord | null = null
   for (const slug of slugs) {
     const dir = path.join(tasksDir({ root: store.root, dir: store.dir }, slug), 'removed')
     let ents: fs.Dirent[]
@@ -50,7 +51,7 @@ export async function listTombstones(
       const abs = path.join(dir, e.name)
       const rel = store.rel(abs)
       try {
-        parse ??= (await import('../../format/parsing.js')).parseTaskRecord
+        parse ??= (await import('../format/parsing.js')).parseTaskRecord
         // Parsed as `done` only to satisfy the record's type; callers read the status from the folder.
         const task = parse(fs.readFileSync(abs, 'utf8'), { project: slug, status: 'done', name: e.name, path: rel })
         const last = [...task.log].reverse().find((l) => l.verb === 'removed')
@@ -89,8 +90,8 @@ export function removedError(ref: string, t: Tombstone, cause?: unknown): NotFou
       ...(cause === undefined ? {} : { cause }),
       details: { ref, removed: { id: t.task.id, ref: q, path: t.task.path, by: t.removed.by, at: t.removed.at } },
       next: [
-        `dacli task show ${q} (shows the tombstone)`,
-        `dacli task list --status removed --project ${t.task.project}`,
+        cmd(`task show ${q} (shows the tombstone)`),
+        cmd(`task list --status removed --project ${t.task.project}`),
       ],
     },
   )

@@ -1,17 +1,19 @@
 // The composition root's collaborators, created lazily. The bin, the tests and
 // the MCP server all wire commands to the same services through this module.
 
-import type { CommandEntry, Input } from '../clikit/command.js'
-import type { Context, Services } from '../clikit/context.js'
-import type { Runtime } from '../clikit/invoke.js'
+import type { CommandEntry, Input } from '../internal/clikit/command.js'
+import type { Context, Services } from '../internal/clikit/context.js'
+import type { Runtime } from '../internal/clikit/invoke.js'
+import { nodeSystem } from './system.js'
 
 export const services: Services = {
-  store: async (cwd, env, now) => (await import('../store/store.js')).Store.open(cwd, env, now),
-  documents: async () => (await import('./documents.js')).registry,
-  mcpTools: async () => (await import('../mcp/tools.js')).surface(),
-  mcpServe: async (req) => (await import('../mcp/serve.js')).serve(req),
-  git: async (cwd, env) => (await import('../adapters/git/index.js')).openGit(cwd, env),
-  boardServe: async (req) => (await import('../board/server.js')).serve(req),
+  system: nodeSystem,
+  store: async (cwd, env, now) => (await import('../internal/store/store.js')).Store.open(cwd, env, now, nodeSystem),
+  documents: async () => (await import('../internal/cli/documents.js')).registry,
+  mcpTools: async () => (await import('../internal/mcp/tools.js')).surface(),
+  mcpServe: async (req) => (await import('../internal/mcp/serve.js')).serve(req),
+  git: async (cwd, env) => (await import('../internal/adapters/git/index.js')).openGit(cwd, env, nodeSystem),
+  boardServe: async (req) => (await import('../internal/board/server.js')).serve(req),
 }
 
 /**

@@ -1,4 +1,4 @@
-// Events (format.md, Event): one append-only file per event,
+// Events (FORMAT.md, Event): one append-only file per event,
 // `events/YYYY/MM/DD/<ULID>-<agent-id>-<event-kind>.md`. Creating one never
 // contends (the name is unique). Only the outcome may change afterwards —
 // `applied` (false, true, or `dismissed`) and the record of who settled it
@@ -8,15 +8,17 @@
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { FailureError, NotFoundError } from '../../base/errors.js'
-import { byText } from '../../base/order.js'
-import { parseData } from '../../format/flat.js'
-import { isId, newUlid, safeSegment } from '../../format/ids.js'
-import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
-import { stampOf } from '../../store/filecache.js'
-import { atomicWrite, isTempName, linkOnPath, readText } from '../../store/fsio.js'
-import type { Store } from '../../store/store.js'
-import { canonicalJSON } from '../identity/signing.js'
+import { canonicalJSON } from '../base/canonical.js'
+import { cmd } from '../base/commands.js'
+import { FailureError, NotFoundError } from '../base/errors.js'
+import { newUlid } from '../base/ids.js'
+import { byText } from '../base/order.js'
+import { parseData } from '../format/flat.js'
+import { isId, safeSegment } from '../format/ids.js'
+import { type Broken, brokenOf, InvalidValueError, stamp } from '../format/model.js'
+import { stampOf } from './filecache.js'
+import { atomicWrite, isTempName, linkOnPath, readText } from './fsio.js'
+import type { Store } from './store.js'
 
 export const EVENT_KINDS = [
   'claim',
@@ -76,8 +78,6 @@ export const isPendingProposal = (e: EventRecord) => e.state === 'pending' && e.
 /** A question nobody has answered or dismissed yet. */
 export const isOpenQuestion = (e: EventRecord) => e.state === 'pending' && e.event_kind === 'question'
 
-export { canonicalJSON }
-
 type Content = Omit<EventRecord, 'applied' | 'state' | 'dismissed' | 'answered' | 'path' | 'signature'>
 
 /** What the checksum and the signature cover: everything but the outcome, `checksum` and `signature`. */
@@ -104,9 +104,14 @@ export function eventChecksum(e: Content): string {
 
 const eventsDir = (store: Store) => path.join(store.dir, 'events')
 
+/**
+ * Write a new event file. `sign` is the acting identity's signer (its key comes from its token; root's from
+ * this clone's root key), so the event carries proof of who wrote it.
+ */
 export async function createEvent(
   store: Store,
   e: {
+    sign: (content: unknown) => string
     kind: EventKind
     by: string
     about: string | null
@@ -129,12 +134,11 @@ export async function createEvent(
     data: e.data ?? {},
     body: (e.body ?? '').trim(),
   }
-  // Signed by the acting identity (its key comes from its token; root's from this clone's root key).
-  const signature = (await store.signer()).sign(eventContent(rec))
+  const signature = e.sign(eventContent(rec))
   const [y, m, d] = created.slice(0, 10).split('-') as [string, string, string]
   const name = `${key}-${e.by}-${e.kind}.md`
   const file = path.join(eventsDir(store), y, m, d, name)
-  const { renderNew } = await import('../../format/frontmatter.js')
+  const { renderNew } = await import('../format/frontmatter.js')
   const text = renderNew(
     {
       id,
@@ -151,7 +155,7 @@ export async function createEvent(
     },
     rec.body === '' ? '' : `\n${rec.body}\n`,
   )
-  atomicWrite(file, text, { exclusive: true })
+  atomicWrite(store.system, file, text, { exclusive: true })
   const project = e.subject?.project ?? (typeof rec.data.project === 'string' ? rec.data.project : null)
   store.journal({
     kind: e.kind === 'question' ? 'question.asked' : 'event.added',
@@ -324,7 +328,7 @@ export async function withEvent<R>(
 ): Promise<R> {
   return store.withLock(`event-${e.id}`, async () => {
     const file = path.join(store.root, e.path)
-    const { parseObject, renderEdited } = await import('../../format/frontmatter.js')
+    const { parseObject, renderEdited } = await import('../format/frontmatter.js')
     let parsed: ReturnType<typeof parseObject>
     let fresh: EventRecord
     try {
@@ -340,7 +344,7 @@ export async function withEvent<R>(
     const [key, record] =
       outcome.applied === 'dismissed' ? ['dismissed', outcome.dismissed] : ['answered', outcome.answered]
     if (record !== undefined) doc.set(key, { ...record })
-    atomicWrite(file, renderEdited(parsed, doc, parsed.split.body))
+    atomicWrite(store.system, file, renderEdited(parsed, doc, parsed.split.body))
     const dismissed = outcome.applied === 'dismissed'
     store.journal({
       kind: dismissed ? 'event.dismissed' : e.event_kind === 'question' ? 'question.answered' : 'event.applied',
@@ -378,9 +382,12 @@ export async function findEvent(store: Store, id: string): Promise<EventRecord> 
     throw new NotFoundError(
       hits.length === 0 ? `no event "${id}"` : `event id prefix "${id}" matches ${hits.length} events`,
       {
-        next: ['dacli events list'],
+        next: [cmd('events list')],
       },
     )
   }
   return hits[0] as EventRecord
 }
+
+/** A question's id (`q-…`): questions are events too. */
+export const isQuestionId = (s: string | null | undefined): s is string => typeof s === 'string' && /^q-/i.test(s)

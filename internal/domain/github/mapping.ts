@@ -3,9 +3,9 @@
 // way a task is mapped to its issue (by pull's link and by push's write-back).
 
 import type { Document } from 'yaml'
-import type { Store } from '../store/store.js'
-import type { TaskFileRef } from '../store/taskindex.js'
-import { stamp, type TaskRecord } from './model.js'
+import { stamp, type TaskRecord } from '../../format/model.js'
+import type { Store } from '../../store/store.js'
+import type { TaskFileRef } from '../../store/taskindex.js'
 
 /** Set a map-valued frontmatter key, editing an existing map in place so its other keys and comments survive. */
 export function setBlock(doc: Document, key: string, values: Record<string, unknown>): void {

@@ -3,8 +3,8 @@
 // `dacli: <command path> <ref>`. The bin and the test kit both install this one
 // function as `Runtime.afterMutation` (through services.ts, lazily).
 
-import type { CommandEntry, Input } from '../clikit/command.js'
-import type { Context } from '../clikit/context.js'
+import type { CommandEntry, Input } from '../internal/clikit/command.js'
+import type { Context } from '../internal/clikit/context.js'
 
 /** The reference a command's document is about: `ref`, `task.ref`, `slug` or `id`. */
 function refOfDocument(data: unknown): string | null {
@@ -19,7 +19,7 @@ function refOfDocument(data: unknown): string | null {
 export async function autorecord(ctx: Context, command: CommandEntry, _input: Input, data: unknown): Promise<void> {
   try {
     const store = await ctx.store()
-    const { recordWorkspace, oneLine } = await import('../domain/record/record.js')
+    const { recordWorkspace, oneLine } = await import('../internal/domain/record/record.js')
     const ref = refOfDocument(data)
     const what = oneLine(ref === null ? command.path : `${command.path} ${ref}`)
     await recordWorkspace(store, await ctx.git(), await ctx.identity(), {

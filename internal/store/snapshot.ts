@@ -5,31 +5,16 @@
 // size, modification time and inode like git's index) spares re-reading the
 // files that did not change, so an incremental record hashes only what moved.
 
+import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { FailureError } from '../../base/errors.js'
-import { system } from '../../base/system.js'
-import { isTempName, LinkError, linkOnPath, mkdirNoLinks } from '../../store/fsio.js'
-import { EXEC_MODE, FILE_MODE, objectId, TREE_MODE, type TreeItem, treeBody } from './objects.js'
-
-export interface LocalFile {
-  oid: string
-  mode: string
-  abs: string
-  /** The bytes, when this run read them (a cache miss). */
-  content?: Buffer
-}
-
-export interface LocalDir {
-  oid: string
-  files: Map<string, LocalFile>
-  dirs: Map<string, LocalDir>
-  /** The tree body (to write it without recomputing). */
-  body: Buffer
-}
+import { EXEC_MODE, FILE_MODE, type LocalDir, type LocalFile, objectId, treeOf } from '../adapters/git/objects.js'
+import { cmd } from '../base/commands.js'
+import { FailureError } from '../base/errors.js'
+import { isTempName, LinkError, linkOnPath, mkdirNoLinks } from './fsio.js'
 
 /**
- * Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts: coordination.md;
+ * Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts;
  * `journal/` is this clone's local change journal).
  */
 const UNRECORDED = new Set(['locks', 'cache', 'journal', 'worktrees'])
@@ -54,14 +39,6 @@ function readCache(file: string): StatCache {
     // missing or unreadable: hash everything again
   }
   return { v: CACHE_VERSION, entries: {} }
-}
-
-function treeOf(files: Map<string, LocalFile>, dirs: Map<string, LocalDir>): LocalDir {
-  const items: TreeItem[] = []
-  for (const [name, f] of files) items.push({ name, mode: f.mode, oid: f.oid })
-  for (const [name, d] of dirs) items.push({ name, mode: TREE_MODE, oid: d.oid })
-  const body = treeBody(items)
-  return { oid: objectId('tree', body), files, dirs, body }
 }
 
 /**
@@ -93,7 +70,7 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
       if (!e.isDirectory() && !e.isFile()) {
         throw new FailureError(`${childAbs} is not a regular file or folder; dacli will not record around it`, {
           details: { path: childAbs, code: 'special-file' },
-          next: ['remove it (dacli doctor lists such files)'],
+          next: [`remove it (${cmd('doctor')} lists such files)`],
         })
       }
       const childRel = rel === '' ? e.name : `${rel}/${e.name}`
@@ -147,17 +124,10 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
 function writeCache(file: string, cache: StatCache): void {
   try {
     mkdirNoLinks(path.dirname(file))
-    const tmp = `${file}.${system().pid}.tmp`
+    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`
     fs.writeFileSync(tmp, JSON.stringify(cache))
     fs.renameSync(tmp, file)
   } catch {
     // A cache that cannot be written only costs speed.
   }
-}
-
-/** Wrap a folder's tree in the folders above it (`.dacli` → root tree holding `.dacli/`). */
-export function wrapIn(tree: LocalDir, prefix: readonly string[]): LocalDir {
-  let cur = tree
-  for (let i = prefix.length - 1; i >= 0; i--) cur = treeOf(new Map(), new Map([[prefix[i] as string, cur]]))
-  return cur
 }

@@ -1,0 +1,16 @@
+// The question payload — what a question event carries besides its text — defined once, as a zod schema: its
+// type is the schema's, and the one reader (payload.ts) answers exactly what the schema would (a property test
+// holds the two together; zod itself stays off the read path, FORMAT.md "Events").
+
+import { z } from 'zod'
+
+export const QuestionPayloadSchema = z.object({
+  /** The project of the task the question is about (kept, so a question outlives its task's file). */
+  project: z.string().nullable().catch(null),
+  /** What the asker needs to go on (`ask --need`), or null. */
+  need: z.string().nullable().catch(null),
+  /** Whether the question holds its task up (the task is blocked by it). */
+  blocks: z.boolean().catch(false),
+})
+
+export type QuestionPayload = z.infer<typeof QuestionPayloadSchema>

@@ -1,0 +1,139 @@
+// Editing a task's fields and its dependencies: under the task's lock, by its owner (or a proposal when the
+// caller may not rewrite it), refusing an edit that would close a dependency cycle.
+
+import { cmd } from '../../base/commands.js'
+import { ConflictError, RefusedError } from '../../base/errors.js'
+import { appendToSection, sections, setSection } from '../../format/markdown.js'
+import type { Identity } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Store } from '../../store/store.js'
+import { findCycle } from '../plan/cycle.js'
+import { type Change, change, mayRewrite, notOwner } from './lifecycle.js'
+
+export async function editTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  p: {
+    title?: string
+    priority?: string
+    estimate?: { optimistic: number; probable: number; pessimistic: number }
+    accept?: string[]
+    soThat?: string
+    context?: string
+    ifVersion?: number
+  },
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'edit')
+  return change(store, target, who, 'edit', async (e) => {
+    const cur = e.before
+    if (p.ifVersion !== undefined && p.ifVersion !== cur.version) {
+      throw new ConflictError(
+        `${qualifiedRef(cur)} is at version ${cur.version}, not ${p.ifVersion}: someone changed it since you read it`,
+        {
+          details: { expected_version: p.ifVersion, actual_version: cur.version },
+          next: [cmd(`task show ${qualifiedRef(cur)}`), 'read it again, then retry with the new --if-version'],
+        },
+      )
+    }
+    const changed: string[] = []
+    if (p.title !== undefined && p.title !== cur.title) {
+      const h = sections(e.body).find((s) => s.level === 1)
+      const line = `# ${p.title}`
+      e.body = h ? `${e.body.slice(0, h.start)}${line}\n${e.body.slice(h.contentStart)}` : `\n${line}\n${e.body}`
+      changed.push('title')
+    }
+    if (p.priority !== undefined && p.priority !== cur.priority) {
+      e.doc.set('priority', p.priority)
+      changed.push('priority')
+    }
+    if (p.estimate !== undefined && JSON.stringify(p.estimate) !== JSON.stringify(cur.estimate)) {
+      e.setFlow('estimate', { ...p.estimate })
+      changed.push('estimate')
+    }
+    const fresh = (p.accept ?? []).filter((a) => !cur.acceptance.some((x) => x.text === a))
+    if (fresh.length > 0) {
+      e.body = appendToSection(
+        e.body,
+        'Acceptance',
+        fresh.map((a) => `- [ ] ${a}`),
+      )
+      if (cur.status === 'done') e.status = 'open'
+      changed.push('acceptance')
+    }
+    if (p.soThat !== undefined && p.soThat !== cur.so_that) {
+      e.body = setSection(e.body, 'So that', `\n${p.soThat}\n`, { before: 'Acceptance' })
+      changed.push('so_that')
+    }
+    if (p.context !== undefined && p.context !== cur.context) {
+      e.body = setSection(e.body, 'Context', `\n${p.context}\n`, { before: 'Acceptance' })
+      changed.push('context')
+    }
+    if (changed.length === 0) return false
+    e.log('edited', changed.join(', '))
+    return { fields: changed, ...(fresh.length > 0 ? { added_criteria: fresh } : {}) }
+  })
+}
+
+export async function dependTask(
+  store: Store,
+  ref: string,
+  who: Identity,
+  add: { on: string; type: string }[],
+  remove: { on: string; type: string }[],
+): Promise<Change> {
+  const { target, task: t } = await store.load(ref)
+  if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'change the dependencies of')
+  const resolveAll = async (list: { on: string; type: string }[]) => {
+    const out: { on: string; type: string; ref: string }[] = []
+    for (const d of list) {
+      const dep = await store.readTask(d.on, { prefer: t.project })
+      if (dep.id === t.id)
+        throw new RefusedError('dependency-cycle', `${qualifiedRef(t)} cannot depend on itself`, {
+          next: [cmd(`task depend ${qualifiedRef(t)} --add <another task>`)],
+          details: { cycle: [qualifiedRef(t)] },
+        })
+      out.push({ on: dep.id, type: d.type, ref: qualifiedRef(dep) })
+    }
+    return out
+  }
+  const adds = await resolveAll(add)
+  const removes = await resolveAll(remove)
+  const all = (await store.listTasks()).tasks
+  return change(store, target, who, 'depend', (e) => {
+    const cur = e.before
+    let deps = cur.depends_on.map((d) => ({ ...d }))
+    const before = JSON.stringify(deps)
+    for (const r of removes) deps = deps.filter((d) => !(d.on === r.on || d.on === r.ref))
+    for (const a of adds) {
+      deps = deps.filter((d) => d.on !== a.on)
+      deps.push({ on: a.on, type: a.type as 'FS' })
+    }
+    if (JSON.stringify(deps) === before) return false
+    const cycle = findCycle(
+      cur.id,
+      deps.map((d) => d.on),
+      all,
+    )
+    if (cycle !== null) {
+      const names = cycle.map((id) => {
+        const x = all.find((y) => y.id === id)
+        return x ? qualifiedRef(x) : id
+      })
+      throw new RefusedError('dependency-cycle', `that dependency would create a cycle: ${names.join(' → ')}`, {
+        details: { cycle: names },
+        next: [`remove one of the links first (${cmd('task depend <ref> --remove <dep>')})`],
+      })
+    }
+    if (deps.length === 0) e.doc.delete('depends_on')
+    else {
+      e.setFlow('depends_on', deps)
+    }
+    e.log('depends', [...adds.map((a) => `+${a.ref}:${a.type}`), ...removes.map((r) => `-${r.ref}`)].join(' '))
+    return {
+      added: adds.map((a) => ({ on: a.on, ref: a.ref, type: a.type })),
+      removed: removes.map((r) => ({ on: r.on, ref: r.ref })),
+    }
+  })
+}

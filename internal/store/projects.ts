@@ -1,0 +1,138 @@
+// Project folders, as the store reads them: which folders under `projects/` are projects, a project's file,
+// and the refusal when one is missing.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { closest } from '../base/closest.js'
+import { cmd } from '../base/commands.js'
+import { FailureError, NotFoundError } from '../base/errors.js'
+import { parseData } from '../format/flat.js'
+import { isId } from '../format/ids.js'
+import type { Broken, ProjectRecord } from '../format/model.js'
+import { brokenOf, fieldOf } from '../format/model.js'
+import { projectOf } from '../format/project.js'
+import { assertNoLinks, LinkError, linkOnPath, readText } from './fsio.js'
+import type { Store } from './store.js'
+
+/**
+ * What a project is, in one place: a folder under `projects/` whose name is a project slug and which holds a
+ * `project.md` (a file, not a link). Every listing — `project list`, `task list`, `next`, lint — takes its projects
+ * from here. Returned with what under projects/ cannot be one (links, names that are not slugs); a folder without
+ * a project file is not a project and is left alone (doctor reports it).
+ */
+export function listProjectEntries(store: Store): { slugs: string[]; broken: Broken[] } {
+  const projects = path.join(store.dir, 'projects')
+  const broken: Broken[] = []
+  let ents: fs.Dirent[]
+  try {
+    if (linkOnPath(projects, store.dir) !== null) throw new LinkError(projects)
+    ents = fs.readdirSync(projects, { withFileTypes: true })
+  } catch (e) {
+    // No projects folder is no projects; one that cannot be read is announced, never read as empty.
+    if (e instanceof LinkError) broken.push(brokenOf(store.rel(projects), e))
+    else if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      broken.push({
+        path: store.rel(projects),
+        reason: `cannot be read: ${(e as Error).message}`,
+        code: 'unreadable-path',
+      })
+    }
+    return { slugs: [], broken }
+  }
+  const slugs: string[] = []
+  const relProjects = store.rel(projects)
+  for (const e of ents) {
+    const rel = `${relProjects}/${e.name}`
+    if (e.isSymbolicLink())
+      broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+    else if (!e.isDirectory()) continue
+    else if (isId('project', e.name)) {
+      if (hasProjectFile(path.join(projects, e.name), `${rel}/project.md`, broken)) slugs.push(e.name)
+    } else if (!e.name.startsWith('.')) {
+      broken.push({
+        path: rel,
+        reason: 'the folder name is not a project slug (a-z, 0-9, ".", "_", "-")',
+        code: 'invalid-id',
+      })
+    }
+  }
+  return { slugs: slugs.sort(), broken }
+}
+
+/** Does the project folder `dir` hold its project file? A link there is reported, never followed. */
+function hasProjectFile(dir: string, rel: string, broken: Broken[]): boolean {
+  const st = fs.lstatSync(path.join(dir, 'project.md'), { throwIfNoEntry: false })
+  if (st === undefined) return false
+  if (st.isSymbolicLink()) {
+    broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+    return false
+  }
+  if (!st.isFile()) {
+    // Only a project file that is not there means "no project"; anything else in its place is said as it is.
+    broken.push({ path: rel, reason: 'cannot be read: not a regular file', code: 'unreadable-path' })
+    return false
+  }
+  return true
+}
+
+/** Throws not-found (4) unless the project exists (and 1 when its folder is reached through a link). */
+export function requireProjectDir(store: Store, slug: string): string {
+  const dir = store.projectDir(slug)
+  const file = path.join(dir, 'project.md')
+  assertNoLinks(file, store.dir)
+  let present = true
+  try {
+    fs.statSync(file)
+  } catch (e) {
+    // Only a project.md that is not there means "no project"; any other failure is said as it is.
+    const code = (e as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      throw new FailureError(`cannot read ${store.rel(file)}: ${(e as Error).message}`, {
+        cause: e,
+        details: { path: store.rel(file) },
+      })
+    }
+    present = false
+  }
+  if (!present) {
+    const known = store.projectSlugs()
+    const near = closest(
+      slug,
+      known.map((k) => ({ value: k, names: [k] })),
+    ).map((c) => ({ value: c.value }))
+    throw new NotFoundError(`no project "${slug}"`, {
+      details: { project: slug, known, given: slug, closest: near },
+      next: known.length > 0 ? [cmd('project list')] : [cmd('project add "<title>"')],
+    })
+  }
+  return dir
+}
+
+export async function readProjectFile(store: Store, slug: string): Promise<ProjectRecord> {
+  const dir = store.requireProject(slug)
+  const file = path.join(dir, 'project.md')
+  try {
+    return projectOf(await parseData(readText(file)), slug, store.rel(file))
+  } catch (e) {
+    throw new FailureError(`unreadable project file ${store.rel(file)}: ${(e as Error).message}`, {
+      cause: e,
+      details: { path: store.rel(file), ...fieldOf(e) },
+      next: ['fix the file by hand (dacli never overwrites an unreadable file)', cmd('doctor')],
+    })
+  }
+}
+
+export async function listProjectFiles(store: Store): Promise<{ projects: ProjectRecord[]; broken: Broken[] }> {
+  const projects: ProjectRecord[] = []
+  const { slugs, broken } = store.projectEntries()
+  for (const slug of slugs) {
+    const file = path.join(store.dir, 'projects', slug, 'project.md')
+    try {
+      projects.push(projectOf(await parseData(readText(file)), slug, store.rel(file)))
+    } catch (e) {
+      // The listing found the file a moment ago: whatever stops the read now is reported, never skipped.
+      broken.push(brokenOf(store.rel(file), e))
+    }
+  }
+  return { projects, broken }
+}

@@ -1,0 +1,151 @@
+// Resolving a task reference to one task file: file names answer sequence and slug forms without parsing;
+// ids and aliases need the cached summaries. A reference that matches nothing says what is near it.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { closest } from '../base/closest.js'
+import { cmd } from '../base/commands.js'
+import { MAX_SUGGESTIONS } from '../base/distance.js'
+import { FailureError, NotFoundError } from '../base/errors.js'
+import { safeSegment } from '../format/ids.js'
+import type { TaskSummary } from '../format/model.js'
+import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from '../format/refs.js'
+import { fileRefOf, REFUSED_CONTENT, type Store } from './store.js'
+import type { TaskFileRef } from './taskindex.js'
+import { listTaskFiles } from './taskindex.js'
+
+/**
+ * Resolve a reference to one task file. File names answer sequence and slug
+ * forms without parsing; ids and aliases need the cached summaries.
+ * `prefer` resolves an unqualified reference inside that project first.
+ */
+export async function resolveRef(
+  store: Store,
+  ref: string,
+  opts: { prefer?: string } = {},
+): Promise<TaskFileRef & { id?: string }> {
+  const r = parseRef(ref)
+  if (r.project !== null) {
+    safeSegment(r.project, 'project slug')
+    try {
+      store.requireProject(r.project)
+    } catch (e) {
+      // `ledgr/2`: the closest projects, with the rest of the reference kept.
+      const near = (e as NotFoundError).details?.closest
+      if (Array.isArray(near)) {
+        ;(e as NotFoundError).details.given = ref
+        ;(e as NotFoundError).details.closest = near.map((c: { value: string }) => ({
+          value: `${c.value}/${r.form}`,
+        }))
+      }
+      throw e
+    }
+  }
+  const scopes = r.project !== null ? [r.project] : store.projectSlugs()
+  const summariesOf = async (projects: string[]) => {
+    const out: (Candidate & { file: TaskSummary })[] = []
+    for (const p of projects) {
+      for (const t of (await store.listTasks(p)).tasks) {
+        out.push({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t })
+      }
+    }
+    return out
+  }
+  const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
+    if (r.kind !== 'id') {
+      const files = projects.flatMap((p) => listTaskFiles(store.paths(), p).files)
+      const hits = matchRef(r, files)
+      // One file name in two folders (an interrupted move, a bad merge): let the listing pick the copy.
+      const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
+      if (hits.length > 0 && names.size === hits.length) {
+        if (r.kind !== 'seq') return hits
+        // A bare number may also be another task's alias (a renumbering merge): then it names both.
+        const summaries = await summariesOf(projects)
+        const live = new Set(hits.map((h) => h.path))
+        const aliased = summaries.filter((s) => !live.has(s.file.path) && s.aliases?.includes(r.seq as number))
+        if (aliased.length === 0) return hits
+        const ids = new Map(summaries.map((s) => [s.file.path, s.id as string]))
+        return [
+          ...hits.map((h) => ({ ...h, id: ids.get(h.path) ?? '' })),
+          ...aliased.map((s) => ({ ...fileRefOf(store.root, s.file), id: s.id as string })),
+        ]
+      }
+    }
+    // Ids and aliases: consult the summaries.
+    return matchRef(r, await summariesOf(projects)).map((s) => ({
+      ...fileRefOf(store.root, s.file),
+      id: s.id as string,
+    }))
+  }
+  if (r.project === null && opts.prefer !== undefined && scopes.includes(opts.prefer)) {
+    const local = await tryScopes([opts.prefer])
+    if (local.length === 1) return local[0] as TaskFileRef
+  }
+  const hits = await tryScopes(scopes)
+  if (hits.length === 0) {
+    if (r.kind === 'id') await refuseUnreadableId(store, r.id as string, scopes)
+    // A removed task is not found, but the error says so and where its tombstone is.
+    const { findTombstone, removedError } = await import('./tombstones.js')
+    const tomb = await findTombstone(store, ref)
+    throw tomb === null ? await noTaskMatches(store, ref, r, scopes) : removedError(ref, tomb)
+  }
+  return pickOne(ref, hits)
+}
+
+/**
+ * A task id that no listed task has may still be a task dacli refused to read (a wrong-typed field,
+ * bytes that are not UTF-8): then the answer is "unreadable task file" (1), never "no such task" (4).
+ */
+async function refuseUnreadableId(store: Store, id: string, scopes: readonly string[]): Promise<void> {
+  for (const p of scopes) {
+    for (const b of (await store.listTasks(p)).broken) {
+      // Only files that were read and refused (never a link, a pipe or a second copy: nothing to match).
+      if (!REFUSED_CONTENT.has(b.code)) continue
+      let head = ''
+      try {
+        head = fs.readFileSync(path.join(store.root, b.path), 'latin1').slice(0, 4096)
+      } catch {
+        continue // a link, a pipe, gone: nothing to match
+      }
+      if (new RegExp(`^id:[ \\t]*["']?${id}["']?[ \\t]*$`, 'm').test(head)) {
+        throw new FailureError(`unreadable task file ${b.path}: ${b.reason}`, {
+          details: { path: b.path, code: b.code },
+          next: ['fix the file by hand (dacli never overwrites an unreadable file)', cmd('doctor')],
+        })
+      }
+    }
+  }
+}
+
+/** Not found, with the closest tasks in scope (by number, slug and title words) for "did you mean". */
+async function noTaskMatches(
+  store: Store,
+  ref: string,
+  r: ParsedRef,
+  scopes: readonly string[],
+): Promise<NotFoundError> {
+  const tasks: TaskSummary[] = []
+  for (const p of scopes) tasks.push(...(await store.listTasks(p)).tasks)
+  const short = (t: TaskSummary) => `${t.project}/${t.seq}`
+  let near: TaskSummary[] = []
+  if (r.kind === 'seq') {
+    near = tasks
+      .filter((t) => Math.abs(t.seq - (r.seq as number)) <= 2)
+      .sort((a, b) => Math.abs(a.seq - (r.seq as number)) - Math.abs(b.seq - (r.seq as number)) || a.seq - b.seq)
+      .slice(0, MAX_SUGGESTIONS)
+  } else if (r.kind !== 'id') {
+    const q = r.slug ?? r.form
+    near = closest(
+      q,
+      tasks.map((t) => ({ value: short(t), names: [t.slug], title: t.title, t })),
+    ).map((c) => c.t)
+  }
+  return new NotFoundError(`no task matches "${ref}"`, {
+    details: {
+      ref,
+      given: ref,
+      closest: near.map((t) => ({ value: short(t), ref: qualifiedRef(t), title: t.title })),
+    },
+    next: [cmd('task list'), cmd('task list --project <project>')],
+  })
+}

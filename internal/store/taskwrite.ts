@@ -1,0 +1,231 @@
+// Writing task files: one task rewritten under its lock, a task moved to its tombstone, a new task created
+// under the project's sequence lock. Each re-reads under the lock and writes atomically.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { ConflictError, NotFoundError } from '../base/errors.js'
+import { appendToSection } from '../format/markdown.js'
+import type { TaskRecord, TaskSummary } from '../format/model.js'
+import { STATUSES, stamp, taskFileName } from '../format/model.js'
+import { taskIdInText } from '../format/rawtask.js'
+import { qualifiedRef } from '../format/refs.js'
+import { recordOf } from '../format/taskfile.js'
+import { assertNoLinks, atomicWrite, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
+import type { ChangeEntry } from './journal.js'
+import { type Store, type TaskEdit, unreadableTask } from './store.js'
+import type { TaskFileRef } from './taskindex.js'
+import { tasksDir, usedSeqs } from './taskindex.js'
+
+/** The parsing half of the store (yaml and friends), loaded on first need. */
+const parsing = () => import('../format/parsing.js')
+
+/**
+ * Rewrite one task under its lock: re-read it, let `fn` edit it, bump `version`,
+ * write atomically (moving it between status folders if its status changed).
+ * `fn` returns false to write nothing (an `unchanged` outcome).
+ */
+export async function editTaskFile<R>(
+  store: Store,
+  target: TaskFileRef & { id?: string },
+  actor: string,
+  fn: (edit: TaskEdit) => Promise<R | false> | R | false,
+): Promise<{ result: R | false; task: TaskRecord; changed: boolean }> {
+  const id = target.id ?? (await store.readTaskFile(target)).id
+  return store.withLock(`task-${id}`, async () => {
+    let file: TaskFileRef | null = fs.existsSync(target.abs) ? target : null
+    if (file !== null) {
+      const probe = await store.readTaskFile(file)
+      if (probe.id !== id) file = null
+    }
+    file ??= await store.findById(id, target.project)
+    if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being changed`)
+    const { parseTaskFull, renderEdited, recordOfText } = await parsing()
+    const { record, parsed } = parseUnderLock(store, parseTaskFull, file)
+    const doc = parsed.doc.clone()
+    const now = store.now()
+    const logLines: string[] = []
+    const edit: TaskEdit = {
+      before: record,
+      doc,
+      body: parsed.split.body,
+      status: record.status,
+      actor,
+      now,
+      log(verb, details = '') {
+        logLines.push(
+          `- ${stamp(now)} ${actor} ${verb}${details === '' ? '' : ` ${details.replace(/\s*\n\s*/g, ' ')}`}`,
+        )
+      },
+      setFlow(key, value) {
+        doc.set(key, flowNode(doc, value))
+      },
+    }
+    const result = await fn(edit)
+    if (result === false) return { result, task: record, changed: false }
+    if (logLines.length > 0) edit.body = appendToSection(edit.body, 'Log', logLines)
+    doc.set('version', record.version + 1)
+    const out = renderEdited(parsed, doc, edit.body)
+    const dest =
+      edit.status === file.status
+        ? file
+        : {
+            ...file,
+            status: edit.status,
+            abs: path.join(tasksDir(store.paths(), file.project), edit.status, file.name),
+            path: store.rel(path.join(tasksDir(store.paths(), file.project), edit.status, file.name)),
+          }
+    atomicWrite(store.system, dest.abs, out)
+    // The old copy goes last: a crash before this leaves two copies, and the newer version wins.
+    // Copies left by an earlier interrupted move go too.
+    removeCopies(store, file.project, file.name, id, dest.status)
+    sweepProject(store, file.project)
+    store.forget(file.project)
+    const after = recordOfText(out, dest)
+    store.journal(taskChangeOf(record, after, actor, logLines))
+    return { result, task: after, changed: true }
+  })
+}
+
+/** The task file as read under its lock; a file dacli will not rewrite (see unreadableTask) refuses. */
+function parseUnderLock<T>(store: Store, parse: (text: string, f: TaskFileRef) => T, file: TaskFileRef): T {
+  try {
+    assertNoLinks(file.abs, store.dir)
+    return parse(readText(file.abs), file)
+  } catch (e) {
+    throw unreadableTask(file.path, e)
+  }
+}
+
+/** Move a task to `tasks/removed/` as a tombstone (its number is never reused). */
+export async function tombstoneTaskFile(
+  store: Store,
+  target: TaskFileRef & { id?: string },
+  actor: string,
+): Promise<TaskRecord> {
+  const id = target.id ?? (await store.readTaskFile(target)).id
+  return store.withLock(`task-${id}`, async () => {
+    const file = fs.existsSync(target.abs) ? target : await store.findById(id, target.project)
+    if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
+    const { parseTaskFull, renderEdited, recordOfText } = await parsing()
+    const { record, parsed } = parseUnderLock(store, parseTaskFull, file)
+    const now = stamp(store.now())
+    const doc = parsed.doc.clone()
+    doc.set('removed', flowNode(doc, { by: actor, at: now }))
+    doc.set('version', record.version + 1)
+    const text = renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [`- ${now} ${actor} removed`]))
+    const dest = path.join(tasksDir(store.paths(), file.project), 'removed', file.name)
+    atomicWrite(store.system, dest, text)
+    removeCopies(store, file.project, file.name, id, 'removed')
+    sweepProject(store, file.project)
+    store.forget(file.project)
+    store.journal({
+      kind: 'task.moved',
+      ref: qualifiedRef(record),
+      id,
+      project: record.project,
+      actor,
+      summary: `removed (was ${record.status})`,
+      from: record.status,
+      to: 'removed',
+    })
+    return recordOfText(text, { ...file, path: store.rel(dest) })
+  })
+}
+
+/** Remove dead writers' temp files from every task folder of a project (a write elsewhere in it would not). */
+function sweepProject(store: Store, project: string): void {
+  for (const status of [...STATUSES, 'removed'])
+    sweepTemps(store.system, path.join(tasksDir(store.paths(), project), status))
+}
+
+/** Remove copies of task `id` named `name` from every status folder but `keep` (only files that carry that id). */
+function removeCopies(store: Store, project: string, name: string, id: string, keep: string): void {
+  for (const status of STATUSES) {
+    if (status === keep) continue
+    const other = path.join(tasksDir(store.paths(), project), status, name)
+    let text: string
+    try {
+      if (linkOnPath(other, store.dir) !== null) continue // never read or remove through a link
+      text = fs.readFileSync(other, 'utf8')
+    } catch {
+      continue
+    }
+    if (taskIdInText(text) === id) removeFile(other)
+  }
+}
+
+/** Allocate the next sequence number and create a task file, under the project's sequence lock. */
+export async function createTaskFile(
+  store: Store,
+  project: string,
+  build: (existing: TaskSummary[]) => { slug: string; text: string; data: Record<string, unknown>; body: string },
+): Promise<TaskRecord> {
+  store.requireProject(project)
+  return store.withLock(`seq-${project}`, async () => {
+    store.forget(project) // list afresh under the lock: another process may have added a task
+    const listing = await store.listTasks(project)
+    const used = usedSeqs(store.paths(), project)
+    for (const t of listing.tasks) for (const a of t.aliases) used.add(a)
+    const seq = used.size === 0 ? 1 : Math.max(...used) + 1
+    const { slug, text, data, body } = build(listing.tasks)
+    const name = taskFileName(seq, slug)
+    const abs = path.join(tasksDir(store.paths(), project), 'open', name)
+    try {
+      atomicWrite(store.system, abs, text, { exclusive: true })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new ConflictError(`${store.rel(abs)} already exists`, { cause: e })
+      }
+      throw e
+    }
+    sweepProject(store, project)
+    store.forget(project)
+    // The record comes from the data just written, not from parsing it back (no YAML library needed).
+    const created = recordOf(
+      { data, split: { body } },
+      {
+        project,
+        status: 'open',
+        name,
+        path: store.rel(abs),
+      },
+    )
+    store.journal({
+      kind: 'task.created',
+      ref: qualifiedRef(created),
+      id: created.id,
+      project,
+      actor: created.created_by,
+      summary: created.title,
+    })
+    return created
+  })
+}
+
+/** A YAML node for a map (flow style) or a list of maps (block list of flow maps). */
+function flowNode(doc: import('yaml').Document, value: Record<string, unknown> | Record<string, unknown>[]) {
+  const node = doc.createNode(value) as { flow?: boolean; items?: { flow?: boolean }[] }
+  if (Array.isArray(value)) for (const item of node.items ?? []) item.flow = true
+  else node.flow = true
+  return node
+}
+
+/** The journal line for one task rewrite: a claim taken or released, a move between folders, or a change. */
+function taskChangeOf(
+  before: TaskRecord,
+  after: TaskRecord,
+  actor: string,
+  logLines: readonly string[],
+): Omit<ChangeEntry, 'at'> {
+  // Log lines read `- <stamp> <actor> <verb> <details>`: the summary is what they say after the actor.
+  const said = logLines.map((l) => l.split(' ').slice(3).join(' ')).join('; ') || 'edited'
+  const base = { ref: qualifiedRef(after), id: after.id, project: after.project, actor }
+  const moved = before.status !== after.status ? { from: before.status, to: after.status } : {}
+  if (after.owner !== null && after.owner !== before.owner && after.status !== 'done')
+    return { kind: 'claim.taken', ...base, summary: `${after.owner}: ${said}`, ...moved }
+  if (before.claim !== null && after.claim === null && after.owner === null && after.status !== 'done')
+    return { kind: 'claim.released', ...base, summary: said, ...moved }
+  if (before.status !== after.status)
+    return { kind: 'task.moved', ...base, summary: `${before.status} → ${after.status}: ${said}`, ...moved }
+  return { kind: 'task.changed', ...base, summary: said }
+}
