@@ -72,7 +72,7 @@ function references(r) {
   return [
     '## What the layout allows: the same walk with no dacli code',
     '',
-    'Two scenarios run no dacli code (`bench/floor.mjs`), in the same workspaces and paired with `node -e 0` like the rest. The first reads every task folder and takes one `lstat` per task file: what any answer must do, since nothing may be served unless every file is as it was — the answer memo walks exactly this much before it serves a kept document (FORMAT.md, "The cache"), so the walk is the floor under every warm listing. The second adds what a listing does when it is computed: reading and parsing the index, checking each file against its entry, building one list item per task and writing the answer (a cold run, or the first after an edit, does this and more). A warm `task list --json` is answered from the memo, so it sits near the first; the distance from the first is start-up, the hostile-file checks and reading and writing the kept answer.',
+    'Two scenarios run no dacli code (`bench/floor.mjs`), in the same workspaces and paired with `node -e 0` like the rest. The first reads every task folder and takes one `lstat` per task file: what any answer must do, since every file is checked against the index (FORMAT.md, "The cache"), so the walk is the floor under every listing. The second adds what a listing does when it is computed: reading and parsing the index, checking each file against its entry, building one list item per task and writing the answer (a cold run, or the first after an edit, does this and more).',
     '',
     '| size | walk only | walk + index + answer per task | task list --json | target for task list |',
     '|---|---|---|---|---|',
@@ -172,7 +172,7 @@ export function report(r, analysis = null) {
   return [
     '# dacli benchmark',
     '',
-    `Generated ${r.generated_at} on ${r.machine.cpus} CPUs, Node ${r.machine.node}. Every ratio is the median of ${r.runs} runs of the command, each paired with a run of \`node -e 0\` at the same moment (quality.md); lower is better. The whole suite ran ${r.repeats} times in a row: each scenario shows the ratio of every run, oldest first, and the latest run decides whether a target is met. Cold scenarios delete \`.dacli/cache/\` before every run, as in a fresh clone. Warm listings are answered from the answer memo while no task file changed; the “after an edit” scenarios move one task file’s modification time before every run, so the memo misses and the answer is computed from the index (and not kept: the next unchanged run keeps it).`,
+    `Generated ${r.generated_at} on ${r.machine.cpus} CPUs, Node ${r.machine.node}. Every ratio is the median of ${r.runs} runs of the command, each paired with a run of \`node -e 0\` at the same moment (quality.md); lower is better. The whole suite ran ${r.repeats} times in a row: each scenario shows the ratio of every run, oldest first, and the latest run decides whether a target is met. Cold scenarios delete \`.dacli/cache/\` before every run, as in a fresh clone. The “after an edit” scenarios move one task file’s modification time before every run, so the index serves every file but that one.`,
     '',
     ...machineNote(r),
     ...scenarioTable(r),

@@ -126,8 +126,7 @@ function measureSize(size, runs) {
 
 /**
  * Change a task file as an editor would, without changing what it says: its modification time moves (to a distinct
- * second each call, a minute back, so it is never racily fresh), and the index entry and every memo answer that
- * covered it no longer match.
+ * second each call, a minute back, so it is never racily fresh), and its index entry no longer matches.
  */
 let edits = 0
 function edit(file) {

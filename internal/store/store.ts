@@ -20,7 +20,6 @@ import { brokenOf, fieldOf, STATUSES, stamp, taskFileName } from '../format/mode
 import { taskIdInText } from '../format/rawtask.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from '../format/refs.js'
 import { readTaskRecord, recordOf } from '../format/taskfile.js'
-import { type Answer, type AnswerKey, type AnswerNote, readAnswer, writeAnswer } from './answers.js'
 import { type CheckedTask, listCriteria } from './criteria.js'
 import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filecache.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
@@ -35,19 +34,10 @@ import {
   type TaskFileRef,
   tasksDir,
   usedSeqs,
-  type Walk,
-  walkKeyOf,
-  walkProject,
 } from './taskindex.js'
 import { type Config, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
-
-/** See Store.answerMemo. */
-export interface AnswerMemo {
-  readonly hit: Answer | null
-  keep(pieces: readonly string[], notes: readonly AnswerNote[]): void
-}
 
 /** The parsing half of the store (yaml and friends), loaded on first need. */
 const parsing = () => import('../format/parsing.js')
@@ -329,61 +319,15 @@ export class Store {
   /** Listings already made by this invocation, per project (dropped when this store writes a task). */
   private listings = new Map<string, Listing>()
 
-  /** Walks the answer memo made and no listing has used yet, per project. */
-  private walks = new Map<string, Walk>()
-
   private forget(project: string): void {
     this.listings.delete(project)
-    this.walks.delete(project)
-  }
-
-  /**
-   * The answer memo of a read-only --json document (answers.ts): `name` says what was asked (the command and
-   * every flag that shapes its document), `project` the one project it reads (undefined: every project), `extra`
-   * anything else it depends on. `hit` is the kept answer when a fresh walk of each project in scope matches the
-   * one it was computed from; `keep` keeps this call's answer, if every project the command listed was listed
-   * from exactly that walk and came out sealed. Null when nothing can be kept (a racily fresh file, no such
-   * project).
-   */
-  answerMemo(name: string, project: string | undefined, extra: string): AnswerMemo | null {
-    const slugs = this.projectSlugs()
-    if (project !== undefined && !slugs.includes(project)) return null
-    const scope = project === undefined ? slugs : [project]
-    const now = Date.now()
-    const walks: Walk[] = []
-    const names: string[] = []
-    const stamps: number[] = []
-    for (const slug of scope) {
-      if (this.listings.has(slug)) return null // listed already by this invocation: not from a walk of the memo's
-      let walk = this.walks.get(slug)
-      if (walk === undefined) {
-        walk = walkProject(this.paths(), slug)
-        this.walks.set(slug, walk)
-      }
-      const k = walk.vanished ? null : walkKeyOf(walk, now)
-      if (k === null) return null
-      walks.push(walk)
-      names.push(k.names)
-      for (const x of k.stamps) stamps.push(x)
-    }
-    const key: AnswerKey = { text: JSON.stringify([extra, scope, names]), stamps: new Float64Array(stamps) }
-    return {
-      hit: readAnswer(this.dir, name, key),
-      keep: (pieces, notes) => {
-        for (const [i, slug] of scope.entries()) {
-          const l = this.listings.get(slug)
-          if (l !== undefined && l.sealed !== walks[i]) return // listed from another walk, or not sealed
-        }
-        writeAnswer(this.dir, name, key, pieces, notes)
-      },
-    }
   }
 
   /** Cached summaries of one project's tasks (or every project's). */
   async listTasks(project?: string): Promise<Listing> {
     const slugs = project === undefined ? this.projectSlugs() : [project]
     if (project !== undefined) this.requireProject(project)
-    const out: Listing = { tasks: [], broken: [], duplicates: [], sealed: null }
+    const out: Listing = { tasks: [], broken: [], duplicates: [] }
     const index = this.cache('index')
     // A listing of every project drops the index sections of projects that no longer exist (their tasks, and
     // the criteria texts lint keeps beside them).
@@ -394,8 +338,7 @@ export class Store {
     for (const slug of slugs) {
       let l = this.listings.get(slug)
       if (l === undefined) {
-        l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'), this.walks.get(slug))
-        this.walks.delete(slug)
+        l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
         this.listings.set(slug, l)
       }
       out.tasks.push(...l.tasks)
@@ -547,10 +490,7 @@ export class Store {
   ): Promise<{ target: TaskFileRef & { id: string }; task: TaskRecord }> {
     for (let attempt = 0; ; attempt++) {
       // A listing made before the move would name the old path again: list afresh on a retry.
-      if (attempt > 0) {
-        this.listings.clear()
-        this.walks.clear()
-      }
+      if (attempt > 0) this.listings.clear()
       const target = await this.resolve(ref, opts)
       if (!fs.existsSync(target.abs) && attempt < 5) continue
       try {
