@@ -95,14 +95,7 @@ export function chunkPlugin({ root, entries }) {
   const internal = join(root, 'internal')
   const cliDir = join(internal, 'cli')
   /** The kernel: the clikit, the base services and the app's main(), as one chunk. */
-  // The stand-ins of scripts/builtins.mjs: reached by the kernel, they share its chunk.
-  const KERNEL = [
-    ...eager(internal, ['clikit', 'base', join('cli', 'main.ts')]),
-    'node:crypto',
-    'node:fs',
-    'node:os',
-    'node:child_process',
-  ]
+  const KERNEL = eager(internal, ['clikit', 'base', join('cli', 'main.ts')])
   /** The composition root's lazy loaders. */
   const SERVICES = join(internal, 'cli', 'services.ts')
   /** The store's read path, which the hot commands need. */
