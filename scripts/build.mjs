@@ -116,6 +116,10 @@ export async function bundle(entries) {
   // The ES module chunks, each with its source map, where the second pass reads them.
   const esm = join(gen, 'esm')
   rmSync(esm, { recursive: true, force: true })
+  mkdirSync(esm, { recursive: true })
+  // No "type" for the chunks: read as the package's ES modules (node mode), an import() of another chunk would get
+  // the whole module object as its default export, not the chunk's own default.
+  writeFileSync(join(esm, 'package.json'), '{}\n')
   const files = []
   for (const f of r.outputFiles) {
     const to = join(esm, relative(join(root, 'build'), f.path))

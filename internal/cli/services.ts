@@ -2,7 +2,7 @@
 // the MCP server all wire commands to the same services through this module.
 
 import type { CommandEntry, Input } from '../clikit/command.js'
-import type { Context, Services } from '../clikit/context.js'
+import type { Context, Services, SharedStore } from '../clikit/context.js'
 import type { Runtime } from '../clikit/invoke.js'
 
 export const services: Services = {
@@ -12,6 +12,35 @@ export const services: Services = {
   mcpServe: async (req) => (await import('../mcp/serve.js')).serve(req),
   git: async (cwd, env) => (await import('../adapters/git/index.js')).openGit(cwd, env),
   boardServe: async (req) => (await import('../board/server.js')).serve(req),
+  sharedStore,
+}
+
+/** Services.sharedStore: one LiveWorkspace per workspace folder, watched through its task folders. */
+function sharedStore(): SharedStore {
+  const held = new Map<string, import('../store/live.js').LiveWorkspace>()
+  let released = false
+  return {
+    async open(cwd, env, now) {
+      const [{ Store }, { liveWorkspace }, { watchTaskFolders }] = await Promise.all([
+        import('../store/store.js'),
+        import('../store/live.js'),
+        import('../store/taskwatch.js'),
+      ])
+      return Store.open(cwd, env, now, (dir) => {
+        let w = held.get(dir)
+        if (w === undefined && !released) {
+          w = liveWorkspace(dir, () => watchTaskFolders(dir))
+          held.set(dir, w)
+        }
+        return w ?? null
+      })
+    },
+    release() {
+      released = true
+      for (const w of held.values()) w.release()
+      held.clear()
+    },
+  }
 }
 
 /**

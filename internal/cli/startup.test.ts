@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test, vi } from 'vitest'
 import { BIN, baseEnv, tempDir, type Workspace, workspace } from '../testkit/ws.js'
 
 let ws: Workspace
@@ -18,14 +18,17 @@ beforeAll(async () => {
   ws = await workspace()
   ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'First', '--project', 'alpha')).expectExit(0)
-  // Files written a moment ago are "racily fresh": the cache checks them by digest (a hash). A workspace at rest
-  // is older than that, so the files are aged and the caches written once.
+  // Files written a moment ago are "racily fresh" and never cached. A workspace at rest is older than that, so the
+  // files are aged and the caches written once.
   const hourAgo = new Date(Date.now() - 3_600_000)
   for (const f of fs.readdirSync(path.join(ws.root, '.dacli'), { recursive: true, withFileTypes: true })) {
     if (f.isFile()) fs.utimesSync(path.join(f.parentPath, f.name), hourAgo, hourAgo)
   }
+  // utimes moves the change times: the in-process runs that write the caches see a clock a minute on.
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
   ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
   ;(await ws.dacli('task', 'show', 'alpha/001', '--json')).expectExit(0)
+  vi.useRealTimers()
   // A preload that writes, at exit, the built-in modules the process loaded.
   probe = path.join(tempDir(), 'probe.cjs')
   fs.writeFileSync(

@@ -6,7 +6,7 @@ import { FailureError, RefusedError, UsageError } from '../base/errors.js'
 import type { Identity } from '../format/model.js'
 import type { Store } from '../store/store.js'
 import { type Command, type CommandEntry, callMutates, type Input, type Refusal } from './command.js'
-import type { Context, Env, Services, Stdio } from './context.js'
+import type { BoardHandle, Context, Env, Services, Stdio } from './context.js'
 import { closestOf, correctedCommands } from './didyoumean.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
@@ -174,7 +174,18 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       }
       const { io: _io, stdio, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
-      return rt.services.mcpServe({ ...opts, stdio, log, runtime: { ...runtime, identity: await identity() } })
+      const shared = rt.services.sharedStore?.()
+      const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
+      try {
+        return await rt.services.mcpServe({
+          ...opts,
+          stdio,
+          log,
+          runtime: { ...runtime, services, identity: await identity() },
+        })
+      } finally {
+        shared?.release()
+      }
     },
     boardServe: async (opts) => {
       if (rt.onInterrupt === undefined || rt.services.boardServe === undefined) {
@@ -182,9 +193,26 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       }
       const { io: _io, stdio: _stdio, onInterrupt, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
-      const handle = await rt.services.boardServe({ ...opts, log, runtime })
-      onInterrupt(() => void handle.close())
-      return handle
+      // Every API call and action of the board shares one memory of the workspace (Services.sharedStore).
+      const shared = rt.services.sharedStore?.()
+      const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
+      let handle: BoardHandle
+      try {
+        handle = await rt.services.boardServe({ ...opts, log, runtime: { ...runtime, services } })
+      } catch (e) {
+        shared?.release()
+        throw e
+      }
+      const close = handle.close.bind(handle)
+      const served: BoardHandle = {
+        ...handle,
+        close: async () => {
+          await close()
+          shared?.release()
+        },
+      }
+      onInterrupt(() => void served.close())
+      return served
     },
   }
 

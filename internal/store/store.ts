@@ -24,6 +24,7 @@ import { type CheckedTask, listCriteria } from './criteria.js'
 import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filecache.js'
 import { assertNoLinks, atomicWrite, LinkError, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import { appendChange, type ChangeEntry } from './journal.js'
+import type { LiveWorkspace } from './live.js'
 import { acquireLock, type Lock, type LockOptions, withLock } from './lock.js'
 import {
   deduplicated,
@@ -74,12 +75,25 @@ export class Store {
     readonly config: Config,
     readonly env: Env,
     readonly now: () => Date,
+    /** A long-lived process's memory of this workspace (live.ts), shared by its calls; null for a command. */
+    private readonly live: LiveWorkspace | null = null,
   ) {}
 
-  static async open(cwd: string, env: Env, now: () => Date): Promise<Store> {
+  /**
+   * Open the workspace found from `cwd`. `live` (a server's: `mcp serve`, `board`) gives the memory of the workspace
+   * its calls share, for the workspace at that folder; it takes in what other processes changed first.
+   */
+  static async open(
+    cwd: string,
+    env: Env,
+    now: () => Date,
+    live?: (dir: string) => LiveWorkspace | null,
+  ): Promise<Store> {
     const loc = locate(cwd)
     const config = await readConfig(loc.dir, parseDuration)
-    return new Store(loc.root, loc.dir, loc.git, loc.shadowed, config, env, now)
+    const memory = live?.(loc.dir) ?? null
+    memory?.sync()
+    return new Store(loc.root, loc.dir, loc.git, loc.shadowed, config, env, now, memory)
   }
 
   private roIds: Promise<Set<string>> | undefined
@@ -321,6 +335,7 @@ export class Store {
 
   private forget(project: string): void {
     this.listings.delete(project)
+    this.live?.forget(project)
   }
 
   /** Cached summaries of one project's tasks (or every project's). */
@@ -336,11 +351,13 @@ export class Store {
       index.keepSections('criteria/', slugs)
     }
     for (const slug of slugs) {
-      let l = this.listings.get(slug)
+      let l = this.listings.get(slug) ?? this.live?.listing(slug)
       if (l === undefined) {
+        const mark = this.live?.mark(slug)
         l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
-        this.listings.set(slug, l)
+        if (mark !== undefined) this.live?.keep(slug, l, mark)
       }
+      this.listings.set(slug, l)
       out.tasks.push(...l.tasks)
       out.broken.push(...l.broken)
       out.duplicates.push(...l.duplicates)
@@ -490,7 +507,10 @@ export class Store {
   ): Promise<{ target: TaskFileRef & { id: string }; task: TaskRecord }> {
     for (let attempt = 0; ; attempt++) {
       // A listing made before the move would name the old path again: list afresh on a retry.
-      if (attempt > 0) this.listings.clear()
+      if (attempt > 0) {
+        this.listings.clear()
+        this.live?.forget()
+      }
       const target = await this.resolve(ref, opts)
       if (!fs.existsSync(target.abs) && attempt < 5) continue
       try {
@@ -583,7 +603,7 @@ export class Store {
     const stamp = known ?? stampOf(f.abs)
     const cache: Section<TaskRecord> = this.cache(`records/${f.project}`).section('tasks', 'all')
     const key = `${f.status}/${f.name}`
-    const hit = stamp === null ? undefined : cache.get(key, stamp, () => readText(f.abs))
+    const hit = stamp === null ? undefined : cache.get(key, stamp)
     if (hit !== undefined) return hit
     let text: string
     try {
@@ -594,7 +614,7 @@ export class Store {
       throw unreadableTask(f.path, e)
     }
     const record = await this.parseTaskText(text, f)
-    if (stamp !== null) cache.set(key, stamp, record, text)
+    if (stamp !== null) cache.set(key, stamp, record)
     return record
   }
 

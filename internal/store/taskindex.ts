@@ -96,7 +96,7 @@ export interface Walk {
   readonly relBase: string
   readonly statuses: Status[]
   readonly names: string[]
-  /** Three numbers per file: size, modification time (ms), inode. */
+  /** Four numbers per file: size, modification time (ms), inode, change time (ms). */
   readonly stamps: number[]
   readonly broken: Broken[]
   /** A file moved or was removed while the folders were read. */
@@ -128,7 +128,7 @@ export function walkProject(p: Paths, project: string): Walk {
         if (refused(st, name, `${relBase}${status}/${name}`, broken)) continue
         statuses.push(status)
         names.push(name)
-        stamps.push(st.size, st.mtimeMs, st.ino)
+        stamps.push(st.size, st.mtimeMs, st.ino, st.ctimeMs)
       }
     },
   )
@@ -151,9 +151,10 @@ export function filesOf(w: Walk): TaskFileRef[] {
       abs: `${w.base}${path.sep}${status}${path.sep}${name}`,
       path: `${w.relBase}${status}/${name}`,
       stamp: {
-        size: w.stamps[3 * i] as number,
-        mtimeMs: w.stamps[3 * i + 1] as number,
-        ino: w.stamps[3 * i + 2] as number,
+        size: w.stamps[4 * i] as number,
+        mtimeMs: w.stamps[4 * i + 1] as number,
+        ino: w.stamps[4 * i + 2] as number,
+        ctimeMs: w.stamps[4 * i + 3] as number,
       },
     })
   }
@@ -366,7 +367,7 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
     const stamp = f.stamp as Stamp
     cache ??= section()
     const key = `${f.status}/${f.name}`
-    const hit = cache.get(key, stamp, () => readText(f.abs))
+    const hit = cache.get(key, stamp)
     let summary: TaskSummary
     if (hit !== undefined) summary = expand(hit, f)
     else {
@@ -379,7 +380,7 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
         else broken.push(brokenOf(f.path, e))
         continue
       }
-      cache.set(key, stamp, compact(summary), text)
+      cache.set(key, stamp, compact(summary))
     }
     all.push(summary)
   }
