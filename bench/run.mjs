@@ -24,7 +24,8 @@ import { BENCH_REPO, editedFile, SIZES, scenariosOf, someRef, targetOf } from '.
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
-const BIN = join(root, 'build', 'dacli.js')
+// DACLI_BENCH_BIN: a copy of the build to measure (so a rebuild meanwhile does not change what is measured).
+const BIN = process.env.DACLI_BENCH_BIN ?? join(root, 'build', 'dacli.js')
 const results = join(here, 'results')
 if (process.argv.includes('--report')) {
   writeFileSync(
