@@ -1,9 +1,8 @@
 // Reference scenarios: what the workspace's layout and the index allow on this machine, with no dacli code at
 // all. Run in a workspace whose index is warm; measured beside dacli's own scenarios, paired with `node -e 0`.
 //
-//   node bench/floor.mjs walk   every task folder read and one lstat per task file (what any answer must do,
-//                               the answer memo's included: nothing may be served unless every file is as it
-//                               was, FORMAT.md "The cache")
+//   node bench/floor.mjs walk   every task folder read and one lstat per task file (what any answer checked
+//                               against the files must do, FORMAT.md "The cache")
 //   node bench/floor.mjs list   the walk, plus the index read and parsed, each file's stamp checked against its
 //                               entry, one task-list item per task built and the answer written to stdout (what
 //                               computing a listing costs at the least)

@@ -1,7 +1,7 @@
-// Peers measured side by side with dacli, in the same run, on equivalent data, at 50 and at 1,000 tasks
+// Peers measured side by side with dacli, in the same run, on equivalent data, at 1,000 and at 10,000 tasks
 // (quality.md: the comparison is side by side only at the same size). Each tool gets its first tasks through
-// its own CLI; up to 1,000, the rest are written in its own file format from the task it wrote (a create
-// through some peers' CLIs takes seconds), and the tool's list must then show them all. The same operations
+// its own CLI; the rest are written in its own file format from the task it wrote (a create through some peers'
+// CLIs takes seconds), and the tool's list must then show them all. The same operations
 // (create, list, show, status change, ready/next) are timed as paired ratios to `node -e 0`. A peer that
 // cannot install here is reported as such.
 
@@ -12,7 +12,7 @@ import { ulidAt } from './generate.mjs'
 import { paired, runOnce } from './measure.mjs'
 
 /** Tasks each tool holds when measured. */
-const SIZES = (process.env.BENCH_PEER_SIZES ?? '50,1000').split(',').map(Number)
+const SIZES = (process.env.BENCH_PEER_SIZES ?? '1000,10000').split(',').map(Number)
 /** Tasks created through the tool's own CLI before the rest are written from them. */
 const THROUGH_CLI = 20
 

@@ -4,23 +4,14 @@
 // MCP server's latency and memory. Writes bench/results/latest.{md,json}.
 //
 // Options (environment): BENCH_REPEAT (whole-suite runs, default 3), BENCH_RUNS (runs per scenario, default 7),
-// BENCH_ADDS (the task add series, default 1000), BENCH_SIZES (default 1k,10k,50k), BENCH_PEERS=0 to skip
+// BENCH_ADDS (the task add series, default 1000), BENCH_SIZES (default 1k,10k,100k), BENCH_PEERS=0 to skip
 // peers, BENCH_GITHUB=0 to skip the github scenarios, BENCH_MCP=0 to skip the MCP figures, BENCH_QUICK=1 for a
 // fast smoke run (one run of 1k). BENCH_MERGE=1 keeps, from the previous latest.json, what this run did not
-// measure (other sizes such as the 50k growth point, the peers, the MCP figures), each marked with its run's date.
+// measure (other sizes such as the 100k growth point, the peers, the MCP figures), each marked with its run's date.
 // `node bench/run.mjs --report` re-renders latest.md from latest.json.
 
 import { spawn, spawnSync } from 'node:child_process'
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -33,7 +24,8 @@ import { BENCH_REPO, editedFile, SIZES, scenariosOf, someRef, targetOf } from '.
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
-const BIN = join(root, 'build', 'dacli.js')
+// DACLI_BENCH_BIN: a copy of the build to measure (so a rebuild meanwhile does not change what is measured).
+const BIN = process.env.DACLI_BENCH_BIN ?? join(root, 'build', 'dacli.js')
 const results = join(here, 'results')
 if (process.argv.includes('--report')) {
   writeFileSync(
@@ -47,7 +39,7 @@ const quick = process.env.BENCH_QUICK === '1'
 const RUNS = Number(process.env.BENCH_RUNS ?? (quick ? 3 : 7))
 const REPEAT = Number(process.env.BENCH_REPEAT ?? (quick ? 1 : 3))
 const ADDS = Number(process.env.BENCH_ADDS ?? (quick ? 50 : 1000))
-const SIZE_NAMES = (process.env.BENCH_SIZES ?? (quick ? '1k' : '1k,10k,50k')).split(',').filter((z) => SIZES[z])
+const SIZE_NAMES = (process.env.BENCH_SIZES ?? (quick ? '1k' : '1k,10k,100k')).split(',').filter((z) => SIZES[z])
 const GITHUB = process.env.BENCH_GITHUB !== '0'
 const env = { ...process.env, NO_COLOR: '1' }
 delete env.DACLI_AGENT
@@ -117,7 +109,7 @@ function measureSize(size, runs) {
       sc.kind === 'cold'
         ? () => rmSync(join(cwd, '.dacli', 'cache'), { recursive: true, force: true })
         : sc.kind === 'edited'
-          ? () => edit(editedFile(cwd))
+          ? () => edit(editedFile(cwd, size))
           : undefined
     const m = paired(sc.argv, { cwd, env: e, runs, setup, check: ok })
     record(sc.name, size, m, { argv: sc.argv, cwd, env: e, setup })
@@ -125,14 +117,12 @@ function measureSize(size, runs) {
 }
 
 /**
- * Change a task file as an editor would, without changing what it says: its modification time moves (to a distinct
- * second each call, a minute back, so it is never racily fresh), and the index entry and every memo answer that
- * covered it no longer match.
+ * Change a task file by hand, as an editor saves it: rewritten in place with its own bytes, so its modification and
+ * change times move (now: racily fresh, so it is parsed on every read until it settles) and its index entry no
+ * longer matches.
  */
-let edits = 0
 function edit(file) {
-  const t = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000 - ++edits * 1000)
-  utimesSync(file, t, t)
+  writeFileSync(file, readFileSync(file))
 }
 
 function addSeries() {
@@ -194,7 +184,33 @@ async function claimRace() {
   rmSync(cwd, { recursive: true, force: true })
 }
 
-const measured = SIZE_NAMES.filter((z) => z !== '50k')
+/**
+ * task claim, task check and task done at 10,000 tasks, one process each (quality.md): each series takes fresh open
+ * tasks of one project (not the one the edited scenarios read), the same ones in the same order, so every check
+ * follows its claim and every done its check.
+ */
+function lifecycle(size) {
+  const cwd = ws[size]
+  const open = join(cwd, '.dacli', 'projects', 'proj007', 'tasks', 'open')
+  const picks = readdirSync(open)
+    .filter((n) => /^\d{3,}-/.test(n))
+    .slice(0, RUNS + 2)
+    .map((n) => `proj007/${n.split('-')[0]}`)
+  if (picks.length < RUNS + 2) throw new Error(`lifecycle: ${picks.length} open tasks left in proj007`)
+  // Warm-ups are runs -1 and -2: the last two picks.
+  const refOf = (i) => picks[i < 0 ? RUNS - 1 - i : i]
+  const steps = [
+    ['task claim (one process)', (r) => dacli('task', 'claim', r, '--quiet')],
+    ['task check (one process)', (r) => dacli('task', 'check', r, '--all', '--quiet')],
+    ['task done (one process)', (r) => dacli('task', 'done', r, '--quiet')],
+  ]
+  for (const [name, argv] of steps) {
+    const m = paired((i) => argv(refOf(i)), { cwd, env, runs: RUNS, check: ok })
+    record(name, size, m, { argv: argv(picks[0]), cwd, env })
+  }
+}
+
+const measured = SIZE_NAMES.filter((z) => z !== '100k')
 for (let rep = 1; rep <= REPEAT; rep++) {
   log(`run ${rep} of ${REPEAT}`)
   const first = ws[measured[0]]
@@ -209,6 +225,7 @@ for (let rep = 1; rep <= REPEAT; rep++) {
     env,
   })
   for (const size of measured) measureSize(size, RUNS)
+  if (ws['10k']) lifecycle('10k')
   addSeries()
   if (SIZES['1k'] && measured.includes('1k')) await claimRace()
   // task claim --remote against a local bare remote (coordination.md; the scenario lives in bench/claims.mjs).
@@ -219,9 +236,9 @@ for (let rep = 1; rep <= REPEAT; rep++) {
     remoteClaim({ work: join(work, `run-${rep}`), runs: RUNS, env, bin: BIN }),
   )
 }
-if (ws['50k']) {
-  log('growth point: 50,000 tasks')
-  measureSize('50k', Math.max(3, Math.min(RUNS, 5)))
+if (ws['100k']) {
+  log('growth point: 100,000 tasks')
+  measureSize('100k', Math.max(3, Math.min(RUNS, 5)))
 }
 fake?.stop()
 
@@ -249,20 +266,20 @@ function readPrevious() {
 
 for (const name of new Set(out.scenarios.filter((s) => s.size === '10k').map((s) => s.name))) {
   const work_ms = {}
-  for (const size of ['1k', '10k', '50k']) {
+  for (const size of ['1k', '10k', '100k']) {
     const s = out.scenarios.find((x) => x.name === name && x.size === size)
     if (s) work_ms[size] = round(Math.max(0, s.median_ms - s.floor_ms))
   }
   const g10 = work_ms['1k'] > 0 && work_ms['10k'] !== undefined ? round(work_ms['10k'] / work_ms['1k'], 1) : null
-  const g50 = work_ms['10k'] > 0 && work_ms['50k'] !== undefined ? round(work_ms['50k'] / work_ms['10k'], 1) : null
-  // Worse than linear: more than 1.5 times the linear factor at either step.
+  const g100 = work_ms['10k'] > 0 && work_ms['100k'] !== undefined ? round(work_ms['100k'] / work_ms['10k'], 1) : null
+  // Worse than linear: more than 1.5 times the linear factor (×10 at each step) at either step.
   const verdict =
-    (g10 !== null && g10 > 15) || (g50 !== null && g50 > 7.5)
+    (g10 !== null && g10 > 15) || (g100 !== null && g100 > 15)
       ? '**worse than linear**'
       : g10 === null
         ? '—'
         : 'linear or better'
-  out.growth.push({ name, work_ms, g10, g50, verdict })
+  out.growth.push({ name, work_ms, g10, g100, verdict })
 }
 
 // ------------------------------------------------------------------ missed targets: where the time goes
@@ -273,20 +290,21 @@ for (const s of out.scenarios) {
   probe.setup?.()
   const traced = spawnSync(probe.argv[0], probe.argv.slice(1), {
     cwd: probe.cwd,
-    env: { ...probe.env, NODE_DEBUG: 'dacli' },
+    env: { ...probe.env, NODE_DEBUG: 'module' },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   })
-  // The chunks of the bundle it loads, as the bin names them (NODE_DEBUG=dacli), then the same chunks loaded through
-  // the bin's own loader with no command run (our modules do no work when loaded): what is left of the ratio is the
-  // command's own work.
-  const chunks = [...new Set((traced.stderr ?? '').match(/(?<=DACLI \d+: load )\S+/g) ?? [])]
+  // The chunks of the bundle it loads, as Node names them (NODE_DEBUG=module), then the same chunks required with
+  // no command run (our modules do no work when loaded): what is left of the ratio is the command's own work.
+  const chunks = [
+    ...new Set((traced.stderr ?? '').match(/(?<=MODULE \d+: load ")[^"]*[\\/]chunks[\\/][^"]+(?=")/g) ?? []),
+  ]
   const dir = join(work, `chunks-${Date.now()}`)
   mkdirSync(dir, { recursive: true })
   const loader = join(dir, 'load.cjs')
   writeFileSync(
     loader,
-    `const { load } = require(${JSON.stringify(BIN)})\nfor (const f of ${JSON.stringify(chunks.filter((c) => !c.endsWith('/main.js')))}) load(f)\n`,
+    `for (const f of ${JSON.stringify(chunks.filter((c) => !c.endsWith('/main.js')))}) require(f)\n`,
   )
   const loaded = paired([process.execPath, loader], { cwd: dir, env, runs: RUNS, check: ok })
   const growth = out.growth.find((g) => g.name === s.name)
@@ -338,6 +356,75 @@ if (process.env.BENCH_MCP !== '0') {
     out.mcp = { error: (e instanceof Error ? e.message : String(e)).split('\n')[0] }
   }
 } else if (previous?.mcp) out.mcp = { ...previous.mcp, from: previous.mcp.from ?? previous.generated_at }
+// The long-lived servers at 10,000 tasks, each call right after another process edited a task (bench/servers.mjs).
+if (process.env.BENCH_SERVERS !== '0' && ws['10k']) {
+  const { mcpAfterEdits, boardAfterEdits } = await import('./servers.mjs')
+  out.servers = {}
+  for (const [key, f] of [
+    ['mcp', () => mcpAfterEdits({ bin: BIN, cwd: ws['10k'], env, calls: quick ? 60 : 300 })],
+    ['board', () => boardAfterEdits({ bin: BIN, cwd: ws['10k'], env, edits: quick ? 5 : 15 })],
+  ]) {
+    try {
+      out.servers[key] = await f()
+      log(`  ${key} after edits: ${JSON.stringify(out.servers[key])}`)
+    } catch (e) {
+      out.servers[key] = { error: (e instanceof Error ? e.message : String(e)).split('\n')[0] }
+    }
+  }
+}
+
+// github pull a second time against a repository of 50,000 issues with nothing changed: the requests it makes.
+if (GITHUB && process.env.BENCH_PULL !== '0') {
+  try {
+    out.pull = await pullFigures(quick ? 5_000 : 50_000)
+    log(`  github pull: ${JSON.stringify(out.pull)}`)
+  } catch (e) {
+    out.pull = { error: (e instanceof Error ? e.message : String(e)).split('\n')[0] }
+  }
+}
+
+async function pullFigures(issues) {
+  const repo = 'bench/tracker'
+  const gh = await startFakeGitHub(join(work, 'pull'), repo, { issues })
+  const cwd = join(work, 'pull-ws')
+  generate(cwd, { projects: 1, tasksPerProject: 0, notes: 0, events: 0, githubRepo: repo })
+  const e = { ...env, ...gh.env }
+  const pull = () => {
+    const t0 = performance.now()
+    const r = runOnce(dacli('github', 'pull', 'proj000', '--dry-run', '--json', '--limit', '10'), {
+      cwd,
+      env: e,
+      time: false,
+    })
+    if (r.status !== 0) throw new Error(`github pull: ${r.stderr.slice(0, 300)}`)
+    return { ms: round(performance.now() - t0), plan: JSON.parse(r.stdout) }
+  }
+  try {
+    await gh.requests()
+    const first = pull()
+    const firstRequests = await gh.requests()
+    const second = pull()
+    const secondRequests = await gh.requests()
+    await gh.touch(3)
+    const third = pull()
+    const thirdRequests = await gh.requests()
+    return {
+      issues,
+      first: { requests: firstRequests, ms: first.ms },
+      second: {
+        requests: secondRequests,
+        ms: second.ms,
+        same_plan: JSON.stringify(second.plan) === JSON.stringify(first.plan),
+      },
+      after_three_changed: { requests: thirdRequests, ms: third.ms },
+      target_requests: 3,
+      met: secondRequests <= 3,
+    }
+  } finally {
+    gh.stop()
+  }
+}
+
 if (process.env.BENCH_PEERS !== '0' && !quick) {
   out.peers = await benchPeers({ work, runs: Math.max(3, Math.min(RUNS, 5)), dacliBin: BIN, env })
 } else if (previous?.peers?.length > 0) {

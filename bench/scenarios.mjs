@@ -2,14 +2,17 @@
 // targets, as ratios to `node -e 0`. A new scenario is one more entry here (or, for one with its own set-up,
 // a block in run.mjs beside `task add` and `task claim`).
 
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+// Ten projects at every size (quality.md, issue 30): the per-project costs grow with the size, as in a real
+// workspace that grows, rather than the number of projects.
 export const SIZES = {
   '1k': { tasks: 1000, projects: 10, tasksPerProject: 100, notes: 200, events: 100 },
-  '10k': { tasks: 10000, projects: 100, tasksPerProject: 100, notes: 2000, events: 1000 },
-  // The growth point: no targets, reported to show how cost grows past 10,000 tasks.
-  '50k': { tasks: 50000, projects: 500, tasksPerProject: 100, notes: 10000, events: 5000 },
+  '10k': { tasks: 10000, projects: 10, tasksPerProject: 1000, notes: 2000, events: 1000 },
+  // The growth point: targets on growth only (no worse than linear from 10k).
+  '100k': { tasks: 100000, projects: 10, tasksPerProject: 10000, notes: 10000, events: 5000 },
 }
 
 /** The repository the `github push --dry-run` workspaces are linked to (a private repository of the fake). */
@@ -24,9 +27,16 @@ const TARGETS = {
   next: { '1k': 2.5, '10k': 3.5 },
   'critical-path': { '10k': 3.5 },
   'context <ref>': { '1k': 2.5, '10k': 2.5 },
-  'cold: task list --json': { '10k': 10 },
-  'cold: lint': { '10k': 10 },
-  'cold: next': { '10k': 10 },
+  'after an edit: task show <ref>': { '10k': 1.4 },
+  'after an edit: task list --json': { '1k': 1.8, '10k': 3 },
+  'after an edit: next': { '10k': 3.5 },
+  'after an edit: critical-path': { '10k': 3.5 },
+  'task claim (one process)': { '10k': 2 },
+  'task check (one process)': { '10k': 2 },
+  'task done (one process)': { '10k': 2 },
+  'cold: task list --json': { '10k': 6 },
+  'cold: lint': { '10k': 6 },
+  'cold: next': { '10k': 6 },
   'task add (one process per task, in a row)': { '*': 1.8 },
   'task claim (7 other processes claiming)': { '1k': 2.5 },
   'task claim --remote (local bare remote)': { '-': 4 },
@@ -34,12 +44,28 @@ const TARGETS = {
 
 export const targetOf = (name, size) => TARGETS[name]?.[size] ?? TARGETS[name]?.['*'] ?? null
 
-/** The file an `edited` scenario changes before every run: the first task of the first project. */
-export const editedFile = (root) =>
-  join(root, '.dacli', 'projects', 'proj000', 'tasks', 'open', '001-ledger-ledger-step-1-of-project-0.md')
-
-/** A task reference in the middle of a generated workspace. */
+/** A task reference in the middle of a generated workspace (the one `task show` and `context` read). */
 export const someRef = (size) => `proj${String(Math.floor(SIZES[size].projects / 2)).padStart(3, '0')}/050`
+
+/**
+ * The file an `edited` scenario changes before every run: the task `task show` reads (so its record is parsed
+ * again), whose project every listing reads. Found by its number, whatever its slug and status folder.
+ */
+export function editedFile(root, size) {
+  const [project, seq] = someRef(size).split('/')
+  const tasks = join(root, '.dacli', 'projects', project, 'tasks')
+  for (const status of ['open', 'active', 'blocked', 'done']) {
+    let names = []
+    try {
+      names = readdirSync(join(tasks, status))
+    } catch {
+      continue
+    }
+    const hit = names.find((n) => n.startsWith(`${seq}-`))
+    if (hit) return join(tasks, status, hit)
+  }
+  throw new Error(`no task file ${someRef(size)} under ${tasks}`)
+}
 
 /**
  * The scenarios run on one generated workspace. `cold` ones run with `.dacli/cache/` deleted before every run,
@@ -65,9 +91,10 @@ export function scenariosOf(size, dacli) {
     ['cold: critical-path', ['critical-path', '--json']],
     ['cold: context <ref>', ['context', ref, '--json']],
   ]
-  // Warm answers come from the answer memo while nothing changed; these run right after one task file was edited
-  // (its modification time moved before every run), so the memo misses and the answer is computed from the index.
+  // These run right after one task file was edited by hand (rewritten with its own bytes before every run, so its
+  // modification and change times move): the index serves every file but that one, which is read and parsed again.
   const edited = [
+    ['after an edit: task show <ref>', ['task', 'show', ref, '--json']],
     ['after an edit: task list --json', ['task', 'list', '--json']],
     ['after an edit: next', ['next', '--json']],
     ['after an edit: critical-path', ['critical-path', '--json']],
@@ -77,6 +104,20 @@ export function scenariosOf(size, dacli) {
     ['reference: read every task folder, lstat every task file', floor('walk')],
     ['reference: that, plus read the index and write a list answer', floor('list')],
   ]
+  // At 100,000 tasks (the growth point) only what quality.md asks there, and the cold runs for linearity.
+  const at100k = new Set([
+    'task show <ref>',
+    'task list --json',
+    'after an edit: task show <ref>',
+    'after an edit: task list --json',
+    'after an edit: next',
+    'after an edit: critical-path',
+    'cold: task list --json',
+    'cold: lint',
+    'cold: next',
+    'reference: read every task folder, lstat every task file',
+  ])
+  const keep = (sc) => size !== '100k' || at100k.has(sc.name)
   return [
     ...warm.map(([name, argv]) => ({ name, kind: 'warm', argv: dacli(...argv), on: 'ws' })),
     ...edited.map(([name, argv]) => ({ name, kind: 'edited', argv: dacli(...argv), on: 'ws' })),
@@ -88,5 +129,5 @@ export function scenariosOf(size, dacli) {
       argv: dacli('github', 'push', 'proj000', '--dry-run', '--json'),
       on: 'gh',
     },
-  ]
+  ].filter(keep)
 }

@@ -72,7 +72,7 @@ async function start(): Promise<void> {
 
   const outcome = await main(process.argv.slice(2), {
     io: {
-      stdout: { write: (t) => writeOut(1, t), writeBytes: (b) => writeOut(1, b) },
+      stdout: { write: (t) => writeOut(1, t) },
       stderr: { write: (t) => writeOut(2, t) },
       stdoutIsTTY,
       stderrIsTTY,

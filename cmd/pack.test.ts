@@ -57,18 +57,20 @@ describe('npm pack + a global install into an empty prefix', () => {
     expect(installLog).not.toMatch(/warn/i)
   })
 
-  test('ships what runs: the bundle, schemas and skill, no source maps or build metadata', () => {
+  test('ships what runs: the bundle with its source maps, schemas and skill, no build metadata', () => {
     const root = path.join(prefix, 'lib', 'node_modules', 'dacli')
     const files = fs.readdirSync(root, { recursive: true }).map(String)
     expect(files).toContain(path.join('build', 'dacli.js'))
-    // build/ is CommonJS (the bin loads its chunks itself), each chunk with its code cache beside it.
+    // build/ is CommonJS (the bin requires the entry chunk), each chunk with its source map beside it (DACLI_DEBUG=1
+    // turns them on) and no code cache of its own (Node keeps its compile cache elsewhere).
     expect(files).toContain(path.join('build', 'package.json'))
     const chunks = files.filter((f) => f.startsWith(path.join('build', 'chunks', '')) && f.endsWith('.js'))
     expect(chunks.length).toBeGreaterThan(3)
-    for (const c of chunks) expect(files).toContain(`${c}.cache`)
+    for (const c of chunks) expect(files).toContain(`${c}.map`)
+    expect(files.filter((f) => f.endsWith('.cache'))).toEqual([])
     expect(files).toContain(path.join('skills', 'dacli', 'SKILL.md'))
     expect(files.some((f) => f.startsWith(`schemas${path.sep}`) && f.endsWith('.schema.json'))).toBe(true)
-    expect(files.filter((f) => f.endsWith('.map') || f.endsWith('meta.json') || f.endsWith('.ts'))).toEqual([])
+    expect(files.filter((f) => f.endsWith('meta.json') || f.endsWith('.ts'))).toEqual([])
   })
 
   test('dacli --version answers from the installed bin', () => {

@@ -2,7 +2,7 @@
 // the MCP server all wire commands to the same services through this module.
 
 import type { CommandEntry, Input } from '../internal/clikit/command.js'
-import type { Context, Services } from '../internal/clikit/context.js'
+import type { Context, Services, SharedStore } from '../internal/clikit/context.js'
 import type { Runtime } from '../internal/clikit/invoke.js'
 import { nodeSystem } from './system.js'
 
@@ -14,6 +14,35 @@ export const services: Services = {
   mcpServe: async (req) => (await import('../internal/mcp/serve.js')).serve(req),
   git: async (cwd, env) => (await import('../internal/adapters/git/index.js')).openGit(cwd, env, nodeSystem),
   boardServe: async (req) => (await import('../internal/board/server.js')).serve(req),
+  sharedStore,
+}
+
+/** Services.sharedStore: one LiveWorkspace per workspace folder, watched through its task folders. */
+function sharedStore(): SharedStore {
+  const held = new Map<string, import('../internal/store/live.js').LiveWorkspace>()
+  let released = false
+  return {
+    async open(cwd, env, now) {
+      const [{ Store }, { liveWorkspace }, { watchTaskFolders }] = await Promise.all([
+        import('../internal/store/store.js'),
+        import('../internal/store/live.js'),
+        import('../internal/store/taskwatch.js'),
+      ])
+      return Store.open(cwd, env, now, nodeSystem, (dir) => {
+        let w = held.get(dir)
+        if (w === undefined && !released) {
+          w = liveWorkspace(dir, () => watchTaskFolders(dir))
+          held.set(dir, w)
+        }
+        return w ?? null
+      })
+    },
+    release() {
+      released = true
+      for (const w of held.values()) w.release()
+      held.clear()
+    },
+  }
 }
 
 /**

@@ -3,16 +3,15 @@
 // themselves; (2) bundle cmd/dacli.ts with esbuild and code splitting, so the
 // entry holds only node:* imports, the kernel, the parser and the table, and
 // command modules load on first use, in a few groups (scripts/chunks.mjs);
-// (3) turn each chunk into CommonJS and make its V8 code cache, for the bin
-// (cmd/bin.cjs, copied to build/dacli.js), which loads the chunks itself.
+// (3) turn each chunk into CommonJS, for the bin (cmd/bin.cjs, copied to
+// build/dacli.js), which turns on Node's compile cache where Node has one and
+// requires the entry chunk. Nothing is minified: a stack trace names a line of
+// readable code in a chunk, whose `// internal/...ts` comments name the source.
 
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Script } from 'node:vm'
-import { build, transform } from 'esbuild'
-import { lazyBuiltins } from './builtins.mjs'
+import { build } from 'esbuild'
 import { chunkPlugin } from './chunks.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -109,22 +108,27 @@ export async function bundle(entries) {
     metafile: true,
     define,
     logLevel: 'warning',
-    plugins:
-      entries === undefined ? [lazyBuiltins({ root })] : [lazyBuiltins({ root }), chunkPlugin({ root, entries })],
+    plugins: entries === undefined ? [] : [chunkPlugin({ root, entries })],
+    sourcemap: 'inline',
+    sourcesContent: false,
     write: false,
   })
-  // A namespace member a stand-in (scripts/builtins.mjs) does not offer would be undefined at run time.
-  const undefinedImport = r.warnings.find((w) => w.id === 'import-is-undefined')
-  if (undefinedImport) throw new Error(`build: ${undefinedImport.text} (${undefinedImport.location?.file})`)
-  const bin = join(root, 'cmd', 'bin.cjs')
-  const { wrap } = createRequire(import.meta.url)(bin)
+  // The ES module chunks, each with its source map, where the second pass reads them.
+  const esm = join(gen, 'esm')
+  rmSync(esm, { recursive: true, force: true })
+  mkdirSync(esm, { recursive: true })
+  // No "type" for the chunks: read as the package's ES modules (node mode), an import() of another chunk would get
+  // the whole module object as its default export, not the chunk's own default.
+  writeFileSync(join(esm, 'package.json'), '{}\n')
+  const files = []
   for (const f of r.outputFiles) {
-    mkdirSync(dirname(f.path), { recursive: true })
-    const code = await commonJS(f.text)
-    writeFileSync(f.path, code)
-    // The chunk's compiled code, as the bin will compile it (the same wrapper), for V8 to reuse at start-up.
-    writeFileSync(`${f.path}.cache`, new Script(wrap(code), { filename: f.path }).createCachedData())
+    const to = join(esm, relative(join(root, 'build'), f.path))
+    mkdirSync(dirname(to), { recursive: true })
+    writeFileSync(to, f.text)
+    files.push(to)
   }
+  await commonJS(files, join(root, 'build', 'chunks'))
+  const bin = join(root, 'cmd', 'bin.cjs')
   writeFileSync(join(root, 'build', 'dacli.js'), readFileSync(bin))
   chmodSync(join(root, 'build', 'dacli.js'), 0o755)
   // build/ holds CommonJS (the package is ESM): the bin and the chunks are read as such.
@@ -135,22 +139,45 @@ export async function bundle(entries) {
 /**
  * One ES module chunk as CommonJS: imports become require() calls (dynamic ones too, so no chunk goes through the
  * ES module loader), `import.meta.url` the file's URL. Chunks are split as ES modules (esbuild splits no other
- * format) and turned into CommonJS one by one: the bin then loads them synchronously, each from its code cache.
+ * format) and turned into CommonJS one by one: a chunk then loads synchronously, and a built-in module it imports
+ * is required as it is (Node 20's ES import of a built-in builds a facade that reads every export, and node:fs's
+ * getters load the streams library). Not minified.
  */
-async function commonJS(text) {
-  const out = await transform(text, {
+async function commonJS(files, outdir) {
+  const r = await build({
+    entryPoints: files,
+    bundle: false,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
+    outdir,
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__dacliUrl' },
-    minifyWhitespace: true,
-    minifySyntax: true,
+    // Each chunk's map leads through the ES module chunk's own map back to the sources (esbuild chains them).
+    sourcemap: 'linked',
+    sourcesContent: false,
+    write: false,
     logLevel: 'warning',
   })
-  return out.code.includes('__dacliUrl')
-    ? `var __dacliUrl=require("node:url").pathToFileURL(__filename).href;${out.code}`
-    : out.code
+  for (const f of r.outputFiles) {
+    mkdirSync(dirname(f.path), { recursive: true })
+    let text = f.text
+    if (f.path.endsWith('.map')) {
+      // The ES module chunks' maps name the sources relative to build/chunks, but were read from `gen`: name them
+      // from build/chunks again.
+      const map = JSON.parse(text)
+      map.sources = map.sources.map((s) =>
+        relative(outdir, join(root, relative(gen, resolve(outdir, s))))
+          .split('\\')
+          .join('/'),
+      )
+      text = JSON.stringify(map)
+    } else if (text.includes('__dacliUrl')) {
+      // The first line, so the map stays aligned.
+      text = `var __dacliUrl=require("node:url").pathToFileURL(__filename).href;${text}`
+    }
+    writeFileSync(f.path, text)
+  }
 }
 
 /** The board's page (dacli board): its script and style minified for the browser, beside its HTML, in build/board/. */

@@ -95,17 +95,10 @@ export function chunkPlugin({ root, entries }) {
   const internal = join(root, 'internal')
   const cliDir = join(internal, 'cli')
   /** The kernel: the clikit, the base services and the app's main(), as one chunk. */
-  // The stand-ins of scripts/builtins.mjs: reached by the kernel, they share its chunk.
-  const KERNEL = [
-    // base/ids.ts brings the ulid package: it goes with the store that mints ids, not with every start-up.
-    ...eager(internal, ['clikit', 'base', join('cli', 'main.ts')]).filter(
-      (f) => f !== join(internal, 'base', 'ids.ts'),
-    ),
-    'node:crypto',
-    'node:fs',
-    'node:os',
-    'node:child_process',
-  ]
+  // base/ids.ts brings the ulid package: it goes with the store that mints ids, not with every start-up.
+  const KERNEL = eager(internal, ['clikit', 'base', join('cli', 'main.ts')]).filter(
+    (f) => f !== join(internal, 'base', 'ids.ts'),
+  )
   /** The composition root's lazy loaders. */
   const SERVICES = join(root, 'cmd', 'services.ts')
   /** Modules of ours: internal/, and the bin's own modules that load the rest lazily (services, autorecord). */

@@ -86,6 +86,14 @@ export function argvOf(entry: CommandEntry, params: Params): { argv: string[] } 
   return { argv: [...flags, '--json', '--', ...words] }
 }
 
+/**
+ * The flags among `params` whose value is a command dacli would run (`--verify`), or an empty list. The board
+ * never runs a program for whoever holds its token (SECURITY.md): such a call is refused whatever the command.
+ */
+export function executingFlags(entry: CommandEntry, params: Params): string[] {
+  return [...new Set(params.map(([k]) => k).filter((k) => entry.flags[k]?.executes === true))].map((k) => `--${k}`)
+}
+
 /** Run one command as the CLI would with --json, in process, and answer with its document. */
 export async function run(rt: Omit<Runtime, 'io'>, entry: CommandEntry, argv: readonly string[]): Promise<Answer> {
   const io = bufferIO()

@@ -19,6 +19,7 @@ import {
   argvOf,
   commandAt,
   errorAnswer,
+  executingFlags,
   type Params,
   paramsOfBody,
   run,
@@ -30,6 +31,7 @@ import { watchTree } from './watch.js'
 
 const MAX_URL = 8_192
 const MAX_BODY = 65_536
+const DRAIN_LIMIT = 16 * 1024 * 1024
 const MAX_STREAMS = 64
 const HEARTBEAT_MS = 20_000
 
@@ -58,18 +60,26 @@ function refused(policy: string, message: string, next: string[]): Answer {
   return errorAnswer(new RefusedError(policy, message, { next }), 403)
 }
 
+/**
+ * The body, or null when it is larger than MAX_BODY. An oversize body is drained, not kept, and answered once it has
+ * been sent (so the client reads its 413 document: destroying the request, or answering while it still uploads,
+ * leaves it an empty reply or a reset). Past DRAIN_LIMIT the connection is cut.
+ */
 function readBody(req: http.IncomingMessage): Promise<string | null> {
   return new Promise((resolve) => {
     let size = 0
-    const parts: Buffer[] = []
+    let parts: Buffer[] | null = Number(req.headers['content-length'] ?? 0) > MAX_BODY ? null : []
     req.on('data', (c: Buffer) => {
       size += c.length
-      if (size > MAX_BODY) {
+      if (size > DRAIN_LIMIT) {
         resolve(null)
         req.destroy()
-      } else parts.push(c)
+        return
+      }
+      if (parts !== null && size > MAX_BODY) parts = null
+      parts?.push(c)
     })
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')))
+    req.on('end', () => resolve(parts === null ? null : Buffer.concat(parts).toString('utf8')))
     req.on('error', () => resolve(null))
   })
 }
@@ -162,6 +172,9 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
       if (cmd.mutates || (cmd.mutatesWith ?? []).some((f) => params.some(([k]) => k === f))) {
         return answer(res, usageAnswer(`${cmd.path} changes the workspace: not a GET`, 405))
       }
+      if (executingFlags(cmd, params).length > 0) {
+        return answer(res, refused('board-runs-no-command', 'the board never runs a command', []))
+      }
       const a = argvOf(cmd, params)
       if ('problem' in a) return answer(res, usageAnswer(a.problem))
       return answer(res, await read(cmd, a.argv))
@@ -186,7 +199,10 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
       return answer(res, usageAnswer('an action sends a JSON body (Content-Type: application/json)', 415))
     }
     const raw = await readBody(hreq)
-    if (raw === null) return answer(res, usageAnswer(`the body is larger than ${MAX_BODY} bytes`, 413))
+    if (raw === null) {
+      res.setHeader('Connection', 'close')
+      return answer(res, usageAnswer(`the body is larger than ${MAX_BODY} bytes`, 413, { limit: MAX_BODY }))
+    }
     let body: unknown
     try {
       body = JSON.parse(raw)
@@ -196,6 +212,15 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
     const params = paramsOfBody(body)
     if (params === null)
       return answer(res, usageAnswer('the body must be {"args": {…}, "flags": {…}} of strings, numbers or booleans'))
+    const runs = executingFlags(cmd, params)
+    if (runs.length > 0) {
+      return answer(
+        res,
+        refused('board-runs-no-command', `the board never runs a command: ${runs.join(', ')} is refused here`, [
+          `run dacli ${cmd.path} ${runs[0]} CMD in a terminal`,
+        ]),
+      )
+    }
     const a = argvOf(cmd, params)
     if ('problem' in a) return answer(res, usageAnswer(a.problem))
     return answer(res, await run(rt, cmd, a.argv))

@@ -127,23 +127,9 @@ export interface Refusal {
   readonly next: readonly string[]
 }
 
-/**
- * What a read-only command's --json document depends on, for the answer memo (store/answers.ts): `name` spells the
- * command and every flag that shapes the document; `project` is the one project it reads (absent: it may read
- * every project); `extra` gives anything else it reads (compared as a string). The document must be a function of
- * these and the task files of the projects in scope: no clock, no identity, no other file.
- */
-export interface MemoSpec {
-  readonly name: string
-  readonly project?: string | undefined
-  readonly extra?: (ctx: Context) => Promise<string>
-}
-
 export interface Command extends CommandDecl {
   readonly kind: 'dacli-command'
   run(ctx: Context, input: Input): Promise<Result>
-  /** Under --json, the document may come from the answer memo: what it depends on, or null (not for this input). */
-  memo?(input: Input): MemoSpec | null
 }
 
 /** A table entry: the declaration, and a loader for the module that runs it. */
@@ -158,7 +144,6 @@ export interface CommandDef<A extends readonly ArgSpec[], F extends FlagSpecs>
   readonly flags: F
   readonly mutatesWith?: readonly (keyof F & string)[]
   run(ctx: Context, input: InputOf<A, F>): Promise<Result>
-  memo?(input: InputOf<A, F>): MemoSpec | null
 }
 
 export function defineCommand<const A extends readonly ArgSpec[], const F extends FlagSpecs>(

@@ -28,6 +28,19 @@ export interface Services {
   git?(cwd: string, env: Env): Promise<Git>
   /** Start the board's web server over this workspace (`dacli board`; loads the server only then). */
   boardServe?(req: BoardServeRequest): Promise<BoardHandle>
+  /**
+   * For a long-lived server (`mcp serve`, `board`): a store opener whose stores share one memory of the workspace
+   * per process (store/live.ts), kept fresh by the change journal and a watch of the task folders. Servers that
+   * run in one process over one workspace share it. Release it when the server stops.
+   */
+  sharedStore?(): SharedStore
+}
+
+/** See Services.sharedStore. */
+export interface SharedStore {
+  /** Opens the workspace found from `cwd` for one call, sharing the memory (what changed since is taken in first). */
+  open(cwd: string, env: Env, now: () => Date): Promise<Store>
+  release(): void
 }
 
 export interface BoardServeOptions {

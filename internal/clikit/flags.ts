@@ -23,6 +23,11 @@ export interface FlagSpec {
   /** Inclusive bounds for `int`. */
   readonly min?: number
   readonly max?: number
+  /**
+   * The value is a command dacli runs (`--verify`): only a caller that may run programs on this machine may give
+   * it. The board refuses such a flag (SECURITY.md: a board token is not a shell).
+   */
+  readonly executes?: boolean
 }
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>

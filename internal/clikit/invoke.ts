@@ -7,7 +7,7 @@ import type { Notes } from '../base/notes.js'
 import type { Identity } from '../format/model.js'
 import type { Store } from '../store/store.js'
 import { type Command, type CommandEntry, callMutates, type Input, type Refusal } from './command.js'
-import type { Context, Env, Services, Stdio } from './context.js'
+import type { BoardHandle, Context, Env, Services, Stdio } from './context.js'
 import { closestOf, correctedCommands } from './didyoumean.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
@@ -131,15 +131,13 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   const jsonl = entry.streams !== undefined && parsed.flags.jsonl === true
   let streamOut: Out | null = null
   let interrupted: AbortController | null = null
-  const noted = recorded(
-    makeNotes(rt.io.stderr, {
-      quiet,
-      json,
-      color: errColor,
-      tty: rt.io.stderrIsTTY,
-      width: terminalWidth(rt.io.stderrIsTTY, rt.io.stderrColumns ?? rt.io.columns, rt.env),
-    }),
-  )
+  const notes = makeNotes(rt.io.stderr, {
+    quiet,
+    json,
+    color: errColor,
+    tty: rt.io.stderrIsTTY,
+    width: terminalWidth(rt.io.stderrIsTTY, rt.io.stderrColumns ?? rt.io.columns, rt.env),
+  })
   const ctx: Context = {
     emit(doc, human) {
       if (json) return
@@ -156,7 +154,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       }
       return interrupted.signal
     },
-    notes: noted.notes,
+    notes,
     cwd: rt.cwd,
     env: rt.env,
     now: rt.now,
@@ -179,7 +177,18 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       }
       const { io: _io, stdio, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
-      return rt.services.mcpServe({ ...opts, stdio, log, runtime: { ...runtime, identity: await identity() } })
+      const shared = rt.services.sharedStore?.()
+      const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
+      try {
+        return await rt.services.mcpServe({
+          ...opts,
+          stdio,
+          log,
+          runtime: { ...runtime, services, identity: await identity() },
+        })
+      } finally {
+        shared?.release()
+      }
     },
     boardServe: async (opts) => {
       if (rt.onInterrupt === undefined || rt.services.boardServe === undefined) {
@@ -187,9 +196,26 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       }
       const { io: _io, stdio: _stdio, onInterrupt, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
-      const handle = await rt.services.boardServe({ ...opts, log, runtime })
-      onInterrupt(() => void handle.close())
-      return handle
+      // Every API call and action of the board shares one memory of the workspace (Services.sharedStore).
+      const shared = rt.services.sharedStore?.()
+      const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
+      let handle: BoardHandle
+      try {
+        handle = await rt.services.boardServe({ ...opts, log, runtime: { ...runtime, services } })
+      } catch (e) {
+        shared?.release()
+        throw e
+      }
+      const close = handle.close.bind(handle)
+      const served: BoardHandle = {
+        ...handle,
+        close: async () => {
+          await close()
+          shared?.release()
+        },
+      }
+      onInterrupt(() => void served.close())
+      return served
     },
   }
 
@@ -262,43 +288,12 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       const { makeOut } = await import('./out.js')
       streamOut = makeOut(rt.io.stdout, { color, width: terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) })
     }
-    // A read-only --json document may be the one computed before from exactly the same task files (the answer
-    // memo, store/answers.ts): served with the notes it came with, after the same identity and grant checks.
-    const memo = json && !callMutates(entry, parsed.flags) ? await memoOf(command, ctx, input) : null
-    if (memo?.hit) {
-      const { bytes, notes } = memo.hit
-      for (const [kind, m] of notes) ctx.notes[kind](m)
-      // The bin writes the bytes as they are; a buffered caller (MCP, the board) gets the text, decoded once.
-      const text = rt.io.stdout.writeBytes === undefined ? bytes.toString('utf8') : null
-      if (text === null) rt.io.stdout.writeBytes?.(bytes)
-      else rt.io.stdout.write(text)
-      rt.io.stdout.write('\n')
-      await flush(opened)
-      let data: unknown
-      return {
-        exitCode: 0,
-        // Parsed only for a caller that reads it (MCP's structured content).
-        get data() {
-          data ??= JSON.parse(text ?? bytes.toString('utf8'))
-          return data
-        },
-      }
-    }
     const result = await command.run(ctx, input)
     if (callMutates(entry, parsed.flags) && rt.afterMutation) await rt.afterMutation(ctx, entry, input, result.data)
     if (json) {
-      // What the memo keeps: the pieces as written, when the answer is a plain document (no verdict, no progress).
-      const pieces =
-        memo !== null && !result.verdict && result.refusal === undefined && !noted.progressed()
-          ? ([] as string[])
-          : null
       // The newline on its own: a document of megabytes is never copied to add it (an MCP answer uses the text).
-      writeJSON(result.data, (t) => {
-        pieces?.push(t)
-        rt.io.stdout.write(t)
-      })
+      writeJSON(result.data, (t) => rt.io.stdout.write(t))
       rt.io.stdout.write('\n')
-      if (memo !== null && pieces !== null) memo.keep(pieces, noted.list)
     } else if (result.human || result.text !== undefined) {
       const width = terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env)
       const text = result.text
@@ -326,38 +321,6 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   } catch (err) {
     await flush(opened)
     return reportError(rt, err, { json, usage: usageOf(entry), command: { path: entry.path, argv } })
-  }
-}
-
-/** The answer memo for this call, when the command declares one for this input (store/answers.ts). */
-async function memoOf(command: Command, ctx: Context, input: Input) {
-  const spec = command.memo?.(input) ?? null
-  if (spec === null) return null
-  const extra = spec.extra === undefined ? '' : await spec.extra(ctx)
-  return (await ctx.store()).answerMemo(spec.name, spec.project, extra)
-}
-
-/** Notes that also remember what they said (the memo replays them) and whether progress was shown. */
-function recorded(notes: Notes) {
-  const list: ['warn' | 'note', string][] = []
-  let progressed = false
-  return {
-    list,
-    progressed: () => progressed,
-    notes: {
-      warn(m: string) {
-        list.push(['warn', m])
-        notes.warn(m)
-      },
-      note(m: string) {
-        list.push(['note', m])
-        notes.note(m)
-      },
-      progress(label: string, total: number | null) {
-        progressed = true
-        return notes.progress(label, total)
-      },
-    } satisfies Notes,
   }
 }
 

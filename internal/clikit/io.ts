@@ -11,8 +11,6 @@ export { colorEnabled, STATUS_STYLE, terminalWidth } from './text.js'
 
 export interface Writer {
   write(text: string): void
-  /** Bytes of UTF-8 text, written as they are (the bin's streams; a writer without it is handed the text). */
-  writeBytes?(bytes: Uint8Array): void
 }
 
 export interface IO {

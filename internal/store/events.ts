@@ -218,7 +218,7 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
     const rel = store.rel(f)
     const stamp = stampOf(f)
     if (stamp === null) continue
-    const hit = cache.get(rel, stamp, () => readText(f))
+    const hit = cache.get(rel, stamp)
     if (hit !== undefined) {
       events.push(hit)
       continue
@@ -226,7 +226,7 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
     try {
       const text = readText(f)
       const e = eventOf(await parseData(text), rel)
-      cache.set(rel, stamp, e, text)
+      cache.set(rel, stamp, e)
       events.push(e)
     } catch (err) {
       broken.push(brokenOf(rel, err))

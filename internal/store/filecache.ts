@@ -1,17 +1,18 @@
 // Regenerable parse caches under `.dacli/cache/`. A cache file holds
 // named sections (one per project and kind of object), each a map from an object
 // file to the value parsed from it. An entry is trusted only while its file's
-// size, modification time and inode are unchanged; an entry written while its
-// file was still "racily" fresh also carries a digest of the content it was
-// parsed from. A file that cannot be parsed is never cached. Deleting the cache
-// changes nothing but speed.
+// size, modification time, change time and inode are unchanged (the change time
+// moves on every write, even one that puts the modification time back). A file
+// modified within the last seconds ("racily" fresh: a same-size rewrite in the
+// same clock tick would keep its stamp) is never cached: it is parsed on every
+// read until it settles. A file that cannot be parsed is never cached. Deleting
+// the cache changes nothing but speed.
 //
 // A process reads a cache file once, parses only the sections it touches and
 // writes the file at most once, when the command's work is done (Store.flush):
 // never once per object, which made cold runs quadratic. Sections it did not
 // touch are copied through as they were read.
 
-import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Proc } from '../base/system.js'
@@ -20,7 +21,7 @@ import { linkOnPath, mkdirNoLinks, sweepTemps, tempPathFor } from './fsio.js'
 declare const __DACLI_VERSION__: string
 
 /** Bump when any cached value's shape changes (the release version is part of the header too). */
-const FORMAT = 13
+const FORMAT = 14
 /** The first line of every cache file: an older format or another release's parser is never trusted. */
 const HEADER = `dacli-cache ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'}`
 
@@ -30,11 +31,12 @@ export const RACY_MS = 3_000
 export interface Stamp {
   size: number
   mtimeMs: number
+  ctimeMs: number
   ino: number
 }
 
-/** A stamp as a cache entry stores it: [size, mtimeMs, ino] (numbers: compared without building strings). */
-type Stored = [number, number, number]
+/** A stamp as a cache entry stores it: [size, mtimeMs, ino, ctimeMs] (numbers: compared without building strings). */
+type Stored = [number, number, number, number]
 
 /** The validation stamp of a file, or null when it is gone. */
 export function stampOf(file: string): Stamp | null {
@@ -42,15 +44,22 @@ export function stampOf(file: string): Stamp | null {
   return st === undefined ? null : stampFrom(st)
 }
 
-export const stampFrom = (st: fs.Stats): Stamp => ({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino })
+export const stampFrom = (st: fs.Stats): Stamp => ({
+  size: st.size,
+  mtimeMs: st.mtimeMs,
+  ctimeMs: st.ctimeMs,
+  ino: st.ino,
+})
 
-const matches = (s: Stored, stamp: Stamp) => s[0] === stamp.size && s[1] === stamp.mtimeMs && s[2] === stamp.ino
-const stored = (stamp: Stamp): Stored => [stamp.size, stamp.mtimeMs, stamp.ino]
+const matches = (s: Stored, stamp: Stamp) =>
+  s[0] === stamp.size && s[1] === stamp.mtimeMs && s[2] === stamp.ino && s[3] === stamp.ctimeMs
+const stored = (stamp: Stamp): Stored => [stamp.size, stamp.mtimeMs, stamp.ino, stamp.ctimeMs]
 
-/** [validation stamp, value] — plus a digest of the content when the file was racily fresh at caching time. */
-type Entry<T> = [Stored, T] | [Stored, T, string]
+/** Racily fresh: changed within RACY_MS of now (by its modification or its change time). */
+const racy = (stamp: Stamp) => Date.now() - Math.max(stamp.mtimeMs, stamp.ctimeMs) <= RACY_MS
 
-const digest = (text: string) => createHash('sha1').update(text).digest('hex')
+/** [validation stamp, value]. */
+type Entry<T> = [Stored, T]
 
 /**
  * How a section forgets: `used` keeps only the entries read or set in this process (a listing touches
@@ -70,42 +79,17 @@ export class Section<T> {
     private readonly retain: Retain,
   ) {}
 
-  /**
-   * The cached value for `name` if its file is unchanged. An entry cached while its file was racily fresh
-   * is trusted only if the content still has the same digest (`read` gives the content; without it such an
-   * entry is a miss) — reading and hashing is far cheaper than parsing.
-   */
-  get(name: string, stamp: Stamp, read?: () => string): T | undefined {
+  /** The cached value for `name` if its file is unchanged. */
+  get(name: string, stamp: Stamp): T | undefined {
     const hit = this.sets.get(name) ?? this.entries[name]
-    if (hit === undefined || !Array.isArray(hit[0]) || !matches(hit[0], stamp)) return undefined
-    if (hit.length === 3) {
-      let text: string
-      try {
-        if (read === undefined) return undefined
-        text = read()
-      } catch {
-        return undefined
-      }
-      if (digest(text) !== hit[2]) return undefined
-      if (Date.now() - stamp.mtimeMs > RACY_MS) {
-        // No longer fresh: any later rewrite must move the stamp, so the stamp alone suffices from now on.
-        this.sets.set(name, [hit[0], hit[1]])
-        return hit[1]
-      }
-    }
+    if (hit === undefined || !Array.isArray(hit[0]) || hit[0].length !== 4 || !matches(hit[0], stamp)) return undefined
     this.hits.push(name)
     return hit[1]
   }
 
-  /**
-   * Keep a value. A racily fresh file (modified within the last seconds: a same-size rewrite in the same
-   * clock tick would not change its stamp) is kept with a digest of `text`, the content it was parsed from;
-   * without `text` it is not kept at all.
-   */
-  set(name: string, stamp: Stamp, value: T, text?: string): void {
-    const racy = Date.now() - stamp.mtimeMs <= RACY_MS
-    if (racy && text === undefined) return
-    this.sets.set(name, racy ? [stored(stamp), value, digest(text as string)] : [stored(stamp), value])
+  /** Keep a value, unless its file is racily fresh (then it is parsed again on the next read). */
+  set(name: string, stamp: Stamp, value: T): void {
+    if (!racy(stamp)) this.sets.set(name, [stored(stamp), value])
   }
 
   /** Forget every entry whose name is not in `names` (the files that exist now), even under `all`. */

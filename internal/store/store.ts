@@ -13,35 +13,20 @@ import { safeSegment } from '../format/ids.js'
 import type { Broken, ProjectRecord, Status, TaskRecord, TaskSummary } from '../format/model.js'
 import { brokenOf, fieldOf, stamp } from '../format/model.js'
 import { readTaskRecord } from '../format/taskfile.js'
-import { type Answer, type AnswerKey, type AnswerNote, readAnswer, writeAnswer } from './answers.js'
 import { type CheckedTask, listCriteria } from './criteria.js'
 import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filecache.js'
 import { assertNoLinks, LinkError, readText } from './fsio.js'
 import { appendChange, type ChangeEntry } from './journal.js'
+import type { LiveWorkspace } from './live.js'
 import { acquireLock, type Lock, type LockOptions, withLock } from './lock.js'
 import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDir } from './projects.js'
 import { resolveRef } from './resolve.js'
 import type { TaskFileRef } from './taskindex.js'
-import {
-  deduplicated,
-  type Listing,
-  listProject,
-  listTaskFiles,
-  type SummarySection,
-  type Walk,
-  walkKeyOf,
-  walkProject,
-} from './taskindex.js'
+import { deduplicated, type Listing, listProject, listTaskFiles, type SummarySection } from './taskindex.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
-
-/** See Store.answerMemo. */
-export interface AnswerMemo {
-  readonly hit: Answer | null
-  keep(pieces: readonly string[], notes: readonly AnswerNote[]): void
-}
 
 /** The parsing half of the store (yaml and friends), loaded on first need. */
 const _parsing = () => import('../format/parsing.js')
@@ -78,12 +63,26 @@ export class Store {
     readonly now: () => Date,
     /** The running process, as the bin handed it down (temp-file names, lock holders, liveness). */
     readonly system: System,
+    /** A long-lived process's memory of this workspace (live.ts), shared by its calls; null for a command. */
+    private readonly live: LiveWorkspace | null = null,
   ) {}
 
-  static async open(cwd: string, env: Env, now: () => Date, system: System): Promise<Store> {
+  /**
+   * Open the workspace found from `cwd`. `live` (a server's: `mcp serve`, `board`) gives the memory of the workspace
+   * its calls share, for the workspace at that folder; it takes in what other processes changed first.
+   */
+  static async open(
+    cwd: string,
+    env: Env,
+    now: () => Date,
+    system: System,
+    live?: (dir: string) => LiveWorkspace | null,
+  ): Promise<Store> {
     const loc = locate(cwd)
     const config = await readConfig(loc.dir, parseDuration)
-    return new Store(loc.root, loc.dir, loc.git, loc.shadowed, config, env, now, system)
+    const memory = live?.(loc.dir) ?? null
+    memory?.sync()
+    return new Store(loc.root, loc.dir, loc.git, loc.shadowed, config, env, now, system, memory)
   }
 
   private readonly memos = new Map<string, Promise<unknown>>()
@@ -215,62 +214,17 @@ export class Store {
   /** Listings already made by this invocation, per project (dropped when this store writes a task). */
   private listings = new Map<string, Listing>()
 
-  /** Walks the answer memo made and no listing has used yet, per project. */
-  private walks = new Map<string, Walk>()
-
   /** Drop what this invocation listed of `project` (it changed, or may have). */
   forget(project: string): void {
     this.listings.delete(project)
-    this.walks.delete(project)
-  }
-
-  /**
-   * The answer memo of a read-only --json document (answers.ts): `name` says what was asked (the command and
-   * every flag that shapes its document), `project` the one project it reads (undefined: every project), `extra`
-   * anything else it depends on. `hit` is the kept answer when a fresh walk of each project in scope matches the
-   * one it was computed from; `keep` keeps this call's answer, if every project the command listed was listed
-   * from exactly that walk and came out sealed. Null when nothing can be kept (a racily fresh file, no such
-   * project).
-   */
-  answerMemo(name: string, project: string | undefined, extra: string): AnswerMemo | null {
-    const slugs = this.projectSlugs()
-    if (project !== undefined && !slugs.includes(project)) return null
-    const scope = project === undefined ? slugs : [project]
-    const now = Date.now()
-    const walks: Walk[] = []
-    const names: string[] = []
-    const stamps: number[] = []
-    for (const slug of scope) {
-      if (this.listings.has(slug)) return null // listed already by this invocation: not from a walk of the memo's
-      let walk = this.walks.get(slug)
-      if (walk === undefined) {
-        walk = walkProject(this.paths(), slug)
-        this.walks.set(slug, walk)
-      }
-      const k = walk.vanished ? null : walkKeyOf(walk, now)
-      if (k === null) return null
-      walks.push(walk)
-      names.push(k.names)
-      for (const x of k.stamps) stamps.push(x)
-    }
-    const key: AnswerKey = { text: JSON.stringify([extra, scope, names]), stamps: new Float64Array(stamps) }
-    return {
-      hit: readAnswer(this.dir, name, key),
-      keep: (pieces, notes) => {
-        for (const [i, slug] of scope.entries()) {
-          const l = this.listings.get(slug)
-          if (l !== undefined && l.sealed !== walks[i]) return // listed from another walk, or not sealed
-        }
-        writeAnswer(this.dir, name, key, pieces, notes)
-      },
-    }
+    this.live?.forget(project)
   }
 
   /** Cached summaries of one project's tasks (or every project's). */
   async listTasks(project?: string): Promise<Listing> {
     const slugs = project === undefined ? this.projectSlugs() : [project]
     if (project !== undefined) this.requireProject(project)
-    const out: Listing = { tasks: [], broken: [], duplicates: [], sealed: null }
+    const out: Listing = { tasks: [], broken: [], duplicates: [] }
     const index = this.cache('index')
     // A listing of every project drops the index sections of projects that no longer exist (their tasks, and
     // the criteria texts lint keeps beside them).
@@ -279,12 +233,13 @@ export class Store {
       index.keepSections('criteria/', slugs)
     }
     for (const slug of slugs) {
-      let l = this.listings.get(slug)
+      let l = this.listings.get(slug) ?? this.live?.listing(slug)
       if (l === undefined) {
-        l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'), this.walks.get(slug))
-        this.walks.delete(slug)
-        this.listings.set(slug, l)
+        const mark = this.live?.mark(slug)
+        l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
+        if (mark !== undefined) this.live?.keep(slug, l, mark)
       }
+      this.listings.set(slug, l)
       out.tasks.push(...l.tasks)
       out.broken.push(...l.broken)
       out.duplicates.push(...l.duplicates)
@@ -317,7 +272,7 @@ export class Store {
       // A listing made before the move would name the old path again: list afresh on a retry.
       if (attempt > 0) {
         this.listings.clear()
-        this.walks.clear()
+        this.live?.forget()
       }
       const target = await this.resolve(ref, opts)
       if (!fs.existsSync(target.abs) && attempt < 5) continue
@@ -411,7 +366,7 @@ export class Store {
     const stamp = known ?? stampOf(f.abs)
     const cache: Section<TaskRecord> = this.cache(`records/${f.project}`).section('tasks', 'all')
     const key = `${f.status}/${f.name}`
-    const hit = stamp === null ? undefined : cache.get(key, stamp, () => readText(f.abs))
+    const hit = stamp === null ? undefined : cache.get(key, stamp)
     if (hit !== undefined) return hit
     let text: string
     try {
@@ -422,7 +377,7 @@ export class Store {
       throw unreadableTask(f.path, e)
     }
     const record = await this.parseTaskText(text, f)
-    if (stamp !== null) cache.set(key, stamp, record, text)
+    if (stamp !== null) cache.set(key, stamp, record)
     return record
   }
 

@@ -1,56 +1,60 @@
 // The workspace index is rewritten only when what it holds changes — a long-lived MCP server lists constantly while
-// agents write. A file too fresh to trust its stamp (the racy window) is cached with a digest of its content and
-// served after checking it; once old enough it is cached on its stamp alone. Dead writers' temp files in the cache
-// folder are still swept.
+// agents write. A file too fresh to trust its stamp (the racy window) is not cached: it is parsed on every listing
+// until it settles, then cached on its stamp. Dead writers' temp files in the cache folder are still swept.
 
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
 import { hostTag } from '../base/system.js'
 import { workspace } from '../testkit/ws.js'
 import { CacheFile, cachePath } from './filecache.js'
 import { type Listing, listProject } from './taskindex.js'
 
+afterEach(() => {
+  vi.useRealTimers()
+})
+
 test('the cache is rewritten when its entries change, not on every listing of a fresh file', async () => {
   const entries = () => {
+    if (!fs.existsSync(cache)) return {}
     const line = fs
       .readFileSync(cache, 'utf8')
       .split('\n')
-      .find((l) => l.startsWith('tasks/p\t')) as string
-    return JSON.parse(line.slice(line.indexOf('\t') + 1)) as Record<string, unknown[]>
+      .find((l) => l.startsWith('tasks/p\t'))
+    return line === undefined ? {} : (JSON.parse(line.slice(line.indexOf('\t') + 1)) as Record<string, unknown[]>)
   }
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Fresh one', '--project', 'p')).expectExit(0)
   const cache = path.join(ws.root, '.dacli', 'cache', 'index')
   const stamp = () => {
+    if (!fs.existsSync(cache)) return 'none'
     const st = fs.statSync(cache, { bigint: true })
     return `${st.ino}:${st.mtimeNs}`
   }
   const list = async () => (await ws.dacli('task', 'list', '--json')).expectExit(0).json
   expect((await list()).tasks[0].title).toBe('Fresh one')
   const first = stamp()
-  expect(entries()['open/001-fresh-one.md']?.length).toBe(3) // stamp, summary, content digest
+  expect(entries()['open/001-fresh-one.md']).toBeUndefined() // too fresh to trust its stamp: not kept
   // A dead writer's half-written cache is swept by the next listing even though nothing is rewritten.
   const dead = spawnSync('true').pid
   const tag = hostTag(nodeSystem)
   const temp = path.join(path.dirname(cache), `.index.dacli-tmp-${dead}-${tag}-0badf00d`)
+  fs.mkdirSync(path.dirname(cache), { recursive: true })
   fs.writeFileSync(temp, '{"v":')
   expect((await list()).tasks[0].title).toBe('Fresh one')
   expect(stamp()).toBe(first)
   expect(fs.existsSync(temp)).toBe(false)
 
-  // Once the file is old enough to trust its stamp, it is cached (one rewrite), then served from the cache.
-  const file = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open', '001-fresh-one.md')
-  const old = new Date(Date.now() - 60_000)
-  fs.utimesSync(file, old, old)
+  // A minute on, the file has settled: it is cached (one rewrite), then served from the cache.
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
   expect((await list()).tasks[0].title).toBe('Fresh one')
   const second = stamp()
   expect(second).not.toBe(first)
   expect(Object.keys(entries())).toEqual(['open/001-fresh-one.md'])
-  expect(entries()['open/001-fresh-one.md']?.length).toBe(2)
+  expect(entries()['open/001-fresh-one.md']?.length).toBe(2) // stamp, summary
   expect((await list()).tasks[0].title).toBe('Fresh one')
   expect(stamp()).toBe(second)
 })
@@ -65,6 +69,7 @@ test('a process keeps no summaries between listings: each listing takes them fro
   const old = new Date(Date.now() - 3_600_000)
   const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
   for (const f of fs.readdirSync(open)) fs.utimesSync(path.join(open, f), old, old)
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // settled: utimes moved the change times
   ;(await ws.dacli('task', 'list', '--json')).expectExit(0) // the index holds every file's stamp now
   const p = { root: ws.root, dir: path.join(ws.root, '.dacli') }
   let opened = 0

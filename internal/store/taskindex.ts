@@ -18,7 +18,7 @@ import {
   type TaskSummary,
 } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
-import { RACY_MS, type Section, type Stamp } from './filecache.js'
+import type { Section, Stamp } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 
 export interface TaskFileRef {
@@ -96,7 +96,7 @@ export interface Walk {
   readonly relBase: string
   readonly statuses: Status[]
   readonly names: string[]
-  /** Three numbers per file: size, modification time (ms), inode. */
+  /** Four numbers per file: size, modification time (ms), inode, change time (ms). */
   readonly stamps: number[]
   readonly broken: Broken[]
   /** A file moved or was removed while the folders were read. */
@@ -128,7 +128,7 @@ export function walkProject(p: Paths, project: string): Walk {
         if (refused(st, name, `${relBase}${status}/${name}`, broken)) continue
         statuses.push(status)
         names.push(name)
-        stamps.push(st.size, st.mtimeMs, st.ino)
+        stamps.push(st.size, st.mtimeMs, st.ino, st.ctimeMs)
       }
     },
   )
@@ -151,9 +151,10 @@ export function filesOf(w: Walk): TaskFileRef[] {
       abs: `${w.base}${path.sep}${status}${path.sep}${name}`,
       path: `${w.relBase}${status}/${name}`,
       stamp: {
-        size: w.stamps[3 * i] as number,
-        mtimeMs: w.stamps[3 * i + 1] as number,
-        ino: w.stamps[3 * i + 2] as number,
+        size: w.stamps[4 * i] as number,
+        mtimeMs: w.stamps[4 * i + 1] as number,
+        ino: w.stamps[4 * i + 2] as number,
+        ctimeMs: w.stamps[4 * i + 3] as number,
       },
     })
   }
@@ -333,36 +334,6 @@ export interface Listing {
   broken: Broken[]
   /** Files holding the same task id as a preferred copy: an interrupted move (versions differ) or a bad merge. */
   duplicates: { id: string; kept: string; ignored: string; interrupted: boolean }[]
-  /**
-   * The walk this listing was made from, when the listing is a function of that walk alone: every file served by
-   * the index (none parsed now), none vanished, no duplicate. The answer memo (answers.ts) keeps an answer only
-   * when each listing it used is sealed so; null otherwise (and for a listing of several projects).
-   */
-  sealed: Walk | null
-}
-
-/** What a walk saw, for comparing two walks (walkKeyOf). */
-export interface WalkKey {
-  /** Each task file's folder and name, then each entry that cannot be a task with its code, in listing order. */
-  names: string
-  /** Each task file's size, modification time and inode, in the order of `names`. */
-  stamps: number[]
-}
-
-/**
- * Everything a walk saw: two walks with equal keys saw the same files with the same stamps. Null when a file is
- * racily fresh (modified within RACY_MS of `now`): a same-size rewrite in the same clock tick would leave its
- * stamp, and so the key, unchanged.
- */
-export function walkKeyOf(walk: Walk, now: number): WalkKey | null {
-  let names = ''
-  const { stamps } = walk
-  for (let i = 0; i < walk.names.length; i++) {
-    if (now - (stamps[3 * i + 1] as number) <= RACY_MS) return null
-    names += `${walk.statuses[i]}/${walk.names[i]}\n`
-  }
-  for (const b of walk.broken) names += `!${b.code}:${b.path}\n`
-  return { names, stamps }
 }
 
 /** The cached summaries of one project's tasks (a section of the workspace index). */
@@ -377,40 +348,29 @@ export type SummarySection = Section<Compact>
  */
 
 /** Summaries of every parseable task in a project (deduplicated by id), using the index. */
-export async function listProject(
-  p: Paths,
-  project: string,
-  section: () => SummarySection,
-  walked?: Walk,
-): Promise<Listing> {
+export async function listProject(p: Paths, project: string, section: () => SummarySection): Promise<Listing> {
   // A file that moves while the folders are read (a claim moves open → active: the new copy is written
   // first, the old one removed last) can be missed by one pass; a pass that saw a file vanish is redone.
-  // `walked`: a walk this invocation made already (the answer memo's), used by the first pass.
   for (let attempt = 1; ; attempt++) {
-    const listed = attempt === 1 && walked !== undefined ? walked : walkProject(p, project)
-    const { listing, vanished } = await listOnce(listed, section)
+    const { listing, vanished } = await listOnce(walkProject(p, project), section)
     if (!vanished || attempt >= 8) return listing
   }
 }
 
 async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ listing: Listing; vanished: boolean }> {
   const files = filesOf(listed)
-  // A copy: what this pass finds is added to it, and a walk may be used again.
   const broken = [...listed.broken]
   let vanished = listed.vanished
-  /** Files read and parsed now (not served by the index). */
-  let parsed = 0
   let cache: SummarySection | null = null
   const all: TaskSummary[] = []
   for (const f of files) {
     const stamp = f.stamp as Stamp
     cache ??= section()
     const key = `${f.status}/${f.name}`
-    const hit = cache.get(key, stamp, () => readText(f.abs))
+    const hit = cache.get(key, stamp)
     let summary: TaskSummary
     if (hit !== undefined) summary = expand(hit, f)
     else {
-      parsed++
       let text: string
       try {
         text = readText(f.abs, stamp.size)
@@ -420,13 +380,12 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
         else broken.push(brokenOf(f.path, e))
         continue
       }
-      cache.set(key, stamp, compact(summary), text)
+      cache.set(key, stamp, compact(summary))
     }
     all.push(summary)
   }
   const { tasks, duplicates } = deduplicated(all, broken)
-  const sealed = !vanished && parsed === 0 && broken.length === listed.broken.length && duplicates.length === 0
-  return { listing: { tasks, duplicates, broken, sealed: sealed ? listed : null }, vanished }
+  return { listing: { tasks, duplicates, broken }, vanished }
 }
 
 /**

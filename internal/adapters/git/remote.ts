@@ -1,7 +1,6 @@
 // Remotes go through the system `git` binary: it owns remote names, URLs, ssh,
 // credential helpers and proxies, none of which dacli should reimplement.
 
-import { execFile } from 'node:child_process'
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError } from '../../base/errors.js'
 import type { GitInfo } from './discover.js'
@@ -15,7 +14,10 @@ interface Ran {
   stderr: string
 }
 
-export function runGit(cwd: string, env: Env, args: readonly string[], what: string): Promise<Ran> {
+export async function runGit(cwd: string, env: Env, args: readonly string[], what: string): Promise<Ran> {
+  // Loaded when git runs (node:child_process brings node:net and dgram): a chunk that holds this module but runs no
+  // git starts without it.
+  const { execFile } = await import('node:child_process')
   return new Promise((resolve, reject) => {
     execFile(
       'git',

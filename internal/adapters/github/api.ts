@@ -33,6 +33,15 @@ export interface GitHubClient {
   /** Every issue (open and closed, pull requests left out), in ascending number order. */
   listIssues(fullName: string, onPage?: (fetched: number) => void): Promise<Issue[]>
   /**
+   * The issues updated at or after `since` (RFC 3339 on GitHub's clock; null: every issue), in ascending number
+   * order, and the mark to pass as `since` next time (GitHub's clock when the listing began, less a minute).
+   */
+  listIssuesSince(
+    fullName: string,
+    since: string | null,
+    onPage?: (fetched: number) => void,
+  ): Promise<{ issues: Issue[]; mark: string }>
+  /**
    * Create an issue whose body carries `marker` (a string no other issue carries). After a failure that leaves
    * it unknown whether GitHub created it (a 5xx, a timeout), the issues updated since a minute before the create
    * (by GitHub's clock) are read back: the one carrying the marker is returned as `adopted`; only if there is none

@@ -143,7 +143,12 @@ export function createClient(opts: ClientOptions): GitHubClient {
     }
   }
 
-  const list = async (fullName: string, since: string | null, onPage?: (n: number) => void) => {
+  const list = async (
+    fullName: string,
+    since: string | null,
+    onPage?: (n: number) => void,
+    onFirst?: (serverMs: number) => void,
+  ) => {
     const out: Issue[] = []
     let fetched = 0
     const trail = new PageTrail()
@@ -154,6 +159,11 @@ export function createClient(opts: ClientOptions): GitHubClient {
       ...(since === null ? {} : { since }),
     })) {
       const items = issueListOf(page.data, page.status)
+      if (fetched === 0 && onFirst !== undefined) {
+        const date = Date.parse(String(page.headers.date ?? ''))
+        onFirst(Number.isFinite(date) ? date : serverNow())
+        onFirst = undefined
+      }
       fetched += Array.isArray(page.data) ? page.data.length : 0
       out.push(...items.map(scrub))
       onPage?.(fetched)
@@ -184,6 +194,17 @@ export function createClient(opts: ClientOptions): GitHubClient {
         return repo
       }),
     listIssues: (fullName, onPage) => call(`listing the issues of ${fullName}`, () => list(fullName, null, onPage)),
+    listIssuesSince: (fullName, since, onPage) =>
+      call(`listing the issues of ${fullName}`, async () => {
+        // GitHub's clock when it answered the first page, less a margin: every issue changed after the listing
+        // began has an updated_at at or after it, so the next listing from it misses nothing.
+        let first: number | null = null
+        const issues = await list(fullName, since, onPage, (ms) => {
+          first = ms
+        })
+        const mark = new Date((first ?? serverNow()) - PROOF_MARGIN_MS).toISOString()
+        return { issues, mark }
+      }),
     createIssue: (fullName, fields, o) =>
       call(`creating an issue in ${fullName}`, () => {
         const since = new Date(serverNow() - PROOF_MARGIN_MS).toISOString()

@@ -8,6 +8,7 @@ import { FailureError } from '../../base/errors.js'
 import type { Store } from '../../store/store.js'
 import { connect, progress, type Session } from './connect.js'
 import type { GithubContext } from './context.js'
+import { issuesOf } from './issuecache.js'
 import { type Window, windowTasks } from './pushwindow.js'
 import { disclosureGate, type Linked, linkedRepo, lockScope } from './repository.js'
 
@@ -66,8 +67,9 @@ async function gate(p: Prepared, command: string): Promise<RepoInfo> {
   return live
 }
 
+/** Every issue of the repository: what the cache held and what changed on GitHub since (issuecache.ts). */
 export async function fetchIssues(p: Prepared, repo: string): Promise<Issue[]> {
-  return p.session.client.listIssues(repo, (n) => {
+  return issuesOf(p.session.client, p.store.system, p.store.dir, repo, (n) => {
     if (n > 100) p.say(`fetched ${n} issues and pull requests from ${repo}…`)
   })
 }

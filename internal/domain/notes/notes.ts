@@ -247,7 +247,7 @@ async function readFolder<T>(
       continue
     }
     const stamp = stampFrom(st)
-    const hit = cache.get(prefix + n, stamp, () => readText(file))
+    const hit = cache.get(prefix + n, stamp)
     if (hit !== undefined) {
       out.push(hit)
       continue
@@ -255,7 +255,7 @@ async function readFolder<T>(
     try {
       const text = readText(file, stamp.size)
       const value = await read(file, text, rel)
-      cache.set(prefix + n, stamp, value, text)
+      cache.set(prefix + n, stamp, value)
       out.push(value)
     } catch (e) {
       broken.push(brokenOf(rel, e))

@@ -2,7 +2,6 @@
 // and keep evidence of what happened (command, exit code, duration, a digest of
 // the combined output). Nothing is checked unless it exits 0.
 
-import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { redact } from '../../adapters/github/redact.js'
 import type { System } from '../../base/system.js'
@@ -33,13 +32,16 @@ const SECRET_ENV = ['GH_TOKEN', 'GITHUB_TOKEN', 'DACLI_AGENT'] as const
 /** After the command exits, how long its output may still drain before the pipes are let go. */
 const DRAIN_MS = 250
 
-export function runVerify(
+export async function runVerify(
   sys: Pick<System, 'killGroup'>,
   command: string,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   timeoutMs = DEFAULT_VERIFY_TIMEOUT_MS,
 ): Promise<Verification> {
+  // Loaded when a command runs (node:child_process brings node:net and dgram), not by every command whose chunk
+  // holds this module.
+  const { spawn } = await import('node:child_process')
   const started = performance.now()
   const hash = createHash('sha256')
   let tail = ''

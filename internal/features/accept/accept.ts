@@ -32,7 +32,10 @@ export const accept = defineCommand({
   args: [optionalArg('ref', 'the task (omit with --all)')],
   flags: {
     all: bool('every task with a pending close proposal you may close'),
-    verify: str('a shell command that proves the criteria; nothing is closed unless it exits 0', { valueName: 'CMD' }),
+    verify: str('a shell command that proves the criteria; nothing is closed unless it exits 0', {
+      valueName: 'CMD',
+      executes: true,
+    }),
     timeout: duration('kill the --verify command after this long', { defaultText: '10m' }),
     'allow-unverified': bool('close a task without acceptance criteria, marking it unverified'),
     force: bool('root only: take over another identity’s task to close it (logged)'),

@@ -14,6 +14,8 @@ type Cat = (typeof CATS)[number]
  * A 250-issue repository with every kind of issue, and the category each one must land in,
  * derived from how it was built.
  */
+const closedNow = () => ({ state: 'closed' as const, updated_at: new Date().toISOString() })
+
 async function bigRepository(): Promise<Map<number, { cat: Cat; reason: string | null }>> {
   ;(await w.ws.dacli('task', 'add', 'Export the ledger as CSV', '--project', 'alpha')).expectExit(0)
   ;(await w.ws.dacli('task', 'add', 'Rotate the signing keys', '--project', 'alpha')).expectExit(0)
@@ -133,7 +135,8 @@ describe('github pull', () => {
     expect(env.counts.refused).toBe(2)
 
     // Resolve them the way a person would: close the duplicate issues on GitHub.
-    for (const n of [8, 9]) w.gh.repo('acme/widgets').issues[n - 1]!.state = 'closed'
+    // (Closing an issue moves its updated_at, as on GitHub: the next pull lists it again through `since`.)
+    for (const n of [8, 9]) Object.assign(w.gh.repo('acme/widgets').issues[n - 1]!, closedNow())
     w.gh.resetCalls()
     const r = (await w.run('github', 'pull', 'alpha')).expectExit(0)
     expect(w.gh.writes()).toEqual([])

@@ -106,7 +106,9 @@ describe('the token never leaves the process', () => {
     const push = await spawnBin(['github', 'push', 'alpha', '--json'], { cwd: ws.root, env })
     expect(push.code).toBe(0)
     expect(JSON.parse(push.stdout).schema).toBe('github-push-result/v1')
-    expect(Date.now() - t0).toBeLessThan(10_000)
+    // A timer left behind keeps a process alive for minutes (retry and throttle timers); a machine shared by many
+    // test runs takes tens of seconds for two short commands, so the bound sits between the two.
+    expect(Date.now() - t0).toBeLessThan(60_000)
     gh.fail({ status: 422, times: 100, message: `bad ${TOKEN}` })
     const failed = await spawnBin(['github', 'doctor', '--json'], { cwd: ws.root, env })
     expect(failed.code).toBe(1)

@@ -29,12 +29,6 @@ export const criticalPath = defineCommand({
     'dacli critical-path --project ledger',
     'dacli critical-path --project ledger --format mermaid > plan.mmd',
   ],
-  // The schedule is a function of the task files (with --project, of the projects it waits on too: every
-  // project is in scope).
-  memo(input) {
-    const project = projectFilter(input.flags.project)
-    return { name: `critical-path project=${project ?? ''} format=${input.flags.format ?? 'text'}` }
-  },
   async run(ctx, input) {
     const project = projectFilter(input.flags.project)
     const format = input.flags.format ?? 'text'

@@ -22,15 +22,6 @@ export const next = defineCommand({
   mutates: false,
   common: true,
   examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json'],
-  // The frontier is a function of the task files and of the claims other clones hold (read fresh every call).
-  memo(input) {
-    if (input.flags.fetch === true) return null
-    const project = projectFilter(input.flags.project)
-    return {
-      name: `next project=${project ?? ''} parallel=${input.flags.parallel ?? 3}`,
-      extra: async (ctx) => [...(await remoteClaims(await ctx.store(), ctx.env, ctx.now(), null))].sort().join(' '),
-    }
-  },
   async run(ctx, input) {
     const project = projectFilter(input.flags.project)
     const parallel = input.flags.parallel ?? 3

@@ -15,7 +15,10 @@ export const check = defineCommand({
     n: int('the number of a criterion (1-based)', { repeatable: true, min: 1 }),
     all: bool('every criterion'),
     match: str('the criteria whose text contains TEXT (case-insensitive)'),
-    verify: str('a shell command that proves the criteria; they are checked only if it exits 0', { valueName: 'CMD' }),
+    verify: str('a shell command that proves the criteria; they are checked only if it exits 0', {
+      valueName: 'CMD',
+      executes: true,
+    }),
     timeout: duration('kill the --verify command after this long', { defaultText: '10m' }),
   },
   json: 'task-change/v1',

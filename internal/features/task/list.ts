@@ -27,13 +27,6 @@ export const list = defineCommand({
   mutates: false,
   common: true,
   examples: ['dacli task list --project ledger --status open --status active', 'dacli task list --owner me --json'],
-  // The whole listing of a project or of every project (no filter, no page) is a function of the task files.
-  memo(input) {
-    const f = input.flags
-    if (f.status || f.owner || f.priority || f.limit !== undefined || f.cursor !== undefined) return null
-    const project = projectFilter(f.project)
-    return { name: `task-list project=${project ?? ''}`, project }
-  },
   async run(ctx, input) {
     const project = projectFilter(input.flags.project)
     const cursorText = input.flags.cursor

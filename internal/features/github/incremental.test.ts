@@ -1,0 +1,62 @@
+// `github pull` asks GitHub only for what changed since its last listing (GitHub's `since`, from the mark kept in
+// `.dacli/cache/github/`): a second pull with nothing changed is one request, whatever the repository's size.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterEach, expect, test } from 'vitest'
+import { type GitHubWorkspace, githubWorkspace } from '../../testkit/ghworkspace.js'
+
+let w: GitHubWorkspace
+afterEach(async () => {
+  await w?.close()
+})
+
+const issueLists = () => w.gh.calls.filter((c) => c.method === 'GET' && c.path === '/repos/acme/widgets/issues')
+
+test('a second pull with nothing changed makes one request; what changed since is seen; no cache, every issue', async () => {
+  w = await githubWorkspace()
+  // Issues last changed an hour ago (the mark is a minute before the listing began: what changed within that minute
+  // is listed again, which costs nothing more than the one page it fits in).
+  const hourAgo = new Date(Date.now() - 3_600_000).toISOString()
+  for (let n = 1; n <= 250; n++) {
+    w.gh.addIssue('acme/widgets', { title: `Ticket ${n}`, body: 'Reported.', created_at: hourAgo, updated_at: hourAgo })
+  }
+  const plan = async () => (await w.run('github', 'pull', 'alpha', '--dry-run', '--json')).expectExit(0).json
+  w.gh.resetCalls()
+  const first = await plan()
+  expect(first.counts.create).toBe(250)
+  expect(issueLists()).toHaveLength(3) // every issue, 100 a page
+  expect(issueLists()[0]?.query.since).toBeUndefined()
+  const file = path.join(w.ws.root, '.dacli', 'cache', 'github', 'acme', 'widgets.json')
+  const kept = JSON.parse(fs.readFileSync(file, 'utf8'))
+  expect(kept.issues).toHaveLength(250)
+
+  // Nothing changed: one request, listing from the mark; the same plan.
+  w.gh.resetCalls()
+  expect(await plan()).toEqual(first)
+  expect(w.gh.calls).toHaveLength(1)
+  expect(issueLists()[0]?.query.since).toBe(kept.mark)
+
+  // An issue closed and one opened on GitHub since: both seen, still one request.
+  Object.assign(w.gh.repo('acme/widgets').issues[4]!, { state: 'closed', updated_at: new Date().toISOString() })
+  w.gh.addIssue('acme/widgets', { title: 'Ticket 251', body: 'New.' })
+  w.gh.resetCalls()
+  const after = await plan()
+  expect(w.gh.calls).toHaveLength(1)
+  expect(after.counts).toMatchObject({ create: 250, skipped: 1 })
+
+  // The real pull applies the same plan; the next pull, with nothing changed, is one request again.
+  ;(await w.run('github', 'pull', 'alpha')).expectExit(0)
+  w.gh.resetCalls()
+  expect((await plan()).counts).toMatchObject({ create: 0, already_mapped: 250 })
+  expect(w.gh.calls).toHaveLength(1)
+
+  // A cache that is not one (torn, hand-edited, of another repository) is a miss: every issue is listed again.
+  for (const bad of ['{"format":1', JSON.stringify({ ...kept, repo: 'acme/other' })]) {
+    fs.writeFileSync(file, bad)
+    w.gh.resetCalls()
+    expect((await plan()).counts).toMatchObject({ already_mapped: 250 })
+    expect(issueLists()).toHaveLength(3)
+    expect(issueLists()[0]?.query.since).toBeUndefined()
+  }
+})

@@ -1,0 +1,92 @@
+// One long-lived store per workspace (live.ts): the calls of a server share its memory of the task listings, and
+// every change is seen — another process's through the change journal at the very next call, a hand edit through
+// the watch of the task folders.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { expect, test } from 'vitest'
+import { services } from '../../cmd/services.js'
+import { baseEnv, workspace } from '../testkit/ws.js'
+import { type ChangeSource, LiveWorkspace } from './live.js'
+
+const now = () => new Date()
+
+/** Wait until `f()` holds (the watch delivers within milliseconds; a busy machine gets a few seconds). */
+async function eventually(f: () => Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!(await f())) {
+    if (Date.now() > end) throw new Error('not seen in time')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+test('the calls of a server share one listing; another process’s edit is seen at the next call, a hand edit soon after', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('project', 'add', 'Q', '--slug', 'q')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Beta', '--project', 'q')).expectExit(0)
+  const shared = services.sharedStore?.()
+  if (shared === undefined) throw new Error('services.sharedStore is wired in the cli layer')
+  try {
+    const titles = async (project: string) =>
+      (await (await shared.open(ws.root, baseEnv(), now)).listTasks(project)).tasks.map((t) => t.title)
+    const first = await (await shared.open(ws.root, baseEnv(), now)).listTasks('p')
+    // The next call's store serves the same listing (the very same summaries), listing nothing again.
+    const second = await (await shared.open(ws.root, baseEnv(), now)).listTasks('p')
+    expect(second.tasks[0]).toBe(first.tasks[0])
+
+    // Another process edits: the journal names the project, so the very next call lists it again.
+    ws.spawn(['task', 'edit', 'p/1', '--title', 'Alpha edited']).expectExit(0)
+    expect(await titles('p')).toEqual(['Alpha edited'])
+    // The other project's listing was not touched by it.
+    const q1 = await (await shared.open(ws.root, baseEnv(), now)).listTasks('q')
+    ws.spawn(['task', 'edit', 'p/1', '--title', 'Alpha again']).expectExit(0)
+    expect((await (await shared.open(ws.root, baseEnv(), now)).listTasks('q')).tasks[0]).toBe(q1.tasks[0])
+
+    // A hand edit in place (no journal line) is seen through the watch.
+    const file = path.join(ws.root, '.dacli/projects/q/tasks/open/001-beta.md')
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('# Beta', '# Gamma'))
+    await eventually(async () => (await titles('q'))[0] === 'Gamma')
+    // A task file made by hand in a new status folder: the folder is watched from the next scan on, and until then
+    // nothing of that project is kept.
+    const blocked = path.join(ws.root, '.dacli/projects/q/tasks/blocked')
+    fs.mkdirSync(blocked)
+    fs.renameSync(file, path.join(blocked, '001-beta.md'))
+    await eventually(async () => {
+      const s = await shared.open(ws.root, baseEnv(), now)
+      return (await s.listTasks('q')).tasks[0]?.status === 'blocked'
+    })
+  } finally {
+    shared.release()
+  }
+})
+
+test('without a watch that vouches for every folder, nothing is kept across calls', () => {
+  const dir = '/nonexistent/.dacli'
+  const listing = { tasks: [], broken: [], duplicates: [] }
+  const source = (healthy: boolean, covers: boolean): ChangeSource => ({
+    healthy,
+    covers: () => covers,
+    subscribe: () => () => {},
+  })
+  for (const [healthy, covers, kept] of [
+    [false, true, false],
+    [true, false, false],
+    [true, true, true],
+  ] as const) {
+    const live = new LiveWorkspace(dir, source(healthy, covers))
+    live.keep('p', listing, live.mark('p'))
+    expect(live.listing('p') !== undefined).toBe(kept)
+  }
+  // A change that reached the project while it was being listed: the listing made before it is not kept.
+  const live = new LiveWorkspace(dir, source(true, true))
+  const mark = live.mark('p')
+  live.forget('p')
+  live.keep('p', listing, mark)
+  expect(live.listing('p')).toBeUndefined()
+  // No source at all (a plain command): nothing kept.
+  const none = new LiveWorkspace(dir, null)
+  none.keep('p', listing, none.mark('p'))
+  expect(none.listing('p')).toBeUndefined()
+})
