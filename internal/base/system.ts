@@ -7,8 +7,6 @@
 // (`cmd/system.ts`) and hands it down — in the services a command's context carries, to the store it opens and
 // to the git adapter — so nothing under internal/ reaches for a global.
 
-import { createHash } from 'node:crypto'
-
 export interface System {
   /** This process's id. */
   readonly pid: number
@@ -28,13 +26,3 @@ export interface System {
 
 /** What writing a file needs to know of the process: its id and host (temp-file names) and whether a writer lives. */
 export type Proc = Pick<System, 'pid' | 'hostname' | 'isAlive'>
-
-/**
- * A host as temp-file names carry it: 8 hex digits of a hash of the whole host name. (The first bytes of the
- * name would make `ip-10-0-0-1` and `ip-10-0-0-2` one host, so one could sweep the other's live temp file on
- * a shared volume.)
- */
-export const hostTagOf = (host: string): string => createHash('sha256').update(host, 'utf8').digest('hex').slice(0, 8)
-
-/** This host's tag (of the System passed in, so a test that plays another host gets that host's tag). */
-export const hostTag = (sys: Proc): string => hostTagOf(sys.hostname)

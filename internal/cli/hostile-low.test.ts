@@ -8,7 +8,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
-import { hostTag } from '../base/system.js'
+import { hostTag } from '../base/hosttag.js'
 import { dacliIn, type Fixture, fixture, git, snapshotOf } from '../testkit/ws.js'
 
 let fx: Fixture

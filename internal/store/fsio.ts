@@ -8,7 +8,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../base/commands.js'
 import { FailureError } from '../base/errors.js'
-import { hostTag, type Proc } from '../base/system.js'
+import { hostTag } from '../base/hosttag.js'
+import type { Proc } from '../base/system.js'
 import { InvalidTextError } from '../format/model.js'
 
 /** The workspace folder's name (workspace.ts re-exports it as WORKSPACE_DIR). */

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
 import * as path from 'node:path'
-import { hostTag, type Proc } from '../../base/system.js'
+import { hostTag } from '../../base/hosttag.js'
+import type { Proc } from '../../base/system.js'
 
 /** `.tmp-dacli-<pid>-<host tag>-<random>`; names from before the host tag have none. */
 const TEMP = /^\.tmp-dacli-(\d+)(?:-([0-9a-f]{8}))?-[0-9a-f]+$/
