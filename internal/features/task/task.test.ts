@@ -208,12 +208,15 @@ describe('task list', () => {
   test('an unparseable task file is skipped, reported and never overwritten; the cache never serves stale data', async () => {
     ;(await ws.dacli('task', 'add', 'Good one', '--project', 'ledger')).expectExit(0)
     const file = '.dacli/projects/ledger/tasks/open/001-good-one.md'
-    ;(await ws.dacli('task', 'list', '--json')).expectExit(0) // warm the cache
+    const abs = path.join(ws.root, file)
+    const old = new Date(Date.now() - 60_000)
+    ;(await ws.dacli('task', 'list', '--json')).expectExit(0) // warm the cache (a racily fresh file is not kept)
     const text = ws.file(file)
-    // A hand edit behind the cache's back, same size, same second.
+    // A hand edit behind the cache's back: same size, the modification time put back (only the change time moves).
     const edited = text.replace('# Good one', '# Good two')
     expect(edited.length).toBe(text.length)
-    fs.writeFileSync(path.join(ws.root, file), edited)
+    fs.writeFileSync(abs, edited)
+    fs.utimesSync(abs, old, old)
     expect((await ws.dacli('task', 'list', '--json')).json.tasks[0].title).toBe('Good two')
     fs.writeFileSync(path.join(ws.root, file), edited.replace('kind: task', 'kind: [task'))
     const r = (await ws.dacli('task', 'list', '--json')).expectExit(0)
@@ -222,7 +225,7 @@ describe('task list', () => {
     const show = await ws.dacli('task', 'show', '1', '--json')
     expect(show.code).toBe(1)
     expect(show.error.message).toMatch(/^unreadable task file .*001-good-one\.md: frontmatter is not valid YAML/)
-    fs.rmSync(path.join(ws.root, '.dacli/cache'), { recursive: true })
+    fs.rmSync(path.join(ws.root, '.dacli/cache'), { recursive: true, force: true })
     expect((await ws.dacli('task', 'list', '--json')).json.skipped).toHaveLength(1)
   })
 })
