@@ -18,6 +18,7 @@ import { documents as lint } from '../features/lint/json.js'
 import { documents as meta } from '../features/meta/json.js'
 import { documents as metrics } from '../features/metrics/json.js'
 import { documents as note } from '../features/note/json.js'
+import { documents as pr } from '../features/pr/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
@@ -46,6 +47,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...metrics,
   ...context,
   ...github,
+  ...pr,
   ...record,
   ...watch,
   ...board,

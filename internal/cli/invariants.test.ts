@@ -118,6 +118,11 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'github pull': { argv: ['github', 'pull', 'alpha', '--dry-run'] },
   'github push': { argv: ['github', 'push', 'alpha'] },
   'github sync': { argv: ['github', 'sync', 'alpha', '--dry-run'] },
+  // alpha/4 (its criterion checked) has a ready pull request on the fake, found by its marker (beforeAll).
+  'pr diagnose': { argv: ['pr', 'diagnose', 'alpha/4'] },
+  'pr wait': { argv: ['pr', 'wait', 'alpha/4', '--timeout', '10s'] },
+  'pr open': { argv: ['pr', 'open', 'alpha/4'] },
+  'pr land': { argv: ['pr', 'land', 'alpha/4'] },
   record: { argv: ['record', '--message', 'checkpoint'] },
   'record log': { argv: ['record', 'log', '--limit', '5'] },
   'record push': { argv: ['record', 'push'] },
@@ -179,6 +184,8 @@ beforeAll(async () => {
   base = await fixture()
   rwId = JSON.parse((await base.ws.dacli('whoami', '--json', { as: base.rw })).stdout).id
   ;(await base.ws.dacli('github', 'link', 'alpha', '--repo', 'acme/widgets', { env: env() })).expectExit(0)
+  const fourth = (await base.ws.dacli('task', 'show', 'alpha/4', '--json')).json.id
+  gh.addPull('acme/widgets', { title: 'Fourth ready job', head: 'feature/fourth', body: `<!-- dacli:${fourth} ws:X -->` })
   const wt = (await base.ws.dacli('worktree', 'add', 'alpha/2', '--base', 'dacli/record', '--json')).expectExit(0)
   fs.rmSync(wt.json.path, { recursive: true, force: true })
 })
@@ -195,7 +202,7 @@ const argvOf = (path: string) =>
 describe('table-wide invariants', () => {
   test('a command that streams declares its --jsonl flag, a published line schema and a --json document', () => {
     const streaming = table.filter((c) => c.streams !== undefined)
-    expect(streaming.map((c) => c.path)).toEqual(['watch'])
+    expect(streaming.map((c) => c.path)).toEqual(['pr wait', 'watch'])
     for (const c of streaming) {
       expect(c.flags.jsonl?.type).toBe('bool')
       expect(c.json).not.toBeNull()
@@ -254,8 +261,11 @@ describe('table-wide invariants', () => {
       }
       r.expectExit(0)
       expect(r.stdout.endsWith('\n')).toBe(true)
-      expect(r.stdout.trimEnd().includes('\n')).toBe(false)
-      const doc = r.json
+      const lines = r.stdout.trimEnd().split('\n')
+      // A command whose --json streams prints its lines first; the document is the last line.
+      if (cmd.jsonStreams !== true) expect(lines).toHaveLength(1)
+      for (const l of lines.slice(0, -1)) expect(JSON.parse(l).schema).toBe(cmd.streams)
+      const doc = JSON.parse(lines[lines.length - 1] as string)
       if (cmd.path === 'schema' && argvOf(cmd.path).length > 1) return
       expect(Object.keys(doc)[0]).toBe('schema')
       expect([cmd.json, ...(cmd.jsonVariants ?? [])]).toContain(doc.schema)

@@ -63,6 +63,11 @@ export interface CommandDecl {
    * command's own `--jsonl` flag (which it must declare). Under `--json` nothing streams; the final document prints.
    */
   readonly streams?: string
+  /**
+   * A streaming command whose `--json` streams too: its lines print as they come (JSON Lines) and the final
+   * document is the last line (`pr wait`). Without it, `--json` prints only the final document.
+   */
+  readonly jsonStreams?: boolean
   /** Needs no workspace (help, version, capabilities, schema). */
   readonly standalone?: boolean
   /** Removes things (MCP `destructiveHint`). */
@@ -108,10 +113,11 @@ export interface Result<D = unknown> {
   readonly text?: string | ((style: Styler) => string)
   /**
    * A verdict command's negative answer, printed as a document and still a failure: `refused` (exit 3:
-   * capabilities are missing, the binary is incompatible) or `failure` (exit 1: doctor found errors).
+   * capabilities are missing, the binary is incompatible), `failure` (exit 1: doctor found errors) or `conflict`
+   * (exit 5: what was awaited can no longer happen).
    * Mapped to an exit code in exit.ts, like an error's kind. Absent or null: exit 0.
    */
-  readonly verdict?: 'refused' | 'failure' | null
+  readonly verdict?: 'refused' | 'failure' | 'conflict' | null
   /** Not a field: a body never picks an exit code (return a `verdict`, or throw a typed error). */
   readonly exitCode?: never
   /**
@@ -175,6 +181,7 @@ export function declOf(c: CommandDecl): CommandDecl {
     'proposes',
     'anyGrant',
     'streams',
+    'jsonStreams',
     'standalone',
     'destructive',
     'idempotent',

@@ -140,7 +140,10 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
   })
   const ctx: Context = {
     emit(doc, human) {
-      if (json) return
+      if (json) {
+        if (entry.jsonStreams === true) rt.io.stdout.write(renderJSON(doc))
+        return
+      }
       if (jsonl) rt.io.stdout.write(renderJSON(doc))
       else if (streamOut !== null) human(streamOut)
     },

@@ -7,8 +7,18 @@
 import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type ArmedFault, armedFor, type Chaos, chaosFault, type Fault, seeded } from './fakefaults.js'
+import {
+  addPullTo,
+  type FakeCheck,
+  type FakePull,
+  type FakeReview,
+  handlePulls,
+  newPullState,
+  type PullState,
+  shaOf,
+} from './fakepulls.js'
 
-export type { Chaos, Fault }
+export type { Chaos, Fault, FakeCheck, FakePull, FakeReview, PullState }
 export type Visibility = 'public' | 'private' | 'internal'
 
 export interface FakeIssue {
@@ -31,6 +41,8 @@ export interface FakeRepo {
   name: string
   visibility: Visibility
   issues: FakeIssue[]
+  /** Pull requests, reviews, checks and branch protection (fakepulls.ts). */
+  pr: PullState
 }
 
 export interface Call {
@@ -97,7 +109,7 @@ export class FakeGitHub {
 
   addRepo(fullName: string, visibility: Visibility = 'private'): FakeRepo {
     const [owner, name] = fullName.split('/') as [string, string]
-    const repo: FakeRepo = { owner, name, visibility, issues: [] }
+    const repo: FakeRepo = { owner, name, visibility, issues: [], pr: newPullState() }
     this.repos.set(fullName.toLowerCase(), repo)
     return repo
   }
@@ -124,6 +136,51 @@ export class FakeGitHub {
     }
     repo.issues.push(full)
     return full
+  }
+
+  /** Back the repository with a bare git repository: heads, mergeability and merges come from it. */
+  useGit(fullName: string, gitDir: string): void {
+    this.repo(fullName).pr.gitDir = gitDir
+  }
+
+  /** A pull request (numbered with the issues, as GitHub does). */
+  addPull(
+    fullName: string,
+    f: { title: string; head: string; base?: string; body?: string | null; draft?: boolean },
+  ): FakePull {
+    const i = this.addIssue(fullName, { title: f.title, body: f.body ?? null, pull_request: true })
+    return addPullTo(this.repo(fullName).pr, i.number, {
+      title: f.title,
+      body: f.body ?? null,
+      head: f.head,
+      base: f.base ?? 'main',
+      draft: f.draft ?? false,
+    })
+  }
+
+  pull(fullName: string, number: number): FakePull {
+    const p = this.repo(fullName).pr.pulls.find((x) => x.number === number)
+    if (p === undefined) throw new Error(`fake: no pull request #${number} in ${fullName}`)
+    return p
+  }
+
+  review(fullName: string, number: number, user: string, state: FakeReview['state']): void {
+    this.pull(fullName, number).reviews.push({ user, state, submitted_at: new Date().toISOString() })
+  }
+
+  /** The check runs of a branch's (or a sha's) current commit. */
+  setChecks(fullName: string, ref: string, runs: FakeCheck[]): void {
+    const s = this.repo(fullName).pr
+    s.checks.set(shaOf(s, ref) ?? ref, runs)
+  }
+
+  setStatuses(
+    fullName: string,
+    ref: string,
+    statuses: { context: string; state: 'pending' | 'success' | 'failure' | 'error' }[],
+  ): void {
+    const s = this.repo(fullName).pr
+    s.statuses.set(shaOf(s, ref) ?? ref, statuses)
   }
 
   /** Arm a fault; it fires on the matching calls it names, then disarms. */
@@ -239,6 +296,29 @@ export class FakeGitHub {
     if (url.pathname === '/rate_limit' && method === 'GET') {
       const core = { ...this.rateLimit, used: this.rateLimit.limit - this.rateLimit.remaining }
       return reply(200, { resources: { core }, rate: core })
+    }
+
+    const pm = /^\/repos\/([^/]+)\/([^/]+)(\/(?:pulls|commits|compare)(?:\/.*)?)$/.exec(url.pathname)
+    if (pm) {
+      const prRepo = this.repos.get(`${pm[1]}/${pm[2]}`.toLowerCase())
+      if (prRepo === undefined || (!authed && prRepo.visibility !== 'public')) return send(404, { message: 'Not Found' })
+      const host = req.headers.host ?? `127.0.0.1:${this.port}`
+      const handled = handlePulls({
+        state: prRepo.pr,
+        owner: prRepo.owner,
+        htmlBase: `http://${host}/${prRepo.owner}/${prRepo.name}`,
+        method,
+        rest: pm[3] as string,
+        query: url.searchParams,
+        body,
+        authed,
+        send: reply,
+        newNumber: (title, text) =>
+          this.addIssue(`${prRepo.owner}/${prRepo.name}`, { title, body: text, pull_request: true, user: this.login })
+            .number,
+      })
+      if (handled) return
+      return send(404, { message: 'Not Found' })
     }
 
     const m = /^\/repos\/([^/]+)\/([^/]+)(\/issues(?:\/(\d+)(\/comments)?)?)?$/.exec(url.pathname)

@@ -2,6 +2,7 @@
 // loads nothing heavy: the Octokit-backed implementation (client.ts) is
 // imported only when a command connects.
 
+import type { CheckRun, Comparison, MergeResult, Pull, Review, StatusContext } from './pulls.js'
 import type { RetryReport } from './retry.js'
 import type { Issue, RateLimit, RepoInfo } from './shapes.js'
 
@@ -53,6 +54,26 @@ export interface GitHubClient {
     opts: { marker: string; tally?: Tally },
   ): Promise<{ issue: Issue; adopted: boolean }>
   updateIssue(fullName: string, number: number, fields: IssueWrite, opts?: { tally?: Tally }): Promise<Issue>
+  /** Pull requests (state open, closed or all), optionally of one head (`owner:branch`), newest first. */
+  listPulls(fullName: string, opts: { state: 'open' | 'closed' | 'all'; head?: string }): Promise<Pull[]>
+  pull(fullName: string, number: number): Promise<Pull>
+  reviews(fullName: string, number: number): Promise<Review[]>
+  /** The check runs of a commit (every page). */
+  checkRuns(fullName: string, sha: string): Promise<CheckRun[]>
+  /** The commit statuses of a commit (the combined status's contexts). */
+  statuses(fullName: string, sha: string): Promise<StatusContext[]>
+  /** `base...head`: how far head is ahead of and behind base, and head's commits base lacks. */
+  compare(fullName: string, base: string, head: string): Promise<Comparison>
+  createPull(
+    fullName: string,
+    fields: { title: string; body: string; head: string; base: string; draft: boolean },
+  ): Promise<Pull>
+  /** Merge, only if the head is still `sha` (GitHub answers 409 otherwise, 405 when it cannot merge). */
+  mergePull(
+    fullName: string,
+    number: number,
+    opts: { method: 'merge' | 'squash' | 'rebase'; sha: string },
+  ): Promise<MergeResult>
   /** The quota GitHub reported with its latest answer (null before the first). */
   quota(): Quota | null
   /** What the retry policy has spent so far. */

@@ -20,6 +20,16 @@ import { isoSeconds } from '../../base/time.js'
 import type { GitHubClient, Quota, Tally } from './api.js'
 import { BadResponseError, classify } from './failure.js'
 import { guardedFetch } from './guardedfetch.js'
+import {
+  checkRunsOf,
+  comparisonOf,
+  mergeResultOf,
+  type Pull,
+  pullListOf,
+  pullOf,
+  reviewListOf,
+  statusesOf,
+} from './pulls.js'
 import { maskIssue, maskSecrets } from './redact.js'
 import { Retrier, type RetryReport, type RetrySettings } from './retry.js'
 import {
@@ -36,6 +46,7 @@ import {
 
 export type { GitHubClient, Quota } from './api.js'
 export { Tally } from './api.js'
+export type { CheckRun, Comparison, MergeResult, Pull, Review, StatusContext } from './pulls.js'
 export type { Issue, RateLimit, RepoInfo, RetryReport, RetrySettings }
 
 export interface ClientOptions {
@@ -226,6 +237,84 @@ export function createClient(opts: ClientOptions): GitHubClient {
             },
           },
         )
+      }),
+    listPulls: (fullName, o) =>
+      call(`listing the pull requests of ${fullName}`, async () => {
+        const out: Pull[] = []
+        const trail = new PageTrail()
+        for await (const page of octokit.paginate.iterator('GET /repos/{owner}/{repo}/pulls', {
+          ...splitRepo(fullName),
+          state: o.state,
+          per_page: 100,
+          ...(o.head === undefined ? {} : { head: o.head }),
+        })) {
+          out.push(...pullListOf(page.data, page.status, secrets))
+          trail.check(page.url, page.headers.link, page.data, page.status)
+        }
+        return out
+      }),
+    pull: (fullName, number) =>
+      call(`reading pull request #${number} of ${fullName}`, async () => {
+        const r = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+          ...splitRepo(fullName),
+          pull_number: number,
+        })
+        return pullOf(r.data, r.status, secrets)
+      }),
+    reviews: (fullName, number) =>
+      call(`reading the reviews of pull request #${number}`, async () => {
+        const r = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+          ...splitRepo(fullName),
+          pull_number: number,
+          per_page: 100,
+        })
+        return reviewListOf(r.data, r.status, secrets)
+      }),
+    checkRuns: (fullName, sha) =>
+      call(`reading the check runs of ${sha.slice(0, 12)}`, async () => {
+        const r = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+          ...splitRepo(fullName),
+          ref: sha,
+          per_page: 100,
+        })
+        return checkRunsOf(r.data, r.status, secrets)
+      }),
+    statuses: (fullName, sha) =>
+      call(`reading the commit status of ${sha.slice(0, 12)}`, async () => {
+        const r = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/status', {
+          ...splitRepo(fullName),
+          ref: sha,
+        })
+        return statusesOf(r.data, r.status, secrets)
+      }),
+    compare: (fullName, base, head) =>
+      call(`comparing ${base}...${head} in ${fullName}`, async () => {
+        const r = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+          ...splitRepo(fullName),
+          basehead: `${base}...${head}`,
+        })
+        return comparisonOf(r.data, r.status, secrets)
+      }),
+    createPull: (fullName, fields) =>
+      call(`opening a pull request in ${fullName}`, async () => {
+        // Sent once: a second create after a doubt would be refused by GitHub anyway (one open PR per head).
+        const r = await octokit.request('POST /repos/{owner}/{repo}/pulls', {
+          ...splitRepo(fullName),
+          ...fields,
+          request: { dacli: new Tag(true, undefined) },
+        })
+        return pullOf(r.data, r.status, secrets)
+      }),
+    mergePull: (fullName, number, o) =>
+      call(`merging pull request #${number} of ${fullName}`, async () => {
+        const r = await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {
+          ...splitRepo(fullName),
+          pull_number: number,
+          merge_method: o.method,
+          sha: o.sha,
+          request: { dacli: new Tag(true, undefined) },
+        })
+        return mergeResultOf(r.data, r.status)
       }),
     updateIssue: (fullName, number, fields, o) =>
       call(`updating issue #${number} of ${fullName}`, async () => {

@@ -1,0 +1,158 @@
+// Opening and landing a task's pull request. Open: push the task's branch (system git) and open a pull request
+// whose body holds the task's summary, criteria and marker — or reuse the open one for that branch. Land: only
+// when the diagnosis says ready; merge with a lease on the head GitHub showed; then close the task through
+// `task done`'s own rules, its landing checked against the merge commit on the fetched base.
+
+import { fetchBranch, hasCommit, pushBranch } from '../../adapters/git/branches.js'
+import { trunkOf } from '../../adapters/git/worktree.js'
+import type { MergeResult, Pull } from '../../adapters/github/client.js'
+import { cmd } from '../../base/commands.js'
+import { ConflictError, FailureError, RefusedError, UsageError } from '../../base/errors.js'
+import type { Identity, TaskRecord } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { Arbitration } from '../claims/arbiter.js'
+import { connect } from '../github/connect.js'
+import type { GithubContext } from '../github/context.js'
+import { markerOf } from '../github/projection.js'
+import { type Change, doneTask } from '../task/lifecycle.js'
+import { branchOf, type Diagnosed, diagnoseWith, locate, repoOf } from './pulls.js'
+
+export type MergeMethod = 'merge' | 'squash' | 'rebase'
+
+export interface Opened {
+  task: TaskRecord
+  repo: string
+  action: 'opened' | 'reused'
+  pushed: 'pushed' | 'up-to-date' | null
+  pull: Pull
+}
+
+/** The pull request body: the task's why, its context, its criteria, and the marker that finds it again. */
+export function pullBody(t: TaskRecord, wsId: string): string {
+  const parts: string[] = []
+  if (t.so_that !== null) parts.push(`So that ${t.so_that}`)
+  if (t.context !== null && t.context.trim() !== '') parts.push(t.context.trim())
+  if (t.acceptance.length > 0) {
+    parts.push(['## Acceptance', ...t.acceptance.map((a) => `- [${a.checked ? 'x' : ' '}] ${a.text}`)].join('\n'))
+  }
+  parts.push(`Task ${qualifiedRef(t)} (${t.id})`)
+  parts.push(markerOf(t.id, wsId))
+  return parts.join('\n\n')
+}
+
+const baseName = (trunk: string) => trunk.replace(/^origin\//, '')
+
+export async function openPull(
+  ctx: GithubContext,
+  ref: string,
+  opts: { base?: string; draft: boolean; branch?: string },
+): Promise<Opened> {
+  const store = await ctx.store()
+  const t = await store.readTask(ref)
+  const branch = opts.branch ?? branchOf(t)
+  if (branch !== null && (branch.startsWith('-') || /[\s\u0000-\u001f:]/.test(branch))) {
+    throw new UsageError(`"${branch}" is not a branch name`)
+  }
+  const repo = await repoOf(ctx, t.project)
+  const s = await connect(ctx, { requireToken: true })
+  // Never a duplicate: the task's open pull request (by its branch, a link, or its marker) is reused.
+  const owner = repo.split('/')[0] as string
+  const byBranch =
+    branch === null ? [] : await s.client.listPulls(repo, { state: 'open', head: `${owner}:${branch}` })
+  const found = byBranch[0] ?? (await locate(s.client, repo, t)).pull
+  if (found !== undefined && found !== null && found.state === 'open') {
+    return { task: t, repo, action: 'reused', pushed: null, pull: found }
+  }
+  if (branch === null) {
+    throw new UsageError(`${qualifiedRef(t)} has no branch: give it a worktree, or name the branch`, {
+      details: { task: t.id },
+      next: [cmd(`worktree add ${qualifiedRef(t)}`), cmd(`pr open ${qualifiedRef(t)} --branch <branch>`)],
+    })
+  }
+  const git = store.git
+  if (git === null) throw new FailureError('not inside a git repository: cannot push the branch')
+  const pushed = await pushBranch(git, store.env, 'origin', branch)
+  const trunk = opts.base ?? baseName((await trunkOf(git, store.env))?.name ?? 'main')
+  const pull = await s.client.createPull(repo, {
+    title: t.title,
+    body: pullBody(t, store.config.id),
+    head: branch,
+    base: trunk,
+    draft: opts.draft,
+  })
+  return { task: t, repo, action: 'opened', pushed, pull }
+}
+
+export interface Landed {
+  task: TaskRecord
+  repo: string
+  diagnosed: Diagnosed
+  /** The pull request as it stands after the merge. */
+  pull: Pull
+  merge: { method: MergeMethod; sha: string } | null
+  change: Change
+}
+
+export async function landPull(
+  ctx: GithubContext,
+  ref: string,
+  who: Identity,
+  opts: { method: MergeMethod; arbitration?: Arbitration; notReady: (d: Diagnosed) => Record<string, unknown> },
+): Promise<Landed> {
+  const store = await ctx.store()
+  const t = await store.readTask(ref)
+  const repo = await repoOf(ctx, t.project)
+  const s = await connect(ctx, { requireToken: true })
+  const d = await diagnoseWith(s, repo, t)
+  const pull = d.located.pull
+  if (pull === null || (d.diagnosis.code !== 'ready' && d.diagnosis.code !== 'merged')) {
+    throw new RefusedError(
+      'not_ready',
+      `${qualifiedRef(t)}'s pull request is not ready to land: ${d.diagnosis.code} — do not retry unchanged`,
+      { details: { diagnosis: opts.notReady(d) }, next: d.diagnosis.next_actions },
+    )
+  }
+  let merge: Landed['merge'] = null
+  let sha = pull.merge_commit_sha
+  if (d.diagnosis.code === 'ready') {
+    const m = await mergeLeased(s.client.mergePull.bind(s.client), repo, pull, opts.method, qualifiedRef(t))
+    merge = { method: opts.method, sha: m.sha }
+    sha = m.sha
+  }
+  // The close: `task done`'s rules, its landing checked on the merge commit as the base now has it.
+  const git = store.git
+  let landing: { branch?: string; into?: string } = {}
+  if (git !== null && sha !== null) {
+    const fetched = await fetchBranch(git, store.env, 'origin', pull.base.ref)
+    if (fetched !== null && (await hasCommit(git, store.env, sha))) landing = { branch: sha, into: `origin/${pull.base.ref}` }
+  }
+  const change = await doneTask(store, qualifiedRef(t), who, {
+    ...landing,
+    ...(opts.arbitration === undefined ? {} : { arbitration: opts.arbitration }),
+  })
+  const after = merge === null ? pull : { ...pull, state: 'closed' as const, merged: true, merge_commit_sha: merge.sha }
+  return { task: change.task, repo, diagnosed: d, pull: after, merge, change }
+}
+
+async function mergeLeased(
+  merge: (repo: string, n: number, o: { method: MergeMethod; sha: string }) => Promise<MergeResult>,
+  repo: string,
+  pull: Pull,
+  method: MergeMethod,
+  ref: string,
+): Promise<MergeResult> {
+  try {
+    return await merge(repo, pull.number, { method, sha: pull.head.sha })
+  } catch (e) {
+    const status = (e as { details?: { status?: unknown } }).details?.status
+    if (status === 409 || status === 405) {
+      throw new ConflictError(
+        status === 409
+          ? `#${pull.number}'s head moved since it was diagnosed: nothing was merged`
+          : `GitHub would not merge #${pull.number} (405): its state changed since it was diagnosed`,
+        { details: { pr: pull.number, status }, next: [cmd(`pr diagnose ${ref}`)], cause: e },
+      )
+    }
+    throw e
+  }
+}

@@ -1,0 +1,49 @@
+import { arg, defineCommand } from '../../clikit/command.js'
+import { oneOf } from '../../clikit/flags.js'
+import { arbitrationOf } from '../../domain/claims/arbiter.js'
+import { landPull } from '../../domain/delivery/prchange.js'
+import { diagnosisDoc, prBrief, taskBrief } from './docs.js'
+import type { PrChangeDocT } from './json.js'
+
+const METHODS = ['merge', 'squash', 'rebase'] as const
+
+export const land = defineCommand({
+  path: 'pr land',
+  summary: "Merge a task's pull request when it is ready, then close the task as `task done` would",
+  description:
+    "Diagnoses the pull request first (as `pr diagnose`): anything but ready is refused (exit 3, policy not_ready, the diagnosis in details) and nothing is merged. Ready: merges it with --method (default merge) on condition that its head is still the commit diagnosed (a head that moved, or a state that changed, is exit 5 with nothing merged), fetches the base from origin, and closes the task through `task done`'s rules — the criteria must be checked, and the landing is checked on the merge commit, logged `landed <sha>`. A pull request already merged is not merged again: the task is just closed. Needs a token.",
+  args: [arg('ref', 'the task')],
+  flags: {
+    method: oneOf(METHODS, 'how GitHub merges it', { defaultText: 'merge' }),
+  },
+  json: 'pr-change/v1',
+  mutates: true,
+  idempotent: true,
+  examples: ['dacli pr land alpha/7', 'dacli pr land alpha/7 --method squash --json'],
+  async run(ctx, input) {
+    const store = await ctx.store()
+    const now = ctx.now()
+    const l = await landPull(ctx, input.args.ref, await ctx.identity(), {
+      method: input.flags.method ?? 'merge',
+      arbitration: arbitrationOf(store, ctx.env, {}),
+      notReady: (d) => diagnosisDoc(d, now),
+    })
+    const landedLine = [...l.task.log].reverse().find((e) => e.verb === 'landed')
+    const data: PrChangeDocT = {
+      schema: 'pr-change/v1',
+      version: 1,
+      task: taskBrief(l.task),
+      repository: l.repo,
+      action: 'merged',
+      pushed: null,
+      pr: prBrief(l.pull),
+      merge: l.merge,
+      task_status: l.task.status,
+      landed: landedLine === undefined ? null : (landedLine.details.split(' ')[0] ?? null),
+    }
+    return {
+      data,
+      text: `${l.merge === null ? 'already merged' : `merged (${l.merge.method}) as ${l.merge.sha.slice(0, 12)}`}: #${data.pr.number}; ${data.task.ref} is ${l.task.status} (${l.change.outcome})`,
+    }
+  },
+})

@@ -1,0 +1,46 @@
+import { arg, defineCommand } from '../../clikit/command.js'
+import { bool, str } from '../../clikit/flags.js'
+import { openPull } from '../../domain/delivery/prchange.js'
+import { prBrief, taskBrief } from './docs.js'
+import type { PrChangeDocT } from './json.js'
+
+export const open = defineCommand({
+  path: 'pr open',
+  summary: "Open a pull request from the task's branch (pushing it first), or reuse the open one",
+  description:
+    "Pushes the task's branch (its worktree's, or --branch) to origin with the system git, then opens a pull request into --base (default: trunk — the origin remote's HEAD, else main) titled with the task's title; the body holds the task's why, context, acceptance criteria and its marker, so `pr diagnose` finds the pull request again by its body too. An open pull request for the branch is reused (action reused, nothing pushed), never duplicated. Needs a token (GH_TOKEN, GITHUB_TOKEN or `gh auth token`); writes nothing in the workspace.",
+  args: [arg('ref', 'the task')],
+  flags: {
+    base: str('the branch to merge into', { valueName: 'BRANCH', defaultText: 'trunk' }),
+    branch: str("the branch holding the task's work", { valueName: 'NAME', defaultText: "the task's worktree branch" }),
+    draft: bool('open it as a draft'),
+  },
+  json: 'pr-change/v1',
+  mutates: true,
+  idempotent: true,
+  examples: ['dacli pr open alpha/7', 'dacli pr open alpha/7 --base release --draft'],
+  async run(ctx, input) {
+    const f = input.flags
+    const o = await openPull(ctx, input.args.ref, {
+      draft: f.draft === true,
+      ...(f.base === undefined ? {} : { base: f.base }),
+      ...(f.branch === undefined ? {} : { branch: f.branch }),
+    })
+    const data: PrChangeDocT = {
+      schema: 'pr-change/v1',
+      version: 1,
+      task: taskBrief(o.task),
+      repository: o.repo,
+      action: o.action,
+      pushed: o.pushed,
+      pr: prBrief(o.pull),
+      merge: null,
+      task_status: o.task.status,
+      landed: null,
+    }
+    return {
+      data,
+      text: `${o.action} #${o.pull.number} ${o.pull.url} (${o.pull.head.ref} → ${o.pull.base.ref})${o.pushed === null ? '' : `; branch ${o.pushed}`}`,
+    }
+  },
+})

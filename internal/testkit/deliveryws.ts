@@ -1,0 +1,57 @@
+// A workspace for delivery tests: the GitHub workspace (project `alpha` linked to acme/widgets on the fake), a
+// commit on main, and a bare `origin` repository that also backs the fake's acme/widgets — so the fake's pull
+// requests read real heads, compute mergeability from real merges, and merge for real.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { type GitHubWorkspace, githubWorkspace } from './ghworkspace.js'
+import { git, tempDir } from './ws.js'
+
+export const REPO = 'acme/widgets'
+
+export interface DeliveryWorkspace extends GitHubWorkspace {
+  /** The bare repository behind `origin` and the fake's acme/widgets. */
+  origin: string
+  /** Add a task to `alpha` with one criterion; its qualified reference. */
+  task(title: string): Promise<string>
+  /** Give the task a worktree (`dacli worktree add`); its absolute path and branch. */
+  worktree(ref: string): Promise<{ dir: string; branch: string }>
+  /** Commit a file in a work tree; the new commit's sha. */
+  commit(dir: string, file: string, text: string, subject?: string): string
+  /** Push a branch of a work tree to origin. */
+  push(dir: string, branch: string): void
+}
+
+export async function deliveryWorkspace(): Promise<DeliveryWorkspace> {
+  const w = await githubWorkspace()
+  const root = w.ws.root
+  const origin = tempDir('dacli-origin-')
+  git(origin, 'init', '-q', '--bare', '-b', 'main')
+  fs.writeFileSync(path.join(root, 'README.md'), 'widgets\n')
+  git(root, 'add', 'README.md')
+  git(root, 'commit', '-q', '-m', 'init')
+  git(root, 'remote', 'add', 'origin', origin)
+  git(root, 'push', '-q', 'origin', 'main')
+  git(root, 'remote', 'set-head', 'origin', 'main')
+  w.gh.useGit(REPO, origin)
+  const commit = (dir: string, file: string, text: string, subject = `Change ${file}`) => {
+    fs.writeFileSync(path.join(dir, file), text)
+    git(dir, 'add', file)
+    git(dir, 'commit', '-q', '-m', subject)
+    return git(dir, 'rev-parse', 'HEAD').trim()
+  }
+  return {
+    ...w,
+    origin,
+    async task(title) {
+      const r = (await w.ws.dacli('task', 'add', title, '--project', 'alpha', '--accept', 'it works', '--force', '--json')).expectExit(0)
+      return r.json.ref as string
+    },
+    async worktree(ref) {
+      const r = (await w.ws.dacli('worktree', 'add', ref, '--json')).expectExit(0)
+      return { dir: path.resolve(root, r.json.path), branch: r.json.branch }
+    },
+    commit,
+    push: (dir, branch) => void git(dir, 'push', '-q', 'origin', branch),
+  }
+}
