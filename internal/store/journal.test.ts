@@ -2,8 +2,15 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { spawnBin, workspace } from '../testkit/ws.js'
-import { appendChange } from './journal.js'
-import { formatCursor, headCursor, journalFile, parseCursor, readChanges, validateCursor } from './journal.js'
+import {
+  appendChange,
+  formatCursor,
+  headCursor,
+  journalFile,
+  parseCursor,
+  readChanges,
+  validateCursor,
+} from './journal.js'
 
 const dirOf = (root: string) => path.join(root, '.dacli')
 

@@ -131,7 +131,11 @@ function readHeader(file: string): Header | null {
     const n = fs.readSync(fd, buf, 0, buf.length, 0)
     const nl = buf.subarray(0, n).indexOf(10)
     if (nl < 0) return null
-    const h = JSON.parse(buf.subarray(0, nl).toString('utf8')) as { journal?: unknown; tag?: unknown; segment?: unknown }
+    const h = JSON.parse(buf.subarray(0, nl).toString('utf8')) as {
+      journal?: unknown
+      tag?: unknown
+      segment?: unknown
+    }
     if (h.journal !== HEADER_KIND || typeof h.tag !== 'string' || !TAG_RE.test(h.tag)) return null
     const segment = h.segment === undefined ? 0 : h.segment
     if (typeof segment !== 'number' || !Number.isSafeInteger(segment) || segment < 0) return null
@@ -308,7 +312,8 @@ export function readChanges(dir: string, from: Cursor, max = 10_000): { changes:
     const seg = segmentFile(dir, current, segment)
     if (seg === null) break
     const got = readLines(seg.file, Math.max(byteOf(at), seg.start), max - changes.length)
-    for (const { entry, end } of got.lines) changes.push({ ...entry, cursor: formatCursor(cursorAt(from.tag, segment, end)) })
+    for (const { entry, end } of got.lines)
+      changes.push({ ...entry, cursor: formatCursor(cursorAt(from.tag, segment, end)) })
     at = cursorAt(from.tag, segment, got.end)
     if (segment >= current.segment || changes.length >= max || !got.atEnd) break
     // A sealed segment read to its end: on to the next one, from just after its header.

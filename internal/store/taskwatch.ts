@@ -56,7 +56,10 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean } = {}
   const projectsDir = path.join(dir, 'projects')
   /** A folder above the status folders: what changes in it may be a folder to watch. */
   const upper = (d: string) => {
-    const depth = path.relative(projectsDir, d).split(path.sep).filter((x) => x !== '').length
+    const depth = path
+      .relative(projectsDir, d)
+      .split(path.sep)
+      .filter((x) => x !== '').length
     return depth < 2 || (depth === 2 && path.basename(d) === 'tasks')
   }
   const rescanSoon = () => {

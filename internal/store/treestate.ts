@@ -117,8 +117,8 @@ export class TreeState {
     const b = this.find(this.reported, id)
     if (b !== null) this.reported.get(b.summary.project)?.delete(id)
     if (a !== null) {
-      let m = this.reported.get(a.summary.project)
-      if (m === undefined) this.reported.set(a.summary.project, (m = new Map()))
+      const m = this.reported.get(a.summary.project) ?? new Map<string, Seen>()
+      this.reported.set(a.summary.project, m)
       m.set(id, a)
     }
     if (a === null) return b === null ? null : deleted(b.summary)
@@ -149,7 +149,8 @@ export class TreeState {
   }
 }
 
-const same = (a: Seen, b: Seen | undefined) => b !== undefined && a.stamp === b.stamp && a.summary.path === b.summary.path
+const same = (a: Seen, b: Seen | undefined) =>
+  b !== undefined && a.stamp === b.stamp && a.summary.path === b.summary.path
 
 function compare(b: Seen | null, a: Seen): TreeChange | null {
   const t = a.summary

@@ -64,7 +64,8 @@ async function watcher(cwd: string, env: Record<string, string> = {}) {
       for (;;) {
         const hit = events.slice(from).find((x) => want(x.e))
         if (hit !== undefined) return { e: hit.e, ms: hit.t - t0, from, t0 }
-        if (Date.now() > deadline) throw new Error(`no matching event; got ${JSON.stringify(events.slice(from))}; stderr: ${stderr}`)
+        if (Date.now() > deadline)
+          throw new Error(`no matching event; got ${JSON.stringify(events.slice(from))}; stderr: ${stderr}`)
         await sleep(10)
       }
     },

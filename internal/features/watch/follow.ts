@@ -111,7 +111,8 @@ export async function followTree(store: Store, opts: { platform: string; poll: b
       const ready: TreeChange[] = []
       for (const [id, p] of pending) {
         if (held(id, p.project) && now - p.seen < MAX_HOLD_MS) p.free = false
-        else if (!p.free) p.free = true // the journal is read once more before it is called external
+        else if (!p.free)
+          p.free = true // the journal is read once more before it is called external
         else if (now - p.seen >= HOLD_MS) {
           pending.delete(id)
           const change = tree.settle(id)
