@@ -54,7 +54,9 @@ describe('globs that can share a path are always found to overlap', () => {
     fc.assert(
       fc.property(glob, path, (g, p) => {
         const got = overlapOf({ patterns: [g], paths: [] }, { patterns: [], paths: [p] }) !== null
-        expect(got).toBe(picomatch(g, { dot: true })(p) || picomatch(`${g}/**`, { dot: true })(p) && !picomatch.scan(g).isGlob)
+        expect(got).toBe(
+          picomatch(g, { dot: true })(p) || (picomatch(`${g}/**`, { dot: true })(p) && !picomatch.scan(g).isGlob),
+        )
       }),
       { numRuns: 2000 },
     )

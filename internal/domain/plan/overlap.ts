@@ -224,7 +224,8 @@ function globsMeet(a: Segment[], b: Segment[]): boolean {
 /** The static folder a glob starts from (`src/auth` of `src/auth/**`). */
 const baseOf = (glob: string) => picomatch.scan(glob).base
 
-const nested = (a: string, b: string) => a === '' || b === '' || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`)
+const nested = (a: string, b: string) =>
+  a === '' || b === '' || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`)
 
 /** Can two globs match one common path? Sound: never false when they can. */
 export function globsOverlap(a: string, b: string): boolean {

@@ -82,7 +82,10 @@ export async function editTask(
     ] as const) {
       if (delta === undefined) continue
       const before = cur[key]
-      const after = [...before.filter((x) => !delta.remove.includes(x)), ...delta.add.filter((x) => !before.includes(x))]
+      const after = [
+        ...before.filter((x) => !delta.remove.includes(x)),
+        ...delta.add.filter((x) => !before.includes(x)),
+      ]
       if (JSON.stringify(after) === JSON.stringify(before)) continue
       if (after.length === 0) e.doc.delete(key)
       else e.doc.set(key, after)

@@ -72,8 +72,7 @@ export async function loadOverlaps(
   const own = new Map<string, Footprint>()
   const anyTouches = all.some((t) => t.touches.length > 0)
   const engine = holders.length > 0 || anyTouches ? await import('../plan/overlap.js') : null
-  const footprintOf = (t: TaskSummary): Footprint =>
-    own.get(t.id) ?? { patterns: t.touches, paths: [] }
+  const footprintOf = (t: TaskSummary): Footprint => own.get(t.id) ?? { patterns: t.touches, paths: [] }
   const heldBy = (o: Overlap, h: TaskSummary, by: string, kind: HeldBy['kind']): HeldBy => ({
     id: h.id,
     ref: qualifiedRef(h),

@@ -93,7 +93,8 @@ export const next = defineCommand({
                 `held back: ${shortRef(h.ref)} — ${h.overlaps.map((o) => describeHeld(o, shortRef)).join('; ')}`,
               ),
             )
-          if (data.held_back.length > 5) out.line(out.style('dim', `held back: ${data.held_back.length - 5} more (--json)`))
+          if (data.held_back.length > 5)
+            out.line(out.style('dim', `held back: ${data.held_back.length - 5} more (--json)`))
         }
         if (data.ready.length === 0) {
           out.line(data.explanation ?? 'nothing is ready')

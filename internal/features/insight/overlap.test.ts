@@ -59,7 +59,17 @@ describe('touches on tasks', () => {
       ;(await ws.dacli('task', 'add', 'Other', '--project', 'api', '--touches', bad)).expectExit(2)
     }
     expect(ws.snapshot()).toEqual(before)
-    await ws.ok('task', 'edit', 'api/1', '--remove-touches', 'lib/x.ts', '--remove-touches', 'src/auth/**', '--remove-touches', '*.ts')
+    await ws.ok(
+      'task',
+      'edit',
+      'api/1',
+      '--remove-touches',
+      'lib/x.ts',
+      '--remove-touches',
+      'src/auth/**',
+      '--remove-touches',
+      '*.ts',
+    )
     expect(ws.file(file)).not.toMatch(/^touches:/m)
   })
 })
@@ -98,10 +108,7 @@ describe('next holds back what overlaps work in progress', () => {
     const human = (await ws.ok('next', { as: b })).stdout
     expect(human).toContain('held back: api/2 — overlaps api/1 on src/auth/**')
     // The holder itself is not held back by its own work.
-    expect(refs((await ws.ok('next', '--json', { as: a })).json.ready)).toEqual([
-      'api/2',
-      'api/3',
-    ])
+    expect(refs((await ws.ok('next', '--json', { as: a })).json.ready)).toEqual(['api/2', 'api/3'])
     // overview offers only what is free, and counts the rest.
     const ov = (await ws.ok('overview', '--json', { as: b })).json
     expectValid(ov)
@@ -116,7 +123,10 @@ describe('next holds back what overlaps work in progress', () => {
     await add(ws, 'Three', 'src/**/*.md')
     const doc = (await ws.ok('next', '--parallel', '3', '--json')).json
     expect(refs(doc.ready)).toEqual(['api/1', 'api/3'])
-    expect(doc.held_back[0]).toMatchObject({ ref: 'api/002-two', reason: 'overlaps api/001-one (proposed above) on src/**/*.ts' })
+    expect(doc.held_back[0]).toMatchObject({
+      ref: 'api/002-two',
+      reason: 'overlaps api/001-one (proposed above) on src/**/*.ts',
+    })
     expect(doc.held_back[0].overlaps[0]).toMatchObject({ kind: 'proposed', holder: 'this answer' })
   })
 
@@ -137,9 +147,7 @@ describe('next holds back what overlaps work in progress', () => {
     commitStore(ws)
     const claimed = (await ws.ok('task', 'claim', 'api/1', '--worktree', '--json', { as: a })).json
     const dir = claimed.worktree.path as string
-    expect(refs((await ws.ok('next', '--json', { as: b })).json.ready)).toEqual([
-      'api/2',
-    ])
+    expect(refs((await ws.ok('next', '--json', { as: b })).json.ready)).toEqual(['api/2'])
     fs.mkdirSync(path.join(dir, 'lib', 'ledger'), { recursive: true })
     fs.writeFileSync(path.join(dir, 'lib', 'ledger', 'post.ts'), 'export {}\n')
     git(dir, 'add', '.')
@@ -166,10 +174,16 @@ describe('task claim of an overlapping task', () => {
       'api/002-rate-limit-login overlaps api/001-harden-login on src/auth/**: not claimed (--exclusive)',
     )
     expect(refused.error.details.overlaps).toEqual([
-      { id: expect.any(String), ref: 'api/001-harden-login', holder: aId, paths: ['src/auth/**'], touches: ['src/auth/login.ts'] },
+      {
+        id: expect.any(String),
+        ref: 'api/001-harden-login',
+        holder: aId,
+        paths: ['src/auth/**'],
+        touches: ['src/auth/login.ts'],
+      },
     ])
     expect(ws.snapshot()).toEqual(before)
-    const warned = (await ws.ok('task', 'claim', 'api/2', '--json', { as: b }))
+    const warned = await ws.ok('task', 'claim', 'api/2', '--json', { as: b })
     expectValid(warned.json)
     expect(warned.json.outcome).toBe('changed')
     expect(warned.json.details.overlaps[0]).toMatchObject({ ref: 'api/001-harden-login', paths: ['src/auth/**'] })
@@ -181,7 +195,17 @@ describe('task claim of an overlapping task', () => {
 })
 
 describe('property: agents asking next in turn never receive overlapping tasks', () => {
-  const POOL = ['src/**', 'src/auth/**', 'src/auth/login.ts', 'src/*.ts', 'docs/**', 'docs/*.md', 'lib/{a,b}/**', 'lib/a/x.ts', 'README.md']
+  const POOL = [
+    'src/**',
+    'src/auth/**',
+    'src/auth/login.ts',
+    'src/*.ts',
+    'docs/**',
+    'docs/*.md',
+    'lib/{a,b}/**',
+    'lib/a/x.ts',
+    'README.md',
+  ]
   test('random touches sets, two agents taking turns', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -198,7 +222,8 @@ describe('property: agents asking next in turn never receive overlapping tasks',
             const me = turn % 2 === 0 ? 'a' : 'b'
             const other = me === 'a' ? 'b' : 'a'
             const doc = (await ws.ok('next', '--json', { as: tokens[me] as string })).json
-            const free = (s: string[]) => !(held[other] ?? []).some((h) => h.some((x) => s.some((y) => entriesOverlap(x, y))))
+            const free = (s: string[]) =>
+              !(held[other] ?? []).some((h) => h.some((x) => s.some((y) => entriesOverlap(x, y))))
             if (doc.ready.length === 0) {
               // Nothing offered: then every task still open overlaps the other agent's work.
               const list = (await ws.ok('task', 'list', '--status', 'open', '--json')).json.tasks as { seq: number }[]

@@ -38,16 +38,19 @@ export const claim = defineCommand({
     const store = await ctx.store()
     const who = await ctx.identity()
     const { task: target } = await store.load(input.args.ref)
-    const overlaps = await (
-      await loadOverlaps(store, ctx.env, who.id, claimedElsewhere(store, ctx.now()))
-    ).against(target)
+    const overlaps = await (await loadOverlaps(store, ctx.env, who.id, claimedElsewhere(store, ctx.now()))).against(
+      target,
+    )
     const found = overlaps.map((o) => ({ id: o.id, ref: o.ref, holder: o.holder, paths: o.paths, touches: o.touches }))
     if (overlaps.length > 0 && input.flags.exclusive === true) {
       throw new ConflictError(
         `${qualifiedRef(target)} ${overlaps.map((o) => describeHeld(o)).join('; ')}: not claimed (--exclusive)`,
         {
           details: { overlaps: found },
-          next: [`dacli next (it offers tasks that overlap nothing in progress)`, 'claim it without --exclusive to work alongside'],
+          next: [
+            `dacli next (it offers tasks that overlap nothing in progress)`,
+            'claim it without --exclusive to work alongside',
+          ],
         },
       )
     }

@@ -45,7 +45,10 @@ export const edit = defineCommand({
     const context = input.flags.context
     const ifVersion = input.flags['if-version']
     const f = input.flags
-    const touches = { add: await checkTouches(f.touches), remove: await checkTouches(f['remove-touches'], '--remove-touches') }
+    const touches = {
+      add: await checkTouches(f.touches),
+      remove: await checkTouches(f['remove-touches'], '--remove-touches'),
+    }
     const labels = { add: checkLabels(f.label), remove: checkLabels(f['remove-label'], '--remove-label') }
     const milestone = checkMilestoneFlag(f.milestone)
     if (milestone !== undefined && f['clear-milestone'] === true)
