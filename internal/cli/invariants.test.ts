@@ -185,7 +185,11 @@ beforeAll(async () => {
   rwId = JSON.parse((await base.ws.dacli('whoami', '--json', { as: base.rw })).stdout).id
   ;(await base.ws.dacli('github', 'link', 'alpha', '--repo', 'acme/widgets', { env: env() })).expectExit(0)
   const fourth = (await base.ws.dacli('task', 'show', 'alpha/4', '--json')).json.id
-  gh.addPull('acme/widgets', { title: 'Fourth ready job', head: 'feature/fourth', body: `<!-- dacli:${fourth} ws:X -->` })
+  gh.addPull('acme/widgets', {
+    title: 'Fourth ready job',
+    head: 'feature/fourth',
+    body: `<!-- dacli:${fourth} ws:X -->`,
+  })
   const wt = (await base.ws.dacli('worktree', 'add', 'alpha/2', '--base', 'dacli/record', '--json')).expectExit(0)
   fs.rmSync(wt.json.path, { recursive: true, force: true })
 })

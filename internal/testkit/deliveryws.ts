@@ -44,7 +44,9 @@ export async function deliveryWorkspace(): Promise<DeliveryWorkspace> {
     ...w,
     origin,
     async task(title) {
-      const r = (await w.ws.dacli('task', 'add', title, '--project', 'alpha', '--accept', 'it works', '--force', '--json')).expectExit(0)
+      const r = (
+        await w.ws.dacli('task', 'add', title, '--project', 'alpha', '--accept', 'it works', '--force', '--json')
+      ).expectExit(0)
       return r.json.ref as string
     },
     async worktree(ref) {

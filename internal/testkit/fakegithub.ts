@@ -18,7 +18,7 @@ import {
   shaOf,
 } from './fakepulls.js'
 
-export type { Chaos, Fault, FakeCheck, FakePull, FakeReview, PullState }
+export type { Chaos, FakeCheck, FakePull, FakeReview, Fault, PullState }
 export type Visibility = 'public' | 'private' | 'internal'
 
 export interface FakeIssue {
@@ -301,7 +301,8 @@ export class FakeGitHub {
     const pm = /^\/repos\/([^/]+)\/([^/]+)(\/(?:pulls|commits|compare)(?:\/.*)?)$/.exec(url.pathname)
     if (pm) {
       const prRepo = this.repos.get(`${pm[1]}/${pm[2]}`.toLowerCase())
-      if (prRepo === undefined || (!authed && prRepo.visibility !== 'public')) return send(404, { message: 'Not Found' })
+      if (prRepo === undefined || (!authed && prRepo.visibility !== 'public'))
+        return send(404, { message: 'Not Found' })
       const host = req.headers.host ?? `127.0.0.1:${this.port}`
       const handled = handlePulls({
         state: prRepo.pr,

@@ -204,7 +204,8 @@ export function handlePulls(c: PullRequestContext): boolean {
       send(404, { message: 'Not Found' })
       return true
     }
-    const lines = s.gitDir === null ? '' : gitTry(s.gitDir, 'log', '--reverse', '--format=%H%x09%s', `${base}..${head}`).out
+    const lines =
+      s.gitDir === null ? '' : gitTry(s.gitDir, 'log', '--reverse', '--format=%H%x09%s', `${base}..${head}`).out
     const commits = lines
       .split('\n')
       .filter(Boolean)
@@ -214,7 +215,8 @@ export function handlePulls(c: PullRequestContext): boolean {
       })
     const ahead = count(s, `${base}..${head}`)
     const behind = count(s, `${head}..${base}`)
-    const status = ahead === 0 && behind === 0 ? 'identical' : behind === 0 ? 'ahead' : ahead === 0 ? 'behind' : 'diverged'
+    const status =
+      ahead === 0 && behind === 0 ? 'identical' : behind === 0 ? 'ahead' : ahead === 0 ? 'behind' : 'diverged'
     send(200, { status, ahead_by: ahead, behind_by: behind, total_commits: ahead, commits })
     return true
   }
@@ -235,17 +237,29 @@ export function handlePulls(c: PullRequestContext): boolean {
     if (!c.authed) return answer(send, 401, { message: 'Requires authentication' })
     const b = (c.body ?? {}) as { title?: unknown; body?: unknown; head?: unknown; base?: unknown; draft?: unknown }
     if (typeof b.title !== 'string' || typeof b.head !== 'string' || typeof b.base !== 'string') {
-      return answer(send, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'missing_field' }] })
+      return answer(send, 422, {
+        message: 'Validation Failed',
+        errors: [{ resource: 'PullRequest', code: 'missing_field' }],
+      })
     }
     const head = b.head.includes(':') ? (b.head.split(':')[1] as string) : b.head
     if (shaOf(s, head) === null || shaOf(s, b.base) === null) {
-      return answer(send, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }] })
+      return answer(send, 422, {
+        message: 'Validation Failed',
+        errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }],
+      })
     }
     if (s.pulls.some((p) => p.state === 'open' && p.head === head && p.base === b.base)) {
       return answer(send, 422, { message: `Validation Failed: A pull request already exists for ${c.owner}:${head}.` })
     }
     const body = typeof b.body === 'string' ? b.body : null
-    const p = addPullTo(s, c.newNumber(b.title, body), { title: b.title, body, head, base: b.base, draft: b.draft === true })
+    const p = addPullTo(s, c.newNumber(b.title, body), {
+      title: b.title,
+      body,
+      head,
+      base: b.base,
+      draft: b.draft === true,
+    })
     send(201, json(p))
     return true
   }

@@ -18,14 +18,22 @@ const tail = (s: string) =>
     .join('; ')
 
 /** Push a local branch to the same name on a remote. */
-export async function pushBranch(repo: GitInfo, env: Env, remote: string, branch: string): Promise<'pushed' | 'up-to-date'> {
+export async function pushBranch(
+  repo: GitInfo,
+  env: Env,
+  remote: string,
+  branch: string,
+): Promise<'pushed' | 'up-to-date'> {
   const ref = `refs/heads/${branch}`
   const r = await runGit(repo.workTree, env, ['push', '--porcelain', '--', remote, `${ref}:${ref}`], WHAT)
   const line = r.stdout.split('\n').find((l) => l.includes(`\t${ref}:${ref}\t`))
   if (r.code === 0) return line?.[0] === '=' ? 'up-to-date' : 'pushed'
-  throw new FailureError(`git push of ${branch} to ${remote} failed: ${tail(`${line ?? ''}\n${r.stderr}`) || `exit ${r.code}`}`, {
-    details: { remote, branch, git_exit_code: r.code },
-  })
+  throw new FailureError(
+    `git push of ${branch} to ${remote} failed: ${tail(`${line ?? ''}\n${r.stderr}`) || `exit ${r.code}`}`,
+    {
+      details: { remote, branch, git_exit_code: r.code },
+    },
+  )
 }
 
 /** Fetch a remote's branch into refs/remotes/<remote>/<branch>; the fetched commit, or null when it failed. */
@@ -78,14 +86,36 @@ export async function setLocalRef(repo: GitInfo, env: Env, ref: string, sha: str
 }
 
 /** Delete a remote ref with a lease on the commit it was seen at. */
-export async function deleteRemoteRef(repo: GitInfo, env: Env, remote: string, ref: string, expected: string): Promise<boolean> {
-  const r = await runGit(repo.workTree, env, ['push', '--porcelain', `--force-with-lease=${ref}:${expected}`, '--', remote, `:${ref}`], WHAT)
+export async function deleteRemoteRef(
+  repo: GitInfo,
+  env: Env,
+  remote: string,
+  ref: string,
+  expected: string,
+): Promise<boolean> {
+  const r = await runGit(
+    repo.workTree,
+    env,
+    ['push', '--porcelain', `--force-with-lease=${ref}:${expected}`, '--', remote, `:${ref}`],
+    WHAT,
+  )
   return r.code === 0
 }
 
 /** Put a remote ref back at a commit this clone has (only if the remote has no such ref now). */
-export async function restoreRemoteRef(repo: GitInfo, env: Env, remote: string, ref: string, sha: string): Promise<boolean> {
-  const r = await runGit(repo.workTree, env, ['push', '--porcelain', `--force-with-lease=${ref}:`, '--', remote, `${sha}:${ref}`], WHAT)
+export async function restoreRemoteRef(
+  repo: GitInfo,
+  env: Env,
+  remote: string,
+  ref: string,
+  sha: string,
+): Promise<boolean> {
+  const r = await runGit(
+    repo.workTree,
+    env,
+    ['push', '--porcelain', `--force-with-lease=${ref}:`, '--', remote, `${sha}:${ref}`],
+    WHAT,
+  )
   return r.code === 0
 }
 

@@ -103,7 +103,8 @@ export function pullOf(raw: unknown, status: number, secrets: readonly (string |
     draft: r.draft === true,
     merged: r.merged === true || mergedAt !== null,
     merged_at: mergedAt,
-    merge_commit_sha: typeof r.merge_commit_sha === 'string' && SHA.test(r.merge_commit_sha) ? r.merge_commit_sha : null,
+    merge_commit_sha:
+      typeof r.merge_commit_sha === 'string' && SHA.test(r.merge_commit_sha) ? r.merge_commit_sha : null,
     head: ref(r.head, 'head', n, status),
     base: ref(r.base, 'base', n, status),
     mergeable: typeof r.mergeable === 'boolean' ? r.mergeable : null,

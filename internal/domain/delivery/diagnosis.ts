@@ -120,19 +120,29 @@ export function diagnose(ref: string, f: PrFacts, taskDone: boolean): Diagnosis 
   if (p.merged) {
     return out(
       'merged',
-      [{ kind: 'merged', name: p.merge_commit_sha, detail: `${pr} was merged into ${p.base.ref}${p.merged_at ? ` at ${p.merged_at}` : ''}` }],
+      [
+        {
+          kind: 'merged',
+          name: p.merge_commit_sha,
+          detail: `${pr} was merged into ${p.base.ref}${p.merged_at ? ` at ${p.merged_at}` : ''}`,
+        },
+      ],
       taskDone ? [] : [cmd(`task done ${ref}`)],
     )
   }
   if (p.state === 'closed') {
-    return out('closed', [{ kind: 'closed', name: null, detail: `${pr} was closed without merging` }], [
-      `reopen ${pr} on GitHub, or open a new one: ${cmd(`pr open ${ref}`)}`,
-    ])
+    return out(
+      'closed',
+      [{ kind: 'closed', name: null, detail: `${pr} was closed without merging` }],
+      [`reopen ${pr} on GitHub, or open a new one: ${cmd(`pr open ${ref}`)}`],
+    )
   }
   if (p.draft) {
-    return out('draft', [{ kind: 'draft', name: null, detail: `${pr} is a draft` }], [
-      `mark ${pr} ready for review on GitHub`,
-    ])
+    return out(
+      'draft',
+      [{ kind: 'draft', name: null, detail: `${pr} is a draft` }],
+      [`mark ${pr} ready for review on GitHub`],
+    )
   }
   if (p.mergeable === false || p.mergeable_state === 'dirty') {
     return out(
@@ -146,21 +156,35 @@ export function diagnose(ref: string, f: PrFacts, taskDone: boolean): Diagnosis 
     return out(
       'stale_base',
       missing.length > 0
-        ? missing.map((c) => ({ kind: 'missing_commit', name: c.sha, detail: `${p.base.ref} has ${c.sha.slice(0, 12)} ${c.subject}` }))
+        ? missing.map((c) => ({
+            kind: 'missing_commit',
+            name: c.sha,
+            detail: `${p.base.ref} has ${c.sha.slice(0, 12)} ${c.subject}`,
+          }))
         : [{ kind: 'missing_commit', name: null, detail: `${p.head.ref} is behind ${p.base.ref}` }],
       [`bring ${p.head.ref} up to date: git fetch origin && git merge origin/${p.base.ref} (or rebase), then push`],
     )
   }
-  const pendingEv: Evidence[] = checks.pending.map((n) => ({ kind: 'check_pending', name: n, detail: `${n} has not finished` }))
+  const pendingEv: Evidence[] = checks.pending.map((n) => ({
+    kind: 'check_pending',
+    name: n,
+    detail: `${n} has not finished`,
+  }))
   if (p.mergeable === null) {
-    pendingEv.push({ kind: 'mergeability_unknown', name: null, detail: 'GitHub is still computing whether it merges cleanly' })
+    pendingEv.push({
+      kind: 'mergeability_unknown',
+      name: null,
+      detail: 'GitHub is still computing whether it merges cleanly',
+    })
   }
   if (pendingEv.length > 0) return out('checks_pending', pendingEv, [cmd(`pr wait ${ref} --until ready`)])
   if (checks.failed.length > 0) {
     return out(
       'checks_failed',
       checks.failed.map((n) => ({ kind: 'check_failed', name: n, detail: `${n} failed` })),
-      [`fix what ${checks.failed.join(', ')} report${checks.failed.length === 1 ? 's' : ''}, then push to ${p.head.ref}`],
+      [
+        `fix what ${checks.failed.join(', ')} report${checks.failed.length === 1 ? 's' : ''}, then push to ${p.head.ref}`,
+      ],
     )
   }
   if (rv.changes_requested.length > 0) {
@@ -172,7 +196,11 @@ export function diagnose(ref: string, f: PrFacts, taskDone: boolean): Diagnosis 
   }
   const waitingOn = requested.filter((u) => !rv.approved.includes(u))
   if (p.mergeable_state === 'blocked' || (waitingOn.length > 0 && rv.approved.length === 0)) {
-    const ev: Evidence[] = waitingOn.map((u) => ({ kind: 'reviewer_requested', name: u, detail: `review requested from ${u}` }))
+    const ev: Evidence[] = waitingOn.map((u) => ({
+      kind: 'reviewer_requested',
+      name: u,
+      detail: `review requested from ${u}`,
+    }))
     if (ev.length === 0) {
       ev.push({
         kind: 'approval_required',

@@ -57,8 +57,7 @@ export async function openPull(
   const s = await connect(ctx, { requireToken: true })
   // Never a duplicate: the task's open pull request (by its branch, a link, or its marker) is reused.
   const owner = repo.split('/')[0] as string
-  const byBranch =
-    branch === null ? [] : await s.client.listPulls(repo, { state: 'open', head: `${owner}:${branch}` })
+  const byBranch = branch === null ? [] : await s.client.listPulls(repo, { state: 'open', head: `${owner}:${branch}` })
   const found = byBranch[0] ?? (await locate(s.client, repo, t)).pull
   if (found !== undefined && found !== null && found.state === 'open') {
     return { task: t, repo, action: 'reused', pushed: null, pull: found }
@@ -124,7 +123,8 @@ export async function landPull(
   let landing: { branch?: string; into?: string } = {}
   if (git !== null && sha !== null) {
     const fetched = await fetchBranch(git, store.env, 'origin', pull.base.ref)
-    if (fetched !== null && (await hasCommit(git, store.env, sha))) landing = { branch: sha, into: `origin/${pull.base.ref}` }
+    if (fetched !== null && (await hasCommit(git, store.env, sha)))
+      landing = { branch: sha, into: `origin/${pull.base.ref}` }
   }
   const change = await doneTask(store, qualifiedRef(t), who, {
     ...landing,

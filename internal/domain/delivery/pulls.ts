@@ -42,12 +42,7 @@ export const branchOf = (t: TaskRecord): string | null => t.worktree?.branch ?? 
 
 /** Every text of the task a person may have pasted a pull request URL into. */
 function textsOf(t: TaskRecord): string[] {
-  return [
-    t.context ?? '',
-    t.so_that ?? '',
-    ...t.extra_sections.map((s) => s.content),
-    ...t.log.map((l) => l.details),
-  ]
+  return [t.context ?? '', t.so_that ?? '', ...t.extra_sections.map((s) => s.content), ...t.log.map((l) => l.details)]
 }
 
 /** Pull request numbers of `repo` linked from the task (`…/owner/name/pull/N`), newest mention last. */
@@ -106,7 +101,8 @@ async function settled(client: GitHubClient, repo: string, p: Pull, sleep: (ms: 
 
 export async function factsOf(client: GitHubClient, repo: string, found: Pull): Promise<PrFacts> {
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-  const pull = found.state === 'open' ? await settled(client, repo, await client.pull(repo, found.number), sleep) : found
+  const pull =
+    found.state === 'open' ? await settled(client, repo, await client.pull(repo, found.number), sleep) : found
   if (pull.state !== 'open') return { pull, reviews: [], checks: [], statuses: [], behind: null }
   const [reviews, checks, statuses] = await Promise.all([
     client.reviews(repo, pull.number),

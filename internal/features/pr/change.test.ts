@@ -23,7 +23,11 @@ describe('pr open', () => {
     const { ref, branch, sha } = await branchTask('Write the shim')
     const r = (await w.run('pr', 'open', ref, '--json')).expectExit(0)
     expectValid(r.json)
-    expect(r.json).toMatchObject({ action: 'opened', pushed: 'pushed', pr: { head: branch, base: 'main', head_sha: sha } })
+    expect(r.json).toMatchObject({
+      action: 'opened',
+      pushed: 'pushed',
+      pr: { head: branch, base: 'main', head_sha: sha },
+    })
     expect(git(w.origin, 'rev-parse', branch).trim()).toBe(sha)
     const id = (await w.ws.dacli('task', 'show', ref, '--json')).json.id
     const pull = w.gh.pull(REPO, r.json.pr.number)
@@ -59,7 +63,10 @@ describe('pr wait', () => {
     }, 5)
     const r = (await w.run('pr', 'wait', ref, '--interval', '30ms', '--timeout', '20s', '--json')).expectExit(0)
     clearInterval(timer)
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.map((l) => l.schema)).toEqual(['pr-diagnosis/v1', 'pr-diagnosis/v1', 'pr-wait/v1'])
     expect(lines.map((l) => l.code)).toEqual(['checks_pending', 'ready', 'ready'])
     for (const l of lines) expectValid(l)
@@ -123,11 +130,18 @@ describe('pr land', () => {
     const r = (await w.run('pr', 'land', ref, '--method', 'squash', '--json')).expectExit(0)
     expectValid(r.json)
     const sha = git(w.origin, 'rev-parse', 'main').trim()
-    expect(r.json).toMatchObject({ action: 'merged', merge: { method: 'squash', sha }, task_status: 'done', landed: sha })
+    expect(r.json).toMatchObject({
+      action: 'merged',
+      merge: { method: 'squash', sha },
+      task_status: 'done',
+      landed: sha,
+    })
     expect(git(w.origin, 'log', '-1', '--format=%s', 'main').trim()).toBe(`Land me (#${r.json.pr.number})`)
     const shown = (await w.ws.dacli('task', 'show', ref, '--json')).json
     expect(shown.status).toBe('done')
-    expect(shown.log.some((l: { verb: string; details: string }) => l.verb === 'landed' && l.details.startsWith(sha))).toBe(true)
+    expect(
+      shown.log.some((l: { verb: string; details: string }) => l.verb === 'landed' && l.details.startsWith(sha)),
+    ).toBe(true)
     expect(w.gh.writes().map((c) => c.method)).toEqual(['PUT'])
     expect(branch).toMatch(/^dacli\//)
     // Again: already merged, already done — nothing merged twice.

@@ -98,7 +98,9 @@ describe('pr diagnose', () => {
     w.gh.pull(REPO, p.number).requested_reviewers = ['carol']
     const approval = await diag(p.ref)
     expect(approval.code).toBe('approval_pending')
-    expect(approval.evidence).toEqual([{ kind: 'reviewer_requested', name: 'carol', detail: 'review requested from carol' }])
+    expect(approval.evidence).toEqual([
+      { kind: 'reviewer_requested', name: 'carol', detail: 'review requested from carol' },
+    ])
 
     w.gh.review(REPO, p.number, 'carol', 'APPROVED')
     const ready = await diag(p.ref)
@@ -121,7 +123,11 @@ describe('pr diagnose', () => {
     const id = (await w.ws.dacli('task', 'show', ref2, '--json')).json.id
     git(w.ws.root, 'branch', 'feature/marked')
     git(w.ws.root, 'push', '-q', 'origin', 'feature/marked')
-    const marked = w.gh.addPull(REPO, { title: 'Marked', head: 'feature/marked', body: `text\n<!-- dacli:${id} ws:X -->` })
+    const marked = w.gh.addPull(REPO, {
+      title: 'Marked',
+      head: 'feature/marked',
+      body: `text\n<!-- dacli:${id} ws:X -->`,
+    })
     marked.state = 'closed'
     const closed = await diag(ref2)
     expect(closed).toMatchObject({ found_by: 'marker', code: 'closed' })

@@ -53,9 +53,11 @@ export const headline = (doc: PrDiagnosisDocT) =>
   `${doc.task.ref}  ${doc.pr === null ? 'no pull request' : `#${doc.pr.number} ${doc.pr.head} → ${doc.pr.base}`}  ${doc.code}`
 
 export function renderDiagnosis(out: Out, doc: PrDiagnosisDocT): void {
-  const tone = doc.code === 'ready' || doc.code === 'merged' ? 'green' : doc.code === 'checks_pending' ? 'yellow' : 'red'
+  const tone =
+    doc.code === 'ready' || doc.code === 'merged' ? 'green' : doc.code === 'checks_pending' ? 'yellow' : 'red'
   out.line(`${out.style('bold', doc.task.ref)}  ${doc.task.title}`)
-  if (doc.pr !== null) out.line(`  PR #${doc.pr.number} ${doc.pr.url}  (${doc.pr.head} → ${doc.pr.base}, found by ${doc.found_by})`)
+  if (doc.pr !== null)
+    out.line(`  PR #${doc.pr.number} ${doc.pr.url}  (${doc.pr.head} → ${doc.pr.base}, found by ${doc.found_by})`)
   out.line(`  ${out.style(tone, doc.code)}`)
   for (const e of doc.evidence) out.line(`    - ${e.detail}`)
   if (doc.next_actions.length > 0) {

@@ -1,8 +1,8 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration, oneOf } from '../../clikit/flags.js'
-import { connect } from '../../domain/github/connect.js'
 import { repoOf } from '../../domain/delivery/pulls.js'
 import { waitFor } from '../../domain/delivery/wait.js'
+import { connect } from '../../domain/github/connect.js'
 import { diagnosisDoc, headline, taskBrief } from './docs.js'
 import type { PrWaitDocT } from './json.js'
 
@@ -20,7 +20,8 @@ const sleep = (ms: number, signal: AbortSignal | null) =>
 
 export const wait = defineCommand({
   path: 'pr wait',
-  summary: "Wait until a task's pull request is ready (or merged): exit 0 there, 1 on timeout, 5 when it cannot get there",
+  summary:
+    "Wait until a task's pull request is ready (or merged): exit 0 there, 1 on timeout, 5 when it cannot get there",
   description:
     "Diagnoses the task's pull request (as `pr diagnose`) every --interval, backing off while nothing changes (the pause doubles up to a minute) and holding off until GitHub's rate limit resets when the quota is spent (a 403/429 with retry-after is waited out as GitHub asks). Exit 0 when the state is reached (waiting for ready, merged counts), 1 on --timeout, 5 when it can no longer be reached (the pull request was closed, or it conflicts with its base: a person must resolve that). Prints a line per change of code; with --json, one pr-diagnosis/v1 line per change and then the pr-wait/v1 result as the last line; with --jsonl, only the pr-diagnosis/v1 lines. Reads only.",
   args: [arg('ref', 'the task')],
