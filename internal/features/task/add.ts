@@ -10,7 +10,8 @@ import { PRIORITIES, stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { newTaskBody, parseDepFlag, parseEstimate, renderTaskFile } from '../../format/taskfile.js'
 import { taskDoc } from '../shared/taskdoc.js'
-import { checkLabels, checkMilestoneFlag, checkTouches, labelFlag, milestoneFlag, touchFlag } from './fields.js'
+import { checkLabels, checkMilestoneFlag, labelFlag, milestoneFlag } from '../shared/labels.js'
+import { checkTouches, touchFlag } from './fields.js'
 
 export const add = defineCommand({
   path: 'task add',
