@@ -76,7 +76,8 @@ export const list = defineCommand({
             `${bar(m.progress)} ${Math.round(m.progress * 100)}%`,
           ]),
         )
-        if (unassigned > 0) out.line(out.style('dim', `${unassigned} task${unassigned === 1 ? '' : 's'} in no milestone`))
+        if (unassigned > 0)
+          out.line(out.style('dim', `${unassigned} task${unassigned === 1 ? '' : 's'} in no milestone`))
       },
     }
   },

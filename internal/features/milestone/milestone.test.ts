@@ -10,8 +10,34 @@ const FILE1 = '.dacli/projects/api/tasks/open/001-harden-login.md'
 async function setup(): Promise<Workspace> {
   const ws = await workspace()
   await ws.ok('project', 'add', 'Api', '--slug', 'api')
-  await ws.ok('task', 'add', 'Harden login', '--project', 'api', '--accept', 'ok', '--label', 'security', '--label', 'backend', '--milestone', 'v2.0')
-  await ws.ok('task', 'add', 'Style the page', '--project', 'api', '--accept', 'ok', '--label', 'frontend', '--milestone', 'v2.0')
+  await ws.ok(
+    'task',
+    'add',
+    'Harden login',
+    '--project',
+    'api',
+    '--accept',
+    'ok',
+    '--label',
+    'security',
+    '--label',
+    'backend',
+    '--milestone',
+    'v2.0',
+  )
+  await ws.ok(
+    'task',
+    'add',
+    'Style the page',
+    '--project',
+    'api',
+    '--accept',
+    'ok',
+    '--label',
+    'frontend',
+    '--milestone',
+    'v2.0',
+  )
   await ws.ok('task', 'add', 'Audit sessions', '--project', 'api', '--accept', 'ok', '--label', 'security', '--force')
   return ws
 }
@@ -26,7 +52,18 @@ describe('labels and milestones on tasks', () => {
     expectValid(shown)
     expect(shown).toMatchObject({ labels: ['security', 'backend'], milestone: 'v2.0' })
     const edited = (
-      await ws.ok('task', 'edit', 'api/1', '--label', 'urgent', '--remove-label', 'backend', '--milestone', 'v2.1', '--json')
+      await ws.ok(
+        'task',
+        'edit',
+        'api/1',
+        '--label',
+        'urgent',
+        '--remove-label',
+        'backend',
+        '--milestone',
+        'v2.1',
+        '--json',
+      )
     ).json
     expectValid(edited)
     expect(edited.details.fields).toEqual(['labels', 'milestone'])
@@ -64,9 +101,9 @@ describe('labels and milestones on tasks', () => {
     expectValid(sec)
     expect(refs(sec.tasks)).toEqual(['api/001-harden-login', 'api/003-audit-sessions'])
     expect(sec.tasks[0]).toMatchObject({ labels: ['security', 'backend'], milestone: 'v2.0' })
-    expect(refs((await ws.ok('task', 'list', '--label', 'security', '--label', 'backend', '--json')).json.tasks)).toEqual([
-      'api/001-harden-login',
-    ])
+    expect(
+      refs((await ws.ok('task', 'list', '--label', 'security', '--label', 'backend', '--json')).json.tasks),
+    ).toEqual(['api/001-harden-login'])
     expect(refs((await ws.ok('task', 'list', '--milestone', 'v2.0', '--json')).json.tasks)).toEqual([
       'api/001-harden-login',
       'api/002-style-the-page',
