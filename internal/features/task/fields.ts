@@ -1,4 +1,4 @@
-// The flag that sets a task's touches: checked here before anything is written (labels: shared/labels.ts).
+// The flag that sets a task's touches: checked here before anything is written (labels: internal/features/shared/labels.ts).
 
 import { UsageError } from '../../base/errors.js'
 import { str } from '../../clikit/flags.js'
