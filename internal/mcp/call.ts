@@ -51,6 +51,10 @@ export function buildToolset(table: readonly CommandEntry[], profile: Profile): 
   return { profile, tools, definitions: [...tools.map((t) => t.definition), cliDefinition(table)] }
 }
 
+/** Whether the toolset serves a tool of this name (an unknown one is a protocol error, server.ts). */
+export const serves = (set: Toolset, name: string): boolean =>
+  name === CLI_TOOL || set.tools.some((t) => t.name === name)
+
 const fail = (err: unknown, next: string[] = []): ToolResult => {
   const env = envelopeOf(err, false)
   return errorResult({ ...env, next_actions: [...env.next_actions, ...next] })
@@ -84,10 +88,7 @@ export async function callTool(
       return await run(rt, (r) => main(['--json', ...argv], r))
     }
     const tool = set.tools.find((t) => t.name === name)
-    if (tool === undefined) {
-      const known = [...set.tools.map((t) => t.name), CLI_TOOL]
-      throw usage(`unknown tool: ${name}`, { tool: name, tools: known })
-    }
+    if (tool === undefined) throw usage(`unknown tool: ${name}`, { tool: name })
     checkSchemaVersion(name, args)
     const argv = argvOf(name, tool.params, args)
     return await run(rt, (r) => invoke(tool.entry, argv, r))

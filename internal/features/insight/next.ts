@@ -15,8 +15,8 @@ export const next = defineCommand({
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
-    parallel: int('how many tasks to propose (for parallel agents)', { min: 1, max: 1000, defaultText: '3' }),
-    fetch: bool('first fetch the claims the remote arbitrates (claims.remote in config.yml, else origin)'),
+    parallel: int('how many tasks to propose', { min: 1, max: 1000, defaultText: '3' }),
+    fetch: bool('fetch the remote’s claims first (claims.remote, else origin)'),
   },
   json: 'next/v1',
   mutates: false,

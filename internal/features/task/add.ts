@@ -20,16 +20,16 @@ export const add = defineCommand({
   flags: {
     project: str('the project slug', { required: true, valueName: 'SLUG' }),
     priority: oneOf(PRIORITIES, 'MoSCoW priority'),
-    estimate: str('three-point estimate optimistic,probable,pessimistic (0 ≤ o ≤ m ≤ p)', { valueName: 'O,M,P' }),
-    accept: str('an acceptance criterion (a checkbox in ## Acceptance)', { repeatable: true, valueName: 'CRITERION' }),
-    'so-that': str('why the task matters (## So that)'),
-    context: str('background for whoever works on it (## Context)'),
+    estimate: str('three-point estimate o,m,p (0 ≤ o ≤ m ≤ p)', { valueName: 'O,M,P' }),
+    accept: str('an acceptance criterion', { repeatable: true, valueName: 'CRITERION' }),
+    'so-that': str('why it matters'),
+    context: str('background for the worker'),
     parent: str('the parent task', { valueName: 'REF' }),
-    'depends-on': str('a task this one depends on, with an optional link type (default FS)', {
+    'depends-on': str('a task it depends on (default link FS)', {
       repeatable: true,
       valueName: 'REF[:FS|SS|FF|SF]',
     }),
-    force: bool('create it even if it looks like a duplicate of an open or active task'),
+    force: bool('create it even if it looks like a duplicate'),
   },
   json: 'task/v1',
   mutates: true,

@@ -8,5 +8,5 @@ export const arbitrationFlags = {
     valueName: 'R',
     defaultText: 'claims.remote in config.yml; none: this clone only',
   }),
-  local: bool('this clone only, whatever claims.remote says'),
+  local: bool('this clone only'),
 } as const
