@@ -4,10 +4,11 @@
 import { bool, int, str } from './flags.js'
 
 export const closeFlags = {
-  into: str('the trunk the branch must be on (default: remote HEAD, main, master)', {
+  into: str('the trunk the branch must be on', {
     valueName: 'BRANCH',
+    defaultText: 'the remote’s HEAD, else main, else master',
   }),
-  branch: str('the task’s branch (default: its worktree’s)', { valueName: 'BRANCH' }),
+  branch: str('the task’s branch', { valueName: 'BRANCH', defaultText: 'its worktree’s branch' }),
   'allow-unlanded': bool('close though trunk lacks the branch’s commits (logged)'),
   tokens: int('output tokens the work cost', { min: 0, max: 1_000_000_000 }),
 } as const

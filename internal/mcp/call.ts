@@ -33,14 +33,14 @@ function cliDefinition(table: readonly CommandEntry[]) {
         type: 'array',
         items: { type: 'string' },
         minItems: 1,
-        description: 'the tokens after `dacli`, e.g. ["task","edit","p/2","--priority","must"]',
+        description: 'the words after `dacli`',
       },
     },
     required: ['schema_version', 'argv'],
   }
   return {
     name: CLI_TOOL,
-    description: `Run any of the ${table.length - 1} dacli commands (argv ["help","--all"] lists them) and get exactly its --json document; add "--help" for its flags.`,
+    description: `Run any of the ${table.length - 1} dacli commands (["help","--all"] lists them; "--help" a command's flags): its --json document.`,
     inputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   }

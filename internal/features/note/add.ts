@@ -25,7 +25,7 @@ export const add = defineCommand({
     about: str('the task it is about', { valueName: 'REF' }),
     body: str('free text'),
     chose: str('decision: what was chosen'),
-    rejected: str('decision: the options rejected (required)'),
+    rejected: str('decision: what was rejected (required)'),
     because: str('decision: why'),
     severity: oneOf(SEVERITIES, 'finding: how much it matters'),
     goal: str('metric: the goal it serves'),

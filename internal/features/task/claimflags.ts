@@ -4,7 +4,7 @@
 import { bool, str } from '../../clikit/flags.js'
 
 export const arbitrationFlags = {
-  remote: str('the git remote that arbitrates claims', {
+  remote: str('the git remote arbitrating claims', {
     valueName: 'R',
     defaultText: 'claims.remote in config.yml; none: this clone only',
   }),
