@@ -9,6 +9,7 @@ import { documents as agent } from '../features/agent/json.js'
 import { documents as board } from '../features/board/json.js'
 import { documents as claims } from '../features/claims/json.js'
 import { documents as context } from '../features/context/json.js'
+import { documents as delivery } from '../features/delivery/json.js'
 import { documents as doctor } from '../features/doctor/json.js'
 import { documents as events } from '../features/events/json.js'
 import { documents as explain } from '../features/explain/json.js'
@@ -23,6 +24,7 @@ import { documents as pr } from '../features/pr/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
+import { documents as release } from '../features/release/json.js'
 import { documents as risk } from '../features/risk/json.js'
 import { documents as task } from '../features/task/json.js'
 import { documents as watch } from '../features/watch/json.js'
@@ -50,6 +52,8 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...context,
   ...github,
   ...pr,
+  ...delivery,
+  ...release,
   ...record,
   ...watch,
   ...board,

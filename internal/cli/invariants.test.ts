@@ -31,7 +31,11 @@ async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string; quest
  * A successful invocation of every command. `as` runs it as the rw agent.
  * Keys must cover the whole table (checked below).
  */
-const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
+/**
+ * `write`: the argv of the command's writing form where its happy path only reads (a preview whose applying form
+ * takes a flag the preview prints), for the read-only refusal below.
+ */
+const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write?: string[] }> = {
   init: { argv: ['init', '--here', '--force'], sub: 'nested' },
   whoami: { argv: ['whoami'] },
   help: { argv: ['help', 'task'] },
@@ -94,6 +98,16 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   glossary: { argv: ['glossary', 'alpha', '--term', 'seam', '--def', 'one place'] },
   'events list': { argv: ['events', 'list', '--pending'] },
   'events dismiss': { argv: ['events', 'dismiss', 'PROPOSAL_ID', '--reason', 'held by the worker'] },
+  'events reconcile': {
+    argv: ['events', 'reconcile', '--archive', 'orphaned'],
+    write: ['events', 'reconcile', '--apply-safe', 'ep-0'],
+  },
+  reconcile: { argv: ['reconcile', '--project', 'alpha'], write: ['reconcile', '--apply-safe', 'rp-0'] },
+  cleanup: { argv: ['cleanup'], write: ['cleanup', '--apply-safe', 'cp-0'] },
+  // rt-source and rt-target: two branches at the record branch's commit (beforeAll).
+  'release train': {
+    argv: ['release', 'train', '--project', 'alpha', '--source', 'rt-source', '--target', 'rt-target', '--dry-run'],
+  },
   ask: { argv: ['ask', 'Half-up or half-even?', '--about', 'alpha/1', '--need', 'a rounding rule'] },
   answer: { argv: ['answer', 'QUESTION_ID', 'Port 8080', '--as', 'decision', '--rejected', '80'] },
   threads: { argv: ['threads', '--open', '--project', 'alpha'] },
@@ -184,6 +198,8 @@ beforeAll(async () => {
   base = await fixture()
   rwId = JSON.parse((await base.ws.dacli('whoami', '--json', { as: base.rw })).stdout).id
   ;(await base.ws.dacli('github', 'link', 'alpha', '--repo', 'acme/widgets', { env: env() })).expectExit(0)
+  git(base.ws.root, 'branch', 'rt-source', 'dacli/record')
+  git(base.ws.root, 'branch', 'rt-target', 'dacli/record')
   const fourth = (await base.ws.dacli('task', 'show', 'alpha/4', '--json')).json.id
   gh.addPull('acme/widgets', {
     title: 'Fourth ready job',
@@ -283,7 +299,7 @@ describe('table-wide invariants', () => {
       const dir = copyOf()
       const before = snapshot(dir)
       // A dry run is a read; the grant gate is about the applying form.
-      const argv = argvOf(cmd.path).filter((a) => a !== '--dry-run')
+      const argv = SCENARIOS[cmd.path]?.write ?? argvOf(cmd.path).filter((a) => a !== '--dry-run')
       const r = await dacliIn(dir, [...argv, '--json'], { as: base.ro, env: env() })
       if (cmd.standalone) return // init needs no workspace and has no identity to check
       if (cmd.anyGrant) {

@@ -14,7 +14,7 @@ import type { Arbitration } from '../claims/arbiter.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
 import { markerOf } from '../github/projection.js'
-import { type Change, doneTask } from '../task/lifecycle.js'
+import { type Change, change, doneTask, mayRewrite } from '../task/lifecycle.js'
 import { branchOf, type Diagnosed, diagnoseWith, locate, repoOf } from './pulls.js'
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase'
@@ -42,7 +42,33 @@ export function pullBody(t: TaskRecord, wsId: string): string {
 
 const baseName = (trunk: string) => trunk.replace(/^origin\//, '')
 
+/**
+ * Note the pull request in the task's log (`pr-opened #N <url>`), once, when the caller may rewrite the task:
+ * `pr diagnose` finds it again by the link, and delivery progress counts the task as pr_open.
+ */
+async function notePull(ctx: GithubContext, t: TaskRecord, who: Identity, pull: Pull): Promise<TaskRecord> {
+  const store = await ctx.store()
+  if (!(await mayRewrite(store, t, who))) return t
+  const { target } = await store.load(t.id)
+  const c = await change(store, target, who, 'pr-opened', (e) => {
+    if (e.before.log.some((l) => l.verb === 'pr-opened' && l.details.includes(pull.url))) return false
+    e.log('pr-opened', `#${pull.number} ${pull.url}`)
+    return { pr: pull.number }
+  })
+  return c.task
+}
+
 export async function openPull(
+  ctx: GithubContext,
+  ref: string,
+  who: Identity,
+  opts: { base?: string; draft: boolean; branch?: string },
+): Promise<Opened> {
+  const opened = await openOrReuse(ctx, ref, opts)
+  return { ...opened, task: await notePull(ctx, opened.task, who, opened.pull) }
+}
+
+async function openOrReuse(
   ctx: GithubContext,
   ref: string,
   opts: { base?: string; draft: boolean; branch?: string },

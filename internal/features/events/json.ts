@@ -2,6 +2,7 @@
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
+import { ARCHIVABLE, JOURNAL_CLASSES } from '../../domain/delivery/journal.js'
 
 const Settled = z.strictObject({ by: z.string(), at: z.string(), reason: z.string().nullable() })
 
@@ -77,11 +78,43 @@ export const EventDismissDoc = z.strictObject({
     .describe('for a question that blocked its task: the task after the dismissal'),
 })
 
+export const EventJournalDoc = z.strictObject({
+  schema: z.literal('event-journal-reconciliation/v1'),
+  version: z.literal(1),
+  dry_run: z.boolean(),
+  plan_id: z.string().describe('a digest of the classification and the chosen classes: pass it to --apply-safe'),
+  archive_classes: z.array(z.enum(ARCHIVABLE)).describe('the classes this plan archives'),
+  counts: z.strictObject(
+    Object.fromEntries(JOURNAL_CLASSES.map((c) => [c, z.number().int()])) as Record<
+      (typeof JOURNAL_CLASSES)[number],
+      z.ZodNumber
+    >,
+  ),
+  events: z.array(
+    z.strictObject({
+      id: z.string(),
+      kind: z.string(),
+      created: z.string(),
+      created_by: z.string(),
+      about: z.string().nullable(),
+      path: z.string(),
+      class: z.enum(JOURNAL_CLASSES).describe('live: none of the others; it may still apply, never archived'),
+      reason: z.string(),
+    }),
+  ),
+  archived: z
+    .array(z.strictObject({ id: z.string(), class: z.enum(JOURNAL_CLASSES), to: z.string() }))
+    .nullable()
+    .describe('where each archived event was moved (never deleted); null for the preview'),
+})
+
 export const documents = {
+  'event-journal-reconciliation/v1': EventJournalDoc,
   'event-list/v1': EventListDoc,
   'sync-result/v1': SyncResultDoc,
   'event-dismiss/v1': EventDismissDoc,
 }
+export type EventJournalDocT = z.infer<typeof EventJournalDoc>
 export type EventListDocT = z.infer<typeof EventListDoc>
 export type SyncResultDocT = z.infer<typeof SyncResultDoc>
 export type EventDismissDocT = z.infer<typeof EventDismissDoc>

@@ -2,6 +2,7 @@
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
+import { DeliveryProgress } from '../shared/delivery.schema.js'
 
 const Counts = z.strictObject({
   open: z.number().int(),
@@ -63,6 +64,7 @@ export const OverviewDoc = z.strictObject({
     .number()
     .int()
     .describe('ready tasks not offered because their paths overlap work in progress (dacli next lists them)'),
+  delivery: DeliveryProgress,
 })
 
 export const NextDoc = z.strictObject({

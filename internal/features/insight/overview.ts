@@ -3,6 +3,7 @@ import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
 import { expiredAt } from '../../domain/claims/arbiter.js'
+import { progressOf } from '../../domain/delivery/progress.js'
 import { loadOverlaps } from '../../domain/task/footprint.js'
 import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
 import { STATUSES } from '../../format/model.js'
@@ -58,6 +59,7 @@ export const overview = defineCommand({
         command: `dacli task claim ${qualifiedRef(t)}`,
       })),
       held_back: f.held.length,
+      delivery: progressOf((await store.listRecords()).records),
     }
     return {
       data,

@@ -2,6 +2,7 @@
 // sample count, and a measure with no samples is null, never 0.
 
 import { z } from 'zod'
+import { DeliveryProgress } from '../shared/delivery.schema.js'
 
 const Samples = z.number().int().min(0).describe('how many observations the measure rests on (0: the measure is null)')
 
@@ -56,6 +57,7 @@ export const MetricsDoc = z.strictObject({
     budget_samples: Samples,
   }),
   human_intervention: Ratio('answered questions per finished task; samples = finished tasks'),
+  delivery: DeliveryProgress,
 })
 
 export const documents = { 'metrics/v1': MetricsDoc }

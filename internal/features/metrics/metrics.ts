@@ -3,6 +3,7 @@ import { epochOfStamp } from '../../base/time.js'
 import { defineCommand } from '../../clikit/command.js'
 import { duration, str } from '../../clikit/flags.js'
 import type { Out } from '../../clikit/io.js'
+import { progressOf } from '../../domain/delivery/progress.js'
 import { FAILURE_CLASSES, type HistoryLine, measure, type TaskHistory } from '../../domain/plan/metrics.js'
 import { projectFilter } from '../../format/ids.js'
 import { stamp, type TaskRecord } from '../../format/model.js'
@@ -57,6 +58,7 @@ export const metrics = defineCommand({
       schema_version: 1,
       window: { since: since === null ? null : stamp(new Date(since)), until: stamp(now) },
       ...m,
+      delivery: progressOf(records),
     }
     return { data, human: (out) => render(out, data, project) }
   },
@@ -105,4 +107,11 @@ function render(out: Out, d: MetricsDocT, project: string | undefined): void {
         : `${num(d.human_intervention.value)} answered questions per finished task`,
     ],
   ])
+  for (const p of d.delivery) {
+    const st = p.states
+    const n = (x: number | null) => (x === null ? NONE : String(x))
+    out.line(
+      `  delivery ${p.project}: open ${n(st.open)}, claimed ${n(st.claimed)}, pr_open ${n(st.pr_open)}, ready ${n(st.ready)}, landed ${n(st.landed)}, released ${n(st.released)}`,
+    )
+  }
 }

@@ -33,6 +33,8 @@ describe('pr open', () => {
     const pull = w.gh.pull(REPO, r.json.pr.number)
     expect(pull.body).toContain(`<!-- dacli:${id} ws:`)
     expect(pull.body).toContain('- [ ] it works')
+    const file = (await w.ws.dacli('task', 'show', ref, '--json')).json.path as string
+    expect(w.ws.file(file)).toContain(`pr-opened #${r.json.pr.number} ${r.json.pr.url}`)
     w.gh.resetCalls()
     const again = (await w.run('pr', 'open', ref, '--json')).expectExit(0)
     expect(again.json).toMatchObject({ action: 'reused', pushed: null, pr: { number: r.json.pr.number } })
@@ -144,6 +146,15 @@ describe('pr land', () => {
     ).toBe(true)
     expect(w.gh.writes().map((c) => c.method)).toEqual(['PUT'])
     expect(branch).toMatch(/^dacli\//)
+    // Delivery progress: landed, through pr_open; what is never observed from the files is null, never 0.
+    for (const cmd of ['metrics', 'overview']) {
+      const d = (await w.ws.dacli(cmd, '--json')).expectExit(0).json
+      expectValid(d)
+      const alpha = d.delivery.find((p: { project: string }) => p.project === 'alpha')
+      expect(alpha.states).toEqual({ open: 0, claimed: 0, pr_open: 0, ready: null, landed: 1, released: null })
+      expect(alpha.lead_time.pr_open_to_landed.samples).toBe(1)
+      expect(alpha.lead_time.open_to_claimed).toEqual({ median_seconds: null, samples: 0 })
+    }
     // Again: already merged, already done — nothing merged twice.
     w.gh.resetCalls()
     const again = (await w.run('pr', 'land', ref, '--json')).expectExit(0)

@@ -8,7 +8,7 @@ export const open = defineCommand({
   path: 'pr open',
   summary: "Open a pull request from the task's branch (pushing it first), or reuse the open one",
   description:
-    "Pushes the task's branch (its worktree's, or --branch) to origin with the system git, then opens a pull request into --base (default: trunk — the origin remote's HEAD, else main) titled with the task's title; the body holds the task's why, context, acceptance criteria and its marker, so `pr diagnose` finds the pull request again by its body too. An open pull request for the branch is reused (action reused, nothing pushed), never duplicated. Needs a token (GH_TOKEN, GITHUB_TOKEN or `gh auth token`); writes nothing in the workspace.",
+    "Pushes the task's branch (its worktree's, or --branch) to origin with the system git, then opens a pull request into --base (default: trunk — the origin remote's HEAD, else main) titled with the task's title; the body holds the task's why, context, acceptance criteria and its marker, so `pr diagnose` finds the pull request again by its body too. The task's open pull request (by its branch, a link, or its marker) is reused (action reused, nothing pushed), never duplicated. The task's log gains `pr-opened #N <url>` once (when you may rewrite the task), which `metrics` and `overview` count as the pr_open state. Needs a token (GH_TOKEN, GITHUB_TOKEN or `gh auth token`).",
   args: [arg('ref', 'the task')],
   flags: {
     base: str('the branch to merge into', { valueName: 'BRANCH', defaultText: 'trunk' }),
@@ -21,7 +21,7 @@ export const open = defineCommand({
   examples: ['dacli pr open alpha/7', 'dacli pr open alpha/7 --base release --draft'],
   async run(ctx, input) {
     const f = input.flags
-    const o = await openPull(ctx, input.args.ref, {
+    const o = await openPull(ctx, input.args.ref, await ctx.identity(), {
       draft: f.draft === true,
       ...(f.base === undefined ? {} : { base: f.base }),
       ...(f.branch === undefined ? {} : { branch: f.branch }),

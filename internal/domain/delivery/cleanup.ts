@@ -1,0 +1,342 @@
+// What finished work leaves behind: merged task branches (here and on origin), finished worktrees, claim refs of
+// done tasks, conflict copies already resolved, dead temp and lock files. Applying takes the plan id the preview
+// printed and writes the restore artifact (`.dacli/cleanup/<id>/restore.json`, files moved beside it) before
+// anything is removed; `--restore` puts every ref, worktree and file back.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import {
+  deleteLocalRef,
+  deleteRemoteRef,
+  remoteRefs,
+  restoreRemoteRef,
+  setLocalRef,
+} from '../../adapters/git/branches.js'
+import { commitsNotOn } from '../../adapters/git/landing.js'
+import { addWorktree, changesIn, removeWorktree, revParse } from '../../adapters/git/worktree.js'
+import { cmd } from '../../base/commands.js'
+import { ConflictError, NotFoundError, UsageError } from '../../base/errors.js'
+import { qualifiedRef } from '../../format/refs.js'
+import { conflictCopies } from '../../store/conflicts.js'
+import { findTemps } from '../../store/fsio.js'
+import { listLocks } from '../../store/lock.js'
+import type { GithubContext } from '../github/context.js'
+import {
+  CLAIMS_PREFIX,
+  isTaskWorktree,
+  ownerOfBranch,
+  ownerOfWorktree,
+  planId,
+  readWorld,
+  TASK_BRANCH_PREFIX,
+  type World,
+} from './world.js'
+
+export const CANDIDATE_KINDS = [
+  'finished_worktree',
+  'merged_branch',
+  'merged_remote_branch',
+  'stale_claim_ref',
+  'conflict_leftover',
+  'temp_file',
+  'dead_lock',
+] as const
+export type CandidateKind = (typeof CANDIDATE_KINDS)[number]
+
+export interface Candidate {
+  kind: CandidateKind
+  /** The ref, the worktree or file path (relative to the repository root). */
+  subject: string
+  /** The commit it points at (refs, worktrees), or null. */
+  sha: string | null
+  /** The remote a remote ref lives on, or null. */
+  remote: string | null
+  /** The worktree's branch, or null. */
+  branch: string | null
+  reason: string
+}
+
+export interface CleanupPlan {
+  world: World
+  candidates: Candidate[]
+  plan_id: string
+}
+
+export async function planCleanup(ctx: GithubContext, project: string | null): Promise<CleanupPlan> {
+  const w = await readWorld(ctx, project, { github: false })
+  const { store, git, trunk } = w
+  const env = store.env
+  const out: Candidate[] = []
+  const inScope = (p: string) => w.project === null || p === w.project
+  if (git !== null && trunk !== null) {
+    const landed = async (sha: string) => (await commitsNotOn(git, env, trunk.commit, sha)).length === 0
+    for (const wt of w.worktrees) {
+      if (wt.main || !isTaskWorktree(store, wt) || wt.head === null) continue
+      const t = ownerOfWorktree(store, w.all, wt)
+      if (t === null || t.status !== 'done' || !inScope(t.project)) continue
+      if (!fs.existsSync(wt.path) || (await changesIn(git, env, wt.path)).length > 0 || !(await landed(wt.head)))
+        continue
+      out.push({
+        kind: 'finished_worktree',
+        subject: store.rel(wt.path),
+        sha: wt.head,
+        remote: null,
+        branch: wt.branch,
+        reason: `${qualifiedRef(t)} is done, its work is on ${trunk.name} and the worktree has no changes`,
+      })
+    }
+    const merged = async (name: string, sha: string) => {
+      const t = ownerOfBranch(w.all, name)
+      if (t === null || t.status !== 'done' || !inScope(t.project)) return null
+      if ((await revParse(git, env, sha)) === null || !(await landed(sha))) return null
+      return `${qualifiedRef(t)} is done and every commit of ${name} is on ${trunk.name}`
+    }
+    for (const b of w.branches) {
+      const name = b.ref.slice('refs/heads/'.length)
+      const why = await merged(name, b.sha)
+      if (why !== null)
+        out.push({ kind: 'merged_branch', subject: b.ref, sha: b.sha, remote: null, branch: null, reason: why })
+    }
+    for (const b of (await remoteRefs(git, env, 'origin', TASK_BRANCH_PREFIX)) ?? []) {
+      const why = await merged(b.ref.slice('refs/heads/'.length), b.sha)
+      if (why !== null) {
+        out.push({
+          kind: 'merged_remote_branch',
+          subject: b.ref,
+          sha: b.sha,
+          remote: 'origin',
+          branch: null,
+          reason: why,
+        })
+      }
+    }
+  }
+  const byId = new Map(w.all.map((t) => [t.id, t]))
+  for (const c of w.remoteClaims ?? []) {
+    const t = byId.get(c.ref.slice(CLAIMS_PREFIX.length))
+    if (t === undefined || t.status !== 'done' || !inScope(t.project)) continue
+    out.push({
+      kind: 'stale_claim_ref',
+      subject: c.ref,
+      sha: c.sha,
+      remote: w.claimsRemote,
+      branch: null,
+      reason: `${qualifiedRef(t)} is done; its claim ref stayed on ${w.claimsRemote}`,
+    })
+  }
+  if (w.project === null) {
+    for (const c of conflictCopies(store.dir)) {
+      if (!fs.existsSync(c.original) || !sameBytes(c.copy, c.original)) continue
+      out.push(
+        fileCandidate(store.rel(c.copy), 'conflict_leftover', `the same bytes as ${store.rel(c.original)}: resolved`),
+      )
+    }
+    for (const t of findTemps(store.system, store.dir)) {
+      if (t.dead) out.push(fileCandidate(store.rel(t.path), 'temp_file', 'a temp file whose writer is gone'))
+    }
+    for (const l of listLocks(store.system, path.join(store.dir, 'locks'))) {
+      if (l.dead) out.push(fileCandidate(store.rel(l.file), 'dead_lock', 'a lock whose holder is gone'))
+    }
+  }
+  out.sort((a, b) =>
+    a.kind === b.kind
+      ? a.subject < b.subject
+        ? -1
+        : 1
+      : CANDIDATE_KINDS.indexOf(a.kind) - CANDIDATE_KINDS.indexOf(b.kind),
+  )
+  return { world: w, candidates: out, plan_id: planId('cp', out) }
+}
+
+const fileCandidate = (subject: string, kind: CandidateKind, reason: string): Candidate => ({
+  kind,
+  subject,
+  sha: null,
+  remote: null,
+  branch: null,
+  reason,
+})
+
+function sameBytes(a: string, b: string): boolean {
+  try {
+    return fs.readFileSync(a).equals(fs.readFileSync(b))
+  } catch {
+    return false
+  }
+}
+
+export interface Artifact {
+  schema: 'dacli-cleanup-artifact/v1'
+  id: string
+  plan_id: string
+  created: string
+  candidates: Candidate[]
+  restored_at: string | null
+}
+
+const artifactDir = (w: World, id: string) => path.join(w.store.dir, 'cleanup', id)
+
+export interface Outcome {
+  candidate: Candidate
+  outcome: 'removed' | 'restored' | 'failed' | 'skipped'
+  detail: string
+}
+
+/** Apply the reviewed plan: the artifact first, then each removal (worktrees before their branches). */
+export async function applyCleanup(
+  ctx: GithubContext,
+  project: string | null,
+  reviewed: string,
+): Promise<{ plan: CleanupPlan; artifact: string; outcomes: Outcome[] }> {
+  const plan = await planCleanup(ctx, project)
+  if (plan.plan_id !== reviewed) {
+    throw new ConflictError(
+      `the repository changed since plan ${reviewed} was printed (it is now ${plan.plan_id}): nothing removed`,
+      {
+        details: { reviewed, current: plan.plan_id },
+        next: [cmd('cleanup')],
+      },
+    )
+  }
+  const w = plan.world
+  const id = `${plan.plan_id}-${ctx
+    .now()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z')}`
+  const dir = artifactDir(w, id)
+  fs.mkdirSync(path.join(dir, 'files'), { recursive: true })
+  const art: Artifact = {
+    schema: 'dacli-cleanup-artifact/v1',
+    id,
+    plan_id: plan.plan_id,
+    created: ctx
+      .now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z'),
+    candidates: plan.candidates,
+    restored_at: null,
+  }
+  writeArtifact(dir, art)
+  const outcomes: Outcome[] = []
+  const env = w.store.env
+  for (const c of plan.candidates) {
+    const ok = (detail: string) => outcomes.push({ candidate: c, outcome: 'removed', detail })
+    const fail = (detail: string) => outcomes.push({ candidate: c, outcome: 'failed', detail })
+    try {
+      const git = w.git
+      if (c.kind === 'finished_worktree' && git !== null) {
+        await removeWorktree(git, env, path.join(w.store.root, c.subject), false)
+        ok('worktree removed')
+      } else if (c.kind === 'merged_branch' && git !== null && c.sha !== null) {
+        if (await deleteLocalRef(git, env, c.subject, c.sha)) ok('branch deleted')
+        else fail('the branch moved; left alone')
+      } else if (
+        (c.kind === 'merged_remote_branch' || c.kind === 'stale_claim_ref') &&
+        git !== null &&
+        c.sha !== null
+      ) {
+        if (await deleteRemoteRef(git, env, c.remote ?? 'origin', c.subject, c.sha)) ok(`deleted on ${c.remote}`)
+        else fail(`${c.subject} moved on ${c.remote}; left alone`)
+      } else if (c.sha === null) {
+        const to = path.join(dir, 'files', c.subject)
+        fs.mkdirSync(path.dirname(to), { recursive: true })
+        fs.renameSync(path.join(w.store.root, c.subject), to)
+        ok(`moved into ${w.store.rel(dir)}`)
+      }
+    } catch (e) {
+      fail((e as Error).message)
+    }
+  }
+  return { plan, artifact: w.store.rel(dir), outcomes }
+}
+
+function writeArtifact(dir: string, a: Artifact): void {
+  const file = path.join(dir, 'restore.json')
+  fs.writeFileSync(`${file}.tmp`, `${JSON.stringify(a, null, 2)}\n`)
+  fs.renameSync(`${file}.tmp`, file)
+}
+
+/** Find an artifact by id, folder or restore.json path. */
+function findArtifact(w: World, given: string): { dir: string; art: Artifact } {
+  const candidates = [
+    artifactDir(w, given),
+    path.resolve(w.store.root, given),
+    path.resolve(w.store.root, path.dirname(given)),
+  ]
+  const cleanupRoot = path.join(w.store.dir, 'cleanup')
+  for (const dir of candidates) {
+    const file = path.join(dir, 'restore.json')
+    if (!dir.startsWith(`${cleanupRoot}${path.sep}`) || !fs.existsSync(file)) continue
+    const art = JSON.parse(fs.readFileSync(file, 'utf8')) as Artifact
+    if (art.schema !== 'dacli-cleanup-artifact/v1')
+      throw new UsageError(`${w.store.rel(file)} is not a cleanup artifact`)
+    return { dir, art }
+  }
+  throw new NotFoundError(`no cleanup artifact "${given}" under ${w.store.rel(cleanupRoot)}`, {
+    details: { artifact: given },
+    next: [`ls ${w.store.rel(cleanupRoot)}`],
+  })
+}
+
+/** Put back what an artifact removed: refs first (a worktree needs its branch), then worktrees, then files. */
+export async function restoreCleanup(
+  ctx: GithubContext,
+  given: string,
+): Promise<{ artifact: string; outcomes: Outcome[] }> {
+  const w = await readWorld(ctx, null, { github: false })
+  const { dir, art } = findArtifact(w, given)
+  const env = w.store.env
+  const git = w.git
+  const outcomes: Outcome[] = []
+  const order = (c: Candidate) => (c.kind === 'finished_worktree' ? 1 : c.sha === null ? 2 : 0)
+  for (const c of [...art.candidates].sort((a, b) => order(a) - order(b))) {
+    const done = (outcome: Outcome['outcome'], detail: string) => outcomes.push({ candidate: c, outcome, detail })
+    try {
+      if (c.kind === 'merged_branch' && git !== null && c.sha !== null) {
+        const now = await revParse(git, env, c.subject)
+        if (now === c.sha) done('skipped', 'already there')
+        else if (await setLocalRef(git, env, c.subject, c.sha))
+          done('restored', `${c.subject} at ${c.sha.slice(0, 12)}`)
+        else done('failed', `${c.subject} exists at another commit; left alone`)
+      } else if (
+        (c.kind === 'merged_remote_branch' || c.kind === 'stale_claim_ref') &&
+        git !== null &&
+        c.sha !== null
+      ) {
+        const there = (await remoteRefs(git, env, c.remote ?? 'origin', c.subject))?.find((r) => r.ref === c.subject)
+        if (there?.sha === c.sha) done('skipped', 'already there')
+        else if (await restoreRemoteRef(git, env, c.remote ?? 'origin', c.subject, c.sha))
+          done('restored', `on ${c.remote}`)
+        else done('failed', `could not put ${c.subject} back on ${c.remote}`)
+      } else if (c.kind === 'finished_worktree' && git !== null) {
+        const abs = path.join(w.store.root, c.subject)
+        if (fs.existsSync(abs)) done('skipped', 'already there')
+        else {
+          await addWorktree(git, env, { path: abs, branch: c.branch ?? (c.sha as string), base: null })
+          done('restored', `worktree on ${c.branch ?? c.sha}`)
+        }
+      } else if (c.sha === null) {
+        const from = path.join(dir, 'files', c.subject)
+        const to = path.join(w.store.root, c.subject)
+        if (fs.existsSync(to)) done('skipped', 'already there')
+        else if (!fs.existsSync(from)) done('failed', 'not in the artifact')
+        else {
+          fs.mkdirSync(path.dirname(to), { recursive: true })
+          fs.renameSync(from, to)
+          done('restored', 'moved back')
+        }
+      }
+    } catch (e) {
+      done('failed', (e as Error).message)
+    }
+  }
+  writeArtifact(dir, {
+    ...art,
+    restored_at: ctx
+      .now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z'),
+  })
+  return { artifact: w.store.rel(dir), outcomes }
+}

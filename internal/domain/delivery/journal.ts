@@ -1,0 +1,130 @@
+// Reconciling the event journal: each pending proposal is classed — applied (its effect is already in the task:
+// the task's log names the event, or the task is already where the event asks), superseded (a later event of
+// the same kind by the same author about the same thing), orphaned (the task it is about is gone), unverifiable
+// (its signature does not show its author wrote it) — or live (none of these: it may still apply). Archiving
+// moves the chosen classes' files to `.dacli/archive/events/<date>/`, never deletes; the plan id covers the
+// classification and the chosen classes, so what is archived is what was reviewed.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { cmd } from '../../base/commands.js'
+import { ConflictError } from '../../base/errors.js'
+import type { TaskRecord } from '../../format/model.js'
+import { type EventRecord, isPendingProposal, listEvents } from '../../store/events.js'
+import type { Store } from '../../store/store.js'
+import { scanAgents } from '../identity/identity.js'
+import { rootPublicKeys } from '../identity/signing.js'
+import { eventProblem } from '../identity/trust.js'
+import { planId } from './world.js'
+
+export const JOURNAL_CLASSES = ['applied', 'superseded', 'orphaned', 'unverifiable', 'live'] as const
+export type JournalClass = (typeof JOURNAL_CLASSES)[number]
+export const ARCHIVABLE = ['applied', 'superseded', 'orphaned', 'unverifiable'] as const
+export type Archivable = (typeof ARCHIVABLE)[number]
+export const DEFAULT_ARCHIVE: readonly Archivable[] = ['applied', 'superseded', 'orphaned']
+
+export interface Classified {
+  event: EventRecord
+  class: JournalClass
+  reason: string
+}
+
+function effectPresent(e: EventRecord, t: TaskRecord): string | null {
+  if (t.log.some((l) => l.details.includes(`(event ${e.id})`))) return `the task's log names event ${e.id}`
+  const status = typeof e.data.status === 'string' ? e.data.status : null
+  if (e.event_kind === 'claim' && t.owner === e.created_by) return `${e.created_by} already owns the task`
+  if (e.event_kind === 'release' && t.owner === null && t.status !== 'active') return 'the task is already released'
+  if (e.event_kind === 'propose-status' && status !== null && t.status === status)
+    return `the task is already ${status}`
+  if (e.event_kind === 'block' && t.status === 'blocked') return 'the task is already blocked'
+  return null
+}
+
+export async function classifyJournal(store: Store): Promise<Classified[]> {
+  const { events } = await listEvents(store)
+  const tasks = (await store.listRecords()).records
+  const byId = new Map(tasks.map((t) => [t.id, t]))
+  const pending = events.filter(isPendingProposal)
+  const { agents } = await scanAgents(store.dir, store.root)
+  const rootKeys = rootPublicKeys(store.dir)
+  const out: Classified[] = []
+  for (const e of pending) {
+    const forged = eventProblem(e, agents, rootKeys)
+    if (forged !== null) {
+      out.push({ event: e, class: 'unverifiable', reason: forged })
+      continue
+    }
+    const about = e.about
+    const t = about === null ? undefined : byId.get(about)
+    if (about !== null && /^t-/.test(about) && t === undefined) {
+      out.push({ event: e, class: 'orphaned', reason: `task ${about} no longer exists` })
+      continue
+    }
+    const later = events.find(
+      (o) =>
+        o.id !== e.id &&
+        o.event_kind === e.event_kind &&
+        o.about === e.about &&
+        o.created_by === e.created_by &&
+        o.state !== 'dismissed' &&
+        (o.created > e.created || (o.created === e.created && o.id > e.id)),
+    )
+    if (later !== undefined) {
+      out.push({ event: e, class: 'superseded', reason: `event ${later.id} (${later.created}) says it again, later` })
+      continue
+    }
+    const present = t === undefined ? null : effectPresent(e, t)
+    if (present !== null) {
+      out.push({ event: e, class: 'applied', reason: present })
+      continue
+    }
+    out.push({ event: e, class: 'live', reason: 'it may still apply' })
+  }
+  return out.sort((a, b) => (a.event.id < b.event.id ? -1 : 1))
+}
+
+export interface JournalPlan {
+  classified: Classified[]
+  archive: readonly Archivable[]
+  plan_id: string
+}
+
+export async function planJournal(store: Store, archive: readonly Archivable[]): Promise<JournalPlan> {
+  const classified = await classifyJournal(store)
+  const chosen = [...new Set(archive)].sort()
+  const content = { archive: chosen, events: classified.map((c) => [c.event.id, c.class, c.event.path]) }
+  return { classified, archive: chosen, plan_id: planId('ep', content) }
+}
+
+/** Where an archived event goes: `.dacli/archive/events/<YYYY-MM-DD>/` (the day it was archived). */
+export const archiveDir = (store: Store, now: Date) =>
+  path.join(store.dir, 'archive', 'events', now.toISOString().slice(0, 10))
+
+export async function applyJournal(
+  store: Store,
+  archive: readonly Archivable[],
+  reviewed: string,
+  now: Date,
+): Promise<{ plan: JournalPlan; archived: { id: string; class: JournalClass; to: string }[] }> {
+  const plan = await planJournal(store, archive)
+  if (plan.plan_id !== reviewed) {
+    throw new ConflictError(
+      `the journal changed since plan ${reviewed} was printed (it is now ${plan.plan_id}): nothing archived`,
+      {
+        details: { reviewed, current: plan.plan_id },
+        next: [cmd('events reconcile')],
+      },
+    )
+  }
+  const dir = archiveDir(store, now)
+  const archived: { id: string; class: JournalClass; to: string }[] = []
+  for (const c of plan.classified) {
+    if (!(plan.archive as readonly string[]).includes(c.class)) continue
+    const from = path.join(store.root, c.event.path)
+    const to = path.join(dir, path.basename(from))
+    fs.mkdirSync(dir, { recursive: true })
+    fs.renameSync(from, to)
+    archived.push({ id: c.event.id, class: c.class, to: store.rel(to) })
+  }
+  return { plan, archived }
+}

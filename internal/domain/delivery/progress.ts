@@ -1,0 +1,84 @@
+// Delivery progress per project, from what the task files record (no git, no GitHub): how many tasks stand in
+// each delivery state and the median time each stage took. A state or stage dacli never observes locally is
+// null, never 0: `ready` (a pull request's review state lives on GitHub) and `released` (a promotion between
+// branches is not written into tasks).
+//
+//   open      not done, nobody owns it          pr_open   a `pr-opened` line (dacli pr open), not done
+//   claimed   not done, owned, no pull request   landed    done with a `landed <sha>` line
+
+import type { TaskRecord } from '../../format/model.js'
+
+export const DELIVERY_STATES = ['open', 'claimed', 'pr_open', 'ready', 'landed', 'released'] as const
+export type DeliveryState = (typeof DELIVERY_STATES)[number]
+export const STAGES = ['open_to_claimed', 'claimed_to_pr_open', 'pr_open_to_landed', 'landed_to_released'] as const
+export type Stage = (typeof STAGES)[number]
+
+export interface StageTime {
+  median_seconds: number | null
+  samples: number
+}
+
+export interface ProjectProgress {
+  project: string
+  states: Record<DeliveryState, number | null>
+  lead_time: Record<Stage, StageTime>
+}
+
+const CLAIMS = new Set(['claimed', 'claimed-local', 'taken-over'])
+
+const first = (t: TaskRecord, match: (verb: string) => boolean): number | null => {
+  const l = t.log.find((e) => match(e.verb))
+  const ms = l === undefined ? Number.NaN : Date.parse(l.at)
+  return Number.isFinite(ms) ? ms : null
+}
+
+function median(xs: number[]): number | null {
+  if (xs.length === 0) return null
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
+}
+
+export function progressOf(records: readonly TaskRecord[]): ProjectProgress[] {
+  const by = new Map<string, TaskRecord[]>()
+  for (const t of records) by.set(t.project, [...(by.get(t.project) ?? []), t])
+  return [...by.keys()].sort().map((project) => {
+    const ts = by.get(project) ?? []
+    const states: Record<DeliveryState, number | null> = {
+      open: 0,
+      claimed: 0,
+      pr_open: 0,
+      ready: null,
+      landed: 0,
+      released: null,
+    }
+    const spans: Record<Stage, number[]> = {
+      open_to_claimed: [],
+      claimed_to_pr_open: [],
+      pr_open_to_landed: [],
+      landed_to_released: [],
+    }
+    for (const t of ts) {
+      const created = t.created === null ? null : Date.parse(t.created)
+      const claimed = first(t, (v) => CLAIMS.has(v))
+      const pr = first(t, (v) => v === 'pr-opened')
+      const landed = t.status === 'done' ? first(t, (v) => v === 'landed') : null
+      if (t.status === 'done') {
+        if (landed !== null) states.landed = (states.landed ?? 0) + 1
+      } else if (pr !== null) states.pr_open = (states.pr_open ?? 0) + 1
+      else if (t.owner !== null) states.claimed = (states.claimed ?? 0) + 1
+      else states.open = (states.open ?? 0) + 1
+      if (created !== null && Number.isFinite(created) && claimed !== null)
+        spans.open_to_claimed.push(claimed - created)
+      if (claimed !== null && pr !== null) spans.claimed_to_pr_open.push(pr - claimed)
+      if (pr !== null && landed !== null) spans.pr_open_to_landed.push(landed - pr)
+    }
+    const lead_time = Object.fromEntries(
+      STAGES.map((s) => {
+        const xs = spans[s].filter((x) => x >= 0).map((x) => x / 1000)
+        return [s, { median_seconds: median(xs), samples: xs.length }]
+      }),
+    ) as Record<Stage, StageTime>
+    return { project, states, lead_time }
+  })
+}

@@ -1,0 +1,283 @@
+// Where the store and the world disagree: findings by class, each with its evidence, its fix, and whether the fix
+// is safe to apply unattended. A plan id digests the findings and the state they were read from; applying takes
+// that id, recomputes, and applies only when nothing changed (exit 5 otherwise, nothing applied).
+
+import { deleteRemoteRef } from '../../adapters/git/branches.js'
+import { commitsNotOn, mergeNaming } from '../../adapters/git/landing.js'
+import { isAncestor, revParse } from '../../adapters/git/worktree.js'
+import { cmd } from '../../base/commands.js'
+import { ConflictError } from '../../base/errors.js'
+import type { Identity, TaskRecord } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { GithubContext } from '../github/context.js'
+import { doneTask } from '../task/lifecycle.js'
+import { markerPrefix } from './pulls.js'
+import {
+  CLAIMS_PREFIX,
+  isTaskWorktree,
+  ownerOfBranch,
+  ownerOfWorktree,
+  planId,
+  readWorld,
+  type World,
+} from './world.js'
+
+export const FINDING_CLASSES = [
+  'done_not_landed',
+  'landed_not_done',
+  'pr_merged_task_open',
+  'branch_without_task',
+  'worktree_without_task',
+  'claim_on_closed_task',
+  'remote_claim_without_task',
+  'pr_without_task',
+] as const
+export type FindingClass = (typeof FINDING_CLASSES)[number]
+
+type Action =
+  | { kind: 'close_task'; task: string; branch: string | null; into: string | null }
+  | { kind: 'delete_remote_ref'; remote: string; ref: string; sha: string }
+
+export interface Finding {
+  class: FindingClass
+  subject: string
+  evidence: string
+  fix: string
+  safe: boolean
+  /** What applying does (safe findings only). */
+  action: Action | null
+}
+
+export interface Reconciliation {
+  world: World
+  findings: Finding[]
+  plan_id: string
+}
+
+const allChecked = (t: TaskRecord) => t.acceptance.length > 0 && t.acceptance.every((a) => a.checked)
+
+async function gitFindings(w: World): Promise<Finding[]> {
+  const out: Finding[] = []
+  const { git, trunk, store } = w
+  if (git === null) return out
+  const env = store.env
+  for (const t of w.tasks) {
+    const branch = t.worktree?.branch ?? null
+    if (branch === null || trunk === null) continue
+    const ref = qualifiedRef(t)
+    const tip = await revParse(git, env, branch)
+    if (t.status === 'done' && tip !== null) {
+      const missing = await commitsNotOn(git, env, trunk.commit, tip)
+      if (missing.length > 0) {
+        out.push({
+          class: 'done_not_landed',
+          subject: ref,
+          evidence: `${missing.length} commit(s) of ${branch} not on ${trunk.name}: ${missing
+            .slice(0, 3)
+            .map((c) => `${c.sha.slice(0, 12)} ${c.subject}`)
+            .join('; ')}`,
+          fix: `merge ${branch} into ${trunk.name} (${cmd(`pr open ${ref}`)}), or reopen the task`,
+          safe: false,
+          action: null,
+        })
+      }
+    }
+    if (t.status !== 'done') {
+      const merged = await mergeNaming(git, env, trunk.commit, branch)
+      if (merged !== null) {
+        const safe = allChecked(t)
+        out.push({
+          class: 'landed_not_done',
+          subject: ref,
+          evidence: `${trunk.name} has merge ${merged.slice(0, 12)} of ${branch}; the task is ${t.status}`,
+          fix: safe
+            ? cmd(`task done ${ref} --branch ${merged} --into ${trunk.name}`)
+            : `check its criteria, then ${cmd(`task done ${ref}`)}`,
+          safe,
+          action: safe ? { kind: 'close_task', task: t.id, branch: merged, into: trunk.name } : null,
+        })
+      }
+    }
+  }
+  const prefix = w.project === null ? 'dacli/' : `dacli/${w.project}-`
+  for (const b of w.branches) {
+    const name = b.ref.slice('refs/heads/'.length)
+    if (!name.startsWith(prefix) || ownerOfBranch(w.all, name) !== null) continue
+    out.push({
+      class: 'branch_without_task',
+      subject: name,
+      evidence: `branch ${name} at ${b.sha.slice(0, 12)} names no task of this workspace`,
+      fix: `keep its work elsewhere or delete it (${cmd('cleanup')} lists it when it is merged)`,
+      safe: false,
+      action: null,
+    })
+  }
+  for (const wt of w.worktrees) {
+    if (wt.main || !isTaskWorktree(store, wt) || ownerOfWorktree(store, w.all, wt) !== null) continue
+    if (w.project !== null && !wt.path.includes(`${w.project}-`)) continue
+    out.push({
+      class: 'worktree_without_task',
+      subject: store.rel(wt.path),
+      evidence: `worktree on ${wt.branch ?? 'a detached head'} belongs to no task`,
+      fix: `git worktree remove ${store.rel(wt.path)} once its changes are kept elsewhere`,
+      safe: false,
+      action: null,
+    })
+  }
+  const byId = new Map(w.all.map((t) => [t.id, t]))
+  for (const t of w.tasks) {
+    if (t.status === 'done' && t.claim !== null) {
+      out.push({
+        class: 'claim_on_closed_task',
+        subject: qualifiedRef(t),
+        evidence: `the done task still records a claim by ${t.claim.by} (since ${t.claim.at})`,
+        fix: `${cmd(`task reopen ${qualifiedRef(t)}`)} and close it again, or edit the claim out of the file`,
+        safe: false,
+        action: null,
+      })
+    }
+  }
+  for (const c of w.remoteClaims ?? []) {
+    const id = c.ref.slice(CLAIMS_PREFIX.length)
+    const t = byId.get(id)
+    if (t !== undefined && w.project !== null && t.project !== w.project) continue
+    if (t === undefined) {
+      out.push({
+        class: 'remote_claim_without_task',
+        subject: c.ref,
+        evidence: `${w.claimsRemote} has ${c.ref} at ${c.sha.slice(0, 12)}; this clone has no task ${id}`,
+        fix: `${cmd('record pull')} if another clone made the task; else git push ${w.claimsRemote} --delete ${c.ref}`,
+        safe: false,
+        action: null,
+      })
+    } else if (t.status === 'done') {
+      out.push({
+        class: 'claim_on_closed_task',
+        subject: qualifiedRef(t),
+        evidence: `${w.claimsRemote} still has ${c.ref} at ${c.sha.slice(0, 12)} for the done task`,
+        fix: `delete ${c.ref} on ${w.claimsRemote} (with a lease on ${c.sha.slice(0, 12)})`,
+        safe: true,
+        action: { kind: 'delete_remote_ref', remote: w.claimsRemote, ref: c.ref, sha: c.sha },
+      })
+    }
+  }
+  return out
+}
+
+async function pullFindings(w: World): Promise<Finding[]> {
+  const out: Finding[] = []
+  if (w.pulls === null) return out
+  const byId = new Map(w.all.map((t) => [t.id, t]))
+  const wsMarker = ` ws:${w.store.config.id} -->`
+  for (const p of w.pulls) {
+    const m = /<!-- dacli:(t-[0-9A-Za-z]+) ws:([0-9A-Za-z]+) -->/.exec(p.body)
+    const byBranch = w.tasks.find((t) => t.worktree?.branch === p.head.ref)
+    const t = byBranch ?? (m === null ? undefined : byId.get(m[1] as string))
+    if (t === undefined) {
+      if (m !== null && p.state === 'open' && p.body.includes(wsMarker) && w.project === null) {
+        out.push({
+          class: 'pr_without_task',
+          subject: `#${p.number}`,
+          evidence: `open pull request #${p.number} carries the marker of ${m[1]}, which this workspace does not have`,
+          fix: `close #${p.number} on GitHub, or restore the task`,
+          safe: false,
+          action: null,
+        })
+      }
+      continue
+    }
+    if (w.project !== null && t.project !== w.project) continue
+    if (!p.merged || t.status === 'done' || !(byBranch !== undefined || p.body.includes(markerPrefix(t.id)))) continue
+    const ref = qualifiedRef(t)
+    const sha = p.merge_commit_sha
+    const git = w.git
+    const onTrunk =
+      git !== null && w.trunk !== null && sha !== null && (await revParse(git, w.store.env, sha)) !== null
+        ? await isAncestor(git, w.store.env, sha, w.trunk.commit)
+        : false
+    const safe = onTrunk && allChecked(t)
+    out.push({
+      class: 'pr_merged_task_open',
+      subject: ref,
+      evidence: `#${p.number} was merged into ${p.base.ref}${sha === null ? '' : ` as ${sha.slice(0, 12)}`}; the task is ${t.status}`,
+      fix: safe
+        ? cmd(`task done ${ref} --branch ${sha} --into ${w.trunk?.name}`)
+        : `fetch ${p.base.ref}, check the criteria, then ${cmd(`task done ${ref}`)}`,
+      safe,
+      action: safe ? { kind: 'close_task', task: t.id, branch: sha, into: w.trunk?.name ?? null } : null,
+    })
+  }
+  return out
+}
+
+export async function reconcile(ctx: GithubContext, project: string | null): Promise<Reconciliation> {
+  const world = await readWorld(ctx, project, { github: true })
+  const findings = [...(await gitFindings(world)), ...(await pullFindings(world))]
+  findings.sort((a, b) =>
+    a.class === b.class
+      ? a.subject < b.subject
+        ? -1
+        : a.subject > b.subject
+          ? 1
+          : 0
+      : FINDING_CLASSES.indexOf(a.class) - FINDING_CLASSES.indexOf(b.class),
+  )
+  const state = {
+    trunk: world.trunk,
+    tasks: world.tasks.map((t) => [t.id, t.status, t.version]),
+    skipped: world.skipped.map((s) => s.source),
+  }
+  return { world, findings, plan_id: planId('rp', { findings, state }) }
+}
+
+export interface Applied {
+  class: FindingClass
+  subject: string
+  outcome: 'applied' | 'failed'
+  detail: string
+}
+
+/** Recompute; refuse (5) a plan id that no longer matches; apply the safe findings one by one. */
+export async function applyReconciliation(
+  ctx: GithubContext,
+  project: string | null,
+  reviewed: string,
+  who: Identity,
+): Promise<{ r: Reconciliation; applied: Applied[] }> {
+  const r = await reconcile(ctx, project)
+  if (r.plan_id !== reviewed) {
+    throw new ConflictError(
+      `the world changed since plan ${reviewed} was printed (it is now ${r.plan_id}): nothing applied`,
+      {
+        details: { reviewed, current: r.plan_id },
+        next: [cmd(`reconcile${project === null ? '' : ` --project ${project}`}`)],
+      },
+    )
+  }
+  const applied: Applied[] = []
+  for (const f of r.findings) {
+    if (!f.safe || f.action === null) continue
+    const a = f.action
+    try {
+      if (a.kind === 'close_task') {
+        await doneTask(r.world.store, a.task, who, {
+          ...(a.branch === null ? {} : { branch: a.branch }),
+          ...(a.into === null ? {} : { into: a.into }),
+        })
+        applied.push({ class: f.class, subject: f.subject, outcome: 'applied', detail: 'closed as done' })
+      } else {
+        const git = r.world.git
+        const ok = git !== null && (await deleteRemoteRef(git, r.world.store.env, a.remote, a.ref, a.sha))
+        applied.push({
+          class: f.class,
+          subject: f.subject,
+          outcome: ok ? 'applied' : 'failed',
+          detail: ok ? `deleted ${a.ref} on ${a.remote}` : `${a.ref} on ${a.remote} moved or could not be deleted`,
+        })
+      }
+    } catch (e) {
+      applied.push({ class: f.class, subject: f.subject, outcome: 'failed', detail: (e as Error).message })
+    }
+  }
+  return { r, applied }
+}

@@ -1,0 +1,119 @@
+// What the store, git and GitHub say, read once for reconciliation and cleanup: the tasks, trunk, the task
+// branches and worktrees, the claim refs on the claims remote, and (when a repository and a token are at hand)
+// the pull requests. A source that cannot be read is reported, never read as empty.
+
+import { createHash } from 'node:crypto'
+import * as path from 'node:path'
+import { localRefs, type RefTip, remoteRefs } from '../../adapters/git/branches.js'
+import type { GitInfo } from '../../adapters/git/discover.js'
+import { type GitWorktree, listWorktrees, type Trunk, trunkOf } from '../../adapters/git/worktree.js'
+import type { Pull } from '../../adapters/github/client.js'
+import { canonicalJSON } from '../../base/canonical.js'
+import type { TaskRecord } from '../../format/model.js'
+import type { Store } from '../../store/store.js'
+import { connect } from '../github/connect.js'
+import type { GithubContext } from '../github/context.js'
+import { real, worktreeName } from '../worktree/worktrees.js'
+import { repoOf } from './pulls.js'
+
+export const CLAIMS_PREFIX = 'refs/dacli/claims/'
+export const TASK_BRANCH_PREFIX = 'refs/heads/dacli/'
+
+export interface World {
+  store: Store
+  git: GitInfo | null
+  /** Every task of the workspace (the "without a task" findings look across projects). */
+  all: TaskRecord[]
+  /** The tasks in scope (--project, else all). */
+  tasks: TaskRecord[]
+  project: string | null
+  trunk: Trunk | null
+  branches: RefTip[]
+  worktrees: GitWorktree[]
+  claimsRemote: string
+  /** The claims remote's claim refs, or null when it could not be read. */
+  remoteClaims: RefTip[] | null
+  repo: string | null
+  /** Every pull request of the repository, or null when GitHub was not read. */
+  pulls: Pull[] | null
+  /** Why a source was not read. */
+  skipped: { source: string; reason: string }[]
+}
+
+export async function readWorld(ctx: GithubContext, project: string | null, opts: { github: boolean }): Promise<World> {
+  const store = await ctx.store()
+  const all = (await store.listRecords()).records
+  if (project !== null) store.requireProject(project)
+  const tasks = project === null ? all : all.filter((t) => t.project === project)
+  const git = store.git
+  const skipped: World['skipped'] = []
+  const claimsRemote = store.config.claims_remote ?? 'origin'
+  let trunk: Trunk | null = null
+  let branches: RefTip[] = []
+  let worktrees: GitWorktree[] = []
+  let remoteClaims: RefTip[] | null = null
+  if (git === null) skipped.push({ source: 'git', reason: 'the workspace is not in a git repository' })
+  else {
+    trunk = await trunkOf(git, store.env)
+    branches = await localRefs(git, store.env, TASK_BRANCH_PREFIX)
+    worktrees = await listWorktrees(git, store.env)
+    remoteClaims = await remoteRefs(git, store.env, claimsRemote, CLAIMS_PREFIX)
+    if (remoteClaims === null)
+      skipped.push({ source: 'claims', reason: `the remote "${claimsRemote}" could not be read` })
+  }
+  let repo: string | null = null
+  let pulls: Pull[] | null = null
+  if (opts.github) {
+    try {
+      const projects = project === null ? [...new Set(tasks.map((t) => t.project))].sort() : [project]
+      const first = projects[0]
+      repo = first === undefined ? null : await repoOf(ctx, first)
+      if (repo !== null) {
+        const s = await connect(ctx, { requireToken: false })
+        pulls = await s.client.listPulls(repo, { state: 'all' })
+      } else skipped.push({ source: 'github', reason: 'no project to find a repository for' })
+    } catch (e) {
+      skipped.push({ source: 'github', reason: (e as Error).message })
+    }
+  }
+  return {
+    store,
+    git,
+    all,
+    tasks,
+    project,
+    trunk,
+    branches,
+    worktrees,
+    claimsRemote,
+    remoteClaims,
+    repo,
+    pulls,
+    skipped,
+  }
+}
+
+/** The task a branch or worktree belongs to: the one recording it, else the one its name names. */
+export function ownerOfBranch(all: readonly TaskRecord[], branch: string): TaskRecord | null {
+  return (
+    all.find((t) => t.worktree?.branch === branch) ?? all.find((t) => `dacli/${worktreeName(t)}` === branch) ?? null
+  )
+}
+
+export function ownerOfWorktree(store: Store, all: readonly TaskRecord[], w: GitWorktree): TaskRecord | null {
+  const p = real(w.path)
+  return (
+    all.find((t) => t.worktree !== null && real(path.join(store.root, t.worktree.path)) === p) ??
+    all.find((t) => path.basename(w.path) === worktreeName(t)) ??
+    null
+  )
+}
+
+/** Is this worktree one of dacli's (under `.dacli/worktrees/`)? */
+export const isTaskWorktree = (store: Store, w: GitWorktree) =>
+  real(w.path).startsWith(`${real(path.join(store.dir, 'worktrees'))}${path.sep}`)
+
+/** A plan's id: a digest of what it would do and of the state it was computed from. */
+export function planId(prefix: string, content: unknown): string {
+  return `${prefix}-${createHash('sha256').update(canonicalJSON(content)).digest('hex').slice(0, 16)}`
+}

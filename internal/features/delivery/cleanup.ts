@@ -1,0 +1,117 @@
+import { UsageError } from '../../base/errors.js'
+import { defineCommand } from '../../clikit/command.js'
+import { str } from '../../clikit/flags.js'
+import {
+  applyCleanup,
+  CANDIDATE_KINDS,
+  type Candidate,
+  type Outcome,
+  planCleanup,
+  restoreCleanup,
+} from '../../domain/delivery/cleanup.js'
+import type { RepositoryCleanupDocT } from './json.js'
+
+const countsOf = (cs: readonly Candidate[]) =>
+  Object.fromEntries(
+    CANDIDATE_KINDS.map((k) => [k, cs.filter((c) => c.kind === k).length]),
+  ) as RepositoryCleanupDocT['counts']
+
+const outcomesOf = (os: readonly Outcome[]) =>
+  os.map((o) => ({ kind: o.candidate.kind, subject: o.candidate.subject, outcome: o.outcome, detail: o.detail }))
+
+export const cleanup = defineCommand({
+  path: 'cleanup',
+  summary:
+    'What finished work left behind — merged branches, finished worktrees, stale claim refs, dead files — and a reversible removal',
+  description:
+    'Lists the candidates: task branches (here and on origin) of done tasks whose every commit is on trunk, worktrees of done tasks with no changes and their work on trunk, claim refs of done tasks on the claims remote, conflict copies identical to their file (resolved), and temp and lock files whose writer is gone. The preview prints a plan id; --apply-safe PLAN-ID recomputes (a different id: the repository changed — exit 5, nothing removed), writes the restore artifact .dacli/cleanup/<id>/restore.json first (every ref with its commit, every worktree with its branch; files are moved beside it, never deleted), then removes each candidate — a ref only while it still points where it was seen. --restore ARTIFACT (the id, or its folder) puts every ref, worktree and file back.',
+  args: [],
+  flags: {
+    project: str('only this project (files are workspace-wide and listed without it)', { valueName: 'P' }),
+    'apply-safe': str('remove the candidates of this plan (the id a preview printed)', { valueName: 'PLAN-ID' }),
+    restore: str('put back what an earlier cleanup removed', { valueName: 'ARTIFACT' }),
+  },
+  json: 'repository-cleanup/v1',
+  mutates: false,
+  mutatesWith: ['apply-safe', 'restore'],
+  destructive: true,
+  usage: 'dacli cleanup [--project P] [--apply-safe PLAN-ID | --restore ARTIFACT]',
+  examples: [
+    'dacli cleanup',
+    'dacli cleanup --apply-safe cp-3f9a1c0b2e4d5f60',
+    'dacli cleanup --restore cp-3f9a1c0b2e4d5f60-20261202T101500Z',
+  ],
+  async run(ctx, input) {
+    const f = input.flags
+    const project = f.project ?? null
+    if (f['apply-safe'] !== undefined && f.restore !== undefined) {
+      throw new UsageError('--apply-safe and --restore exclude each other: give one', {
+        details: { conflicting_flags: ['--apply-safe', '--restore'] },
+      })
+    }
+    if (f.restore !== undefined && f.project !== undefined) {
+      throw new UsageError('--restore puts back everything the artifact names: --project does not apply')
+    }
+    let data: RepositoryCleanupDocT
+    if (f.restore !== undefined) {
+      const r = await restoreCleanup(ctx, f.restore)
+      data = {
+        schema: 'repository-cleanup/v1',
+        version: 1,
+        mode: 'restore',
+        project: null,
+        plan_id: null,
+        artifact: r.artifact,
+        skipped: [],
+        counts: countsOf(r.outcomes.map((o) => o.candidate)),
+        candidates: r.outcomes.map((o) => o.candidate),
+        outcomes: outcomesOf(r.outcomes),
+      }
+    } else if (f['apply-safe'] !== undefined) {
+      const r = await applyCleanup(ctx, project, f['apply-safe'])
+      data = {
+        schema: 'repository-cleanup/v1',
+        version: 1,
+        mode: 'apply',
+        project,
+        plan_id: r.plan.plan_id,
+        artifact: r.artifact,
+        skipped: r.plan.world.skipped,
+        counts: countsOf(r.plan.candidates),
+        candidates: r.plan.candidates,
+        outcomes: outcomesOf(r.outcomes),
+      }
+    } else {
+      const p = await planCleanup(ctx, project)
+      data = {
+        schema: 'repository-cleanup/v1',
+        version: 1,
+        mode: 'preview',
+        project,
+        plan_id: p.plan_id,
+        artifact: null,
+        skipped: p.world.skipped,
+        counts: countsOf(p.candidates),
+        candidates: p.candidates,
+        outcomes: null,
+      }
+    }
+    return {
+      data,
+      human(out) {
+        if (data.outcomes === null) {
+          if (data.candidates.length === 0) out.line('nothing to clean up')
+          for (const c of data.candidates)
+            out.line(`${out.style('bold', c.kind)}  ${c.subject}  ${out.style('dim', c.reason)}`)
+          if (data.candidates.length > 0)
+            out.line(`plan ${data.plan_id}: remove them with --apply-safe ${data.plan_id}`)
+        } else {
+          for (const o of data.outcomes) out.line(`${o.outcome}: ${o.kind} ${o.subject} — ${o.detail}`)
+          if (data.mode === 'apply')
+            out.line(`restore with: dacli cleanup --restore ${data.artifact?.split('/').pop()}`)
+        }
+        for (const s of data.skipped) out.line(out.style('yellow', `not read: ${s.source} (${s.reason})`))
+      },
+    }
+  },
+})

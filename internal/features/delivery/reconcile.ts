@@ -1,0 +1,59 @@
+import { defineCommand } from '../../clikit/command.js'
+import { str } from '../../clikit/flags.js'
+import { type Applied, applyReconciliation, FINDING_CLASSES, reconcile } from '../../domain/delivery/reconcile.js'
+import type { DeliveryStateDocT } from './json.js'
+
+export const reconcileCommand = defineCommand({
+  path: 'reconcile',
+  summary:
+    'Where the store, git and GitHub disagree: findings by class with their fix; --apply-safe applies the reviewed plan',
+  description:
+    "Compares the tasks with git (trunk, task branches and worktrees, claim refs on the claims remote) and GitHub (the project's pull requests) and lists findings by class: done_not_landed, landed_not_done, pr_merged_task_open, branch_without_task, worktree_without_task, claim_on_closed_task, remote_claim_without_task, pr_without_task — each with its evidence, its fix, and whether the fix is safe to apply unattended (closing a task whose work provably landed and whose criteria are all checked; deleting a done task's claim ref under a lease). The preview prints a plan id, a digest of the findings and of the state they were read from. --apply-safe PLAN-ID recomputes: if the id differs, the world changed since the review — exit 5, nothing applied; else it applies the safe findings, reporting each. A source that cannot be read (no git, the remote, GitHub) is listed in skipped.",
+  args: [],
+  flags: {
+    project: str('only this project', { valueName: 'P' }),
+    'apply-safe': str('apply the safe fixes of this plan (the id a preview printed)', { valueName: 'PLAN-ID' }),
+  },
+  json: 'delivery-state/v1',
+  mutates: false,
+  mutatesWith: ['apply-safe'],
+  examples: ['dacli reconcile --project ledger', 'dacli reconcile --project ledger --apply-safe rp-3f9a1c0b2e4d5f60'],
+  async run(ctx, input) {
+    const project = input.flags.project ?? null
+    const plan = input.flags['apply-safe']
+    let applied: Applied[] | null = null
+    let r: Awaited<ReturnType<typeof reconcile>>
+    if (plan === undefined) r = await reconcile(ctx, project)
+    else ({ r, applied } = await applyReconciliation(ctx, project, plan, await ctx.identity()))
+    const counts = Object.fromEntries(FINDING_CLASSES.map((c) => [c, r.findings.filter((f) => f.class === c).length]))
+    const data: DeliveryStateDocT = {
+      schema: 'delivery-state/v1',
+      version: 1,
+      project,
+      dry_run: plan === undefined,
+      plan_id: r.plan_id,
+      trunk: r.world.trunk,
+      repository: r.world.repo,
+      skipped: r.world.skipped,
+      counts: counts as DeliveryStateDocT['counts'],
+      findings: r.findings.map(({ action: _a, ...f }) => f),
+      applied,
+    }
+    return {
+      data,
+      human(out) {
+        if (data.findings.length === 0) out.line('no disagreement between the store, git and GitHub')
+        for (const f of data.findings) {
+          out.line(`${out.style('bold', f.class)}  ${f.subject}${f.safe ? out.style('green', '  (safe)') : ''}`)
+          out.line(`  ${f.evidence}`)
+          out.line(`  fix: ${f.fix}`)
+        }
+        for (const s of data.skipped) out.line(out.style('yellow', `not read: ${s.source} (${s.reason})`))
+        if (applied !== null) for (const a of applied) out.line(`${a.outcome}: ${a.class} ${a.subject} — ${a.detail}`)
+        else if (data.findings.some((f) => f.safe))
+          out.line(`plan ${data.plan_id}: apply the safe fixes with --apply-safe ${data.plan_id}`)
+        else out.line(out.style('dim', `plan ${data.plan_id}`))
+      },
+    }
+  },
+})

@@ -1,0 +1,83 @@
+// events reconcile: each class reached by a planted event, the archive moves files (never deletes), and a plan id
+// that no longer matches is 5 with nothing moved.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { expectValid } from '../../testkit/schemas.js'
+import { type Workspace, workspace } from '../../testkit/ws.js'
+
+async function planted(): Promise<{ ws: Workspace; ids: Record<string, string> }> {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  for (const t of ['One', 'Two', 'Three', 'Four'])
+    await ws.ok('task', 'add', t, '--project', 'alpha', '--accept', 'ok', '--force')
+  const ro = await ws.agent('ro')
+  const ev = async (...argv: string[]) => (await ws.ok(...argv, '--json', { as: ro.token })).json.event_id as string
+  const live = await ev('task', 'claim', 'alpha/1')
+  const first = await ev('task', 'block', 'alpha/2', '--why', 'waiting')
+  const second = await ev('task', 'block', 'alpha/2', '--why', 'still waiting')
+  const orphan = await ev('task', 'claim', 'alpha/3')
+  await ws.ok('task', 'rm', 'alpha/3', '--force')
+  const done = await ev('task', 'block', 'alpha/4', '--why', 'x')
+  await ws.ok('task', 'block', 'alpha/4', '--why', 'x')
+  return { ws, ids: { live, first, second, orphan, done } }
+}
+
+const eventFile = (ws: Workspace, id: string) => {
+  const found: string[] = []
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name)
+      if (e.isDirectory()) walk(p)
+      else if (e.name.startsWith(id)) found.push(p)
+    }
+  }
+  walk(path.join(ws.root, '.dacli'))
+  return found
+}
+
+describe('events reconcile', () => {
+  test('applied, superseded, orphaned, unverifiable and live; archive moves the chosen classes', async () => {
+    const { ws, ids } = await planted()
+    // A forged event: another event's signature pasted in (the checksum does not cover the signature).
+    const [live] = eventFile(ws, ids.live as string)
+    const forgedId = ids.second as string
+    const [forgedFile] = eventFile(ws, forgedId)
+    const sigOf = (text: string) => /^signature: .*$/m.exec(text)?.[0] as string
+    const text = fs.readFileSync(forgedFile as string, 'utf8')
+    fs.writeFileSync(forgedFile as string, text.replace(sigOf(text), sigOf(fs.readFileSync(live as string, 'utf8'))))
+    const r = (await ws.ok('events', 'reconcile', '--json')).json
+    expectValid(r)
+    const cls = Object.fromEntries(r.events.map((e: { id: string; class: string }) => [e.id, e.class]))
+    expect(cls[ids.live as string]).toBe('live')
+    expect(cls[ids.orphan as string]).toBe('orphaned')
+    expect(cls[ids.done as string]).toBe('applied')
+    expect(cls[forgedId]).toBe('unverifiable')
+    expect(cls[ids.first as string]).toBe('superseded')
+    expect(r.archive_classes).toEqual(['applied', 'orphaned', 'superseded'])
+
+    const before = ws.snapshot()
+    ;(await ws.dacli('events', 'reconcile', '--apply-safe', 'ep-0000000000000000', '--json')).expectExit(5)
+    expect(ws.snapshot()).toEqual(before)
+
+    const a = (await ws.ok('events', 'reconcile', '--apply-safe', r.plan_id, '--json')).json
+    expectValid(a)
+    expect(a.archived.map((x: { id: string }) => x.id).sort()).toEqual([ids.done, ids.first, ids.orphan].sort())
+    for (const x of a.archived) expect(fs.existsSync(path.join(ws.root, x.to))).toBe(true)
+    expect(fs.existsSync(live as string)).toBe(true)
+    const after = (await ws.ok('events', 'reconcile', '--json')).json
+    expect(after.events.map((e: { id: string }) => e.id).sort()).toEqual([ids.live, forgedId].sort())
+    // Chosen classes: the unverifiable one too.
+    const p2 = (await ws.ok('events', 'reconcile', '--archive', 'unverifiable', '--json')).json
+    await ws.ok('events', 'reconcile', '--archive', 'unverifiable', '--apply-safe', p2.plan_id)
+    expect(eventFile(ws, forgedId)[0]).toContain(`${path.sep}archive${path.sep}events${path.sep}`)
+  })
+
+  test('a bad class is 2; a read-only identity cannot archive (3)', async () => {
+    const ws = await workspace()
+    expect((await ws.dacli('events', 'reconcile', '--archive', 'live')).code).toBe(2)
+    const ro = await ws.agent('ro')
+    expect((await ws.dacli('events', 'reconcile', '--apply-safe', 'ep-1', { as: ro.token })).code).toBe(3)
+  })
+})

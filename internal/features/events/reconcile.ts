@@ -1,0 +1,75 @@
+import { defineCommand } from '../../clikit/command.js'
+import { oneOf, str } from '../../clikit/flags.js'
+import {
+  ARCHIVABLE,
+  applyJournal,
+  DEFAULT_ARCHIVE,
+  JOURNAL_CLASSES,
+  type JournalPlan,
+  planJournal,
+} from '../../domain/delivery/journal.js'
+import type { EventJournalDocT } from './json.js'
+
+export const reconcile = defineCommand({
+  path: 'events reconcile',
+  summary: 'Class the pending events (applied, superseded, orphaned, unverifiable) and archive the chosen classes',
+  description:
+    "Every pending proposal is classed: applied (its effect is already in the task — the log names the event, or the task is already where it asks), superseded (a later event of the same kind by the same author about the same thing), orphaned (its task is gone), unverifiable (its signature does not show its author wrote it), or live (it may still apply; never archived). The preview prints a plan id covering the classification and the classes to archive (--archive, repeatable; default applied, superseded and orphaned). --apply-safe PLAN-ID recomputes (a different id: the journal changed — exit 5, nothing archived) and moves those events' files to .dacli/archive/events/<date>/: never deleted, no longer pending.",
+  args: [],
+  flags: {
+    archive: oneOf(ARCHIVABLE, 'a class to archive (repeatable)', {
+      repeatable: true,
+      defaultText: 'applied, superseded, orphaned',
+    }),
+    'apply-safe': str('archive what this plan lists (the id a preview printed)', { valueName: 'PLAN-ID' }),
+  },
+  json: 'event-journal-reconciliation/v1',
+  mutates: false,
+  mutatesWith: ['apply-safe'],
+  examples: [
+    'dacli events reconcile',
+    'dacli events reconcile --archive orphaned --archive unverifiable',
+    'dacli events reconcile --apply-safe ep-3f9a1c0b2e4d5f60',
+  ],
+  async run(ctx, input) {
+    const store = await ctx.store()
+    const classes = input.flags.archive ?? DEFAULT_ARCHIVE
+    const plan = input.flags['apply-safe']
+    let p: JournalPlan
+    let archived: EventJournalDocT['archived'] = null
+    if (plan === undefined) p = await planJournal(store, classes)
+    else ({ plan: p, archived } = await applyJournal(store, classes, plan, ctx.now()))
+    const data: EventJournalDocT = {
+      schema: 'event-journal-reconciliation/v1',
+      version: 1,
+      dry_run: plan === undefined,
+      plan_id: p.plan_id,
+      archive_classes: [...p.archive],
+      counts: Object.fromEntries(
+        JOURNAL_CLASSES.map((c) => [c, p.classified.filter((x) => x.class === c).length]),
+      ) as EventJournalDocT['counts'],
+      events: p.classified.map((c) => ({
+        id: c.event.id,
+        kind: c.event.event_kind,
+        created: c.event.created,
+        created_by: c.event.created_by,
+        about: c.event.about,
+        path: c.event.path,
+        class: c.class,
+        reason: c.reason,
+      })),
+      archived,
+    }
+    return {
+      data,
+      human(out) {
+        if (data.events.length === 0) out.line('no pending events')
+        for (const e of data.events)
+          out.line(`${out.style('bold', e.class)}  ${e.id} ${e.kind} by ${e.created_by}  ${out.style('dim', e.reason)}`)
+        if (archived !== null) out.line(`archived ${archived.length} event(s)`)
+        else
+          out.line(`plan ${data.plan_id} (archives ${data.archive_classes.join(', ')}): --apply-safe ${data.plan_id}`)
+      },
+    }
+  },
+})

@@ -1,0 +1,3 @@
+import { train } from './train.js'
+
+export const commands = [train]

@@ -1,0 +1,107 @@
+import type { Pull } from '../../adapters/github/client.js'
+import { UsageError } from '../../base/errors.js'
+import { defineCommand } from '../../clikit/command.js'
+import { bool, int, str } from '../../clikit/flags.js'
+import { type Applied, applyTrain, planTrain } from '../../domain/delivery/release.js'
+import { qualifiedRef } from '../../format/refs.js'
+import type { ReleaseTrainDocT } from './json.js'
+
+const prRef = (p: Pull) => ({ number: p.number, url: p.url, state: p.state, merged: p.merged })
+
+export const train = defineCommand({
+  path: 'release train',
+  summary: "Promote a project's landed work from one branch to another: the plan, one promotion pull request",
+  description:
+    "Lists the project's tasks whose landed commit (the `landed <sha>` their close logged) is on --source and not on --target, by commit reachability after fetching both from origin, with their pull requests; and what blocks the promotion: each --required-check on the source's tip (passed, pending, failed or missing) and --required-reviews approvals of the promotion pull request. --dry-run reads only (no write request reaches GitHub). --apply opens one promotion pull request source → target listing the tasks, or reuses the open one; with --merge it is merged when nothing blocks. Exactly one of --dry-run and --apply.",
+  args: [],
+  flags: {
+    project: str('the project', { valueName: 'P', required: true }),
+    source: str('the branch the work is on', { valueName: 'B', required: true }),
+    target: str('the branch to promote it to', { valueName: 'B', required: true }),
+    'dry-run': bool('show the plan; write nothing'),
+    apply: bool('open (or reuse) the promotion pull request'),
+    'required-check': str('a check that must pass on the source tip (repeatable)', {
+      valueName: 'NAME',
+      repeatable: true,
+    }),
+    'required-reviews': int('approvals the promotion pull request needs', { valueName: 'N', defaultText: '0' }),
+    merge: bool('with --apply: merge the promotion pull request when nothing blocks'),
+  },
+  json: 'release-train-plan/v1',
+  mutates: true,
+  usage:
+    'dacli release train --project P --source B --target B (--dry-run | --apply [--merge]) [--required-check NAME…] [--required-reviews N]',
+  examples: [
+    'dacli release train --project ledger --source main --target release --dry-run',
+    'dacli release train --project ledger --source main --target release --apply --required-check ci --merge',
+  ],
+  async run(ctx, input) {
+    const f = input.flags
+    const dry = f['dry-run'] === true
+    if (dry === (f.apply === true)) {
+      throw new UsageError('give exactly one of --dry-run and --apply', {
+        details: { conflicting_flags: ['--dry-run', '--apply'] },
+      })
+    }
+    if (f.merge === true && dry) throw new UsageError('--merge goes with --apply, not --dry-run')
+    const reviews = f['required-reviews'] ?? 0
+    if (reviews < 0) throw new UsageError(`--required-reviews must be 0 or more, got ${reviews}`)
+    const { train: t, client } = await planTrain(ctx, {
+      project: f.project,
+      source: f.source,
+      target: f.target,
+      requiredChecks: f['required-check'] ?? [],
+      requiredReviews: reviews,
+    })
+    let applied: Applied | null = null
+    if (!dry) applied = await applyTrain(client, t, f.merge === true)
+    const promotion: ReleaseTrainDocT['promotion'] =
+      applied !== null
+        ? {
+            action: applied.action,
+            pr: prRef(applied.merged === null ? applied.pull : { ...applied.pull, state: 'closed', merged: true }),
+          }
+        : t.promotion !== null
+          ? { action: 'existing', pr: prRef(t.promotion) }
+          : { action: 'planned', pr: null }
+    const data: ReleaseTrainDocT = {
+      schema: 'release-train-plan/v1',
+      version: 1,
+      project: t.project,
+      repository: t.repo,
+      dry_run: dry,
+      source: t.source,
+      target: t.target,
+      tasks: t.tasks.map((x) => ({
+        id: x.task.id,
+        ref: qualifiedRef(x.task),
+        title: x.task.title,
+        landed: x.landed,
+        pr: x.pull === null ? null : prRef(x.pull),
+      })),
+      required_checks: t.required_checks,
+      reviews: t.reviews,
+      blockers: t.blockers,
+      promotion,
+      merged: applied?.merged ?? null,
+    }
+    return {
+      data,
+      human(out) {
+        out.line(
+          `${out.style('bold', `release train ${t.project}`)}: ${t.source.name} → ${t.target.name} (${data.tasks.length} task(s))`,
+        )
+        for (const x of data.tasks)
+          out.line(`  ${x.ref}  ${x.title}  ${x.landed.slice(0, 12)}${x.pr ? `  #${x.pr.number}` : ''}`)
+        for (const b of data.blockers) out.line(out.style('yellow', `  blocked: ${b}`))
+        const p = data.promotion
+        out.line(
+          p.pr === null
+            ? '  promotion: not opened yet (--apply opens it)'
+            : `  promotion: ${p.action} #${p.pr.number} ${p.pr.url}`,
+        )
+        if (data.merged !== null) out.line(`  merged as ${data.merged.slice(0, 12)}`)
+      },
+    }
+  },
+})
