@@ -2,8 +2,7 @@
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
-
-export const SEARCH_KINDS = ['task', 'note', 'risk', 'question'] as const
+import { SEARCH_KINDS } from './kinds.js'
 
 export const SearchDoc = z.strictObject({
   schema: z.literal('search/v1'),

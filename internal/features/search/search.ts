@@ -9,7 +9,8 @@ import { type Broken, STATUSES } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { isOpenQuestion, listEvents } from '../../store/events.js'
 import { labelFilterFlag, withLabels } from '../shared/labels.js'
-import { SEARCH_KINDS, type SearchDocT } from './json.js'
+import type { SearchDocT } from './json.js'
+import { SEARCH_KINDS } from './kinds.js'
 
 type Result = Omit<SearchDocT['results'][number], 'score' | 'field' | 'snippet'>
 
