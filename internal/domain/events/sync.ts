@@ -13,8 +13,7 @@ import { stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
-import { scanAgents } from '../identity/identity.js'
-import { rootPublicKeys } from '../identity/signing.js'
+import { rootKeysOf, scanAgents } from '../identity/identity.js'
 import { eventProblem } from '../identity/trust.js'
 import { addNote, listNotes, SEVERITIES } from '../notes/notes.js'
 import { findCycle } from '../plan/cycle.js'
@@ -58,7 +57,7 @@ export async function syncEvents(store: Store, who: Identity): Promise<SyncResul
   }
   const waiting = events.filter((x) => x.state === 'pending' && x.event_kind !== 'question')
   const { agents } = waiting.length === 0 ? { agents: [] } : await scanAgents(store.dir, store.root)
-  const rootKeys = waiting.length === 0 ? [] : rootPublicKeys(store.dir)
+  const rootKeys = waiting.length === 0 ? { trusted: [], published: [] } : rootKeysOf(store, agents)
   for (const e of waiting) {
     // Only an event its author provably wrote is applied; a forged one is refused and reported.
     const forged = eventProblem(e, agents, rootKeys)
