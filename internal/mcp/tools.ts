@@ -74,12 +74,16 @@ export const TIER1: readonly ToolDef[] = [
     path: 'task add',
     description:
       'Create a task with testable criteria (accept): finish_task verifies them. A near-duplicate is refused, naming it.',
+    // touches, label and milestone go through cli: the minimal profile's token budget has no room for them.
+    flags: ['project', 'priority', 'estimate', 'accept', 'so-that', 'context', 'parent', 'depends-on', 'force'],
   },
   {
     name: 'claim_task',
     path: 'task claim',
     description:
       'Claim a task before working on it. Held by another identity: a conflict error naming the holder; pick another task.',
+    // --exclusive goes through cli (the minimal profile's token budget); a claim reports overlaps in details anyway.
+    flags: ['lease', 'worktree', 'remote', 'local'],
   },
   {
     name: 'release_task',

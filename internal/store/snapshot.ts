@@ -17,7 +17,7 @@ import { isTempName, LinkError, linkOnPath, mkdirNoLinks } from './fsio.js'
  * Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts;
  * `journal/` is this clone's local change journal).
  */
-const UNRECORDED = new Set(['locks', 'cache', 'journal', 'worktrees'])
+export const UNRECORDED: ReadonlySet<string> = new Set(['locks', 'cache', 'journal', 'worktrees'])
 
 const CACHE_VERSION = 1
 /** Entries younger than this are not cached: a same-size rewrite within the clock's granularity would look unchanged. */

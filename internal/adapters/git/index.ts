@@ -46,6 +46,8 @@ export interface Git {
   readonly system: Proc
   /** A full ref name (`refs/heads/x`) or `HEAD` → commit id, or null. */
   resolve(ref: string): Promise<string | null>
+  /** What the remotes were last seen to hold of `branch` (their tracking refs), by ref name. */
+  remoteTips(branch: string): Promise<{ ref: string; oid: string }[]>
   /** The main worktree's HEAD commit, or null (unborn). */
   mainHead(): Promise<string | null>
   readCommit(oid: string): Promise<CommitInfo>

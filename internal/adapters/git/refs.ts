@@ -76,6 +76,48 @@ function packedRef(commonDir: string, ref: string): string | null {
   return null
 }
 
+/**
+ * Every ref under `refs/remotes/<remote>/<branch>` (and `refs/dacli/fetched/<branch>`, where a fetch from a
+ * URL keeps it), loose or packed, with the commit it names: what the remotes were last seen to hold of `branch`.
+ */
+export function trackingRefs(commonDir: string, branch: string): { ref: string; oid: string }[] {
+  const found = new Map<string, string>()
+  const want = (ref: string) => {
+    if (ref === `refs/dacli/fetched/${branch}`) return true
+    if (!ref.startsWith('refs/remotes/') || !ref.endsWith(`/${branch}`)) return false
+    const remote = ref.slice('refs/remotes/'.length, -(branch.length + 1))
+    return remote !== '' && !remote.includes('/')
+  }
+  try {
+    for (const line of fs.readFileSync(path.join(commonDir, 'packed-refs'), 'utf8').split('\n')) {
+      if (line.startsWith('#') || line.startsWith('^') || line.indexOf(' ') !== 40) continue
+      const ref = line.slice(41).trim()
+      if (want(ref) && OID.test(line.slice(0, 40))) found.set(ref, line.slice(0, 40))
+    }
+  } catch {
+    // no packed refs
+  }
+  const walk = (rel: string) => {
+    let entries: fs.Dirent[]
+    try {
+      entries = fs.readdirSync(refFile(commonDir, rel), { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const e of entries) {
+      const ref = `${rel}/${e.name}`
+      if (e.isDirectory()) walk(ref)
+      else if (want(ref)) {
+        const oid = readRef(commonDir, commonDir, ref)
+        if (oid !== null) found.set(ref, oid)
+      }
+    }
+  }
+  walk('refs/remotes')
+  walk('refs/dacli/fetched')
+  return [...found].map(([ref, oid]) => ({ ref, oid })).sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /**

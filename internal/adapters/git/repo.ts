@@ -24,7 +24,7 @@ import {
   trailersOf,
   treeBody,
 } from './objects.js'
-import { compareAndSwapRef, readRef } from './refs.js'
+import { compareAndSwapRef, readRef, trackingRefs } from './refs.js'
 import { fetchRef, pushRef } from './remote.js'
 
 /**
@@ -65,6 +65,10 @@ export class Repo implements Git {
 
   async resolve(ref: string): Promise<string | null> {
     return readRef(this.repo.gitDir, this.repo.commonDir, ref)
+  }
+
+  async remoteTips(branch: string): Promise<{ ref: string; oid: string }[]> {
+    return trackingRefs(this.repo.commonDir, branch)
   }
 
   async mainHead(): Promise<string | null> {

@@ -15,6 +15,7 @@ import type { Identity } from '../../format/model.js'
 import { snapshotDir } from '../../store/snapshot.js'
 import type { Store } from '../../store/store.js'
 import { authorOf, committerAt } from './author.js'
+import { firstParent } from './base.js'
 
 export interface RecordOptions {
   /** The message's subject (and optional body); trailers are added. */
@@ -22,6 +23,8 @@ export interface RecordOptions {
   /** What ran (the `Dacli-Command:` trailer). */
   command: string
   now: Date
+  /** Record commits to search, besides the remotes' tracking refs, for a first record's start (a fetched tip). */
+  tips?: readonly string[]
 }
 
 export interface RecordOutcome {
@@ -86,6 +89,11 @@ export async function recordLocked(store: Store, git: Git, who: Identity, opts: 
   const local = snapshotDir(store.dir, path.join(store.dir, 'cache', 'record-stat.json'))
   if (local === null) throw new FailureError(`${store.dir} holds nothing to record`)
   const tree = wrapIn(local, prefix)
+  // A clone's first record starts from what the record branch or the code branch already holds (base.ts).
+  if ((await git.resolve(ref)) === null) {
+    const start = await firstParent(git, { prefix, branch }, tree.oid, opts.tips ?? [])
+    if (start !== null) await git.updateRef(ref, start, null)
+  }
   // dacli processes are serialized by the lock; the compare-and-swap also guards
   // against anything else moving the ref (git itself, a fetch into the branch).
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {

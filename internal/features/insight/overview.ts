@@ -3,6 +3,7 @@ import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
 import { expiredAt } from '../../domain/claims/arbiter.js'
+import { loadOverlaps } from '../../domain/task/footprint.js'
 import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
 import { STATUSES } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
@@ -14,7 +15,7 @@ export const overview = defineCommand({
   path: 'overview',
   summary: 'The first screen: projects, counts, work in progress, and what is ready to start',
   description:
-    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered).',
+    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered, and neither are tasks whose paths overlap work in progress: held_back counts them, dacli next lists them).',
   args: [],
   flags: {},
   json: 'workspace-overview/v1',
@@ -32,7 +33,9 @@ export const overview = defineCommand({
       ),
     )
     const ev = await listEvents(store)
-    const f = readyFrontier(plan, 3, undefined, await remoteClaims(store, ctx.env, ctx.now(), null))
+    const elsewhere = await remoteClaims(store, ctx.env, ctx.now(), null)
+    const overlaps = await loadOverlaps(store, ctx.env, (await ctx.identity()).id, elsewhere)
+    const f = readyFrontier(plan, 3, undefined, elsewhere, (t, picked) => overlaps.hold(t, picked))
     const data: OverviewDocT = {
       schema: 'workspace-overview/v1',
       version: 1,
@@ -51,6 +54,7 @@ export const overview = defineCommand({
         priority: t.priority,
         command: `dacli task claim ${qualifiedRef(t)}`,
       })),
+      held_back: f.held.length,
     }
     return {
       data,

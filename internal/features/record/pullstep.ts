@@ -9,6 +9,7 @@ import { ConflictError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
 import type { Out } from '../../clikit/io.js'
 import { authorOf, committerAt } from '../../domain/record/author.js'
+import { codeFiles } from '../../domain/record/base.js'
 import { type MergeResult, Merger } from '../../domain/record/merge.js'
 import { messageWith, recordLocked, workspacePrefix } from '../../domain/record/record.js'
 import type { Identity } from '../../format/model.js'
@@ -49,8 +50,12 @@ export async function pullOnce(
   const command = `record pull ${remote}`
   let recorded: string | null = null
   if (store !== null) {
-    if ((await git.resolve(ref)) === null) await adoptBase(git, store, ref, theirs)
-    const r = await recordLocked(store, git, who, { message: 'dacli: record (before pull)', command, now })
+    const r = await recordLocked(store, git, who, {
+      message: 'dacli: record (before pull)',
+      command,
+      now,
+      tips: [theirs],
+    })
     recorded = r.commit
   }
   const local = await git.resolve(ref)
@@ -65,7 +70,15 @@ export async function pullOnce(
     tip = theirs
   } else {
     const base = await git.mergeBase(local, theirs)
-    const [b, ours, t] = await Promise.all([base, local, theirs].map(async (c) => files(git, await treeOf(git, c))))
+    // Two records that share no commit (made before a first record started from a common one) merge against
+    // the workspace the code branch commits: what both clones started from.
+    const [b, ours, t] = await Promise.all([
+      base === null && store !== null
+        ? codeFiles(git, workspacePrefix(git, store.dir)).then((f) => f ?? new Map<string, TreeFile>())
+        : files(git, await treeOf(git, base)),
+      files(git, await treeOf(git, local)),
+      files(git, await treeOf(git, theirs)),
+    ])
     merged = await new Merger(git, theirs.slice(0, 7), who.id, now).merge(
       b as Map<string, TreeFile>,
       ours as Map<string, TreeFile>,
@@ -143,27 +156,5 @@ export function pullResult(
         out.line(`renumbered ${r.project}/${r.from} → ${r.to}: the number was taken on both sides (${r.path})`)
       }
     },
-  }
-}
-
-/**
- * This machine has a workspace but has never recorded (its `.dacli/` came with
- * the code, say). If the workspace is exactly one of the remote record's
- * commits, adopt that commit as the local tip so the pull fast-forwards instead
- * of merging two unrelated histories.
- */
-async function adoptBase(git: Git, store: Store, ref: string, theirs: string): Promise<void> {
-  const { snapshotDir } = await import('../../store/snapshot.js')
-  const { wrapIn } = await import('../../adapters/git/objects.js')
-  const local = snapshotDir(store.dir, path.join(store.dir, 'cache', 'record-stat.json'))
-  if (local === null) return
-  const tree = wrapIn(local, workspacePrefix(git, store.dir)).oid
-  let n = 0
-  for await (const c of git.walk([theirs])) {
-    if (c.tree === tree) {
-      await git.updateRef(ref, c.id, null)
-      return
-    }
-    if (++n >= 1_000) return
   }
 }

@@ -1,0 +1,37 @@
+// The flags that set a task's touches, labels and milestone: checked here before anything is written.
+
+import { UsageError } from '../../base/errors.js'
+import { str } from '../../clikit/flags.js'
+import { checkLabel, checkMilestone } from '../../format/ids.js'
+
+export const touchFlag = str('a path or glob it will touch (src/auth/**)', {
+  repeatable: true,
+  valueName: 'GLOB',
+})
+export const labelFlag = str('a label', { repeatable: true, valueName: 'LABEL' })
+export const milestoneFlag = str('its milestone', {
+  valueName: 'NAME',
+})
+
+/** Touches entries, checked (picomatch is loaded only when some are given); duplicates dropped, order kept. */
+export async function checkTouches(list: readonly string[] | undefined, flag = '--touches'): Promise<string[]> {
+  if (list === undefined || list.length === 0) return []
+  const { globProblem } = await import('../../domain/plan/overlap.js')
+  for (const g of list) {
+    const problem = globProblem(g)
+    if (problem !== null) {
+      throw new UsageError(`${flag} "${g.slice(0, 80)}" ${problem}`, {
+        details: { flag, value: g },
+        next: [`${flag} src/auth/** (a path or glob relative to the repository root)`],
+      })
+    }
+  }
+  return [...new Set(list)]
+}
+
+export const checkLabels = (list: readonly string[] | undefined, flag = '--label'): string[] => [
+  ...new Set((list ?? []).map((l) => checkLabel(l, flag))),
+]
+
+export const checkMilestoneFlag = (v: string | undefined): string | undefined =>
+  v === undefined ? undefined : checkMilestone(v)
