@@ -19,7 +19,9 @@ beforeAll(async () => {
 
 const agentFile = (root: string, id: string) => path.join(root, '.dacli', 'agents', `${id}.md`)
 const workspaceId = (root: string) =>
-  (fs.readFileSync(path.join(root, '.dacli', 'config.yml'), 'utf8').match(/^id: (.*)$/m) as RegExpMatchArray)[1] as string
+  (
+    fs.readFileSync(path.join(root, '.dacli', 'config.yml'), 'utf8').match(/^id: (.*)$/m) as RegExpMatchArray
+  )[1] as string
 
 /** An attacker's root key planted under a-root.keys/, and an rw identity it signed. */
 function plant(root: string): { token: string; id: string; keyFile: string; agent: string } {
