@@ -19,6 +19,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import type { GitInfo } from '../../adapters/git/discover.js'
+import { cmd } from '../../base/commands.js'
 import type { Proc } from '../../base/system.js'
 import { linkOnPath } from '../../store/fsio.js'
 import { isPublicKey, publicKeyOfSeed, rootKeysDir, rootSigner, shortFingerprint } from './signing.js'
@@ -187,8 +188,7 @@ function addLine(file: string, line: string, header: string): boolean {
 export function pin(place: AnchorPlace, fingerprint: string, comment: string): string[] {
   if (!PIN_RE.test(fingerprint)) throw new Error(`not a fingerprint: ${fingerprint}`)
   const files = anchorFiles(place)
-  const header =
-    '# dacli trust anchor: the root keys this clone believes (sha256 of each public key); see dacli trust show\n'
+  const header = `# the dacli trust anchor: the root keys this clone believes (sha256 of each public key); see ${cmd('trust show')}\n`
   const written: string[] = []
   for (const f of [files.clone, files.user]) {
     if (f !== null && addLine(f, `${fingerprint}  # ${comment.replace(/[\r\n]/g, ' ')}`, header)) written.push(f)
