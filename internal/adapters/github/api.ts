@@ -4,13 +4,15 @@
 
 import type { CheckRun, Comparison, MergeResult, Pull, Review, StatusContext } from './pulls.js'
 import type { RetryReport } from './retry.js'
-import type { Issue, RateLimit, RepoInfo } from './shapes.js'
+import type { Issue, Milestone, RateLimit, RepoInfo } from './shapes.js'
 
 export interface IssueWrite {
   title?: string
   body?: string
   labels?: string[]
   state?: 'open' | 'closed'
+  /** A milestone number, or null to take the issue out of its milestone. */
+  milestone?: number | null
 }
 
 /** Attempts made for one item (every HTTP attempt, retries included). */
@@ -50,7 +52,7 @@ export interface GitHubClient {
    */
   createIssue(
     fullName: string,
-    fields: { title: string; body: string; labels: string[] },
+    fields: { title: string; body: string; labels: string[]; milestone?: number },
     opts: { marker: string; tally?: Tally },
   ): Promise<{ issue: Issue; adopted: boolean }>
   updateIssue(fullName: string, number: number, fields: IssueWrite, opts?: { tally?: Tally }): Promise<Issue>
@@ -74,6 +76,9 @@ export interface GitHubClient {
     number: number,
     opts: { method: 'merge' | 'squash' | 'rebase'; sha: string },
   ): Promise<MergeResult>
+  /** Every milestone of the repository, open and closed. */
+  listMilestones(fullName: string): Promise<Milestone[]>
+  createMilestone(fullName: string, title: string, opts?: { tally?: Tally }): Promise<Milestone>
   /** The quota GitHub reported with its latest answer (null before the first). */
   quota(): Quota | null
   /** What the retry policy has spent so far. */

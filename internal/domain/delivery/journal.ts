@@ -12,8 +12,7 @@ import { ConflictError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import { type EventRecord, isPendingProposal, listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
-import { scanAgents } from '../identity/identity.js'
-import { rootPublicKeys } from '../identity/signing.js'
+import { rootKeysOf, scanAgents } from '../identity/identity.js'
 import { eventProblem } from '../identity/trust.js'
 import { planId } from './world.js'
 
@@ -46,7 +45,7 @@ export async function classifyJournal(store: Store): Promise<Classified[]> {
   const byId = new Map(tasks.map((t) => [t.id, t]))
   const pending = events.filter(isPendingProposal)
   const { agents } = await scanAgents(store.dir, store.root)
-  const rootKeys = rootPublicKeys(store.dir)
+  const rootKeys = rootKeysOf(store, agents)
   const out: Classified[] = []
   for (const e of pending) {
     const forged = eventProblem(e, agents, rootKeys)
