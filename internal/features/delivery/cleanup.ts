@@ -1,6 +1,6 @@
 import { UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
-import { str } from '../../clikit/flags.js'
+import { bool, str } from '../../clikit/flags.js'
 import {
   applyCleanup,
   CANDIDATE_KINDS,
@@ -28,6 +28,7 @@ export const cleanup = defineCommand({
   args: [],
   flags: {
     project: str('only this project (files are workspace-wide and listed without it)', { valueName: 'P' }),
+    'dry-run': bool('preview only (the default without --apply-safe)'),
     'apply-safe': str('remove the candidates of this plan (the id a preview printed)', { valueName: 'PLAN-ID' }),
     restore: str('put back what an earlier cleanup removed', { valueName: 'ARTIFACT' }),
   },
@@ -35,7 +36,7 @@ export const cleanup = defineCommand({
   mutates: false,
   mutatesWith: ['apply-safe', 'restore'],
   destructive: true,
-  usage: 'dacli cleanup [--project P] [--apply-safe PLAN-ID | --restore ARTIFACT]',
+  usage: 'dacli cleanup [--project P] [--dry-run | --apply-safe PLAN-ID | --restore ARTIFACT]',
   examples: [
     'dacli cleanup',
     'dacli cleanup --apply-safe cp-3f9a1c0b2e4d5f60',
@@ -44,9 +45,10 @@ export const cleanup = defineCommand({
   async run(ctx, input) {
     const f = input.flags
     const project = f.project ?? null
-    if (f['apply-safe'] !== undefined && f.restore !== undefined) {
-      throw new UsageError('--apply-safe and --restore exclude each other: give one', {
-        details: { conflicting_flags: ['--apply-safe', '--restore'] },
+    const modes = [f['dry-run'] === true, f['apply-safe'] !== undefined, f.restore !== undefined].filter(Boolean)
+    if (modes.length > 1) {
+      throw new UsageError('--dry-run, --apply-safe and --restore exclude each other: give one', {
+        details: { conflicting_flags: ['--dry-run', '--apply-safe', '--restore'] },
       })
     }
     if (f.restore !== undefined && f.project !== undefined) {

@@ -1,5 +1,6 @@
+import { UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
-import { str } from '../../clikit/flags.js'
+import { bool, str } from '../../clikit/flags.js'
 import { type Applied, applyReconciliation, FINDING_CLASSES, reconcile } from '../../domain/delivery/reconcile.js'
 import type { DeliveryStateDocT } from './json.js'
 
@@ -12,6 +13,7 @@ export const reconcileCommand = defineCommand({
   args: [],
   flags: {
     project: str('only this project', { valueName: 'P' }),
+    'dry-run': bool('preview only (the default without --apply-safe)'),
     'apply-safe': str('apply the safe fixes of this plan (the id a preview printed)', { valueName: 'PLAN-ID' }),
   },
   json: 'delivery-state/v1',
@@ -21,6 +23,11 @@ export const reconcileCommand = defineCommand({
   async run(ctx, input) {
     const project = input.flags.project ?? null
     const plan = input.flags['apply-safe']
+    if (plan !== undefined && input.flags['dry-run'] === true) {
+      throw new UsageError('--dry-run and --apply-safe exclude each other: give one', {
+        details: { conflicting_flags: ['--dry-run', '--apply-safe'] },
+      })
+    }
     let applied: Applied[] | null = null
     let r: Awaited<ReturnType<typeof reconcile>>
     if (plan === undefined) r = await reconcile(ctx, project)

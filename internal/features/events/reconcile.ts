@@ -1,5 +1,6 @@
+import { UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
-import { oneOf, str } from '../../clikit/flags.js'
+import { bool, oneOf, str } from '../../clikit/flags.js'
 import {
   ARCHIVABLE,
   applyJournal,
@@ -21,6 +22,7 @@ export const reconcile = defineCommand({
       repeatable: true,
       defaultText: 'applied, superseded, orphaned',
     }),
+    'dry-run': bool('preview only (the default without --apply-safe)'),
     'apply-safe': str('archive what this plan lists (the id a preview printed)', { valueName: 'PLAN-ID' }),
   },
   json: 'event-journal-reconciliation/v1',
@@ -35,6 +37,11 @@ export const reconcile = defineCommand({
     const store = await ctx.store()
     const classes = input.flags.archive ?? DEFAULT_ARCHIVE
     const plan = input.flags['apply-safe']
+    if (plan !== undefined && input.flags['dry-run'] === true) {
+      throw new UsageError('--dry-run and --apply-safe exclude each other: give one', {
+        details: { conflicting_flags: ['--dry-run', '--apply-safe'] },
+      })
+    }
     let p: JournalPlan
     let archived: EventJournalDocT['archived'] = null
     if (plan === undefined) p = await planJournal(store, classes)
