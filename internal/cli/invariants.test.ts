@@ -98,6 +98,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   glossary: { argv: ['glossary', 'alpha', '--term', 'seam', '--def', 'one place'] },
   'events list': { argv: ['events', 'list', '--pending'] },
   'events dismiss': { argv: ['events', 'dismiss', 'PROPOSAL_ID', '--reason', 'held by the worker'] },
+  search: { argv: ['search', 'thing'] },
   'events reconcile': {
     argv: ['events', 'reconcile', '--archive', 'orphaned'],
     write: ['events', 'reconcile', '--apply-safe', 'ep-0'],

@@ -1,6 +1,6 @@
 // What finished work leaves behind: merged task branches (here and on origin), finished worktrees, claim refs of
 // done tasks, conflict copies already resolved, dead temp and lock files. Applying takes the plan id the preview
-// printed and writes the restore artifact (`.dacli/cleanup/<id>/restore.json`, files moved beside it) before
+// printed and writes the restore artifact (a JSON file under `.dacli/cleanup/<id>/`, files moved beside it) before
 // anything is removed; `--restore` puts every ref, worktree and file back.
 
 import * as fs from 'node:fs'
@@ -21,6 +21,7 @@ import { conflictCopies } from '../../store/conflicts.js'
 import { findTemps } from '../../store/fsio.js'
 import { listLocks } from '../../store/lock.js'
 import type { GithubContext } from '../github/context.js'
+import { CANDIDATE_KINDS } from './kinds.js'
 import {
   CLAIMS_PREFIX,
   isTaskWorktree,
@@ -32,15 +33,6 @@ import {
   type World,
 } from './world.js'
 
-export const CANDIDATE_KINDS = [
-  'finished_worktree',
-  'merged_branch',
-  'merged_remote_branch',
-  'stale_claim_ref',
-  'conflict_leftover',
-  'temp_file',
-  'dead_lock',
-] as const
 export type CandidateKind = (typeof CANDIDATE_KINDS)[number]
 
 export interface Candidate {
@@ -257,7 +249,7 @@ function writeArtifact(dir: string, a: Artifact): void {
   fs.renameSync(`${file}.tmp`, file)
 }
 
-/** Find an artifact by id, folder or restore.json path. */
+/** Find an artifact by its id, its folder, or the path of its JSON file. */
 function findArtifact(w: World, given: string): { dir: string; art: Artifact } {
   const candidates = [
     artifactDir(w, given),
@@ -340,3 +332,5 @@ export async function restoreCleanup(
   })
   return { artifact: w.store.rel(dir), outcomes }
 }
+
+export { CANDIDATE_KINDS }

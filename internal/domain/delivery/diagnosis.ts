@@ -4,38 +4,10 @@
 
 import type { CheckRun, Pull, Review, StatusContext } from '../../adapters/github/client.js'
 import { cmd } from '../../base/commands.js'
+import { CODES, EVIDENCE_KINDS } from './kinds.js'
 
-export const CODES = [
-  'no_pr',
-  'merged',
-  'closed',
-  'draft',
-  'merge_conflict',
-  'stale_base',
-  'checks_pending',
-  'checks_failed',
-  'changes_requested',
-  'approval_pending',
-  'ready',
-] as const
 export type DiagnosisCode = (typeof CODES)[number]
 
-export const EVIDENCE_KINDS = [
-  'searched',
-  'merged',
-  'closed',
-  'draft',
-  'conflict',
-  'mergeability_unknown',
-  'missing_commit',
-  'check_pending',
-  'check_failed',
-  'check_passed',
-  'changes_requested_by',
-  'approved_by',
-  'reviewer_requested',
-  'approval_required',
-] as const
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number]
 
 export interface Evidence {
@@ -221,3 +193,5 @@ export function diagnose(ref: string, f: PrFacts, taskDone: boolean): Diagnosis 
     [cmd(`pr land ${ref}`)],
   )
 }
+
+export { CODES, EVIDENCE_KINDS }

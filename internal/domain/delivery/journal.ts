@@ -14,11 +14,10 @@ import { type EventRecord, isPendingProposal, listEvents } from '../../store/eve
 import type { Store } from '../../store/store.js'
 import { rootKeysOf, scanAgents } from '../identity/identity.js'
 import { eventProblem } from '../identity/trust.js'
+import { ARCHIVABLE, JOURNAL_CLASSES } from './kinds.js'
 import { planId } from './world.js'
 
-export const JOURNAL_CLASSES = ['applied', 'superseded', 'orphaned', 'unverifiable', 'live'] as const
 export type JournalClass = (typeof JOURNAL_CLASSES)[number]
-export const ARCHIVABLE = ['applied', 'superseded', 'orphaned', 'unverifiable'] as const
 export type Archivable = (typeof ARCHIVABLE)[number]
 export const DEFAULT_ARCHIVE: readonly Archivable[] = ['applied', 'superseded', 'orphaned']
 
@@ -127,3 +126,5 @@ export async function applyJournal(
   }
   return { plan, archived }
 }
+
+export { ARCHIVABLE, JOURNAL_CLASSES }

@@ -7,10 +7,9 @@
 //   claimed   not done, owned, no pull request   landed    done with a `landed <sha>` line
 
 import type { TaskRecord } from '../../format/model.js'
+import { DELIVERY_STATES, STAGES } from './kinds.js'
 
-export const DELIVERY_STATES = ['open', 'claimed', 'pr_open', 'ready', 'landed', 'released'] as const
 export type DeliveryState = (typeof DELIVERY_STATES)[number]
-export const STAGES = ['open_to_claimed', 'claimed_to_pr_open', 'pr_open_to_landed', 'landed_to_released'] as const
 export type Stage = (typeof STAGES)[number]
 
 export interface StageTime {
@@ -82,3 +81,5 @@ export function progressOf(records: readonly TaskRecord[]): ProjectProgress[] {
     return { project, states, lead_time }
   })
 }
+
+export { DELIVERY_STATES, STAGES }

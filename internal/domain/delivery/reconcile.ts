@@ -11,6 +11,7 @@ import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { GithubContext } from '../github/context.js'
 import { doneTask } from '../task/lifecycle.js'
+import { FINDING_CLASSES } from './kinds.js'
 import { markerPrefix } from './pulls.js'
 import {
   CLAIMS_PREFIX,
@@ -22,16 +23,6 @@ import {
   type World,
 } from './world.js'
 
-export const FINDING_CLASSES = [
-  'done_not_landed',
-  'landed_not_done',
-  'pr_merged_task_open',
-  'branch_without_task',
-  'worktree_without_task',
-  'claim_on_closed_task',
-  'remote_claim_without_task',
-  'pr_without_task',
-] as const
 export type FindingClass = (typeof FINDING_CLASSES)[number]
 
 type Action =
@@ -281,3 +272,5 @@ export async function applyReconciliation(
   }
   return { r, applied }
 }
+
+export { FINDING_CLASSES }

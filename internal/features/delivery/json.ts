@@ -1,8 +1,7 @@
 // Wire shapes of the delivery slice (reconcile, cleanup). Additive only within a version.
 
 import { z } from 'zod'
-import { CANDIDATE_KINDS } from '../../domain/delivery/cleanup.js'
-import { FINDING_CLASSES } from '../../domain/delivery/reconcile.js'
+import { CANDIDATE_KINDS, FINDING_CLASSES } from '../../domain/delivery/kinds.js'
 
 /** Every kind with its count (all present). */
 const countsOf = <const K extends readonly string[]>(kinds: K) =>

@@ -22,7 +22,13 @@ afterAll(async () => {
 describe('delivery tools', () => {
   test('listed with the parameters of their commands', async () => {
     const tools = Object.fromEntries((await mcp.tools()).map((t) => [t.name, t]))
-    for (const name of ['diagnose_pr', 'reconcile_delivery', 'cleanup_repository', 'reconcile_event_journal', 'release_train']) {
+    for (const name of [
+      'diagnose_pr',
+      'reconcile_delivery',
+      'cleanup_repository',
+      'reconcile_event_journal',
+      'release_train',
+    ]) {
       expect(tools[name], name).toBeDefined()
     }
     expect(Object.keys(tools.diagnose_pr?.inputSchema.properties ?? {})).toContain('task')

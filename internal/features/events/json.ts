@@ -2,7 +2,7 @@
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
-import { ARCHIVABLE, JOURNAL_CLASSES } from '../../domain/delivery/journal.js'
+import { ARCHIVABLE, JOURNAL_CLASSES } from '../../domain/delivery/kinds.js'
 
 const Settled = z.strictObject({ by: z.string(), at: z.string(), reason: z.string().nullable() })
 

@@ -1,7 +1,7 @@
 // Wire shapes of the pr slice. Additive only within a version.
 
 import { z } from 'zod'
-import { CODES, EVIDENCE_KINDS } from '../../domain/delivery/diagnosis.js'
+import { CODES, EVIDENCE_KINDS } from '../../domain/delivery/kinds.js'
 
 export const TaskBrief = z.strictObject({
   id: z.string(),

@@ -1,7 +1,7 @@
 // Delivery progress as `metrics` and `overview` publish it (both carry the same `delivery` block).
 
 import { z } from 'zod'
-import { DELIVERY_STATES, STAGES } from '../../domain/delivery/progress.js'
+import { DELIVERY_STATES, STAGES } from '../../domain/delivery/kinds.js'
 
 const Count = z.number().int().min(0).nullable()
 
