@@ -9,8 +9,9 @@ import { checkText, checkTitle, safeSegment, slugify } from '../../format/ids.js
 import { PRIORITIES, stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { newTaskBody, parseDepFlag, parseEstimate, renderTaskFile } from '../../format/taskfile.js'
+import { checkLabels, checkMilestoneFlag, labelFlag, milestoneFlag } from '../shared/labels.js'
 import { taskDoc } from '../shared/taskdoc.js'
-import { checkLabels, checkMilestoneFlag, checkTouches, labelFlag, milestoneFlag, touchFlag } from './fields.js'
+import { checkTouches, touchFlag } from './fields.js'
 
 export const add = defineCommand({
   path: 'task add',
@@ -21,19 +22,19 @@ export const add = defineCommand({
   flags: {
     project: str('the project slug', { required: true, valueName: 'SLUG' }),
     priority: oneOf(PRIORITIES, 'MoSCoW priority'),
-    estimate: str('three-point estimate optimistic,probable,pessimistic (0 ≤ o ≤ m ≤ p)', { valueName: 'O,M,P' }),
-    accept: str('an acceptance criterion (a checkbox in ## Acceptance)', { repeatable: true, valueName: 'CRITERION' }),
-    'so-that': str('why the task matters (## So that)'),
-    context: str('background for whoever works on it (## Context)'),
+    estimate: str('three-point estimate o,m,p', { valueName: 'O,M,P' }),
+    accept: str('an acceptance criterion', { repeatable: true, valueName: 'CRITERION' }),
+    'so-that': str('why it matters'),
+    context: str('background for the worker'),
     parent: str('the parent task', { valueName: 'REF' }),
-    'depends-on': str('a task this one depends on, with an optional link type (default FS)', {
+    'depends-on': str('a task it depends on (default link FS)', {
       repeatable: true,
       valueName: 'REF[:FS|SS|FF|SF]',
     }),
     touches: touchFlag,
     label: labelFlag,
     milestone: milestoneFlag,
-    force: bool('create it even if it looks like a duplicate of an open or active task'),
+    force: bool('create it even if it looks like a duplicate'),
   },
   json: 'task/v1',
   mutates: true,
