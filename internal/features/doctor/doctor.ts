@@ -13,7 +13,15 @@ import { qualifiedRef } from '../../format/refs.js'
 import { listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { coordinationFindings } from './coordination.js'
-import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings, parentCycles } from './hostile.js'
+import {
+  agentFindings,
+  brokenFinding,
+  dedupe,
+  eventFindings,
+  linkFindings,
+  parentCycles,
+  rootKeyFindings,
+} from './hostile.js'
 import type { DoctorDocT } from './json.js'
 import { leftoverFindings } from './leftovers.js'
 
@@ -68,7 +76,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     seen.set(key, t.id)
   }
   const agents = await listAgentFiles(store.dir, store.root)
-  out.push(...(await agentFindings(store)))
+  out.push(...(await agentFindings(store)), ...rootKeyFindings(store))
   const retired = new Set(agents.filter((a) => a.retired).map((a) => a.id))
   const known = new Set(agents.map((a) => a.id))
   for (const t of plan.tasks) {
@@ -151,7 +159,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    "Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
+    "Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
   args: [],
   flags: {
     strict: bool('fail on an error-severity finding'),
