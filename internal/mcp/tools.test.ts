@@ -169,7 +169,7 @@ describe('capabilities lists the tool registry (services.mcpTools, loaded lazily
       tool_schema_version: 1,
       tools: toolRegistry().map((t) => ({ id: `mcp.tool.${t.name}`, ...t })),
     })
-    expect(r.mcp.tools).toHaveLength(25)
+    expect(r.mcp.tools).toHaveLength(28)
   })
 
   test('--require mcp.tool.<name> is a preflight against this very registry', async () => {
