@@ -23,6 +23,7 @@ import { documents as note } from '../features/note/json.js'
 import { documents as pr } from '../features/pr/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
+import { documents as queue } from '../features/queue/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as release } from '../features/release/json.js'
 import { documents as risk } from '../features/risk/json.js'
@@ -46,6 +47,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...search,
   ...events,
   ...questions,
+  ...queue,
   ...insight,
   ...doctor,
   ...lint,

@@ -125,6 +125,13 @@ export const TIER1: readonly ToolDef[] = [
     description:
       "A project's tasks landed on source and not on target, their pull requests and what blocks promotion. Exactly one of dry_run and apply (one promotion pull request, reused); merge lands it when nothing blocks.",
   },
+  { name: 'search', path: 'search', description: 'Find tasks, notes, risks, open questions by words; best first.' },
+  { name: 'queue_next', path: 'queue next', description: 'A queue’s first task that is ready; claim it next.' },
+  {
+    name: 'queue_advance',
+    path: 'queue advance',
+    description: 'Close the queue head’s turn: done, or failed with a reason.',
+  },
 ]
 
 /** The Tier-2 escape hatch. */
