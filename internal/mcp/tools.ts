@@ -52,6 +52,8 @@ export const TIER1: readonly ToolDef[] = [
     name: 'list_tasks',
     path: 'task list',
     description: 'Tasks by project, status, owner (me, none) or priority; next_cursor continues a page.',
+    // --label and --milestone go through cli (the minimal profile's token budget).
+    flags: ['project', 'status', 'owner', 'priority', 'limit', 'cursor'],
   },
   {
     name: 'show_task',
@@ -62,6 +64,8 @@ export const TIER1: readonly ToolDef[] = [
     name: 'next_tasks',
     path: 'next',
     description: 'Ready tasks, best first. Claim one with claim_task; an empty answer says why.',
+    // --label goes through cli (the minimal profile's token budget); held_back is in every answer.
+    flags: ['project', 'parallel', 'fetch'],
   },
   {
     name: 'critical_path',

@@ -6,6 +6,7 @@ import { describeHeld, loadOverlaps } from '../../domain/task/footprint.js'
 import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
 import { projectFilter } from '../../format/ids.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { labelFilterFlag, withLabels } from '../shared/labels.js'
 import type { NextDocT } from './json.js'
 
 export const next = defineCommand({
@@ -17,17 +18,20 @@ export const next = defineCommand({
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
     parallel: int('how many tasks to propose (for parallel agents)', { min: 1, max: 1000, defaultText: '3' }),
+    label: labelFilterFlag,
     fetch: bool('first fetch the claims the remote arbitrates (claims.remote in config.yml, else origin)'),
   },
   json: 'next/v1',
   mutates: false,
   common: true,
-  examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json'],
+  examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json', 'dacli next --label backend'],
   async run(ctx, input) {
     const project = projectFilter(input.flags.project)
     const parallel = input.flags.parallel ?? 3
     const store = await ctx.store()
-    const plan = await loadPlan(store, project)
+    const labelled = withLabels(input.flags.label)
+    const loaded = await loadPlan(store, project)
+    const plan = input.flags.label === undefined ? loaded : { ...loaded, tasks: loaded.tasks.filter(labelled) }
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const elsewhere = await remoteClaims(
       store,

@@ -9,21 +9,24 @@ import { STATUSES } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
+import { labelFilterFlag, withLabels } from '../shared/labels.js'
 import type { OverviewDocT } from './json.js'
 
 export const overview = defineCommand({
   path: 'overview',
   summary: 'The first screen: projects, counts, work in progress, and what is ready to start',
   description:
-    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered, and neither are tasks whose paths overlap work in progress: held_back counts them, dacli next lists them).',
+    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered, and neither are tasks whose paths overlap work in progress: held_back counts them, dacli next lists them). With --label, the counts and ready tasks are those of the tasks carrying every label given.',
   args: [],
-  flags: {},
+  flags: { label: labelFilterFlag },
   json: 'workspace-overview/v1',
   mutates: false,
   common: true,
-  async run(ctx) {
+  async run(ctx, input) {
+    const labelled = withLabels(input.flags.label)
     const store = await ctx.store()
-    const plan = await loadPlan(store)
+    const loaded = await loadPlan(store)
+    const plan = input.flags.label === undefined ? loaded : { ...loaded, tasks: loaded.tasks.filter(labelled) }
     const now = ctx.now().getTime()
     const counts = { open: 0, active: 0, blocked: 0, done: 0 }
     for (const t of plan.tasks) counts[t.status]++

@@ -9,8 +9,9 @@ import { checkText, checkTitle, safeSegment, slugify } from '../../format/ids.js
 import { PRIORITIES, stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { newTaskBody, parseDepFlag, parseEstimate, renderTaskFile } from '../../format/taskfile.js'
+import { checkLabels, checkMilestoneFlag, labelFlag, milestoneFlag } from '../shared/labels.js'
 import { taskDoc } from '../shared/taskdoc.js'
-import { checkLabels, checkMilestoneFlag, checkTouches, labelFlag, milestoneFlag, touchFlag } from './fields.js'
+import { checkTouches, touchFlag } from './fields.js'
 
 export const add = defineCommand({
   path: 'task add',

@@ -5,8 +5,9 @@ import { editTask } from '../../domain/task/edit.js'
 import { checkText, checkTitle } from '../../format/ids.js'
 import { PRIORITIES } from '../../format/model.js'
 import { parseEstimate } from '../../format/taskfile.js'
+import { checkLabels, checkMilestoneFlag, labelFlag, milestoneFlag } from '../shared/labels.js'
 import { changeResult } from '../shared/taskdoc.js'
-import { checkLabels, checkMilestoneFlag, checkTouches, labelFlag, milestoneFlag, touchFlag } from './fields.js'
+import { checkTouches, touchFlag } from './fields.js'
 
 export const edit = defineCommand({
   path: 'task edit',

@@ -1,18 +1,12 @@
-// The flags that set a task's touches, labels and milestone: checked here before anything is written.
+// The flag that sets a task's touches: checked here before anything is written (labels: internal/features/shared/labels.ts).
 
 import { UsageError } from '../../base/errors.js'
 import { str } from '../../clikit/flags.js'
-import { checkLabel, checkMilestone } from '../../format/ids.js'
 
 export const touchFlag = str('a path or glob it will touch (src/auth/**)', {
   repeatable: true,
   valueName: 'GLOB',
 })
-export const labelFlag = str('a label', { repeatable: true, valueName: 'LABEL' })
-export const milestoneFlag = str('its milestone', {
-  valueName: 'NAME',
-})
-
 /** Touches entries, checked (picomatch is loaded only when some are given); duplicates dropped, order kept. */
 export async function checkTouches(list: readonly string[] | undefined, flag = '--touches'): Promise<string[]> {
   if (list === undefined || list.length === 0) return []
@@ -28,10 +22,3 @@ export async function checkTouches(list: readonly string[] | undefined, flag = '
   }
   return [...new Set(list)]
 }
-
-export const checkLabels = (list: readonly string[] | undefined, flag = '--label'): string[] => [
-  ...new Set((list ?? []).map((l) => checkLabel(l, flag))),
-]
-
-export const checkMilestoneFlag = (v: string | undefined): string | undefined =>
-  v === undefined ? undefined : checkMilestone(v)
