@@ -23,7 +23,9 @@ import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as risk } from '../features/risk/json.js'
+import { documents as search } from '../features/search/json.js'
 import { documents as task } from '../features/task/json.js'
+import { documents as trust } from '../features/trust/json.js'
 import { documents as watch } from '../features/watch/json.js'
 import { documents as worktree } from '../features/worktree/json.js'
 
@@ -38,6 +40,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...accept,
   ...note,
   ...risk,
+  ...search,
   ...events,
   ...questions,
   ...insight,
@@ -51,6 +54,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...record,
   ...watch,
   ...board,
+  ...trust,
 }
 
 const BASE = 'https://dacli.dev/schemas/'
