@@ -1,6 +1,7 @@
 // Wire shapes of the events slice.
 
 import { z } from 'zod'
+import { PageFields } from '../../clikit/page.schema.js'
 import { Skipped } from '../../clikit/skipped.schema.js'
 import { ARCHIVABLE, JOURNAL_CLASSES } from '../../domain/delivery/kinds.js'
 
@@ -25,8 +26,7 @@ export const EventListDoc = z.strictObject({
       path: z.string(),
     }),
   ),
-  total: z.number().int().describe('events matching the filters, before --limit'),
-  truncated: z.boolean(),
+  ...PageFields,
   skipped: Skipped.describe('event files that could not be read or failed their checksum (never applied)'),
 })
 
