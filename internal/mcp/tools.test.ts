@@ -39,12 +39,17 @@ const DOCUMENTED: Record<string, string> = {
   search: 'search',
   queue_next: 'queue next',
   queue_advance: 'queue advance',
+  diagnose_pr: 'pr diagnose',
+  reconcile_delivery: 'reconcile',
+  cleanup_repository: 'cleanup',
+  reconcile_event_journal: 'events reconcile',
+  release_train: 'release train',
 }
 
 const built = buildToolset(table, 'full').tools
 
 describe('the Tier-1 table', () => {
-  test('is the documented catalog: 27 tools, each wrapping the documented command', () => {
+  test('is the documented catalog: 32 tools, each wrapping the documented command', () => {
     expect(Object.fromEntries(TIER1.map((t) => [t.name, t.path]))).toEqual(DOCUMENTED)
   })
 
@@ -204,7 +209,7 @@ describe('capabilities lists the tool registry (services.mcpTools, loaded lazily
       tool_schema_version: 1,
       tools: toolRegistry().map((t) => ({ id: `mcp.tool.${t.name}`, ...t })),
     })
-    expect(r.mcp.tools).toHaveLength(28)
+    expect(r.mcp.tools).toHaveLength(33)
   })
 
   test('--require mcp.tool.<name> is a preflight against this very registry', async () => {

@@ -130,32 +130,27 @@ export const TIER1: readonly ToolDef[] = [
   {
     name: 'diagnose_pr',
     path: 'pr diagnose',
-    description:
-      "Why a task's pull request is not merged yet: one code (no_pr, draft, merge_conflict, stale_base, checks_pending, checks_failed, changes_requested, approval_pending, ready, merged, closed), its evidence and the next action. Reads only.",
+    description: 'Why a PR is stuck: code, evidence.',
   },
   {
     name: 'reconcile_delivery',
     path: 'reconcile',
-    description:
-      'Where the store, git and GitHub disagree, each finding with its fix and whether it is safe. Preview (dry_run), then apply_safe with the plan_id it returned: only the safe fixes; a changed world is a conflict, nothing applied.',
+    description: 'Store vs git vs GitHub: findings.',
   },
   {
     name: 'cleanup_repository',
     path: 'cleanup',
-    description:
-      'Merged task branches, finished worktrees, stale claim refs, dead temp and lock files. Preview (dry_run), then apply_safe with its plan_id (a restore artifact is written first); restore with that artifact puts everything back.',
+    description: 'Remove leftovers; reversible.',
   },
   {
     name: 'reconcile_event_journal',
     path: 'events reconcile',
-    description:
-      'Pending events classed applied, superseded, orphaned, unverifiable or live; the chosen classes (archive) are moved to the archive, never deleted. Preview (dry_run), then apply_safe with its plan_id.',
+    description: 'Class and archive pending events.',
   },
   {
     name: 'release_train',
     path: 'release train',
-    description:
-      "A project's tasks landed on source and not on target, their pull requests and what blocks promotion. Exactly one of dry_run and apply (one promotion pull request, reused); merge lands it when nothing blocks.",
+    description: 'Promote landed tasks: plan, PR.',
   },
   { name: 'search', path: 'search', description: 'Find tasks, notes, risks, open questions by words; best first.' },
   { name: 'queue_next', path: 'queue next', description: 'A queue’s first task that is ready; claim it next.' },

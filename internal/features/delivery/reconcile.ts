@@ -13,8 +13,8 @@ export const reconcileCommand = defineCommand({
   args: [],
   flags: {
     project: str('only this project', { valueName: 'P' }),
-    'dry-run': bool('preview only (the default without --apply-safe)'),
-    'apply-safe': str('apply the safe fixes of this plan (the id a preview printed)', { valueName: 'PLAN-ID' }),
+    'dry-run': bool('preview'),
+    'apply-safe': str('plan id', { valueName: 'PLAN-ID' }),
   },
   json: 'delivery-state/v1',
   mutates: false,

@@ -18,12 +18,12 @@ export const reconcile = defineCommand({
     "Every pending proposal is classed: applied (its effect is already in the task — the log names the event, or the task is already where it asks), superseded (a later event of the same kind by the same author about the same thing), orphaned (its task is gone), unverifiable (its signature does not show its author wrote it), or live (it may still apply; never archived). The preview prints a plan id covering the classification and the classes to archive (--archive, repeatable; default applied, superseded and orphaned). --apply-safe PLAN-ID recomputes (a different id: the journal changed — exit 5, nothing archived) and moves those events' files to .dacli/archive/events/<date>/: never deleted, no longer pending.",
   args: [],
   flags: {
-    archive: oneOf(ARCHIVABLE, 'a class to archive (repeatable)', {
+    archive: oneOf(ARCHIVABLE, 'class to archive', {
       repeatable: true,
       defaultText: 'applied, superseded, orphaned',
     }),
-    'dry-run': bool('preview only (the default without --apply-safe)'),
-    'apply-safe': str('archive what this plan lists (the id a preview printed)', { valueName: 'PLAN-ID' }),
+    'dry-run': bool('preview'),
+    'apply-safe': str('plan id', { valueName: 'PLAN-ID' }),
   },
   json: 'event-journal-reconciliation/v1',
   mutates: false,

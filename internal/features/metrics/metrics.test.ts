@@ -35,7 +35,20 @@ describe('an empty workspace', () => {
     const before = ws.snapshot()
     const doc = metricsOf(ws)
     expect(doc).toMatchObject({ schema: 'metrics/v1', schema_version: 1, window: { since: null }, ...EMPTY })
-    expect(Object.keys(doc)).toEqual(['schema', 'schema_version', 'window', ...Object.keys(EMPTY)])
+    expect(Object.keys(doc)).toEqual(['schema', 'schema_version', 'window', ...Object.keys(EMPTY), 'delivery'])
+    // Delivery progress: one open task; what the files never show (ready, released) is null, never 0.
+    expect(doc.delivery).toEqual([
+      {
+        project: 'ledger',
+        states: { open: 1, claimed: 0, pr_open: 0, ready: null, landed: 0, released: null },
+        lead_time: {
+          open_to_claimed: { median_seconds: null, samples: 0 },
+          claimed_to_pr_open: { median_seconds: null, samples: 0 },
+          pr_open_to_landed: { median_seconds: null, samples: 0 },
+          landed_to_released: { median_seconds: null, samples: 0 },
+        },
+      },
+    ])
     expect(Date.parse(doc.window.until)).toBeGreaterThan(Date.now() - 60_000)
     const human = ws.spawn(['metrics']).expectExit(0).stdout
     expect(human).toMatch(/tasks finished: +0\n/)
@@ -154,7 +167,10 @@ describe('a populated workspace', () => {
       tokens: { output: 4700, samples: 3, budget: null, budget_samples: 0 },
       // one answered question (about ledger/2) over 5 finished tasks
       human_intervention: { value: 1 / 5, samples: 5 },
+      delivery: doc.delivery,
     })
+    expect(doc.delivery.map((p: { project: string }) => p.project)).toEqual(['ledger', 'site'])
+    for (const p of doc.delivery) expect(p.states).toMatchObject({ ready: null, released: null })
     expect(ws.snapshot()).toEqual(before)
   })
 

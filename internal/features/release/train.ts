@@ -16,16 +16,16 @@ export const train = defineCommand({
   args: [],
   flags: {
     project: str('the project', { valueName: 'P', required: true }),
-    source: str('the branch the work is on', { valueName: 'B', required: true }),
-    target: str('the branch to promote it to', { valueName: 'B', required: true }),
-    'dry-run': bool('show the plan; write nothing'),
-    apply: bool('open (or reuse) the promotion pull request'),
-    'required-check': str('a check that must pass on the source tip (repeatable)', {
+    source: str('from branch', { valueName: 'B', required: true }),
+    target: str('to branch', { valueName: 'B', required: true }),
+    'dry-run': bool('plan only'),
+    apply: bool('open the PR'),
+    'required-check': str('check to pass', {
       valueName: 'NAME',
       repeatable: true,
     }),
-    'required-reviews': int('approvals the promotion pull request needs', { valueName: 'N', defaultText: '0' }),
-    merge: bool('with --apply: merge the promotion pull request when nothing blocks'),
+    'required-reviews': int('approvals needed', { valueName: 'N', defaultText: '0' }),
+    merge: bool('merge if unblocked'),
   },
   json: 'release-train-plan/v1',
   mutates: true,
