@@ -152,6 +152,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   'record log': { argv: ['record', 'log', '--limit', '5'] },
   'record push': { argv: ['record', 'push'] },
   'record pull': { argv: ['record', 'pull'] },
+  'record sync': { argv: ['record', 'sync'] },
   'task log': { argv: ['task', 'log', 'alpha/1'] },
   // The fixture's repository has no trunk yet, so the record branch is the base; alpha/2's worktree folder was
   // deleted by hand in beforeAll (remove and prune forget it).
@@ -234,7 +235,7 @@ const argvOf = (path: string) =>
 describe('table-wide invariants', () => {
   test('a command that streams declares its --jsonl flag, a published line schema and a --json document', () => {
     const streaming = table.filter((c) => c.streams !== undefined)
-    expect(streaming.map((c) => c.path)).toEqual(['pr wait', 'watch'])
+    expect(streaming.map((c) => c.path)).toEqual(['pr wait', 'record sync', 'watch'])
     for (const c of streaming) {
       expect(c.flags.jsonl?.type).toBe('bool')
       expect(c.json).not.toBeNull()
