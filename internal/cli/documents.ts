@@ -17,6 +17,7 @@ import { documents as insight } from '../features/insight/json.js'
 import { documents as lint } from '../features/lint/json.js'
 import { documents as meta } from '../features/meta/json.js'
 import { documents as metrics } from '../features/metrics/json.js'
+import { documents as milestone } from '../features/milestone/json.js'
 import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
@@ -44,6 +45,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...lint,
   ...explain,
   ...metrics,
+  ...milestone,
   ...context,
   ...github,
   ...record,

@@ -88,6 +88,36 @@ export function checkTitle(title: string, what = 'title'): string {
   return t
 }
 
+/**
+ * A label (`--label`, `labels:`): what GitHub accepts as a label name — 1 to 50 characters, no control
+ * characters, no comma (a comma separates labels in a filter), no surrounding space.
+ */
+export function checkLabel(label: string, flag = '--label'): string {
+  const problem =
+    label.trim() === ''
+      ? 'is empty'
+      : label.trim() !== label
+        ? 'starts or ends with a space'
+        : /[\u0000-\u001f\u007f]/.test(label)
+          ? 'holds a control character'
+          : label.includes(',')
+            ? 'holds a comma (give --label once per label)'
+            : label.length > 50
+              ? `is ${label.length} characters long; GitHub's limit is 50`
+              : null
+  if (problem !== null)
+    throw new UsageError(`${flag} "${label.slice(0, 60)}" ${problem}`, { details: { flag, value: label } })
+  return label
+}
+
+/** A milestone name (`--milestone`, `milestone:`): a title of 1 to 200 characters on one line. */
+export function checkMilestone(name: string, flag = '--milestone'): string {
+  const t = checkTitle(name, `${flag} name`)
+  if (t !== name) throw new UsageError(`${flag} "${name}" starts or ends with a space`, { details: { flag } })
+  if (t.length > 200) throw new UsageError(`${flag} is ${t.length} characters long; the limit is 200`)
+  return t
+}
+
 /** Free text (bodies, criteria): refuse NUL and other controls except tab and newline. */
 export function checkText(text: string, what: string): string {
   const controls = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f]/

@@ -126,6 +126,12 @@ export interface TaskSummary {
   /** What the task waits on when blocked (a task id or reference), or null. */
   blocked_by: string | null
   worktree: TaskWorktree | null
+  /** The paths the task will touch: globs relative to the repository root (`touches:`). */
+  touches: string[]
+  /** Labels (`labels:`), mapped to GitHub labels. */
+  labels: string[]
+  /** The milestone it belongs to (`milestone:`), or null. */
+  milestone: string | null
 }
 
 export interface TaskRecord extends TaskSummary {

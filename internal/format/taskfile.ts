@@ -275,6 +275,9 @@ function fieldsOf(
     unverified: d.unverified === true,
     blocked_by: typeof d.blocked_by === 'number' ? String(d.blocked_by) : str(d.blocked_by),
     worktree: worktreeOf(d.worktree),
+    touches: Array.isArray(d.touches) ? d.touches.map(String) : [],
+    labels: Array.isArray(d.labels) ? d.labels.map(String) : [],
+    milestone: typeof d.milestone === 'number' ? String(d.milestone) : str(d.milestone),
   }
   return { summary, boxes }
 }
@@ -387,6 +390,15 @@ function checkTaskFields(d: Record<string, unknown>): void {
     bad('tags', d.tags, 'a list of words')
   }
   if (d.unverified !== undefined && typeof d.unverified !== 'boolean') bad('unverified', d.unverified, 'true or false')
+  for (const f of ['touches', 'labels']) {
+    const v = d[f]
+    if (!absent(v) && !(Array.isArray(v) && v.every((t) => typeof t === 'string' || typeof t === 'number'))) {
+      bad(f, v, f === 'touches' ? 'a list of paths or globs' : 'a list of labels')
+    }
+  }
+  if (!absent(d.milestone) && typeof d.milestone !== 'string' && typeof d.milestone !== 'number') {
+    bad('milestone', d.milestone, 'a milestone name')
+  }
 }
 
 /** The body dacli writes for a new task. */

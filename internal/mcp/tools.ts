@@ -52,6 +52,8 @@ export const TIER1: readonly ToolDef[] = [
     name: 'list_tasks',
     path: 'task list',
     description: 'Tasks by project, status, owner (me, none) or priority; next_cursor continues a page.',
+    // --label and --milestone go through cli (the minimal profile's token budget).
+    flags: ['project', 'status', 'owner', 'priority', 'limit', 'cursor'],
   },
   {
     name: 'show_task',
@@ -62,6 +64,8 @@ export const TIER1: readonly ToolDef[] = [
     name: 'next_tasks',
     path: 'next',
     description: 'Ready tasks, best first. Claim one with claim_task; an empty answer says why.',
+    // --label goes through cli (the minimal profile's token budget); held_back is in every answer.
+    flags: ['project', 'parallel', 'fetch'],
   },
   {
     name: 'critical_path',
@@ -74,12 +78,16 @@ export const TIER1: readonly ToolDef[] = [
     path: 'task add',
     description:
       'Create a task with testable criteria (accept): finish_task verifies them. A near-duplicate is refused, naming it.',
+    // touches, label and milestone go through cli: the minimal profile's token budget has no room for them.
+    flags: ['project', 'priority', 'estimate', 'accept', 'so-that', 'context', 'parent', 'depends-on', 'force'],
   },
   {
     name: 'claim_task',
     path: 'task claim',
     description:
       'Claim a task before working on it. Held by another identity: a conflict error naming the holder; pick another task.',
+    // --exclusive goes through cli (the minimal profile's token budget); a claim reports overlaps in details anyway.
+    flags: ['lease', 'worktree', 'remote', 'local'],
   },
   {
     name: 'release_task',

@@ -2,7 +2,15 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { spawnBin, workspace } from '../testkit/ws.js'
-import { formatCursor, headCursor, journalFile, parseCursor, readChanges, validateCursor } from './journal.js'
+import {
+  appendChange,
+  formatCursor,
+  headCursor,
+  journalFile,
+  parseCursor,
+  readChanges,
+  validateCursor,
+} from './journal.js'
 
 const dirOf = (root: string) => path.join(root, '.dacli')
 
@@ -58,4 +66,64 @@ describe('the change journal', () => {
     expect(created.map((c) => c.kind)).toEqual(Array(6).fill('task.created'))
     expect(new Set(created.map((c) => c.ref)).size).toBe(6)
   })
+
+  test('the journal is cut into bounded segments; a cursor reads on across them; the oldest are deleted', async () => {
+    const ws = await workspace()
+    const dir = dirOf(ws.root)
+    const env = { DACLI_JOURNAL_SEGMENT_BYTES: '400' }
+    ;(await ws.dacli('project', 'add', 'P', '--slug', 'p', { env })).expectExit(0)
+    const start = headCursor(dir)
+    for (let i = 1; i <= 6; i++)
+      (await ws.dacli('task', 'add', `Task number ${i}`, '--project', 'p', '--accept', 'x', { env })).expectExit(0)
+    const folder = path.join(dir, 'journal')
+    const sealed = fs.readdirSync(folder).filter((n) => /^changes-\d+\.jsonl$/.test(n))
+    expect(sealed.length).toBeGreaterThanOrEqual(2)
+    for (const n of [...sealed, 'changes.jsonl']) expect(fs.statSync(path.join(folder, n)).size).toBeLessThan(800)
+    // From the cursor before them: all six, in order, across the segments; each cursor resumes just after its change.
+    const all = readChanges(dir, start).changes
+    expect(all.map((c) => c.summary)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `Task number ${i}`))
+    for (let i = 0; i < all.length; i++) {
+      const c = parseCursor(all[i]?.cursor as string)
+      expect(() => validateCursor(dir, c)).not.toThrow()
+      expect(readChanges(dir, c).changes.map((x) => x.summary)).toEqual(all.slice(i + 1).map((x) => x.summary))
+    }
+    expect(formatCursor(readChanges(dir, start).next)).toBe(formatCursor(headCursor(dir)))
+    // watch --since reads across segments too.
+    const doc = (await ws.dacli('watch', '--json', '--since', formatCursor(start), '--timeout', '0')).expectExit(0).json
+    expect(doc.events.map((e: { summary: string }) => e.summary)).toEqual(all.map((c) => c.summary))
+    // Many more changes: only the last eight sealed segments are kept; a cursor into a deleted one is refused (3).
+    for (let i = 0; i < 40; i++) appendChange(dir, { ...entry, summary: `filler ${i}` }, { segmentBytes: 700 })
+    const left = fs.readdirSync(folder).filter((n) => /^changes-\d+\.jsonl$/.test(n))
+    expect(left.length).toBeLessThanOrEqual(8)
+    expect(() => validateCursor(dir, start)).toThrow(/no longer keeps/)
+    const r = await ws.dacli('watch', '--json', '--since', formatCursor(start), '--timeout', '0')
+    expect(r.expectExit(3).error.details.policy).toBe('cursor')
+  })
+
+  test('a journal written before segments (no segment in its header) still reads, and its cursors stay valid', async () => {
+    const ws = await workspace()
+    const dir = dirOf(ws.root)
+    fs.rmSync(path.join(dir, 'journal'), { recursive: true, force: true })
+    fs.mkdirSync(path.join(dir, 'journal'))
+    const header = `${JSON.stringify({ journal: 'dacli-change-journal', version: 1, tag: 'abcdef012345' })}\n`
+    const line = (n: number) => `${JSON.stringify({ ...entry, at: '2026-11-30T10:00:00Z', summary: `old ${n}` })}\n`
+    fs.writeFileSync(journalFile(dir), header + line(1) + line(2))
+    const afterFirst = { tag: 'abcdef012345', offset: Buffer.byteLength(header + line(1)) }
+    expect(() => validateCursor(dir, afterFirst)).not.toThrow()
+    expect(readChanges(dir, afterFirst).changes.map((c) => c.summary)).toEqual(['old 2'])
+    // It is sealed as segment 0 when it grows past the bound; the old cursor reads on into the new segment.
+    for (let i = 0; i < 3; i++) appendChange(dir, { ...entry, summary: `new ${i}` }, { segmentBytes: 300 })
+    expect(fs.existsSync(path.join(dir, 'journal', 'changes-0.jsonl'))).toBe(true)
+    expect(readChanges(dir, afterFirst).changes.map((c) => c.summary)).toEqual(['old 2', 'new 0', 'new 1', 'new 2'])
+  })
 })
+
+const entry = {
+  at: '2026-12-01T10:00:00Z',
+  kind: 'task.changed' as const,
+  ref: 'p/001-x',
+  id: 't-01KBX3Q5M7E2RJ4T8W6YVZ0N1P',
+  project: 'p',
+  actor: 'a-root',
+  summary: '',
+}

@@ -3,10 +3,14 @@
 // follow it; a cursor is the journal's tag and a byte offset just after a line,
 // so resuming from a cursor replays exactly the lines written after it.
 //
-// Why a journal rather than comparing file stamps: two changes to one task
-// between two looks would collapse into one, and a stopped watcher could not
-// tell what it missed. Appends are single O_APPEND writes of one short line, so
-// concurrent writers never interleave; readers consume only complete lines.
+// Why a journal as well as comparing file stamps (which `watch` also does, for
+// changes made by hand or by git): two changes to one task between two looks
+// would collapse into one, a stopped watcher could not tell what it missed, and
+// only the journal knows who made a change. The journal is cut into bounded
+// segments (`changes-<n>.jsonl` sealed, `changes.jsonl` current); a cursor names
+// its segment, and readers go on from one segment to the next. Appends are
+// single O_APPEND writes of one short line, so concurrent writers never
+// interleave; readers consume only complete lines.
 // The journal is local state, like locks: never committed (its folder ignores
 // itself) and never recorded; deleting it only invalidates old cursors.
 
@@ -64,11 +68,29 @@ const HEADER_KIND = 'dacli-change-journal'
 const TAG_RE = /^[0-9a-f]{12}$/
 /** A line longer than this is cut (the summary shortens); no entry ever spans two writes. */
 const MAX_SUMMARY = 240
+/** A segment is sealed (and a new one started) once it is past this many bytes. */
+const SEGMENT_BYTES = 1024 * 1024
+/** Sealed segments kept besides the current one; older ones are deleted when a segment is sealed. */
+const SEGMENTS_KEPT = 8
+/**
+ * A cursor's offset is `segment × SPAN + byte offset in that segment`, so a journal written before segments
+ * existed (segment 0, one file) keeps its cursors: they are plain byte offsets.
+ */
+const SPAN = 2 ** 32
 
 export const journalFile = (dir: string) => path.join(dir, JOURNAL_DIR, FILE)
+const sealedFile = (dir: string, segment: number) => path.join(dir, JOURNAL_DIR, `changes-${segment}.jsonl`)
 
-/** The journal's tag, creating the journal (header line) when it does not exist yet. */
-function ensureJournal(dir: string): { tag: string; start: number } {
+interface Header {
+  tag: string
+  /** The offset just after the header line. */
+  start: number
+  /** Which segment the file is (0 for a journal written before segments). */
+  segment: number
+}
+
+/** The journal's header, creating the journal (header line) when it does not exist yet. */
+function ensureJournal(dir: string): Header {
   const file = journalFile(dir)
   const existing = readHeader(file)
   if (existing !== null) return existing
@@ -77,9 +99,7 @@ function ensureJournal(dir: string): { tag: string; start: number } {
   const ignore = path.join(folder, '.gitignore')
   if (!fs.existsSync(ignore))
     fs.writeFileSync(ignore, '# local change journal (what `watch` reads); never committed\n*\n')
-  const tag = randomBytes(6).toString('hex')
-  const tmp = path.join(folder, `.${FILE}.${randomBytes(6).toString('hex')}`)
-  fs.writeFileSync(tmp, `${JSON.stringify({ journal: HEADER_KIND, version: 1, tag })}\n`)
+  const tmp = writeHeaderFile(folder, randomBytes(6).toString('hex'), 0)
   try {
     fs.linkSync(tmp, file) // exclusive: two first writers agree on one header
   } catch (e) {
@@ -92,7 +112,14 @@ function ensureJournal(dir: string): { tag: string; start: number } {
   return h
 }
 
-function readHeader(file: string): { tag: string; start: number } | null {
+/** A temp file in `folder` holding only a header line; the caller links or renames it into place. */
+function writeHeaderFile(folder: string, tag: string, segment: number): string {
+  const tmp = path.join(folder, `.${FILE}.${randomBytes(6).toString('hex')}`)
+  fs.writeFileSync(tmp, `${JSON.stringify({ journal: HEADER_KIND, version: 2, tag, segment })}\n`)
+  return tmp
+}
+
+function readHeader(file: string): Header | null {
   let fd: number
   try {
     fd = fs.openSync(file, 'r')
@@ -104,9 +131,15 @@ function readHeader(file: string): { tag: string; start: number } | null {
     const n = fs.readSync(fd, buf, 0, buf.length, 0)
     const nl = buf.subarray(0, n).indexOf(10)
     if (nl < 0) return null
-    const h = JSON.parse(buf.subarray(0, nl).toString('utf8')) as { journal?: unknown; tag?: unknown }
+    const h = JSON.parse(buf.subarray(0, nl).toString('utf8')) as {
+      journal?: unknown
+      tag?: unknown
+      segment?: unknown
+    }
     if (h.journal !== HEADER_KIND || typeof h.tag !== 'string' || !TAG_RE.test(h.tag)) return null
-    return { tag: h.tag, start: nl + 1 }
+    const segment = h.segment === undefined ? 0 : h.segment
+    if (typeof segment !== 'number' || !Number.isSafeInteger(segment) || segment < 0) return null
+    return { tag: h.tag, start: nl + 1, segment }
   } catch {
     return null
   } finally {
@@ -114,14 +147,65 @@ function readHeader(file: string): { tag: string; start: number } | null {
   }
 }
 
-/** Append one change. Never fails the command that made it: the change itself is already written. */
-export function appendChange(dir: string, entry: ChangeEntry): void {
+/**
+ * Append one change. Never fails the command that made it: the change itself is already written. A segment past
+ * `segmentBytes` is sealed after the append (FORMAT.md, "The change journal").
+ */
+export function appendChange(dir: string, entry: ChangeEntry, opts: { segmentBytes?: number } = {}): void {
   try {
     ensureJournal(dir)
     const clean: ChangeEntry = { ...entry, summary: oneLine(entry.summary, MAX_SUMMARY) }
-    fs.appendFileSync(journalFile(dir), `${JSON.stringify(clean)}\n`)
+    const fd = fs.openSync(journalFile(dir), 'a')
+    let size: number
+    try {
+      fs.writeSync(fd, `${JSON.stringify(clean)}\n`)
+      size = fs.fstatSync(fd).size
+    } finally {
+      fs.closeSync(fd)
+    }
+    if (size > (opts.segmentBytes ?? SEGMENT_BYTES)) seal(dir)
   } catch {
     // A full disk or a read-only folder: the mutation stands; watchers miss this one line.
+  }
+}
+
+/**
+ * Seal the current segment: it keeps its bytes under `changes-<n>.jsonl` and a new `changes.jsonl` (segment n+1,
+ * same tag) takes its place. One process seals at a time (an exclusive lock file, taken over when a sealer died);
+ * a line appended to the old file while it is being sealed is still in it, where readers find it.
+ */
+function seal(dir: string): void {
+  const folder = path.join(dir, JOURNAL_DIR)
+  const lock = path.join(folder, 'seal.lock')
+  try {
+    fs.writeFileSync(lock, '', { flag: 'wx' })
+  } catch {
+    try {
+      if (Date.now() - fs.statSync(lock).mtimeMs > 10_000) fs.rmSync(lock, { force: true }) // a dead sealer's
+    } catch {
+      // gone meanwhile
+    }
+    return // another process is sealing (or the next append will)
+  }
+  try {
+    const file = journalFile(dir)
+    const h = readHeader(file)
+    if (h === null) return
+    const ino = fs.statSync(file).ino
+    const sealed = sealedFile(dir, h.segment)
+    try {
+      fs.linkSync(file, sealed)
+    } catch (e) {
+      // A sealer that died after linking left the same file under both names; anything else is not ours to touch.
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || fs.statSync(sealed).ino !== ino) return
+    }
+    fs.renameSync(writeHeaderFile(folder, h.tag, h.segment + 1), file)
+    for (const name of fs.readdirSync(folder)) {
+      const m = /^changes-(\d+)\.jsonl$/.exec(name)
+      if (m !== null && Number(m[1]) <= h.segment - SEGMENTS_KEPT) fs.rmSync(path.join(folder, name), { force: true })
+    }
+  } finally {
+    fs.rmSync(lock, { force: true })
   }
 }
 
@@ -132,14 +216,18 @@ const oneLine = (s: string, max: number) => {
 
 export interface Cursor {
   tag: string
+  /** `segment × 2^32 + the byte offset just after a line in that segment's file`. */
   offset: number
 }
 
 export const formatCursor = (c: Cursor) => `${c.tag}:${c.offset}`
+const segmentOf = (c: Cursor) => Math.floor(c.offset / SPAN)
+const byteOf = (c: Cursor) => c.offset % SPAN
+const cursorAt = (tag: string, segment: number, byte: number): Cursor => ({ tag, offset: segment * SPAN + byte })
 
 export function parseCursor(text: string): Cursor {
-  const m = /^([0-9a-f]{12}):(\d{1,15})$/.exec(text.trim())
-  if (m === null) {
+  const m = /^([0-9a-f]{12}):(\d{1,16})$/.exec(text.trim())
+  if (m === null || !Number.isSafeInteger(Number(m[2]))) {
     throw new UsageError(`"${text.slice(0, 60)}" is not a watch cursor (it looks like 0123456789ab:1234)`, {
       details: { cursor: text.slice(0, 200) },
       next: ['use the cursor of the last event you saw (its "cursor" field)', cmd('watch (from now)')],
@@ -148,11 +236,14 @@ export function parseCursor(text: string): Cursor {
   return { tag: m[1] as string, offset: Number(m[2]) }
 }
 
-/** The cursor of "now": the end of the journal's complete lines. */
+/**
+ * The cursor of "now": the end of the current segment's complete lines. It reads the header and the last few
+ * kilobytes only, however long the journal is.
+ */
 export function headCursor(dir: string): Cursor {
-  const { tag, start } = ensureJournal(dir)
+  const { tag, start, segment } = ensureJournal(dir)
   const size = fs.statSync(journalFile(dir)).size
-  return { tag, offset: Math.max(start, completeEnd(journalFile(dir), start, size)) }
+  return cursorAt(tag, segment, Math.max(start, completeEnd(journalFile(dir), start, size)))
 }
 
 /** The offset just after the last newline at or before `size` (a line being written is not yet there). */
@@ -170,22 +261,35 @@ function completeEnd(file: string, from: number, size: number): number {
   }
 }
 
-/** Check that a cursor belongs to this journal and points just after a line. */
+/** The file holding a cursor's segment (the current one, or a sealed one), or null when it is gone. */
+function segmentFile(dir: string, current: Header, segment: number): { file: string; start: number } | null {
+  if (segment === current.segment) return { file: journalFile(dir), start: current.start }
+  const file = sealedFile(dir, segment)
+  const h = segment < current.segment ? readHeader(file) : null
+  return h === null || h.tag !== current.tag ? null : { file, start: h.start }
+}
+
+/** Check that a cursor belongs to this journal, to a segment it still keeps, and points just after a line. */
 export function validateCursor(dir: string, c: Cursor): void {
-  const { tag, start } = ensureJournal(dir)
-  const size = fs.statSync(journalFile(dir)).size
+  const current = ensureJournal(dir)
   const refuse = (why: string) =>
     new RefusedError('cursor', `cannot resume from ${formatCursor(c)}: ${why}`, {
-      details: { cursor: formatCursor(c), journal: tag },
+      details: { cursor: formatCursor(c), journal: current.tag },
       next: [cmd('watch (from now)')],
     })
-  if (c.tag !== tag) throw refuse('it belongs to another change journal (this one was created after it)')
-  if (c.offset < start || c.offset > size) throw refuse('it is beyond the end of the change journal')
-  if (c.offset > start) {
-    const fd = fs.openSync(journalFile(dir), 'r')
+  if (c.tag !== current.tag) throw refuse('it belongs to another change journal (this one was created after it)')
+  const segment = segmentOf(c)
+  if (segment > current.segment) throw refuse('it is beyond the end of the change journal')
+  const seg = segmentFile(dir, current, segment)
+  if (seg === null) throw refuse('the journal no longer keeps that change (older segments are deleted as it grows)')
+  const offset = byteOf(c)
+  const size = fs.statSync(seg.file).size
+  if (offset < seg.start || offset > size) throw refuse('it is beyond the end of the change journal')
+  if (offset > seg.start) {
+    const fd = fs.openSync(seg.file, 'r')
     try {
       const b = Buffer.alloc(1)
-      fs.readSync(fd, b, 0, 1, c.offset - 1)
+      fs.readSync(fd, b, 0, 1, offset - 1)
       if (b[0] !== 10) throw refuse('it does not point at the end of a change')
     } finally {
       fs.closeSync(fd)
@@ -194,38 +298,76 @@ export function validateCursor(dir: string, c: Cursor): void {
 }
 
 /**
- * The changes written after `from`, and the cursor after the last complete one.
- * Lines that do not parse (a hand-edited journal) are skipped but still advance the cursor.
+ * The changes written after `from`, and the cursor after the last complete one, reading on across segments
+ * (a sealed segment to its end, then the next). Lines that do not parse (a hand-edited journal) are skipped but
+ * still advance the cursor.
  */
 export function readChanges(dir: string, from: Cursor, max = 10_000): { changes: Change[]; next: Cursor } {
-  const file = journalFile(dir)
+  const current = readHeader(journalFile(dir))
+  if (current === null || current.tag !== from.tag) return { changes: [], next: from }
+  const changes: Change[] = []
+  let at = from
+  for (;;) {
+    const segment = segmentOf(at)
+    const seg = segmentFile(dir, current, segment)
+    if (seg === null) break
+    const got = readLines(seg.file, Math.max(byteOf(at), seg.start), max - changes.length)
+    for (const { entry, end } of got.lines)
+      changes.push({ ...entry, cursor: formatCursor(cursorAt(from.tag, segment, end)) })
+    at = cursorAt(from.tag, segment, got.end)
+    if (segment >= current.segment || changes.length >= max || !got.atEnd) break
+    // A sealed segment read to its end: on to the next one, from just after its header.
+    const next = segmentFile(dir, current, segment + 1)
+    if (next === null) break
+    at = cursorAt(from.tag, segment + 1, next.start)
+  }
+  return { changes, next: at }
+}
+
+/**
+ * The changes in one journal file after byte `offset` (no header check): what a long-lived process uses to take in
+ * the lines written since its last look at the file it knows by inode (live.ts).
+ */
+export function readChangesAt(file: string, offset: number): { changes: ChangeEntry[]; next: number } {
+  const got = readLines(file, offset, 10_000)
+  return { changes: got.lines.map((l) => l.entry), next: got.end }
+}
+
+/** Complete lines of `file` after byte `from` (at most `max` entries); `atEnd` when nothing complete is left. */
+function readLines(
+  file: string,
+  from: number,
+  max: number,
+): { lines: { entry: ChangeEntry; end: number }[]; end: number; atEnd: boolean } {
   let size: number
   try {
     size = fs.statSync(file).size
   } catch {
-    return { changes: [], next: from }
+    return { lines: [], end: from, atEnd: true }
   }
-  if (size <= from.offset) return { changes: [], next: from }
+  if (size <= from) return { lines: [], end: from, atEnd: true }
   const fd = fs.openSync(file, 'r')
-  const changes: Change[] = []
-  let offset = from.offset
+  const lines: { entry: ChangeEntry; end: number }[] = []
+  let end = from
+  let atEnd = false
   try {
-    const buf = Buffer.alloc(Math.min(size - from.offset, 4 * 1024 * 1024))
-    const n = fs.readSync(fd, buf, 0, buf.length, from.offset)
+    const buf = Buffer.alloc(Math.min(size - from, 4 * 1024 * 1024))
+    const n = fs.readSync(fd, buf, 0, buf.length, from)
     let pos = 0
-    while (pos < n && changes.length < max) {
+    while (pos < n && lines.length < max) {
       const nl = buf.indexOf(10, pos)
       if (nl < 0 || nl >= n) break
       const line = buf.subarray(pos, nl).toString('utf8')
       pos = nl + 1
-      offset = from.offset + pos
+      end = from + pos
       const entry = entryOf(line)
-      if (entry !== null) changes.push({ ...entry, cursor: formatCursor({ tag: from.tag, offset }) })
+      if (entry !== null) lines.push({ entry, end })
     }
+    atEnd = from + n >= size && buf.indexOf(10, pos) < 0
   } finally {
     fs.closeSync(fd)
   }
-  return { changes, next: { tag: from.tag, offset } }
+  return { lines, end, atEnd }
 }
 
 function entryOf(line: string): ChangeEntry | null {
@@ -257,13 +399,20 @@ function journalTag(dir: string): string | null {
 
 /**
  * Follow the journal from `from`, calling `onChanges` with every batch of new changes (in journal order), until
- * `signal` aborts. Checks about every `intervalMs`; a change by any process shows within that interval.
- * Returns the cursor after the last change delivered.
+ * `signal` aborts. Looks about every `intervalMs`, or sooner when `woken()` resolves (a watch of the files fired);
+ * `afterLook` runs after every look (the watch compares the files there). A change by any process shows within
+ * that interval. Returns the cursor after the last change delivered.
  */
 export async function followChanges(
   dir: string,
   from: Cursor,
-  opts: { signal: AbortSignal; intervalMs?: number; onChanges: (changes: Change[]) => void | Promise<void> },
+  opts: {
+    signal: AbortSignal
+    intervalMs?: number
+    onChanges: (changes: Change[]) => void | Promise<void>
+    afterLook?: () => void | Promise<void>
+    woken?: () => Promise<void>
+  },
 ): Promise<Cursor> {
   let at = from
   const interval = opts.intervalMs ?? 200
@@ -278,24 +427,27 @@ export async function followChanges(
     }
     const { changes, next } = readChanges(dir, at)
     at = next
-    if (changes.length > 0) {
-      await opts.onChanges(changes)
-      continue
-    }
-    if (!opts.signal.aborted) await sleep(interval, opts.signal)
+    if (changes.length > 0) await opts.onChanges(changes)
+    await opts.afterLook?.()
+    if (changes.length > 0) continue
+    if (!opts.signal.aborted) await sleep(interval, opts.signal, opts.woken?.())
   }
   return at
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal, early?: Promise<void>): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve()
+    let over = false
     const done = () => {
+      if (over) return
+      over = true
       clearTimeout(t)
       signal.removeEventListener('abort', done)
       resolve()
     }
     const t = setTimeout(done, ms)
     signal.addEventListener('abort', done)
+    early?.then(done, done)
   })
 }

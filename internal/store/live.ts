@@ -14,7 +14,7 @@
 
 import { lstatSync } from 'node:fs'
 import * as path from 'node:path'
-import { readChanges } from './journal.js'
+import { journalFile, readChangesAt } from './journal.js'
 import type { Listing } from './taskindex.js'
 
 /**
@@ -60,15 +60,15 @@ export class LiveWorkspace {
       return
     }
     if (mark.offset === last.offset) return
-    const { changes, next } = readChanges(this.dir, { tag: 'live', offset: last.offset })
+    const { changes, next } = readChangesAt(journalFile(this.dir), last.offset)
     // From the end of the last complete line: a line still being written is read whole by the next call.
-    this.journal = { ino: mark.ino, offset: next.offset }
+    this.journal = { ino: mark.ino, offset: next }
     for (const c of changes) {
       if (c.project === null) this.forget()
       else this.forget(c.project)
     }
     // Lines read that named nothing (a line that does not parse): anything may have changed.
-    if (changes.length === 0 && next.offset > last.offset) this.forget()
+    if (changes.length === 0 && next > last.offset) this.forget()
   }
 
   /** The listing kept for `project`, when nothing can have changed it since. */
@@ -127,7 +127,7 @@ export class LiveWorkspace {
 
 /** The journal's inode and size now, or null when there is none. */
 function journalMark(dir: string): { ino: number; offset: number } | null {
-  const st = statOrNull(path.join(dir, 'journal', 'changes.jsonl'))
+  const st = statOrNull(journalFile(dir))
   return st === null ? null : { ino: st.ino, offset: st.size }
 }
 

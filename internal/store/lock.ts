@@ -87,6 +87,11 @@ const DEFAULT_LOCK_WAIT_MS = 10_000
 /** What a lock scope may be: `task-t-<ULID>`, `seq-<slug>`, `agent-<id>`, `record` … */
 const LOCK_SCOPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$/
 
+/** Is the lock of `scope` held now (its file exists; a dead holder's counts until someone takes it over)? */
+export function lockHeld(dir: string, scope: string): boolean {
+  return LOCK_SCOPE.test(scope) && fs.existsSync(path.join(dir, `${scope}.lock`))
+}
+
 /** Acquire the lock `<dir>/<scope>.lock`. */
 export async function acquireLock(dir: string, scope: string, opts: LockOptions): Promise<Lock> {
   // A scope is built from ids; one that is not a plain name would put the lock file (and its removal) elsewhere.

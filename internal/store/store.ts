@@ -18,7 +18,7 @@ import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filec
 import { assertNoLinks, LinkError, readText } from './fsio.js'
 import { appendChange, type ChangeEntry } from './journal.js'
 import type { LiveWorkspace } from './live.js'
-import { acquireLock, type Lock, type LockOptions, withLock } from './lock.js'
+import { acquireLock, type Lock, type LockOptions, lockHeld, withLock } from './lock.js'
 import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDir } from './projects.js'
 import { resolveRef } from './resolve.js'
 import type { TaskFileRef } from './taskindex.js'
@@ -115,7 +115,9 @@ export class Store {
 
   /** Append a line to the change journal (what `watch` follows); call it after the change is written. */
   journal(entry: Omit<ChangeEntry, 'at'>): void {
-    appendChange(this.dir, { at: stamp(this.now()), ...entry })
+    // DACLI_JOURNAL_SEGMENT_BYTES sets the size at which a segment is sealed (tests use a small one).
+    const bytes = Number(this.env.DACLI_JOURNAL_SEGMENT_BYTES)
+    appendChange(this.dir, { at: stamp(this.now()), ...entry }, bytes > 0 ? { segmentBytes: bytes } : {})
   }
 
   get locksDir(): string {
@@ -125,6 +127,11 @@ export class Store {
   /** Take the lock of `scope` (`DACLI_LOCK_WAIT_MS` bounds the wait); the caller releases it. */
   lock(scope: string): Promise<Lock> {
     return acquireLock(this.locksDir, scope, this.lockOptions())
+  }
+
+  /** Is the lock of `scope` held by a writer now? (A task's is `task-<id>`, a project's numbering `seq-<slug>`.) */
+  lockHeld(scope: string): boolean {
+    return lockHeld(this.locksDir, scope)
   }
 
   /** Run `fn` holding the lock of `scope`; released however `fn` ends. */

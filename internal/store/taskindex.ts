@@ -274,6 +274,9 @@ const FIELDS = [
   'unverified',
   'blocked_by',
   'worktree',
+  'touches',
+  'labels',
+  'milestone',
 ] as const
 const OWNER = FIELDS.indexOf('owner')
 
@@ -326,6 +329,9 @@ export function expand(c: Compact, f: Pick<TaskFileRef, 'seq' | 'slug' | 'projec
     unverified: at(c, 16, false),
     blocked_by: at(c, 17, null),
     worktree: at(c, 18, null),
+    touches: at(c, 19, NONE as never[]),
+    labels: at(c, 20, NONE as never[]),
+    milestone: at(c, 21, null),
   }
 }
 

@@ -150,3 +150,30 @@ export async function deleteBranch(repo: GitInfo, env: Env, branch: string, expe
   const r = await runGit(repo.workTree, env, ['update-ref', '-d', `refs/heads/${branch}`, expected], WHAT)
   return r.code === 0
 }
+
+/**
+ * The files a branch has changed since it left trunk (`git diff --name-only <merge base>`), and, when its work
+ * tree is given, what is changed there and not yet committed. Null when git cannot say (no merge base).
+ */
+export async function changedSince(
+  repo: GitInfo,
+  env: Env,
+  o: { trunk: string; branch: string; workTree: string | null },
+): Promise<string[] | null> {
+  if (o.trunk.startsWith('-') || o.branch.startsWith('-')) return null
+  const base = await runGit(repo.workTree, env, ['merge-base', o.trunk, o.branch], WHAT)
+  const oid = base.stdout.trim()
+  if (base.code !== 0 || !/^[0-9a-f]{40}$/.test(oid)) return null
+  const args = ['-c', 'core.quotePath=false', 'diff', '--name-only', '--no-renames', '-z']
+  const r =
+    o.workTree === null
+      ? await runGit(repo.workTree, env, [...args, oid, o.branch, '--'], WHAT)
+      : await runGit(o.workTree, env, [...args, oid, '--'], WHAT)
+  if (r.code !== 0) return null
+  const files = new Set(r.stdout.split('\u0000').filter((f) => f !== ''))
+  if (o.workTree !== null) {
+    const u = await runGit(o.workTree, env, ['ls-files', '-z', '--others', '--exclude-standard'], WHAT)
+    if (u.code === 0) for (const f of u.stdout.split('\u0000')) if (f !== '') files.add(f)
+  }
+  return [...files]
+}

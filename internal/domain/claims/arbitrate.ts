@@ -9,7 +9,7 @@ import { ConflictError } from '../../base/errors.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { TaskEdit } from '../../store/store.js'
-import type { Arbitration, ClaimArbiter, DropResult } from './arbiter.js'
+import type { Arbitration, ClaimArbiter, DropResult, TakeResult } from './arbiter.js'
 
 /** The remote a new claim is made on, or null (this clone only). */
 export function remoteForClaim(arb: Arbitration | undefined): string | null {
@@ -25,6 +25,23 @@ export function remoteOfClaim(arb: Arbitration | undefined, t: Pick<TaskRecord, 
 
 export async function open(arb: Arbitration | undefined, remote: string | null): Promise<ClaimArbiter | null> {
   return remote === null || arb === undefined ? null : arb.open(remote)
+}
+
+/**
+ * Every claim this clone makes, applies or renews on a remote goes through here — `task claim` and `task renew`
+ * (from the CLI, MCP and the board, which run those commands), and `sync` applying a read-only identity's proposed
+ * claim: the claim ref moves first, a compare-and-swap under a lease, and the caller writes the task file only
+ * after it returned. Another live holder is a ConflictError (5) and an unreachable remote a FailureError (1);
+ * either way the file stays as it was. Dropping a claim goes through dropOnRelease and dropOnClose below.
+ */
+export async function takeOnRemote(
+  arbiter: ClaimArbiter | null,
+  t: Pick<TaskRecord, 'id' | 'project' | 'seq' | 'slug'>,
+  who: Identity,
+  expires: string | null,
+  now: Date,
+): Promise<TakeResult | null> {
+  return arbiter === null ? null : arbiter.take(t.id, who, expires, now, qualifiedRef(t))
 }
 
 /** What a release or close reports about the remote claim (`details.remote_claim`). */

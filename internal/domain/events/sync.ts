@@ -5,15 +5,23 @@
 // task's log is only marked applied. Questions are not proposals: `answer`
 // settles them. A proposal that can never apply (its task gone or done, or held
 // by someone else) is named with the dismiss command as its next action.
+//
+// With a remote arbitrating claims (`claims.remote`), a proposed claim, release or close moves the remote claim
+// ref first, as the lifecycle commands do (domain/claims/arbitrate.ts): a proposed claim is written only when the
+// compare-and-swap wins; when another clone holds the task there, the proposal is refused — settled as dismissed,
+// its reason saying who holds it, and logged on the task as `claim-lost` — and an unreachable remote leaves it
+// pending.
 
 import { cmd } from '../../base/commands.js'
-import { classifiedError } from '../../base/errors.js'
+import { ConflictError, classifiedError } from '../../base/errors.js'
 import type { Broken, Identity, TaskRecord } from '../../format/model.js'
 import { stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
-import { scanAgents } from '../identity/identity.js'
+import { type Arbitration, arbitrationOf } from '../claims/arbiter.js'
+import { dropOnClose, dropOnRelease, open, remoteForClaim, takeOnRemote } from '../claims/arbitrate.js'
+import { type AgentFile, scanAgents } from '../identity/identity.js'
 import { rootPublicKeys } from '../identity/signing.js'
 import { eventProblem } from '../identity/trust.js'
 import { addNote, listNotes, SEVERITIES } from '../notes/notes.js'
@@ -31,11 +39,38 @@ export interface PendingItem {
   next: string[]
 }
 
+/** A proposed claim refused because another clone holds the task on the remote that arbitrates claims. */
+export interface LostItem {
+  event_id: string
+  task: string
+  by: string
+  remote: string
+  reason: string
+}
+
 export interface SyncResult {
   applied: string[]
   pending: PendingItem[]
+  lost: LostItem[]
   skipped: Broken[]
   open_questions: number
+}
+
+/** A proposed claim that lost on the remote: the event is settled as dismissed with this reason. */
+class Lost extends Error {
+  constructor(
+    message: string,
+    readonly remote: string,
+  ) {
+    super(message)
+  }
+}
+
+/** What applying an event needs besides the store: who applies it, who proposed, where claims are arbitrated. */
+interface Applying {
+  who: Identity
+  agents: readonly AgentFile[]
+  arbitration: Arbitration
 }
 
 /** Why an event stays pending (not a failure of the sync). `never`: it can never apply. */
@@ -53,12 +88,14 @@ export async function syncEvents(store: Store, who: Identity): Promise<SyncResul
   const out: SyncResult = {
     applied: [],
     pending: [],
+    lost: [],
     skipped: broken,
     open_questions: events.filter(isOpenQuestion).length,
   }
   const waiting = events.filter((x) => x.state === 'pending' && x.event_kind !== 'question')
   const { agents } = waiting.length === 0 ? { agents: [] } : await scanAgents(store.dir, store.root)
   const rootKeys = waiting.length === 0 ? [] : rootPublicKeys(store.dir)
+  const applying: Applying = { who, agents, arbitration: arbitrationOf(store, store.env, {}) }
   for (const e of waiting) {
     // Only an event its author provably wrote is applied; a forged one is refused and reported.
     const forged = eventProblem(e, agents, rootKeys)
@@ -67,12 +104,33 @@ export async function syncEvents(store: Store, who: Identity): Promise<SyncResul
       continue
     }
     try {
-      const applied = await withEvent(store, e, async (fresh) => {
+      const applied = await withEvent<boolean | Lost>(store, e, async (fresh) => {
         if (fresh.state !== 'pending') return { outcome: null, result: false } // settled meanwhile by another process
-        await applyOne(store, who, fresh)
+        try {
+          await applyOne(store, applying, fresh)
+        } catch (err) {
+          if (!(err instanceof Lost)) throw err
+          const dismissed = { by: who.id, at: stamp(store.now()), reason: err.message }
+          const note = {
+            ref: e.about ?? e.id,
+            project: null,
+            actor: who.id,
+            summary: `claim ${e.id} lost: ${err.message}`,
+          }
+          return { outcome: { applied: 'dismissed' as const, dismissed }, note, result: err }
+        }
         return { outcome: { applied: true }, result: true }
       })
-      if (applied) out.applied.push(e.id)
+      if (applied instanceof Lost) {
+        out.lost.push({
+          event_id: e.id,
+          task: e.about ?? '',
+          by: e.created_by,
+          remote: applied.remote,
+          reason: applied.message,
+        })
+        await logLost(store, who, e, applied)
+      } else if (applied) out.applied.push(e.id)
     } catch (err) {
       // A pending reason, or an error applying this one event: either way it stays pending, reported.
       const never = err instanceof Pending && err.never
@@ -99,7 +157,28 @@ function neverReason(e: EventRecord, t: TaskRecord): string | null {
   return null
 }
 
-async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<void> {
+/** The lost claim in the task's log (not tagged `(event …)`: the event was not applied). */
+async function logLost(store: Store, who: Identity, e: EventRecord, lost: Lost): Promise<void> {
+  if (e.about === null) return
+  try {
+    const { target } = await store.load(e.about)
+    await store.editTask(target, who.id, (x) => {
+      x.log('claim-lost', `proposed by ${e.created_by} in event ${e.id}: ${lost.message}`)
+      return {}
+    })
+  } catch {
+    // The task went meanwhile: the dismissed event still says why.
+  }
+}
+
+/** The identity that proposed an event, as the remote's claim commit names it. */
+function proposer(a: Applying, e: EventRecord): Identity {
+  const f = a.agents.find((x) => x.id === e.created_by)
+  return { id: e.created_by, grant: f?.grant ?? 'ro', role: f?.role ?? null, parent: f?.parent ?? null }
+}
+
+async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void> {
+  const who = a.who
   if (e.about === null) {
     if (e.event_kind === 'finding' && typeof e.data.project === 'string') {
       if (who.grant !== 'rw') throw new Pending('a read-only identity cannot apply events')
@@ -143,29 +222,46 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
     await store.editTask(target, who.id, async (x) => ((await fn(x)) ? {} : false))
   }
   switch (e.event_kind) {
-    case 'claim':
-      return edit((x) => {
+    case 'claim': {
+      const remote = remoteForClaim(a.arbitration)
+      const arbiter = await open(a.arbitration, remote)
+      return edit(async (x) => {
         if (x.before.owner === e.created_by) return false
         if (x.before.owner !== null)
           throw new Pending(`${qualifiedRef(x.before)} is already owned by ${x.before.owner}`)
         if (x.before.status === 'done') throw new Pending(`${qualifiedRef(x.before)} is done`)
         const leaseMs = typeof e.data.lease_ms === 'number' ? e.data.lease_ms : store.config.claim_lease_ms
+        const expires = leaseMs === null ? null : stamp(new Date(x.now.getTime() + leaseMs))
+        // The remote first: the file is written only when the compare-and-swap won.
+        try {
+          await takeOnRemote(arbiter, x.before, proposer(a, e), expires, x.now)
+        } catch (err) {
+          if (err instanceof ConflictError && remote !== null) throw new Lost(err.message, remote)
+          throw new Pending(`the claim could not be taken on ${remote}: ${(err as Error).message}`)
+        }
         x.doc.set('owner', e.created_by)
-        x.setFlow(
-          'claim',
-          leaseMs === null
-            ? { by: e.created_by, at: stamp(x.now) }
-            : { by: e.created_by, at: stamp(x.now), expires: stamp(new Date(x.now.getTime() + leaseMs)) },
-        )
+        x.setFlow('claim', {
+          by: e.created_by,
+          at: stamp(x.now),
+          ...(expires === null ? {} : { expires }),
+          ...(remote === null ? {} : { remote }),
+        })
         if (x.before.status === 'open') x.status = 'active'
-        line(x, '')
+        line(x, remote === null ? '' : `on ${remote}`)
         return true
       })
+    }
     case 'release':
-      return edit((x) => {
+      return edit(async (x) => {
         if (x.before.owner === null) return false
         if (x.before.owner !== e.created_by)
           throw new Pending(`${qualifiedRef(x.before)} is owned by ${x.before.owner}, not by ${e.created_by}`)
+        // The proposer's claim on the remote goes first (under a lease); another clone's there stays theirs.
+        try {
+          await dropOnRelease(a.arbitration, x, proposer(a, e))
+        } catch (err) {
+          throw new Pending(`the claim could not be released on its remote: ${(err as Error).message}`)
+        }
         x.doc.delete('owner')
         x.doc.delete('claim')
         if (x.before.status === 'active') x.status = 'open'
@@ -189,6 +285,9 @@ async function applyOne(store: Store, who: Identity, e: EventRecord): Promise<vo
           try {
             const r = await closeTask(store, x, who, false, 'done', { ownerChecked: true, landing, ...tokens })
             if (r === false) return false
+            // A done task's claim ref goes with it, dropped as its owner's (another clone's live claim: pending).
+            const owner = x.before.owner === null ? who : { ...proposer(a, e), id: x.before.owner }
+            await dropOnClose(a.arbitration, x, owner)
           } catch (err) {
             throw new Pending((err as Error).message)
           }

@@ -21,8 +21,10 @@ export type Dep = { on: string; type: string }
 const RANK: Record<string, number> = { must: 0, should: 1, none: 2, could: 3, wont: 9 }
 const priorityRank = (p: Priority | null) => RANK[p ?? 'none'] as number
 
-export interface Frontier<T extends FrontierTask> {
+export interface Frontier<T extends FrontierTask, H = never> {
   ready: T[]
+  /** Ready tasks not proposed because `hold` held them back (overlapping work), best first, with its reason. */
+  held: { task: T; why: H }[]
   /** Open tasks whose start a dependency holds (see readiness.ts), with the holding links. */
   waiting: { task: T; on: string[]; holds: Hold[] }[]
   /** When nothing is ready: why, in one sentence; null otherwise. */
@@ -33,7 +35,7 @@ export interface Frontier<T extends FrontierTask> {
  * `scope` holds the candidates, `depsOf` their dependencies (as ids `statusOf` knows). `slack` (id → slack) orders equal priorities when every task in
  * scope is sized; pass null otherwise.
  */
-export function frontier<T extends FrontierTask>(
+export function frontier<T extends FrontierTask, H = never>(
   scope: readonly T[],
   depsOf: (t: T) => readonly Dep[],
   statusOf: (id: string) => Status | null,
@@ -41,7 +43,12 @@ export function frontier<T extends FrontierTask>(
   limit: number,
   /** Tasks another clone holds a live claim on: never proposed. */
   claimedElsewhere: ReadonlySet<string> = new Set(),
-): Frontier<T> {
+  /**
+   * Why a ready task may not be proposed (it overlaps work in progress, or a task proposed before it), or null.
+   * `picked` holds the tasks proposed so far, best first.
+   */
+  hold: ((t: T, picked: readonly T[]) => H | null) | null = null,
+): Frontier<T, H> {
   const waiting: Frontier<T>['waiting'] = []
   const candidates: T[] = []
   let elsewhere = 0
@@ -56,7 +63,7 @@ export function frontier<T extends FrontierTask>(
     else waiting.push({ task: t, on: r.holds.map((h) => h.on), holds: r.holds })
   }
   const anyMust = candidates.some((t) => t.priority === 'must')
-  const ready = candidates
+  const ordered = candidates
     .filter((t) => !(anyMust && t.priority === 'could'))
     .sort(
       (a, b) =>
@@ -67,11 +74,23 @@ export function frontier<T extends FrontierTask>(
         byText(a.project, b.project) ||
         a.seq - b.seq,
     )
-    .slice(0, limit)
-  return { ready, waiting, explanation: ready.length > 0 ? null : explain(scope, waiting.length, elsewhere) }
+  const ready: T[] = []
+  const held: { task: T; why: H }[] = []
+  for (const t of ordered) {
+    const why = hold === null ? null : hold(t, ready)
+    if (why !== null) held.push({ task: t, why })
+    else if (ready.length < limit) ready.push(t)
+    else if (hold === null) break
+  }
+  return {
+    ready,
+    held,
+    waiting,
+    explanation: ready.length > 0 ? null : explain(scope, waiting.length, elsewhere, held.length),
+  }
 }
 
-function explain(scope: readonly FrontierTask[], waiting: number, elsewhere: number): string {
+function explain(scope: readonly FrontierTask[], waiting: number, elsewhere: number, held: number): string {
   const count = (s: Status) => scope.filter((t) => t.status === s).length
   if (scope.length === 0) return 'there are no tasks here yet'
   const open = count('open')
@@ -86,6 +105,7 @@ function explain(scope: readonly FrontierTask[], waiting: number, elsewhere: num
   const wont = scope.filter((t) => t.status === 'open' && t.priority === 'wont').length
   if (wont > 0) parts.push(`${wont} marked wont`)
   if (elsewhere > 0) parts.push(`${elsewhere} claimed in another clone (the remote's claims)`)
+  if (held > 0) parts.push(`${held} held back: ${held === 1 ? 'it touches' : 'they touch'} paths of work in progress`)
   if (open === 0 && parts.length === 0) return 'nothing is open'
   return `nothing is ready: ${parts.join(', ')}`
 }

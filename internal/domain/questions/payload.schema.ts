@@ -11,6 +11,12 @@ export const QuestionPayloadSchema = z.object({
   need: z.string().nullable().catch(null),
   /** Whether the question holds its task up (the task is blocked by it). */
   blocks: z.boolean().catch(false),
+  /** A merge conflict this question decides: the field both clones changed differently (FORMAT.md), or null. */
+  conflict: z.string().nullable().catch(null),
+  /** The merging clone's value of that field, as JSON (a conflict question only). */
+  ours: z.string().nullable().catch(null),
+  /** The other side's value (what the task kept), as JSON (a conflict question only). */
+  theirs: z.string().nullable().catch(null),
 })
 
 export type QuestionPayload = z.infer<typeof QuestionPayloadSchema>

@@ -12,5 +12,8 @@ export function questionPayload(data: Readonly<Record<string, unknown>>): Questi
     project: typeof data.project === 'string' ? data.project : null,
     need: typeof data.need === 'string' ? data.need : null,
     blocks: typeof data.blocks === 'boolean' ? data.blocks : false,
+    conflict: typeof data.conflict === 'string' ? data.conflict : null,
+    ours: typeof data.ours === 'string' ? data.ours : null,
+    theirs: typeof data.theirs === 'string' ? data.theirs : null,
   }
 }

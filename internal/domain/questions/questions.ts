@@ -18,6 +18,7 @@ import type { Store, TaskEdit } from '../../store/store.js'
 import { signerOf } from '../identity/identity.js'
 import { addNote, listNotes, type NoteRecord } from '../notes/notes.js'
 import { applyUnblock, mayRewrite } from '../task/lifecycle.js'
+import { applyDecision, decisionOf } from './decide.js'
 import { type QuestionPayload, questionPayload } from './payload.js'
 
 export interface Asked {
@@ -33,7 +34,13 @@ export interface Asked {
 export async function askQuestion(
   store: Store,
   who: Identity,
-  q: { about: string; text: string; need?: string },
+  q: {
+    about: string
+    text: string
+    need?: string
+    /** A merge conflict the question decides (conflicts.ts): on a done task it is recorded without blocking. */
+    conflict?: { field: string; ours: string; theirs: string }
+  },
 ): Promise<Asked> {
   const text = checkText(q.text, 'the question').trim()
   if (text === '') throw new UsageError('the question is empty')
@@ -48,12 +55,20 @@ export async function askQuestion(
         cmd(`note add finding "<what you noticed>" --project ${cur.project} --about ${qualifiedRef(cur)}`),
       ],
     })
-  if (t.status === 'done') throw stateRefusal(t)
-  const data = (blocks: boolean): QuestionPayload => ({ project: t.project, need, blocks })
+  const conflict = q.conflict ?? null
+  if (t.status === 'done' && conflict === null) throw stateRefusal(t)
+  const data = (blocks: boolean): QuestionPayload => ({
+    project: t.project,
+    need,
+    blocks,
+    conflict: conflict?.field ?? null,
+    ours: conflict?.ours ?? null,
+    theirs: conflict?.theirs ?? null,
+  })
   const subject = { ref: qualifiedRef(t), project: t.project }
   // Only someone who may hold the task up blocks it: its owner, anyone on an unowned task, or an rw identity
   // that may rewrite it. A question about a task someone else holds is recorded for them without blocking.
-  const mayBlock = t.owner === who.id || t.owner === null || (await mayRewrite(store, t, who))
+  const mayBlock = t.status !== 'done' && (t.owner === who.id || t.owner === null || (await mayRewrite(store, t, who)))
   if (!mayBlock) {
     const question = await createEvent(store, {
       sign: (await signerOf(store)).sign,
@@ -64,10 +79,11 @@ export async function askQuestion(
       body: text,
       subject,
     })
-    return { question, task: t, blocks: false, not_blocking_reason: `${qualifiedRef(t)} is held by ${t.owner}` }
+    const why = t.status === 'done' ? `${qualifiedRef(t)} is done` : `${qualifiedRef(t)} is held by ${t.owner}`
+    return { question, task: t, blocks: false, not_blocking_reason: why }
   }
   const r = await store.editTask(target, who.id, async (e) => {
-    if (e.before.status === 'done') throw stateRefusal(e.before)
+    if (e.before.status === 'done' && conflict === null) throw stateRefusal(e.before)
     const question = await createEvent(store, {
       sign: (await signerOf(store)).sign,
       kind: 'question',
@@ -78,7 +94,7 @@ export async function askQuestion(
       subject,
     })
     e.log('asked', `${question.id}: ${excerpt(text)}`)
-    if (e.before.status !== 'blocked') {
+    if (e.before.status !== 'blocked' && e.before.status !== 'done') {
       e.doc.set('blocked_by', question.id)
       e.status = 'blocked'
       e.log('blocked', `by ${question.id}`)
@@ -109,6 +125,8 @@ export async function answerQuestion(
   if (text === '') throw new UsageError('the answer is empty')
   const task = q.about === null ? null : await store.readTask(q.about).catch(() => null)
   const project = task?.project ?? questionPayload(q.data).project
+  // A merge conflict's question: the answer is `ours`, `theirs` or the value itself (conflicts.ts).
+  const decided = questionPayload(q.data).conflict === null ? null : decisionOf(q, text)
   if (project === null) {
     throw new RefusedError(
       'target-gone',
@@ -160,6 +178,10 @@ export async function answerQuestion(
   }
   if (task === null) return { question: settled, note, task: null, unblocked: false, still_blocked_by: null }
   const after = await releaseBlock(store, who, q, 'answered', `${q.id} with ${a.as} ${note.id}`)
+  if (decided !== null) {
+    const r = await applyDecision(store, who, q, decided)
+    if (r !== null) after.task = r
+  }
   return { question: settled, note, ...after }
 }
 

@@ -5,9 +5,15 @@
 //   side and left alone on the other ends up moved.
 // - Events are one file each, so they never collide; the one field that may
 //   change (`applied`) merges forward: pending → dismissed → applied.
-// - Anything changed differently on both sides is a conflict: our version stays
-//   in place and theirs is kept next to it as `<file>.conflict-<commit>` (not a
-//   `.md` file, so no list picks it up) until a person resolves it.
+// - A task changed on both sides merges field by field (format/objmerge.ts); its
+//   status is the folder it sits in and merges like a field. Only the same field
+//   changed differently on both sides is a conflict: the task keeps theirs (what
+//   the remote already published) there, and the conflict becomes a decision (a
+//   question on the task, raised by the caller). No copy is written beside a task.
+// - Any other file changed differently on both sides merges field by field too
+//   when it is an object file; what still conflicts keeps our version in place and
+//   theirs next to it as `<file>.conflict-<commit>` (not a `.md` file, so no list
+//   picks it up) until a person resolves it.
 // - A sequence number taken on both sides: the task created later (by its ULID
 //   time) is renumbered to the next free number, with the old number kept in
 //   `aliases` and a `renumbered` line in its `## Log`.
@@ -17,6 +23,7 @@ import type { Git, TreeFile } from '../../adapters/git/index.js'
 import { byText } from '../../base/order.js'
 import { appendToSection } from '../../format/markdown.js'
 import { seqText, stamp } from '../../format/model.js'
+import { type FieldConflict, mergeObject } from '../../format/objmerge.js'
 import { taskIdInText } from '../../format/rawtask.js'
 
 export interface Conflict {
@@ -27,6 +34,22 @@ export interface Conflict {
   theirs: string | null
   /** Where their version was written, or null when it is the one kept at `path`. */
   copy: string | null
+}
+
+/** Who last changed a side of a task (its newest `## Log` line the base does not have), and when. */
+export interface SideOf {
+  by: string | null
+  at: string | null
+}
+
+/** A task whose same field both sides changed differently: it keeps theirs; each field becomes a decision. */
+export interface TaskDecision {
+  id: string
+  /** Where the merged task is. */
+  path: string
+  fields: FieldConflict[]
+  ours: SideOf
+  theirs: SideOf
 }
 
 export interface Renumbered {
@@ -40,6 +63,7 @@ export interface Renumbered {
 export interface MergeResult {
   files: Map<string, TreeFile>
   conflicts: Conflict[]
+  decisions: TaskDecision[]
   renumbered: Renumbered[]
 }
 
@@ -48,6 +72,20 @@ interface Version extends TreeFile {
 }
 
 const TASK_PATH = /^(.*\/projects\/([^/]+)\/tasks\/[^/]+\/)(\d{3,})-([^/]+)\.md$/
+const statusOf = (p: string) => /\/tasks\/([^/]+)\/[^/]+$/.exec(p)?.[1] ?? ''
+const dirOf = (p: string) => p.slice(0, p.lastIndexOf('/') + 1)
+const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1)
+const LOG_LINE = /^- (\d{4}-\d\d-\d\dT[0-9:.]+Z) (\S+) /gm
+
+/** The newest log line of `text` that `base` does not have: who changed this side, and when. */
+function lastChange(base: string | null, text: string): SideOf {
+  const old = new Set(base === null ? [] : [...base.matchAll(LOG_LINE)].map((m) => m[0]))
+  let out: SideOf = { by: null, at: null }
+  for (const m of text.matchAll(LOG_LINE)) {
+    if (!old.has(m[0]) && (out.at === null || (m[1] as string) >= out.at)) out = { by: m[2] ?? null, at: m[1] ?? null }
+  }
+  return out
+}
 
 const same = (a: Version | TreeFile | undefined, b: Version | TreeFile | undefined) =>
   a?.oid === b?.oid && a?.mode === b?.mode && (a as Version | undefined)?.path === (b as Version | undefined)?.path
@@ -126,34 +164,89 @@ export class Merger {
       const b = base.get(p)
       const o = ours.get(p)
       const t = theirs.get(p)
-      const pick = same(o, t) || same(b, t) ? o : same(b, o) ? t : await this.bothChanged(p, o, t, files, conflicts)
+      const pick = same(o, t) || same(b, t) ? o : same(b, o) ? t : await this.bothChanged(p, o, t, files, conflicts, b)
       if (pick !== undefined) files.set(p, pick)
     }
     const tasks: { id: string; v: Version }[] = []
+    const decisions: TaskDecision[] = []
     for (const [id, { b, o, t }] of byId) {
       let pick: Version | undefined
       if (same(o, t) || same(b, t)) pick = o
       else if (same(b, o)) pick = t
+      else if (o === undefined || t === undefined)
+        pick = o ?? t // deleted on one side, changed on the other: it stays
       else {
-        pick = o ?? t
-        const copy = o !== undefined && t !== undefined ? `${o.path}.conflict-${this.tag}` : null
-        if (copy !== null && t !== undefined) files.set(copy, { oid: t.oid, mode: t.mode })
-        conflicts.push({ path: pick?.path ?? '', ours: o?.oid ?? null, theirs: t?.oid ?? null, copy })
+        const m = await this.mergeTask(id, b, o, t)
+        pick = m.v
+        if (m.decision !== null) decisions.push(m.decision)
+        else if (m.unreadable) conflicts.push({ path: pick.path, ours: o.oid, theirs: t.oid, copy: null })
       }
       if (pick !== undefined) tasks.push({ id, v: pick })
     }
     const renumbered = await this.placeTasks(files, tasks)
-    return { files, conflicts, renumbered }
+    for (const d of decisions) d.path = renumbered.find((r) => r.id === d.id)?.path ?? d.path
+    return { files, conflicts, decisions, renumbered }
   }
 
-  /** Both sides changed a non-task file differently: ours stays, theirs is kept beside it. */
+  /** A task both sides changed: field by field; its status (the folder) is one more field. */
+  private async mergeTask(
+    id: string,
+    b: Version | undefined,
+    o: Version,
+    t: Version,
+  ): Promise<{ v: Version; decision: TaskDecision | null; unreadable: boolean }> {
+    const [bt, ot, tt] = [
+      b === undefined ? null : await this.read(b.oid),
+      await this.read(o.oid),
+      await this.read(t.oid),
+    ]
+    const merged = await mergeObject(bt, ot, tt, 'theirs')
+    // Not a task file that parses on some side: it keeps theirs whole, reported as a conflict.
+    if (merged === null) return { v: t, decision: null, unreadable: true }
+    const fields = [...merged.conflicts]
+    const [sb, so, st] = [b === undefined ? null : statusOf(b.path), statusOf(o.path), statusOf(t.path)]
+    let dir = dirOf(o.path)
+    if (so !== st && sb === so) dir = dirOf(t.path)
+    else if (so !== st && sb !== st) {
+      fields.unshift({ field: 'status', base: sb, ours: so, theirs: st })
+      dir = dirOf(t.path)
+    }
+    // The file's name changes only by a renumbering: the side that renumbered it.
+    const name = b !== undefined && nameOf(b.path) === nameOf(o.path) ? nameOf(t.path) : nameOf(o.path)
+    const oid =
+      merged.text === ot
+        ? o.oid
+        : merged.text === tt
+          ? t.oid
+          : await this.git.writeBlob(Buffer.from(merged.text, 'utf8'))
+    const v: Version = { oid, mode: o.mode, path: `${dir}${name}` }
+    if (fields.length === 0) return { v, decision: null, unreadable: false }
+    return {
+      v,
+      decision: { id, path: v.path, fields, ours: lastChange(bt, ot), theirs: lastChange(bt, tt) },
+      unreadable: false,
+    }
+  }
+
+  /** Both sides changed a non-task file differently: field by field, else ours stays and theirs is kept beside it. */
   private async bothChanged(
     p: string,
     o: TreeFile | undefined,
     t: TreeFile | undefined,
     files: Map<string, TreeFile>,
     conflicts: Conflict[],
+    b: TreeFile | undefined,
   ): Promise<TreeFile | undefined> {
+    if (p.endsWith('.md') && !/\/events\//.test(p) && o !== undefined && t !== undefined) {
+      const m = await mergeObject(
+        b === undefined ? null : await this.read(b.oid),
+        await this.read(o.oid),
+        await this.read(t.oid),
+        'ours',
+      )
+      if (m !== null && m.conflicts.length === 0)
+        return { oid: await this.git.writeBlob(Buffer.from(m.text, 'utf8')), mode: o.mode }
+    }
     if (/\/events\//.test(p) && o !== undefined && t !== undefined) {
       // An event only moves forward: pending (false) → dismissed → applied (true, effects made). The further one wins.
       const rank = async (f: TreeFile) => {

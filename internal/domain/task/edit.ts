@@ -22,6 +22,12 @@ export async function editTask(
     soThat?: string
     context?: string
     ifVersion?: number
+    /** Globs added to / removed from `touches:`. */
+    touches?: { add: readonly string[]; remove: readonly string[] }
+    /** Labels added to / removed from `labels:`. */
+    labels?: { add: readonly string[]; remove: readonly string[] }
+    /** The milestone, or null to clear it. */
+    milestone?: string | null
   },
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
@@ -69,6 +75,26 @@ export async function editTask(
     if (p.context !== undefined && p.context !== cur.context) {
       e.body = setSection(e.body, 'Context', `\n${p.context}\n`, { before: 'Acceptance' })
       changed.push('context')
+    }
+    for (const [key, delta] of [
+      ['touches', p.touches],
+      ['labels', p.labels],
+    ] as const) {
+      if (delta === undefined) continue
+      const before = cur[key]
+      const after = [
+        ...before.filter((x) => !delta.remove.includes(x)),
+        ...delta.add.filter((x) => !before.includes(x)),
+      ]
+      if (JSON.stringify(after) === JSON.stringify(before)) continue
+      if (after.length === 0) e.doc.delete(key)
+      else e.doc.set(key, after)
+      changed.push(key)
+    }
+    if (p.milestone !== undefined && p.milestone !== cur.milestone) {
+      if (p.milestone === null) e.doc.delete('milestone')
+      else e.doc.set('milestone', p.milestone)
+      changed.push('milestone')
     }
     if (changed.length === 0) return false
     e.log('edited', changed.join(', '))

@@ -16,7 +16,7 @@ import { createEvent, type EventKind } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
 import type { TaskFileRef } from '../../store/taskindex.js'
 import { type Arbitration, arbitrationOf, expiredAt } from '../claims/arbiter.js'
-import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim } from '../claims/arbitrate.js'
+import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim, takeOnRemote } from '../claims/arbitrate.js'
 import {
   claimStanding,
   closeVerdict,
@@ -172,7 +172,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
         if (seen !== null && !('unreadable' in seen) && arb.mine(seen, who.id)) return false
       }
       const expires = leaseExpiry(store, opts.leaseMs, now)
-      const taken = arb === null ? null : await arb.take(cur.id, who, expires, now, qualifiedRef(cur))
+      const taken = await takeOnRemote(arb, cur, who, expires, now)
       setClaim(e, who.id, expires, where)
       const onIt = where === null ? {} : { remote: where, claim_commit: taken?.commit ?? null }
       if (taken?.outcome === 'taken-over' && taken.previous !== null) {
@@ -199,7 +199,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
     if (standing.kind === 'takeover') takenFrom = standing.from
     const expires = leaseExpiry(store, opts.leaseMs, now)
     // The remote decides first; the file changes only after it said yes (a refusal throws, writing nothing).
-    const taken = arbiter === null ? null : await arbiter.take(cur.id, who, expires, now, qualifiedRef(cur))
+    const taken = await takeOnRemote(arbiter, cur, who, expires, now)
     if (taken?.outcome === 'taken-over' && taken.previous !== null && takenFrom === null) takenFrom = taken.previous.by
     setClaim(e, who.id, expires, remote)
     if (cur.status === 'open') e.status = 'active'
@@ -266,7 +266,7 @@ export async function renewClaim(store: Store, ref: string, who: Identity, opts:
     // On the remote first: a claim taken over there meanwhile is a conflict (5), and the file stays as it was.
     const remote = remoteOfClaim(opts.arbitration, e.before)
     const arbiter = await open(opts.arbitration, remote)
-    if (arbiter !== null) await arbiter.take(e.before.id, who, expires, e.now, qualifiedRef(e.before))
+    await takeOnRemote(arbiter, e.before, who, expires, e.now)
     setClaim(e, who.id, expires, remote)
     e.log('renewed', onRemote(remote, `until ${expires}`))
     return { expires, ...(remote === null ? {} : { remote }) }

@@ -69,11 +69,13 @@ export const depsOf = (plan: Plan, t: TaskSummary) =>
 export const scheduleOf = (plan: Plan, project: string | undefined) => schedule(planTasks(plan), project ?? null)
 
 /** The ready frontier of a plan, ordered by priority, then slack (when every task in scope is sized), then sequence. */
-export function readyFrontier(
+export function readyFrontier<H = never>(
   plan: Plan,
   limit: number,
   project?: string,
   claimedElsewhere: ReadonlySet<string> = new Set(),
+  /** Why a ready task is held back (overlapping work: footprint.ts), or null; see frontier(). */
+  hold: ((t: TaskSummary, picked: readonly TaskSummary[]) => H | null) | null = null,
 ) {
   let slack: Map<string, number> | null = null
   let critical = new Set<string>()
@@ -89,7 +91,7 @@ export function readyFrontier(
     // A cycle leaves the order to priority and sequence; doctor and critical-path name it.
   }
   const statusOf = (id: string) => plan.byId.get(id)?.status ?? null
-  const f = frontier(plan.tasks, (t) => depsOf(plan, t), statusOf, slack, limit, claimedElsewhere)
+  const f = frontier(plan.tasks, (t) => depsOf(plan, t), statusOf, slack, limit, claimedElsewhere, hold)
   /** `schedule`: the plan's schedule, or null when a cycle leaves it undefined. */
   return { ...f, slack, critical, schedule: s }
 }

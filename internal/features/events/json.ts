@@ -44,6 +44,19 @@ export const SyncResultDoc = z.strictObject({
       }),
     )
     .describe('events left pending, and why'),
+  lost: z
+    .array(
+      z.strictObject({
+        event_id: z.string(),
+        task: z.string().describe('the task id the claim was proposed on'),
+        by: z.string().describe('who proposed the claim'),
+        remote: z.string().describe('the git remote that arbitrates claims (claims.remote)'),
+        reason: z.string().describe('who holds the task there'),
+      }),
+    )
+    .describe(
+      'proposed claims refused because another clone holds the task on the remote arbitrating claims: each event is settled as dismissed and the task logs claim-lost',
+    ),
   skipped: Skipped.describe('event files that could not be read or failed their checksum'),
   open_questions: z
     .number()

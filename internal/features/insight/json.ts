@@ -59,6 +59,10 @@ export const OverviewDoc = z.strictObject({
       z.strictObject({ id: z.string(), ref: z.string(), title: z.string(), priority: Priority, command: z.string() }),
     )
     .max(3),
+  held_back: z
+    .number()
+    .int()
+    .describe('ready tasks not offered because their paths overlap work in progress (dacli next lists them)'),
 })
 
 export const NextDoc = z.strictObject({
@@ -94,6 +98,29 @@ export const NextDoc = z.strictObject({
       }),
     )
     .describe('open tasks whose start a dependency holds'),
+  held_back: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        ref: z.string(),
+        title: z.string(),
+        priority: Priority,
+        reason: z.string().describe('in words: overlaps api/3 on src/auth/**'),
+        overlaps: z.array(
+          z.strictObject({
+            id: z.string(),
+            ref: z.string().describe('the task it overlaps'),
+            holder: z.string().describe('who holds that task (an agent id, another clone, or this answer)'),
+            kind: z
+              .enum(['active', 'proposed'])
+              .describe('active: work in progress; proposed: a task offered above in this answer'),
+            paths: z.array(z.string()).describe('that task’s globs or changed files that meet this one’s'),
+            touches: z.array(z.string()).describe('this task’s globs that meet them'),
+          }),
+        ),
+      }),
+    )
+    .describe('ready tasks not offered because their paths overlap work in progress (touches:, worktree changes)'),
   explanation: z.string().nullable().describe('why nothing is ready; null when something is'),
 })
 

@@ -2,31 +2,36 @@ import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../domain/plan/readiness.js'
+import { describeHeld, loadOverlaps } from '../../domain/task/footprint.js'
 import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
 import { projectFilter } from '../../format/ids.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { labelFilterFlag, withLabels } from '../shared/labels.js'
 import type { NextDocT } from './json.js'
 
 export const next = defineCommand({
   path: 'next',
   summary: 'What to work on next: the ready frontier, best first',
   description:
-    'Ready means open, not wont, and no dependency holding its start: an FS predecessor must be done, an SS predecessor must have started (active or done); FF and SF links constrain the finish and never hold a start. Tasks another clone holds a live claim on (the remote’s claims as last fetched by claims list, a claim or --fetch) are left out. Ordered by MoSCoW priority, then critical-path slack (when every open and active task in scope has an estimate), then sequence; never a could while a must is ready. An empty frontier is explained.',
+    'Ready means open, not wont, and no dependency holding its start: an FS predecessor must be done, an SS predecessor must have started (active or done); FF and SF links constrain the finish and never hold a start. Tasks another clone holds a live claim on (the remote’s claims as last fetched by claims list, a claim or --fetch) are left out. Ordered by MoSCoW priority, then critical-path slack (when every open and active task in scope has an estimate), then sequence; never a could while a must is ready. An empty frontier is explained. Work never collides: a ready task whose paths (touches: globs, and for a task with a worktree the files its branch changed) overlap those of an active task held by someone else, or of a task proposed above it in the same answer, is not offered but listed under held_back with the task and paths it overlaps.',
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
     parallel: int('how many tasks to propose (for parallel agents)', { min: 1, max: 1000, defaultText: '3' }),
+    label: labelFilterFlag,
     fetch: bool('first fetch the claims the remote arbitrates (claims.remote in config.yml, else origin)'),
   },
   json: 'next/v1',
   mutates: false,
   common: true,
-  examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json'],
+  examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json', 'dacli next --label backend'],
   async run(ctx, input) {
     const project = projectFilter(input.flags.project)
     const parallel = input.flags.parallel ?? 3
     const store = await ctx.store()
-    const plan = await loadPlan(store, project)
+    const labelled = withLabels(input.flags.label)
+    const loaded = await loadPlan(store, project)
+    const plan = input.flags.label === undefined ? loaded : { ...loaded, tasks: loaded.tasks.filter(labelled) }
     for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
     const elsewhere = await remoteClaims(
       store,
@@ -34,7 +39,8 @@ export const next = defineCommand({
       ctx.now(),
       input.flags.fetch === true ? { label: 'dacli next (without --fetch: the claims as last fetched)' } : null,
     )
-    const f = readyFrontier(plan, parallel, project, elsewhere)
+    const overlaps = await loadOverlaps(store, ctx.env, (await ctx.identity()).id, elsewhere)
+    const f = readyFrontier(plan, parallel, project, elsewhere, (t, picked) => overlaps.hold(t, picked))
     const left = plan.tasks.filter((t) => t.status === 'open' && elsewhere.has(t.id)).length
     if (left > 0) ctx.notes.note(`left out ${left} open task${left === 1 ? '' : 's'} claimed in another clone`)
     if (f.slack === null && f.ready.length > 1)
@@ -63,13 +69,40 @@ export const next = defineCommand({
           holds: w.holds.map((h) => ({ ref: name(h.on), type: h.type, status: h.status, needs: h.needs })),
         }
       }),
+      held_back: f.held.map((h) => ({
+        id: h.task.id,
+        ref: qualifiedRef(h.task),
+        title: h.task.title,
+        priority: h.task.priority,
+        reason: h.why.map((w) => describeHeld(w)).join('; '),
+        overlaps: h.why.map((w) => ({
+          id: w.id,
+          ref: w.ref,
+          holder: w.holder,
+          kind: w.kind,
+          paths: w.paths,
+          touches: w.touches,
+        })),
+      })),
       explanation: f.explanation,
     }
     return {
       data,
       human(out) {
+        const held = () => {
+          for (const h of data.held_back.slice(0, 5))
+            out.line(
+              out.style(
+                'dim',
+                `held back: ${shortRef(h.ref)} — ${h.overlaps.map((o) => describeHeld(o, shortRef)).join('; ')}`,
+              ),
+            )
+          if (data.held_back.length > 5)
+            out.line(out.style('dim', `held back: ${data.held_back.length - 5} more (--json)`))
+        }
         if (data.ready.length === 0) {
           out.line(data.explanation ?? 'nothing is ready')
+          held()
           for (const w of data.waiting.slice(0, 5))
             out.line(
               out.style(
@@ -96,6 +129,7 @@ export const next = defineCommand({
             ),
           )
         if (data.waiting.length > 3) out.line(out.style('dim', `waiting: ${data.waiting.length - 3} more (--json)`))
+        held()
         out.line(out.style('dim', `start: dacli task claim ${shortRef(data.ready[0]?.ref ?? '')}`))
       },
     }

@@ -3,26 +3,30 @@ import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
 import { expiredAt } from '../../domain/claims/arbiter.js'
+import { loadOverlaps } from '../../domain/task/footprint.js'
 import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
 import { STATUSES } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
+import { labelFilterFlag, withLabels } from '../shared/labels.js'
 import type { OverviewDocT } from './json.js'
 
 export const overview = defineCommand({
   path: 'overview',
   summary: 'The first screen: projects, counts, work in progress, and what is ready to start',
   description:
-    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered).',
+    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered, and neither are tasks whose paths overlap work in progress: held_back counts them, dacli next lists them). With --label, the counts and ready tasks are those of the tasks carrying every label given.',
   args: [],
-  flags: {},
+  flags: { label: labelFilterFlag },
   json: 'workspace-overview/v1',
   mutates: false,
   common: true,
-  async run(ctx) {
+  async run(ctx, input) {
+    const labelled = withLabels(input.flags.label)
     const store = await ctx.store()
-    const plan = await loadPlan(store)
+    const loaded = await loadPlan(store)
+    const plan = input.flags.label === undefined ? loaded : { ...loaded, tasks: loaded.tasks.filter(labelled) }
     const now = ctx.now().getTime()
     const counts = { open: 0, active: 0, blocked: 0, done: 0 }
     for (const t of plan.tasks) counts[t.status]++
@@ -32,7 +36,9 @@ export const overview = defineCommand({
       ),
     )
     const ev = await listEvents(store)
-    const f = readyFrontier(plan, 3, undefined, await remoteClaims(store, ctx.env, ctx.now(), null))
+    const elsewhere = await remoteClaims(store, ctx.env, ctx.now(), null)
+    const overlaps = await loadOverlaps(store, ctx.env, (await ctx.identity()).id, elsewhere)
+    const f = readyFrontier(plan, 3, undefined, elsewhere, (t, picked) => overlaps.hold(t, picked))
     const data: OverviewDocT = {
       schema: 'workspace-overview/v1',
       version: 1,
@@ -51,6 +57,7 @@ export const overview = defineCommand({
         priority: t.priority,
         command: `dacli task claim ${qualifiedRef(t)}`,
       })),
+      held_back: f.held.length,
     }
     return {
       data,

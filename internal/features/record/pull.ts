@@ -3,6 +3,7 @@ import * as path from 'node:path'
 import { checkBranchName, headRef, tempTag } from '../../adapters/git/refs.js'
 import { ConflictError, classifiedError, RefusedError } from '../../base/errors.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
+import { raiseDecisions } from '../../domain/questions/conflicts.js'
 import { RECORD_LOCK } from '../../domain/record/record.js'
 import type { Identity } from '../../format/model.js'
 import { ROOT_ID } from '../../format/model.js'
@@ -25,7 +26,7 @@ export const pull = defineCommand({
   path: 'record pull',
   summary: "Fetch a remote's record branch and merge it into the workspace (a fresh clone gets .dacli/ from it)",
   description:
-    'Runs the system git to fetch the record branch from REMOTE (default origin). Changes not yet recorded are recorded first. With no .dacli/ here (a fresh clone) the workspace is created from the record branch. A record that has diverged is merged file by file: events never collide; a task changed on both sides is a conflict (exit 5) — our version stays and theirs is written next to it as <file>.conflict-<commit>; a sequence number taken on both sides renumbers the later-created task (logged, old number kept in aliases). Files are written under the same per-task (and project, glossary, agent, sequence) locks every other writer takes and are re-read under them: if a command changed one since the pull recorded, the pull records and merges again, so a concurrent claim is never overwritten. A workspace exactly as `dacli init` left it (nothing recorded, no projects) is replaced by the remote’s, keeping its id and name. Nothing else in the repository is touched.',
+    'Runs the system git to fetch the record branch from REMOTE (default origin). Changes not yet recorded are recorded first. With no .dacli/ here (a fresh clone) the workspace is created from the record branch. A record that has diverged is merged file by file and, inside a task, field by field (frontmatter keys three-way, log lines unioned in time order, acceptance boxes per criterion, the status folder as one more field): only the same field changed differently on both sides is a conflict — the task keeps the remote’s value and a question on the task (threads, answer ours|theirs|<value>) holds it out of next; the pull then exits 5 naming the decisions. Events never collide; another file changed on both sides that does not merge field by field keeps ours, with theirs next to it as <file>.conflict-<commit>; a sequence number taken on both sides renumbers the later-created task (logged, old number kept in aliases). Files are written under the same per-task (and project, glossary, agent, sequence) locks every other writer takes and are re-read under them: if a command changed one since the pull recorded, the pull records and merges again, so a concurrent claim is never overwritten. A workspace exactly as `dacli init` left it (nothing recorded, no projects) is replaced by the remote’s, keeping its id and name. Nothing else in the repository is touched.',
   args: [optionalArg('remote', 'the git remote to pull from (a name or URL; default origin)')],
   flags: {},
   json: 'record-pull/v1',
@@ -81,7 +82,12 @@ export const pull = defineCommand({
             { details: { paths: step.moved }, next: [`dacli record pull ${remote}`] },
           )
         }
-        return pullResult(step, { remote, branch, theirs }, replacing)
+        // A field both sides changed differently: the task kept theirs; each becomes a decision (a question).
+        const decisions =
+          store !== null && replacing === null && step.merged !== null && step.merged.decisions.length > 0
+            ? await raiseDecisions(store, who, step.merged.decisions, remote)
+            : []
+        return pullResult(step, { remote, branch, theirs }, replacing, decisions)
       }
     } catch (e) {
       if (aside !== null && store !== null && !fs.existsSync(store.dir)) {

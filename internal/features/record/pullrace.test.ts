@@ -67,7 +67,16 @@ test('record pull waits for a task’s lock and re-reads the file under it: a wr
     lock.release()
   }
   const r = await pull
-  // Both sides changed the task: a conflict (5) that keeps ours, theirs beside it — never ours overwritten.
-  expect([0, 5]).toContain(r.code)
-  expect(fs.readFileSync(file, 'utf8')).toContain('claimed here while the pull waited')
+  // Both sides changed the same section: a decision (5). The task keeps theirs for now and the question holds
+  // ours, word for word — what was written here while the pull waited is never lost.
+  expect(r.code).toBe(5)
+  const [d] = r.error.details.decisions
+  expect(d).toMatchObject({ field: 'section:Context' })
+  expect(d.ours).toContain('claimed here while the pull waited')
+  const q = (await b.dacli('threads', '--open', '--json')).expectExit(0).json.threads[0]
+  expect(q.question).toContain('claimed here while the pull waited')
+  ;(await b.dacli('answer', d.question, 'ours')).expectExit(0)
+  expect(fs.readFileSync(path.join(b.root, '.dacli/projects/race/tasks/open/001-pulled.md'), 'utf8')).toContain(
+    'claimed here while the pull waited',
+  )
 })

@@ -8,9 +8,10 @@ import { shortOid } from '../../adapters/git/objects.js'
 import { ConflictError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
 import type { Out } from '../../clikit/io.js'
+import type { RaisedDecision } from '../../domain/questions/conflicts.js'
 import { authorOf, committerAt } from '../../domain/record/author.js'
 import { codeFiles } from '../../domain/record/base.js'
-import { type MergeResult, Merger } from '../../domain/record/merge.js'
+import { type Conflict, type MergeResult, Merger } from '../../domain/record/merge.js'
 import { messageWith, recordLocked, workspacePrefix } from '../../domain/record/record.js'
 import type { Identity } from '../../format/model.js'
 import type { Store } from '../../store/store.js'
@@ -117,6 +118,7 @@ export function pullResult(
   s: PullStep,
   o: { remote: string; branch: string; theirs: string },
   replaced: Store | null,
+  decisions: readonly RaisedDecision[] = [],
 ): { data: RecordPullDocT; human: (out: Out) => void } {
   const data: RecordPullDocT = {
     schema: 'record-pull/v1',
@@ -130,6 +132,8 @@ export function pullResult(
     files_changed: s.changed,
     renumbered: s.merged?.renumbered ?? [],
   }
+  if (decisions.length > 0)
+    throw decisionsError(decisions, s.merged?.conflicts ?? [], { commit: s.tip, remote: o.remote })
   if (s.merged !== null && s.merged.conflicts.length > 0) {
     throw new ConflictError(
       `${count(s.merged.conflicts.length, 'file')} changed on both sides; ours are kept, theirs are beside them as *.conflict-${o.theirs.slice(0, 7)}`,
@@ -157,4 +161,27 @@ export function pullResult(
       }
     },
   }
+}
+
+/** Exit 5: the merge is done and the workspace holds it, but fields changed differently on both sides wait on people. */
+export function decisionsError(
+  decisions: readonly RaisedDecision[],
+  conflicts: readonly Conflict[],
+  o: { commit: string; remote: string },
+): ConflictError {
+  const first = decisions[0] as RaisedDecision
+  return new ConflictError(
+    `${count(decisions.length, 'decision')} to make: a field changed differently on both sides (the task keeps ${o.remote}'s value until answered): ${decisions
+      .slice(0, 3)
+      .map((d) => `${d.field} of ${d.task} (${d.question})`)
+      .join(', ')}`,
+    {
+      details: { decisions, conflicts, commit: o.commit },
+      next: [
+        'dacli threads --open',
+        `dacli answer ${first.question} ours|theirs|<value>`,
+        `dacli record sync ${o.remote}`,
+      ],
+    },
+  )
 }

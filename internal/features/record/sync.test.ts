@@ -93,35 +93,54 @@ describe('diverged records', () => {
     for (const r of [a.root, b.root]) git(r, 'fsck', '--strict', '--no-progress')
   })
 
-  test('a task changed on both sides: exit 5, ours kept in place, theirs kept beside it', async () => {
+  test('a task changed on both sides in different fields merges field by field: no conflict', async () => {
     await materializeB()
-    const theirs = a.file(TASK1).replace('# First thing', '# First thing, as A sees it')
-    a.write(TASK1, theirs)
+    a.write(TASK1, a.file(TASK1).replace('# First thing', '# First thing, as A sees it'))
     ;(await a.dacli('record', 'push')).expectExit(0)
-    const ours = b.file(TASK1).replace('- [ ] it works', '- [x] it works')
-    b.write(TASK1, ours)
+    b.write(TASK1, b.file(TASK1).replace('- [ ] it works', '- [x] it works'))
+    const r = (await b.dacli('record', 'pull', '--json')).expectExit(0).json
+    expect(r.outcome).toBe('merged')
+    expect(b.file(TASK1)).toContain('- [x] it works')
+    expect(b.file(TASK1)).toContain('# First thing, as A sees it')
+    ;(await b.dacli('record', 'push')).expectExit(0)
+    ;(await a.dacli('record', 'pull')).expectExit(0)
+    expect(a.file(TASK1)).toBe(b.file(TASK1))
+    for (const r of [a.root, b.root]) git(r, 'fsck', '--strict', '--no-progress')
+  })
+
+  test('the same field changed differently: exit 5, the task keeps theirs, a question decides; no copy', async () => {
+    await materializeB()
+    ;(await a.dacli('task', 'edit', 'alpha/1', '--priority', 'could')).expectExit(0)
+    ;(await a.dacli('record', 'push')).expectExit(0)
+    ;(await b.dacli('task', 'edit', 'alpha/1', '--priority', 'must')).expectExit(0)
     const r = (await b.dacli('record', 'pull', '--json')).expectExit(5)
     expect(r.stdout).toBe('')
     expect(r.error.kind).toBe('conflict')
-    const [c] = r.error.details.conflicts
-    const tag = git(a.root, 'rev-parse', '--short=7', 'dacli/record').trim()
-    expect(c).toMatchObject({ path: TASK1, copy: `${TASK1}.conflict-${tag}` })
-    expect(b.file(TASK1)).toBe(ours)
-    expect(b.file(c.copy)).toBe(theirs)
-    expect(git(b.root, 'cat-file', 'blob', c.theirs)).toBe(theirs)
-    expect(git(b.root, 'cat-file', 'blob', c.ours)).toBe(ours)
-    // The copy is not a task: lists stay clean.
-    expect((await b.dacli('task', 'list', '--json')).expectExit(0).json.total).toBe(1)
-    // Sharing waits until a person resolved it.
-    const refused = (await b.dacli('record', 'push', '--json')).expectExit(3)
-    expect(refused.error.details.paths).toEqual([c.copy])
-    fs.rmSync(path.join(b.root, c.copy))
-    b.write(TASK1, ours.replace('# First thing', '# First thing, as A sees it'))
+    const [d] = r.error.details.decisions
+    expect(d).toMatchObject({ field: 'priority', ours: 'must', theirs: 'could', blocks: true })
+    expect(r.error.next_actions).toContain(`dacli answer ${d.question} ours|theirs|<value>`)
+    const copies = (fs.readdirSync(path.join(b.root, '.dacli'), { recursive: true }) as string[]).filter((p) =>
+      p.includes('.conflict-'),
+    )
+    expect(copies).toEqual([])
+    // The task keeps theirs and waits on the decision: blocked by the question, not handed out by next.
+    const shown = (await b.dacli('task', 'show', 'alpha/1', '--json')).expectExit(0).json
+    expect(shown).toMatchObject({ priority: 'could', status: 'blocked', blocked_by: { id: d.question } })
+    const next = (await b.dacli('next', '--json')).expectExit(0).json
+    expect(JSON.stringify(next.ready ?? next)).not.toContain('alpha/001')
+    const threads = (await b.dacli('threads', '--open', '--json')).expectExit(0).json
+    expect(threads.threads[0].id).toBe(d.question)
+    expect(threads.threads[0].question).toContain('priority')
+    // The question travels with the record; the answer restores ours and frees the task.
+    ;(await b.dacli('record', 'push')).expectExit(0)
+    const answered = (await b.dacli('answer', d.question, 'ours', '--json')).expectExit(0).json
+    expect(answered.task).toMatchObject({ unblocked: true, status: 'open' })
+    const after = (await b.dacli('task', 'show', 'alpha/1', '--json')).expectExit(0).json
+    expect(after).toMatchObject({ priority: 'must', status: 'open' })
+    expect(b.file(TASK1)).toContain('priority: must')
     ;(await b.dacli('record', 'push')).expectExit(0)
     ;(await a.dacli('record', 'pull')).expectExit(0)
-    expect(a.file(TASK1)).toContain('- [x] it works')
-    expect(a.file(TASK1)).toContain('# First thing, as A sees it')
-    for (const r of [a.root, b.root]) git(r, 'fsck', '--strict', '--no-progress')
+    expect(a.file(TASK1)).toBe(b.file(TASK1))
   })
 
   test('a sequence number taken on both sides renumbers the task created later', async () => {

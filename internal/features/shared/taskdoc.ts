@@ -68,6 +68,9 @@ async function taskBody(store: Store, t: TaskRecord) {
     created_by: t.created_by,
     path: t.path,
     worktree: t.worktree,
+    touches: t.touches,
+    labels: t.labels,
+    milestone: t.milestone,
   }
 }
 
@@ -103,6 +106,8 @@ export function listItem(t: TaskSummary) {
     claim_expires: t.claim?.expires ?? null,
     version: t.version,
     path: t.path,
+    labels: t.labels,
+    milestone: t.milestone,
   })
 }
 

@@ -9,13 +9,15 @@ import { checkText, checkTitle, safeSegment, slugify } from '../../format/ids.js
 import { PRIORITIES, stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { newTaskBody, parseDepFlag, parseEstimate, renderTaskFile } from '../../format/taskfile.js'
+import { checkLabels, checkMilestoneFlag, labelFlag, milestoneFlag } from '../shared/labels.js'
 import { taskDoc } from '../shared/taskdoc.js'
+import { checkTouches, touchFlag } from './fields.js'
 
 export const add = defineCommand({
   path: 'task add',
   summary: 'Create a task in a project (unowned until someone claims it)',
   description:
-    'Creates projects/<project>/tasks/open/NNN-<slug>.md with the next sequence number of the project (allocated under a lock, never reused). A near-duplicate of an open or active task in the project is refused with exit 3 naming the twin, unless --force: the same words (case, punctuation, order and plurals aside), possibly with a few words more (at least half of the words shared); titles that each name something the other does not ("Add modulo function", "Add power function") are different tasks unless nearly every word is shared. Give acceptance criteria with --accept: `task done` verifies against them.',
+    'Creates projects/<project>/tasks/open/NNN-<slug>.md with the next sequence number of the project (allocated under a lock, never reused). A near-duplicate of an open or active task in the project is refused with exit 3 naming the twin, unless --force: the same words (case, punctuation, order and plurals aside), possibly with a few words more (at least half of the words shared); titles that each name something the other does not ("Add modulo function", "Add power function") are different tasks unless nearly every word is shared. Give acceptance criteria with --accept: `task done` verifies against them. --touches names the paths the task will touch (globs relative to the repository root): dacli next never offers two agents tasks whose paths overlap.',
   args: [{ name: 'title', description: 'the task title', required: true, rest: true }],
   flags: {
     project: str('the project slug', { required: true, valueName: 'SLUG' }),
@@ -29,6 +31,9 @@ export const add = defineCommand({
       repeatable: true,
       valueName: 'REF[:FS|SS|FF|SF]',
     }),
+    touches: touchFlag,
+    label: labelFlag,
+    milestone: milestoneFlag,
     force: bool('create it even if it looks like a duplicate of an open or active task'),
   },
   json: 'task/v1',
@@ -37,6 +42,7 @@ export const add = defineCommand({
   examples: [
     'dacli task add "Add the ledger write shim" --project ledger --priority must --estimate 2,5,14 --accept "Shim covers the nightly batch path"',
     'dacli task add "Reconcile month end" --project ledger --depends-on ledger/2 --depends-on ledger/3:SS',
+    'dacli task add "Harden the login" --project api --touches "src/auth/**" --label security --milestone v2',
   ],
   async run(ctx, input) {
     const { flags } = input
@@ -49,6 +55,9 @@ export const add = defineCommand({
     if (soThat !== undefined) checkText(soThat, '--so-that')
     if (context !== undefined) checkText(context, '--context')
     const depSpecs = (flags['depends-on'] ?? []).map((spec) => parseDepFlag(spec, '--depends-on'))
+    const touches = await checkTouches(flags.touches)
+    const labels = checkLabels(flags.label)
+    const milestone = checkMilestoneFlag(flags.milestone)
     const store = await ctx.store()
     store.requireProject(project)
     const who = await ctx.identity()
@@ -93,6 +102,11 @@ export const add = defineCommand({
           estimate,
           depends_on: deps,
           parent,
+          extra: {
+            ...(touches.length > 0 ? { touches } : {}),
+            ...(labels.length > 0 ? { labels } : {}),
+            ...(milestone !== undefined ? { milestone } : {}),
+          },
         },
         body,
       )

@@ -88,6 +88,9 @@ const TaskBody = {
     })
     .nullable()
     .describe('the task’s worktree (dacli worktree add), or null'),
+  touches: z.array(z.string()).describe('paths or globs the task will touch (relative to the repository root)'),
+  labels: z.array(z.string()),
+  milestone: z.string().nullable(),
 }
 
 export const TaskDoc = z.strictObject({ schema: z.literal('task/v1'), ...TaskBody })
@@ -108,6 +111,8 @@ export const TaskListItem = z.strictObject({
   claim_expires: z.string().nullable(),
   version: z.number().int(),
   path: z.string(),
+  labels: z.array(z.string()),
+  milestone: z.string().nullable(),
 })
 
 export const TaskListDoc = z.strictObject({

@@ -10,6 +10,7 @@ import { projectFilter } from '../../format/ids.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../format/model.js'
 import type { Store } from '../../store/store.js'
 import { folderStatus } from '../../store/tombstones.js'
+import { checkMilestoneFlag, labelFilterFlag, withLabels } from '../shared/labels.js'
 import { listItem } from '../shared/taskdoc.js'
 import type { TaskListDocT } from './json.js'
 
@@ -29,7 +30,7 @@ async function warnUnknownOwner(ctx: { notes: Notes }, store: Store, owner: stri
 
 export const list = defineCommand({
   path: 'task list',
-  summary: 'List tasks, filtered by project, status, owner or priority',
+  summary: 'List tasks, filtered by project, status, owner, priority, label or milestone',
   description:
     'Sorted by project, then sequence. Removed tasks (tombstones) are listed only with --status removed. There is no limit unless --limit is given; `total` always counts every match and a partial page says so (`truncated`, `next_cursor`). An unknown --status is a usage error naming the allowed values, never an empty list. Files that cannot be parsed are skipped and reported (stderr, and `skipped` under --json).',
   args: [],
@@ -38,19 +39,27 @@ export const list = defineCommand({
     status: oneOf([...STATUSES, 'removed'], 'only tasks in this status (removed: tombstones)', { repeatable: true }),
     owner: str('only tasks owned by this identity (`me` for yourself, `none` for unowned)', { valueName: 'AGENT' }),
     priority: oneOf(PRIORITIES, 'only tasks with this priority'),
+    label: labelFilterFlag,
+    milestone: str('only tasks in this milestone', { valueName: 'NAME' }),
     limit: int('at most this many tasks on this page', { min: 1, max: 100_000 }),
     cursor: str('continue after a previous page (its next_cursor)', { valueName: 'CURSOR' }),
   },
   json: 'task-list/v1',
   mutates: false,
   common: true,
-  examples: ['dacli task list --project ledger --status open --status active', 'dacli task list --owner me --json'],
+  examples: [
+    'dacli task list --project ledger --status open --status active',
+    'dacli task list --owner me --json',
+    'dacli task list --label backend --label urgent --milestone v2',
+  ],
   async run(ctx, input) {
     const project = projectFilter(input.flags.project)
     const cursorText = input.flags.cursor
     if (cursorText !== undefined && !/^\d+$/.test(cursorText)) {
       throw new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursorText}"`)
     }
+    const labelled = withLabels(input.flags.label)
+    const milestone = checkMilestoneFlag(input.flags.milestone)
     const store = await ctx.store()
     const statuses = input.flags.status ?? []
     const priority = input.flags.priority
@@ -69,6 +78,7 @@ export const list = defineCommand({
       .filter((t) => statuses.length === 0 || statuses.includes(folderStatus(t.path) ?? t.status))
       .filter((t) => priority === undefined || t.priority === priority)
       .filter((t) => owner === undefined || (owner === 'none' ? t.owner === null : t.owner === owner))
+      .filter((t) => labelled(t) && (milestone === undefined || t.milestone === milestone))
       .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
     const start = cursorText === undefined ? 0 : Number(cursorText)
     const limit = input.flags.limit ?? null

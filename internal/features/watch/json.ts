@@ -3,7 +3,7 @@
 import { z } from 'zod'
 
 const KINDS =
-  'task.created, task.changed, task.moved, claim.taken, claim.released, note.added, event.added, question.asked, question.answered (and event.applied, event.dismissed, risk.added, project.created, project.changed, project.removed, agent.spawned, agent.retired); an open vocabulary: readers must tolerate kinds added later'
+  'task.created, task.changed, task.moved, task.deleted (a file gone from every folder, outside dacli), claim.taken, claim.released, note.added, event.added, question.asked, question.answered (and event.applied, event.dismissed, risk.added, project.created, project.changed, project.removed, agent.spawned, agent.retired); an open vocabulary: readers must tolerate kinds added later'
 
 const WatchEventBody = {
   cursor: z.string().describe('resume after this change with --since <cursor>'),
@@ -16,6 +16,11 @@ const WatchEventBody = {
   project: z.string().nullable(),
   from: z.string().nullable().describe('a task that moved: the folder it left'),
   to: z.string().nullable().describe('a task that moved: the folder it went to'),
+  source: z
+    .enum(['dacli', 'external'])
+    .describe(
+      'dacli: written by a dacli command (from the change journal, with its actor); external: found in the files with no journal line explaining it (a hand edit, mv, rm, git checkout or pull, record pull); actor is then null',
+    ),
 }
 
 export const WatchEventDoc = z.strictObject({ schema: z.literal('watch-event/v1'), ...WatchEventBody })

@@ -1,5 +1,6 @@
 import { parseDuration } from '../../base/duration.js'
 import { UsageError } from '../../base/errors.js'
+import { stamp } from '../../base/time.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
@@ -12,6 +13,8 @@ import {
   parseCursor,
   validateCursor,
 } from '../../store/journal.js'
+import type { TreeChange } from '../../store/treestate.js'
+import { followTree, type TreeFollower } from './follow.js'
 import type { WatchEventDocT, WatchEventListDocT } from './json.js'
 
 const eventOf = (c: Change): WatchEventDocT => ({
@@ -26,6 +29,23 @@ const eventOf = (c: Change): WatchEventDocT => ({
   project: c.project,
   from: c.from ?? null,
   to: c.to ?? null,
+  source: 'dacli',
+})
+
+/** A change found in the files that no journal line explains: made by hand, by git, or by `record pull`. */
+const externalOf = (c: TreeChange, cursor: string, at: string): WatchEventDocT => ({
+  schema: 'watch-event/v1',
+  cursor,
+  at,
+  kind: c.kind,
+  ref: c.ref,
+  actor: null,
+  summary: c.summary,
+  id: c.id,
+  project: c.project,
+  from: c.from ?? null,
+  to: c.to ?? null,
+  source: 'external',
 })
 
 /** `--timeout`: a duration, or 0 for "look once". */
@@ -45,7 +65,7 @@ export const watch = defineCommand({
   path: 'watch',
   summary: 'Follow the workspace: every change, by any process, as it happens',
   description:
-    'Prints each change to the workspace as it is written — by any dacli process, any identity — within a second: task created, changed or moved, claims taken and released, notes, events, questions asked and answered. With --jsonl, one watch-event/v1 object per line; each carries a `cursor`, and --since <cursor> resumes right after that change, with nothing lost and nothing repeated (a cursor from another change journal is refused, exit 3). Runs until Ctrl-C or --timeout, then exits 0. With --json it prints one watch-event-list/v1 document when it stops (with --timeout 0: what changed since the cursor, at once). Changes made by hand or by git are not seen: only what dacli writes.',
+    "Prints each change to the workspace as it is written — by any dacli process, any identity — within a second: task created, changed or moved, claims taken and released, notes, events, questions asked and answered. With --jsonl, one watch-event/v1 object per line; each carries a `cursor`, and --since <cursor> resumes right after that change, with nothing lost and nothing repeated (a cursor from another change journal is refused, exit 3). Runs until Ctrl-C or --timeout, then exits 0. With --json it prints one watch-event-list/v1 document when it stops (with --timeout 0: what changed since the cursor, at once). Changes made outside dacli — a hand edit, `mv` or `rm` of a task file, `git checkout` or `git pull`, `record pull` — are seen too, by comparing the task files with their last known state, and carry `source: external` (dacli's own carry `source: dacli` and their author); they are seen only while the watch runs, so --since replays dacli's changes only. DACLI_WATCH_POLL=1 compares by polling instead of watching the folders.",
   args: [],
   flags: {
     jsonl: bool('one watch-event/v1 JSON object per line, as changes happen'),
@@ -86,23 +106,44 @@ export const watch = defineCommand({
     const signals = [...(interrupt === null ? [] : [interrupt])]
     if (timeout !== undefined) signals.push(AbortSignal.timeout(timeout))
     const stop = AbortSignal.any(signals)
+    // The files are compared only while the watch runs (a look once has nothing to compare with).
+    const tree: TreeFollower | null =
+      timeout === 0
+        ? null
+        : await followTree(store, { platform: ctx.system.platform, poll: ctx.env.DACLI_WATCH_POLL === '1' })
     if (!ctx.json) ctx.notes.note(`watching ${store.root} from ${formatCursor(from)} (Ctrl-C to stop)`)
     const seen: WatchEventDocT[] = []
-    const last = await followChanges(store.dir, from, {
-      signal: stop,
-      onChanges(changes) {
-        for (const c of changes) {
-          if (project !== undefined && c.project !== project) continue
-          const e = eventOf(c)
-          if (ctx.json) seen.push(e)
-          ctx.emit(e, (out) =>
-            out.line(
-              `${out.style('dim', c.at.slice(11, 19))}  ${c.kind.padEnd(17)}  ${c.ref === null ? '-' : shortRef(c.ref)}  ${out.style('dim', c.actor ?? '-')}  ${c.summary}`,
-            ),
-          )
-        }
-      },
-    })
+    const show = (e: WatchEventDocT) => {
+      if (project !== undefined && e.project !== project) return
+      if (ctx.json) seen.push(e)
+      ctx.emit(e, (out) =>
+        out.line(
+          `${out.style('dim', e.at.slice(11, 19))}  ${e.kind.padEnd(17)}  ${e.ref === null ? '-' : shortRef(e.ref)}  ${out.style('dim', e.actor ?? (e.source === 'external' ? '(external)' : '-'))}  ${e.summary}`,
+        ),
+      )
+    }
+    let at = formatCursor(from)
+    let last: ReturnType<typeof parseCursor>
+    try {
+      last = await followChanges(store.dir, from, {
+        signal: stop,
+        onChanges(changes) {
+          tree?.explained(changes)
+          for (const c of changes) show(eventOf(c))
+          at = (changes.at(-1) as Change).cursor
+        },
+        ...(tree === null
+          ? {}
+          : {
+              woken: () => tree.woken(),
+              async afterLook() {
+                for (const c of await tree.look()) show(externalOf(c, at, stamp(ctx.now())))
+              },
+            }),
+      })
+    } finally {
+      tree?.close()
+    }
     const data: WatchEventListDocT = {
       schema: 'watch-event-list/v1',
       since: formatCursor(from),

@@ -1,0 +1,68 @@
+// Answering a merge conflict's question (FORMAT.md, "Merging records"): `ours` restores the value the merging
+// clone had, `theirs` confirms the one the task kept, anything else is the value itself (JSON where it parses as
+// JSON, else the text). The task is rewritten under its lock after the question is settled and its block released.
+
+import { UsageError } from '../../base/errors.js'
+import type { Identity } from '../../format/model.js'
+import { STATUSES, type Status, type TaskRecord } from '../../format/model.js'
+import { isBodyPart, replaceBodyPart } from '../../format/objmerge.js'
+import type { EventRecord } from '../../store/events.js'
+import type { Store } from '../../store/store.js'
+import { questionPayload } from './payload.js'
+
+export interface Decision {
+  field: string
+  value: unknown
+  chose: 'ours' | 'theirs' | 'value'
+}
+
+function fromJson(text: string | null): unknown {
+  if (text === null) return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/** What answering a conflict question with `text` sets (exit 2 for a value the field cannot hold). */
+export function decisionOf(q: EventRecord, text: string): Decision {
+  const p = questionPayload(q.data)
+  const field = p.conflict as string
+  const word = text.trim()
+  const chose = word === 'ours' || word === 'theirs' ? word : 'value'
+  const value = chose === 'ours' ? fromJson(p.ours) : chose === 'theirs' ? fromJson(p.theirs) : fromJson(word)
+  if (field === 'status' && !(STATUSES as readonly unknown[]).includes(value)) {
+    throw new UsageError(`${q.id} decides a status: answer ours, theirs or one of ${STATUSES.join(', ')}`, {
+      details: { question: q.id, field, value },
+    })
+  }
+  if (isBodyPart(field) && typeof value !== 'string') {
+    throw new UsageError(`${q.id} decides the text of ${field}: answer ours, theirs or the text`, {
+      details: { question: q.id, field },
+    })
+  }
+  return { field, value, chose }
+}
+
+/** Write the decided value into the question's task. */
+export async function applyDecision(
+  store: Store,
+  who: Identity,
+  q: EventRecord,
+  d: Decision,
+): Promise<TaskRecord | null> {
+  if (q.about === null) return null
+  const { target } = await store.load(q.about)
+  const r = await store.editTask(target, who.id, (e) => {
+    if (d.field === 'status') e.status = d.value as Status
+    else if (isBodyPart(d.field)) e.body = replaceBodyPart(e.body, d.field, d.value as string)
+    else if (d.value === null) e.doc.delete(d.field)
+    else if (typeof d.value === 'object' && !Array.isArray(d.value))
+      e.setFlow(d.field, d.value as Record<string, unknown>)
+    else e.doc.set(d.field, d.value)
+    e.log('edited', `${d.field} decided by ${q.id} (${d.chose})`)
+    return {}
+  })
+  return r.task
+}

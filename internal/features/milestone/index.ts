@@ -1,0 +1,3 @@
+import { list } from './list.js'
+
+export const commands = [list]
