@@ -4,10 +4,11 @@
 import { bool, int, str } from './flags.js'
 
 export const closeFlags = {
-  into: str('trunk the task’s branch must have landed on (default: the remote’s HEAD, else main, else master)', {
+  into: str('the trunk the branch must be on', {
     valueName: 'BRANCH',
+    defaultText: 'the remote’s HEAD, else main, else master',
   }),
-  branch: str('the branch holding the task’s work (default: its worktree’s branch)', { valueName: 'BRANCH' }),
-  'allow-unlanded': bool('close even though the branch has commits trunk does not have (logged as unlanded)'),
-  tokens: int('output tokens you spent on the task (for dacli metrics)', { min: 0, max: 1_000_000_000 }),
+  branch: str('the task’s branch', { valueName: 'BRANCH', defaultText: 'its worktree’s branch' }),
+  'allow-unlanded': bool('close though trunk lacks the branch’s commits (logged)'),
+  tokens: int('output tokens the work cost', { min: 0, max: 1_000_000_000 }),
 } as const

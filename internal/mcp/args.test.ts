@@ -56,22 +56,46 @@ describe('argument conversion', () => {
     ])
   })
 
-  test('stringified booleans and integers are read where unambiguous', () => {
+  test('the stringified scalars the contract allows are read: "3" for an integer, "true"/"false" for a boolean', () => {
     expect(argv({ ref: 'r', dry_run: 'true', count: '4' })).toEqual(['--dry-run', '--count=4', '--json', '--', 'r'])
-    expect(argv({ ref: 'r', dry_run: 'FALSE' })).toEqual(['--json', '--', 'r'])
-    expect(argv({ ref: 7 })).toEqual(['--json', '--', '7'])
+    expect(argv({ ref: 'r', dry_run: 'false' })).toEqual(['--json', '--', 'r'])
+    expect(argv({ ref: 'r', dry_run: false })).toEqual(['--json', '--', 'r'])
   })
 
   test('anything else is a usage error, never a default: a safety switch never reads as unset', () => {
-    expect(problem({ ref: 'r', dry_run: 'maybe' })).toMatch(/dry_run must be a boolean.*"maybe"/)
-    expect(problem({ ref: 'r', dry_run: 1 })).toMatch(/dry_run must be a boolean/)
+    expect(problem({ ref: 'r', dry_run: 'maybe' })).toMatch(/dry_run must be a boolean, got a string \("maybe"\)/)
+    expect(problem({ ref: 'r', dry_run: 1 })).toMatch(/dry_run must be a boolean, got a number \(1\)/)
     expect(problem({ ref: 'r', dry_run: 'yes' })).toMatch(/dry_run must be a boolean/)
-    expect(problem({ ref: 'r', count: 2.5 })).toMatch(/count must be an integer/)
+    expect(problem({ ref: 'r', dry_run: 'FALSE' })).toMatch(/dry_run must be a boolean/)
+    expect(problem({ ref: 'r', count: 2.5 })).toMatch(/count must be an integer, got a number \(2\.5\)/)
     expect(problem({ ref: 'r', count: '3x' })).toMatch(/count must be an integer/)
     expect(problem({ ref: 'r', lease: 7200 })).toMatch(/lease must be a duration string/)
-    expect(problem({ ref: 'r', mode: ['a'] })).toMatch(/mode takes one value/)
-    expect(problem({ ref: { id: 1 } })).toMatch(/ref must be a string/)
+    expect(problem({ ref: 'r', mode: ['a'] })).toMatch(/mode must be a string, got an array/)
+    expect(problem({ ref: { id: 1 } })).toMatch(/ref must be a string, got an object/)
     expect(problem({ ref: true })).toMatch(/ref must be a string/)
+  })
+
+  test('strict: null for a value, a string for an array, a number for a string are each refused', () => {
+    expect(problem({ ref: 'r', count: null })).toMatch(/count must be an integer, got null/)
+    expect(problem({ ref: 'r', tag: 'solo' })).toMatch(/tag must be an array of strings, got a string \("solo"\)/)
+    expect(problem({ ref: 7 })).toMatch(/ref must be a string, got a number \(7\)/)
+    expect(problem({ ref: 'r', tag: ['x', 3] })).toMatch(/tag\[1\] must be a string, got a number \(3\)/)
+  })
+
+  test('the refusal names each field, the type it expects and what was sent (details.invalid_params)', () => {
+    try {
+      argv({ ref: null, count: 'x', tag: 'solo' })
+      throw new Error('accepted')
+    } catch (e) {
+      const err = e as { kind?: string; details?: Record<string, unknown>; message: string }
+      expect(err.kind).toBe('usage')
+      expect(err.message).toMatch(/^probe: invalid params: /)
+      expect(err.details?.invalid_params).toEqual([
+        { field: 'ref', expected: 'a string', got: 'null' },
+        { field: 'count', expected: 'an integer', got: 'a string ("x")' },
+        { field: 'tag', expected: 'an array of strings', got: 'a string ("solo")' },
+      ])
+    }
   })
 
   test('a usage error names every problem and is exit 2', () => {
@@ -84,14 +108,10 @@ describe('argument conversion', () => {
     }
   })
 
-  test('a required positional may not be empty; null means absent', () => {
+  test('a required positional may not be empty or absent', () => {
     expect(problem({ ref: '' })).toMatch(/missing required argument\(s\): ref/)
-    expect(problem({ ref: null })).toMatch(/missing required argument\(s\): ref/)
-    expect(argv({ ref: 'r', count: null })).toEqual(['--json', '--', 'r'])
-  })
-
-  test('a lone value for a list is a list of one', () => {
-    expect(argv({ ref: 'r', tag: 'solo' })).toEqual(['--tag=solo', '--json', '--', 'r'])
+    expect(problem({})).toMatch(/missing required argument\(s\): ref/)
+    expect(argv({ ref: 'r' })).toEqual(['--json', '--', 'r'])
   })
 
   test('an undeclared argument is refused, with the near miss', () => {
@@ -114,10 +134,11 @@ describe('argument conversion', () => {
   })
 
   test('cli: a non-empty list of strings', () => {
-    expect(cliArgv({ argv: ['task', 'show', 3] })).toEqual(['task', 'show', '3'])
+    expect(cliArgv({ argv: ['task', 'show', '3'] })).toEqual(['task', 'show', '3'])
+    expect(() => cliArgv({ argv: ['task', 'show', 3] })).toThrow(/argv\[2\] must be a string, got a number \(3\)/)
     expect(() => cliArgv({ argv: [] })).toThrow(/non-empty list/)
     expect(() => cliArgv({ argv: 'task list' })).toThrow(/non-empty list/)
-    expect(() => cliArgv({ argv: ['task', null] })).toThrow(/argv\[1\] must be a string/)
+    expect(() => cliArgv({ argv: ['task', null] })).toThrow(/argv\[1\] must be a string, got null/)
     expect(() => cliArgv({ argv: ['x'], json: true })).toThrow(/unknown argument/)
   })
 })

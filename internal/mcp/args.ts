@@ -1,7 +1,8 @@
 // Tool arguments → the argv the command table's own parser reads. Only the JSON
-// types are checked here (and the few stringified scalars clients commonly send);
-// ranges, enum members, durations and every other rule are left to invoke(), so
-// a tool call is validated exactly like the command line it becomes.
+// types are checked here, strictly: the one coercion is the stringified integer
+// ("3") and boolean ("true") the contract allows, and null is a wrong type, not
+// "absent". Ranges, enum members, durations and every other rule are left to
+// invoke(), so a tool call is validated exactly like the command line it becomes.
 
 import { nearest, usage } from '../clikit/flags.js'
 import type { Param } from './schema.js'
@@ -59,31 +60,67 @@ const kindOf = (p: Param): Kind => {
   }
 }
 
-/** One scalar as the token the parser reads, or a problem. `"true"` and `"3"` are accepted; nothing is guessed. */
-function token(kind: Kind, v: unknown): string | { problem: string } {
-  switch (kind) {
-    case 'boolean':
-      if (typeof v === 'boolean') return String(v)
-      if (typeof v === 'string' && /^(true|false)$/i.test(v)) return v.toLowerCase()
-      return { problem: 'must be a boolean (true or false)' }
-    case 'integer':
-      if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v)
-      if (typeof v === 'string' && /^-?\d+$/.test(v)) return v
-      return { problem: 'must be an integer' }
-    case 'duration':
-      if (typeof v === 'string') return v
-      return { problem: 'must be a duration string such as "2h" or "45m"' }
+/** What a parameter takes, in the words of its JSON Schema. */
+const EXPECTED: Record<Kind, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  duration: 'a duration string such as "2h" or "45m"',
+}
+const PLURAL: Record<Kind, string> = {
+  string: 'strings',
+  integer: 'integers',
+  boolean: 'booleans',
+  duration: 'duration strings',
+}
+
+/** What was sent instead, by its JSON type: `null`, `a string ("open")`, `a number (7)`, `an array`. */
+function sent(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  switch (typeof v) {
     case 'string':
-      if (typeof v === 'string') return v
-      // A task number sent as a number (`ref: 7`) means exactly "7".
-      if (typeof v === 'number' && Number.isFinite(v)) return String(v)
-      return { problem: 'must be a string' }
+      return `a string (${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)})`
+    case 'number':
+      return `a number (${v})`
+    case 'boolean':
+      return `a boolean (${v})`
+    default:
+      return 'an object'
   }
 }
 
 /**
+ * One scalar as the token the parser reads, or null. The only stringified scalars read are the two the contract
+ * names — `"3"` for an integer, `"true"`/`"false"` for a boolean; nothing else is coerced or guessed.
+ */
+function token(kind: Kind, v: unknown): string | null {
+  switch (kind) {
+    case 'boolean':
+      if (typeof v === 'boolean') return String(v)
+      if (v === 'true' || v === 'false') return v
+      return null
+    case 'integer':
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v)
+      if (typeof v === 'string' && /^-?\d+$/.test(v)) return v
+      return null
+    case 'duration':
+    case 'string':
+      return typeof v === 'string' ? v : null
+  }
+}
+
+/** One argument of the wrong type: the field, the type its schema names, and what came instead. */
+export interface InvalidParam {
+  readonly field: string
+  readonly expected: string
+  readonly got: string
+}
+
+/**
  * The argv for a Tier-1 call: flags as `--name=value` (a value is never read as a flag), `--json`, then `--`
- * and the positionals (so a value such as `-h` stays a value). Throws a usage error naming every problem.
+ * and the positionals (so a value such as `-h` stays a value). Throws a usage error naming every problem: each
+ * argument of the wrong type (`invalid_params`: field, expected type, what was sent) and each missing one.
  */
 export function argvOf(tool: string, params: readonly Param[], args: Args): string[] {
   checkKnown(
@@ -93,46 +130,59 @@ export function argvOf(tool: string, params: readonly Param[], args: Args): stri
   )
   const flags: string[] = []
   const positionals: string[] = []
-  const problems: string[] = []
+  const invalid: InvalidParam[] = []
   const missing: string[] = []
+  const order: string[] = []
   let gap: string | null = null
   for (const p of params) {
     const raw = args[p.name]
-    const absent = raw === undefined || raw === null || (raw === '' && 'arg' in p.source)
-    if (absent) {
+    const isArg = 'arg' in p.source
+    if (raw === undefined || (raw === '' && isArg)) {
       if (p.required) missing.push(p.name)
-      else if ('arg' in p.source) gap ??= p.name
+      else if (isArg) gap ??= p.name
       continue
     }
     const kind = kindOf(p)
     const repeatable = 'flag' in p.source && p.source.spec.repeatable === true
-    const values = repeatable && Array.isArray(raw) ? raw : [raw]
-    if (Array.isArray(raw) && !repeatable) {
-      problems.push(`${p.name} takes one value, not a list`)
+    if (repeatable && !Array.isArray(raw)) {
+      invalid.push({ field: p.name, expected: `an array of ${PLURAL[kind]}`, got: sent(raw) })
       continue
     }
+    const values: readonly unknown[] = repeatable && Array.isArray(raw) ? raw : [raw]
     if (repeatable && values.length === 0 && p.required) missing.push(p.name)
-    for (const v of values) {
+    values.forEach((v, i) => {
       const t = token(kind, v)
-      if (typeof t === 'object') {
-        problems.push(`${p.name} ${t.problem}, got ${JSON.stringify(v)}`)
-        continue
+      const field = repeatable ? `${p.name}[${i}]` : p.name
+      if (t === null) {
+        invalid.push({ field, expected: EXPECTED[kind], got: sent(v) })
+        return
       }
-      if ('arg' in p.source) {
-        if (gap !== null) problems.push(`${p.name} needs ${gap} as well`)
+      if (isArg) {
+        if (gap !== null) order.push(`${p.name} needs ${gap} as well`)
         positionals.push(t)
       } else if (kind === 'boolean') {
         // A switch that is off is simply not given: every boolean flag defaults to off.
         if (t === 'true') flags.push(`--${p.source.flag}`)
       } else flags.push(`--${p.source.flag}=${t}`)
-    }
+    })
   }
-  if (missing.length > 0) problems.unshift(`missing required argument(s): ${missing.join(', ')}`)
-  if (problems.length > 0) throw usage(`${tool}: ${problems.join('; ')}`, { tool, problems, missing })
+  const problems = [
+    ...(missing.length > 0 ? [`missing required argument(s): ${missing.join(', ')}`] : []),
+    ...invalid.map((x) => `${x.field} must be ${x.expected}, got ${x.got}`),
+    ...order,
+  ]
+  if (problems.length > 0) {
+    throw usage(`${tool}: invalid params: ${problems.join('; ')}`, {
+      tool,
+      problems,
+      missing,
+      invalid_params: invalid,
+    })
+  }
   return [...flags, '--json', '--', ...positionals]
 }
 
-/** The `cli` tool's argv: a non-empty list of strings (numbers are accepted as their decimal text). */
+/** The `cli` tool's argv: a non-empty list of strings. */
 export function cliArgv(args: Args): string[] {
   checkKnown('cli', args, ['argv'])
   const v = args.argv
@@ -142,8 +192,11 @@ export function cliArgv(args: Args): string[] {
     })
   }
   return v.map((x, i) => {
-    const t = token('string', x)
-    if (typeof t === 'object') throw usage(`cli: argv[${i}] ${t.problem}, got ${JSON.stringify(x)}`, { tool: 'cli' })
-    return t
+    if (typeof x === 'string') return x
+    const bad = { field: `argv[${i}]`, expected: EXPECTED.string, got: sent(x) }
+    throw usage(`cli: invalid params: argv[${i}] must be a string, got ${bad.got}`, {
+      tool: 'cli',
+      invalid_params: [bad],
+    })
   })
 }

@@ -33,14 +33,14 @@ function cliDefinition(table: readonly CommandEntry[]) {
         type: 'array',
         items: { type: 'string' },
         minItems: 1,
-        description: 'the tokens after `dacli`, e.g. ["task","edit","p/2","--priority","must"]',
+        description: 'the words after `dacli`',
       },
     },
     required: ['schema_version', 'argv'],
   }
   return {
     name: CLI_TOOL,
-    description: `Run any of the ${table.length - 1} dacli commands (argv ["help","--all"] lists them) and get exactly its --json document; add "--help" for its flags.`,
+    description: `Run any of the ${table.length - 1} dacli commands (["help","--all"] lists them; "--help" a command's flags): its --json document.`,
     inputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   }
@@ -50,6 +50,10 @@ export function buildToolset(table: readonly CommandEntry[], profile: Profile): 
   const tools = tier1Of(profile).map((d) => buildTool(d, table))
   return { profile, tools, definitions: [...tools.map((t) => t.definition), cliDefinition(table)] }
 }
+
+/** Whether the toolset serves a tool of this name (an unknown one is a protocol error, server.ts). */
+export const serves = (set: Toolset, name: string): boolean =>
+  name === CLI_TOOL || set.tools.some((t) => t.name === name)
 
 const fail = (err: unknown, next: string[] = []): ToolResult => {
   const env = envelopeOf(err, false)
@@ -84,10 +88,7 @@ export async function callTool(
       return await run(rt, (r) => main(['--json', ...argv], r))
     }
     const tool = set.tools.find((t) => t.name === name)
-    if (tool === undefined) {
-      const known = [...set.tools.map((t) => t.name), CLI_TOOL]
-      throw usage(`unknown tool: ${name}`, { tool: name, tools: known })
-    }
+    if (tool === undefined) throw usage(`unknown tool: ${name}`, { tool: name })
     checkSchemaVersion(name, args)
     const argv = argvOf(name, tool.params, args)
     return await run(rt, (r) => invoke(tool.entry, argv, r))

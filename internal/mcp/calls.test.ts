@@ -3,7 +3,7 @@
 // its published schema, as structuredContent and as identical JSON text.
 
 import { beforeAll, describe, expect, test } from 'vitest'
-import { session, textJSON } from '../testkit/mcp.js'
+import { type Session, session, textJSON } from '../testkit/mcp.js'
 import { expectValid } from '../testkit/schemas.js'
 import { dacliIn, type Fixture, fixture, snapshotOf, table } from '../testkit/ws.js'
 import { CLI_TOOL, TIER1 } from './tools.js'
@@ -14,7 +14,14 @@ beforeAll(async () => {
 })
 
 /** A successful call of every tool; `as: 'rw'` runs it as the agent that holds alpha/3. */
-const HAPPY: Record<string, { args: Record<string, unknown>; as?: 'rw'; check?: (doc: any) => void }> = {
+interface Happy {
+  args: Record<string, unknown>
+  as?: 'rw'
+  check?: (doc: any) => void
+  /** Arguments only a call before it can provide (a question's id). */
+  prepare?: (mcp: Session) => Promise<Record<string, unknown>>
+}
+const HAPPY: Record<string, Happy> = {
   whoami: { args: {}, as: 'rw', check: (d) => expect(d).toMatchObject({ grant: 'rw', role: 'worker' }) },
   status: { args: {} },
   overview: { args: {} },
@@ -53,6 +60,18 @@ const HAPPY: Record<string, { args: Record<string, unknown>; as?: 'rw'; check?: 
   add_note: {
     args: { kind: 'finding', title: 'Something odd', project: 'alpha', about: 'alpha/1', severity: 'minor' },
   },
+  ask: {
+    args: { question: 'Round half-up or half-even?', about: 'alpha/2', need: 'a rounding rule' },
+    check: (d) => expect(d).toMatchObject({ schema: 'question/v1', task: { status: 'blocked' } }),
+  },
+  answer: {
+    args: { answer: 'Half-even', as: 'decision', rejected: 'half-up', because: 'the bank does' },
+    prepare: async (mcp) => {
+      const q = await mcp.call('ask', { schema_version: 1, question: 'Which rounding?', about: 'alpha/2' })
+      return { question_id: (q.structuredContent as any).id }
+    },
+    check: (d) => expect(d).toMatchObject({ note: { kind: 'decision' }, task: { unblocked: true } }),
+  },
   list_notes: { args: { project: 'alpha', kind: 'decision' }, check: (d) => expect(d.notes).toHaveLength(1) },
   list_events: { args: { pending: true } },
   doctor: { args: { strict: 'true' } },
@@ -71,10 +90,10 @@ describe('every tool’s happy path', () => {
   })
 
   test.each(Object.keys(HAPPY))('%s', async (tool) => {
-    const s = HAPPY[tool] as (typeof HAPPY)[string]
+    const s = HAPPY[tool] as Happy
     const mcp = await session(fx.copy(), s.as === 'rw' ? { as: fx.rw.token } : {})
     try {
-      const r = await mcp.call(tool, { schema_version: 1, ...s.args })
+      const r = await mcp.call(tool, { schema_version: 1, ...s.args, ...(await s.prepare?.(mcp)) })
       expect(r.isError, JSON.stringify(r.content)).toBeFalsy()
       const doc = r.structuredContent as any
       expect(doc.schema).toBe(expectedSchema(tool))

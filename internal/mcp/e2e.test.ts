@@ -61,7 +61,7 @@ describe('the built bin over stdio', () => {
     } finally {
       await client.close()
     }
-    expect(stderr).toMatch(new RegExp(`^dacli mcp: serving 23 tools \\(full\\) on stdio as ${agent.id} \\(rw\\)`))
+    expect(stderr).toMatch(new RegExp(`^dacli mcp: serving 25 tools \\(full\\) on stdio as ${agent.id} \\(rw\\)`))
     const shown = ws.spawn(['task', 'show', 'ledger/1', '--json']).expectExit(0).json
     expect(shown).toMatchObject({ status: 'done', owner: agent.id })
   })

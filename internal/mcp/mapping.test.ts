@@ -4,6 +4,7 @@
 
 import { beforeAll, describe, expect, test } from 'vitest'
 import { session, textJSON } from '../testkit/mcp.js'
+import { commandLines, stale } from '../testkit/parity.js'
 import { expectValid } from '../testkit/schemas.js'
 import { dacliIn, type Fixture, fixture, snapshotOf, table } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
@@ -58,6 +59,8 @@ describe('exit 3: a refusal is an answer, returned as a normal result', () => {
     if (policy !== '') expect(body.refused.policy).toBe(policy)
     else expect(typeof body.refused.policy).toBe('string')
     expect(body.refused.next.at(-1)).toBe(NOT_RETRY)
+    // Parity (parity.test.ts proves it over the source): what the refusal says to do names no flag its tool lacks.
+    expect(stale(commandLines([body.refused.reason, ...body.refused.next].join('\n')))).toEqual([])
     expect(snapshotOf(root)).toEqual(before)
   })
 
@@ -72,7 +75,12 @@ describe('exit 3: a refusal is an answer, returned as a normal result', () => {
 describe('exit 4: not found is an error carrying the envelope', () => {
   // Every tool with a parameter naming a task or project, pointed at one that does not exist.
   const missing: Record<string, unknown> = { ref: 'alpha/99', project: 'nope', about: 'alpha/99', by: 'alpha/99' }
-  const filler: Record<string, unknown> = { title: 'Brand new job', kind: 'finding', add: ['alpha/1'] }
+  const filler: Record<string, unknown> = {
+    title: 'Brand new job',
+    kind: 'finding',
+    add: ['alpha/1'],
+    question: 'Why?',
+  }
   const tools = buildToolset(table, 'full').tools.filter((t) => t.params.some((p) => p.name in missing))
 
   test('the tools that name a task or project are the ones expected', () => {
@@ -82,6 +90,7 @@ describe('exit 4: not found is an error carrying the envelope', () => {
         'add_dependency',
         'add_note',
         'add_task',
+        'ask',
         'block_task',
         'check_task',
         'claim_task',
@@ -107,6 +116,7 @@ describe('exit 4: not found is an error carrying the envelope', () => {
       else if (p.required) args[p.name] = filler[p.name]
     }
     if (tool.name === 'check_task') args.all = true
+    if (tool.name === 'add_dependency') args.add = ['alpha/1']
     const root = fx.copy()
     const before = snapshotOf(root)
     const r = await callIn(root, 'root', tool.name, args)

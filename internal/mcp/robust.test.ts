@@ -145,14 +145,21 @@ describe('the server under abuse', () => {
       code: -32602,
       message: 'invalid params for tools/call: params.name must be the tool name (a string)',
     })
-    const unknown = (await s.response(4)).result
-    expect(unknown.isError).toBe(true)
-    expect(JSON.parse(unknown.content[0].text)).toMatchObject({ exit_code: 2, message: 'unknown tool: no_such_tool' })
-    expect(JSON.parse((await s.response(5)).result.content[0].text).message).toMatch(/limit must be an integer/)
+    // An unknown tool is a protocol error (-32602), as the specification puts it; not a tool result.
+    const unknown = await s.response(4)
+    expect(unknown.result).toBeUndefined()
+    expect(unknown.error).toMatchObject({ code: -32602, message: 'Unknown tool: no_such_tool' })
+    expect(unknown.error.data.tools).toContain('list_tasks')
+    // Arguments of the wrong type are a tool result with isError (the model reads it and corrects the call).
+    const five = JSON.parse((await s.response(5)).result.content[0].text)
+    expect(five.details.invalid_params).toEqual([
+      { field: 'status', expected: 'an array of strings', got: 'a string ("open")' },
+      { field: 'limit', expected: 'an integer', got: 'a string ("lots")' },
+    ])
     const six = JSON.parse((await s.response(6)).result.content[0].text)
     expect(six.details.problems).toEqual([
-      'title takes one value, not a list',
-      'force must be a boolean (true or false), got "maybe"',
+      'title must be a string, got an array',
+      'force must be a boolean, got a string ("maybe")',
     ])
     expect((await s.response(7)).error).toEqual({
       code: -32602,

@@ -35,20 +35,18 @@ export interface BuiltTool {
 
 const propName = (declared: string): string => declared.replace(/-/g, '_')
 
-/** The parameters of a tool: the command's positionals, then its (selected) flags. */
+/**
+ * The parameters of a tool: the command's positionals, then every flag it declares — parity by construction: a
+ * refusal or next action of the command can name no flag the tool lacks (parity.test.ts).
+ */
 function paramsOf(entry: CommandEntry, def: ToolDef): Param[] {
   const out: Param[] = entry.args.map((a) => ({ name: propName(a.name), source: { arg: a }, required: a.required }))
   for (const [flag, spec] of Object.entries(entry.flags)) {
-    if (def.flags !== undefined && !def.flags.includes(flag)) continue
-    const required = spec.required === true || (def.require ?? []).includes(flag)
-    out.push({ name: propName(flag), source: { flag, spec }, required })
+    out.push({ name: propName(flag), source: { flag, spec }, required: spec.required === true })
   }
   const names = out.map((p) => p.name)
   const clash = names.find((n, i) => names.indexOf(n) !== i || n === 'schema_version')
   if (clash !== undefined) throw new Error(`tool ${def.name}: two parameters would be named ${clash}`)
-  for (const f of [...(def.flags ?? []), ...(def.require ?? [])]) {
-    if (entry.flags[f] === undefined) throw new Error(`tool ${def.name}: ${entry.path} declares no --${f}`)
-  }
   return out
 }
 
@@ -84,12 +82,21 @@ function flagDescription(spec: FlagSpec, entry: CommandEntry): string {
   return text
 }
 
+/**
+ * A flag's description, unless it says no more than the parameter's name (`only this project`). Every byte of
+ * tools/list is paid in every agent's context (golden.test.ts holds the whole list under 4,000 tokens).
+ */
+function described(p: Param, text: string): { description?: string } {
+  return text === `only this ${p.name.replace(/_/g, ' ')}` ? {} : { description: text }
+}
+
+/** A positional is a string named as in the synopsis (`ref`, `title`, `question_id`): its name says what it is. */
 function propertySchema(p: Param, entry: CommandEntry): JSONSchema {
-  if ('arg' in p.source) return { type: 'string', description: describe(p.source.arg.description, entry) }
+  if ('arg' in p.source) return { type: 'string' }
   const { spec } = p.source
-  const description = flagDescription(spec, entry)
-  if (!spec.repeatable) return { ...scalarSchema(spec), description }
-  return { type: 'array', items: scalarSchema(spec), ...(p.required ? { minItems: 1 } : {}), description }
+  const description = described(p, flagDescription(spec, entry))
+  if (!spec.repeatable) return { ...scalarSchema(spec), ...description }
+  return { type: 'array', items: scalarSchema(spec), ...(p.required ? { minItems: 1 } : {}), ...description }
 }
 
 function inputSchemaOf(entry: CommandEntry, params: readonly Param[]): JSONSchema & { type: 'object' } {
@@ -105,12 +112,13 @@ function inputSchemaOf(entry: CommandEntry, params: readonly Param[]): JSONSchem
 }
 
 /**
- * readOnlyHint from the declaration; the other hints mean something only for a tool that writes. MCP reads a
- * missing destructiveHint as true, so it is always explicit; a missing idempotentHint already means false.
+ * readOnlyHint from the declaration; the other hints mean something only for a tool that writes. Only what
+ * differs from MCP's defaults is written (readOnlyHint false, destructiveHint true, idempotentHint false): every
+ * byte is paid in every agent's context, so a write that removes nothing says destructiveHint false.
  */
 function annotationsOf(entry: CommandEntry): Record<string, boolean> {
   if (!mayMutate(entry)) return { readOnlyHint: true }
-  const hints = { readOnlyHint: false, destructiveHint: entry.destructive === true }
+  const hints = entry.destructive === true ? {} : { destructiveHint: false }
   return entry.idempotent === true ? { ...hints, idempotentHint: true } : hints
 }
 

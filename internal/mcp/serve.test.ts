@@ -82,7 +82,7 @@ describe('serving', () => {
     const out = await s.end()
     expect(out.exitCode).toBe(0)
     expect(out.stderr).toMatch(
-      new RegExp(`^dacli mcp: serving 23 tools \\(full\\) on stdio as ${fx.rw.id} \\(rw\\)\\n$`),
+      new RegExp(`^dacli mcp: serving 25 tools \\(full\\) on stdio as ${fx.rw.id} \\(rw\\)\\n$`),
     )
     expect(out.stdout).toBe('')
     for (const line of s.lines()) expect(JSON.parse(line).jsonrpc).toBe('2.0')

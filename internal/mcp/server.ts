@@ -3,9 +3,9 @@
 // McpServer would regenerate them from zod). stdio only; see stdio.ts.
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../base/version.js'
-import { buildToolset, type CallRuntime, callTool, type Toolset } from './call.js'
+import { buildToolset, type CallRuntime, callTool, serves, type Toolset } from './call.js'
 import type { Profile } from './tools.js'
 
 export interface ServerDeps {
@@ -18,6 +18,20 @@ export interface ServerDeps {
 const INSTRUCTIONS =
   'dacli is this repository’s task store. Loop: next_tasks → get_context (before any work) → claim_task → work, with add_note for decisions and findings → check_task → finish_task. A result carrying `refused` is policy’s answer: follow its `next`, never retry it unchanged. Errors carry an error/v1 envelope.'
 
+/**
+ * A JSON-RPC error answered as it is: the SDK sends a thrown error's `code`, `message` and `data` (its McpError
+ * would prefix the message with "MCP error -32602: ").
+ */
+class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message)
+  }
+}
+
 export function createServer(deps: ServerDeps): { server: Server; toolset: Toolset } {
   const toolset = buildToolset(deps.runtime.table, deps.profile)
   const server = new Server(
@@ -26,7 +40,16 @@ export function createServer(deps: ServerDeps): { server: Server; toolset: Tools
   )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...toolset.definitions] as never[] }))
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    return callTool(toolset, deps.runtime, req.params.name, req.params.arguments)
+    // Where the specification puts it: an unknown tool is a protocol error (-32602), not a tool result. A call
+    // whose arguments break the tool's schema is a tool result with isError, which the model reads to correct
+    // itself; a refusal by policy is a normal result carrying `refused` (results.ts).
+    const { name } = req.params
+    if (!serves(toolset, name)) {
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, {
+        tools: toolset.definitions.map((d) => d.name),
+      })
+    }
+    return callTool(toolset, deps.runtime, name, req.params.arguments)
   })
   return { server, toolset }
 }

@@ -6,7 +6,6 @@ import { describe, expect, test } from 'vitest'
 import { mayMutate } from '../clikit/command.js'
 import { dacliIn, table, tempDir } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
-import { buildTool } from './schema.js'
 import { CLI_TOOL, MINIMAL, PROTOCOL_VERSION, TIER1, toolRegistry } from './tools.js'
 
 /** mcp.md, "Two tiers": the promised names and what each wraps. */
@@ -30,6 +29,8 @@ const DOCUMENTED: Record<string, string> = {
   accept_task: 'accept',
   add_dependency: 'task depend',
   add_note: 'note add',
+  ask: 'ask',
+  answer: 'answer',
   list_notes: 'note list',
   list_events: 'events list',
   doctor: 'doctor',
@@ -38,7 +39,7 @@ const DOCUMENTED: Record<string, string> = {
 const built = buildToolset(table, 'full').tools
 
 describe('the Tier-1 table', () => {
-  test('is the documented catalog: 22 tools, each wrapping the documented command', () => {
+  test('is the documented catalog: 24 tools, each wrapping the documented command', () => {
     expect(Object.fromEntries(TIER1.map((t) => [t.name, t.path]))).toEqual(DOCUMENTED)
   })
 
@@ -80,20 +81,19 @@ describe('each definition derives from its command’s declaration', () => {
     const entry = tool.entry
     const def = tool.definition
     const props = def.inputSchema.properties as Record<string, Record<string, any>>
-    const flags = Object.entries(entry.flags).filter(
-      ([f]) => TIER1.find((t) => t.name === tool.name)?.flags?.includes(f) ?? true,
-    )
+    // Parity by construction: every positional and every flag the command declares is a parameter.
+    const flags = Object.entries(entry.flags)
     expect(Object.keys(props)).toEqual([
       'schema_version',
-      ...entry.args.map((a) => a.name),
+      ...entry.args.map((a) => param(a.name)),
       ...flags.map(([f]) => param(f)),
     ])
     expect(props.schema_version).toEqual({ const: 1 })
     const required = def.inputSchema.required as string[]
     expect(required[0]).toBe('schema_version')
     for (const a of entry.args) {
-      expect(props[a.name]?.type).toBe('string')
-      expect(required.includes(a.name)).toBe(a.required)
+      expect(props[param(a.name)]).toEqual({ type: 'string' })
+      expect(required.includes(param(a.name))).toBe(a.required)
     }
     for (const [f, spec] of flags) {
       const p = props[param(f)] as Record<string, any>
@@ -107,27 +107,39 @@ describe('each definition derives from its command’s declaration', () => {
       if (spec.max !== undefined) expect(scalar.maximum).toBe(spec.max)
       // The declaration's words, with `--flag` mentions renamed to parameters.
       const words = spec.description.replace(/--([a-z][a-z-]*)/g, (m, x: string) => (x in entry.flags ? param(x) : m))
-      expect(p.description).toContain(words)
+      // A description that says no more than the name (`only this project`) is left out.
+      if (words === `only this ${f.replace(/-/g, ' ')}`) expect(p.description).toBeUndefined()
+      else expect(p.description).toContain(words)
       if (spec.required) expect(required).toContain(param(f))
     }
     expect(def.outputSchema).toEqual({ type: 'object', properties: { schema: { const: entry.json } } })
-    expect(def.annotations.readOnlyHint).toBe(!mayMutate(entry))
+    // Only what differs from MCP's defaults (readOnlyHint false, destructiveHint true, idempotentHint false).
+    expect(def.annotations.readOnlyHint ?? false).toBe(!mayMutate(entry))
     if (mayMutate(entry)) {
-      expect(def.annotations.destructiveHint).toBe(entry.destructive === true)
+      expect(def.annotations.destructiveHint ?? true).toBe(entry.destructive === true)
       expect(def.annotations.idempotentHint ?? false).toBe(entry.idempotent === true)
     }
   })
 
-  test('add_dependency is task depend with only --add, required', () => {
+  test('add_dependency is all of task depend: add and remove (a cycle’s refusal names --remove)', () => {
     const t = built.find((x) => x.name === 'add_dependency')
-    expect(Object.keys(t?.definition.inputSchema.properties ?? {})).toEqual(['schema_version', 'ref', 'add'])
-    expect(t?.definition.inputSchema.required).toEqual(['schema_version', 'ref', 'add'])
+    expect(Object.keys(t?.definition.inputSchema.properties ?? {})).toEqual(['schema_version', 'ref', 'add', 'remove'])
+    expect(t?.definition.inputSchema.required).toEqual(['schema_version', 'ref'])
   })
 
-  test('a declared flag that the tool table names but the command lacks is caught', () => {
-    expect(() => buildTool({ name: 'x', path: 'task depend', description: 'd', flags: ['nope'] }, table)).toThrow(
-      /declares no --nope/,
-    )
+  test('the seed’s shapes for ask and answer', () => {
+    const shape = (name: string) => {
+      const s = built.find((x) => x.name === name)?.definition.inputSchema
+      return { props: Object.keys(s?.properties ?? {}), required: s?.required }
+    }
+    expect(shape('ask')).toEqual({
+      props: ['schema_version', 'question', 'about', 'need'],
+      required: ['schema_version', 'question', 'about'],
+    })
+    expect(shape('answer')).toEqual({
+      props: ['schema_version', 'question_id', 'answer', 'as', 'rejected', 'because'],
+      required: ['schema_version', 'question_id', 'answer'],
+    })
   })
 })
 
@@ -157,7 +169,7 @@ describe('capabilities lists the tool registry (services.mcpTools, loaded lazily
       tool_schema_version: 1,
       tools: toolRegistry().map((t) => ({ id: `mcp.tool.${t.name}`, ...t })),
     })
-    expect(r.mcp.tools).toHaveLength(23)
+    expect(r.mcp.tools).toHaveLength(25)
   })
 
   test('--require mcp.tool.<name> is a preflight against this very registry', async () => {

@@ -57,13 +57,13 @@ export async function askQuestion(
     })
   const conflict = q.conflict ?? null
   if (t.status === 'done' && conflict === null) throw stateRefusal(t)
-  const data = (blocks: boolean): QuestionPayload => ({
+  // The conflict keys are written only on a conflict's question: an ordinary question's file carries no stray
+  // nulls (the reader takes an absent key as null).
+  const data = (blocks: boolean): Partial<QuestionPayload> => ({
     project: t.project,
     need,
     blocks,
-    conflict: conflict?.field ?? null,
-    ours: conflict?.ours ?? null,
-    theirs: conflict?.theirs ?? null,
+    ...(conflict === null ? {} : { conflict: conflict.field, ours: conflict.ours, theirs: conflict.theirs }),
   })
   const subject = { ref: qualifiedRef(t), project: t.project }
   // Only someone who may hold the task up blocks it: its owner, anyone on an unowned task, or an rw identity

@@ -31,19 +31,19 @@ export const accept = defineCommand({
     '(<ref> | --all) [--verify CMD] [--timeout DUR] [--allow-unverified] [--force] [--remote R | --local] [--into BRANCH] [--branch BRANCH] [--allow-unlanded] [--tokens N]',
   args: [optionalArg('ref', 'the task (omit with --all)')],
   flags: {
-    all: bool('every task with a pending close proposal you may close'),
-    verify: str('a shell command that proves the criteria; nothing is closed unless it exits 0', {
+    all: bool('every task with a close proposal'),
+    verify: str('a shell command that must exit 0 first', {
       valueName: 'CMD',
       executes: true,
     }),
-    timeout: duration('kill the --verify command after this long', { defaultText: '10m' }),
-    'allow-unverified': bool('close a task without acceptance criteria, marking it unverified'),
-    force: bool('root only: take over another identity’s task to close it (logged)'),
-    remote: str('the git remote holding the claim (its ref is deleted with the close)', {
+    timeout: duration('kill --verify after this long', { defaultText: '10m' }),
+    'allow-unverified': bool('close a task without criteria, marked unverified'),
+    force: bool('root: take over another’s task (logged)'),
+    remote: str('the git remote holding the claim', {
       valueName: 'R',
       defaultText: 'the remote the claim was made on, else claims.remote in config.yml',
     }),
-    local: bool('close in this clone only: leave any claim ref on the remote'),
+    local: bool('this clone only'),
     ...closeFlags,
   },
   json: 'acceptance-result/v1',

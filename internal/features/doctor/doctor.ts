@@ -152,7 +152,7 @@ export const doctor = defineCommand({
   description:
     'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
   args: [],
-  flags: { strict: bool('exit 1 when there is an error-severity finding') },
+  flags: { strict: bool('fail on an error-severity finding') },
   json: 'doctor/v1',
   mutates: false,
   async run(ctx, input) {

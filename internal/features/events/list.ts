@@ -10,7 +10,7 @@ export const list = defineCommand({
   summary: 'List events, newest first: proposals, findings, claims waiting for an owner',
   args: [],
   flags: {
-    pending: bool('only events still waiting: proposals not applied or dismissed, questions not answered'),
+    pending: bool('only events still waiting (not applied, dismissed or answered)'),
     about: str('only events about this task', { valueName: 'REF' }),
     limit: int('at most this many', { min: 1 }),
   },

@@ -19,7 +19,7 @@ export const criticalPath = defineCommand({
   args: [],
   flags: {
     project: str('only this project (and what it waits on)', { valueName: 'SLUG' }),
-    format: oneOf(['text', 'mermaid', 'dot'], 'how to show it (under --json the diagram is in `diagram`)', {
+    format: oneOf(['text', 'mermaid', 'dot'], 'draw the graph (`diagram` under --json)', {
       defaultText: 'text',
     }),
   },

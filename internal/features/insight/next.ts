@@ -17,9 +17,9 @@ export const next = defineCommand({
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
-    parallel: int('how many tasks to propose (for parallel agents)', { min: 1, max: 1000, defaultText: '3' }),
+    parallel: int('how many tasks to propose', { min: 1, max: 1000, defaultText: '3' }),
     label: labelFilterFlag,
-    fetch: bool('first fetch the claims the remote arbitrates (claims.remote in config.yml, else origin)'),
+    fetch: bool('fetch the remote’s claims first'),
   },
   json: 'next/v1',
   mutates: false,

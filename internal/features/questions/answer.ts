@@ -12,10 +12,10 @@ export const answer = defineCommand({
   summary: 'Answer an open question; its task goes back to work when nothing else blocks it',
   description:
     'Writes the answer as a note in the task’s project (a finding by default; --as decision needs --rejected, as every decision does; --rejected alone implies a decision), linked to the question (answers: q-…) and the task (about), marks the question answered, and unblocks the task when the question was its last blocker. The next `context` of the task shows the answer. A question is answered once (a second answer is refused with exit 3).',
-  usage: '<qid> <text>… [--as decision|finding] [--rejected T --because T]',
-  args: [arg('qid', 'the question (q-<ULID>, or a unique prefix)'), restArg('text', 'the answer')],
+  usage: '<question-id> <answer>… [--as decision|finding] [--rejected T --because T]',
+  args: [arg('question-id', 'q-<ULID> or a unique prefix'), restArg('answer', 'the answer')],
   flags: {
-    as: oneOf(['decision', 'finding'], 'file the answer as this kind of note', { defaultText: 'finding' }),
+    as: oneOf(['decision', 'finding'], 'the kind of note', { defaultText: 'finding' }),
     rejected: str('decision: the alternatives rejected'),
     because: str('decision: why'),
   },
@@ -34,8 +34,8 @@ export const answer = defineCommand({
     if (because !== undefined) checkText(because, '--because')
     const store = await ctx.store()
     const r = await answerQuestion(store, await ctx.identity(), {
-      id: input.args.qid,
-      text: input.args.text,
+      id: input.args['question-id'],
+      text: input.args.answer,
       as,
       ...(rejected === undefined ? {} : { rejected }),
       ...(because === undefined ? {} : { because }),

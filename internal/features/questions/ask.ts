@@ -13,7 +13,7 @@ export const ask = defineCommand({
   args: [restArg('question', 'the question')],
   flags: {
     about: str('the task the question is about', { valueName: 'REF', required: true }),
-    need: str('what you need in order to go on (a decision, a credential, a file …)'),
+    need: str('what you need to go on'),
   },
   json: 'question/v1',
   mutates: true,

@@ -5,7 +5,7 @@ import { str } from '../../clikit/flags.js'
 import { checkLabel, checkMilestone } from '../../format/ids.js'
 
 export const labelFlag = str('a label', { repeatable: true, valueName: 'LABEL' })
-export const labelFilterFlag = str('only tasks with this label (repeat: with every one)', {
+export const labelFilterFlag = str('only tasks with every label given', {
   repeatable: true,
   valueName: 'LABEL',
 })

@@ -12,14 +12,14 @@ export const check = defineCommand({
   usage: '<ref> (--n N… | --all | --match TEXT) [--verify CMD] [--timeout DUR]',
   args: [arg('ref', 'the task')],
   flags: {
-    n: int('the number of a criterion (1-based)', { repeatable: true, min: 1 }),
+    n: int('a criterion’s number', { repeatable: true, min: 1 }),
     all: bool('every criterion'),
-    match: str('the criteria whose text contains TEXT (case-insensitive)'),
-    verify: str('a shell command that proves the criteria; they are checked only if it exits 0', {
+    match: str('criteria containing this text'),
+    verify: str('a shell command that must exit 0 first', {
       valueName: 'CMD',
       executes: true,
     }),
-    timeout: duration('kill the --verify command after this long', { defaultText: '10m' }),
+    timeout: duration('kill --verify after this long', { defaultText: '10m' }),
   },
   json: 'task-change/v1',
   mutates: true,

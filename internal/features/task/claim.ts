@@ -15,11 +15,11 @@ export const claim = defineCommand({
     'An unowned task becomes yours and moves to active. Claiming your own task again is `unchanged` (with --lease, the lease is renewed) — where its claim is on a remote, once the remote confirms the claim is this clone’s: the same identity in another clone is another holder (exit 5 while its claim is live). A task another identity holds under a live claim is a conflict (exit 5, the holder and claim time in details); an expired lease, or an owner that was retired, is taken over (outcome taken-over, logged). A read-only identity’s claim is recorded as a claim event for the owner to apply (outcome proposed, exit 0). With --worktree the task then gets its own git worktree and branch, as `dacli worktree add` (the document gains `worktree`); if that fails the claim stands and the error says so. With claims arbitrated by a git remote (claims: {remote: R} in config.yml, or --remote R), the claim is the ref refs/dacli/claims/<task-id> there, moved only by a lease-protected push: exactly one clone wins; the loser exits 5 with the holder, lease and remote in details; an expired claim there is taken over under a lease on it (taken-over). The task file changes only after the remote said yes. An unreachable remote is exit 1 with nothing changed (retry, or --local to claim in this clone only, logged as claimed-local). A task whose paths (touches:, its worktree’s changes) overlap an active task held by someone else is claimed with a warning, the overlaps in details.overlaps; with --exclusive that is a conflict (exit 5, nothing changed).',
   args: [arg('ref', 'the task')],
   flags: {
-    lease: duration('hold the claim this long; afterwards others may take it over', {
+    lease: duration('how long the claim holds', {
       defaultText: 'claim_lease in config.yml',
     }),
-    worktree: bool('also give the task its own git worktree'),
-    exclusive: bool('refuse (exit 5) if its paths overlap others’ active work'),
+    worktree: bool('also make the task a git worktree'),
+    exclusive: bool('refuse if its paths overlap others’ work'),
     ...arbitrationFlags,
   },
   json: 'task-change/v1',

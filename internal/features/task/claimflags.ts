@@ -4,9 +4,9 @@
 import { bool, str } from '../../clikit/flags.js'
 
 export const arbitrationFlags = {
-  remote: str('the git remote that arbitrates claims', {
+  remote: str('the git remote arbitrating claims', {
     valueName: 'R',
     defaultText: 'claims.remote in config.yml; none: this clone only',
   }),
-  local: bool('this clone only, whatever claims.remote says'),
+  local: bool('this clone only'),
 } as const

@@ -13,7 +13,7 @@ export const done = defineCommand({
     'This verifies, it does not just record: any unchecked criterion refuses with exit 3 and lists them in details.unmet (do not retry unchanged — check them first). A task without criteria is refused unless --allow-unverified, which closes it and marks it unverified. Landed, not just done: a task with a branch (its worktree’s, or --branch) closes only when every commit of it is on trunk (--into, else the remote’s HEAD, else main, else master); otherwise exit 3 (policy unlanded) names the missing commits, unless --allow-unlanded (logged). A landed close logs `landed <sha>`. --tokens records what the work cost, for `dacli metrics`. A non-owner’s done (or a read-only identity’s) is recorded as a propose-status event for the owner (outcome proposed). A claim made on a remote disappears with the task (its ref is deleted under a lease); another clone’s live claim there is a conflict (exit 5, nothing changed). With claims arbitrated by a remote (claims: {remote: R} in config.yml, or --remote R) the remote is asked even when this clone never claimed the task; an unreachable remote is exit 1 with nothing changed (--local closes it in this clone only).',
   args: [arg('ref', 'the task')],
   flags: {
-    'allow-unverified': bool('close a task that has no acceptance criteria, marking it unverified'),
+    'allow-unverified': bool('close a task without criteria, marked unverified'),
     ...arbitrationFlags,
     ...closeFlags,
   },

@@ -3,7 +3,7 @@
 import { UsageError } from '../../base/errors.js'
 import { str } from '../../clikit/flags.js'
 
-export const touchFlag = str('a path or glob it will touch (src/auth/**)', {
+export const touchFlag = str('a path or glob it touches', {
   repeatable: true,
   valueName: 'GLOB',
 })

@@ -11,7 +11,7 @@ export const renew = defineCommand({
     'Sets the claim to expire --lease (or the workspace’s claim_lease) from now. Only the current owner renews (exit 3 otherwise); with no lease configured and none given, the claim never expires and renewing is `unchanged`. A claim made on a remote is renewed there first, under a lease on this clone’s claim: if another clone took it over meanwhile, exit 5 with the holder and nothing changed.',
   args: [arg('ref', 'the task')],
   flags: {
-    lease: duration('the new lease, counted from now', { defaultText: 'claim_lease in config.yml' }),
+    lease: duration('the new lease, from now', { defaultText: 'claim_lease in config.yml' }),
     ...arbitrationFlags,
   },
   json: 'task-change/v1',

@@ -7,7 +7,7 @@ export const show = defineCommand({
   summary: 'Show one task: status, owner, claim, estimate, dependencies, acceptance, log',
   description:
     'A removed task is shown from its tombstone (status `removed`, under tasks/removed/); every other command treats it as not found (exit 4, saying it was removed).',
-  args: [arg('ref', 'a task reference: 7, 007, 007-slug, slug, t-<ULID>, each optionally as <project>/<ref>')],
+  args: [arg('ref', 'the task: 7, 007-slug, slug or t-<ULID>, optionally as <project>/<ref>')],
   flags: {},
   json: 'task/v1',
   mutates: false,
