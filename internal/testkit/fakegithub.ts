@@ -17,6 +17,8 @@ export interface FakeIssue {
   body: string | null
   state: 'open' | 'closed'
   labels: string[]
+  /** The number of its milestone (see FakeRepo.milestones), or null. */
+  milestone?: number | null
   user: string
   /** A pull request (the issues list includes them; dacli must ignore them). */
   pull_request?: boolean
@@ -31,6 +33,7 @@ export interface FakeRepo {
   name: string
   visibility: Visibility
   issues: FakeIssue[]
+  milestones: { number: number; title: string; state: 'open' | 'closed' }[]
 }
 
 export interface Call {
@@ -97,7 +100,7 @@ export class FakeGitHub {
 
   addRepo(fullName: string, visibility: Visibility = 'private'): FakeRepo {
     const [owner, name] = fullName.split('/') as [string, string]
-    const repo: FakeRepo = { owner, name, visibility, issues: [] }
+    const repo: FakeRepo = { owner, name, visibility, issues: [], milestones: [] }
     this.repos.set(fullName.toLowerCase(), repo)
     return repo
   }
@@ -241,6 +244,21 @@ export class FakeGitHub {
       return reply(200, { resources: { core }, rate: core })
     }
 
+    const ms = /^\/repos\/([^/]+)\/([^/]+)\/milestones$/.exec(url.pathname)
+    const msRepo = ms ? this.repos.get(`${ms[1]}/${ms[2]}`.toLowerCase()) : undefined
+    if (ms && msRepo !== undefined && (authed || msRepo.visibility === 'public')) {
+      const json = (x: FakeRepo['milestones'][number]) => ({ number: x.number, title: x.title, state: x.state })
+      if (method === 'GET') return reply(200, msRepo.milestones.map(json))
+      if (method !== 'POST' || !authed) return send(404, { message: 'Not Found' })
+      const title = (body as { title?: unknown } | null)?.title
+      if (typeof title !== 'string' || title === '') return send(422, { message: 'Validation Failed' })
+      if (msRepo.milestones.some((x) => x.title === title))
+        return send(422, { message: 'Validation Failed', errors: [{ resource: 'Milestone', code: 'already_exists' }] })
+      const made = { number: msRepo.milestones.length + 1, title, state: 'open' as const }
+      msRepo.milestones.push(made)
+      return reply(201, json(made))
+    }
+
     const m = /^\/repos\/([^/]+)\/([^/]+)(\/issues(?:\/(\d+)(\/comments)?)?)?$/.exec(url.pathname)
     const repo = m ? this.repos.get(`${m[1]}/${m[2]}`.toLowerCase()) : undefined
     if (!m || repo === undefined || (!authed && repo.visibility !== 'public'))
@@ -253,6 +271,10 @@ export class FakeGitHub {
       body: i.body,
       state: i.state,
       labels: i.labels.map((name) => ({ name })),
+      milestone: (() => {
+        const x = repo.milestones.find((y) => y.number === i.milestone)
+        return x === undefined ? null : { number: x.number, title: x.title, state: x.state }
+      })(),
       user: { login: i.user },
       created_at: i.created_at,
       updated_at: i.updated_at,
@@ -276,7 +298,9 @@ export class FakeGitHub {
       if (method === 'GET') return this.listIssues(url, repo, this.linkBase ?? `http://${host}`, reply, issueJSON)
       if (method !== 'POST') return send(404, { message: 'Not Found' })
       if (!authed) return send(401, { message: 'Requires authentication' })
-      const b = (body ?? {}) as { title?: unknown; body?: unknown; labels?: unknown }
+      const b = (body ?? {}) as { title?: unknown; body?: unknown; labels?: unknown; milestone?: unknown }
+      if (typeof b.milestone === 'number' && !repo.milestones.some((x) => x.number === b.milestone))
+        return send(422, { message: 'Validation Failed', errors: [{ resource: 'Issue', field: 'milestone' }] })
       if (typeof b.title !== 'string' || b.title === '') {
         return send(422, {
           message: 'Validation Failed',
@@ -287,6 +311,7 @@ export class FakeGitHub {
         title: b.title,
         body: typeof b.body === 'string' ? b.body : null,
         labels: labelNames(b.labels),
+        milestone: typeof b.milestone === 'number' ? b.milestone : null,
         user: this.login,
       })
       return reply(201, issueJSON(issue))
@@ -306,7 +331,16 @@ export class FakeGitHub {
     if (method === 'GET') return reply(200, issueJSON(issue))
     if (method !== 'PATCH') return send(404, { message: 'Not Found' })
     if (!authed) return send(401, { message: 'Requires authentication' })
-    const b = (body ?? {}) as { title?: unknown; body?: unknown; labels?: unknown; state?: unknown }
+    const b = (body ?? {}) as {
+      title?: unknown
+      body?: unknown
+      labels?: unknown
+      state?: unknown
+      milestone?: unknown
+    }
+    if (typeof b.milestone === 'number' && !repo.milestones.some((x) => x.number === b.milestone))
+      return send(422, { message: 'Validation Failed', errors: [{ resource: 'Issue', field: 'milestone' }] })
+    if (typeof b.milestone === 'number' || b.milestone === null) issue.milestone = b.milestone
     if (typeof b.title === 'string') issue.title = b.title
     if (typeof b.body === 'string') issue.body = b.body
     if (b.labels !== undefined) issue.labels = labelNames(b.labels)

@@ -3,13 +3,15 @@
 // imported only when a command connects.
 
 import type { RetryReport } from './retry.js'
-import type { Issue, RateLimit, RepoInfo } from './shapes.js'
+import type { Issue, Milestone, RateLimit, RepoInfo } from './shapes.js'
 
 export interface IssueWrite {
   title?: string
   body?: string
   labels?: string[]
   state?: 'open' | 'closed'
+  /** A milestone number, or null to take the issue out of its milestone. */
+  milestone?: number | null
 }
 
 /** Attempts made for one item (every HTTP attempt, retries included). */
@@ -49,10 +51,13 @@ export interface GitHubClient {
    */
   createIssue(
     fullName: string,
-    fields: { title: string; body: string; labels: string[] },
+    fields: { title: string; body: string; labels: string[]; milestone?: number },
     opts: { marker: string; tally?: Tally },
   ): Promise<{ issue: Issue; adopted: boolean }>
   updateIssue(fullName: string, number: number, fields: IssueWrite, opts?: { tally?: Tally }): Promise<Issue>
+  /** Every milestone of the repository, open and closed. */
+  listMilestones(fullName: string): Promise<Milestone[]>
+  createMilestone(fullName: string, title: string, opts?: { tally?: Tally }): Promise<Milestone>
   /** The quota GitHub reported with its latest answer (null before the first). */
   quota(): Quota | null
   /** What the retry policy has spent so far. */

@@ -27,6 +27,8 @@ import {
   type Issue,
   issueListOf,
   kindOf,
+  type Milestone,
+  milestonesOf,
   PageTrail,
   type RateLimit,
   type RepoInfo,
@@ -236,6 +238,29 @@ export function createClient(opts: ClientOptions): GitHubClient {
           request: { dacli: new Tag(false, o?.tally) },
         })
         return scrub(createdIssueOf(r.data, r.status))
+      }),
+    listMilestones: (fullName) =>
+      call(`listing the milestones of ${fullName}`, async () => {
+        const out: Milestone[] = []
+        const trail = new PageTrail()
+        for await (const page of octokit.paginate.iterator('GET /repos/{owner}/{repo}/milestones', {
+          ...splitRepo(fullName),
+          state: 'all',
+          per_page: 100,
+        })) {
+          out.push(...milestonesOf(page.data, page.status))
+          trail.check(page.url, page.headers.link, page.data, page.status)
+        }
+        return out
+      }),
+    createMilestone: (fullName, title, o) =>
+      call(`creating the milestone "${title}" in ${fullName}`, async () => {
+        const r = await octokit.request('POST /repos/{owner}/{repo}/milestones', {
+          ...splitRepo(fullName),
+          title,
+          request: { dacli: new Tag(true, o?.tally) },
+        })
+        return milestonesOf(r.data, r.status)[0] as Milestone
       }),
   }
 }

@@ -35,6 +35,7 @@ export function maskIssue(i: Issue, secrets: readonly (string | null | undefined
     title: mask(i.title),
     body: mask(i.body),
     labels: i.labels.map(mask),
+    milestone: i.milestone === null ? null : mask(i.milestone),
     author: i.author === null ? null : mask(i.author),
   }
 }

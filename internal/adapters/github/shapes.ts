@@ -21,6 +21,8 @@ export interface Issue {
   body: string
   state: 'open' | 'closed'
   labels: string[]
+  /** The title of its milestone, or null. */
+  milestone: string | null
   /** The login of the author, or null when GitHub does not say (a deleted account). Untrusted text. */
   author: string | null
 }
@@ -104,6 +106,10 @@ function issueOf(raw: unknown, status: number): Issue | null {
     if (typeof name !== 'string') throw new BadResponseError(`issue #${n} has a label that is not text`, status)
     labels.push(name)
   }
+  const ms = r.milestone
+  if (ms !== undefined && ms !== null && !(isObj(ms) && typeof ms.title === 'string')) {
+    throw new BadResponseError(`issue #${n} has a milestone without a title`, status)
+  }
   const user = r.user
   const login = isObj(user) && typeof user.login === 'string' && user.login !== '' ? user.login : null
   return {
@@ -112,6 +118,7 @@ function issueOf(raw: unknown, status: number): Issue | null {
     body: typeof r.body === 'string' ? r.body : '',
     state: r.state,
     labels: labels.sort(),
+    milestone: isObj(ms) && typeof ms.title === 'string' && ms.title !== '' ? ms.title : null,
     author: login,
   }
 }
@@ -153,4 +160,21 @@ export class PageTrail {
       throw new BadResponseError('an empty page of the issues list links to a further page', status)
     }
   }
+}
+
+export interface Milestone {
+  number: number
+  title: string
+}
+
+/** The milestones list (or one created milestone, as a list of one). */
+export function milestonesOf(data: unknown, status: number): Milestone[] {
+  const list = Array.isArray(data) ? data : [data]
+  return list.map((raw) => {
+    const m = object(raw, 'a milestone', status)
+    if (!(typeof m.number === 'number' && Number.isInteger(m.number) && m.number > 0) || typeof m.title !== 'string') {
+      throw new BadResponseError('a milestone without a positive number and a title', status)
+    }
+    return { number: m.number, title: m.title }
+  })
 }

@@ -159,6 +159,23 @@ async function adoptOne(a: AdoptContext, p: PlannedIssue, doc: Adopted, bar: Pro
   }
 }
 
+/** The labels a task adopted from an issue takes: the issue's own, without the status: and priority: dacli sets. */
+export const adoptedLabels = (labels: readonly string[]): string[] =>
+  labels.filter(
+    (l) =>
+      !/^(status|priority):/i.test(l) &&
+      l.length <= 50 &&
+      !l.includes(',') &&
+      l.trim() === l &&
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: GitHub's text is refused with control characters
+      !/[\u0000-\u001f\u007f]/.test(l),
+  )
+
+/** The milestone a task adopted from an issue takes: the issue's, when it is one line of at most 200 characters. */
+export const adoptedMilestone = (m: string | null): string | null =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: GitHub's text is refused with control characters
+  m === null || m.length > 200 || m.trim() !== m || /[\u0000-\u001f\u007f]/.test(m) ? null : m
+
 /** A new task from an issue: its title, the quoted and attributed issue as context, its criteria (unchecked). */
 async function createTask(a: AdoptContext, p: PlannedIssue): Promise<TaskRecord> {
   const n = p.issue.number
@@ -179,7 +196,11 @@ async function createTask(a: AdoptContext, p: PlannedIssue): Promise<TaskRecord>
       estimate: null,
       depends_on: [],
       parent: null,
-      extra: { github: { issue: n, repo: a.repo, synced_at: at } },
+      extra: {
+        ...(adoptedLabels(p.issue.labels).length > 0 ? { labels: adoptedLabels(p.issue.labels) } : {}),
+        ...(adoptedMilestone(p.issue.milestone) === null ? {} : { milestone: p.issue.milestone }),
+        github: { issue: n, repo: a.repo, synced_at: at },
+      },
     },
     body,
   )

@@ -17,7 +17,7 @@ import { atomicWrite, linkOnPath } from '../../store/fsio.js'
 
 declare const __DACLI_VERSION__: string
 
-const FORMAT = 1
+const FORMAT = 2
 const RELEASE = typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'
 
 /** The cache file of `repo` (`owner/name` as GitHub spells them), or null for a name that is not one. */
@@ -43,7 +43,8 @@ const isIssue = (v: unknown): v is Issue => {
     (i.state === 'open' || i.state === 'closed') &&
     Array.isArray(i.labels) &&
     i.labels.every((l) => typeof l === 'string') &&
-    (i.author === null || typeof i.author === 'string')
+    (i.author === null || typeof i.author === 'string') &&
+    (i.milestone === null || typeof i.milestone === 'string')
   )
 }
 

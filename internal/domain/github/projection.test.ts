@@ -9,6 +9,8 @@ const task = (id: string, over: Partial<ProjectedTask> = {}): ProjectedTask => (
   status: 'open',
   priority: null,
   so_that: null,
+  labels: [],
+  milestone: null,
   acceptance: [],
   github: null,
   ...over,
@@ -18,6 +20,7 @@ const issue = (number: number, over: Partial<IssueState> = {}): IssueState => ({
   title: `Issue ${number}`,
   body: '',
   state: 'open',
+  milestone: null,
   labels: [],
   ...over,
 })

@@ -17,6 +17,10 @@
 // what its state says (open → `status:open`, closed → `status:done`), and a task
 // with no priority leaves the issue's `priority:` labels alone — so the first
 // push after adopting issues rewrites none of them unless a task moved on.
+//
+// A task's own labels (`labels:`) are added to its issue's, and its milestone (`milestone:`) becomes the issue's; a
+// label taken off a task is not taken off the issue (dacli cannot tell it from one a person put there), and a task
+// without a milestone leaves the issue's alone.
 
 import { cmd } from '../../base/commands.js'
 import { sameRepo } from './adoptplan.js'
@@ -29,6 +33,8 @@ export interface ProjectedTask {
   status: string
   priority: string | null
   so_that: string | null
+  labels: readonly string[]
+  milestone: string | null
   acceptance: readonly { text: string; checked: boolean }[]
   github: { issue: number | null; repo: string | null } | null
 }
@@ -39,9 +45,10 @@ export interface IssueState {
   body: string
   state: 'open' | 'closed'
   labels: readonly string[]
+  milestone: string | null
 }
 
-export type Field = 'title' | 'body' | 'labels' | 'state'
+export type Field = 'title' | 'body' | 'labels' | 'state' | 'milestone'
 export type Action = 'create' | 'update' | 'close' | 'unchanged'
 
 export interface Step<T extends ProjectedTask, I extends IssueState> {
@@ -52,7 +59,7 @@ export interface Step<T extends ProjectedTask, I extends IssueState> {
   adopted: boolean
   /** The task's `github:` block must be written even when GitHub needs no change. */
   remap: boolean
-  desired: { title: string; body: string; labels: string[]; state: 'open' | 'closed' }
+  desired: { title: string; body: string; labels: string[]; state: 'open' | 'closed'; milestone: string | null }
   changes: Field[]
 }
 
@@ -91,7 +98,7 @@ export function issueBody(t: ProjectedTask, wsId: string): string {
 }
 
 function managedLabels(t: ProjectedTask): string[] {
-  return [`status:${t.status}`, ...(t.priority === null ? [] : [`priority:${t.priority}`])]
+  return [`status:${t.status}`, ...(t.priority === null ? [] : [`priority:${t.priority}`]), ...t.labels]
 }
 
 /** The labels an issue ends with: its own, with the status (and, when the task has one, the priority) replaced. */
@@ -157,6 +164,7 @@ export function project<T extends ProjectedTask, I extends IssueState>(
       body: owns || issue === null ? issueBody(t, wsId) : issue.body,
       labels: labelsFor(t, issue),
       state: (t.status === 'done' ? 'closed' : 'open') as 'open' | 'closed',
+      milestone: t.milestone ?? issue?.milestone ?? null,
     }
     const changes: Field[] = []
     let action: Action = 'create'
@@ -165,6 +173,7 @@ export function project<T extends ProjectedTask, I extends IssueState>(
       if (owns && normBody(issue.body) !== normBody(desired.body)) changes.push('body')
       if (!sameList(effectiveLabels(issue), desired.labels)) changes.push('labels')
       if (issue.state !== desired.state) changes.push('state')
+      if ((issue.milestone ?? null) !== desired.milestone) changes.push('milestone')
       action =
         changes.length === 0
           ? 'unchanged'

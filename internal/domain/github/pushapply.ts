@@ -52,7 +52,11 @@ export async function runPush(r: PushRun, tasks: Window, issues?: readonly Issue
   const progress = startProgress(r.ctx, r.p.session, r.repo, plan.steps.filter(busy).length)
   try {
     const { store } = r.p
-    const done = await applyPush({ store, client, actor: r.actor, repo: r.repo, wsId: r.wsId, progress }, plan)
+    const milestones = new MilestoneBook(client, r.repo)
+    const done = await applyPush(
+      { store, client, actor: r.actor, repo: r.repo, wsId: r.wsId, progress, milestones },
+      plan,
+    )
     return { plan, results: done.results, stopped: done.stopped, client }
   } finally {
     progress.end()
@@ -66,6 +70,32 @@ export interface PushApply {
   repo: string
   wsId: string
   progress: PushProgress
+  milestones: MilestoneBook
+}
+
+/** The repository's milestones by title, listed once per push; a missing one is created when first needed. */
+export class MilestoneBook {
+  private byTitle: Promise<Map<string, number>> | null = null
+  constructor(
+    private readonly client: GitHubClient,
+    private readonly repo: string,
+  ) {}
+
+  async numberOf(title: string, tally: Tally): Promise<number> {
+    this.byTitle ??= this.client
+      .listMilestones(this.repo)
+      .then((list) => new Map(list.map((m) => [m.title, m.number])))
+      .catch((e: unknown) => {
+        this.byTitle = null
+        throw e
+      })
+    const map = await this.byTitle
+    const known = map.get(title)
+    if (known !== undefined) return known
+    const made = await this.client.createMilestone(this.repo, title, { tally })
+    map.set(made.title, made.number)
+    return made.number
+  }
 }
 
 /** Consecutive items failed by GitHub (5xx, timeouts) after which the push is taken for an outage. */
@@ -137,9 +167,15 @@ async function applyPush(a: PushApply, plan: PushPlan): Promise<{ results: StepR
 
 async function perform(a: PushApply, s: Step, tally: Tally): Promise<{ outcome: PushOutcome; issue: number }> {
   if (s.action === 'create') {
+    const milestone = s.desired.milestone === null ? undefined : await a.milestones.numberOf(s.desired.milestone, tally)
     const { issue, adopted } = await a.client.createIssue(
       a.repo,
-      { title: s.desired.title, body: s.desired.body, labels: s.desired.labels },
+      {
+        title: s.desired.title,
+        body: s.desired.body,
+        labels: s.desired.labels,
+        ...(milestone === undefined ? {} : { milestone }),
+      },
       { marker: markerOf(s.task.id as string, a.wsId), tally },
     )
     const n = issue.number
@@ -153,7 +189,11 @@ async function perform(a: PushApply, s: Step, tally: Tally): Promise<{ outcome: 
   const n = (s.issue as { number: number }).number
   if (s.changes.length > 0) {
     const fields: IssueWrite = {}
-    for (const c of s.changes) Object.assign(fields, { [c]: s.desired[c] })
+    for (const c of s.changes) {
+      if (c !== 'milestone') Object.assign(fields, { [c]: s.desired[c] })
+      else
+        fields.milestone = s.desired.milestone === null ? null : await a.milestones.numberOf(s.desired.milestone, tally)
+    }
     await a.client.updateIssue(a.repo, n, fields, { tally })
     await after(n, 'writing the mapping into the task', () => writeBack(a, s, n, s.remap))
   } else {

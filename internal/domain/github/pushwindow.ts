@@ -10,7 +10,7 @@ import type { TaskRecord } from '../../format/model.js'
 import { fileRefOf, type Store } from '../../store/store.js'
 import type { TaskFileRef } from '../../store/taskindex.js'
 import type { PlannedIssue } from './adoption.js'
-import { taskTitle } from './adoption.js'
+import { adoptedLabels, adoptedMilestone, taskTitle } from './adoption.js'
 import { type Step as EngineStep, type ProjectedTask, type Projection, project } from './projection.js'
 
 export interface OutTask extends ProjectedTask {
@@ -42,6 +42,8 @@ function recordView(t: TaskRecord): OutTask {
     status: t.status,
     priority: t.priority,
     so_that: t.so_that,
+    labels: t.labels,
+    milestone: t.milestone,
     acceptance: t.acceptance.map((a) => ({ text: a.text, checked: a.checked })),
     github: t.github === null ? null : { issue: t.github.issue, repo: t.github.repo },
     file: null,
@@ -117,6 +119,8 @@ export function afterAdoption(
         status: 'open',
         priority: null,
         so_that: null,
+        labels: adoptedLabels(p.issue.labels),
+        milestone: adoptedMilestone(p.issue.milestone),
         acceptance: p.acceptance.criteria.map((text) => ({ text, checked: false })),
         github: { issue: p.issue.number, repo },
         file: null,

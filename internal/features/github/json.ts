@@ -43,6 +43,8 @@ export const PlanItem = z.strictObject({
     .string()
     .nullable()
     .describe('why: "exact title match", "possible duplicate", "title already mapped", "dacli marker", "closed issue"'),
+  labels: z.array(z.string()).describe('the labels a created task would take (the issue’s, without status:/priority:)'),
+  milestone: z.string().nullable().describe('the milestone a created task would take'),
   acceptance: z.array(z.string()).optional().describe('criteria the task would get (only with --include-acceptance)'),
   acceptance_ambiguities: z
     .array(z.string())
@@ -109,8 +111,9 @@ export const PushItem = z.strictObject({
   issue_number: z.number().int().nullable().describe('null when the issue does not exist yet'),
   adopted: z.boolean().describe('the issue was found by its marker, not through the task’s github block'),
   state: z.enum(['open', 'closed']).describe('the state the issue ends in'),
-  labels: z.array(z.string()).describe('the labels the issue ends with'),
-  changes: z.array(z.string()).describe('what an update changes: title, body, labels, state'),
+  labels: z.array(z.string()).describe('the labels the issue ends with (the task’s labels: added)'),
+  milestone: z.string().nullable().describe('the milestone the issue ends in (created on GitHub when missing)'),
+  changes: z.array(z.string()).describe('what an update changes: title, body, labels, state, milestone'),
 })
 
 const PushCounts = z.strictObject({

@@ -2,7 +2,7 @@
 // bounded page ordered by issue number, spread over the five category arrays) and github-pull-result/v1 (what
 // applying it did).
 
-import type { Adopted, PlannedIssue } from '../../domain/github/adoption.js'
+import { type Adopted, adoptedLabels, adoptedMilestone, type PlannedIssue } from '../../domain/github/adoption.js'
 import { pageOf } from '../../domain/github/paging.js'
 import type { TaskSummary } from '../../format/model.js'
 import type { AdoptionPlanDocT, PlanItemT, PullResultDocT } from './json.js'
@@ -19,6 +19,8 @@ function planItem(p: PlannedIssue, includeAcceptance: boolean): PlanItemT {
     task_id: p.taskId,
     score: p.score,
     reason: p.reason,
+    labels: p.outcome === 'create' ? adoptedLabels(p.issue.labels) : [],
+    milestone: p.outcome === 'create' ? adoptedMilestone(p.issue.milestone) : null,
   }
   // Only a created task gets criteria; a link never imports them.
   if (includeAcceptance && p.outcome === 'create') {

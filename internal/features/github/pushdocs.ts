@@ -18,6 +18,7 @@ function itemOf(s: Step, issueNumber: number | null = s.issue?.number ?? null): 
     adopted: s.adopted,
     state: s.desired.state,
     labels: s.desired.labels,
+    milestone: s.desired.milestone,
     changes: s.changes,
   }
 }
