@@ -24,6 +24,7 @@ import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as risk } from '../features/risk/json.js'
 import { documents as task } from '../features/task/json.js'
+import { documents as trust } from '../features/trust/json.js'
 import { documents as watch } from '../features/watch/json.js'
 import { documents as worktree } from '../features/worktree/json.js'
 
@@ -51,6 +52,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...record,
   ...watch,
   ...board,
+  ...trust,
 }
 
 const BASE = 'https://dacli.dev/schemas/'

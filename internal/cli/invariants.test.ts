@@ -113,6 +113,9 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'agent list': { argv: ['agent', 'list', '--all'] },
   'agent show': { argv: ['agent', 'show', 'a-root'] },
   'agent retire': { argv: ['agent', 'retire', 'AGENT_RW', '--release'] },
+  'trust show': { argv: ['trust', 'show'] },
+  'milestone list': { argv: ['milestone', 'list', '--project', 'alpha'] },
+  'trust accept': { argv: ['trust', 'accept'] },
   // Against the fake GitHub started below; alpha is linked to acme/widgets in beforeAll.
   'github doctor': { argv: ['github', 'doctor', 'alpha'] },
   'github link': { argv: ['github', 'link', 'alpha', '--repo', 'acme/widgets'] },

@@ -2,6 +2,7 @@
 // invoke() the bin uses with a fresh buffered IO (nothing reaches the protocol
 // stream), and map the outcome to an MCP result. Never throws.
 
+import { RefusedError } from '../base/errors.js'
 import { main } from '../cli/main.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { matchCommand } from '../clikit/dispatch.js'
@@ -83,6 +84,16 @@ export async function callTool(
       const path = matchCommand(rt.table, argv)?.command.path
       if (path === 'mcp serve' || path === 'board') {
         throw usage(`${path} cannot run through the cli tool: it serves until interrupted`, { tool: name })
+      }
+      if (path === 'trust accept') {
+        // The trust anchor is a person's decision at a terminal, never an agent's (SECURITY.md).
+        throw new RefusedError(
+          'trust-root-only',
+          'trust accept changes the trust anchor: run it yourself in a terminal',
+          {
+            details: { tool: name },
+          },
+        )
       }
       // A leading --json is a global switch to main(); appended, it could land after a `--` and become a value.
       return await run(rt, (r) => main(['--json', ...argv], r))

@@ -81,9 +81,25 @@ export function cleanupTempDirs(): void {
   for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
 }
 
+let configHome: string | null = null
+
+/**
+ * The user configuration directory runs get (XDG_CONFIG_HOME): one per test file, so the trust anchors
+ * `init` pins there never reach the real ~/.config.
+ */
+export function testConfigHome(): string {
+  if (configHome === null || !fs.existsSync(configHome)) configHome = tempDir('dacli-config-')
+  return configHome
+}
+
 /** Base environment for a run: no DACLI_AGENT leaking from the outer shell, no color. */
 export function baseEnv(): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...gitEnv }
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: '1',
+    ...gitEnv,
+    XDG_CONFIG_HOME: testConfigHome(),
+  }
   delete env.DACLI_AGENT
   delete env.DACLI_SKILL_REQUIREMENTS
   return env

@@ -21,8 +21,7 @@ import { type EventRecord, isOpenQuestion, listEvents, withEvent } from '../../s
 import type { Store, TaskEdit } from '../../store/store.js'
 import { type Arbitration, arbitrationOf } from '../claims/arbiter.js'
 import { dropOnClose, dropOnRelease, open, remoteForClaim, takeOnRemote } from '../claims/arbitrate.js'
-import { type AgentFile, scanAgents } from '../identity/identity.js'
-import { rootPublicKeys } from '../identity/signing.js'
+import { type AgentFile, rootKeysOf, scanAgents } from '../identity/identity.js'
 import { eventProblem } from '../identity/trust.js'
 import { addNote, listNotes, SEVERITIES } from '../notes/notes.js'
 import { findCycle } from '../plan/cycle.js'
@@ -94,7 +93,7 @@ export async function syncEvents(store: Store, who: Identity): Promise<SyncResul
   }
   const waiting = events.filter((x) => x.state === 'pending' && x.event_kind !== 'question')
   const { agents } = waiting.length === 0 ? { agents: [] } : await scanAgents(store.dir, store.root)
-  const rootKeys = waiting.length === 0 ? [] : rootPublicKeys(store.dir)
+  const rootKeys = waiting.length === 0 ? { trusted: [], published: [] } : rootKeysOf(store, agents)
   const applying: Applying = { who, agents, arbitration: arbitrationOf(store, store.env, {}) }
   for (const e of waiting) {
     // Only an event its author provably wrote is applied; a forged one is refused and reported.

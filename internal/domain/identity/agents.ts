@@ -13,9 +13,10 @@ import { assertNoLinks, atomicWrite, readText } from '../../store/fsio.js'
 import { fileRefOf, type Store } from '../../store/store.js'
 import type { Arbitration } from '../claims/arbiter.js'
 import { dropOnRelease } from '../claims/arbitrate.js'
+import { rememberRetired } from './anchor.js'
 import { type AgentFile, hashToken, listAgentFiles, readAgentFile, signerOf } from './identity.js'
 import { agentSigner } from './signing.js'
-import { agentContent } from './trust.js'
+import { retirementContent, spawnContent } from './trust.js'
 
 export type { AgentFile }
 
@@ -69,7 +70,7 @@ export async function spawnAgent(
       created,
       created_by: parent.id,
     }
-    const signature = (await signerOf(store)).sign(agentContent(child))
+    const signature = (await signerOf(store)).sign(spawnContent(child))
     const lines = [
       '---',
       `id: ${id}`,
@@ -179,14 +180,23 @@ export async function retireAgent(
   }
   if (agent.retired) return { agent, changed: released.length > 0, retiredNow: false, released }
   const file = path.join(store.dir, 'agents', `${id}.md`)
+  // The retirer signs the retirement (trust.ts): an edit of `retired` back to false is then known for one.
+  const retiredAt = stamp(store.now())
+  const retirement = (await signerOf(store)).sign(
+    retirementContent({ ...agent, retired_by: caller.id, retired_at: retiredAt }),
+  )
   await store.withLock(`agent-${id}`, async () => {
     const { parseObject, renderEdited } = await import('../../format/frontmatter.js')
     assertNoLinks(file, store.dir)
     const parsed = parseObject(readText(file))
     const doc = parsed.doc.clone()
     doc.set('retired', true)
+    doc.set('retired_by', caller.id)
+    doc.set('retired_at', retiredAt)
+    doc.set('retired_signature', retirement)
     atomicWrite(store.system, file, renderEdited(parsed, doc, parsed.split.body))
   })
+  rememberRetired(store, id)
   store.journal({ kind: 'agent.retired', ref: id, id, project: null, actor: caller.id, summary: 'retired' })
   return { agent: { ...agent, retired: true }, changed: true, retiredNow: true, released }
 }

@@ -6,14 +6,15 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
-import { RefusedError } from '../../base/errors.js'
+import { FailureError, RefusedError } from '../../base/errors.js'
 import { parseData } from '../../format/flat.js'
 import { isId } from '../../format/ids.js'
 import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError, ROOT_ID } from '../../format/model.js'
 import { isTempName, LinkError, linkOnPath, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
-import { agentSigner, isPublicKey, rootPublicKeys, rootSigner, type Signer } from './signing.js'
-import { trustOf } from './trust.js'
+import { publishedRootKeys, rememberedRetired, rememberRetired, rootKeyFile, trustedRootKeys } from './anchor.js'
+import { agentSigner, isPublicKey, rootSigner, type Signer } from './signing.js'
+import { type RootKeys, signedRetirements, trustOf } from './trust.js'
 
 export const hashToken = (token: string): string => `sha256:${createHash('sha256').update(token, 'utf8').digest('hex')}`
 
@@ -28,6 +29,10 @@ export interface AgentFile {
   /** The parent's signature over the identity (trust.ts, agentContent). */
   signature: string | null
   retired: boolean
+  /** Who retired it, when, and their signature over the retirement (trust.ts, retirementContent); null before. */
+  retired_by: string | null
+  retired_at: string | null
+  retired_signature: string | null
   created: string | null
   created_by: string | null
   path: string
@@ -99,6 +104,9 @@ function agentOf(d: Record<string, unknown>, rel: string): AgentFile {
     public_key: opt('public_key', isPublicKey, 'ed25519:<key>') as string | null,
     signature: opt('signature', (v) => typeof v === 'string', 'ed25519:<signature>') as string | null,
     retired: opt('retired', (v) => typeof v === 'boolean', 'true or false') === true,
+    retired_by: opt('retired_by', (v) => isId('agent', v), 'an agent id') as string | null,
+    retired_at: opt('retired_at', (v) => typeof v === 'string', 'a time stamp') as string | null,
+    retired_signature: opt('retired_signature', (v) => typeof v === 'string', 'ed25519:<signature>') as string | null,
     created: typeof d.created === 'string' ? d.created : null,
     created_by: typeof d.created_by === 'string' ? d.created_by : null,
     path: rel,
@@ -150,12 +158,9 @@ export async function listAgentFiles(dir: string, root: string): Promise<AgentFi
  * tampered with, its token hash its own) and whose every ancestor is sound and not retired: retiring an
  * identity retires the effect of its whole subtree. Called on every command, and on every MCP tool call.
  */
-export async function resolveIdentity(
-  env: Readonly<Record<string, string | undefined>>,
-  dir: string,
-  root: string,
-): Promise<Identity> {
-  const token = env.DACLI_AGENT
+export async function resolveIdentity(store: Store): Promise<Identity> {
+  const { dir, root } = store
+  const token = store.env.DACLI_AGENT
   if (token === undefined) {
     return { id: ROOT_ID, grant: 'rw', role: 'root', parent: null }
   }
@@ -175,7 +180,7 @@ export async function resolveIdentity(
     })
   }
   const match = matches[0] as AgentFile
-  const verdict = trustOf(agents, match.id, rootPublicKeys(dir))
+  const verdict = trustOf(agents, match.id, rootKeysOf(store, agents))
   if (verdict.retired !== null) {
     const self = verdict.retired === match.id
     throw new RefusedError(
@@ -192,7 +197,11 @@ export async function resolveIdentity(
   if (verdict.problem !== null) {
     throw new RefusedError('identity', `the token in DACLI_AGENT cannot be trusted: ${verdict.problem}`, {
       details: { agent: match.id },
-      next: [cmd('doctor (it names the tampered agent file)'), 'ask a live parent identity for a new token'],
+      next: [
+        cmd('doctor (it names the tampered agent file)'),
+        cmd('trust show (the root keys this clone trusts)'),
+        'ask a live parent identity for a new token',
+      ],
     })
   }
   if (match.public_key !== agentSigner(token.trim()).publicKey) {
@@ -210,15 +219,42 @@ export async function resolveIdentity(
 
 /** The identity this invocation acts as (resolved once per store). */
 export function identityOf(store: Store): Promise<Identity> {
-  return store.once('identity', () => resolveIdentity(store.env, store.dir, store.root))
+  return store.once('identity', () => resolveIdentity(store))
 }
 
-/** Ids of identities with a read-only grant (read once per store). */
+/**
+ * The root keys verdicts use (the anchor's and every published one) and the retirements this clone
+ * remembers; a retirement found signed and not yet remembered is remembered now (anchor.ts).
+ */
+export function rootKeysOf(store: Store, agents: readonly AgentFile[]): RootKeys {
+  const keys: RootKeys = {
+    trusted: trustedRootKeys(store),
+    published: publishedRootKeys(store.dir).flatMap((k) => (k.key === null ? [] : [k.key])),
+    retired: rememberedRetired(store),
+  }
+  for (const id of signedRetirements(agents, keys)) {
+    if (!keys.retired?.has(id)) rememberRetired(store, id)
+  }
+  return { ...keys, retired: rememberedRetired(store) }
+}
+
+/**
+ * Ids of identities with a read-only grant, trusted ones only (read once per store): a grant lowered by an
+ * edit must not hand its owner's tasks to any rw identity.
+ */
 export function readOnlyIdentities(store: Store): Promise<Set<string>> {
   return store.once('read-only-identities', async () => {
     const all = await listAgentFiles(store.dir, store.root)
-    return new Set(all.filter((a) => a.grant === 'ro').map((a) => a.id))
+    const keys = rootKeysOf(store, all)
+    return new Set(all.filter((a) => a.grant === 'ro' && trustOf(all, a.id, keys).problem === null).map((a) => a.id))
   })
+}
+
+/** Ids of retired identities whose retirement is signed or remembered (a retired owner's claim may be taken over). */
+export async function retiredIdentities(store: Store): Promise<Set<string>> {
+  const all = await listAgentFiles(store.dir, store.root)
+  const keys = rootKeysOf(store, all)
+  return new Set([...signedRetirements(all, keys), ...(keys.retired ?? [])])
 }
 
 /**
@@ -229,10 +265,12 @@ export function signerOf(store: Store): Promise<Signer> {
   return store.once('signer', async () => {
     const who = await identityOf(store)
     if (who.id !== ROOT_ID) return agentSigner((store.env.DACLI_AGENT ?? '').trim())
-    const keyFile =
-      store.git === null
-        ? path.join(store.dir, 'cache', 'root-key')
-        : path.join(store.git.commonDir, 'dacli', 'root-key')
+    const keyFile = rootKeyFile(store)
+    if (keyFile === null) {
+      throw new FailureError('no place outside the work tree for the root key: set HOME or XDG_CONFIG_HOME', {
+        next: ['set HOME (or XDG_CONFIG_HOME) and run again'],
+      })
+    }
     return rootSigner(store.system, store.dir, keyFile)
   })
 }

@@ -25,7 +25,7 @@ import * as path from 'node:path'
 import { canonicalJSON } from '../../base/canonical.js'
 import { FailureError } from '../../base/errors.js'
 import type { Proc } from '../../base/system.js'
-import { atomicWrite, linkOnPath, mkdirNoLinks } from '../../store/fsio.js'
+import { atomicWrite, mkdirNoLinks } from '../../store/fsio.js'
 
 /** PKCS#8 and SPKI DER headers of an Ed25519 key; the raw 32 bytes follow. */
 const PKCS8 = Buffer.from('302e020100300506032b657004220420', 'hex')
@@ -39,11 +39,18 @@ export interface Signer {
   sign(content: unknown): string
 }
 
+const privateKeyOf = (seed: Buffer) =>
+  createPrivateKey({ key: Buffer.concat([PKCS8, seed]), format: 'der', type: 'pkcs8' })
+const publicOf = (key: KeyObject) =>
+  `${PREFIX}${createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(SPKI.length).toString('base64url')}`
+
+/** The public key (`ed25519:…`) of a 32-byte private seed. */
+export const publicKeyOfSeed = (seed: Buffer): string => publicOf(privateKeyOf(seed))
+
 function signerOf(seed: Buffer): Signer {
-  const key = createPrivateKey({ key: Buffer.concat([PKCS8, seed]), format: 'der', type: 'pkcs8' })
-  const raw = createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(SPKI.length)
+  const key = privateKeyOf(seed)
   return {
-    publicKey: `${PREFIX}${raw.toString('base64url')}`,
+    publicKey: publicOf(key),
     sign: (content) => `${PREFIX}${sign(null, Buffer.from(canonicalJSON(content)), key).toString('base64url')}`,
   }
 }
@@ -100,32 +107,10 @@ export const isPublicKey = (v: unknown): v is string => typeof v === 'string' &&
 // ------------------------------------------------------------------ the root key
 
 /** The folder holding the root identity's published public keys. */
-const rootKeysDir = (dacliDir: string) => path.join(dacliDir, 'agents', 'a-root.keys')
+export const rootKeysDir = (dacliDir: string) => path.join(dacliDir, 'agents', 'a-root.keys')
 
-const fingerprint = (publicKey: string) => createHash('sha256').update(publicKey).digest('hex').slice(0, 16)
-
-/** The root identity's public keys (one per clone that ever signed as root). */
-export function rootPublicKeys(dacliDir: string): string[] {
-  const dir = rootKeysDir(dacliDir)
-  if (linkOnPath(dir, dacliDir) !== null) return []
-  let names: string[]
-  try {
-    names = fs.readdirSync(dir)
-  } catch {
-    return []
-  }
-  const out: string[] = []
-  for (const n of names.sort()) {
-    if (!n.endsWith('.pub') || n.startsWith('.')) continue
-    try {
-      const text = fs.readFileSync(path.join(dir, n), 'utf8').trim()
-      if (isPublicKey(text) && `${fingerprint(text)}.pub` === n) out.push(text)
-    } catch {
-      // unreadable: not a key (doctor reports the file through its walk)
-    }
-  }
-  return out
-}
+/** A key's short fingerprint, the name of its file under `a-root.keys/` (the first 16 hex digits of its SHA-256). */
+export const shortFingerprint = (publicKey: string) => createHash('sha256').update(publicKey).digest('hex').slice(0, 16)
 
 /**
  * This clone's root signer: the key in `keyFile` (created on first need, mode 0600), its public key
@@ -153,7 +138,7 @@ export function rootSigner(sys: Proc, dacliDir: string, keyFile: string): Signer
     }
   }
   const signer = signerOf(seed)
-  const pub = path.join(rootKeysDir(dacliDir), `${fingerprint(signer.publicKey)}.pub`)
+  const pub = path.join(rootKeysDir(dacliDir), `${shortFingerprint(signer.publicKey)}.pub`)
   if (!fs.existsSync(pub)) {
     try {
       atomicWrite(sys, pub, `${signer.publicKey}\n`, { exclusive: true })

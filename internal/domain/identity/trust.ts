@@ -5,7 +5,14 @@
 // key otherwise) over its id, parent, grant, role, token hash and public key — so a raised grant or a
 // swapped token shows — has a grant no higher than its parent's, shares its token hash with no other
 // file, and no ancestor is retired (retiring an identity retires its subtree's effect).
+//
+// The chain ends at a root key, and only root keys this clone's anchor vouches for count (anchor.ts): an
+// identity signed by a key planted under `a-root.keys/` is `untrusted-key`. New identities are signed over
+// `retired: false` too, and a retirement carries the retirer's own signature (`retired_signature`); a
+// retirement this clone has verified is remembered outside the work tree, so editing `retired: false` back
+// into the file (even restoring its earlier, validly signed bytes) is `tampered-identity` and never revives it.
 
+import { cmd } from '../../base/commands.js'
 import { type EventRecord, eventContent } from '../../store/events.js'
 import type { AgentFile } from './identity.js'
 import { verifySignature } from './signing.js'
@@ -15,13 +22,17 @@ const ROOT = 'a-root'
 export interface AgentProblem {
   agent: string
   path: string
-  /** `tampered-agent`, `unsigned-agent` or `duplicate-token-hash`. */
+  /** `tampered-agent`, `tampered-identity`, `untrusted-key`, `unsigned-agent` or `duplicate-token-hash`. */
   code: string
+  /** The field of the file at fault (`signature`, `retired`, `grant`, `token_hash`, `parent`). */
+  field: string
   message: string
 }
 
-/** What the parent's signature covers. */
-export function agentContent(a: Omit<AgentFile, 'retired' | 'path' | 'signature'>): Record<string, unknown> {
+type Signed = Omit<AgentFile, 'retired' | 'path' | 'signature' | 'retired_by' | 'retired_at' | 'retired_signature'>
+
+/** What a parent's signature covered in dacli 0.1.0 (kept to verify the identities it spawned). */
+export function agentContent(a: Signed): Record<string, unknown> {
   return {
     id: a.id,
     kind: 'agent',
@@ -35,81 +46,170 @@ export function agentContent(a: Omit<AgentFile, 'retired' | 'path' | 'signature'
   }
 }
 
+/** What a parent's signature covers: every field of the identity, `retired: false` included. */
+export function spawnContent(a: Signed): Record<string, unknown> {
+  return { ...agentContent(a), retired: false }
+}
+
+/** What a retirement's signature covers: the identity retired, by whom and when. */
+export function retirementContent(
+  a: Pick<AgentFile, 'id' | 'public_key' | 'token_hash' | 'retired_by' | 'retired_at'>,
+): Record<string, unknown> {
+  return {
+    id: a.id,
+    kind: 'agent-retirement',
+    public_key: a.public_key,
+    token_hash: a.token_hash,
+    retired: true,
+    retired_by: a.retired_by,
+    retired_at: a.retired_at,
+  }
+}
+
+/** The root keys a verdict may use: those the anchor vouches for, and every published one (to say which is which). */
+export interface RootKeys {
+  trusted: readonly string[]
+  published: readonly string[]
+  /** Identities this clone has seen retired by a valid signature. */
+  retired?: ReadonlySet<string>
+}
+
 interface Context {
   byId: Map<string, AgentFile>
   byHash: Map<string, AgentFile[]>
-  rootKeys: readonly string[]
+  keys: RootKeys
 }
 
-function contextOf(agents: readonly AgentFile[], rootKeys: readonly string[]): Context {
+function contextOf(agents: readonly AgentFile[], keys: RootKeys): Context {
   const byId = new Map<string, AgentFile>()
   const byHash = new Map<string, AgentFile[]>()
   for (const a of agents) {
     byId.set(a.id, a)
     if (a.token_hash !== null) byHash.set(a.token_hash, [...(byHash.get(a.token_hash) ?? []), a])
   }
-  return { byId, byHash, rootKeys }
+  return { byId, byHash, keys }
 }
 
-/** The public keys that may sign for identity `id` (root's published keys, or the agent's own). */
-function keysOf(agents: ReadonlyMap<string, AgentFile>, rootKeys: readonly string[], id: string): string[] {
-  if (id === ROOT) return [...rootKeys]
-  const k = agents.get(id)?.public_key
+/** The public keys that may sign for identity `id` (root's anchored keys, or the agent's own). */
+function keysOf(ctx: Context, id: string): string[] {
+  if (id === ROOT) return [...ctx.keys.trusted]
+  const k = ctx.byId.get(id)?.public_key
   return k ? [k] : []
+}
+
+const signedBy = (a: AgentFile, keys: readonly string[]) =>
+  verifySignature(spawnContent(a), a.signature, keys) || verifySignature(agentContent(a), a.signature, keys)
+
+/** Is `a`'s retirement signed by an identity that may retire it (itself, an ancestor, root), with a sound key? */
+function retirementSigned(a: AgentFile, ctx: Context): boolean {
+  if (!a.retired || a.retired_by === null || a.retired_signature === null) return false
+  const by = a.retired_by
+  let cur: string | null = a.id
+  const line = new Set<string>()
+  while (cur !== null && !line.has(cur)) {
+    line.add(cur)
+    cur = ctx.byId.get(cur)?.parent ?? null
+  }
+  if (!line.has(by) && by !== ROOT) return false
+  return verifySignature(retirementContent(a), a.retired_signature, keysOf(ctx, by))
 }
 
 function problemsOf(a: AgentFile, ctx: Context): AgentProblem[] {
   const out: AgentProblem[] = []
-  const add = (code: string, message: string) => out.push({ agent: a.id, path: a.path, code, message })
+  const add = (code: string, field: string, message: string) =>
+    out.push({ agent: a.id, path: a.path, code, field, message })
   if (a.id === ROOT) {
-    if (a.token_hash !== null) add('tampered-agent', 'has a token hash; the root identity never has a token')
-    if (a.parent !== null) add('tampered-agent', 'has a parent; the root identity has none')
+    if (a.token_hash !== null)
+      add('tampered-agent', 'token_hash', 'has a token hash; the root identity never has a token')
+    if (a.parent !== null) add('tampered-agent', 'parent', 'has a parent; the root identity has none')
     return out
   }
   const twins = ctx.byHash.get(a.token_hash ?? '') ?? []
   if (twins.length > 1) {
     const others = twins.filter((t) => t !== a).map((t) => t.id)
-    add('duplicate-token-hash', `shares its token hash with ${others.join(', ')}; one token cannot be two identities`)
+    add(
+      'duplicate-token-hash',
+      'token_hash',
+      `shares its token hash with ${others.join(', ')}; one token cannot be two identities`,
+    )
   }
   const parent = a.parent === null ? undefined : ctx.byId.get(a.parent)
   if (parent === undefined) {
-    add('tampered-agent', a.parent === null ? 'has no parent' : `names a parent, ${a.parent}, that does not exist`)
+    add(
+      'tampered-agent',
+      'parent',
+      a.parent === null ? 'has no parent' : `names a parent, ${a.parent}, that does not exist`,
+    )
     return out
   }
   if (a.grant === 'rw' && parent.grant !== 'rw') {
     add(
       'tampered-agent',
+      'grant',
       `has grant rw above its parent ${parent.id}'s ro (a child's grant never exceeds its parent's)`,
     )
   }
   if (a.signature === null || a.public_key === null) {
-    add('unsigned-agent', 'carries no signature from its parent (spawned by dacli 0.1.0, or the signature was removed)')
-  } else if (!verifySignature(agentContent(a), a.signature, keysOf(ctx.byId, ctx.rootKeys, parent.id))) {
     add(
-      'tampered-agent',
-      `is not signed by its parent ${parent.id} as it stands (its grant, role, token hash, public key or parent was edited)`,
+      'unsigned-agent',
+      'signature',
+      'carries no signature from its parent (spawned by dacli 0.1.0, or the signature was removed)',
+    )
+  } else if (!signedBy(a, keysOf(ctx, parent.id))) {
+    if (parent.id === ROOT && signedBy(a, ctx.keys.published)) {
+      add(
+        'untrusted-key',
+        'signature',
+        "is signed by a root key this clone's trust anchor does not vouch for (a key published under agents/a-root.keys/ by another clone, or planted there)",
+      )
+    } else {
+      add(
+        'tampered-agent',
+        'signature',
+        `is not signed by its parent ${parent.id} as it stands (its grant, role, token hash, public key or parent was edited)`,
+      )
+    }
+  }
+  if (!a.retired && ctx.keys.retired?.has(a.id) === true) {
+    add(
+      'tampered-identity',
+      'retired',
+      'says retired: false, but this clone has seen it retired under a valid signature; an edit cannot revive an identity',
+    )
+  }
+  if (a.retired && !retirementSigned(a, ctx) && (a.retired_by !== null || a.retired_signature !== null)) {
+    add(
+      'tampered-identity',
+      'retired_signature',
+      "carries a retirement whose signature is not its retirer's as it stands; it stays retired, but is not known to be",
     )
   }
   return out
 }
 
 /** Problems of every agent file taken with the others (doctor). */
-export function agentProblems(agents: readonly AgentFile[], rootKeys: readonly string[]): AgentProblem[] {
-  const ctx = contextOf(agents, rootKeys)
+export function agentProblems(agents: readonly AgentFile[], keys: RootKeys): AgentProblem[] {
+  const ctx = contextOf(agents, keys)
   return agents.flatMap((a) => problemsOf(a, ctx))
+}
+
+/** Ids of the identities whose retirement is signed by one who may retire them (a retired owner's claims are free). */
+export function signedRetirements(agents: readonly AgentFile[], keys: RootKeys): Set<string> {
+  const ctx = contextOf(agents, keys)
+  return new Set(agents.filter((a) => retirementSigned(a, ctx)).map((a) => a.id))
 }
 
 /**
  * The verdict on identity `id`: the first retired identity on its lineage (itself first), and the first
  * problem on it (its own, an ancestor's, a cycle), each null when there is none. Only the lineage's
- * signatures are checked.
+ * signatures are checked. An identity this clone remembers as retired is retired whatever its file says.
  */
 export function trustOf(
   agents: readonly AgentFile[],
   id: string,
-  rootKeys: readonly string[],
+  keys: RootKeys,
 ): { retired: string | null; problem: string | null } {
-  const ctx = contextOf(agents, rootKeys)
+  const ctx = contextOf(agents, keys)
   const seen = new Set<string>()
   let retired: string | null = null
   let cur: string | null = id
@@ -118,8 +218,8 @@ export function trustOf(
     seen.add(cur)
     const a = ctx.byId.get(cur)
     if (a === undefined) return { retired, problem: `${cur} does not exist` }
-    if (a.retired && retired === null) retired = a.id
-    const p = problemsOf(a, ctx)[0]
+    if ((a.retired || keys.retired?.has(a.id) === true) && retired === null) retired = a.id
+    const p = problemsOf(a, ctx).find((x) => x.field !== 'retired_signature')
     if (p !== undefined)
       return { retired, problem: a.id === id ? `${a.id} ${p.message}` : `its ancestor ${a.id} ${p.message}` }
     cur = a.parent
@@ -129,23 +229,26 @@ export function trustOf(
 
 /**
  * Why an event cannot be trusted as written by its `created_by`, or null when it can: it must carry that
- * identity's signature over its content (root's: one of the clones' root keys), and the author's file must
- * be sound. Retirement does not void what an identity signed while it was live.
+ * identity's signature over its content (root's: a root key the anchor vouches for), and the author's file
+ * must be sound. Retirement does not void what an identity signed while it was live.
  */
 export function eventProblem(
   e: Pick<EventRecord, 'created_by' | 'signature'> & Parameters<typeof eventContent>[0],
   agents: readonly AgentFile[],
-  rootKeys: readonly string[],
+  keys: RootKeys,
 ): string | null {
   if (e.signature === null) {
     return 'it is not signed (written by dacli 0.1.0, or by hand), so nothing shows who wrote it'
   }
-  const ctx = contextOf(agents, rootKeys)
+  const ctx = contextOf(agents, keys)
   const author = ctx.byId.get(e.created_by)
   if (author === undefined) return `its author ${e.created_by} is not an identity of this workspace`
-  const p = trustOf(agents, author.id, rootKeys).problem
+  const p = trustOf(agents, author.id, keys).problem
   if (p !== null) return `its author's identity cannot be trusted: ${p}`
-  if (!verifySignature(eventContent(e), e.signature, keysOf(ctx.byId, rootKeys, author.id))) {
+  if (!verifySignature(eventContent(e), e.signature, keysOf(ctx, author.id))) {
+    if (author.id === ROOT && verifySignature(eventContent(e), e.signature, keys.published)) {
+      return `it is signed by a root key this clone's trust anchor does not vouch for (untrusted-key; see ${cmd('trust show')})`
+    }
     return `its signature is not ${author.id}'s: someone else wrote it, or it was edited`
   }
   return null

@@ -25,8 +25,7 @@ import {
   removalHolds,
   takeoverReason,
 } from '../claims/ownership.js'
-import { listAgents } from '../identity/agents.js'
-import { readOnlyIdentities, signerOf } from '../identity/identity.js'
+import { readOnlyIdentities, retiredIdentities, signerOf } from '../identity/identity.js'
 import type { Landing, LandingRequest } from './landing.js'
 import { blockingQuestion, openQuestionRefusal } from './waiting.js'
 
@@ -145,7 +144,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
   if (who.grant !== 'rw') {
     return propose(store, t, who, 'claim', 'claim', opts.leaseMs === undefined ? {} : { lease_ms: opts.leaseMs })
   }
-  const retired = new Set((await listAgents(store)).filter((a) => a.retired).map((a) => a.id))
+  const retired = await retiredIdentities(store)
   const remote = remoteForClaim(opts.arbitration)
   const arbiter = await open(opts.arbitration, remote)
   const lease = opts.leaseMs === undefined ? '' : `lease ${Math.round(opts.leaseMs / 1000)}s`

@@ -12,7 +12,15 @@ import { qualifiedRef } from '../../format/refs.js'
 import { listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { coordinationFindings } from './coordination.js'
-import { agentFindings, brokenFinding, dedupe, eventFindings, linkFindings, parentCycles } from './hostile.js'
+import {
+  agentFindings,
+  brokenFinding,
+  dedupe,
+  eventFindings,
+  linkFindings,
+  parentCycles,
+  rootKeyFindings,
+} from './hostile.js'
 import type { DoctorDocT } from './json.js'
 import { leftoverFindings } from './leftovers.js'
 
@@ -67,7 +75,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     seen.set(key, t.id)
   }
   const agents = await listAgentFiles(store.dir, store.root)
-  out.push(...(await agentFindings(store)))
+  out.push(...(await agentFindings(store)), ...rootKeyFindings(store))
   const retired = new Set(agents.filter((a) => a.retired).map((a) => a.id))
   const known = new Set(agents.map((a) => a.id))
   for (const t of plan.tasks) {
@@ -150,7 +158,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
   args: [],
   flags: { strict: bool('fail on an error-severity finding') },
   json: 'doctor/v1',

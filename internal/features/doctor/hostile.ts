@@ -4,8 +4,8 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { scanAgents } from '../../domain/identity/identity.js'
-import { rootPublicKeys } from '../../domain/identity/signing.js'
+import { publishedRootKeys, readAnchor } from '../../domain/identity/anchor.js'
+import { rootKeysOf, scanAgents } from '../../domain/identity/identity.js'
 import { agentProblems, eventProblem } from '../../domain/identity/trust.js'
 import type { Plan } from '../../domain/task/planview.js'
 import type { Broken, TaskSummary } from '../../format/model.js'
@@ -63,18 +63,45 @@ export function linkFindings(store: Store): Finding[] {
 export async function agentFindings(store: Store): Promise<Finding[]> {
   const { agents, broken } = await scanAgents(store.dir, store.root)
   const out = broken.map(brokenFinding)
-  for (const p of agentProblems(agents, rootPublicKeys(store.dir))) {
+  const keys = rootKeysOf(store, agents)
+  for (const p of agentProblems(agents, keys)) {
     out.push({
       code: p.code,
       severity: 'error',
       subject: p.path.split(path.sep).join('/'),
-      message: `${p.agent} ${p.message}; its token does not resolve`,
+      message: `${p.agent} ${p.message} (field "${p.field}"); ${p.field === 'retired_signature' ? 'it stays retired' : 'its token does not resolve'}`,
       hint:
         p.code === 'duplicate-token-hash'
           ? 'retire or remove the copies that were not minted by dacli agent spawn; spawn a fresh identity'
           : p.code === 'unsigned-agent'
             ? `spawn a new identity from ${'its parent'} (dacli agent spawn) and retire this one`
-            : 'restore the file from git history (dacli record / git log), or retire it and spawn a fresh identity',
+            : p.code === 'untrusted-key'
+              ? 'if you trust the clone that signed it, dacli trust show names its key and dacli trust accept --fingerprint <F> pins it; otherwise remove the file'
+              : 'restore the file from git history (dacli record / git log), or retire it and spawn a fresh identity',
+    })
+  }
+  return out
+}
+
+/** Published root keys this clone's anchor does not vouch for, and files under a-root.keys/ that hold no key. */
+export function rootKeyFindings(store: Store): Finding[] {
+  const anchor = readAnchor(store)
+  const pinned = new Set(anchor.pins.map((p) => p.fingerprint))
+  const out: Finding[] = []
+  for (const k of publishedRootKeys(store.dir)) {
+    if (k.problem === null && pinned.has(k.fingerprint ?? '')) continue
+    out.push({
+      code: 'untrusted-key',
+      severity: 'error',
+      subject: k.file,
+      message:
+        k.problem === null
+          ? `root key ${k.fingerprint} (field "key") is published in the work tree but this clone's trust anchor does not vouch for it: nothing it signs resolves or applies`
+          : `the file under agents/a-root.keys/ ${k.problem} (field "key"); it is never used`,
+      hint:
+        k.problem === null
+          ? 'if it is the key of a clone you trust, compare the fingerprint with its owner and run dacli trust accept --fingerprint <F>; otherwise remove the file'
+          : 'remove the file',
     })
   }
   return out
@@ -85,7 +112,7 @@ export async function eventFindings(store: Store, events: readonly EventRecord[]
   const suspect = events.filter((e) => !e.applied || e.signature !== null)
   if (suspect.length === 0) return []
   const { agents } = await scanAgents(store.dir, store.root)
-  const rootKeys = rootPublicKeys(store.dir)
+  const rootKeys = rootKeysOf(store, agents)
   const out: Finding[] = []
   for (const e of suspect) {
     const why = eventProblem(e, agents, rootKeys)

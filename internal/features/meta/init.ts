@@ -1,7 +1,9 @@
+import { gitInfoAt } from '../../adapters/git/discover.js'
 import { ConflictError, classifiedError, RefusedError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { bool, str } from '../../clikit/flags.js'
+import { anchorNewWorkspace } from '../../domain/identity/anchor.js'
 import { initTarget, initWorkspace } from '../../store/init.js'
 import type { InitDocT } from './json.js'
 
@@ -32,6 +34,14 @@ export const init = defineCommand({
       force: input.flags.force === true,
       now: ctx.now(),
     })
+    // The clone that creates the workspace anchors it: its root key, pinned outside the work tree.
+    const anchored = anchorNewWorkspace({
+      dir: r.dir,
+      git: gitInfoAt(r.root),
+      config: { id: r.id },
+      env: ctx.env,
+      system: ctx.system,
+    })
     const data: InitDocT = {
       schema: 'init/v1',
       id: r.id,
@@ -49,6 +59,10 @@ export const init = defineCommand({
         out.line(`initialized workspace "${r.name}" at ${r.dir}`)
         if (!r.in_git)
           out.line(out.style('dim', 'not inside a git repository: history and `dacli record` need one (git init)'))
+        if (anchored !== null)
+          out.line(
+            out.style('dim', `trust anchor: root key ${anchored.fingerprint} pinned (${anchored.files.join(', ')})`),
+          )
         out.line('')
         out.line('Next:')
         out.line('  dacli project add "<title>"                 start a project')
