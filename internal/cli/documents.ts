@@ -23,6 +23,7 @@ import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as risk } from '../features/risk/json.js'
+import { documents as search } from '../features/search/json.js'
 import { documents as task } from '../features/task/json.js'
 import { documents as trust } from '../features/trust/json.js'
 import { documents as watch } from '../features/watch/json.js'
@@ -39,6 +40,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...accept,
   ...note,
   ...risk,
+  ...search,
   ...events,
   ...questions,
   ...insight,

@@ -190,6 +190,22 @@ export function taskView(root: HTMLElement, shell: Shell, ref: string): View {
                   : null,
               ],
         ),
+        t.remote_claim === null ? null : h('dt', {}, 'remote claim'),
+        t.remote_claim === null
+          ? null
+          : h(
+              'dd',
+              { class: 'remote-claim' },
+              `${t.remote_claim.by} on ${t.remote_claim.remote} (${t.remote_claim.this_clone ? 'this clone' : t.remote_claim.host})`,
+              t.remote_claim.expires
+                ? h('span', { class: 'lease', 'data-expires': t.remote_claim.expires }, lease(t.remote_claim.expires))
+                : null,
+              h(
+                'span',
+                { class: 'dim', title: t.remote_claim.fetched_at },
+                ` — as seen ${Math.round(t.remote_claim.fetch_age_seconds / 60)} min before this page loaded`,
+              ),
+            ),
         h('dt', {}, 'estimate'),
         h(
           'dd',

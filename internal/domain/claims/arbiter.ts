@@ -7,6 +7,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { UsageError } from '../../base/errors.js'
+import { stamp } from '../../base/time.js'
 import type { Identity } from '../../format/model.js'
 import { atomicWrite } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
@@ -99,7 +100,8 @@ export interface ClaimCache {
   remote: string
   /** When the remote's claims were last fetched as a whole (claims list, next --fetch); null: only single claims seen. */
   fetched_at: string | null
-  claims: RemoteClaim[]
+  /** Each with when it was seen on the remote (`seen_at`: a whole fetch, or a single look, take or drop). */
+  claims: (RemoteClaim & { seen_at?: string })[]
 }
 
 const cacheFile = (store: Store) => path.join(store.dir, 'cache', CACHE)
@@ -131,12 +133,16 @@ export async function updateClaimCache(
   return store.withLock('remote-claims', async () => {
     const cur = readClaimCache(store)
     const base: ClaimCache = cur !== null && cur.remote === remote ? cur : { remote, fetched_at: null, claims: [] }
+    const seen = stamp(store.now())
     const next: ClaimCache =
       'all' in change
-        ? { remote, fetched_at: change.at, claims: change.all }
+        ? { remote, fetched_at: change.at, claims: change.all.map((c) => ({ ...c, seen_at: change.at })) }
         : {
             ...base,
-            claims: [...base.claims.filter((c) => c.task !== change.task), ...(change.claim ? [change.claim] : [])],
+            claims: [
+              ...base.claims.filter((c) => c.task !== change.task),
+              ...(change.claim ? [{ ...change.claim, seen_at: seen }] : []),
+            ],
           }
     next.claims.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0))
     atomicWrite(store.system, cacheFile(store), `${JSON.stringify(next)}\n`)
@@ -153,4 +159,87 @@ export function claimedElsewhere(store: Store, now: Date, who?: string): Set<str
     out.add(c.task)
   }
   return out
+}
+
+// ------------------------------------------------------------------ dated views of the remote's claims
+
+/** How old this clone's view of the remote's claims is. */
+export interface ClaimViewAge {
+  remote: string
+  /** When the remote's claims were last fetched as a whole; null when only single claims were ever seen. */
+  fetched_at: string | null
+  /** Seconds since then (null with `fetched_at`). */
+  fetch_age_seconds: number | null
+}
+
+/** A claim the remote holds for a task, as this clone last saw it, dated by that sighting. */
+export interface RemoteClaimView {
+  remote: string
+  by: string
+  at: string
+  expires: string | null
+  expired: boolean
+  lease_left_seconds: number | null
+  host: string
+  workspace: string
+  /** Made from this clone (its `.dacli/` folder and host). */
+  this_clone: boolean
+  /** When it was seen on the remote (a fetch, or this clone's own take or look). */
+  fetched_at: string
+  fetch_age_seconds: number
+}
+
+const ageOf = (at: string, now: Date) => Math.max(0, Math.round((now.getTime() - Date.parse(at)) / 1000))
+
+/** The age of the view of the remote's claims, or null when none was ever fetched. */
+export function claimViewAge(store: Store, now: Date): ClaimViewAge | null {
+  const cache = readClaimCache(store)
+  if (cache === null) return null
+  return {
+    remote: cache.remote,
+    fetched_at: cache.fetched_at,
+    fetch_age_seconds: cache.fetched_at === null ? null : ageOf(cache.fetched_at, now),
+  }
+}
+
+/** The claims the remote holds as last seen (with `task`, live and expired), each dated. */
+export function remoteClaimViews(store: Store, now: Date): (RemoteClaimView & { task: string })[] {
+  const cache = readClaimCache(store)
+  if (cache === null) return []
+  let mtime: string | null = null
+  const fallback = () => {
+    if (mtime === null) {
+      try {
+        mtime = stamp(fs.statSync(cacheFile(store)).mtime)
+      } catch {
+        mtime = stamp(now)
+      }
+    }
+    return mtime
+  }
+  return cache.claims.map((c) => {
+    const seen = typeof c.seen_at === 'string' ? c.seen_at : (cache.fetched_at ?? fallback())
+    return {
+      task: c.task,
+      remote: cache.remote,
+      by: c.by,
+      at: c.at,
+      expires: c.expires,
+      expired: expiredAt(c, now),
+      lease_left_seconds: c.expires === null ? null : Math.round((Date.parse(c.expires) - now.getTime()) / 1000),
+      host: c.host,
+      workspace: c.workspace,
+      this_clone: c.workspace === store.dir && c.host === store.system.hostname,
+      fetched_at: seen,
+      fetch_age_seconds: ageOf(seen, now),
+    }
+  })
+}
+
+/** The remote's claim on one task as last seen, dated; null when none was seen. */
+export function remoteClaimOf(store: Store, task: string, now: Date): RemoteClaimView | null {
+  const v = remoteClaimViews(store, now).find((c) => c.task === task)
+  if (v === undefined) return null
+  const { task: _t, ...view } = v
+  return view
 }

@@ -62,19 +62,28 @@ function remoteForClose(arb: Arbitration | undefined, t: Pick<TaskRecord, 'claim
 }
 
 /**
- * A task handed back (release, reopen, a retiring owner's `--release`): this clone's claim on the remote is
- * deleted under a lease; another clone's claim there (it took over an expired lease) stays theirs.
+ * A task handed back (release, reopen, a retiring owner's `--release`, a removal): this clone's claim on the remote
+ * is deleted under a lease; another clone's claim there (it took over an expired lease) stays theirs.
  * `dropped`: whether the remote ref went (for the log line).
  */
-export async function dropOnRelease(
+export function dropOnRelease(
   arb: Arbitration | undefined,
-  e: TaskEdit,
+  e: Pick<TaskEdit, 'before' | 'now'>,
   who: Identity,
 ): Promise<{ remote: string | null; dropped: boolean; details: Record<string, unknown> }> {
-  const remote = remoteOfClaim(arb, e.before)
+  return dropHeld(arb, e.before, e.now, who)
+}
+
+async function dropHeld(
+  arb: Arbitration | undefined,
+  t: Pick<TaskRecord, 'id' | 'claim'>,
+  now: Date,
+  who: Identity,
+): Promise<{ remote: string | null; dropped: boolean; details: Record<string, unknown> }> {
+  const remote = remoteOfClaim(arb, t)
   const arbiter = await open(arb, remote)
   if (arbiter === null || remote === null) return { remote: null, dropped: false, details: {} }
-  const r = await arbiter.drop(e.before.id, who, e.now, { expired: false })
+  const r = await arbiter.drop(t.id, who, now, { expired: false })
   return { remote, dropped: r.outcome === 'dropped', details: dropDetails(remote, r) }
 }
 

@@ -470,12 +470,25 @@ export async function removeTask(store: Store, ref: string, who: Identity, force
       },
     )
   }
+  // A claim arbitrated by a remote goes first (this clone's, under a lease; another clone's there stays theirs), so
+  // removing a claimed task leaves no claim ref behind. An unreachable remote is exit 1 with nothing removed.
+  const drop =
+    t.claim?.remote == null
+      ? { details: {} }
+      : await dropOnRelease(
+          arbitrationOf(store, store.env, {}),
+          { before: t, now: store.now() },
+          {
+            ...who,
+            id: t.claim.by,
+          },
+        )
   const removed = await store.tombstoneTask(target, who.id)
   return {
     action: 'rm',
     outcome: 'changed',
     task: removed,
     event_id: null,
-    details: { removed: true, dependents: dependents.map(qualifiedRef) },
+    details: { removed: true, dependents: dependents.map(qualifiedRef), ...drop.details },
   }
 }

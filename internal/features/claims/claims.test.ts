@@ -204,7 +204,7 @@ describe('task claim --remote', () => {
       expect.objectContaining({
         code: 'stale-remote-claim',
         subject: 'race/001-contested-1',
-        hint: `once nobody works on it: git push origin --delete refs/dacli/claims/${ids[0]}`,
+        hint: `check it is still there (dacli doctor --fetch); once nobody works on it: git push origin --delete refs/dacli/claims/${ids[0]}`,
       }),
     )
   })

@@ -1,8 +1,10 @@
 // doctor's findings about parallel agents: a linked worktree's
 // ignored copy of the store, and claims where this clone and the remote disagree
-// (from the last fetch of the remote's claims: doctor never touches the network).
+// (from the last fetch of the remote's claims, whose age every such finding states: doctor touches the network
+// only with --fetch, which fetches them first).
 
-import { expiredAt, readClaimCache } from '../../domain/claims/arbiter.js'
+import { formatDuration } from '../../base/duration.js'
+import { claimViewAge, expiredAt, readClaimCache } from '../../domain/claims/arbiter.js'
 import type { TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { Store } from '../../store/store.js'
@@ -23,6 +25,11 @@ export function coordinationFindings(store: Store, tasks: readonly TaskSummary[]
     })
   }
   const cache = readClaimCache(store)
+  const age = claimViewAge(store, now)
+  const asOf =
+    age?.fetch_age_seconds == null
+      ? 'as seen in single looks, never fetched whole'
+      : `as fetched from ${age.remote} ${formatDuration(age.fetch_age_seconds * 1000) || '0s'} ago`
   const byId = new Map(tasks.map((t) => [t.id, t]))
   for (const c of cache?.claims ?? []) {
     const t = byId.get(c.task)
@@ -31,8 +38,8 @@ export function coordinationFindings(store: Store, tasks: readonly TaskSummary[]
       code: 'stale-remote-claim',
       severity: 'warning',
       subject: t === undefined ? c.task : qualifiedRef(t),
-      message: `refs/dacli/claims/${c.task} on ${cache?.remote} (by ${c.by}, ${c.host}:${c.workspace}) names a task that is ${t === undefined ? 'not in this clone (dacli record pull if another clone made it)' : 'done'}`,
-      hint: `once nobody works on it: git push ${cache?.remote} --delete refs/dacli/claims/${c.task}`,
+      message: `refs/dacli/claims/${c.task} on ${cache?.remote} (by ${c.by}, ${c.host}:${c.workspace}) names a task that is ${t === undefined ? 'not in this clone (dacli record pull if another clone made it)' : 'done'} (${asOf})`,
+      hint: `check it is still there (dacli doctor --fetch); once nobody works on it: git push ${cache?.remote} --delete refs/dacli/claims/${c.task}`,
     })
   }
   // A full fetch tells what the remote knows; a claim made after that fetch is not judged by it.

@@ -14,7 +14,12 @@ beforeEach(async () => {
 
 describe('doctor', () => {
   test('doctor names broken files, dangling links, cycles, orphans, expired claims, stale locks; --strict exits 1', async () => {
-    expect((await j('doctor', '--strict')).expectExit(0).json).toEqual({ schema: 'doctor/v1', ok: true, findings: [] })
+    expect((await j('doctor', '--strict')).expectExit(0).json).toEqual({
+      schema: 'doctor/v1',
+      ok: true,
+      findings: [],
+      remote_claims: null,
+    })
     ws.write('.dacli/projects/ledger/tasks/open/009-broken.md', '---\nid: [oops\n---\n')
     const f2 = path.join(ws.root, '.dacli/projects/ledger/tasks/open/004-write-notes.md')
     fs.writeFileSync(f2, fs.readFileSync(f2, 'utf8').replace(/depends_on:\n.*\n/, 'depends_on: [ledger/77]\n'))

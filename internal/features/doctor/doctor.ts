@@ -1,7 +1,8 @@
+import { formatDuration } from '../../base/duration.js'
 import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { expiredAt } from '../../domain/claims/arbiter.js'
+import { claimViewAge, expiredAt } from '../../domain/claims/arbiter.js'
 import { listAgentFiles } from '../../domain/identity/identity.js'
 import { listNotes, listRisks } from '../../domain/notes/notes.js'
 import { CycleError, topoOrder } from '../../domain/plan/cpm.js'
@@ -158,22 +159,40 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    'Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way).',
+    "Reports findings with stable codes (unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
   args: [],
-  flags: { strict: bool('fail on an error-severity finding') },
+  flags: {
+    strict: bool('fail on an error-severity finding'),
+    fetch: bool('first fetch the claims the remote arbitrates (claims.remote in config.yml, else origin)'),
+  },
   json: 'doctor/v1',
   mutates: false,
   async run(ctx, input) {
     const store = await ctx.store()
+    if (input.flags.fetch === true) {
+      const { openClaims } = await import('../../domain/claims/remote.js')
+      await openClaims(store, ctx.env, store.config.claims_remote ?? 'origin').fetchAll(
+        ctx.now(),
+        'dacli doctor (without --fetch: the claims as last fetched)',
+      )
+    }
     const findings = await diagnose(store, ctx.now())
     const ok = !findings.some((f) => f.severity === 'error')
-    const data: DoctorDocT = { schema: 'doctor/v1', ok, findings }
+    const remote_claims = claimViewAge(store, ctx.now())
+    const data: DoctorDocT = { schema: 'doctor/v1', ok, findings, remote_claims }
+    const age =
+      remote_claims === null
+        ? null
+        : remote_claims.fetch_age_seconds === null
+          ? `claims on ${remote_claims.remote}: never fetched whole (dacli doctor --fetch)`
+          : `claims on ${remote_claims.remote} as fetched ${formatDuration(remote_claims.fetch_age_seconds * 1000) || '0s'} ago${input.flags.fetch === true ? '' : ' (dacli doctor --fetch refreshes)'}`
     return {
       data,
       verdict: input.flags.strict === true && !ok ? 'failure' : null,
       human(out) {
         if (findings.length === 0) {
           out.line('no problems found')
+          if (age !== null) out.line(out.style('dim', age))
           return
         }
         const color = { error: 'red', warning: 'yellow', info: 'dim' } as const
@@ -186,6 +205,7 @@ export const doctor = defineCommand({
         out.line(
           `\n${findings.length} finding${findings.length === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}`,
         )
+        if (age !== null) out.line(out.style('dim', age))
       },
     }
   },

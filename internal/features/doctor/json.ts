@@ -1,6 +1,7 @@
 // Wire shapes of the doctor slice (the codes are listed in FORMAT.md).
 
 import { z } from 'zod'
+import { ClaimViewAge } from '../shared/remoteclaim.schema.js'
 
 export const DoctorDoc = z.strictObject({
   schema: z.literal('doctor/v1'),
@@ -13,6 +14,9 @@ export const DoctorDoc = z.strictObject({
       message: z.string(),
       hint: z.string(),
     }),
+  ),
+  remote_claims: ClaimViewAge.describe(
+    'how old the view of the remote’s claims is that stale-remote-claim and unpublished-claim were judged from (doctor --fetch refreshes it first); null: never fetched',
   ),
 })
 

@@ -76,6 +76,10 @@ describe('sync and the claim arbiter', () => {
     expect(remoteHolder(t, ids[1] as string)).toBe(null)
     ;(await c.dacli('task', 'claim', 'race/2')).expectExit(0)
     expect(remoteHolder(t, ids[1] as string)).toBe('a-root')
+    // Removing a claimed task drops its claim ref first, so no claim outlives the task.
+    const rm = (await c.dacli('task', 'rm', 'race/2', '--force', '--json')).expectExit(0).json
+    expect(rm.details.remote_claim).toMatchObject({ remote: 'origin', outcome: 'dropped' })
+    expect(remoteHolder(t, ids[1] as string)).toBe(null)
   })
 
   test('an unreachable remote leaves the proposal pending and the task as it was (fail closed)', async () => {

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { classifiedError } from '../../base/errors.js'
-import { expiredAt, readClaimCache } from '../../domain/claims/arbiter.js'
+import { expiredAt, readClaimCache, remoteClaimOf } from '../../domain/claims/arbiter.js'
 import { readiness } from '../../domain/plan/readiness.js'
 import { questionPayload } from '../../domain/questions/payload.js'
 import { checkLanding } from '../../domain/task/landing.js'
@@ -92,6 +92,8 @@ export function schedulePart(t: TaskRecord, plan: Plan, elsewhere: ReadonlySet<s
 
 export function claimPart(store: Store, t: TaskRecord, now: Date, at: string): Part<'claim'> {
   const c = t.claim
+  // What the remote holds for it, as last seen there, dated by that sighting (this clone's claim or another's).
+  const remote_claim = remoteClaimOf(store, t.id, now)
   if (c !== null) {
     const left = c.expires === null ? null : Math.round((Date.parse(c.expires) - now.getTime()) / 1000)
     const expired = expiredAt(c, now)
@@ -105,6 +107,7 @@ export function claimPart(store: Store, t: TaskRecord, now: Date, at: string): P
       where: c.remote === null ? 'local' : 'remote',
       remote: c.remote,
       other_clone: null,
+      remote_claim,
       source: `${t.path} (claim)${c.remote === null ? '' : `; the claim ref refs/dacli/claims/${t.id} on ${c.remote}`}`,
       observed_at: at,
     }
@@ -124,6 +127,7 @@ export function claimPart(store: Store, t: TaskRecord, now: Date, at: string): P
       where: null,
       remote: null,
       other_clone: null,
+      remote_claim,
       source:
         cache === null
           ? `${t.path} (no claim)`
@@ -151,6 +155,7 @@ export function claimPart(store: Store, t: TaskRecord, now: Date, at: string): P
     where: 'remote',
     remote: cache.remote,
     other_clone: { host: theirs.host, workspace: theirs.workspace },
+    remote_claim,
     source: `${store.rel(cacheFile)} (refs/dacli/claims/${t.id} on ${cache.remote}, as last fetched)`,
     observed_at: fetched,
   }

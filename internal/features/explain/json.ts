@@ -2,6 +2,7 @@
 // part carrying where it was read (`source`) and when (`observed_at`).
 
 import { z } from 'zod'
+import { RemoteClaimView } from '../shared/remoteclaim.schema.js'
 
 const Sourced = {
   source: z
@@ -100,6 +101,7 @@ export const ExplainDoc = z.strictObject({
       .strictObject({ host: z.string(), workspace: z.string() })
       .nullable()
       .describe('the claim is another clone’s, as last fetched from the remote'),
+    remote_claim: RemoteClaimView.nullable(),
     ...Sourced,
   }),
   questions: z.strictObject({

@@ -50,7 +50,11 @@ function claimLine(d: ExplainDocT): string {
       : c.other_clone !== null
         ? `another clone’s (${c.other_clone.host}), on ${c.remote} as of ${c.observed_at}`
         : `on ${c.remote}`
-  return `${c.by}, ${lease}, ${where}`
+  const seen =
+    c.remote_claim === null
+      ? ''
+      : ` (the remote’s view is ${formatDuration(c.remote_claim.fetch_age_seconds * 1000) || '0s'} old)`
+  return `${c.by}, ${lease}, ${where}${seen}`
 }
 
 function questionsLine(d: ExplainDocT): string {

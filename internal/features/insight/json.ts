@@ -2,6 +2,7 @@
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
+import { ViewAge } from '../shared/remoteclaim.schema.js'
 
 const Counts = z.strictObject({
   open: z.number().int(),
@@ -63,6 +64,30 @@ export const OverviewDoc = z.strictObject({
     .number()
     .int()
     .describe('ready tasks not offered because their paths overlap work in progress (dacli next lists them)'),
+  remote_claims: z
+    .strictObject({
+      remote: z.string().describe('the git remote arbitrating claims, as last fetched'),
+      fetched_at: z.string().nullable().describe('the last whole fetch of its claims; null: only single claims seen'),
+      fetch_age_seconds: z.number().int().nullable(),
+      live: z
+        .array(
+          z.strictObject({
+            id: z.string(),
+            ref: z.string().nullable().describe('the task in this clone; null: not here (dacli record pull)'),
+            by: z.string(),
+            expires: z.string().nullable(),
+            host: z.string(),
+            workspace: z.string(),
+            this_clone: z.boolean(),
+            ...ViewAge,
+          }),
+        )
+        .describe('claims the remote holds with a live lease, as last seen, each dated by its sighting'),
+    })
+    .nullable()
+    .describe(
+      'what the remote arbitrating claims holds, as last fetched (dacli claims list, next --fetch); null: never fetched',
+    ),
 })
 
 export const NextDoc = z.strictObject({

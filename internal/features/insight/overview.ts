@@ -2,14 +2,16 @@ import { count, countWith } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
-import { expiredAt } from '../../domain/claims/arbiter.js'
+import { claimViewAge, expiredAt, remoteClaimViews } from '../../domain/claims/arbiter.js'
 import { loadOverlaps } from '../../domain/task/footprint.js'
 import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
-import { STATUSES } from '../../format/model.js'
+import { STATUSES, type TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
+import type { Store } from '../../store/store.js'
 import { labelFilterFlag, withLabels } from '../shared/labels.js'
+import { ago } from '../shared/taskdoc.js'
 import type { OverviewDocT } from './json.js'
 
 export const overview = defineCommand({
@@ -58,6 +60,7 @@ export const overview = defineCommand({
         command: `dacli task claim ${qualifiedRef(t)}`,
       })),
       held_back: f.held.length,
+      remote_claims: remoteClaimsOf(store, loaded.tasks, ctx.now()),
     }
     return {
       data,
@@ -80,6 +83,14 @@ export const overview = defineCommand({
               `  ${count(data.record_conflicts, 'unresolved record conflict copy', 'unresolved record conflict copies')} — record push refuses until resolved (dacli status lists them)`,
             ),
           )
+        const rc = data.remote_claims
+        if (rc !== null) {
+          const age = rc.fetch_age_seconds === null ? 'never fetched whole' : `fetched ${ago(rc.fetch_age_seconds)}`
+          const elsewhere = rc.live.filter((c) => !c.this_clone).length
+          out.line(
+            `  ${count(rc.live.length, 'live claim')} on ${rc.remote} (${elsewhere} from other clones), ${age}${s('dim', ' — dacli claims list refreshes')}`,
+          )
+        }
         out.line('')
         out.line(s('bold', 'Ready now'))
         if (data.ready_now.length === 0) out.line(`  ${f.explanation ?? 'nothing is ready'}`)
@@ -104,3 +115,27 @@ export const overview = defineCommand({
     }
   },
 })
+
+/** The live claims the remote holds, as last seen, each with the task here and the age of its sighting. */
+function remoteClaimsOf(store: Store, tasks: readonly TaskSummary[], now: Date): OverviewDocT['remote_claims'] {
+  const age = claimViewAge(store, now)
+  if (age === null) return null
+  const byId = new Map(tasks.map((t) => [t.id, t]))
+  const live = remoteClaimViews(store, now)
+    .filter((c) => !c.expired)
+    .map((c) => {
+      const t = byId.get(c.task)
+      return {
+        id: c.task,
+        ref: t === undefined ? null : qualifiedRef(t),
+        by: c.by,
+        expires: c.expires,
+        host: c.host,
+        workspace: c.workspace,
+        this_clone: c.this_clone,
+        fetched_at: c.fetched_at,
+        fetch_age_seconds: c.fetch_age_seconds,
+      }
+    })
+  return { ...age, live }
+}

@@ -3,12 +3,13 @@
 // built from, like projectdoc.ts, which keeps the task slice small. The wire shapes are the task slice's json.ts
 // (the store does not import a slice): there each built type is checked against its zod schema at compile time.
 
+import { formatDuration } from '../../base/duration.js'
 import { classifiedError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
 import type { Result } from '../../clikit/command.js'
 import type { Out, Styler } from '../../clikit/io.js'
 import { oneDecimal } from '../../clikit/text.js'
-import { expiredAt } from '../../domain/claims/arbiter.js'
+import { expiredAt, remoteClaimOf } from '../../domain/claims/arbiter.js'
 import type { Change } from '../../domain/task/lifecycle.js'
 import type { TaskRecord, TaskSummary } from '../../format/model.js'
 import { type DepType, type Status, teOf } from '../../format/model.js'
@@ -47,6 +48,7 @@ async function taskBody(store: Store, t: TaskRecord) {
   return {
     ...taskHead(t),
     claim: t.claim === null ? null : { ...t.claim, expired: expiredAt(t.claim, now) },
+    remote_claim: remoteClaimOf(store, t.id, now),
     priority: t.priority,
     estimate: t.estimate === null ? null : { ...t.estimate, te: teOf(t.estimate) },
     depends_on: deps,
@@ -73,6 +75,17 @@ async function taskBody(store: Store, t: TaskRecord) {
     milestone: t.milestone,
   }
 }
+
+/** A remote's claim for people: who, from where, until when, and how old the sighting is. */
+export function remoteClaimLine(c: TaskBody['remote_claim']): string | null {
+  if (c === null) return null
+  const from = c.this_clone ? 'this clone' : `${c.host}:${c.workspace}`
+  const lease = c.expires === null ? '' : ` until ${c.expires}${c.expired ? ' (expired)' : ''}`
+  return `${c.by} on ${c.remote} (${from})${lease} — as seen ${ago(c.fetch_age_seconds)} (dacli claims list refreshes)`
+}
+
+/** "12s ago", "5m ago", "3h 2m ago". */
+export const ago = (seconds: number) => `${formatDuration(seconds * 1000) || '0s'} ago`
 
 /** The body of a task/v1 document (also the `task` of a task-change/v1 one). */
 export type TaskBody = Awaited<ReturnType<typeof taskBody>>
@@ -157,6 +170,8 @@ export function renderTask(out: Out, d: TaskBody, block: BlockInfo | null = null
         ? null
         : `${d.claim.by} since ${d.claim.at}${d.claim.expires ? ` until ${d.claim.expires}${d.claim.expired ? ' (expired)' : ''}` : ''}${d.claim.remote ? ` (on ${d.claim.remote})` : ''}`,
     ],
+    // Only when the remote holds a claim: the other tasks read as before.
+    ...(d.remote_claim === null ? [] : [['remote claim', remoteClaimLine(d.remote_claim)] as const]),
     [
       'estimate',
       est === null ? null : `${est.optimistic} / ${est.probable} / ${est.pessimistic}  (Te ${oneDecimal(est.te)})`,

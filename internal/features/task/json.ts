@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
 import type { taskHistory } from '../../domain/task/history.js'
+import { RemoteClaimView } from '../shared/remoteclaim.schema.js'
 import type { listItem, TaskChangeDocument, taskDoc } from '../shared/taskdoc.js'
 
 const StatusEnum = z.enum(['open', 'active', 'blocked', 'done', 'removed'])
@@ -31,6 +32,7 @@ const TaskBody = {
         .describe('the git remote arbitrating the claim (refs/dacli/claims/<id> there); null: this clone only'),
     })
     .nullable(),
+  remote_claim: RemoteClaimView.nullable(),
   priority: PriorityEnum.nullable(),
   estimate: z
     .strictObject({

@@ -1,0 +1,3 @@
+import { search } from './search.js'
+
+export const commands = [search]
