@@ -45,6 +45,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'project rm': { argv: ['project', 'rm', 'alpha', '--force'] },
   'task add': { argv: ['task', 'add', 'Third thing', '--project', 'alpha'] },
   'task list': { argv: ['task', 'list'] },
+  search: { argv: ['search', 'ledger'] },
   'task show': { argv: ['task', 'show', 'alpha/2'] },
   'task claim': { argv: ['task', 'claim', 'alpha/1', '--lease', '1h'] },
   'task release': { argv: ['task', 'release', 'alpha/3'], as: 'rw' },
