@@ -21,6 +21,7 @@ import { documents as milestone } from '../features/milestone/json.js'
 import { documents as note } from '../features/note/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
+import { documents as queue } from '../features/queue/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as risk } from '../features/risk/json.js'
 import { documents as search } from '../features/search/json.js'
@@ -43,6 +44,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...search,
   ...events,
   ...questions,
+  ...queue,
   ...insight,
   ...doctor,
   ...lint,

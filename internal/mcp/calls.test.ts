@@ -75,6 +75,26 @@ const HAPPY: Record<string, Happy> = {
   list_notes: { args: { project: 'alpha', kind: 'decision' }, check: (d) => expect(d.notes).toHaveLength(1) },
   list_events: { args: { pending: true } },
   doctor: { args: { strict: 'true' } },
+  search: {
+    args: { query: 'second thing', kind: 'task' },
+    check: (d) => expect(d.results[0].ref).toBe('alpha/002-second-thing'),
+  },
+  queue_next: {
+    args: { queue: 'mcp' },
+    prepare: async (mcp) => {
+      await mcp.call('cli', { schema_version: 1, argv: ['queue', 'add', 'mcp', 'alpha/2', 'alpha/1'] })
+      return {}
+    },
+    check: (d) => expect(d).toMatchObject({ schema: 'queue-next/v1', queue: 'mcp' }),
+  },
+  queue_advance: {
+    args: { queue: 'mcp2', fail: 'not today' },
+    prepare: async (mcp) => {
+      await mcp.call('cli', { schema_version: 1, argv: ['queue', 'add', 'mcp2', 'alpha/2'] })
+      return {}
+    },
+    check: (d) => expect(d.advanced).toEqual({ ref: 'alpha/002-second-thing', turn: 'failed', reason: 'not today' }),
+  },
   [CLI_TOOL]: { args: { argv: ['task', 'edit', 'alpha/1', '--priority', 'should'] } },
 }
 

@@ -146,9 +146,11 @@ describe('tool schemas against their golden copies (testdata/mcp)', () => {
 describe('context cost (tokens ≈ JSON characters / 4 of the whole tools/list answer)', () => {
   const tokens = async (s: Session) => JSON.stringify(await s.client.listTools()).length / 4
 
-  test('the full profile: 24 Tier-1 tools and cli, under 4,000 tokens', async () => {
-    expect(await full.tools()).toHaveLength(25)
-    expect(await tokens(full)).toBeLessThan(4000)
+  // 4,500: the 24 tools of issue 31 fit 4,000; search, queue_next and queue_advance (issue 32) take ~400 more, still
+  // well under the 5,000 the full profile is promised.
+  test('the full profile: 27 Tier-1 tools and cli, under 4,500 tokens', async () => {
+    expect(await full.tools()).toHaveLength(28)
+    expect(await tokens(full)).toBeLessThan(4500)
   })
 
   test('--profile minimal: its 8 tools and cli, under 2,000 tokens', async () => {

@@ -84,7 +84,7 @@ function flagDescription(spec: FlagSpec, entry: CommandEntry): string {
 
 /**
  * A flag's description, unless it says no more than the parameter's name (`only this project`). Every byte of
- * tools/list is paid in every agent's context (golden.test.ts holds the whole list under 4,000 tokens).
+ * tools/list is paid in every agent's context (golden.test.ts holds the whole list under 4,500 tokens).
  */
 function described(p: Param, text: string): { description?: string } {
   return text === `only this ${p.name.replace(/_/g, ' ')}` ? {} : { description: text }

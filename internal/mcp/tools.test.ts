@@ -34,12 +34,15 @@ const DOCUMENTED: Record<string, string> = {
   list_notes: 'note list',
   list_events: 'events list',
   doctor: 'doctor',
+  search: 'search',
+  queue_next: 'queue next',
+  queue_advance: 'queue advance',
 }
 
 const built = buildToolset(table, 'full').tools
 
 describe('the Tier-1 table', () => {
-  test('is the documented catalog: 24 tools, each wrapping the documented command', () => {
+  test('is the documented catalog: 27 tools, each wrapping the documented command', () => {
     expect(Object.fromEntries(TIER1.map((t) => [t.name, t.path]))).toEqual(DOCUMENTED)
   })
 
@@ -169,7 +172,7 @@ describe('capabilities lists the tool registry (services.mcpTools, loaded lazily
       tool_schema_version: 1,
       tools: toolRegistry().map((t) => ({ id: `mcp.tool.${t.name}`, ...t })),
     })
-    expect(r.mcp.tools).toHaveLength(25)
+    expect(r.mcp.tools).toHaveLength(28)
   })
 
   test('--require mcp.tool.<name> is a preflight against this very registry', async () => {

@@ -95,6 +95,13 @@ export const TIER1: readonly ToolDef[] = [
   { name: 'list_notes', path: 'note list', description: 'Decisions, findings, metrics, references.' },
   { name: 'list_events', path: 'events list', description: 'Events, newest first: proposals, findings, questions.' },
   { name: 'doctor', path: 'doctor', description: 'Workspace health: each problem with a code and a hint.' },
+  { name: 'search', path: 'search', description: 'Find tasks, notes, risks, open questions by words; best first.' },
+  { name: 'queue_next', path: 'queue next', description: 'A queue’s first task that is ready; claim it next.' },
+  {
+    name: 'queue_advance',
+    path: 'queue advance',
+    description: 'Close the queue head’s turn: done, or failed with a reason.',
+  },
 ]
 
 /** The Tier-2 escape hatch. */

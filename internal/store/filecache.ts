@@ -396,7 +396,7 @@ function writeCache(sys: Proc, file: string, parts: readonly (Buffer | string)[]
   try {
     mkdirNoLinks(dir)
     sweepTemps(sys, dir)
-    const fd = fs.openSync(tmp, 'w')
+    const fd = fs.openSync(tmp, 'wx')
     try {
       for (const part of parts) writeAll(fd, part)
     } finally {

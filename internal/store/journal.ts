@@ -19,6 +19,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../base/commands.js'
 import { RefusedError, UsageError } from '../base/errors.js'
+import { linkOnPath, mkdirNoLinks } from './fsio.js'
 
 const CHANGE_KINDS = [
   'task.created',
@@ -95,10 +96,14 @@ function ensureJournal(dir: string): Header {
   const existing = readHeader(file)
   if (existing !== null) return existing
   const folder = path.dirname(file)
-  fs.mkdirSync(folder, { recursive: true })
+  mkdirNoLinks(folder, dir)
   const ignore = path.join(folder, '.gitignore')
-  if (!fs.existsSync(ignore))
-    fs.writeFileSync(ignore, '# local change journal (what `watch` reads); never committed\n*\n')
+  try {
+    // wx: created only where nothing is, so never through a link planted in its place
+    fs.writeFileSync(ignore, '# local change journal (what `watch` reads); never committed\n*\n', { flag: 'wx' })
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+  }
   const tmp = writeHeaderFile(folder, randomBytes(6).toString('hex'), 0)
   try {
     fs.linkSync(tmp, file) // exclusive: two first writers agree on one header
@@ -115,18 +120,19 @@ function ensureJournal(dir: string): Header {
 /** A temp file in `folder` holding only a header line; the caller links or renames it into place. */
 function writeHeaderFile(folder: string, tag: string, segment: number): string {
   const tmp = path.join(folder, `.${FILE}.${randomBytes(6).toString('hex')}`)
-  fs.writeFileSync(tmp, `${JSON.stringify({ journal: HEADER_KIND, version: 2, tag, segment })}\n`)
+  fs.writeFileSync(tmp, `${JSON.stringify({ journal: HEADER_KIND, version: 2, tag, segment })}\n`, { flag: 'wx' })
   return tmp
 }
 
 function readHeader(file: string): Header | null {
   let fd: number
   try {
-    fd = fs.openSync(file, 'r')
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK)
   } catch {
     return null
   }
   try {
+    if (!fs.fstatSync(fd).isFile()) return null
     const buf = Buffer.alloc(256)
     const n = fs.readSync(fd, buf, 0, buf.length, 0)
     const nl = buf.subarray(0, n).indexOf(10)
@@ -153,11 +159,17 @@ function readHeader(file: string): Header | null {
  */
 export function appendChange(dir: string, entry: ChangeEntry, opts: { segmentBytes?: number } = {}): void {
   try {
+    // Never through a link: a linked journal folder or file is left alone (doctor reports it).
+    if (linkOnPath(journalFile(dir), dir) !== null) return
     ensureJournal(dir)
     const clean: ChangeEntry = { ...entry, summary: oneLine(entry.summary, MAX_SUMMARY) }
-    const fd = fs.openSync(journalFile(dir), 'a')
+    const fd = fs.openSync(
+      journalFile(dir),
+      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    )
     let size: number
     try {
+      if (!fs.fstatSync(fd).isFile()) return
       fs.writeSync(fd, `${JSON.stringify(clean)}\n`)
       size = fs.fstatSync(fd).size
     } finally {

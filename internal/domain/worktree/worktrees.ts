@@ -12,6 +12,7 @@ import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import { type Identity, seqText, type TaskRecord, type TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { atomicWrite, LinkError, linkOnPath, mkdirNoLinks, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 import { GITIGNORE } from '../../store/workspace.js'
 import { mayRewrite, notOwner } from '../task/lifecycle.js'
@@ -40,25 +41,63 @@ export function requireGit(store: Store): GitInfo {
   return store.git
 }
 
-/** The folder a task's worktree lives in: the one recorded in the task, else the conventional one. */
-function worktreePathOf(store: Store, t: Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree'>): string {
+type WorktreeTask = Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree' | 'path'>
+
+/**
+ * Why a task's recorded `worktree` cannot be used, or null: its path must name one folder directly inside
+ * `.dacli/worktrees/` — lexically and after every link is resolved — and its branch must be a plain branch
+ * name. A task file is hostile until checked: a path elsewhere would let `remove` or `prune` delete a user's
+ * own worktree, and `add` create one anywhere.
+ */
+export function worktreeProblem(store: Store, t: WorktreeTask): string | null {
+  if (t.worktree === null) return null
+  const value = t.worktree.path
+  const home = path.join(store.dir, 'worktrees')
+  const where = `${t.path}: field "worktree.path" is ${JSON.stringify(value)}`
+  if (typeof value !== 'string' || value === '' || path.isAbsolute(value) || /[\0\\]/.test(value)) {
+    return `${where}; expected a folder inside .dacli/worktrees/`
+  }
+  const abs = path.resolve(store.root, value)
+  const rel = path.relative(home, abs)
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel) || rel.includes(path.sep)) {
+    return `${where}, outside .dacli/worktrees/; dacli adds, removes and prunes worktrees only there`
+  }
+  if (linkOnPath(abs, store.dir) !== null || path.dirname(real(abs)) !== path.join(real(store.dir), 'worktrees')) {
+    return `${where}, which resolves (through a link) outside .dacli/worktrees/`
+  }
+  const branch = t.worktree.branch
+  if (typeof branch !== 'string' || !/^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(branch) || branch.includes('..')) {
+    return `${t.path}: field "worktree.branch" is ${JSON.stringify(branch)}; expected a plain branch name`
+  }
+  return null
+}
+
+/** The folder a task's worktree lives in: the one recorded in the task (checked), else the conventional one. */
+function worktreePathOf(store: Store, t: WorktreeTask): string {
+  const problem = worktreeProblem(store, t)
+  if (problem !== null) {
+    throw new FailureError(problem, {
+      details: { path: t.path, field: 'worktree.path', code: 'invalid-field' },
+      next: ['fix the worktree: line of the task file by hand (or remove it)', cmd('doctor')],
+    })
+  }
   return t.worktree !== null
     ? path.join(store.root, t.worktree.path)
     : path.join(store.dir, 'worktrees', worktreeName(t))
 }
 
-/** `.dacli/.gitignore` lists `worktrees/` (workspaces made before task worktrees existed get the line now). */
+/** `.dacli/.gitignore` lists `worktrees/` (workspaces made before task worktrees existed get the line now); never through a link. */
 function ensureIgnored(store: Store): void {
   const file = path.join(store.dir, '.gitignore')
-  let text = ''
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch {
-    fs.writeFileSync(file, GITIGNORE)
+  const st = fs.lstatSync(file, { throwIfNoEntry: false })
+  if (st !== undefined && !st.isFile()) throw new LinkError(file)
+  const text = st === undefined ? null : readText(file)
+  if (text === null) {
+    atomicWrite(store.system, file, GITIGNORE)
     return
   }
   if (/^\/?worktrees\/?\s*$/m.test(text)) return
-  fs.writeFileSync(file, `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}worktrees/\n`)
+  atomicWrite(store.system, file, `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}worktrees/\n`)
 }
 
 export interface WorktreeOutcome {
@@ -162,7 +201,7 @@ export async function addTaskWorktree(
     })
   }
   ensureIgnored(store)
-  fs.mkdirSync(path.dirname(target), { recursive: true })
+  mkdirNoLinks(path.dirname(target), store.dir)
   await wt.addWorktree(git, env, { path: target, branch, base })
   try {
     const task = await recordWorktree(store, t, who, { path: store.rel(target), branch })

@@ -8,6 +8,7 @@ import { listNotes, listRisks } from '../../domain/notes/notes.js'
 import { CycleError, topoOrder } from '../../domain/plan/cpm.js'
 import { lintDecision, lintRisk } from '../../domain/plan/lint.js'
 import { loadPlan, refIn } from '../../domain/task/planview.js'
+import { worktreeProblem } from '../../domain/worktree/worktrees.js'
 import type { Broken } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { listEvents } from '../../store/events.js'
@@ -80,6 +81,16 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   const retired = new Set(agents.filter((a) => a.retired).map((a) => a.id))
   const known = new Set(agents.map((a) => a.id))
   for (const t of plan.tasks) {
+    const wtProblem = worktreeProblem(store, t)
+    if (wtProblem !== null) {
+      add({
+        code: 'invalid-field',
+        severity: 'error',
+        subject: t.path,
+        message: wtProblem,
+        hint: 'worktree add, remove and prune refuse this task until the worktree: line names a folder inside .dacli/worktrees/ (or is removed)',
+      })
+    }
     for (const d of t.depends_on) {
       if (plan.target(t, d.on) === null) {
         add({

@@ -2,7 +2,7 @@
 
 import * as path from 'node:path'
 import type { GitWorktree } from '../../adapters/git/worktree.js'
-import { real, type WorktreeOutcome, worktreeName } from '../../domain/worktree/worktrees.js'
+import { real, type WorktreeOutcome, worktreeName, worktreeProblem } from '../../domain/worktree/worktrees.js'
 import type { TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { Store } from '../../store/store.js'
@@ -30,7 +30,9 @@ export function taskMatcher(store: Store, tasks: readonly TaskSummary[]): (w: Gi
   const byPath = new Map<string, TaskSummary>()
   const byName = new Map<string, TaskSummary>()
   for (const t of tasks) {
-    if (t.worktree !== null) byPath.set(real(path.join(store.root, t.worktree.path)), t)
+    // A recorded path outside .dacli/worktrees/ names nobody's worktree (worktreeProblem): never matched.
+    if (t.worktree !== null && worktreeProblem(store, t) === null)
+      byPath.set(real(path.join(store.root, t.worktree.path)), t)
     byName.set(worktreeName(t), t)
   }
   const home = real(path.join(store.dir, 'worktrees'))

@@ -4,7 +4,7 @@ import * as wt from '../../adapters/git/worktree.js'
 import { NotFoundError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
-import { dropWorktree, forgetWorktree, real, requireGit } from '../../domain/worktree/worktrees.js'
+import { dropWorktree, forgetWorktree, real, requireGit, worktreeProblem } from '../../domain/worktree/worktrees.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { taskMatcher } from './docs.js'
 import type { WorktreePruneDocT } from './json.js'
@@ -66,6 +66,13 @@ export const prune = defineCommand({
       }
       if (t === null) {
         keep('not a task worktree made by dacli')
+        continue
+      }
+      // dacli removes only what lies directly inside .dacli/worktrees/, whatever a task file says.
+      const problem = worktreeProblem(store, t)
+      if (problem !== null || path.dirname(real(w.path)) !== path.join(real(store.dir), 'worktrees')) {
+        keep(`refused: ${problem ?? `${w.path} is not inside .dacli/worktrees/`}`)
+        if (problem !== null) ctx.notes.warn(problem)
         continue
       }
       if (real(w.path) === here) {

@@ -1,0 +1,240 @@
+// Queues: an ordered list of task references for one agent to work through, in `.dacli/queues/<slug>.md` (meant to
+// be edited by hand). A line of `## Tasks` is `- [ ] <ref>` (waiting its turn; `- <ref>` too), `- [x] <ref>` (its
+// turn is done) or `- [-] <ref> — <reason>` (its turn failed). The head is the first waiting line; `advance` closes
+// its turn and logs it under `## Log`. Every reference must resolve when the file is read: a bad line is refused
+// naming the file and the line.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { cmd } from '../../base/commands.js'
+import { ConflictError, FailureError, NotFoundError, RefusedError } from '../../base/errors.js'
+import { safeSegment } from '../../format/ids.js'
+import { stamp, type TaskSummary } from '../../format/model.js'
+import { qualifiedRef } from '../../format/refs.js'
+import { atomicWrite, linkOnPath, readText } from '../../store/fsio.js'
+import type { Store } from '../../store/store.js'
+
+export type Turn = 'waiting' | 'done' | 'failed'
+
+export interface QueueItem {
+  /** 1-based position in the queue. */
+  n: number
+  /** The reference as written. */
+  written: string
+  task: TaskSummary
+  turn: Turn
+  reason: string | null
+  /** The file's line (1-based). */
+  line: number
+}
+
+export interface Queue {
+  slug: string
+  title: string
+  path: string
+  items: QueueItem[]
+  log: string[]
+  created: string | null
+  created_by: string | null
+}
+
+const ITEM = /^\s*[-*]\s+(?:\[( |x|X|-)\]\s+)?(\S+)(?:\s+(?:—|--|-)\s+(.*))?\s*$/
+
+export const queueSlug = (slug: string) => safeSegment(slug, 'queue name')
+
+export const queueFile = (store: Store, slug: string) => path.join(store.dir, 'queues', `${queueSlug(slug)}.md`)
+
+/** Every queue's slug, sorted. */
+export function queueSlugs(store: Store): string[] {
+  const dir = path.join(store.dir, 'queues')
+  if (!fs.existsSync(dir) || linkOnPath(dir) !== null) return []
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.md') && !e.name.startsWith('.'))
+    .map((e) => e.name.slice(0, -3))
+    .sort()
+}
+
+function bad(rel: string, line: number, why: string, next: string[] = []): FailureError {
+  return new FailureError(`${rel}:${line}: ${why}`, {
+    details: { path: rel, line },
+    next: [...next, `fix the line by hand, or ${cmd('queue show <queue>')} once it reads`],
+  })
+}
+
+/** Read a queue; a line that is not an item, or a reference that does not name one task, is refused (exit 1). */
+export async function readQueue(store: Store, slug: string): Promise<Queue> {
+  const file = queueFile(store, slug)
+  const rel = store.rel(file)
+  if (linkOnPath(file) !== null) throw new FailureError(`${rel} is reached through a symbolic link: not read`)
+  if (!fs.existsSync(file)) {
+    throw new NotFoundError(`no queue "${slug}" (${rel})`, {
+      next: [cmd('queue list'), cmd(`queue add ${slug} <ref>…`)],
+    })
+  }
+  const text = readText(file).replace(/\r\n/g, '\n')
+  const lines = text.split('\n')
+  let section = ''
+  let title = slug
+  let created: string | null = null
+  let createdBy: string | null = null
+  const items: QueueItem[] = []
+  const log: string[] = []
+  let inFront = lines[0] === '---'
+  for (const [i, raw] of lines.entries()) {
+    const n = i + 1
+    if (inFront) {
+      if (i > 0 && raw === '---') inFront = false
+      const m = /^(created|created_by):\s*(.+)$/.exec(raw)
+      if (m?.[1] === 'created') created = (m[2] as string).trim()
+      if (m?.[1] === 'created_by') createdBy = (m[2] as string).trim()
+      continue
+    }
+    const h = /^(#{1,6})\s+(.*)$/.exec(raw)
+    if (h) {
+      if (h[1] === '#') title = (h[2] as string).trim()
+      else section = (h[2] as string).trim().toLowerCase()
+      continue
+    }
+    if (raw.trim() === '') continue
+    if (section === 'log') {
+      log.push(raw)
+      continue
+    }
+    if (section !== 'tasks') continue
+    const m = ITEM.exec(raw)
+    if (m === null) throw bad(rel, n, `"${raw.slice(0, 80)}" is not a queue item (- [ ] <task ref>)`)
+    const written = m[2] as string
+    let task: TaskSummary
+    try {
+      const f = await store.resolve(written)
+      const found = (await store.listTasks(f.project)).tasks.find((t) => t.path === f.path)
+      if (found === undefined) throw new NotFoundError(`no task ${written}`)
+      task = found
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e)
+      throw bad(rel, n, `"${written}" does not name one task (${why})`, [cmd(`task list`)])
+    }
+    const box = m[1]
+    const turn: Turn = box === 'x' || box === 'X' ? 'done' : box === '-' ? 'failed' : 'waiting'
+    items.push({
+      n: items.length + 1,
+      written,
+      task,
+      turn,
+      reason: turn === 'failed' ? (m[3] ?? '').trim() || null : null,
+      line: n,
+    })
+  }
+  return { slug, title, path: rel, items, log, created, created_by: createdBy }
+}
+
+function render(q: Pick<Queue, 'title' | 'items' | 'log' | 'created' | 'created_by'>): string {
+  const box = { waiting: ' ', done: 'x', failed: '-' }
+  const items = q.items.map(
+    (i) => `- [${box[i.turn]}] ${i.written}${i.turn === 'failed' && i.reason ? ` — ${i.reason}` : ''}`,
+  )
+  return [
+    '---',
+    'kind: queue',
+    ...(q.created === null ? [] : [`created: ${q.created}`]),
+    ...(q.created_by === null ? [] : [`created_by: ${q.created_by}`]),
+    '---',
+    '',
+    `# ${q.title}`,
+    '',
+    '## Tasks',
+    '',
+    ...items,
+    '',
+    '## Log',
+    '',
+    ...q.log,
+    '',
+  ].join('\n')
+}
+
+/** Create the queue or append tasks to it (a task already waiting in it is not added twice), under its lock. */
+export async function addToQueue(
+  store: Store,
+  slug: string,
+  actor: string,
+  refs: readonly string[],
+  title: string | undefined,
+): Promise<{ queue: Queue; added: string[]; created: boolean }> {
+  const file = queueFile(store, slug)
+  const tasks: TaskSummary[] = []
+  for (const r of refs) {
+    const f = await store.resolve(r)
+    const t = (await store.listTasks(f.project)).tasks.find((x) => x.path === f.path)
+    if (t === undefined) throw new NotFoundError(`no task ${r}`)
+    tasks.push(t)
+  }
+  return store.withLock(`queue-${queueSlug(slug)}`, async () => {
+    const exists = fs.existsSync(file)
+    const q: Queue = exists
+      ? await readQueue(store, slug)
+      : {
+          slug,
+          title: title ?? slug,
+          path: store.rel(file),
+          items: [],
+          log: [],
+          created: stamp(store.now()),
+          created_by: actor,
+        }
+    if (title !== undefined) q.title = title
+    const added: string[] = []
+    for (const t of tasks) {
+      if (q.items.some((i) => i.task.id === t.id && i.turn === 'waiting') || added.includes(qualifiedRef(t))) continue
+      const ref = qualifiedRef(t)
+      q.items.push({ n: q.items.length + 1, written: ref, task: t, turn: 'waiting', reason: null, line: 0 })
+      added.push(ref)
+    }
+    if (added.length > 0) q.log.push(`- ${stamp(store.now())} ${actor} added ${added.join(' ')}`)
+    if (added.length > 0 || !exists || title !== undefined) atomicWrite(store.system, file, render(q))
+    return { queue: await readQueue(store, slug), added, created: !exists }
+  })
+}
+
+/** Close the head's turn (done, or failed with a reason), log it, and move on. */
+export async function advanceQueue(
+  store: Store,
+  slug: string,
+  actor: string,
+  fail: string | null,
+): Promise<{ queue: Queue; closed: QueueItem }> {
+  return store.withLock(`queue-${queueSlug(slug)}`, async () => {
+    const q = await readQueue(store, slug)
+    const head = q.items.find((i) => i.turn === 'waiting')
+    if (head === undefined) {
+      throw new ConflictError(`queue ${slug} has no task waiting its turn: nothing to advance`, {
+        details: { queue: slug },
+        next: [cmd(`queue add ${slug} <ref>…`), cmd(`queue show ${slug}`)],
+      })
+    }
+    head.turn = fail === null ? 'done' : 'failed'
+    head.reason = fail
+    q.log.push(
+      `- ${stamp(store.now())} ${actor} ${fail === null ? 'done' : 'failed'} ${head.written}${fail === null ? '' : `: ${fail}`}`,
+    )
+    atomicWrite(store.system, queueFile(store, slug), render(q))
+    return { queue: await readQueue(store, slug), closed: head }
+  })
+}
+
+/** Remove a queue file; one with tasks still waiting needs force. */
+export async function removeQueue(store: Store, slug: string, force: boolean): Promise<Queue> {
+  return store.withLock(`queue-${queueSlug(slug)}`, async () => {
+    const q = await readQueue(store, slug)
+    const waiting = q.items.filter((i) => i.turn === 'waiting').length
+    if (waiting > 0 && !force) {
+      throw new RefusedError('queue-not-finished', `queue ${slug} still has ${waiting} task(s) waiting their turn`, {
+        details: { queue: slug, waiting },
+        next: [cmd(`queue rm ${slug} --force`)],
+      })
+    }
+    fs.unlinkSync(queueFile(store, slug))
+    return q
+  })
+}
