@@ -115,6 +115,13 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'agent retire': { argv: ['agent', 'retire', 'AGENT_RW', '--release'] },
   'trust show': { argv: ['trust', 'show'] },
   'milestone list': { argv: ['milestone', 'list', '--project', 'alpha'] },
+  // The queue `release` (alpha/1, alpha/2) is made in beforeAll.
+  'queue add': { argv: ['queue', 'add', 'hotfix', 'alpha/1', '--title', 'Hot fixes'] },
+  'queue show': { argv: ['queue', 'show', 'release'] },
+  'queue list': { argv: ['queue', 'list'] },
+  'queue next': { argv: ['queue', 'next', 'release'] },
+  'queue advance': { argv: ['queue', 'advance', 'release', '--fail', 'flaky'] },
+  'queue rm': { argv: ['queue', 'rm', 'release', '--force'] },
   'trust accept': { argv: ['trust', 'accept'] },
   // Against the fake GitHub started below; alpha is linked to acme/widgets in beforeAll.
   'github doctor': { argv: ['github', 'doctor', 'alpha'] },
@@ -185,6 +192,7 @@ beforeAll(async () => {
   ;(await base.ws.dacli('github', 'link', 'alpha', '--repo', 'acme/widgets', { env: env() })).expectExit(0)
   const wt = (await base.ws.dacli('worktree', 'add', 'alpha/2', '--base', 'dacli/record', '--json')).expectExit(0)
   fs.rmSync(wt.json.path, { recursive: true, force: true })
+  ;(await base.ws.dacli('queue', 'add', 'release', 'alpha/1', 'alpha/2')).expectExit(0)
 })
 afterAll(async () => {
   for (const stop of servers) stop()
