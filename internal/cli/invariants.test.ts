@@ -133,6 +133,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'record log': { argv: ['record', 'log', '--limit', '5'] },
   'record push': { argv: ['record', 'push'] },
   'record pull': { argv: ['record', 'pull'] },
+  'record sync': { argv: ['record', 'sync'] },
   'task log': { argv: ['task', 'log', 'alpha/1'] },
   // The fixture's repository has no trunk yet, so the record branch is the base; alpha/2's worktree folder was
   // deleted by hand in beforeAll (remove and prune forget it).
