@@ -49,6 +49,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   'project rm': { argv: ['project', 'rm', 'alpha', '--force'] },
   'task add': { argv: ['task', 'add', 'Third thing', '--project', 'alpha'] },
   'task list': { argv: ['task', 'list'] },
+  search: { argv: ['search', 'ledger'] },
   'task show': { argv: ['task', 'show', 'alpha/2'] },
   'task claim': { argv: ['task', 'claim', 'alpha/1', '--lease', '1h'] },
   'task release': { argv: ['task', 'release', 'alpha/3'], as: 'rw' },
@@ -136,6 +137,13 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   'agent retire': { argv: ['agent', 'retire', 'AGENT_RW', '--release'] },
   'trust show': { argv: ['trust', 'show'] },
   'milestone list': { argv: ['milestone', 'list', '--project', 'alpha'] },
+  // The queue `release` (alpha/1, alpha/2) is made in beforeAll.
+  'queue add': { argv: ['queue', 'add', 'hotfix', 'alpha/1', '--title', 'Hot fixes'] },
+  'queue show': { argv: ['queue', 'show', 'release'] },
+  'queue list': { argv: ['queue', 'list'] },
+  'queue next': { argv: ['queue', 'next', 'release'] },
+  'queue advance': { argv: ['queue', 'advance', 'release', '--fail', 'flaky'] },
+  'queue rm': { argv: ['queue', 'rm', 'release', '--force'] },
   'trust accept': { argv: ['trust', 'accept'] },
   // Against the fake GitHub started below; alpha is linked to acme/widgets in beforeAll.
   'github doctor': { argv: ['github', 'doctor', 'alpha'] },
@@ -221,6 +229,7 @@ beforeAll(async () => {
   })
   const wt = (await base.ws.dacli('worktree', 'add', 'alpha/2', '--base', 'dacli/record', '--json')).expectExit(0)
   fs.rmSync(wt.json.path, { recursive: true, force: true })
+  ;(await base.ws.dacli('queue', 'add', 'release', 'alpha/1', 'alpha/2')).expectExit(0)
 })
 afterAll(async () => {
   for (const stop of servers) stop()
@@ -270,7 +279,8 @@ describe('table-wide invariants', () => {
     for (const h of ['--help', '-h']) {
       const r = await dacliIn(dir, [...argvOf(cmd.path), h])
       expect(r.code).toBe(0)
-      expect(r.stdout).toContain(usageOf(cmd))
+      // The synopsis may be folded over lines (at 100 columns off a terminal): compare it unfolded.
+      expect(r.stdout.replace(/\n +/g, ' ')).toContain(usageOf(cmd))
     }
     expect(snapshot(dir)).toEqual(before)
   })
