@@ -99,14 +99,6 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   glossary: { argv: ['glossary', 'alpha', '--term', 'seam', '--def', 'one place'] },
   'events list': { argv: ['events', 'list', '--pending'] },
   'events dismiss': { argv: ['events', 'dismiss', 'PROPOSAL_ID', '--reason', 'held by the worker'] },
-  search: { argv: ['search', 'thing'] },
-  // The queue `nightly` holds alpha/1 and alpha/4 (beforeAll).
-  'queue add': { argv: ['queue', 'add', 'release-1', 'alpha/1'] },
-  'queue list': { argv: ['queue', 'list'] },
-  'queue show': { argv: ['queue', 'show', 'nightly'] },
-  'queue next': { argv: ['queue', 'next', 'nightly'] },
-  'queue advance': { argv: ['queue', 'advance', 'nightly', '--fail', 'flaky upstream'] },
-  'queue rm': { argv: ['queue', 'rm', 'nightly', '--force'] },
   'events reconcile': {
     argv: ['events', 'reconcile', '--archive', 'orphaned'],
     write: ['events', 'reconcile', '--apply-safe', 'ep-0'],
@@ -218,7 +210,6 @@ beforeAll(async () => {
   base = await fixture()
   rwId = JSON.parse((await base.ws.dacli('whoami', '--json', { as: base.rw })).stdout).id
   ;(await base.ws.dacli('github', 'link', 'alpha', '--repo', 'acme/widgets', { env: env() })).expectExit(0)
-  ;(await base.ws.dacli('queue', 'add', 'nightly', 'alpha/1', 'alpha/4')).expectExit(0)
   git(base.ws.root, 'branch', 'rt-source', 'dacli/record')
   git(base.ws.root, 'branch', 'rt-target', 'dacli/record')
   const fourth = (await base.ws.dacli('task', 'show', 'alpha/4', '--json')).json.id
