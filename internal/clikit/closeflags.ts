@@ -9,6 +9,6 @@ export const closeFlags = {
     defaultText: 'the remote’s HEAD, else main, else master',
   }),
   branch: str('the task’s branch', { valueName: 'BRANCH', defaultText: 'its worktree’s branch' }),
-  'allow-unlanded': bool('close though trunk lacks the branch’s commits (logged)'),
+  'allow-unlanded': bool('close although not landed (logged)'),
   tokens: int('output tokens the work cost', { min: 0, max: 1_000_000_000 }),
 } as const

@@ -147,7 +147,8 @@ describe('the argv is validated by the command’s own parser', () => {
   const rt = () => ({ io: bufferIO(), env: {}, cwd: '/nonexistent', now: () => new Date(), services, table })
   const entry = (path: string) => table.find((c) => c.path === path) as CommandEntry
   const run = async (name: string, path: string, args: Record<string, unknown>) => {
-    const t = buildTool({ name, path, description: 'd' }, table)
+    const paged = entry(path).flags.limit !== undefined ? { defaults: { limit: 5 } } : {}
+    const t = buildTool({ name, path, description: 'd', ...paged }, table)
     return invoke(entry(path), argvOf(name, t.params, args), rt())
   }
 

@@ -137,6 +137,10 @@ export function argvOf(tool: string, params: readonly Param[], args: Args): stri
   for (const p of params) {
     const raw = args[p.name]
     const isArg = 'arg' in p.source
+    if (raw === undefined && p.fallback !== undefined) {
+      flags.push(`--${'flag' in p.source ? p.source.flag : p.name}=${p.fallback}`)
+      continue
+    }
     if (raw === undefined || (raw === '' && isArg)) {
       if (p.required) missing.push(p.name)
       else if (isArg) gap ??= p.name

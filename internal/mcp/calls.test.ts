@@ -131,10 +131,19 @@ describe('every tool’s happy path', () => {
 describe('the CLI and MCP cannot disagree', () => {
   const reads: [string, Record<string, unknown>, string[]][] = [
     ['show_task', { ref: 'alpha/2' }, ['task', 'show', 'alpha/2']],
-    ['list_tasks', { project: 'alpha', status: ['open'] }, ['task', 'list', '--project', 'alpha', '--status', 'open']],
-    ['next_tasks', { parallel: 5 }, ['next', '--parallel', '5']],
-    ['list_notes', { project: 'alpha' }, ['note', 'list', '--project', 'alpha']],
-    ['critical_path', {}, ['critical-path']],
+    // A list-like tool sends its default page size when the call names none: the command line with that --limit.
+    [
+      'list_tasks',
+      { project: 'alpha', status: ['open'] },
+      ['task', 'list', '--project', 'alpha', '--status', 'open', '--limit', '15'],
+    ],
+    ['next_tasks', { parallel: 5 }, ['next', '--parallel', '5', '--limit', '10']],
+    [
+      'list_notes',
+      { project: 'alpha', limit: 1, cursor: '1' },
+      ['note', 'list', '--project', 'alpha', '--limit', '1', '--cursor', '1'],
+    ],
+    ['critical_path', {}, ['critical-path', '--limit', '10']],
     ['whoami', {}, ['whoami']],
   ]
   test.each(reads)('%s answers what the command prints under --json', async (tool, args, argv) => {

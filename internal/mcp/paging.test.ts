@@ -24,7 +24,7 @@ test('a large list_tasks answer arrives as one message whose structured content 
   const s = serveInProcess(ws.root, ['--quiet'])
   s.send(INITIALIZE)
   await s.response(0)
-  s.send(toolCall(1, 'list_tasks', { schema_version: 1 }))
+  s.send(toolCall(1, 'list_tasks', { schema_version: 1, limit: 1000 }))
   const answer = await s.response(1)
   const text = answer.result.content[0].text as string
   expect(text.length).toBeGreaterThan(3 * 16 * 1024) // several pages

@@ -6,6 +6,7 @@
 import type { ArgSpec, CommandEntry } from '../clikit/command.js'
 import { mayMutate } from '../clikit/command.js'
 import type { FlagSpec } from '../clikit/flags.js'
+import { isPageFlag, pages } from '../clikit/pageflags.js'
 import { TOOL_SCHEMA_VERSION, type ToolDef } from './tools.js'
 
 export type JSONSchema = Record<string, unknown>
@@ -17,6 +18,8 @@ export interface Param {
   /** A positional argument, or a flag (by its declared name). */
   readonly source: { readonly arg: ArgSpec } | { readonly flag: string; readonly spec: FlagSpec }
   readonly required: boolean
+  /** Sent when the call names no value (a list-like tool's page size). */
+  readonly fallback?: string
 }
 
 export interface BuiltTool {
@@ -42,7 +45,18 @@ const propName = (declared: string): string => declared.replace(/-/g, '_')
 function paramsOf(entry: CommandEntry, def: ToolDef): Param[] {
   const out: Param[] = entry.args.map((a) => ({ name: propName(a.name), source: { arg: a }, required: a.required }))
   for (const [flag, spec] of Object.entries(entry.flags)) {
-    out.push({ name: propName(flag), source: { flag, spec }, required: spec.required === true })
+    const given = def.defaults?.[flag]
+    const fallback = given === undefined ? {} : { fallback: String(given) }
+    out.push({ name: propName(flag), source: { flag, spec }, required: spec.required === true, ...fallback })
+  }
+  // Bounded results: a command that pages has a default page size here, and only such a command.
+  const paged = pages(entry.flags)
+  if (paged !== (def.defaults?.limit !== undefined)) {
+    throw new Error(`tool ${def.name}: ${paged ? 'a list-like tool needs a default limit' : 'limit without paging'}`)
+  }
+  for (const f of Object.keys(def.defaults ?? {})) {
+    if (entry.flags[f] === undefined)
+      throw new Error(`tool ${def.name}: a default for --${f}, which ${entry.path} lacks`)
   }
   const names = out.map((p) => p.name)
   const clash = names.find((n, i) => names.indexOf(n) !== i || n === 'schema_version')
@@ -87,7 +101,10 @@ function flagDescription(spec: FlagSpec, entry: CommandEntry): string {
  * tools/list is paid in every agent's context (golden.test.ts holds the whole list under 4,500 tokens).
  */
 function described(p: Param, text: string): { description?: string } {
-  return text === `only this ${p.name.replace(/_/g, ' ')}` ? {} : { description: text }
+  if (text === `only this ${p.name.replace(/_/g, ' ')}`) return {}
+  // `limit` and `cursor` of a page say what they are; the result's next_cursor is what a cursor takes.
+  if ('flag' in p.source && isPageFlag(p.source.flag, { [p.source.flag]: p.source.spec })) return {}
+  return { description: text }
 }
 
 /** A positional is a string named as in the synopsis (`ref`, `title`, `question_id`): its name says what it is. */
@@ -95,7 +112,8 @@ function propertySchema(p: Param, entry: CommandEntry): JSONSchema {
   if ('arg' in p.source) return { type: 'string' }
   const { spec } = p.source
   const description = described(p, flagDescription(spec, entry))
-  if (!spec.repeatable) return { ...scalarSchema(spec), ...description }
+  const fallback = p.fallback === undefined ? {} : { default: Number(p.fallback) }
+  if (!spec.repeatable) return { ...scalarSchema(spec), ...fallback, ...description }
   return { type: 'array', items: scalarSchema(spec), ...(p.required ? { minItems: 1 } : {}), ...description }
 }
 

@@ -4,8 +4,10 @@
 
 import { describe, expect, test } from 'vitest'
 import { mayMutate } from '../clikit/command.js'
+import { isPageFlag, pages } from '../clikit/pageflags.js'
 import { dacliIn, table, tempDir } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
+import { buildTool } from './schema.js'
 import { CLI_TOOL, MINIMAL, PROTOCOL_VERSION, TIER1, toolRegistry } from './tools.js'
 
 /** mcp.md, "Two tiers": the promised names and what each wraps. */
@@ -110,8 +112,9 @@ describe('each definition derives from its command’s declaration', () => {
       if (spec.max !== undefined) expect(scalar.maximum).toBe(spec.max)
       // The declaration's words, with `--flag` mentions renamed to parameters.
       const words = spec.description.replace(/--([a-z][a-z-]*)/g, (m, x: string) => (x in entry.flags ? param(x) : m))
-      // A description that says no more than the name (`only this project`) is left out.
-      if (words === `only this ${f.replace(/-/g, ' ')}`) expect(p.description).toBeUndefined()
+      // A description that says no more than the name (`only this project`, a page's limit and cursor) is left out.
+      if (words === `only this ${f.replace(/-/g, ' ')}` || isPageFlag(f, entry.flags))
+        expect(p.description).toBeUndefined()
       else expect(p.description).toContain(words)
       if (spec.required) expect(required).toContain(param(f))
     }
@@ -122,6 +125,35 @@ describe('each definition derives from its command’s declaration', () => {
       expect(def.annotations.destructiveHint ?? true).toBe(entry.destructive === true)
       expect(def.annotations.idempotentHint ?? false).toBe(entry.idempotent === true)
     }
+  })
+
+  test('bounded results: a tool whose command pages takes limit (with its default) and cursor, and only such a tool has a default page', () => {
+    for (const t of built) {
+      const props = t.definition.inputSchema.properties as Record<string, Record<string, unknown>>
+      const def = TIER1.find((d) => d.name === t.name)
+      expect(def?.defaults?.limit !== undefined, t.name).toBe(pages(t.entry.flags))
+      if (pages(t.entry.flags)) {
+        expect(props.limit, t.name).toEqual({
+          type: 'integer',
+          minimum: 1,
+          maximum: 100_000,
+          default: def?.defaults?.limit,
+        })
+        expect(props.cursor, t.name).toEqual({ type: 'string' })
+      }
+    }
+    expect(built.filter((t) => pages(t.entry.flags)).map((t) => t.name)).toEqual([
+      'list_projects',
+      'list_tasks',
+      'next_tasks',
+      'critical_path',
+      'list_notes',
+      'list_events',
+    ])
+    expect(() => buildTool({ name: 'x', path: 'task list', description: 'd' }, table)).toThrow(/needs a default limit/)
+    expect(() => buildTool({ name: 'x', path: 'doctor', description: 'd', defaults: { limit: 3 } }, table)).toThrow(
+      /limit without paging/,
+    )
   })
 
   test('add_dependency is all of task depend: add and remove (a cycle’s refusal names --remove)', () => {

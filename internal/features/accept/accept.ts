@@ -39,7 +39,7 @@ export const accept = defineCommand({
     timeout: duration('kill --verify after this long', { defaultText: '10m' }),
     'allow-unverified': bool('close a task without criteria, marked unverified'),
     force: bool('root: take over another’s task (logged)'),
-    remote: str('the git remote holding the claim', {
+    remote: str('the claims remote', {
       valueName: 'R',
       defaultText: 'the remote the claim was made on, else claims.remote in config.yml',
     }),

@@ -174,7 +174,7 @@ export const doctor = defineCommand({
   args: [],
   flags: {
     strict: bool('fail on an error-severity finding'),
-    fetch: bool('first fetch the claims the remote arbitrates (claims.remote in config.yml, else origin)'),
+    fetch: bool('fetch the remote’s claims first'),
   },
   json: 'doctor/v1',
   mutates: false,

@@ -1,6 +1,7 @@
 // Wire shapes of the events slice.
 
 import { z } from 'zod'
+import { PageFields } from '../../clikit/page.schema.js'
 import { Skipped } from '../../clikit/skipped.schema.js'
 
 const Settled = z.strictObject({ by: z.string(), at: z.string(), reason: z.string().nullable() })
@@ -24,8 +25,7 @@ export const EventListDoc = z.strictObject({
       path: z.string(),
     }),
   ),
-  total: z.number().int().describe('events matching the filters, before --limit'),
-  truncated: z.boolean(),
+  ...PageFields,
   skipped: Skipped.describe('event files that could not be read or failed their checksum (never applied)'),
 })
 

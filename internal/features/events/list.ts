@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
-import { bool, int, str } from '../../clikit/flags.js'
+import { bool, str } from '../../clikit/flags.js'
+import { pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { listEvents } from '../../store/events.js'
@@ -12,7 +13,7 @@ export const list = defineCommand({
   flags: {
     pending: bool('only events still waiting (not applied, dismissed or answered)'),
     about: str('only events about this task', { valueName: 'REF' }),
-    limit: int('at most this many', { min: 1 }),
+    ...pageFlags,
   },
   json: 'event-list/v1',
   mutates: false,
@@ -26,8 +27,7 @@ export const list = defineCommand({
     const matches = events
       .filter((e) => (!pending || e.state === 'pending') && (about === null || e.about === about.id))
       .reverse()
-    const limit = input.flags.limit
-    const page = limit === undefined ? matches : matches.slice(0, limit)
+    const { items: page, page: paging } = pageOf(matches, input.flags)
     const tasks = page.some((e) => e.about !== null) ? (await store.listTasks()).tasks : []
     const data: EventListDocT = {
       schema: 'event-list/v1',
@@ -47,8 +47,7 @@ export const list = defineCommand({
           path: e.path,
         }
       }),
-      total: matches.length,
-      truncated: page.length < matches.length,
+      ...paging,
       skipped: broken,
     }
     return {
@@ -71,7 +70,8 @@ export const list = defineCommand({
           ]),
           { shrink: [5, 3, 2] },
         )
-        if (data.truncated) out.line(out.style('dim', `${data.total - data.events.length} more (raise --limit)`))
+        if (data.next_cursor !== null)
+          out.line(out.style('dim', `${data.total - Number(data.next_cursor)} more: --cursor ${data.next_cursor}`))
       },
     }
   },

@@ -2,6 +2,7 @@ import { RefusedError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
+import { pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { CycleError } from '../../domain/plan/cpm.js'
 import type { Schedule } from '../../domain/plan/schedule.js'
 import { loadPlan, refIn, scheduleOf } from '../../domain/task/planview.js'
@@ -22,6 +23,7 @@ export const criticalPath = defineCommand({
     format: oneOf(['text', 'mermaid', 'dot'], 'draw the graph (`diagram` under --json)', {
       defaultText: 'text',
     }),
+    ...pageFlags,
   },
   json: 'critical-path/v1',
   mutates: false,
@@ -64,6 +66,26 @@ export const criticalPath = defineCommand({
       critical: r.critical,
     }))
     rows.sort((a, b) => (a.es ?? Number.POSITIVE_INFINITY) - (b.es ?? Number.POSITIVE_INFINITY) || byText(a.ref, b.ref))
+    // With --limit or --cursor the rows are paged and every other list cut to the limit (omitted counts what was
+    // left out); the links kept are those of the tasks on the page, so a drawn diagram is the page's.
+    const { items: pageRows, page } = pageOf(rows, input.flags)
+    const onPage = new Set(pageRows.map((r) => r.id))
+    const cut = <T>(list: readonly T[]): T[] =>
+      input.flags.limit === undefined ? [...list] : list.slice(0, input.flags.limit)
+    const links = page.truncated ? s.links.filter((l) => onPage.has(l.from) || onPage.has(l.to)) : s.links
+    const graph = s.critical.map((c) => ({
+      id: c.id,
+      ref: refOfId(c.id),
+      after: c.after.map((a) => ({ id: a.id, ref: refOfId(a.id), type: a.type })),
+    }))
+    const excluded = s.excluded.map((x) => ({
+      id: x.id,
+      ref: refOfId(x.id),
+      title: task(x.id)?.title ?? '',
+      reason: x.reason,
+      dependents: x.dependents.map(refOfId),
+    }))
+    const unsized = s.unsized.map(refOfId)
     const data: CriticalPathDocT = {
       schema: 'critical-path/v1',
       project: project ?? null,
@@ -71,26 +93,25 @@ export const criticalPath = defineCommand({
       duration: s.duration,
       duration_lower_bound: s.duration_lower_bound,
       unit: 'te',
-      tasks: rows,
-      critical_path: s.critical_path,
-      critical_graph: s.critical.map((c) => ({
-        id: c.id,
-        ref: refOfId(c.id),
-        after: c.after.map((a) => ({ id: a.id, ref: refOfId(a.id), type: a.type })),
-      })),
-      unsized: s.unsized.map(refOfId),
-      links: s.links.map((l) => ({ from: l.from, to: l.to, type: l.type })),
-      excluded: s.excluded.map((x) => ({
-        id: x.id,
-        ref: refOfId(x.id),
-        title: task(x.id)?.title ?? '',
-        reason: x.reason,
-        dependents: x.dependents.map(refOfId),
-      })),
+      tasks: pageRows,
+      critical_path: cut(s.critical_path),
+      critical_graph: cut(graph),
+      unsized: cut(unsized),
+      links: cut(links).map((l) => ({ from: l.from, to: l.to, type: l.type })),
+      excluded: cut(excluded),
       format,
       diagram: null,
+      ...page,
+      omitted: {
+        critical_path: s.critical_path.length - cut(s.critical_path).length,
+        critical_graph: graph.length - cut(graph).length,
+        unsized: unsized.length - cut(unsized).length,
+        links: s.links.length - cut(links).length,
+        excluded: excluded.length - cut(excluded).length,
+      },
     }
-    data.diagram = format === 'mermaid' ? mermaid(data, s.links) : format === 'dot' ? dot(data, s.links) : null
+    const drawn = cut(links)
+    data.diagram = format === 'mermaid' ? mermaid(data, drawn) : format === 'dot' ? dot(data, drawn) : null
     return {
       data,
       human(out) {

@@ -1,6 +1,7 @@
 // Wire shapes of the insight slice.
 
 import { z } from 'zod'
+import { PageFields } from '../../clikit/page.schema.js'
 import { Skipped } from '../../clikit/skipped.schema.js'
 import { ViewAge } from '../shared/remoteclaim.schema.js'
 
@@ -146,7 +147,9 @@ export const NextDoc = z.strictObject({
       }),
     )
     .describe('ready tasks not offered because their paths overlap work in progress (touches:, worktree changes)'),
+  held_back_total: z.number().int().describe('every held back task (held_back holds at most --limit)'),
   explanation: z.string().nullable().describe('why nothing is ready; null when something is'),
+  ...PageFields,
 })
 
 const Link = z.enum(['FS', 'SS', 'FF', 'SF'])
@@ -213,6 +216,18 @@ export const CriticalPathDoc = z.strictObject({
     .describe('tasks left out of the plan'),
   format: z.enum(['text', 'mermaid', 'dot']),
   diagram: z.string().nullable().describe('the mermaid or dot source with --format mermaid|dot'),
+  ...PageFields,
+  omitted: z
+    .strictObject({
+      critical_path: z.number().int(),
+      critical_graph: z.number().int(),
+      unsized: z.number().int(),
+      links: z.number().int(),
+      excluded: z.number().int(),
+    })
+    .describe(
+      'entries left out of each list by --limit (tasks are paged: total, next_cursor); links kept are those of the tasks on the page',
+    ),
 })
 
 export const documents = {

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
+import { pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../domain/plan/readiness.js'
 import { describeHeld, loadOverlaps } from '../../domain/task/footprint.js'
@@ -20,6 +21,7 @@ export const next = defineCommand({
     parallel: int('how many tasks to propose', { min: 1, max: 1000, defaultText: '3' }),
     label: labelFilterFlag,
     fetch: bool('fetch the remote’s claims first'),
+    ...pageFlags,
   },
   json: 'next/v1',
   mutates: false,
@@ -45,6 +47,9 @@ export const next = defineCommand({
     if (left > 0) ctx.notes.note(`left out ${left} open task${left === 1 ? '' : 's'} claimed in another clone`)
     if (f.slack === null && f.ready.length > 1)
       ctx.notes.note('not every task in scope has an estimate: ordered by priority and sequence only')
+    // Ready is bounded by --parallel; what waits and what is held back can be every other task: paged.
+    const waiting = pageOf(f.waiting, input.flags)
+    const held = input.flags.limit === undefined ? f.held : f.held.slice(0, input.flags.limit)
     const data: NextDocT = {
       schema: 'next/v1',
       project: project ?? null,
@@ -58,7 +63,7 @@ export const next = defineCommand({
         critical: f.critical.has(t.id),
         command: `dacli task claim ${qualifiedRef(t)}`,
       })),
-      waiting: f.waiting.map((w) => {
+      waiting: waiting.items.map((w) => {
         const name = (id: string) => {
           const x = plan.byId.get(id) ?? plan.target(w.task, id)
           return x ? qualifiedRef(x) : id
@@ -69,7 +74,7 @@ export const next = defineCommand({
           holds: w.holds.map((h) => ({ ref: name(h.on), type: h.type, status: h.status, needs: h.needs })),
         }
       }),
-      held_back: f.held.map((h) => ({
+      held_back: held.map((h) => ({
         id: h.task.id,
         ref: qualifiedRef(h.task),
         title: h.task.title,
@@ -84,7 +89,9 @@ export const next = defineCommand({
           touches: w.touches,
         })),
       })),
+      held_back_total: f.held.length,
       explanation: f.explanation,
+      ...waiting.page,
     }
     return {
       data,

@@ -1,6 +1,7 @@
 // Wire shapes of the note slice (notes, glossary).
 
 import { z } from 'zod'
+import { PageFields } from '../../clikit/page.schema.js'
 import { Skipped } from '../../clikit/skipped.schema.js'
 
 const Ref = z.strictObject({ id: z.string(), ref: z.string().nullable() }).nullable()
@@ -43,6 +44,7 @@ export const NoteDoc = z.strictObject({
 export const NoteListDoc = z.strictObject({
   schema: z.literal('note-list/v1'),
   notes: z.array(z.strictObject(NoteBody)),
+  ...PageFields,
   skipped: Skipped,
 })
 

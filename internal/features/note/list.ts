@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
+import { pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { listNotes, NOTE_KINDS } from '../../domain/notes/notes.js'
 import { projectFilter } from '../../format/ids.js'
@@ -14,6 +15,7 @@ export const list = defineCommand({
     project: str('only this project', { valueName: 'SLUG' }),
     kind: oneOf(NOTE_KINDS, 'only this kind'),
     about: str('only notes about this task', { valueName: 'REF' }),
+    ...pageFlags,
   },
   json: 'note-list/v1',
   mutates: false,
@@ -29,9 +31,11 @@ export const list = defineCommand({
     const picked = notes.filter(
       (n) => (kind === undefined || n.kind === kind) && (about === null || n.about === about.id),
     )
+    const { items, page } = pageOf(picked, input.flags)
     const data: NoteListDocT = {
       schema: 'note-list/v1',
-      notes: await Promise.all(picked.map((n) => noteBody(store, n))),
+      notes: await Promise.all(items.map((n) => noteBody(store, n))),
+      ...page,
       skipped: broken,
     }
     return {

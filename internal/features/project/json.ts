@@ -1,6 +1,7 @@
 // Wire shapes of the project slice.
 
 import { z } from 'zod'
+import { PageFields } from '../../clikit/page.schema.js'
 import { Skipped } from '../../clikit/skipped.schema.js'
 
 export const Counts = z.strictObject({
@@ -41,6 +42,7 @@ export const ProjectDoc = z.strictObject({
 export const ProjectListDoc = z.strictObject({
   schema: z.literal('project-list/v1'),
   projects: z.array(z.strictObject(ProjectBody)),
+  ...PageFields,
   skipped: Skipped.describe('object files that could not be read (see `dacli doctor`)'),
 })
 

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../clikit/command.js'
+import { pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { projectSummary } from '../shared/projectdoc.js'
 import { countsOf } from './docs.js'
 import type { ProjectListDocT } from './json.js'
@@ -7,18 +8,19 @@ export const list = defineCommand({
   path: 'project list',
   summary: 'List projects with their task counts',
   args: [],
-  flags: {},
+  flags: { ...pageFlags },
   json: 'project-list/v1',
   mutates: false,
-  async run(ctx) {
+  async run(ctx, input) {
     const store = await ctx.store()
     const { projects, broken } = await store.listProjects()
+    const { items, page } = pageOf(projects, input.flags)
     const rows: ProjectListDocT['projects'] = []
-    for (const p of projects) {
+    for (const p of items) {
       rows.push(projectSummary(p, await countsOf(store, p.slug)))
     }
     for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
-    const data: ProjectListDocT = { schema: 'project-list/v1', projects: rows, skipped: broken }
+    const data: ProjectListDocT = { schema: 'project-list/v1', projects: rows, ...page, skipped: broken }
     return {
       data,
       human(out) {

@@ -12,7 +12,7 @@ export const ask = defineCommand({
     'Records the question (an event, id q-<ULID>) and moves the task to blocked with blocked_by: q-<id>, so nobody picks it up while it waits; `answer` releases it. Any identity may ask, read-only ones included: it is how an agent says "I am stuck". A question about a task someone else holds is recorded for them without blocking it. A done task cannot be held up (exit 3).',
   args: [restArg('question', 'the question')],
   flags: {
-    about: str('the task the question is about', { valueName: 'REF', required: true }),
+    about: str('the task it is about', { valueName: 'REF', required: true }),
     need: str('what you need to go on'),
   },
   json: 'question/v1',

@@ -4,7 +4,7 @@
 import { bool, str } from '../../clikit/flags.js'
 
 export const arbitrationFlags = {
-  remote: str('the git remote arbitrating claims', {
+  remote: str('the claims remote', {
     valueName: 'R',
     defaultText: 'claims.remote in config.yml; none: this clone only',
   }),

@@ -1,7 +1,8 @@
 import { UsageError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
-import { int, oneOf, str } from '../../clikit/flags.js'
+import { oneOf, str } from '../../clikit/flags.js'
+import { pageFlags } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { projectFilter } from '../../format/ids.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../format/model.js'
@@ -23,8 +24,7 @@ export const list = defineCommand({
     priority: oneOf(PRIORITIES, 'only this priority'),
     label: labelFilterFlag,
     milestone: str('only this milestone', { valueName: 'NAME' }),
-    limit: int('at most this many on a page', { min: 1, max: 100_000 }),
-    cursor: str('the previous page’s next_cursor', { valueName: 'CURSOR' }),
+    ...pageFlags,
   },
   json: 'task-list/v1',
   mutates: false,

@@ -1,0 +1,60 @@
+// The page every list-like command takes (`--limit`, `--cursor`) and announces (`total`, `limit`, `cursor`,
+// `next_cursor`, `truncated`). Declared once, so every listing pages alike and the MCP tools built from them
+// (internal/mcp/schema.ts) take the same two parameters.
+
+import { UsageError } from '../base/errors.js'
+import { type FlagSpecs, int, str } from './flags.js'
+
+export const pageFlags = {
+  limit: int('at most this many on a page', { min: 1, max: 100_000 }),
+  cursor: str('the previous page’s next_cursor', { valueName: 'CURSOR' }),
+} as const
+
+/**
+ * Whether `flags[name]` is the page's flag (compared by value: the built table is the declarations as plain data).
+ */
+export function isPageFlag(name: string, flags: FlagSpecs): boolean {
+  const page: FlagSpecs = pageFlags
+  const f = flags[name]
+  const p = page[name]
+  return f !== undefined && p !== undefined && f.type === p.type && f.description === p.description
+}
+
+/** Whether a command pages its listing (declares both page flags). */
+export const pages = (flags: FlagSpecs): boolean => isPageFlag('limit', flags) && isPageFlag('cursor', flags)
+
+/** What a listing says about its page. */
+export interface Page {
+  /** Every item matching the filters, across all pages. */
+  readonly total: number
+  readonly limit: number | null
+  readonly cursor: string | null
+  /** Pass as --cursor for the next page; null on the last page. */
+  readonly next_cursor: string | null
+  /** This page does not hold every match. */
+  readonly truncated: boolean
+}
+
+/** One page of `items` (all of them without a limit); a cursor is a next_cursor from an earlier page. */
+export function pageOf<T>(
+  items: readonly T[],
+  flags: { readonly limit?: number | undefined; readonly cursor?: string | undefined },
+): { items: T[]; page: Page } {
+  const cursor = flags.cursor
+  if (cursor !== undefined && !/^\d+$/.test(cursor)) {
+    throw new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursor}"`)
+  }
+  const start = cursor === undefined ? 0 : Number(cursor)
+  const limit = flags.limit ?? null
+  const end = limit === null ? items.length : Math.min(items.length, start + limit)
+  return {
+    items: items.slice(start, end),
+    page: {
+      total: items.length,
+      limit,
+      cursor: cursor ?? null,
+      next_cursor: end < items.length ? String(end) : null,
+      truncated: start > 0 || end < items.length,
+    },
+  }
+}
