@@ -96,3 +96,34 @@ describe('--branch is a short branch name (low finding)', () => {
     expect(fs.existsSync(path.join(root, '.dacli', 'worktrees'))).toBe(false)
   })
 })
+
+describe('unreadable is not gone (item 9): answer and events dismiss', () => {
+  const corrupt = (root: string) => {
+    const dir = path.join(root, '.dacli/projects/alpha/tasks')
+    const status = fs.readdirSync(dir).find((d) => fs.existsSync(path.join(dir, d, '001-first-thing.md')))
+    const f = path.join(dir, status ?? 'open', '001-first-thing.md')
+    fs.writeFileSync(f, Buffer.concat([fs.readFileSync(f), Buffer.from([0xff, 0xfe, 0x0a])]))
+  }
+
+  test('answer: a question about an unreadable task is exit 1 naming it; nothing written', async () => {
+    const root = fx.copy()
+    const q = (await dacliIn(root, ['ask', 'Which port?', '--about', 'alpha/1', '--json'])).expectExit(0).json.id
+    corrupt(root)
+    const before = snapshotOf(root)
+    const r = (await dacliIn(root, ['answer', q, '8080', '--json'])).expectExit(1)
+    expect(r.error.message).toMatch(/cannot be read/)
+    expect(r.error.message).toContain('not treated as gone')
+    expect(snapshotOf(root)).toEqual(before)
+  })
+
+  test('events dismiss: a proposal about an unreadable task is exit 1 naming it; nothing written', async () => {
+    const root = fx.copy()
+    const ev = (await dacliIn(root, ['task', 'done', 'alpha/1', '--json'], { as: fx.ro.token })).expectExit(0).json
+      .event_id
+    corrupt(root)
+    const before = snapshotOf(root)
+    const r = (await dacliIn(root, ['events', 'dismiss', ev, '--reason', 'no', '--json'])).expectExit(1)
+    expect(r.error.message).toMatch(/cannot be read/)
+    expect(snapshotOf(root)).toEqual(before)
+  })
+})
