@@ -114,6 +114,14 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'agent retire': { argv: ['agent', 'retire', 'AGENT_RW', '--release'] },
   'trust show': { argv: ['trust', 'show'] },
   'milestone list': { argv: ['milestone', 'list', '--project', 'alpha'] },
+  // The queue `work` holds alpha/4 and alpha/1 (made in beforeAll).
+  'queue add': { argv: ['queue', 'add', 'later', 'alpha/1', '--title', 'Later'] },
+  'queue show': { argv: ['queue', 'show', 'work'] },
+  'queue list': { argv: ['queue', 'list'] },
+  'queue next': { argv: ['queue', 'next', 'work'] },
+  'queue advance': { argv: ['queue', 'advance', 'work', '--fail', 'not today'] },
+  'queue rm': { argv: ['queue', 'rm', 'work', '--force'] },
+  search: { argv: ['search', 'thing', '--project', 'alpha'] },
   'trust accept': { argv: ['trust', 'accept'] },
   // Against the fake GitHub started below; alpha is linked to acme/widgets in beforeAll.
   'github doctor': { argv: ['github', 'doctor', 'alpha'] },
@@ -182,6 +190,7 @@ beforeAll(async () => {
   base = await fixture()
   rwId = JSON.parse((await base.ws.dacli('whoami', '--json', { as: base.rw })).stdout).id
   ;(await base.ws.dacli('github', 'link', 'alpha', '--repo', 'acme/widgets', { env: env() })).expectExit(0)
+  ;(await base.ws.dacli('queue', 'add', 'work', 'alpha/4', 'alpha/1')).expectExit(0)
   const wt = (await base.ws.dacli('worktree', 'add', 'alpha/2', '--base', 'dacli/record', '--json')).expectExit(0)
   fs.rmSync(wt.json.path, { recursive: true, force: true })
 })
