@@ -99,6 +99,20 @@ export async function pushRef(repo: GitInfo, env: Env, remote: string, branch: s
       },
     )
   }
+  // Another push moved the branch between the remote's check and its update: the same race, lost a moment later.
+  if (
+    flag === '!' &&
+    /failed to (?:update|lock) ref/.test(summary) &&
+    /cannot lock ref|is at [0-9a-f]+ but expected/.test(r.stderr)
+  ) {
+    throw new ConflictError(
+      `the remote's ${branch} moved while this push was landing: someone else recorded at the same moment`,
+      {
+        details: { remote, branch, reason: summary.trim() },
+        next: [cmd(`record pull ${remote}`), cmd(`record push ${remote}`)],
+      },
+    )
+  }
   if (remoteMissing(r.stderr)) throw notARemote(remote, r.stderr)
   throw new FailureError(`git push to ${remote} failed: ${firstLines(`${summary}\n${r.stderr}`) || `exit ${r.code}`}`, {
     details: { remote, branch, git_exit_code: r.code },

@@ -6,7 +6,10 @@
 import { canonicalJSON } from '../../base/canonical.js'
 import type { Identity } from '../../format/model.js'
 import type { FieldConflict } from '../../format/objmerge.js'
+import { qualifiedRef } from '../../format/refs.js'
+import { isOpenQuestion, listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
+import { questionPayload } from './payload.js'
 import { askQuestion } from './questions.js'
 
 export interface SideOfChange {
@@ -70,4 +73,45 @@ export async function raiseDecisions(
     }
   }
   return out
+}
+
+export interface OpenDecision {
+  question: string
+  task: string | null
+  ref: string | null
+  field: string
+  ours: unknown
+  theirs: unknown
+  asked_at: string
+}
+
+const parsed = (text: string | null): unknown => {
+  if (text === null) return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/** Every open merge-conflict question of the workspace, oldest first. */
+export async function openDecisions(store: Store): Promise<OpenDecision[]> {
+  const open = (await listEvents(store)).events.filter(
+    (e) => isOpenQuestion(e) && questionPayload(e.data).conflict !== null,
+  )
+  if (open.length === 0) return []
+  const tasks = new Map((await store.listTasks()).tasks.map((t) => [t.id, t]))
+  return open.map((e) => {
+    const p = questionPayload(e.data)
+    const t = e.about === null ? undefined : tasks.get(e.about)
+    return {
+      question: e.id,
+      task: e.about,
+      ref: t === undefined ? null : qualifiedRef(t),
+      field: p.conflict as string,
+      ours: parsed(p.ours),
+      theirs: parsed(p.theirs),
+      asked_at: e.created,
+    }
+  })
 }

@@ -76,11 +76,42 @@ export const RecordPullDoc = z.strictObject({
   ),
 })
 
+const Decision = z.strictObject({
+  question: z.string().describe('the open question (q-<ULID>) that decides it: dacli answer <qid> ours|theirs|<value>'),
+  task: z.string().nullable().describe('the task id'),
+  ref: z.string().nullable().describe('the task reference, null when the task is gone'),
+  field: z.string().describe('a frontmatter key, status, title or section:<heading>'),
+  ours: z.unknown().describe('the value of the clone that merged'),
+  theirs: z.unknown().describe('the other side’s value, which the task keeps until answered'),
+  asked_at: z.string(),
+})
+
+export const RecordSyncDoc = z.strictObject({
+  schema: z.literal('record-sync/v1'),
+  remote: z.string(),
+  branch: z.string(),
+  outcome: z
+    .enum(['converged', 'decisions', 'conflicts'])
+    .describe(
+      'converged: this clone and the remote hold the same record and nothing waits on a person (exit 0); decisions: open merge-conflict questions wait (exit 5); conflicts: conflict copies beside non-task files wait, nothing was pushed (exit 5)',
+    ),
+  pulled: z
+    .enum(['materialized', 'up-to-date', 'fast-forward', 'merged', 'nothing-to-pull'])
+    .describe('what the pull did; nothing-to-pull: the remote has no record branch yet'),
+  pushed: z.enum(['pushed', 'up-to-date', 'not-pushed']),
+  commit: Oid.nullable().describe('the record branch tip after the sync'),
+  attempts: z.number().int().describe('pull-record-push rounds, one more for each push another clone won first'),
+  files_changed: z.array(FileChanged).describe('what changed in .dacli/ on this machine'),
+  decisions: z.array(Decision).describe('every open merge-conflict question of the workspace, oldest first'),
+  conflicts: z.array(z.string()).describe('conflict copies (*.conflict-<commit>) left beside non-task files'),
+})
+
 export const documents = {
   'record-result/v1': RecordResultDoc,
   'record-log/v1': RecordLogDoc,
   'record-push/v1': RecordPushDoc,
   'record-pull/v1': RecordPullDoc,
+  'record-sync/v1': RecordSyncDoc,
 }
 
 export type RecordResultDocT = z.infer<typeof RecordResultDoc>
@@ -88,3 +119,4 @@ export type RecordLogDocT = z.infer<typeof RecordLogDoc>
 export type RecordPushDocT = z.infer<typeof RecordPushDoc>
 export type RecordPullDocT = z.infer<typeof RecordPullDoc>
 export type FileChangedT = z.infer<typeof FileChanged>
+export type RecordSyncDocT = z.infer<typeof RecordSyncDoc>

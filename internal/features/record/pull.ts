@@ -3,6 +3,8 @@ import * as path from 'node:path'
 import { checkBranchName, headRef, tempTag } from '../../adapters/git/refs.js'
 import { ConflictError, classifiedError, RefusedError } from '../../base/errors.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
+import type { Context } from '../../clikit/context.js'
+import type { RaisedDecision } from '../../domain/questions/conflicts.js'
 import { raiseDecisions } from '../../domain/questions/conflicts.js'
 import { RECORD_LOCK } from '../../domain/record/record.js'
 import type { Identity } from '../../format/model.js'
@@ -10,7 +12,7 @@ import { ROOT_ID } from '../../format/model.js'
 import type { Store } from '../../store/store.js'
 import { DEFAULT_RECORD_BRANCH } from '../../store/workspace.js'
 import { isPristine } from './apply.js'
-import { PULL_ATTEMPTS, pullOnce, pullResult } from './pullstep.js'
+import { PULL_ATTEMPTS, type PullStep, pullOnce, pullResult } from './pullstep.js'
 
 /** The workspace, or null on a fresh clone (no `.dacli/` yet); other failures propagate. */
 async function storeOrNull(open: () => Promise<Store>): Promise<Store | null> {
@@ -35,69 +37,86 @@ export const pull = defineCommand({
   standalone: true,
   examples: ['dacli record pull', 'dacli record pull upstream --json'],
   async run(ctx, input) {
-    const remote = input.args.remote ?? 'origin'
-    const git = await ctx.git()
-    const store = await storeOrNull(ctx.store)
-    let who: Identity = { id: ROOT_ID, grant: 'rw', role: 'root', parent: null }
-    if (store !== null) {
-      who = await ctx.identity()
-      if (who.grant !== 'rw') {
-        throw new RefusedError('grant', `record pull needs a read-write grant (${who.id} has ${who.grant})`, {
-          details: { identity: who.id, grant: who.grant, required: 'rw' },
-          next: ['ask an identity with a read-write grant to pull'],
-        })
-      }
-    }
-    const branch = checkBranchName(store?.config.record_branch ?? DEFAULT_RECORD_BRANCH)
-    const ref = headRef(branch)
-    const now = ctx.now()
-    const theirs = await git.fetch(remote, branch)
-    const lock = store === null ? null : await store.lock(RECORD_LOCK)
-    let aside: string | null = null
-    try {
-      // A workspace `init` made a moment ago (the old advice for a fresh clone) is replaced, not merged.
-      // The workspace being replaced, or null.
-      const replacing =
-        store !== null &&
-        store.dir === path.join(git.repo.mainWorkTree, '.dacli') &&
-        (await isPristine(store, git, ref))
-          ? store
-          : null
-      if (replacing !== null) {
-        aside = `${replacing.dir}.replaced-${tempTag()}`
-        fs.renameSync(replacing.dir, aside)
-      }
-      for (let attempt = 1; ; attempt++) {
-        const step = await pullOnce(git, replacing !== null ? null : store, who, {
-          remote,
-          ref,
-          theirs,
-          now,
-          env: ctx.env,
-        })
-        if ('moved' in step) {
-          if (attempt < PULL_ATTEMPTS) continue
-          throw new ConflictError(
-            `the workspace kept changing while the pull was merging (${step.moved.slice(0, 5).join(', ')}); nothing was merged — run it again`,
-            { details: { paths: step.moved }, next: [`dacli record pull ${remote}`] },
-          )
-        }
-        // A field both sides changed differently: the task kept theirs; each becomes a decision (a question).
-        const decisions =
-          store !== null && replacing === null && step.merged !== null && step.merged.decisions.length > 0
-            ? await raiseDecisions(store, who, step.merged.decisions, remote)
-            : []
-        return pullResult(step, { remote, branch, theirs }, replacing, decisions)
-      }
-    } catch (e) {
-      if (aside !== null && store !== null && !fs.existsSync(store.dir)) {
-        fs.renameSync(aside, store.dir)
-        aside = null
-      }
-      throw e
-    } finally {
-      if (aside !== null) fs.rmSync(aside, { recursive: true, force: true })
-      lock?.release()
-    }
+    const r = await pullRemote(ctx, input.args.remote ?? 'origin')
+    return pullResult(
+      r.step,
+      { remote: input.args.remote ?? 'origin', branch: r.branch, theirs: r.theirs },
+      r.replacing,
+      r.decisions,
+    )
   },
 })
+
+export interface Pulled {
+  step: PullStep
+  decisions: RaisedDecision[]
+  /** The empty workspace `init` made that the pull replaced, or null. */
+  replacing: Store | null
+  branch: string
+  theirs: string
+}
+
+/** `record pull` without its document: fetch, record, merge, write, and raise the decisions (record sync runs it too). */
+export async function pullRemote(ctx: Context, remote: string): Promise<Pulled> {
+  const git = await ctx.git()
+  const store = await storeOrNull(ctx.store)
+  let who: Identity = { id: ROOT_ID, grant: 'rw', role: 'root', parent: null }
+  if (store !== null) {
+    who = await ctx.identity()
+    if (who.grant !== 'rw') {
+      throw new RefusedError('grant', `record pull needs a read-write grant (${who.id} has ${who.grant})`, {
+        details: { identity: who.id, grant: who.grant, required: 'rw' },
+        next: ['ask an identity with a read-write grant to pull'],
+      })
+    }
+  }
+  const branch = checkBranchName(store?.config.record_branch ?? DEFAULT_RECORD_BRANCH)
+  const ref = headRef(branch)
+  const now = ctx.now()
+  const theirs = await git.fetch(remote, branch)
+  const lock = store === null ? null : await store.lock(RECORD_LOCK)
+  let aside: string | null = null
+  try {
+    // A workspace `init` made a moment ago (the old advice for a fresh clone) is replaced, not merged.
+    // The workspace being replaced, or null.
+    const replacing =
+      store !== null && store.dir === path.join(git.repo.mainWorkTree, '.dacli') && (await isPristine(store, git, ref))
+        ? store
+        : null
+    if (replacing !== null) {
+      aside = `${replacing.dir}.replaced-${tempTag()}`
+      fs.renameSync(replacing.dir, aside)
+    }
+    for (let attempt = 1; ; attempt++) {
+      const step = await pullOnce(git, replacing !== null ? null : store, who, {
+        remote,
+        ref,
+        theirs,
+        now,
+        env: ctx.env,
+      })
+      if ('moved' in step) {
+        if (attempt < PULL_ATTEMPTS) continue
+        throw new ConflictError(
+          `the workspace kept changing while the pull was merging (${step.moved.slice(0, 5).join(', ')}); nothing was merged — run it again`,
+          { details: { paths: step.moved }, next: [`dacli record pull ${remote}`] },
+        )
+      }
+      // A field both sides changed differently: the task kept theirs; each becomes a decision (a question).
+      const decisions =
+        store !== null && replacing === null && step.merged !== null && step.merged.decisions.length > 0
+          ? await raiseDecisions(store, who, step.merged.decisions, remote)
+          : []
+      return { step, decisions, replacing, branch, theirs }
+    }
+  } catch (e) {
+    if (aside !== null && store !== null && !fs.existsSync(store.dir)) {
+      fs.renameSync(aside, store.dir)
+      aside = null
+    }
+    throw e
+  } finally {
+    if (aside !== null) fs.rmSync(aside, { recursive: true, force: true })
+    lock?.release()
+  }
+}
