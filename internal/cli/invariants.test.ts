@@ -131,6 +131,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string }> = {
   'github sync': { argv: ['github', 'sync', 'alpha', '--dry-run'] },
   record: { argv: ['record', '--message', 'checkpoint'] },
   'record log': { argv: ['record', 'log', '--limit', '5'] },
+  'record sync': { argv: ['record', 'sync'] },
   'record push': { argv: ['record', 'push'] },
   'record pull': { argv: ['record', 'pull'] },
   'task log': { argv: ['task', 'log', 'alpha/1'] },
@@ -207,7 +208,7 @@ const argvOf = (path: string) =>
 describe('table-wide invariants', () => {
   test('a command that streams declares its --jsonl flag, a published line schema and a --json document', () => {
     const streaming = table.filter((c) => c.streams !== undefined)
-    expect(streaming.map((c) => c.path)).toEqual(['watch'])
+    expect(streaming.map((c) => c.path).sort()).toEqual(['record sync', 'watch'])
     for (const c of streaming) {
       expect(c.flags.jsonl?.type).toBe('bool')
       expect(c.json).not.toBeNull()
