@@ -212,6 +212,9 @@ describe('the bytes on disk after every mutating command', () => {
       ['github_sync', () => run(['github', 'sync', 'ledger'], { env: gh.env() })],
       // The reader holds a task (its claim was applied by sync): retiring it hands the task back (issue 14, item 8).
       ['agent_retire', () => run(['agent', 'retire', agentOf('reader'), '--release'])],
+      ['queue_add', ['queue', 'add', 'release', 'ledger/1', 'ledger/2', '--title', 'Release train']],
+      ['queue_advance', ['queue', 'advance', 'release', '--fail', 'flaky test']],
+      ['queue_rm', ['queue', 'rm', 'release', '--force']],
       ['record', ['record']],
       [
         'project_rm',

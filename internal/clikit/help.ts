@@ -4,6 +4,7 @@
 import { byText } from '../base/order.js'
 import { type ArgSpec, type CommandDecl, mayMutate } from './command.js'
 import { type FlagSpec, type FlagType, GLOBAL_FLAGS } from './flags.js'
+import { wrapUsage } from './text.js'
 
 const PROG = 'dacli'
 
@@ -59,6 +60,11 @@ function wrap(text: string, width: number, indent: string): string {
 function columns(rows: readonly (readonly [string, string])[], indent = 2, width = 100): string {
   const w = Math.min(30, Math.max(0, ...rows.map(([a]) => a.length)))
   const pad = ' '.repeat(indent)
+  // Too narrow for two columns: each description goes under its name.
+  if (width - w - indent - 2 < 40) {
+    const under = `${pad}    `
+    return rows.map(([a, b]) => `${pad}${a}\n${under}${wrap(b, width - under.length, under)}`).join('\n')
+  }
   return rows
     .map(([a, b]) => {
       const left = a.length > w ? `${a}\n${pad}${' '.repeat(w)}` : a.padEnd(w)
@@ -68,12 +74,23 @@ function columns(rows: readonly (readonly [string, string])[], indent = 2, width
 }
 
 /** Help for one command: summary, usage, arguments, flags, JSON schema and grant. */
-export function commandHelp(c: CommandDecl): string {
-  const out: string[] = [`${PROG} ${c.path} — ${c.summary}`, '', 'Usage:', `  ${usageOf(c)}`]
-  if (c.description) out.push('', wrap(c.description, 100, ''))
+export function commandHelp(c: CommandDecl, width = 100): string {
+  const out: string[] = [
+    wrap(`${PROG} ${c.path} — ${c.summary}`, width, '  '),
+    '',
+    'Usage:',
+    `  ${wrapUsage(usageOf(c), width, '  ')}`,
+  ]
+  if (c.description) out.push('', wrap(c.description, width, ''))
   if (c.args.length > 0) {
     out.push('', 'Arguments:')
-    out.push(columns(c.args.map((a) => [argShape(a), a.description + (a.rest ? ' (several words are joined)' : '')])))
+    out.push(
+      columns(
+        c.args.map((a) => [argShape(a), a.description + (a.rest ? ' (several words are joined)' : '')]),
+        2,
+        width,
+      ),
+    )
   }
   const flagRows: [string, string][] = Object.entries(c.flags).map(([name, spec]) => {
     let d = spec.description
@@ -87,9 +104,10 @@ export function commandHelp(c: CommandDecl): string {
     ['--quiet', GLOBAL_FLAGS.quiet?.description ?? ''],
     ['-h, --help', GLOBAL_FLAGS.help?.description ?? ''],
   )
-  out.push('', 'Flags:', columns(flagRows))
+  out.push('', 'Flags:', columns(flagRows, 2, width))
   const variants = c.jsonVariants && c.jsonVariants.length > 0 ? ` (or ${c.jsonVariants.join(', ')}, see above)` : ''
-  out.push('', `JSON:   ${c.json === null ? 'no (--json is refused)' : `--json prints ${c.json}${variants}`}`)
+  const json = c.json === null ? 'no (--json is refused)' : `--json prints ${c.json}${variants}`
+  out.push('', `JSON:   ${wrap(json, width - 8, '        ')}`)
   const grant =
     c.mutatesWith && c.mutatesWith.length > 0
       ? `read-only; with ${c.mutatesWith.map((f) => `--${f}`).join(' or ')} it writes and needs a read-write grant`
@@ -100,7 +118,7 @@ export function commandHelp(c: CommandDecl): string {
           : c.anyGrant
             ? 'any identity, read-only ones included (it writes in the caller’s own name)'
             : `needs a read-write grant${'dry-run' in c.flags ? ' (a --dry-run is a read)' : ''}`
-  out.push(`Grant:  ${grant}`)
+  out.push(`Grant:  ${wrap(grant, width - 8, '        ')}`)
   if (c.examples && c.examples.length > 0) out.push('', 'Examples:', ...c.examples.map((e) => `  ${e}`))
   return `${out.join('\n')}\n`
 }

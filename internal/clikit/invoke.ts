@@ -60,7 +60,11 @@ function once<T>(f: () => Promise<T>): () => Promise<T> {
 }
 
 /** Bind positional tokens to the declared arguments. */
-function bindArgs(entry: CommandEntry, positionals: readonly string[]): Record<string, string> {
+function bindArgs(
+  entry: CommandEntry,
+  positionals: readonly string[],
+  argv: readonly string[],
+): Record<string, string> {
   const out: Record<string, string> = {}
   let i = 0
   for (const a of entry.args) {
@@ -81,10 +85,20 @@ function bindArgs(entry: CommandEntry, positionals: readonly string[]): Record<s
   }
   if (i < positionals.length) {
     const extra = positionals.slice(i)
+    // dacli has one short flag (-h): a `-m` here was most likely meant as a long flag.
+    const known = Object.keys(entry.flags)
+    const hints = extra
+      .filter((e) => /^-[A-Za-z]/.test(e))
+      .map((e) => [e, longFlagFor(e, known)] as const)
+      .filter((x): x is readonly [string, string] => x[1] !== null)
+    const why = extra.some((e) => /^-[A-Za-z]/.test(e))
+      ? ` (dacli has no one-letter flags${hints.map(([e, h]) => `; ${e} is perhaps --${h}`).join('')}; text that starts with - goes after --)`
+      : ''
     throw new UsageError(
-      `unexpected argument${extra.length > 1 ? 's' : ''}: ${extra.map((e) => JSON.stringify(e)).join(' ')}`,
+      `unexpected argument${extra.length > 1 ? 's' : ''}: ${extra.map((e) => JSON.stringify(e)).join(' ')}${why}`,
       {
         details: { unexpected: extra },
+        ...(hints.length > 0 ? { suggestions: [fixedShort(entry, argv, hints)] } : {}),
       },
     )
   }
@@ -100,7 +114,9 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
 
   if (parsed.help) {
     // The table may carry only what dispatch needs; the module has the long help texts.
-    rt.io.stdout.write(commandHelp(await entry.load()))
+    rt.io.stdout.write(
+      commandHelp(await entry.load(), Math.min(100, terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) ?? 100)),
+    )
     return { exitCode: 0, data: null }
   }
 
@@ -258,7 +274,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
         },
       )
     }
-    const args = bindArgs(entry, parsed.positionals)
+    const args = bindArgs(entry, parsed.positionals, argv)
     const missing = Object.entries(entry.flags)
       .filter(([n, s]) => s.required && parsed.flags[n] === undefined)
       .map(([n]) => `--${n}`)
@@ -382,9 +398,34 @@ function reportError(
     if (opts.before !== undefined) rt.io.stderr.write(opts.before)
     const stack = debug && err instanceof Error ? err.stack : undefined
     const shown = opts.humanSuggestions === false ? { ...env, suggestions: [] } : env
-    writeHumanError(rt.io.stderr, shown, opts.usage, colorEnabled(rt.io.stderrIsTTY, rt.env), stack)
+    writeHumanError(
+      rt.io.stderr,
+      shown,
+      opts.usage,
+      colorEnabled(rt.io.stderrIsTTY, rt.env),
+      stack,
+      terminalWidth(rt.io.stderrIsTTY, rt.io.stderrColumns ?? rt.io.columns, rt.env),
+    )
   }
   return { exitCode: exitCodeOf(err), error: env }
+}
+
+/** The long flag a short one stands for: the one declared flag starting with its letter, else none. */
+function longFlagFor(short: string, known: readonly string[]): string | null {
+  const letter = short.slice(1, 2)
+  const hits = known.filter((k) => k.startsWith(letter) && !k.startsWith('no-'))
+  return hits.length === 1 ? (hits[0] as string) : null
+}
+
+/** The caller's command line with each `-m` of `hints` written as the long flag it probably meant. */
+function fixedShort(
+  entry: CommandEntry,
+  argv: readonly string[],
+  hints: readonly (readonly [string, string])[],
+): string {
+  const fix = new Map(hints.map(([e, h]) => [e, `--${h}`]))
+  const quote = (s: string) => (/^[\w./:@=,-]+$/.test(s) ? s : JSON.stringify(s))
+  return ['dacli', ...entry.path.split(' '), ...argv.map((t) => fix.get(t) ?? quote(t))].join(' ')
 }
 
 /** The caller's command line with each near-miss flag replaced by the flag it probably meant. */

@@ -36,6 +36,9 @@ export interface NotesOptions {
   clock?: () => number
 }
 
+/** Runs shorter than this print no plain progress lines (a terminal still shows its bar). */
+const MIN_PLAIN = 10
+
 const SILENT: Progress = { update() {}, tick() {}, say() {}, end() {} }
 const BAR = 20
 const REDRAW_MS = 100
@@ -84,7 +87,9 @@ export function makeNotes(w: Writer, o: NotesOptions): Notes {
           w.write(bar)
           return
         }
-        // Plain lines: one per tenth reached (or per hundred items when the total is unknown).
+        // Plain lines: one per tenth reached (or per hundred items when the total is unknown); none for a run of
+        // fewer than MIN_PLAIN items (a line per item of a one-item prune is noise in a log).
+        if (total !== null && total < MIN_PLAIN) return
         const step = total === null || total <= 0 ? Math.floor(done / 100) : Math.floor((done * 10) / total)
         if (step <= lastTenth && !force) return
         lastTenth = step

@@ -4,7 +4,7 @@ import { classifiedError, RefusedError } from '../base/errors.js'
 import { closestOf } from './didyoumean.js'
 import { exitCodeOf, isUnexpected, KIND_OF_CODE } from './exit.js'
 import type { Writer } from './io.js'
-import { textGate } from './text.js'
+import { textGate, wrapUsage } from './text.js'
 
 /** One compact JSON document, newline-terminated, with `schema` as its first key. */
 export function renderJSON(doc: unknown): string {
@@ -146,6 +146,8 @@ export function writeHumanError(
   usageLine: string | null,
   color: boolean,
   debugStack?: string,
+  /** A terminal's width: the usage line is folded to it (null: a pipe, one line). */
+  width: number | null = null,
 ) {
   const { style: s, prepare, emit } = textGate(color)
   const put = (line: string) => w.write(`${emit(prepare(line))}\n`)
@@ -172,6 +174,7 @@ export function writeHumanError(
     put('Next actions:')
     for (const x of env.next_actions) put(`  ${x}`)
   }
-  if (env.exit_code === 2 && usageLine !== null) put(`usage: ${usageLine}`)
+  if (env.exit_code === 2 && usageLine !== null)
+    put(`usage: ${width === null ? usageLine : wrapUsage(usageLine, width, 'usage: ')}`)
   if (debugStack) w.write(`${debugStack}\n`)
 }

@@ -22,7 +22,9 @@ export interface Guidance {
 
 /** At most this many suggestions, except a family's own list and a leaf every family shares (`list`). */
 const MAX = 3
-export const MAX_SHARED_LEAF = 8
+export const MAX_SHARED_LEAF = 12
+/** Near misses ranked after a shared leaf's commands fill the list up to this many. */
+const SHARED_LEAF_ROOM = 8
 
 const q = (s: string) => (/^[\w./:@=,-]+$/.test(s) ? s : JSON.stringify(s))
 const line = (...parts: string[]) => ['dacli', ...parts.map(q)].join(' ')
@@ -183,7 +185,7 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
   )
   const suggestions = [...new Set([...sharedLeaf, ...ranked].map((x) => x.line))].slice(
     0,
-    sharedLeaf.length > 0 ? MAX_SHARED_LEAF : MAX,
+    sharedLeaf.length > 0 ? Math.max(sharedLeaf.length, SHARED_LEAF_ROOM) : MAX,
   )
   const label = words.slice(0, 2).join(' ')
   if (suggestions.length === 0) {

@@ -127,6 +127,17 @@ describe('progress on stderr', () => {
     expect(w.text.endsWith('\r\u001b[K')).toBe(true)
   })
 
+  it('no plain lines for a run of fewer than ten items (a one-item prune is not a progress report)', () => {
+    const w = sink()
+    const p = makeNotes(w, { quiet: false, color: false }).progress('prune', 3)
+    for (let i = 0; i < 3; i++) p.tick('x')
+    p.end()
+    expect(w.text).toBe('')
+    const q = makeNotes(w, { quiet: false, color: false }).progress('prune', 10)
+    for (let i = 0; i < 10; i++) q.tick()
+    expect(w.text).toContain('prune: 10/10 (100%)')
+  })
+
   it('nothing under --json or --quiet', () => {
     const w = sink()
     const p = makeNotes(w, { quiet: false, json: true, color: false }).progress('x', 2)

@@ -125,3 +125,38 @@ export function textGate(color: boolean): TextGate {
       }),
   }
 }
+
+/**
+ * A usage synopsis folded to `width` columns: breaks fall between words and never inside a `[…]` or `<…>`
+ * group; continuation lines are indented under the first argument (or by 4 when the path is too long).
+ */
+export function wrapUsage(usage: string, width: number, lead = ''): string {
+  const words: string[] = []
+  let depth = 0
+  let cur = ''
+  for (const ch of usage) {
+    if (ch === ' ' && depth === 0) {
+      if (cur !== '') words.push(cur)
+      cur = ''
+      continue
+    }
+    if (ch === '[' || ch === '<') depth++
+    else if ((ch === ']' || ch === '>') && depth > 0) depth--
+    cur += ch
+  }
+  if (cur !== '') words.push(cur)
+  const firstArg = words.findIndex((w, i) => i > 0 && /^[[<\-A-Z"]/.test(w))
+  const head = `${lead}${words.slice(0, firstArg === -1 ? words.length : firstArg).join(' ')} `
+  const indent = ' '.repeat(head.length <= width / 2 ? head.length : 4)
+  const lines: string[] = []
+  let line = ''
+  for (const w of words) {
+    const next = line === '' ? `${lines.length === 0 ? lead : indent}${w}` : `${line} ${w}`
+    if (line !== '' && next.length > width) {
+      lines.push(line)
+      line = `${indent}${w}`
+    } else line = next
+  }
+  if (line !== '') lines.push(line)
+  return lines.join('\n').slice(lead.length)
+}

@@ -55,12 +55,34 @@ export function slugify(title: string, max = 60): string {
   return slug
 }
 
+const CONTROL_NAMES: Record<number, string> = {
+  0: 'NUL',
+  7: 'BEL',
+  8: 'BS',
+  10: 'LF (a newline)',
+  11: 'VT',
+  12: 'FF',
+  13: 'CR',
+  27: 'ESC',
+  127: 'DEL',
+}
+
+/** `the control character ESC (U+001B) at character 4`: which one, and where, for a refusal. */
+function controlAt(text: string, re: RegExp): string {
+  const m = re.exec(text)
+  const code = m === null ? 0 : (m[0].codePointAt(0) as number)
+  const name = CONTROL_NAMES[code]
+  const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+  return `the control character ${name === undefined ? hex : `${name} (${hex})`} at character ${(m?.index ?? 0) + 1}`
+}
+
 /** Reject titles no file or terminal should carry (NUL and other control characters except tab). */
 export function checkTitle(title: string, what = 'title'): string {
   const t = title.trim()
   if (t.length === 0) throw new UsageError(`${what} is empty`)
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(t)) {
-    throw new UsageError(`${what} contains a control character (newlines and NUL are not allowed in a ${what})`)
+  const controls = /[\u0000-\u0008\u000a-\u001f\u007f]/
+  if (controls.test(t)) {
+    throw new UsageError(`${what} contains ${controlAt(t, controls)}: a ${what} is one line of printable text`)
   }
   if (t.length > 500) throw new UsageError(`${what} is ${t.length} characters long; the limit is 500`)
   return t
@@ -98,8 +120,9 @@ export function checkMilestone(name: string, flag = '--milestone'): string {
 
 /** Free text (bodies, criteria): refuse NUL and other controls except tab and newline. */
 export function checkText(text: string, what: string): string {
-  if (/[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f]/.test(text)) {
-    throw new UsageError(`${what} contains a control character`)
+  const controls = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f]/
+  if (controls.test(text)) {
+    throw new UsageError(`${what} contains ${controlAt(text, controls)} (only tab and newline are allowed)`)
   }
   if (text.length > 200_000) throw new UsageError(`${what} is ${text.length} characters long; the limit is 200000`)
   return text

@@ -83,7 +83,7 @@ export function initWorkspace(
     fs.writeFileSync(
       path.join(dir, 'config.yml'),
       [
-        '# dacli workspace (the format is described in FORMAT.md)',
+        `# dacli workspace settings, checked by ${cmd('doctor')}; every key is described in FORMAT.md, shipped with dacli`,
         `id: ${id}`,
         `name: ${q(name)}`,
         `format: ${FORMAT_VERSION}`,

@@ -78,7 +78,7 @@ export function graphView(root: HTMLElement, shell: Shell, project: string | nul
         info,
         cp.duration === null
           ? `duration unknown: ${cp.unsized.length} unsized (at least ${one(cp.duration_lower_bound)})`
-          : `duration ${one(cp.duration)} · ${cp.tasks.length} scheduled tasks`,
+          : `duration ${one(cp.duration)} · ${cp.tasks.length} scheduled task${cp.tasks.length === 1 ? '' : 's'}`,
         cp.tasks.length > MAX ? ` · showing the first ${MAX} by earliest start` : '',
       )
       if (rows.length === 0) {

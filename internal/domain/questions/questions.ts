@@ -57,13 +57,13 @@ export async function askQuestion(
     })
   const conflict = q.conflict ?? null
   if (t.status === 'done' && conflict === null) throw stateRefusal(t)
-  const data = (blocks: boolean): QuestionPayload => ({
+  // The conflict keys are written only on a conflict's question: an ordinary question's file carries no stray
+  // nulls (the reader takes an absent key as null).
+  const data = (blocks: boolean): Partial<QuestionPayload> => ({
     project: t.project,
     need,
     blocks,
-    conflict: conflict?.field ?? null,
-    ours: conflict?.ours ?? null,
-    theirs: conflict?.theirs ?? null,
+    ...(conflict === null ? {} : { conflict: conflict.field, ours: conflict.ours, theirs: conflict.theirs }),
   })
   const subject = { ref: qualifiedRef(t), project: t.project }
   // Only someone who may hold the task up blocks it: its owner, anyone on an unowned task, or an rw identity
@@ -202,7 +202,7 @@ async function findQuestion(store: Store, id: string): Promise<EventRecord> {
   try {
     e = await findEvent(store, id)
   } catch (err) {
-    throw new NotFoundError(`no question "${id}"`, { cause: err, next: [cmd('threads --open')] })
+    throw await notAQuestion(store, id, err)
   }
   if (e.event_kind !== 'question') {
     throw new NotFoundError(`${e.id} is a ${e.event_kind} event, not a question`, {
@@ -211,6 +211,32 @@ async function findQuestion(store: Store, id: string): Promise<EventRecord> {
     })
   }
   return e
+}
+
+/** `answer <task ref>`: point at the task's open questions, whose ids `answer` takes. */
+async function notAQuestion(store: Store, id: string, cause: unknown): Promise<NotFoundError> {
+  const task = await store.load(id).then(
+    (l) => l.task,
+    () => null,
+  )
+  if (task === null) return new NotFoundError(`no question "${id}"`, { cause, next: [cmd('threads --open')] })
+  const open = (await listEvents(store)).events.filter((e) => isOpenQuestion(e) && e.about === task.id)
+  const ref = qualifiedRef(task)
+  if (open.length === 0) {
+    return new NotFoundError(`"${id}" is the task ${ref}, not a question, and no question about it is open`, {
+      cause,
+      details: { task: ref, open_questions: [] },
+      next: [cmd(`threads --about ${ref}`)],
+    })
+  }
+  return new NotFoundError(
+    `"${id}" is the task ${ref}, not a question; answer its open question${open.length === 1 ? '' : 's'} by id: ${open.map((q) => q.id).join(', ')}`,
+    {
+      cause,
+      details: { task: ref, open_questions: open.map((q) => q.id) },
+      next: open.map((q) => cmd(`answer ${q.id} "<answer>"`)),
+    },
+  )
 }
 
 /**

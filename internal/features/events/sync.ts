@@ -1,3 +1,4 @@
+import { countWith } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
 import { syncEvents } from '../../domain/events/sync.js'
 import type { SyncResultDocT } from './json.js'
@@ -32,7 +33,7 @@ export const sync = defineCommand({
         }
         if (r.open_questions > 0)
           out.line(
-            `${r.open_questions} open question${r.open_questions === 1 ? '' : 's'} wait for a person: dacli threads --open`,
+            `${countWith(r.open_questions, 'open question', 'waits', 'wait')} for a person: dacli threads --open`,
           )
       },
     }

@@ -220,7 +220,10 @@ export async function landingPart(
   const branch = req.branch ?? t.worktree?.branch ?? (logged?.branch || null)
   const branchSource = req.branch !== undefined ? 'flag' : t.worktree !== null ? 'worktree' : 'log'
   const part = (
-    found: Pick<Part<'landing'>, 'trunk' | 'trunk_commit' | 'landed' | 'missing' | 'merged_as' | 'unknown_reason'>,
+    found: Pick<
+      Part<'landing'>,
+      'trunk' | 'trunk_commit' | 'landed' | 'missing' | 'merged_as' | 'unknown_reason' | 'head'
+    >,
     source: string,
   ): Part<'landing'> => ({
     branch,
@@ -230,7 +233,7 @@ export async function landingPart(
     source,
     observed_at: at,
   })
-  const none = { trunk: null, trunk_commit: null, landed: null, missing: [], merged_as: null }
+  const none = { trunk: null, trunk_commit: null, landed: null, missing: [], merged_as: null, head: null }
   if (branch === null)
     return part({ ...none, unknown_reason: null }, `${t.path} (no worktree; no landed line in its log)`)
   try {
@@ -248,6 +251,7 @@ export async function landingPart(
       landed: l.landed,
       missing: l.missing,
       merged_as: l.merged_as,
+      head: l.head,
       unknown_reason: null,
     }
     return part(

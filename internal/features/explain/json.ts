@@ -133,6 +133,13 @@ export const ExplainDoc = z.strictObject({
       .describe('every commit of the branch is on trunk; null when there is no branch or it cannot be told'),
     missing: z.array(Commit).describe('commits of the branch trunk does not have'),
     merged_as: z.string().nullable().describe('a deleted branch: the merge commit on trunk that names it'),
+    head: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'the branch’s tip; equal to trunk_commit when the branch has no commits of its own (null: gone or unknown)',
+      ),
     logged: z
       .strictObject({ verb: z.enum(['landed', 'unlanded']), details: z.string(), at: z.string() })
       .nullable()

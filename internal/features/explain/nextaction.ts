@@ -74,7 +74,7 @@ export function nextAction(f: Facts, into: string | undefined): Action {
     return {
       command: `dacli task done ${ref}${intoFlag}`,
       who: 'agent',
-      why: `every criterion is checked${landing.landed === true ? ` and ${landing.branch} is on ${landing.trunk}` : ''}`,
+      why: `every criterion is checked${landing.landed !== true ? '' : landing.head === landing.trunk_commit ? ` and ${landing.branch} has nothing to land` : ` and ${landing.branch} is on ${landing.trunk}`}`,
     }
   }
   // open

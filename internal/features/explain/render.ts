@@ -79,6 +79,7 @@ function landingLine(d: ExplainDocT): string {
   const l = d.landing
   if (l.branch === null) return 'no branch'
   if (l.landed === null) return `${l.branch}: cannot tell (${l.unknown_reason})`
+  if (l.landed && l.head === l.trunk_commit) return `${l.branch} has no commits beyond ${l.trunk} yet (nothing to land)`
   if (l.landed)
     return `${l.branch} is on ${l.trunk}${l.merged_as === null ? '' : ` (merged as ${l.merged_as.slice(0, 10)})`}`
   if (l.missing.length === 0) return `${l.branch} is gone and no merge into ${l.trunk} names it`

@@ -1,4 +1,4 @@
-import { count } from '../../base/text.js'
+import { count, countWith } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
 import { STATUS_STYLE } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
@@ -106,7 +106,10 @@ export const overview = defineCommand({
         if (data.pending_events > 0) out.line(s('dim', 'apply pending proposals: dacli sync'))
         if (data.open_questions > 0)
           out.line(
-            s('yellow', `${count(data.open_questions, 'open question')} wait for a person: dacli threads --open`),
+            s(
+              'yellow',
+              `${countWith(data.open_questions, 'open question', 'waits', 'wait')} for a person: dacli threads --open`,
+            ),
           )
       },
     }

@@ -1,3 +1,4 @@
+import { count } from '../../base/text.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { listNotes, listRisks } from '../../domain/notes/notes.js'
@@ -53,9 +54,23 @@ export const lint = defineCommand({
     return {
       data,
       human(out) {
-        if (findings.length === 0) out.line('clean')
-        for (const f of findings)
-          out.line(`${out.style(f.severity === 'warning' ? 'yellow' : 'dim', f.code)}  ${f.subject}  ${f.message}`)
+        if (findings.length === 0) {
+          out.line('clean: no findings')
+          return
+        }
+        const sev = (f: LintFinding) =>
+          out.style(f.severity === 'error' ? 'red' : f.severity === 'warning' ? 'yellow' : 'dim', f.severity)
+        out.table(
+          ['SEVERITY', 'CODE', 'SUBJECT', 'FINDING'],
+          findings.map((f) => [sev(f), f.code, f.subject, f.message]),
+        )
+        const by = (s: string) => findings.filter((f) => f.severity === s).length
+        out.line(
+          out.style(
+            'dim',
+            `${count(findings.length, 'finding')}: ${count(by('error'), 'error')}, ${count(by('warning'), 'warning')}, ${by('info')} info`,
+          ),
+        )
       },
     }
   },

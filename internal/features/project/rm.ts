@@ -1,3 +1,4 @@
+import { count } from '../../base/text.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { removeProject } from '../../domain/project/projects.js'
@@ -20,6 +21,6 @@ export const rm = defineCommand({
     const counts = await countsOf(store, slug)
     removeProject(store, slug, input.flags.force === true)
     const data = projectDoc(p, counts, true)
-    return { data, human: (out) => out.line(`removed project ${slug} (${data.total} tasks)`) }
+    return { data, human: (out) => out.line(`removed project ${slug} (${count(data.total, 'task')})`) }
   },
 })

@@ -308,6 +308,15 @@ export async function changeResult(
         lines.push(`  acceptance ${s.acceptance_done}/${s.acceptance_total}`)
         for (const a of s.acceptance) lines.push(`  ${a.n}. [${a.checked ? 'x' : ' '}] ${a.text}`)
       }
+      const attested = c.action === 'check' ? (c.details.attested as number[] | undefined) : undefined
+      if (attested !== undefined && attested.length > 0) {
+        lines.push(
+          style(
+            'yellow',
+            `  attested, not verified: ${attested.map((n) => `#${n}`).join(', ')} checked on your word (nothing ran); --verify CMD records evidence`,
+          ),
+        )
+      }
       const l = c.details.landing as { branch: string; trunk: string; landed: boolean; missing: unknown[] } | undefined
       if (l !== undefined) {
         lines.push(

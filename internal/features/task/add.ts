@@ -126,7 +126,7 @@ export const add = defineCommand({
           data.estimate === null ? null : `Te ${oneDecimal(data.estimate.te)}`,
           count(data.acceptance_total, 'acceptance criterion', 'acceptance criteria'),
           data.depends_on.length > 0
-            ? `depends on ${data.depends_on.map((d) => (d.ref === null ? d.on : shortRef(d.ref))).join(', ')}`
+            ? `depends on ${data.depends_on.map((d) => `${d.ref === null ? d.on : shortRef(d.ref)} (${d.type})`).join(', ')}`
             : null,
         ].filter((x) => x !== null)
         return `created ${style('bold', data.ref)}  ${style('dim', data.id)}\n  ${data.title} — ${facts.join(' · ')}`

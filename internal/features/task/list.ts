@@ -1,4 +1,7 @@
+import { closest } from '../../base/closest.js'
+import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
+import type { Notes } from '../../base/notes.js'
 import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
@@ -6,10 +9,25 @@ import { pageFlags } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { projectFilter } from '../../format/ids.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../format/model.js'
+import type { Store } from '../../store/store.js'
 import { folderStatus } from '../../store/tombstones.js'
 import { checkMilestoneFlag, labelFilterFlag, withLabels } from '../shared/labels.js'
 import { listItem } from '../shared/taskdoc.js'
 import type { TaskListDocT } from './json.js'
+
+/** `--owner` naming no identity of this workspace: an empty list would look like "nobody holds anything". */
+async function warnUnknownOwner(ctx: { notes: Notes }, store: Store, owner: string): Promise<void> {
+  const { listAgents } = await import('../../domain/identity/agents.js')
+  const agents = await listAgents(store)
+  if (agents.some((a) => a.id === owner)) return
+  const near = closest(
+    owner,
+    agents.map((a) => ({ value: a.id, names: [a.id] })),
+  ).map((c) => c.value)
+  ctx.notes.warn(
+    `no identity "${owner}" in this workspace: --owner takes an agent id (${cmd('agent list')})${near.length > 0 ? `; did you mean ${near.join(', ')}?` : ''}`,
+  )
+}
 
 export const list = defineCommand({
   path: 'task list',
@@ -67,6 +85,7 @@ export const list = defineCommand({
     const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
     const page = matches.slice(start, end)
     for (const b of skipped) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    if (matches.length === 0 && owner !== undefined && owner !== 'none') await warnUnknownOwner(ctx, store, owner)
     const data: TaskListDocT = {
       schema: 'task-list/v1',
       tasks: page.map(listItem),

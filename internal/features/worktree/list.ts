@@ -61,7 +61,15 @@ export const list = defineCommand({
           return
         }
         out.table(
-          ['TASK', 'STATUS', 'OWNER', 'BRANCH', 'CHANGES', 'AHEAD/BEHIND', 'PATH'],
+          [
+            'TASK',
+            'STATUS',
+            'OWNER',
+            'BRANCH',
+            'CHANGES',
+            trunk === null ? 'AHEAD/BEHIND' : `VS ${trunk.name}`,
+            'PATH',
+          ],
           rows.map((r) => [
             r.task?.ref ?? (r.main ? '(main)' : '-'),
             r.task === null ? '' : out.status(r.task.status),
@@ -73,7 +81,6 @@ export const list = defineCommand({
           ]),
           { shrink: 6 },
         )
-        if (trunk !== null) out.line(out.style('dim', `ahead/behind ${trunk.name}`))
       },
     }
   },

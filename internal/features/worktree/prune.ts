@@ -54,7 +54,14 @@ export const prune = defineCommand({
       const keep = (reason: string) => data.kept.push({ ...item, reason })
       if (w.prunable) {
         forgetMissing = true
-        data.removed.push({ ...item, reason: 'its folder was deleted; git forgets it', branch_deleted: false })
+        // The task forgets it too: a `worktree:` naming a deleted folder would send agents to nothing.
+        if (t !== null && !dry && !(await forgetWorktree(store, await store.readTask(t.id), who)))
+          ctx.notes.warn(`${qualifiedRef(t)} still names the deleted worktree (only its owner may change the task)`)
+        data.removed.push({
+          ...item,
+          reason: 'its folder was deleted; git and the task forget it',
+          branch_deleted: false,
+        })
         continue
       }
       if (t === null) {
