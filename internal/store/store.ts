@@ -4,7 +4,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { GitInfo } from '../adapters/git/discover.js'
+import { type GitInfo, gitInfoAt, headOf } from '../adapters/git/discover.js'
 import { cmd } from '../base/commands.js'
 import { parseDuration } from '../base/duration.js'
 import { FailureError } from '../base/errors.js'
@@ -24,7 +24,7 @@ import { resolveRef } from './resolve.js'
 import type { TaskFileRef } from './taskindex.js'
 import { deduplicated, type Listing, listProject, listTaskFiles, type SummarySection } from './taskindex.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
-import { type Config, locate, readConfig } from './workspace.js'
+import { type Config, checkRecordBranch, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -80,6 +80,14 @@ export class Store {
   ): Promise<Store> {
     const loc = locate(cwd)
     const config = await readConfig(loc.dir, parseDuration)
+    if (config.raw.record_branch !== undefined && config.raw.record_branch !== null) {
+      const heads = loc.git === null ? [] : [loc.git, loc.git.linked ? gitInfoAt(loc.git.mainWorkTree) : null]
+      checkRecordBranch(
+        config.record_branch,
+        '.dacli/config.yml',
+        heads.map((g) => (g === null ? null : headOf(g).branch)),
+      )
+    }
     const memory = live?.(loc.dir) ?? null
     memory?.sync()
     return new Store(loc.root, loc.dir, loc.git, loc.shadowed, config, env, now, system, memory)

@@ -149,6 +149,47 @@ export interface Config {
   raw: Record<string, unknown>
 }
 
+/** Is `name` a branch name git accepts (git check-ref-format --branch), short form, not HEAD, not a full ref? */
+export function isBranchName(name: string): boolean {
+  return (
+    name !== '' &&
+    name !== 'HEAD' &&
+    name !== '@' &&
+    !name.startsWith('-') &&
+    !name.startsWith('/') &&
+    !name.startsWith('refs/') &&
+    !name.endsWith('/') &&
+    !name.endsWith('.') &&
+    !name.endsWith('.lock') &&
+    !name.includes('..') &&
+    !name.includes('//') &&
+    !name.includes('@{') &&
+    !/[\u0000-\u0020\u007f~^:?*[\\]/.test(name) &&
+    name.split('/').every((c) => c !== '' && !c.startsWith('.') && !c.endsWith('.lock'))
+  )
+}
+
+/**
+ * `record_branch` from config.yml, checked at load (exit 2): a branch name git accepts, given short (not
+ * `refs/heads/…`, not `HEAD`), and not a branch checked out in this clone — records are commits made with
+ * plumbing, and one onto a checked-out branch would move it under the user's feet.
+ */
+export function checkRecordBranch(branch: string, file: string, checkedOut: readonly (string | null)[]): string {
+  if (!isBranchName(branch)) {
+    throw new UsageError(
+      `${file}: record_branch is ${JSON.stringify(branch)}; expected a short branch name such as ${DEFAULT_RECORD_BRANCH} (not HEAD, not refs/…, no spaces, .., ~ ^ : ? * [ or \\)`,
+      { details: { path: file, field: 'record_branch', value: branch }, next: [`fix record_branch in ${file}`] },
+    )
+  }
+  if (checkedOut.includes(branch)) {
+    throw new UsageError(
+      `${file}: record_branch is ${JSON.stringify(branch)}, the branch checked out here; dacli records onto a branch of its own (e.g. ${DEFAULT_RECORD_BRANCH})`,
+      { details: { path: file, field: 'record_branch', value: branch }, next: [`fix record_branch in ${file}`] },
+    )
+  }
+  return branch
+}
+
 /** A git remote as dacli accepts it from config or a flag: a name or a URL, never an option, no spaces or controls. */
 export function checkRemote(remote: string, where: string): string {
   if (remote === '' || remote.startsWith('-') || /[\s\u0000-\u001f\u007f]/.test(remote)) {

@@ -22,6 +22,8 @@ export interface RemoteClaim {
   /** The `.dacli/` folder of the clone that made it (with `host`, it names the clone). */
   workspace: string
   host: string
+  /** The clone id of the clone that made it (kept in its git directory); null for a claim made before clone ids. */
+  clone: string | null
   /** The commit the ref points at. */
   commit: string
 }

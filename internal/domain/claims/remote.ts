@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import { hostname } from 'node:os'
 import * as path from 'node:path'
+import { cloneId } from '../../adapters/git/clone.js'
 import { gitConfig } from '../../adapters/git/config.js'
 import type { GitInfo } from '../../adapters/git/discover.js'
 import { parseCommit, readLoose, writeLoose } from '../../adapters/git/loose.js'
@@ -63,6 +64,7 @@ function claimMessage(c: Omit<RemoteClaim, 'commit'>): string {
     `expires: ${c.expires ?? 'null'}`,
     `workspace: ${JSON.stringify(c.workspace)}`,
     `host: ${JSON.stringify(c.host)}`,
+    ...(c.clone === null ? [] : [`clone: ${c.clone}`]),
     '',
   ].join('\n')
 }
@@ -82,7 +84,10 @@ function parseClaimMessage(message: string, commit: string): RemoteClaim | null 
   if (at === null || !STAMP.test(at) || (expires !== null && !STAMP.test(expires))) return null
   if (d.expires !== null && d.expires !== undefined && expires === null) return null
   if (workspace === null || host === null || /[\u0000-\u001f]/.test(workspace + host)) return null
-  return { task, by, at, expires, workspace, host, commit }
+  const clone = d.clone === undefined || d.clone === null ? null : s(d.clone)
+  if (clone !== null && !/^c-[0-9a-f]{16}$/.test(clone)) return null
+  if (d.clone !== undefined && d.clone !== null && clone === null) return null
+  return { task, by, at, expires, workspace, host, clone, commit }
 }
 
 const firstLines = (s: string) =>
@@ -106,8 +111,22 @@ class GitClaims implements ClaimArbiter {
   }
 
   mine(c: RemoteClaim, who: string): boolean {
-    return c.by === who && c.workspace === this.store.dir && c.host === HOST
+    // The clone id tells apart clones that share host, path and identity (containers, copied VMs).
+    return (
+      c.by === who &&
+      c.workspace === this.store.dir &&
+      c.host === HOST &&
+      ((c.clone ?? null) === null || c.clone === this.clone)
+    )
   }
+
+  /** This clone's id (adapters/git/clone.ts). */
+  private get clone(): string | null {
+    this.cloneMemo ??= { id: cloneId(this.repo.commonDir) }
+    return this.cloneMemo.id
+  }
+
+  private cloneMemo: { id: string | null } | undefined
 
   /** Fail closed. `next` replaces the second next action (--local exists only on the lifecycle commands). */
   private unreachable(what: string, stderr: string, code: number, next?: string): FailureError {
@@ -255,7 +274,15 @@ class GitClaims implements ClaimArbiter {
           claimed_at: c.at,
           expires: c.expires,
           remote: this.remote,
-          holder: { by: c.by, at: c.at, expires: c.expires, workspace: c.workspace, host: c.host, commit: c.commit },
+          holder: {
+            by: c.by,
+            at: c.at,
+            expires: c.expires,
+            workspace: c.workspace,
+            host: c.host,
+            clone: c.clone,
+            commit: c.commit,
+          },
         },
         next: [cmd('next'), cmd('claims list')],
       },
@@ -263,7 +290,7 @@ class GitClaims implements ClaimArbiter {
   }
 
   async take(task: string, who: Identity, expires: string | null, now: Date, label?: string): Promise<TakeResult> {
-    const doc = { task, by: who.id, at: stamp(now), expires, workspace: this.store.dir, host: HOST }
+    const doc = { task, by: who.id, at: stamp(now), expires, workspace: this.store.dir, host: HOST, clone: this.clone }
     writeLoose(this.repo.commonDir, 'tree', Buffer.alloc(0))
     const commit = writeLoose(
       this.repo.commonDir,

@@ -13,6 +13,7 @@ import { qualifiedRef } from '../../format/refs.js'
 import { type EventRecord, findEvent, type Settled, withEvent } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { mayRewrite } from '../task/lifecycle.js'
+import { readTaskOrGone } from '../task/readable.js'
 
 export interface Dismissed {
   event: EventRecord
@@ -27,7 +28,7 @@ export async function dismissEvent(store: Store, who: Identity, id: string, reas
   if (why === '') throw new UsageError('--reason is empty: say why it is dismissed')
   if (why.length > 500) throw new UsageError(`--reason is ${why.length} characters long; the limit is 500`)
   const e = await findEvent(store, id)
-  const task = e.about === null ? null : await store.readTask(e.about).catch(() => null)
+  const task = e.about === null ? null : await readTaskOrGone(store, e.about)
   if (who.id !== ROOT_ID && task !== null && !(await mayRewrite(store, task, who))) {
     throw new RefusedError(
       'owner',

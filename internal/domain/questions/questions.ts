@@ -18,6 +18,7 @@ import type { Store, TaskEdit } from '../../store/store.js'
 import { signerOf } from '../identity/identity.js'
 import { addNote, listNotes, type NoteRecord } from '../notes/notes.js'
 import { applyUnblock, mayRewrite } from '../task/lifecycle.js'
+import { readTaskOrGone } from '../task/readable.js'
 import { applyDecision, decisionOf } from './decide.js'
 import { type QuestionPayload, questionPayload } from './payload.js'
 
@@ -123,7 +124,7 @@ export async function answerQuestion(
   const q = await findQuestion(store, a.id)
   const text = checkText(a.text, 'the answer').trim()
   if (text === '') throw new UsageError('the answer is empty')
-  const task = q.about === null ? null : await store.readTask(q.about).catch(() => null)
+  const task = q.about === null ? null : await readTaskOrGone(store, q.about)
   const project = task?.project ?? questionPayload(q.data).project
   // A merge conflict's question: the answer is `ours`, `theirs` or the value itself (conflicts.ts).
   const decided = questionPayload(q.data).conflict === null ? null : decisionOf(q, text)

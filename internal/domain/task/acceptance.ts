@@ -16,7 +16,7 @@ import type { Arbitration } from '../claims/arbiter.js'
 import { dropOnClose } from '../claims/arbitrate.js'
 import type { Landing, LandingRequest } from './landing.js'
 import { type Change, closeLanding, closeTask, landingDetails, mayRewrite, notOwner, propose } from './lifecycle.js'
-import { runVerify, type Verification } from './verify.js'
+import { redactCommand, runVerify, type Verification } from './verify.js'
 
 export interface Selection {
   ns?: readonly number[]
@@ -60,6 +60,8 @@ export interface VerifyRequest {
   command: string
   timeoutMs?: number
   env: Readonly<Record<string, string | undefined>>
+  /** Told when the command's text carried a secret that was masked before it was stored or printed. */
+  warn?: (message: string) => void
 }
 
 /** Run the verification command; a failure is exit 1 and nothing is changed. */
@@ -68,6 +70,12 @@ async function verifyOrFail(store: Store, req: VerifyRequest, t: TaskRecord | nu
   // The code under test is in the caller's worktree (a linked one, too); the evidence goes to the shared task.
   const git = store.git
   const cwd = git === null ? store.root : path.join(git.workTree, path.relative(git.mainWorkTree, store.root))
+  const shown = redactCommand(req.command, req.env)
+  if (shown.redacted) {
+    req.warn?.(
+      `the --verify command carries a secret; it is stored and shown as \`${shown.text}\` (pass secrets through the environment, never on the command line)`,
+    )
+  }
   try {
     v = {
       ...(await runVerify(store.system, req.command, cwd, req.env, req.timeoutMs)),
@@ -79,7 +87,7 @@ async function verifyOrFail(store: Store, req: VerifyRequest, t: TaskRecord | nu
   if (v.exit_code !== 0) {
     const what = v.timed_out ? `timed out after ${v.duration_ms} ms` : `exited ${v.exit_code}`
     throw new FailureError(
-      `verification failed: \`${req.command}\` ${what}${t ? `; ${qualifiedRef(t)} is unchanged` : ''}`,
+      `verification failed: \`${shown.text}\` ${what}${t ? `; ${qualifiedRef(t)} is unchanged` : ''}`,
       {
         details: {
           verification: {

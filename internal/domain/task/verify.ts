@@ -29,6 +29,33 @@ const DEFAULT_VERIFY_TIMEOUT_MS = 10 * 60_000
  */
 const SECRET_ENV = ['GH_TOKEN', 'GITHUB_TOKEN', 'DACLI_AGENT'] as const
 
+const MASK = '[redacted]'
+
+/** Credential shapes a command line may carry: GitHub, GitLab, Slack, AWS access keys, OpenAI-style keys. */
+const CREDENTIAL_SHAPES =
+  /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16})\b|\bsk-[A-Za-z0-9_-]{16,}/g
+/** An environment variable whose name says it holds a secret. */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL/i
+
+/**
+ * A `--verify` command's text as dacli may store and print it: credential-shaped strings, the values of
+ * environment variables whose names say they are secret, and values assigned to such names in the command
+ * itself (`API_TOKEN=… make test`) are masked. The command still runs as written.
+ */
+export function redactCommand(
+  command: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { text: string; redacted: boolean } {
+  let out = command.replace(CREDENTIAL_SHAPES, MASK)
+  for (const [k, v] of Object.entries(env)) {
+    if (v !== undefined && v.length >= 8 && SECRET_NAME.test(k)) out = out.split(v).join(MASK)
+  }
+  out = out.replace(/\b([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|]+)/g, (all, name: string, value: string) =>
+    SECRET_NAME.test(name) && value !== MASK ? `${name}=${MASK}` : all,
+  )
+  return { text: out, redacted: out !== command }
+}
+
 /** After the command exits, how long its output may still drain before the pipes are let go. */
 const DRAIN_MS = 250
 
@@ -47,7 +74,10 @@ export async function runVerify(
   let tail = ''
   const childEnv: Record<string, string | undefined> = { ...env }
   for (const k of SECRET_ENV) delete childEnv[k]
-  const secrets = SECRET_ENV.map((k) => env[k])
+  const secrets = [
+    ...SECRET_ENV.map((k) => env[k]),
+    ...Object.entries(env).flatMap(([k, v]) => (SECRET_NAME.test(k) && v !== undefined ? [v] : [])),
+  ]
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', command], {
       cwd,
@@ -68,7 +98,7 @@ export async function runVerify(
       child.stdout.destroy()
       child.stderr.destroy()
       resolve({
-        command,
+        command: redactCommand(command, env).text,
         exit_code: timedOut ? null : exitCode,
         duration_ms: Math.round(performance.now() - started),
         output_digest: `sha256:${hash.digest('hex')}`,

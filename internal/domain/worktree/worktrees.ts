@@ -14,7 +14,7 @@ import { type Identity, seqText, type TaskRecord, type TaskSummary } from '../..
 import { qualifiedRef } from '../../format/refs.js'
 import { atomicWrite, LinkError, linkOnPath, mkdirNoLinks, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
-import { GITIGNORE } from '../../store/workspace.js'
+import { GITIGNORE, isBranchName } from '../../store/workspace.js'
 import { mayRewrite, notOwner } from '../task/lifecycle.js'
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -145,10 +145,13 @@ export async function addTaskWorktree(
 ): Promise<WorktreeOutcome> {
   const git = requireGit(store)
   if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'add a worktree for')
-  if (opts.branch !== undefined && !(await wt.validBranchName(git, env, opts.branch))) {
-    throw new UsageError(`--branch "${opts.branch}" is not a valid git branch name`, {
-      details: { branch: opts.branch },
-    })
+  if (opts.branch !== undefined && (!isBranchName(opts.branch) || !(await wt.validBranchName(git, env, opts.branch)))) {
+    throw new UsageError(
+      `--branch "${opts.branch}" is not a valid git branch name (give it short: no refs/heads/, not HEAD)`,
+      {
+        details: { branch: opts.branch },
+      },
+    )
   }
   const target = worktreePathOf(store, t)
   const existing = await wt.listWorktrees(git, env)

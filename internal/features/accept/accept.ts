@@ -65,7 +65,12 @@ export const accept = defineCommand({
     const verify =
       command === undefined
         ? undefined
-        : { command, env: ctx.env, ...(timeout === undefined ? {} : { timeoutMs: timeout }) }
+        : {
+            command,
+            env: ctx.env,
+            warn: (m: string) => ctx.notes.warn(m),
+            ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+          }
     const store = await ctx.store()
     const f = input.flags
     const opts = {

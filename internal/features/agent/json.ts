@@ -17,6 +17,12 @@ export const IdentityDoc = z.strictObject({
       linked: z.boolean().describe('run from a linked worktree, which shares the main worktree’s store'),
     })
     .describe('the store this identity acts on'),
+  clone: z
+    .string()
+    .nullable()
+    .describe(
+      'this clone’s id (c-<16 hex>), kept in its git directory and never committed; it is part of every remote claim this clone makes; null outside git',
+    ),
 })
 
 export type IdentityDocT = z.infer<typeof IdentityDoc>

@@ -1,3 +1,4 @@
+import { cloneId } from '../../adapters/git/clone.js'
 import { userIdent } from '../../adapters/git/config.js'
 import { defineCommand } from '../../clikit/command.js'
 import { ROOT_ID } from '../../format/model.js'
@@ -26,6 +27,7 @@ export const whoami = defineCommand({
       display_name: displayName,
       parent: who.parent,
       workspace: where,
+      clone: store.git === null ? null : cloneId(store.git.commonDir),
     }
     return {
       data,

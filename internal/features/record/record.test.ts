@@ -52,8 +52,10 @@ describe('record', () => {
     ws.write('.dacli/projects/ledger/.project.md.dacli-tmp-1-00000000-ab', 'half written')
     ;(await ws.dacli('record')).expectExit(0)
     const files = git(ws.root, 'ls-tree', '-r', '--name-only', 'dacli/record').trim().split('\n')
-    expect(files).toEqual([
+    // The root key init published (agents/a-root.keys/<fingerprint>.pub) is recorded with the rest.
+    expect(files.map((f) => f.replace(/a-root\.keys\/[0-9a-f]{16}\.pub$/, 'a-root.keys/<fp>.pub'))).toEqual([
       '.dacli/.gitignore',
+      '.dacli/agents/a-root.keys/<fp>.pub',
       '.dacli/agents/a-root.md',
       '.dacli/config.yml',
       '.dacli/projects/ledger/project.md',
@@ -129,7 +131,7 @@ describe('record', () => {
     )
   })
 
-  test('record_branch in config.yml names the branch; an invalid name fails (exit 1)', async () => {
+  test('record_branch in config.yml names the branch; an invalid name is refused at load (exit 2)', async () => {
     const cfg = path.join(ws.root, '.dacli', 'config.yml')
     fs.writeFileSync(
       cfg,
@@ -141,7 +143,7 @@ describe('record', () => {
       'refs/heads/team/log',
     ])
     fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('record_branch: team/log', 'record_branch: "bad..name"'))
-    const bad = (await ws.dacli('record', '--json')).expectExit(1)
+    const bad = (await ws.dacli('record', '--json')).expectExit(2)
     expect(bad.error.message).toContain('bad..name')
   })
 
@@ -166,7 +168,7 @@ describe('record', () => {
     expect(r.files_changed).toEqual([{ path: '.dacli/projects/ledger/x.txt', change: 'added' }])
     const log = (await ws.dacli('record', 'log', '--json')).expectExit(0).json
     expect(log.commits).toHaveLength(2)
-    expect(log.commits[1].files_changed).toHaveLength(5)
+    expect(log.commits[1].files_changed).toHaveLength(6) // with the root key init published
     git(ws.root, 'fsck', '--strict', '--no-progress')
   })
 })

@@ -42,7 +42,12 @@ export const check = defineCommand({
       { ns: input.flags.n ?? [], all: input.flags.all === true, ...(match === undefined ? {} : { match }) },
       verify === undefined
         ? undefined
-        : { command: verify, env: ctx.env, ...(timeout === undefined ? {} : { timeoutMs: timeout }) },
+        : {
+            command: verify,
+            env: ctx.env,
+            warn: (m: string) => ctx.notes.warn(m),
+            ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+          },
     )
     return changeResult(store, c)
   },
