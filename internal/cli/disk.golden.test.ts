@@ -270,6 +270,10 @@ describe('the bytes on disk after every mutating command', () => {
       'record pull', // needs a second clone: internal/features/record/sync.test.ts (materialized and merged files)
       'record push', // writes no file under .dacli/ (a ref on the remote)
       'trust accept', // writes no file under .dacli/ (the anchor is outside the work tree): internal/cli/hostile-trust.test.ts
+      'record sync', // needs a remote and a second clone: internal/features/record/recordsync.test.ts
+      'pr open', // needs a pushed branch and GitHub's pulls: internal/features/pr/change.test.ts (the task's log line)
+      'pr land', // needs a ready pull request: internal/features/pr/change.test.ts
+      'release train', // writes no file under .dacli/ (a promotion pull request on GitHub): internal/features/release/train.test.ts
     ])
     const missing = table.filter((c) => c.mutates && !covered.has(c.path) && !elsewhere.has(c.path)).map((c) => c.path)
     expect(missing).toEqual([])
