@@ -208,7 +208,7 @@ const argvOf = (path: string) =>
 describe('table-wide invariants', () => {
   test('a command that streams declares its --jsonl flag, a published line schema and a --json document', () => {
     const streaming = table.filter((c) => c.streams !== undefined)
-    expect(streaming.map((c) => c.path)).toEqual(['watch'])
+    expect(streaming.map((c) => c.path)).toEqual(['record sync', 'watch'])
     for (const c of streaming) {
       expect(c.flags.jsonl?.type).toBe('bool')
       expect(c.json).not.toBeNull()
