@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { dacliIn, table, tempDir } from '../testkit/ws.js'
+import { mayMutate } from './command.js'
 import { matchCommand } from './dispatch.js'
-import { guide } from './suggest.js'
+import { guide, MAX_SHARED_LEAF } from './suggest.js'
 
 describe('dispatch', () => {
   test('longest path wins; leading global switches are allowed', () => {
@@ -16,6 +17,34 @@ describe('suggestions from the live table (contract.md §5)', () => {
     expect(guide(table, ['tsak', 'list']).suggestions).toEqual(['dacli task list'])
     expect(guide(table, ['projet', 'show', 'x']).suggestions).toEqual(['dacli project show x'])
   })
+  test('a typo of a read never proposes a command that writes (`tsk` is task, not ask)', () => {
+    const tsk = guide(table, ['tsk'])
+    expect(tsk.suggestions.join('\n')).not.toMatch(/dacli ask/)
+    expect(tsk.suggestions).toContain('dacli task list')
+    // Every one-edit typo of every read command and family: no top-level command that writes is offered as the
+    // correction unless the typo is strictly closer to it than to anything that reads.
+    const single = (c: { path: string }) => !c.path.includes(' ')
+    const writes = table.filter((c) => single(c) && mayMutate(c)).map((c) => c.path)
+    const reads = [
+      ...table.filter((c) => single(c) && !mayMutate(c)).map((c) => c.path),
+      ...new Set(table.filter((c) => !single(c)).map((c) => c.path.split(' ')[0] as string)),
+    ]
+    const offenders: string[] = []
+    for (const word of reads) {
+      for (let i = 0; i < word.length; i++) {
+        const typo = word.slice(0, i) + word.slice(i + 1)
+        if (typo.length < 2 || table.some((c) => c.path === typo || c.path.startsWith(`${typo} `))) continue
+        for (const line of guide(table, [typo]).suggestions) {
+          const path = matchCommand(table, line.split(' ').slice(1))?.command.path
+          if (path !== undefined && writes.includes(path)) offenders.push(`${typo} → ${line}`)
+        }
+      }
+    }
+    expect(offenders).toEqual([])
+    // A typo of a command that writes still finds it.
+    expect(guide(table, ['ak', 'why?']).suggestions[0]).toMatch(/^dacli ask/)
+  })
+
   test('a typo’d leaf within a family', () => {
     const g = guide(table, ['task', 'lst', '--project', 'p'])
     expect(g.suggestions).toEqual(['dacli task list --project p'])
@@ -40,12 +69,10 @@ describe('suggestions from the live table (contract.md §5)', () => {
     // A leaf many families share: those commands, never a family (`risk`) or an unrelated near miss first.
     const lists = guide(table, ['list']).suggestions
     expect(lists[0]).toBe('dacli task list')
-    expect([...lists].sort()).toEqual(
-      table
-        .filter((c) => / list$/.test(c.path))
-        .map((c) => `dacli ${c.path}`)
-        .sort(),
-    )
+    const every = table.filter((c) => / list$/.test(c.path)).map((c) => `dacli ${c.path}`)
+    // As many as the answer holds (the most used first); each a `… list` command.
+    expect(lists).toHaveLength(Math.min(every.length, MAX_SHARED_LEAF))
+    for (const l of lists) expect(every).toContain(l)
     // A family alone: its own commands, reads first, each with its required arguments.
     const fam = guide(table, ['task'])
     expect(fam.suggestions).toHaveLength(table.filter((c) => c.path.startsWith('task ')).length)

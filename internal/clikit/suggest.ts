@@ -5,7 +5,7 @@
 
 import { editDistance } from '../base/distance.js'
 import { byText } from '../base/order.js'
-import type { CommandDecl } from './command.js'
+import { type CommandDecl, mayMutate } from './command.js'
 import { LEADING, matchCommand } from './dispatch.js'
 import { familyOf } from './help.js'
 
@@ -22,7 +22,7 @@ export interface Guidance {
 
 /** At most this many suggestions, except a family's own list and a leaf every family shares (`list`). */
 const MAX = 3
-const MAX_SHARED_LEAF = 12
+export const MAX_SHARED_LEAF = 12
 /** Near misses ranked after a shared leaf's commands fill the list up to this many. */
 const SHARED_LEAF_ROOM = 8
 
@@ -156,12 +156,19 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
     .sort((a, b) => Number(b.common === true) - Number(a.common === true) || readsFirst(a, b))
     .slice(0, MAX_SHARED_LEAF)
     .map((c) => ({ d: 0, line: commandLine(c, rest) }))
-  // A typo'd top-level command, with the rest kept.
-  const singles = table
+  // A typo'd top-level command, with the rest kept. A command that writes is never proposed for a typo that is as
+  // close to something that reads — a read command or a family (`dacli tsk` is `task`, not `ask`): a suggestion is
+  // remediation, and a read's typo must not turn into a write.
+  const near = table
     .filter((c) => familyOf(c.path) === null)
     .map((c) => ({ c, d: closeness(head, c.path) }))
     .filter((x): x is { c: CommandDecl; d: number } => x.d !== null)
-    .map((x) => ({ d: x.d, mutates: x.c.mutates, path: x.c.path, line: commandLine(x.c, rest) }))
+    .map((x) => ({ d: x.d, mutates: mayMutate(x.c), path: x.c.path, line: commandLine(x.c, rest) }))
+  const readD = Math.min(
+    ...near.filter((x) => !x.mutates).map((x) => x.d),
+    ...[...fams].map((f) => closeness(head, f) ?? Number.POSITIVE_INFINITY),
+  )
+  const singles = near.filter((x) => !x.mutates || x.d < readD)
   // A typo'd family: resolved to the commands of that family the rest most likely meant.
   const families = [...fams]
     .map((f) => ({ f, d: closeness(head, f) }))
