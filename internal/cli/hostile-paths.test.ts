@@ -120,3 +120,44 @@ describe('no write follows a link (item 3)', () => {
     expect(fs.lstatSync(at).isSymbolicLink()).toBe(true)
   })
 })
+
+describe('non-regular files are never opened (item 4)', () => {
+  test('a FIFO in agents/, events/ and a notes folder: no command blocks; doctor names each (special-file)', async () => {
+    const { spawnSync } = await import('node:child_process')
+    const { baseEnv } = await import('../testkit/ws.js')
+    const root = fx.copy()
+    const fifos = [
+      '.dacli/agents/a-pipe-abc123.md',
+      '.dacli/events/2026/01/01/01JAAAAAAAAAAAAAAAAAAAAAAA-a-root-claim.md',
+      '.dacli/projects/alpha/notes/decisions/pipe.md',
+    ]
+    for (const f of fifos) {
+      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true })
+      spawnSync('mkfifo', [path.join(root, f)])
+    }
+    const bin = path.join(process.cwd(), 'build', 'dacli.js')
+    const run = (argv: string[], as?: string) =>
+      spawnSync(process.execPath, [bin, ...argv], {
+        cwd: root,
+        env: { ...baseEnv(), ...(as === undefined ? {} : { DACLI_AGENT: as }) },
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
+    for (const [argv, as] of [
+      [['whoami'], fx.rw.token],
+      [['events', 'list', '--json'], undefined],
+      [['sync', '--json'], undefined],
+      [['note', 'list', '--json'], undefined],
+      [['agent', 'list', '--json'], undefined],
+    ] as const) {
+      const r = run([...argv], as)
+      expect(r.signal, `${argv.join(' ')} blocked`).toBeNull()
+      expect(r.status, `${argv.join(' ')}: ${r.stderr}`).toBe(0)
+    }
+    const doctor = run(['doctor', '--json'])
+    expect(doctor.signal).toBeNull()
+    const findings = JSON.parse(doctor.stdout).findings as { code: string; subject: string }[]
+    for (const f of fifos)
+      expect(findings).toContainEqual(expect.objectContaining({ code: 'special-file', subject: f }))
+  }, 120_000)
+})

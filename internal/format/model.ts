@@ -180,9 +180,11 @@ export function brokenOf(p: string, err: unknown): Broken {
       ? err.code
       : e?.code === 'symlink-in-workspace' || (err as Error)?.name === 'LinkError'
         ? 'symlink-in-workspace'
-        : typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)
-          ? 'unreadable-path' // the system refused the read (EACCES, EISDIR, EIO …)
-          : 'unparseable-object'
+        : e?.code === 'special-file'
+          ? 'special-file'
+          : typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)
+            ? 'unreadable-path' // the system refused the read (EACCES, EISDIR, EIO …)
+            : 'unparseable-object'
   return { path: p, reason: String(e?.message ?? err), code }
 }
 

@@ -262,13 +262,39 @@ export function findTemps(sys: Proc, root: string): { path: string; dead: boolea
  * An object file's text. Bytes that are not valid UTF-8 would be replaced (U+FFFD) by a plain read
  * and so changed on the next rewrite: such a file is refused instead (InvalidTextError, `invalid-utf8`).
  */
+/** A FIFO, socket or device where dacli expected a file: never read (a FIFO would block the command forever). */
+export class SpecialFileError extends FailureError {
+  override name = 'SpecialFileError'
+  readonly code = 'special-file'
+  constructor(file: string) {
+    super(`${file} is not a regular file (a FIFO, socket or device); dacli never reads one`, {
+      details: { path: file, code: 'special-file' },
+    })
+  }
+}
+
+/** Open `file` for reading without blocking on a FIFO; refuse anything that is not a regular file. */
+function openRegular(file: string): number {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+  if (!fs.fstatSync(fd).isFile()) {
+    fs.closeSync(fd)
+    throw new SpecialFileError(file)
+  }
+  return fd
+}
+
 export function readText(file: string, size?: number): string {
   if (size !== undefined && size < SCRATCH_BYTES) {
     scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES)
     const n = readInto(file, scratch)
     if (n <= size) return textOf(scratch.subarray(0, n))
   }
-  return textOf(fs.readFileSync(file))
+  const fd = openRegular(file)
+  try {
+    return textOf(fs.readFileSync(fd))
+  } finally {
+    fs.closeSync(fd)
+  }
 }
 
 function textOf(buf: Buffer): string {
@@ -288,7 +314,7 @@ const SCRATCH_BYTES = 64 * 1024
 
 /** Read a file into `buf` (one open, one read, one close): its length, or more than its size when it grew since. */
 function readInto(file: string, buf: Buffer): number {
-  const fd = fs.openSync(file, 'r')
+  const fd = openRegular(file)
   try {
     return fs.readSync(fd, buf, 0, buf.length, 0)
   } finally {
