@@ -1,8 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, test } from 'vitest'
-import { BIN, baseEnv, git, setAutorecord, workspace } from '../testkit/ws.js'
+import { BIN, baseEnv, git, setAutorecord, table, workspace } from '../testkit/ws.js'
+import { buildToolset } from './call.js'
 import { CLI_TOOL, TIER1 } from './tools.js'
+
+/** The full profile's tool count, from the table (the server announces it on stderr). */
+const FULL = buildToolset(table, 'full').definitions.length
 
 describe('the built bin over stdio', () => {
   test('tools/list, then claim → check → finish → accept as a spawned agent', async () => {
@@ -61,7 +65,7 @@ describe('the built bin over stdio', () => {
     } finally {
       await client.close()
     }
-    expect(stderr).toMatch(new RegExp(`^dacli mcp: serving 25 tools \\(full\\) on stdio as ${agent.id} \\(rw\\)`))
+    expect(stderr).toMatch(new RegExp(`^dacli mcp: serving ${FULL} tools \\(full\\) on stdio as ${agent.id} \\(rw\\)`))
     const shown = ws.spawn(['task', 'show', 'ledger/1', '--json']).expectExit(0).json
     expect(shown).toMatchObject({ status: 'done', owner: agent.id })
   })

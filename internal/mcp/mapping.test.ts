@@ -80,6 +80,9 @@ describe('exit 4: not found is an error carrying the envelope', () => {
     kind: 'finding',
     add: ['alpha/1'],
     question: 'Why?',
+    query: 'ledger',
+    source: 'main',
+    target: 'release',
   }
   const tools = buildToolset(table, 'full').tools.filter((t) => t.params.some((p) => p.name in missing))
 
@@ -94,6 +97,7 @@ describe('exit 4: not found is an error carrying the envelope', () => {
         'block_task',
         'check_task',
         'claim_task',
+        'cleanup_repository',
         'critical_path',
         'finish_task',
         'get_context',
@@ -101,8 +105,11 @@ describe('exit 4: not found is an error carrying the envelope', () => {
         'list_notes',
         'list_tasks',
         'next_tasks',
+        'reconcile_delivery',
         'release_task',
+        'release_train',
         'renew_claim',
+        'search',
         'show_task',
       ].sort(),
     )
@@ -117,6 +124,7 @@ describe('exit 4: not found is an error carrying the envelope', () => {
     }
     if (tool.name === 'check_task') args.all = true
     if (tool.name === 'add_dependency') args.add = ['alpha/1']
+    if (tool.name === 'release_train') args.dry_run = true // one of --dry-run and --apply is required
     const root = fx.copy()
     const before = snapshotOf(root)
     const r = await callIn(root, 'root', tool.name, args)

@@ -4,7 +4,11 @@
 
 import { beforeAll, describe, expect, test } from 'vitest'
 import { INITIALIZE, serveInProcess, toolCall } from '../testkit/mcpserve.js'
-import { dacliIn, type Fixture, fixture, tempDir } from '../testkit/ws.js'
+import { dacliIn, type Fixture, fixture, table, tempDir } from '../testkit/ws.js'
+import { buildToolset } from './call.js'
+
+/** The full profile's tool count, from the table (the server announces it on stderr). */
+const FULL = buildToolset(table, 'full').definitions.length
 
 let fx: Fixture
 beforeAll(async () => {
@@ -82,7 +86,7 @@ describe('serving', () => {
     const out = await s.end()
     expect(out.exitCode).toBe(0)
     expect(out.stderr).toMatch(
-      new RegExp(`^dacli mcp: serving 25 tools \\(full\\) on stdio as ${fx.rw.id} \\(rw\\)\\n$`),
+      new RegExp(`^dacli mcp: serving ${FULL} tools \\(full\\) on stdio as ${fx.rw.id} \\(rw\\)\\n$`),
     )
     expect(out.stdout).toBe('')
     for (const line of s.lines()) expect(JSON.parse(line).jsonrpc).toBe('2.0')

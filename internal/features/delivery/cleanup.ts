@@ -36,7 +36,7 @@ export const cleanup = defineCommand({
   mutates: false,
   mutatesWith: ['apply-safe', 'restore'],
   destructive: true,
-  usage: 'dacli cleanup [--project P] [--dry-run | --apply-safe PLAN-ID | --restore ARTIFACT]',
+  usage: '[--project P] [--dry-run | --apply-safe PLAN-ID | --restore ARTIFACT]',
   examples: [
     'dacli cleanup',
     'dacli cleanup --apply-safe cp-3f9a1c0b2e4d5f60',

@@ -24,18 +24,19 @@ describe('record conflict copies', () => {
     const b = clone.root
     const inB = (...argv: string[]) => clone.dacli(...argv)
 
-    // Both sides rename the workspace and retitle the task.
+    // Both sides rename the workspace and retitle the project. (A task file conflicting this way becomes a question
+    // on the task, never a copy: internal/features/record/sync.test.ts.)
     const config = '.dacli/config.yml'
-    const task = '.dacli/projects/alpha/tasks/open/001-first-thing.md'
+    const task = '.dacli/projects/alpha/project.md'
     a.write(config, a.file(config).replace(/^name: .*$/m, 'name: from-a'))
-    a.write(task, a.file(task).replace('# First thing', '# First thing (a)'))
+    a.write(task, a.file(task).replace('# Alpha', '# Alpha (a)'))
     ;(await a.dacli('record', 'push')).expectExit(0)
     const bWrite = (rel: string, f: (s: string) => string) => {
       const p = path.join(b, rel)
       fs.writeFileSync(p, f(fs.readFileSync(p, 'utf8')))
     }
     bWrite(config, (s) => s.replace(/^name: .*$/m, 'name: from-b'))
-    bWrite(task, (s) => s.replace('# First thing', '# First thing (b)'))
+    bWrite(task, (s) => s.replace('# Alpha', '# Alpha (b)'))
     const pulled = (await inB('record', 'pull', '--json')).expectExit(5)
     const copies = pulled.error.details.conflicts.map((c: { copy: string }) => c.copy).sort()
     expect(copies).toHaveLength(2)
@@ -64,7 +65,7 @@ describe('record conflict copies', () => {
       /^compare \.dacli\/config\.yml with this copy, keep what is right in \.dacli\/config\.yml,/,
     )
     expect(hints[config]).not.toMatch(/\.md/)
-    expect(hints[task]).toMatch(/keep what is right in \.dacli\/projects\/alpha\/tasks\/open\/001-first-thing\.md/)
+    expect(hints[task]).toMatch(/keep what is right in \.dacli\/projects\/alpha\/project\.md/)
 
     // Resolved: gone from all three.
     for (const c of copies) fs.rmSync(path.join(b, c))

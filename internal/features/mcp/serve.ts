@@ -5,7 +5,7 @@ export const serve = defineCommand({
   path: 'mcp serve',
   summary: 'Serve this workspace to an MCP client on stdio (identity bound from DACLI_AGENT at launch)',
   description:
-    'Speaks the Model Context Protocol on stdin/stdout until the client disconnects; a one-line banner goes to stderr (silenced by --quiet). The identity is resolved from DACLI_AGENT before serving (unset means a-root; set but empty, unknown or retired refuses the launch, exit 3) and again on every tool call, so an identity retired meanwhile, or whose ancestor was, is refused from its next call on. --profile minimal serves 8 tools and `cli` instead of all 24. Configure your client to run `dacli mcp serve` in the repository, with DACLI_AGENT in its environment. It refuses --json: stdout is the protocol.',
+    'Speaks the Model Context Protocol on stdin/stdout until the client disconnects; a one-line banner goes to stderr (silenced by --quiet). The identity is resolved from DACLI_AGENT before serving (unset means a-root; set but empty, unknown or retired refuses the launch, exit 3) and again on every tool call, so an identity retired meanwhile, or whose ancestor was, is refused from its next call on. --profile minimal serves 8 tools and `cli` instead of the full set (the banner counts them). Configure your client to run `dacli mcp serve` in the repository, with DACLI_AGENT in its environment. It refuses --json: stdout is the protocol.',
   args: [],
   flags: {
     profile: oneOf(['full', 'minimal'], 'which tools to serve (minimal: the least context)', { defaultText: 'full' }),

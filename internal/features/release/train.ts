@@ -30,7 +30,7 @@ export const train = defineCommand({
   json: 'release-train-plan/v1',
   mutates: true,
   usage:
-    'dacli release train --project P --source B --target B (--dry-run | --apply [--merge]) [--required-check NAME…] [--required-reviews N]',
+    '--project P --source B --target B (--dry-run | --apply [--merge]) [--required-check NAME…] [--required-reviews N]',
   examples: [
     'dacli release train --project ledger --source main --target release --dry-run',
     'dacli release train --project ledger --source main --target release --apply --required-check ci --merge',

@@ -60,10 +60,16 @@ describe('claims', () => {
     expect(late.json.details.previous_owner).toBe(a.id)
     expect(late.json.task.log.at(-1)).toMatchObject({ verb: 'taken-over', actor: b.id })
     ;(await ws.dacli('task', 'claim', '2', { as: a.token })).expectExit(0)
-    // An owner retired behind dacli's back (retire itself refuses while it owns work): its task may be taken over.
+    // An owner "retired" by a hand edit (no retirement signature): its token stops, but its claim is not freed —
+    // a work-tree writer cannot take another agent's task this way (SECURITY.md). A retirement made by
+    // `agent retire` is what frees the owner's work.
     const agentFile = `.dacli/agents/${a.id}.md`
-    ws.write(agentFile, ws.file(agentFile).replace('retired: false', 'retired: true'))
-    expect((await change('task', 'claim', '2', { as: b.token })).expectExit(0).json.outcome).toBe('taken-over')
+    const signed = ws.file(agentFile)
+    ws.write(agentFile, signed.replace('retired: false', 'retired: true'))
+    expect((await ws.dacli('task', 'claim', '2', '--json', { as: b.token })).code).toBe(5)
+    ws.write(agentFile, signed)
+    ;(await ws.dacli('agent', 'retire', a.id, '--release')).expectExit(0)
+    expect((await change('task', 'claim', '2', { as: b.token })).expectExit(0).json.task.owner).toBe(b.id)
   })
 
   test('a read-only identity’s claim is a proposal (an event), exit 0, task untouched', async () => {
