@@ -64,6 +64,7 @@ describe('task claim --remote', () => {
         'expires: 2026-12-01T11:00:00Z',
         `workspace: ${JSON.stringify(path.join(b.root, '.dacli'))}`,
         `host: ${JSON.stringify((await import('node:os')).hostname())}`,
+        `clone: ${fs.readFileSync(path.join(b.root, '.git', 'dacli-clone-id'), 'utf8').trim()}`,
       ].join('\n'),
     )
     expect(git(bare, 'log', '-1', '--format=%T %P %cn', `refs/dacli/claims/${ids[0]}`).trim()).toBe(

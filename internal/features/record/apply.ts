@@ -120,6 +120,7 @@ export async function isPristine(store: Store, git: Git, recordRef: string): Pro
       return []
     }
   }
-  const agents = entries('agents')
+  // init writes the root identity and publishes its key (agents/a-root.keys/): nothing else.
+  const agents = entries('agents').filter((n) => n !== 'a-root.keys')
   return entries('projects').length === 0 && entries('events').length === 0 && agents.join() === 'a-root.md'
 }
