@@ -211,8 +211,11 @@ describe('the server under abuse', () => {
     const notes = await serveInProcess(root, ['--quiet'])
     notes.send(INITIALIZE)
     await notes.response(0)
-    notes.send(toolCall(1, 'list_notes', { schema_version: 1, kind: 'finding' }))
-    expect((await notes.response(1)).result.structuredContent.notes).toHaveLength(N / 5)
+    // One page holds them all (a call without limit gets the tool's default page).
+    notes.send(toolCall(1, 'list_notes', { schema_version: 1, kind: 'finding', limit: N }))
+    const listed = (await notes.response(1)).result.structuredContent
+    expect(listed.notes).toHaveLength(N / 5)
+    expect(listed.total).toBe(N / 5)
     await notes.end()
     // 1,000 calls with 200 durable writes: minutes on a machine shared by many test runs (speed is the bench's).
   }, 600_000)
