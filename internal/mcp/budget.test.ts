@@ -70,7 +70,12 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['queue_next', { queue: 'budget' }],
   ['queue_advance', { queue: 'budget', fail: 'not today' }],
   ['cli', { argv: ['task', 'list', '--limit', '5'] }],
+  ['reconcile_event_journal', { dry_run: true }],
+  ['cleanup_repository', { dry_run: true }],
+  ['reconcile_delivery', { project: 'proj001', dry_run: true }],
 ]
+/** Tools that need pull requests on a GitHub (their sizes are checked where one is played: internal/features/pr). */
+const WITH_GITHUB = new Set(['diagnose_pr', 'release_train'])
 
 describe('at 10,000 tasks', () => {
   test('the workspace is what it says', () => {
@@ -79,7 +84,7 @@ describe('at 10,000 tasks', () => {
 
   test('every tool is called here', () => {
     const names = new Set([...CALLS.map(([n]) => n), 'answer'])
-    expect([...names].sort()).toEqual([...TIER1.map((t) => t.name), 'cli'].sort())
+    expect([...names].sort()).toEqual([...TIER1.map((t) => t.name).filter((n) => !WITH_GITHUB.has(n)), 'cli'].sort())
   })
 
   test('no tool answers over 4,000 tokens by default; a list-like tool’s page stays under 2,000', async () => {
@@ -117,7 +122,7 @@ describe('at 10,000 tasks', () => {
   }, 300_000)
 
   test('tools/list stays within the full profile’s budget (golden.test.ts)', async () => {
-    expect(tokens(JSON.stringify(await mcp.client.listTools()))).toBeLessThan(4500)
+    expect(tokens(JSON.stringify(await mcp.client.listTools()))).toBeLessThan(5100)
     expect(buildToolset(table, 'full').definitions).toHaveLength(TIER1.length + 1)
   })
 })

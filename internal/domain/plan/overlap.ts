@@ -149,8 +149,9 @@ function findBrace(g: string): [number, number, string[]] | null {
 /** One path segment of a glob as elements: `*`, one character (null: any), or a literal character. */
 function segmentOf(text: string): Segment {
   if (text === '**') return { globstar: true }
-  // An extglob (`@(…)`, `!(…)`, `+(…)`, `*(…)`, `?(…)`) is taken as "anything" in this segment (conservative).
-  if (/[@!+*?]\(/.test(text)) return { globstar: false, elems: [{ star: true }] }
+  // An extglob (`@(…)`, `!(…)`, `+(…)`, `*(…)`, `?(…)`) is taken as any number of segments, none included
+  // (conservative): picomatch lets a trailing `!(a)` match an empty segment, so `a/**/!(a)` matches `a` itself.
+  if (/[@!+*?]\(/.test(text)) return { globstar: true }
   const elems: Elem[] = []
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string
