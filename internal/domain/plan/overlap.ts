@@ -180,8 +180,11 @@ function segmentsOf(glob: string): Segment[] {
   return glob.split('/').map(segmentOf)
 }
 
-/** Can two segments match one common name? */
-function segmentsMeet(a: Elem[], b: Elem[]): boolean {
+/**
+ * Can two sequences match one common sequence? A wildcard element (`*` in a segment, `**` in a path) stands for
+ * any run of elements, none included; two other elements meet when `meet` says so. Memoised over positions.
+ */
+function sequencesMeet<T>(a: readonly T[], b: readonly T[], wild: (x: T) => boolean, meet: (x: T, y: T) => boolean) {
   const memo = new Map<number, boolean>()
   const go = (i: number, j: number): boolean => {
     const key = i * (b.length + 1) + j
@@ -191,36 +194,33 @@ function segmentsMeet(a: Elem[], b: Elem[]): boolean {
     const x = a[i]
     const y = b[j]
     if (x === undefined && y === undefined) r = true
-    else if (x?.star === true) r = go(i + 1, j) || (y !== undefined && go(i, j + 1))
-    else if (y?.star === true) r = go(i, j + 1) || (x !== undefined && go(i + 1, j))
+    else if (x !== undefined && wild(x)) r = go(i + 1, j) || (y !== undefined && go(i, j + 1))
+    else if (y !== undefined && wild(y)) r = go(i, j + 1) || (x !== undefined && go(i + 1, j))
     else if (x === undefined || y === undefined) r = false
-    else r = (x.ch === null || y.ch === null || x.ch === y.ch) && go(i + 1, j + 1)
+    else r = meet(x, y) && go(i + 1, j + 1)
     memo.set(key, r)
     return r
   }
   return go(0, 0)
 }
 
+/** Can two segments match one common name? */
+const segmentsMeet = (a: Elem[], b: Elem[]): boolean =>
+  sequencesMeet(
+    a,
+    b,
+    (e) => e.star,
+    (x, y) => !x.star && !y.star && (x.ch === null || y.ch === null || x.ch === y.ch),
+  )
+
 /** Can two globs (without braces) match one common path? */
-function globsMeet(a: Segment[], b: Segment[]): boolean {
-  const memo = new Map<number, boolean>()
-  const go = (i: number, j: number): boolean => {
-    const key = i * (b.length + 1) + j
-    const hit = memo.get(key)
-    if (hit !== undefined) return hit
-    let r: boolean
-    const x = a[i]
-    const y = b[j]
-    if (x === undefined && y === undefined) r = true
-    else if (x?.globstar === true) r = go(i + 1, j) || (y !== undefined && go(i, j + 1))
-    else if (y?.globstar === true) r = go(i, j + 1) || (x !== undefined && go(i + 1, j))
-    else if (x === undefined || y === undefined) r = false
-    else r = segmentsMeet(x.elems, y.elems) && go(i + 1, j + 1)
-    memo.set(key, r)
-    return r
-  }
-  return go(0, 0)
-}
+const globsMeet = (a: Segment[], b: Segment[]): boolean =>
+  sequencesMeet(
+    a,
+    b,
+    (s) => s.globstar,
+    (x, y) => !x.globstar && !y.globstar && segmentsMeet(x.elems, y.elems),
+  )
 
 /** The static folder a glob starts from (`src/auth` of `src/auth/**`). */
 const baseOf = (glob: string) => picomatch.scan(glob).base
