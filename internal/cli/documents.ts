@@ -24,6 +24,7 @@ import { documents as pr } from '../features/pr/json.js'
 import { documents as project } from '../features/project/json.js'
 import { documents as questions } from '../features/questions/json.js'
 import { documents as queue } from '../features/queue/json.js'
+import { documents as shortcut } from '../features/shortcut/json.js'
 import { documents as record } from '../features/record/json.js'
 import { documents as release } from '../features/release/json.js'
 import { documents as risk } from '../features/risk/json.js'
@@ -48,6 +49,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...events,
   ...questions,
   ...queue,
+  ...shortcut,
   ...insight,
   ...doctor,
   ...lint,

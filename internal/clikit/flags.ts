@@ -139,7 +139,12 @@ export interface ParseOutcome {
   problems: string[]
   /** The bad values among the problems, as facts (`details` of the usage error): the allowed set of an enum. */
   invalid: InvalidValue[]
+  /** Free `--NAME VALUE` parameters (parsed only when the command declares them: `free`). */
+  params: Record<string, string>
 }
+
+/** The name of a free parameter (`run`'s shortcut parameters): a plain word, as flags are named. */
+export const FREE_PARAM = /^[a-z][a-z0-9_-]*$/
 
 export interface InvalidValue {
   flag: string
@@ -157,9 +162,10 @@ const isFlagToken = (t: string) => t.startsWith('--') && t.length > 2
 
 /**
  * Parse argv tokens (after the command path) against declared flags. Never throws:
- * every problem is collected so the caller can report unknown flags first.
+ * every problem is collected so the caller can report unknown flags first. With `free`, an undeclared
+ * `--name VALUE` (a plain name, FREE_PARAM) is a free string parameter instead of an unknown flag.
  */
-export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOutcome {
+export function parseArgv(tokens: readonly string[], specs: FlagSpecs, free = false): ParseOutcome {
   const out: ParseOutcome = {
     flags: {},
     positionals: [],
@@ -168,6 +174,7 @@ export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOut
     json: false,
     problems: [],
     invalid: [],
+    params: {},
   }
   const seen = new Map<string, string[]>()
   const lookup = (name: string): FlagSpec | undefined =>
@@ -191,6 +198,26 @@ export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOut
     const name = eq === -1 ? tok.slice(2) : tok.slice(2, eq)
     const inline = eq === -1 ? undefined : tok.slice(eq + 1)
     const spec = lookup(name)
+    if (spec === undefined && free && FREE_PARAM.test(name)) {
+      const next = tokens[i + 1]
+      let value: string
+      if (inline !== undefined) value = inline
+      else if (next === '--' && i + 2 < tokens.length) {
+        value = tokens[i + 2] as string
+        i += 2
+      } else if (next !== undefined && (next === '-' || !next.startsWith('-'))) {
+        value = next
+        i += 1
+      } else {
+        out.problems.push(`--${name} requires a value (use --${name}=VALUE or --${name} -- VALUE)`)
+        continue
+      }
+      const had = out.params[name]
+      if (had !== undefined && had !== value)
+        out.problems.push(`--${name} was given twice with different values; give it once`)
+      else out.params[name] = value
+      continue
+    }
     if (spec === undefined) {
       if (!out.unknown.includes(`--${name}`)) out.unknown.push(`--${name}`)
       continue
