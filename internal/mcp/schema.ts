@@ -136,9 +136,9 @@ function propertySchema(p: Param, entry: CommandEntry, def: ToolDef): JSONSchema
   if ('free' in p.source)
     return { type: 'object', additionalProperties: { type: 'string' }, description: p.source.free }
   const { spec } = p.source
-  if (p.source.part === 'switch')
-    return { type: 'boolean', description: `${describe(spec.description, entry, def)} (with ${p.source.pair})` }
-  if (p.source.part === 'value') return { type: 'string', description: `with ${p.source.pair}` }
+  if (p.source.part === 'switch') return { type: 'boolean', description: describe(spec.description, entry, def) }
+  if (p.source.part === 'value')
+    return { type: 'string', description: `the ${(spec.valueName ?? 'value').toLowerCase()} for ${p.source.pair}` }
   const description = described(p, flagDescription(spec, entry, def))
   const fallback = p.fallback === undefined ? {} : { default: Number(p.fallback) }
   if (!spec.repeatable) return { ...scalarSchema(spec), ...fallback, ...description }

@@ -44,12 +44,13 @@ const DOCUMENTED: Record<string, string> = {
   cleanup_repository: 'cleanup',
   reconcile_event_journal: 'events reconcile',
   release_train: 'release train',
+  run_shortcut: 'run',
 }
 
 const built = buildToolset(table, 'full').tools
 
 describe('the Tier-1 table', () => {
-  test('is the documented catalog: 32 tools, each wrapping the documented command', () => {
+  test('is the documented catalog: 33 tools, each wrapping the documented command', () => {
     expect(Object.fromEntries(TIER1.map((t) => [t.name, t.path]))).toEqual(DOCUMENTED)
   })
 
@@ -91,13 +92,25 @@ describe('each definition derives from its command’s declaration', () => {
     const entry = tool.entry
     const def = tool.definition
     const props = def.inputSchema.properties as Record<string, Record<string, any>>
-    // Parity by construction: every positional and every flag the command declares is a parameter.
-    const flags = Object.entries(entry.flags)
+    // Parity by construction: every positional and every flag the command declares is a parameter — named as the
+    // seed names it where the tool says so (`names`), or split in two (`split`: a switch and its value) — and a
+    // command taking free parameters (`run`) has them as one `params` object of strings.
+    const tdef = TIER1.find((d) => d.name === tool.name)
+    const nameOf = (f: string) => tdef?.names?.[f] ?? param(f)
+    const split = tdef?.split ?? {}
+    const flags = Object.entries(entry.flags).filter(([f]) => split[f] === undefined)
     expect(Object.keys(props)).toEqual([
       'schema_version',
       ...entry.args.map((a) => param(a.name)),
-      ...flags.map(([f]) => param(f)),
+      ...Object.keys(entry.flags).flatMap((f) => (split[f] === undefined ? [nameOf(f)] : [nameOf(f), split[f]])),
+      ...(entry.params === undefined ? [] : ['params']),
     ])
+    for (const [f, value] of Object.entries(split)) {
+      expect(props[nameOf(f)]?.type).toBe('boolean')
+      expect(props[value]?.type).toBe('string')
+    }
+    if (entry.params !== undefined)
+      expect(props.params).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } })
     expect(props.schema_version).toEqual({ const: 1 })
     const required = def.inputSchema.required as string[]
     expect(required[0]).toBe('schema_version')
@@ -106,7 +119,7 @@ describe('each definition derives from its command’s declaration', () => {
       expect(required.includes(param(a.name))).toBe(a.required)
     }
     for (const [f, spec] of flags) {
-      const p = props[param(f)] as Record<string, any>
+      const p = props[nameOf(f)] as Record<string, any>
       const scalar = spec.repeatable ? p.items : p
       expect(p.type).toBe(spec.repeatable ? 'array' : scalar.type)
       expect(scalar.type).toBe(
@@ -116,12 +129,12 @@ describe('each definition derives from its command’s declaration', () => {
       if (spec.min !== undefined) expect(scalar.minimum).toBe(spec.min)
       if (spec.max !== undefined) expect(scalar.maximum).toBe(spec.max)
       // The declaration's words, with `--flag` mentions renamed to parameters.
-      const words = spec.description.replace(/--([a-z][a-z-]*)/g, (m, x: string) => (x in entry.flags ? param(x) : m))
+      const words = spec.description.replace(/--([a-z][a-z-]*)/g, (m, x: string) => (x in entry.flags ? nameOf(x) : m))
       // A description that says no more than the name (`only this project`, a page's limit and cursor) is left out.
       if (words === `only this ${f.replace(/-/g, ' ')}` || isPageFlag(f, entry.flags))
         expect(p.description).toBeUndefined()
       else expect(p.description).toContain(words)
-      if (spec.required) expect(required).toContain(param(f))
+      if (spec.required) expect(required).toContain(nameOf(f))
     }
     expect(def.outputSchema).toEqual({ type: 'object', properties: { schema: { const: entry.json } } })
     // Only what differs from MCP's defaults (readOnlyHint false, destructiveHint true, idempotentHint false).
@@ -209,7 +222,7 @@ describe('capabilities lists the tool registry (services.mcpTools, loaded lazily
       tool_schema_version: 1,
       tools: toolRegistry().map((t) => ({ id: `mcp.tool.${t.name}`, ...t })),
     })
-    expect(r.mcp.tools).toHaveLength(33)
+    expect(r.mcp.tools).toHaveLength(34)
   })
 
   test('--require mcp.tool.<name> is a preflight against this very registry', async () => {

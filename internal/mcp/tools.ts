@@ -175,7 +175,7 @@ export const TIER1: readonly ToolDef[] = [
   {
     name: 'run_shortcut',
     path: 'run',
-    description: 'Run a named shortcut (dacli commands); dry_run shows them; writing steps need confirm.',
+    description: 'Run a shortcut (dacli commands); dry_run previews; writing steps need confirm.',
   },
 ]
 

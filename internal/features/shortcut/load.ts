@@ -8,7 +8,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { FailureError, NotFoundError } from '../../base/errors.js'
-import { callMutates, type CommandEntry } from '../../clikit/command.js'
+import { type CommandEntry, callMutates } from '../../clikit/command.js'
 import { matchCommand } from '../../clikit/dispatch.js'
 import { type FlagValues, GLOBAL_FLAGS, nearest, parseArgv } from '../../clikit/flags.js'
 import { safeSegment } from '../../format/ids.js'
@@ -95,7 +95,8 @@ export function loadShortcut(store: Store, table: readonly CommandEntry[], name:
       const undeclared = placeholdersOf(w).find((x) => !declared.has(x))
       if (undeclared !== undefined) throw why(`{{${undeclared}}} is not a parameter of this shortcut (## Parameters)`)
     }
-    if ((s.words[0] as string).startsWith('-')) throw why(`a step starts with its command, not "${s.words[0]}"`)
+    const head = s.words[0] ?? ''
+    if (head.startsWith('-')) throw why(`a step starts with its command, not "${head}"`)
     const m = matchCommand(table, s.words)
     if (m === null) throw why(`"${s.words.slice(0, 2).join(' ')}" is not a dacli command (dacli help --all)`)
     const entry = m.command
@@ -122,7 +123,7 @@ function compileStep(
   const flags: { name: string; value: string | null }[] = []
   const positionals: string[] = []
   for (let i = 0; i < words.length; i++) {
-    const w = words[i] as string
+    const w = words[i] ?? ''
     if (w === '--') {
       positionals.push(...words.slice(i + 1))
       break

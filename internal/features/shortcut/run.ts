@@ -13,10 +13,10 @@ export const run = defineCommand({
     'A shortcut is .dacli/shortcuts/<name>.md (FORMAT.md): parameters, then steps, each one dacli command checked against the command table when the file is read. Give parameters as --NAME VALUE. --dry-run shows the resolved steps and runs nothing. A shortcut with a step that writes runs only with --confirm (and a read-write grant); each step runs as if you had typed it — same grants, refusals and journal — and the first step that fails stops the run with its exit code.',
   args: [arg('name', 'the shortcut')],
   flags: {
-    'dry-run': bool('show the resolved steps; run nothing'),
-    confirm: bool('run a shortcut whose steps write'),
+    'dry-run': bool('show the steps; run nothing'),
+    confirm: bool('let steps that write run'),
   },
-  params: { description: 'a parameter of the shortcut (shortcut show <name> lists them)' },
+  params: { description: 'a shortcut parameter (shortcut show <name>)' },
   json: 'shortcut-run/v1',
   mutates: false,
   mutatesWith: ['confirm'],
