@@ -2,6 +2,7 @@
 // parsing, unknown-flag refusal, the --json gate, the grant gate, usage text,
 // capabilities, MCP schemas) derives from the declaration below.
 
+import type { Alias } from './alias.js'
 import type { Context } from './context.js'
 import type { FlagSpecs, FlagValues, FlagValuesOf } from './flags.js'
 import type { Out, Styler } from './io.js'
@@ -86,6 +87,8 @@ export interface CommandDecl {
    * with `details.unknown_flags`, as the kernel does). MCP publishes them as one `params` object of strings.
    */
   readonly params?: { readonly description: string }
+  /** Old names it still answers to for one minor version, with a warning (alias.ts holds the rule). */
+  readonly aliases?: readonly Alias[]
 }
 
 /** A command's input as the kernel passes it (erased: any declaration). */
@@ -199,6 +202,7 @@ export function declOf(c: CommandDecl): CommandDecl {
     'examples',
     'common',
     'params',
+    'aliases',
   ] as const) {
     if (c[key] !== undefined) d[key] = c[key]
   }

@@ -141,6 +141,8 @@ export interface ParseOutcome {
   invalid: InvalidValue[]
   /** Free `--NAME VALUE` parameters (parsed only when the command declares them: `free`). */
   params: Record<string, string>
+  /** Old flag names given (`brief-tokens`), each once, in the order met: they were read as the flag they became. */
+  renamed: string[]
 }
 
 /** The name of a free parameter (`run`'s shortcut parameters): a plain word, as flags are named. */
@@ -165,7 +167,12 @@ const isFlagToken = (t: string) => t.startsWith('--') && t.length > 2
  * every problem is collected so the caller can report unknown flags first. With `free`, an undeclared
  * `--name VALUE` (a plain name, FREE_PARAM) is a free string parameter instead of an unknown flag.
  */
-export function parseArgv(tokens: readonly string[], specs: FlagSpecs, free = false): ParseOutcome {
+export function parseArgv(
+  tokens: readonly string[],
+  specs: FlagSpecs,
+  renames: Readonly<Record<string, string>> = {},
+  free = false,
+): ParseOutcome {
   const out: ParseOutcome = {
     flags: {},
     positionals: [],
@@ -175,6 +182,7 @@ export function parseArgv(tokens: readonly string[], specs: FlagSpecs, free = fa
     problems: [],
     invalid: [],
     params: {},
+    renamed: [],
   }
   const seen = new Map<string, string[]>()
   const lookup = (name: string): FlagSpec | undefined =>
@@ -195,7 +203,11 @@ export function parseArgv(tokens: readonly string[], specs: FlagSpecs, free = fa
       continue
     }
     const eq = tok.indexOf('=')
-    const name = eq === -1 ? tok.slice(2) : tok.slice(2, eq)
+    const given = eq === -1 ? tok.slice(2) : tok.slice(2, eq)
+    // A renamed flag's old name (alias.ts) is read as the flag it became; the caller warns.
+    const renamed = Object.hasOwn(renames, given) ? (renames[given] as string) : undefined
+    if (renamed !== undefined && !out.renamed.includes(given)) out.renamed.push(given)
+    const name = renamed ?? given
     const inline = eq === -1 ? undefined : tok.slice(eq + 1)
     const spec = lookup(name)
     if (spec === undefined && free && FREE_PARAM.test(name)) {
