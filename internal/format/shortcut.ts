@@ -2,7 +2,7 @@
 // commands with `{{param}}` placeholders, in `.dacli/shortcuts/<name>.md`, written by hand. Each step is split
 // into words here — never handed to a shell: double quotes group words ("two words", with \" and \\), and no other
 // character means anything. Whether a step names a command and its flags is checked against the command table
-// above this room (features/shortcut/compile.ts); this file knows only the shape, and every fault names its line.
+// above this room (features/shortcut/load.ts); this file knows only the shape, and every fault names its line.
 
 export interface ShortcutParam {
   readonly name: string

@@ -23,8 +23,8 @@ beforeAll(async () => {
   ids = generate(root, { projects: 10, tasksPerProject: 1000, notes: 2000, events: 1000 }).ids
   mkdirSync(path.join(root, '.dacli', 'shortcuts'))
   writeFileSync(
-    path.join(root, '.dacli', 'shortcuts', 'start.md'),
-    '# Start\n\n## Parameters\n\n- ref\n\n## Steps\n\n1. task claim {{ref}}\n2. task show {{ref}}\n',
+    path.join(root, '.dacli', 'shortcuts', 'look.md'),
+    '# Look\n\n## Parameters\n\n- ref\n\n## Steps\n\n1. task show {{ref}}\n2. status\n',
   )
   mcp = await session(root)
 }, 300_000)
@@ -78,8 +78,8 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['reconcile_event_journal', { dry_run: true }],
   ['cleanup_repository', { dry_run: true }],
   ['reconcile_delivery', { project: 'proj001', dry_run: true }],
-  // The shortcut `start` (claim, show) is written in beforeAll; its answer carries both documents.
-  ['run_shortcut', { name: 'start', params: { ref: task(30) }, confirm: true }],
+  // The shortcut `look` (show a task, then status) is written in beforeAll; its answer carries both documents.
+  ['run_shortcut', { name: 'look', params: { ref: task(30) } }],
 ]
 /** Tools that need pull requests on a GitHub (their sizes are checked where one is played: internal/features/pr). */
 const WITH_GITHUB = new Set(['diagnose_pr', 'release_train'])
