@@ -73,6 +73,12 @@ const dacliElsewhere = (ws: Workspace, ...args: string[]) => {
   return r.stdout
 }
 
+/** The text of a read's one content (a text resource, never a blob). */
+const textOf = (r: { contents: ({ text: string } | { blob: string })[] }) => {
+  const c = r.contents[0]
+  return c !== undefined && 'text' in c ? c.text : undefined
+}
+
 const errorOf = async (p: Promise<unknown>) => {
   try {
     await p
@@ -127,9 +133,9 @@ describe('resources over stdio (the built bin, the SDK client)', () => {
       const onDisk = fs.readFileSync(path.join(ws.root, '.dacli/projects/ledger/tasks/open/002-entry-2.md'), 'utf8')
       expect(task.contents).toEqual([{ uri: 'dacli://task/ledger/2', mimeType: 'text/markdown', text: onDisk }])
       const project = await s.client.readResource({ uri: 'dacli://project/ledger' })
-      expect(project.contents[0]?.text).toBe(ws.file('.dacli/projects/ledger/project.md'))
+      expect(textOf(project)).toBe(ws.file('.dacli/projects/ledger/project.md'))
       const note = await s.client.readResource({ uri: `dacli://note/${noteId}` })
-      expect(note.contents[0]?.text).toBe(ws.file('.dacli/projects/ledger/notes/decisions/use-x.md'))
+      expect(textOf(note)).toBe(ws.file('.dacli/projects/ledger/notes/decisions/use-x.md'))
 
       const missing = await errorOf(s.client.readResource({ uri: 'dacli://task/ledger/999' }))
       expect(missing.code).toBe(-32002)
@@ -152,14 +158,14 @@ describe('resources over stdio (the built bin, the SDK client)', () => {
       fs.appendFileSync(file, '\nA line written by hand.\n')
       await s.until(`updated ${uri}`)
       const read = await s.client.readResource({ uri })
-      expect(read.contents[0]?.text).toContain('A line written by hand.')
+      expect(textOf(read)).toContain('A line written by hand.')
 
       // By a dacli command in another process (the task moves to active: same uri, new bytes).
       const from = s.seen.length
       dacliElsewhere(ws, 'task', 'claim', 'ledger/3')
       await s.until(`updated ${uri}`, from)
       expect(fs.existsSync(file)).toBe(false)
-      expect((await s.client.readResource({ uri })).contents[0]?.text).toMatch(/claim:/)
+      expect(textOf(await s.client.readResource({ uri }))).toMatch(/claim:/)
 
       // A change to another task is not this uri's.
       const other = s.seen.length
