@@ -14,9 +14,12 @@ describe('randomized convergence: 3 clones, random claims, ticks, edits, adds an
     '.dacli/ %s, over %s, %s changes: one tree in every clone, every task once, decisions only where both sides changed',
     { timeout: 240_000 },
     async (workflow, transport, mode) => {
-      const f = await convergenceRun({ seed: seedFromEnv(), rounds: 6, workflow, transport, mode })
-      if (process.env.CONVERGENCE_VERBOSE === '1') console.log(f)
-      expect(f.failures, `seed ${f.seed}`).toEqual([])
+      const {
+        seed,
+        figures: f,
+        failures,
+      } = await convergenceRun({ seed: seedFromEnv(), rounds: 5, workflow, transport, mode })
+      expect(failures, `seed ${seed}`).toEqual([])
       expect(f).toMatchObject({
         files_differing_between_clones: 0,
         tasks_lost: 0,
@@ -24,7 +27,7 @@ describe('randomized convergence: 3 clones, random claims, ticks, edits, adds an
         torn_task_files: 0,
         conflict_copies_in_status_folders: 0,
       })
-      if (mode === 'disjoint') expect(f.open_decisions_at_the_end, `seed ${f.seed}`).toBe(0)
+      if (mode === 'disjoint') expect(f.open_decisions_at_the_end, `seed ${seed}`).toBe(0)
     },
   )
 })
@@ -32,8 +35,7 @@ describe('randomized convergence: 3 clones, random claims, ticks, edits, adds an
 test('record sync killed with SIGKILL at random points: the clone opens, nothing is lost, the next sync converges', {
   timeout: 240_000,
 }, async () => {
-  const f = await syncKills({ trials: 8, seed: seedFromEnv() })
-  if (process.env.CONVERGENCE_VERBOSE === '1') console.log(f)
-  expect(f.failures, `seed ${f.seed}`).toEqual([])
+  const { seed, figures: f, failures } = await syncKills({ trials: 8, seed: seedFromEnv() })
+  expect(failures, `seed ${seed}`).toEqual([])
   expect(f.files_differing_at_the_end).toBe(0)
 })
