@@ -178,12 +178,22 @@ export async function compareAndSwapRef(
 }
 
 /**
+ * Remove the lock file of `ref` when it was abandoned (see ABANDONED_REF_LOCK_MS); whether there was one to remove.
+ */
+export function removeAbandonedRefLock(commonDir: string, ref: string): boolean {
+  const lock = `${refFile(commonDir, ref)}.lock`
+  if (!abandonedLock(lock)) return false
+  fs.rmSync(lock, { force: true })
+  return true
+}
+
+/**
  * A ref lock older than this was abandoned: git holds one for the moment of a rename (it waits at most
  * `core.filesRefLockTimeout`, 100 ms by default, for another's), dacli for a write and an fsync.
  */
 export const ABANDONED_REF_LOCK_MS = 10_000
 
-function abandonedLock(lock: string): boolean {
+export function abandonedLock(lock: string): boolean {
   try {
     return Date.now() - fs.lstatSync(lock).mtimeMs > ABANDONED_REF_LOCK_MS
   } catch {
