@@ -1,6 +1,6 @@
 // createServer(deps): the SDK's low-level Server, so tools/list publishes the
 // JSON Schemas derived from the command table as they are (the high-level
-// McpServer would regenerate them from zod). stdio only; see stdio.ts.
+// McpServer would regenerate them from zod). Served on stdio (stdio.ts) and over HTTP (http.ts).
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -12,6 +12,8 @@ export interface ServerDeps {
   /** The runtime every call's invoke() gets; its identity is bound once, at launch. */
   readonly runtime: CallRuntime
   readonly profile: Profile
+  /** The tools, when already built (the HTTP server builds them once for all its sessions). */
+  readonly toolset?: Toolset
 }
 
 /** Sent once at initialize: the loop and the one rule about refusals, for clients that show it to the model. */
@@ -33,7 +35,7 @@ class ProtocolError extends Error {
 }
 
 export function createServer(deps: ServerDeps): { server: Server; toolset: Toolset } {
-  const toolset = buildToolset(deps.runtime.table, deps.profile)
+  const toolset = deps.toolset ?? buildToolset(deps.runtime.table, deps.profile)
   const server = new Server(
     { name: 'dacli', version: VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
