@@ -196,6 +196,16 @@ describe('mcp serve --http: the SDK client over HTTP', () => {
     await rw.client.close()
   })
 
+  test('resources over HTTP: listed and read as the session’s caller', async () => {
+    const { client } = await connect(shared.url, fx.ro.token)
+    const { resources } = await client.listResources()
+    const task = resources.find((r) => r.uri.startsWith('dacli://task/alpha/'))
+    expect(task).toBeDefined()
+    const read = await client.readResource({ uri: (task as { uri: string }).uri })
+    expect((read.contents[0] as { text: string }).text).toMatch(/^---\nid: t-/)
+    await client.close()
+  })
+
   test('a session is reused by its id with the same token, refused with another, unknown → 404', async () => {
     const first = await connect(shared.url, shared.token)
     const sid = first.transport.sessionId as string

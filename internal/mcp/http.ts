@@ -203,11 +203,13 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
         sessions.delete(id)
       },
     })
-    const { server } = createServer({
+    const { server, resources } = createServer({
       runtime: { ...req.runtime, env: c.env, identity: c.identity },
       profile: req.profile,
       toolset,
+      ...(req.resources === undefined ? {} : { resources: req.resources }),
     })
+    server.onclose = () => resources?.close()
     server.onerror = (e) => req.log(`dacli mcp: ${e.message}`)
     const session: Session = { transport, server, caller: c, tokenHash, lastSeen: Date.now(), open: 0 }
     transport.onclose = () => {

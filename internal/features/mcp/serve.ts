@@ -4,6 +4,7 @@ import { defineCommand } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { newToken } from '../../domain/identity/agents.js'
 import { hashToken } from '../../domain/identity/identity.js'
+import { resources } from './resources.js'
 
 const LOOPBACK = '127.0.0.1'
 
@@ -50,6 +51,7 @@ export const serve = defineCommand({
       const who = await ctx.identity()
       await ctx.mcpServe({
         profile,
+        resources,
         onListening: ({ tools }) =>
           ctx.notes.note(`dacli mcp: serving ${tools} tools (${profile}) on stdio as ${who.id} (${who.grant})`),
       })
@@ -67,7 +69,7 @@ export const serve = defineCommand({
     const token = newToken()
     const hash = hashToken(token)
     const accepts = (t: string) => hashToken(t) === hash
-    const handle = await ctx.mcpServeHttp({ profile, host, port, launch: { accepts, identity: who } })
+    const handle = await ctx.mcpServeHttp({ profile, resources, host, port, launch: { accepts, identity: who } })
     ctx.notes.note(`dacli mcp: serving ${profile} tools on ${handle.url} as ${who.id} (${who.grant}); Ctrl-C to stop`)
     ctx.notes.note(`dacli mcp: launch token for ${who.id} (shown once): ${token}`)
     if (!isLoopback(host)) {

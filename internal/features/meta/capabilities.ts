@@ -28,6 +28,7 @@ const ADAPTERS: [string, string][] = [
   ['git.remote-exchange', 'record push'],
   ['github.rest', 'github doctor'],
   ['mcp.http', 'mcp serve'],
+  ['mcp.resources', 'mcp serve'],
   ['mcp.stdio', 'mcp serve'],
   ['verify.shell', 'task check'],
 ]
