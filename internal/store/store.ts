@@ -203,13 +203,6 @@ export class Store {
    * a long-running caller may call it between units of work). Never fails: a cache only costs speed.
    */
   flush(): void {
-    // A server's call answers first: what it learnt is written once the answer is on its way (the next call reads
-    // the files, or its memory, either way; a cache only costs speed).
-    if (this.live !== null) setImmediate(() => this.flushNow())
-    else this.flushNow()
-  }
-
-  private flushNow(): void {
     for (const [name, c] of this.cacheFiles) {
       if (name.startsWith('records/')) {
         // Records of files that no longer exist go, when this invocation listed the project.
