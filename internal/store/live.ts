@@ -235,11 +235,17 @@ export class LiveWorkspace {
 
   /** A file or folder changed: the task file is read again; anything else under a project drops the project. */
   private changed(abs: string | null): void {
-    if (abs === null) return this.forget()
+    if (abs === null) {
+      this.forget()
+      return
+    }
     if (!abs.startsWith(this.projectsDir)) return
     const parts = abs.slice(this.projectsDir.length).split(path.sep)
     const project = parts[0]
-    if (project === undefined || project === '') return this.forget()
+    if (project === undefined || project === '') {
+      this.forget()
+      return
+    }
     const [, tasks, status, name] = parts
     if (parts.length === 4 && tasks === 'tasks' && name !== undefined) {
       // The tombstones' folder and what a listing never looks at (temp files, conflict copies) change no listing.
