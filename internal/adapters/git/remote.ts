@@ -4,7 +4,7 @@
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError } from '../../base/errors.js'
 import type { GitInfo } from './discover.js'
-import { readRef } from './refs.js'
+import { readRef, removeAbandonedRefLock } from './refs.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -233,6 +233,17 @@ export async function pushRef(
   })
 }
 
+/** Fetches of the record branch again after its tracking ref was busy (see fetchRef). */
+const FETCH_RETRIES = 3
+
+/** Whether git failed to update the tracking ref `tracking` because something else held or moved it. */
+function lockedTracking(stderr: string, tracking: string): boolean {
+  return (
+    stderr.includes(tracking) &&
+    /cannot lock ref|is at [0-9a-f]+ but expected|Unable to create .*\.lock': File exists/.test(stderr)
+  )
+}
+
 /** Fetch the remote's record branch into its tracking ref; returns the fetched commit. */
 export async function fetchRef(
   repo: GitInfo,
@@ -242,13 +253,26 @@ export async function fetchRef(
   deadline: Deadline,
 ): Promise<string> {
   const tracking = trackingRef(remote, branch)
-  const r = await runGit(
-    repo.workTree,
-    env,
-    ['fetch', '--no-tags', '--quiet', '--', remote, `+refs/heads/${branch}:${tracking}`],
-    'record pull',
-    { name: remote, deadline },
-  )
+  const fetch = () =>
+    runGit(
+      repo.workTree,
+      env,
+      ['fetch', '--no-tags', '--quiet', '--', remote, `+refs/heads/${branch}:${tracking}`],
+      'record pull',
+      { name: remote, deadline },
+    )
+  let r = await fetch()
+  // The tracking ref moved under the fetch (a push landing updates it too: another dacli's, or the `git push` of a
+  // sync killed a moment ago, which outlives it), or a killed git left its lock: fetch again, a few times.
+  for (
+    let again = 1;
+    !r.timedOut && r.code !== 0 && again <= FETCH_RETRIES && lockedTracking(r.stderr, tracking);
+    again++
+  ) {
+    removeAbandonedRefLock(repo.commonDir, tracking)
+    await new Promise((res) => setTimeout(res, 50 * again))
+    r = await fetch()
+  }
   if (r.timedOut) throw remoteTimedOut(`git fetch of ${branch}`, remote, deadline, [cmd(`record pull ${remote}`)])
   if (r.code !== 0) {
     if (/couldn't find remote ref/i.test(r.stderr)) {
