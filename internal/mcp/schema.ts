@@ -7,6 +7,7 @@ import type { ArgSpec, CommandEntry } from '../clikit/command.js'
 import { mayMutate } from '../clikit/command.js'
 import type { FlagSpec } from '../clikit/flags.js'
 import { isPageFlag, pages } from '../clikit/pageflags.js'
+import { TERSE } from './terse.js'
 import { TOOL_SCHEMA_VERSION, type ToolDef } from './tools.js'
 
 export type JSONSchema = Record<string, unknown>
@@ -38,12 +39,14 @@ export interface BuiltTool {
     name: string
     description: string
     inputSchema: JSONSchema & { type: 'object' }
-    outputSchema?: JSONSchema & { type: 'object' }
     annotations: Record<string, boolean>
   }
 }
 
 const propName = (declared: string): string => declared.replace(/-/g, '_')
+
+/** An integer bound at or past this guards against nonsense rather than describing the parameter. */
+const SANITY_MAX = 1_000
 
 /**
  * The parameters of a tool: the command's positionals, then every flag it declares — parity by construction: a
@@ -97,10 +100,12 @@ function scalarSchema(spec: FlagSpec): JSONSchema {
     case 'bool':
       return { type: 'boolean' }
     case 'int':
+      // A bound only there to refuse nonsense (a page of 100,000, 10⁹ tokens) is not published: it costs every
+      // agent's context and guides no call; a call past it is still refused, naming the bound (args.ts).
       return {
         type: 'integer',
         ...(spec.min === undefined ? {} : { minimum: spec.min }),
-        ...(spec.max === undefined ? {} : { maximum: spec.max }),
+        ...(spec.max === undefined || spec.max >= SANITY_MAX ? {} : { maximum: spec.max }),
       }
     case 'enum':
       return { type: 'string', enum: [...(spec.values ?? [])] }
@@ -120,11 +125,13 @@ function flagDescription(spec: FlagSpec, entry: CommandEntry, def: ToolDef): str
 }
 
 /**
- * A flag's description, unless it says no more than the parameter's name (`only this project`). Every byte of
- * tools/list is paid in every agent's context (golden.test.ts holds the whole list under 4,500 tokens).
+ * A flag's description, unless it says no more than the parameter's name (`only this project`), or in fewer words
+ * (terse.ts). Every byte of tools/list is paid in every agent's context (golden.test.ts holds it under 4,000 tokens).
  */
 function described(p: Param, text: string): { description?: string } {
   if (text === `only this ${p.name.replace(/_/g, ' ')}`) return {}
+  const terse = TERSE[text]
+  if (terse !== undefined) return terse === null ? {} : { description: terse }
   // `limit` and `cursor` of a page say what they are; the result's next_cursor is what a cursor takes.
   if ('flag' in p.source && isPageFlag(p.source.flag, { [p.source.flag]: p.source.spec })) return {}
   return { description: text }
@@ -136,9 +143,8 @@ function propertySchema(p: Param, entry: CommandEntry, def: ToolDef): JSONSchema
   if ('free' in p.source)
     return { type: 'object', additionalProperties: { type: 'string' }, description: p.source.free }
   const { spec } = p.source
-  if (p.source.part === 'switch') return { type: 'boolean', description: describe(spec.description, entry, def) }
-  if (p.source.part === 'value')
-    return { type: 'string', description: `the ${(spec.valueName ?? 'value').toLowerCase()} for ${p.source.pair}` }
+  if (p.source.part === 'switch') return { type: 'boolean', ...described(p, describe(spec.description, entry, def)) }
+  if (p.source.part === 'value') return { type: 'string', description: `with ${p.source.pair}` }
   const description = described(p, flagDescription(spec, entry, def))
   const fallback = p.fallback === undefined ? {} : { default: Number(p.fallback) }
   if (!spec.repeatable) return { ...scalarSchema(spec), ...fallback, ...description }
@@ -181,7 +187,6 @@ export function buildTool(def: ToolDef, table: readonly CommandEntry[]): BuiltTo
       name: def.name,
       description: def.description,
       inputSchema: inputSchemaOf(entry, def, params),
-      outputSchema: { type: 'object', properties: { schema: { const: entry.json } } },
       annotations: annotationsOf(entry),
     },
   }

@@ -30,7 +30,7 @@ export const cleanup = defineCommand({
     project: str('only this project', { valueName: 'P' }),
     'dry-run': bool('preview'),
     'apply-safe': str('plan id', { valueName: 'PLAN-ID' }),
-    restore: str('undo an applied cleanup', { valueName: 'ARTIFACT' }),
+    restore: str('artifact to undo', { valueName: 'ARTIFACT' }),
   },
   json: 'repository-cleanup/v1',
   mutates: false,

@@ -16,7 +16,7 @@ export const run = defineCommand({
     'dry-run': bool('show the steps; run nothing'),
     confirm: bool('let steps that write run'),
   },
-  params: { description: 'a shortcut parameter (shortcut show <name>)' },
+  params: { description: 'the shortcut’s parameters (shortcut show <name>)' },
   json: 'shortcut-run/v1',
   mutates: false,
   mutatesWith: ['confirm'],
