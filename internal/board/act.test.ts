@@ -11,8 +11,9 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { generate } from '../../bench/generate.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATHS, chromiumExecutable } from '../../scripts/chromium.mjs'
-import { type Started, startBoard } from '../testkit/board.js'
+import { type Started, startBoard, startBoardIn } from '../testkit/board.js'
 import { type Fixture, fixture, REPO_ROOT } from '../testkit/ws.js'
 
 const executable = chromiumExecutable()
@@ -264,6 +265,15 @@ describe.skipIf(executable === null)('acting from the board in Chromium', () => 
     await page.waitForSelector('.vt tbody tr[data-ref]')
     expect(await titles()).toEqual([...asc].reverse())
     expect(await page.getAttribute('th[data-key=title]', 'aria-sort')).toBe('descending')
+    // By keyboard: a header is a button; Enter sorts by it.
+    await page.focus('th[data-key=priority] button')
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(
+      `document.querySelector('th[data-key=priority]').getAttribute('aria-sort') === 'ascending'`,
+    )
+    const prios = await page.locator('.vt tbody tr[data-ref] td[data-key=priority]').allTextContents()
+    const rank = (p: string) => ['must', 'should', 'could', 'wont', '—'].indexOf(p)
+    expect(prios.map(rank)).toEqual([...prios.map(rank)].sort((a, b) => a - b))
   })
 
   test('truthful: an expired claim says so on its card and in the agents view; an unreadable file is a problem card', async () => {
@@ -380,6 +390,39 @@ describe.skipIf(executable === null)('acting from the board in Chromium', () => 
     await phone.close()
     expect(fs.statSync(path.join(shots, 'phone.png')).size).toBeGreaterThan(10_000)
   })
+
+  test('at 10,000 tasks the table draws only the rows in sight, and scrolls to the last one', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dacli-board-10k-'))
+    generate(root, { projects: 10, tasksPerProject: 1000, notes: 0, events: 0 })
+    const big = await startBoardIn(root)
+    const p = await context.newPage()
+    p.on('pageerror', (e) => errors.push(e.message))
+    try {
+      await p.goto(big.url)
+      await p.waitForSelector('.column[data-status="open"] .card')
+      // A 1,000-task project's board draws at most 150 cards a column, with a way to more.
+      for (const col of await p.locator('.column').all()) {
+        expect(await col.locator('.card').count()).toBeLessThanOrEqual(150)
+      }
+      const t0 = Date.now()
+      await p.goto(`${big.base}/#/table`)
+      await p.waitForSelector('.vt tbody tr[data-ref]')
+      const drawn = Date.now() - t0
+      expect(await p.getAttribute('.vt table', 'aria-rowcount')).toBe('10001')
+      const rows = await p.locator('.vt tbody tr[data-ref]').count()
+      expect(rows).toBeGreaterThan(10)
+      expect(rows).toBeLessThan(120)
+      // Sorted by ref (project, then number): the last row is the last project's last task.
+      await p.evaluate(`document.querySelector('.vt').scrollTop = 1e9`)
+      await p.waitForSelector('.vt tbody tr[data-ref^="proj009/1000-"]')
+      expect(await p.locator('.vt tbody tr[data-ref]').count()).toBeLessThan(120)
+      process.stderr.write(`board table: 10,000 tasks drawn in ${drawn} ms (${rows} rows in the page)\n`)
+    } finally {
+      await p.close()
+      big.stop()
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+  }, 180_000)
 
   test('no script errors on any view', () => {
     expect(errors).toEqual([])
