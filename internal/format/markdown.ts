@@ -3,6 +3,8 @@
 // not know are kept as they are.
 
 import { detached } from '../base/strings.js'
+import { titleControl } from './ids.js'
+import { InvalidValueError } from './model.js'
 export interface Section {
   level: number
   title: string
@@ -86,6 +88,23 @@ function findSection(body: string, title: string, level?: number): Section | und
 export function titleOf(body: string): string | null {
   const title = sections(body).find((s) => s.level === 1)?.title
   return title === undefined ? null : detached(title)
+}
+
+/**
+ * The `# …` title of a hand-editable object file, refused (`invalid-field`, field "title") when it holds a control
+ * character (NUL, ESC, BEL …): such a title never reaches a document, a terminal or a rewrite.
+ */
+export function checkedTitleOf(body: string): string | null {
+  const title = titleOf(body)
+  const control = title === null ? null : titleControl(title)
+  if (control !== null) {
+    throw new InvalidValueError(
+      'invalid-field',
+      'title',
+      `field "title" (the # heading) contains ${control}; a title is one line of printable text`,
+    )
+  }
+  return title
 }
 
 /** A section's content without surrounding blank lines, or null when absent or empty. */
