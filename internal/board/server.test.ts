@@ -390,3 +390,34 @@ describe('dacli board: modes and process', () => {
     expect(doctor.findings ?? []).toEqual([])
   })
 })
+
+describe('dacli board: the label filter over the API', () => {
+  let f: Fixture
+  let b: Started
+  beforeAll(async () => {
+    f = await fixture()
+    await f.ws.ok('task', 'edit', 'alpha/1', '--label', 'backend')
+    await f.ws.ok('task', 'edit', 'alpha/2', '--label', 'backend', '--label', 'ui')
+    b = await startBoard(f)
+  })
+  afterAll(() => b.stop())
+
+  test('GET /api/task/list?label=… and /api/next?label=… answer what the CLI does: only the labelled tasks', async () => {
+    const h = { 'X-Dacli-Token': b.token }
+    const cases: [string, string[]][] = [
+      ['/api/task/list?label=backend', ['task', 'list', '--label', 'backend', '--json']],
+      ['/api/task/list?label=backend&label=ui', ['task', 'list', '--label', 'backend', '--label', 'ui', '--json']],
+      ['/api/next?label=backend', ['next', '--label', 'backend', '--json']],
+    ]
+    for (const [p, argv] of cases) {
+      const api = await request(`${b.base}${p}`, { headers: h })
+      expect(api.status, p).toBe(200)
+      expect(api.body, p).toBe((await f.ws.dacli(...argv)).stdout)
+    }
+    const refs = (p: string) =>
+      request(`${b.base}${p}`, { headers: h }).then((r) => JSON.parse(r.body).tasks.map((t: { ref: string }) => t.ref))
+    expect(await refs('/api/task/list?label=backend')).toEqual(['alpha/001-first-thing', 'alpha/002-second-thing'])
+    expect(await refs('/api/task/list?label=ui')).toEqual(['alpha/002-second-thing'])
+    expect(await refs('/api/task/list?label=nothing-has-it')).toEqual([])
+  })
+})

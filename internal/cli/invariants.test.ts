@@ -147,6 +147,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   'github pull': { argv: ['github', 'pull', 'alpha', '--dry-run'] },
   'github push': { argv: ['github', 'push', 'alpha'] },
   'github sync': { argv: ['github', 'sync', 'alpha', '--dry-run'] },
+  'github projection': { argv: ['github', 'projection', 'alpha', '--terminal'] },
   // alpha/4 (its criterion checked) has a ready pull request on the fake, found by its marker (beforeAll).
   'pr diagnose': { argv: ['pr', 'diagnose', 'alpha/4'] },
   'pr wait': { argv: ['pr', 'wait', 'alpha/4', '--timeout', '10s'] },

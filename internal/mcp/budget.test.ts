@@ -83,7 +83,7 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['run_shortcut', { name: 'look', params: { ref: task(30) } }],
 ]
 /** Tools that need pull requests on a GitHub (their sizes are checked where one is played: internal/features/pr). */
-const WITH_GITHUB = new Set(['diagnose_pr', 'release_train'])
+const WITH_GITHUB = new Set(['diagnose_pr', 'release_train', 'github_projection'])
 
 describe('at 10,000 tasks', () => {
   test('the workspace is what it says', () => {

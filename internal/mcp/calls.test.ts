@@ -123,10 +123,10 @@ const expectedSchema = (tool: string): string | null => {
 
 describe('every tool’s happy path', () => {
   test('every tool has a scenario here', () => {
-    // These two need pull requests on a GitHub: their happy paths run against the fake GitHub with pulls
+    // These three need a GitHub (github_projection: internal/features/github/projection.ts's test, over MCP too): their happy paths run against the fake GitHub with pulls
     // (internal/features/pr/diagnose.test.ts, internal/features/release/train.test.ts) and over MCP in
     // internal/features/delivery/mcp.test.ts.
-    const withGitHub = new Set(['diagnose_pr', 'release_train'])
+    const withGitHub = new Set(['diagnose_pr', 'release_train', 'github_projection'])
     expect(Object.keys(HAPPY).sort()).toEqual(
       [...TIER1.map((t) => t.name).filter((n) => !withGitHub.has(n)), CLI_TOOL].sort(),
     )

@@ -101,6 +101,7 @@ describe('exit 4: not found is an error carrying the envelope', () => {
         'critical_path',
         'finish_task',
         'get_context',
+        'github_projection',
         'list_events',
         'list_notes',
         'list_tasks',

@@ -31,6 +31,10 @@ export const TERSE: Readonly<Record<string, string | null>> = {
   'approvals needed': null,
   'plan only': null,
   'show the steps; run nothing': null,
+  'add each issue’s marker and the title, labels, state and milestone a push would give it': 'add what a push writes',
+  'list done tasks whose issue is closed and in step too': 'list done, closed tasks too',
+  'list every issue of the repository again, not only those changed since the last listing (drops issues deleted or transferred since)':
+    'list every issue again',
   // Shorter, same meaning.
   'only tasks with every label given': 'has all these labels',
   'fit the brief in about this many tokens': 'brief size in tokens',

@@ -45,13 +45,14 @@ const DOCUMENTED: Record<string, string> = {
   cleanup_repository: 'cleanup',
   reconcile_event_journal: 'events reconcile',
   release_train: 'release train',
+  github_projection: 'github projection',
   run_shortcut: 'run',
 }
 
 const built = buildToolset(table, 'full').tools
 
 describe('the Tier-1 table', () => {
-  test('is the documented catalog: 33 tools, each wrapping the documented command', () => {
+  test('is the documented catalog: 34 tools, each wrapping the documented command', () => {
     expect(Object.fromEntries(TIER1.map((t) => [t.name, t.path]))).toEqual(DOCUMENTED)
   })
 
@@ -187,6 +188,7 @@ describe('each definition derives from its command’s declaration', () => {
       'critical_path',
       'list_notes',
       'list_events',
+      'github_projection',
     ])
     expect(() => buildTool({ name: 'x', path: 'task list', description: 'd' }, table)).toThrow(/needs a default limit/)
     expect(() => buildTool({ name: 'x', path: 'doctor', description: 'd', defaults: { limit: 3 } }, table)).toThrow(
@@ -242,7 +244,7 @@ describe('capabilities lists the tool registry (services.mcpTools, loaded lazily
       tool_schema_version: 1,
       tools: toolRegistry().map((t) => ({ id: `mcp.tool.${t.name}`, ...t })),
     })
-    expect(r.mcp.tools).toHaveLength(34)
+    expect(r.mcp.tools).toHaveLength(35)
   })
 
   test('--require mcp.tool.<name> is a preflight against this very registry', async () => {

@@ -173,6 +173,12 @@ export const TIER1: readonly ToolDef[] = [
     description: 'End the queue head’s turn: done, or failed.',
   },
   {
+    name: 'github_projection',
+    path: 'github projection',
+    description: 'Tasks beside their GitHub issues and PRs: drift, orphans. Reads only.',
+    defaults: { limit: 20 },
+  },
+  {
     name: 'run_shortcut',
     path: 'run',
     description: 'Run a shortcut (dacli commands); writing steps need confirm.',

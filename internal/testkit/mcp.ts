@@ -26,6 +26,8 @@ export interface SessionOpts {
   as?: string
   profile?: Profile
   table?: readonly CommandEntry[]
+  /** Variables added to the session's environment (a fake GitHub's). */
+  env?: Record<string, string | undefined>
 }
 
 export async function session(root: string, opts: SessionOpts = {}): Promise<Session> {
@@ -33,6 +35,7 @@ export async function session(root: string, opts: SessionOpts = {}): Promise<Ses
   const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
   const env = baseEnv()
   if (opts.as !== undefined) env.DACLI_AGENT = opts.as
+  Object.assign(env, opts.env ?? {})
   const now = () => new Date()
   const identity = await identityOf(await services.store(root, env, now))
   const { server, resources } = createServer({

@@ -218,6 +218,85 @@ export const SyncPlanDoc = z.strictObject({
   outbound: PushPreviewDoc.describe('what the push half would do after that pull'),
 })
 
+export const ProjectionDoc = z.strictObject({
+  schema: z.literal('github-projection/v1'),
+  version: z.literal(1),
+  project: z.string(),
+  repository: z.string(),
+  include_internal: z.boolean(),
+  terminal: z.boolean().describe('done tasks whose issue is closed and in step are listed too'),
+  counts: z
+    .strictObject({
+      tasks: z.number().int(),
+      in_sync: z.number().int().describe('an issue that a push would leave as it is'),
+      drift: z.number().int().describe('an issue a push would change (update or close)'),
+      create: z.number().int().describe('tasks a push would create an issue for'),
+      close: z.number().int(),
+      with_pr: z.number().int().describe('tasks with a pull request found'),
+      terminal_hidden: z.number().int().describe('done tasks, issue closed and in step, not listed (see --terminal)'),
+    })
+    .describe('over every task of the project, listed or not'),
+  total: z.number().int(),
+  limit: z.number().int().nullable(),
+  cursor: z.string().nullable(),
+  next_cursor: z.string().nullable(),
+  truncated: z.boolean(),
+  items: z.array(
+    z.strictObject({
+      task_id: z.string(),
+      ref: z.string(),
+      title: z.string(),
+      status: z.enum(['open', 'active', 'blocked', 'done']),
+      issue: z
+        .strictObject({
+          number: z.number().int(),
+          state: z.enum(['open', 'closed']),
+          found_by: z.enum(['block', 'marker']).describe('the task’s github block, or the marker in the issue body'),
+        })
+        .nullable(),
+      recorded_issue: z.number().int().nullable().describe('the issue number the task’s github block records'),
+      action: z.enum(['create', 'update', 'close', 'unchanged']).describe('what github push would do'),
+      changes: z.array(z.string()).describe('what an update changes: title, body, labels, state, milestone'),
+      sync: z
+        .enum(['in_sync', 'drift', 'no_issue', 'issue_missing', 'unrecorded'])
+        .describe(
+          'in_sync; drift (the issue differs); no_issue (never pushed); issue_missing (the recorded issue is gone); unrecorded (found by its marker, not yet in the task)',
+        ),
+      pr: z
+        .strictObject({
+          number: z.number().int(),
+          url: z.string(),
+          state: z.enum(['open', 'closed', 'merged']),
+          draft: z.boolean(),
+          found_by: z.enum(['branch', 'link', 'marker']),
+        })
+        .nullable(),
+      internal: z
+        .strictObject({
+          marker: z.string(),
+          title: z.string(),
+          labels: z.array(z.string()),
+          state: z.enum(['open', 'closed']),
+          milestone: z.string().nullable(),
+        })
+        .optional()
+        .describe('with --include-internal: what dacli writes on the issue'),
+    }),
+  ),
+  orphans: z
+    .array(
+      z.strictObject({
+        issue_number: z.number().int(),
+        title: z.string(),
+        state: z.enum(['open', 'closed']),
+        task_id: z.string(),
+      }),
+    )
+    .describe('issues carrying this workspace’s marker for a task that does not exist (removed, or never recorded)'),
+  duplicate_markers: DuplicateMarkers,
+  skipped: Skipped,
+})
+
 export const documents = {
   'github-doctor/v1': GithubDoctorDoc,
   'github-adoption-plan/v1': AdoptionPlanDoc,
@@ -225,6 +304,7 @@ export const documents = {
   'github-push-preview/v1': PushPreviewDoc,
   'github-push-result/v1': PushResultDoc,
   'github-sync-plan/v1': SyncPlanDoc,
+  'github-projection/v1': ProjectionDoc,
 }
 
 export type GithubDoctorDocT = z.infer<typeof GithubDoctorDoc>
@@ -237,3 +317,4 @@ export type PushResultDocT = z.infer<typeof PushResultDoc>
 export type PushResultItemT = z.infer<typeof PushResultItem>
 export type PushOutcomeT = z.infer<typeof PushOutcome>
 export type SyncPlanDocT = z.infer<typeof SyncPlanDoc>
+export type ProjectionDocT = z.infer<typeof ProjectionDoc>
