@@ -511,7 +511,8 @@ export async function syncKills(o: { trials: number; seed: number; workflow?: Wo
     if (failures.length > 0) break
   }
   // Both clones end with the same files.
-  ;(await b.dacli('record', 'sync')).code
+  const last = await b.dacli('record', 'sync')
+  if (last.code !== 0) fail(`the last sync exited ${last.code}: ${last.stderr}`)
   const fa = recordable(a.root)
   const fb = recordable(b.root)
   const differing = [...new Set([...fa.keys(), ...fb.keys()])].filter((k) => fa.get(k) !== fb.get(k))
