@@ -270,6 +270,21 @@ function targetsTable(r) {
     ])
   } else
     rows.push(['board @10k', 'change ≤ 500 ms; first page ≤ 300 ms', `not measured: ${b?.error ?? 'skipped'}`, '—'])
+  const v = r.sync_visibility
+  if (v && !v.error) {
+    rows.push([
+      `a claim in one clone visible to \`task show\` in another, both running \`record sync --watch 1s\` (${v.transport}, ${v.size}; median; max of ${v.trials})`,
+      `≤ ${v.target_s} s`,
+      `${v.median_s} s; ${v.max_s} s${v.from ? ` (from ${v.from})` : ''}`,
+      v.met ? 'yes' : '**no**',
+    ])
+  } else
+    rows.push([
+      'a claim in one clone visible in another under `record sync --watch 1s`',
+      '≤ 5 s',
+      `not measured: ${v?.error ?? 'skipped'}`,
+      '—',
+    ])
   const p = r.pull
   if (p && !p.error) {
     rows.push([

@@ -8,6 +8,8 @@
 // peers, BENCH_GITHUB=0 to skip the github scenarios, BENCH_MCP=0 to skip the MCP figures, BENCH_QUICK=1 for a
 // fast smoke run (one run of 1k). BENCH_MERGE=1 keeps, from the previous latest.json, what this run did not
 // measure (other sizes such as the 100k growth point, the peers, the MCP figures), each marked with its run's date.
+// BENCH_ONLY=sync runs only the `record sync` rows and the visibility figure (bench/sync.mjs), keeping every
+// other figure from the previous latest.json as BENCH_MERGE=1 does (BENCH_ONLY=core: everything but those).
 // `node bench/run.mjs --report` re-renders latest.md from latest.json.
 
 import { spawn, spawnSync } from 'node:child_process'
@@ -40,7 +42,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? (quick ? 3 : 7))
 const REPEAT = Number(process.env.BENCH_REPEAT ?? (quick ? 1 : 3))
 const ADDS = Number(process.env.BENCH_ADDS ?? (quick ? 50 : 1000))
 const SIZE_NAMES = (process.env.BENCH_SIZES ?? (quick ? '1k' : '1k,10k,100k')).split(',').filter((z) => SIZES[z])
-const GITHUB = process.env.BENCH_GITHUB !== '0'
+/** The groups of figures this run takes: `core` (everything that is not `sync`) and `sync` (bench/sync.mjs). */
+const ONLY = process.env.BENCH_ONLY?.split(',').filter((g) => g !== '') ?? null
+const wants = (group) => ONLY === null || ONLY.includes(group)
+const CORE = wants('core')
+const GITHUB = process.env.BENCH_GITHUB !== '0' && CORE
 const env = { ...process.env, NO_COLOR: '1' }
 delete env.DACLI_AGENT
 const dacli = (...args) => [process.execPath, BIN, ...args]
@@ -83,7 +89,7 @@ const probes = new Map()
 
 const ws = {}
 const gh = {}
-for (const size of SIZE_NAMES) {
+for (const size of CORE ? SIZE_NAMES : []) {
   const s = SIZES[size]
   ws[size] = join(work, size)
   log(`generating ${s.tasks} tasks in ${s.projects} projects`)
@@ -211,8 +217,19 @@ function lifecycle(size) {
 }
 
 const measured = SIZE_NAMES.filter((z) => z !== '100k')
+const { syncPair, syncScenarios, syncVisibility } = await import('./sync.mjs')
+/** The clone pairs of the `record sync` rows, one a size, made once (bench/sync.mjs). */
+const pairs = {}
 for (let rep = 1; rep <= REPEAT; rep++) {
   log(`run ${rep} of ${REPEAT}`)
+  if (wants('sync')) {
+    for (const size of measured) {
+      pairs[size] ??= syncPair({ work, size, env, bin: BIN })
+      for (const { name, m } of syncScenarios({ work, size, runs: RUNS, env, bin: BIN, pair: pairs[size] }))
+        record(name, size, m)
+    }
+  }
+  if (!CORE) continue
   const first = ws[measured[0]]
   record('dacli --version', '-', paired(dacli('--version'), { cwd: first, env, runs: RUNS, check: ok }), {
     argv: dacli('--version'),
@@ -236,6 +253,16 @@ for (let rep = 1; rep <= REPEAT; rep++) {
     remoteClaim({ work: join(work, `run-${rep}`), runs: RUNS, env, bin: BIN }),
   )
 }
+// A claim in one clone visible to `task show` in another, both running `record sync --watch 1s` (issue 29: ≤ 5 s).
+if (wants('sync') && measured.length > 0) {
+  try {
+    out.sync_visibility = await syncVisibility({ pair: pairs[measured[0]], trials: quick ? 3 : 5, bin: BIN })
+    out.sync_visibility.size = measured[0]
+    log(`  claim visible in the other clone: ${JSON.stringify(out.sync_visibility)}`)
+  } catch (e) {
+    out.sync_visibility = { error: (e instanceof Error ? e.message : String(e)).split('\n')[0] }
+  }
+}
 if (ws['100k']) {
   log('growth point: 100,000 tasks')
   measureSize('100k', Math.max(3, Math.min(RUNS, 5)))
@@ -247,11 +274,15 @@ fake?.stop()
 out.machine.load_end = loadavg().map((l) => round(l, 2))
 
 // Figures this run did not take come from the previous report, marked with the date of the run that took them.
-const previous = process.env.BENCH_MERGE === '1' ? readPrevious() : null
+const previous = process.env.BENCH_MERGE === '1' || ONLY !== null ? readPrevious() : null
 if (previous !== null) {
   for (const s of previous.scenarios ?? []) {
     if (out.scenarios.some((x) => x.name === s.name && x.size === s.size)) continue
     out.scenarios.push({ ...s, from: s.from ?? previous.generated_at })
+  }
+  for (const key of ['sync_visibility', 'servers', 'pull']) {
+    if (out[key] === undefined && previous[key] !== undefined && previous[key] !== null)
+      out[key] = { ...previous[key], from: previous[key].from ?? previous.generated_at }
   }
 }
 
@@ -349,7 +380,7 @@ function profileTop(probe) {
 
 // ------------------------------------------------------------------ MCP and peers
 
-if (process.env.BENCH_MCP !== '0') {
+if (process.env.BENCH_MCP !== '0' && CORE) {
   try {
     out.mcp = await mcpFigures()
   } catch (e) {
@@ -357,7 +388,7 @@ if (process.env.BENCH_MCP !== '0') {
   }
 } else if (previous?.mcp) out.mcp = { ...previous.mcp, from: previous.mcp.from ?? previous.generated_at }
 // The long-lived servers at 10,000 tasks, each call right after another process edited a task (bench/servers.mjs).
-if (process.env.BENCH_SERVERS !== '0' && ws['10k']) {
+if (process.env.BENCH_SERVERS !== '0' && CORE && ws['10k']) {
   const { mcpAfterEdits, boardAfterEdits } = await import('./servers.mjs')
   out.servers = {}
   for (const [key, f] of [
@@ -425,7 +456,7 @@ async function pullFigures(issues) {
   }
 }
 
-if (process.env.BENCH_PEERS !== '0' && !quick) {
+if (process.env.BENCH_PEERS !== '0' && !quick && CORE) {
   out.peers = await benchPeers({ work, runs: Math.max(3, Math.min(RUNS, 5)), dacliBin: BIN, env })
 } else if (previous?.peers?.length > 0) {
   out.peers = previous.peers.map((p) => ({ ...p, from: p.from ?? previous.generated_at }))

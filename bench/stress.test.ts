@@ -7,6 +7,7 @@ import * as path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, test } from 'vitest'
 import { bool, parseArgv, str } from '../internal/clikit/flags.js'
+import { convergenceRun, seedFromEnv, syncKills } from '../internal/testkit/convergence.js'
 import { pullClaimRace, remoteClaimRace, takeoverRace, worktreeClaimRace } from '../internal/testkit/coordination.js'
 import { githubChaos } from '../internal/testkit/ghstress.js'
 import { gitHttpServer } from '../internal/testkit/githttp.js'
@@ -87,6 +88,35 @@ describe.skipIf(!on)('stress', () => {
     } finally {
       for (const s of servers) await s.close()
     }
+  })
+
+  test.each([
+    ['ignored', 'file', 'disjoint'],
+    ['ignored', 'file', 'contended'],
+    ['committed', 'file', 'contended'],
+    ['committed', 'http', 'contended'],
+  ] as const)(
+    'convergence: 3 clones × 50 rounds, .dacli/ %s, over %s, %s changes',
+    {
+      timeout: 3_600_000,
+    },
+    async (workflow, transport, mode) => {
+      const {
+        seed,
+        figures: f,
+        failures,
+      } = await convergenceRun({ seed: seedFromEnv(), rounds: 50, workflow, transport, mode })
+      figures.push([`convergence (${workflow}, ${transport}, ${mode})`, f])
+      expect(failures, `seed ${seed}`).toEqual([])
+      expect(f).toMatchObject({ files_differing_between_clones: 0, tasks_lost: 0, tasks_duplicated: 0 })
+    },
+  )
+
+  test('record sync killed with SIGKILL at random points: 50 trials', { timeout: 3_600_000 }, async () => {
+    const { seed, figures: f, failures } = await syncKills({ trials: 50, seed: seedFromEnv() })
+    figures.push(['record sync killed at random points', f])
+    expect(failures, `seed ${seed}`).toEqual([])
+    expect(f.files_differing_at_the_end).toBe(0)
   })
 
   test('expired-lease takeover with two takers: 20 rounds', { timeout: 1_800_000 }, async () => {

@@ -8,13 +8,23 @@ import { invoke, type Runtime } from '../clikit/invoke.js'
 import { bufferIO } from '../clikit/io.js'
 import { envelopeOf } from '../clikit/render.js'
 
-/** What the page may change: claim, release, tick a criterion, done, add a note. */
+/**
+ * What the page may change, each through the command of the same name: create a task; edit its title, priority,
+ * estimate and criteria; claim, release, block, unblock, reopen (the status moves of drag-and-drop and the
+ * keyboard); tick a criterion; done; add a note; answer an open question.
+ */
 export const ACTIONS: ReadonlySet<string> = new Set([
+  'task add',
+  'task edit',
   'task claim',
   'task release',
+  'task block',
+  'task unblock',
+  'task reopen',
   'task check',
   'task done',
   'note add',
+  'answer',
 ])
 /** Commands that never run through the API: servers. */
 const NEVER: ReadonlySet<string> = new Set(['board', 'mcp serve'])

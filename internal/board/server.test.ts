@@ -214,6 +214,57 @@ describe('dacli board: the server', () => {
     expect((await post('note/add', { args: { kind: { nested: true } } })).status).toBe(400)
   })
 
+  test('the page’s other actions: task add, edit, block, unblock, reopen and answer, each as the CLI would', async () => {
+    const page = await request(b.url.replace(/\?t=.*/, ''), { headers: { 'X-Dacli-Token': b.token } })
+    const post = async (p: string, body: unknown) => {
+      const r = await request(`${b.base}/api/${p}`, {
+        method: 'POST',
+        headers: { 'X-Dacli-Token': b.token, 'X-Dacli-CSRF': csrfOf(page.body), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      return { status: r.status, exit: r.headers['x-dacli-exit-code'], doc: JSON.parse(r.body) }
+    }
+    const show = async (ref: string) => (await f.ws.dacli('task', 'show', ref, '--json')).json
+    const disk = async (ref: string) => fs.readFileSync(path.join(f.ws.root, (await show(ref)).path), 'utf8')
+    const add = await post('task/add', {
+      args: { title: 'Added over the API' },
+      flags: { project: 'alpha', priority: 'could', accept: ['one', 'two'] },
+    })
+    expect(add).toMatchObject({ status: 200, exit: '0', doc: { schema: 'task/v1', title: 'Added over the API' } })
+    const ref = add.doc.ref as string
+    expect(await disk(ref)).toContain('- [ ] two')
+    const edit = await post('task/edit', {
+      args: { ref },
+      flags: { title: 'Edited over the API', 'if-version': add.doc.version },
+    })
+    expect(edit.doc).toMatchObject({ schema: 'task-change/v1', action: 'edit', outcome: 'changed' })
+    expect(await disk(ref)).toMatch(/^# Edited over the API$/m)
+    // A stale version is the CLI's conflict: exit 5, HTTP 409, nothing written.
+    const before = await disk(ref)
+    const stale = await post('task/edit', { args: { ref }, flags: { title: 'Lost', 'if-version': add.doc.version } })
+    expect(stale).toMatchObject({ status: 409, exit: '5', doc: { schema: 'error/v1', exit_code: 5 } })
+    expect(await disk(ref)).toBe(before)
+    const block = await post('task/block', { args: { ref }, flags: { why: 'waits for the API' } })
+    expect(block.doc).toMatchObject({ action: 'block', task: { status: 'blocked' } })
+    expect(await disk(ref)).toContain('waits for the API')
+    expect((await post('task/unblock', { args: { ref } })).doc).toMatchObject({ task: { status: 'open' } })
+    const done = await post('task/done', { args: { ref } })
+    expect(done.doc).toMatchObject({ schema: 'error/v1', details: { policy: 'acceptance' } })
+    await f.ws.ok('task', 'check', ref, '--all')
+    expect((await post('task/done', { args: { ref } })).doc).toMatchObject({ task: { status: 'done' } })
+    const reopen = await post('task/reopen', { args: { ref }, flags: { reason: 'one more thing' } })
+    expect(reopen.doc).toMatchObject({ action: 'reopen', task: { status: 'open' } })
+    expect(await disk(ref)).toContain('one more thing')
+    // An agent asks; the board answers; the agent's task goes back to work.
+    await f.ws.ok('task', 'claim', ref, { as: f.rw.token })
+    const q = (await f.ws.dacli('ask', 'Which rounding?', '--about', ref, '--json', { as: f.rw.token })).json
+    const ans = await post('answer', { args: { 'question-id': q.id, answer: 'Half-even' } })
+    expect(ans.doc).toMatchObject({ schema: 'answer/v1', task: { unblocked: true, status: 'active' } })
+    const threads = (await f.ws.dacli('threads', '--about', ref, '--json', { as: f.rw.token })).json
+    expect(threads.threads[0]).toMatchObject({ id: q.id, state: 'answered', answer: { text: 'Half-even' } })
+    expect(fs.readFileSync(path.join(f.ws.root, ans.doc.note.path), 'utf8')).toContain('Half-even')
+  })
+
   test('live: a change by another process reaches the page as an event within two seconds', async () => {
     const events = await new Promise<http.IncomingMessage>((resolve) =>
       http.get(`${b.base}/api/events`, { headers: { 'X-Dacli-Token': b.token } }, resolve),

@@ -19,7 +19,7 @@ export async function main(argv: readonly string[], rt: Runtime): Promise<Outcom
     if (version) return invoke(version, argv.slice(1), rt)
   }
   const m = matchCommand(table, argv)
-  if (m !== null) return invoke(m.command, m.rest, rt)
+  if (m !== null) return invoke(m.command, m.rest, rt, m.via)
 
   // `dacli task --help` (a family): list the family's commands.
   const fams = new Set(table.map((c) => c.path.split(' ')[0]))

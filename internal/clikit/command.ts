@@ -2,6 +2,7 @@
 // parsing, unknown-flag refusal, the --json gate, the grant gate, usage text,
 // capabilities, MCP schemas) derives from the declaration below.
 
+import type { Alias } from './alias.js'
 import type { Context } from './context.js'
 import type { FlagSpecs, FlagValues, FlagValuesOf } from './flags.js'
 import type { Out, Styler } from './io.js'
@@ -80,6 +81,8 @@ export interface CommandDecl {
   readonly examples?: readonly string[]
   /** Hidden from the root help's "most used" list but otherwise a normal command. */
   readonly common?: boolean
+  /** Old names it still answers to for one minor version, with a warning (alias.ts holds the rule). */
+  readonly aliases?: readonly Alias[]
 }
 
 /** A command's input as the kernel passes it (erased: any declaration). */
@@ -188,6 +191,7 @@ export function declOf(c: CommandDecl): CommandDecl {
     'usage',
     'examples',
     'common',
+    'aliases',
   ] as const) {
     if (c[key] !== undefined) d[key] = c[key]
   }

@@ -84,8 +84,35 @@ export interface Stdio {
   readonly stdout: NodeJS.WritableStream
 }
 
+/** One entry of `resources/list`. */
+export interface McpResource {
+  readonly uri: string
+  /** The qualified reference (`ledger/012-audit-writes`, `ledger`, `ledger/use-x`). */
+  readonly name: string
+  readonly title: string
+  readonly mimeType: string
+}
+
+/**
+ * The workspace's objects as MCP resources (features/mcp/resources.ts knows the format; the server in internal/mcp
+ * speaks the protocol). Every function takes the store of one request (opened fresh, like a tool call's).
+ */
+export interface McpResources {
+  /** One page of every resource, in a fixed order (projects, tasks, notes); `next` is null on the last page. */
+  list(store: Store, cursor: string | null): Promise<{ resources: McpResource[]; next: string | null }>
+  /** The file as stored. Not found (4) for an unknown object, usage (2) for a uri this server does not serve. */
+  read(store: Store, uri: string): Promise<{ uri: string; mimeType: string; text: string }>
+  /** Every resource's uri (whether the list changed). */
+  uris(store: Store): Promise<readonly string[]>
+  /** The workspace folders whose changes may change a resource. */
+  folders(store: Store): readonly string[]
+  readonly templates: readonly { uriTemplate: string; name: string; description: string; mimeType: string }[]
+}
+
 export interface McpServeOptions {
   readonly profile: 'full' | 'minimal'
+  /** Serve the workspace's tasks, projects and notes as resources, with subscriptions. */
+  readonly resources?: McpResources
   /** Called once the server is connected (the command prints its banner on stderr). */
   readonly onListening: (info: { tools: number }) => void
 }

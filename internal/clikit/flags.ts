@@ -139,6 +139,8 @@ export interface ParseOutcome {
   problems: string[]
   /** The bad values among the problems, as facts (`details` of the usage error): the allowed set of an enum. */
   invalid: InvalidValue[]
+  /** Old flag names given (`brief-tokens`), each once, in the order met: they were read as the flag they became. */
+  renamed: string[]
 }
 
 export interface InvalidValue {
@@ -159,7 +161,11 @@ const isFlagToken = (t: string) => t.startsWith('--') && t.length > 2
  * Parse argv tokens (after the command path) against declared flags. Never throws:
  * every problem is collected so the caller can report unknown flags first.
  */
-export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOutcome {
+export function parseArgv(
+  tokens: readonly string[],
+  specs: FlagSpecs,
+  renames: Readonly<Record<string, string>> = {},
+): ParseOutcome {
   const out: ParseOutcome = {
     flags: {},
     positionals: [],
@@ -168,6 +174,7 @@ export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOut
     json: false,
     problems: [],
     invalid: [],
+    renamed: [],
   }
   const seen = new Map<string, string[]>()
   const lookup = (name: string): FlagSpec | undefined =>
@@ -188,7 +195,11 @@ export function parseArgv(tokens: readonly string[], specs: FlagSpecs): ParseOut
       continue
     }
     const eq = tok.indexOf('=')
-    const name = eq === -1 ? tok.slice(2) : tok.slice(2, eq)
+    const given = eq === -1 ? tok.slice(2) : tok.slice(2, eq)
+    // A renamed flag's old name (alias.ts) is read as the flag it became; the caller warns.
+    const renamed = Object.hasOwn(renames, given) ? (renames[given] as string) : undefined
+    if (renamed !== undefined && !out.renamed.includes(given)) out.renamed.push(given)
+    const name = renamed ?? given
     const inline = eq === -1 ? undefined : tok.slice(eq + 1)
     const spec = lookup(name)
     if (spec === undefined) {

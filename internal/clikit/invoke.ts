@@ -6,6 +6,7 @@ import { FailureError, RefusedError, UsageError } from '../base/errors.js'
 import type { Notes } from '../base/notes.js'
 import type { Identity } from '../format/model.js'
 import type { Store } from '../store/store.js'
+import { deprecationWarning, flagRenames } from './alias.js'
 import { type Command, type CommandEntry, callMutates, type Input, type Refusal } from './command.js'
 import type { BoardHandle, Context, Env, Services, Stdio } from './context.js'
 import { closestOf, correctedCommands } from './didyoumean.js'
@@ -105,8 +106,14 @@ function bindArgs(
   return out
 }
 
-export async function invoke(entry: CommandEntry, argv: readonly string[], rt: Runtime): Promise<Outcome> {
-  const parsed = parseArgv(argv, entry.flags)
+/** Run one command; `via` is the old path it was called by (a declared alias, alias.ts). */
+export async function invoke(
+  entry: CommandEntry,
+  argv: readonly string[],
+  rt: Runtime,
+  via?: string,
+): Promise<Outcome> {
+  const parsed = parseArgv(argv, entry.flags, flagRenames(entry))
   const json = parsed.json
   const quiet = parsed.flags.quiet === true
   const color = colorEnabled(rt.io.stdoutIsTTY, rt.env)
@@ -154,6 +161,15 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
     tty: rt.io.stderrIsTTY,
     width: terminalWidth(rt.io.stderrIsTTY, rt.io.stderrColumns ?? rt.io.columns, rt.env),
   })
+  // An old name (alias.ts): one warning line each on stderr; under --json only once the command succeeded, so a
+  // failure's stderr stays the one error envelope.
+  const deprecated = (entry.aliases ?? [])
+    .filter((a) => a.old === via || (a.old.startsWith('--') && parsed.renamed.includes(a.old.slice(2))))
+    .map((a) => deprecationWarning(entry, a))
+  const warnDeprecated = () => {
+    for (const w of deprecated) notes.warn(w)
+  }
+  if (!json) warnDeprecated()
   const ctx: Context = {
     emit(doc, human) {
       if (json) {
@@ -313,6 +329,7 @@ export async function invoke(entry: CommandEntry, argv: readonly string[], rt: R
       // The newline on its own: a document of megabytes is never copied to add it (an MCP answer uses the text).
       writeJSON(result.data, (t) => rt.io.stdout.write(t))
       rt.io.stdout.write('\n')
+      warnDeprecated()
     } else if (result.human || result.text !== undefined) {
       const width = terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env)
       const text = result.text

@@ -8,7 +8,11 @@ import { LineTransport } from './stdio.js'
 
 /** Serves until the client closes stdin. */
 export async function serve(req: McpServeRequest): Promise<void> {
-  const { server, toolset } = createServer({ runtime: req.runtime, profile: req.profile })
+  const { server, toolset, resources } = createServer({
+    runtime: req.runtime,
+    profile: req.profile,
+    ...(req.resources === undefined ? {} : { resources: req.resources }),
+  })
   const transport = new LineTransport(req.stdio.stdin, req.stdio.stdout)
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve
@@ -18,4 +22,5 @@ export async function serve(req: McpServeRequest): Promise<void> {
   await server.connect(transport)
   req.onListening({ tools: toolset.definitions.length })
   await closed
+  resources?.close()
 }

@@ -5,38 +5,39 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../base/version.js'
+import type { McpResources } from '../clikit/context.js'
 import { buildToolset, type CallRuntime, callTool, serves, type Toolset } from './call.js'
+import { attachResources, ProtocolError, type ResourcesHandle } from './resources.js'
 import type { Profile } from './tools.js'
 
 export interface ServerDeps {
   /** The runtime every call's invoke() gets; its identity is bound once, at launch. */
   readonly runtime: CallRuntime
   readonly profile: Profile
+  /** Serve the workspace's objects as resources (features/mcp/resources.ts); absent, tools only. */
+  readonly resources?: McpResources
 }
 
 /** Sent once at initialize: the loop and the one rule about refusals, for clients that show it to the model. */
 const INSTRUCTIONS =
   'dacli is this repository’s task store. Loop: next_tasks → get_context (before any work) → claim_task → work, with add_note for decisions and findings → check_task → finish_task. A result carrying `refused` is policy’s answer: follow its `next`, never retry it unchanged. Errors carry an error/v1 envelope.'
 
-/**
- * A JSON-RPC error answered as it is: the SDK sends a thrown error's `code`, `message` and `data` (its McpError
- * would prefix the message with "MCP error -32602: ").
- */
-class ProtocolError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message)
-  }
-}
-
-export function createServer(deps: ServerDeps): { server: Server; toolset: Toolset } {
+export function createServer(deps: ServerDeps): {
+  server: Server
+  toolset: Toolset
+  /** The resources' watch, when resources are served (close it with the server). */
+  resources: ResourcesHandle | null
+} {
   const toolset = buildToolset(deps.runtime.table, deps.profile)
   const server = new Server(
     { name: 'dacli', version: VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: {
+        tools: {},
+        ...(deps.resources === undefined ? {} : { resources: { subscribe: true, listChanged: true } }),
+      },
+      instructions: INSTRUCTIONS,
+    },
   )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...toolset.definitions] as never[] }))
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
@@ -51,5 +52,6 @@ export function createServer(deps: ServerDeps): { server: Server; toolset: Tools
     }
     return callTool(toolset, deps.runtime, name, req.params.arguments)
   })
-  return { server, toolset }
+  const resources = deps.resources === undefined ? null : attachResources(server, deps.runtime, deps.resources)
+  return { server, toolset, resources }
 }

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type GitInfo, gitInfoAt, headOf } from '../adapters/git/discover.js'
+import type { Deadline } from '../adapters/git/remote.js'
 import { cmd } from '../base/commands.js'
 import { parseDuration } from '../base/duration.js'
 import { FailureError } from '../base/errors.js'
@@ -24,7 +25,7 @@ import { resolveRef } from './resolve.js'
 import type { TaskFileRef } from './taskindex.js'
 import { deduplicated, type Listing, listProject, listTaskFiles, type SummarySection } from './taskindex.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
-import { type Config, checkRecordBranch, locate, readConfig } from './workspace.js'
+import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -49,6 +50,11 @@ export interface TaskEdit {
   setFlow(key: string, value: Record<string, unknown> | Record<string, unknown>[]): void
   readonly actor: string
   readonly now: Date
+}
+
+/** A remote operation's deadline: `ms` (default `remote_timeout`'s 20 s), ended by killing git's process group. */
+export function remoteDeadline(system: Pick<System, 'killGroup'>, ms = DEFAULT_REMOTE_TIMEOUT_MS): Deadline {
+  return { ms, killGroup: (pgid, signal) => system.killGroup(pgid, signal) }
 }
 
 export class Store {
@@ -91,6 +97,11 @@ export class Store {
     const memory = live?.(loc.dir) ?? null
     memory?.sync()
     return new Store(loc.root, loc.dir, loc.git, loc.shadowed, config, env, now, system, memory)
+  }
+
+  /** The deadline of every remote operation (`remote_timeout`), and how to end the git process group on expiry. */
+  get remoteDeadline(): Deadline {
+    return remoteDeadline(this.system, this.config.remote_timeout_ms)
   }
 
   private readonly memos = new Map<string, Promise<unknown>>()

@@ -146,6 +146,8 @@ export interface Config {
   wip_limit: number | null
   /** `claims: {remote: R}`: the git remote that arbitrates claims, or null (claims stay in the clone). */
   claims_remote: string | null
+  /** `remote_timeout`: how long one remote operation (a git fetch, push or ls-remote; a GitHub request) may take, ms. */
+  remote_timeout_ms: number
   raw: Record<string, unknown>
 }
 
@@ -216,6 +218,40 @@ function claimsRemote(raw: Record<string, unknown>, file: string): string | null
 }
 
 export const DEFAULT_RECORD_BRANCH = 'dacli/record'
+
+/** `remote_timeout` when config.yml does not set it: 20 seconds. */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 20_000
+/** The longest `remote_timeout` dacli takes: an hour (a deadline is a promise to give up; a day is none). */
+const MAX_REMOTE_TIMEOUT_MS = 3_600_000
+
+/**
+ * `remote_timeout` from config.yml, checked at load (exit 2 naming the file and field): a positive duration
+ * (`20s`, `2m`, `500ms`, or a number of seconds) up to an hour. There is no "never": every remote operation has a
+ * deadline.
+ */
+export function remoteTimeoutOf(
+  raw: Record<string, unknown>,
+  file: string,
+  parseDuration: (s: string) => number | null,
+): number {
+  const v = raw.remote_timeout
+  if (v === undefined || v === null) return DEFAULT_REMOTE_TIMEOUT_MS
+  const ms =
+    typeof v === 'number'
+      ? v > 0 && Number.isFinite(v)
+        ? Math.round(v * 1000)
+        : null
+      : typeof v === 'string'
+        ? parseDuration(v.trim())
+        : null
+  if (ms === null || ms < 1 || ms > MAX_REMOTE_TIMEOUT_MS) {
+    throw new UsageError(
+      `${file}: remote_timeout is ${JSON.stringify(v)}; expected a duration from 1ms to 1h such as 20s or 2m (a number is seconds)`,
+      { details: { path: file, field: 'remote_timeout', value: v }, next: [`fix remote_timeout in ${file}`] },
+    )
+  }
+  return ms
+}
 
 /** Parse config.yml; the flat reader covers what init writes, yaml covers hand edits. */
 export async function readConfig(dir: string, parseDuration: (s: string) => number | null): Promise<Config> {
@@ -288,6 +324,7 @@ export async function readConfig(dir: string, parseDuration: (s: string) => numb
     claim_lease_ms: leaseMs,
     wip_limit: typeof wip === 'number' ? wip : null,
     claims_remote: claimsRemote(raw, file),
+    remote_timeout_ms: remoteTimeoutOf(raw, rel, parseDuration),
     raw,
   }
 }

@@ -3,11 +3,25 @@
 
 import { FailureError } from '../../base/errors.js'
 import type { GitInfo } from './discover.js'
-import { runGit } from './remote.js'
+import { type Deadline, remoteTimedOut, runGit } from './remote.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
 const WHAT = 'delivery'
+
+/** A git run against `remote` under its deadline; an expired one is exit 1 naming the remote and the timeout. */
+async function remoteGit(
+  repo: GitInfo,
+  env: Env,
+  remote: string,
+  deadline: Deadline,
+  args: readonly string[],
+  what: string,
+) {
+  const r = await runGit(repo.workTree, env, args, WHAT, { name: remote, deadline })
+  if (r.timedOut) throw remoteTimedOut(what, remote, deadline)
+  return r
+}
 
 const tail = (s: string) =>
   s
@@ -23,9 +37,17 @@ export async function pushBranch(
   env: Env,
   remote: string,
   branch: string,
+  deadline: Deadline,
 ): Promise<'pushed' | 'up-to-date'> {
   const ref = `refs/heads/${branch}`
-  const r = await runGit(repo.workTree, env, ['push', '--porcelain', '--', remote, `${ref}:${ref}`], WHAT)
+  const r = await remoteGit(
+    repo,
+    env,
+    remote,
+    deadline,
+    ['push', '--porcelain', '--', remote, `${ref}:${ref}`],
+    `git push of ${branch}`,
+  )
   const line = r.stdout.split('\n').find((l) => l.includes(`\t${ref}:${ref}\t`))
   if (r.code === 0) return line?.[0] === '=' ? 'up-to-date' : 'pushed'
   throw new FailureError(
@@ -37,13 +59,21 @@ export async function pushBranch(
 }
 
 /** Fetch a remote's branch into refs/remotes/<remote>/<branch>; the fetched commit, or null when it failed. */
-export async function fetchBranch(repo: GitInfo, env: Env, remote: string, branch: string): Promise<string | null> {
+export async function fetchBranch(
+  repo: GitInfo,
+  env: Env,
+  remote: string,
+  branch: string,
+  deadline: Deadline,
+): Promise<string | null> {
   const tracking = `refs/remotes/${remote}/${branch}`
-  const r = await runGit(
-    repo.workTree,
+  const r = await remoteGit(
+    repo,
     env,
+    remote,
+    deadline,
     ['fetch', '--no-tags', '--quiet', '--', remote, `+refs/heads/${branch}:${tracking}`],
-    WHAT,
+    `git fetch of ${branch}`,
   )
   if (r.code !== 0) return null
   const sha = await runGit(repo.workTree, env, ['rev-parse', '--verify', '--quiet', tracking], WHAT)
@@ -66,8 +96,14 @@ export async function localRefs(repo: GitInfo, env: Env, prefix: string): Promis
 }
 
 /** A remote's refs under a prefix (`git ls-remote`); null when the remote cannot be read. */
-export async function remoteRefs(repo: GitInfo, env: Env, remote: string, prefix: string): Promise<RefTip[] | null> {
-  const r = await runGit(repo.workTree, env, ['ls-remote', '--', remote, `${prefix}*`], WHAT)
+export async function remoteRefs(
+  repo: GitInfo,
+  env: Env,
+  remote: string,
+  prefix: string,
+  deadline: Deadline,
+): Promise<RefTip[] | null> {
+  const r = await remoteGit(repo, env, remote, deadline, ['ls-remote', '--', remote, `${prefix}*`], 'git ls-remote')
   if (r.code !== 0) return null
   return r.stdout
     .split('\n')
@@ -92,12 +128,15 @@ export async function deleteRemoteRef(
   remote: string,
   ref: string,
   expected: string,
+  deadline: Deadline,
 ): Promise<boolean> {
-  const r = await runGit(
-    repo.workTree,
+  const r = await remoteGit(
+    repo,
     env,
+    remote,
+    deadline,
     ['push', '--porcelain', `--force-with-lease=${ref}:${expected}`, '--', remote, `:${ref}`],
-    WHAT,
+    `git push deleting ${ref}`,
   )
   return r.code === 0
 }
@@ -109,12 +148,15 @@ export async function restoreRemoteRef(
   remote: string,
   ref: string,
   sha: string,
+  deadline: Deadline,
 ): Promise<boolean> {
-  const r = await runGit(
-    repo.workTree,
+  const r = await remoteGit(
+    repo,
     env,
+    remote,
+    deadline,
     ['push', '--porcelain', `--force-with-lease=${ref}:`, '--', remote, `${sha}:${ref}`],
-    WHAT,
+    `git push restoring ${ref}`,
   )
   return r.code === 0
 }

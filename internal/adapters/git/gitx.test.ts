@@ -11,7 +11,7 @@ import { git, tempDir } from '../../testkit/ws.js'
 import { openGit } from './index.js'
 import { diffTreeBodies } from './loose.js'
 import { commitBody, objectId, treeBody } from './objects.js'
-import { compareAndSwapRef, readRef } from './refs.js'
+import { ABANDONED_REF_LOCK_MS, compareAndSwapRef, readRef } from './refs.js'
 
 let dir: string
 beforeEach(() => {
@@ -88,6 +88,23 @@ describe('refs', () => {
     const swap = compareAndSwapRef(common, 'refs/heads/main', one, one)
     setTimeout(() => fs.rmSync(lock), 50)
     expect(await swap).toBe(true)
+  })
+
+  test('a lock left by a writer killed mid-update (untouched for longer than any writer holds one) is removed', async () => {
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'one')
+    const one = git(dir, 'rev-parse', 'HEAD').trim()
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'two')
+    const two = git(dir, 'rev-parse', 'HEAD').trim()
+    const common = path.join(dir, '.git')
+    const lock = path.join(common, 'refs', 'heads', 'main.lock')
+    fs.writeFileSync(lock, `${one}\n`)
+    const old = new Date(Date.now() - ABANDONED_REF_LOCK_MS - 1_000)
+    fs.utimesSync(lock, old, old)
+    const t0 = Date.now()
+    expect(await compareAndSwapRef(common, 'refs/heads/main', two, one)).toBe(true)
+    expect(Date.now() - t0).toBeLessThan(2_000)
+    expect(git(dir, 'rev-parse', 'main').trim()).toBe(one)
+    expect(fs.existsSync(lock)).toBe(false)
   })
 })
 

@@ -6,11 +6,11 @@ import { FailureError } from '../../base/errors.js'
 import type { Proc } from '../../base/system.js'
 import { type GitInfo, gitInfoAt } from './discover.js'
 import type { CommitFields, LocalDir, Signature, TreeItem } from './objects.js'
-import type { PushResult } from './remote.js'
+import type { Deadline, PushResult } from './remote.js'
 import { Repo } from './repo.js'
 
 export type { CommitFields, LocalDir, Signature, TreeItem } from './objects.js'
-export type { PushResult } from './remote.js'
+export type { Deadline, PushResult } from './remote.js'
 
 export interface CommitInfo {
   id: string
@@ -73,9 +73,9 @@ export interface Git {
   /** Compare-and-swap: point `ref` at `next` only if it is still at `expected`. */
   updateRef(ref: string, next: string, expected: string | null): Promise<boolean>
   /** Push a branch through the system git (no force). A rejected non-fast-forward is a ConflictError. */
-  push(remote: string, branch: string): Promise<PushResult>
+  push(remote: string, branch: string, deadline: Deadline): Promise<PushResult>
   /** Fetch a remote's branch through the system git; returns the fetched commit. */
-  fetch(remote: string, branch: string): Promise<string>
+  fetch(remote: string, branch: string, deadline: Deadline): Promise<string>
 }
 
 /** The repository containing `cwd`; exit 1 when there is none. */

@@ -145,13 +145,19 @@ export async function compareAndSwapRef(
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       if (code !== 'EEXIST') throw new FailureError(`cannot lock ${ref}`, { cause: e })
-      // git (or another dacli) is updating the ref right now; it holds the lock only for a moment.
-      if (i >= 100) {
+      // git (or another dacli) is updating the ref right now; it holds the lock only for a moment. A lock
+      // untouched for longer was left by a writer killed between taking and renaming it (kill -9 of a record
+      // or a sync): nothing will ever finish it, so it is removed and the update goes on.
+      if (abandonedLock(lock)) {
+        fs.rmSync(lock, { force: true })
+        continue
+      }
+      if (i >= 200) {
         throw new FailureError(`${lock} exists: another git process is updating ${ref}`, {
           next: [`if no git process is running, remove ${lock}`],
         })
       }
-      await sleep(5 + i * 2)
+      await sleep(Math.min(5 + i * 2, 100))
     }
   }
   let renamed = false
@@ -168,6 +174,30 @@ export async function compareAndSwapRef(
   } finally {
     if (fd !== undefined) fs.closeSync(fd)
     if (!renamed) fs.rmSync(lock, { force: true })
+  }
+}
+
+/**
+ * Remove the lock file of `ref` when it was abandoned (see ABANDONED_REF_LOCK_MS); whether there was one to remove.
+ */
+export function removeAbandonedRefLock(commonDir: string, ref: string): boolean {
+  const lock = `${refFile(commonDir, ref)}.lock`
+  if (!abandonedLock(lock)) return false
+  fs.rmSync(lock, { force: true })
+  return true
+}
+
+/**
+ * A ref lock older than this was abandoned: git holds one for the moment of a rename (it waits at most
+ * `core.filesRefLockTimeout`, 100 ms by default, for another's), dacli for a write and an fsync.
+ */
+export const ABANDONED_REF_LOCK_MS = 10_000
+
+export function abandonedLock(lock: string): boolean {
+  try {
+    return Date.now() - fs.lstatSync(lock).mtimeMs > ABANDONED_REF_LOCK_MS
+  } catch {
+    return false
   }
 }
 

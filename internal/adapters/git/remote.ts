@@ -4,7 +4,7 @@
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError } from '../../base/errors.js'
 import type { GitInfo } from './discover.js'
-import { readRef } from './refs.js'
+import { readRef, removeAbandonedRefLock } from './refs.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -12,9 +12,31 @@ interface Ran {
   code: number
   stdout: string
   stderr: string
+  /** The remote did not answer within its deadline: the git process group was killed (code 124). */
+  timedOut?: boolean
 }
 
-export async function runGit(cwd: string, env: Env, args: readonly string[], what: string): Promise<Ran> {
+/**
+ * How long one remote operation may take (`remote_timeout` in config.yml) and how to end it: the git program runs
+ * in a process group of its own, and on expiry the whole group is killed (git, git-remote-http, ssh), so no
+ * process outlives the command.
+ */
+export interface Deadline {
+  readonly ms: number
+  killGroup(pgid: number, signal: 'SIGKILL' | 'SIGTERM'): void
+}
+
+/** `20 s`, `1.5 s`, `500 ms`: a timeout as a message says it. */
+export const timeoutText = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`)
+
+export async function runGit(
+  cwd: string,
+  env: Env,
+  args: readonly string[],
+  what: string,
+  remote?: { name: string; deadline: Deadline },
+): Promise<Ran> {
+  if (remote !== undefined) return runRemoteGit(cwd, env, args, what, remote.name, remote.deadline)
   // Loaded when git runs (node:child_process brings node:net and dgram): a chunk that holds this module but runs no
   // git starts without it.
   const { execFile } = await import('node:child_process')
@@ -31,11 +53,7 @@ export async function runGit(cwd: string, env: Env, args: readonly string[], wha
       },
       (err, stdout, stderr) => {
         if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
-          reject(
-            new FailureError(`${what} needs the git program, and none was found on PATH`, {
-              next: ['install git (https://git-scm.com) and run the command again'],
-            }),
-          )
+          reject(gitMissing(what))
           return
         }
         const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1
@@ -43,6 +61,91 @@ export async function runGit(cwd: string, env: Env, args: readonly string[], wha
       },
     )
   })
+}
+
+const gitMissing = (what: string) =>
+  new FailureError(`${what} needs the git program, and none was found on PATH`, {
+    next: ['install git (https://git-scm.com) and run the command again'],
+  })
+
+const MAX_OUTPUT = 16 * 1024 * 1024
+
+/** A git that talks to a remote: its own process group, killed whole when the deadline passes. */
+async function runRemoteGit(
+  cwd: string,
+  env: Env,
+  args: readonly string[],
+  what: string,
+  remote: string,
+  deadline: Deadline,
+): Promise<Ran> {
+  const { spawn } = await import('node:child_process')
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      env: { ...env, GIT_TERMINAL_PROMPT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    let size = 0
+    let settled = false
+    const take = (into: Buffer[]) => (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_OUTPUT) into.push(chunk)
+    }
+    child.stdout.on('data', take(out))
+    child.stderr.on('data', take(err))
+    const timer = setTimeout(() => {
+      if (settled) return
+      settled = true
+      try {
+        deadline.killGroup(child.pid as number, 'SIGKILL')
+      } catch {
+        child.kill('SIGKILL')
+      }
+      // A helper that left the group may hold the pipes: let go of them rather than wait.
+      child.stdout.destroy()
+      child.stderr.destroy()
+      resolve({
+        code: 124,
+        stdout: '',
+        stderr: `${remote} did not answer within ${timeoutText(deadline.ms)} (remote_timeout in .dacli/config.yml)`,
+        timedOut: true,
+      })
+    }, deadline.ms)
+    child.on('error', (e) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      reject((e as NodeJS.ErrnoException).code === 'ENOENT' ? gitMissing(what) : e)
+    })
+    child.on('close', (code, signal) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resolve({
+        code: code ?? (signal === null ? 1 : 128),
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      })
+    })
+  })
+}
+
+/**
+ * The error of a remote operation whose deadline passed: exit 1 naming the remote and the timeout. Nothing was
+ * changed locally — the git process was killed before it could update a ref.
+ */
+export function remoteTimedOut(what: string, remote: string, deadline: Deadline, next: string[] = []): FailureError {
+  return new FailureError(
+    `${what}: the remote ${remote} did not answer within ${timeoutText(deadline.ms)} (remote_timeout); nothing was changed`,
+    {
+      details: { remote, timeout_ms: deadline.ms },
+      next: [...next, `check the remote (git remote get-url ${remote}), or raise remote_timeout in .dacli/config.yml`],
+    },
+  )
 }
 
 const firstLines = (s: string, n = 4) =>
@@ -77,9 +180,19 @@ export interface PushResult {
   outcome: 'pushed' | 'up-to-date'
 }
 
-export async function pushRef(repo: GitInfo, env: Env, remote: string, branch: string): Promise<PushResult> {
+export async function pushRef(
+  repo: GitInfo,
+  env: Env,
+  remote: string,
+  branch: string,
+  deadline: Deadline,
+): Promise<PushResult> {
   const ref = `refs/heads/${branch}`
-  const r = await runGit(repo.workTree, env, ['push', '--porcelain', '--', remote, `${ref}:${ref}`], 'record push')
+  const r = await runGit(repo.workTree, env, ['push', '--porcelain', '--', remote, `${ref}:${ref}`], 'record push', {
+    name: remote,
+    deadline,
+  })
+  if (r.timedOut) throw remoteTimedOut(`git push of ${branch}`, remote, deadline, [cmd(`record push ${remote}`)])
   const line = r.stdout.split('\n').find((l) => l.includes(`\t${ref}:${ref}\t`))
   const flag = line?.[0]
   if (r.code === 0 && (flag === '=' || flag === ' ' || flag === '*' || flag === '+')) {
@@ -120,15 +233,47 @@ export async function pushRef(repo: GitInfo, env: Env, remote: string, branch: s
   })
 }
 
-/** Fetch the remote's record branch into its tracking ref; returns the fetched commit. */
-export async function fetchRef(repo: GitInfo, env: Env, remote: string, branch: string): Promise<string> {
-  const tracking = trackingRef(remote, branch)
-  const r = await runGit(
-    repo.workTree,
-    env,
-    ['fetch', '--no-tags', '--quiet', '--', remote, `+refs/heads/${branch}:${tracking}`],
-    'record pull',
+/** Fetches of the record branch again after its tracking ref was busy (see fetchRef). */
+const FETCH_RETRIES = 3
+
+/** Whether git failed to update the tracking ref `tracking` because something else held or moved it. */
+function lockedTracking(stderr: string, tracking: string): boolean {
+  return (
+    stderr.includes(tracking) &&
+    /cannot lock ref|is at [0-9a-f]+ but expected|Unable to create .*\.lock': File exists/.test(stderr)
   )
+}
+
+/** Fetch the remote's record branch into its tracking ref; returns the fetched commit. */
+export async function fetchRef(
+  repo: GitInfo,
+  env: Env,
+  remote: string,
+  branch: string,
+  deadline: Deadline,
+): Promise<string> {
+  const tracking = trackingRef(remote, branch)
+  const fetch = () =>
+    runGit(
+      repo.workTree,
+      env,
+      ['fetch', '--no-tags', '--quiet', '--', remote, `+refs/heads/${branch}:${tracking}`],
+      'record pull',
+      { name: remote, deadline },
+    )
+  let r = await fetch()
+  // The tracking ref moved under the fetch (a push landing updates it too: another dacli's, or the `git push` of a
+  // sync killed a moment ago, which outlives it), or a killed git left its lock: fetch again, a few times.
+  for (
+    let again = 1;
+    !r.timedOut && r.code !== 0 && again <= FETCH_RETRIES && lockedTracking(r.stderr, tracking);
+    again++
+  ) {
+    removeAbandonedRefLock(repo.commonDir, tracking)
+    await new Promise((res) => setTimeout(res, 50 * again))
+    r = await fetch()
+  }
+  if (r.timedOut) throw remoteTimedOut(`git fetch of ${branch}`, remote, deadline, [cmd(`record pull ${remote}`)])
   if (r.code !== 0) {
     if (/couldn't find remote ref/i.test(r.stderr)) {
       throw new NotFoundError(`the remote "${remote}" has no ${branch} branch yet`, {

@@ -25,7 +25,7 @@ import {
   treeBody,
 } from './objects.js'
 import { compareAndSwapRef, readRef, trackingRefs } from './refs.js'
-import { fetchRef, pushRef } from './remote.js'
+import { type Deadline, fetchRef, pushRef } from './remote.js'
 
 /**
  * isomorphic-git, imported on first use: reads of loose objects (nearly all a
@@ -343,11 +343,11 @@ export class Repo implements Git {
     }
   }
 
-  push(remote: string, branch: string) {
-    return pushRef(this.repo, this.env, remote, branch)
+  push(remote: string, branch: string, deadline: Deadline) {
+    return pushRef(this.repo, this.env, remote, branch, deadline)
   }
 
-  fetch(remote: string, branch: string) {
-    return fetchRef(this.repo, this.env, remote, branch)
+  fetch(remote: string, branch: string, deadline: Deadline) {
+    return fetchRef(this.repo, this.env, remote, branch, deadline)
   }
 }

@@ -3,6 +3,7 @@
 // agents) and for a person (open questions asked with `dacli ask`).
 
 import { get } from './api.js'
+import { claimExpired } from './board.js'
 import { fill, h, lease, table, taskLink } from './dom.js'
 import type { Shell, View } from './main.js'
 import type { AgentList, EventList, TaskList, ThreadList } from './types.js'
@@ -42,26 +43,45 @@ export function agentsView(root: HTMLElement, _shell: Shell): View {
               ]),
             ),
       )
+      // A claim whose lease has run out is not live: anyone may take the task over. Listed apart, and said in words.
+      const now = Date.now()
+      const live = active.tasks.filter((t) => !claimExpired(t, now))
+      const expired = active.tasks.filter((t) => claimExpired(t, now))
+      const rows = (list: typeof active.tasks) =>
+        table(
+          ['Task', 'Holder', 'Lease', 'Title'],
+          list.map((t) => [
+            h('td', {}, taskLink(t.ref)),
+            h('td', {}, t.owner ?? '—'),
+            h(
+              'td',
+              {},
+              t.claim_expires === null
+                ? 'no expiry'
+                : h(
+                    'span',
+                    { class: claimExpired(t, now) ? 'lease expired' : 'lease', 'data-expires': t.claim_expires },
+                    lease(t.claim_expires),
+                  ),
+            ),
+            h('td', {}, t.title),
+          ]),
+        )
       fill(
         claims,
-        h('h3', {}, `Live claims (${active.tasks.length})`),
-        active.tasks.length === 0
-          ? h('p', { class: 'muted' }, 'nobody holds a task')
-          : table(
-              ['Task', 'Holder', 'Lease', 'Title'],
-              active.tasks.map((t) => [
-                h('td', {}, taskLink(t.ref)),
-                h('td', {}, t.owner ?? '—'),
-                h(
-                  'td',
-                  {},
-                  t.claim_expires === null
-                    ? 'no expiry'
-                    : h('span', { class: 'lease', 'data-expires': t.claim_expires }, lease(t.claim_expires)),
-                ),
-                h('td', {}, t.title),
-              ]),
-            ),
+        h('h3', {}, `Live claims (${live.length})`),
+        live.length === 0 ? h('p', { class: 'muted' }, 'nobody holds a task') : rows(live),
+        expired.length === 0
+          ? null
+          : [
+              h('h3', { class: 'expired-head' }, `⚠ Expired claims (${expired.length})`),
+              h(
+                'p',
+                { class: 'muted small' },
+                'the lease ran out: the holder may renew it, anyone may take the task over',
+              ),
+              h('div', { id: 'expired-claims' }, rows(expired)),
+            ],
       )
       fill(
         pending,

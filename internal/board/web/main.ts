@@ -1,6 +1,7 @@
-// The board page: a shell (header, navigation, live indicator) and four views
-// chosen by the address's hash — #/board/<project>, #/task/<ref>,
-// #/graph/<project>, #/agents. A change anywhere under .dacli/ (any process)
+// The board page: a shell (header, navigation, live indicator) and five views
+// chosen by the address's hash — #/board/<project>, #/table/<project>,
+// #/task/<ref>, #/graph/<project>, #/agents — with search, filters and sort in
+// the hash's query (#/board/alpha?status=open&q=shim), so a reload keeps them. A change anywhere under .dacli/ (any process)
 // reaches the page as a server-sent event and the open view reloads its data.
 
 import { agentsView } from './agents.js'
@@ -8,6 +9,7 @@ import { get, live } from './api.js'
 import { boardView } from './board.js'
 import { fill, h, lease } from './dom.js'
 import { graphView } from './graph.js'
+import { tableView } from './table.js'
 import { taskView } from './task.js'
 import type { Board, ProjectList } from './types.js'
 
@@ -20,6 +22,8 @@ export interface Shell {
   projectsReady: Promise<void>
   /** The project last shown (board and graph share it; remembered across visits). */
   project: string | null
+  /** Reload the open view now (after an action; the live event follows anyway). */
+  refresh(): Promise<void>
 }
 
 export interface View {
@@ -39,14 +43,21 @@ const liveDot = h('span', { class: 'live off', title: 'connecting…' }, '●')
 const liveText = h('span', { class: 'muted small' }, 'connecting…')
 
 function route(shell: Shell): View {
-  const hash = decodeURIComponent(location.hash.replace(/^#\/?/, ''))
-  const [kind, ...rest] = hash.split('/')
+  const [path = ''] = location.hash.replace(/^#\/?/, '').split('?')
+  const [kind, ...rest] = path.split('/').map((p) => {
+    try {
+      return decodeURIComponent(p)
+    } catch {
+      return p
+    }
+  })
   const arg = rest.join('/')
   for (const a of top.querySelectorAll('nav a'))
     a.classList.toggle('active', a.getAttribute('data-view') === (kind || 'board'))
   if (kind === 'task' && arg !== '') return taskView(main, shell, arg)
   if (kind === 'graph') return graphView(main, shell, arg || shell.project)
   if (kind === 'agents') return agentsView(main, shell)
+  if (kind === 'table') return tableView(main, shell, arg || null)
   return boardView(main, shell, arg || shell.project)
 }
 
@@ -90,6 +101,7 @@ async function start(): Promise<void> {
     projects: [],
     project: remembered,
     projectsReady: Promise.resolve(),
+    refresh: () => shell.reloadProjects().then(refresh),
     async reloadProjects() {
       shell.projects = (await get<ProjectList>('project/list')).projects
       if (shell.project !== null && !shell.projects.some((p) => p.slug === shell.project)) shell.project = null
@@ -100,6 +112,7 @@ async function start(): Promise<void> {
     'nav',
     {},
     h('a', { href: '#/board', 'data-view': 'board' }, 'Board'),
+    h('a', { href: '#/table', 'data-view': 'table' }, 'Table'),
     h('a', { href: '#/graph', 'data-view': 'graph' }, 'Graph'),
     h('a', { href: '#/agents', 'data-view': 'agents' }, 'Agents'),
   )

@@ -1,36 +1,16 @@
 // One task: what it is, why it is blocked, its criteria (tick them here), its
 // dependencies with their status, the evidence of --verify runs, its log, the
-// notes about it and its GitHub issue; the actions run as the server's
-// identity and a refusal is shown with its policy and next actions.
+// notes about it and its GitHub issue, the open question it waits on (answer
+// it here). The actions — claim, release, block, unblock, done, reopen, edit,
+// tick, note, answer — run as the server's identity through the command table;
+// a refusal is shown with its policy and next actions.
 
-import { act, type Envelope, get } from './api.js'
-import { type Child, fill, h, lease, short, statusChip, taskHref, taskLink } from './dom.js'
+import { ask, move, perform } from './actions.js'
+import { get } from './api.js'
+import { blockedWhy } from './board.js'
+import { type Child, fill, h, lease, short, statusChip, taskLink } from './dom.js'
 import type { Shell, View } from './main.js'
-import type { NoteList, Task } from './types.js'
-
-function refusal(e: Envelope): HTMLElement {
-  const policy = typeof e.details.policy === 'string' ? e.details.policy : null
-  return h(
-    'div',
-    { class: `result refused kind-${e.kind}`, role: 'alert' },
-    h('strong', {}, e.kind === 'refused' ? 'Refused' : e.kind === 'conflict' ? 'Conflict' : 'Failed'),
-    ` (exit ${e.exit_code}): `,
-    e.message,
-    policy === null ? null : h('div', { class: 'policy' }, 'policy: ', h('code', {}, policy)),
-    e.next_actions.length === 0
-      ? null
-      : h(
-          'div',
-          {},
-          'Next actions:',
-          h(
-            'ul',
-            {},
-            e.next_actions.map((n) => h('li', {}, h('code', {}, n))),
-          ),
-        ),
-  )
-}
+import type { NoteList, Task, ThreadList } from './types.js'
 
 function section(title: string, ...body: Child[]): HTMLElement {
   return h('section', { class: 'block' }, h('h3', {}, title), ...body)
@@ -46,28 +26,49 @@ export function taskView(root: HTMLElement, shell: Shell, ref: string): View {
   async function run(
     path: string,
     args: Record<string, string>,
-    flags: Record<string, unknown> = {},
+    flags: Record<string, string | readonly string[] | number | undefined> = {},
     done = '',
   ): Promise<boolean> {
-    const out = await act<{ outcome?: string }>(path, args, flags as Record<string, string>)
-    if (!out.ok) {
-      fill(result, refusal(out.error))
-      await update()
-      return false
-    }
-    const outcome = out.doc.outcome
-    fill(
-      result,
-      h(
-        'div',
-        { class: 'result ok', role: 'status' },
-        outcome === 'proposed'
-          ? `${done}: recorded as a proposal for the owner (a read-only identity proposes)`
-          : `${done}${outcome === 'unchanged' ? ' (unchanged)' : ''}`,
-      ),
+    const doc = await perform(result, path, args, flags, done)
+    await shell.refresh()
+    return doc !== null
+  }
+
+  async function edit(t: Task): Promise<void> {
+    const est = t.estimate === null ? '' : `${t.estimate.optimistic},${t.estimate.probable},${t.estimate.pessimistic}`
+    const v = await ask(
+      `Edit ${short(t.ref)}`,
+      [
+        { name: 'title', label: 'Title', value: t.title, required: true },
+        {
+          name: 'priority',
+          label: 'Priority',
+          kind: 'select',
+          options: ['', 'must', 'should', 'could', 'wont'],
+          value: t.priority ?? '',
+        },
+        { name: 'estimate', label: 'Estimate (optimistic,probable,pessimistic)', value: est, placeholder: '1,2,4' },
+        { name: 'accept', label: 'Add acceptance criteria (one a line)', kind: 'textarea' },
+      ],
+      'Save',
     )
-    await update()
-    return true
+    if (v === null) return
+    const accept = (v.accept ?? '')
+      .split('\n')
+      .map((x) => x.trim())
+      .filter((x) => x !== '')
+    const flags: Record<string, string | readonly string[] | number | undefined> = {
+      title: v.title?.trim() !== t.title ? v.title?.trim() : undefined,
+      priority: v.priority !== (t.priority ?? '') && v.priority !== '' ? v.priority : undefined,
+      estimate: v.estimate?.trim() !== est && v.estimate?.trim() !== '' ? v.estimate?.trim() : undefined,
+      accept: accept.length === 0 ? undefined : accept,
+    }
+    if (Object.values(flags).every((x) => x === undefined)) {
+      fill(result, h('div', { class: 'result ok', role: 'status' }, 'nothing changed'))
+      return
+    }
+    // Written only if nobody changed the task since this page read it (exit 5 otherwise, as on the CLI).
+    await run('task/edit', { ref: t.ref }, { ...flags, 'if-version': t.version }, `edited ${short(t.ref)}`)
   }
 
   const kind = h(
@@ -122,44 +123,82 @@ export function taskView(root: HTMLElement, shell: Shell, ref: string): View {
   )
 
   async function update(): Promise<void> {
-    const [t, notes] = await Promise.all([
+    const [t, notes, threads] = await Promise.all([
       get<Task>('task/show', { ref }),
       get<NoteList>('note/list', { about: ref }).catch(() => null),
+      get<ThreadList>('threads', { about: ref, open: true }).catch(() => null),
     ])
     task = t
     root.setAttribute('data-ref', t.ref)
+    const s = short(t.ref)
+    const button = (label: string, onclick: () => void, cls = '') =>
+      h('button', { type: 'button', class: cls || null, 'data-action': label.toLowerCase(), onclick }, label)
     const buttons = ro
       ? h('p', { class: 'muted small' }, 'read-only board: no actions')
       : h(
           'div',
           { class: 'actions' },
-          t.status !== 'done' && t.status !== 'active'
-            ? h(
-                'button',
-                { onclick: () => void run('task/claim', { ref: t.ref }, {}, `claimed ${short(t.ref)}`) },
-                'Claim',
-              )
+          t.status === 'open'
+            ? button('Claim', () => void run('task/claim', { ref: t.ref }, {}, `claimed ${s}`))
             : null,
           t.status === 'active'
-            ? h(
-                'button',
-                { onclick: () => void run('task/release', { ref: t.ref }, {}, `released ${short(t.ref)}`) },
-                'Release',
-              )
+            ? button('Release', () => void run('task/release', { ref: t.ref }, {}, `released ${s}`))
             : null,
+          t.status === 'open' || t.status === 'active'
+            ? button('Block', () => void move(t, 'blocked', result).then(() => shell.refresh()))
+            : null,
+          t.status === 'blocked'
+            ? button('Unblock', () => void run('task/unblock', { ref: t.ref }, {}, `unblocked ${s}`))
+            : null,
+          t.status === 'done' ? button('Reopen', () => void move(t, 'open', result).then(() => shell.refresh())) : null,
+          button('Edit', () => void edit(t)),
           t.status !== 'done'
-            ? h(
-                'button',
-                {
-                  class: 'primary',
-                  onclick: () => void run('task/done', { ref: t.ref }, {}, `closed ${short(t.ref)}`),
-                },
-                'Done',
-              )
+            ? button('Done', () => void run('task/done', { ref: t.ref }, {}, `closed ${s}`), 'primary')
             : null,
         )
-    const blockEntry = [...t.log].reverse().find((l) => l.verb === 'blocked')
-    const why = blockEntry?.details.replace(/^by [^:\s]+(: )?/, '') ?? ''
+    const open = (threads?.threads ?? []).filter((q) => q.state === 'open')
+    const waiting = open.find((q) => q.blocks && q.id === t.blocked_by?.id) ?? open.find((q) => q.blocks)
+    const questions =
+      open.length === 0
+        ? null
+        : section(
+            open.length === 1 ? 'Open question' : `Open questions (${open.length})`,
+            open.map((q) => {
+              const text = h('textarea', {
+                rows: 2,
+                'aria-label': `answer to ${q.id}`,
+                placeholder: 'Your answer (recorded as a finding in the project)',
+                required: true,
+              })
+              return h(
+                'div',
+                { class: 'question', 'data-question': q.id },
+                h('p', {}, h('strong', { class: 'q-text' }, q.question)),
+                h(
+                  'p',
+                  { class: 'muted small' },
+                  `asked by ${q.asked_by} at ${q.asked_at}`,
+                  q.blocks ? ' · the task waits for the answer' : '',
+                  q.need ? ` · needs: ${q.need}` : '',
+                ),
+                ro
+                  ? null
+                  : h(
+                      'form',
+                      {
+                        class: 'answer-form',
+                        onsubmit: (e: Event) => {
+                          e.preventDefault()
+                          if (text.value.trim() === '') return
+                          void run('answer', { 'question-id': q.id, answer: text.value.trim() }, {}, `answered ${q.id}`)
+                        },
+                      },
+                      text,
+                      h('button', { type: 'submit', class: 'primary' }, 'Answer'),
+                    ),
+              )
+            }),
+          )
     const gh = t.github?.issue && t.github.repo ? `https://github.com/${t.github.repo}/issues/${t.github.issue}` : null
     fill(
       body,
@@ -232,17 +271,11 @@ export function taskView(root: HTMLElement, shell: Shell, ref: string): View {
       t.status === 'blocked'
         ? section(
             'Blocked',
-            h(
-              'p',
-              {},
-              'by ',
-              t.blocked_by === null
-                ? '—'
-                : h('a', { href: taskHref(t.blocked_by.ref ?? t.blocked_by.id) }, t.blocked_by.ref ?? t.blocked_by.id),
-            ),
-            h('p', {}, 'why: ', why === '' ? h('span', { class: 'muted' }, 'no reason given') : why),
+            h('p', { class: 'why' }, blockedWhy(t, waiting)),
+            t.blocked_by?.ref ? h('p', {}, 'blocking task: ', taskLink(t.blocked_by.ref)) : null,
           )
         : null,
+      questions,
       t.sections.so_that ? section('So that', h('p', { class: 'pre' }, t.sections.so_that)) : null,
       section(
         `Acceptance (${t.acceptance_done}/${t.acceptance_total})`,

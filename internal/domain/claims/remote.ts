@@ -22,7 +22,7 @@ import type { GitInfo } from '../../adapters/git/discover.js'
 import { parseCommit, readLoose, writeLoose } from '../../adapters/git/loose.js'
 import { commitBody } from '../../adapters/git/objects.js'
 import { compareAndSwapRef, readRef } from '../../adapters/git/refs.js'
-import { runGit } from '../../adapters/git/remote.js'
+import { remoteTimedOut, runGit } from '../../adapters/git/remote.js'
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError } from '../../base/errors.js'
 import { readFront } from '../../format/flat.js'
@@ -128,8 +128,19 @@ class GitClaims implements ClaimArbiter {
 
   private cloneMemo: { id: string | null } | undefined
 
+  /** What a git run that talks to the remote is given: the remote's name and `remote_timeout`. */
+  private get remoteCall() {
+    return { name: this.remote, deadline: this.store.remoteDeadline }
+  }
+
   /** Fail closed. `next` replaces the second next action (--local exists only on the lifecycle commands). */
-  private unreachable(what: string, stderr: string, code: number, next?: string): FailureError {
+  private unreachable(what: string, stderr: string, code: number, next?: string, timedOut = false): FailureError {
+    if (timedOut) {
+      return remoteTimedOut(`could not ${what}`, this.remote, this.store.remoteDeadline, [
+        'run the command again when the remote answers',
+        next ?? 'add --local to act in this clone only (other clones will not see it)',
+      ])
+    }
     return new FailureError(
       `could not ${what} on the remote ${this.remote}: ${firstLines(stderr) || `git exit ${code}`}; nothing was changed`,
       {
@@ -150,7 +161,10 @@ class GitClaims implements ClaimArbiter {
       this.env,
       ['push', '--porcelain', `--force-with-lease=${ref}:${expected ?? ''}`, '--', this.remote, `${next ?? ''}:${ref}`],
       'a remote claim',
+      this.remoteCall,
     )
+    if (r.timedOut)
+      throw this.unreachable(next === null ? 'release the claim' : 'claim', r.stderr, r.code, undefined, true)
     const line = r.stdout.split('\n').find((l) => l.split('\t')[1]?.endsWith(`:${ref}`))
     const flag = line?.[0]
     if (r.code === 0 && line !== undefined && flag !== '!') return 'ok'
@@ -179,7 +193,9 @@ class GitClaims implements ClaimArbiter {
       this.env,
       ['fetch', '--no-tags', '--quiet', '--no-write-fetch-head', '--', this.remote, `+${claimRef(task)}:${tracking}`],
       'a remote claim',
+      this.remoteCall,
     )
+    if (r.timedOut) throw this.unreachable('read the claim', r.stderr, r.code, undefined, true)
     if (r.code !== 0) {
       if (/couldn't find remote ref/i.test(r.stderr)) {
         await this.forget(task)
@@ -217,8 +233,9 @@ class GitClaims implements ClaimArbiter {
         `+${CLAIMS_PREFIX}*:${this.tracking}*`,
       ],
       'claims list',
+      this.remoteCall,
     )
-    if (r.code !== 0) throw this.unreachable('list the claims', r.stderr, r.code, next)
+    if (r.code !== 0) throw this.unreachable('list the claims', r.stderr, r.code, next, r.timedOut)
     const list = await runGit(
       this.repo.workTree,
       this.env,

@@ -89,7 +89,7 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
       if (why !== null)
         out.push({ kind: 'merged_branch', subject: b.ref, sha: b.sha, remote: null, branch: null, reason: why })
     }
-    for (const b of (await remoteRefs(git, env, 'origin', TASK_BRANCH_PREFIX)) ?? []) {
+    for (const b of (await remoteRefs(git, env, 'origin', TASK_BRANCH_PREFIX, store.remoteDeadline)) ?? []) {
       const why = await merged(b.ref.slice('refs/heads/'.length), b.sha)
       if (why !== null) {
         out.push({
@@ -228,7 +228,8 @@ export async function applyCleanup(
         git !== null &&
         c.sha !== null
       ) {
-        if (await deleteRemoteRef(git, env, c.remote ?? 'origin', c.subject, c.sha)) ok(`deleted on ${c.remote}`)
+        if (await deleteRemoteRef(git, env, c.remote ?? 'origin', c.subject, c.sha, w.store.remoteDeadline))
+          ok(`deleted on ${c.remote}`)
         else fail(`${c.subject} moved on ${c.remote}; left alone`)
       } else if (c.sha === null) {
         const to = path.join(dir, 'files', c.subject)
@@ -296,9 +297,11 @@ export async function restoreCleanup(
         git !== null &&
         c.sha !== null
       ) {
-        const there = (await remoteRefs(git, env, c.remote ?? 'origin', c.subject))?.find((r) => r.ref === c.subject)
+        const there = (await remoteRefs(git, env, c.remote ?? 'origin', c.subject, w.store.remoteDeadline))?.find(
+          (r) => r.ref === c.subject,
+        )
         if (there?.sha === c.sha) done('skipped', 'already there')
-        else if (await restoreRemoteRef(git, env, c.remote ?? 'origin', c.subject, c.sha))
+        else if (await restoreRemoteRef(git, env, c.remote ?? 'origin', c.subject, c.sha, w.store.remoteDeadline))
           done('restored', `on ${c.remote}`)
         else done('failed', `could not put ${c.subject} back on ${c.remote}`)
       } else if (c.kind === 'finished_worktree' && git !== null) {

@@ -96,7 +96,7 @@ async function openOrReuse(
   }
   const git = store.git
   if (git === null) throw new FailureError('not inside a git repository: cannot push the branch')
-  const pushed = await pushBranch(git, store.env, 'origin', branch)
+  const pushed = await pushBranch(git, store.env, 'origin', branch, store.remoteDeadline)
   const trunk = opts.base ?? baseName((await trunkOf(git, store.env))?.name ?? 'main')
   const pull = await s.client.createPull(repo, {
     title: t.title,
@@ -148,7 +148,7 @@ export async function landPull(
   const git = store.git
   let landing: { branch?: string; into?: string } = {}
   if (git !== null && sha !== null) {
-    const fetched = await fetchBranch(git, store.env, 'origin', pull.base.ref)
+    const fetched = await fetchBranch(git, store.env, 'origin', pull.base.ref, store.remoteDeadline)
     if (fetched !== null && (await hasCommit(git, store.env, sha)))
       landing = { branch: sha, into: `origin/${pull.base.ref}` }
   }

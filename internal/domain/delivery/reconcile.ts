@@ -258,7 +258,9 @@ export async function applyReconciliation(
         applied.push({ class: f.class, subject: f.subject, outcome: 'applied', detail: 'closed as done' })
       } else {
         const git = r.world.git
-        const ok = git !== null && (await deleteRemoteRef(git, r.world.store.env, a.remote, a.ref, a.sha))
+        const ok =
+          git !== null &&
+          (await deleteRemoteRef(git, r.world.store.env, a.remote, a.ref, a.sha, r.world.store.remoteDeadline))
         applied.push({
           class: f.class,
           subject: f.subject,

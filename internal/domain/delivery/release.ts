@@ -68,7 +68,7 @@ export async function planTrain(ctx: GithubContext, o: TrainOptions): Promise<{ 
   if (git === null) throw new FailureError('not inside a git repository: cannot tell which commits each branch has')
   const repo = await repoOf(ctx, o.project)
   const resolve = async (name: string) => {
-    const fetched = await fetchBranch(git, store.env, 'origin', name)
+    const fetched = await fetchBranch(git, store.env, 'origin', name, store.remoteDeadline)
     const sha = fetched ?? (await revParse(git, store.env, name))
     if (sha === null) throw new UsageError(`no branch ${name} here or on origin`, { details: { branch: name } })
     return { name, sha }

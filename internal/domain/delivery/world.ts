@@ -57,7 +57,7 @@ export async function readWorld(ctx: GithubContext, project: string | null, opts
     trunk = await trunkOf(git, store.env)
     branches = await localRefs(git, store.env, TASK_BRANCH_PREFIX)
     worktrees = await listWorktrees(git, store.env)
-    remoteClaims = await remoteRefs(git, store.env, claimsRemote, CLAIMS_PREFIX)
+    remoteClaims = await remoteRefs(git, store.env, claimsRemote, CLAIMS_PREFIX, store.remoteDeadline)
     if (remoteClaims === null)
       skipped.push({ source: 'claims', reason: `the remote "${claimsRemote}" could not be read` })
   }

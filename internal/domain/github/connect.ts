@@ -6,8 +6,10 @@
 import type { GitHubClient } from '../../adapters/github/client.js'
 import { resolveToken, type TokenSource } from '../../adapters/github/token.js'
 import { cmd } from '../../base/commands.js'
-import { FailureError, UsageError } from '../../base/errors.js'
+import { classifiedError, FailureError, UsageError } from '../../base/errors.js'
 import { VERSION } from '../../base/version.js'
+import type { Store } from '../../store/store.js'
+import { DEFAULT_REMOTE_TIMEOUT_MS } from '../../store/workspace.js'
 import type { GithubContext } from './context.js'
 
 type Env = GithubContext['env']
@@ -58,10 +60,13 @@ function wholeFrom(env: Env, name: string, fallback: number, unit: string, min =
   return Number(raw)
 }
 
-/** The tunables, from the environment (tests shorten them; people rarely need to). */
-function tunables(env: Env) {
+/**
+ * The tunables, from the environment (tests shorten them; people rarely need to). A request's timeout is the
+ * workspace's `remote_timeout` (`DACLI_GITHUB_TIMEOUT_MS` overrides it).
+ */
+function tunables(env: Env, remoteTimeoutMs: number) {
   return {
-    timeoutMs: Math.max(wholeFrom(env, 'DACLI_GITHUB_TIMEOUT_MS', 30_000, 'milliseconds'), 1),
+    timeoutMs: Math.max(wholeFrom(env, 'DACLI_GITHUB_TIMEOUT_MS', remoteTimeoutMs, 'milliseconds'), 1),
     writeIntervalMs: wholeFrom(env, 'DACLI_GITHUB_WRITE_INTERVAL_MS', 1_000, 'milliseconds'),
     retry: {
       maxAttempts: wholeFrom(env, 'DACLI_GITHUB_MAX_ATTEMPTS', 5, 'attempts', 1),
@@ -85,9 +90,22 @@ export function progress(ctx: GithubContext): (message: string) => void {
   return ctx.json ? () => {} : (m) => ctx.notes.note(m)
 }
 
+/** `remote_timeout` of the workspace; its default where there is none (`github doctor` outside one). */
+async function remoteTimeout(ctx: GithubContext): Promise<number> {
+  let store: Store
+  try {
+    store = await ctx.store()
+  } catch (e) {
+    // A workspace whose config is refused stays refused (exit 2); no workspace at all takes the default.
+    if (classifiedError(e)?.kind === 'not_found') return DEFAULT_REMOTE_TIMEOUT_MS
+    throw e
+  }
+  return store.config.remote_timeout_ms
+}
+
 export async function connect(ctx: GithubContext, opts: { requireToken: boolean }): Promise<Session> {
   const apiUrl = apiUrlOf(ctx.env)
-  const t = tunables(ctx.env)
+  const t = tunables(ctx.env, await remoteTimeout(ctx))
   const token = await resolveToken(ctx.env, hostOf(apiUrl))
   if (token === null && opts.requireToken) {
     throw new FailureError('no GitHub token: set GH_TOKEN or GITHUB_TOKEN, or log in with `gh auth login`', {

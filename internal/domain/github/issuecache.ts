@@ -5,7 +5,10 @@
 // over what it held, and writes the result with the new mark; with nothing changed that is one request. Like every
 // cache it is never trusted without checking: a file that is not exactly this shape, of another release or of
 // another repository is a miss (every issue is listed), and deleting it changes nothing but speed. An issue
-// deleted or transferred on GitHub is not reported by `since`: it stays until the cache is deleted.
+// deleted or transferred on GitHub is not reported by `since` (GitHub lists no tombstones): it stays held until a
+// full listing (`--full`, or a cache that misses) replaces the held issues whole. Left held, such an issue is at
+// worst planned as it last was — adopted again as a task, or its task's issue updated in vain (GitHub then answers
+// 404/410, which push reports) — and a person runs `--full` when an issue is known to have gone.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -72,9 +75,10 @@ export async function issuesOf(
   dir: string,
   repo: string,
   onPage?: (fetched: number) => void,
+  opts: { full?: boolean } = {},
 ): Promise<Issue[]> {
   const file = issueCacheFile(dir, repo)
-  const held = file === null ? null : readHeld(file, repo)
+  const held = file === null || opts.full === true ? null : readHeld(file, repo)
   const { issues: changed, mark } = await client.listIssuesSince(repo, held?.mark ?? null, onPage)
   let issues = changed
   if (held !== null) {

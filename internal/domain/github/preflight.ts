@@ -18,6 +18,8 @@ export interface Prepared {
   session: Session
   say: (m: string) => void
   warn: (m: string) => void
+  /** List every issue again (`--full`), not only what changed since the kept mark. */
+  full: boolean
 }
 
 /** Local preconditions, then a session. `local` runs after the link is known and before any API call. */
@@ -25,13 +27,21 @@ export async function prepare(
   ctx: GithubContext,
   project: string,
   local?: (store: Store) => Promise<void>,
+  opts: { full?: boolean } = {},
 ): Promise<Prepared> {
   const store = await ctx.store()
   const linked = await linkedRepo(store, project)
   await local?.(store)
   const session = await connect(ctx, { requireToken: true })
   // Under --json stderr stays clean for the error envelope; what a warning says is in the document too.
-  return { store, linked, session, say: progress(ctx), warn: ctx.json ? () => {} : (m) => ctx.notes.warn(m) }
+  return {
+    store,
+    linked,
+    session,
+    say: progress(ctx),
+    warn: ctx.json ? () => {} : (m) => ctx.notes.warn(m),
+    full: opts.full === true,
+  }
 }
 
 export interface Outbound {
@@ -48,14 +58,19 @@ export interface Outbound {
 export async function openOutbound(
   ctx: GithubContext,
   project: string,
-  o: { refs: readonly string[]; sinceMs: number | null },
+  o: { refs: readonly string[]; sinceMs: number | null; full?: boolean },
   command: 'github push' | 'github sync',
 ): Promise<Outbound> {
   const load = (store: Store) => windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
   let tasks: Window = { tasks: [], skipped: [] }
-  const p = await prepare(ctx, project, async (store) => {
-    tasks = await load(store)
-  })
+  const p = await prepare(
+    ctx,
+    project,
+    async (store) => {
+      tasks = await load(store)
+    },
+    { full: o.full === true },
+  )
   const live = await gate(p, command)
   return { project, tasks, reload: () => load(p.store), p, repo: live.full_name, wsId: workspaceId(p.store) }
 }
@@ -67,11 +82,21 @@ async function gate(p: Prepared, command: string): Promise<RepoInfo> {
   return live
 }
 
-/** Every issue of the repository: what the cache held and what changed on GitHub since (issuecache.ts). */
+/**
+ * Every issue of the repository: what the cache held and what changed on GitHub since (issuecache.ts); with
+ * `full`, every issue listed again (what was deleted or transferred since drops out of the cache).
+ */
 export async function fetchIssues(p: Prepared, repo: string): Promise<Issue[]> {
-  return issuesOf(p.session.client, p.store.system, p.store.dir, repo, (n) => {
-    if (n > 100) p.say(`fetched ${n} issues and pull requests from ${repo}…`)
-  })
+  return issuesOf(
+    p.session.client,
+    p.store.system,
+    p.store.dir,
+    repo,
+    (n) => {
+      if (n > 100) p.say(`fetched ${n} issues and pull requests from ${repo}…`)
+    },
+    { full: p.full },
+  )
 }
 
 /** Run `fn` holding the repository's lock (real runs only; a dry run takes none). */

@@ -16,6 +16,16 @@ export const context = defineCommand({
   json: 'context/v1',
   mutates: false,
   common: true,
+  // The Go dacli named it --brief-tokens (with --budget as its alias): skills and scripts written for it still
+  // send the old name. It works until 0.2.0 with a warning (clikit/alias.ts).
+  aliases: [
+    {
+      old: '--brief-tokens',
+      now: '--budget',
+      until: '0.2.0',
+      why: 'the Go dacli’s name; --budget is the name the brief and the MCP tool use',
+    },
+  ],
   examples: ['dacli context ledger/2', 'dacli context ledger/2 --budget 1500 --json'],
   async run(ctx, input) {
     const store = await ctx.store()

@@ -17,6 +17,9 @@ export const list = defineCommand({
   },
   json: 'event-list/v1',
   mutates: false,
+  // The Go dacli's `events tail` (newest first, --limit) is this command: scripts written for it keep working
+  // until 0.2.0, with a warning (clikit/alias.ts).
+  aliases: [{ old: 'events tail', until: '0.2.0', why: 'the Go dacli’s name for the newest-first event list' }],
   async run(ctx, input) {
     const store = await ctx.store()
     const aboutRef = input.flags.about

@@ -13,12 +13,16 @@ const DEFAULT_LIMIT = 100
 const dryRun = bool('preview: read GitHub and decide, but write nothing, remote or local')
 const limit = int('items per page of the preview (1–200)', { min: 1, max: 200, defaultText: String(DEFAULT_LIMIT) })
 const cursor = int('start the preview page at this item (a previous next_cursor)', { min: 0, defaultText: '0' })
+const full = bool(
+  'list every issue of the repository again, not only those changed since the last listing (drops issues deleted or transferred since)',
+)
 
 export const PULL_FLAGS = {
   'dry-run': dryRun,
   limit,
   cursor,
   'include-acceptance': bool('show the acceptance criteria each created task would get (with --dry-run)'),
+  full,
 }
 
 /** The arguments of push and sync: the project, then the tasks to push (default: all of it). */
@@ -37,6 +41,7 @@ export const PUSH_FLAGS = {
   'dry-run': dryRun,
   limit,
   cursor,
+  full,
 }
 
 /** What readOptions reads: the project, the refs (push and sync), and any of the flags of either half. */
@@ -53,6 +58,8 @@ export interface Options {
   includeAcceptance: boolean
   sinceMs: number | null
   refs: string[]
+  /** List every issue again rather than what changed since the kept mark (issuecache.ts). */
+  full: boolean
 }
 
 /**
@@ -69,6 +76,7 @@ export function readOptions(ctx: Context, input: OptionsInput, path: string, jso
     includeAcceptance: f['include-acceptance'] === true,
     sinceMs: f.since ?? null,
     refs: (input.args.ref ?? '').split(/\s+/).filter((r) => r !== ''),
+    full: f.full === true,
   }
   if (!o.dryRun) {
     const preview = (['limit', 'cursor', 'include-acceptance'] as const).filter((k) => f[k] !== undefined)

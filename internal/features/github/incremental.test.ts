@@ -60,3 +60,42 @@ test('a second pull with nothing changed makes one request; what changed since i
     expect(issueLists()[0]?.query.since).toBeUndefined()
   }
 })
+
+test('an issue deleted on GitHub stays held by the incremental listing; --full lists every issue and drops it', async () => {
+  w = await githubWorkspace()
+  const hourAgo = new Date(Date.now() - 3_600_000).toISOString()
+  for (let n = 1; n <= 150; n++) {
+    w.gh.addIssue('acme/widgets', { title: `Ticket ${n}`, body: 'Reported.', created_at: hourAgo, updated_at: hourAgo })
+  }
+  const plan = async (...extra: string[]) =>
+    (await w.run('github', 'pull', 'alpha', '--dry-run', '--json', ...extra)).expectExit(0).json
+  expect((await plan()).counts.create).toBe(150)
+  const file = path.join(w.ws.root, '.dacli', 'cache', 'github', 'acme', 'widgets.json')
+  const numbers = () => JSON.parse(fs.readFileSync(file, 'utf8')).issues.map((i: { number: number }) => i.number)
+
+  // Deleted on GitHub (no `since` listing reports it): the incremental pull still holds it, in one request.
+  const issues = w.gh.repo('acme/widgets').issues
+  issues.splice(
+    issues.findIndex((i) => i.number === 7),
+    1,
+  )
+  w.gh.resetCalls()
+  expect((await plan()).counts.create).toBe(150)
+  expect(w.gh.calls).toHaveLength(1)
+  expect(numbers()).toContain(7)
+
+  // --full lists every issue again (no `since`), plans without it, and the cache on disk no longer holds it.
+  w.gh.resetCalls()
+  const full = await plan('--full')
+  expect(full.counts.create).toBe(149)
+  expect(issueLists()).toHaveLength(2)
+  expect(issueLists().every((c) => c.query.since === undefined)).toBe(true)
+  expect(numbers()).toHaveLength(149)
+  expect(numbers()).not.toContain(7)
+
+  // And the pull after it is incremental again: one request, the same plan.
+  w.gh.resetCalls()
+  expect((await plan()).counts.create).toBe(149)
+  expect(w.gh.calls).toHaveLength(1)
+  expect(issueLists()[0]?.query.since).toBeDefined()
+})

@@ -22,7 +22,7 @@ export const pull = defineCommand({
   async run(ctx, input) {
     const o = readOptions(ctx, input, 'github pull', true)
     const project = input.args.project
-    const p = await prepare(ctx, project)
+    const p = await prepare(ctx, project, undefined, { full: o.full })
     const repo = p.linked.repo
     if (o.dryRun) {
       const issues = await fetchIssues(p, repo)

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf } from '../../clikit/flags.js'
+import { resources } from './resources.js'
 
 export const serve = defineCommand({
   path: 'mcp serve',
@@ -18,6 +19,7 @@ export const serve = defineCommand({
     const profile = input.flags.profile ?? 'full'
     await ctx.mcpServe({
       profile,
+      resources,
       onListening: ({ tools }) =>
         ctx.notes.note(`dacli mcp: serving ${tools} tools (${profile}) on stdio as ${who.id} (${who.grant})`),
     })

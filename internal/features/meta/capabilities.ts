@@ -1,6 +1,7 @@
 import { UsageError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import { BINARY_NAME, VERSION } from '../../base/version.js'
+import { isFlagAlias } from '../../clikit/alias.js'
 import { type CommandDecl, defineCommand, mayMutate } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { GLOBAL_FLAGS, str } from '../../clikit/flags.js'
@@ -26,6 +27,7 @@ const ADAPTERS: [string, string][] = [
   ['git.record-branch', 'record'],
   ['git.remote-exchange', 'record push'],
   ['github.rest', 'github doctor'],
+  ['mcp.resources', 'mcp serve'],
   ['mcp.stdio', 'mcp serve'],
   ['verify.shell', 'task check'],
 ]
@@ -48,9 +50,19 @@ function commandEntry(c: CommandDecl): CapabilitiesDocT['commands'][number] {
     path: c.path,
     summary: c.summary,
     usage: usageOf(c),
-    json: c.json,
+    json: c.json !== null,
+    json_schema: c.json,
     mutates: mayMutate(c),
     schema_version: 1,
+    aliases: (c.aliases ?? [])
+      .map((a) => ({
+        id: isFlagAlias(a) ? `${id}.flag.${a.old.slice(2)}` : commandId(a.old),
+        name: a.old,
+        replaced_by: a.now ?? c.path,
+        removed_in: a.until,
+        why: a.why,
+      }))
+      .sort((a, b) => byText(a.id, b.id)),
     flags,
   }
 }
@@ -61,7 +73,7 @@ export async function capabilitiesOf(ctx: Context): Promise<Omit<CapabilitiesDoc
   const mcp = await ctx.mcpSurface()
   const paths = new Set(ctx.table.map((c) => c.path))
   return {
-    schema: 'capabilities/v1',
+    schema: 'capabilities/v2',
     binary: { name: BINARY_NAME, version: VERSION, node: ctx.system.nodeVersion, platform: ctx.system.platform },
     state_schemas: STATE_SCHEMAS,
     prompt_schemas: PROMPT_SCHEMAS,
@@ -90,6 +102,8 @@ export function idVersions(c: Omit<CapabilitiesDocT, 'required' | 'missing'>): M
   for (const cmd of c.commands) {
     m.set(cmd.id, cmd.schema_version)
     for (const f of cmd.flags) m.set(f.id, cmd.schema_version)
+    // An old name is present until it goes away: a skill requiring it still runs in the window.
+    for (const a of cmd.aliases) m.set(a.id, cmd.schema_version)
   }
   for (const j of c.json_schemas) m.set(j.id, j.version)
   for (const t of c.mcp.tools) m.set(t.id, t.schema_version)
@@ -106,7 +120,7 @@ export const capabilities = defineCommand({
     'The deterministic compatibility contract of the installed binary, generated from the command table and the MCP tool registry used for dispatch: every command (cli.command.task.check) and flag (cli.command.task.check.flag.verify), every JSON document id (task/v1), the on-disk format versions, the prompt layout versions (prompt.context-brief), the MCP tools (mcp.tool.claim_task) and run-time adapter capabilities (github.rest). Sorted and byte-identical for the same binary. --require ID is a side-effect-free preflight: exit 0 when every id is present, else exit 3 listing all missing ids (the report is printed either way).',
   args: [],
   flags: { require: str('an id this caller needs', { repeatable: true, valueName: 'ID' }) },
-  json: 'capabilities/v1',
+  json: 'capabilities/v2',
   mutates: false,
   standalone: true,
   examples: [

@@ -16,7 +16,7 @@ describe('capabilities', () => {
     const ids = c.commands.map((x: { id: string }) => x.id)
     expect(ids).toEqual([...ids].sort())
     const check = c.commands.find((x: { id: string }) => x.id === 'cli.command.task.check')
-    expect(check).toMatchObject({ path: 'task check', json: 'task-change/v1', mutates: true })
+    expect(check).toMatchObject({ path: 'task check', json: true, json_schema: 'task-change/v1', mutates: true })
     expect(check.flags.find((f: { id: string }) => f.id === 'cli.command.task.check.flag.verify')).toEqual({
       id: 'cli.command.task.check.flag.verify',
       name: '--verify',

@@ -62,7 +62,7 @@ export type VersionDocT = z.infer<typeof VersionDoc>
 const IdVersion = z.strictObject({ id: z.string(), version: z.number().int() })
 
 export const CapabilitiesDoc = z.strictObject({
-  schema: z.literal('capabilities/v1'),
+  schema: z.literal('capabilities/v2'),
   binary: z.strictObject({ name: z.literal('dacli'), version: z.string(), node: z.string(), platform: z.string() }),
   state_schemas: z.array(IdVersion).describe('on-disk formats: state.workspace (FORMAT.md), state.event'),
   prompt_schemas: z
@@ -74,9 +74,21 @@ export const CapabilitiesDoc = z.strictObject({
       path: z.string(),
       summary: z.string(),
       usage: z.string(),
-      json: z.string().nullable(),
+      json: z.boolean().describe('honours --json (the seed’s json: true)'),
+      json_schema: z.string().nullable().describe('the document id --json prints (task/v1), null without --json'),
       mutates: z.boolean(),
       schema_version: z.number().int(),
+      aliases: z
+        .array(
+          z.strictObject({
+            id: z.string().describe('the old spelling’s id: cli.command.<old path> or cli.command.<path>.flag.<old>'),
+            name: z.string().describe('the old spelling: a command path (events tail) or a flag (--brief-tokens)'),
+            replaced_by: z.string().describe('what to write instead: the command path or the flag'),
+            removed_in: z.string().describe('the release that drops the old spelling'),
+            why: z.string(),
+          }),
+        )
+        .describe('old names that still work, with a warning on stderr, until removed_in'),
       flags: z.array(
         z.strictObject({
           id: z.string().describe('cli.command.<path>.flag.<name>'),
@@ -138,7 +150,7 @@ export const CompatibilityReportDoc = z.strictObject({
 export type CompatibilityReportDocT = z.infer<typeof CompatibilityReportDoc>
 
 export const documents = {
-  'capabilities/v1': CapabilitiesDoc,
+  'capabilities/v2': CapabilitiesDoc,
   'compatibility-report/v1': CompatibilityReportDoc,
   'init/v1': InitDoc,
   'version/v1': VersionDoc,

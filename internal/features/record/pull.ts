@@ -9,7 +9,7 @@ import { raiseDecisions } from '../../domain/questions/conflicts.js'
 import { RECORD_LOCK } from '../../domain/record/record.js'
 import type { Identity } from '../../format/model.js'
 import { ROOT_ID } from '../../format/model.js'
-import type { Store } from '../../store/store.js'
+import { remoteDeadline, type Store } from '../../store/store.js'
 import { DEFAULT_RECORD_BRANCH } from '../../store/workspace.js'
 import { isPristine } from './apply.js'
 import { PULL_ATTEMPTS, type PullStep, pullOnce, pullResult } from './pullstep.js'
@@ -73,7 +73,7 @@ export async function pullRemote(ctx: Context, remote: string): Promise<Pulled> 
   const branch = checkBranchName(store?.config.record_branch ?? DEFAULT_RECORD_BRANCH)
   const ref = headRef(branch)
   const now = ctx.now()
-  const theirs = await git.fetch(remote, branch)
+  const theirs = await git.fetch(remote, branch, store?.remoteDeadline ?? remoteDeadline(ctx.system))
   const lock = store === null ? null : await store.lock(RECORD_LOCK)
   let aside: string | null = null
   try {

@@ -48,7 +48,7 @@ export const push = defineCommand({
       )
     }
     const branch = recordBranch(store)
-    const r = await git.push(remote, branch)
+    const r = await git.push(remote, branch, store.remoteDeadline)
     const data: RecordPushDocT = { schema: 'record-push/v1', remote, branch, outcome: r.outcome, commit: tip, recorded }
     return {
       data,

@@ -196,6 +196,26 @@ describe('diverged records', () => {
     for (const r of [a.root, b.root]) git(r, 'fsck', '--strict', '--no-progress')
   })
 
+  test('a tracking-ref lock a killed git left behind does not stop the next pull (an abandoned one is removed)', async () => {
+    await materializeB()
+    ;(await a.dacli('task', 'claim', 'alpha/1')).expectExit(0)
+    ;(await a.dacli('record', 'push')).expectExit(0)
+    const lock = path.join(b.root, '.git', 'refs', 'remotes', 'origin', 'dacli', 'record.lock')
+    fs.mkdirSync(path.dirname(lock), { recursive: true })
+    fs.writeFileSync(lock, '')
+    const old = new Date(Date.now() - 60_000)
+    fs.utimesSync(lock, old, old)
+    expect((await b.dacli('record', 'pull', '--json')).expectExit(0).json.outcome).toBe('fast-forward')
+    expect(fs.existsSync(lock)).toBe(false)
+    // A fresh lock is somebody's at work: the pull says so, naming the lock.
+    ;(await a.dacli('task', 'check', 'alpha/1', '--n', '1')).expectExit(0)
+    ;(await a.dacli('record', 'push')).expectExit(0)
+    fs.writeFileSync(lock, '')
+    const r = (await b.dacli('record', 'pull', '--json')).expectExit(1)
+    expect(r.error.message).toContain('record.lock')
+    fs.rmSync(lock)
+  })
+
   test('a read-only identity may not pull into the workspace', async () => {
     const ro = await a.agent('ro', 'reader')
     const r = (await a.dacli('record', 'pull', '--json', { as: ro.token })).expectExit(3)

@@ -58,7 +58,7 @@ async function syncOnce(ctx: Context, remote: string): Promise<RecordSyncDocT> {
     )
     if (copies.length > 0) return done(ctx, remote, pulled, 'not-pushed', tip, attempt, files, copies)
     try {
-      const pushed = await git.push(remote, recordBranch(store))
+      const pushed = await git.push(remote, recordBranch(store), store.remoteDeadline)
       return done(ctx, remote, pulled, pushed.outcome, tip, attempt, files)
     } catch (e) {
       if (!lostRace(e)) throw e
