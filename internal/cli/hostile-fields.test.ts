@@ -33,7 +33,10 @@ describe('wrong-typed frontmatter is refused, never coerced (item 10)', () => {
     ['owner', 'owner: [1, 2]'],
     ['version', 'version: "abc"'],
     ['priority', 'priority: urgent'],
+    // A list whose String() is a priority: never coerced into one (the document would carry a list).
+    ['priority', 'priority: [must]'],
     ['depends_on', 'depends_on: 5'],
+    ['depends_on', 'depends_on: [{on: 1, type: [SS]}]'],
     ['claim', 'claim: yes'],
     ['aliases', 'aliases: [seven]'],
     ['tags', 'tags: {a: 1}'],
@@ -41,38 +44,62 @@ describe('wrong-typed frontmatter is refused, never coerced (item 10)', () => {
   ])(
     '%s: lists skip it with invalid-field, commands exit 1 naming it, doctor and lint report it',
     async (field, line) => {
-      const root = planted(field, line)
-      const before = snapshotOf(root)
-      const list = (await dacliIn(root, ['task', 'list', '--json'])).expectExit(0).json
-      expect(list.tasks.map((t: { seq: number }) => t.seq)).not.toContain(4)
-      expect(list.skipped).toEqual([
-        { path: FILE, code: 'invalid-field', reason: expect.stringContaining(`field "${field}"`) },
-      ])
-      for (const argv of [
-        ['task', 'claim', 'alpha/4'],
-        ['task', 'check', 'alpha/4', '--n', '1'],
-        ['task', 'edit', 'alpha/4', '--estimate', '1,2,3'],
-        ['task', 'show', 'alpha/4'],
-      ]) {
-        const r = await dacliIn(root, [...argv, '--json'])
-        expect(r.code, argv.join(' ')).toBe(1)
-        expect(r.error.message).toMatch(new RegExp(`^unreadable task file ${FILE}: field "${field}"`))
-        expect(r.error.details).toMatchObject({ path: FILE, code: 'invalid-field', field })
-      }
-      expect(snapshotOf(root)).toEqual(before)
-      const doctor = (await dacliIn(root, ['doctor', '--json'])).json
-      expect(doctor.findings).toContainEqual(
-        expect.objectContaining({
-          code: 'invalid-field',
-          subject: FILE,
-          message: expect.stringContaining(`"${field}"`),
-        }),
-      )
-      const lint = (await dacliIn(root, ['lint', '--json'])).json
-      expect(lint.findings).toContainEqual(expect.objectContaining({ code: 'invalid-field', subject: FILE }))
+      await refusedEverywhere(planted(field, line), field)
     },
   )
 
+  test.each([
+    ['NUL', '\u0000'],
+    ['ESC', '\u001b'],
+    ['BEL', '\u0007'],
+  ])(
+    'a %s in a hand-written title: refused naming the file and field "title", like any invalid field',
+    async (name, ch) => {
+      const root = fx.copy()
+      const file = path.join(root, FILE)
+      const text = fs.readFileSync(file, 'utf8')
+      expect(text).toContain('\n# Fourth ready job\n')
+      fs.writeFileSync(file, text.replace('\n# Fourth ready job\n', `\n# Fourth${ch}ready job\n`))
+      await refusedEverywhere(root, 'title')
+      const r = (await dacliIn(root, ['task', 'show', 'alpha/4', '--json'])).expectExit(1)
+      expect(r.error.message).toContain(`${name} (U+00`)
+    },
+  )
+})
+
+/** Task 4 of `root` carries an invalid `field`: lists skip it, commands exit 1 naming it, doctor and lint report it. */
+async function refusedEverywhere(root: string, field: string): Promise<void> {
+  const before = snapshotOf(root)
+  const list = (await dacliIn(root, ['task', 'list', '--json'])).expectExit(0).json
+  expect(list.tasks.map((t: { seq: number }) => t.seq)).not.toContain(4)
+  expect(list.skipped).toEqual([
+    { path: FILE, code: 'invalid-field', reason: expect.stringContaining(`field "${field}"`) },
+  ])
+  for (const argv of [
+    ['task', 'claim', 'alpha/4'],
+    ['task', 'check', 'alpha/4', '--n', '1'],
+    ['task', 'edit', 'alpha/4', '--estimate', '1,2,3'],
+    ['task', 'show', 'alpha/4'],
+  ]) {
+    const r = await dacliIn(root, [...argv, '--json'])
+    expect(r.code, argv.join(' ')).toBe(1)
+    expect(r.error.message).toMatch(new RegExp(`^unreadable task file ${FILE}: field "${field}"`))
+    expect(r.error.details).toMatchObject({ path: FILE, code: 'invalid-field', field })
+  }
+  expect(snapshotOf(root)).toEqual(before)
+  const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+  expect(doctor.findings).toContainEqual(
+    expect.objectContaining({
+      code: 'invalid-field',
+      subject: FILE,
+      message: expect.stringContaining(`"${field}"`),
+    }),
+  )
+  const lint = (await dacliIn(root, ['lint', '--json'])).json
+  expect(lint.findings).toContainEqual(expect.objectContaining({ code: 'invalid-field', subject: FILE }))
+}
+
+describe('wrong-typed frontmatter (continued)', () => {
   test('a claim by an ro owner written by hand as an agent id of the wrong form is invalid-id', async () => {
     const root = planted('owner', 'owner: ../../x')
     const r = (await dacliIn(root, ['task', 'claim', 'alpha/4', '--json'])).expectExit(1)

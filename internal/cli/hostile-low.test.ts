@@ -240,3 +240,50 @@ describe('only "missing" reads as missing (item 24)', () => {
     git(root, 'status') // the repository is untouched and fine
   })
 })
+
+describe('a duplicated event is reported and applied once (issue 28, item 10)', () => {
+  test('two files with one event id: doctor names the copy; sync applies one; a replay of a settled event never applies', async () => {
+    const root = fx.copy()
+    const events = path.join(root, '.dacli', 'events')
+    const list = () => {
+      const out: string[] = []
+      const walk = (d: string) => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          if (e.isDirectory()) walk(path.join(d, e.name))
+          else out.push(path.join(d, e.name))
+        }
+      }
+      walk(events)
+      return out
+    }
+    const before = new Set(list())
+    ;(
+      await dacliIn(root, ['task', 'block', 'alpha/1', '--why', 'waiting on a vendor'], { as: fx.ro.token })
+    ).expectExit(0)
+    const original = list().find((f) => !before.has(f)) as string
+    const pending = fs.readFileSync(original)
+    const plant = (day: string) => {
+      const at = path.join(events, '2020', '01', day, path.basename(original))
+      fs.mkdirSync(path.dirname(at), { recursive: true })
+      fs.writeFileSync(at, pending)
+      return path.relative(root, at)
+    }
+    const copy = plant('01')
+    const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+    expect(codes(doctor), JSON.stringify([copy, original, doctor.findings])).toContain(`duplicate-event ${copy}`)
+    const sync = (await dacliIn(root, ['sync', '--json'])).expectExit(0).json
+    expect(sync.applied).toHaveLength(1)
+    expect(sync.skipped).toContainEqual(expect.objectContaining({ path: copy, code: 'duplicate-event' }))
+    expect((await dacliIn(root, ['task', 'show', 'alpha/1', '--json'])).json.status).toBe('blocked')
+    // The block is lifted; a replay of the proposal's pending bytes, under a third name, is never applied again.
+    ;(await dacliIn(root, ['task', 'unblock', 'alpha/1'])).expectExit(0)
+    const replay = plant('02')
+    const again = (await dacliIn(root, ['sync', '--json'])).expectExit(0).json
+    expect(again.applied).toEqual([])
+    expect(again.skipped).toContainEqual(expect.objectContaining({ path: replay, code: 'duplicate-event' }))
+    expect((await dacliIn(root, ['task', 'show', 'alpha/1', '--json'])).json.status).toBe('open')
+    expect(codes((await dacliIn(root, ['doctor', '--json'])).json)).toEqual(
+      expect.arrayContaining([`duplicate-event ${copy}`, `duplicate-event ${replay}`]),
+    )
+  })
+})

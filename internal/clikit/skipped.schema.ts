@@ -8,7 +8,7 @@ const SkippedItem = z.strictObject({
   code: z
     .string()
     .describe(
-      "why, as `dacli doctor`'s finding code: unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, unreadable-path, duplicate-task-file, interrupted-move, forged-event",
+      "why, as `dacli doctor`'s finding code: unparseable-object, invalid-id, invalid-field, invalid-utf8, symlink-in-workspace, special-file, unreadable-path, duplicate-task-file, interrupted-move, forged-event, duplicate-event",
     ),
 })
 

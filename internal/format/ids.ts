@@ -76,11 +76,20 @@ function controlAt(text: string, re: RegExp): string {
   return `the control character ${name === undefined ? hex : `${name} (${hex})`} at character ${(m?.index ?? 0) + 1}`
 }
 
+/** What a title may not hold: NUL and the other control characters, tab aside. */
+const TITLE_CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f]/
+
+/** `the control character NUL (U+0000) at character 3` for a title read from a file, or null when it has none. */
+export function titleControl(title: string): string | null {
+  const t = title.trim()
+  return TITLE_CONTROLS.test(t) ? controlAt(t, TITLE_CONTROLS) : null
+}
+
 /** Reject titles no file or terminal should carry (NUL and other control characters except tab). */
 export function checkTitle(title: string, what = 'title'): string {
   const t = title.trim()
   if (t.length === 0) throw new UsageError(`${what} is empty`)
-  const controls = /[\u0000-\u0008\u000a-\u001f\u007f]/
+  const controls = TITLE_CONTROLS
   if (controls.test(t)) {
     throw new UsageError(`${what} contains ${controlAt(t, controls)}: a ${what} is one line of printable text`)
   }

@@ -4,7 +4,7 @@
 
 import { UsageError } from '../base/errors.js'
 import { parseData, readObject, type Split } from './flat.js'
-import { isId } from './ids.js'
+import { isId, titleControl } from './ids.js'
 import { checkboxes, sections, sectionText, titleOf } from './markdown.js'
 import {
   type AcceptanceItem,
@@ -246,7 +246,17 @@ function fieldsOf(
   const m = TASK_FILE.exec(loc.name)
   if (m === null) throw new ParseError(`file name ${loc.name} is not NNN-slug.md`)
   const boxes: AcceptanceItem[] = checkboxes(body).map(({ n, text, checked }) => ({ n, text, checked }))
-  const priority = (PRIORITIES as readonly string[]).includes(String(d.priority)) ? (d.priority as Priority) : null
+  const priority = isPriority(d.priority) ? d.priority : null
+  const heading = titleOf(body)
+  const control = heading === null ? null : titleControl(heading)
+  if (control !== null) {
+    // A hand-written title with a NUL or an escape never reaches a document, a terminal or a rewrite.
+    throw new InvalidValueError(
+      'invalid-field',
+      'title',
+      `field "title" (the # heading) contains ${control}; a title is one line of printable text`,
+    )
+  }
   const version = Number(d.version)
   let done = 0
   for (const b of boxes) if (b.checked) done++
@@ -257,7 +267,7 @@ function fieldsOf(
     project: loc.project,
     status: loc.status,
     path: loc.path,
-    title: titleOf(body) ?? (m[2] as string).replace(/-/g, ' '),
+    title: heading ?? (m[2] as string).replace(/-/g, ' '),
     owner: str(d.owner),
     claim: claimOf(d.claim),
     priority,
@@ -321,9 +331,11 @@ function isDep(item: unknown): boolean {
   const type = item.type
   return (
     (typeof on === 'string' ? on.trim() !== '' : typeof on === 'number') &&
-    (absent(type) || (DEP_TYPES as readonly string[]).includes(String(type).toUpperCase()))
+    (absent(type) || (typeof type === 'string' && (DEP_TYPES as readonly string[]).includes(type.toUpperCase())))
   )
 }
+
+const isPriority = (v: unknown): v is Priority => typeof v === 'string' && (PRIORITIES as readonly string[]).includes(v)
 
 /**
  * Every field dacli reads from a task file must have its type: the id its format (ids become lock and
@@ -349,7 +361,8 @@ function checkTaskFields(d: Record<string, unknown>): void {
     agentOrEmpty('claim.by', c.by)
     if (typeof c.by !== 'string') bad('claim.by', c.by, 'an agent id')
   }
-  if (!absent(d.priority) && !(PRIORITIES as readonly string[]).includes(String(d.priority))) {
+  // A string, exactly: `[must]` is a list whose String() is "must", and would reach a document as a list.
+  if (!absent(d.priority) && !isPriority(d.priority)) {
     bad('priority', d.priority, PRIORITIES.join(', '))
   }
   if (!absent(d.estimate)) {

@@ -232,6 +232,50 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
       broken.push(brokenOf(rel, err))
     }
   }
+  return onceEach(events, broken)
+}
+
+/**
+ * One event per id. A second file with an event's id (a copy, a replay of its earlier bytes) is never listed, so
+ * it is never applied or answered twice: the copy that is settled (applied, dismissed, answered) counts, else the
+ * one where dacli wrote it (its creation day's folder, its own name), else the first in file order; every other
+ * copy is skipped as `duplicate-event` (doctor names it).
+ */
+/** Where createEvent writes an event: `.dacli/events/YYYY/MM/DD/<ULID>-<agent>-<kind>.md` (relative to the root). */
+function homeOf(e: EventRecord): string {
+  const [y, m, d] = e.created.slice(0, 10).split('-')
+  const key = e.id.replace(/^q-/, '')
+  return [
+    path.dirname(path.dirname(path.dirname(path.dirname(e.path)))),
+    y,
+    m,
+    d,
+    `${key}-${e.created_by}-${e.event_kind}.md`,
+  ].join('/')
+}
+
+function onceEach(all: EventRecord[], broken: Broken[]): { events: EventRecord[]; broken: Broken[] } {
+  const byId = new Map<string, EventRecord[]>()
+  for (const e of all) {
+    const same = byId.get(e.id)
+    if (same === undefined) byId.set(e.id, [e])
+    else same.push(e)
+  }
+  if (byId.size === all.length) return { events: all, broken }
+  const events: EventRecord[] = []
+  for (const e of all) {
+    const same = byId.get(e.id) as EventRecord[]
+    const kept =
+      same.find((x) => x.state !== 'pending') ?? same.find((x) => x.path === homeOf(x)) ?? (same[0] as EventRecord)
+    if (kept === e) events.push(e)
+    else {
+      broken.push({
+        path: e.path,
+        reason: `a second file with event id ${e.id} (${kept.path} is the one that counts); it is never applied`,
+        code: 'duplicate-event',
+      })
+    }
+  }
   return { events, broken }
 }
 

@@ -21,7 +21,7 @@ import { linkOnPath, mkdirNoLinks, sweepTemps, tempPathFor } from './fsio.js'
 declare const __DACLI_VERSION__: string
 
 /** Bump when any cached value's shape changes (the release version is part of the header too). */
-const FORMAT = 15
+const FORMAT = 16
 /** The first line of every cache file: an older format or another release's parser is never trusted. */
 const HEADER = `dacli-cache ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'}`
 

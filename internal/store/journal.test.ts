@@ -49,6 +49,31 @@ describe('the change journal', () => {
     expect(() => parseCursor('nope')).toThrow(/not a watch cursor/)
   })
 
+  test('a torn line (a writer died mid-line, no newline) does not swallow the next change', async () => {
+    const ws = await workspace()
+    const dir = dirOf(ws.root)
+    ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+    const start = headCursor(dir)
+    ;(await ws.dacli('task', 'add', 'One', '--project', 'p')).expectExit(0)
+    const full = fs.readFileSync(journalFile(dir), 'utf8').trimEnd().split('\n').at(-1) as string
+    fs.appendFileSync(journalFile(dir), full.slice(0, 40))
+    ;(await ws.dacli('task', 'add', 'Two', '--project', 'p')).expectExit(0)
+    appendChange(dir, {
+      at: '2026-12-01T10:00:00Z',
+      kind: 'note.added',
+      ref: null,
+      id: null,
+      project: 'p',
+      actor: null,
+      summary: 'x',
+    })
+    const got = readChanges(dir, start).changes
+    expect(got.map((c) => c.kind)).toEqual(['task.created', 'task.created', 'note.added'])
+    expect(got[1]?.ref).toBe('p/002-two')
+    // Every line the journal keeps after the torn one is whole, and a cursor still points at the end of a line.
+    expect(() => validateCursor(dir, parseCursor(got[1]?.cursor as string))).not.toThrow()
+  })
+
   test('processes writing at once never interleave or lose a line', async () => {
     const ws = await workspace()
     const dir = dirOf(ws.root)

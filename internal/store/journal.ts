@@ -169,12 +169,16 @@ export function appendChange(dir: string, entry: ChangeEntry, opts: { segmentByt
     const clean: ChangeEntry = { ...entry, summary: oneLine(entry.summary, MAX_SUMMARY) }
     const fd = fs.openSync(
       journalFile(dir),
-      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+      fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
     )
     let size: number
     try {
-      if (!fs.fstatSync(fd).isFile()) return
-      fs.writeSync(fd, `${JSON.stringify(clean)}\n`)
+      const st = fs.fstatSync(fd)
+      if (!st.isFile()) return
+      // A line torn by a writer that died mid-write has no newline: this one starts on a line of its own, or the two
+      // would read as one unparseable line and this change would be lost. (An extra empty line is skipped.)
+      const torn = st.size > 0 && lastByte(fd, st.size) !== 10
+      fs.writeSync(fd, `${torn ? '\n' : ''}${JSON.stringify(clean)}\n`)
       size = fs.fstatSync(fd).size
     } finally {
       fs.closeSync(fd)
@@ -182,6 +186,16 @@ export function appendChange(dir: string, entry: ChangeEntry, opts: { segmentByt
     if (size > (opts.segmentBytes ?? SEGMENT_BYTES)) seal(dir)
   } catch {
     // A full disk or a read-only folder: the mutation stands; watchers miss this one line.
+  }
+}
+
+/** The byte at `size - 1` of an open file (-1 when it cannot be read). */
+function lastByte(fd: number, size: number): number {
+  const b = Buffer.alloc(1)
+  try {
+    return fs.readSync(fd, b, 0, 1, size - 1) === 1 ? (b[0] as number) : -1
+  } catch {
+    return -1
   }
 }
 

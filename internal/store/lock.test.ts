@@ -6,7 +6,7 @@ import { nodeSystem } from '../../cmd/system.js'
 import { ConflictError } from '../base/errors.js'
 import { hostTagOf } from '../base/hosttag.js'
 import type { System } from '../base/system.js'
-import { tempDir } from '../testkit/ws.js'
+import { tempDir, workspace } from '../testkit/ws.js'
 import { atomicWrite, findTemps, sweepTemps, tempPathFor } from './fsio.js'
 import { acquireLock, listLocks, readHolder } from './lock.js'
 
@@ -119,5 +119,41 @@ describe('atomic writes', () => {
     const theirs = leftBy(dir, { hostname: 'ip-10-0-0-2', pid: await deadPid() })
     expect(sweepTemps(asProcess({ hostname: 'ip-10-0-0-1' }), dir)).toEqual([])
     expect(fs.readdirSync(dir)).toEqual([theirs])
+  })
+})
+
+describe('dead locks are swept by the next write (issue 28, item 10)', () => {
+  test('every provably dead holder’s lock goes; a live one, another host’s recent one and an unknown fresh one stay', async () => {
+    const ws = await workspace()
+    ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+    const locks = path.join(ws.root, '.dacli', 'locks')
+    fs.mkdirSync(locks, { recursive: true })
+    const dead = await deadPid()
+    const holder = (scope: string, o: Partial<{ pid: number; host: string; started: string | null }>) =>
+      `${JSON.stringify({ pid: dead, started: null, host: real.hostname, token: scope, time: new Date().toISOString(), scope, ...o })}\n`
+    const deadOnes = Array.from({ length: 40 }, (_, i) => `task-t-dead${i}`)
+    for (const s of deadOnes) fs.writeFileSync(path.join(locks, `${s}.lock`), holder(s, {}))
+    const kept = {
+      // this test process: alive
+      'task-t-live': holder('task-t-live', { pid: process.pid }),
+      // another host, written just now: not provably dead yet
+      'task-t-elsewhere': holder('task-t-elsewhere', { host: `${real.hostname}-elsewhere` }),
+      // half-written a moment ago: its writer may be between create and write
+      'task-t-fresh': '',
+    }
+    for (const [s, text] of Object.entries(kept)) fs.writeFileSync(path.join(locks, `${s}.lock`), text)
+    const doctor = (await ws.dacli('doctor', '--json')).json
+    const stale = doctor.findings.filter((f: { code: string }) => f.code === 'stale-lock')
+    expect(stale).toHaveLength(40)
+    // A read sweeps nothing.
+    expect(fs.readdirSync(locks)).toHaveLength(43)
+    ;(await ws.dacli('task', 'add', 'One', '--project', 'p')).expectExit(0)
+    expect(fs.readdirSync(locks).sort()).toEqual(
+      Object.keys(kept)
+        .map((s) => `${s}.lock`)
+        .sort(),
+    )
+    const after = (await ws.dacli('doctor', '--json')).json
+    expect(after.findings.filter((f: { code: string }) => f.code === 'stale-lock')).toEqual([])
   })
 })

@@ -124,6 +124,7 @@ export async function acquireLock(dir: string, scope: string, opts: LockOptions)
       } finally {
         fs.closeSync(fd)
       }
+      sweepDeadLocks(opts.system, dir)
       return {
         file,
         token,
@@ -185,6 +186,31 @@ function takeOver(file: string, judged: LockHolder | null): boolean {
   } finally {
     fs.rmSync(guard, { force: true })
   }
+}
+
+/** When this process last swept each folder: a command sweeps once; a server again after a minute. */
+const swept = new Map<string, number>()
+const SWEEP_EVERY_MS = 60_000
+
+/**
+ * The first write of a process that takes a lock in `dir` (a long-lived one's, again after a minute) removes every lock there whose holder is provably dead
+ * (the rule a takeover uses: this host and the pid gone or reused; another host's after ten minutes; an unreadable
+ * file after two seconds), each under the takeover guard and only if it still carries the token judged dead. A
+ * killed `record pull` can leave hundreds; doctor reports them as `stale-lock` until then. Returns what it removed.
+ */
+export function sweepDeadLocks(sys: Proc, dir: string): string[] {
+  const now = Date.now()
+  if (now - (swept.get(dir) ?? Number.NEGATIVE_INFINITY) < SWEEP_EVERY_MS) return []
+  swept.set(dir, now)
+  const removed: string[] = []
+  try {
+    for (const l of listLocks(sys, dir)) {
+      if (l.dead && takeOver(l.file, l.holder)) removed.push(l.file)
+    }
+  } catch {
+    // a folder that went away or cannot be read: nothing to sweep; doctor says why
+  }
+  return removed
 }
 
 /** Lock files in a folder with their holders (doctor's `stale-lock`). */
