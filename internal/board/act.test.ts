@@ -288,6 +288,83 @@ describe.skipIf(executable === null)('acting from the board in Chromium', () => 
     }
   })
 
+  test('the graph: a layered layout where no edge passes through a node; the critical path marked; one neighbourhood', async () => {
+    // A project whose links skip ranks (1 → 6 over 2…5, 1 → 9 over 7, 8) and fan in and out, so a straight or
+    // corner-cutting route would cross the tasks in between.
+    await f.ws.ok('project', 'add', 'Graph shape', '--slug', 'shape')
+    const deps: Record<number, number[]> = {
+      2: [1],
+      3: [2],
+      4: [3],
+      5: [4],
+      6: [5, 1],
+      7: [1],
+      8: [7, 2],
+      9: [8, 1],
+      10: [2, 9],
+      11: [3],
+      12: [11, 7],
+      13: [6, 12, 1],
+      14: [10],
+    }
+    for (let i = 1; i <= 14; i++) {
+      const on = (deps[i] ?? []).flatMap((d) => ['--depends-on', `shape/${d}`])
+      await f.ws.ok('task', 'add', `Shape step ${i}`, '--project', 'shape', '--estimate', `1,${1 + (i % 4)},6`, ...on)
+    }
+    await page.goto(`${b.base}/#/graph/shape`)
+    await page.waitForSelector('svg .node')
+    const cp = (await f.ws.dacli('critical-path', '--project', 'shape', '--json')).json
+    expect(await page.locator('svg .node').count()).toBe(cp.tasks.length)
+    expect(await page.locator('svg path.edge').count()).toBe(cp.links.length)
+    expect(await page.locator('svg .node.crit').count()).toBe(
+      cp.tasks.filter((t: { critical: boolean }) => t.critical).length,
+    )
+    expect(await page.locator('svg path.edge.crit').count()).toBeGreaterThan(0)
+    // Layered: more than one rank, and no rank holds every task.
+    const xs = await page.locator('svg .node rect').evaluateAll((els) => els.map((e) => e.getAttribute('x')))
+    expect(new Set(xs).size).toBeGreaterThan(3)
+    // Every edge sampled every 2 px: no point inside a box other than its own two ends.
+    const through = (await page.evaluate(`(() => {
+      const boxes = [...document.querySelectorAll('svg .node')].map((n) => {
+        const [x, y, w, h] = n.getAttribute('data-box').split(',').map(Number)
+        return { id: n.getAttribute('data-id'), x, y, w, h }
+      })
+      const bad = []
+      let samples = 0
+      for (const e of document.querySelectorAll('svg path.edge')) {
+        const len = e.getTotalLength()
+        for (let s = 0; s <= len; s += 2) {
+          const p = e.getPointAtLength(s)
+          samples++
+          for (const b of boxes) {
+            if (b.id === e.getAttribute('data-from') || b.id === e.getAttribute('data-to')) continue
+            if (p.x > b.x + 0.5 && p.x < b.x + b.w - 0.5 && p.y > b.y + 0.5 && p.y < b.y + b.h - 0.5)
+              bad.push(e.getAttribute('data-from') + '>' + e.getAttribute('data-to') + ' through ' + b.id)
+          }
+        }
+      }
+      return { bad: [...new Set(bad)], samples }
+    })()`)) as { bad: string[]; samples: number }
+    expect(through.samples).toBeGreaterThan(500)
+    expect(through.bad).toEqual([])
+    await page.screenshot({ path: path.join(shots, 'graph-layered.png'), fullPage: true })
+    // One task's neighbourhood: the tasks within one link of shape/8, no others.
+    await page.fill('form.around input[name=around]', 'shape/8')
+    await page.selectOption('form.around select[name=depth]', '1')
+    await page.click('form.around button[type=submit]')
+    await page.waitForSelector('svg .node.centre')
+    const id8 = cp.tasks.find((t: { ref: string }) => t.ref.startsWith('shape/008-')).id
+    const near = new Set([id8])
+    for (const l of cp.links as { from: string; to: string }[]) {
+      if (l.from === id8) near.add(l.to)
+      if (l.to === id8) near.add(l.from)
+    }
+    await page.waitForFunction(`document.querySelectorAll('svg .node').length === ${near.size}`)
+    const shown = await page.locator('svg .node').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')))
+    expect(new Set(shown)).toEqual(near)
+    expect(page.url()).toContain('around=shape%2F8')
+  })
+
   test('at 375 px nothing is wider than the screen, on every view; a screenshot for the README', async () => {
     const phone = await context.newPage()
     await phone.setViewportSize({ width: 375, height: 800 })

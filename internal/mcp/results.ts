@@ -2,8 +2,8 @@
 //   0        a normal result: structuredContent is the document, plus the same JSON as text;
 //   3        a normal result carrying {refused: {policy, reason, next}} — an answer, not a failure;
 //   1,2,4,5  isError with the error/v1 envelope.
-// Error results carry the envelope as text only: clients validate structuredContent against the
-// tool's outputSchema (which names the success document), even on an error.
+// Error results carry the envelope as text only (a client that validates structuredContent would hold an envelope
+// against the success document).
 
 import type { Refusal } from '../clikit/command.js'
 import type { Outcome } from '../clikit/invoke.js'

@@ -7,6 +7,7 @@ import type { ArgSpec, CommandEntry } from '../clikit/command.js'
 import { mayMutate } from '../clikit/command.js'
 import type { FlagSpec } from '../clikit/flags.js'
 import { isPageFlag, pages } from '../clikit/pageflags.js'
+import { TERSE } from './terse.js'
 import { TOOL_SCHEMA_VERSION, type ToolDef } from './tools.js'
 
 export type JSONSchema = Record<string, unknown>
@@ -31,12 +32,14 @@ export interface BuiltTool {
     name: string
     description: string
     inputSchema: JSONSchema & { type: 'object' }
-    outputSchema?: JSONSchema & { type: 'object' }
     annotations: Record<string, boolean>
   }
 }
 
 const propName = (declared: string): string => declared.replace(/-/g, '_')
+
+/** An integer bound at or past this guards against nonsense rather than describing the parameter. */
+const SANITY_MAX = 1_000
 
 /**
  * The parameters of a tool: the command's positionals, then every flag it declares — parity by construction: a
@@ -74,10 +77,12 @@ function scalarSchema(spec: FlagSpec): JSONSchema {
     case 'bool':
       return { type: 'boolean' }
     case 'int':
+      // A bound only there to refuse nonsense (a page of 100,000, 10⁹ tokens) is not published: it costs every
+      // agent's context and guides no call; a call past it is still refused, naming the bound (args.ts).
       return {
         type: 'integer',
         ...(spec.min === undefined ? {} : { minimum: spec.min }),
-        ...(spec.max === undefined ? {} : { maximum: spec.max }),
+        ...(spec.max === undefined || spec.max >= SANITY_MAX ? {} : { maximum: spec.max }),
       }
     case 'enum':
       return { type: 'string', enum: [...(spec.values ?? [])] }
@@ -97,11 +102,13 @@ function flagDescription(spec: FlagSpec, entry: CommandEntry): string {
 }
 
 /**
- * A flag's description, unless it says no more than the parameter's name (`only this project`). Every byte of
- * tools/list is paid in every agent's context (golden.test.ts holds the whole list under 4,500 tokens).
+ * A flag's description, unless it says no more than the parameter's name (`only this project`), or in fewer words
+ * (terse.ts). Every byte of tools/list is paid in every agent's context (golden.test.ts holds it under 4,000 tokens).
  */
 function described(p: Param, text: string): { description?: string } {
   if (text === `only this ${p.name.replace(/_/g, ' ')}`) return {}
+  const terse = TERSE[text]
+  if (terse !== undefined) return terse === null ? {} : { description: terse }
   // `limit` and `cursor` of a page say what they are; the result's next_cursor is what a cursor takes.
   if ('flag' in p.source && isPageFlag(p.source.flag, { [p.source.flag]: p.source.spec })) return {}
   return { description: text }
@@ -153,7 +160,6 @@ export function buildTool(def: ToolDef, table: readonly CommandEntry[]): BuiltTo
       name: def.name,
       description: def.description,
       inputSchema: inputSchemaOf(entry, params),
-      outputSchema: { type: 'object', properties: { schema: { const: entry.json } } },
       annotations: annotationsOf(entry),
     },
   }

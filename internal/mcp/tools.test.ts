@@ -8,6 +8,7 @@ import { isPageFlag, pages } from '../clikit/pageflags.js'
 import { dacliIn, table, tempDir } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
 import { buildTool } from './schema.js'
+import { TERSE } from './terse.js'
 import { CLI_TOOL, MINIMAL, PROTOCOL_VERSION, TIER1, toolRegistry } from './tools.js'
 
 /** mcp.md, "Two tiers": the promised names and what each wraps. */
@@ -78,6 +79,9 @@ describe('the Tier-1 table', () => {
 // schema.ts, so a wrong rename there fails below.
 const param = (flag: string): string => flag.split('-').join('_')
 
+/** terse.ts entries some parameter used (the last test wants every entry used). */
+const used = new Set<string>()
+
 describe('each definition derives from its command’s declaration', () => {
   test('a flag with hyphens is a parameter with underscores', () => {
     const props = (name: string) =>
@@ -114,22 +118,36 @@ describe('each definition derives from its command’s declaration', () => {
       )
       if (spec.type === 'enum') expect(scalar.enum).toEqual(spec.values)
       if (spec.min !== undefined) expect(scalar.minimum).toBe(spec.min)
-      if (spec.max !== undefined) expect(scalar.maximum).toBe(spec.max)
+      // A bound at or past 1,000 only refuses nonsense: not published (a call past it is still refused).
+      if (spec.max !== undefined) expect(scalar.maximum).toBe(spec.max >= 1_000 ? undefined : spec.max)
       // The declaration's words, with `--flag` mentions renamed to parameters.
       const words = spec.description.replace(/--([a-z][a-z-]*)/g, (m, x: string) => (x in entry.flags ? param(x) : m))
-      // A description that says no more than the name (`only this project`, a page's limit and cursor) is left out.
-      if (words === `only this ${f.replace(/-/g, ' ')}` || isPageFlag(f, entry.flags))
+      // What schema.ts shows before terse.ts: a duration's example, a string's value grammar.
+      const grammar = spec.type === 'string' && /[[|]/.test(spec.valueName ?? '') ? `: ${spec.valueName}` : ''
+      const shown = spec.type === 'duration' ? `${words} (e.g. "2h")` : `${words}${grammar}`
+      const terse = TERSE[shown]
+      if (terse !== undefined) used.add(shown)
+      // A description that says no more than the name (`only this project`, a page's limit and cursor) is left
+      // out; one with fewer words in terse.ts is shown in those.
+      if (words === `only this ${f.replace(/-/g, ' ')}` || isPageFlag(f, entry.flags) || terse === null)
         expect(p.description).toBeUndefined()
+      else if (terse !== undefined) expect(p.description).toBe(terse)
       else expect(p.description).toContain(words)
       if (spec.required) expect(required).toContain(param(f))
     }
-    expect(def.outputSchema).toEqual({ type: 'object', properties: { schema: { const: entry.json } } })
+    // No outputSchema: naming the document cost 540 of the 4,000 tokens tools/list may take, and every result
+    // names it anyway (`schema`, its first key); `dacli schema <id>` publishes it.
+    expect('outputSchema' in def).toBe(false)
     // Only what differs from MCP's defaults (readOnlyHint false, destructiveHint true, idempotentHint false).
     expect(def.annotations.readOnlyHint ?? false).toBe(!mayMutate(entry))
     if (mayMutate(entry)) {
       expect(def.annotations.destructiveHint ?? true).toBe(entry.destructive === true)
       expect(def.annotations.idempotentHint ?? false).toBe(entry.idempotent === true)
     }
+  })
+
+  test('every entry of terse.ts is some parameter’s declared words (none left behind by a changed declaration)', () => {
+    expect(Object.keys(TERSE).filter((k) => !used.has(k))).toEqual([])
   })
 
   test('bounded results: a tool whose command pages takes limit (with its default) and cursor, and only such a tool has a default page', () => {
@@ -141,7 +159,6 @@ describe('each definition derives from its command’s declaration', () => {
         expect(props.limit, t.name).toEqual({
           type: 'integer',
           minimum: 1,
-          maximum: 100_000,
           default: def?.defaults?.limit,
         })
         expect(props.cursor, t.name).toEqual({ type: 'string' })

@@ -29,10 +29,10 @@ export const TIER1: readonly ToolDef[] = [
   {
     name: 'whoami',
     path: 'whoami',
-    description: 'Who you act as: id, grant (read-only: writes become proposals), role.',
+    description: 'Your id, grant (ro: writes become proposals), role.',
   },
   { name: 'status', path: 'status', description: 'Task counts per project and status.' },
-  { name: 'overview', path: 'overview', description: 'Where to start: counts, work in progress, ready tasks.' },
+  { name: 'overview', path: 'overview', description: 'Counts, work in progress, ready tasks.' },
   {
     name: 'get_context',
     path: 'context',
@@ -60,7 +60,7 @@ export const TIER1: readonly ToolDef[] = [
   {
     name: 'next_tasks',
     path: 'next',
-    description: 'Ready tasks, best first; an empty answer says why.',
+    description: 'Ready tasks, best first; if none, why.',
     defaults: { limit: 10 },
   },
   {
@@ -72,12 +72,12 @@ export const TIER1: readonly ToolDef[] = [
   {
     name: 'add_task',
     path: 'task add',
-    description: 'Create a task with testable criteria (accept); finish_task verifies them.',
+    description: 'Create a task with testable criteria (accept).',
   },
   {
     name: 'claim_task',
     path: 'task claim',
-    description: 'Claim a task before working on it; a conflict names its holder.',
+    description: 'Claim before working; a conflict names the holder.',
   },
   { name: 'release_task', path: 'task release', description: 'Give your task back.' },
   { name: 'renew_claim', path: 'task renew', description: 'Extend your claim’s lease.' },
@@ -96,23 +96,23 @@ export const TIER1: readonly ToolDef[] = [
   {
     name: 'accept_task',
     path: 'accept',
-    description: 'The owner’s one-step close: verify, tick every criterion, close.',
+    description: 'Owner’s one-step close: verify, tick all, close.',
   },
   {
     name: 'add_dependency',
     path: 'task depend',
-    description: 'Add or remove dependencies; a cycle is refused.',
+    description: 'Add or remove dependencies.',
   },
   {
     name: 'add_note',
     path: 'note add',
     description: 'Record a decision with what you rejected and why, or a finding the moment you learn it.',
   },
-  { name: 'ask', path: 'ask', description: 'Stuck? Ask a person instead of guessing; the task waits until answered.' },
+  { name: 'ask', path: 'ask', description: 'Stuck? Ask a person, do not guess; the task waits.' },
   {
     name: 'answer',
     path: 'answer',
-    description: 'Answer an open question (as a finding or a decision).',
+    description: 'Answer an open question.',
   },
   {
     name: 'list_notes',
@@ -123,10 +123,10 @@ export const TIER1: readonly ToolDef[] = [
   {
     name: 'list_events',
     path: 'events list',
-    description: 'Events, newest first: proposals, findings, questions.',
+    description: 'Events, newest first.',
     defaults: { limit: 10 },
   },
-  { name: 'doctor', path: 'doctor', description: 'Workspace health: each problem with a code and a hint.' },
+  { name: 'doctor', path: 'doctor', description: 'Workspace health: problems with codes, hints.' },
   {
     name: 'diagnose_pr',
     path: 'pr diagnose',
@@ -152,12 +152,12 @@ export const TIER1: readonly ToolDef[] = [
     path: 'release train',
     description: 'Promote landed tasks: plan, PR.',
   },
-  { name: 'search', path: 'search', description: 'Find tasks, notes, risks, open questions by words; best first.' },
-  { name: 'queue_next', path: 'queue next', description: 'A queue’s first task that is ready; claim it next.' },
+  { name: 'search', path: 'search', description: 'Find tasks, notes, risks, questions by words.' },
+  { name: 'queue_next', path: 'queue next', description: 'A queue’s first ready task.' },
   {
     name: 'queue_advance',
     path: 'queue advance',
-    description: 'Close the queue head’s turn: done, or failed with a reason.',
+    description: 'End the queue head’s turn: done, or failed.',
   },
 ]
 

@@ -116,7 +116,20 @@ export function taskView(root: HTMLElement, shell: Shell, ref: string): View {
   // The note form stays put across live reloads (typing is never interrupted); only the list is redrawn.
   fill(
     root,
-    h('a', { class: 'back', href: `#/board/${encodeURIComponent(ref.split('/')[0] ?? '')}` }, '← board'),
+    h(
+      'p',
+      { class: 'back' },
+      h('a', { href: `#/board/${encodeURIComponent(ref.split('/')[0] ?? '')}` }, '← board'),
+      ' · ',
+      h(
+        'a',
+        {
+          class: 'neighbourhood',
+          href: `#/graph/${encodeURIComponent(ref.split('/')[0] ?? '')}?around=${encodeURIComponent(ref)}&depth=2`,
+        },
+        'its neighbourhood in the graph',
+      ),
+    ),
     result,
     body,
     section('Notes about it', notesList, ro ? null : noteForm),
