@@ -77,8 +77,8 @@ export async function mcpAfterEdits({ bin, cwd, env, calls = 200 }) {
     for (let i = 0; i < mix.length * 2; i++) await call(mix[i % mix.length][0], mix[i % mix.length][1](i))
     const samples = []
     for (let i = 0; i < calls; i++) {
-      // The edited task is another one of the project the call reads: its listing must be taken again.
-      editIn(bin, cwd, env, ref(i + 1), i)
+      // The edited task is another one of the project the call reads (the next number in it): that project changed.
+      editIn(bin, cwd, env, `${projects[i % projects.length]}/${String(((i + 1) % 97) + 1).padStart(3, '0')}`, i)
       const [name, args] = mix[i % mix.length]
       const t0 = performance.now()
       await call(name, args(i))

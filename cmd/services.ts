@@ -12,6 +12,7 @@ export const services: Services = {
   documents: async () => (await import('../internal/cli/documents.js')).registry,
   mcpTools: async () => (await import('../internal/mcp/tools.js')).surface(),
   mcpServe: async (req) => (await import('../internal/mcp/serve.js')).serve(req),
+  mcpServeHttp: async (req) => (await import('../internal/mcp/http.js')).serveHttp(req),
   git: async (cwd, env) => (await import('../internal/adapters/git/index.js')).openGit(cwd, env, nodeSystem),
   boardServe: async (req) => (await import('../internal/board/server.js')).serve(req),
   sharedStore,

@@ -168,8 +168,9 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   'claims list': { argv: ['claims', 'list'] },
   'worktree remove': { argv: ['worktree', 'remove', 'alpha/2'] },
   'worktree prune': { argv: ['worktree', 'prune', '--into', 'dacli/record'] },
-  // The one command that refuses --json (stdout is the protocol); its --help must not start the server.
-  'mcp serve': { argv: ['mcp', 'serve', '--profile', 'minimal'] },
+  // The one command that refuses --json (stdout is the protocol); its --help must not start the server. The
+  // scenario is its long-running HTTP form (internal/mcp/http.test.ts serves it), handed the interrupt hook below.
+  'mcp serve': { argv: ['mcp', 'serve', '--http', '127.0.0.1:0', '--profile', 'minimal'] },
   // Serves until interrupted: the runs below hand it the interrupt hook and stop it afterwards.
   board: { argv: ['board', '--read-only'] },
 }

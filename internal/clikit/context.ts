@@ -24,6 +24,8 @@ export interface Services {
   mcpTools?(): Promise<McpSurface>
   /** Serve MCP on the given streams until the client disconnects (loads the SDK; `mcp serve`). */
   mcpServe?(req: McpServeRequest): Promise<void>
+  /** Serve MCP over Streamable HTTP until closed (loads the SDK's HTTP transport; `mcp serve --http`). */
+  mcpServeHttp?(req: McpHttpRequest): Promise<McpHttpHandle>
   /** The git repository containing `cwd` (exit 1 when there is none); loads the git adapter. */
   git?(cwd: string, env: Env): Promise<Git>
   /** Start the board's web server over this workspace (`dacli board`; loads the server only then). */
@@ -125,6 +127,48 @@ export interface McpServeRequest extends McpServeOptions {
   readonly log: (line: string) => void
 }
 
+export interface McpHttpOptions {
+  readonly profile: 'full' | 'minimal'
+  /** Serve the workspace's tasks, projects and notes as resources, with subscriptions (each session its own). */
+  readonly resources?: McpResources
+  /** The interface to listen on (a loopback address unless the command was told --allow-remote). */
+  readonly host: string
+  /** 0 picks a free port. */
+  readonly port: number
+  /**
+   * The launch token: whether a token is it (the command keeps only its hash, as agent files do) and the identity
+   * it stands for (the one the server was started as). Any agent token of the workspace is accepted beside it.
+   */
+  readonly launch: { accepts(token: string): boolean; readonly identity: Identity }
+}
+
+/** Who a bearer token is, and the environment its calls run in (DACLI_AGENT set to it, or the server's own). */
+export interface McpCaller {
+  readonly identity: Identity
+  readonly env: Env
+}
+
+export interface McpHttpRequest extends Omit<McpHttpOptions, 'launch'> {
+  /** The runtime every call runs in, with the caller's env and identity put in per session (a fresh IO per call). */
+  readonly runtime: Omit<Runtime, 'io'>
+  /**
+   * Resolve a bearer token exactly as DACLI_AGENT is resolved on the CLI (the launch token as the launching
+   * identity); throws the RefusedError the CLI would (unknown, retired, untrusted).
+   */
+  authenticate(token: string): Promise<McpCaller>
+  /** A line for stderr. */
+  readonly log: (line: string) => void
+}
+
+export interface McpHttpHandle {
+  /** The endpoint (`http://127.0.0.1:PORT/mcp`). */
+  readonly url: string
+  readonly host: string
+  readonly port: number
+  /** Stop serving: end the sessions and their streams, close the listener (resolves once closed). */
+  close(): Promise<void>
+}
+
 export interface DocumentRegistry {
   /** Schema id (`task/v1`) → JSON Schema (draft 2020-12), as published under schemas/. */
   jsonSchemas(): Record<string, Record<string, unknown>>
@@ -150,6 +194,11 @@ export interface Context {
   git(): Promise<Git>
   /** Serve this workspace over MCP on the standard streams, as this invocation's identity (`mcp serve`). */
   mcpServe(opts: McpServeOptions): Promise<void>
+  /**
+   * Serve this workspace over MCP's Streamable HTTP transport; like the board it keeps serving after the command
+   * returns, until the bin is interrupted (refused where nothing can interrupt it).
+   */
+  mcpServeHttp(opts: McpHttpOptions): Promise<McpHttpHandle>
   /**
    * Start the board's web server; it keeps serving after the command returns, until the bin is interrupted
    * (Ctrl-C), when it closes cleanly. Refused where nothing can interrupt it (the MCP server, tests without a hook).

@@ -8,7 +8,7 @@ import type { Identity } from '../format/model.js'
 import type { Store } from '../store/store.js'
 import { deprecationWarning, flagRenames } from './alias.js'
 import { type Command, type CommandEntry, callMutates, type Input, type Refusal } from './command.js'
-import type { BoardHandle, Context, Env, Services, Stdio } from './context.js'
+import type { BoardHandle, Context, Env, McpHttpHandle, Services, Stdio } from './context.js'
 import { closestOf, correctedCommands } from './didyoumean.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
@@ -224,6 +224,47 @@ export async function invoke(
       } finally {
         shared?.release()
       }
+    },
+    mcpServeHttp: async (opts) => {
+      if (rt.onInterrupt === undefined || rt.services.mcpServeHttp === undefined) {
+        throw new FailureError(`${entry.path} --http serves until interrupted; run it from the dacli bin`)
+      }
+      const { io: _io, stdio: _stdio, onInterrupt, identity: _bound, ...runtime } = rt
+      const log = (line: string) => rt.io.stderr.write(`${line}\n`)
+      // Every session's calls share one memory of the workspace (Services.sharedStore), as the board's do.
+      const shared = rt.services.sharedStore?.()
+      const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
+      const { identityOf } = await import('../domain/identity/identity.js')
+      const { launch, ...served } = opts
+      // A bearer token is resolved as DACLI_AGENT is: the launch token stands for the launching identity (the
+      // server's own env), any other is an agent's token and the call runs with DACLI_AGENT set to it.
+      const authenticate = async (token: string) => {
+        if (launch.accepts(token)) return { identity: launch.identity, env: rt.env }
+        const env = { ...rt.env, DACLI_AGENT: token }
+        return { identity: await identityOf(await services.store(rt.cwd, env, rt.now)), env }
+      }
+      let handle: McpHttpHandle
+      try {
+        handle = await rt.services.mcpServeHttp({
+          ...served,
+          log,
+          authenticate,
+          runtime: { ...runtime, services },
+        })
+      } catch (e) {
+        shared?.release()
+        throw e
+      }
+      const close = handle.close.bind(handle)
+      const stopped: McpHttpHandle = {
+        ...handle,
+        close: async () => {
+          await close()
+          shared?.release()
+        },
+      }
+      onInterrupt(() => void stopped.close())
+      return stopped
     },
     boardServe: async (opts) => {
       if (rt.onInterrupt === undefined || rt.services.boardServe === undefined) {

@@ -1,6 +1,6 @@
 // createServer(deps): the SDK's low-level Server, so tools/list publishes the
 // JSON Schemas derived from the command table as they are (the high-level
-// McpServer would regenerate them from zod). stdio only; see stdio.ts.
+// McpServer would regenerate them from zod). Served on stdio (stdio.ts) and over HTTP (http.ts).
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -16,6 +16,8 @@ export interface ServerDeps {
   readonly profile: Profile
   /** Serve the workspace's objects as resources (features/mcp/resources.ts); absent, tools only. */
   readonly resources?: McpResources
+  /** The tools, when already built (the HTTP server builds them once for all its sessions). */
+  readonly toolset?: Toolset
 }
 
 /** Sent once at initialize: the loop and the one rule about refusals, for clients that show it to the model. */
@@ -28,7 +30,7 @@ export function createServer(deps: ServerDeps): {
   /** The resources' watch, when resources are served (close it with the server). */
   resources: ResourcesHandle | null
 } {
-  const toolset = buildToolset(deps.runtime.table, deps.profile)
+  const toolset = deps.toolset ?? buildToolset(deps.runtime.table, deps.profile)
   const server = new Server(
     { name: 'dacli', version: VERSION },
     {

@@ -18,7 +18,7 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol
 import { takeSerialized } from './results.js'
 
 /** One message may be this large (a 1 MB task title travels comfortably). */
-const MAX_LINE_BYTES = 16 * 1024 * 1024
+export const MAX_LINE_BYTES = 16 * 1024 * 1024
 
 const PARSE_ERROR = -32700
 const INVALID_REQUEST = -32600
@@ -57,7 +57,7 @@ function stringEnd(text: string, start: number): number {
 }
 
 /** A tools/call whose params the SDK would reject with an internal error and a raw schema dump. */
-function badToolCall(m: { method: string; params?: unknown }): string | null {
+export function badToolCall(m: { method: string; params?: unknown }): string | null {
   if (m.method !== 'tools/call') return null
   const p = m.params
   if (p === null || typeof p !== 'object' || Array.isArray(p)) return 'params must be an object'

@@ -2,8 +2,10 @@
 // file both sides changed (ours stays in place). They stay until a person resolves
 // them; `doctor`, `status` and `overview` report them and `record push` refuses.
 
+import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { cmd } from '../base/commands.js'
-import { walkTree } from './fsio.js'
+import { RACY_MS } from './filecache.js'
 
 const CONFLICT_COPY = /\.conflict-[0-9a-f]{7,}$/
 
@@ -14,19 +16,64 @@ export interface ConflictCopy {
   original: string
 }
 
+/** What a folder held when this process last read it: its conflict copies and its folders, by the folder's stamp. */
+interface Seen {
+  stamp: string
+  copies: string[]
+  folders: string[]
+}
+const seen = new Map<string, Seen>()
+
 /**
  * Every conflict copy under `.dacli/` (never under cache/, locks/ or worktrees/). `events/` holds append-only files
- * with unique names that never conflict; `skipEvents` spares walking it (status, overview).
+ * with unique names that never conflict; `skipEvents` spares walking it (status, overview). Never through a link.
+ * A folder's names change only with its modification and change times, so a folder whose stamp (those and its
+ * inode) is the one this process last read it at, and that has settled, is not read again: a long-lived server
+ * (`mcp serve`) takes one `lstat` per folder, not a listing of every file. A command reads every folder once.
  */
 export function conflictCopies(dir: string, opts: { skipEvents?: boolean } = {}): ConflictCopy[] {
   const skip = new Set(['cache', 'locks', 'worktrees', ...(opts.skipEvents ? ['events'] : [])])
   const out: ConflictCopy[] = []
-  walkTree(dir, (p, e, d) => {
-    if (e.isDirectory()) return d !== dir || !skip.has(e.name)
-    if (CONFLICT_COPY.test(e.name)) out.push({ copy: p, original: p.replace(CONFLICT_COPY, '') })
-    return false
-  })
+  const walk = (folder: string, top: boolean) => {
+    const got = folderOf(folder)
+    if (got === null) return
+    for (const c of got.copies) {
+      const p = path.join(folder, c)
+      out.push({ copy: p, original: p.replace(CONFLICT_COPY, '') })
+    }
+    for (const f of got.folders) if (!top || !skip.has(f)) walk(path.join(folder, f), false)
+  }
+  walk(dir, true)
   return out.sort((a, b) => (a.copy < b.copy ? -1 : a.copy > b.copy ? 1 : 0))
+}
+
+/** A folder's conflict copies and folders (no links), from memory while its stamp holds; null when unreadable. */
+function folderOf(folder: string): Seen | null {
+  let st: fs.Stats | undefined
+  try {
+    st = fs.lstatSync(folder, { throwIfNoEntry: false })
+  } catch {
+    return null
+  }
+  if (st === undefined || !st.isDirectory()) return null
+  const stamp = `${st.mtimeMs}:${st.ctimeMs}:${st.ino}`
+  const known = seen.get(folder)
+  if (known !== undefined && known.stamp === stamp) return known
+  let ents: fs.Dirent[]
+  try {
+    ents = fs.readdirSync(folder, { withFileTypes: true })
+  } catch {
+    return null
+  }
+  const got: Seen = { stamp, copies: [], folders: [] }
+  for (const e of ents) {
+    if (e.isDirectory()) got.folders.push(e.name)
+    else if (CONFLICT_COPY.test(e.name)) got.copies.push(e.name)
+  }
+  // A folder changed within the racy window is read again every time (a same-tick change would keep its stamp).
+  if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) seen.set(folder, got)
+  else seen.delete(folder)
+  return got
 }
 
 /** What to do about one copy, naming the file to keep (config.yml, a task's .md, …). */

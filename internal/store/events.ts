@@ -16,7 +16,7 @@ import { byText } from '../base/order.js'
 import { parseData } from '../format/flat.js'
 import { isId, safeSegment } from '../format/ids.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../format/model.js'
-import { stampOf } from './filecache.js'
+import { StampMemo, stampOf } from './filecache.js'
 import { atomicWrite, isTempName, linkOnPath, readText } from './fsio.js'
 import type { Store } from './store.js'
 
@@ -176,14 +176,18 @@ export async function createEvent(
   }
 }
 
+/** Events as parsed by this process, by file (a long-lived server reads an unchanged event without parsing). */
+const parsedEvents = new StampMemo<EventRecord>(100_000)
+
 /** Every event file, oldest first (ULID order), with the unreadable ones reported. */
 export async function listEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
-  const files: string[] = []
+  /** [absolute path, path relative to the workspace root] of each event file. */
+  const files: [string, string][] = []
   const events: EventRecord[] = []
   const broken: Broken[] = []
   const linked = (p: string) =>
     broken.push({ path: store.rel(p), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
-  const walk = (dir: string, depth: number) => {
+  const walk = (dir: string, rel: string, depth: number) => {
     let ents: fs.Dirent[]
     try {
       ents = fs.readdirSync(dir, { withFileTypes: true })
@@ -199,27 +203,41 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
       return
     }
     for (const ent of ents) {
-      const p = path.join(dir, ent.name)
+      // Paths by concatenation: this loop runs once per event on every listing.
+      const p = `${dir}${path.sep}${ent.name}`
       if (ent.isSymbolicLink()) {
         if (!isTempName(ent.name)) linked(p)
-      } else if (depth < 3 && ent.isDirectory() && /^\d+$/.test(ent.name)) walk(p, depth + 1)
+      } else if (depth < 3 && ent.isDirectory() && /^\d+$/.test(ent.name)) walk(p, `${rel}/${ent.name}`, depth + 1)
       else if (depth === 3 && ent.name.endsWith('.md') && !ent.name.startsWith('.') && !isTempName(ent.name))
-        files.push(p)
+        files.push([p, `${rel}/${ent.name}`])
     }
   }
   const top = eventsDir(store)
   const link = linkOnPath(top, store.dir)
   if (link !== null) linked(link)
-  else walk(top, 0)
-  files.sort((a, b) => byText(path.basename(a), path.basename(b)))
-  const cache = store.cache('index').section<EventRecord>('events', 'used')
+  else walk(top, store.rel(top), 0)
+  files.sort((a, b) => byText(path.basename(a[0]), path.basename(b[0])))
   if (files.length === 0) return { events, broken }
-  for (const f of files) {
-    const rel = store.rel(f)
-    const stamp = stampOf(f)
-    if (stamp === null) continue
+  const stamps = files.map(([f]) => stampOf(f))
+  // Every event as this process parsed it and unchanged since (a long-lived server): no cache section is read.
+  const kept: EventRecord[] = []
+  for (let i = 0; i < files.length; i++) {
+    const stamp = stamps[i]
+    if (stamp === null || stamp === undefined) continue
+    const e = parsedEvents.get((files[i] as [string, string])[0], stamp)
+    if (e === undefined) break
+    kept.push(e)
+  }
+  if (kept.length === stamps.filter((s) => s !== null).length) return { events: kept, broken }
+  // Otherwise through the index (each entry read there is kept in it: the section keeps what a listing touched).
+  const cache = store.cache('index').section<EventRecord>('events', 'used')
+  for (let i = 0; i < files.length; i++) {
+    const [f, rel] = files[i] as [string, string]
+    const stamp = stamps[i]
+    if (stamp === null || stamp === undefined) continue
     const hit = cache.get(rel, stamp)
     if (hit !== undefined) {
+      parsedEvents.set(f, stamp, hit)
       events.push(hit)
       continue
     }
@@ -227,6 +245,7 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
       const text = readText(f)
       const e = eventOf(await parseData(text), rel)
       cache.set(rel, stamp, e)
+      parsedEvents.set(f, stamp, e)
       events.push(e)
     } catch (err) {
       broken.push(brokenOf(rel, err))
@@ -278,6 +297,9 @@ function onceEach(all: EventRecord[], broken: Broken[]): { events: EventRecord[]
   }
   return { events, broken }
 }
+
+/** The index's section of parsed events (read only when an event is not in this process's memory). */
+const eventSection = (store: Store) => store.cache('index').section<EventRecord>('events', 'used')
 
 function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, rel: string): EventRecord {
   const d = p.data

@@ -58,6 +58,30 @@ const stored = (stamp: Stamp): Stored => [stamp.size, stamp.mtimeMs, stamp.ino, 
 /** Racily fresh: changed within RACY_MS of now (by its modification or its change time). */
 const racy = (stamp: Stamp) => Date.now() - Math.max(stamp.mtimeMs, stamp.ctimeMs) <= RACY_MS
 
+/**
+ * Values parsed from files, kept in this process's memory under the same rule as the cache files: served only while
+ * the file's stamp (size, modification time, inode, change time) is the one it was parsed at, never kept while the
+ * file is racily fresh. A long-lived process (`mcp serve`, `board`) reads an unchanged file's value from here
+ * without parsing a cache section; a command, which reads each file once, gains nothing and loses nothing. At
+ * most `max` values are kept (the oldest set goes first).
+ */
+export class StampMemo<T> {
+  private readonly kept = new Map<string, Entry<T>>()
+  constructor(private readonly max: number) {}
+
+  get(key: string, stamp: Stamp): T | undefined {
+    const hit = this.kept.get(key)
+    return hit !== undefined && matches(hit[0], stamp) ? hit[1] : undefined
+  }
+
+  set(key: string, stamp: Stamp, value: T): void {
+    if (racy(stamp)) return
+    this.kept.delete(key)
+    this.kept.set(key, [stored(stamp), value])
+    if (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value as string)
+  }
+}
+
 /** [validation stamp, value]. */
 type Entry<T> = [Stored, T]
 

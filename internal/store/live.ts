@@ -1,21 +1,29 @@
 // A workspace kept in memory by a long-lived process (`mcp serve`, `board`): one per `.dacli/` folder per process,
 // shared by every server the process runs over it (the board and an MCP server over HTTP in one process share one).
 //
-// What it keeps: each project's task listing, as the last call made it. A kept listing is served only while nothing
-// may have changed it, which two sources tell:
-//   - the change journal (journal.ts): every change any dacli process makes appends a line naming its project, and
-//     the journal is read up to its end at the start of every call, so a call made right after another process
-//     changed a task sees the change (no race with a file watcher's delivery);
-//   - a watch of the task folders (a ChangeSource): a hand edit, a `git checkout`, a file another tool wrote.
+// What it keeps: each project's task listing, as the last call made it, with its summaries by file. A kept listing
+// is served only while nothing may have changed it, which two sources tell:
+//   - the change journal (journal.ts): every change any dacli process makes appends a line naming its project and
+//     object, and the journal is read up to its end at the start of every call, so a call made right after another
+//     process changed a task sees the change (no race with a file watcher's delivery);
+//   - a watch of the task folders (a ChangeSource): a hand edit, a `git checkout`, a file another tool wrote. Each
+//     call first lets the events the kernel has already queued be delivered (one turn of the event loop), so an edit
+//     finished before the call was made is seen by it.
 // Without a working watch nothing is kept across calls (each call lists afresh, through the index, as a command
-// does). A project whose folders changed, or that the journal names, is listed again by the next call: its files
-// are walked and each is checked against the index by its stamp (size, modification time, change time, inode), so one
-// changed file costs one parse. Nothing here is written to disk.
+// does). What changed is taken in file by file: a task file the watch names is read again (one `lstat`, one parse);
+// a journal line about a task marks the files holding its id, and the project's status folders are listed again by
+// name (no `lstat` per file) to find files made, moved or removed. Anything else that changed under a project (its
+// folders, a file that is no task file, a link) drops the project's listing: the next call lists it again, each file
+// checked against the index by its stamp (size, modification time, change time, inode). Nothing here is written to
+// disk.
 
-import { lstatSync } from 'node:fs'
+import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { STATUSES, type Status, TASK_FILE, type TaskSummary } from '../format/model.js'
+import { readTaskSummary, summaryNow } from '../format/taskfile.js'
+import { isTempName, readText } from './fsio.js'
 import { journalFile, readChangesAt } from './journal.js'
-import type { Listing } from './taskindex.js'
+import { deduplicated, type Listing, type Paths, type TaskFileRef, tasksDir } from './taskindex.js'
 
 /**
  * What tells the memory that files changed: `onChange` gets the absolute path of what changed, or null when anything
@@ -29,11 +37,32 @@ export interface ChangeSource {
   covers(project: string): boolean
 }
 
+/** The journal kinds whose object is a task file. */
+const TASK_KINDS = new Set(['task.created', 'task.changed', 'task.moved', 'claim.taken', 'claim.released'])
+
+/** A project's kept listing, its summaries by file (`<status>/<name>`), and what changed since. */
+interface Kept {
+  listing: Listing
+  byKey: Map<string, TaskSummary>
+  /** Files to read again. */
+  dirty: Set<string>
+  /** Task ids whose files changed (a journal line): their files are read again. */
+  ids: Set<string>
+  /** List the status folders again by name (files made, moved or removed). */
+  rescan: boolean
+}
+
+/** A folder entry that may be a task file (as a listing takes it: temp files and dot files are not looked at). */
+const candidate = (name: string) => name.endsWith('.md') && !name.startsWith('.') && !isTempName(name)
+
 export class LiveWorkspace {
-  private readonly listings = new Map<string, Listing>()
+  private readonly kept = new Map<string, Kept>()
   /** Bumped by every change a project may have seen (per project, and for all at once). */
   private readonly generations = new Map<string, number>()
   private generation = 0
+  /** Bumped when a project's listing is dropped (per project, and for all at once). */
+  private readonly drops = new Map<string, number>()
+  private dropped = 0
   /** Where the journal was read up to: its identity and the offset after its last complete line. */
   private journal: { ino: number; offset: number } | null = null
   private users = 0
@@ -50,7 +79,17 @@ export class LiveWorkspace {
     this.unsubscribe = source?.subscribe((abs) => this.changed(abs)) ?? null
   }
 
-  /** Take in what other processes changed since the last call (the journal): call at the start of every call. */
+  /**
+   * Take in what changed since the last call: first the watch's events the kernel already queued (one turn of the
+   * event loop delivers them: an edit finished before this call was made is among them), then what other processes
+   * wrote to the journal. Call at the start of every call.
+   */
+  async settle(): Promise<void> {
+    if (this.source !== null) await new Promise<void>((r) => setImmediate(r))
+    this.sync()
+  }
+
+  /** Take in what other processes changed since the last call (the journal). */
   sync(): void {
     const mark = journalMark(this.dir)
     const last = this.journal
@@ -65,6 +104,7 @@ export class LiveWorkspace {
     this.journal = { ino: mark.ino, offset: next }
     for (const c of changes) {
       if (c.project === null) this.forget()
+      else if (TASK_KINDS.has(c.kind) && typeof c.id === 'string') this.taskChanged(c.project, c.id)
       else this.forget(c.project)
     }
     // Lines read that named nothing (a line that does not parse): anything may have changed.
@@ -73,7 +113,78 @@ export class LiveWorkspace {
 
   /** The listing kept for `project`, when nothing can have changed it since. */
   listing(project: string): Listing | undefined {
-    return this.listings.get(project)
+    const k = this.kept.get(project)
+    return k !== undefined && k.dirty.size === 0 && k.ids.size === 0 && !k.rescan ? k.listing : undefined
+  }
+
+  /**
+   * The listing kept for `project` brought up to date file by file (what changed since is read again), or
+   * undefined when it cannot be (nothing kept, or a change that needs the project listed whole).
+   */
+  async refreshed(project: string, p: Paths): Promise<Listing | undefined> {
+    const k = this.kept.get(project)
+    if (k === undefined) return undefined
+    if (k.dirty.size === 0 && k.ids.size === 0 && !k.rescan) return k.listing
+    const drops = this.dropsOf(project)
+    const dirty = new Set(k.dirty)
+    const ids = new Set(k.ids)
+    const rescan = k.rescan
+    k.dirty.clear()
+    k.ids.clear()
+    k.rescan = false
+    const byKey = new Map(k.byKey)
+    const base = tasksDir(p, project)
+    if (ids.size > 0) for (const [key, t] of byKey) if (ids.has(t.id)) dirty.add(key)
+    if (rescan) {
+      const names = statusNames(base)
+      if (names === null) return this.giveUp(project)
+      for (const key of byKey.keys()) if (!names.has(key)) dirty.add(key)
+      for (const key of names) if (!byKey.has(key)) dirty.add(key)
+    }
+    const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
+    for (const key of dirty) {
+      const [status, name] = key.split('/') as [Status, string]
+      const m = TASK_FILE.exec(name)
+      const abs = `${base}${path.sep}${status}${path.sep}${name}`
+      const st = fs.lstatSync(abs, { throwIfNoEntry: false })
+      if (st === undefined) {
+        byKey.delete(key)
+        continue
+      }
+      // What a listing would report rather than list (a link, no regular file, a name that is no task's): listed whole.
+      if (m === null || !st.isFile()) return this.giveUp(project)
+      const f: TaskFileRef = {
+        project,
+        status,
+        name,
+        seq: Number(m[1]),
+        slug: m[2] as string,
+        abs,
+        path: `${relBase}${status}/${name}`,
+      }
+      try {
+        const text = readText(abs, st.size)
+        byKey.set(key, summaryNow(text, f) ?? (await readTaskSummary(text, f)))
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') byKey.delete(key)
+        else return this.giveUp(project) // unreadable or unparseable: the listing reports it
+      }
+    }
+    const broken: Listing['broken'] = []
+    const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
+    const listing: Listing = { tasks, duplicates, broken }
+    // Kept unless the project was dropped meanwhile (what changed during the reads stays marked for the next call).
+    const now = this.kept.get(project)
+    if (now !== undefined && this.dropsOf(project) === drops) {
+      now.listing = listing
+      now.byKey = byKey
+    }
+    return listing
+  }
+
+  private giveUp(project: string): undefined {
+    this.forget(project)
+    return undefined
   }
 
   /** Where the project's changes stand: take it before listing, and hand it to `keep`. */
@@ -81,33 +192,69 @@ export class LiveWorkspace {
     return this.generation + (this.generations.get(project) ?? 0)
   }
 
+  private dropsOf(project: string): number {
+    return this.dropped + (this.drops.get(project) ?? 0)
+  }
+
   /**
    * Keep a listing made by this call, when no change reached the project since `mark` was taken and the change
-   * source vouches for every folder of it.
+   * source vouches for every folder of it. A listing that reports files it could not list (links, unreadable files)
+   * is not kept: only a listing of every file can be brought up to date file by file.
    */
   keep(project: string, listing: Listing, mark: number): void {
     if (mark !== this.mark(project)) return
-    if (this.source?.healthy === true && this.source.covers(project)) this.listings.set(project, listing)
+    if (listing.broken.length > 0 || listing.duplicates.length > 0) return
+    if (this.source?.healthy === true && this.source.covers(project)) {
+      const byKey = new Map<string, TaskSummary>()
+      for (const t of listing.tasks) byKey.set(`${t.status}/${path.basename(t.path)}`, t)
+      this.kept.set(project, { listing, byKey, dirty: new Set(), ids: new Set(), rescan: false })
+    }
   }
 
   /** Drop what is kept for `project` (or for every project). */
   forget(project?: string): void {
     if (project === undefined) {
       this.generation++
-      this.listings.clear()
+      this.dropped++
+      this.kept.clear()
     } else {
       this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
-      this.listings.delete(project)
+      this.drops.set(project, (this.drops.get(project) ?? 0) + 1)
+      this.kept.delete(project)
     }
   }
 
-  /** A file or folder changed: drop the project it lies in (anything outside a project drops nothing). */
+  /** A task of `project` changed (a journal line): its files are read again, its folders listed again by name. */
+  private taskChanged(project: string, id: string): void {
+    this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
+    const k = this.kept.get(project)
+    if (k === undefined) return
+    k.ids.add(id)
+    k.rescan = true
+  }
+
+  /** A file or folder changed: the task file is read again; anything else under a project drops the project. */
   private changed(abs: string | null): void {
-    if (abs === null) this.forget()
-    else if (abs.startsWith(this.projectsDir)) {
-      const project = abs.slice(this.projectsDir.length).split(path.sep)[0]
-      this.forget(project === '' ? undefined : project)
+    if (abs === null) {
+      this.forget()
+      return
     }
+    if (!abs.startsWith(this.projectsDir)) return
+    const parts = abs.slice(this.projectsDir.length).split(path.sep)
+    const project = parts[0]
+    if (project === undefined || project === '') {
+      this.forget()
+      return
+    }
+    const [, tasks, status, name] = parts
+    if (parts.length === 4 && tasks === 'tasks' && name !== undefined) {
+      // The tombstones' folder and what a listing never looks at (temp files, conflict copies) change no listing.
+      if (!(STATUSES as readonly string[]).includes(status as string) || !candidate(name)) return
+      this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
+      this.kept.get(project)?.dirty.add(`${status}/${name}`)
+      return
+    }
+    this.forget(project)
   }
 
   retain(): this {
@@ -120,9 +267,40 @@ export class LiveWorkspace {
     if (--this.users > 0) return
     this.unsubscribe?.()
     this.unsubscribe = null
-    this.listings.clear()
+    this.kept.clear()
     live.delete(this.dir)
   }
+}
+
+/**
+ * The task files of a project's status folders by name (`<status>/<name>`, candidates only), or null when a folder
+ * cannot be listed as a listing would (a link, an unreadable folder, a name that is no task file's).
+ */
+function statusNames(base: string): Set<string> | null {
+  const out = new Set<string>()
+  let present: fs.Dirent[]
+  try {
+    present = fs.readdirSync(base, { withFileTypes: true })
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? out : null
+  }
+  for (const status of STATUSES) {
+    const folder = present.find((e) => e.name === status)
+    if (folder === undefined) continue
+    if (!folder.isDirectory()) return null
+    let names: string[]
+    try {
+      names = fs.readdirSync(`${base}${path.sep}${status}`)
+    } catch {
+      return null
+    }
+    for (const n of names) {
+      if (!candidate(n)) continue
+      if (!TASK_FILE.test(n)) return null
+      out.add(`${status}/${n}`)
+    }
+  }
+  return out
 }
 
 /** The journal's inode and size now, or null when there is none. */
@@ -133,7 +311,7 @@ function journalMark(dir: string): { ino: number; offset: number } | null {
 
 function statOrNull(file: string) {
   try {
-    return lstatSync(file)
+    return fs.lstatSync(file)
   } catch {
     return null
   }

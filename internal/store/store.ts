@@ -95,7 +95,7 @@ export class Store {
       )
     }
     const memory = live?.(loc.dir) ?? null
-    memory?.sync()
+    await memory?.settle()
     return new Store(loc.root, loc.dir, loc.git, loc.shadowed, config, env, now, system, memory)
   }
 
@@ -259,7 +259,7 @@ export class Store {
       index.keepSections('criteria/', slugs)
     }
     for (const slug of slugs) {
-      let l = this.listings.get(slug) ?? this.live?.listing(slug)
+      let l = this.listings.get(slug) ?? (await this.live?.refreshed(slug, this.paths()))
       if (l === undefined) {
         const mark = this.live?.mark(slug)
         l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))

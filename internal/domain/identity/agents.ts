@@ -20,6 +20,9 @@ import { retirementContent, spawnContent } from './trust.js'
 
 export type { AgentFile }
 
+/** A fresh secret token (an agent's at spawn, or `mcp serve --http`'s launch token): shown once, stored hashed. */
+export const newToken = (): string => randomBytes(24).toString('hex')
+
 export async function listAgents(store: Store): Promise<AgentFile[]> {
   return listAgentFiles(store.dir, store.root)
 }
@@ -63,7 +66,7 @@ export async function spawnAgent(
       named !== null ? `a-${named}` : roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`,
       'agent id',
     )
-    const token = randomBytes(24).toString('hex')
+    const token = newToken()
     // The child's public key comes from its token; the parent signs what the child is (trust.ts).
     const child = {
       id,

@@ -12,7 +12,7 @@ import type { TaskRecord } from '../../format/model.js'
 import { teOf } from '../../format/model.js'
 import { qualifiedRef, resolveAmong } from '../../format/refs.js'
 import { type EventRecord, listEvents } from '../../store/events.js'
-import type { Store } from '../../store/store.js'
+import { fileRefOf, type Store } from '../../store/store.js'
 
 const said = (text: string, who: string | null, when: string | null) =>
   `${quote(text)}\n> — ${who ?? 'unknown'}${when ? `, ${when}` : ''}`
@@ -181,7 +181,8 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
   const activity = [...t.log.map((l) => ({ ...l, ref: qualifiedRef(t) }))]
   for (const s of siblings.filter((x) => x.id !== t.id && x.status !== 'open').slice(-20)) {
     try {
-      const full = await store.readTask(s.id, { prefer: t.project })
+      // The listing just made names the file: read it (its record through the cache) rather than resolve the id again.
+      const full = await store.readTaskFile(fileRefOf(store.root, s))
       activity.push(...full.log.slice(-3).map((l) => ({ ...l, ref: qualifiedRef(full) })))
     } catch {
       // An unreadable sibling is reported by lists and doctor; the brief goes on without it.

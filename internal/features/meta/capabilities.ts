@@ -27,6 +27,7 @@ const ADAPTERS: [string, string][] = [
   ['git.record-branch', 'record'],
   ['git.remote-exchange', 'record push'],
   ['github.rest', 'github doctor'],
+  ['mcp.http', 'mcp serve'],
   ['mcp.resources', 'mcp serve'],
   ['mcp.stdio', 'mcp serve'],
   ['verify.shell', 'task check'],

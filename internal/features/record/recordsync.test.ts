@@ -108,6 +108,59 @@ describe('record sync', () => {
     expect(runs.some((r) => r.json.attempts >= 1)).toBe(true)
   })
 
+  test('a non-task file changed differently on both sides: exit 5 with the copy, nothing pushed until it is resolved', async () => {
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    const b = cloneOf(remote)
+    const config = '.dacli/config.yml'
+    a.write(config, a.file(config).replace(/claim_lease: .*/, 'claim_lease: 3h'))
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    const remoteTip = git(remote, 'rev-parse', 'dacli/record').trim()
+    b.write(config, b.file(config).replace(/claim_lease: .*/, 'claim_lease: 5h'))
+    const r = (await b.dacli('record', 'sync', '--json')).expectExit(5)
+    expectValid(r.error.details, 'record-sync/v1')
+    expect(r.error.details).toMatchObject({ outcome: 'conflicts', pushed: 'not-pushed', decisions: [] })
+    const [copy] = r.error.details.conflicts as string[]
+    expect(copy).toMatch(/^\.dacli\/config\.yml\.conflict-[0-9a-f]{7}$/)
+    expect(fs.existsSync(path.join(b.root, copy as string))).toBe(true)
+    expect(b.file(config)).toContain('claim_lease: 5h')
+    expect(git(remote, 'rev-parse', 'dacli/record').trim()).toBe(remoteTip)
+    // Resolved by hand (the file keeps what is right, the copy goes): the next sync pushes, a follows.
+    fs.rmSync(path.join(b.root, copy as string))
+    ;(await b.dacli('record', 'sync')).expectExit(0)
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    expect(a.file(config)).toContain('claim_lease: 5h')
+    expect(tree(a.root)).toBe(tree(b.root))
+  })
+
+  test('another clone wins the push five times in a row: exit 5, nothing lost, the next sync converges', async () => {
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    const b = cloneOf(remote)
+    ;(await b.dacli('task', 'claim', 'api/1')).expectExit(0)
+    // Before each of b's pushes, "another clone" lands a record on the remote first (a pre-push hook).
+    const hook = path.join(b.root, '.git', 'hooks', 'pre-push')
+    fs.writeFileSync(
+      hook,
+      `#!/bin/sh\nb=${remote}\ntip=$(git --git-dir="$b" rev-parse refs/heads/dacli/record)\nnew=$(git --git-dir="$b" commit-tree -p "$tip" -m "another clone" "$tip^{tree}")\ngit --git-dir="$b" update-ref refs/heads/dacli/record "$new" "$tip"\n`,
+      { mode: 0o755 },
+    )
+    const r = (await b.dacli('record', 'sync', '--json')).expectExit(5)
+    expect(r.error.kind).toBe('conflict')
+    expect(r.error.details).toMatchObject({ remote: 'origin', attempts: 5 })
+    expect(r.error.next_actions).toEqual(['dacli record sync origin'])
+    fs.rmSync(hook)
+    ;(await b.dacli('record', 'sync')).expectExit(0)
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    expect((await a.dacli('task', 'show', 'api/1', '--json')).expectExit(0).json.status).toBe('active')
+  })
+
+  test('an unknown remote is exit 4; no git program is exit 1', async () => {
+    const r = (await a.dacli('record', 'sync', 'nowhere', '--json')).expectExit(4)
+    expect(r.error.details.remote).toBe('nowhere')
+    expect(
+      (await a.dacli('record', 'sync', '--json', { env: { PATH: tempDir() } })).expectExit(1).error.message,
+    ).toContain('needs the git program')
+  })
+
   test('usage: --jsonl without --watch, a tiny interval', async () => {
     expect((await a.dacli('record', 'sync', '--jsonl', '--json')).code).toBe(2)
     expect((await a.dacli('record', 'sync', '--watch', '10ms', '--json')).code).toBe(2)

@@ -154,7 +154,7 @@ describe('watch sees changes made outside dacli', () => {
     expect(kinds.filter((k) => k.includes('dacli'))).toEqual([])
   })
 
-  test('record pull: what it brings in is reported within 1 s, source external', async () => {
+  test('record pull and record sync: what they bring in is reported within 1 s, source external', async () => {
     const a = await ledger()
     const remote = originWithCode(a)
     ;(await a.dacli('record', 'push')).expectExit(0)
@@ -168,6 +168,15 @@ describe('watch sees changes made outside dacli', () => {
     )
     expect(pulled.e).toMatchObject({ ref: 'ledger/003-from-the-other-clone', source: 'external', actor: null })
     expect(pulled.ms).toBeLessThan(1000)
+    // record sync brings the other clone's claim the same way.
+    await a.ok('task', 'claim', 'ledger/1')
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    const synced = await w.after(
+      () => spawnBin(['record', 'sync'], { cwd: b.root }).then((r) => r.expectExit(0)),
+      (e) => e.kind === 'claim.taken',
+    )
+    expect(synced.e).toMatchObject({ ref: 'ledger/001-round-refunds', from: 'open', to: 'active', source: 'external' })
+    expect(synced.ms).toBeLessThan(1000)
     expect(remote).toBeTruthy()
   })
 })

@@ -1,0 +1,80 @@
+// The MCP server keeps one memory of the workspace across calls (store/live.ts) and takes in what changed file by
+// file. What it must never do is answer from that memory after a file changed: here a task file is edited by hand
+// between two tool calls — the same size, its modification time put back, so only its change time (and for a
+// rename, its inode) tells — and the very next call, made at once, must see the edit. So must it see another
+// process's `task edit`, a file removed by hand, and a file made by hand.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { expect, test } from 'vitest'
+import { BIN, baseEnv, workspace } from '../testkit/ws.js'
+
+test('a hand edit between two tool calls (same size, modification time put back) is seen by the second call', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['Alpha', 'Bravo', 'Charlie']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', 'serve', '--quiet'],
+    cwd: ws.root,
+    env: baseEnv() as Record<string, string>,
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'afteredit', version: '0' })
+  await client.connect(transport)
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
+      isError?: boolean
+      structuredContent?: any
+      content: { text: string }[]
+    }
+    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`)
+    return r.structuredContent
+  }
+  const titles = async () => (await call('list_tasks', { project: 'p' })).tasks.map((t: { title: string }) => t.title)
+  try {
+    // Whole-second times, so that putting them back is exact (utimes takes seconds as a double).
+    const bravo = path.join(ws.root, '.dacli/projects/p/tasks/open/002-bravo.md')
+    const whole = Math.floor(Date.now() / 1000) - 60
+    fs.utimesSync(bravo, whole, whole)
+    // Warm: the listing is kept (the files are older than the racy window, as between an agent's edits).
+    await new Promise((r) => setTimeout(r, 3_100))
+    expect(await titles()).toEqual(['Alpha', 'Bravo', 'Charlie'])
+    expect(await titles()).toEqual(['Alpha', 'Bravo', 'Charlie'])
+    expect((await call('show_task', { ref: 'p/2' })).title).toBe('Bravo')
+
+    for (let round = 0; round < 3; round++) {
+      // By hand, in place: same size, the modification time put back; only the change time moves.
+      const file = bravo
+      const before = fs.statSync(file)
+      const text = fs.readFileSync(file, 'utf8')
+      const next = ['Delta', 'Bravo', 'Hotel'][round] as string
+      const was = round === 0 ? 'Bravo' : (['Delta', 'Bravo'][round - 1] as string)
+      fs.writeFileSync(file, text.replace(`# ${was}`, `# ${next}`).replace(`title: ${was}`, `title: ${next}`))
+      fs.utimesSync(file, before.atime, before.mtime)
+      const after = fs.statSync(file)
+      expect([after.size, after.mtimeMs, after.ino]).toEqual([before.size, before.mtimeMs, before.ino])
+      expect(after.ctimeMs).not.toBe(before.ctimeMs)
+      // At once: no wait for the watch.
+      expect(await titles()).toEqual(['Alpha', next, 'Charlie'])
+      expect((await call('show_task', { ref: 'p/2' })).title).toBe(next)
+    }
+
+    // Another process's edit: seen by the very next call.
+    ws.spawn(['task', 'edit', 'p/1', '--title', 'Alpha edited']).expectExit(0)
+    expect((await titles())[0]).toBe('Alpha edited')
+    expect((await call('show_task', { ref: 'p/1' })).title).toBe('Alpha edited')
+
+    // Removed by hand, then made by hand (a copy under a new number): each seen at once.
+    const charlie = path.join(ws.root, '.dacli/projects/p/tasks/open/003-charlie.md')
+    const charlieText = fs.readFileSync(charlie, 'utf8')
+    fs.rmSync(charlie)
+    expect(await titles()).toEqual(['Alpha edited', 'Hotel'])
+    fs.writeFileSync(charlie, charlieText)
+    expect(await titles()).toEqual(['Alpha edited', 'Hotel', 'Charlie'])
+  } finally {
+    await client.close()
+  }
+}, 60_000)

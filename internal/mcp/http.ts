@@ -1,0 +1,317 @@
+// `dacli mcp serve --http`: the same server (server.ts) over the SDK's Streamable HTTP transport, one SDK Server a
+// session. Every request to /mcp is checked in this order, each answered with a JSON-RPC error body when it fails:
+//
+//   1. the Host header names a loopback host when the server listens on one (a page whose DNS name was rebound to
+//      127.0.0.1 still sends its own name) — else 403;
+//   2. an Origin header, when sent, is a loopback origin (or, listening elsewhere, this very host) — else 403;
+//   3. `Authorization: Bearer <token>` carries the launch token or an agent's token of this workspace, resolved as
+//      DACLI_AGENT is on the CLI — else 401 with WWW-Authenticate; the token's identity is the caller of every call
+//      of the session it opens, with that identity's grant;
+//   4. the Mcp-Session-Id names a live session opened with the same token (404 unknown, 403 another token's), or
+//      the request is an initialize, which opens one.
+//
+// Each session keeps the messages it sent in a bounded event store (events.ts), so a client whose SSE stream broke
+// reconnects with Last-Event-ID and is sent the rest, the response to its call included.
+
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import * as http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { RefusedError } from '../base/errors.js'
+import { isLoopback } from '../base/loopback.js'
+import type { McpCaller, McpHttpHandle, McpHttpRequest } from '../clikit/context.js'
+import { buildToolset } from './call.js'
+import { MemoryEventStore } from './events.js'
+import { createServer } from './server.js'
+import { badToolCall, MAX_LINE_BYTES } from './stdio.js'
+
+/** The one path the transport answers on. */
+export const ENDPOINT = '/mcp'
+/** Sessions kept at once; past it, idle ones are closed first and then a new one is refused (503). */
+const MAX_SESSIONS = 100
+/** A session with no request and no open stream for this long is closed. */
+const IDLE_MS = 30 * 60_000
+const SWEEP_MS = 60_000
+/** What a client is told to wait before it reconnects a broken stream (the SSE `retry` field). */
+const RETRY_MS = 1_000
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport
+  readonly server: Server
+  readonly caller: McpCaller
+  /** SHA-256 of the token that opened it: every later request must carry the same. */
+  readonly tokenHash: Buffer
+  lastSeen: number
+  /** Responses in flight (an open SSE stream counts until it closes). */
+  open: number
+}
+
+const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest()
+
+/** A JSON-RPC error as the HTTP answer (`id: null`: the request's id is not known, or not read, here). */
+function fail(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  extra: Record<string, string> = {},
+  data?: unknown,
+) {
+  if (res.headersSent) {
+    res.end()
+    return
+  }
+  const error = { code: status === 404 ? -32001 : -32000, message, ...(data === undefined ? {} : { data }) }
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...extra })
+  res.end(`${JSON.stringify({ jsonrpc: '2.0', id: null, error })}\n`)
+}
+
+/** The bearer token of the Authorization header, or null. */
+function bearer(req: http.IncomingMessage): string | null {
+  const h = req.headers.authorization
+  if (typeof h !== 'string') return null
+  const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(h)
+  return m ? (m[1] as string) : null
+}
+
+/** The host name of a Host header (`127.0.0.1:8080`, `[::1]:80`, `name`), lower-cased, or null. */
+function hostName(header: string | undefined): string | null {
+  if (typeof header !== 'string' || header === '') return null
+  try {
+    return new URL(`http://${header}`).hostname.toLowerCase()
+  } catch {
+    return null
+  }
+}
+
+/** 1 and 2 above: why the request is refused as coming from a foreign site, or null. */
+function foreign(req: http.IncomingMessage, loopbackOnly: boolean): string | null {
+  const host = hostName(req.headers.host)
+  if (host === null) return 'a request must carry a Host header'
+  if (loopbackOnly && !isLoopback(host)) {
+    return `the Host header names ${host}, not this loopback server (DNS rebinding protection)`
+  }
+  const origin = req.headers.origin
+  if (origin === undefined) return null
+  let o: URL
+  try {
+    o = new URL(origin)
+  } catch {
+    return `the Origin ${JSON.stringify(origin)} is not an origin this server accepts`
+  }
+  if (isLoopback(o.hostname)) return null
+  if (!loopbackOnly && o.host.toLowerCase() === String(req.headers.host).toLowerCase()) return null
+  return `the Origin ${origin} is not this machine's; requests from other sites are refused`
+}
+
+/** The body of a POST, parsed; null when it was answered already (too large, not JSON). */
+function readJson(req: http.IncomingMessage, res: http.ServerResponse): Promise<{ body: unknown } | null> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = []
+    let size = 0
+    let over = Number(req.headers['content-length'] ?? 0) > MAX_LINE_BYTES
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_LINE_BYTES) over = true
+      if (!over) parts.push(c)
+    })
+    req.on('error', () => resolve(null))
+    req.on('end', () => {
+      if (over) {
+        fail(res, 413, `a message may be at most ${MAX_LINE_BYTES} bytes`)
+        resolve(null)
+        return
+      }
+      try {
+        resolve({ body: JSON.parse(Buffer.concat(parts).toString('utf8')) })
+      } catch (e) {
+        if (!res.headersSent) {
+          res.writeHead(400, { 'Content-Type': 'application/json' })
+          res.end(
+            `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `parse error: ${(e as Error).message}` } })}\n`,
+          )
+        }
+        resolve(null)
+      }
+    })
+  })
+}
+
+export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
+  const loopbackOnly = isLoopback(req.host)
+  const toolset = buildToolset(req.runtime.table, req.profile)
+  const sessions = new Map<string, Session>()
+
+  const refuseToken = (res: http.ServerResponse, why: string, policy: string, next: readonly string[]) =>
+    fail(
+      res,
+      401,
+      why,
+      { 'WWW-Authenticate': 'Bearer realm="dacli", error="invalid_token"' },
+      { kind: 'refused', policy, next },
+    )
+
+  /** 3 above, for a token not yet known to a session: who it is, or null when the request was answered 401. */
+  async function caller(token: string | null, res: http.ServerResponse): Promise<McpCaller | null> {
+    if (token === null) {
+      fail(
+        res,
+        401,
+        'missing bearer token: send Authorization: Bearer <token>',
+        {
+          'WWW-Authenticate': 'Bearer realm="dacli"',
+        },
+        {
+          kind: 'refused',
+          policy: 'identity',
+          next: ['use the token `dacli mcp serve --http` printed at start, or an agent token from `dacli agent spawn`'],
+        },
+      )
+      return null
+    }
+    try {
+      return await req.authenticate(token)
+    } catch (e) {
+      if (!(e instanceof RefusedError)) throw e
+      refuseToken(res, e.message.replace('the token in DACLI_AGENT', 'the bearer token'), e.policy, e.next)
+      return null
+    }
+  }
+
+  function close(id: string, s: Session): void {
+    sessions.delete(id)
+    void s.server.close().catch(() => {})
+  }
+
+  function sweep(now: number): void {
+    for (const [id, s] of sessions) if (s.open === 0 && now - s.lastSeen > IDLE_MS) close(id, s)
+  }
+
+  async function open(c: McpCaller, tokenHash: Buffer): Promise<Session | null> {
+    if (sessions.size >= MAX_SESSIONS) sweep(Date.now())
+    if (sessions.size >= MAX_SESSIONS) return null
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new MemoryEventStore(),
+      retryInterval: RETRY_MS,
+      maxRequestBodySize: MAX_LINE_BYTES,
+      onsessioninitialized: (id) => {
+        sessions.set(id, session)
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id)
+      },
+    })
+    const { server, resources } = createServer({
+      runtime: { ...req.runtime, env: c.env, identity: c.identity },
+      profile: req.profile,
+      toolset,
+      ...(req.resources === undefined ? {} : { resources: req.resources }),
+    })
+    server.onclose = () => resources?.close()
+    server.onerror = (e) => req.log(`dacli mcp: ${e.message}`)
+    const session: Session = { transport, server, caller: c, tokenHash, lastSeen: Date.now(), open: 0 }
+    transport.onclose = () => {
+      const id = transport.sessionId
+      if (id !== undefined && sessions.get(id) === session) sessions.delete(id)
+    }
+    await server.connect(transport)
+    return session
+  }
+
+  async function handle(hreq: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = (hreq.url ?? '/').split('?')[0]
+    if (path !== ENDPOINT) return fail(res, 404, `not found: the MCP endpoint is ${ENDPOINT}`)
+    const why = foreign(hreq, loopbackOnly)
+    if (why !== null) return fail(res, 403, why)
+    const token = bearer(hreq)
+    const sid = hreq.headers['mcp-session-id']
+    let session: Session | undefined
+    if (typeof sid === 'string') {
+      session = sessions.get(sid)
+      if (session === undefined) {
+        // Checked before the session, so an unknown caller learns nothing of which sessions exist.
+        if ((await caller(token, res)) === null) return
+        return fail(res, 404, 'Session not found: start a new one with initialize')
+      }
+      const hash = token === null ? null : digest(token)
+      if (hash === null || !timingSafeEqual(hash, session.tokenHash)) {
+        if ((await caller(token, res)) === null) return
+        return fail(res, 403, 'this session was opened with another token; use that token or open a session of yours')
+      }
+    }
+    // A new session's caller: resolved before its body is read.
+    const who = session === undefined ? await caller(token, res) : null
+    if (session === undefined && who === null) return
+    let body: unknown
+    if (hreq.method === 'POST') {
+      const read = await readJson(hreq, res)
+      if (read === null) return
+      body = read.body
+      // Answered here, as on stdio, with a short invalid-params error (the SDK would send an internal error).
+      const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null
+      if (m !== null && typeof m === 'object' && !Array.isArray(m) && typeof m.method === 'string' && 'id' in m) {
+        const bad = badToolCall({ method: m.method, params: m.params })
+        if (bad !== null && (typeof m.id === 'string' || typeof m.id === 'number')) {
+          res.writeHead(200, { 'Content-Type': 'application/json' })
+          res.end(
+            `${JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: `invalid params for tools/call: ${bad}` } })}\n`,
+          )
+          return
+        }
+      }
+    }
+    if (session === undefined) {
+      if (hreq.method !== 'POST' || !isInitializeRequest(body)) {
+        return fail(res, 400, 'Bad Request: Mcp-Session-Id header is required (open a session with initialize)')
+      }
+      const opened = await open(who as McpCaller, digest(token as string))
+      if (opened === null) return fail(res, 503, `too many sessions (${MAX_SESSIONS}); close one (DELETE) and retry`)
+      session = opened
+    }
+    const s = session
+    s.open++
+    s.lastSeen = Date.now()
+    res.on('close', () => {
+      s.open--
+      s.lastSeen = Date.now()
+    })
+    await s.transport.handleRequest(hreq, res, body)
+  }
+
+  const server = http.createServer((hreq, res) => {
+    handle(hreq, res).catch((e: unknown) => {
+      req.log(`dacli mcp: ${(e as Error).message}`)
+      fail(res, 500, 'internal error (see the terminal running dacli mcp serve)')
+    })
+  })
+  server.headersTimeout = 10_000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(req.port, req.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  const sweeper = setInterval(() => sweep(Date.now()), SWEEP_MS)
+  sweeper.unref()
+  let closing: Promise<void> | null = null
+  return {
+    url: `http://${req.host.includes(':') ? `[${req.host}]` : req.host}:${port}${ENDPOINT}`,
+    host: req.host,
+    port,
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweeper)
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+        await Promise.allSettled([...sessions.values()].map((s) => s.server.close()))
+        sessions.clear()
+        server.closeAllConnections()
+        await stopped
+      })()
+      return closing
+    },
+  }
+}
