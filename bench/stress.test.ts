@@ -91,24 +91,37 @@ describe.skipIf(!on)('stress', () => {
   })
 
   test.each([
-    ['ignored', 'file', 'disjoint'],
-    ['ignored', 'file', 'contended'],
-    ['committed', 'file', 'contended'],
-    ['committed', 'http', 'contended'],
+    ['ignored', 'file', 'disjoint', 'local'],
+    ['ignored', 'file', 'contended', 'local'],
+    ['committed', 'file', 'contended', 'local'],
+    ['committed', 'http', 'contended', 'remote'],
   ] as const)(
-    'convergence: 3 clones × 50 rounds, .dacli/ %s, over %s, %s changes',
+    'convergence: 3 clones × 50 rounds, .dacli/ %s, over %s, %s changes, %s claims',
     {
       timeout: 3_600_000,
     },
-    async (workflow, transport, mode) => {
+    async (workflow, transport, mode, claims) => {
+      const arbiter = claims === 'remote'
       const {
         seed,
         figures: f,
         failures,
-      } = await convergenceRun({ seed: seedFromEnv(), rounds: 50, workflow, transport, mode })
-      figures.push([`convergence (${workflow}, ${transport}, ${mode})`, f])
+      } = await convergenceRun({
+        seed: seedFromEnv(),
+        rounds: 50,
+        workflow,
+        transport,
+        mode,
+        arbiter,
+      })
+      figures.push([`convergence (${workflow}, ${transport}, ${mode}, ${claims} claims)`, f])
       expect(failures, `seed ${seed}`).toEqual([])
-      expect(f).toMatchObject({ files_differing_between_clones: 0, tasks_lost: 0, tasks_duplicated: 0 })
+      expect(f).toMatchObject({
+        files_differing_between_clones: 0,
+        tasks_lost: 0,
+        tasks_duplicated: 0,
+        claims_won_while_another_clone_held: 0,
+      })
     },
   )
 

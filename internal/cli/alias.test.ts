@@ -81,6 +81,8 @@ describe('the real uses: context --brief-tokens and events tail (the Go dacli’
     )
     const help = await ws.ok('events', 'tail', '--help')
     expect(help.stdout).toContain('dacli events list')
+    expect(help.stdout).toContain('Old:    events tail → events list (until 0.2.0)')
+    expect((await ws.ok('context', '--help')).stdout).toContain('Old:    --brief-tokens → --budget (until 0.2.0)')
     expect((await ws.dacli('events', 'tail', '--nope')).expectExit(2).stderr).toContain('unknown flag: --nope')
   })
 

@@ -150,3 +150,42 @@ describe('invalid UTF-8 is never replaced on a rewrite (item 11)', () => {
     ])
   })
 })
+
+describe('a control character in any hand-written title is refused naming the file and field (issue 28, item 10)', () => {
+  const plantTitle = (root: string, rel: string) => {
+    const file = path.join(root, rel)
+    const text = fs.readFileSync(file, 'utf8')
+    const heading = /^# .*$/m.exec(text)?.[0] as string
+    expect(heading).toBeDefined()
+    fs.writeFileSync(file, text.replace(heading, `${heading.slice(0, 4)}\u0000${heading.slice(4)}`))
+  }
+
+  test('a note: lists skip it (invalid-field), show exits 1 naming the field, doctor names the file', async () => {
+    const root = fx.copy()
+    const rel = '.dacli/projects/alpha/notes/decisions/use-x.md'
+    plantTitle(root, rel)
+    const list = (await dacliIn(root, ['note', 'list', '--json'])).expectExit(0).json
+    expect(list.skipped).toContainEqual(
+      expect.objectContaining({ path: rel, code: 'invalid-field', reason: expect.stringContaining('field "title"') }),
+    )
+    const shown = (await dacliIn(root, ['note', 'show', 'alpha/use-x', '--json'])).expectExit(1)
+    expect(shown.error.message).toContain('field "title"')
+    const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+    expect(doctor.findings).toContainEqual(expect.objectContaining({ code: 'invalid-field', subject: rel }))
+  })
+
+  test('a project: its commands exit 1 naming the file and field; doctor names it', async () => {
+    const root = fx.copy()
+    const rel = '.dacli/projects/alpha/project.md'
+    plantTitle(root, rel)
+    const before = snapshotOf(root)
+    const shown = (await dacliIn(root, ['project', 'show', 'alpha', '--json'])).expectExit(1)
+    expect(shown.error.message).toContain('field "title"')
+    expect(shown.error.message).toContain('project.md')
+    const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+    expect(doctor.findings).toContainEqual(
+      expect.objectContaining({ code: 'invalid-field', subject: rel, message: expect.stringContaining('"title"') }),
+    )
+    expect(snapshotOf(root)).toEqual(before)
+  })
+})

@@ -94,6 +94,19 @@ describe('every remote operation has a deadline (remote_timeout)', () => {
     expect(lingering()).toEqual([])
   })
 
+  test('cleanup reads origin’s task branches under the same deadline: exit 1 naming origin; nothing changed', async () => {
+    const root = await recordedSlowCopy()
+    git(root, 'remote', 'add', 'origin', URL_OF())
+    const before = snapshotOf(root)
+    const refs = refsOf(root)
+    const r = await dacliIn(root, ['cleanup', '--json'])
+    expect(r.code, r.stdout + r.stderr).toBe(1)
+    expect(r.error.message).toMatch(/origin did not answer within 1 s \(remote_timeout\)/)
+    expect(snapshotOf(root)).toEqual(before)
+    expect(refsOf(root)).toBe(refs)
+    expect(lingering()).toEqual([])
+  })
+
   test('a GitHub API that never answers: each request ends at remote_timeout, exit 1 naming the host', async () => {
     const root = slowCopy('1s')
     const before = snapshotOf(root)

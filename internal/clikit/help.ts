@@ -119,6 +119,9 @@ export function commandHelp(c: CommandDecl, width = 100): string {
             ? 'any identity, read-only ones included (it writes in the caller’s own name)'
             : `needs a read-write grant${'dry-run' in c.flags ? ' (a --dry-run is a read)' : ''}`
   out.push(`Grant:  ${wrap(grant, width - 8, '        ')}`)
+  // Renamed (alias.ts): the old names still work, with a warning, until the release named.
+  const old = (c.aliases ?? []).map((a) => `${a.old} → ${a.now ?? c.path} (until ${a.until})`)
+  if (old.length > 0) out.push(`Old:    ${wrap(old.join('; '), width - 8, '        ')}`)
   if (c.examples && c.examples.length > 0) out.push('', 'Examples:', ...c.examples.map((e) => `  ${e}`))
   return `${out.join('\n')}\n`
 }

@@ -3,6 +3,8 @@
 // not know are kept as they are.
 
 import { detached } from '../base/strings.js'
+import { titleControl } from './ids.js'
+import { InvalidValueError } from './model.js'
 export interface Section {
   level: number
   title: string
@@ -107,6 +109,23 @@ export function setLead(body: string, text: string): string {
   const eol = body.includes('\r\n') ? '\r\n' : '\n'
   const lead = text.trim() === '' ? eol : `${eol}${text.trim().replace(/\r?\n/g, eol)}${eol}${first ? eol : ''}`
   return `${body.slice(0, from)}${lead}${body.slice(to)}`
+}
+
+/**
+ * The `# …` title of a hand-editable object file, refused (`invalid-field`, field "title") when it holds a control
+ * character (NUL, ESC, BEL …): such a title never reaches a document, a terminal or a rewrite.
+ */
+export function checkedTitleOf(body: string): string | null {
+  const title = titleOf(body)
+  const control = title === null ? null : titleControl(title)
+  if (control !== null) {
+    throw new InvalidValueError(
+      'invalid-field',
+      'title',
+      `field "title" (the # heading) contains ${control}; a title is one line of printable text`,
+    )
+  }
+  return title
 }
 
 /** A section's content without surrounding blank lines, or null when absent or empty. */

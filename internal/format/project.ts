@@ -2,7 +2,7 @@
 // and its body's sections read — values in, a project record out.
 
 import * as path from 'node:path'
-import { sectionText, titleOf } from './markdown.js'
+import { checkedTitleOf, sectionText } from './markdown.js'
 import { InvalidValueError, ParseError, PROJECT_STATUSES, type ProjectRecord, STAGES } from './model.js'
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
@@ -56,7 +56,7 @@ export function projectOf(
   return {
     id: str(data.id) ?? `p-${slug}`,
     slug,
-    title: titleOf(body) ?? slug,
+    title: checkedTitleOf(body) ?? slug,
     status: str(data.status) ?? 'active',
     stage: str(data.stage) ?? 'definition',
     path: relPath.split(path.sep).join('/'),

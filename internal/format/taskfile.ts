@@ -4,8 +4,8 @@
 
 import { UsageError } from '../base/errors.js'
 import { parseData, readObject, type Split } from './flat.js'
-import { isId, titleControl } from './ids.js'
-import { checkboxes, sections, sectionText, titleOf } from './markdown.js'
+import { isId } from './ids.js'
+import { checkboxes, checkedTitleOf, sections, sectionText } from './markdown.js'
 import {
   type AcceptanceItem,
   type Claim,
@@ -247,16 +247,7 @@ function fieldsOf(
   if (m === null) throw new ParseError(`file name ${loc.name} is not NNN-slug.md`)
   const boxes: AcceptanceItem[] = checkboxes(body).map(({ n, text, checked }) => ({ n, text, checked }))
   const priority = isPriority(d.priority) ? d.priority : null
-  const heading = titleOf(body)
-  const control = heading === null ? null : titleControl(heading)
-  if (control !== null) {
-    // A hand-written title with a NUL or an escape never reaches a document, a terminal or a rewrite.
-    throw new InvalidValueError(
-      'invalid-field',
-      'title',
-      `field "title" (the # heading) contains ${control}; a title is one line of printable text`,
-    )
-  }
+  const heading = checkedTitleOf(body)
   const version = Number(d.version)
   let done = 0
   for (const b of boxes) if (b.checked) done++

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type GeneratedTask, generate } from '../../bench/generate.mjs'
+import { PAGE } from '../features/mcp/resources.js'
 import { type Session, session } from '../testkit/mcp.js'
 import { table } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
@@ -120,6 +121,20 @@ describe('at 10,000 tasks', () => {
     expect(all.truncated).toBe(false)
     expect(all.tasks.length).toBe(all.total)
   }, 300_000)
+
+  test('resources/list: a page of 40 under 2,000 tokens at 10,000 tasks, every page reachable by its cursor', async () => {
+    const first = await mcp.client.listResources()
+    expect(first.resources).toHaveLength(PAGE)
+    expect(tokens(JSON.stringify(first))).toBeLessThan(2000)
+    const cursor = first.nextCursor as string
+    const later = await mcp.client.listResources({ cursor: `p${10_000 - PAGE}` })
+    expect(tokens(JSON.stringify(later))).toBeLessThan(2000)
+    expect(later.nextCursor).toEqual(expect.any(String))
+    expect((await mcp.client.listResources({ cursor })).resources[0]?.uri).not.toBe(first.resources[0]?.uri)
+    const note = later.resources.find((r) => r.uri.startsWith('dacli://note/'))
+    const read = await mcp.client.readResource({ uri: note?.uri ?? first.resources[1]?.uri ?? '' })
+    expect(read.contents).toHaveLength(1)
+  })
 
   test('tools/list stays within the full profile’s budget (golden.test.ts)', async () => {
     expect(tokens(JSON.stringify(await mcp.client.listTools()))).toBeLessThan(4000)

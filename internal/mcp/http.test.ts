@@ -28,7 +28,8 @@ const running: Served[] = []
 /** Start the built bin with `mcp serve --http 127.0.0.1:0 …` in `root`; resolves once its URL is printed. */
 async function serveHttp(root: string, args: string[] = [], as?: string): Promise<Served> {
   const env = { ...baseEnv(), ...(as === undefined ? {} : { DACLI_AGENT: as }) }
-  const child = spawn(process.execPath, [BIN, 'mcp', 'serve', '--http', '127.0.0.1:0', ...args], { cwd: root, env })
+  const listen = args.includes('--http') ? [] : ['--http', '127.0.0.1:0']
+  const child = spawn(process.execPath, [BIN, 'mcp', 'serve', ...listen, ...args], { cwd: root, env })
   let out = ''
   let err = ''
   child.stdout.on('data', (d) => {
@@ -39,14 +40,15 @@ async function serveHttp(root: string, args: string[] = [], as?: string): Promis
   })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const deadline = Date.now() + 15_000
-  while (!(out.includes('\n') && /shown once\): \w+\n/.test(err))) {
+  const quiet = args.includes('--quiet')
+  while (!(out.includes('\n') && (quiet || /shown once\): \w+\n/.test(err)))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start: ${err}`)
     await new Promise((r) => setTimeout(r, 25))
   }
   const s: Served = {
     root,
     url: out.trim(),
-    token: (/shown once\): (\w+)\n/.exec(err) as RegExpExecArray)[1] as string,
+    token: /shown once\): (\w+)\n/.exec(err)?.[1] ?? '',
     child,
     stderr: () => err,
     exited,
@@ -385,6 +387,48 @@ describe('mcp serve --http: who may ask', () => {
   test('another path → 404', async () => {
     const r = await fetch(shared.url.replace(/\/mcp$/, '/other'))
     expect(r.status).toBe(404)
+  })
+})
+
+describe('mcp serve --http: other forms', () => {
+  test('--quiet: only the URL; no launch token is shown, so agent tokens are the way in', async () => {
+    const s = await serveHttp(fx.copy(), ['--quiet'])
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+    expect(s.stderr()).toBe('')
+    const { client } = await connect(s.url, fx.rw.token)
+    expect((await call(client, 'whoami', {})).structuredContent.id).toBe(fx.rw.id)
+    await client.close()
+  })
+
+  test('--allow-remote listens on every interface, warns, still wants a token and refuses a foreign Origin', async () => {
+    const s = await serveHttp(fx.copy(), ['--http', '0.0.0.0:0', '--allow-remote'])
+    expect(s.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/)
+    expect(s.stderr()).toMatch(/listening on 0\.0\.0\.0: anyone who can reach it and holds a token/)
+    const url = s.url.replace('0.0.0.0', '127.0.0.1')
+    expect((await post(url, INIT, {})).status).toBe(401)
+    const ok = await post(url, INIT, { Authorization: `Bearer ${s.token}` })
+    expect(ok.status).toBe(200)
+    await ok.body?.cancel()
+    const foreign = await post(url, INIT, { Authorization: `Bearer ${s.token}`, Origin: 'http://evil.example.com' })
+    expect(foreign.status).toBe(403)
+  })
+
+  test('a body over 16 MiB is answered 413, and the server keeps serving', async () => {
+    const big = JSON.stringify({ ...INIT, params: { ...INIT.params, pad: 'x'.repeat(17 * 1024 * 1024) } })
+    const r = await fetch(shared.url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        Authorization: `Bearer ${shared.token}`,
+      },
+      body: big,
+    })
+    expect(r.status).toBe(413)
+    expect(((await r.json()) as any).error.message).toMatch(/at most 16777216 bytes/)
+    const { client } = await connect(shared.url, shared.token)
+    expect((await client.listTools()).tools).toHaveLength(FULL)
+    await client.close()
   })
 })
 

@@ -105,7 +105,7 @@ function foreign(req: http.IncomingMessage, loopbackOnly: boolean): string | nul
   return `the Origin ${origin} is not this machine's; requests from other sites are refused`
 }
 
-/** The body of a POST, parsed; null when it was answered already (too large, not JSON). */
+/** The body of a POST, parsed; null when it was answered already (too large, not JSON) or cut. */
 function readJson(req: http.IncomingMessage, res: http.ServerResponse): Promise<{ body: unknown } | null> {
   return new Promise((resolve) => {
     const parts: Buffer[] = []
@@ -115,6 +115,11 @@ function readJson(req: http.IncomingMessage, res: http.ServerResponse): Promise<
       size += c.length
       if (size > MAX_LINE_BYTES) over = true
       if (!over) parts.push(c)
+      // An oversize body is drained so its sender reads the 413; one that goes on and on is cut.
+      if (size > 4 * MAX_LINE_BYTES) {
+        req.destroy()
+        resolve(null)
+      }
     })
     req.on('error', () => resolve(null))
     req.on('end', () => {

@@ -57,6 +57,15 @@ function protocolErrorOf(err: unknown): ProtocolError {
 
 export function attachResources(server: Server, rt: CallRuntime, provider: McpResources): ResourcesHandle {
   const open = () => rt.services.store(rt.cwd, rt.env, rt.now)
+  /** One store for one piece of work, whose reads then teach the caches (as invoke() does after a command). */
+  async function using<T>(f: (store: Awaited<ReturnType<typeof open>>) => Promise<T>): Promise<T> {
+    const store = await open()
+    try {
+      return await f(store)
+    } finally {
+      store.flush()
+    }
+  }
   /** Subscribed uris and the digest of what the client was last told (null: it did not exist). */
   const subscribed = new Map<string, string | null>()
   let listed: string | null = null
@@ -75,14 +84,14 @@ export function attachResources(server: Server, rt: CallRuntime, provider: McpRe
 
   async function current(uri: string): Promise<string | null> {
     try {
-      return digest((await provider.read(await open(), uri)).text)
+      return digest((await using((store) => provider.read(store, uri))).text)
     } catch {
       return null
     }
   }
 
   async function listDigest(): Promise<string> {
-    return digest((await provider.uris(await open())).join('\n'))
+    return digest((await using((store) => provider.uris(store))).join('\n'))
   }
 
   /** Compare every subscribed object, and the list, with what was last sent; notify what changed. */
@@ -135,7 +144,7 @@ export function attachResources(server: Server, rt: CallRuntime, provider: McpRe
 
   server.setRequestHandler(ListResourcesRequestSchema, (req) =>
     handle(async () => {
-      const page = await provider.list(await open(), req.params?.cursor ?? null)
+      const page = await using((store) => provider.list(store, req.params?.cursor ?? null))
       return {
         resources: page.resources.map((r) => ({ ...r })),
         ...(page.next === null ? {} : { nextCursor: page.next }),
@@ -146,13 +155,13 @@ export function attachResources(server: Server, rt: CallRuntime, provider: McpRe
     handle(async () => ({ resourceTemplates: provider.templates.map((t) => ({ ...t })) })),
   )
   server.setRequestHandler(ReadResourceRequestSchema, (req) =>
-    handle(async () => ({ contents: [await provider.read(await open(), req.params.uri)] })),
+    handle(async () => ({ contents: [await using((store) => provider.read(store, req.params.uri))] })),
   )
   server.setRequestHandler(SubscribeRequestSchema, (req) =>
     handle(async () => {
       const { uri } = req.params
       // Only what can be read can be subscribed to: a typo answers now, not with silence forever.
-      const read = await provider.read(await open(), uri)
+      const read = await using((store) => provider.read(store, uri))
       subscribed.set(uri, digest(read.text))
       return {}
     }),

@@ -3,7 +3,7 @@
 // to set Host), and the CSRF token from the page.
 
 import * as http from 'node:http'
-import type { Fixture } from './ws.js'
+import { dacliIn, type Fixture, type Run, type RunOpts } from './ws.js'
 
 export interface Reply {
   status: number
@@ -38,9 +38,33 @@ export interface Started {
   doc: { url: string; port: number; host: string; read_only: boolean; identity: string }
 }
 
-export async function startBoard(f: Fixture, extra: string[] = [], as?: string): Promise<Started> {
+export function startBoard(f: Fixture, extra: string[] = [], as?: string): Promise<Started> {
+  return startWith((...a) => f.ws.dacli(...a), extra, as)
+}
+
+/** The same, on a workspace made some other way (a generated 10,000-task one). */
+export function startBoardIn(root: string, extra: string[] = []): Promise<Started> {
+  return startWith(
+    (...a) => {
+      const last = a[a.length - 1]
+      return dacliIn(
+        root,
+        a.filter((x): x is string => typeof x === 'string'),
+        typeof last === 'object' ? last : {},
+      )
+    },
+    extra,
+    undefined,
+  )
+}
+
+async function startWith(
+  dacli: (...args: (string | RunOpts)[]) => Promise<Run>,
+  extra: string[],
+  as: string | undefined,
+): Promise<Started> {
   let stop: (() => void) | null = null
-  const r = await f.ws.dacli('board', '--json', ...extra, {
+  const r = await dacli('board', '--json', ...extra, {
     onInterrupt: (s) => {
       stop = s
     },

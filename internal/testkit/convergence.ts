@@ -67,6 +67,8 @@ export async function clonesOf(o: {
   tasks: number
   workflow: Workflow
   transport: Transport
+  /** `claims: {remote: origin}` in config.yml: every claim goes through the remote's claim refs. */
+  arbiter?: boolean | undefined
 }): Promise<Clones> {
   const root = tempDir('dacli-team-')
   git(root, 'init', '-q', '--bare', '-b', 'main', 'team.git')
@@ -85,6 +87,10 @@ export async function clonesOf(o: {
     git(a.root, 'add', '.gitignore')
   }
   originWithCode(a, url)
+  if (o.arbiter === true) {
+    const config = path.join(a.root, '.dacli', 'config.yml')
+    fs.appendFileSync(config, 'claims:\n  remote: origin\n')
+  }
   await a.ok('project', 'add', 'API', '--slug', PROJECT)
   const ids = new Set<string>()
   for (let i = 1; i <= o.tasks; i++) {
@@ -180,6 +186,8 @@ export interface ConvergenceOptions {
    */
   mode: 'disjoint' | 'contended'
   tasks?: number
+  /** `claims: {remote: origin}`: a claim another clone holds is refused (5), never won twice. */
+  arbiter?: boolean
 }
 
 /**
@@ -191,7 +199,13 @@ export interface ConvergenceOptions {
 export async function convergenceRun(o: ConvergenceOptions): Promise<Outcome> {
   const rnd = prng(o.seed)
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T
-  const t = await clonesOf({ n: 3, tasks: o.tasks ?? 6, workflow: o.workflow, transport: o.transport })
+  const t = await clonesOf({
+    n: 3,
+    tasks: o.tasks ?? 6,
+    workflow: o.workflow,
+    transport: o.transport,
+    arbiter: o.arbiter,
+  })
   const failures: string[] = []
   const fail = (m: string) => failures.push(`seed ${o.seed}: ${m}`)
   /** Which clone may change which task (disjoint mode): the one that made it; the starting tasks round-robin. */
@@ -205,6 +219,10 @@ export async function convergenceRun(o: ConvergenceOptions): Promise<Outcome> {
     touched.set(id, s)
   }
   const counts = { ops: 0, refused: 0, syncs: 0, raced_syncs: 0, decisions_seen: 0, answered: 0 }
+  /** With the arbiter: which clone won the live claim of each task, and claims won while another clone held one. */
+  const holder = new Map<string, number>()
+  let claimsWon = 0
+  let wonWhileHeld = 0
   const t0 = Date.now()
 
   const checkSync = (c: number, r: Run, where: string) => {
@@ -268,6 +286,17 @@ export async function convergenceRun(o: ConvergenceOptions): Promise<Outcome> {
         }
         const r = await clone.dacli(...argv)
         counts.ops++
+        if (r.code === 0 && id !== null && (op === 'claim' || op === 'release' || argv[0] === 'accept')) {
+          if (op === 'claim') {
+            claimsWon++
+            const h = holder.get(id)
+            if (o.arbiter === true && h !== undefined && h !== c) {
+              wonWhileHeld++
+              fail(`${where}: clone ${c} won the claim of ${id} that clone ${h} holds`)
+            }
+            holder.set(id, c)
+          } else holder.delete(id)
+        }
         if (r.code === 0) {
           if (op === 'add') {
             const made = r.json.id as string
@@ -342,7 +371,10 @@ export async function convergenceRun(o: ConvergenceOptions): Promise<Outcome> {
       workflow: o.workflow,
       transport: o.transport,
       mode: o.mode,
+      arbiter: o.arbiter === true,
       clones: 3,
+      claims_won: claimsWon,
+      claims_won_while_another_clone_held: wonWhileHeld,
       rounds: o.rounds,
       commands: counts.ops,
       refused_or_not_applicable: counts.refused,

@@ -8,6 +8,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { afterMutation, services } from '../../cmd/services.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { identityOf } from '../domain/identity/identity.js'
+import { resources as mcpResources } from '../features/mcp/resources.js'
 import { createServer } from '../mcp/server.js'
 import type { Profile } from '../mcp/tools.js'
 import { baseEnv, table as eagerTable } from './ws.js'
@@ -34,9 +35,11 @@ export async function session(root: string, opts: SessionOpts = {}): Promise<Ses
   if (opts.as !== undefined) env.DACLI_AGENT = opts.as
   const now = () => new Date()
   const identity = await identityOf(await services.store(root, env, now))
-  const { server } = createServer({
+  const { server, resources } = createServer({
     runtime: { env, cwd: root, now, services, table: opts.table ?? eagerTable, identity, afterMutation },
     profile: opts.profile ?? 'full',
+    // The resources `mcp serve` serves (features/mcp/resources.ts).
+    resources: mcpResources,
   })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
@@ -46,7 +49,10 @@ export async function session(root: string, opts: SessionOpts = {}): Promise<Ses
     client,
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
     tools: async () => (await client.listTools()).tools,
-    close: () => client.close(),
+    close: async () => {
+      resources?.close()
+      await client.close()
+    },
   }
 }
 

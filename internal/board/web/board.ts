@@ -16,7 +16,7 @@ import { filterBar, matches, readFilter } from './filters.js'
 import type { Shell, View } from './main.js'
 import type { Task, TaskItem, TaskList, ThreadList } from './types.js'
 
-/** Cards drawn per column before "show all" (a 1,000-task column stays quick). */
+/** Cards drawn per column, and added by each "show more" (a 1,000-task column stays quick). */
 const FIRST = 150
 
 type Question = ThreadList['threads'][number]
@@ -92,7 +92,8 @@ function card(t: TaskItem, why: string | null): HTMLElement {
 
 export function boardView(root: HTMLElement, shell: Shell, project: string | null): View {
   const filter = readFilter()
-  const expanded = new Set<string>()
+  /** Cards shown per column beyond the first FIRST (grows by FIRST with each "show more"). */
+  const expanded = new Map<string, number>()
   const ro = shell.session.read_only
   let tasks: TaskItem[] = []
   let questions = new Map<string, Question>()
@@ -274,7 +275,7 @@ export function boardView(root: HTMLElement, shell: Shell, project: string | nul
       columns,
       STATUSES.map((st) => {
         const all = visible.filter((t) => t.status === st)
-        const limit = expanded.has(st) ? all.length : FIRST
+        const limit = FIRST + (expanded.get(st) ?? 0)
         return h(
           'section',
           {
@@ -295,11 +296,12 @@ export function boardView(root: HTMLElement, shell: Shell, project: string | nul
                 {
                   class: 'more',
                   onclick: () => {
-                    expanded.add(st)
+                    expanded.set(st, (expanded.get(st) ?? 0) + FIRST)
+                    focusRef = all[limit]?.ref ?? null
                     draw()
                   },
                 },
-                `Show all ${all.length}`,
+                `Show ${Math.min(FIRST, all.length - limit)} more (${all.length - limit} not shown; the table view scrolls through all)`,
               )
             : null,
         )

@@ -11,7 +11,7 @@ import { byText } from '../../base/order.js'
 import type { Proc } from '../../base/system.js'
 import { parseData } from '../../format/flat.js'
 import { isId, projectFilter, slugify } from '../../format/ids.js'
-import { sections, sectionText, titleOf } from '../../format/markdown.js'
+import { checkedTitleOf, sections, sectionText } from '../../format/markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
 import { type Section, stampFrom } from '../../store/filecache.js'
 import {
@@ -187,7 +187,7 @@ async function noteOf(file: string, text: string, project: string, rel: string):
     project,
     kind,
     slug: path.basename(file, '.md'),
-    title: titleOf(body) ?? path.basename(file, '.md'),
+    title: checkedTitleOf(body) ?? path.basename(file, '.md'),
     about: str(data.about),
     severity: str(data.severity),
     body: free === '' ? null : free,
@@ -285,13 +285,23 @@ export async function readNote(store: Store, ref: string): Promise<NoteRecord> {
   const slash = ref.indexOf('/')
   const project = projectFilter(slash === -1 ? undefined : ref.slice(0, slash))
   const form = slash === -1 ? ref : ref.slice(slash + 1)
-  const { notes } = await listNotes(store, project)
+  const { notes, broken } = await listNotes(store, project)
   const up = form.toUpperCase()
   let hits = notes.filter((n) => n.id === form || n.id.slice(2) === up)
   if (hits.length === 0) hits = notes.filter((n) => n.slug === form)
   if (hits.length === 0 && up.length >= 6) hits = notes.filter((n) => n.id.slice(2).startsWith(up.replace(/^N-/, '')))
   if (hits.length === 1) return hits[0] as NoteRecord
-  if (hits.length === 0) throw new NotFoundError(`no note matches "${ref}"`, { next: [cmd('note list')] })
+  if (hits.length === 0) {
+    // A note that is there but cannot be read is not a missing one: exit 1 naming the file and why.
+    const unreadable = broken.find((b) => path.basename(b.path, '.md') === form)
+    if (unreadable !== undefined) {
+      throw new FailureError(`unreadable note file ${unreadable.path}: ${unreadable.reason}`, {
+        details: { path: unreadable.path, code: unreadable.code },
+        next: [cmd('doctor')],
+      })
+    }
+    throw new NotFoundError(`no note matches "${ref}"`, { next: [cmd('note list')] })
+  }
   const candidates = hits.map((n) => `${n.project}/${n.slug}`).sort()
   throw new UsageError(`note reference "${ref}" is ambiguous: ${candidates.join(', ')}`, {
     details: { candidates },
@@ -383,7 +393,7 @@ async function riskOf(file: string, text: string, project: string, rel: string):
     id: data.id,
     project,
     slug: path.basename(file, '.md'),
-    title: titleOf(split.body) ?? path.basename(file, '.md'),
+    title: checkedTitleOf(split.body) ?? path.basename(file, '.md'),
     impact,
     likelihood,
     rank: riskRank(impact, likelihood),

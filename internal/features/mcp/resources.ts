@@ -13,7 +13,7 @@ import { listNotes, readNote } from '../../domain/notes/notes.js'
 import { foldersUnder } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 
-export const PAGE = 50
+export const PAGE = 40
 const MARKDOWN = 'text/markdown'
 /** What the watch leaves out: dacli's own churn (caches, locks), as the board's does. */
 const UNWATCHED = new Set(['cache', 'locks', 'worktrees', 'archive', 'cleanup'])

@@ -7,18 +7,25 @@ import { convergenceRun, seedFromEnv, syncKills } from '../../testkit/convergenc
 
 describe('randomized convergence: 3 clones, random claims, ticks, edits, adds and status moves, random syncs', () => {
   test.each([
-    ['ignored', 'file', 'disjoint'],
-    ['committed', 'file', 'contended'],
-    ['committed', 'http', 'disjoint'],
+    ['ignored', 'file', 'disjoint', 'local'],
+    ['committed', 'file', 'contended', 'local'],
+    ['committed', 'http', 'contended', 'remote'],
   ] as const)(
-    '.dacli/ %s, over %s, %s changes: one tree in every clone, every task once, decisions only where both sides changed',
+    '.dacli/ %s, over %s, %s changes, %s claims: one tree in every clone, every task once, decisions only where both sides changed',
     { timeout: 240_000 },
-    async (workflow, transport, mode) => {
+    async (workflow, transport, mode, claims) => {
       const {
         seed,
         figures: f,
         failures,
-      } = await convergenceRun({ seed: seedFromEnv(), rounds: 5, workflow, transport, mode })
+      } = await convergenceRun({
+        seed: seedFromEnv(),
+        rounds: 5,
+        workflow,
+        transport,
+        mode,
+        arbiter: claims === 'remote',
+      })
       expect(failures, `seed ${seed}`).toEqual([])
       expect(f).toMatchObject({
         files_differing_between_clones: 0,
@@ -28,6 +35,7 @@ describe('randomized convergence: 3 clones, random claims, ticks, edits, adds an
         conflict_copies_in_status_folders: 0,
       })
       if (mode === 'disjoint') expect(f.open_decisions_at_the_end, `seed ${seed}`).toBe(0)
+      expect(f.claims_won_while_another_clone_held).toBe(0)
     },
   )
 })
