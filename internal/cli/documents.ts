@@ -28,6 +28,7 @@ import { documents as record } from '../features/record/json.js'
 import { documents as release } from '../features/release/json.js'
 import { documents as risk } from '../features/risk/json.js'
 import { documents as search } from '../features/search/json.js'
+import { documents as shortcut } from '../features/shortcut/json.js'
 import { documents as task } from '../features/task/json.js'
 import { documents as trust } from '../features/trust/json.js'
 import { documents as watch } from '../features/watch/json.js'
@@ -48,6 +49,7 @@ const zodDocuments: Record<string, z.ZodType> = {
   ...events,
   ...questions,
   ...queue,
+  ...shortcut,
   ...insight,
   ...doctor,
   ...lint,

@@ -143,6 +143,10 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   'queue advance': { argv: ['queue', 'advance', 'release', '--fail', 'flaky'] },
   'queue rm': { argv: ['queue', 'rm', 'release', '--force'] },
   'trust accept': { argv: ['trust', 'accept'] },
+  // The shortcut `start` (claim a task, show it) is written in beforeAll.
+  run: { argv: ['run', 'start', '--ref', 'alpha/1', '--confirm'] },
+  'shortcut list': { argv: ['shortcut', 'list'] },
+  'shortcut show': { argv: ['shortcut', 'show', 'start'] },
   // Against the fake GitHub started below; alpha is linked to acme/widgets in beforeAll.
   'github doctor': { argv: ['github', 'doctor', 'alpha'] },
   'github link': { argv: ['github', 'link', 'alpha', '--repo', 'acme/widgets'] },
@@ -228,6 +232,11 @@ beforeAll(async () => {
   const wt = (await base.ws.dacli('worktree', 'add', 'alpha/2', '--base', 'dacli/record', '--json')).expectExit(0)
   fs.rmSync(wt.json.path, { recursive: true, force: true })
   ;(await base.ws.dacli('queue', 'add', 'release', 'alpha/1', 'alpha/2')).expectExit(0)
+  fs.mkdirSync(path.join(base.ws.root, '.dacli', 'shortcuts'))
+  fs.writeFileSync(
+    path.join(base.ws.root, '.dacli', 'shortcuts', 'start.md'),
+    '# Start\n\n## Parameters\n\n- ref — the task\n\n## Steps\n\n1. task claim {{ref}} --lease 1h\n2. task show {{ref}}\n',
+  )
 })
 afterAll(async () => {
   for (const stop of servers) stop()

@@ -81,6 +81,12 @@ export interface CommandDecl {
   readonly examples?: readonly string[]
   /** Hidden from the root help's "most used" list but otherwise a normal command. */
   readonly common?: boolean
+  /**
+   * Takes `--NAME VALUE` pairs it does not declare, as free string parameters (`run`: a shortcut's parameters).
+   * They arrive in `input.params`; which names are known is the command's own business (it refuses the others
+   * with `details.unknown_flags`, as the kernel does). MCP publishes them as one `params` object of strings.
+   */
+  readonly params?: { readonly description: string }
   /** Old names it still answers to for one minor version, with a warning (alias.ts holds the rule). */
   readonly aliases?: readonly Alias[]
 }
@@ -93,6 +99,8 @@ export interface Input {
   readonly flags: FlagValues
   /** The tokens after the command path, as given. */
   readonly argv: readonly string[]
+  /** Free `--NAME VALUE` parameters (only a command declaring `params` receives any). */
+  readonly params: Readonly<Record<string, string>>
 }
 
 /** A command's input typed from its declaration: `input.flags.project` is `string | undefined`, a typo fails to compile. */
@@ -101,6 +109,8 @@ export interface InputOf<A extends readonly ArgSpec[], F extends FlagSpecs> {
   readonly flags: FlagValuesOf<F>
   /** The tokens after the command path, as given. */
   readonly argv: readonly string[]
+  /** Free `--NAME VALUE` parameters (only a command declaring `params` receives any). */
+  readonly params: Readonly<Record<string, string>>
 }
 
 export interface Result<D = unknown> {
@@ -191,6 +201,7 @@ export function declOf(c: CommandDecl): CommandDecl {
     'usage',
     'examples',
     'common',
+    'params',
     'aliases',
   ] as const) {
     if (c[key] !== undefined) d[key] = c[key]

@@ -220,4 +220,24 @@ export interface Context {
    * interrupt this invocation (an MCP tool call, an embedding): a command must not run unbounded there.
    */
   interrupt(): AbortSignal | null
+  /**
+   * Run another command of the table as this invocation's caller (same identity, flag parsing, grant gate,
+   * refusals, journal and autorecord: the one `invoke()`), its output captured rather than printed. `run` runs a
+   * shortcut's steps through it.
+   */
+  dispatch(path: string, argv: readonly string[]): Promise<Dispatched>
+}
+
+/** What a dispatched command did: its exit code, its document or error envelope, and what it printed. */
+export interface Dispatched {
+  readonly exitCode: number
+  readonly data: unknown
+  readonly error: {
+    readonly kind: string
+    readonly message: string
+    readonly details: Readonly<Record<string, unknown>>
+    readonly next_actions: readonly string[]
+  } | null
+  readonly stdout: string
+  readonly stderr: string
 }

@@ -139,9 +139,14 @@ export interface ParseOutcome {
   problems: string[]
   /** The bad values among the problems, as facts (`details` of the usage error): the allowed set of an enum. */
   invalid: InvalidValue[]
+  /** Free `--NAME VALUE` parameters (parsed only when the command declares them: `free`). */
+  params: Record<string, string>
   /** Old flag names given (`brief-tokens`), each once, in the order met: they were read as the flag they became. */
   renamed: string[]
 }
+
+/** The name of a free parameter (`run`'s shortcut parameters): a plain word, as flags are named. */
+export const FREE_PARAM = /^[a-z][a-z0-9_-]*$/
 
 export interface InvalidValue {
   flag: string
@@ -159,12 +164,14 @@ const isFlagToken = (t: string) => t.startsWith('--') && t.length > 2
 
 /**
  * Parse argv tokens (after the command path) against declared flags. Never throws:
- * every problem is collected so the caller can report unknown flags first.
+ * every problem is collected so the caller can report unknown flags first. With `free`, an undeclared
+ * `--name VALUE` (a plain name, FREE_PARAM) is a free string parameter instead of an unknown flag.
  */
 export function parseArgv(
   tokens: readonly string[],
   specs: FlagSpecs,
   renames: Readonly<Record<string, string>> = {},
+  free = false,
 ): ParseOutcome {
   const out: ParseOutcome = {
     flags: {},
@@ -174,6 +181,7 @@ export function parseArgv(
     json: false,
     problems: [],
     invalid: [],
+    params: {},
     renamed: [],
   }
   const seen = new Map<string, string[]>()
@@ -202,6 +210,26 @@ export function parseArgv(
     const name = renamed ?? given
     const inline = eq === -1 ? undefined : tok.slice(eq + 1)
     const spec = lookup(name)
+    if (spec === undefined && free && FREE_PARAM.test(name)) {
+      const next = tokens[i + 1]
+      let value: string
+      if (inline !== undefined) value = inline
+      else if (next === '--' && i + 2 < tokens.length) {
+        value = tokens[i + 2] as string
+        i += 2
+      } else if (next !== undefined && (next === '-' || !next.startsWith('-'))) {
+        value = next
+        i += 1
+      } else {
+        out.problems.push(`--${name} requires a value (use --${name}=VALUE or --${name} -- VALUE)`)
+        continue
+      }
+      const had = out.params[name]
+      if (had !== undefined && had !== value)
+        out.problems.push(`--${name} was given twice with different values; give it once`)
+      else out.params[name] = value
+      continue
+    }
     if (spec === undefined) {
       if (!out.unknown.includes(`--${name}`)) out.unknown.push(`--${name}`)
       continue

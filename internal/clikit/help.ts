@@ -25,6 +25,7 @@ export function usageOf(c: CommandDecl): string {
   const flags = Object.entries(c.flags)
   for (const [name, spec] of flags.filter(([, s]) => s.required)) parts.push(flagShape(name, spec))
   for (const [name, spec] of flags.filter(([, s]) => !s.required)) parts.push(`[${flagShape(name, spec)}]`)
+  if (c.params !== undefined) parts.push('[--NAME VALUE…]')
   return parts.join(' ')
 }
 
@@ -99,6 +100,7 @@ export function commandHelp(c: CommandDecl, width = 100): string {
     if (spec.repeatable) d += ' (repeatable)'
     return [flagShape(name, spec), d]
   })
+  if (c.params !== undefined) flagRows.push(['--NAME VALUE…', c.params.description])
   flagRows.push(
     ['--json', c.json === null ? 'not supported by this command (refused with exit 2)' : `print a ${c.json} document`],
     ['--quiet', GLOBAL_FLAGS.quiet?.description ?? ''],

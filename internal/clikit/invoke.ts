@@ -13,7 +13,7 @@ import { closestOf, correctedCommands } from './didyoumean.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
 import { commandHelp, familyHelp, usageOf } from './help.js'
-import { colorEnabled, type IO, makeNotes, type Out, terminalWidth } from './io.js'
+import { bufferIO, colorEnabled, type IO, makeNotes, type Out, terminalWidth } from './io.js'
 import { envelopeOf, renderJSON, writeHumanError, writeJSON } from './render.js'
 import { guide } from './suggest.js'
 import { textGate } from './text.js'
@@ -113,7 +113,7 @@ export async function invoke(
   rt: Runtime,
   via?: string,
 ): Promise<Outcome> {
-  const parsed = parseArgv(argv, entry.flags, flagRenames(entry))
+  const parsed = parseArgv(argv, entry.flags, flagRenames(entry), entry.params !== undefined)
   const json = parsed.json
   const quiet = parsed.flags.quiet === true
   const color = colorEnabled(rt.io.stdoutIsTTY, rt.env)
@@ -178,6 +178,13 @@ export async function invoke(
       }
       if (jsonl) rt.io.stdout.write(renderJSON(doc))
       else if (streamOut !== null) human(streamOut)
+    },
+    async dispatch(path, args) {
+      const target = rt.table.find((c) => c.path === path)
+      if (target === undefined) throw new FailureError(`no command "${path}" in the table`)
+      const io = bufferIO()
+      const out = await invoke(target, args, { ...rt, io })
+      return { exitCode: out.exitCode, data: out.data, error: out.error ?? null, stdout: io.out(), stderr: io.err() }
     },
     interrupt() {
       if (rt.signal !== undefined) return rt.signal
@@ -344,7 +351,12 @@ export async function invoke(
         next: [`dacli ${entry.path} --help`],
       })
     }
-    const input: Input = Object.freeze({ args: Object.freeze(args), flags: Object.freeze(parsed.flags), argv })
+    const input: Input = Object.freeze({
+      args: Object.freeze(args),
+      flags: Object.freeze(parsed.flags),
+      argv,
+      params: Object.freeze(parsed.params),
+    })
 
     if (!entry.standalone) {
       const who = await identity()

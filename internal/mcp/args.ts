@@ -4,7 +4,7 @@
 // "absent". Ranges, enum members, durations and every other rule are left to
 // invoke(), so a tool call is validated exactly like the command line it becomes.
 
-import { nearest, usage } from '../clikit/flags.js'
+import { FREE_PARAM, GLOBAL_FLAGS, nearest, usage } from '../clikit/flags.js'
 import type { Param } from './schema.js'
 import { TOOL_SCHEMA_VERSION } from './tools.js'
 
@@ -47,7 +47,9 @@ function checkKnown(tool: string, args: Args, known: readonly string[]): void {
 type Kind = 'string' | 'integer' | 'boolean' | 'duration'
 
 const kindOf = (p: Param): Kind => {
-  if ('arg' in p.source) return 'string'
+  if ('arg' in p.source || 'free' in p.source) return 'string'
+  if (p.source.part === 'switch') return 'boolean'
+  if (p.source.part === 'value') return 'string'
   switch (p.source.spec.type) {
     case 'bool':
       return 'boolean'
@@ -134,8 +136,49 @@ export function argvOf(tool: string, params: readonly Param[], args: Args): stri
   const missing: string[] = []
   const order: string[] = []
   let gap: string | null = null
+  /** A split flag's two halves as sent: the switch's token and the value's. */
+  const halves = new Map<string, { on?: string; value?: string; names: [string, string] }>()
   for (const p of params) {
     const raw = args[p.name]
+    const src = p.source
+    if ('free' in src) {
+      if (raw === undefined) continue
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+        invalid.push({ field: p.name, expected: 'an object of strings', got: sent(raw) })
+        continue
+      }
+      const taken = new Set([
+        ...params.flatMap((q) => ('flag' in q.source ? [q.source.flag] : [])),
+        ...Object.keys(GLOBAL_FLAGS),
+      ])
+      for (const [k, v] of Object.entries(raw)) {
+        if (!FREE_PARAM.test(k) || taken.has(k)) {
+          invalid.push({
+            field: `${p.name}.${k}`,
+            expected: 'a parameter name (a-z, 0-9, - and _; not a flag of the command)',
+            got: JSON.stringify(k),
+          })
+        } else if (typeof v !== 'string')
+          invalid.push({ field: `${p.name}.${k}`, expected: EXPECTED.string, got: sent(v) })
+        else flags.push(`--${k}=${v}`)
+      }
+      continue
+    }
+    if ('flag' in src && src.part !== undefined) {
+      if (raw === undefined) continue
+      const t = token(kindOf(p), raw)
+      if (t === null) {
+        invalid.push({ field: p.name, expected: EXPECTED[kindOf(p)], got: sent(raw) })
+        continue
+      }
+      const h = halves.get(src.flag) ?? {
+        names: src.part === 'switch' ? [p.name, src.pair ?? ''] : [src.pair ?? '', p.name],
+      }
+      if (src.part === 'switch') h.on = t
+      else h.value = t
+      halves.set(src.flag, h)
+      continue
+    }
     const isArg = 'arg' in p.source
     if (raw === undefined && p.fallback !== undefined) {
       flags.push(`--${'flag' in p.source ? p.source.flag : p.name}=${p.fallback}`)
@@ -161,14 +204,20 @@ export function argvOf(tool: string, params: readonly Param[], args: Args): stri
         invalid.push({ field, expected: EXPECTED[kind], got: sent(v) })
         return
       }
-      if (isArg) {
+      if (!('flag' in src)) {
         if (gap !== null) order.push(`${p.name} needs ${gap} as well`)
         positionals.push(t)
       } else if (kind === 'boolean') {
         // A switch that is off is simply not given: every boolean flag defaults to off.
-        if (t === 'true') flags.push(`--${p.source.flag}`)
-      } else flags.push(`--${p.source.flag}=${t}`)
+        if (t === 'true') flags.push(`--${src.flag}`)
+      } else flags.push(`--${src.flag}=${t}`)
     })
+  }
+  for (const [flag, h] of halves) {
+    const [on, value] = h.names
+    if (h.on === 'true' && h.value === undefined) missing.push(value)
+    else if (h.on !== 'true' && h.value !== undefined) order.push(`${value} goes with ${on}: true`)
+    else if (h.on === 'true') flags.push(`--${flag}=${h.value}`)
   }
   const problems = [
     ...(missing.length > 0 ? [`missing required argument(s): ${missing.join(', ')}`] : []),

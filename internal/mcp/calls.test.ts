@@ -2,6 +2,8 @@
 // workspace: the happy path answers the wrapped command's document, valid against
 // its published schema, as structuredContent and as identical JSON text.
 
+import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type Session, session, textJSON } from '../testkit/mcp.js'
 import { expectValid } from '../testkit/schemas.js'
@@ -18,8 +20,8 @@ interface Happy {
   args: Record<string, unknown>
   as?: 'rw'
   check?: (doc: any) => void
-  /** Arguments only a call before it can provide (a question's id). */
-  prepare?: (mcp: Session) => Promise<Record<string, unknown>>
+  /** Arguments only a call before it can provide (a question's id); `root` is the workspace's folder. */
+  prepare?: (mcp: Session, root: string) => Promise<Record<string, unknown>>
 }
 const HAPPY: Record<string, Happy> = {
   whoami: { args: {}, as: 'rw', check: (d) => expect(d).toMatchObject({ grant: 'rw', role: 'worker' }) },
@@ -95,6 +97,18 @@ const HAPPY: Record<string, Happy> = {
     },
     check: (d) => expect(d.advanced).toEqual({ ref: 'alpha/002-second-thing', turn: 'failed', reason: 'not today' }),
   },
+  run_shortcut: {
+    args: { name: 'look', params: { ref: 'alpha/2' } },
+    prepare: async (_mcp, root) => {
+      fs.mkdirSync(path.join(root, '.dacli', 'shortcuts'))
+      fs.writeFileSync(
+        path.join(root, '.dacli', 'shortcuts', 'look.md'),
+        '# Look\n\n## Parameters\n\n- ref\n\n## Steps\n\n1. task show {{ref}}\n',
+      )
+      return {}
+    },
+    check: (d) => expect(d.steps[0].document).toMatchObject({ schema: 'task/v1', ref: 'alpha/002-second-thing' }),
+  },
   reconcile_event_journal: { args: { dry_run: true } },
   cleanup_repository: { args: { dry_run: true } },
   reconcile_delivery: { args: { project: 'alpha', dry_run: true } },
@@ -120,9 +134,10 @@ describe('every tool’s happy path', () => {
 
   test.each(Object.keys(HAPPY))('%s', async (tool) => {
     const s = HAPPY[tool] as Happy
-    const mcp = await session(fx.copy(), s.as === 'rw' ? { as: fx.rw.token } : {})
+    const root = fx.copy()
+    const mcp = await session(root, s.as === 'rw' ? { as: fx.rw.token } : {})
     try {
-      const r = await mcp.call(tool, { schema_version: 1, ...s.args, ...(await s.prepare?.(mcp)) })
+      const r = await mcp.call(tool, { schema_version: 1, ...s.args, ...(await s.prepare?.(mcp, root)) })
       expect(r.isError, JSON.stringify(r.content)).toBeFalsy()
       const doc = r.structuredContent as any
       expect(doc.schema).toBe(expectedSchema(tool))

@@ -147,10 +147,12 @@ describe('context cost (tokens ≈ JSON characters / 4 of the whole tools/list a
   const tokens = async (s: Session) => JSON.stringify(await s.client.listTools()).length / 4
 
   // 4,000 (issue 31): the 32 tools measured 5,070 with an outputSchema each (540) and the flags' help words; without
-  // the outputSchema, with the words of terse.ts and without sanity bounds they measure about 3,840.
-  test('the full profile: 32 Tier-1 tools and cli, under 4,000 tokens', async () => {
-    expect(await full.tools()).toHaveLength(33)
-    expect(await tokens(full)).toBeLessThan(4000)
+  // the outputSchema, with the words of terse.ts and without sanity bounds they measure about 3,840. 4,200:
+  // run_shortcut and github_projection, the last two seed tools (issues 32 and 33), took about 230 more — still
+  // well under the 5,000 mcp.md promises.
+  test('the full profile: 33 Tier-1 tools and cli, under 4,200 tokens', async () => {
+    expect(await full.tools()).toHaveLength(34)
+    expect(await tokens(full)).toBeLessThan(4200)
   })
 
   test('--profile minimal: its 8 tools and cli, under 2,000 tokens', async () => {

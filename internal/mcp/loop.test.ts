@@ -97,8 +97,8 @@ describe('the loop through the MCP cli tool', () => {
     expect(log).toContain('tokens output 900')
   })
 
-  test('capabilities lists the loop commands; the Tier-1 tools are the 32', async () => {
-    expect(TIER1).toHaveLength(32)
+  test('capabilities lists the loop commands; the Tier-1 tools are the 33', async () => {
+    expect(TIER1).toHaveLength(33)
     const caps = await cli('capabilities')
     const paths = caps.commands.map((c: { path: string }) => c.path)
     for (const p of ['ask', 'answer', 'threads', 'events dismiss', 'explain', 'watch', 'metrics'])
@@ -129,7 +129,7 @@ describe('the loop through the MCP cli tool', () => {
     ])
       expect(docs).toContain(d)
     const tools = (await mcp.tools()).map((t) => t.name)
-    expect(tools).toHaveLength(33)
+    expect(tools).toHaveLength(34)
     expect(tools).toContain('cli')
   })
 })

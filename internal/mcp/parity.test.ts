@@ -33,8 +33,11 @@ function linesIn(src: string): Line[] {
 describe('no refusal or next action names a flag its tool lacks', () => {
   test('every Tier-1 tool takes every flag its command declares', () => {
     for (const t of tools) {
-      expect(t.params.map((p) => p.name).sort(), t.name).toEqual(
-        [...t.entry.args.map((a) => a.name), ...Object.keys(t.entry.flags)].map((n) => n.replace(/-/g, '_')).sort(),
+      const filled = t.params.flatMap((p) =>
+        'flag' in p.source ? [p.source.flag] : 'arg' in p.source ? [p.source.arg.name] : [],
+      )
+      expect([...new Set(filled)].sort(), t.name).toEqual(
+        [...t.entry.args.map((a) => a.name), ...Object.keys(t.entry.flags)].sort(),
       )
     }
   })

@@ -16,8 +16,15 @@ export type JSONSchema = Record<string, unknown>
 export interface Param {
   /** The property name in the tool's arguments. */
   readonly name: string
-  /** A positional argument, or a flag (by its declared name). */
-  readonly source: { readonly arg: ArgSpec } | { readonly flag: string; readonly spec: FlagSpec }
+  /**
+   * A positional argument, a flag (by its declared name), or the free `--NAME VALUE` parameters of a command that
+   * takes them (`run`), as one object of strings. A flag the seed splits in two (ToolDef `split`) is two
+   * parameters: its `switch` (a boolean) and its `value` (a string), given together.
+   */
+  readonly source:
+    | { readonly arg: ArgSpec }
+    | { readonly flag: string; readonly spec: FlagSpec; readonly part?: 'switch' | 'value'; readonly pair?: string }
+    | { readonly free: string }
   readonly required: boolean
   /** Sent when the call names no value (a list-like tool's page size). */
   readonly fallback?: string
@@ -50,8 +57,22 @@ function paramsOf(entry: CommandEntry, def: ToolDef): Param[] {
   for (const [flag, spec] of Object.entries(entry.flags)) {
     const given = def.defaults?.[flag]
     const fallback = given === undefined ? {} : { fallback: String(given) }
-    out.push({ name: propName(flag), source: { flag, spec }, required: spec.required === true, ...fallback })
+    const name = def.names?.[flag] ?? propName(flag)
+    const value = def.split?.[flag]
+    if (value !== undefined) {
+      if (spec.type === 'bool' || spec.repeatable || spec.required)
+        throw new Error(`tool ${def.name}: --${flag} cannot be split (a single optional value flag can)`)
+      out.push({ name, source: { flag, spec, part: 'switch', pair: value }, required: false })
+      out.push({ name: value, source: { flag, spec, part: 'value', pair: name }, required: false })
+      continue
+    }
+    out.push({ name, source: { flag, spec }, required: spec.required === true, ...fallback })
   }
+  for (const f of [...Object.keys(def.names ?? {}), ...Object.keys(def.split ?? {})]) {
+    if (entry.flags[f] === undefined) throw new Error(`tool ${def.name}: a name for --${f}, which ${entry.path} lacks`)
+  }
+  if (entry.params !== undefined)
+    out.push({ name: 'params', source: { free: entry.params.description }, required: false })
   // Bounded results: a command that pages has a default page size here, and only such a command.
   const paged = pages(entry.flags)
   if (paged !== (def.defaults?.limit !== undefined)) {
@@ -68,8 +89,10 @@ function paramsOf(entry: CommandEntry, def: ToolDef): Param[] {
 }
 
 /** A declaration's description, with `--flag` mentions renamed to the parameters agents see. */
-function describe(text: string, entry: CommandEntry): string {
-  return text.replace(/--([a-z][a-z0-9-]*)/g, (m, f: string) => (entry.flags[f] === undefined ? m : propName(f)))
+function describe(text: string, entry: CommandEntry, def: ToolDef): string {
+  return text.replace(/--([a-z][a-z0-9-]*)/g, (m, f: string) =>
+    entry.flags[f] === undefined ? m : (def.names?.[f] ?? propName(f)),
+  )
 }
 
 function scalarSchema(spec: FlagSpec): JSONSchema {
@@ -92,8 +115,8 @@ function scalarSchema(spec: FlagSpec): JSONSchema {
   }
 }
 
-function flagDescription(spec: FlagSpec, entry: CommandEntry): string {
-  let text = describe(spec.description, entry)
+function flagDescription(spec: FlagSpec, entry: CommandEntry, def: ToolDef): string {
+  let text = describe(spec.description, entry, def)
   // A value grammar worth showing (`REF[:FS|SS|FF|SF]`), not a plain placeholder (`TEXT`, `REF`).
   if (spec.type === 'string' && spec.valueName !== undefined && /[[|]/.test(spec.valueName))
     text += `: ${spec.valueName}`
@@ -115,18 +138,22 @@ function described(p: Param, text: string): { description?: string } {
 }
 
 /** A positional is a string named as in the synopsis (`ref`, `title`, `question_id`): its name says what it is. */
-function propertySchema(p: Param, entry: CommandEntry): JSONSchema {
+function propertySchema(p: Param, entry: CommandEntry, def: ToolDef): JSONSchema {
   if ('arg' in p.source) return { type: 'string' }
+  if ('free' in p.source)
+    return { type: 'object', additionalProperties: { type: 'string' }, description: p.source.free }
   const { spec } = p.source
-  const description = described(p, flagDescription(spec, entry))
+  if (p.source.part === 'switch') return { type: 'boolean', ...described(p, describe(spec.description, entry, def)) }
+  if (p.source.part === 'value') return { type: 'string', description: `with ${p.source.pair}` }
+  const description = described(p, flagDescription(spec, entry, def))
   const fallback = p.fallback === undefined ? {} : { default: Number(p.fallback) }
   if (!spec.repeatable) return { ...scalarSchema(spec), ...fallback, ...description }
   return { type: 'array', items: scalarSchema(spec), ...(p.required ? { minItems: 1 } : {}), ...description }
 }
 
-function inputSchemaOf(entry: CommandEntry, params: readonly Param[]): JSONSchema & { type: 'object' } {
+function inputSchemaOf(entry: CommandEntry, def: ToolDef, params: readonly Param[]): JSONSchema & { type: 'object' } {
   const properties: Record<string, JSONSchema> = { schema_version: { const: TOOL_SCHEMA_VERSION } }
-  for (const p of params) properties[p.name] = propertySchema(p, entry)
+  for (const p of params) properties[p.name] = propertySchema(p, entry, def)
   // No `additionalProperties: false`: every byte here is paid in every agent's context; an undeclared argument
   // is still refused when called (args.ts), like an unknown flag.
   return {
@@ -159,7 +186,7 @@ export function buildTool(def: ToolDef, table: readonly CommandEntry[]): BuiltTo
     definition: {
       name: def.name,
       description: def.description,
-      inputSchema: inputSchemaOf(entry, params),
+      inputSchema: inputSchemaOf(entry, def, params),
       annotations: annotationsOf(entry),
     },
   }

@@ -30,6 +30,7 @@ export const TERSE: Readonly<Record<string, string | null>> = {
   'check to pass': null,
   'approvals needed': null,
   'plan only': null,
+  'show the steps; run nothing': null,
   // Shorter, same meaning.
   'only tasks with every label given': 'has all these labels',
   'fit the brief in about this many tokens': 'brief size in tokens',

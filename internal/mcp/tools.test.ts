@@ -45,12 +45,13 @@ const DOCUMENTED: Record<string, string> = {
   cleanup_repository: 'cleanup',
   reconcile_event_journal: 'events reconcile',
   release_train: 'release train',
+  run_shortcut: 'run',
 }
 
 const built = buildToolset(table, 'full').tools
 
 describe('the Tier-1 table', () => {
-  test('is the documented catalog: 32 tools, each wrapping the documented command', () => {
+  test('is the documented catalog: 33 tools, each wrapping the documented command', () => {
     expect(Object.fromEntries(TIER1.map((t) => [t.name, t.path]))).toEqual(DOCUMENTED)
   })
 
@@ -95,13 +96,28 @@ describe('each definition derives from its command’s declaration', () => {
     const entry = tool.entry
     const def = tool.definition
     const props = def.inputSchema.properties as Record<string, Record<string, any>>
-    // Parity by construction: every positional and every flag the command declares is a parameter.
-    const flags = Object.entries(entry.flags)
+    // Parity by construction: every positional and every flag the command declares is a parameter — named as the
+    // seed names it where the tool says so (`names`), or split in two (`split`: a switch and its value) — and a
+    // command taking free parameters (`run`) has them as one `params` object of strings.
+    const tdef = TIER1.find((d) => d.name === tool.name)
+    const nameOf = (f: string) => tdef?.names?.[f] ?? param(f)
+    const split = tdef?.split ?? {}
+    const flags = Object.entries(entry.flags).filter(([f]) => split[f] === undefined)
     expect(Object.keys(props)).toEqual([
       'schema_version',
       ...entry.args.map((a) => param(a.name)),
-      ...flags.map(([f]) => param(f)),
+      ...Object.keys(entry.flags).flatMap((f) => (split[f] === undefined ? [nameOf(f)] : [nameOf(f), split[f]])),
+      ...(entry.params === undefined ? [] : ['params']),
     ])
+    for (const [f, value] of Object.entries(split)) {
+      expect(props[nameOf(f)]?.type).toBe('boolean')
+      expect(props[value]?.type).toBe('string')
+      const words = entry.flags[f]?.description ?? ''
+      if (TERSE[words] !== undefined) used.add(words)
+      if (TERSE[words] === null) expect(props[nameOf(f)]?.description).toBeUndefined()
+    }
+    if (entry.params !== undefined)
+      expect(props.params).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } })
     expect(props.schema_version).toEqual({ const: 1 })
     const required = def.inputSchema.required as string[]
     expect(required[0]).toBe('schema_version')
@@ -110,7 +126,7 @@ describe('each definition derives from its command’s declaration', () => {
       expect(required.includes(param(a.name))).toBe(a.required)
     }
     for (const [f, spec] of flags) {
-      const p = props[param(f)] as Record<string, any>
+      const p = props[nameOf(f)] as Record<string, any>
       const scalar = spec.repeatable ? p.items : p
       expect(p.type).toBe(spec.repeatable ? 'array' : scalar.type)
       expect(scalar.type).toBe(
@@ -121,7 +137,7 @@ describe('each definition derives from its command’s declaration', () => {
       // A bound at or past 1,000 only refuses nonsense: not published (a call past it is still refused).
       if (spec.max !== undefined) expect(scalar.maximum).toBe(spec.max >= 1_000 ? undefined : spec.max)
       // The declaration's words, with `--flag` mentions renamed to parameters.
-      const words = spec.description.replace(/--([a-z][a-z-]*)/g, (m, x: string) => (x in entry.flags ? param(x) : m))
+      const words = spec.description.replace(/--([a-z][a-z-]*)/g, (m, x: string) => (x in entry.flags ? nameOf(x) : m))
       // What schema.ts shows before terse.ts: a duration's example, a string's value grammar.
       const grammar = spec.type === 'string' && /[[|]/.test(spec.valueName ?? '') ? `: ${spec.valueName}` : ''
       const shown = spec.type === 'duration' ? `${words} (e.g. "2h")` : `${words}${grammar}`
@@ -133,7 +149,7 @@ describe('each definition derives from its command’s declaration', () => {
         expect(p.description).toBeUndefined()
       else if (terse !== undefined) expect(p.description).toBe(terse)
       else expect(p.description).toContain(words)
-      if (spec.required) expect(required).toContain(param(f))
+      if (spec.required) expect(required).toContain(nameOf(f))
     }
     // No outputSchema: naming the document cost 540 of the 4,000 tokens tools/list may take, and every result
     // names it anyway (`schema`, its first key); `dacli schema <id>` publishes it.
@@ -226,7 +242,7 @@ describe('capabilities lists the tool registry (services.mcpTools, loaded lazily
       tool_schema_version: 1,
       tools: toolRegistry().map((t) => ({ id: `mcp.tool.${t.name}`, ...t })),
     })
-    expect(r.mcp.tools).toHaveLength(33)
+    expect(r.mcp.tools).toHaveLength(34)
   })
 
   test('--require mcp.tool.<name> is a preflight against this very registry', async () => {

@@ -23,6 +23,16 @@ export interface ToolDef {
    * tokens; `get_context` has a `budget` (budget.test.ts measures every tool at 10,000 tasks).
    */
   readonly defaults?: Readonly<Record<string, number>>
+  /**
+   * Parameter names that differ from the flag's (flag → name): the names the seed's tool shapes promise
+   * (`events reconcile --archive` → `archive_classes`). Only for seed tools whose shape was fixed before the flag.
+   */
+  readonly names?: Readonly<Record<string, string>>
+  /**
+   * A value flag the seed's shape splits in two (flag → the value's parameter): a boolean named as the flag and a
+   * string, given together (`cleanup --restore A` is `restore: true, artifact: "A"`).
+   */
+  readonly split?: Readonly<Record<string, string>>
 }
 
 export const TIER1: readonly ToolDef[] = [
@@ -141,16 +151,19 @@ export const TIER1: readonly ToolDef[] = [
     name: 'cleanup_repository',
     path: 'cleanup',
     description: 'Remove leftovers; reversible.',
+    split: { restore: 'artifact' },
   },
   {
     name: 'reconcile_event_journal',
     path: 'events reconcile',
     description: 'Class and archive pending events.',
+    names: { archive: 'archive_classes' },
   },
   {
     name: 'release_train',
     path: 'release train',
     description: 'Promote landed tasks: plan, PR.',
+    names: { 'required-check': 'required_checks' },
   },
   { name: 'search', path: 'search', description: 'Find tasks, notes, risks, questions by words.' },
   { name: 'queue_next', path: 'queue next', description: 'A queue’s first ready task.' },
@@ -158,6 +171,11 @@ export const TIER1: readonly ToolDef[] = [
     name: 'queue_advance',
     path: 'queue advance',
     description: 'End the queue head’s turn: done, or failed.',
+  },
+  {
+    name: 'run_shortcut',
+    path: 'run',
+    description: 'Run a shortcut (dacli commands); writing steps need confirm.',
   },
 ]
 

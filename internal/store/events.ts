@@ -228,7 +228,7 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
     if (e === undefined) break
     kept.push(e)
   }
-  if (kept.length === stamps.filter((s) => s !== null).length) return { events: kept, broken }
+  if (kept.length === stamps.filter((s) => s !== null).length) return onceEach(kept, broken)
   // Otherwise through the index (each entry read there is kept in it: the section keeps what a listing touched).
   const cache = store.cache('index').section<EventRecord>('events', 'used')
   for (let i = 0; i < files.length; i++) {

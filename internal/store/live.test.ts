@@ -90,3 +90,30 @@ test('without a watch that vouches for every folder, nothing is kept across call
   none.keep('p', listing, none.mark('p'))
   expect(none.listing('p')).toBeUndefined()
 })
+
+test('events served from the memory of parsed events are deduplicated by id like a fresh listing', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('ask', 'Which ledger?', '--about', 'p/1')).expectExit(0)
+  const events = path.join(ws.root, '.dacli', 'events')
+  const files: string[] = []
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }))
+      e.isDirectory() ? walk(path.join(d, e.name)) : files.push(path.join(d, e.name))
+  }
+  walk(events)
+  expect(files).toHaveLength(1)
+  const copy = path.join(events, '2020', '01', '01', path.basename(files[0] as string))
+  fs.mkdirSync(path.dirname(copy), { recursive: true })
+  fs.copyFileSync(files[0] as string, copy)
+  // Settled past the racy window, so the first listing keeps what it parsed and the second is served from memory.
+  await new Promise((r) => setTimeout(r, 3_100))
+  const { listEvents } = await import('./events.js')
+  for (let i = 0; i < 2; i++) {
+    const store = await services.store(ws.root, baseEnv(), now)
+    const l = await listEvents(store)
+    expect(l.events).toHaveLength(1)
+    expect(l.broken.map((b) => b.code)).toEqual(['duplicate-event'])
+  }
+})

@@ -44,10 +44,13 @@ export function stale(lines: readonly Line[]): string[] {
   const problems: string[] = []
   for (const l of lines) {
     for (const tool of tools.filter((t) => t.entry.path === l.path)) {
-      const params = new Set(tool.params.map((p) => p.name))
+      // A parameter fills a declared flag (under the seed's name where the tool gives one).
+      const filled = new Set(tool.params.flatMap((p) => ('flag' in p.source ? [p.source.flag] : [])))
       for (const f of l.flags) {
         if (Object.hasOwn(GLOBAL_FLAGS, f)) continue
-        if (!params.has(f.replace(/-/g, '_'))) problems.push(`${tool.name} takes no ${f.replace(/-/g, '_')}: ${l.text}`)
+        // A command taking free parameters (`run`) takes any plain --NAME in its `params` object.
+        if (tool.entry.params !== undefined) continue
+        if (!filled.has(f)) problems.push(`${tool.name} takes no ${f.replace(/-/g, '_')}: ${l.text}`)
       }
     }
   }

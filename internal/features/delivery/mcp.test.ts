@@ -58,7 +58,41 @@ describe('delivery tools', () => {
     expect(JSON.stringify(r.structuredContent ?? textJSON(r))).toContain('grant')
     const stale = await mcp.call('reconcile_delivery', { schema_version: 1, apply_safe: 'rp-0' })
     expect(stale.isError).toBe(true)
-    const both = await mcp.call('cleanup_repository', { schema_version: 1, dry_run: true, restore: 'x' })
+    const both = await mcp.call('cleanup_repository', {
+      schema_version: 1,
+      dry_run: true,
+      restore: true,
+      artifact: 'x',
+    })
     expect(both.isError).toBe(true)
+  })
+
+  test('the seed’s parameter names: restore with artifact, archive_classes, required_checks', async () => {
+    const tools = Object.fromEntries((await mcp.tools()).map((t) => [t.name, t.inputSchema.properties ?? {}]))
+    expect(tools.cleanup_repository).toMatchObject({ restore: { type: 'boolean' }, artifact: { type: 'string' } })
+    expect(tools.reconcile_event_journal).toMatchObject({ archive_classes: { type: 'array' } })
+    expect(tools.release_train).toMatchObject({ required_checks: { type: 'array' } })
+    for (const old of ['archive', 'required_check']) {
+      expect(Object.keys(tools.reconcile_event_journal ?? {})).not.toContain(old)
+      expect(Object.keys(tools.release_train ?? {})).not.toContain(old)
+    }
+    // restore and artifact go together: one without the other is a usage error naming the missing half.
+    const alone = await mcp.call('cleanup_repository', { schema_version: 1, restore: true })
+    expect(alone.isError).toBe(true)
+    expect(textJSON(alone).details.missing).toEqual(['artifact'])
+    const orphan = await mcp.call('cleanup_repository', { schema_version: 1, artifact: 'cp-0-x' })
+    expect(orphan.isError).toBe(true)
+    expect(textJSON(orphan).message).toContain('artifact goes with restore: true')
+    // Together they are `cleanup --restore <artifact>`: an artifact that does not exist is not found (4).
+    const gone = await mcp.call('cleanup_repository', { schema_version: 1, restore: true, artifact: 'cp-0-nothing' })
+    expect(gone.isError).toBe(true)
+    expect(textJSON(gone).exit_code).toBe(4)
+    const archived = await mcp.call('reconcile_event_journal', {
+      schema_version: 1,
+      archive_classes: ['orphaned'],
+      dry_run: true,
+    })
+    expect(archived.isError, JSON.stringify(archived.content)).toBeFalsy()
+    expectValid(textJSON(archived))
   })
 })

@@ -51,7 +51,7 @@ describe('metrics over MCP', () => {
     const caps = (await mcp.call('cli', { schema_version: 1, argv: ['capabilities'] })).structuredContent as any
     const m = caps.commands.find((c: { path: string }) => c.path === 'metrics')
     expect(m).toBeDefined()
-    expect(m.json).toBe('metrics/v1')
+    expect(m).toMatchObject({ json: true, json_schema: 'metrics/v1' })
     const ids = JSON.stringify(caps)
     expect(ids).toContain('cli.command.metrics.flag.since')
     expect(ids).toContain('cli.command.metrics.flag.project')
