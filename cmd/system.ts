@@ -6,6 +6,34 @@ import type { System } from '../internal/base/system.js'
 
 let host: string | undefined
 
+/** Process groups of children that must not outlive an interrupted dacli (System.guardGroup). */
+const guarded = new Set<number>()
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const
+
+/**
+ * Ctrl-C or SIGTERM while a guarded child runs. A command with a handler of its own (a server's or a watch's clean
+ * stop) ends itself and lets its child finish, within the child's own deadline. Otherwise the signal would end this
+ * process at once: kill the children's groups first, then raise the signal again so the process ends as it always
+ * did.
+ */
+function onSignal(signal: (typeof SIGNALS)[number]): void {
+  if (process.listenerCount(signal) > 1) return
+  for (const pgid of guarded) {
+    try {
+      process.kill(-pgid, 'SIGKILL')
+    } catch {
+      // gone already
+    }
+  }
+  guarded.clear()
+  unlisten()
+  process.kill(process.pid, signal)
+}
+const listeners = new Map(SIGNALS.map((s) => [s, () => onSignal(s)]))
+function unlisten(): void {
+  for (const [s, l] of listeners) process.removeListener(s, l)
+}
+
 export const nodeSystem: System = {
   pid: process.pid,
   // Asked for only by lock holders and claims: node:os loads then, not on every start-up.
@@ -26,6 +54,13 @@ export const nodeSystem: System = {
   },
   killGroup(pgid, signal) {
     process.kill(-pgid, signal)
+  },
+  guardGroup(pgid) {
+    if (guarded.size === 0) for (const [s, l] of listeners) process.on(s, l)
+    guarded.add(pgid)
+    return () => {
+      if (guarded.delete(pgid) && guarded.size === 0) unlisten()
+    }
   },
   heapUsed: () => process.memoryUsage().heapUsed,
 }

@@ -20,6 +20,11 @@ export interface System {
   isAlive(pid: number): boolean
   /** Send `signal` to every process in group `pgid`. Throws when there is no such group. */
   killGroup(pgid: number, signal: 'SIGKILL' | 'SIGTERM'): void
+  /**
+   * Keep a child's own process group (a remote git, a --verify command) from outliving this process when it is
+   * interrupted (SIGINT, SIGTERM): until the returned function is called, such a signal kills the group first.
+   */
+  guardGroup(pgid: number): () => void
   /** Bytes of V8 heap in use. */
   heapUsed(): number
 }

@@ -2,12 +2,12 @@
 // that accepts a connection and never answers ends the command with exit 1 naming the remote and the timeout,
 // nothing changed locally (the bytes under .dacli/ and every ref), and no git process left behind.
 
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as net from 'node:net'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { dacliIn, type Fixture, fixture, git, snapshotOf } from '../testkit/ws.js'
+import { BIN, baseEnv, dacliIn, type Fixture, fixture, git, snapshotOf } from '../testkit/ws.js'
 
 /** A loopback server that accepts every connection and never answers a byte. */
 let silent: net.Server
@@ -119,6 +119,30 @@ describe('every remote operation has a deadline (remote_timeout)', () => {
     expect(r.code).toBe(1)
     expect(snapshotOf(root)).toEqual(before)
   })
+})
+
+describe('an interrupted dacli leaves no remote git behind', () => {
+  test.each([
+    ['SIGINT', ['record', 'push', 'slow']],
+    ['SIGTERM', ['task', 'claim', 'alpha/1', '--remote', 'slow']],
+  ])(
+    '%s while a git waits on a silent remote: the process ends as before and its git group goes with it',
+    async (signal, argv) => {
+      const root = await recordedSlowCopy('60s')
+      const child = spawn(process.execPath, [BIN, ...argv], { cwd: root, env: baseEnv(), stdio: 'ignore' })
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+        child.on('exit', (code, sig) => r({ code, signal: sig })),
+      )
+      const until = Date.now() + 20_000
+      while (lingering().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+      expect(lingering().length).toBeGreaterThan(0)
+      child.kill(signal as NodeJS.Signals)
+      expect(await ended).toEqual({ code: null, signal })
+      const gone = Date.now() + 2_000
+      while (lingering().length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50))
+      expect(lingering()).toEqual([])
+    },
+  )
 })
 
 describe('remote_timeout is checked at load', () => {

@@ -53,8 +53,15 @@ export interface TaskEdit {
 }
 
 /** A remote operation's deadline: `ms` (default `remote_timeout`'s 20 s), ended by killing git's process group. */
-export function remoteDeadline(system: Pick<System, 'killGroup'>, ms = DEFAULT_REMOTE_TIMEOUT_MS): Deadline {
-  return { ms, killGroup: (pgid, signal) => system.killGroup(pgid, signal) }
+export function remoteDeadline(
+  system: Pick<System, 'killGroup' | 'guardGroup'>,
+  ms = DEFAULT_REMOTE_TIMEOUT_MS,
+): Deadline {
+  return {
+    ms,
+    killGroup: (pgid, signal) => system.killGroup(pgid, signal),
+    guardGroup: (pgid) => system.guardGroup(pgid),
+  }
 }
 
 export class Store {

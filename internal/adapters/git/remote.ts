@@ -24,6 +24,8 @@ interface Ran {
 export interface Deadline {
   readonly ms: number
   killGroup(pgid: number, signal: 'SIGKILL' | 'SIGTERM'): void
+  /** Kill the group too if this process is interrupted before the git ends (the returned function lets go). */
+  guardGroup(pgid: number): () => void
 }
 
 /** `20 s`, `1.5 s`, `500 ms`: a timeout as a message says it. */
@@ -87,6 +89,8 @@ async function runRemoteGit(
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })
+    // Detached, Ctrl-C no longer reaches the git: an interrupted dacli kills its group itself.
+    const unguard = child.pid === undefined ? () => {} : deadline.guardGroup(child.pid)
     const out: Buffer[] = []
     const err: Buffer[] = []
     let size = 0
@@ -100,6 +104,7 @@ async function runRemoteGit(
     const timer = setTimeout(() => {
       if (settled) return
       settled = true
+      unguard()
       try {
         deadline.killGroup(child.pid as number, 'SIGKILL')
       } catch {
@@ -118,10 +123,12 @@ async function runRemoteGit(
     child.on('error', (e) => {
       if (settled) return
       settled = true
+      unguard()
       clearTimeout(timer)
       reject((e as NodeJS.ErrnoException).code === 'ENOENT' ? gitMissing(what) : e)
     })
     child.on('close', (code, signal) => {
+      unguard()
       if (settled) return
       settled = true
       clearTimeout(timer)

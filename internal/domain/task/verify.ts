@@ -60,7 +60,7 @@ export function redactCommand(
 const DRAIN_MS = 250
 
 export async function runVerify(
-  sys: Pick<System, 'killGroup'>,
+  sys: Pick<System, 'killGroup' | 'guardGroup'>,
   command: string,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
@@ -85,11 +85,14 @@ export async function runVerify(
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })
+    // Detached, Ctrl-C no longer reaches the command: an interrupted dacli kills its group itself.
+    const unguard = child.pid === undefined ? () => {} : sys.guardGroup(child.pid)
     let timedOut = false
     let exitCode: number | null = null
     let settled = false
     let drain: NodeJS.Timeout | undefined
     const finish = () => {
+      unguard()
       if (settled) return
       settled = true
       clearTimeout(timer)
@@ -125,6 +128,7 @@ export async function runVerify(
     child.stdout.on('data', take)
     child.stderr.on('data', take)
     child.on('error', (e) => {
+      unguard()
       clearTimeout(timer)
       clearTimeout(drain)
       settled = true
