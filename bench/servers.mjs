@@ -34,11 +34,15 @@ const RUN = Date.now().toString(36)
 
 /** Edit task `ref` in another process (its title, so the file's bytes change; a title it already has is no edit). */
 function editIn(bin, cwd, env, ref, n) {
-  const r = spawnSync(process.execPath, [bin, 'task', 'edit', ref, '--title', `Edited ${n} by another process ${RUN}`], {
-    cwd,
-    env,
-    encoding: 'utf8',
-  })
+  const r = spawnSync(
+    process.execPath,
+    [bin, 'task', 'edit', ref, '--title', `Edited ${n} by another process ${RUN}`],
+    {
+      cwd,
+      env,
+      encoding: 'utf8',
+    },
+  )
   if (r.status !== 0) throw new Error(`task edit ${ref}: ${r.stderr}`)
 }
 
