@@ -4,7 +4,7 @@
 
 import { get } from './api.js'
 import { claimExpired } from './board.js'
-import { fill, h, lease, table, taskLink } from './dom.js'
+import { fill, h, lease, table, taskHref, taskLink } from './dom.js'
 import type { Shell, View } from './main.js'
 import type { AgentList, EventList, TaskList, ThreadList } from './types.js'
 
@@ -39,6 +39,13 @@ export function agentsView(root: HTMLElement, _shell: Shell): View {
                   q.question,
                   q.blocks ? h('span', { class: 'chip st-blocked' }, 'blocks its task') : null,
                   q.need ? h('div', { class: 'muted small' }, `needs: ${q.need}`) : null,
+                  q.about?.ref
+                    ? h(
+                        'div',
+                        { class: 'small' },
+                        h('a', { href: taskHref(q.about.ref), class: 'answer-link' }, 'answer it on its task →'),
+                      )
+                    : null,
                 ),
               ]),
             ),

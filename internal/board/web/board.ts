@@ -309,20 +309,50 @@ export function boardView(root: HTMLElement, shell: Shell, project: string | nul
     )
     focusCard(focusRef ?? had)
     focusRef = null
+    watchBlocked()
   }
 
-  /** Read why each blocked task (in view) is blocked: its blocker and reason, once per version. */
-  async function readBlocked(): Promise<void> {
-    const want = tasks.filter((t) => t.status === 'blocked' && !questions.has(t.ref)).slice(0, FIRST)
-    const missing = want.filter((t) => !shown.has(`${t.ref}@${t.version}`))
-    if (missing.length === 0) return
-    await Promise.all(
-      missing.map(async (t) => {
-        const doc = await get<Task>('task/show', { ref: t.ref }).catch(() => null)
-        shown.set(`${t.ref}@${t.version}`, doc)
-      }),
-    )
-    draw()
+  /**
+   * Why a blocked card is blocked needs its task (the blocker and the logged reason): read when the card comes into
+   * sight, four at a time, once per version of the task, and written into the card in place.
+   */
+  const queue: TaskItem[] = []
+  let reading = 0
+  const sight = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue
+      sight.unobserve(e.target)
+      const t = tasks.find((x) => x.ref === e.target.getAttribute('data-ref'))
+      if (t !== undefined && !shown.has(`${t.ref}@${t.version}`)) queue.push(t)
+    }
+    pump()
+  })
+  function pump(): void {
+    while (reading < 4 && queue.length > 0) {
+      const t = queue.shift() as TaskItem
+      const key = `${t.ref}@${t.version}`
+      if (shown.has(key)) continue
+      reading++
+      shown.set(key, null)
+      void get<Task>('task/show', { ref: t.ref })
+        .then((doc) => {
+          shown.set(key, doc)
+          const el = columns.querySelector(`.card[data-ref="${CSS.escape(t.ref)}"] .why`)
+          if (el !== null) el.textContent = blockedWhy(doc, questions.get(t.ref))
+        })
+        .catch(() => shown.delete(key))
+        .finally(() => {
+          reading--
+          pump()
+        })
+    }
+  }
+  function watchBlocked(): void {
+    sight.disconnect()
+    for (const el of columns.querySelectorAll<HTMLElement>('.column[data-status="blocked"] .card')) {
+      const t = tasks.find((x) => x.ref === el.getAttribute('data-ref'))
+      if (t !== undefined && !questions.has(t.ref) && shown.get(`${t.ref}@${t.version}`) == null) sight.observe(el)
+    }
   }
 
   async function update(): Promise<void> {
@@ -388,7 +418,6 @@ export function boardView(root: HTMLElement, shell: Shell, project: string | nul
     }
     root.setAttribute('data-project', slug)
     draw()
-    void readBlocked()
   }
   return { update }
 }
