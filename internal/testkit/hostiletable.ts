@@ -324,6 +324,19 @@ function argvOf(base: TableBase, p: string): string[] {
 const HANG_MS = 30_000
 
 /**
+ * A pull (or sync) that merged and raised decisions exits 5 having written — the merged files and the questions
+ * (FORMAT.md, "Merging records"): an outcome, not a refusal.
+ */
+function decided(stderr: string): boolean {
+  try {
+    const d = (JSON.parse(stderr) as { details?: { decisions?: unknown[]; outcome?: string } }).details
+    return (d?.decisions?.length ?? 0) > 0 || d?.outcome === 'decisions'
+  } catch {
+    return false
+  }
+}
+
+/**
  * Plant `condition` in a copy of the base and run every command of the table. `isolated`: each command on a fresh
  * copy (the stress run); otherwise one after another on one copy, destructive commands last. Returns the failures
  * (empty when every rule above held) and the figures (exit codes seen).
@@ -404,7 +417,7 @@ export async function hostileTable(
     if (!(r.code >= 0 && r.code <= 5)) failures.push(`${name} › ${p}: exit ${r.code}`)
     if (/internal error/.test(r.stderr)) failures.push(`${name} › ${p}: ${r.stderr.trim().slice(0, 300)}`)
     const after = treeOf(dacli)
-    if (r.code !== 0) {
+    if (r.code !== 0 && !decided(r.stderr)) {
       const changed = changedKeys(before, after).filter((k) => !transient(k))
       if (changed.length > 0)
         failures.push(`${name} › ${p}: refused (exit ${r.code}) but changed ${changed.join(', ')}`)
