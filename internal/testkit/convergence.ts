@@ -230,7 +230,9 @@ export async function convergenceRun(o: ConvergenceOptions): Promise<Outcome> {
     if (r.code !== 0 && r.code !== 5) return fail(`${where}: record sync in clone ${c} exited ${r.code}: ${r.stderr}`)
     const d = decisionsOf(r)
     if (r.code === 5 && r.error.details?.outcome !== 'decisions')
-      return fail(`${where}: clone ${c} ended its sync with ${r.error.details?.outcome ?? r.stderr}`)
+      return fail(
+        `${where}: clone ${c} ended its sync with ${r.error.details?.outcome ?? r.stderr} ${JSON.stringify(r.error.details?.conflicts ?? [])}`,
+      )
     if (o.mode === 'disjoint' && d.length > 0)
       fail(`${where}: one-sided changes raised decisions in clone ${c}: ${JSON.stringify(d)}`)
     counts.decisions_seen = Math.max(counts.decisions_seen, d.length)

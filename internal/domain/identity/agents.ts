@@ -43,8 +43,9 @@ export interface Spawned extends AgentFile {
 export async function spawnAgent(
   store: Store,
   parent: Identity,
-  opts: { role: string | null; grant: 'rw' | 'ro' },
+  opts: { role: string | null; grant: 'rw' | 'ro'; name?: string | null },
 ): Promise<Spawned> {
+  const named = opts.name ?? null
   if (opts.grant === 'rw' && parent.grant !== 'rw') {
     throw new RefusedError(
       'attenuation',
@@ -58,9 +59,13 @@ export async function spawnAgent(
   const roleSlug = opts.role === null ? '' : slugify(opts.role, 24).replace(/^u[0-9a-f]{8}$/, 'agent')
   const dir = path.join(store.dir, 'agents')
   const created = stamp(store.now())
-  for (let attempt = 0; attempt < 8; attempt++) {
+  // A chosen name is the id (`a-<name>`), taken once: another spawn of that name is a conflict, never a suffix.
+  for (let attempt = 0; attempt < (named === null ? 8 : 1); attempt++) {
     const disc = newUlid().slice(-6).toLowerCase()
-    const id = safeSegment(roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`, 'agent id')
+    const id = safeSegment(
+      named !== null ? `a-${named}` : roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`,
+      'agent id',
+    )
     const token = newToken()
     // The child's public key comes from its token; the parent signs what the child is (trust.ts).
     const child = {
@@ -88,7 +93,7 @@ export async function spawnAgent(
       `signature: ${signature}`,
       'retired: false',
       '---',
-      `# ${opts.role ?? id}`,
+      `# ${named ?? opts.role ?? id}`,
       '',
       `Spawned by ${parent.id}.`,
       '',
@@ -97,6 +102,12 @@ export async function spawnAgent(
     try {
       atomicWrite(store.system, file, lines.join('\n'), { exclusive: true })
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && named !== null) {
+        throw new ConflictError(`an agent named ${id} already exists (retired or not): choose another --name`, {
+          details: { agent: id },
+          next: [cmd(`agent show ${id}`), cmd('agent spawn --name <another-name>')],
+        })
+      }
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue
       throw e
     }

@@ -12,6 +12,7 @@ import { isId } from '../../format/ids.js'
 import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError, ROOT_ID } from '../../format/model.js'
 import { isTempName, LinkError, linkOnPath, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
+import type { Roster } from '../claims/ownership.js'
 import { publishedRootKeys, rememberedRetired, rememberRetired, rootKeyFile, trustedRootKeys } from './anchor.js'
 import { agentSigner, isPublicKey, rootSigner, type Signer } from './signing.js'
 import { type RootKeys, signedRetirements, trustOf } from './trust.js'
@@ -255,6 +256,17 @@ export async function retiredIdentities(store: Store): Promise<Set<string>> {
   const all = await listAgentFiles(store.dir, store.root)
   const keys = rootKeysOf(store, all)
   return new Set([...signedRetirements(all, keys), ...(keys.retired ?? [])])
+}
+
+/**
+ * The identities a claim's owner is judged against (domain/claims/ownership.ts): the retired ones, and every id an
+ * agent file bears — a file that cannot be read still names its identity (its file name), so an owner is missing
+ * only when no file of that name exists at all.
+ */
+export async function rosterOf(store: Store): Promise<Roster> {
+  const { agents, broken } = await scanAgents(store.dir, store.root)
+  const known = new Set([ROOT_ID, ...agents.map((a) => a.id), ...broken.map((b) => path.basename(b.path, '.md'))])
+  return { retired: await retiredIdentities(store), known }
 }
 
 /**
