@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
-import { ConflictError, NotFoundError, RefusedError } from '../../base/errors.js'
+import { ConflictError, FailureError, NotFoundError, RefusedError } from '../../base/errors.js'
 import { newUlid } from '../../base/ids.js'
 import { safeSegment, slugify } from '../../format/ids.js'
 import { type Identity, ROOT_ID, stamp } from '../../format/model.js'
@@ -14,7 +14,7 @@ import { fileRefOf, type Store } from '../../store/store.js'
 import type { Arbitration } from '../claims/arbiter.js'
 import { dropOnRelease } from '../claims/arbitrate.js'
 import { rememberRetired } from './anchor.js'
-import { type AgentFile, hashToken, listAgentFiles, readAgentFile, signerOf } from './identity.js'
+import { type AgentFile, hashToken, listAgentFiles, readAgentFile, readAgentFileChecked, signerOf } from './identity.js'
 import { agentSigner } from './signing.js'
 import { retirementContent, spawnContent } from './trust.js'
 
@@ -29,11 +29,20 @@ export async function listAgents(store: Store): Promise<AgentFile[]> {
 
 export async function readAgent(store: Store, id: string): Promise<AgentFile> {
   safeSegment(id, 'agent id')
-  const a = await readAgentFile(path.join(store.dir, 'agents', `${id}.md`), store.root)
-  if (a === null) {
-    throw new NotFoundError(`no agent "${id}"`, { details: { agent: id }, next: [cmd('agent list --all')] })
+  const file = path.join(store.dir, 'agents', `${id}.md`)
+  try {
+    return await readAgentFileChecked(file, store.root)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new NotFoundError(`no agent "${id}"`, { details: { agent: id }, next: [cmd('agent list --all')] })
+    }
+    // There, but not readable (a link on its way, a FIFO, bad bytes): not a missing agent.
+    throw new FailureError(`cannot read the agent file ${store.rel(file)}: ${(e as Error).message}`, {
+      cause: e,
+      details: { path: store.rel(file) },
+      next: [cmd('doctor')],
+    })
   }
-  return a
 }
 
 export interface Spawned extends AgentFile {

@@ -47,7 +47,10 @@ const agentCache = new Map<string, { stamp: string; agent: AgentFile }>()
  * ParseError (an InvalidValueError for an id out of format or not matching the file name) for a file
  * that cannot be an identity. A long-running server re-reads only files whose stamp moved.
  */
-async function readAgentFileChecked(file: string, root: string): Promise<AgentFile> {
+export async function readAgentFileChecked(file: string, root: string): Promise<AgentFile> {
+  // Never through a link: the file itself, or a folder on its way (a linked agents/).
+  const link = linkOnPath(file)
+  if (link !== null) throw new LinkError(link)
   const st = fs.lstatSync(file)
   if (st.isSymbolicLink()) throw new LinkError(file)
   const key = `${st.size}:${st.mtimeMs}:${st.ino}`
