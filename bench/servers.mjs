@@ -29,13 +29,20 @@ function rssOf(pid) {
   }
 }
 
-/** Edit task `ref` in another process (its title, so the file's bytes change). */
+/** This run's mark in the titles it writes: a second run on the same workspace must change the bytes too. */
+const RUN = Date.now().toString(36)
+
+/** Edit task `ref` in another process (its title, so the file's bytes change; a title it already has is no edit). */
 function editIn(bin, cwd, env, ref, n) {
-  const r = spawnSync(process.execPath, [bin, 'task', 'edit', ref, '--title', `Edited ${n} by another process`], {
-    cwd,
-    env,
-    encoding: 'utf8',
-  })
+  const r = spawnSync(
+    process.execPath,
+    [bin, 'task', 'edit', ref, '--title', `Edited ${n} by another process ${RUN}`],
+    {
+      cwd,
+      env,
+      encoding: 'utf8',
+    },
+  )
   if (r.status !== 0) throw new Error(`task edit ${ref}: ${r.stderr}`)
 }
 
@@ -159,7 +166,7 @@ export async function boardAfterEdits({ bin, cwd, env, edits = 10 }) {
       while (changes.length === seen) await new Promise((r) => waiters.push(r))
       // The page fetches what it shows again; the new title must be in it.
       const list = JSON.parse(await get(`/api/task/list?project=${project}`))
-      if (!list.tasks.some((t) => t.title === `Edited ${1000 + i} by another process`))
+      if (!list.tasks.some((t) => t.title === `Edited ${1000 + i} by another process ${RUN}`))
         throw new Error(`board: the edit of ${ref} is not in the page's list after its change event`)
       visible.push(performance.now() - t0)
       await new Promise((r) => setTimeout(r, 300)) // let the watch settle between edits

@@ -23,6 +23,7 @@ import {
   TRAVERSAL_IDS,
   traversalIds,
 } from '../internal/testkit/hostile.js'
+import { CONDITIONS, hostileTable, MORE_CONDITIONS, tableBase } from '../internal/testkit/hostiletable.js'
 import { badInputCorpus, claimRace, crashTrials, type Figures, seqRace, tickRace } from '../internal/testkit/stress.js'
 import { REPO_ROOT, workspace } from '../internal/testkit/ws.js'
 
@@ -191,6 +192,23 @@ describe.skipIf(!on)('stress', () => {
     const f = await linkedFolders(ws, LINKABLE, ALL_PROBES)
     figures.push(['folder links', f.figures])
     expect(f.failures).toEqual([])
+  })
+
+  test('hostile: every command of the table on a fresh copy, under each planted condition', {
+    timeout: 3_600_000,
+  }, async () => {
+    const base = await tableBase()
+    try {
+      const failures: string[] = []
+      for (const [name, plant] of Object.entries({ ...CONDITIONS, ...MORE_CONDITIONS })) {
+        const r = await hostileTable(base, name, plant, { isolated: true })
+        figures.push([`hostile table: ${name}`, r.figures])
+        failures.push(...r.failures)
+      }
+      expect(failures).toEqual([])
+    } finally {
+      await base.close()
+    }
   })
 
   test('hostile: record killed with SIGKILL while writing objects, 100 trials', { timeout: 1_800_000 }, async () => {

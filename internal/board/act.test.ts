@@ -375,6 +375,41 @@ describe.skipIf(executable === null)('acting from the board in Chromium', () => 
     expect(page.url()).toContain('around=shape%2F8')
   })
 
+  test('keyboard alone: Tab to "New task", type, Enter creates it; status is written, never only coloured', async () => {
+    await page.goto(`${b.base}/#/board/alpha`)
+    await inColumn('open', '001').waitFor()
+    await page.evaluate(`document.activeElement?.blur()`)
+    let reached = false
+    for (let i = 0; i < 30 && !reached; i++) {
+      await page.keyboard.press('Tab')
+      reached = (await page.evaluate(`document.activeElement?.classList.contains('new-task') === true`)) === true
+    }
+    expect(reached).toBe(true)
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('dialog.ask #f-title:focus')
+    await page.keyboard.type('Typed without a mouse')
+    await page.keyboard.press('Enter')
+    await page.locator('.card', { hasText: 'Typed without a mouse' }).waitFor()
+    const list = (await f.ws.dacli('task', 'list', '--project', 'alpha', '--json')).json
+    expect(list.tasks.map((t: { title: string }) => t.title)).toContain('Typed without a mouse')
+    // Escape closes a dialog without running anything.
+    const before = list.tasks.length
+    await page.focus('button.new-task')
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('dialog.ask')
+    await page.keyboard.type('Never created')
+    await page.keyboard.press('Escape')
+    await page.waitForSelector('dialog.ask', { state: 'detached' })
+    expect((await f.ws.dacli('task', 'list', '--project', 'alpha', '--json')).json.tasks.length).toBe(before)
+    // Not by colour alone: every card names its status in words, every column heads with it.
+    for (const c of await page.locator('.columns .card').all()) {
+      const st = (await c.getAttribute('data-status')) ?? ''
+      expect(await c.getAttribute('aria-label')).toContain(`, ${st}`)
+    }
+    for (const st of ['open', 'active', 'blocked', 'done'])
+      expect((await page.textContent(`.column[data-status="${st}"] h2`))?.toLowerCase()).toContain(st)
+  })
+
   test('at 375 px nothing is wider than the screen, on every view; a screenshot for the README', async () => {
     const phone = await context.newPage()
     await phone.setViewportSize({ width: 375, height: 800 })
@@ -391,7 +426,7 @@ describe.skipIf(executable === null)('acting from the board in Chromium', () => 
     expect(fs.statSync(path.join(shots, 'phone.png')).size).toBeGreaterThan(10_000)
   })
 
-  test('at 10,000 tasks the table draws only the rows in sight, and scrolls to the last one', async () => {
+  test('at 10,000 tasks: the table draws only the rows in sight and scrolls to the last; the graph lays out 400 and shows a neighbourhood', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dacli-board-10k-'))
     generate(root, { projects: 10, tasksPerProject: 1000, notes: 0, events: 0 })
     const big = await startBoardIn(root)
@@ -417,6 +452,17 @@ describe.skipIf(executable === null)('acting from the board in Chromium', () => 
       await p.waitForSelector('.vt tbody tr[data-ref^="proj009/1000-"]')
       expect(await p.locator('.vt tbody tr[data-ref]').count()).toBeLessThan(120)
       process.stderr.write(`board table: 10,000 tasks drawn in ${drawn} ms (${rows} rows in the page)\n`)
+      // The graph of a 1,000-task project: at most 400 laid out, saying so, and a task's neighbourhood on demand.
+      const g0 = Date.now()
+      await p.goto(`${big.base}/#/graph/proj000`)
+      await p.waitForSelector('svg .node')
+      const laid = Date.now() - g0
+      expect(await p.locator('svg .node').count()).toBe(400)
+      expect(await p.textContent('#view')).toContain('showing the first 400')
+      await p.goto(`${big.base}/#/graph/proj000?around=proj000%2F501&depth=1`)
+      await p.waitForSelector('svg .node.centre')
+      expect(await p.locator('svg .node').count()).toBeLessThan(40)
+      process.stderr.write(`board graph: a 1,000-task project laid out in ${laid} ms\n`)
     } finally {
       await p.close()
       big.stop()

@@ -273,6 +273,11 @@ describe('the bytes on disk after every mutating command', () => {
       'record sync', // needs a remote and a second clone: internal/features/record/recordsync.test.ts
       'pr open', // needs a pushed branch and GitHub's pulls: internal/features/pr/change.test.ts (the task's log line)
       'pr land', // needs a ready pull request: internal/features/pr/change.test.ts
+      'note edit', // byte for byte, with hand-written keys, comments and sections: internal/features/note/edit.test.ts
+      'note rm', // removes a file: internal/features/note/edit.test.ts
+      'risk edit', // byte for byte: internal/features/note/edit.test.ts
+      'risk rm', // removes a file: internal/features/note/edit.test.ts
+      'project edit', // byte for byte: internal/features/note/edit.test.ts
       'release train', // writes no file under .dacli/ (a promotion pull request on GitHub): internal/features/release/train.test.ts
     ])
     const missing = table.filter((c) => c.mutates && !covered.has(c.path) && !elsewhere.has(c.path)).map((c) => c.path)

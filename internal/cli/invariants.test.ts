@@ -19,6 +19,7 @@ async function fixture(): Promise<{ ws: Workspace; rw: string; ro: string; quest
   const { ws, rw, ro } = await sharedFixture()
   ;(await ws.dacli('task', 'add', 'Sixth asked job', '--project', 'alpha', '--accept', 'f')).expectExit(0)
   const question = (await ws.dacli('ask', 'Which port?', '--about', 'alpha/6', '--json')).expectExit(0).json.id
+  await ws.ok('risk', 'add', 'Known risk', '--project', 'alpha', '--impact', 'low', '--likelihood', 'low')
   const proposal = (await ws.dacli('task', 'claim', 'alpha/3', '--json', { as: ro.token })).expectExit(0).json.event_id
   const remote = tempDir('dacli-inv-remote-')
   git(remote, 'init', '-q', '--bare')
@@ -47,6 +48,7 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   'project list': { argv: ['project', 'list'] },
   'project show': { argv: ['project', 'show', 'alpha'] },
   'project rm': { argv: ['project', 'rm', 'alpha', '--force'] },
+  'project edit': { argv: ['project', 'edit', 'alpha', '--stage', 'design', '--goal', 'Ship the ledger'] },
   'task add': { argv: ['task', 'add', 'Third thing', '--project', 'alpha'] },
   'task list': { argv: ['task', 'list'] },
   search: { argv: ['search', 'ledger'] },
@@ -80,6 +82,8 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
   },
   'note list': { argv: ['note', 'list', '--project', 'alpha'] },
   'note show': { argv: ['note', 'show', 'alpha/use-x'] },
+  'note edit': { argv: ['note', 'edit', 'alpha/use-x', '--because', 'measured'] },
+  'note rm': { argv: ['note', 'rm', 'alpha/use-x', '--force'] },
   'risk add': {
     argv: [
       'risk',
@@ -96,6 +100,8 @@ const SCENARIOS: Record<string, { argv: string[]; as?: 'rw'; sub?: string; write
     ],
   },
   'risk list': { argv: ['risk', 'list'] },
+  'risk edit': { argv: ['risk', 'edit', 'alpha/known-risk', '--likelihood', 'medium', '--action', 'watch it'] },
+  'risk rm': { argv: ['risk', 'rm', 'alpha/known-risk'] },
   glossary: { argv: ['glossary', 'alpha', '--term', 'seam', '--def', 'one place'] },
   'events list': { argv: ['events', 'list', '--pending'] },
   'events dismiss': { argv: ['events', 'dismiss', 'PROPOSAL_ID', '--reason', 'held by the worker'] },

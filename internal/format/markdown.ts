@@ -90,6 +90,27 @@ export function titleOf(body: string): string | null {
   return title === undefined ? null : detached(title)
 }
 
+/** The body with its level-1 title replaced (or put first when it has none). */
+export function setTitle(body: string, title: string): string {
+  const h = sections(body).find((s) => s.level === 1)
+  const line = `# ${title}`
+  return h ? `${body.slice(0, h.start)}${line}\n${body.slice(h.contentStart)}` : `\n${line}\n${body}`
+}
+
+/**
+ * The body with the free text between its title and its first level-2 section replaced (`text` empty: removed).
+ */
+export function setLead(body: string, text: string): string {
+  const all = sections(body)
+  const h1 = all.find((s) => s.level === 1)
+  const first = all.find((s) => s.level === 2)
+  const from = h1 ? h1.contentStart : 0
+  const to = first ? first.start : body.length
+  const eol = body.includes('\r\n') ? '\r\n' : '\n'
+  const lead = text.trim() === '' ? eol : `${eol}${text.trim().replace(/\r?\n/g, eol)}${eol}${first ? eol : ''}`
+  return `${body.slice(0, from)}${lead}${body.slice(to)}`
+}
+
 /**
  * The `# …` title of a hand-editable object file, refused (`invalid-field`, field "title") when it holds a control
  * character (NUL, ESC, BEL …): such a title never reaches a document, a terminal or a rewrite.

@@ -184,6 +184,24 @@ describe('resources over stdio (the built bin, the SDK client)', () => {
     }
   })
 
+  test('a project and a note edited by hand notify their subscribers too', async () => {
+    const s = await serve(ws)
+    const project = 'dacli://project/ledger'
+    const note = `dacli://note/${noteId}`
+    try {
+      await s.client.subscribeResource({ uri: project })
+      await s.client.subscribeResource({ uri: note })
+      fs.appendFileSync(path.join(ws.root, '.dacli/projects/ledger/project.md'), '\nEdited by hand.\n')
+      await s.until(`updated ${project}`)
+      const from = s.seen.length
+      fs.appendFileSync(path.join(ws.root, '.dacli/projects/ledger/notes/decisions/use-x.md'), '\nAlso by hand.\n')
+      await s.until(`updated ${note}`, from)
+      expect(textOf(await s.client.readResource({ uri: note }))).toContain('Also by hand.')
+    } finally {
+      await s.close()
+    }
+  })
+
   test('list_changed when a task appears (another process) or a task file is removed by hand', async () => {
     const s = await serve(ws)
     try {

@@ -298,9 +298,6 @@ function onceEach(all: EventRecord[], broken: Broken[]): { events: EventRecord[]
   return { events, broken }
 }
 
-/** The index's section of parsed events (read only when an event is not in this process's memory). */
-const eventSection = (store: Store) => store.cache('index').section<EventRecord>('events', 'used')
-
 function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, rel: string): EventRecord {
   const d = p.data
   const str = (v: unknown) => (typeof v === 'string' ? v : null)

@@ -28,6 +28,8 @@ const CHANGE_KINDS = [
   'claim.taken',
   'claim.released',
   'note.added',
+  'note.changed',
+  'note.removed',
   'event.added',
   'event.applied',
   'event.dismissed',
@@ -37,6 +39,8 @@ const CHANGE_KINDS = [
   'project.changed',
   'project.removed',
   'risk.added',
+  'risk.changed',
+  'risk.removed',
   'agent.spawned',
   'agent.retired',
 ] as const

@@ -15,7 +15,7 @@ import type { Broken, ProjectRecord, Status, TaskRecord, TaskSummary } from '../
 import { brokenOf, fieldOf, stamp } from '../format/model.js'
 import { readTaskRecord } from '../format/taskfile.js'
 import { type CheckedTask, listCriteria } from './criteria.js'
-import { CacheFile, cachePath, type Section, type Stamp, stampOf } from './filecache.js'
+import { CacheFile, cachePath, type Section, type Stamp, StampMemo, stampOf } from './filecache.js'
 import { assertNoLinks, LinkError, readText } from './fsio.js'
 import { appendChange, type ChangeEntry } from './journal.js'
 import type { LiveWorkspace } from './live.js'
@@ -63,6 +63,9 @@ export function remoteDeadline(
     guardGroup: (pgid) => system.guardGroup(pgid),
   }
 }
+
+/** The full records a long-lived server has read, by file, under the caches' stamp rule (see readTaskFile). */
+const liveRecords = new StampMemo<TaskRecord>(1_000)
 
 export class Store {
   private constructor(
@@ -397,21 +400,33 @@ export class Store {
    */
   async readTaskFile(f: TaskFileRef, known?: Stamp): Promise<TaskRecord> {
     const stamp = known ?? stampOf(f.abs)
+    if (this.live !== null) {
+      // A server keeps the records it read, by file and stamp, and hands out copies (a caller may change its
+      // record); one it has not read is parsed from its file, not taken from the project's whole cache section.
+      const kept = stamp === null ? undefined : liveRecords.get(f.abs, stamp)
+      if (kept !== undefined) return structuredClone(kept)
+      const record = await this.parseTaskText(this.readTaskText(f, known), f)
+      if (stamp !== null) liveRecords.set(f.abs, stamp, structuredClone(record))
+      return record
+    }
     const cache: Section<TaskRecord> = this.cache(`records/${f.project}`).section('tasks', 'all')
     const key = `${f.status}/${f.name}`
     const hit = stamp === null ? undefined : cache.get(key, stamp)
     if (hit !== undefined) return hit
-    let text: string
+    const record = await this.parseTaskText(this.readTaskText(f, known), f)
+    if (stamp !== null) cache.set(key, stamp, record)
+    return record
+  }
+
+  /** A task file's text, never through a link (exit 1 when it cannot be read, naming the file). */
+  private readTaskText(f: TaskFileRef, known?: Stamp): string {
     try {
       this.assertNoLinksOnce(f.abs, known !== undefined)
-      text = readText(f.abs, known?.size)
+      return readText(f.abs, known?.size)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new FailureError(`cannot read ${f.path}`, { cause: e })
       throw unreadableTask(f.path, e)
     }
-    const record = await this.parseTaskText(text, f)
-    if (stamp !== null) cache.set(key, stamp, record)
-    return record
   }
 
   private async parseTaskText(text: string, f: TaskFileRef): Promise<TaskRecord> {

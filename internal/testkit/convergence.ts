@@ -230,7 +230,9 @@ export async function convergenceRun(o: ConvergenceOptions): Promise<Outcome> {
     if (r.code !== 0 && r.code !== 5) return fail(`${where}: record sync in clone ${c} exited ${r.code}: ${r.stderr}`)
     const d = decisionsOf(r)
     if (r.code === 5 && r.error.details?.outcome !== 'decisions')
-      return fail(`${where}: clone ${c} ended its sync with ${r.error.details?.outcome ?? r.stderr}`)
+      return fail(
+        `${where}: clone ${c} ended its sync with ${r.error.details?.outcome ?? r.stderr} ${JSON.stringify(r.error.details?.conflicts ?? [])}`,
+      )
     if (o.mode === 'disjoint' && d.length > 0)
       fail(`${where}: one-sided changes raised decisions in clone ${c}: ${JSON.stringify(d)}`)
     counts.decisions_seen = Math.max(counts.decisions_seen, d.length)
@@ -478,7 +480,8 @@ export async function syncKills(o: { trials: number; seed: number; workflow?: Wo
       stdio: 'ignore',
     })
     const closed = new Promise<void>((r) => child.on('close', () => r()))
-    await new Promise((r) => setTimeout(r, Math.floor(rnd() * span * 1.2)))
+    // From start-up to the push: a trial's sync (a fetch, a merge, a record, a push) takes longer than the first.
+    await new Promise((r) => setTimeout(r, Math.floor(rnd() * span * 2.5)))
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL')
       killed++
@@ -509,7 +512,8 @@ export async function syncKills(o: { trials: number; seed: number; workflow?: Wo
     if (failures.length > 0) break
   }
   // Both clones end with the same files.
-  ;(await b.dacli('record', 'sync')).code
+  const last = await b.dacli('record', 'sync')
+  if (last.code !== 0) fail(`the last sync exited ${last.code}: ${last.stderr}`)
   const fa = recordable(a.root)
   const fb = recordable(b.root)
   const differing = [...new Set([...fa.keys(), ...fb.keys()])].filter((k) => fa.get(k) !== fb.get(k))

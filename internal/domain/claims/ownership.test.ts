@@ -23,25 +23,35 @@ describe('who may rewrite a task', () => {
 })
 
 describe('where a claim stands', () => {
-  const retired = new Set(['a-gone-000001'])
+  const roster = {
+    retired: new Set(['a-gone-000001']),
+    known: new Set(['a-root', 'a-me-000001', 'a-you-000001', 'a-gone-000001']),
+  }
   test('free, yours, held by a live claim', () => {
-    expect(claimStanding(null, 'a-me-000001', false, retired)).toEqual({ kind: 'free' })
-    expect(claimStanding('a-me-000001', 'a-me-000001', true, retired)).toEqual({ kind: 'yours' })
-    expect(claimStanding('a-you-000001', 'a-me-000001', false, retired)).toEqual({
+    expect(claimStanding(null, 'a-me-000001', false, roster)).toEqual({ kind: 'free' })
+    expect(claimStanding('a-me-000001', 'a-me-000001', true, roster)).toEqual({ kind: 'yours' })
+    expect(claimStanding('a-you-000001', 'a-me-000001', false, roster)).toEqual({
       kind: 'held',
       owner: 'a-you-000001',
     })
   })
   test('an expired lease or a retired owner may be taken over, saying which', () => {
-    expect(claimStanding('a-you-000001', 'a-me-000001', true, retired)).toEqual({
+    expect(claimStanding('a-you-000001', 'a-me-000001', true, roster)).toEqual({
       kind: 'takeover',
       from: 'a-you-000001',
       why: 'lease expired',
     })
-    expect(claimStanding('a-gone-000001', 'a-me-000001', false, retired)).toEqual({
+    expect(claimStanding('a-gone-000001', 'a-me-000001', false, roster)).toEqual({
       kind: 'takeover',
       from: 'a-gone-000001',
       why: 'owner retired',
+    })
+  })
+  test('an owner no agent file names is missing: its live claim may be taken over, saying so', () => {
+    expect(claimStanding('a-lost-000001', 'a-me-000001', false, roster)).toEqual({
+      kind: 'takeover',
+      from: 'a-lost-000001',
+      why: 'owner missing',
     })
   })
 })

@@ -5,8 +5,8 @@
 //   a task owned by a read-only identity (whose changes arrive as proposals, so someone with write access must act
 //   on them);
 // - a read-only identity never rewrites: its claim, release, done and block become proposals;
-// - a live claim held by another identity is a conflict; an expired lease, or an owner that was retired, may be
-//   taken over (logged, with the reason).
+// - a live claim held by another identity is a conflict; an expired lease, an owner that was retired, or an owner no
+//   agent file names any more (missing: deleted, or never recorded here), may be taken over (logged, with the reason).
 
 export interface Actor {
   id: string
@@ -19,11 +19,17 @@ export function mayRewrite(owner: string | null, who: Actor, readOnly: ReadonlyS
   return owner === null || owner === who.id || readOnly.has(owner)
 }
 
-export type TakeoverReason = 'lease expired' | 'owner retired'
+export type TakeoverReason = 'lease expired' | 'owner retired' | 'owner missing'
 
-/** Why a claim held by `from` could be taken over: a retired owner, otherwise an expired lease. */
-export const takeoverReason = (from: string, retired: ReadonlySet<string>): TakeoverReason =>
-  retired.has(from) ? 'owner retired' : 'lease expired'
+/** The identities a claim's owner is judged against: the retired ones, and every one that exists. */
+export interface Roster {
+  retired: ReadonlySet<string>
+  known: ReadonlySet<string>
+}
+
+/** Why a claim held by `from` could be taken over: a retired owner, a missing one, otherwise an expired lease. */
+export const takeoverReason = (from: string, roster: Roster): TakeoverReason =>
+  roster.retired.has(from) ? 'owner retired' : roster.known.has(from) ? 'lease expired' : 'owner missing'
 
 export type ClaimStanding =
   /** The caller already owns it. */
@@ -36,16 +42,12 @@ export type ClaimStanding =
   | { kind: 'takeover'; from: string; why: TakeoverReason }
 
 /** Where a claim by `who` stands against the task's current owner (`leaseExpired`: its claim's lease ran out). */
-export function claimStanding(
-  owner: string | null,
-  who: string,
-  leaseExpired: boolean,
-  retired: ReadonlySet<string>,
-): ClaimStanding {
+export function claimStanding(owner: string | null, who: string, leaseExpired: boolean, roster: Roster): ClaimStanding {
   if (owner === null) return { kind: 'free' }
   if (owner === who) return { kind: 'yours' }
-  if (!leaseExpired && !retired.has(owner)) return { kind: 'held', owner }
-  return { kind: 'takeover', from: owner, why: takeoverReason(owner, retired) }
+  const why = takeoverReason(owner, roster)
+  if (!leaseExpired && why === 'lease expired') return { kind: 'held', owner }
+  return { kind: 'takeover', from: owner, why }
 }
 
 export interface Criterion {

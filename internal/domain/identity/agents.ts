@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
-import { ConflictError, NotFoundError, RefusedError } from '../../base/errors.js'
+import { ConflictError, FailureError, NotFoundError, RefusedError } from '../../base/errors.js'
 import { newUlid } from '../../base/ids.js'
 import { safeSegment, slugify } from '../../format/ids.js'
 import { type Identity, ROOT_ID, stamp } from '../../format/model.js'
@@ -14,7 +14,7 @@ import { fileRefOf, type Store } from '../../store/store.js'
 import type { Arbitration } from '../claims/arbiter.js'
 import { dropOnRelease } from '../claims/arbitrate.js'
 import { rememberRetired } from './anchor.js'
-import { type AgentFile, hashToken, listAgentFiles, readAgentFile, signerOf } from './identity.js'
+import { type AgentFile, hashToken, listAgentFiles, readAgentFile, readAgentFileChecked, signerOf } from './identity.js'
 import { agentSigner } from './signing.js'
 import { retirementContent, spawnContent } from './trust.js'
 
@@ -29,11 +29,20 @@ export async function listAgents(store: Store): Promise<AgentFile[]> {
 
 export async function readAgent(store: Store, id: string): Promise<AgentFile> {
   safeSegment(id, 'agent id')
-  const a = await readAgentFile(path.join(store.dir, 'agents', `${id}.md`), store.root)
-  if (a === null) {
-    throw new NotFoundError(`no agent "${id}"`, { details: { agent: id }, next: [cmd('agent list --all')] })
+  const file = path.join(store.dir, 'agents', `${id}.md`)
+  try {
+    return await readAgentFileChecked(file, store.root)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new NotFoundError(`no agent "${id}"`, { details: { agent: id }, next: [cmd('agent list --all')] })
+    }
+    // There, but not readable (a link on its way, a FIFO, bad bytes): not a missing agent.
+    throw new FailureError(`cannot read the agent file ${store.rel(file)}: ${(e as Error).message}`, {
+      cause: e,
+      details: { path: store.rel(file) },
+      next: [cmd('doctor')],
+    })
   }
-  return a
 }
 
 export interface Spawned extends AgentFile {
@@ -43,8 +52,9 @@ export interface Spawned extends AgentFile {
 export async function spawnAgent(
   store: Store,
   parent: Identity,
-  opts: { role: string | null; grant: 'rw' | 'ro' },
+  opts: { role: string | null; grant: 'rw' | 'ro'; name?: string | null },
 ): Promise<Spawned> {
+  const named = opts.name ?? null
   if (opts.grant === 'rw' && parent.grant !== 'rw') {
     throw new RefusedError(
       'attenuation',
@@ -58,9 +68,13 @@ export async function spawnAgent(
   const roleSlug = opts.role === null ? '' : slugify(opts.role, 24).replace(/^u[0-9a-f]{8}$/, 'agent')
   const dir = path.join(store.dir, 'agents')
   const created = stamp(store.now())
-  for (let attempt = 0; attempt < 8; attempt++) {
+  // A chosen name is the id (`a-<name>`), taken once: another spawn of that name is a conflict, never a suffix.
+  for (let attempt = 0; attempt < (named === null ? 8 : 1); attempt++) {
     const disc = newUlid().slice(-6).toLowerCase()
-    const id = safeSegment(roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`, 'agent id')
+    const id = safeSegment(
+      named !== null ? `a-${named}` : roleSlug === '' ? `a-${disc}` : `a-${roleSlug}-${disc}`,
+      'agent id',
+    )
     const token = newToken()
     // The child's public key comes from its token; the parent signs what the child is (trust.ts).
     const child = {
@@ -88,7 +102,7 @@ export async function spawnAgent(
       `signature: ${signature}`,
       'retired: false',
       '---',
-      `# ${opts.role ?? id}`,
+      `# ${named ?? opts.role ?? id}`,
       '',
       `Spawned by ${parent.id}.`,
       '',
@@ -97,6 +111,12 @@ export async function spawnAgent(
     try {
       atomicWrite(store.system, file, lines.join('\n'), { exclusive: true })
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && named !== null) {
+        throw new ConflictError(`an agent named ${id} already exists (retired or not): choose another --name`, {
+          details: { agent: id },
+          next: [cmd(`agent show ${id}`), cmd('agent spawn --name <another-name>')],
+        })
+      }
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue
       throw e
     }

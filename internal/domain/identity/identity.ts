@@ -12,6 +12,7 @@ import { isId } from '../../format/ids.js'
 import { type Broken, brokenOf, type Identity, InvalidValueError, ParseError, ROOT_ID } from '../../format/model.js'
 import { isTempName, LinkError, linkOnPath, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
+import type { Roster } from '../claims/ownership.js'
 import { publishedRootKeys, rememberedRetired, rememberRetired, rootKeyFile, trustedRootKeys } from './anchor.js'
 import { agentSigner, isPublicKey, rootSigner, type Signer } from './signing.js'
 import { type RootKeys, signedRetirements, trustOf } from './trust.js'
@@ -46,7 +47,10 @@ const agentCache = new Map<string, { stamp: string; agent: AgentFile }>()
  * ParseError (an InvalidValueError for an id out of format or not matching the file name) for a file
  * that cannot be an identity. A long-running server re-reads only files whose stamp moved.
  */
-async function readAgentFileChecked(file: string, root: string): Promise<AgentFile> {
+export async function readAgentFileChecked(file: string, root: string): Promise<AgentFile> {
+  // Never through a link: the file itself, or a folder on its way (a linked agents/).
+  const link = linkOnPath(file)
+  if (link !== null) throw new LinkError(link)
   const st = fs.lstatSync(file)
   if (st.isSymbolicLink()) throw new LinkError(file)
   const key = `${st.size}:${st.mtimeMs}:${st.ino}`
@@ -255,6 +259,17 @@ export async function retiredIdentities(store: Store): Promise<Set<string>> {
   const all = await listAgentFiles(store.dir, store.root)
   const keys = rootKeysOf(store, all)
   return new Set([...signedRetirements(all, keys), ...(keys.retired ?? [])])
+}
+
+/**
+ * The identities a claim's owner is judged against (domain/claims/ownership.ts): the retired ones, and every id an
+ * agent file bears — a file that cannot be read still names its identity (its file name), so an owner is missing
+ * only when no file of that name exists at all.
+ */
+export async function rosterOf(store: Store): Promise<Roster> {
+  const { agents, broken } = await scanAgents(store.dir, store.root)
+  const known = new Set([ROOT_ID, ...agents.map((a) => a.id), ...broken.map((b) => path.basename(b.path, '.md'))])
+  return { retired: await retiredIdentities(store), known }
 }
 
 /**

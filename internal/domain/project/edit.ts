@@ -1,12 +1,8 @@
-// Editing a project file's frontmatter in place: under the project's lock,
-// re-read, let the caller edit the yaml Document, then write atomically with
-// the lossless splice (untouched keys, comments and the body keep their bytes).
+// Editing a project file in place (store/objedit.ts: under the project's lock, the lossless splice).
 
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Document } from 'yaml'
-import { FailureError } from '../../base/errors.js'
-import { atomicWrite } from '../../store/fsio.js'
+import { editObjectFile, type ObjectEdit } from '../../store/objedit.js'
 import type { Store } from '../../store/store.js'
 
 /**
@@ -18,32 +14,21 @@ export async function editProjectFrontmatter(
   slug: string,
   fn: (doc: Document, data: Record<string, unknown>) => boolean,
 ): Promise<boolean> {
+  return (await editProject(store, slug, null, (e) => fn(e.doc, e.data))).changed
+}
+
+/** Edit a project's file (frontmatter and body); journals `project.changed` when its bytes changed. */
+export async function editProject<R>(
+  store: Store,
+  slug: string,
+  actor: string | null,
+  fn: (e: ObjectEdit) => R | false,
+  summary = 'edited',
+): Promise<{ result: R | false; changed: boolean }> {
   const file = path.join(store.requireProject(slug), 'project.md')
-  return store.withLock(`project-${slug}`, async () => {
-    const { parseObject, renderEdited } = await import('../../format/parsing.js')
-    const text = fs.readFileSync(file, 'utf8')
-    let parsed: ReturnType<typeof parseObject>
-    try {
-      parsed = parseObject(text)
-    } catch (e) {
-      throw new FailureError(`${store.rel(file)} cannot be parsed: ${(e as Error).message}`, {
-        details: { path: store.rel(file) },
-        next: ['fix the file by hand (dacli never overwrites an unparseable file)'],
-      })
-    }
-    const doc = parsed.doc.clone()
-    if (!fn(doc, parsed.data)) return false
-    const out = renderEdited(parsed, doc, parsed.split.body)
-    if (out === text) return false
-    atomicWrite(store.system, file, out)
-    store.journal({
-      kind: 'project.changed',
-      ref: slug,
-      id: `p-${slug}`,
-      project: slug,
-      actor: null,
-      summary: 'edited',
-    })
-    return true
-  })
+  const r = await editObjectFile(store, file, `project-${slug}`, fn)
+  if (r.changed) {
+    store.journal({ kind: 'project.changed', ref: slug, id: `p-${slug}`, project: slug, actor, summary })
+  }
+  return r
 }

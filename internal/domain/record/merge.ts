@@ -237,6 +237,16 @@ export class Merger {
     conflicts: Conflict[],
     b: TreeFile | undefined,
   ): Promise<TreeFile | undefined> {
+    if (p.endsWith('.md') && !/\/events\//.test(p) && o !== undefined && t !== undefined && b === undefined) {
+      // Two objects made apart that took one name (a note titled alike in two clones: the answers of one question):
+      // both stay, the earlier id at the name, the other beside it under its own — as every clone decides alike.
+      const [io, it] = [idIn(await this.read(o.oid)), idIn(await this.read(t.oid))]
+      if (io !== null && it !== null && io !== it) {
+        const [first, second, secondId] = byText(io, it) <= 0 ? [o, t, it] : [t, o, io]
+        files.set(`${p.slice(0, -3)}-${secondId.slice(-8).toLowerCase()}.md`, second)
+        return first
+      }
+    }
     if (p.endsWith('.md') && !/\/events\//.test(p) && o !== undefined && t !== undefined) {
       const m = await mergeObject(
         b === undefined ? null : await this.read(b.oid),
@@ -255,6 +265,10 @@ export class Merger {
       }
       const [ro, rt] = [await rank(o), await rank(t)]
       if (ro !== rt) return ro > rt ? o : t
+      // Settled on both sides, each its own way (one question answered in two clones): the remote's stands, as every
+      // other clone already has it; this clone's answer stays in its note and in the record history, and the task it
+      // changed merges field by field (a value that differs becomes a new decision).
+      if (ro > 0) return t
     }
     const copy = o !== undefined && t !== undefined ? `${p}.conflict-${this.tag}` : null
     if (copy !== null && t !== undefined) files.set(copy, t)
@@ -344,4 +358,9 @@ export class Merger {
     const line = `- ${stamp(this.now)} ${this.actor} renumbered ${seqText(from)} → ${seqText(to)}: the number was also taken on the other side of a record pull`
     return renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [line]))
   }
+}
+
+/** The `id:` of an object file's frontmatter, or null. */
+function idIn(text: string): string | null {
+  return /^id:[ \t]*(\S+)[ \t]*\r?$/m.exec(text)?.[1] ?? null
 }

@@ -3,7 +3,7 @@
 
 import { cmd } from '../../base/commands.js'
 import { ConflictError, RefusedError } from '../../base/errors.js'
-import { appendToSection, sections, setSection } from '../../format/markdown.js'
+import { appendToSection, setSection, setTitle } from '../../format/markdown.js'
 import type { Identity } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { Store } from '../../store/store.js'
@@ -45,9 +45,7 @@ export async function editTask(
     }
     const changed: string[] = []
     if (p.title !== undefined && p.title !== cur.title) {
-      const h = sections(e.body).find((s) => s.level === 1)
-      const line = `# ${p.title}`
-      e.body = h ? `${e.body.slice(0, h.start)}${line}\n${e.body.slice(h.contentStart)}` : `\n${line}\n${e.body}`
+      e.body = setTitle(e.body, p.title)
       changed.push('title')
     }
     if (p.priority !== undefined && p.priority !== cur.priority) {

@@ -5,13 +5,13 @@
 // --allow-unlanded, which is logged. Without a branch nothing changes.
 
 import { commitsNotOn, mergeNaming } from '../../adapters/git/landing.js'
-import { shortOid } from '../../adapters/git/objects.js'
 import { revParse, trunkOf } from '../../adapters/git/worktree.js'
 import { cmd } from '../../base/commands.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { Store } from '../../store/store.js'
+import { unlandedRefusal } from './unlanded.js'
 
 export interface LandingRequest {
   /** `--branch`: the branch (or any revision) holding the task's work; default: the task's worktree branch. */
@@ -20,6 +20,8 @@ export interface LandingRequest {
   into?: string
   /** `--allow-unlanded`: close anyway (logged). */
   allowUnlanded?: boolean
+  /** Return an unlanded branch (landed and overridden false) instead of refusing, for the close to report. */
+  defer?: boolean
 }
 
 export interface Landing {
@@ -93,31 +95,13 @@ export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequ
     const missing = await commitsNotOn(repo, store.env, trunk.commit, head)
     found = { ...base, landed: missing.length === 0, missing, merged_as: null }
   }
-  if (!found.landed && !req.allowUnlanded) throw unlanded(t, found)
+  if (!found.landed && !req.allowUnlanded) {
+    // Deferred: the close names it among every other blocker (domain/task/lifecycle.ts closeBlockers).
+    if (req.defer === true) return { ...found, log: logLine(found) }
+    throw unlandedRefusal(t, found)
+  }
   const landing = { ...found, overridden: !found.landed }
   return { ...landing, log: logLine(landing) }
-}
-
-function unlanded(t: TaskRecord, l: Omit<Landing, 'log'>): RefusedError {
-  const what =
-    l.head === null
-      ? `its branch ${l.branch} no longer exists and no merge into ${l.trunk} names it, so its work cannot be shown to have landed`
-      : `${l.missing.length} commit${l.missing.length === 1 ? '' : 's'} of ${l.branch} ${l.missing.length === 1 ? 'is' : 'are'} not on ${l.trunk}: ${l.missing
-          .slice(0, 5)
-          .map((c) => `${shortOid(c.sha)} ${c.subject}`)
-          .join('; ')}${l.missing.length > 5 ? ` (and ${l.missing.length - 5} more)` : ''}`
-  return new RefusedError('unlanded', `${qualifiedRef(t)} has not landed: ${what} — do not retry unchanged`, {
-    details: {
-      branch: l.branch,
-      trunk: l.trunk,
-      head: l.head,
-      missing: l.missing.map((c) => ({ sha: c.sha, subject: c.subject })),
-    },
-    next: [
-      `merge ${l.branch} into ${l.trunk} (or push it and get it merged), then close ${qualifiedRef(t)} again`,
-      `close it deliberately with --allow-unlanded (logged as unlanded)`,
-    ],
-  })
 }
 
 /** `landed <sha> (<branch> in <trunk>)`, or `unlanded <branch>: … (--allow-unlanded)`. */

@@ -18,6 +18,7 @@ import type { TaskFileRef } from '../../store/taskindex.js'
 import { type Arbitration, arbitrationOf, expiredAt } from '../claims/arbiter.js'
 import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim, takeOnRemote } from '../claims/arbitrate.js'
 import {
+  type CloseVerdict,
   claimStanding,
   closeVerdict,
   mayReopen,
@@ -25,8 +26,9 @@ import {
   removalHolds,
   takeoverReason,
 } from '../claims/ownership.js'
-import { readOnlyIdentities, retiredIdentities, signerOf } from '../identity/identity.js'
+import { readOnlyIdentities, rosterOf, signerOf } from '../identity/identity.js'
 import type { Landing, LandingRequest } from './landing.js'
+import { unlandedRefusal } from './unlanded.js'
 import { blockingQuestion, openQuestionRefusal } from './waiting.js'
 
 export type Outcome = 'changed' | 'unchanged' | 'proposed' | 'taken-over'
@@ -141,10 +143,18 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
       next: [cmd(`task reopen ${qualifiedRef(t)} --reason "<why>"`)],
     })
   }
+  const roster = await rosterOf(store)
   if (who.grant !== 'rw') {
+    if (t.owner !== null && t.owner !== who.id && takeoverReason(t.owner, roster) === 'owner missing') {
+      // Taking a task from an identity nobody can ask is a decision for someone with write access, not a proposal.
+      throw new RefusedError(
+        'grant',
+        `${qualifiedRef(t)} is held by ${t.owner}, an identity no agent file names; only a read-write identity may take it over`,
+        { details: { owner: t.owner, reason: 'owner missing' }, next: ['ask a read-write identity to claim it'] },
+      )
+    }
     return propose(store, t, who, 'claim', 'claim', opts.leaseMs === undefined ? {} : { lease_ms: opts.leaseMs })
   }
-  const retired = await retiredIdentities(store)
   const remote = remoteForClaim(opts.arbitration)
   const arbiter = await open(opts.arbitration, remote)
   const lease = opts.leaseMs === undefined ? '' : `lease ${Math.round(opts.leaseMs / 1000)}s`
@@ -157,7 +167,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
         next: [cmd(`task reopen ${qualifiedRef(cur)} --reason "<why>"`), cmd(`next --project ${cur.project}`)],
       })
     }
-    const standing = claimStanding(cur.owner, who.id, cur.claim !== null && expiredAt(cur.claim, now), retired)
+    const standing = claimStanding(cur.owner, who.id, cur.claim !== null && expiredAt(cur.claim, now), roster)
     if (standing.kind === 'yours') {
       // Yours already, says this file. The same identity exists in every clone, so where the claim is (or is
       // to be) on a remote, only the remote knows whose it is: ask it. This clone's own claim is unchanged
@@ -203,7 +213,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
     setClaim(e, who.id, expires, remote)
     if (cur.status === 'open') e.status = 'active'
     if (takenFrom !== null) {
-      e.log('taken-over', onRemote(remote, `from ${takenFrom} (${takeoverReason(takenFrom, retired)})`))
+      e.log('taken-over', onRemote(remote, `from ${takenFrom} (${takeoverReason(takenFrom, roster)})`))
     } else e.log(opts.arbitration?.local ? 'claimed-local' : 'claimed', onRemote(remote, lease))
     return {
       ...(takenFrom === null ? {} : { previous_owner: takenFrom }),
@@ -282,7 +292,7 @@ export async function doneTask(
   const tokens = opts.tokens === undefined ? {} : { tokens: opts.tokens }
   if (!(await mayRewrite(store, t, who)))
     return propose(store, t, who, 'done', 'propose-status', { status: 'done', ...tokens })
-  const landing = await closeLanding(store, t, opts)
+  const landing = await closeLanding(store, t, { ...opts, defer: true })
   return change(store, target, who, 'done', async (e) => {
     const closed = await closeTask(store, e, who, opts.allowUnverified === true, 'done', { landing, ...tokens })
     // A done task's claim ref disappears with it (after the criteria passed, before the file is written).
@@ -313,30 +323,10 @@ export async function closeTask(
   if (cur.status === 'done') return false
   const boxes = checkboxes(e.body)
   const verdict = closeVerdict(boxes, allowUnverified)
-  if (verdict.kind === 'no-criteria') {
-    throw new RefusedError(
-      'acceptance',
-      `${qualifiedRef(cur)} has no acceptance criteria, so done cannot be verified`,
-      {
-        details: { unmet: [], total: 0 },
-        next: [
-          cmd(`task edit ${qualifiedRef(cur)} --accept "<criterion>"`),
-          cmd(`task done ${qualifiedRef(cur)} --allow-unverified (deliberately, marks it unverified)`),
-        ],
-      },
-    )
-  }
-  if (verdict.kind === 'unmet') {
-    const { unmet } = verdict
-    throw new RefusedError(
-      'acceptance',
-      `${qualifiedRef(cur)} has ${unmet.length} unmet acceptance ${unmet.length === 1 ? 'criterion' : 'criteria'}: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
-      {
-        details: { unmet, total: boxes.length },
-        next: [cmd(`task check ${qualifiedRef(cur)} --n ${unmet[0]?.n} --verify "<command that proves it>"`)],
-      },
-    )
-  }
+  const landing = opts.landing ?? null
+  const blockers = await closeBlockers(store, cur, verdict, boxes.length, landing)
+  if (blockers.length > 0) throw oneRefusal(cur, blockers)
+  if (verdict.kind !== 'close') return false // unreachable: an unmet verdict is a blocker
   if (verdict.unverified) e.doc.set('unverified', true)
   e.doc.delete('claim')
   e.status = 'done'
@@ -346,7 +336,6 @@ export async function closeTask(
       ? 'with NO acceptance criteria (unverified, --allow-unverified)'
       : `${boxes.length}/${boxes.length} criteria`,
   )
-  const landing = opts.landing ?? null
   if (landing !== null) e.log(landing.log.verb, landing.log.details)
   if (opts.tokens !== undefined) e.log('tokens', `output ${opts.tokens}`)
   return {
@@ -354,6 +343,76 @@ export async function closeTask(
     ...(landing === null ? {} : { landing: landingDetails(landing) }),
     ...(opts.tokens === undefined ? {} : { tokens: opts.tokens }),
   }
+}
+
+/**
+ * Everything that stands against closing `t`, in a fixed order: its acceptance criteria, the open question or the
+ * block it waits on, and its branch not landed (a landing checked with `defer`, not yet refused). One refusal
+ * names them all, so a caller fixes every one before trying again instead of discovering them one close at a time.
+ */
+async function closeBlockers(
+  store: Store,
+  t: TaskRecord,
+  verdict: CloseVerdict,
+  total: number,
+  landing: Landing | null,
+): Promise<RefusedError[]> {
+  const out: RefusedError[] = []
+  const ref = qualifiedRef(t)
+  if (verdict.kind === 'no-criteria') {
+    out.push(
+      new RefusedError('acceptance', `${ref} has no acceptance criteria, so done cannot be verified`, {
+        details: { unmet: [], total: 0 },
+        next: [
+          cmd(`task edit ${ref} --accept "<criterion>"`),
+          cmd(`task done ${ref} --allow-unverified (deliberately, marks it unverified)`),
+        ],
+      }),
+    )
+  } else if (verdict.kind === 'unmet') {
+    const { unmet } = verdict
+    out.push(
+      new RefusedError(
+        'acceptance',
+        `${ref} has ${unmet.length} unmet acceptance ${unmet.length === 1 ? 'criterion' : 'criteria'}: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
+        {
+          details: { unmet, total },
+          next: [cmd(`task check ${ref} --n ${unmet[0]?.n} --verify "<command that proves it>"`)],
+        },
+      ),
+    )
+  }
+  if (t.status === 'blocked') {
+    const q = await blockingQuestion(store, t)
+    out.push(
+      q !== null
+        ? openQuestionRefusal(t, q)
+        : new RefusedError(
+            'blocked',
+            `${ref} is blocked${t.blocked_by ? ` by ${t.blocked_by}` : ''}: unblock it before closing it`,
+            { details: { blocked_by: t.blocked_by }, next: [cmd(`task unblock ${ref}`)] },
+          ),
+    )
+  }
+  if (landing !== null && !landing.landed && !landing.overridden) out.push(unlandedRefusal(t, landing))
+  return out
+}
+
+/**
+ * One refusal for every blocker: the first one's policy and details (so a caller that knew the single refusal
+ * still reads it), `details.blockers` listing each with its policy, message and details, and every next step.
+ */
+function oneRefusal(t: TaskRecord, blockers: readonly RefusedError[]): RefusedError {
+  const [first] = blockers as [RefusedError, ...RefusedError[]]
+  const listed = blockers.map((b) => ({ policy: b.policy, message: b.message, details: b.details }))
+  const message =
+    blockers.length === 1
+      ? first.message
+      : `${qualifiedRef(t)} cannot be closed: ${blockers.length} things stand in the way — ${blockers.map((b, i) => `(${i + 1}) ${b.message}`).join(' ')}`
+  return new RefusedError(first.policy, message, {
+    details: { ...first.details, blockers: listed },
+    next: [...new Set(blockers.flatMap((b) => b.next))],
+  })
 }
 
 /** What a close says about landing in its document's details. */

@@ -36,8 +36,10 @@ export const NoteDoc = z.strictObject({
   id: z.string().nullable().describe('null while it is only a proposal (outcome proposed)'),
   slug: z.string().nullable().describe('null while it is only a proposal'),
   outcome: z
-    .enum(['created', 'proposed', 'existing'])
-    .describe('created, or proposed (a read-only identity’s finding became an event)'),
+    .enum(['created', 'proposed', 'existing', 'edited', 'unchanged', 'removed'])
+    .describe(
+      'created, or proposed (a read-only identity’s finding became an event); existing (note show); edited, unchanged or removed (note edit, note rm)',
+    ),
   event_id: z.string().nullable(),
 })
 

@@ -108,6 +108,52 @@ describe('record sync', () => {
     expect(runs.some((r) => r.json.attempts >= 1)).toBe(true)
   })
 
+  test('one decision answered differently in two clones: no copy; both answers kept, the remote’s stands, every clone converges', async () => {
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    const b = cloneOf(remote)
+    ;(await a.dacli('task', 'edit', 'api/1', '--priority', 'could')).expectExit(0)
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    ;(await b.dacli('task', 'edit', 'api/1', '--priority', 'must')).expectExit(0)
+    const [d] = (await b.dacli('record', 'sync', '--json')).expectExit(5).error.details.decisions
+    ;(await a.dacli('record', 'sync', '--json')).expectExit(5)
+    // Each clone answers before hearing of the other's answer.
+    ;(await a.dacli('answer', d.question, 'ours')).expectExit(0)
+    ;(await b.dacli('answer', d.question, 'theirs')).expectExit(0)
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    const rb = await b.dacli('record', 'sync', '--json')
+    const details = rb.code === 0 ? rb.json : rb.error.details
+    expect(details.outcome, rb.stderr).not.toBe('conflicts')
+    for (let pass = 0; pass < 2; pass++) for (const c of [a, b]) await c.dacli('record', 'sync')
+    expect(tree(a.root)).toBe(tree(b.root))
+    for (const c of [a.root, b.root]) {
+      const all = fs.readdirSync(path.join(c, '.dacli'), { recursive: true }) as string[]
+      expect(all.filter((p) => p.includes('.conflict-'))).toEqual([])
+      expect(all.filter((p) => p.startsWith(path.join('projects', 'api', 'notes')) && p.endsWith('.md'))).toHaveLength(
+        2,
+      )
+    }
+    for (const c of [a, b]) {
+      const doc = (await c.dacli('doctor', '--json')).expectExit(0).json
+      // Trust between the clones' root keys is not this test's business (`trust accept`); the files' shape is.
+      const trust = new Set(['forged-event', 'untrusted-key'])
+      const errors = doc.findings.filter((f: { severity: string; code: string }) => f.severity === 'error')
+      expect(errors.filter((f: { code: string }) => !trust.has(f.code))).toEqual([])
+      const notes = (await c.dacli('note', 'list', '--project', 'api', '--json')).expectExit(0).json
+      // Both answers are notes every listing reads (the second under its renamed file).
+      expect(notes.notes).toHaveLength(2)
+      expect(JSON.stringify(notes)).toContain(d.question)
+    }
+    // The question carries the remote's (a's) answer in both clones.
+    const qa = (await a.dacli('threads', '--json'))
+      .expectExit(0)
+      .json.threads.find((q: { id: string }) => q.id === d.question)
+    const qb = (await b.dacli('threads', '--json'))
+      .expectExit(0)
+      .json.threads.find((q: { id: string }) => q.id === d.question)
+    expect(qa.state).toBe('answered')
+    expect(qb.answer.note.id).toBe(qa.answer.note.id)
+  })
+
   test('a non-task file changed differently on both sides: exit 5 with the copy, nothing pushed until it is resolved', async () => {
     ;(await a.dacli('record', 'sync')).expectExit(0)
     const b = cloneOf(remote)

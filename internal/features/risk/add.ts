@@ -42,7 +42,7 @@ export const add = defineCommand({
     })
     if (r.rank <= 2 && r.action === null)
       ctx.notes.warn(`rank ${r.rank} risk without an action: add one so it is managed`)
-    const data: RiskDocT = { schema: 'risk/v1', ...riskBody(r) }
+    const data: RiskDocT = { schema: 'risk/v1', ...riskBody(r), outcome: 'created' }
     return {
       data,
       human: (out) => out.line(`recorded risk ${out.style('bold', `${r.project}/${r.slug}`)} (rank ${r.rank})`),

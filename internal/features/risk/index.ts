@@ -1,4 +1,6 @@
 import { add } from './add.js'
+import { edit } from './edit.js'
 import { list } from './list.js'
+import { rm } from './rm.js'
 
-export const commands = [add, list]
+export const commands = [add, list, edit, rm]

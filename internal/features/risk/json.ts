@@ -19,7 +19,11 @@ const RiskBody = {
   path: z.string(),
 }
 
-export const RiskDoc = z.strictObject({ schema: z.literal('risk/v1'), ...RiskBody })
+export const RiskDoc = z.strictObject({
+  schema: z.literal('risk/v1'),
+  ...RiskBody,
+  outcome: z.enum(['created', 'edited', 'unchanged', 'removed']).describe('what the command did to the risk'),
+})
 export const RiskListDoc = z.strictObject({
   schema: z.literal('risk-list/v1'),
   risks: z.array(z.strictObject(RiskBody)),
