@@ -480,7 +480,8 @@ export async function syncKills(o: { trials: number; seed: number; workflow?: Wo
       stdio: 'ignore',
     })
     const closed = new Promise<void>((r) => child.on('close', () => r()))
-    await new Promise((r) => setTimeout(r, Math.floor(rnd() * span * 1.2)))
+    // From start-up to the push: a trial's sync (a fetch, a merge, a record, a push) takes longer than the first.
+    await new Promise((r) => setTimeout(r, Math.floor(rnd() * span * 2.5)))
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL')
       killed++

@@ -132,6 +132,17 @@ describe('record sync', () => {
         2,
       )
     }
+    for (const c of [a, b]) {
+      const doc = (await c.dacli('doctor', '--json')).expectExit(0).json
+      // Trust between the clones' root keys is not this test's business (`trust accept`); the files' shape is.
+      const trust = new Set(['forged-event', 'untrusted-key'])
+      const errors = doc.findings.filter((f: { severity: string; code: string }) => f.severity === 'error')
+      expect(errors.filter((f: { code: string }) => !trust.has(f.code))).toEqual([])
+      const notes = (await c.dacli('note', 'list', '--project', 'api', '--json')).expectExit(0).json
+      // Both answers are notes every listing reads (the second under its renamed file).
+      expect(notes.notes).toHaveLength(2)
+      expect(JSON.stringify(notes)).toContain(d.question)
+    }
     // The question carries the remote's (a's) answer in both clones.
     const qa = (await a.dacli('threads', '--json'))
       .expectExit(0)
