@@ -11,13 +11,13 @@ const guarded = new Set<number>()
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const
 
 /**
- * Ctrl-C or SIGTERM while a guarded child runs. A command with a handler of its own (a server's or a watch's clean
- * stop) ends itself and lets its child finish, within the child's own deadline. Otherwise the signal would end this
- * process at once: kill the children's groups first, then raise the signal again so the process ends as it always
- * did.
+ * Ctrl-C or SIGTERM while a guarded child runs: its group is killed at once (a remote git, a --verify command never
+ * outlives the reason it ran). A command with a handler of its own (a server's or a watch's clean stop) then ends
+ * itself — the killed child's operation fails, and the stopping command does not start another. Otherwise the signal
+ * would end this process: raise it again so the process ends as it always did.
  */
 function onSignal(signal: (typeof SIGNALS)[number]): void {
-  if (process.listenerCount(signal) > 1) return
+  const handled = process.listenerCount(signal) > 1
   for (const pgid of guarded) {
     try {
       process.kill(-pgid, 'SIGKILL')
@@ -27,7 +27,7 @@ function onSignal(signal: (typeof SIGNALS)[number]): void {
   }
   guarded.clear()
   unlisten()
-  process.kill(process.pid, signal)
+  if (!handled) process.kill(process.pid, signal)
 }
 const listeners = new Map(SIGNALS.map((s) => [s, () => onSignal(s)]))
 function unlisten(): void {
@@ -56,7 +56,9 @@ export const nodeSystem: System = {
     process.kill(-pgid, signal)
   },
   guardGroup(pgid) {
-    if (guarded.size === 0) for (const [s, l] of listeners) process.on(s, l)
+    // First in line: a command's own handler registered with once() is removed as its signal is emitted, so a
+    // listener running after it would no longer see it and would end the process under a clean stop.
+    if (guarded.size === 0) for (const [s, l] of listeners) process.prependListener(s, l)
     guarded.add(pgid)
     return () => {
       if (guarded.delete(pgid) && guarded.size === 0) unlisten()

@@ -145,6 +145,38 @@ describe('an interrupted dacli leaves no remote git behind', () => {
   )
 })
 
+describe('a command with its own clean stop keeps it while a git waits', () => {
+  test.each([['SIGTERM'], ['SIGINT']])(
+    '%s to record sync --watch mid-fetch: its git is killed and it stops at once by its own hand (exit 5: no round finished), not by the signal',
+    async (signal) => {
+      const root = await recordedSlowCopy('60s')
+      const child = spawn(process.execPath, [BIN, 'record', 'sync', 'slow', '--watch', '1s'], {
+        cwd: root,
+        env: baseEnv(),
+        stdio: 'ignore',
+      })
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+        child.on('exit', (code, sig) => r({ code, signal: sig })),
+      )
+      const until = Date.now() + 20_000
+      while (lingering().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+      expect(lingering().length).toBeGreaterThan(0)
+      try {
+        const asked = Date.now()
+        child.kill(signal as NodeJS.Signals)
+        expect(await ended).toEqual({ code: 5, signal: null })
+        expect(Date.now() - asked).toBeLessThan(15_000) // not the 60 s remote_timeout
+        const gone = Date.now() + 2_000
+        while (lingering().length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50))
+        expect(lingering()).toEqual([])
+      } finally {
+        child.kill('SIGKILL')
+      }
+    },
+    60_000,
+  )
+})
+
 describe('remote_timeout is checked at load', () => {
   test.each([['0'], ['-5'], ['forever'], ['2h'], ['"none"'], ['[1]']])(
     'remote_timeout: %s — exit 2 naming the file and field, nothing written',

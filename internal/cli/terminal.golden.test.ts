@@ -21,6 +21,7 @@ const cases: [string, string[]][] = [
   ['task-list-open', ['task', 'list', '--project', 'ledger', '--status', 'open']],
   ['task-show-blocked', ['task', 'show', 'ledger/5']],
   ['task-show-verified', ['task', 'show', 'ledger/1']],
+  ['task-show-hand-written', ['task', 'show', 'ledger/3']],
   ['critical-path', ['critical-path', '--project', 'ledger']],
   ['next', ['next', '--project', 'ledger']],
   ['overview', ['overview']],
@@ -158,12 +159,16 @@ beforeAll(async () => {
   )
   await ok('note', 'add', 'finding', 'Batch writes twice on retry', '--project', 'ledger', '--severity', 'major')
   await ok('risk', 'add', 'Batch races the shim', '--project', 'ledger', '--impact', 'high', '--likelihood', 'medium')
-  // A title from a hand-written file: it carries a screen clear, a window title and a bidi override.
+  // A hand-written file: its title carries a bidi override, and its criterion a screen clear and a window title (a
+  // control character in a title makes the file unreadable, FORMAT.md; in other text it is shown escaped).
   const file = fs.readdirSync(path.join(ws.root, '.dacli/projects/ledger/tasks/open')).find((f) => f.startsWith('003-'))
   const rel = `.dacli/projects/ledger/tasks/open/${file}`
   ws.write(
     rel,
-    ws.file(rel).replace('# Backfill the drift table', '# Backfill \u001b]0;pwned\u0007\u001b[2Jdrift \u202eelbat'),
+    ws
+      .file(rel)
+      .replace('# Backfill the drift table', '# Backfill drift \u202eelbat')
+      .replace('drift rows for 90 days', 'drift rows \u001b]0;pwned\u0007\u001b[2Jfor 90 days'),
   )
 }, 120_000)
 
