@@ -25,6 +25,8 @@ export interface Classified {
   event: EventRecord
   class: JournalClass
   reason: string
+  /** The project it belongs to: its task's, else the one its data names (a finding), else null. */
+  project: string | null
 }
 
 function effectPresent(e: EventRecord, t: TaskRecord): string | null {
@@ -47,15 +49,17 @@ export async function classifyJournal(store: Store): Promise<Classified[]> {
   const rootKeys = rootKeysOf(store, agents)
   const out: Classified[] = []
   for (const e of pending) {
-    const forged = eventProblem(e, agents, rootKeys)
-    if (forged !== null) {
-      out.push({ event: e, class: 'unverifiable', reason: forged })
-      continue
-    }
     const about = e.about
     const t = about === null ? undefined : byId.get(about)
+    const project = t?.project ?? (typeof e.data.project === 'string' ? e.data.project : null)
+    const push = (c: Omit<Classified, 'event' | 'project'>) => out.push({ event: e, project, ...c })
+    const forged = eventProblem(e, agents, rootKeys)
+    if (forged !== null) {
+      push({ class: 'unverifiable', reason: forged })
+      continue
+    }
     if (about !== null && /^t-/.test(about) && t === undefined) {
-      out.push({ event: e, class: 'orphaned', reason: `task ${about} no longer exists` })
+      push({ class: 'orphaned', reason: `task ${about} no longer exists` })
       continue
     }
     const later = events.find(
@@ -68,15 +72,15 @@ export async function classifyJournal(store: Store): Promise<Classified[]> {
         (o.created > e.created || (o.created === e.created && o.id > e.id)),
     )
     if (later !== undefined) {
-      out.push({ event: e, class: 'superseded', reason: `event ${later.id} (${later.created}) says it again, later` })
+      push({ class: 'superseded', reason: `event ${later.id} (${later.created}) says it again, later` })
       continue
     }
     const present = t === undefined ? null : effectPresent(e, t)
     if (present !== null) {
-      out.push({ event: e, class: 'applied', reason: present })
+      push({ class: 'applied', reason: present })
       continue
     }
-    out.push({ event: e, class: 'live', reason: 'it may still apply' })
+    push({ class: 'live', reason: 'it may still apply' })
   }
   return out.sort((a, b) => (a.event.id < b.event.id ? -1 : 1))
 }
@@ -87,10 +91,19 @@ export interface JournalPlan {
   plan_id: string
 }
 
-export async function planJournal(store: Store, archive: readonly Archivable[]): Promise<JournalPlan> {
-  const classified = await classifyJournal(store)
+/**
+ * The plan: every pending event classed (only those of `project` when given: an event whose project is unknown —
+ * its task gone, nothing naming one — belongs to none), the classes to archive, and the id covering both.
+ */
+export async function planJournal(
+  store: Store,
+  archive: readonly Archivable[],
+  project: string | null = null,
+): Promise<JournalPlan> {
+  if (project !== null) store.requireProject(project)
+  const classified = (await classifyJournal(store)).filter((c) => project === null || c.project === project)
   const chosen = [...new Set(archive)].sort()
-  const content = { archive: chosen, events: classified.map((c) => [c.event.id, c.class, c.event.path]) }
+  const content = { archive: chosen, project, events: classified.map((c) => [c.event.id, c.class, c.event.path]) }
   return { classified, archive: chosen, plan_id: planId('ep', content) }
 }
 
@@ -103,8 +116,9 @@ export async function applyJournal(
   archive: readonly Archivable[],
   reviewed: string,
   now: Date,
+  project: string | null = null,
 ): Promise<{ plan: JournalPlan; archived: { id: string; class: JournalClass; to: string }[] }> {
-  const plan = await planJournal(store, archive)
+  const plan = await planJournal(store, archive, project)
   if (plan.plan_id !== reviewed) {
     throw new ConflictError(
       `the journal changed since plan ${reviewed} was printed (it is now ${plan.plan_id}): nothing archived`,

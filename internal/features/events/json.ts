@@ -83,6 +83,7 @@ export const EventJournalDoc = z.strictObject({
   version: z.literal(1),
   dry_run: z.boolean(),
   plan_id: z.string().describe('a digest of the classification and the chosen classes: pass it to --apply-safe'),
+  project: z.string().nullable().describe('the project the plan is limited to (--project), or null for all'),
   archive_classes: z.array(z.enum(ARCHIVABLE)).describe('the classes this plan archives'),
   counts: z.strictObject(
     Object.fromEntries(JOURNAL_CLASSES.map((c) => [c, z.number().int()])) as Record<
@@ -97,6 +98,7 @@ export const EventJournalDoc = z.strictObject({
       created: z.string(),
       created_by: z.string(),
       about: z.string().nullable(),
+      project: z.string().nullable().describe('its task’s project, or the one it names; null when unknown'),
       path: z.string(),
       class: z.enum(JOURNAL_CLASSES).describe('live: none of the others; it may still apply, never archived'),
       reason: z.string(),

@@ -81,3 +81,36 @@ describe('events reconcile', () => {
     expect((await ws.dacli('events', 'reconcile', '--apply-safe', 'ep-1', { as: ro.token })).code).toBe(3)
   })
 })
+
+describe('events reconcile --project', () => {
+  test('the plan holds only that project’s events (an orphan belongs to none); its id differs, and it applies alone', async () => {
+    const { ws, ids } = await planted()
+    await ws.ok('project', 'add', 'Beta', '--slug', 'beta')
+    await ws.ok('task', 'add', 'Other', '--project', 'beta', '--accept', 'ok')
+    const ro = await ws.agent('ro')
+    await ws.ok('task', 'block', 'beta/1', '--why', 'y', '--json', { as: ro.token })
+    await ws.ok('task', 'block', 'beta/1', '--why', 'y')
+    const all = (await ws.ok('events', 'reconcile', '--json')).json
+    const beta = (await ws.ok('events', 'reconcile', '--project', 'beta', '--json')).json
+    expectValid(beta)
+    expect(beta.project).toBe('beta')
+    expect(beta.events.map((e: { class: string; project: string }) => [e.class, e.project])).toEqual([
+      ['applied', 'beta'],
+    ])
+    const alpha = (await ws.ok('events', 'reconcile', '--project', 'alpha', '--json')).json
+    expect(alpha.events.map((e: { id: string }) => e.id)).not.toContain(ids.orphan)
+    expect(all.events.find((e: { id: string }) => e.id === ids.orphan).project).toBeNull()
+    expect(new Set([all.plan_id, alpha.plan_id, beta.plan_id]).size).toBe(3)
+    // The whole journal's plan id is not beta's: refused (5), nothing moved.
+    const before = ws.snapshot()
+    expect(
+      (await ws.dacli('events', 'reconcile', '--project', 'beta', '--apply-safe', all.plan_id, '--json')).code,
+    ).toBe(5)
+    expect(ws.snapshot()).toEqual(before)
+    const applied = (await ws.ok('events', 'reconcile', '--project', 'beta', '--apply-safe', beta.plan_id, '--json'))
+      .json
+    expect(applied.archived).toHaveLength(1)
+    expect((await ws.ok('events', 'reconcile', '--project', 'alpha', '--json')).json.plan_id).toBe(alpha.plan_id)
+    expect((await ws.dacli('events', 'reconcile', '--project', 'nope', '--json')).code).toBe(4)
+  })
+})

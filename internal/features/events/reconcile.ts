@@ -9,19 +9,21 @@ import {
   type JournalPlan,
   planJournal,
 } from '../../domain/delivery/journal.js'
+import { safeSegment } from '../../format/ids.js'
 import type { EventJournalDocT } from './json.js'
 
 export const reconcile = defineCommand({
   path: 'events reconcile',
   summary: 'Class the pending events (applied, superseded, orphaned, unverifiable) and archive the chosen classes',
   description:
-    "Every pending proposal is classed: applied (its effect is already in the task — the log names the event, or the task is already where it asks), superseded (a later event of the same kind by the same author about the same thing), orphaned (its task is gone), unverifiable (its signature does not show its author wrote it), or live (it may still apply; never archived). The preview prints a plan id covering the classification and the classes to archive (--archive, repeatable; default applied, superseded and orphaned). --apply-safe PLAN-ID recomputes (a different id: the journal changed — exit 5, nothing archived) and moves those events' files to .dacli/archive/events/<date>/: never deleted, no longer pending.",
+    "Every pending proposal is classed: applied (its effect is already in the task — the log names the event, or the task is already where it asks), superseded (a later event of the same kind by the same author about the same thing), orphaned (its task is gone), unverifiable (its signature does not show its author wrote it), or live (it may still apply; never archived). The preview prints a plan id covering the classification and the classes to archive (--archive, repeatable; default applied, superseded and orphaned). --apply-safe PLAN-ID recomputes (a different id: the journal changed — exit 5, nothing archived) and moves those events' files to .dacli/archive/events/<date>/: never deleted, no longer pending. --project P limits the plan to P's events (those about its tasks, or naming it); an event whose task is gone belongs to no project.",
   args: [],
   flags: {
     archive: oneOf(ARCHIVABLE, 'class to archive', {
       repeatable: true,
       defaultText: 'applied, superseded, orphaned',
     }),
+    project: str('only the events of this project (its tasks’, or naming it)', { valueName: 'SLUG' }),
     'dry-run': bool('preview'),
     'apply-safe': str('plan id', { valueName: 'PLAN-ID' }),
   },
@@ -31,6 +33,7 @@ export const reconcile = defineCommand({
   examples: [
     'dacli events reconcile',
     'dacli events reconcile --archive orphaned --archive unverifiable',
+    'dacli events reconcile --project ledger',
     'dacli events reconcile --apply-safe ep-3f9a1c0b2e4d5f60',
   ],
   async run(ctx, input) {
@@ -42,15 +45,17 @@ export const reconcile = defineCommand({
         details: { conflicting_flags: ['--dry-run', '--apply-safe'] },
       })
     }
+    const project = input.flags.project === undefined ? null : safeSegment(input.flags.project, 'project slug')
     let p: JournalPlan
     let archived: EventJournalDocT['archived'] = null
-    if (plan === undefined) p = await planJournal(store, classes)
-    else ({ plan: p, archived } = await applyJournal(store, classes, plan, ctx.now()))
+    if (plan === undefined) p = await planJournal(store, classes, project)
+    else ({ plan: p, archived } = await applyJournal(store, classes, plan, ctx.now(), project))
     const data: EventJournalDocT = {
       schema: 'event-journal-reconciliation/v1',
       version: 1,
       dry_run: plan === undefined,
       plan_id: p.plan_id,
+      project,
       archive_classes: [...p.archive],
       counts: Object.fromEntries(
         JOURNAL_CLASSES.map((c) => [c, p.classified.filter((x) => x.class === c).length]),
@@ -61,6 +66,7 @@ export const reconcile = defineCommand({
         created: c.event.created,
         created_by: c.event.created_by,
         about: c.event.about,
+        project: c.project,
         path: c.event.path,
         class: c.class,
         reason: c.reason,
