@@ -19,7 +19,7 @@ const W = 190
 const H = 46
 const PAD = 20
 /** Tasks laid out at most: a larger project is shown a neighbourhood at a time. */
-const MAX = 400
+const MAX = 1000
 
 type Row = CriticalPath['tasks'][number]
 type Link = CriticalPath['links'][number]
