@@ -41,9 +41,10 @@ function cliDefinition(table: readonly CommandEntry[]) {
   }
   return {
     name: CLI_TOOL,
-    description: `Run any of the ${table.length - 1} dacli commands (["help","--all"] lists them; "--help" a command's flags): its --json document.`,
+    description: `Any of the ${table.length - 1} dacli commands (["help","--all"] lists them): its --json document.`,
     inputSchema,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+    // No annotations: MCP's defaults are what it is (it may write and remove, and a repeat may differ); written out,
+    // they would cost every agent's context and say nothing more.
   }
 }
 

@@ -107,6 +107,7 @@ describe('exit 4: not found is an error carrying the envelope', () => {
         'list_tasks',
         'next_tasks',
         'reconcile_delivery',
+        'reconcile_event_journal',
         'release_task',
         'release_train',
         'renew_claim',

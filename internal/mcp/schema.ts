@@ -39,7 +39,8 @@ export interface BuiltTool {
     name: string
     description: string
     inputSchema: JSONSchema & { type: 'object' }
-    annotations: Record<string, boolean>
+    /** Absent where every hint is MCP's default (the cli tool). */
+    annotations?: Record<string, boolean>
   }
 }
 

@@ -156,10 +156,10 @@ describe('each definition derives from its command’s declaration', () => {
     // names it anyway (`schema`, its first key); `dacli schema <id>` publishes it.
     expect('outputSchema' in def).toBe(false)
     // Only what differs from MCP's defaults (readOnlyHint false, destructiveHint true, idempotentHint false).
-    expect(def.annotations.readOnlyHint ?? false).toBe(!mayMutate(entry))
+    expect(def.annotations?.readOnlyHint ?? false).toBe(!mayMutate(entry))
     if (mayMutate(entry)) {
-      expect(def.annotations.destructiveHint ?? true).toBe(entry.destructive === true)
-      expect(def.annotations.idempotentHint ?? false).toBe(entry.idempotent === true)
+      expect(def.annotations?.destructiveHint ?? true).toBe(entry.destructive === true)
+      expect(def.annotations?.idempotentHint ?? false).toBe(entry.idempotent === true)
     }
   })
 

@@ -175,7 +175,7 @@ export const TIER1: readonly ToolDef[] = [
   {
     name: 'github_projection',
     path: 'github projection',
-    description: 'Tasks beside their GitHub issues and PRs: drift, orphans. Reads only.',
+    description: 'Tasks beside their GitHub issues and PRs: drift, orphans.',
     defaults: { limit: 20 },
   },
   {
