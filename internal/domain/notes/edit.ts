@@ -5,13 +5,21 @@
 
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
-import { NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
-import { projectFilter } from '../../format/ids.js'
+import { RefusedError, UsageError } from '../../base/errors.js'
 import { setLead, setSection, setTitle } from '../../format/markdown.js'
 import { removeFile } from '../../store/fsio.js'
 import { editObjectFile } from '../../store/objedit.js'
 import type { Store } from '../../store/store.js'
-import { checkNotePolicy, listRisks, type NoteKind, type NoteRecord, type RiskRecord, readNote } from './notes.js'
+import {
+  checkNotePolicy,
+  listRisks,
+  type NoteKind,
+  type NoteRecord,
+  pickObject,
+  type RiskRecord,
+  readNote,
+  splitRef,
+} from './notes.js'
 
 /** The sections each kind of note has, by field, with the heading it is written under. */
 export const NOTE_SECTIONS = {
@@ -129,21 +137,9 @@ export async function removeNote(store: Store, ref: string, actor: string, force
 
 /** A risk by id (`r-<ULID>`, the bare ULID or a prefix), `<project>/<slug>`, or a bare slug. */
 export async function readRisk(store: Store, ref: string): Promise<RiskRecord> {
-  const slash = ref.indexOf('/')
-  const project = projectFilter(slash === -1 ? undefined : ref.slice(0, slash))
-  const form = slash === -1 ? ref : ref.slice(slash + 1)
-  const { risks } = await listRisks(store, project)
-  const up = form.toUpperCase().replace(/^R-/, '')
-  let hits = risks.filter((r) => r.id === form || r.id.slice(2) === up)
-  if (hits.length === 0) hits = risks.filter((r) => r.slug === form)
-  if (hits.length === 0 && up.length >= 6) hits = risks.filter((r) => r.id.slice(2).startsWith(up))
-  if (hits.length === 1) return hits[0] as RiskRecord
-  if (hits.length === 0) throw new NotFoundError(`no risk matches "${ref}"`, { next: [cmd('risk list')] })
-  const candidates = hits.map((r) => `${r.project}/${r.slug}`).sort()
-  throw new UsageError(`risk reference "${ref}" is ambiguous: ${candidates.join(', ')}`, {
-    details: { candidates },
-    suggestions: candidates.map((c) => cmd(`risk edit ${c}`)),
-  })
+  const { project, form } = splitRef(ref)
+  const { risks, broken } = await listRisks(store, project)
+  return pickObject(risks, broken, ref, form, 'risk')
 }
 
 export interface RiskChanges {

@@ -282,30 +282,51 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
 
 /** A note by id (`n-<ULID>`, the bare ULID or a prefix), `<project>/<slug>`, or a bare slug. */
 export async function readNote(store: Store, ref: string): Promise<NoteRecord> {
-  const slash = ref.indexOf('/')
-  const project = projectFilter(slash === -1 ? undefined : ref.slice(0, slash))
-  const form = slash === -1 ? ref : ref.slice(slash + 1)
+  const { project, form } = splitRef(ref)
   const { notes, broken } = await listNotes(store, project)
-  const up = form.toUpperCase()
-  let hits = notes.filter((n) => n.id === form || n.id.slice(2) === up)
-  if (hits.length === 0) hits = notes.filter((n) => n.slug === form)
-  if (hits.length === 0 && up.length >= 6) hits = notes.filter((n) => n.id.slice(2).startsWith(up.replace(/^N-/, '')))
-  if (hits.length === 1) return hits[0] as NoteRecord
+  return pickObject(notes, broken, ref, form, 'note')
+}
+
+/** `<project>/<form>` or a bare form, with the project checked as a filter. */
+export function splitRef(ref: string): { project: string | undefined; form: string } {
+  const slash = ref.indexOf('/')
+  return {
+    project: projectFilter(slash === -1 ? undefined : ref.slice(0, slash)),
+    form: slash === -1 ? ref : ref.slice(slash + 1),
+  }
+}
+
+/**
+ * One note or risk of a listing by `form`: its id, the bare ULID, its slug, or a ULID prefix of 6 or more. None: a
+ * file of that name that could not be read is exit 1 naming it (unreadable is not gone), else exit 4; several:
+ * exit 2 listing them.
+ */
+export function pickObject<T extends { id: string; slug: string; project: string }>(
+  list: readonly T[],
+  broken: readonly Broken[],
+  ref: string,
+  form: string,
+  kind: 'note' | 'risk',
+): T {
+  const up = form.toUpperCase().replace(kind === 'note' ? /^N-/ : /^R-/, '')
+  let hits = list.filter((n) => n.id === form || n.id.slice(2) === up)
+  if (hits.length === 0) hits = list.filter((n) => n.slug === form)
+  if (hits.length === 0 && up.length >= 6) hits = list.filter((n) => n.id.slice(2).startsWith(up))
+  if (hits.length === 1) return hits[0] as T
   if (hits.length === 0) {
-    // A note that is there but cannot be read is not a missing one: exit 1 naming the file and why.
     const unreadable = broken.find((b) => path.basename(b.path, '.md') === form)
     if (unreadable !== undefined) {
-      throw new FailureError(`unreadable note file ${unreadable.path}: ${unreadable.reason}`, {
+      throw new FailureError(`unreadable ${kind} file ${unreadable.path}: ${unreadable.reason}`, {
         details: { path: unreadable.path, code: unreadable.code },
         next: [cmd('doctor')],
       })
     }
-    throw new NotFoundError(`no note matches "${ref}"`, { next: [cmd('note list')] })
+    throw new NotFoundError(`no ${kind} matches "${ref}"`, { next: [cmd(`${kind} list`)] })
   }
   const candidates = hits.map((n) => `${n.project}/${n.slug}`).sort()
-  throw new UsageError(`note reference "${ref}" is ambiguous: ${candidates.join(', ')}`, {
+  throw new UsageError(`${kind} reference "${ref}" is ambiguous: ${candidates.join(', ')}`, {
     details: { candidates },
-    suggestions: candidates.map((c) => cmd(`note show ${c}`)),
+    suggestions: candidates.map((c) => cmd(kind === 'note' ? `note show ${c}` : `risk edit ${c}`)),
   })
 }
 

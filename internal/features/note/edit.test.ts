@@ -141,6 +141,22 @@ describe('risk edit and rm', () => {
     expect((await j('risk', 'rm', 'p/batch-races')).code).toBe(4)
     expect(journal().map((e) => e.kind)).toEqual(expect.arrayContaining(['risk.changed', 'risk.removed']))
   })
+
+  test('an unreadable risk or note is not a missing one: edit and rm exit 1 naming the file, nothing written', async () => {
+    ws.write(RISK, ws.file(RISK).replace('# Batch races', '# Batch \u0007races'))
+    ws.write(DECISION, ws.file(DECISION).replace('# Use a shim', '# Use \u0000a shim'))
+    const before = ws.snapshot()
+    for (const argv of [
+      ['risk', 'edit', 'p/batch-races', '--action', 'x'],
+      ['risk', 'rm', 'p/batch-races'],
+      ['note', 'edit', 'p/use-a-shim', '--because', 'x'],
+      ['note', 'rm', 'p/use-a-shim', '--force'],
+    ]) {
+      const r = (await j(...argv)).expectExit(1)
+      expect(r.error.details.path).toMatch(/(batch-races|use-a-shim)\.md$/)
+    }
+    expect(ws.snapshot()).toEqual(before)
+  })
 })
 
 describe('project edit', () => {
