@@ -321,7 +321,9 @@ export function pickObject<T extends { id: string; slug: string; project: string
         next: [cmd('doctor')],
       })
     }
-    throw new NotFoundError(`no ${kind} matches "${ref}"`, { next: [cmd(`${kind} list`)] })
+    throw new NotFoundError(`no ${kind} matches "${ref}"`, {
+      next: [kind === 'note' ? cmd('note list') : cmd('risk list')],
+    })
   }
   const candidates = hits.map((n) => `${n.project}/${n.slug}`).sort()
   throw new UsageError(`${kind} reference "${ref}" is ambiguous: ${candidates.join(', ')}`, {
