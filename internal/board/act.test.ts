@@ -154,7 +154,10 @@ describe.skipIf(executable === null)('acting from the board in Chromium', () => 
     await inColumn('blocked', '004').waitFor({ timeout: 10_000 })
     expect((await show('alpha/4')).status).toBe('blocked')
     expect(await bytes('alpha/4')).toContain('the schema review first')
-    expect(await page.textContent(`${card('004')} .why`)).toBe('blocked: the schema review first')
+    // The reason is read once the card is in sight (board/web: four reads at a time): wait for it, not for the first look.
+    await expect
+      .poll(() => page.textContent(`${card('004')} .why`), { timeout: 10_000 })
+      .toBe('blocked: the schema review first')
     // Back: Shift+← unblocks (to active: the task is owned), Shift+← again releases.
     await page.focus(card('004'))
     await page.keyboard.press('Shift+ArrowLeft')
