@@ -5,10 +5,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { hashToken } from '../domain/identity/identity.js'
-import { agentSigner, shortFingerprint } from '../domain/identity/signing.js'
-import { spawnContent } from '../domain/identity/trust.js'
-import { eventFiles, forge } from '../testkit/hostile.js'
+import { agentSigner } from '../domain/identity/signing.js'
+import { eventFiles, forge, plantRootKey } from '../testkit/hostile.js'
 import { session, textJSON } from '../testkit/mcp.js'
 import { dacliIn, type Fixture, fixture, snapshotOf, tempDir, testConfigHome } from '../testkit/ws.js'
 
@@ -22,43 +20,6 @@ const workspaceId = (root: string) =>
   (
     fs.readFileSync(path.join(root, '.dacli', 'config.yml'), 'utf8').match(/^id: (.*)$/m) as RegExpMatchArray
   )[1] as string
-
-/** An attacker's root key planted under a-root.keys/, and an rw identity it signed. */
-function plant(root: string): { token: string; id: string; keyFile: string; agent: string } {
-  const rootKey = agentSigner('the attacker’s root seed')
-  const keyFile = path.join('.dacli', 'agents', 'a-root.keys', `${shortFingerprint(rootKey.publicKey)}.pub`)
-  fs.writeFileSync(path.join(root, keyFile), `${rootKey.publicKey}\n`)
-  const token = 'attacker-token-0123456789abcdef'
-  const id = 'a-evil-abc123'
-  const child = {
-    id,
-    parent: 'a-root',
-    grant: 'rw' as const,
-    role: null,
-    token_hash: hashToken(token),
-    public_key: agentSigner(token).publicKey,
-    created: '2026-01-01T00:00:00Z',
-    created_by: 'a-root',
-  }
-  const text = [
-    '---',
-    `id: ${id}`,
-    'kind: agent',
-    `created: ${child.created}`,
-    'created_by: a-root',
-    'parent: a-root',
-    'grant: rw',
-    `token_hash: ${child.token_hash}`,
-    `public_key: ${child.public_key}`,
-    `signature: ${rootKey.sign(spawnContent(child))}`,
-    'retired: false',
-    '---',
-    '# evil',
-    '',
-  ].join('\n')
-  fs.writeFileSync(agentFile(root, id), text)
-  return { token, id, keyFile, agent: `.dacli/agents/${id}.md` }
-}
 
 describe('the trust anchor lives outside the work tree', () => {
   test('init pins the root key it creates in the git directory and in the user configuration directory', async () => {
@@ -80,7 +41,7 @@ describe('the trust anchor lives outside the work tree', () => {
 
   test('a planted root key vouches for nothing: its identity never resolves, its events never apply, doctor names both files', async () => {
     const root = fx.copy()
-    const p = plant(root)
+    const p = plantRootKey(root)
     const r = (await dacliIn(root, ['whoami', '--json'], { as: p.token })).expectExit(3)
     expect(r.error.message).toMatch(/trust anchor does not vouch for/)
     const before = snapshotOf(root)
@@ -209,7 +170,7 @@ describe('a fresh clone learns whom to trust only by an explicit step', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/on first use/)
     expect((await dacliIn(root, ['whoami'], { as: fx.ro.token, env })).code).toBe(0)
-    const p = plant(root)
+    const p = plantRootKey(root)
     const second = (await dacliIn(root, ['trust', 'accept', '--json'], { env })).expectExit(3)
     expect(second.error.message).toMatch(/already trusts/)
     expect((await dacliIn(root, ['whoami'], { as: p.token, env })).code).toBe(3)

@@ -5,6 +5,9 @@
 import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { hashToken } from '../domain/identity/identity.js'
+import { agentSigner, shortFingerprint } from '../domain/identity/signing.js'
+import { spawnContent } from '../domain/identity/trust.js'
 import type { Figures } from './stress.js'
 import { BIN, dacliIn, git, type Run, snapshotOf, spawnBin, tempDir, type Workspace, workspace } from './ws.js'
 
@@ -433,3 +436,40 @@ export async function recordKills(ws: Workspace, trials: number, random = Math.r
 }
 
 export { workspace }
+
+/** An attacker's root key planted under a-root.keys/, and an rw identity it signed. */
+export function plantRootKey(root: string): { token: string; id: string; keyFile: string; agent: string } {
+  const rootKey = agentSigner('the attacker’s root seed')
+  const keyFile = path.join('.dacli', 'agents', 'a-root.keys', `${shortFingerprint(rootKey.publicKey)}.pub`)
+  fs.writeFileSync(path.join(root, keyFile), `${rootKey.publicKey}\n`)
+  const token = 'attacker-token-0123456789abcdef'
+  const id = 'a-evil-abc123'
+  const child = {
+    id,
+    parent: 'a-root',
+    grant: 'rw' as const,
+    role: null,
+    token_hash: hashToken(token),
+    public_key: agentSigner(token).publicKey,
+    created: '2026-01-01T00:00:00Z',
+    created_by: 'a-root',
+  }
+  const text = [
+    '---',
+    `id: ${id}`,
+    'kind: agent',
+    `created: ${child.created}`,
+    'created_by: a-root',
+    'parent: a-root',
+    'grant: rw',
+    `token_hash: ${child.token_hash}`,
+    `public_key: ${child.public_key}`,
+    `signature: ${rootKey.sign(spawnContent(child))}`,
+    'retired: false',
+    '---',
+    '# evil',
+    '',
+  ].join('\n')
+  fs.writeFileSync(path.join(root, '.dacli', 'agents', `${id}.md`), text)
+  return { token, id, keyFile, agent: `.dacli/agents/${id}.md` }
+}

@@ -16,10 +16,8 @@ import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import * as vm from 'node:vm'
-import { hashToken } from '../domain/identity/identity.js'
-import { agentSigner, shortFingerprint } from '../domain/identity/signing.js'
-import { spawnContent } from '../domain/identity/trust.js'
 import { FakeGitHub } from './fakegithub.js'
+import { plantRootKey } from './hostile.js'
 import type { Figures } from './stress.js'
 import { dacliIn, git, REPO_ROOT, fixture as sharedFixture, table, tempDir, type Workspace } from './ws.js'
 
@@ -225,46 +223,14 @@ export const CONDITIONS: Record<string, (root: string) => Promise<Planted>> = {
     '.dacli/agents/a-fifo-000000.md',
   ]),
   'a planted root key and the identity it signed': async (root) => {
-    const rootKey = agentSigner('the attacker’s root seed')
-    const keyFile = `.dacli/agents/a-root.keys/${shortFingerprint(rootKey.publicKey)}.pub`
-    fs.writeFileSync(path.join(root, keyFile), `${rootKey.publicKey}\n`)
-    const token = 'attacker-token-0123456789abcdef'
-    const child = {
-      id: 'a-evil-abc123',
-      parent: 'a-root',
-      grant: 'rw' as const,
-      role: null,
-      token_hash: hashToken(token),
-      public_key: agentSigner(token).publicKey,
-      created: '2026-01-01T00:00:00Z',
-      created_by: 'a-root',
-    }
-    fs.writeFileSync(
-      path.join(root, '.dacli', 'agents', `${child.id}.md`),
-      [
-        '---',
-        `id: ${child.id}`,
-        'kind: agent',
-        `created: ${child.created}`,
-        'created_by: a-root',
-        'parent: a-root',
-        'grant: rw',
-        `token_hash: ${child.token_hash}`,
-        `public_key: ${child.public_key}`,
-        `signature: ${rootKey.sign(spawnContent(child))}`,
-        'retired: false',
-        '---',
-        '# evil',
-        '',
-      ].join('\n'),
-    )
+    const { token, id, keyFile } = plantRootKey(root)
     return {
       as: token,
-      forbidden: child.id,
+      forbidden: id,
       outside: [],
       doctor: [
         { code: 'untrusted-key', subject: keyFile },
-        { code: 'untrusted-key', subject: `.dacli/agents/${child.id}.md` },
+        { code: 'untrusted-key', subject: `.dacli/agents/${id}.md` },
       ],
     }
   },
