@@ -120,6 +120,16 @@ function entriesOf(text: string): Map<string, string> {
   return out
 }
 
+/** A section's text as `name → [stamp numbers, parsed value]` (for tools and tests that read a cache file). */
+export function decodeSection(text: string): Record<string, [number[], unknown]> {
+  const out: Record<string, [number[], unknown]> = {}
+  for (const [name, rest] of entriesOf(text)) {
+    const tab = rest.indexOf('\t')
+    out[name] = [rest.slice(0, tab).split(':').map(Number), JSON.parse(rest.slice(tab + 1))]
+  }
+  return out
+}
+
 export class Section<T> {
   /** Names served from the cache (a listing serves each once). */
   private hits: string[] = []
