@@ -66,7 +66,7 @@ for (const project of readdirSync(projects).sort()) {
   const entries = entriesOf(index.get(project) ?? '')
   for (const [status, name, st] of files) {
     const e = entries.get(`${status}/${name}`)
-    if (e === undefined || e[0] !== `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`) {
+    if (e === undefined || e[0] !== `${st.size}:${Math.trunc(st.mtimeMs)}:${st.ino}:${Math.trunc(st.ctimeMs)}`) {
       process.stderr.write(`index entry missing or stale: ${project}/${status}/${name} (warm the index first)\n`)
       process.exit(1)
     }

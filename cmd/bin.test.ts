@@ -80,9 +80,9 @@ describe('the bin', () => {
     expect(fs.readFileSync(victim).equals(Buffer.alloc(4096, 7))).toBe(false)
     // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own.
     const off = path.join(tempDir(), 'off')
-    expect(run(['--version'], { preload, env: { NODE_COMPILE_CACHE: off, NODE_DISABLE_COMPILE_CACHE: '1' } }).stdout).toBe(
-      expected,
-    )
+    expect(
+      run(['--version'], { preload, env: { NODE_COMPILE_CACHE: off, NODE_DISABLE_COMPILE_CACHE: '1' } }).stdout,
+    ).toBe(expected)
     expect(fs.existsSync(off)).toBe(false)
   })
 

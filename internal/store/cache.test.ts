@@ -339,10 +339,22 @@ test('a full listing drops the index sections of a project that is gone: its tas
       .map((l) => l.split('\t')[0])
       .filter((n) => n?.startsWith('tasks/') || n?.startsWith('criteria/'))
   expect(names()).toEqual(['criteria/p', 'criteria/q', 'tasks/p', 'tasks/q'])
-  // The project is removed by hand; the next full listing forgets both of its sections.
-  fs.rmSync(path.join(ws.root, '.dacli', 'projects', 'q'), { recursive: true })
+  // The list items `task list --json` keeps (cache/items: one section per project).
   ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  const items = () =>
+    fs
+      .readFileSync(path.join(ws.root, '.dacli', 'cache', 'items'), 'utf8')
+      .split('\n')
+      .slice(2, -1)
+      .map((l) => l.split('\t')[0])
+  expect(items()).toEqual(['p', 'q'])
+  // The project is removed by hand; the next full listing forgets its sections: of the summaries (a listing
+  // through them, e.g. `next`) and of the list items (`task list --json`).
+  fs.rmSync(path.join(ws.root, '.dacli', 'projects', 'q'), { recursive: true })
+  ;(await ws.dacli('next', '--json')).expectExit(0)
   expect(names()).toEqual(['criteria/p', 'tasks/p'])
+  ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  expect(items()).toEqual(['p'])
 })
 
 test('nothing under cache/ is ever printed as an answer (no kept answers: a planted one is ignored)', async () => {

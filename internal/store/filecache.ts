@@ -19,11 +19,17 @@ import type { Proc } from '../base/system.js'
 import { linkOnPath, mkdirNoLinks, sweepTemps, tempPathFor } from './fsio.js'
 
 declare const __DACLI_VERSION__: string
+declare const __DACLI_BUILD__: string
 
-/** Bump when any cached value's shape changes (the release version is part of the header too). */
+/** Bump when any cached value's shape changes (the release version and the build's code hash are in the header too). */
 const FORMAT = 17
-/** The first line of every cache file: an older format or another release's parser is never trusted. */
-const HEADER = `dacli-cache ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'}`
+/**
+ * The first line of every cache file: an older format, another release's parser or another build's code is never
+ * trusted (some values are a function of the code, e.g. a task-list item rendered once: scripts/build.mjs).
+ */
+const HEADER = `dacli-cache ${FORMAT} ${typeof __DACLI_VERSION__ === 'string' ? __DACLI_VERSION__ : 'dev'} ${
+  typeof __DACLI_BUILD__ === 'string' ? __DACLI_BUILD__ : 'dev'
+}`
 
 /** A file modified within this many ms is "racily" fresh: a same-size rewrite in the same clock tick keeps its stamp. */
 export const RACY_MS = 3_000
@@ -101,11 +107,16 @@ export type Retain = 'used' | 'all'
  */
 const RS = '\u001e'
 
-/** A stamp as an entry writes it. */
-const stampText = (s: Stamp) => `${s.size}:${s.mtimeMs}:${s.ino}:${s.ctimeMs}`
+/**
+ * A stamp as an entry writes it, the times in whole milliseconds (integers print several times faster than
+ * fractions, and a listing prints one per file). That loses nothing: an entry is only written once its file has
+ * been still for RACY_MS, so any later write moves the change time by more than RACY_MS.
+ */
+export const stampKey = (size: number, mtimeMs: number, ino: number, ctimeMs: number) =>
+  `${size}:${Math.trunc(mtimeMs)}:${ino}:${Math.trunc(ctimeMs)}`
+const stampText = (s: Stamp) => stampKey(s.size, s.mtimeMs, s.ino, s.ctimeMs)
 
 /** Names a section can hold: no control character (it could be mistaken for a separator). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
 const CONTROL = /[\u0000-\u001f]/
 
 /** Split a section's text into `name → "stamp\tvalue"` (an entry without both tabs is dropped). */
@@ -145,9 +156,13 @@ export class Section<T> {
 
   /** The cached value's JSON text for `name` if its file is unchanged (not parsed: see `get`). */
   getText(name: string, stamp: Stamp): string | undefined {
+    return this.textAt(name, stampText(stamp))
+  }
+
+  /** getText for a stamp given as its text (as stampKey writes it). */
+  textAt(name: string, st: string): string | undefined {
     const hit = this.sets.get(name) ?? this.entries.get(name)
     if (hit === undefined) return undefined
-    const st = stampText(stamp)
     if (hit.length <= st.length || hit.charCodeAt(st.length) !== 9 || !hit.startsWith(st)) return undefined
     this.hits.push(name)
     return hit.slice(st.length + 1)
@@ -170,9 +185,12 @@ export class Section<T> {
     this.sets.set(name, `${stampText(stamp)}\t${JSON.stringify(value)}`) // JSON text holds no control character
   }
 
-  /** Keep a value given as its JSON text (one line: no control character, as JSON.stringify writes it). */
+  /**
+   * Keep a value given as its text (JSON, or fields of JSON joined by tabs: it may hold a tab, never a line break
+   * or the record separator).
+   */
   setText(name: string, stamp: Stamp, json: string): void {
-    if (racy(stamp) || CONTROL.test(name) || CONTROL.test(json)) return
+    if (racy(stamp) || CONTROL.test(name) || /[\n\r\u001e]/.test(json)) return
     this.sets.set(name, `${stampText(stamp)}\t${json}`)
   }
 
@@ -183,9 +201,7 @@ export class Section<T> {
 
   private unchanged(): boolean {
     return (
-      this.sets.size === 0 &&
-      this.keepOnly === null &&
-      (this.retain === 'all' || this.hits.length >= this.entries.size)
+      this.sets.size === 0 && this.keepOnly === null && (this.retain === 'all' || this.hits.length >= this.entries.size)
     )
   }
 
