@@ -291,6 +291,11 @@ export class Store {
     return out
   }
 
+  /** Whether this store serves a long-running process (its listings kept in memory, live.ts). */
+  get serving(): boolean {
+    return this.live !== null
+  }
+
   /**
    * The task-list items of one project's tasks (or every project's), as `render` writes each task's summary, kept
    * per file in `cache/items` (taskindex.ts, listProjectItems): what `task list --json` prints, without building

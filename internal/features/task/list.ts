@@ -73,6 +73,7 @@ export const list = defineCommand({
     const limit = input.flags.limit ?? null
     if (
       ctx.json &&
+      !store.serving && // a server's answer is also a structured result (MCP): documents of plain values there
       priority === undefined &&
       owner === undefined &&
       (input.flags.label ?? []).length === 0 &&
