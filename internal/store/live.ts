@@ -104,7 +104,7 @@ export class LiveWorkspace {
     this.journal = { ino: mark.ino, offset: next }
     for (const c of changes) {
       if (c.project === null) this.forget()
-      else if (TASK_KINDS.has(c.kind) && typeof c.id === 'string') this.taskChanged(c.project, c.id)
+      else if (TASK_KINDS.has(c.kind) && typeof c.id === 'string') this.taskChanged(c.project, c.id, inPlace(c))
       else this.forget(c.project)
     }
     // Lines read that named nothing (a line that does not parse): anything may have changed.
@@ -128,31 +128,36 @@ export class LiveWorkspace {
     const drops = this.dropsOf(project)
     const dirty = new Set(k.dirty)
     const ids = new Set(k.ids)
-    const rescan = k.rescan
+    let rescan = k.rescan
     k.dirty.clear()
     k.ids.clear()
     k.rescan = false
     const byKey = new Map(k.byKey)
     const base = tasksDir(p, project)
-    if (ids.size > 0) for (const [key, t] of byKey) if (ids.has(t.id)) dirty.add(key)
-    if (rescan) {
-      const names = statusNames(base)
-      if (names === null) return this.giveUp(project)
-      for (const key of byKey.keys()) if (!names.has(key)) dirty.add(key)
-      for (const key of names) if (!byKey.has(key)) dirty.add(key)
+    /** The files that held a task a journal line named (in-place lines: each must still hold it, see below). */
+    const held = new Map<string, string>()
+    if (ids.size > 0) {
+      for (const [key, t] of byKey) {
+        if (!ids.has(t.id)) continue
+        dirty.add(key)
+        held.set(key, t.id)
+      }
+      // A task the kept listing does not hold (made, or moved in, since): only the folders can say where it is.
+      if (new Set(held.values()).size < ids.size) rescan = true
     }
     const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
-    for (const key of dirty) {
+    /** Read one file again; false when the project must be listed whole. */
+    const reread = async (key: string): Promise<boolean> => {
       const [status, name] = key.split('/') as [Status, string]
       const m = TASK_FILE.exec(name)
       const abs = `${base}${path.sep}${status}${path.sep}${name}`
       const st = fs.lstatSync(abs, { throwIfNoEntry: false })
       if (st === undefined) {
         byKey.delete(key)
-        continue
+        return true
       }
       // What a listing would report rather than list (a link, no regular file, a name that is no task's): listed whole.
-      if (m === null || !st.isFile()) return this.giveUp(project)
+      if (m === null || !st.isFile()) return false
       const f: TaskFileRef = {
         project,
         status,
@@ -167,8 +172,21 @@ export class LiveWorkspace {
         byKey.set(key, summaryNow(text, f) ?? (await readTaskSummary(text, f)))
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') byKey.delete(key)
-        else return this.giveUp(project) // unreadable or unparseable: the listing reports it
+        else return false // unreadable or unparseable: the listing reports it
       }
+      return true
+    }
+    for (const key of dirty) if (!(await reread(key))) return this.giveUp(project)
+    // A line said a task changed in its file, and that file is gone or holds another task now (a rename, a move the
+    // line did not say): the task is somewhere else, which only the folders' names can tell.
+    for (const [key, id] of held) if (byKey.get(key)?.id !== id) rescan = true
+    if (rescan) {
+      const names = statusNames(base)
+      if (names === null) return this.giveUp(project)
+      const again = new Set<string>()
+      for (const key of byKey.keys()) if (!names.has(key)) again.add(key)
+      for (const key of names) if (!byKey.has(key)) again.add(key)
+      for (const key of again) if (!(await reread(key))) return this.giveUp(project)
     }
     const broken: Listing['broken'] = []
     const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
@@ -224,13 +242,17 @@ export class LiveWorkspace {
     }
   }
 
-  /** A task of `project` changed (a journal line): its files are read again, its folders listed again by name. */
-  private taskChanged(project: string, id: string): void {
+  /**
+   * A task of `project` changed (a journal line): its files are read again; unless the line says the task stayed in
+   * its file (`inPlace`), its folders are listed again by name too (see refreshed: a file that turns out gone or
+   * another task's lists them anyway).
+   */
+  private taskChanged(project: string, id: string, inPlace: boolean): void {
     this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
     const k = this.kept.get(project)
     if (k === undefined) return
     k.ids.add(id)
-    k.rescan = true
+    if (!inPlace) k.rescan = true
   }
 
   /** A file or folder changed: the task file is read again; anything else under a project drops the project. */
@@ -302,6 +324,15 @@ function statusNames(base: string): Set<string> | null {
   }
   return out
 }
+
+/**
+ * A journal line saying a task changed in the file it was in (no move between folders, no new file): its files are
+ * read again, the folders not listed. Any other task line lists them by name.
+ */
+const inPlace = (c: { kind: string; from?: unknown; to?: unknown }) =>
+  (c.kind === 'task.changed' || c.kind === 'claim.taken' || c.kind === 'claim.released') &&
+  c.from === undefined &&
+  c.to === undefined
 
 /** The journal's inode and size now, or null when there is none. */
 function journalMark(dir: string): { ino: number; offset: number } | null {
