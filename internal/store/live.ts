@@ -200,6 +200,48 @@ export class LiveWorkspace {
     return listing
   }
 
+  /** The task files of a listing this memory keeps (one of `refreshed`'s answers). */
+  private readonly files = new WeakMap<Listing, readonly TaskFileRef[]>()
+  /** A task file's reference by `<project>/<status>/<name>` (a pure function of those: kept while the memory is). */
+  private readonly refs = new Map<string, TaskFileRef>()
+
+  /**
+   * The task files of `project` as its folders hold them, when `listing` is the listing kept for it now (brought up to
+   * date by `refreshed`): a kept listing holds every file of the folders (one that reports a file it could not read is
+   * never kept), so its files are what a walk of the folders finds. Undefined otherwise. Callers must not change them.
+   */
+  filesOf(project: string, listing: Listing, p: Paths): readonly TaskFileRef[] | undefined {
+    const k = this.kept.get(project)
+    if (k === undefined || k.listing !== listing || k.dirty.size > 0 || k.ids.size > 0 || k.rescan) return undefined
+    let out = this.files.get(listing)
+    if (out !== undefined) return out
+    const base = tasksDir(p, project)
+    const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
+    const refs: TaskFileRef[] = []
+    for (const key of k.byKey.keys()) {
+      let f = this.refs.get(`${project}/${key}`)
+      if (f === undefined) {
+        const [status, name] = key.split('/') as [Status, string]
+        const m = TASK_FILE.exec(name)
+        if (m === null) return undefined
+        f = {
+          project,
+          status,
+          name,
+          seq: Number(m[1]),
+          slug: m[2] as string,
+          abs: `${base}${path.sep}${status}${path.sep}${name}`,
+          path: `${relBase}${status}/${name}`,
+        }
+        this.refs.set(`${project}/${key}`, f)
+      }
+      refs.push(f)
+    }
+    out = refs
+    this.files.set(listing, out)
+    return out
+  }
+
   private giveUp(project: string): undefined {
     this.forget(project)
     return undefined
@@ -235,6 +277,7 @@ export class LiveWorkspace {
       this.generation++
       this.dropped++
       this.kept.clear()
+      this.refs.clear()
     } else {
       this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
       this.drops.set(project, (this.drops.get(project) ?? 0) + 1)

@@ -12,7 +12,6 @@ import type { TaskSummary } from '../format/model.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from '../format/refs.js'
 import { fileRefOf, REFUSED_CONTENT, type Store } from './store.js'
 import type { TaskFileRef } from './taskindex.js'
-import { listTaskFiles } from './taskindex.js'
 
 /**
  * Resolve a reference to one task file. File names answer sequence and slug
@@ -53,8 +52,10 @@ export async function resolveRef(
   }
   const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
     if (r.kind !== 'id') {
-      const files = projects.flatMap((p) => listTaskFiles(store.paths(), p).files)
-      const hits = matchRef(r, files)
+      const files: TaskFileRef[] = []
+      for (const p of projects) files.push(...(await store.taskFiles(p)))
+      // Copies: a server's file references are kept across calls.
+      const hits = matchRef(r, files).map((h) => ({ ...h }))
       // One file name in two folders (an interrupted move, a bad merge): let the listing pick the copy.
       const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
       if (hits.length > 0 && names.size === hits.length) {

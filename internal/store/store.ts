@@ -284,6 +284,20 @@ export class Store {
   }
 
   /**
+   * The task files of a project by name (no parsing; what cannot be a task file left out): a server's from the
+   * listing its memory keeps up to date (no folder read), otherwise a walk of the folders.
+   */
+  async taskFiles(project: string): Promise<readonly TaskFileRef[]> {
+    if (this.live !== null) {
+      await this.listTasks(project)
+      const listing = this.listings.get(project)
+      const kept = listing === undefined ? undefined : this.live.filesOf(project, listing, this.paths())
+      if (kept !== undefined) return kept
+    }
+    return listTaskFiles(this.paths(), project).files
+  }
+
+  /**
    * Resolve a reference to one task file (resolve.ts). `prefer` resolves an unqualified reference inside that
    * project first.
    */
