@@ -188,9 +188,10 @@ export class LiveWorkspace {
       for (const key of names) if (!byKey.has(key)) again.add(key)
       for (const key of again) if (!(await reread(key))) return this.giveUp(project)
     }
-    const broken: Listing['broken'] = []
-    const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
-    const listing: Listing = { tasks, duplicates, broken }
+    const listing = relisted(k, byKey)
+    // The same files (only their contents read again): the same file references.
+    const files = this.files.get(k.listing)
+    if (files !== undefined && listing.tasks !== k.listing.tasks && sameFiles.has(listing)) this.files.set(listing, files)
     // Kept unless the project was dropped meanwhile (what changed during the reads stays marked for the next call).
     const now = this.kept.get(project)
     if (now !== undefined && this.dropsOf(project) === drops) {
@@ -335,6 +336,39 @@ export class LiveWorkspace {
     this.kept.clear()
     live.delete(this.dir)
   }
+}
+
+/**
+ * The listing of `byKey`, the kept summaries with some read again. When every file read again is one the kept listing
+ * held, still holding the same task (its id, number and path: its place in the order), the kept listing's order stands
+ * and each new summary takes its file's place; otherwise the summaries are deduplicated and ordered afresh.
+ */
+/** Listings `relisted` made over the same files as the listing kept before. */
+const sameFiles = new WeakSet<Listing>()
+
+function relisted(k: Kept, byKey: Map<string, TaskSummary>): Listing {
+  if (byKey.size === k.byKey.size && k.listing.duplicates.length === 0 && k.listing.broken.length === 0) {
+    const tasks = k.listing.tasks.slice()
+    let same = true
+    for (const [key, was] of k.byKey) {
+      const now = byKey.get(key)
+      if (now === was) continue
+      const at = now === undefined ? -1 : tasks.indexOf(was)
+      if (now === undefined || at === -1 || now.id !== was.id || now.seq !== was.seq || now.path !== was.path) {
+        same = false
+        break
+      }
+      tasks[at] = now
+    }
+    if (same) {
+      const listing = { tasks, duplicates: [], broken: [] }
+      sameFiles.add(listing)
+      return listing
+    }
+  }
+  const broken: Listing['broken'] = []
+  const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
+  return { tasks, duplicates, broken }
 }
 
 /**

@@ -43,11 +43,7 @@ export async function resolveRef(
   const scopes = r.project !== null ? [r.project] : store.projectSlugs()
   const summariesOf = async (projects: string[]) => {
     const out: (Candidate & { file: TaskSummary })[] = []
-    for (const p of projects) {
-      for (const t of (await store.listTasks(p)).tasks) {
-        out.push({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t })
-      }
-    }
+    for (const p of projects) out.push(...candidatesOf((await store.projectListing(p)).tasks))
     return out
   }
   const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
@@ -91,6 +87,18 @@ export async function resolveRef(
     throw tomb === null ? await noTaskMatches(store, ref, r, scopes) : removedError(ref, tomb)
   }
   return pickOne(ref, hits)
+}
+
+/** The candidates of a listing's tasks, made once per listing (a server keeps a project's listing across calls). */
+const candidates = new WeakMap<readonly TaskSummary[], readonly (Candidate & { file: TaskSummary })[]>()
+
+function candidatesOf(tasks: readonly TaskSummary[]): readonly (Candidate & { file: TaskSummary })[] {
+  let out = candidates.get(tasks)
+  if (out === undefined) {
+    out = tasks.map((t) => ({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t }))
+    candidates.set(tasks, out)
+  }
+  return out
 }
 
 /**
