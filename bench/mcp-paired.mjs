@@ -10,7 +10,7 @@
 // CPU and wall per call (median / p99) overall and by tool, and each server's resident memory after the calls.
 
 import { spawnSync } from 'node:child_process'
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
@@ -87,7 +87,7 @@ for (let i = 0; i < mix.length * projects.length; i++) {
   for (const s of servers) await call(s, mix[i % mix.length], argsOf[mix[i % mix.length]](i))
 }
 for (let i = 0; i < rounds; i++) {
-  if (process.env.NOEDIT !== "1") editIn(i)
+  if (process.env.NOEDIT !== '1') editIn(i)
   const name = mix[i % mix.length]
   const order = i % 2 === 0 ? servers : [...servers].reverse()
   for (const s of order) s.samples.push(await call(s, name, argsOf[name](i)))
@@ -98,20 +98,77 @@ for (const s of servers) {
   for (const name of mix) {
     const xs = s.samples.filter((x) => x.name === name)
     by[name] = {
-      cpu: [r2(q(xs.map((x) => x.cpu), 50)), r2(q(xs.map((x) => x.cpu), 99))],
-      wall: [r2(q(xs.map((x) => x.wall), 50)), r2(q(xs.map((x) => x.wall), 99))],
+      cpu: [
+        r2(
+          q(
+            xs.map((x) => x.cpu),
+            50,
+          ),
+        ),
+        r2(
+          q(
+            xs.map((x) => x.cpu),
+            99,
+          ),
+        ),
+      ],
+      wall: [
+        r2(
+          q(
+            xs.map((x) => x.wall),
+            50,
+          ),
+        ),
+        r2(
+          q(
+            xs.map((x) => x.wall),
+            99,
+          ),
+        ),
+      ],
     }
   }
   out[s.label] = {
-    cpu: [r2(q(s.samples.map((x) => x.cpu), 50)), r2(q(s.samples.map((x) => x.cpu), 99))],
-    wall: [r2(q(s.samples.map((x) => x.wall), 50)), r2(q(s.samples.map((x) => x.wall), 99))],
+    cpu: [
+      r2(
+        q(
+          s.samples.map((x) => x.cpu),
+          50,
+        ),
+      ),
+      r2(
+        q(
+          s.samples.map((x) => x.cpu),
+          99,
+        ),
+      ),
+    ],
+    wall: [
+      r2(
+        q(
+          s.samples.map((x) => x.wall),
+          50,
+        ),
+      ),
+      r2(
+        q(
+          s.samples.map((x) => x.wall),
+          99,
+        ),
+      ),
+    ],
     ...rss(s.pid),
     by,
   }
   await s.client.close()
 }
 if (process.argv.includes('--json')) console.log(JSON.stringify({ rounds, out }))
-console.log(`${rounds} rounds, load ${(await import('node:os')).loadavg().map((x) => r2(x)).join(' / ')}`)
+console.log(
+  `${rounds} rounds, load ${(await import('node:os'))
+    .loadavg()
+    .map((x) => r2(x))
+    .join(' / ')}`,
+)
 console.log(['build', 'what', 'cpu median', 'cpu p99', 'wall median', 'wall p99'].join('\t'))
 for (const [label, o] of Object.entries(out)) {
   console.log([label, `all (rss ${o.rss_mb} MB, peak ${o.peak_mb})`, ...o.cpu, ...o.wall].join('\t'))

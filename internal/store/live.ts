@@ -191,7 +191,8 @@ export class LiveWorkspace {
     const listing = relisted(k, byKey)
     // The same files (only their contents read again): the same file references.
     const files = this.files.get(k.listing)
-    if (files !== undefined && listing.tasks !== k.listing.tasks && sameFiles.has(listing)) this.files.set(listing, files)
+    if (files !== undefined && listing.tasks !== k.listing.tasks && sameFiles.has(listing))
+      this.files.set(listing, files)
     // Kept unless the project was dropped meanwhile (what changed during the reads stays marked for the next call).
     const now = this.kept.get(project)
     if (now !== undefined && this.dropsOf(project) === drops) {
