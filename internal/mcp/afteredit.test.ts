@@ -74,6 +74,23 @@ test('a hand edit between two tool calls (same size, modification time put back)
     expect(await titles()).toEqual(['Alpha edited', 'Hotel'])
     fs.writeFileSync(charlie, charlieText)
     expect(await titles()).toEqual(['Alpha edited', 'Hotel', 'Charlie'])
+
+    // Renamed by hand (its number kept): a reference by number or by the new name finds it at once, the old name not.
+    const golf = path.join(ws.root, '.dacli/projects/p/tasks/open/002-golf.md')
+    fs.renameSync(bravo, golf)
+    expect((await call('show_task', { ref: 'p/2' })).path).toBe('.dacli/projects/p/tasks/open/002-golf.md')
+    expect((await call('show_task', { ref: 'p/golf' })).title).toBe('Hotel')
+    const old = (await client.callTool({ name: 'show_task', arguments: { schema_version: 1, ref: 'p/bravo' } })) as {
+      isError?: boolean
+    }
+    expect(old.isError).toBe(true)
+
+    // Another process moves a task between folders (a claim): the next call finds it where it is now.
+    ws.spawn(['task', 'claim', 'p/3']).expectExit(0)
+    expect((await call('show_task', { ref: 'p/3' })).status).toBe('active')
+    expect((await call('list_tasks', { project: 'p', status: ['active'] })).tasks.map((t: any) => t.title)).toEqual([
+      'Charlie',
+    ])
   } finally {
     await client.close()
   }

@@ -277,13 +277,7 @@ export class Store {
       index.keepSections('criteria/', slugs)
     }
     for (const slug of slugs) {
-      let l = this.listings.get(slug) ?? (await this.live?.refreshed(slug, this.paths()))
-      if (l === undefined) {
-        const mark = this.live?.mark(slug)
-        l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
-        if (mark !== undefined) this.live?.keep(slug, l, mark)
-      }
-      this.listings.set(slug, l)
+      const l = await this.listingOf(slug, index)
       out.tasks.push(...l.tasks)
       out.broken.push(...l.broken)
       out.duplicates.push(...l.duplicates)
@@ -333,6 +327,38 @@ export class Store {
       for (const d of l.duplicates) out.duplicates.push(d)
     }
     return out
+  }
+
+  /**
+   * One project's listing as this invocation made it (a server's may be the one its memory keeps, shared across
+   * calls): never to be changed by the caller. listTasks gives a copy to keep.
+   */
+  async projectListing(project: string): Promise<Readonly<Listing>> {
+    this.requireProject(project)
+    return this.listingOf(project, this.cache('index'))
+  }
+
+  private async listingOf(slug: string, index: CacheFile): Promise<Listing> {
+    let l = this.listings.get(slug) ?? (await this.live?.refreshed(slug, this.paths()))
+    if (l === undefined) {
+      const mark = this.live?.mark(slug)
+      l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
+      if (mark !== undefined) this.live?.keep(slug, l, mark)
+    }
+    this.listings.set(slug, l)
+    return l
+  }
+
+  /**
+   * The task files of a project by name (no parsing; what cannot be a task file left out): a server's from the
+   * listing its memory keeps up to date (no folder read), otherwise a walk of the folders.
+   */
+  async taskFiles(project: string): Promise<readonly TaskFileRef[]> {
+    if (this.live !== null) {
+      const kept = this.live.filesOf(project, await this.projectListing(project), this.paths())
+      if (kept !== undefined) return kept
+    }
+    return listTaskFiles(this.paths(), project).files
   }
 
   /**
