@@ -24,13 +24,16 @@ import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDi
 import { resolveRef } from './resolve.js'
 import type { TaskFileRef } from './taskindex.js'
 import {
+  type AliasHolder,
   deduplicated,
   type ItemRow,
   type Listing,
+  listAliases,
   listProject,
   listProjectItems,
   listTaskFiles,
   type SummarySection,
+  summaryAt,
 } from './taskindex.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
@@ -261,6 +264,7 @@ export class Store {
   /** Drop what this invocation listed of `project` (it changed, or may have). */
   forget(project: string): void {
     this.listings.delete(project)
+    this.aliasHolders.delete(project)
     this.live?.forget(project)
   }
 
@@ -275,6 +279,7 @@ export class Store {
     if (project === undefined) {
       index.keepSections('tasks/', slugs)
       index.keepSections('criteria/', slugs)
+      index.keepSections('aliases/', slugs)
     }
     for (const slug of slugs) {
       const l = await this.listingOf(slug, index)
@@ -283,6 +288,45 @@ export class Store {
       out.duplicates.push(...l.duplicates)
     }
     return out
+  }
+
+  /** Each project's tasks that carry aliases, as this invocation read them (dropped with its listing). */
+  private aliasHolders = new Map<string, AliasHolder[]>()
+
+  /**
+   * The tasks of a project that carry aliases (a renumbering merge's old numbers). From the listing when this
+   * invocation (or a server's memory) has one; else read per file through the index, without the summaries.
+   */
+  async aliasesIn(project: string): Promise<AliasHolder[]> {
+    this.requireProject(project)
+    if (this.live !== null || this.listings.has(project)) {
+      return (await this.projectListing(project)).tasks
+        .filter((t) => t.aliases.length > 0)
+        .map((t) => ({ path: t.path, id: t.id, aliases: [...t.aliases] }))
+    }
+    let got = this.aliasHolders.get(project)
+    if (got === undefined) {
+      const index = this.cache('index')
+      got = await listAliases(
+        this.paths(),
+        project,
+        () => index.section(`aliases/${project}`, 'used'),
+        () => index.section(`tasks/${project}`, 'used'),
+      )
+      this.aliasHolders.set(project, got)
+    }
+    return got
+  }
+
+  /**
+   * One task file's summary (null when it is gone or unreadable): from the listing when this invocation (or a
+   * server's memory) has one, else that file alone through the index.
+   */
+  async summaryOf(f: TaskFileRef): Promise<TaskSummary | null> {
+    if (this.live !== null || this.listings.has(f.project)) {
+      return (await this.projectListing(f.project)).tasks.find((t) => t.path === f.path) ?? null
+    }
+    return summaryAt(f, this.cache('index').section(`tasks/${f.project}`, 'used'))
   }
 
   /** Whether this store serves a long-running process (its listings kept in memory, live.ts). */
@@ -386,6 +430,7 @@ export class Store {
       // A listing made before the move would name the old path again: list afresh on a retry.
       if (attempt > 0) {
         this.listings.clear()
+        this.aliasHolders.clear()
         this.live?.forget()
       }
       const target = await this.resolve(ref, opts)
@@ -444,6 +489,7 @@ export class Store {
     if (project === undefined) {
       index.keepSections('tasks/', slugs)
       index.keepSections('criteria/', slugs)
+      index.keepSections('aliases/', slugs)
     }
     const tasks: CheckedTask[] = []
     const broken: Broken[] = []

@@ -397,6 +397,94 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
   return { listing: { tasks, duplicates, broken }, vanished }
 }
 
+/** A task that carries aliases (numbers it had before a renumbering merge): where it is, its id and aliases. */
+export interface AliasHolder {
+  path: string
+  id: string
+  aliases: number[]
+}
+
+/**
+ * The tasks of a project that carry aliases, each file's answer kept in `aliases` beside its stamp (`0` for none,
+ * else `[id, aliases]`): resolving a number asks whether another task has it as an alias, which otherwise needs
+ * every summary of the project. A file whose stamp does not match is read through the summaries (the index, else
+ * the file). A file that cannot be read holds no alias here (the listing reports it).
+ */
+export async function listAliases(
+  p: Paths,
+  project: string,
+  aliases: () => Section<unknown>,
+  summaries: () => SummarySection,
+): Promise<AliasHolder[]> {
+  const w = walkProject(p, project)
+  const out: AliasHolder[] = []
+  const kept = w.names.length > 0 ? aliases() : null
+  let index: SummarySection | null = null
+  for (let i = 0; i < w.names.length; i++) {
+    const key = `${w.statuses[i]}/${w.names[i]}`
+    const s = w.stamps
+    const text = kept?.textAt(
+      key,
+      stampKey(s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number),
+    )
+    if (text === '0') continue
+    if (text !== undefined) {
+      const v = parseHolder(text)
+      if (v !== null) {
+        out.push({ path: `${w.relBase}${key}`, id: v[0], aliases: v[1] })
+        continue
+      }
+    }
+    index ??= summaries()
+    const t = await summaryAt(fileAt(w, i), index)
+    if (t === null) continue
+    kept?.setText(key, fileAt(w, i).stamp as Stamp, t.aliases.length === 0 ? '0' : JSON.stringify([t.id, t.aliases]))
+    if (t.aliases.length > 0) out.push({ path: t.path, id: t.id, aliases: [...t.aliases] })
+  }
+  return out
+}
+
+/** A kept `[id, aliases]`, or null when it is not one (read again from the file). */
+function parseHolder(text: string): [string, number[]] | null {
+  try {
+    const v = JSON.parse(text) as unknown
+    if (
+      Array.isArray(v) &&
+      typeof v[0] === 'string' &&
+      Array.isArray(v[1]) &&
+      v[1].every((n) => Number.isSafeInteger(n))
+    )
+      return [v[0], v[1] as number[]]
+  } catch {
+    // not one
+  }
+  return null
+}
+
+/**
+ * One task file's summary: the index's entry while the file's stamp matches it, else parsed from the file (and
+ * kept). Null when the file is gone or cannot be read as a task (a listing reports why).
+ */
+export async function summaryAt(f: TaskFileRef, index: SummarySection): Promise<TaskSummary | null> {
+  let stamp = f.stamp
+  if (stamp === undefined) {
+    const st = fs.lstatSync(f.abs, { throwIfNoEntry: false })
+    if (st === undefined || !st.isFile()) return null
+    stamp = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs }
+  }
+  const key = `${f.status}/${f.name}`
+  const hit = index.get(key, stamp)
+  if (hit !== undefined) return expand(hit, f)
+  try {
+    const text = readText(f.abs, stamp.size)
+    const summary = summaryNow(text, f) ?? (await readTaskSummary(text, f))
+    index.set(key, stamp, compact(summary))
+    return summary
+  } catch {
+    return null
+  }
+}
+
 /** One task as a task list shows it: where it is, what decides between two copies of it, and its item's JSON. */
 export interface ItemRow {
   id: string
