@@ -56,7 +56,10 @@ export function createServer(deps: ServerDeps): {
     const t0 = performance.now()
     const r = await callTool(toolset, deps.runtime, name, req.params.arguments)
     const c = process.cpuUsage(c0)
-    if (process.env.DACLI_CPU_TRACE) process.stderr.write(`TRACE ${name} cpu ${((c.user + c.system) / 1000).toFixed(2)} wall ${(performance.now() - t0).toFixed(2)}\n`)
+    if (process.env.DACLI_CPU_TRACE)
+      process.stderr.write(
+        `TRACE ${name} cpu ${((c.user + c.system) / 1000).toFixed(2)} wall ${(performance.now() - t0).toFixed(2)}\n`,
+      )
     return r
   })
   const resources = deps.resources === undefined ? null : attachResources(server, deps.runtime, deps.resources)
