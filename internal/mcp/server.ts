@@ -52,15 +52,7 @@ export function createServer(deps: ServerDeps): {
         tools: toolset.definitions.map((d) => d.name),
       })
     }
-    const c0 = process.cpuUsage()
-    const t0 = performance.now()
-    const r = await callTool(toolset, deps.runtime, name, req.params.arguments)
-    const c = process.cpuUsage(c0)
-    if (process.env.DACLI_CPU_TRACE)
-      process.stderr.write(
-        `TRACE ${name} cpu ${((c.user + c.system) / 1000).toFixed(2)} wall ${(performance.now() - t0).toFixed(2)}\n`,
-      )
-    return r
+    return callTool(toolset, deps.runtime, name, req.params.arguments)
   })
   const resources = deps.resources === undefined ? null : attachResources(server, deps.runtime, deps.resources)
   return { server, toolset, resources }
