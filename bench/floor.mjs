@@ -34,13 +34,24 @@ function walk(project) {
   return out
 }
 
-/** The index's `tasks/<project>` sections, by project (the JSON text of each). */
+/** The index's `tasks/<project>` sections, by project (the text of each: entries split by U+001E, FORMAT.md). */
 function sections() {
   const text = readFileSync(join('.dacli', 'cache', 'index'), 'utf8')
   const out = new Map()
   for (const line of text.split('\n').slice(2)) {
     const tab = line.indexOf('\t')
     if (line.startsWith('tasks/') && tab > 0) out.set(line.slice('tasks/'.length, tab), line.slice(tab + 1))
+  }
+  return out
+}
+
+/** A section's entries: name → [stamp text, value JSON]. */
+function entriesOf(text) {
+  const out = new Map()
+  for (const e of text.split('\u001e')) {
+    const a = e.indexOf('\t')
+    const b = e.indexOf('\t', a + 1)
+    if (a > 0 && b > a) out.set(e.slice(0, a), [e.slice(a + 1, b), e.slice(b + 1)])
   }
   return out
 }
@@ -52,14 +63,14 @@ for (const project of readdirSync(projects).sort()) {
   const files = walk(project)
   count += files.length
   if (index === null) continue
-  const entries = JSON.parse(index.get(project) ?? '{}')
+  const entries = entriesOf(index.get(project) ?? '')
   for (const [status, name, st] of files) {
-    const e = entries[`${status}/${name}`]
-    if (e === undefined || e[0][0] !== st.size || e[0][1] !== st.mtimeMs || e[0][2] !== st.ino) {
+    const e = entries.get(`${status}/${name}`)
+    if (e === undefined || e[0] !== `${st.size}:${Math.trunc(st.mtimeMs)}:${st.ino}:${Math.trunc(st.ctimeMs)}`) {
       process.stderr.write(`index entry missing or stale: ${project}/${status}/${name} (warm the index first)\n`)
       process.exit(1)
     }
-    const c = e[1]
+    const c = JSON.parse(e[1])
     const seq = Number(name.slice(0, name.indexOf('-')))
     const slug = name.slice(name.indexOf('-') + 1, -3)
     items.push({

@@ -125,7 +125,9 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   expect(line(after, 'tasks/a')).toBe(line(before, 'tasks/a'))
   expect(line(after, 'notes/a')).toBe(line(before, 'notes/a'))
   expect(line(after, 'tasks/c')).toBeUndefined()
-  expect(JSON.parse((line(after, 'tasks/b') as string).split('\t')[1] as string)).toEqual({
+  const { decodeSection } = await import('./filecache.js')
+  const b2 = line(after, 'tasks/b') as string
+  expect(decodeSection(b2.slice(b2.indexOf('\t') + 1))).toEqual({
     y: [[2, expect.any(Number), 1, expect.any(Number)], 'new'],
   })
   // Nothing changed: nothing is written (the inode stays).
@@ -203,7 +205,9 @@ test('cold reads write each cache once, after the work, never once per file', as
   store.flush()
   const sections = (f: string) => fs.readFileSync(f, 'utf8').split('\n').slice(2, -1)
   expect(sections(index).map((l) => l.split('\t')[0])).toEqual(['tasks/p'])
-  expect(Object.keys(JSON.parse((sections(records)[0] as string).split('\t')[1] as string))).toHaveLength(n)
+  const { decodeSection } = await import('./filecache.js')
+  const body = (l: string) => decodeSection(l.slice(l.indexOf('\t') + 1))
+  expect(Object.keys(body(sections(records)[0] as string))).toHaveLength(n)
 
   // Through the command line: a cold lint leaves the index written (invoke() flushes once at the end): every
   // task's summary and criteria, and no full records (lint needs none).
@@ -211,7 +215,7 @@ test('cold reads write each cache once, after the work, never once per file', as
   ;(await ws.dacli('lint', '--json')).expectExit(0)
   const lines = sections(index)
   expect(lines.map((l) => l.split('\t')[0])).toEqual(['criteria/p', 'tasks/p'])
-  for (const l of lines) expect(Object.keys(JSON.parse(l.split('\t')[1] as string))).toHaveLength(n)
+  for (const l of lines) expect(Object.keys(body(l))).toHaveLength(n)
   expect(fs.existsSync(records)).toBe(false)
 })
 
@@ -335,10 +339,22 @@ test('a full listing drops the index sections of a project that is gone: its tas
       .map((l) => l.split('\t')[0])
       .filter((n) => n?.startsWith('tasks/') || n?.startsWith('criteria/'))
   expect(names()).toEqual(['criteria/p', 'criteria/q', 'tasks/p', 'tasks/q'])
-  // The project is removed by hand; the next full listing forgets both of its sections.
-  fs.rmSync(path.join(ws.root, '.dacli', 'projects', 'q'), { recursive: true })
+  // The list items `task list --json` keeps (cache/items: one section per project).
   ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  const items = () =>
+    fs
+      .readFileSync(path.join(ws.root, '.dacli', 'cache', 'items'), 'utf8')
+      .split('\n')
+      .slice(2, -1)
+      .map((l) => l.split('\t')[0])
+  expect(items()).toEqual(['p', 'q'])
+  // The project is removed by hand; the next full listing forgets its sections: of the summaries (a listing
+  // through them, e.g. `next`) and of the list items (`task list --json`).
+  fs.rmSync(path.join(ws.root, '.dacli', 'projects', 'q'), { recursive: true })
+  ;(await ws.dacli('next', '--json')).expectExit(0)
   expect(names()).toEqual(['criteria/p', 'tasks/p'])
+  ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  expect(items()).toEqual(['p'])
 })
 
 test('nothing under cache/ is ever printed as an answer (no kept answers: a planted one is ignored)', async () => {
