@@ -374,6 +374,20 @@ export class Store {
   }
 
   /**
+   * Every project's listing (as listTasks() without a project reads them, in its order), never to be changed by the
+   * caller: a server's are the ones its memory keeps, the same objects while nothing changed them.
+   */
+  async projectListings(): Promise<Readonly<Listing>[]> {
+    const slugs = this.projectSlugs()
+    const index = this.cache('index')
+    index.keepSections('tasks/', slugs)
+    index.keepSections('criteria/', slugs)
+    const out: Listing[] = []
+    for (const slug of slugs) out.push(await this.listingOf(slug, index))
+    return out
+  }
+
+  /**
    * One project's listing as this invocation made it (a server's may be the one its memory keeps, shared across
    * calls): never to be changed by the caller. listTasks gives a copy to keep.
    */
