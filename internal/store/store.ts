@@ -23,18 +23,8 @@ import { acquireLock, type Lock, type LockOptions, lockHeld, withLock } from './
 import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDir } from './projects.js'
 import { resolveRef } from './resolve.js'
 import type { TaskFileRef } from './taskindex.js'
-import {
-  type AliasHolder,
-  deduplicated,
-  type ItemRow,
-  type Listing,
-  listAliases,
-  listProject,
-  listProjectItems,
-  listTaskFiles,
-  type SummarySection,
-  summaryAt,
-} from './taskindex.js'
+import { deduplicated, type Listing, listProject, listTaskFiles, type SummarySection } from './taskindex.js'
+import { type AliasHolder, listAliases, summaryAt } from './taskitems.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
 
@@ -332,45 +322,6 @@ export class Store {
   /** Whether this store serves a long-running process (its listings kept in memory, live.ts). */
   get serving(): boolean {
     return this.live !== null
-  }
-
-  /**
-   * The task-list items of one project's tasks (or every project's), as `render` writes each task's summary, kept
-   * per file in `cache/items` (taskindex.ts, listProjectItems): what `task list --json` prints, without building
-   * the summaries of files that did not change. In a long-running server, from its listings in memory.
-   */
-  async listItems(
-    render: (t: TaskSummary) => string,
-    project?: string,
-  ): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: Listing['duplicates'] }> {
-    const slugs = project === undefined ? this.projectSlugs() : [project]
-    if (project !== undefined) this.requireProject(project)
-    if (this.live !== null) {
-      const l = await this.listTasks(project)
-      const rows = l.tasks.map((t) => ({ ...t, json: render(t) }))
-      return { rows, broken: l.broken, duplicates: l.duplicates }
-    }
-    const out: { rows: ItemRow[]; broken: Broken[]; duplicates: Listing['duplicates'] } = {
-      rows: [],
-      broken: [],
-      duplicates: [],
-    }
-    const items = this.cache('items')
-    const index = this.cache('index')
-    if (project === undefined) items.keepSections('', slugs)
-    for (const slug of slugs) {
-      const l = await listProjectItems(
-        this.paths(),
-        slug,
-        () => items.section(slug, 'used'),
-        () => index.section(`tasks/${slug}`, 'used'),
-        render,
-      )
-      for (const r of l.rows) out.rows.push(r)
-      for (const b of l.broken) out.broken.push(b)
-      for (const d of l.duplicates) out.duplicates.push(d)
-    }
-    return out
   }
 
   /**
