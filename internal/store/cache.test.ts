@@ -381,3 +381,31 @@ test('nothing under cache/ is ever printed as an answer (no kept answers: a plan
     expect(r.stdout).toBe(honest[i])
   }
 })
+
+test('a number that becomes another task’s alias behind the caches makes the reference ambiguous at once', async () => {
+  // Resolving `p/1` asks whether any other task has 1 as an alias, from a per-file answer kept in the index
+  // (aliases/<project>); a hand edit that adds or drops an alias changes that file's stamp, so the next resolve
+  // sees it.
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'First', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Second', '--project', 'p')).expectExit(0)
+  const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
+  const second = path.join(open, fs.readdirSync(open).find((n) => n.startsWith('002-')) as string)
+  for (const f of fs.readdirSync(open)) age(path.join(open, f))
+  const index = path.join(ws.root, '.dacli', 'cache', 'index')
+  const show = async (code: number) => (await ws.dacli('task', 'show', 'p/1', '--json')).expectExit(code)
+  expect((await show(0)).json.title).toBe('First')
+  expect(fs.readFileSync(index, 'utf8')).toContain('aliases/p\t') // every settled file's answer kept
+  expect((await show(0)).json.title).toBe('First') // and used
+  // By hand, as a renumbering merge leaves it: task 2 once was number 1.
+  fs.writeFileSync(second, fs.readFileSync(second, 'utf8').replace(/^version: /m, 'aliases: [1]\nversion: '))
+  age(second)
+  const err = (await show(2)).error
+  expect(err.details.tasks.map((t: { matched: string }) => t.matched)).toEqual(['reference', 'alias'])
+  expect((await show(2)).error.details.tasks).toHaveLength(2) // the same from the kept answer
+  // The alias dropped again by hand: one task again.
+  fs.writeFileSync(second, fs.readFileSync(second, 'utf8').replace('aliases: [1]\n', ''))
+  age(second)
+  expect((await show(0)).json.title).toBe('First')
+})

@@ -56,11 +56,17 @@ export async function resolveRef(
       const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
       if (hits.length > 0 && names.size === hits.length) {
         if (r.kind !== 'seq') return hits
-        // A bare number may also be another task's alias (a renumbering merge): then it names both.
-        const summaries = await summariesOf(projects)
+        // A bare number may also be another task's alias (a renumbering merge): then it names both. Whether any
+        // task has it is read per file (store.aliasesIn); the summaries are consulted only when one does.
         const live = new Set(hits.map((h) => h.path))
+        let held = false
+        for (const p of projects) {
+          for (const a of await store.aliasesIn(p))
+            if (!live.has(a.path) && a.aliases.includes(r.seq as number)) held = true
+        }
+        if (!held) return hits
+        const summaries = await summariesOf(projects)
         const aliased = summaries.filter((s) => !live.has(s.file.path) && s.aliases?.includes(r.seq as number))
-        if (aliased.length === 0) return hits
         const ids = new Map(summaries.map((s) => [s.file.path, s.id as string]))
         return [
           ...hits.map((h) => ({ ...h, id: ids.get(h.path) ?? '' })),

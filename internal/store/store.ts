@@ -23,15 +23,8 @@ import { acquireLock, type Lock, type LockOptions, lockHeld, withLock } from './
 import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDir } from './projects.js'
 import { resolveRef } from './resolve.js'
 import type { TaskFileRef } from './taskindex.js'
-import {
-  deduplicated,
-  type ItemRow,
-  type Listing,
-  listProject,
-  listProjectItems,
-  listTaskFiles,
-  type SummarySection,
-} from './taskindex.js'
+import { deduplicated, type Listing, listProject, listTaskFiles, type SummarySection } from './taskindex.js'
+import { type AliasHolder, listAliases, summaryAt } from './taskitems.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
 
@@ -261,6 +254,7 @@ export class Store {
   /** Drop what this invocation listed of `project` (it changed, or may have). */
   forget(project: string): void {
     this.listings.delete(project)
+    this.aliasHolders.delete(project)
     this.live?.forget(project)
   }
 
@@ -275,6 +269,7 @@ export class Store {
     if (project === undefined) {
       index.keepSections('tasks/', slugs)
       index.keepSections('criteria/', slugs)
+      index.keepSections('aliases/', slugs)
     }
     for (const slug of slugs) {
       const l = await this.listingOf(slug, index)
@@ -285,48 +280,48 @@ export class Store {
     return out
   }
 
-  /** Whether this store serves a long-running process (its listings kept in memory, live.ts). */
-  get serving(): boolean {
-    return this.live !== null
+  /** Each project's tasks that carry aliases, as this invocation read them (dropped with its listing). */
+  private aliasHolders = new Map<string, AliasHolder[]>()
+
+  /**
+   * The tasks of a project that carry aliases (a renumbering merge's old numbers). From the listing when this
+   * invocation (or a server's memory) has one; else read per file through the index, without the summaries.
+   */
+  async aliasesIn(project: string): Promise<AliasHolder[]> {
+    this.requireProject(project)
+    if (this.live !== null || this.listings.has(project)) {
+      return (await this.projectListing(project)).tasks
+        .filter((t) => t.aliases.length > 0)
+        .map((t) => ({ path: t.path, id: t.id, aliases: [...t.aliases] }))
+    }
+    let got = this.aliasHolders.get(project)
+    if (got === undefined) {
+      const index = this.cache('index')
+      got = await listAliases(
+        this.paths(),
+        project,
+        () => index.section(`aliases/${project}`, 'used'),
+        () => index.section(`tasks/${project}`, 'used'),
+      )
+      this.aliasHolders.set(project, got)
+    }
+    return got
   }
 
   /**
-   * The task-list items of one project's tasks (or every project's), as `render` writes each task's summary, kept
-   * per file in `cache/items` (taskindex.ts, listProjectItems): what `task list --json` prints, without building
-   * the summaries of files that did not change. In a long-running server, from its listings in memory.
+   * One task file's summary (null when it is gone or unreadable): from the listing when this invocation (or a
+   * server's memory) has one, else that file alone through the index.
    */
-  async listItems(
-    render: (t: TaskSummary) => string,
-    project?: string,
-  ): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: Listing['duplicates'] }> {
-    const slugs = project === undefined ? this.projectSlugs() : [project]
-    if (project !== undefined) this.requireProject(project)
-    if (this.live !== null) {
-      const l = await this.listTasks(project)
-      const rows = l.tasks.map((t) => ({ ...t, json: render(t) }))
-      return { rows, broken: l.broken, duplicates: l.duplicates }
+  async summaryOf(f: TaskFileRef): Promise<TaskSummary | null> {
+    if (this.live !== null || this.listings.has(f.project)) {
+      return (await this.projectListing(f.project)).tasks.find((t) => t.path === f.path) ?? null
     }
-    const out: { rows: ItemRow[]; broken: Broken[]; duplicates: Listing['duplicates'] } = {
-      rows: [],
-      broken: [],
-      duplicates: [],
-    }
-    const items = this.cache('items')
-    const index = this.cache('index')
-    if (project === undefined) items.keepSections('', slugs)
-    for (const slug of slugs) {
-      const l = await listProjectItems(
-        this.paths(),
-        slug,
-        () => items.section(slug, 'used'),
-        () => index.section(`tasks/${slug}`, 'used'),
-        render,
-      )
-      for (const r of l.rows) out.rows.push(r)
-      for (const b of l.broken) out.broken.push(b)
-      for (const d of l.duplicates) out.duplicates.push(d)
-    }
-    return out
+    return summaryAt(f, this.cache('index').section(`tasks/${f.project}`, 'used'))
+  }
+
+  /** Whether this store serves a long-running process (its listings kept in memory, live.ts). */
+  get serving(): boolean {
+    return this.live !== null
   }
 
   /**
@@ -418,6 +413,7 @@ export class Store {
       // A listing made before the move would name the old path again: list afresh on a retry.
       if (attempt > 0) {
         this.listings.clear()
+        this.aliasHolders.clear()
         this.live?.forget()
       }
       const target = await this.resolve(ref, opts)
@@ -476,6 +472,7 @@ export class Store {
     if (project === undefined) {
       index.keepSections('tasks/', slugs)
       index.keepSections('criteria/', slugs)
+      index.keepSections('aliases/', slugs)
     }
     const tasks: CheckedTask[] = []
     const broken: Broken[] = []

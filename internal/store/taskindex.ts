@@ -143,7 +143,7 @@ export function filesOf(w: Walk): TaskFileRef[] {
 }
 
 /** The reference of a walk's `i`th file, with its stamp. */
-function fileAt(w: Walk, i: number): TaskFileRef {
+export function fileAt(w: Walk, i: number): TaskFileRef {
   const status = w.statuses[i] as Status
   const name = w.names[i] as string
   const m = TASK_FILE.exec(name) as RegExpExecArray
@@ -395,96 +395,6 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
   }
   const { tasks, duplicates } = deduplicated(all, broken)
   return { listing: { tasks, duplicates, broken }, vanished }
-}
-
-/** One task as a task list shows it: where it is, what decides between two copies of it, and its item's JSON. */
-export interface ItemRow {
-  id: string
-  version: number
-  seq: number
-  status: Status
-  project: string
-  /** Relative to the workspace root. */
-  path: string
-  /** The task-list item's JSON text (what `render` made of the task's summary). */
-  json: string
-}
-
-/** The kept item of one file: `<id>\t<version>\t<item JSON>`. */
-export type ItemSection = Section<never>
-
-/**
- * The task-list items of a project's tasks (deduplicated by id as listProject does, in sequence order), each the
- * JSON text `render` makes of the task's summary, kept in `items` beside the file's stamp. A file whose stamp
- * matches its entry is neither parsed nor rendered again: its text is used as it is. Any other file is taken
- * through the summaries (the index, else the file) and rendered, and its entry replaced. `render` must be a
- * function of the summary alone; the cache header names the build, so another build's items are never used.
- */
-export async function listProjectItems(
-  p: Paths,
-  project: string,
-  items: () => ItemSection,
-  summaries: () => SummarySection,
-  render: (t: TaskSummary) => string,
-): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: Listing['duplicates'] }> {
-  for (let attempt = 1; ; attempt++) {
-    const w = walkProject(p, project)
-    const broken = [...w.broken]
-    let vanished = w.vanished
-    const rows: ItemRow[] = []
-    const kept = w.names.length > 0 ? items() : null
-    let index: SummarySection | null = null
-    for (let i = 0; i < w.names.length; i++) {
-      const status = w.statuses[i] as Status
-      const name = w.names[i] as string
-      const key = `${status}/${name}`
-      const s = w.stamps
-      const text = kept?.textAt(
-        key,
-        stampKey(s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number),
-      )
-      const rel = `${w.relBase}${status}/${name}`
-      const seq = Number(name.slice(0, name.indexOf('-')))
-      const a = text === undefined ? -1 : text.indexOf('\t')
-      const b = a === -1 ? -1 : (text as string).indexOf('\t', a + 1)
-      if (text !== undefined && a > 0 && b > a) {
-        rows.push({
-          id: text.slice(0, a),
-          version: Number(text.slice(a + 1, b)),
-          seq,
-          status,
-          project,
-          path: rel,
-          json: text.slice(b + 1),
-        })
-        continue
-      }
-      // Not kept, or changed since: its summary (the index's, else the file's), rendered and kept.
-      const f = fileAt(w, i)
-      const stamp = f.stamp as Stamp
-      index ??= summaries()
-      const hit = index.get(key, stamp)
-      let summary: TaskSummary
-      if (hit !== undefined) summary = expand(hit, f)
-      else {
-        try {
-          const body = readText(f.abs, stamp.size)
-          summary = summaryNow(body, f) ?? (await readTaskSummary(body, f))
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
-          else broken.push(brokenOf(f.path, e))
-          continue
-        }
-        index.set(key, stamp, compact(summary))
-      }
-      const json = render(summary)
-      kept?.setText(key, stamp, `${summary.id}\t${summary.version}\t${json}`)
-      rows.push({ id: summary.id, version: summary.version, seq, status, project, path: rel, json })
-    }
-    if (vanished && attempt < 8) continue
-    const { tasks, duplicates } = deduplicated(rows, broken)
-    return { rows: tasks, broken, duplicates }
-  }
 }
 
 /**

@@ -11,6 +11,7 @@ import { shortRef } from '../../clikit/text.js'
 import { projectFilter } from '../../format/ids.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../format/model.js'
 import type { Store } from '../../store/store.js'
+import { listItems } from '../../store/taskitems.js'
 import { folderStatus } from '../../store/tombstones.js'
 import { checkMilestoneFlag, labelFilterFlag, withLabels } from '../shared/labels.js'
 import { listItem } from '../shared/taskdoc.js'
@@ -82,7 +83,7 @@ export const list = defineCommand({
     ) {
       // The document as --json prints it, from each task's item kept in the index (only changed files are parsed
       // and rendered again): no summary is built for a file that did not change.
-      const { rows, broken } = await store.listItems(renderItem, project)
+      const { rows, broken } = await listItems(store, renderItem, project)
       const matches = rows
         .filter((r) => statuses.length === 0 || statuses.includes(r.status))
         .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
