@@ -78,7 +78,12 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean; event
   /** A folder above the status folders (or the events' day folders): what changes in it may be a folder to watch. */
   const upper = (d: string) => {
     if (d === eventsDir || d.startsWith(eventsDir + path.sep)) {
-      return path.relative(eventsDir, d).split(path.sep).filter((x) => x !== '').length < 3
+      return (
+        path
+          .relative(eventsDir, d)
+          .split(path.sep)
+          .filter((x) => x !== '').length < 3
+      )
     }
     const depth = path
       .relative(projectsDir, d)
