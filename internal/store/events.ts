@@ -183,11 +183,11 @@ const parsedEvents = new StampMemo<EventRecord>(100_000)
 export async function listEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
   // A server's memory of the last listing, while the journal and the watch of the events' folders say nothing
   // changed under them (a copy of the list: callers may sort or cut theirs).
-  const kept = store.keptEvents<EventRecord, Broken>()
+  const kept = store.live?.keptEvents<EventRecord, Broken>()
   if (kept !== undefined) return { events: [...kept.events], broken: [...kept.broken] }
-  const mark = store.eventsMark()
+  const mark = store.live?.eventsMark()
   const listed = await walkEvents(store)
-  store.keepEvents({ events: [...listed.events], broken: [...listed.broken] }, mark)
+  if (mark !== undefined) store.live?.keepEvents({ events: [...listed.events], broken: [...listed.broken] }, mark)
   return listed
 }
 

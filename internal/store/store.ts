@@ -18,7 +18,7 @@ import { type CheckedTask, listCriteria } from './criteria.js'
 import { CacheFile, cachePath, type Section, type Stamp, StampMemo, stampOf } from './filecache.js'
 import { assertNoLinks, LinkError, readText } from './fsio.js'
 import { appendChange, type ChangeEntry } from './journal.js'
-import type { KeptEvents, LiveWorkspace } from './live.js'
+import type { LiveWorkspace } from './live.js'
 import { acquireLock, type Lock, type LockOptions, lockHeld, withLock } from './lock.js'
 import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDir } from './projects.js'
 import { resolveRef } from './resolve.js'
@@ -81,7 +81,7 @@ export class Store {
     /** The running process, as the bin handed it down (temp-file names, lock holders, liveness). */
     readonly system: System,
     /** A long-lived process's memory of this workspace (live.ts), shared by its calls; null for a command. */
-    private readonly live: LiveWorkspace | null = null,
+    readonly live: LiveWorkspace | null = null,
   ) {}
 
   /**
@@ -322,24 +322,6 @@ export class Store {
   /** Whether this store serves a long-running process (its listings kept in memory, live.ts). */
   get serving(): boolean {
     return this.live !== null
-  }
-
-  /**
-   * The events as a listing made by an earlier call of this server found them, when nothing can have changed them
-   * since (the journal and the watch of the events' folders say so); undefined otherwise (and for a command).
-   */
-  keptEvents<E, B>(): KeptEvents<E, B> | undefined {
-    return this.live?.keptEvents<E, B>()
-  }
-
-  /** Where the events' changes stand (take it before listing them), or null for a command. */
-  eventsMark(): number | null {
-    return this.live?.eventsMark() ?? null
-  }
-
-  /** Offer a listing of the events made since `mark` to the server's memory (it keeps it if nothing changed). */
-  keepEvents<E, B>(kept: KeptEvents<E, B>, mark: number | null): void {
-    if (mark !== null) this.live?.keepEvents(kept, mark)
   }
 
   /**
