@@ -32,6 +32,8 @@ export function groupOf(decl) {
   if (HOT.includes(decl.path)) return 'hot'
   if (['github', 'record', 'mcp', 'doctor', 'init'].includes(family) || decl.path === 'task log') return 'rare'
   if (family === 'task') return 'write'
+  // Search walks every object file against its own index: it needs the store and nothing of the core group.
+  if (decl.path === 'search') return 'search'
   return 'core'
 }
 
@@ -125,6 +127,7 @@ export function chunkPlugin({ root, entries }) {
     hot: [...KERNEL, STORE_READ, IDENTITY],
     core: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:write'],
     write: [...KERNEL, ...STORE, 'dacli-group:hot'],
+    search: [...KERNEL, ...STORE, 'dacli-group:hot'],
     rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core', 'dacli-group:write'],
   }
   /** What a lazily loaded module of ours reaches besides its own imports. */

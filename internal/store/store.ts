@@ -219,11 +219,26 @@ export class Store {
     return c
   }
 
+  private readonly flushHooks: (() => void)[] = []
+
+  /** Run `fn` at the next flush, once: a cache kept by a room above the store (the search index) is written then. */
+  atFlush(fn: () => void): void {
+    this.flushHooks.push(fn)
+  }
+
   /**
    * Write what this invocation learnt into the caches: once, after the command's work (invoke() calls it;
    * a long-running caller may call it between units of work). Never fails: a cache only costs speed.
    */
   flush(): void {
+    const hooks = this.flushHooks.splice(0)
+    for (const fn of hooks) {
+      try {
+        fn()
+      } catch {
+        // a cache only costs speed
+      }
+    }
     for (const [name, c] of this.cacheFiles) {
       if (name.startsWith('records/')) {
         // Records of files that no longer exist go, when this invocation listed the project.
