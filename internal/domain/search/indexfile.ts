@@ -6,6 +6,7 @@
 
 import * as fs from 'node:fs'
 import * as os from 'node:os'
+import { crc32 } from 'node:zlib'
 import { VERSION } from '../../base/version.js'
 import { FIELD_NAMES, FIELD_WEIGHTS, type Item, SEARCH_KINDS } from './docs.js'
 import type { Field } from './rank.js'
@@ -14,6 +15,8 @@ import type { Field } from './rank.js'
 const FORMAT = 1
 export const HEADER = `dacli-search ${FORMAT} ${os.endianness()} ${VERSION}`
 
+export { crc32 }
+
 /** A file that is not a search index this release wrote, or one whose values do not describe it. */
 export class CorruptIndex extends Error {}
 
@@ -21,8 +24,14 @@ const bad = (what: string): never => {
   throw new CorruptIndex(what)
 }
 
+/** Bytes that must hash to `crc` (every range read is checked against the checksum written with it). */
+function checked(buf: Buffer, crc: number, what: string): Buffer {
+  if (crc32(buf) !== crc) bad(`${what} that does not match its checksum`)
+  return buf
+}
+
 /** The sections, in file order: the ones every search reads come first (read in one go), then the others. */
-const HEAD_SECTIONS = ['groups', 'orders', 'stamps', 'first', 'terms', 'termtext', 'plist'] as const
+const HEAD_SECTIONS = ['groups', 'orders', 'stamps', 'first', 'terms', 'termtext', 'plist', 'pcrc'] as const
 const TAIL_SECTIONS = ['orderlist', 'events', 'meta', 'postings', 'docs', 'doctext'] as const
 const SECTIONS = [...HEAD_SECTIONS, ...TAIL_SECTIONS]
 type SectionName = (typeof SECTIONS)[number]
@@ -43,7 +52,8 @@ export class Group {
     readonly base: number,
     readonly count: number,
     readonly joined: string,
-    readonly meta: [number, number],
+    /** Where its listing values lie in the meta section, and their checksum. */
+    readonly meta: [number, number, number],
   ) {}
 
   /** The names, one per entry (CorruptIndex when there are not `count`). */
@@ -101,14 +111,16 @@ export class IndexReader {
   readonly groups: Group[] = []
   readonly byKey = new Map<string, Group>()
   /** Per project, where its tasks' listing order lies in `orderlist`. */
-  private readonly orderAt = new Map<string, [number, number]>()
+  private readonly orderAt = new Map<string, [number, number, number]>()
   readonly stamps: Float64Array
   readonly first: Uint32Array
   readonly entries: number
   private readonly terms: Uint32Array
   private readonly termtext: Buffer
   private readonly plist: Uint32Array
-  private readonly at: Record<SectionName, [number, number]>
+  /** Each term's postings' checksum. */
+  private readonly pcrc: Uint32Array
+  private readonly at: Record<SectionName, [number, number, number]>
   private closed = false
 
   private constructor(
@@ -128,22 +140,23 @@ export class IndexReader {
       bad('a table of contents that is no JSON')
     }
     if (toc === null || typeof toc !== 'object' || Array.isArray(toc)) bad('a table of contents that is no map')
-    const at = {} as Record<SectionName, [number, number]>
+    const at = {} as Record<SectionName, [number, number, number]>
     let last = base
     for (const name of SECTIONS) {
       const r = (toc as Record<string, unknown>)[name]
-      if (!Array.isArray(r) || r.length !== 2 || !isInt(r[0], size) || !isInt(r[1], size)) bad(`no section ${name}`)
-      const [a, b] = [base + (r as number[])[0]!, base + (r as number[])[1]!]
+      if (!Array.isArray(r) || r.length !== 3 || !isInt(r[0], size) || !isInt(r[1], size) || !isInt(r[2], 0xffffffff))
+        bad(`no section ${name}`)
+      const [a, b, crc] = [base + (r as number[])[0]!, base + (r as number[])[1]!, (r as number[])[2]!]
       if (a !== last || b < a || b > size) bad(`section ${name} out of place`)
-      at[name] = [a, b]
+      at[name] = [a, b, crc]
       last = b
     }
     if (last !== size) bad('bytes past the last section')
     this.at = at
     // The sections every search needs, in one read.
     const start = at.groups[0]
-    const all = this.read(start, at.plist[1] - start)
-    const part = (n: SectionName) => all.subarray(at[n][0] - start, at[n][1] - start)
+    const all = this.read(start, at.pcrc[1] - start)
+    const part = (n: SectionName) => checked(all.subarray(at[n][0] - start, at[n][1] - start), at[n][2], n)
     this.stamps = f64(part('stamps'))
     this.entries = this.stamps.length / 4
     if (!Number.isInteger(this.entries)) bad('a stamp table of the wrong length')
@@ -152,8 +165,10 @@ export class IndexReader {
     this.terms = u32(part('terms'))
     this.termtext = Buffer.from(part('termtext'))
     this.plist = u32(part('plist'))
+    this.pcrc = u32(part('pcrc'))
     checkOffsets(this.terms, this.termtext.length)
     if (this.plist.length !== this.terms.length) bad('postings offsets of the wrong length')
+    if (this.pcrc.length !== this.terms.length - 1) bad('postings checksums of the wrong length')
     checkOffsets(this.plist, (at.postings[1] - at.postings[0]) / 8)
     this.readGroups(part('groups'))
     this.readOrders(part('orders'))
@@ -207,13 +222,18 @@ export class IndexReader {
     const metaLength = this.at.meta[1] - this.at.meta[0]
     let next = 0
     for (const g of list as unknown[]) {
-      if (!Array.isArray(g) || g.length !== 6) bad('a group that is no [key, base, count, names, meta start, meta end]')
-      const [key, base, count, names, ms, me] = g as unknown[]
+      if (!Array.isArray(g) || g.length !== 7) bad('a group that is no [key, base, count, names, meta range, crc]')
+      const [key, base, count, names, ms, me, crc] = g as unknown[]
+      if (!isInt(crc, 0xffffffff)) bad('a group without a checksum')
       if (typeof key !== 'string' || typeof names !== 'string' || this.byKey.has(key)) bad('a group key or names')
       if (base !== next || !isInt(count, this.entries) || (count as number) === 0) bad('a group out of place')
       if (!isInt(ms, metaLength) || !isInt(me, metaLength) || (me as number) < (ms as number))
         bad('a group out of place')
-      const group = new Group(key as string, next, count as number, names as string, [ms as number, me as number])
+      const group = new Group(key as string, next, count as number, names as string, [
+        ms as number,
+        me as number,
+        crc as number,
+      ])
       next += group.count
       this.groups.push(group)
       this.byKey.set(group.key, group)
@@ -231,9 +251,10 @@ export class IndexReader {
     if (map === null || typeof map !== 'object' || Array.isArray(map)) bad('an order table that is no map')
     const length = (this.at.orderlist[1] - this.at.orderlist[0]) / 4
     for (const [project, r] of Object.entries(map as Record<string, unknown>)) {
-      if (!Array.isArray(r) || r.length !== 2 || !isInt(r[0], length) || !isInt(r[1], length) || r[1] < r[0])
+      if (!Array.isArray(r) || r.length !== 3 || !isInt(r[0], length) || !isInt(r[1], length) || r[1] < r[0])
         bad('an order out of place')
-      this.orderAt.set(project, r as [number, number])
+      if (!isInt((r as unknown[])[2], 0xffffffff)) bad('an order without a checksum')
+      this.orderAt.set(project, r as [number, number, number])
     }
   }
 
@@ -244,7 +265,7 @@ export class IndexReader {
   order(project: string): Uint32Array | undefined {
     const r = this.orderAt.get(project)
     if (r === undefined) return undefined
-    const list = u32(this.read(this.at.orderlist[0] + 4 * r[0], 4 * (r[1] - r[0])))
+    const list = u32(checked(this.read(this.at.orderlist[0] + 4 * r[0], 4 * (r[1] - r[0])), r[2], 'an order'))
     const seen = new Uint8Array(this.entries)
     const prefix = `t/${project}/`
     const mine = this.groups.filter((g) => g.key.startsWith(prefix))
@@ -261,7 +282,7 @@ export class IndexReader {
     const [a, b] = this.at.events
     let v: unknown
     try {
-      v = JSON.parse(this.read(a, b - a).toString('utf8'))
+      v = JSON.parse(checked(this.read(a, b - a), this.at.events[2], 'an event list').toString('utf8'))
     } catch (e) {
       if (e instanceof CorruptIndex) throw e
       bad('an event list that is no JSON')
@@ -304,10 +325,10 @@ export class IndexReader {
 
   /** The listing values of a group's entries, one per entry (checked by `check`, which throws on a bad one). */
   meta<T>(g: Group, check: (v: unknown) => T): T[] {
-    const [a, b] = g.meta
+    const [a, b, crc] = g.meta
     let list: unknown
     try {
-      list = JSON.parse(this.read(this.at.meta[0] + a, b - a).toString('utf8'))
+      list = JSON.parse(checked(this.read(this.at.meta[0] + a, b - a), crc, 'listing values').toString('utf8'))
     } catch (e) {
       if (e instanceof CorruptIndex) throw e
       bad('listing values that are no JSON')
@@ -342,7 +363,13 @@ export class IndexReader {
   postings(lo: number, hi: number): Uint32Array {
     const a = this.plist[lo] as number
     const b = this.plist[hi] as number
-    const pairs = u32(this.read(this.at.postings[0] + a * 8, (b - a) * 8))
+    const bytes = this.read(this.at.postings[0] + a * 8, (b - a) * 8)
+    for (let t = lo; t < hi; t++) {
+      const from = ((this.plist[t] as number) - a) * 8
+      const to = ((this.plist[t + 1] as number) - a) * 8
+      if (crc32(bytes.subarray(from, to)) !== this.pcrc[t]) bad('postings that do not match their checksum')
+    }
+    const pairs = u32(bytes)
     for (let i = 0; i < pairs.length; i += 2) {
       const e = pairs[i] as number
       const v = pairs[i + 1] as number
@@ -359,34 +386,43 @@ export class IndexReader {
 
   /** Every posting (a rewrite copies the ones of the entries it keeps). */
   allPostings(): Uint32Array {
-    const [a, b] = this.at.postings
-    return u32(this.read(a, b - a))
+    const [a, b, crc] = this.at.postings
+    return u32(checked(this.read(a, b - a), crc, 'postings'))
   }
 
-  /** The document table and text, whole (a rewrite copies the documents it keeps). */
-  allDocs(): { offsets: Uint32Array; text: Buffer } {
-    const offsets = u32(this.read(this.at.docs[0], this.at.docs[1] - this.at.docs[0]))
-    if (offsets.length !== this.entries + 1) bad('a document table of the wrong length')
-    const text = this.read(this.at.doctext[0], this.at.doctext[1] - this.at.doctext[0])
-    checkOffsets(offsets, text.length)
-    return { offsets, text }
+  /** The document table and text, whole (a rewrite copies the documents it keeps, checksums and all). */
+  allDocs(): { offsets: Uint32Array; crcs: Uint32Array; text: Buffer } {
+    const [a, b, crc] = this.at.doctext
+    const text = checked(this.read(a, b - a), crc, 'documents')
+    return { ...this.docTable(), text }
   }
 
-  private docTable: Uint32Array | null = null
+  private docs: { offsets: Uint32Array; crcs: Uint32Array } | null = null
+
+  /** Where each document lies in the document text (entries + 1 offsets), and each one's checksum. */
+  private docTable(): { offsets: Uint32Array; crcs: Uint32Array } {
+    if (this.docs === null) {
+      const [a, b, crc] = this.at.docs
+      const t = u32(checked(this.read(a, b - a), crc, 'a document table'))
+      if (t.length !== 2 * this.entries + 1) bad('a document table of the wrong length')
+      const offsets = t.subarray(0, this.entries + 1)
+      checkOffsets(offsets, this.at.doctext[1] - this.at.doctext[0])
+      this.docs = { offsets, crcs: t.subarray(this.entries + 1) }
+    }
+    return this.docs
+  }
 
   /** Entry `e`'s document (checked), or null for an entry that has none. */
   doc(e: number): { item: Item; fields: Field[] } | null {
     if (this.first[e] === NO_DOC) return null
-    if (this.docTable === null) {
-      this.docTable = u32(this.read(this.at.docs[0], this.at.docs[1] - this.at.docs[0]))
-      if (this.docTable.length !== this.entries + 1) bad('a document table of the wrong length')
-      checkOffsets(this.docTable, this.at.doctext[1] - this.at.doctext[0])
-    }
-    const a = this.docTable[e] as number
-    const b = this.docTable[e + 1] as number
+    const { offsets, crcs } = this.docTable()
+    const a = offsets[e] as number
+    const b = offsets[e + 1] as number
     let v: unknown
     try {
-      v = JSON.parse(this.read(this.at.doctext[0] + a, b - a).toString('utf8'))
+      v = JSON.parse(
+        checked(this.read(this.at.doctext[0] + a, b - a), crcs[e] as number, 'a document').toString('utf8'),
+      )
     } catch (err) {
       if (err instanceof CorruptIndex) throw err
       bad('a document that is no JSON')
@@ -446,8 +482,8 @@ function docFrom(v: unknown): { item: Item; fields: Field[] } {
 
 /** The sections of a new index file, as built by the writer. */
 export interface Built {
-  groups: [string, number, number, string, number, number][]
-  orders: Record<string, [number, number]>
+  groups: [string, number, number, string, number, number, number][]
+  orders: Record<string, [number, number, number]>
   orderlist: Uint32Array
   events: EventList
   stamps: Float64Array
@@ -455,8 +491,10 @@ export interface Built {
   terms: Uint32Array
   termtext: Buffer
   plist: Uint32Array
+  pcrc: Uint32Array
   meta: Buffer
   postings: Uint32Array
+  /** Each entry's document's offset (entries + 1), then each one's checksum (entries). */
   docs: Uint32Array
   doctext: Buffer
 }
@@ -479,15 +517,16 @@ export function encode(b: Built): Buffer[] {
     terms: bytes(b.terms),
     termtext: b.termtext,
     plist: bytes(b.plist),
+    pcrc: bytes(b.pcrc),
     meta: b.meta,
     postings: bytes(b.postings),
     docs: bytes(b.docs),
     doctext: b.doctext,
   }
-  const toc: Record<string, [number, number]> = {}
+  const toc: Record<string, [number, number, number]> = {}
   let at = 0
   for (const name of SECTIONS) {
-    toc[name] = [at, at + parts[name].length]
+    toc[name] = [at, at + parts[name].length, crc32(parts[name])]
     at += parts[name].length
   }
   return [Buffer.from(`${HEADER}\n${JSON.stringify(toc)}\n`), ...SECTIONS.map((n) => parts[n])]

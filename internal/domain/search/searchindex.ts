@@ -38,7 +38,17 @@ import {
   type SearchKind,
   taskDoc,
 } from './docs.js'
-import { type Built, CorruptIndex, docJson, encode, firstOf, type Group, IndexReader, NO_DOC } from './indexfile.js'
+import {
+  type Built,
+  CorruptIndex,
+  crc32,
+  docJson,
+  encode,
+  firstOf,
+  type Group,
+  IndexReader,
+  NO_DOC,
+} from './indexfile.js'
 import {
   fieldScore,
   type Hit,
@@ -758,7 +768,8 @@ class Run {
     const renumber = new Int32Array(r?.entries ?? 0).fill(-1)
     const stamps = new Float64Array(4 * total)
     const first = new Uint32Array(total)
-    const docOffsets = new Uint32Array(total + 1)
+    const docOffsets = new Uint32Array(2 * total + 1)
+    const docCrcs = docOffsets.subarray(total + 1)
     const docParts: Buffer[] = []
     const metaParts: Buffer[] = []
     const groups: Built['groups'] = []
@@ -794,8 +805,9 @@ class Run {
           renumber[s.entry] = e
           stamps.set(reader.stamps.subarray(4 * s.entry, 4 * s.entry + 4), 4 * e)
           first[e] = reader.first[s.entry] as number
-          const o = old as { offsets: Uint32Array; text: Buffer }
+          const o = old as { offsets: Uint32Array; crcs: Uint32Array; text: Buffer }
           const bytes = o.text.subarray(o.offsets[s.entry], o.offsets[s.entry + 1])
+          docCrcs[e] = o.crcs[s.entry] as number
           docParts.push(bytes)
           docAt += bytes.length
         } else {
@@ -815,6 +827,7 @@ class Run {
               for (const [w, c] of tally) add(w, e, ((code << 24) | Math.min(c, 0xffffff)) >>> 0)
             }
             const bytes = Buffer.from(docJson(f.doc.item, fields))
+            docCrcs[e] = crc32(bytes)
             docParts.push(bytes)
             docAt += bytes.length
           }
@@ -835,7 +848,7 @@ class Run {
         if (key === 'e') events.push(lightEvent(meta as EventMeta, name, e))
       }
       const metaBytes = Buffer.from(JSON.stringify(metas))
-      groups.push([key, base, sources.length, names.join('\n'), metaAt, metaAt + metaBytes.length])
+      groups.push([key, base, sources.length, names.join('\n'), metaAt, metaAt + metaBytes.length, crc32(metaBytes)])
       metaParts.push(metaBytes)
       metaAt += metaBytes.length
     }
@@ -868,15 +881,17 @@ class Run {
       plist[i + 1] = pairs
     }
     const flat = new Uint32Array(2 * pairs)
+    const pcrc = new Uint32Array(words.length)
     let at = 0
-    for (const w of words) {
+    for (const [i, w] of words.entries()) {
       const p = postings.get(w) as number[]
       flat.set(p, at)
+      pcrc[i] = crc32(Buffer.from(flat.buffer, 4 * at, 4 * p.length))
       at += p.length
     }
     // Each project's tasks in listing order (deduplicated, by number and path): a search that finds every
     // file of a project served takes it from here.
-    const orders: Record<string, [number, number]> = {}
+    const orders: Record<string, [number, number, number]> = {}
     const orderlist: number[] = []
     for (const [project, list] of tasks) {
       const light = list.map((x) => ({
@@ -890,7 +905,7 @@ class Run {
       const from = orderlist.length
       for (const t of deduplicated(light as unknown as (TaskSummary & { entry: number })[]).tasks)
         orderlist.push(t.entry)
-      orders[project] = [from, orderlist.length]
+      orders[project] = [from, orderlist.length, crc32(Buffer.from(Uint32Array.from(orderlist.slice(from)).buffer))]
     }
     // The open questions (and skipped copies) of the events, for a search that finds every event served.
     const listed = openQuestions(events)
@@ -907,6 +922,7 @@ class Run {
       terms: termOffsets,
       termtext: Buffer.concat(textParts),
       plist,
+      pcrc,
       meta: Buffer.concat(metaParts),
       postings: flat,
       docs: docOffsets,
