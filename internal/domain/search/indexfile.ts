@@ -266,13 +266,14 @@ export class IndexReader {
     const r = this.orderAt.get(project)
     if (r === undefined) return undefined
     const list = u32(checked(this.read(this.at.orderlist[0] + 4 * r[0], 4 * (r[1] - r[0])), r[2], 'an order'))
-    const seen = new Uint8Array(this.entries)
+    // Each entry once, and in one of the project's groups.
     const prefix = `t/${project}/`
-    const mine = this.groups.filter((g) => g.key.startsWith(prefix))
-    for (const e of list) {
-      if (e >= this.entries || seen[e] === 1) bad('an order naming no entry')
-      if (!mine.some((g) => e >= g.base && e < g.base + g.count)) bad('an order naming an entry of another project')
-      seen[e] = 1
+    const mine = new Uint8Array(this.entries)
+    for (const g of this.groups) if (g.key.startsWith(prefix)) mine.fill(1, g.base, g.base + g.count)
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i] as number
+      if (e >= this.entries || mine[e] !== 1) bad('an order naming an entry of another project, or one twice')
+      mine[e] = 2
     }
     return list
   }
@@ -314,6 +315,15 @@ export class IndexReader {
       else hi = mid - 1
     }
     return this.groups[lo] as Group
+  }
+
+  /** Do entries `base`… hold the stamps of `stamps` (four numbers a file) from file `from`, `count` of them? */
+  stampsAre(base: number, stamps: ArrayLike<number>, from: number, count: number): boolean {
+    const s = this.stamps
+    const a = 4 * base
+    const b = 4 * from
+    for (let i = 0; i < 4 * count; i++) if (s[a + i] !== stamps[b + i]) return false
+    return true
   }
 
   /** Does entry `e`'s stamp match these four numbers? */

@@ -247,20 +247,7 @@ class Run {
     const r = this.reader
     const g = r?.byKey.get(key)
     if (r === null || g === undefined || g.count !== names.length || g.joined !== names.join('\n')) return null
-    for (let i = 0; i < names.length; i++) {
-      const j = 4 * (from + i)
-      if (
-        !r.stampIs(
-          g.base + i,
-          stamps[j] as number,
-          stamps[j + 1] as number,
-          stamps[j + 2] as number,
-          stamps[j + 3] as number,
-        )
-      )
-        return null
-    }
-    return g
+    return r.stampsAre(g.base, stamps, from, names.length) ? g : null
   }
 
   /** The entry of group `g` named `name` (found at `pos` when the folder lists as it did), or -1. */
@@ -325,11 +312,12 @@ class Run {
       if (w.vanished && attempt < 8) continue
       // The runs of each status folder in the walk.
       const runs = new Map<Status, [number, number]>()
-      for (let i = 0; i < w.names.length; i++) {
+      for (let i = 0; i < w.names.length; ) {
         const status = w.statuses[i] as Status
-        const r = runs.get(status)
-        if (r === undefined) runs.set(status, [i, i + 1])
-        else r[1] = i + 1
+        let j = i + 1
+        while (j < w.names.length && w.statuses[j] === status) j++
+        runs.set(status, [i, j])
+        i = j
       }
       const prefix = `t/${slug}/`
       // Served whole: every status folder is its index group, file for file, and no other group is left.
@@ -593,8 +581,16 @@ class Run {
     const terms = q.terms
     const n = list.length
     const E = reader?.entries ?? 0
-    const inList = new Uint8Array(E)
-    for (const h of list) if (h >= 0) inList[h] = 1
+    // Each listed entry's place in the list (-1: not listed); the fresh documents listed, with theirs.
+    const orderOf = new Int32Array(E).fill(-1)
+    const freshListed: [Handle, number][] = []
+    for (let k = 0; k < n; k++) {
+      const h = list[k] as Handle
+      if (h >= 0) orderOf[h] = k
+      else freshListed.push([h, k])
+    }
+    /** The listed entries holding the first term (the only ones that may hold them all). */
+    const candidates: number[] = []
     // Per term: each listed entry's exact and prefix counts per field (fields × 2), from the postings.
     const words = q.phrase.split(' ')
     const multi = words.length > 1
@@ -604,22 +600,30 @@ class Run {
     const df = terms.map(() => 0)
     const F = FIELD_NAMES.length
     for (const [i, t] of terms.entries()) {
-      const c = new Uint32Array(reader === null ? 0 : E * 2 * F)
+      const r = reader?.range(t)
+      // A one-letter word matches only itself, except as a phrase's last word (the start of a longer one).
+      const hi = r === undefined ? 0 : t.length >= 2 || (multi && t === last) ? r.hi : r.exact ? r.lo + 1 : r.lo
+      if (
+        reader === null ||
+        r === undefined ||
+        hi <= r.lo ||
+        (i > 0 && candidates.length === 0 && freshListed.length === 0)
+      ) {
+        counts.push(new Uint32Array(0))
+        has.push(new Uint8Array(E))
+        continue
+      }
+      const c = new Uint32Array(E * 2 * F)
       const hs = new Uint8Array(E)
       counts.push(c)
       has.push(hs)
-      if (reader === null) continue
-      const r = reader.range(t)
-      // A one-letter word matches only itself, except as a phrase's last word (the start of a longer one).
-      const hi = t.length >= 2 || (multi && t === last) ? r.hi : r.exact ? r.lo + 1 : r.lo
-      if (hi <= r.lo) continue
       const pairs = reader.postings(r.lo, hi)
       const exactPairs = r.exact
         ? 2 * ((reader.postingStarts[r.lo + 1] as number) - (reader.postingStarts[r.lo] as number))
         : 0
       for (let j = 0; j < pairs.length; j += 2) {
         const e = pairs[j] as number
-        if (inList[e] === 0) continue
+        if (orderOf[e] === -1) continue
         const v = pairs[j + 1] as number
         const code = v >>> 24
         const exact = j < exactPairs
@@ -628,13 +632,13 @@ class Run {
         if ((exact || t.length >= 2) && hs[e] === 0) {
           hs[e] = 1
           df[i] = (df[i] as number) + 1
+          if (i === 0) candidates.push(e)
         }
       }
     }
     // Fresh documents: from their texts.
     const prepared = new Map<Handle, Prepared>()
-    for (const h of list) {
-      if (h >= 0) continue
+    for (const [h] of freshListed) {
       const p = prepare(((this.fresh[-1 - h] as Fresh).doc as Doc).fields, q)
       prepared.set(h, p)
       for (let i = 0; i < terms.length; i++) if (holds(p, i)) df[i] = (df[i] as number) + 1
@@ -669,16 +673,15 @@ class Run {
       return j.score
     }
     const hits: { h: Handle; score: number; order: number }[] = []
-    for (let order = 0; order < n; order++) {
-      const h = list[order] as Handle
-      if (h < 0) {
-        const f = this.fresh[-1 - h] as Fresh
-        const j = judge(prepared.get(h) as Prepared, q, idfs)
-        if (j === null) continue
-        judged.set(h, { where: j.where, doc: f.doc as Doc })
-        hits.push({ h, score: rounded(j.score), order })
-        continue
-      }
+    for (const [h, order] of freshListed) {
+      const f = this.fresh[-1 - h] as Fresh
+      const j = judge(prepared.get(h) as Prepared, q, idfs)
+      if (j === null) continue
+      judged.set(h, { where: j.where, doc: f.doc as Doc })
+      hits.push({ h, score: rounded(j.score), order })
+    }
+    for (const h of candidates) {
+      const order = orderOf[h] as number
       let missing = false
       for (const hs of has) if (hs[h] === 0) missing = true
       if (missing) continue
