@@ -9,6 +9,7 @@
 //     manifest's loaders import the group): `meta` (help, version: the cheapest
 //     paths), `hot` (the reads agents run most, which need only the store's read
 //     path), `write` (the other task commands: the lifecycle agents call most),
+//     `search` (it walks every object file: the store, and nothing of core),
 //     `core` (the other everyday commands), `rare` (GitHub, record, MCP,
 //     doctor, init: rare, each with heavy dependencies of its own, which stay
 //     behind their own import());

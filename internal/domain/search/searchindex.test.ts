@@ -10,8 +10,9 @@ import * as path from 'node:path'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../../cmd/system.js'
 import { baseEnv, type Workspace, workspace } from '../../testkit/ws.js'
+import { searchCacheless } from './cacheless.js'
+import type { SearchRequest } from './entries.js'
 import { IndexReader } from './indexfile.js'
-import { type SearchRequest, searchCacheless } from './searchindex.js'
 
 let ws: Workspace
 const indexFile = () => path.join(ws.root, '.dacli', 'cache', 'search')
