@@ -1,14 +1,14 @@
-// Reference scenarios: what the workspace's layout and the index allow on this machine, with no dacli code at
-// all. Run in a workspace whose index is warm; measured beside dacli's own scenarios, paired with `node -e 0`.
+// Reference scenarios: what the workspace's layout and the caches allow on this machine, with no dacli code at
+// all. Run in a workspace whose caches are warm; measured beside dacli's own scenarios, paired with `node -e 0`.
 //
 //   node bench/floor.mjs walk   every task folder read and one lstat per task file (what any answer checked
 //                               against the files must do, FORMAT.md "The cache")
-//   node bench/floor.mjs list   the walk, plus the index read and parsed, each file's stamp checked against its
-//                               entry, one task-list item per task built and the answer written to stdout (what
-//                               computing a listing costs at the least)
+//   node bench/floor.mjs list   the walk, plus the kept list items read (`cache/items`), each file's stamp checked
+//                               against its entry and the items written to stdout as one document (what printing
+//                               a listing costs at the least); a file whose entry is stale is left out
 //
-// Neither is a shortcut dacli could take: they skip the hostile-file checks, the deduplication, the filters and
-// the command line. They price the floor under a target.
+// Neither is a shortcut dacli could take: they skip the hostile-file checks, the deduplication, the filters, the
+// parse of changed files and the command line. They price the floor under a target.
 
 import { lstatSync, readdirSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
@@ -34,13 +34,24 @@ function walk(project) {
   return out
 }
 
-/** The index's `tasks/<project>` sections, by project (the JSON text of each). */
+/** The kept list items' sections (`cache/items`: one per project), by project. */
 function sections() {
-  const text = readFileSync(join('.dacli', 'cache', 'index'), 'utf8')
+  const text = readFileSync(join('.dacli', 'cache', 'items'), 'utf8')
   const out = new Map()
   for (const line of text.split('\n').slice(2)) {
     const tab = line.indexOf('\t')
-    if (line.startsWith('tasks/') && tab > 0) out.set(line.slice('tasks/'.length, tab), line.slice(tab + 1))
+    if (tab > 0) out.set(line.slice(0, tab), line.slice(tab + 1))
+  }
+  return out
+}
+
+/** A section's entries: name → [stamp text, value JSON]. */
+function entriesOf(text) {
+  const out = new Map()
+  for (const e of text.split('\u001e')) {
+    const a = e.indexOf('\t')
+    const b = e.indexOf('\t', a + 1)
+    if (a > 0 && b > a) out.set(e.slice(0, a), [e.slice(a + 1, b), e.slice(b + 1)])
   }
   return out
 }
@@ -52,34 +63,17 @@ for (const project of readdirSync(projects).sort()) {
   const files = walk(project)
   count += files.length
   if (index === null) continue
-  const entries = JSON.parse(index.get(project) ?? '{}')
+  const entries = entriesOf(index.get(project) ?? '')
   for (const [status, name, st] of files) {
-    const e = entries[`${status}/${name}`]
-    if (e === undefined || e[0][0] !== st.size || e[0][1] !== st.mtimeMs || e[0][2] !== st.ino) {
-      process.stderr.write(`index entry missing or stale: ${project}/${status}/${name} (warm the index first)\n`)
-      process.exit(1)
-    }
-    const c = e[1]
-    const seq = Number(name.slice(0, name.indexOf('-')))
-    const slug = name.slice(name.indexOf('-') + 1, -3)
-    items.push({
-      id: c[0],
-      seq,
-      ref: `${project}/${name.slice(0, -3)}`,
-      slug,
-      project,
-      title: c[1],
-      status,
-      owner: c[5] || null,
-      priority: c[7] || null,
-      acceptance_done: c[3],
-      acceptance_total: c[4],
-      estimate_te: c[8] ? (c[8].optimistic + 4 * c[8].probable + c[8].pessimistic) / 6 : null,
-      claim_expires: c[6] ? c[6].expires : null,
-      version: c[2],
-      path: `.dacli/projects/${project}/tasks/${status}/${name}`,
-    })
+    const e = entries.get(`${status}/${name}`)
+    if (e === undefined || e[0] !== `${st.size}:${Math.trunc(st.mtimeMs)}:${st.ino}:${Math.trunc(st.ctimeMs)}`) continue
+    // The kept value is `<id>\t<version>\t<item JSON>`.
+    const v = e[1]
+    items.push(v.slice(v.indexOf('\t', v.indexOf('\t') + 1) + 1))
   }
 }
-const doc = mode === 'list' ? { schema: 'task-list/v1', tasks: items, total: items.length } : { files: count }
-writeSync(1, `${JSON.stringify(doc)}\n`)
+if (mode === 'list') {
+  writeSync(1, '{"schema":"task-list/v1","tasks":[')
+  for (let i = 0; i < items.length; i += 500) writeSync(1, (i === 0 ? '' : ',') + items.slice(i, i + 500).join(','))
+  writeSync(1, `],"total":${items.length}}\n`)
+} else writeSync(1, `${JSON.stringify({ files: count })}\n`)

@@ -1,5 +1,5 @@
 // The bin (cmd/bin.cjs, built to build/dacli.js): it turns on Node's own compile cache where the running Node has
-// module.enableCompileCache, and otherwise compiles the chunks from source; either way the answer is the same. The
+// module.enableCompileCache, and otherwise keeps V8's code cache of each chunk itself; either way the answer is the same. The
 // chunks are plain, readable CommonJS: nothing minified, no stand-in for a built-in module.
 
 import { spawnSync } from 'node:child_process'
@@ -51,11 +51,55 @@ describe('the bin', () => {
     expect(calls).toEqual([{ args: [], chunks: [] }])
   })
 
-  test('on a Node without it (Node 20) every chunk is compiled from source and the answer is the same', () => {
+  test('on a Node without it (Node 20) the bin keeps V8’s code cache of each chunk, and the answer is the same', () => {
     const preload = path.join(tempDir(), 'no-cache-api.cjs')
     fs.writeFileSync(preload, "delete require('node:module').enableCompileCache\n")
-    expect(run(['--version'], { preload }).stdout).toBe(expected)
-    expect(run(['help'], { preload }).stdout).toBe(run(['help']).stdout)
+    const dir = path.join(tempDir(), 'cc')
+    const env = { NODE_COMPILE_CACHE: dir }
+    expect(run(['help'], { preload, env }).stdout).toBe(run(['help']).stdout)
+    // One entry per chunk the run loaded, named by the chunk and its file's stamp, readable by the user alone.
+    const entries = () => fs.readdirSync(dir).sort()
+    const first = entries()
+    expect(first.length).toBeGreaterThan(0)
+    for (const e of first) {
+      expect(e).toMatch(/^[\w-]+-\d+-\d+-[\d.]+-[\d.]+$/)
+      expect(fs.statSync(path.join(dir, e)).mode & 0o077).toBe(0)
+    }
+    expect(fs.statSync(dir).mode & 0o077).toBe(0)
+    const stampOf = (e: string) => fs.statSync(path.join(dir, e)).mtimeMs
+    const before = new Map(first.map((e) => [e, stampOf(e)]))
+    // The next run uses them: V8 accepts each, so none is written again.
+    expect(run(['help'], { preload, env }).stdout).toBe(run(['help']).stdout)
+    expect(entries()).toEqual(first)
+    for (const e of first) expect(stampOf(e), e).toBe(before.get(e))
+    // A damaged entry is rejected by V8: the chunk is compiled from source, the answer is the same, and the entry is
+    // written again.
+    const victim = path.join(dir, first.find((e) => e.startsWith('main-')) as string)
+    fs.writeFileSync(victim, Buffer.alloc(4096, 7))
+    expect(run(['help'], { preload, env }).stdout).toBe(run(['help']).stdout)
+    expect(fs.readFileSync(victim).equals(Buffer.alloc(4096, 7))).toBe(false)
+    // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own.
+    const off = path.join(tempDir(), 'off')
+    expect(
+      run(['--version'], { preload, env: { NODE_COMPILE_CACHE: off, NODE_DISABLE_COMPILE_CACHE: '1' } }).stdout,
+    ).toBe(expected)
+    expect(fs.existsSync(off)).toBe(false)
+  })
+
+  test('a cache folder others can write, or a link, is never used', () => {
+    const preload = path.join(tempDir(), 'no-cache-api.cjs')
+    fs.writeFileSync(preload, "delete require('node:module').enableCompileCache\n")
+    const open = path.join(tempDir(), 'open')
+    fs.mkdirSync(open)
+    fs.chmodSync(open, 0o777)
+    expect(run(['help'], { preload, env: { NODE_COMPILE_CACHE: open } }).stdout).toBe(run(['help']).stdout)
+    expect(fs.readdirSync(open)).toEqual([])
+    const real = path.join(tempDir(), 'real')
+    fs.mkdirSync(real, { mode: 0o700 })
+    const link = path.join(tempDir(), 'link')
+    fs.symlinkSync(real, link)
+    expect(run(['help'], { preload, env: { NODE_COMPILE_CACHE: link } }).stdout).toBe(run(['help']).stdout)
+    expect(fs.readdirSync(real)).toEqual([])
   })
 
   test('a compile cache folder that cannot be used only costs speed', () => {

@@ -8,6 +8,7 @@
 // requires the entry chunk. Nothing is minified: a stack trace names a line of
 // readable code in a chunk, whose `// internal/...ts` comments name the source.
 
+import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -16,7 +17,26 @@ import { chunkPlugin } from './chunks.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-const define = { __DACLI_VERSION__: JSON.stringify(pkg.version) }
+/**
+ * What this build's code is: a hash of every source file that goes into the bundle. Caches that keep values a
+ * function of the code made (`.dacli/cache/`, e.g. a rendered list item) name it in their header, so a build whose
+ * code differs never trusts them, even at the same release version.
+ */
+function buildId() {
+  const h = createHash('sha1')
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const f = join(dir, e.name)
+      if (e.isDirectory()) walk(f)
+      else if (/\.(ts|cjs|mjs|js)$/.test(e.name) && !e.name.includes('.test.'))
+        h.update(`${relative(root, f)}\0`).update(readFileSync(f))
+    }
+  }
+  for (const d of ['cmd', 'internal']) walk(join(root, d))
+  h.update(JSON.stringify(pkg.dependencies ?? {}))
+  return h.digest('hex').slice(0, 12)
+}
+const define = { __DACLI_VERSION__: JSON.stringify(pkg.version), __DACLI_BUILD__: JSON.stringify(buildId()) }
 const gen = join(root, 'node_modules', '.cache', 'dacli-gen')
 
 /** Command files: every non-test module of a feature slice (of the tree at `at`). */

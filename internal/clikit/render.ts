@@ -1,6 +1,7 @@
 // Rendering of success documents and of errors (COMPATIBILITY.md).
 
 import { classifiedError, RefusedError } from '../base/errors.js'
+import { RawJSON } from '../base/rawjson.js'
 import { closestOf } from './didyoumean.js'
 import { exitCodeOf, isUnexpected, KIND_OF_CODE } from './exit.js'
 import type { Writer } from './io.js'
@@ -58,7 +59,8 @@ export function writeJSON(doc: unknown, write: (text: string) => void): void {
       head = ''
       for (let i = 0; i < v.length; i++) {
         // As JSON.stringify writes a list's item: null for what has no JSON (undefined, a function).
-        const item = JSON.stringify(v[i]) ?? 'null'
+        const x = v[i]
+        const item = x instanceof RawJSON ? x.text : (JSON.stringify(x) ?? 'null')
         piece.push(i === 0 ? item : `,${item}`)
         size += item.length + 1
         if (size >= PIECE) {

@@ -74,6 +74,80 @@ test('a hand edit between two tool calls (same size, modification time put back)
     expect(await titles()).toEqual(['Alpha edited', 'Hotel'])
     fs.writeFileSync(charlie, charlieText)
     expect(await titles()).toEqual(['Alpha edited', 'Hotel', 'Charlie'])
+
+    // Renamed by hand (its number kept): a reference by number or by the new name finds it at once, the old name not.
+    const golf = path.join(ws.root, '.dacli/projects/p/tasks/open/002-golf.md')
+    fs.renameSync(bravo, golf)
+    expect((await call('show_task', { ref: 'p/2' })).path).toBe('.dacli/projects/p/tasks/open/002-golf.md')
+    expect((await call('show_task', { ref: 'p/golf' })).title).toBe('Hotel')
+    const old = (await client.callTool({ name: 'show_task', arguments: { schema_version: 1, ref: 'p/bravo' } })) as {
+      isError?: boolean
+    }
+    expect(old.isError).toBe(true)
+
+    // Another process moves a task between folders (a claim): the next call finds it where it is now.
+    ws.spawn(['task', 'claim', 'p/3']).expectExit(0)
+    expect((await call('show_task', { ref: 'p/3' })).status).toBe('active')
+    expect((await call('list_tasks', { project: 'p', status: ['active'] })).tasks.map((t: any) => t.title)).toEqual([
+      'Charlie',
+    ])
+  } finally {
+    await client.close()
+  }
+}, 60_000)
+
+test('next_tasks after a dependency in another project is done by another process, and after hand edits of a priority and an estimate', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('project', 'add', 'Q', '--slug', 'q')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Upstream', '--project', 'q', '--estimate', '1,1,1')).expectExit(0)
+  const add = ['task', 'add', '--project', 'p']
+  ;(
+    await ws.dacli(...add, 'Downstream', '--priority', 'should', '--estimate', '1,2,3', '--depends-on', 'q/1')
+  ).expectExit(0)
+  ;(await ws.dacli(...add, 'Side', '--priority', 'could', '--estimate', '1,1,1')).expectExit(0)
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', 'serve', '--quiet'],
+    cwd: ws.root,
+    env: baseEnv() as Record<string, string>,
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'afteredit-next', version: '0' })
+  await client.connect(transport)
+  const next = async () => {
+    const r = (await client.callTool({ name: 'next_tasks', arguments: { schema_version: 1, project: 'p' } })) as {
+      isError?: boolean
+      structuredContent?: any
+      content: { text: string }[]
+    }
+    if (r.isError) throw new Error(`next_tasks: ${r.content[0]?.text}`)
+    const doc = r.structuredContent
+    return {
+      ready: doc.ready.map((t: { title: string; slack: number | null }) => `${t.title} ${t.slack}`),
+      waiting: doc.waiting.map((w: { ref: string }) => w.ref),
+    }
+  }
+  const side = path.join(ws.root, '.dacli/projects/p/tasks/open/002-side.md')
+  try {
+    // Twice: the second call is served by the memory of the first. Upstream (Te 1) then Downstream (Te 2) set the
+    // length: Side (Te 1) has a slack of 2.
+    for (let i = 0; i < 2; i++) expect(await next()).toEqual({ ready: ['Side 2'], waiting: ['p/001-downstream'] })
+    // Another process finishes the dependency in the other project: the very next call offers what waited on it.
+    ws.spawn(['task', 'claim', 'q/1']).expectExit(0)
+    expect((await next()).ready).toEqual(['Side 2'])
+    ws.spawn(['task', 'done', 'q/1', '--allow-unverified']).expectExit(0)
+    // Downstream (Te 2) alone sets the length now; Side (Te 1) has a slack of 1.
+    expect(await next()).toEqual({ ready: ['Downstream 0', 'Side 1'], waiting: [] })
+    // By hand: Side becomes a must (it comes first), then its estimate grows past Downstream's (the slacks swap).
+    fs.writeFileSync(side, fs.readFileSync(side, 'utf8').replace('priority: could', 'priority: must'))
+    expect((await next()).ready).toEqual(['Side 1', 'Downstream 0'])
+    const text = fs.readFileSync(side, 'utf8')
+    fs.writeFileSync(side, text.replace(/estimate: .*$/m, 'estimate: {optimistic: 5, probable: 5, pessimistic: 5}'))
+    expect((await next()).ready).toEqual(['Side 0', 'Downstream 3'])
+    // A title changed by another process changes no schedule input: the same answer, the new title.
+    ws.spawn(['task', 'edit', 'p/2', '--title', 'Side renamed']).expectExit(0)
+    expect((await next()).ready).toEqual(['Side renamed 0', 'Downstream 3'])
   } finally {
     await client.close()
   }

@@ -5,6 +5,7 @@
 // Error results carry the envelope as text only (a client that validates structuredContent would hold an envelope
 // against the success document).
 
+import { RawJSON } from '../base/rawjson.js'
 import type { Refusal } from '../clikit/command.js'
 import type { Outcome } from '../clikit/invoke.js'
 import type { Envelope } from '../clikit/render.js'
@@ -66,7 +67,7 @@ export function resultOf(out: Outcome, printed: string): ToolResult {
     if (isDoc(out.data)) {
       const json = printed.trim() === '' ? JSON.stringify(out.data) : printed.trimEnd()
       markSerialized(json)
-      return { content: [{ type: 'text', text: json }], structuredContent: out.data }
+      return { content: [{ type: 'text', text: json }], structuredContent: plainDoc(out.data, json) }
     }
     return { content: [{ type: 'text', text: printed }] }
   }
@@ -74,4 +75,15 @@ export function resultOf(out: Outcome, printed: string): ToolResult {
   if (out.error !== undefined) return errorResult(out.error)
   // A verdict command (doctor --strict) prints its report whatever the verdict; the exit code carries it.
   return { isError: true, content: [{ type: 'text', text: printed.trimEnd() || JSON.stringify(out.data ?? null) }] }
+}
+
+/**
+ * The document as plain values: a list of items whose JSON text was kept (RawJSON, `task list`) is read back from
+ * the text, since a transport that hands results over in memory would otherwise pass the wrappers on.
+ */
+function plainDoc(data: Record<string, unknown>, json: string): Record<string, unknown> {
+  for (const v of Object.values(data)) {
+    if (Array.isArray(v) && v[0] instanceof RawJSON) return JSON.parse(json) as Record<string, unknown>
+  }
+  return data
 }

@@ -71,6 +71,8 @@ export function badToolCall(m: { method: string; params?: unknown }): string | n
 
 /** Characters per page when a large answer is written in pages. */
 const PAGE = 16 * 1024
+/** Characters joined into one write (pages and the pieces around them). */
+const WRITE_BATCH = 4 * PAGE
 
 /**
  * The pieces of a message to write, in order. A tool result whose only text is the JSON of its structured
@@ -238,11 +240,27 @@ export class LineTransport implements Transport {
   }
 
   private async writeNow(message: unknown): Promise<void> {
+    // Pieces are joined up to a page's worth before each write: one write (one wake-up of the client) for an answer
+    // of ordinary size, never a copy of a large one whole. Nothing is awaited but a full pipe's drain: a message
+    // whose writes are all taken goes out whole before anything else runs.
+    let batch: string[] = []
+    let size = 0
+    /** Write what is batched; false when the pipe is full (wait for its drain). */
+    const flush = (): boolean => {
+      const text = batch.length === 1 ? (batch[0] as string) : batch.join('')
+      batch = []
+      size = 0
+      // A failed write surfaces as the stream's 'error' (onStreamError).
+      return this.output.write(text)
+    }
+    const drained = () => new Promise<void>((resolve) => this.output.once('drain', () => resolve()))
     for (const piece of piecesOf(message)) {
       if (this.closed) return
-      // A failed write surfaces as the stream's 'error' (onStreamError); a full pipe is waited for.
-      if (!this.output.write(piece)) await new Promise<void>((resolve) => this.output.once('drain', () => resolve()))
+      batch.push(piece)
+      size += piece.length
+      if (size >= WRITE_BATCH && !flush()) await drained()
     }
+    if (batch.length > 0 && !this.closed && !flush()) await drained()
   }
 
   async start(): Promise<void> {

@@ -125,7 +125,9 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   expect(line(after, 'tasks/a')).toBe(line(before, 'tasks/a'))
   expect(line(after, 'notes/a')).toBe(line(before, 'notes/a'))
   expect(line(after, 'tasks/c')).toBeUndefined()
-  expect(JSON.parse((line(after, 'tasks/b') as string).split('\t')[1] as string)).toEqual({
+  const { decodeSection } = await import('./filecache.js')
+  const b2 = line(after, 'tasks/b') as string
+  expect(decodeSection(b2.slice(b2.indexOf('\t') + 1))).toEqual({
     y: [[2, expect.any(Number), 1, expect.any(Number)], 'new'],
   })
   // Nothing changed: nothing is written (the inode stays).
@@ -203,7 +205,9 @@ test('cold reads write each cache once, after the work, never once per file', as
   store.flush()
   const sections = (f: string) => fs.readFileSync(f, 'utf8').split('\n').slice(2, -1)
   expect(sections(index).map((l) => l.split('\t')[0])).toEqual(['tasks/p'])
-  expect(Object.keys(JSON.parse((sections(records)[0] as string).split('\t')[1] as string))).toHaveLength(n)
+  const { decodeSection } = await import('./filecache.js')
+  const body = (l: string) => decodeSection(l.slice(l.indexOf('\t') + 1))
+  expect(Object.keys(body(sections(records)[0] as string))).toHaveLength(n)
 
   // Through the command line: a cold lint leaves the index written (invoke() flushes once at the end): every
   // task's summary and criteria, and no full records (lint needs none).
@@ -211,7 +215,7 @@ test('cold reads write each cache once, after the work, never once per file', as
   ;(await ws.dacli('lint', '--json')).expectExit(0)
   const lines = sections(index)
   expect(lines.map((l) => l.split('\t')[0])).toEqual(['criteria/p', 'tasks/p'])
-  for (const l of lines) expect(Object.keys(JSON.parse(l.split('\t')[1] as string))).toHaveLength(n)
+  for (const l of lines) expect(Object.keys(body(l))).toHaveLength(n)
   expect(fs.existsSync(records)).toBe(false)
 })
 
@@ -335,10 +339,22 @@ test('a full listing drops the index sections of a project that is gone: its tas
       .map((l) => l.split('\t')[0])
       .filter((n) => n?.startsWith('tasks/') || n?.startsWith('criteria/'))
   expect(names()).toEqual(['criteria/p', 'criteria/q', 'tasks/p', 'tasks/q'])
-  // The project is removed by hand; the next full listing forgets both of its sections.
-  fs.rmSync(path.join(ws.root, '.dacli', 'projects', 'q'), { recursive: true })
+  // The list items `task list --json` keeps (cache/items: one section per project).
   ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  const items = () =>
+    fs
+      .readFileSync(path.join(ws.root, '.dacli', 'cache', 'items'), 'utf8')
+      .split('\n')
+      .slice(2, -1)
+      .map((l) => l.split('\t')[0])
+  expect(items()).toEqual(['p', 'q'])
+  // The project is removed by hand; the next full listing forgets its sections: of the summaries (a listing
+  // through them, e.g. `next`) and of the list items (`task list --json`).
+  fs.rmSync(path.join(ws.root, '.dacli', 'projects', 'q'), { recursive: true })
+  ;(await ws.dacli('next', '--json')).expectExit(0)
   expect(names()).toEqual(['criteria/p', 'tasks/p'])
+  ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  expect(items()).toEqual(['p'])
 })
 
 test('nothing under cache/ is ever printed as an answer (no kept answers: a planted one is ignored)', async () => {
@@ -364,4 +380,32 @@ test('nothing under cache/ is ever printed as an answer (no kept answers: a plan
     expect(r.stdout).not.toContain('FORGED')
     expect(r.stdout).toBe(honest[i])
   }
+})
+
+test('a number that becomes another task’s alias behind the caches makes the reference ambiguous at once', async () => {
+  // Resolving `p/1` asks whether any other task has 1 as an alias, from a per-file answer kept in the index
+  // (aliases/<project>); a hand edit that adds or drops an alias changes that file's stamp, so the next resolve
+  // sees it.
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'First', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Second', '--project', 'p')).expectExit(0)
+  const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
+  const second = path.join(open, fs.readdirSync(open).find((n) => n.startsWith('002-')) as string)
+  for (const f of fs.readdirSync(open)) age(path.join(open, f))
+  const index = path.join(ws.root, '.dacli', 'cache', 'index')
+  const show = async (code: number) => (await ws.dacli('task', 'show', 'p/1', '--json')).expectExit(code)
+  expect((await show(0)).json.title).toBe('First')
+  expect(fs.readFileSync(index, 'utf8')).toContain('aliases/p\t') // every settled file's answer kept
+  expect((await show(0)).json.title).toBe('First') // and used
+  // By hand, as a renumbering merge leaves it: task 2 once was number 1.
+  fs.writeFileSync(second, fs.readFileSync(second, 'utf8').replace(/^version: /m, 'aliases: [1]\nversion: '))
+  age(second)
+  const err = (await show(2)).error
+  expect(err.details.tasks.map((t: { matched: string }) => t.matched)).toEqual(['reference', 'alias'])
+  expect((await show(2)).error.details.tasks).toHaveLength(2) // the same from the kept answer
+  // The alias dropped again by hand: one task again.
+  fs.writeFileSync(second, fs.readFileSync(second, 'utf8').replace('aliases: [1]\n', ''))
+  age(second)
+  expect((await show(0)).json.title).toBe('First')
 })

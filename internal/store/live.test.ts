@@ -6,7 +6,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
 import { services } from '../../cmd/services.js'
+import { stamp, type TaskSummary } from '../format/model.js'
 import { baseEnv, workspace } from '../testkit/ws.js'
+import { appendChange, type ChangeEntry } from './journal.js'
 import { type ChangeSource, LiveWorkspace } from './live.js'
 
 const now = () => new Date()
@@ -116,4 +118,73 @@ test('events served from the memory of parsed events are deduplicated by id like
     expect(l.events).toHaveLength(1)
     expect(l.broken.map((b) => b.code)).toEqual(['duplicate-event'])
   }
+})
+
+test('a journal line says a task changed in its file: only that file is read again, unless it is gone or holds another task now', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['Alpha', 'Bravo', 'Charlie']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const dir = path.join(ws.root, '.dacli')
+  // A watch that vouches for every folder but has not delivered anything yet (its events still in flight): only the
+  // journal tells what changed.
+  const deaf: ChangeSource = { healthy: true, covers: () => true, subscribe: () => () => {} }
+  const live = new LiveWorkspace(dir, deaf)
+  const { nodeSystem } = await import('../../cmd/system.js')
+  const { Store } = await import('./store.js')
+  const open = () => Store.open(ws.root, baseEnv(), now, nodeSystem, () => live)
+  const listed = async () => (await (await open()).listTasks('p')).tasks
+  const first = await listed()
+  expect(first.map((t) => t.title)).toEqual(['Alpha', 'Bravo', 'Charlie'])
+  const [alpha, bravo, charlie] = first as [TaskSummary, TaskSummary, TaskSummary]
+  const line = (id: string, kind: ChangeEntry['kind'] = 'task.changed') =>
+    appendChange(dir, { at: stamp(new Date()), kind, ref: null, id, project: 'p', actor: null, summary: 'x' })
+
+  // Another process's edit (its line names the task, no move): the new title, the other summaries the same objects.
+  ws.spawn(['task', 'edit', 'p/2', '--title', 'Bravo edited']).expectExit(0)
+  const second = await listed()
+  expect(second.map((t) => t.title)).toEqual(['Alpha', 'Bravo edited', 'Charlie'])
+  expect(second[0]).toBe(alpha)
+  expect(second[2]).toBe(charlie)
+  expect(second[1]).not.toBe(bravo)
+
+  // Renamed by hand (a git checkout does as much) and a line saying it changed in place: its file is gone, so the
+  // folders are listed again and the task is found under its new name, by the listing and by a reference.
+  const open1 = path.join(dir, 'projects/p/tasks/open')
+  const alphaText = fs.readFileSync(path.join(open1, '001-alpha.md'), 'utf8')
+  fs.writeFileSync(path.join(open1, '001-first.md'), alphaText.replace(/Alpha/g, 'First'))
+  fs.rmSync(path.join(open1, '001-alpha.md'))
+  line(alpha.id)
+  const third = await listed()
+  expect(third.map((t) => `${t.title} ${path.basename(t.path)}`)).toEqual([
+    'First 001-first.md',
+    'Bravo edited 002-bravo.md',
+    'Charlie 003-charlie.md',
+  ])
+  expect((await (await open()).resolve('p/1')).name).toBe('001-first.md')
+  expect((await (await open()).readTask('p/first')).title).toBe('First')
+
+  // A line about a task the kept listing does not hold (made by hand since): found by listing the folders.
+  const made = alphaText.replace(alpha.id, 't-01KDW0000000000000000000ZZ').replace(/Alpha/g, 'Delta')
+  fs.writeFileSync(path.join(open1, '004-delta.md'), made)
+  line('t-01KDW0000000000000000000ZZ')
+  expect((await listed()).map((t) => t.title)).toEqual(['First', 'Bravo edited', 'Charlie', 'Delta'])
+  expect((await (await open()).readTask('p/4')).title).toBe('Delta')
+
+  // One file now holding another task under the same name (swapped by hand), a line naming the task that left it.
+  const charlieFile = path.join(open1, '003-charlie.md')
+  const charlieText = fs.readFileSync(charlieFile, 'utf8')
+  fs.writeFileSync(path.join(open1, '005-charlie.md'), charlieText.replace(/^seq: 3$/m, 'seq: 5'))
+  fs.writeFileSync(
+    charlieFile,
+    made.replace('t-01KDW0000000000000000000ZZ', 't-01KDW0000000000000000000YY').replace(/Delta/g, 'Echo'),
+  )
+  line(charlie.id)
+  const fifth = await listed()
+  expect(fifth.map((t) => `${t.title} ${path.basename(t.path)}`)).toEqual([
+    'First 001-first.md',
+    'Bravo edited 002-bravo.md',
+    'Echo 003-charlie.md',
+    'Delta 004-delta.md',
+    'Charlie 005-charlie.md',
+  ])
 })

@@ -104,7 +104,7 @@ export class LiveWorkspace {
     this.journal = { ino: mark.ino, offset: next }
     for (const c of changes) {
       if (c.project === null) this.forget()
-      else if (TASK_KINDS.has(c.kind) && typeof c.id === 'string') this.taskChanged(c.project, c.id)
+      else if (TASK_KINDS.has(c.kind) && typeof c.id === 'string') this.taskChanged(c.project, c.id, inPlace(c))
       else this.forget(c.project)
     }
     // Lines read that named nothing (a line that does not parse): anything may have changed.
@@ -128,31 +128,36 @@ export class LiveWorkspace {
     const drops = this.dropsOf(project)
     const dirty = new Set(k.dirty)
     const ids = new Set(k.ids)
-    const rescan = k.rescan
+    let rescan = k.rescan
     k.dirty.clear()
     k.ids.clear()
     k.rescan = false
     const byKey = new Map(k.byKey)
     const base = tasksDir(p, project)
-    if (ids.size > 0) for (const [key, t] of byKey) if (ids.has(t.id)) dirty.add(key)
-    if (rescan) {
-      const names = statusNames(base)
-      if (names === null) return this.giveUp(project)
-      for (const key of byKey.keys()) if (!names.has(key)) dirty.add(key)
-      for (const key of names) if (!byKey.has(key)) dirty.add(key)
+    /** The files that held a task a journal line named (in-place lines: each must still hold it, see below). */
+    const held = new Map<string, string>()
+    if (ids.size > 0) {
+      for (const [key, t] of byKey) {
+        if (!ids.has(t.id)) continue
+        dirty.add(key)
+        held.set(key, t.id)
+      }
+      // A task the kept listing does not hold (made, or moved in, since): only the folders can say where it is.
+      if (new Set(held.values()).size < ids.size) rescan = true
     }
     const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
-    for (const key of dirty) {
+    /** Read one file again; false when the project must be listed whole. */
+    const reread = async (key: string): Promise<boolean> => {
       const [status, name] = key.split('/') as [Status, string]
       const m = TASK_FILE.exec(name)
       const abs = `${base}${path.sep}${status}${path.sep}${name}`
       const st = fs.lstatSync(abs, { throwIfNoEntry: false })
       if (st === undefined) {
         byKey.delete(key)
-        continue
+        return true
       }
       // What a listing would report rather than list (a link, no regular file, a name that is no task's): listed whole.
-      if (m === null || !st.isFile()) return this.giveUp(project)
+      if (m === null || !st.isFile()) return false
       const f: TaskFileRef = {
         project,
         status,
@@ -167,12 +172,27 @@ export class LiveWorkspace {
         byKey.set(key, summaryNow(text, f) ?? (await readTaskSummary(text, f)))
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') byKey.delete(key)
-        else return this.giveUp(project) // unreadable or unparseable: the listing reports it
+        else return false // unreadable or unparseable: the listing reports it
       }
+      return true
     }
-    const broken: Listing['broken'] = []
-    const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
-    const listing: Listing = { tasks, duplicates, broken }
+    for (const key of dirty) if (!(await reread(key))) return this.giveUp(project)
+    // A line said a task changed in its file, and that file is gone or holds another task now (a rename, a move the
+    // line did not say): the task is somewhere else, which only the folders' names can tell.
+    for (const [key, id] of held) if (byKey.get(key)?.id !== id) rescan = true
+    if (rescan) {
+      const names = statusNames(base)
+      if (names === null) return this.giveUp(project)
+      const again = new Set<string>()
+      for (const key of byKey.keys()) if (!names.has(key)) again.add(key)
+      for (const key of names) if (!byKey.has(key)) again.add(key)
+      for (const key of again) if (!(await reread(key))) return this.giveUp(project)
+    }
+    const listing = relisted(k, byKey)
+    // The same files (only their contents read again): the same file references.
+    const files = this.files.get(k.listing)
+    if (files !== undefined && listing.tasks !== k.listing.tasks && sameFiles.has(listing))
+      this.files.set(listing, files)
     // Kept unless the project was dropped meanwhile (what changed during the reads stays marked for the next call).
     const now = this.kept.get(project)
     if (now !== undefined && this.dropsOf(project) === drops) {
@@ -180,6 +200,48 @@ export class LiveWorkspace {
       now.byKey = byKey
     }
     return listing
+  }
+
+  /** The task files of a listing this memory keeps (one of `refreshed`'s answers). */
+  private readonly files = new WeakMap<Listing, readonly TaskFileRef[]>()
+  /** A task file's reference by `<project>/<status>/<name>` (a pure function of those: kept while the memory is). */
+  private readonly refs = new Map<string, TaskFileRef>()
+
+  /**
+   * The task files of `project` as its folders hold them, when `listing` is the listing kept for it now (brought up to
+   * date by `refreshed`): a kept listing holds every file of the folders (one that reports a file it could not read is
+   * never kept), so its files are what a walk of the folders finds. Undefined otherwise. Callers must not change them.
+   */
+  filesOf(project: string, listing: Listing, p: Paths): readonly TaskFileRef[] | undefined {
+    const k = this.kept.get(project)
+    if (k === undefined || k.listing !== listing || k.dirty.size > 0 || k.ids.size > 0 || k.rescan) return undefined
+    let out = this.files.get(listing)
+    if (out !== undefined) return out
+    const base = tasksDir(p, project)
+    const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
+    const refs: TaskFileRef[] = []
+    for (const key of k.byKey.keys()) {
+      let f = this.refs.get(`${project}/${key}`)
+      if (f === undefined) {
+        const [status, name] = key.split('/') as [Status, string]
+        const m = TASK_FILE.exec(name)
+        if (m === null) return undefined
+        f = {
+          project,
+          status,
+          name,
+          seq: Number(m[1]),
+          slug: m[2] as string,
+          abs: `${base}${path.sep}${status}${path.sep}${name}`,
+          path: `${relBase}${status}/${name}`,
+        }
+        this.refs.set(`${project}/${key}`, f)
+      }
+      refs.push(f)
+    }
+    out = refs
+    this.files.set(listing, out)
+    return out
   }
 
   private giveUp(project: string): undefined {
@@ -217,6 +279,7 @@ export class LiveWorkspace {
       this.generation++
       this.dropped++
       this.kept.clear()
+      this.refs.clear()
     } else {
       this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
       this.drops.set(project, (this.drops.get(project) ?? 0) + 1)
@@ -224,13 +287,17 @@ export class LiveWorkspace {
     }
   }
 
-  /** A task of `project` changed (a journal line): its files are read again, its folders listed again by name. */
-  private taskChanged(project: string, id: string): void {
+  /**
+   * A task of `project` changed (a journal line): its files are read again; unless the line says the task stayed in
+   * its file (`inPlace`), its folders are listed again by name too (see refreshed: a file that turns out gone or
+   * another task's lists them anyway).
+   */
+  private taskChanged(project: string, id: string, inPlace: boolean): void {
     this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
     const k = this.kept.get(project)
     if (k === undefined) return
     k.ids.add(id)
-    k.rescan = true
+    if (!inPlace) k.rescan = true
   }
 
   /** A file or folder changed: the task file is read again; anything else under a project drops the project. */
@@ -273,6 +340,39 @@ export class LiveWorkspace {
 }
 
 /**
+ * The listing of `byKey`, the kept summaries with some read again. When every file read again is one the kept listing
+ * held, still holding the same task (its id, number and path: its place in the order), the kept listing's order stands
+ * and each new summary takes its file's place; otherwise the summaries are deduplicated and ordered afresh.
+ */
+/** Listings `relisted` made over the same files as the listing kept before. */
+const sameFiles = new WeakSet<Listing>()
+
+function relisted(k: Kept, byKey: Map<string, TaskSummary>): Listing {
+  if (byKey.size === k.byKey.size && k.listing.duplicates.length === 0 && k.listing.broken.length === 0) {
+    const tasks = k.listing.tasks.slice()
+    let same = true
+    for (const [key, was] of k.byKey) {
+      const now = byKey.get(key)
+      if (now === was) continue
+      const at = now === undefined ? -1 : tasks.indexOf(was)
+      if (now === undefined || at === -1 || now.id !== was.id || now.seq !== was.seq || now.path !== was.path) {
+        same = false
+        break
+      }
+      tasks[at] = now
+    }
+    if (same) {
+      const listing = { tasks, duplicates: [], broken: [] }
+      sameFiles.add(listing)
+      return listing
+    }
+  }
+  const broken: Listing['broken'] = []
+  const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
+  return { tasks, duplicates, broken }
+}
+
+/**
  * The task files of a project's status folders by name (`<status>/<name>`, candidates only), or null when a folder
  * cannot be listed as a listing would (a link, an unreadable folder, a name that is no task file's).
  */
@@ -302,6 +402,15 @@ function statusNames(base: string): Set<string> | null {
   }
   return out
 }
+
+/**
+ * A journal line saying a task changed in the file it was in (no move between folders, no new file): its files are
+ * read again, the folders not listed. Any other task line lists them by name.
+ */
+const inPlace = (c: { kind: string; from?: unknown; to?: unknown }) =>
+  (c.kind === 'task.changed' || c.kind === 'claim.taken' || c.kind === 'claim.released') &&
+  c.from === undefined &&
+  c.to === undefined
 
 /** The journal's inode and size now, or null when there is none. */
 function journalMark(dir: string): { ino: number; offset: number } | null {

@@ -12,7 +12,6 @@ import type { TaskSummary } from '../format/model.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from '../format/refs.js'
 import { fileRefOf, REFUSED_CONTENT, type Store } from './store.js'
 import type { TaskFileRef } from './taskindex.js'
-import { listTaskFiles } from './taskindex.js'
 
 /**
  * Resolve a reference to one task file. File names answer sequence and slug
@@ -44,26 +43,30 @@ export async function resolveRef(
   const scopes = r.project !== null ? [r.project] : store.projectSlugs()
   const summariesOf = async (projects: string[]) => {
     const out: (Candidate & { file: TaskSummary })[] = []
-    for (const p of projects) {
-      for (const t of (await store.listTasks(p)).tasks) {
-        out.push({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t })
-      }
-    }
+    for (const p of projects) out.push(...candidatesOf((await store.projectListing(p)).tasks))
     return out
   }
   const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
     if (r.kind !== 'id') {
-      const files = projects.flatMap((p) => listTaskFiles(store.paths(), p).files)
-      const hits = matchRef(r, files)
+      const files: TaskFileRef[] = []
+      for (const p of projects) files.push(...(await store.taskFiles(p)))
+      // Copies: a server's file references are kept across calls.
+      const hits = matchRef(r, files).map((h) => ({ ...h }))
       // One file name in two folders (an interrupted move, a bad merge): let the listing pick the copy.
       const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
       if (hits.length > 0 && names.size === hits.length) {
         if (r.kind !== 'seq') return hits
-        // A bare number may also be another task's alias (a renumbering merge): then it names both.
-        const summaries = await summariesOf(projects)
+        // A bare number may also be another task's alias (a renumbering merge): then it names both. Whether any
+        // task has it is read per file (store.aliasesIn); the summaries are consulted only when one does.
         const live = new Set(hits.map((h) => h.path))
+        let held = false
+        for (const p of projects) {
+          for (const a of await store.aliasesIn(p))
+            if (!live.has(a.path) && a.aliases.includes(r.seq as number)) held = true
+        }
+        if (!held) return hits
+        const summaries = await summariesOf(projects)
         const aliased = summaries.filter((s) => !live.has(s.file.path) && s.aliases?.includes(r.seq as number))
-        if (aliased.length === 0) return hits
         const ids = new Map(summaries.map((s) => [s.file.path, s.id as string]))
         return [
           ...hits.map((h) => ({ ...h, id: ids.get(h.path) ?? '' })),
@@ -90,6 +93,18 @@ export async function resolveRef(
     throw tomb === null ? await noTaskMatches(store, ref, r, scopes) : removedError(ref, tomb)
   }
   return pickOne(ref, hits)
+}
+
+/** The candidates of a listing's tasks, made once per listing (a server keeps a project's listing across calls). */
+const candidates = new WeakMap<readonly TaskSummary[], readonly (Candidate & { file: TaskSummary })[]>()
+
+function candidatesOf(tasks: readonly TaskSummary[]): readonly (Candidate & { file: TaskSummary })[] {
+  let out = candidates.get(tasks)
+  if (out === undefined) {
+    out = tasks.map((t) => ({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t }))
+    candidates.set(tasks, out)
+  }
+  return out
 }
 
 /**

@@ -24,6 +24,7 @@ import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDi
 import { resolveRef } from './resolve.js'
 import type { TaskFileRef } from './taskindex.js'
 import { deduplicated, type Listing, listProject, listTaskFiles, type SummarySection } from './taskindex.js'
+import { type AliasHolder, listAliases, summaryAt } from './taskitems.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
 
@@ -268,6 +269,7 @@ export class Store {
   /** Drop what this invocation listed of `project` (it changed, or may have). */
   forget(project: string): void {
     this.listings.delete(project)
+    this.aliasHolders.delete(project)
     this.live?.forget(project)
   }
 
@@ -282,20 +284,105 @@ export class Store {
     if (project === undefined) {
       index.keepSections('tasks/', slugs)
       index.keepSections('criteria/', slugs)
+      index.keepSections('aliases/', slugs)
     }
     for (const slug of slugs) {
-      let l = this.listings.get(slug) ?? (await this.live?.refreshed(slug, this.paths()))
-      if (l === undefined) {
-        const mark = this.live?.mark(slug)
-        l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
-        if (mark !== undefined) this.live?.keep(slug, l, mark)
-      }
-      this.listings.set(slug, l)
+      const l = await this.listingOf(slug, index)
       out.tasks.push(...l.tasks)
       out.broken.push(...l.broken)
       out.duplicates.push(...l.duplicates)
     }
     return out
+  }
+
+  /** Each project's tasks that carry aliases, as this invocation read them (dropped with its listing). */
+  private aliasHolders = new Map<string, AliasHolder[]>()
+
+  /**
+   * The tasks of a project that carry aliases (a renumbering merge's old numbers). From the listing when this
+   * invocation (or a server's memory) has one; else read per file through the index, without the summaries.
+   */
+  async aliasesIn(project: string): Promise<AliasHolder[]> {
+    this.requireProject(project)
+    if (this.live !== null || this.listings.has(project)) {
+      return (await this.projectListing(project)).tasks
+        .filter((t) => t.aliases.length > 0)
+        .map((t) => ({ path: t.path, id: t.id, aliases: [...t.aliases] }))
+    }
+    let got = this.aliasHolders.get(project)
+    if (got === undefined) {
+      const index = this.cache('index')
+      got = await listAliases(
+        this.paths(),
+        project,
+        () => index.section(`aliases/${project}`, 'used'),
+        () => index.section(`tasks/${project}`, 'used'),
+      )
+      this.aliasHolders.set(project, got)
+    }
+    return got
+  }
+
+  /**
+   * One task file's summary (null when it is gone or unreadable): from the listing when this invocation (or a
+   * server's memory) has one, else that file alone through the index.
+   */
+  async summaryOf(f: TaskFileRef): Promise<TaskSummary | null> {
+    if (this.live !== null || this.listings.has(f.project)) {
+      return (await this.projectListing(f.project)).tasks.find((t) => t.path === f.path) ?? null
+    }
+    return summaryAt(f, this.cache('index').section(`tasks/${f.project}`, 'used'))
+  }
+
+  /** Whether this store serves a long-running process (its listings kept in memory, live.ts). */
+  get serving(): boolean {
+    return this.live !== null
+  }
+
+  /**
+   * Every project's listing (as listTasks() without a project reads them, in its order), never to be changed by the
+   * caller: a server's are the ones its memory keeps, the same objects while nothing changed them.
+   */
+  async projectListings(): Promise<Readonly<Listing>[]> {
+    const slugs = this.projectSlugs()
+    const index = this.cache('index')
+    index.keepSections('tasks/', slugs)
+    index.keepSections('criteria/', slugs)
+    const out: Listing[] = []
+    for (const slug of slugs) out.push(await this.listingOf(slug, index))
+    return out
+  }
+
+  /**
+   * One project's listing as this invocation made it (a server's may be the one its memory keeps, shared across
+   * calls): never to be changed by the caller. listTasks gives a copy to keep.
+   */
+  async projectListing(project: string): Promise<Readonly<Listing>> {
+    this.requireProject(project)
+    return this.listingOf(project, this.cache('index'))
+  }
+
+  private async listingOf(slug: string, index: CacheFile): Promise<Listing> {
+    let l = this.listings.get(slug) ?? (await this.live?.refreshed(slug, this.paths()))
+    if (l === undefined) {
+      const mark = this.live?.mark(slug)
+      l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
+      if (mark !== undefined) this.live?.keep(slug, l, mark)
+    }
+    this.listings.set(slug, l)
+    return l
+  }
+
+  /**
+   * The task files of a project by name (no parsing; what cannot be a task file left out): a server's from the
+   * listing its memory keeps up to date (no folder read), otherwise a walk of the folders.
+   */
+  async taskFiles(project: string): Promise<readonly TaskFileRef[]> {
+    if (this.live !== null) {
+      const kept = this.live.filesOf(project, await this.projectListing(project), this.paths())
+      if (kept !== undefined) return kept
+    }
+    return listTaskFiles(this.paths(), project).files
   }
 
   /**
@@ -323,6 +410,7 @@ export class Store {
       // A listing made before the move would name the old path again: list afresh on a retry.
       if (attempt > 0) {
         this.listings.clear()
+        this.aliasHolders.clear()
         this.live?.forget()
       }
       const target = await this.resolve(ref, opts)
@@ -381,6 +469,7 @@ export class Store {
     if (project === undefined) {
       index.keepSections('tasks/', slugs)
       index.keepSections('criteria/', slugs)
+      index.keepSections('aliases/', slugs)
     }
     const tasks: CheckedTask[] = []
     const broken: Broken[] = []

@@ -9,7 +9,7 @@ import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
 import { hostTag } from '../base/hosttag.js'
 import { workspace } from '../testkit/ws.js'
-import { CacheFile, cachePath } from './filecache.js'
+import { CacheFile, cachePath, decodeSection } from './filecache.js'
 import { type Listing, listProject } from './taskindex.js'
 
 afterEach(() => {
@@ -23,7 +23,7 @@ test('the cache is rewritten when its entries change, not on every listing of a 
       .readFileSync(cache, 'utf8')
       .split('\n')
       .find((l) => l.startsWith('tasks/p\t'))
-    return line === undefined ? {} : (JSON.parse(line.slice(line.indexOf('\t') + 1)) as Record<string, unknown[]>)
+    return line === undefined ? {} : decodeSection(line.slice(line.indexOf('\t') + 1))
   }
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)

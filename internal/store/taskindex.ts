@@ -18,7 +18,7 @@ import {
   type TaskSummary,
 } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
-import type { Section, Stamp } from './filecache.js'
+import { type Section, type Stamp, stampKey } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 
 export interface TaskFileRef {
@@ -138,27 +138,30 @@ export function walkProject(p: Paths, project: string): Walk {
 /** The file references of a walk, each with its stamp. */
 export function filesOf(w: Walk): TaskFileRef[] {
   const out: TaskFileRef[] = []
-  for (let i = 0; i < w.names.length; i++) {
-    const status = w.statuses[i] as Status
-    const name = w.names[i] as string
-    const m = TASK_FILE.exec(name) as RegExpExecArray
-    out.push({
-      project: w.project,
-      status,
-      name,
-      seq: Number(m[1]),
-      slug: m[2] as string,
-      abs: `${w.base}${path.sep}${status}${path.sep}${name}`,
-      path: `${w.relBase}${status}/${name}`,
-      stamp: {
-        size: w.stamps[4 * i] as number,
-        mtimeMs: w.stamps[4 * i + 1] as number,
-        ino: w.stamps[4 * i + 2] as number,
-        ctimeMs: w.stamps[4 * i + 3] as number,
-      },
-    })
-  }
+  for (let i = 0; i < w.names.length; i++) out.push(fileAt(w, i))
   return out
+}
+
+/** The reference of a walk's `i`th file, with its stamp. */
+export function fileAt(w: Walk, i: number): TaskFileRef {
+  const status = w.statuses[i] as Status
+  const name = w.names[i] as string
+  const m = TASK_FILE.exec(name) as RegExpExecArray
+  return {
+    project: w.project,
+    status,
+    name,
+    seq: Number(m[1]),
+    slug: m[2] as string,
+    abs: `${w.base}${path.sep}${status}${path.sep}${name}`,
+    path: `${w.relBase}${status}/${name}`,
+    stamp: {
+      size: w.stamps[4 * i] as number,
+      mtimeMs: w.stamps[4 * i + 1] as number,
+      ino: w.stamps[4 * i + 2] as number,
+      ctimeMs: w.stamps[4 * i + 3] as number,
+    },
+  }
 }
 
 /** A folder entry that may be a task file (temp files and dot files are not looked at). */
@@ -399,7 +402,7 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
  * removing the old one); at equal versions (a bad merge), the more terminal one. In sequence order. Each
  * copy not listed is added to `broken` when given: a skip like any other, announced.
  */
-export function deduplicated<T extends TaskSummary>(
+export function deduplicated<T extends Pick<TaskSummary, 'id' | 'version' | 'status' | 'seq' | 'path'>>(
   all: readonly T[],
   broken?: Broken[],
 ): { tasks: T[]; duplicates: Listing['duplicates'] } {

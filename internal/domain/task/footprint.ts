@@ -47,6 +47,24 @@ export interface Overlaps {
 const holderOf = (t: TaskSummary) => t.claim?.by ?? t.owner
 
 /**
+ * Of one listing's tasks: those in progress that someone holds, and whether any declares paths. Worked out once per
+ * listing (a server keeps a project's listing, the same object, until something in the project changes).
+ */
+const work = new WeakMap<readonly TaskSummary[], { active: TaskSummary[]; anyTouches: boolean }>()
+
+function workOf(tasks: readonly TaskSummary[]): { active: TaskSummary[]; anyTouches: boolean } {
+  let w = work.get(tasks)
+  if (w === undefined) {
+    w = {
+      active: tasks.filter((t) => t.status === 'active' && holderOf(t) !== null),
+      anyTouches: tasks.some((t) => t.touches.length > 0),
+    }
+    work.set(tasks, w)
+  }
+  return w
+}
+
+/**
  * What the caller must keep clear of: active tasks held by another identity (and open tasks another clone
  * claimed), each with its footprint. Worktrees are read through git only for those tasks.
  */
@@ -56,12 +74,23 @@ export async function loadOverlaps(
   caller: string,
   claimedElsewhere: ReadonlySet<string> = new Set(),
 ): Promise<Overlaps> {
-  const all = (await store.listTasks()).tasks
-  const held = all.filter(
-    (t) =>
-      (t.status === 'active' && holderOf(t) !== null && holderOf(t) !== caller) ||
-      (t.status === 'open' && claimedElsewhere.has(t.id)),
-  )
+  const held: TaskSummary[] = []
+  let anyTouches = false
+  for (const listing of await store.projectListings()) {
+    const w = workOf(listing.tasks)
+    anyTouches ||= w.anyTouches
+    if (claimedElsewhere.size === 0) {
+      for (const t of w.active) if (holderOf(t) !== caller) held.push(t)
+      continue
+    }
+    for (const t of listing.tasks) {
+      if (
+        (t.status === 'active' && holderOf(t) !== null && holderOf(t) !== caller) ||
+        (t.status === 'open' && claimedElsewhere.has(t.id))
+      )
+        held.push(t)
+    }
+  }
   const changes = new Changes(store, env)
   const holders: Holder[] = []
   for (const t of held) {
@@ -70,7 +99,6 @@ export async function loadOverlaps(
       holders.push({ task: t, by: t.status === 'active' ? (holderOf(t) ?? '') : 'another clone', footprint })
   }
   const own = new Map<string, Footprint>()
-  const anyTouches = all.some((t) => t.touches.length > 0)
   const engine = holders.length > 0 || anyTouches ? await import('../plan/overlap.js') : null
   const footprintOf = (t: TaskSummary): Footprint => own.get(t.id) ?? { patterns: t.touches, paths: [] }
   const heldBy = (o: Overlap, h: TaskSummary, by: string, kind: HeldBy['kind']): HeldBy => ({

@@ -68,6 +68,48 @@ export const depsOf = (plan: Plan, t: TaskSummary) =>
 /** The schedule of the plan's project (or of the workspace when `project` is undefined). Throws CycleError. */
 export const scheduleOf = (plan: Plan, project: string | undefined) => schedule(planTasks(plan), project ?? null)
 
+/**
+ * The last schedules worked out, by scope, with the engine's input they were worked out from: the schedule is a pure
+ * function of that input (ids, projects, statuses, priorities, estimates, resolved dependencies, in order), so a plan
+ * whose input is equal in every field gets the same schedule without running CPM again (a long-lived server's
+ * `next_tasks` after an edit that changed no such field: a title, a body, a criterion). Never a kept answer: the
+ * input is made afresh from the files on every call and compared whole. Shared: callers only read it.
+ */
+const schedules = new Map<string, { input: PlanTask[]; schedule: Schedule }>()
+const SCHEDULES_KEPT = 8
+
+const sameInput = (a: readonly PlanTask[], b: readonly PlanTask[]): boolean => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as PlanTask
+    const y = b[i] as PlanTask
+    if (x.id !== y.id || x.project !== y.project || x.status !== y.status || x.priority !== y.priority) return false
+    if (x.te !== y.te || x.deps.length !== y.deps.length) return false
+    for (let j = 0; j < x.deps.length; j++) {
+      const d = x.deps[j] as PlanTask['deps'][number]
+      const e = y.deps[j] as PlanTask['deps'][number]
+      if (d.on !== e.on || d.type !== e.type) return false
+    }
+  }
+  return true
+}
+
+/** A schedule's slack by task and its critical tasks (what orders the frontier), worked out once per schedule. */
+const ordering = new WeakMap<Schedule, { slack: Map<string, number>; critical: Set<string> }>()
+
+/** scheduleOf, the same schedule again when the engine's input is equal to the last one's for this scope. */
+function sharedScheduleOf(plan: Plan, project: string | undefined): Schedule {
+  const input = planTasks(plan)
+  const key = project ?? '\u0000'
+  const last = schedules.get(key)
+  if (last !== undefined && sameInput(last.input, input)) return last.schedule
+  const s = schedule(input, project ?? null)
+  schedules.delete(key)
+  schedules.set(key, { input, schedule: s })
+  if (schedules.size > SCHEDULES_KEPT) schedules.delete(schedules.keys().next().value as string)
+  return s
+}
+
 /** The ready frontier of a plan, ordered by priority, then slack (when every task in scope is sized), then sequence. */
 export function readyFrontier<H = never>(
   plan: Plan,
@@ -81,10 +123,18 @@ export function readyFrontier<H = never>(
   let critical = new Set<string>()
   let s: Schedule | null = null
   try {
-    s = scheduleOf(plan, project)
+    s = sharedScheduleOf(plan, project)
     if (s.duration !== null) {
-      slack = new Map(s.rows.flatMap((r): [string, number][] => (r.slack === null ? [] : [[r.id, r.slack]])))
-      critical = new Set(s.critical.map((c) => c.id))
+      let d = ordering.get(s)
+      if (d === undefined) {
+        d = {
+          slack: new Map(s.rows.flatMap((r): [string, number][] => (r.slack === null ? [] : [[r.id, r.slack]]))),
+          critical: new Set(s.critical.map((c) => c.id)),
+        }
+        ordering.set(s, d)
+      }
+      slack = d.slack
+      critical = d.critical
     }
   } catch (e) {
     if (!(e instanceof CycleError)) throw e

@@ -20,7 +20,7 @@ import { folderStatus } from '../../store/tombstones.js'
 async function resolveQuietly(store: Store, on: string, project: string): Promise<TaskSummary | null> {
   try {
     const f = await store.resolve(on, { prefer: project })
-    return (await store.listTasks(f.project)).tasks.find((t) => t.path === f.path) ?? null
+    return await store.summaryOf(f)
   } catch (e) {
     // Not one task (none, or ambiguous): shown unresolved. Anything else is a real failure.
     const kind = classifiedError(e)?.kind

@@ -3,6 +3,7 @@ import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
 import type { Notes } from '../../base/notes.js'
 import { byText } from '../../base/order.js'
+import { RawJSON } from '../../base/rawjson.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { pageFlags } from '../../clikit/pageflags.js'
@@ -10,10 +11,14 @@ import { shortRef } from '../../clikit/text.js'
 import { projectFilter } from '../../format/ids.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../format/model.js'
 import type { Store } from '../../store/store.js'
+import { listItems } from '../../store/taskitems.js'
 import { folderStatus } from '../../store/tombstones.js'
 import { checkMilestoneFlag, labelFilterFlag, withLabels } from '../shared/labels.js'
 import { listItem } from '../shared/taskdoc.js'
-import type { TaskListDocT } from './json.js'
+import type { TaskListDocT, TaskListItemT } from './json.js'
+
+/** A task's list item as --json prints it (kept per file in the index: a function of the summary alone). */
+const renderItem = (t: TaskSummary) => JSON.stringify(listItem(t))
 
 /** `--owner` naming no identity of this workspace: an empty list would look like "nobody holds anything". */
 async function warnUnknownOwner(ctx: { notes: Notes }, store: Store, owner: string): Promise<void> {
@@ -65,6 +70,37 @@ export const list = defineCommand({
     const priority = input.flags.priority
     let owner = input.flags.owner
     if (owner === 'me') owner = (await ctx.identity()).id
+    const start = cursorText === undefined ? 0 : Number(cursorText)
+    const limit = input.flags.limit ?? null
+    if (
+      ctx.json &&
+      !store.serving && // a server's answer is also a structured result (MCP): documents of plain values there
+      priority === undefined &&
+      owner === undefined &&
+      (input.flags.label ?? []).length === 0 &&
+      milestone === undefined &&
+      !statuses.includes('removed')
+    ) {
+      // The document as --json prints it, from each task's item kept in the index (only changed files are parsed
+      // and rendered again): no summary is built for a file that did not change.
+      const { rows, broken } = await listItems(store, renderItem, project)
+      const matches = rows
+        .filter((r) => statuses.length === 0 || statuses.includes(r.status))
+        .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
+      const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
+      for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+      const data: TaskListDocT = {
+        schema: 'task-list/v1',
+        tasks: matches.slice(start, end).map((r) => new RawJSON(r.json) as unknown as TaskListItemT),
+        total: matches.length,
+        limit,
+        cursor: cursorText ?? null,
+        next_cursor: end < matches.length ? String(end) : null,
+        truncated: start > 0 || end < matches.length,
+        skipped: broken,
+      }
+      return { data }
+    }
     const listing = await store.listTasks(project)
     const tasks: TaskSummary[] = [...listing.tasks]
     const skipped = [...listing.broken]
@@ -80,8 +116,6 @@ export const list = defineCommand({
       .filter((t) => owner === undefined || (owner === 'none' ? t.owner === null : t.owner === owner))
       .filter((t) => labelled(t) && (milestone === undefined || t.milestone === milestone))
       .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
-    const start = cursorText === undefined ? 0 : Number(cursorText)
-    const limit = input.flags.limit ?? null
     const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
     const page = matches.slice(start, end)
     for (const b of skipped) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
