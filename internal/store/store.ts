@@ -221,8 +221,7 @@ export class Store {
   }
 
   private readonly flushHooks: (() => void)[] = []
-
-  /** Run `fn` at the next flush, once: a cache kept by a room above the store (the search index) is written then. */
+  /** Run `fn` (which never throws) at the next flush, once: a cache a room above keeps (the search index). */
   atFlush(fn: () => void): void {
     this.flushHooks.push(fn)
   }
@@ -232,14 +231,7 @@ export class Store {
    * a long-running caller may call it between units of work). Never fails: a cache only costs speed.
    */
   flush(): void {
-    const hooks = this.flushHooks.splice(0)
-    for (const fn of hooks) {
-      try {
-        fn()
-      } catch {
-        // a cache only costs speed
-      }
-    }
+    for (const fn of this.flushHooks.splice(0)) fn()
     for (const [name, c] of this.cacheFiles) {
       if (name.startsWith('records/')) {
         // Records of files that no longer exist go, when this invocation listed the project.
