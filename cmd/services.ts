@@ -32,7 +32,7 @@ function sharedStore(): SharedStore {
       return Store.open(cwd, env, now, nodeSystem, (dir) => {
         let w = held.get(dir)
         if (w === undefined && !released) {
-          w = liveWorkspace(dir, () => watchTaskFolders(dir))
+          w = liveWorkspace(dir, () => watchTaskFolders(dir, { events: true }))
           held.set(dir, w)
         }
         return w ?? null

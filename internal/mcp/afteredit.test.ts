@@ -152,3 +152,76 @@ test('next_tasks after a dependency in another project is done by another proces
     await client.close()
   }
 }, 60_000)
+
+test('status and get_context see at their next call an event added by another process and events changed by hand', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('ask', 'Which bank?', '--about', 'p/1')).expectExit(0)
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', 'serve', '--quiet'],
+    cwd: ws.root,
+    env: baseEnv() as Record<string, string>,
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'afteredit-events', version: '0' })
+  await client.connect(transport)
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
+      isError?: boolean
+      structuredContent?: any
+      content: { text: string }[]
+    }
+    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`)
+    return r.structuredContent
+  }
+  const status = async () => {
+    const doc = await call('status', {})
+    return { open: doc.open_questions, skipped: doc.skipped.map((b: { code: string }) => b.code) }
+  }
+  /** The questions section of the task's brief. */
+  const asked = async () =>
+    (await call('get_context', { ref: 'p/1' })).sections
+      .filter((x: { title: string }) => x.title === 'Questions and answers')
+      .map((x: { content: string }) => x.content.match(/Which \w+\?/g)?.join(' '))
+  try {
+    // Twice: the second answer comes from the memory of the first.
+    for (let i = 0; i < 2; i++) {
+      expect(await status()).toEqual({ open: 1, skipped: [] })
+      expect(await asked()).toEqual(['Which bank?'])
+    }
+    // Another process asks: the very next calls count and show it.
+    ws.spawn(['ask', 'Which ledger?', '--about', 'p/1']).expectExit(0)
+    expect(await status()).toEqual({ open: 2, skipped: [] })
+    expect(await asked()).toEqual(['Which ledger? Which bank?'])
+    const files: string[] = []
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true }))
+        e.isDirectory() ? walk(path.join(d, e.name)) : files.push(path.join(d, e.name))
+    }
+    walk(path.join(ws.root, '.dacli/events'))
+    const ledger = files.find((f) => fs.readFileSync(f, 'utf8').includes('Which ledger?')) as string
+    const bytes = fs.readFileSync(ledger)
+    // Edited by hand (its checksum no longer holds: never counted), then put back: each seen at once.
+    fs.writeFileSync(ledger, bytes.toString('utf8').replace('Which ledger?', 'Which vault?'))
+    expect(await status()).toEqual({ open: 1, skipped: ['unparseable-object'] })
+    expect(await asked()).toEqual(['Which bank?'])
+    fs.writeFileSync(ledger, bytes)
+    expect(await status()).toEqual({ open: 2, skipped: [] })
+    // A copy made by hand in a day folder that did not exist (no watch on it yet), then removed: each seen at once.
+    const copy = path.join(ws.root, '.dacli/events/2020/01/01', path.basename(ledger))
+    fs.mkdirSync(path.dirname(copy), { recursive: true })
+    fs.writeFileSync(copy, bytes)
+    expect(await status()).toEqual({ open: 2, skipped: ['duplicate-event'] })
+    expect(await status()).toEqual({ open: 2, skipped: ['duplicate-event'] })
+    fs.rmSync(copy)
+    expect(await status()).toEqual({ open: 2, skipped: [] })
+    // The folder watched by now: a hand edit there is seen at once too.
+    await new Promise((r) => setTimeout(r, 300))
+    fs.writeFileSync(copy, bytes)
+    expect((await status()).skipped).toEqual(['duplicate-event'])
+  } finally {
+    await client.close()
+  }
+}, 60_000)

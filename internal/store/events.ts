@@ -228,6 +228,17 @@ export async function readEventText(text: string, rel: string): Promise<EventRec
 
 /** Every event file, oldest first (ULID order), with the unreadable ones reported. */
 export async function listEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
+  // A server's memory of the last listing, while the journal and the watch of the events' folders say nothing
+  // changed under them (a copy of the list: callers may sort or cut theirs).
+  const kept = store.live?.keptEvents<EventRecord, Broken>()
+  if (kept !== undefined) return { events: [...kept.events], broken: [...kept.broken] }
+  const mark = store.live?.eventsMark()
+  const listed = await walkEvents(store)
+  if (mark !== undefined) store.live?.keepEvents({ events: [...listed.events], broken: [...listed.broken] }, mark)
+  return listed
+}
+
+async function walkEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
   const events: EventRecord[] = []
   const broken: Broken[] = []
   const files = eventFiles(store, broken)

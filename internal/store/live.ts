@@ -35,6 +35,14 @@ export interface ChangeSource {
   readonly healthy: boolean
   /** Is every folder of the project's tasks watched now (a folder made since the last scan is not yet)? */
   covers(project: string): boolean
+  /** Is every folder of the events watched now, each change in them reported? Absent: never. */
+  coversEvents?(): boolean
+}
+
+/** The events as a listing found them (listEvents): served again while nothing may have changed them. */
+export interface KeptEvents<E, B> {
+  readonly events: readonly E[]
+  readonly broken: readonly B[]
 }
 
 /** The journal kinds whose object is a task file. */
@@ -66,6 +74,10 @@ export class LiveWorkspace {
   /** Where the journal was read up to: its identity and the offset after its last complete line. */
   private journal: { ino: number; offset: number } | null = null
   private users = 0
+  /** Bumped by every change the events may have seen; what was kept of them, and at which count. */
+  private eventsGeneration = 0
+  private events: { at: number; kept: KeptEvents<unknown, unknown> } | null = null
+  private readonly eventsDir: string
   private unsubscribe: (() => void) | null = null
   private readonly projectsDir: string
 
@@ -75,6 +87,7 @@ export class LiveWorkspace {
     private readonly source: ChangeSource | null,
   ) {
     this.projectsDir = path.join(dir, 'projects') + path.sep
+    this.eventsDir = path.join(dir, 'events')
     this.journal = journalMark(dir)
     this.unsubscribe = source?.subscribe((abs) => this.changed(abs)) ?? null
   }
@@ -103,12 +116,39 @@ export class LiveWorkspace {
     // From the end of the last complete line: a line still being written is read whole by the next call.
     this.journal = { ino: mark.ino, offset: next }
     for (const c of changes) {
+      // Whatever is not a task may be an event (asked, added, answered, applied, dismissed).
+      if (!TASK_KINDS.has(c.kind)) this.eventsChanged()
       if (c.project === null) this.forget()
       else if (TASK_KINDS.has(c.kind) && typeof c.id === 'string') this.taskChanged(c.project, c.id, inPlace(c))
       else this.forget(c.project)
     }
     // Lines read that named nothing (a line that does not parse): anything may have changed.
     if (changes.length === 0 && next > last.offset) this.forget()
+  }
+
+  /** Where the events' changes stand: take it before listing them, and hand it to `keepEvents`. */
+  eventsMark(): number {
+    return this.eventsGeneration
+  }
+
+  /** The events as the last listing found them, when nothing can have changed them since. */
+  keptEvents<E, B>(): KeptEvents<E, B> | undefined {
+    const e = this.events
+    return e !== null && e.at === this.eventsGeneration ? (e.kept as KeptEvents<E, B>) : undefined
+  }
+
+  /**
+   * Keep a listing of the events made by this call, when no change reached them since `mark` was taken and the
+   * watch vouches for every folder of them (a listing that reports files it could not read is not kept).
+   */
+  keepEvents<E, B>(kept: KeptEvents<E, B>, mark: number): void {
+    if (mark !== this.eventsGeneration || kept.broken.length > 0) return
+    if (this.source?.healthy === true && this.source.coversEvents?.() === true) this.events = { at: mark, kept }
+  }
+
+  private eventsChanged(): void {
+    this.eventsGeneration++
+    this.events = null
   }
 
   /** The listing kept for `project`, when nothing can have changed it since. */
@@ -276,6 +316,7 @@ export class LiveWorkspace {
   /** Drop what is kept for `project` (or for every project). */
   forget(project?: string): void {
     if (project === undefined) {
+      this.eventsChanged()
       this.generation++
       this.dropped++
       this.kept.clear()
@@ -304,6 +345,10 @@ export class LiveWorkspace {
   private changed(abs: string | null): void {
     if (abs === null) {
       this.forget()
+      return
+    }
+    if (abs === this.eventsDir || abs.startsWith(this.eventsDir + path.sep)) {
+      this.eventsChanged()
       return
     }
     if (!abs.startsWith(this.projectsDir)) return
@@ -335,6 +380,7 @@ export class LiveWorkspace {
     this.unsubscribe?.()
     this.unsubscribe = null
     this.kept.clear()
+    this.events = null
     live.delete(this.dir)
   }
 }

@@ -81,7 +81,7 @@ export class Store {
     /** The running process, as the bin handed it down (temp-file names, lock holders, liveness). */
     readonly system: System,
     /** A long-lived process's memory of this workspace (live.ts), shared by its calls; null for a command. */
-    private readonly live: LiveWorkspace | null = null,
+    readonly live: LiveWorkspace | null = null,
   ) {}
 
   /**

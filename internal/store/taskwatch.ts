@@ -17,10 +17,30 @@ const RESCAN_MS = 2_000
 const SOON_MS = 40
 const STATUS_FOLDERS = ['open', 'active', 'blocked', 'done', 'removed']
 
+/** The events' folders (`events/`, and its `YYYY/MM/DD` folders), as they are now (links are never followed). */
+export function eventFolders(dir: string): string[] {
+  const top = path.join(dir, 'events')
+  const out: string[] = []
+  const walk = (d: string, depth: number) => {
+    out.push(d)
+    if (depth < 3) for (const n of readDirs(d)) if (/^\d+$/.test(n)) walk(path.join(d, n), depth + 1)
+  }
+  if (isDir(top)) walk(top, 0)
+  return out
+}
+
+function isDir(d: string): boolean {
+  try {
+    return fs.lstatSync(d).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 /** The folders to watch under `dir` (`.dacli/`), as they are now (links are never followed). */
-function foldersOf(dir: string): string[] {
+function foldersOf(dir: string, events: boolean): string[] {
   const projects = path.join(dir, 'projects')
-  const out = [projects]
+  const out = events ? [projects, ...eventFolders(dir)] : [projects]
   for (const p of readDirs(projects)) {
     const project = path.join(projects, p)
     const tasks = path.join(project, 'tasks')
@@ -44,7 +64,7 @@ function readDirs(dir: string): string[] {
 /** Does this platform watch a whole tree natively (one watch, no walk)? */
 export const nativeRecursive = (platform: string) => platform === 'darwin' || platform === 'win32'
 
-export function watchTaskFolders(dir: string, opts: { recursive?: boolean } = {}): ChangeSource {
+export function watchTaskFolders(dir: string, opts: { recursive?: boolean; events?: boolean } = {}): ChangeSource {
   const listeners = new Set<(abs: string | null) => void>()
   const watched = new Map<string, { w: fs.FSWatcher; ino: number }>()
   let failed = false
@@ -54,8 +74,17 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean } = {}
     for (const l of listeners) l(abs)
   }
   const projectsDir = path.join(dir, 'projects')
-  /** A folder above the status folders: what changes in it may be a folder to watch. */
+  const eventsDir = path.join(dir, 'events')
+  /** A folder above the status folders (or the events' day folders): what changes in it may be a folder to watch. */
   const upper = (d: string) => {
+    if (d === eventsDir || d.startsWith(eventsDir + path.sep)) {
+      return (
+        path
+          .relative(eventsDir, d)
+          .split(path.sep)
+          .filter((x) => x !== '').length < 3
+      )
+    }
     const depth = path
       .relative(projectsDir, d)
       .split(path.sep)
@@ -76,7 +105,7 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean } = {}
     if (opts.recursive === true) return scanRecursive()
     const now = new Set<string>()
     let moved = false
-    for (const d of foldersOf(dir)) {
+    for (const d of foldersOf(dir, opts.events === true)) {
       let ino: number
       try {
         ino = fs.lstatSync(d).ino
@@ -155,6 +184,12 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean } = {}
       const folders = [path.join(dir, 'projects', project), tasks]
       for (const s of readDirs(tasks)) if (STATUS_FOLDERS.includes(s)) folders.push(path.join(tasks, s))
       return folders.every((f) => watched.has(f))
+    },
+    coversEvents() {
+      // Only the folder-by-folder watch takes in the events' folders.
+      if (timer === null || failed || opts.recursive === true || opts.events !== true) return false
+      const folders = eventFolders(dir)
+      return folders.length > 0 && folders.every((f) => watched.has(f))
     },
     subscribe(onChange) {
       listeners.add(onChange)

@@ -138,6 +138,22 @@ export async function loadOverlaps(
   }
 }
 
+/**
+ * The tasks in progress `t` overlaps (loadOverlaps(...).against(t)). A task that declares no paths and has no
+ * worktree has an empty footprint and overlaps nothing, so what others hold is not read at all (a claim at
+ * 10,000 tasks then lists no project).
+ */
+export async function overlapsOf(
+  store: Store,
+  env: Env,
+  caller: string,
+  claimedElsewhere: ReadonlySet<string>,
+  t: TaskSummary,
+): Promise<HeldBy[]> {
+  if (t.touches.length === 0 && t.worktree === null) return []
+  return (await loadOverlaps(store, env, caller, claimedElsewhere)).against(t)
+}
+
 /** The files a task's branch changed, through git, once per trunk. */
 class Changes {
   private trunk: Promise<string | null> | null = null

@@ -2,7 +2,7 @@ import { ConflictError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration } from '../../clikit/flags.js'
 import { claimedElsewhere } from '../../domain/claims/arbiter.js'
-import { describeHeld, loadOverlaps } from '../../domain/task/footprint.js'
+import { describeHeld, overlapsOf } from '../../domain/task/footprint.js'
 import { claimTask, leaseOptionsOf } from '../../domain/task/lifecycle.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { changeResult } from '../shared/taskdoc.js'
@@ -38,9 +38,7 @@ export const claim = defineCommand({
     const store = await ctx.store()
     const who = await ctx.identity()
     const { task: target } = await store.load(input.args.ref)
-    const overlaps = await (await loadOverlaps(store, ctx.env, who.id, claimedElsewhere(store, ctx.now()))).against(
-      target,
-    )
+    const overlaps = await overlapsOf(store, ctx.env, who.id, claimedElsewhere(store, ctx.now()), target)
     const found = overlaps.map((o) => ({ id: o.id, ref: o.ref, holder: o.holder, paths: o.paths, touches: o.touches }))
     if (overlaps.length > 0 && input.flags.exclusive === true) {
       throw new ConflictError(
