@@ -383,9 +383,9 @@ test('nothing under cache/ is ever printed as an answer (no kept answers: a plan
 })
 
 test('a number that becomes another task’s alias behind the caches makes the reference ambiguous at once', async () => {
-  // Resolving `p/1` asks whether any other task has 1 as an alias, from a per-file answer kept in the index
-  // (aliases/<project>); a hand edit that adds or drops an alias changes that file's stamp, so the next resolve
-  // sees it.
+  // Resolving `p/1` asks whether any other task has 1 as an alias, from each file's id, version and aliases kept
+  // in the index (ids/<project>); a hand edit that adds or drops an alias changes that file's stamp, so the next
+  // resolve sees it.
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'First', '--project', 'p')).expectExit(0)
@@ -396,7 +396,7 @@ test('a number that becomes another task’s alias behind the caches makes the r
   const index = path.join(ws.root, '.dacli', 'cache', 'index')
   const show = async (code: number) => (await ws.dacli('task', 'show', 'p/1', '--json')).expectExit(code)
   expect((await show(0)).json.title).toBe('First')
-  expect(fs.readFileSync(index, 'utf8')).toContain('aliases/p\t') // every settled file's answer kept
+  expect(fs.readFileSync(index, 'utf8')).toContain('ids/p\t') // every settled file's answer kept
   expect((await show(0)).json.title).toBe('First') // and used
   // By hand, as a renumbering merge leaves it: task 2 once was number 1.
   fs.writeFileSync(second, fs.readFileSync(second, 'utf8').replace(/^version: /m, 'aliases: [1]\nversion: '))
@@ -408,4 +408,40 @@ test('a number that becomes another task’s alias behind the caches makes the r
   fs.writeFileSync(second, fs.readFileSync(second, 'utf8').replace('aliases: [1]\n', ''))
   age(second)
   expect((await show(0)).json.title).toBe('First')
+})
+
+test('a task id resolves through the kept ids; a file whose id changes behind them, or a second copy, is seen', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'First', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Second', '--project', 'p', '--depends-on', 'p/1')).expectExit(0)
+  const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
+  const file = (n: string) => path.join(open, fs.readdirSync(open).find((x) => x.startsWith(n)) as string)
+  for (const f of fs.readdirSync(open)) age(path.join(open, f))
+  const id1 = (await ws.dacli('task', 'show', 'p/1', '--json')).expectExit(0).json.id as string
+  // Warm: the dependency (an id) resolves from the kept ids to its title.
+  const dep = async () => (await ws.dacli('task', 'show', 'p/2', '--json')).expectExit(0).json.depends_on[0]
+  expect((await dep()).title).toBe('First')
+  expect((await dep()).title).toBe('First')
+  expect((await ws.dacli('task', 'show', id1, '--json')).expectExit(0).json.title).toBe('First')
+  // Task 1's id changed by hand in place: the old id resolves to nothing, the new one to task 1.
+  const other = 't-01KZZZZZZZZZZZZZZZZZZZZZZZ'
+  fs.writeFileSync(file('001-'), fs.readFileSync(file('001-'), 'utf8').replace(id1, other))
+  age(file('001-'))
+  expect((await dep()).title).toBeNull()
+  ;(await ws.dacli('task', 'show', id1, '--json')).expectExit(4)
+  expect((await ws.dacli('task', 'show', other, '--json')).expectExit(0).json.title).toBe('First')
+  // A newer copy of task 1 in active/ (an interrupted move): the id names the copy a listing keeps.
+  const active = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'active')
+  fs.mkdirSync(active, { recursive: true })
+  const copy = path.join(active, path.basename(file('001-')))
+  fs.writeFileSync(
+    copy,
+    fs
+      .readFileSync(file('001-'), 'utf8')
+      .replace(/^version: (\d+)$/m, (_, v) => `version: ${Number(v) + 1}`)
+      .replace('# First', '# First, moved'),
+  )
+  age(copy)
+  expect((await ws.dacli('task', 'show', other, '--json')).expectExit(0).json.title).toBe('First, moved')
 })

@@ -12,6 +12,7 @@ import type { TaskSummary } from '../format/model.js'
 import { type Candidate, matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from '../format/refs.js'
 import { fileRefOf, REFUSED_CONTENT, type Store } from './store.js'
 import type { TaskFileRef } from './taskindex.js'
+import type { IdEntry } from './taskitems.js'
 
 /**
  * Resolve a reference to one task file. File names answer sequence and slug
@@ -41,9 +42,10 @@ export async function resolveRef(
     }
   }
   const scopes = r.project !== null ? [r.project] : store.projectSlugs()
-  const summariesOf = async (projects: string[]) => {
-    const out: (Candidate & { file: TaskSummary })[] = []
-    for (const p of projects) out.push(...candidatesOf((await store.projectListing(p)).tasks))
+  // Each task's id, aliases and place, read per file through the index (store.idsIn): no summary is built.
+  const candidatesIn = async (projects: string[]) => {
+    const out: IdEntry[] = []
+    for (const p of projects) out.push(...(await store.idsIn(p)))
     return out
   }
   const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
@@ -56,29 +58,20 @@ export async function resolveRef(
       const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
       if (hits.length > 0 && names.size === hits.length) {
         if (r.kind !== 'seq') return hits
-        // A bare number may also be another task's alias (a renumbering merge): then it names both. Whether any
-        // task has it is read per file (store.aliasesIn); the summaries are consulted only when one does.
+        // A bare number may also be another task's alias (a renumbering merge): then it names both.
+        const all = await candidatesIn(projects)
         const live = new Set(hits.map((h) => h.path))
-        let held = false
-        for (const p of projects) {
-          for (const a of await store.aliasesIn(p))
-            if (!live.has(a.path) && a.aliases.includes(r.seq as number)) held = true
-        }
-        if (!held) return hits
-        const summaries = await summariesOf(projects)
-        const aliased = summaries.filter((s) => !live.has(s.file.path) && s.aliases?.includes(r.seq as number))
-        const ids = new Map(summaries.map((s) => [s.file.path, s.id as string]))
+        const aliased = all.filter((s) => !live.has(s.path) && s.aliases.includes(r.seq as number))
+        if (aliased.length === 0) return hits
+        const ids = new Map(all.map((s) => [s.path, s.id]))
         return [
           ...hits.map((h) => ({ ...h, id: ids.get(h.path) ?? '' })),
-          ...aliased.map((s) => ({ ...fileRefOf(store.root, s.file), id: s.id as string })),
+          ...aliased.map((s) => ({ ...fileRefOf(store.root, s), id: s.id })),
         ]
       }
     }
-    // Ids and aliases: consult the summaries.
-    return matchRef(r, await summariesOf(projects)).map((s) => ({
-      ...fileRefOf(store.root, s.file),
-      id: s.id as string,
-    }))
+    // Ids and aliases: consult each task's id and aliases.
+    return matchRef(r, await candidatesIn(projects)).map((s) => ({ ...fileRefOf(store.root, s), id: s.id }))
   }
   if (r.project === null && opts.prefer !== undefined && scopes.includes(opts.prefer)) {
     const local = await tryScopes([opts.prefer])
@@ -93,18 +86,6 @@ export async function resolveRef(
     throw tomb === null ? await noTaskMatches(store, ref, r, scopes) : removedError(ref, tomb)
   }
   return pickOne(ref, hits)
-}
-
-/** The candidates of a listing's tasks, made once per listing (a server keeps a project's listing across calls). */
-const candidates = new WeakMap<readonly TaskSummary[], readonly (Candidate & { file: TaskSummary })[]>()
-
-function candidatesOf(tasks: readonly TaskSummary[]): readonly (Candidate & { file: TaskSummary })[] {
-  let out = candidates.get(tasks)
-  if (out === undefined) {
-    out = tasks.map((t) => ({ id: t.id, project: t.project, seq: t.seq, slug: t.slug, aliases: t.aliases, file: t }))
-    candidates.set(tasks, out)
-  }
-  return out
 }
 
 /**

@@ -24,7 +24,7 @@ import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDi
 import { resolveRef } from './resolve.js'
 import type { TaskFileRef } from './taskindex.js'
 import { deduplicated, type Listing, listProject, listTaskFiles, type SummarySection } from './taskindex.js'
-import { type AliasHolder, listAliases, summaryAt } from './taskitems.js'
+import { type IdEntry, idsOfListing, listIds, summaryAt } from './taskitems.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
 
@@ -261,7 +261,7 @@ export class Store {
   /** Drop what this invocation listed of `project` (it changed, or may have). */
   forget(project: string): void {
     this.listings.delete(project)
-    this.aliasHolders.delete(project)
+    this.idEntries.delete(project)
     this.live?.forget(project)
   }
 
@@ -276,7 +276,7 @@ export class Store {
     if (project === undefined) {
       index.keepSections('tasks/', slugs)
       index.keepSections('criteria/', slugs)
-      index.keepSections('aliases/', slugs)
+      index.keepSections('ids/', slugs)
     }
     for (const slug of slugs) {
       const l = await this.listingOf(slug, index)
@@ -287,30 +287,28 @@ export class Store {
     return out
   }
 
-  /** Each project's tasks that carry aliases, as this invocation read them (dropped with its listing). */
-  private aliasHolders = new Map<string, AliasHolder[]>()
+  /** Each project's tasks by id, as this invocation read them (dropped with its listing). */
+  private idEntries = new Map<string, IdEntry[]>()
 
   /**
-   * The tasks of a project that carry aliases (a renumbering merge's old numbers). From the listing when this
-   * invocation (or a server's memory) has one; else read per file through the index, without the summaries.
+   * Every task of a project with its id, version and aliases (copies of one id deduplicated). From the listing
+   * when this invocation (or a server's memory) has one; else read per file through the index, without the
+   * summaries.
    */
-  async aliasesIn(project: string): Promise<AliasHolder[]> {
+  async idsIn(project: string): Promise<IdEntry[]> {
     this.requireProject(project)
-    if (this.live !== null || this.listings.has(project)) {
-      return (await this.projectListing(project)).tasks
-        .filter((t) => t.aliases.length > 0)
-        .map((t) => ({ path: t.path, id: t.id, aliases: [...t.aliases] }))
-    }
-    let got = this.aliasHolders.get(project)
+    if (this.live !== null || this.listings.has(project))
+      return idsOfListing((await this.projectListing(project)).tasks)
+    let got = this.idEntries.get(project)
     if (got === undefined) {
       const index = this.cache('index')
-      got = await listAliases(
+      got = await listIds(
         this.paths(),
         project,
-        () => index.section(`aliases/${project}`, 'used'),
+        () => index.section(`ids/${project}`, 'used'),
         () => index.section(`tasks/${project}`, 'used'),
       )
-      this.aliasHolders.set(project, got)
+      this.idEntries.set(project, got)
     }
     return got
   }
@@ -402,7 +400,7 @@ export class Store {
       // A listing made before the move would name the old path again: list afresh on a retry.
       if (attempt > 0) {
         this.listings.clear()
-        this.aliasHolders.clear()
+        this.idEntries.clear()
         this.live?.forget()
       }
       const target = await this.resolve(ref, opts)
@@ -461,7 +459,7 @@ export class Store {
     if (project === undefined) {
       index.keepSections('tasks/', slugs)
       index.keepSections('criteria/', slugs)
-      index.keepSections('aliases/', slugs)
+      index.keepSections('ids/', slugs)
     }
     const tasks: CheckedTask[] = []
     const broken: Broken[] = []
@@ -580,7 +578,10 @@ export function unreadableTask(rel: string, e: unknown): FailureError {
   })
 }
 
-export function fileRefOf(root: string, t: TaskSummary): TaskFileRef {
+export function fileRefOf(
+  root: string,
+  t: Pick<TaskSummary, 'project' | 'status' | 'path' | 'seq' | 'slug'>,
+): TaskFileRef {
   const abs = path.join(root, t.path)
   return {
     project: t.project,

@@ -1,6 +1,6 @@
 // What the index keeps per task file besides its summary, each entry checked against the file's stamp like the
-// summaries (filecache.ts): the task-list item as `task list --json` prints it (`cache/items`), and whether the
-// task carries aliases (`aliases/<project>` in the index). A command that needs only these never builds the
+// summaries (filecache.ts): the task-list item as `task list --json` prints it (`cache/items`), and each task's id,
+// version and aliases (`ids/<project>` in the index: resolving a reference). A command that needs only these never builds the
 // summaries of files that did not change.
 
 import * as fs from 'node:fs'
@@ -21,64 +21,95 @@ import {
   walkProject,
 } from './taskindex.js'
 
-/** A task that carries aliases (numbers it had before a renumbering merge): where it is, its id and aliases. */
-export interface AliasHolder {
+/** A task file as resolving a reference needs it: where it is, its id, version and aliases (old numbers). */
+export interface IdEntry {
+  project: string
+  status: Status
+  seq: number
+  slug: string
+  /** Relative to the workspace root. */
   path: string
   id: string
+  version: number
   aliases: number[]
 }
 
 /**
- * The tasks of a project that carry aliases, each file's answer kept in `aliases` beside its stamp (`0` for none,
- * else `[id, aliases]`): resolving a number asks whether another task has it as an alias, which otherwise needs
- * every summary of the project. A file whose stamp does not match is read through the summaries (the index, else
- * the file). A file that cannot be read holds no alias here (the listing reports it).
+ * Every task of a project by id (copies of one id deduplicated as a listing does), each file's `[id, version,
+ * aliases]` kept in `ids` beside its stamp: resolving an id, or asking whether a number is another task's alias,
+ * otherwise needs every summary of the project. A file whose stamp does not match is read through the summaries
+ * (the index, else the file); one that cannot be read is left out (the listing reports it).
  */
-export async function listAliases(
+export async function listIds(
   p: Paths,
   project: string,
-  aliases: () => Section<unknown>,
+  ids: () => Section<unknown>,
   summaries: () => SummarySection,
-): Promise<AliasHolder[]> {
+): Promise<IdEntry[]> {
   const w = walkProject(p, project)
-  const out: AliasHolder[] = []
-  const kept = w.names.length > 0 ? aliases() : null
+  const out: IdEntry[] = []
+  const kept = w.names.length > 0 ? ids() : null
   let index: SummarySection | null = null
   for (let i = 0; i < w.names.length; i++) {
-    const key = `${w.statuses[i]}/${w.names[i]}`
+    const status = w.statuses[i] as Status
+    const name = w.names[i] as string
+    const key = `${status}/${name}`
     const s = w.stamps
     const text = kept?.textAt(
       key,
       stampKey(s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number),
     )
-    if (text === '0') continue
-    if (text !== undefined) {
-      const v = parseHolder(text)
-      if (v !== null) {
-        out.push({ path: `${w.relBase}${key}`, id: v[0], aliases: v[1] })
-        continue
-      }
+    const v = text === undefined ? null : parseIdEntry(text)
+    // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
+    const dash = name.indexOf('-')
+    const at = { project, status, seq: Number(name.slice(0, dash)), slug: name.slice(dash + 1, -3) }
+    if (v !== null) {
+      out.push({ ...at, path: `${w.relBase}${key}`, id: v[0], version: v[1], aliases: v[2] })
+      continue
     }
     index ??= summaries()
-    const t = await summaryAt(fileAt(w, i), index)
+    const f = fileAt(w, i)
+    const t = await summaryAt(f, index)
     if (t === null) continue
-    kept?.setText(key, fileAt(w, i).stamp as Stamp, t.aliases.length === 0 ? '0' : JSON.stringify([t.id, t.aliases]))
-    if (t.aliases.length > 0) out.push({ path: t.path, id: t.id, aliases: [...t.aliases] })
+    kept?.setText(key, f.stamp as Stamp, JSON.stringify([t.id, t.version, t.aliases]))
+    out.push({ ...at, path: t.path, id: t.id, version: t.version, aliases: [...t.aliases] })
+  }
+  return deduplicated(out).tasks
+}
+
+/** A listing's tasks as IdEntry, made once per listing (a server keeps a project's listing across calls). */
+const listingIds = new WeakMap<readonly TaskSummary[], IdEntry[]>()
+
+export function idsOfListing(tasks: readonly TaskSummary[]): IdEntry[] {
+  let out = listingIds.get(tasks)
+  if (out === undefined) {
+    out = tasks.map((t) => ({
+      project: t.project,
+      status: t.status,
+      seq: t.seq,
+      slug: t.slug,
+      path: t.path,
+      id: t.id,
+      version: t.version,
+      aliases: [...t.aliases],
+    }))
+    listingIds.set(tasks, out)
   }
   return out
 }
 
-/** A kept `[id, aliases]`, or null when it is not one (read again from the file). */
-function parseHolder(text: string): [string, number[]] | null {
+/** A kept `[id, version, aliases]`, or null when it is not one (the file is read again). */
+function parseIdEntry(text: string): [string, number, number[]] | null {
   try {
     const v = JSON.parse(text) as unknown
     if (
       Array.isArray(v) &&
       typeof v[0] === 'string' &&
-      Array.isArray(v[1]) &&
-      v[1].every((n) => Number.isSafeInteger(n))
+      Number.isSafeInteger(v[1]) &&
+      Array.isArray(v[2]) &&
+      v[2].every((n) => Number.isSafeInteger(n))
     )
-      return [v[0], v[1] as number[]]
+      return [v[0], v[1] as number, v[2] as number[]]
   } catch {
     // not one
   }
