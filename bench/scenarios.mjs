@@ -27,6 +27,7 @@ const TARGETS = {
   next: { '1k': 2.5, '10k': 3.5 },
   'critical-path': { '10k': 3.5 },
   'context <ref>': { '1k': 2.5, '10k': 2.5 },
+  'search <query>': { '10k': 2 },
   'after an edit: task show <ref>': { '10k': 1.4 },
   'after an edit: task list --json': { '1k': 1.8, '10k': 3 },
   'after an edit: next': { '10k': 3.5 },
@@ -83,6 +84,7 @@ export function scenariosOf(size, dacli) {
     ['critical-path', ['critical-path', '--json']],
     ['context <ref>', ['context', ref, '--json']],
     ['overview', ['overview', '--json']],
+    ['search <query>', ['search', 'refund', '--json']],
   ]
   const cold = [
     ['cold: task list --json', ['task', 'list', '--json']],
@@ -98,6 +100,7 @@ export function scenariosOf(size, dacli) {
     ['after an edit: task list --json', ['task', 'list', '--json']],
     ['after an edit: next', ['next', '--json']],
     ['after an edit: critical-path', ['critical-path', '--json']],
+    ['after an edit: search <query>', ['search', 'refund', '--json']],
   ]
   // No dacli code: what the layout and the index allow on this machine (bench/floor.mjs), beside the targets.
   const reference = [

@@ -9,6 +9,7 @@
 //     manifest's loaders import the group): `meta` (help, version: the cheapest
 //     paths), `hot` (the reads agents run most, which need only the store's read
 //     path), `write` (the other task commands: the lifecycle agents call most),
+//     `search` (it walks every object file: the store, and nothing of core),
 //     `core` (the other everyday commands), `rare` (GitHub, record, MCP,
 //     doctor, init: rare, each with heavy dependencies of its own, which stay
 //     behind their own import());
@@ -32,6 +33,8 @@ export function groupOf(decl) {
   if (HOT.includes(decl.path)) return 'hot'
   if (['github', 'record', 'mcp', 'doctor', 'init'].includes(family) || decl.path === 'task log') return 'rare'
   if (family === 'task') return 'write'
+  // Search walks every object file against its own index: it needs the store and nothing of the core group.
+  if (decl.path === 'search') return 'search'
   return 'core'
 }
 
@@ -125,6 +128,7 @@ export function chunkPlugin({ root, entries }) {
     hot: [...KERNEL, STORE_READ, IDENTITY],
     core: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:write'],
     write: [...KERNEL, ...STORE, 'dacli-group:hot'],
+    search: [...KERNEL, ...STORE, 'dacli-group:hot'],
     rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core', 'dacli-group:write'],
   }
   /** What a lazily loaded module of ours reaches besides its own imports. */

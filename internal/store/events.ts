@@ -179,23 +179,13 @@ export async function createEvent(
 /** Events as parsed by this process, by file (a long-lived server reads an unchanged event without parsing). */
 const parsedEvents = new StampMemo<EventRecord>(100_000)
 
-/** Every event file, oldest first (ULID order), with the unreadable ones reported. */
-export async function listEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
-  // A server's memory of the last listing, while the journal and the watch of the events' folders say nothing
-  // changed under them (a copy of the list: callers may sort or cut theirs).
-  const kept = store.live?.keptEvents<EventRecord, Broken>()
-  if (kept !== undefined) return { events: [...kept.items], broken: [...kept.broken] }
-  const mark = store.live?.eventsMark()
-  const listed = await walkEvents(store)
-  if (mark !== undefined) store.live?.keepEvents({ items: [...listed.events], broken: [...listed.broken] }, mark)
-  return listed
-}
-
-async function walkEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
+/**
+ * The event files under `.dacli/events/YYYY/MM/DD/`, sorted by name: [absolute path, path from the workspace
+ * root]. A link, or a folder that cannot be read, goes to `broken` (no events folder is no events).
+ */
+export function eventFiles(store: Store, broken: Broken[]): [string, string][] {
   /** [absolute path, path relative to the workspace root] of each event file. */
   const files: [string, string][] = []
-  const events: EventRecord[] = []
-  const broken: Broken[] = []
   const linked = (p: string) =>
     broken.push({ path: store.rel(p), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
   const walk = (dir: string, rel: string, depth: number) => {
@@ -228,6 +218,30 @@ async function walkEvents(store: Store): Promise<{ events: EventRecord[]; broken
   if (link !== null) linked(link)
   else walk(top, store.rel(top), 0)
   files.sort((a, b) => byText(path.basename(a[0]), path.basename(b[0])))
+  return files
+}
+
+/** An event from its file's text (`rel`: its path from the workspace root); throws when it is no event. */
+export async function readEventText(text: string, rel: string): Promise<EventRecord> {
+  return eventOf(await parseData(text), rel)
+}
+
+/** Every event file, oldest first (ULID order), with the unreadable ones reported. */
+export async function listEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
+  // A server's memory of the last listing, while the journal and the watch of the events' folders say nothing
+  // changed under them (a copy of the list: callers may sort or cut theirs).
+  const kept = store.live?.keptEvents<EventRecord, Broken>()
+  if (kept !== undefined) return { events: [...kept.items], broken: [...kept.broken] }
+  const mark = store.live?.eventsMark()
+  const listed = await walkEvents(store)
+  if (mark !== undefined) store.live?.keepEvents({ items: [...listed.events], broken: [...listed.broken] }, mark)
+  return listed
+}
+
+async function walkEvents(store: Store): Promise<{ events: EventRecord[]; broken: Broken[] }> {
+  const events: EventRecord[] = []
+  const broken: Broken[] = []
+  const files = eventFiles(store, broken)
   if (files.length === 0) return { events, broken }
   const stamps = files.map(([f]) => stampOf(f))
   // Every event as this process parsed it and unchanged since (a long-lived server): no cache section is read.
@@ -284,7 +298,7 @@ function homeOf(e: EventRecord): string {
   ].join('/')
 }
 
-function onceEach(all: EventRecord[], broken: Broken[]): { events: EventRecord[]; broken: Broken[] } {
+export function onceEach(all: EventRecord[], broken: Broken[]): { events: EventRecord[]; broken: Broken[] } {
   const byId = new Map<string, EventRecord[]>()
   for (const e of all) {
     const same = byId.get(e.id)

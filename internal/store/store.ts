@@ -220,11 +220,18 @@ export class Store {
     return c
   }
 
+  private readonly flushHooks: (() => void)[] = []
+  /** Run `fn` (which never throws) at the next flush, once: a cache a room above keeps (the search index). */
+  atFlush(fn: () => void): void {
+    this.flushHooks.push(fn)
+  }
+
   /**
    * Write what this invocation learnt into the caches: once, after the command's work (invoke() calls it;
    * a long-running caller may call it between units of work). Never fails: a cache only costs speed.
    */
   flush(): void {
+    for (const fn of this.flushHooks.splice(0)) fn()
     for (const [name, c] of this.cacheFiles) {
       if (name.startsWith('records/')) {
         // Records of files that no longer exist go, when this invocation listed the project.

@@ -13,7 +13,7 @@ import { parseData } from '../../format/flat.js'
 import { isId, projectFilter, slugify } from '../../format/ids.js'
 import { checkedTitleOf, sections, sectionText } from '../../format/markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
-import { type Section, stampFrom } from '../../store/filecache.js'
+import { type Section, type Stamp, stampFrom } from '../../store/filecache.js'
 import {
   assertNoLinks,
   atomicWrite,
@@ -172,7 +172,7 @@ function objectId(data: Record<string, unknown>, kind: 'note' | 'risk'): string 
 }
 
 /** A note from its file's text (`rel`: its path from the workspace root). */
-async function noteOf(file: string, text: string, project: string, rel: string): Promise<NoteRecord> {
+export async function noteOf(file: string, text: string, project: string, rel: string): Promise<NoteRecord> {
   const { data, split } = await parseData(text)
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
   if (str(data.id) === null || data.kind !== 'note') throw new Error('not a note (missing id or kind: note)')
@@ -207,6 +207,50 @@ async function noteOf(file: string, text: string, project: string, rel: string):
   }
 }
 
+/** An object file of a folder, found a regular file by its lstat (which gave its stamp). */
+export interface FolderFile {
+  /** Its name in the folder. */
+  name: string
+  /** Absolute path. */
+  file: string
+  /** Path from the workspace root. */
+  rel: string
+  stamp: Stamp
+}
+
+/**
+ * The object files of a folder (`*.md`, no dot or temp file), by name, with what cannot be one in its place (a
+ * link, a special file); a folder reached through a link or one that cannot be read is one skip (a missing folder
+ * holds nothing).
+ */
+export function folderFiles(store: Store, dir: string): (FolderFile | { skip: Broken })[] {
+  let names: string[]
+  const link = linkOnPath(dir, store.dir)
+  if (link !== null) return [{ skip: brokenOf(store.rel(link), new LinkError(link)) }]
+  try {
+    names = fs.readdirSync(dir).sort(byText)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
+    return [{ skip: brokenOf(store.rel(dir), e) }]
+  }
+  const relDir = store.rel(dir)
+  const out: (FolderFile | { skip: Broken })[] = []
+  for (const n of names) {
+    if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
+    // One lstat tells a link or a special file from a regular one and gives the stamp the cache validates by.
+    const file = `${dir}${path.sep}${n}`
+    const rel = `${relDir}/${n}`
+    const st = fs.lstatSync(file, { throwIfNoEntry: false })
+    if (st === undefined) continue // removed while listing
+    if (st.isSymbolicLink())
+      out.push({ skip: { path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' } })
+    else if (!st.isFile())
+      out.push({ skip: { path: rel, reason: 'not a regular file (not read)', code: 'special-file' } })
+    else out.push({ name: n, file, rel, stamp: stampFrom(st) })
+  }
+  return out
+}
+
 /** Read every object file of a folder through the parse cache; unreadable files go to `broken`. */
 async function readFolder<T>(
   store: Store,
@@ -217,36 +261,12 @@ async function readFolder<T>(
   out: T[],
   broken: Broken[],
 ): Promise<void> {
-  let names: string[]
-  const link = linkOnPath(dir, store.dir)
-  if (link !== null) {
-    broken.push(brokenOf(store.rel(link), new LinkError(link)))
-    return
-  }
-  try {
-    names = fs.readdirSync(dir).sort(byText)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
-    broken.push(brokenOf(store.rel(dir), e))
-    return
-  }
-  const relDir = store.rel(dir)
-  for (const n of names) {
-    if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
-    // One lstat tells a link or a special file from a regular one and gives the stamp the cache validates by.
-    const file = `${dir}${path.sep}${n}`
-    const rel = `${relDir}/${n}`
-    const st = fs.lstatSync(file, { throwIfNoEntry: false })
-    if (st === undefined) continue // removed while listing
-    if (st.isSymbolicLink()) {
-      broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
+  for (const x of folderFiles(store, dir)) {
+    if ('skip' in x) {
+      broken.push(x.skip)
       continue
     }
-    if (!st.isFile()) {
-      broken.push({ path: rel, reason: 'not a regular file (not read)', code: 'special-file' })
-      continue
-    }
-    const stamp = stampFrom(st)
+    const { name: n, file, rel, stamp } = x
     const hit = cache.get(prefix + n, stamp)
     if (hit !== undefined) {
       out.push(hit)
@@ -414,7 +434,7 @@ async function readRiskFile(store: Store, file: string, project: string): Promis
 }
 
 /** A risk from its file's text (`rel`: its path from the workspace root). */
-async function riskOf(file: string, text: string, project: string, rel: string): Promise<RiskRecord> {
+export async function riskOf(file: string, text: string, project: string, rel: string): Promise<RiskRecord> {
   const { data, split } = await parseData(text)
   if (typeof data.id !== 'string' || data.kind !== 'risk') throw new Error('not a risk (missing id or kind: risk)')
   objectId(data, 'risk')

@@ -1,6 +1,10 @@
 // Ranking documents against a query: every query word must occur (a word or the start of a longer one); a word in
 // a heavier field counts more, a rarer word more than a common one (idf), the whole query as a phrase more again,
 // and a title that is exactly the query comes first. The snippet is the text around the best match. Pure.
+//
+// The search index (index.ts) ranks with the same pieces: `fieldScore` and `idfOf` from its postings, `judge` on
+// the texts of the documents it must read (a phrase, an exact title, the results shown), in the same order of
+// additions, so a ranking from the index is the ranking `rank` gives, to the last bit of every score.
 
 export interface Field {
   name: string
@@ -30,66 +34,110 @@ const normal = (text: string) => wordsOf(text).join(' ')
 
 const SNIPPET = 160
 
+/** A query as ranking reads it: its distinct words (the terms), and all its words, normalised, as a phrase. */
+export interface Query {
+  terms: string[]
+  phrase: string
+  /** How many words the phrase holds (repeats counted). */
+  length: number
+}
+
+export function queryOf(query: string): Query {
+  const words = wordsOf(query)
+  return { terms: [...new Set(words)], phrase: words.join(' '), length: words.length }
+}
+
+/** How often `t` occurs in `words` as a word (exact) and as the start of a longer one (prefix, for terms of 2+). */
+export function matchesOf(words: readonly string[], t: string): { exact: number; prefix: number } {
+  let exact = 0
+  let prefix = 0
+  for (const w of words) {
+    if (w === t) exact++
+    else if (t.length >= 2 && w.startsWith(t)) prefix++
+  }
+  return { exact, prefix }
+}
+
+/** What a field adds to a term's score. */
+export const fieldScore = (weight: number, exact: number, prefix: number): number =>
+  exact > 0 ? weight * (1 + Math.log(exact)) : prefix > 0 ? weight * 0.5 : 0
+
+/** The weight of a term held by `df` of `n` documents. */
+export const idfOf = (n: number, df: number): number => Math.log(1 + n / Math.max(1, df))
+
+/** A document's fields with their words, and each term's matches per field. */
+export interface Prepared {
+  fields: { f: Field; words: string[] }[]
+  found: { f: Field; exact: number; prefix: number }[][]
+}
+
+export function prepare(fields: readonly Field[], q: Query): Prepared {
+  const withWords = fields.map((f) => ({ f, words: wordsOf(f.text) }))
+  return {
+    fields: withWords,
+    found: q.terms.map((t) => withWords.map(({ f, words }) => ({ f, ...matchesOf(words, t) }))),
+  }
+}
+
+/** Does the document hold term `i` (counted in its document frequency)? */
+export const holds = (p: Prepared, i: number): boolean =>
+  (p.found[i] as Prepared['found'][number]).some((x) => x.exact + x.prefix > 0)
+
+/**
+ * A document's score (not yet rounded), the field its snippet comes from, and each term's part before its idf
+ * (`bests`); null when a term is missing.
+ */
+export function judge(
+  p: Prepared,
+  q: Query,
+  idfs: readonly number[],
+): { score: number; where: Field; bests: number[] } | null {
+  let score = 0
+  const bests: number[] = []
+  for (const [i, perField] of p.found.entries()) {
+    let best = 0
+    for (const x of perField) best += fieldScore(x.f.weight, x.exact, x.prefix)
+    if (best === 0) return null
+    bests.push(best)
+    score += best * (idfs[i] as number)
+  }
+  let where: Field | null = null
+  for (const { f, words } of p.fields) {
+    if (q.phrase.includes(' ') && words.join(' ').includes(q.phrase)) {
+      score += f.weight * 2 * q.terms.length
+      where ??= f
+    }
+  }
+  const title = p.fields[0]
+  if (title !== undefined && normal(title.f.text) === q.phrase) score += 1000
+  where ??=
+    p.fields
+      .filter(({ words }) => q.terms.some((t) => words.some((w) => w === t || w.startsWith(t))))
+      .sort((a, b) => b.f.weight - a.f.weight)[0]?.f ?? null
+  if (where === null) return null
+  return { score, where, bests }
+}
+
+/** A score as results show it (and sort by). */
+export const rounded = (score: number): number => Math.round(score * 1000) / 1000
+
 /** The documents that hold every query word, best first (ties: in the order given). */
 export function rank<T>(docs: readonly SearchDoc<T>[], query: string): Hit<T>[] {
-  const terms = [...new Set(wordsOf(query))]
-  if (terms.length === 0) return []
-  const phrase = normal(query)
-  const prepared = docs.map((d) => ({ d, fields: d.fields.map((f) => ({ f, words: wordsOf(f.text) })) }))
+  const q = queryOf(query)
+  if (q.terms.length === 0) return []
+  const prepared = docs.map((d) => prepare(d.fields, q))
   // How many documents hold each term (exactly or as a prefix): rarer terms weigh more.
-  const df = new Map<string, number>(terms.map((t) => [t, 0]))
-  const matchesOf = (words: readonly string[], t: string) => {
-    let exact = 0
-    let prefix = 0
-    for (const w of words) {
-      if (w === t) exact++
-      else if (t.length >= 2 && w.startsWith(t)) prefix++
-    }
-    return { exact, prefix }
-  }
-  const hits: { hit: Hit<T>; order: number }[] = []
-  const perDoc = prepared.map(({ d, fields }) => {
-    const found = terms.map((t) => fields.map(({ f, words }) => ({ f, ...matchesOf(words, t) })))
-    found.forEach((perField, i) => {
-      if (perField.some((x) => x.exact + x.prefix > 0))
-        df.set(terms[i] as string, (df.get(terms[i] as string) ?? 0) + 1)
-    })
-    return { d, fields, found }
-  })
+  const df = q.terms.map(() => 0)
+  for (const p of prepared) for (let i = 0; i < q.terms.length; i++) if (holds(p, i)) df[i] = (df[i] as number) + 1
   const n = docs.length
-  perDoc.forEach(({ d, fields, found }, order) => {
-    let score = 0
-    for (const [i, perField] of found.entries()) {
-      const idf = Math.log(1 + n / Math.max(1, df.get(terms[i] as string) ?? 1))
-      let best = 0
-      for (const x of perField) {
-        const s = x.exact > 0 ? x.f.weight * (1 + Math.log(x.exact)) : x.prefix > 0 ? x.f.weight * 0.5 : 0
-        best += s
-      }
-      if (best === 0) return
-      score += best * idf
-    }
-    let where: Field | null = null
-    for (const { f, words } of fields) {
-      if (phrase.includes(' ') && words.join(' ').includes(phrase)) {
-        score += f.weight * 2 * terms.length
-        where ??= f
-      }
-    }
-    const title = fields[0]
-    if (title !== undefined && normal(title.f.text) === phrase) score += 1000
-    where ??=
-      fields
-        .filter(({ words }) => terms.some((t) => words.some((w) => w === t || w.startsWith(t))))
-        .sort((a, b) => b.f.weight - a.f.weight)[0]?.f ?? null
-    if (where === null) return
+  const idfs = df.map((x) => idfOf(n, x))
+  const hits: { hit: Hit<T>; order: number }[] = []
+  prepared.forEach((p, order) => {
+    const j = judge(p, q, idfs)
+    if (j === null) return
+    const d = docs[order] as SearchDoc<T>
     hits.push({
-      hit: {
-        item: d.item,
-        score: Math.round(score * 1000) / 1000,
-        field: where.name,
-        snippet: snippetOf(where.text, terms),
-      },
+      hit: { item: d.item, score: rounded(j.score), field: j.where.name, snippet: snippetOf(j.where.text, q.terms) },
       order,
     })
   })
