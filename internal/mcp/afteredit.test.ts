@@ -221,6 +221,26 @@ test('status and get_context see at their next call an event added by another pr
     await new Promise((r) => setTimeout(r, 300))
     fs.writeFileSync(copy, bytes)
     expect((await status()).skipped).toEqual(['duplicate-event'])
+
+    // Notes: one added by another process, then edited and removed by hand, each seen by the next brief.
+    const found = async () =>
+      (await call('get_context', { ref: 'p/1' })).sections
+        .filter((x: { title: string }) => x.title === 'What siblings found')
+        .map((x: { content: string }) => x.content.match(/Cache \w+/g)?.join(' '))
+    expect(await found()).toEqual([])
+    expect(await found()).toEqual([])
+    ws.spawn(['note', 'add', 'finding', 'Cache misses', '--project', 'p', '--about', 'p/1']).expectExit(0)
+    expect(await found()).toEqual(['Cache misses'])
+    // Its new folder watched by now (the next answer is kept), then edited by hand.
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await found()).toEqual(['Cache misses'])
+    expect(await found()).toEqual(['Cache misses'])
+    const findings = path.join(ws.root, '.dacli/projects/p/notes/findings')
+    const note = path.join(findings, fs.readdirSync(findings)[0] as string)
+    fs.writeFileSync(note, fs.readFileSync(note, 'utf8').replace(/Cache misses/g, 'Cache hits'))
+    expect(await found()).toEqual(['Cache hits'])
+    fs.rmSync(note)
+    expect(await found()).toEqual([])
   } finally {
     await client.close()
   }

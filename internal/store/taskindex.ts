@@ -367,34 +367,54 @@ export async function listProject(p: Paths, project: string, section: () => Summ
 }
 
 async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ listing: Listing; vanished: boolean }> {
-  const files = filesOf(listed)
   const broken = [...listed.broken]
   let vanished = listed.vanished
   let cache: SummarySection | null = null
   const all: TaskSummary[] = []
-  for (const f of files) {
-    const stamp = f.stamp as Stamp
+  const s = listed.stamps
+  for (let i = 0; i < listed.names.length; i++) {
     cache ??= section()
-    const key = `${f.status}/${f.name}`
-    const hit = cache.get(key, stamp)
-    let summary: TaskSummary
-    if (hit !== undefined) summary = expand(hit, f)
-    else {
-      let text: string
-      try {
-        text = readText(f.abs, stamp.size)
-        summary = summaryNow(text, f) ?? (await readTaskSummary(text, f))
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
-        else broken.push(brokenOf(f.path, e))
-        continue
-      }
-      cache.set(key, stamp, compact(summary))
+    const status = listed.statuses[i] as Status
+    const name = listed.names[i] as string
+    const key = `${status}/${name}`
+    const text = cache.textAt(
+      key,
+      stampKey(s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number),
+    )
+    const hit = text === undefined ? undefined : compactOf(text)
+    if (hit !== undefined) {
+      // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
+      const dash = name.indexOf('-')
+      const at = { seq: Number(name.slice(0, dash)), slug: name.slice(dash + 1, -3), project: listed.project, status }
+      all.push(expand(hit, { ...at, path: `${listed.relBase}${key}` }))
+      continue
     }
+    const f = fileAt(listed, i)
+    const stamp = f.stamp as Stamp
+    let summary: TaskSummary
+    try {
+      const body = readText(f.abs, stamp.size)
+      summary = summaryNow(body, f) ?? (await readTaskSummary(body, f))
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
+      else broken.push(brokenOf(f.path, e))
+      continue
+    }
+    cache.set(key, stamp, compact(summary))
     all.push(summary)
   }
   const { tasks, duplicates } = deduplicated(all, broken)
   return { listing: { tasks, duplicates, broken }, vanished }
+}
+
+/** A kept summary's text as the compact array, or undefined when it is not one (the file is read again). */
+function compactOf(text: string): Compact | undefined {
+  try {
+    const v = JSON.parse(text) as unknown
+    return Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string' ? v : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**

@@ -239,11 +239,23 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
   const index = store.cache('index')
   if (project === undefined) index.keepSections('notes/', projects)
   for (const p of projects) {
+    // A server's memory of the project's notes, while the journal and the watch of their folders say nothing changed.
+    const kept = store.live?.keptNotes<NoteRecord, Broken>(p)
+    if (kept !== undefined) {
+      notes.push(...kept.items)
+      continue
+    }
+    const mark = store.live?.notesMark(p)
+    const mine: NoteRecord[] = []
+    const bad: Broken[] = []
     const cache = index.section<NoteRecord>(`notes/${p}`, 'used')
     for (const kind of NOTE_KINDS) {
       const dir = path.join(store.projectDir(p), 'notes', `${kind}s`)
-      await readFolder(store, dir, cache, `${kind}/`, (file, text, rel) => noteOf(file, text, p, rel), notes, broken)
+      await readFolder(store, dir, cache, `${kind}/`, (file, text, rel) => noteOf(file, text, p, rel), mine, bad)
     }
+    if (mark !== undefined) store.live?.keepNotes(p, { items: [...mine], broken: [...bad] }, mark)
+    notes.push(...mine)
+    broken.push(...bad)
   }
   return { notes, broken }
 }
