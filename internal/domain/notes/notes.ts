@@ -13,8 +13,7 @@ import { isId, projectFilter, slugify } from '../../format/ids.js'
 import { checkedTitleOf, sections, sectionText } from '../../format/markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
 import type { Section } from '../../store/filecache.js'
-import { folderFiles } from '../../store/folders.js'
-import { assertNoLinks, atomicWrite, mkdirNoLinks, readText } from '../../store/fsio.js'
+import { assertNoLinks, atomicWrite, folderFiles, mkdirNoLinks, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 
 export const NOTE_KINDS = ['decision', 'finding', 'metric', 'ref'] as const
