@@ -245,3 +245,47 @@ test('status and get_context see at their next call an event added by another pr
     await client.close()
   }
 }, 60_000)
+
+test('status sees at its next call conflict copies made and removed by hand in the task folders, in a folder made there too', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', 'serve', '--quiet'],
+    cwd: ws.root,
+    env: baseEnv() as Record<string, string>,
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'afteredit-conflicts', version: '0' })
+  await client.connect(transport)
+  const conflicts = async () => {
+    const r = (await client.callTool({ name: 'status', arguments: { schema_version: 1 } })) as {
+      structuredContent?: any
+    }
+    return r.structuredContent.record_conflicts.map((c: { path: string }) =>
+      c.path.replace('.dacli/projects/p/tasks/', ''),
+    )
+  }
+  const open = path.join(ws.root, '.dacli/projects/p/tasks/open')
+  try {
+    for (let i = 0; i < 2; i++) expect(await conflicts()).toEqual([])
+    const copy = path.join(open, '001-alpha.md.conflict-abcdef1')
+    fs.copyFileSync(path.join(open, '001-alpha.md'), copy)
+    expect(await conflicts()).toEqual(['open/001-alpha.md.conflict-abcdef1'])
+    expect(await conflicts()).toEqual(['open/001-alpha.md.conflict-abcdef1'])
+    // Another process's edit in the same folder changes nothing of it.
+    ws.spawn(['task', 'edit', 'p/1', '--title', 'Alpha edited']).expectExit(0)
+    expect(await conflicts()).toEqual(['open/001-alpha.md.conflict-abcdef1'])
+    fs.rmSync(copy)
+    expect(await conflicts()).toEqual([])
+    // A folder made by hand among the task files, a copy inside it: found; the folder removed: gone.
+    fs.mkdirSync(path.join(open, 'old'))
+    fs.writeFileSync(path.join(open, 'old', 'x.md.conflict-1234567'), 'x')
+    expect(await conflicts()).toEqual(['open/old/x.md.conflict-1234567'])
+    fs.rmSync(path.join(open, 'old'), { recursive: true })
+    expect(await conflicts()).toEqual([])
+  } finally {
+    await client.close()
+  }
+}, 60_000)

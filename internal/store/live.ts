@@ -39,6 +39,8 @@ export interface ChangeSource {
   coversEvents?(): boolean
   /** Is every folder of the project's notes watched now? Absent: never. */
   coversNotes?(project: string): boolean
+  /** Is this folder watched now (each entry made, changed or removed in it reported)? Absent: never. */
+  watches?(folder: string): boolean
 }
 
 /** Objects as a listing found them (listEvents, listNotes): served again while nothing may have changed them. */
@@ -83,6 +85,10 @@ export class LiveWorkspace {
   /** What was kept of each project's notes, at which count of their changes (see notesMark). */
   private readonly notes = new Map<string, { at: number; kept: KeptList<unknown, unknown> }>()
   private readonly notesGenerations = new Map<string, number>()
+  /** Each task folder's entries the watch named since this memory began following it (see vouch). */
+  private readonly reported = new Map<string, string[]>()
+  /** Bumped whenever what `reported` holds cannot be trusted to be complete (a drop, a list cut short). */
+  private epoch = 0
   private unsubscribe: (() => void) | null = null
   private readonly projectsDir: string
 
@@ -167,6 +173,34 @@ export class LiveWorkspace {
     if (mark !== this.notesMark(project) || kept.broken.length > 0) return
     if (this.source?.healthy === true && this.source.coversNotes?.(project) === true)
       this.notes.set(project, { at: mark, kept })
+  }
+
+  /**
+   * For a task folder (`projects/<p>/tasks/<status>`) the watch follows: the names of the entries it reported made,
+   * changed or removed since `epoch` began (append-only while the epoch holds), so a caller that read the folder at
+   * some point knows which entries to look at again instead of listing the folder (conflicts.ts). Null when the
+   * folder is not followed now.
+   */
+  vouch(folder: string): { epoch: number; names: readonly string[] } | null {
+    if (this.source?.healthy !== true || this.source.watches?.(folder) !== true) return null
+    const rel = folder.startsWith(this.projectsDir) ? folder.slice(this.projectsDir.length).split(path.sep) : []
+    if (rel.length !== 3 || rel[1] !== 'tasks') return null
+    let names = this.reported.get(folder)
+    if (names === undefined) {
+      names = []
+      this.reported.set(folder, names)
+    }
+    return { epoch: this.epoch, names }
+  }
+
+  private noteEntry(folder: string, name: string): void {
+    const names = this.reported.get(folder)
+    if (names === undefined) return
+    names.push(name)
+    if (names.length > 10_000) {
+      this.reported.delete(folder)
+      this.epoch++
+    }
   }
 
   private notesChanged(project: string): void {
@@ -350,11 +384,16 @@ export class LiveWorkspace {
       this.kept.clear()
       this.refs.clear()
       this.notes.clear()
+      this.reported.clear()
+      this.epoch++
     } else {
       this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
       this.drops.set(project, (this.drops.get(project) ?? 0) + 1)
       this.kept.delete(project)
       this.notes.delete(project)
+      for (const f of this.reported.keys())
+        if (f.startsWith(`${this.projectsDir}${project}${path.sep}`)) this.reported.delete(f)
+      this.epoch++
     }
   }
 
@@ -395,6 +434,7 @@ export class LiveWorkspace {
       return
     }
     if (parts.length === 4 && tasks === 'tasks' && name !== undefined) {
+      this.noteEntry(path.dirname(abs), name)
       // The tombstones' folder and what a listing never looks at (temp files, conflict copies) change no listing.
       if (!(STATUSES as readonly string[]).includes(status as string) || !candidate(name)) return
       this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
@@ -417,6 +457,7 @@ export class LiveWorkspace {
     this.kept.clear()
     this.events = null
     this.notes.clear()
+    this.reported.clear()
     live.delete(this.dir)
   }
 }

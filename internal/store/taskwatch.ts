@@ -198,6 +198,9 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean; event
       const folders = eventFolders(dir)
       return folders.length > 0 && folders.every((f) => watched.has(f))
     },
+    watches(folder) {
+      return timer !== null && !failed && watched.has(folder)
+    },
     coversNotes(project) {
       if (timer === null || failed || opts.recursive === true || opts.events !== true) return false
       const folders = noteFolders(path.join(dir, 'projects', project))

@@ -45,7 +45,7 @@ export const status = defineCommand({
     const ev = await listEvents(store)
     const pending = ev.events.filter(isPendingProposal).length
     const questions = ev.events.filter(isOpenQuestion).length
-    const conflicts = conflictCopies(store.dir, { skipEvents: true }).map((c) => ({
+    const conflicts = conflictCopies(store.dir, { skipEvents: true, watch: store.live }).map((c) => ({
       path: store.rel(c.copy),
       of: store.rel(c.original),
     }))
