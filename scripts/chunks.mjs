@@ -9,7 +9,8 @@
 //     manifest's loaders import the group): `meta` (help, version: the cheapest
 //     paths), `hot` (the reads agents run most, which need only the store's read
 //     path), `write` (the other task commands: the lifecycle agents call most),
-//     `search` (it walks every object file: the store, and nothing of core),
+//     `search` (it walks every object file: the store's read path, nothing of
+//     core; the notes module, which parses a note or risk, only when one changed),
 //     `core` (the other everyday commands), `rare` (GitHub, record, MCP,
 //     doctor, init: rare, each with heavy dependencies of its own, which stay
 //     behind their own import());
@@ -128,7 +129,7 @@ export function chunkPlugin({ root, entries }) {
     hot: [...KERNEL, STORE_READ, IDENTITY],
     core: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:write'],
     write: [...KERNEL, ...STORE, 'dacli-group:hot'],
-    search: [...KERNEL, ...STORE, 'dacli-group:hot'],
+    search: [...KERNEL, 'dacli-group:hot'],
     rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core', 'dacli-group:write'],
   }
   /** What a lazily loaded module of ours reaches besides its own imports. */

@@ -221,6 +221,70 @@ test('status and get_context see at their next call an event added by another pr
     await new Promise((r) => setTimeout(r, 300))
     fs.writeFileSync(copy, bytes)
     expect((await status()).skipped).toEqual(['duplicate-event'])
+
+    // Notes: one added by another process, then edited and removed by hand, each seen by the next brief.
+    const found = async () =>
+      (await call('get_context', { ref: 'p/1' })).sections
+        .filter((x: { title: string }) => x.title === 'What siblings found')
+        .map((x: { content: string }) => x.content.match(/Cache \w+/g)?.join(' '))
+    expect(await found()).toEqual([])
+    expect(await found()).toEqual([])
+    ws.spawn(['note', 'add', 'finding', 'Cache misses', '--project', 'p', '--about', 'p/1']).expectExit(0)
+    expect(await found()).toEqual(['Cache misses'])
+    // Its new folder watched by now (the next answer is kept), then edited by hand.
+    await new Promise((r) => setTimeout(r, 300))
+    expect(await found()).toEqual(['Cache misses'])
+    expect(await found()).toEqual(['Cache misses'])
+    const findings = path.join(ws.root, '.dacli/projects/p/notes/findings')
+    const note = path.join(findings, fs.readdirSync(findings)[0] as string)
+    fs.writeFileSync(note, fs.readFileSync(note, 'utf8').replace(/Cache misses/g, 'Cache hits'))
+    expect(await found()).toEqual(['Cache hits'])
+    fs.rmSync(note)
+    expect(await found()).toEqual([])
+  } finally {
+    await client.close()
+  }
+}, 60_000)
+
+test('status sees at its next call conflict copies made and removed by hand in the task folders, in a folder made there too', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', 'serve', '--quiet'],
+    cwd: ws.root,
+    env: baseEnv() as Record<string, string>,
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'afteredit-conflicts', version: '0' })
+  await client.connect(transport)
+  const conflicts = async () => {
+    const r = (await client.callTool({ name: 'status', arguments: { schema_version: 1 } })) as {
+      structuredContent?: any
+    }
+    return r.structuredContent.record_conflicts.map((c: { path: string }) =>
+      c.path.replace('.dacli/projects/p/tasks/', ''),
+    )
+  }
+  const open = path.join(ws.root, '.dacli/projects/p/tasks/open')
+  try {
+    for (let i = 0; i < 2; i++) expect(await conflicts()).toEqual([])
+    const copy = path.join(open, '001-alpha.md.conflict-abcdef1')
+    fs.copyFileSync(path.join(open, '001-alpha.md'), copy)
+    expect(await conflicts()).toEqual(['open/001-alpha.md.conflict-abcdef1'])
+    expect(await conflicts()).toEqual(['open/001-alpha.md.conflict-abcdef1'])
+    // Another process's edit in the same folder changes nothing of it.
+    ws.spawn(['task', 'edit', 'p/1', '--title', 'Alpha edited']).expectExit(0)
+    expect(await conflicts()).toEqual(['open/001-alpha.md.conflict-abcdef1'])
+    fs.rmSync(copy)
+    expect(await conflicts()).toEqual([])
+    // A folder made by hand among the task files, a copy inside it: found; the folder removed: gone.
+    fs.mkdirSync(path.join(open, 'old'))
+    fs.writeFileSync(path.join(open, 'old', 'x.md.conflict-1234567'), 'x')
+    expect(await conflicts()).toEqual(['open/old/x.md.conflict-1234567'])
+    fs.rmSync(path.join(open, 'old'), { recursive: true })
+    expect(await conflicts()).toEqual([])
   } finally {
     await client.close()
   }

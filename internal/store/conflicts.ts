@@ -21,6 +21,13 @@ interface Seen {
   stamp: string
   copies: string[]
   folders: string[]
+  /** When a server's watch follows the folder (live.ts vouch): its epoch then, and how many names it had reported. */
+  watch?: { epoch: number; seen: number }
+}
+
+/** What follows folders for a long-lived server (store/live.ts LiveWorkspace.vouch). */
+export interface FolderWatch {
+  vouch(folder: string): { epoch: number; names: readonly string[] } | null
 }
 const seen = new Map<string, Seen>()
 
@@ -31,11 +38,14 @@ const seen = new Map<string, Seen>()
  * inode) is the one this process last read it at, and that has settled, is not read again: a long-lived server
  * (`mcp serve`) takes one `lstat` per folder, not a listing of every file. A command reads every folder once.
  */
-export function conflictCopies(dir: string, opts: { skipEvents?: boolean } = {}): ConflictCopy[] {
+export function conflictCopies(
+  dir: string,
+  opts: { skipEvents?: boolean; watch?: FolderWatch | null } = {},
+): ConflictCopy[] {
   const skip = new Set(['cache', 'locks', 'worktrees', ...(opts.skipEvents ? ['events'] : [])])
   const out: ConflictCopy[] = []
   const walk = (folder: string, top: boolean) => {
-    const got = folderOf(folder)
+    const got = folderOf(folder, opts.watch ?? null)
     if (got === null) return
     for (const c of got.copies) {
       const p = path.join(folder, c)
@@ -48,7 +58,36 @@ export function conflictCopies(dir: string, opts: { skipEvents?: boolean } = {})
 }
 
 /** A folder's conflict copies and folders (no links), from memory while its stamp holds; null when unreadable. */
-function folderOf(folder: string): Seen | null {
+function folderOf(folder: string, watch: FolderWatch | null): Seen | null {
+  // A folder a server's watch follows: read again only when an entry it named since is a conflict copy or a folder
+  // (made, or gone: its name is looked at now), or the watch cannot vouch for the whole time since.
+  const v = watch?.vouch(folder) ?? null
+  const known = seen.get(folder)
+  if (v !== null && known?.watch !== undefined && known.watch.epoch === v.epoch && settled(folder, v.names, known)) {
+    known.watch.seen = v.names.length
+    return known
+  }
+  const before = v?.names.length ?? 0
+  const got = readFolder(folder)
+  if (got !== null && v !== null) {
+    got.watch = { epoch: v.epoch, seen: before }
+    seen.set(folder, got)
+  }
+  return got
+}
+
+/** Does no entry named since the folder was read change its copies or folders? */
+function settled(folder: string, names: readonly string[], known: Seen): boolean {
+  for (let i = (known.watch as { seen: number }).seen; i < names.length; i++) {
+    const name = names[i] as string
+    if (CONFLICT_COPY.test(name) || known.folders.includes(name)) return false
+    const st = fs.lstatSync(path.join(folder, name), { throwIfNoEntry: false })
+    if (st !== undefined && st.isDirectory()) return false
+  }
+  return true
+}
+
+function readFolder(folder: string): Seen | null {
   let st: fs.Stats | undefined
   try {
     st = fs.lstatSync(folder, { throwIfNoEntry: false })

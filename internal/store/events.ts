@@ -231,10 +231,10 @@ export async function listEvents(store: Store): Promise<{ events: EventRecord[];
   // A server's memory of the last listing, while the journal and the watch of the events' folders say nothing
   // changed under them (a copy of the list: callers may sort or cut theirs).
   const kept = store.live?.keptEvents<EventRecord, Broken>()
-  if (kept !== undefined) return { events: [...kept.events], broken: [...kept.broken] }
+  if (kept !== undefined) return { events: [...kept.items], broken: [...kept.broken] }
   const mark = store.live?.eventsMark()
   const listed = await walkEvents(store)
-  if (mark !== undefined) store.live?.keepEvents({ events: [...listed.events], broken: [...listed.broken] }, mark)
+  if (mark !== undefined) store.live?.keepEvents({ items: [...listed.events], broken: [...listed.broken] }, mark)
   return listed
 }
 

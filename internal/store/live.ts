@@ -37,11 +37,15 @@ export interface ChangeSource {
   covers(project: string): boolean
   /** Is every folder of the events watched now, each change in them reported? Absent: never. */
   coversEvents?(): boolean
+  /** Is every folder of the project's notes watched now? Absent: never. */
+  coversNotes?(project: string): boolean
+  /** Is this folder watched now (each entry made, changed or removed in it reported)? Absent: never. */
+  watches?(folder: string): boolean
 }
 
-/** The events as a listing found them (listEvents): served again while nothing may have changed them. */
-export interface KeptEvents<E, B> {
-  readonly events: readonly E[]
+/** Objects as a listing found them (listEvents, listNotes): served again while nothing may have changed them. */
+export interface KeptList<E, B> {
+  readonly items: readonly E[]
   readonly broken: readonly B[]
 }
 
@@ -76,8 +80,15 @@ export class LiveWorkspace {
   private users = 0
   /** Bumped by every change the events may have seen; what was kept of them, and at which count. */
   private eventsGeneration = 0
-  private events: { at: number; kept: KeptEvents<unknown, unknown> } | null = null
+  private events: { at: number; kept: KeptList<unknown, unknown> } | null = null
   private readonly eventsDir: string
+  /** What was kept of each project's notes, at which count of their changes (see notesMark). */
+  private readonly notes = new Map<string, { at: number; kept: KeptList<unknown, unknown> }>()
+  private readonly notesGenerations = new Map<string, number>()
+  /** Each task folder's entries the watch named since this memory began following it (see vouch). */
+  private readonly reported = new Map<string, string[]>()
+  /** Bumped whenever what `reported` holds cannot be trusted to be complete (a drop, a list cut short). */
+  private epoch = 0
   private unsubscribe: (() => void) | null = null
   private readonly projectsDir: string
 
@@ -132,18 +143,69 @@ export class LiveWorkspace {
   }
 
   /** The events as the last listing found them, when nothing can have changed them since. */
-  keptEvents<E, B>(): KeptEvents<E, B> | undefined {
+  keptEvents<E, B>(): KeptList<E, B> | undefined {
     const e = this.events
-    return e !== null && e.at === this.eventsGeneration ? (e.kept as KeptEvents<E, B>) : undefined
+    return e !== null && e.at === this.eventsGeneration ? (e.kept as KeptList<E, B>) : undefined
   }
 
   /**
    * Keep a listing of the events made by this call, when no change reached them since `mark` was taken and the
    * watch vouches for every folder of them (a listing that reports files it could not read is not kept).
    */
-  keepEvents<E, B>(kept: KeptEvents<E, B>, mark: number): void {
+  keepEvents<E, B>(kept: KeptList<E, B>, mark: number): void {
     if (mark !== this.eventsGeneration || kept.broken.length > 0) return
     if (this.source?.healthy === true && this.source.coversEvents?.() === true) this.events = { at: mark, kept }
+  }
+
+  /** Where the changes of the project's notes stand: take it before listing them, and hand it to `keepNotes`. */
+  notesMark(project: string): number {
+    return this.dropsOf(project) + (this.notesGenerations.get(project) ?? 0)
+  }
+
+  /** The project's notes as the last listing found them, when nothing can have changed them since. */
+  keptNotes<E, B>(project: string): KeptList<E, B> | undefined {
+    const n = this.notes.get(project)
+    return n !== undefined && n.at === this.notesMark(project) ? (n.kept as KeptList<E, B>) : undefined
+  }
+
+  /** Keep a listing of the project's notes made since `mark`, as keepEvents keeps the events. */
+  keepNotes<E, B>(project: string, kept: KeptList<E, B>, mark: number): void {
+    if (mark !== this.notesMark(project) || kept.broken.length > 0) return
+    if (this.source?.healthy === true && this.source.coversNotes?.(project) === true)
+      this.notes.set(project, { at: mark, kept })
+  }
+
+  /**
+   * For a task folder (`projects/<p>/tasks/<status>`) the watch follows: the names of the entries it reported made,
+   * changed or removed since `epoch` began (append-only while the epoch holds), so a caller that read the folder at
+   * some point knows which entries to look at again instead of listing the folder (conflicts.ts). Null when the
+   * folder is not followed now.
+   */
+  vouch(folder: string): { epoch: number; names: readonly string[] } | null {
+    if (this.source?.healthy !== true || this.source.watches?.(folder) !== true) return null
+    const rel = folder.startsWith(this.projectsDir) ? folder.slice(this.projectsDir.length).split(path.sep) : []
+    if (rel.length !== 3 || rel[1] !== 'tasks') return null
+    let names = this.reported.get(folder)
+    if (names === undefined) {
+      names = []
+      this.reported.set(folder, names)
+    }
+    return { epoch: this.epoch, names }
+  }
+
+  private noteEntry(folder: string, name: string): void {
+    const names = this.reported.get(folder)
+    if (names === undefined) return
+    names.push(name)
+    if (names.length > 10_000) {
+      this.reported.delete(folder)
+      this.epoch++
+    }
+  }
+
+  private notesChanged(project: string): void {
+    this.notesGenerations.set(project, (this.notesGenerations.get(project) ?? 0) + 1)
+    this.notes.delete(project)
   }
 
   private eventsChanged(): void {
@@ -321,10 +383,17 @@ export class LiveWorkspace {
       this.dropped++
       this.kept.clear()
       this.refs.clear()
+      this.notes.clear()
+      this.reported.clear()
+      this.epoch++
     } else {
       this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
       this.drops.set(project, (this.drops.get(project) ?? 0) + 1)
       this.kept.delete(project)
+      this.notes.delete(project)
+      for (const f of this.reported.keys())
+        if (f.startsWith(`${this.projectsDir}${project}${path.sep}`)) this.reported.delete(f)
+      this.epoch++
     }
   }
 
@@ -359,7 +428,13 @@ export class LiveWorkspace {
       return
     }
     const [, tasks, status, name] = parts
+    // A project's notes (their folders watched with the events): what changed there changes no task listing.
+    if (tasks === 'notes') {
+      this.notesChanged(project)
+      return
+    }
     if (parts.length === 4 && tasks === 'tasks' && name !== undefined) {
+      this.noteEntry(path.dirname(abs), name)
       // The tombstones' folder and what a listing never looks at (temp files, conflict copies) change no listing.
       if (!(STATUSES as readonly string[]).includes(status as string) || !candidate(name)) return
       this.generations.set(project, (this.generations.get(project) ?? 0) + 1)
@@ -381,6 +456,8 @@ export class LiveWorkspace {
     this.unsubscribe = null
     this.kept.clear()
     this.events = null
+    this.notes.clear()
+    this.reported.clear()
     live.delete(this.dir)
   }
 }

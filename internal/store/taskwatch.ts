@@ -29,6 +29,12 @@ export function eventFolders(dir: string): string[] {
   return out
 }
 
+/** A project's notes folder and its folders by kind, as they are now (none when it has no notes folder). */
+function noteFolders(project: string): string[] {
+  const notes = path.join(project, 'notes')
+  return isDir(notes) ? [notes, ...readDirs(notes).map((k) => path.join(notes, k))] : []
+}
+
 function isDir(d: string): boolean {
   try {
     return fs.lstatSync(d).isDirectory()
@@ -46,6 +52,7 @@ function foldersOf(dir: string, events: boolean): string[] {
     const tasks = path.join(project, 'tasks')
     out.push(project, tasks)
     for (const s of readDirs(tasks)) if (STATUS_FOLDERS.includes(s)) out.push(path.join(tasks, s))
+    if (events) out.push(...noteFolders(project))
   }
   return out
 }
@@ -89,7 +96,7 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean; event
       .relative(projectsDir, d)
       .split(path.sep)
       .filter((x) => x !== '').length
-    return depth < 2 || (depth === 2 && path.basename(d) === 'tasks')
+    return depth < 2 || (depth === 2 && (path.basename(d) === 'tasks' || path.basename(d) === 'notes'))
   }
   const rescanSoon = () => {
     if (soon !== null || timer === null) return
@@ -189,6 +196,14 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean; event
       // Only the folder-by-folder watch takes in the events' folders.
       if (timer === null || failed || opts.recursive === true || opts.events !== true) return false
       const folders = eventFolders(dir)
+      return folders.length > 0 && folders.every((f) => watched.has(f))
+    },
+    watches(folder) {
+      return timer !== null && !failed && watched.has(folder)
+    },
+    coversNotes(project) {
+      if (timer === null || failed || opts.recursive === true || opts.events !== true) return false
+      const folders = noteFolders(path.join(dir, 'projects', project))
       return folders.length > 0 && folders.every((f) => watched.has(f))
     },
     subscribe(onChange) {

@@ -2,7 +2,6 @@
 // (FORMAT.md). A title collision gets a unique suffix: a note is never
 // overwritten.
 
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
@@ -13,16 +12,8 @@ import { parseData } from '../../format/flat.js'
 import { isId, projectFilter, slugify } from '../../format/ids.js'
 import { checkedTitleOf, sections, sectionText } from '../../format/markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
-import { type Section, type Stamp, stampFrom } from '../../store/filecache.js'
-import {
-  assertNoLinks,
-  atomicWrite,
-  isTempName,
-  LinkError,
-  linkOnPath,
-  mkdirNoLinks,
-  readText,
-} from '../../store/fsio.js'
+import type { Section } from '../../store/filecache.js'
+import { assertNoLinks, atomicWrite, folderFiles, mkdirNoLinks, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 
 export const NOTE_KINDS = ['decision', 'finding', 'metric', 'ref'] as const
@@ -207,50 +198,6 @@ export async function noteOf(file: string, text: string, project: string, rel: s
   }
 }
 
-/** An object file of a folder, found a regular file by its lstat (which gave its stamp). */
-export interface FolderFile {
-  /** Its name in the folder. */
-  name: string
-  /** Absolute path. */
-  file: string
-  /** Path from the workspace root. */
-  rel: string
-  stamp: Stamp
-}
-
-/**
- * The object files of a folder (`*.md`, no dot or temp file), by name, with what cannot be one in its place (a
- * link, a special file); a folder reached through a link or one that cannot be read is one skip (a missing folder
- * holds nothing).
- */
-export function folderFiles(store: Store, dir: string): (FolderFile | { skip: Broken })[] {
-  let names: string[]
-  const link = linkOnPath(dir, store.dir)
-  if (link !== null) return [{ skip: brokenOf(store.rel(link), new LinkError(link)) }]
-  try {
-    names = fs.readdirSync(dir).sort(byText)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
-    return [{ skip: brokenOf(store.rel(dir), e) }]
-  }
-  const relDir = store.rel(dir)
-  const out: (FolderFile | { skip: Broken })[] = []
-  for (const n of names) {
-    if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
-    // One lstat tells a link or a special file from a regular one and gives the stamp the cache validates by.
-    const file = `${dir}${path.sep}${n}`
-    const rel = `${relDir}/${n}`
-    const st = fs.lstatSync(file, { throwIfNoEntry: false })
-    if (st === undefined) continue // removed while listing
-    if (st.isSymbolicLink())
-      out.push({ skip: { path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' } })
-    else if (!st.isFile())
-      out.push({ skip: { path: rel, reason: 'not a regular file (not read)', code: 'special-file' } })
-    else out.push({ name: n, file, rel, stamp: stampFrom(st) })
-  }
-  return out
-}
-
 /** Read every object file of a folder through the parse cache; unreadable files go to `broken`. */
 async function readFolder<T>(
   store: Store,
@@ -291,11 +238,23 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
   const index = store.cache('index')
   if (project === undefined) index.keepSections('notes/', projects)
   for (const p of projects) {
+    // A server's memory of the project's notes, while the journal and the watch of their folders say nothing changed.
+    const kept = store.live?.keptNotes<NoteRecord, Broken>(p)
+    if (kept !== undefined) {
+      notes.push(...kept.items)
+      continue
+    }
+    const mark = store.live?.notesMark(p)
+    const mine: NoteRecord[] = []
+    const bad: Broken[] = []
     const cache = index.section<NoteRecord>(`notes/${p}`, 'used')
     for (const kind of NOTE_KINDS) {
       const dir = path.join(store.projectDir(p), 'notes', `${kind}s`)
-      await readFolder(store, dir, cache, `${kind}/`, (file, text, rel) => noteOf(file, text, p, rel), notes, broken)
+      await readFolder(store, dir, cache, `${kind}/`, (file, text, rel) => noteOf(file, text, p, rel), mine, bad)
     }
+    if (mark !== undefined) store.live?.keepNotes(p, { items: [...mine], broken: [...bad] }, mark)
+    notes.push(...mine)
+    broken.push(...bad)
   }
   return { notes, broken }
 }

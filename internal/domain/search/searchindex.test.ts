@@ -13,6 +13,7 @@ import { baseEnv, type Workspace, workspace } from '../../testkit/ws.js'
 import { searchCacheless } from './cacheless.js'
 import type { SearchRequest } from './entries.js'
 import { IndexReader } from './indexfile.js'
+import { NOTE_FOLDERS } from './searchindex.js'
 
 let ws: Workspace
 const indexFile = () => path.join(ws.root, '.dacli', 'cache', 'search')
@@ -186,6 +187,11 @@ describe('search through its index', () => {
       expect(() => IndexReader.open(indexFile())?.close(), what).not.toThrow()
     }
     await expectHonest('refunds', ['--kind', 'question'], { kind: 'question' })
+  })
+
+  test('the index walks the notes folders the notes listing reads', async () => {
+    const { NOTE_KINDS } = await import('../notes/notes.js')
+    expect([...NOTE_FOLDERS]).toEqual([...NOTE_KINDS])
   })
 
   test('deleting .dacli/cache changes nothing but speed', async () => {

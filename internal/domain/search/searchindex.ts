@@ -15,10 +15,9 @@ import { type Broken, brokenOf, STATUSES, type Status, TASK_FILE, type TaskSumma
 import { readTaskRecord } from '../../format/taskfile.js'
 import { type EventRecord, eventFiles, isOpenQuestion, readEventText } from '../../store/events.js'
 import { cachePath, RACY_MS, type Stamp, stampOf } from '../../store/filecache.js'
-import { linkOnPath, readText } from '../../store/fsio.js'
+import { type FolderFile, folderFiles, linkOnPath, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 import { deduplicated, walkProject } from '../../store/taskindex.js'
-import { type FolderFile, folderFiles, NOTE_KINDS, noteOf, riskOf } from '../notes/notes.js'
 import { type Doc, eventProject, noteDoc, questionDoc, riskDoc, type SearchKind, taskDoc } from './docs.js'
 import {
   bad,
@@ -44,6 +43,13 @@ import { type Query, queryOf } from './rank.js'
 import { rankList } from './scoring.js'
 
 export type { SearchAnswer, SearchRequest } from './entries.js'
+
+/**
+ * The notes' folders, by kind (notes.ts's NOTE_KINDS: the test holds them equal). The notes module, which parses a
+ * note or a risk, is loaded only when a file must be read afresh: a search the index serves never compiles it.
+ */
+export const NOTE_FOLDERS = ['decision', 'finding', 'metric', 'ref'] as const
+const notesModule = () => import('../notes/notes.js')
 
 const indexFile = (store: Store) => cachePath(store.dir, 'search')
 
@@ -368,11 +374,11 @@ class Run {
   }
 
   private async notes(slug: string): Promise<void> {
-    for (const kind of NOTE_KINDS) {
+    for (const kind of NOTE_FOLDERS) {
       const dir = path.join(this.store.projectDir(slug), 'notes', `${kind}s`)
       const read = async (f: FolderFile, text: string) => ({
         meta: 0,
-        doc: noteDoc(await noteOf(f.file, text, slug, f.rel)),
+        doc: noteDoc(await (await notesModule()).noteOf(f.file, text, slug, f.rel)),
       })
       for (const { h } of await this.folder(`n/${slug}/${kind}`, dir, read)) this.list.push(h)
     }
@@ -383,7 +389,7 @@ class Run {
     for (const slug of slugs) {
       const dir = path.join(this.store.projectDir(slug), 'risks')
       const read = async (f: FolderFile, text: string) => {
-        const r = await riskOf(f.file, text, slug, f.rel)
+        const r = await (await notesModule()).riskOf(f.file, text, slug, f.rel)
         return { meta: [r.rank, r.slug], doc: riskDoc(r) }
       }
       const key = `r/${slug}`

@@ -21,7 +21,7 @@ const SEVERITY: Record<string, number> = { major: 0, moderate: 1, minor: 2 }
 
 export async function gatherSections(store: Store, t: TaskRecord): Promise<BriefSection[]> {
   const project = await store.readProject(t.project)
-  const listing = await store.listTasks(t.project)
+  const listing = await store.projectListing(t.project)
   const siblings = listing.tasks
   const out: BriefSection[] = []
 
@@ -134,7 +134,10 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
     out.push({ title: 'Glossary', content: terms.map((g) => `- **${g.term}** — ${g.definition}`).join('\n') })
 
   // 8. What sibling tasks found: finding notes and pending finding events, most severe and newest first.
-  const ids = new Set(siblings.map((s) => s.id))
+  // Each sibling by id, the first of an id as `find` would take it (one lookup per finding, not a scan of them all).
+  const byId = new Map<string, (typeof siblings)[number]>()
+  for (const s of siblings) if (!byId.has(s.id)) byId.set(s.id, s)
+  const ids = byId
   const pendingFindings = events.filter(
     (e: EventRecord) =>
       e.event_kind === 'finding' &&
@@ -168,7 +171,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
             f.about === null
               ? ''
               : (() => {
-                  const s = siblings.find((x) => x.id === f.about)
+                  const s = byId.get(f.about)
                   return s ? ` (on ${qualifiedRef(s)})` : ''
                 })()
           return `${f.severity ?? 'unrated'}${on}:\n${said(f.text, f.who, f.when)}`

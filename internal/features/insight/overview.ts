@@ -52,7 +52,7 @@ export const overview = defineCommand({
       pending_events: ev.events.filter(isPendingProposal).length,
       open_questions: ev.events.filter(isOpenQuestion).length,
       live_agents: live.size,
-      record_conflicts: conflictCopies(store.dir, { skipEvents: true }).length,
+      record_conflicts: conflictCopies(store.dir, { skipEvents: true, watch: store.live }).length,
       ready_now: f.ready.map((t) => ({
         id: t.id,
         ref: qualifiedRef(t),

@@ -1,11 +1,25 @@
 import { count } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
-import { STATUSES } from '../../format/model.js'
+import { STATUSES, type TaskSummary } from '../../format/model.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
 import type { StatusDocT } from './json.js'
 
 const zero = () => ({ open: 0, active: 0, blocked: 0, done: 0 })
+
+/** A listing's tasks counted by status, once per listing (a server keeps a project's listing until it changes). */
+const counted = new WeakMap<readonly TaskSummary[], Readonly<ReturnType<typeof zero>>>()
+
+function countsOf(tasks: readonly TaskSummary[]): Readonly<ReturnType<typeof zero>> {
+  let c = counted.get(tasks)
+  if (c === undefined) {
+    const n = zero()
+    for (const t of tasks) n[t.status]++
+    c = n
+    counted.set(tasks, c)
+  }
+  return c
+}
 
 export const status = defineCommand({
   path: 'status',
@@ -22,19 +36,16 @@ export const status = defineCommand({
     const rows: StatusDocT['projects'] = []
     const skipped = [...broken]
     for (const p of projects) {
-      const l = await store.listTasks(p.slug)
+      const l = await store.projectListing(p.slug)
       skipped.push(...l.broken)
-      const counts = zero()
-      for (const t of l.tasks) {
-        counts[t.status]++
-        totals[t.status]++
-      }
+      const counts = { ...countsOf(l.tasks) }
+      for (const s of STATUSES) totals[s] += counts[s]
       rows.push({ slug: p.slug, title: p.title, counts })
     }
     const ev = await listEvents(store)
     const pending = ev.events.filter(isPendingProposal).length
     const questions = ev.events.filter(isOpenQuestion).length
-    const conflicts = conflictCopies(store.dir, { skipEvents: true }).map((c) => ({
+    const conflicts = conflictCopies(store.dir, { skipEvents: true, watch: store.live }).map((c) => ({
       path: store.rel(c.copy),
       of: store.rel(c.original),
     }))
