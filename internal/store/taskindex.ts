@@ -142,6 +142,12 @@ export function filesOf(w: Walk): TaskFileRef[] {
   return out
 }
 
+/** The walk's `i`th file's stamp as cache entries write it (filecache.ts stampKey). */
+export function stampKeyAt(w: Walk, i: number): string {
+  const s = w.stamps
+  return stampKey(s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number)
+}
+
 /** The reference of a walk's `i`th file, with its stamp. */
 export function fileAt(w: Walk, i: number): TaskFileRef {
   const status = w.statuses[i] as Status
@@ -377,10 +383,7 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
     const status = listed.statuses[i] as Status
     const name = listed.names[i] as string
     const key = `${status}/${name}`
-    const text = cache.textAt(
-      key,
-      stampKey(s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number),
-    )
+    const text = cache.textAt(key, stampKeyAt(listed, i))
     const hit = text === undefined ? undefined : compactOf(text)
     if (hit !== undefined) {
       // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.

@@ -17,6 +17,7 @@ import {
   type Listing,
   type Paths,
   type SummarySection,
+  stampKeyAt,
   type TaskFileRef,
   walkProject,
 } from './taskindex.js'
@@ -55,10 +56,7 @@ export async function listIds(
     const name = w.names[i] as string
     const key = `${status}/${name}`
     const s = w.stamps
-    const text = kept?.textAt(
-      key,
-      stampKey(s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number),
-    )
+    const text = kept?.textAt(key, stampKeyAt(w, i))
     const v = text === undefined ? null : parseIdEntry(text)
     // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
     const dash = name.indexOf('-')
@@ -182,10 +180,7 @@ export async function listProjectItems(
       const name = w.names[i] as string
       const key = `${status}/${name}`
       const s = w.stamps
-      const text = kept?.textAt(
-        key,
-        stampKey(s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number),
-      )
+      const text = kept?.textAt(key, stampKeyAt(w, i))
       const rel = `${w.relBase}${status}/${name}`
       const seq = Number(name.slice(0, name.indexOf('-')))
       const a = text === undefined ? -1 : text.indexOf('\t')
