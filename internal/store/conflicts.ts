@@ -82,7 +82,7 @@ function settled(folder: string, names: readonly string[], known: Seen): boolean
     const name = names[i] as string
     if (CONFLICT_COPY.test(name) || known.folders.includes(name)) return false
     const st = fs.lstatSync(path.join(folder, name), { throwIfNoEntry: false })
-    if (st !== undefined && st.isDirectory()) return false
+    if (st?.isDirectory()) return false
   }
   return true
 }

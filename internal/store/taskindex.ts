@@ -377,7 +377,6 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
   let vanished = listed.vanished
   let cache: SummarySection | null = null
   const all: TaskSummary[] = []
-  const s = listed.stamps
   for (let i = 0; i < listed.names.length; i++) {
     cache ??= section()
     const status = listed.statuses[i] as Status

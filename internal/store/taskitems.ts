@@ -6,7 +6,7 @@
 import * as fs from 'node:fs'
 import { type Broken, brokenOf, type Status, type TaskSummary } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
-import { type Section, type Stamp, stampKey } from './filecache.js'
+import { type Section, type Stamp } from './filecache.js'
 import { readText } from './fsio.js'
 import type { Store } from './store.js'
 import {
@@ -47,32 +47,39 @@ export async function listIds(
   ids: () => Section<unknown>,
   summaries: () => SummarySection,
 ): Promise<IdEntry[]> {
-  const w = walkProject(p, project)
-  const out: IdEntry[] = []
-  const kept = w.names.length > 0 ? ids() : null
-  let index: SummarySection | null = null
-  for (let i = 0; i < w.names.length; i++) {
-    const status = w.statuses[i] as Status
-    const name = w.names[i] as string
-    const key = `${status}/${name}`
-    const s = w.stamps
-    const text = kept?.textAt(key, stampKeyAt(w, i))
-    const v = text === undefined ? null : parseIdEntry(text)
-    // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
-    const dash = name.indexOf('-')
-    const at = { project, status, seq: Number(name.slice(0, dash)), slug: name.slice(dash + 1, -3) }
-    if (v !== null) {
-      out.push({ ...at, path: `${w.relBase}${key}`, id: v[0], version: v[1], aliases: v[2] })
-      continue
+  // A file that moves while the folders are read (a claim moves open → active) can be missed by one pass: a pass
+  // that saw a file vanish is redone, as a listing's is (listProject).
+  for (let attempt = 1; ; attempt++) {
+    const w = walkProject(p, project)
+    let vanished = w.vanished
+    const out: IdEntry[] = []
+    const kept = w.names.length > 0 ? ids() : null
+    let index: SummarySection | null = null
+    for (let i = 0; i < w.names.length; i++) {
+      const status = w.statuses[i] as Status
+      const name = w.names[i] as string
+      const key = `${status}/${name}`
+      const text = kept?.textAt(key, stampKeyAt(w, i))
+      const v = text === undefined ? null : parseIdEntry(text)
+      // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
+      const dash = name.indexOf('-')
+      const at = { project, status, seq: Number(name.slice(0, dash)), slug: name.slice(dash + 1, -3) }
+      if (v !== null) {
+        out.push({ ...at, path: `${w.relBase}${key}`, id: v[0], version: v[1], aliases: v[2] })
+        continue
+      }
+      index ??= summaries()
+      const f = fileAt(w, i)
+      const t = await summaryAt(f, index)
+      if (t === null) {
+        if (!fs.existsSync(f.abs)) vanished = true
+        continue
+      }
+      kept?.setText(key, f.stamp as Stamp, JSON.stringify([t.id, t.version, t.aliases]))
+      out.push({ ...at, path: t.path, id: t.id, version: t.version, aliases: [...t.aliases] })
     }
-    index ??= summaries()
-    const f = fileAt(w, i)
-    const t = await summaryAt(f, index)
-    if (t === null) continue
-    kept?.setText(key, f.stamp as Stamp, JSON.stringify([t.id, t.version, t.aliases]))
-    out.push({ ...at, path: t.path, id: t.id, version: t.version, aliases: [...t.aliases] })
+    if (!vanished || attempt >= 8) return deduplicated(out).tasks
   }
-  return deduplicated(out).tasks
 }
 
 /** A listing's tasks as IdEntry, made once per listing (a server keeps a project's listing across calls). */
@@ -179,7 +186,6 @@ export async function listProjectItems(
       const status = w.statuses[i] as Status
       const name = w.names[i] as string
       const key = `${status}/${name}`
-      const s = w.stamps
       const text = kept?.textAt(key, stampKeyAt(w, i))
       const rel = `${w.relBase}${status}/${name}`
       const seq = Number(name.slice(0, name.indexOf('-')))
