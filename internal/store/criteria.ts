@@ -8,7 +8,15 @@ import { type Broken, brokenOf, type TaskSummary } from '../format/model.js'
 import { fieldsNow, readTaskFields } from '../format/taskfile.js'
 import type { Section, Stamp } from './filecache.js'
 import { readText } from './fsio.js'
-import { compact, deduplicated, expand, listTaskFiles, type Paths, type SummarySection } from './taskindex.js'
+import {
+  compact,
+  deduplicated,
+  expand,
+  listTaskFiles,
+  MOVE_PASSES,
+  type Paths,
+  type SummarySection,
+} from './taskindex.js'
 
 /** A task summary and its criteria's texts, in the file's order. */
 export type CheckedTask = TaskSummary & { criteria: string[] }
@@ -55,7 +63,7 @@ export async function listCriteria(
       criteria.set(key, stamp, task.criteria)
       all.push(task)
     }
-    if (vanished && attempt < 8) continue
+    if (vanished && attempt < MOVE_PASSES) continue
     return { tasks: deduplicated(all).tasks, broken }
   }
 }

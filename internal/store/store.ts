@@ -1,6 +1,5 @@
-// The object store: one opened workspace. Reads are cheap (file names first,
-// cached summaries next, full parses only where needed); every write of a shared
-// object goes through a scoped lock, re-reads under it and writes atomically.
+// The object store: one opened workspace. Reads are cheap (names first, cached summaries next, full parses where
+// needed); every write of a shared object goes through a scoped lock, re-reads under it and writes atomically.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -22,8 +21,15 @@ import type { LiveWorkspace } from './live.js'
 import { acquireLock, type Lock, type LockOptions, lockHeld, withLock } from './lock.js'
 import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDir } from './projects.js'
 import { resolveRef } from './resolve.js'
-import type { TaskFileRef } from './taskindex.js'
-import { deduplicated, type Listing, listProject, listTaskFiles, type SummarySection } from './taskindex.js'
+import {
+  deduplicated,
+  type Listing,
+  listProject,
+  listTaskFiles,
+  MOVE_PASSES,
+  type SummarySection,
+  type TaskFileRef,
+} from './taskindex.js'
 import { type IdEntry, idsOfListing, listIds, summaryAt } from './taskitems.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
@@ -434,12 +440,11 @@ export class Store {
           try {
             got.push(await this.readTaskFile(f, f.stamp))
           } catch (e) {
-            if (!fs.existsSync(f.abs))
-              vanished = true // moved while listing: list again
+            if (!fs.existsSync(f.abs)) vanished = true
             else bad.push(brokenOf(f.path, e instanceof FailureError && e.cause !== undefined ? e.cause : e))
           }
         }
-        if (vanished && attempt < 8) continue
+        if (vanished && attempt < MOVE_PASSES) continue
         records.push(...deduplicated(got).tasks)
         broken.push(...bad)
         break

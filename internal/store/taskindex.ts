@@ -362,13 +362,19 @@ export type SummarySection = Section<Compact>
  * bench/mcp-memory.mjs), while reading the index per call keeps MCP latency at 1,000 tasks within its target.
  */
 
+/**
+ * How many passes a reader makes over a project's task folders while files move under it. A file that moves
+ * while the folders are read (a claim moves open → active: the new copy is written first, the old one removed
+ * last) can be missed by one pass; a pass that saw a file vanish is redone, and the last one allowed stands.
+ * Every per-file reader of task folders (listings, ids, list items, records, criteria, search) follows it.
+ */
+export const MOVE_PASSES = 8
+
 /** Summaries of every parseable task in a project (deduplicated by id), using the index. */
 export async function listProject(p: Paths, project: string, section: () => SummarySection): Promise<Listing> {
-  // A file that moves while the folders are read (a claim moves open → active: the new copy is written
-  // first, the old one removed last) can be missed by one pass; a pass that saw a file vanish is redone.
   for (let attempt = 1; ; attempt++) {
     const { listing, vanished } = await listOnce(walkProject(p, project), section)
-    if (!vanished || attempt >= 8) return listing
+    if (!vanished || attempt >= MOVE_PASSES) return listing
   }
 }
 

@@ -15,6 +15,7 @@ import {
   expand,
   fileAt,
   type Listing,
+  MOVE_PASSES,
   type Paths,
   type SummarySection,
   stampKeyAt,
@@ -47,8 +48,7 @@ export async function listIds(
   ids: () => Section<unknown>,
   summaries: () => SummarySection,
 ): Promise<IdEntry[]> {
-  // A file that moves while the folders are read (a claim moves open → active) can be missed by one pass: a pass
-  // that saw a file vanish is redone, as a listing's is (listProject).
+  // A pass that saw a file vanish is redone (MOVE_PASSES).
   for (let attempt = 1; ; attempt++) {
     const w = walkProject(p, project)
     let vanished = w.vanished
@@ -78,7 +78,7 @@ export async function listIds(
       kept?.setText(key, f.stamp as Stamp, JSON.stringify([t.id, t.version, t.aliases]))
       out.push({ ...at, path: t.path, id: t.id, version: t.version, aliases: [...t.aliases] })
     }
-    if (!vanished || attempt >= 8) return deduplicated(out).tasks
+    if (!vanished || attempt >= MOVE_PASSES) return deduplicated(out).tasks
   }
 }
 
@@ -225,7 +225,7 @@ export async function listProjectItems(
       kept?.setText(key, stamp, `${summary.id}\t${summary.version}\t${json}`)
       rows.push({ id: summary.id, version: summary.version, seq, status, project, path: rel, json })
     }
-    if (vanished && attempt < 8) continue
+    if (vanished && attempt < MOVE_PASSES) continue
     const { tasks, duplicates } = deduplicated(rows, broken)
     return { rows: tasks, broken, duplicates }
   }

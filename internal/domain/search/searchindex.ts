@@ -17,7 +17,7 @@ import { type EventRecord, eventFiles, isOpenQuestion, readEventText } from '../
 import { cachePath, RACY_MS, type Stamp, stampOf } from '../../store/filecache.js'
 import { type FolderFile, folderFiles, linkOnPath, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
-import { deduplicated, walkProject } from '../../store/taskindex.js'
+import { deduplicated, MOVE_PASSES, walkProject } from '../../store/taskindex.js'
 import { type Doc, eventProject, noteDoc, questionDoc, riskDoc, type SearchKind, taskDoc } from './docs.js'
 import {
   bad,
@@ -206,7 +206,7 @@ class Run {
     const { store, reader, req } = this
     for (let attempt = 1; ; attempt++) {
       const w = walkProject(store.paths(), slug)
-      if (w.vanished && attempt < 8) continue
+      if (w.vanished && attempt < MOVE_PASSES) continue
       // The runs of each status folder in the walk.
       const runs = new Map<Status, [number, number]>()
       for (let i = 0; i < w.names.length; ) {
@@ -294,7 +294,7 @@ class Run {
         rows.push({ h: this.addFresh(fresh), status, name, meta: fresh.meta as TaskMeta })
         sources.push({ fresh })
       }
-      if (vanished && attempt < 8) {
+      if (vanished && attempt < MOVE_PASSES) {
         this.fresh.length = made
         continue
       }
