@@ -6,7 +6,7 @@
 import * as fs from 'node:fs'
 import { type Broken, brokenOf, type Status, type TaskSummary } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
-import { type Section, type Stamp } from './filecache.js'
+import type { Section, Stamp } from './filecache.js'
 import { readText } from './fsio.js'
 import type { Store } from './store.js'
 import {
@@ -48,38 +48,23 @@ export async function listIds(
   ids: () => Section<unknown>,
   summaries: () => SummarySection,
 ): Promise<IdEntry[]> {
-  // A pass that saw a file vanish is redone (MOVE_PASSES).
-  for (let attempt = 1; ; attempt++) {
-    const w = walkProject(p, project)
-    let vanished = w.vanished
-    const out: IdEntry[] = []
-    const kept = w.names.length > 0 ? ids() : null
-    let index: SummarySection | null = null
-    for (let i = 0; i < w.names.length; i++) {
-      const status = w.statuses[i] as Status
-      const name = w.names[i] as string
-      const key = `${status}/${name}`
-      const text = kept?.textAt(key, stampKeyAt(w, i))
-      const v = text === undefined ? null : parseIdEntry(text)
-      // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
-      const dash = name.indexOf('-')
-      const at = { project, status, seq: Number(name.slice(0, dash)), slug: name.slice(dash + 1, -3) }
-      if (v !== null) {
-        out.push({ ...at, path: `${w.relBase}${key}`, id: v[0], version: v[1], aliases: v[2] })
-        continue
-      }
-      index ??= summaries()
-      const f = fileAt(w, i)
-      const t = await summaryAt(f, index)
-      if (t === null) {
-        if (!fs.existsSync(f.abs)) vanished = true
-        continue
-      }
-      kept?.setText(key, f.stamp as Stamp, JSON.stringify([t.id, t.version, t.aliases]))
-      out.push({ ...at, path: t.path, id: t.id, version: t.version, aliases: [...t.aliases] })
-    }
-    if (!vanished || attempt >= MOVE_PASSES) return deduplicated(out).tasks
-  }
+  const got = await perFile<IdEntry>(
+    p,
+    project,
+    ids,
+    summaries,
+    (text, at) => {
+      const v = parseIdEntry(text)
+      if (v === null) return null
+      const { status, seq, slug, path } = at
+      return { project, status, seq, slug, path, id: v[0], version: v[1], aliases: v[2] }
+    },
+    (t, at) => ({
+      value: { ...at, id: t.id, version: t.version, aliases: [...t.aliases] }, // a changed file: rare
+      text: JSON.stringify([t.id, t.version, t.aliases]),
+    }),
+  )
+  return got.values
 }
 
 /** A listing's tasks as IdEntry, made once per listing (a server keeps a project's listing across calls). */
@@ -126,22 +111,98 @@ function parseIdEntry(text: string): [string, number, number[]] | null {
  * kept). Null when the file is gone or cannot be read as a task (a listing reports why).
  */
 export async function summaryAt(f: TaskFileRef, index: SummarySection): Promise<TaskSummary | null> {
-  let stamp = f.stamp
-  if (stamp === undefined) {
+  let at = f
+  if (f.stamp === undefined) {
     const st = fs.lstatSync(f.abs, { throwIfNoEntry: false })
     if (st === undefined || !st.isFile()) return null
-    stamp = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs }
+    at = { ...f, stamp: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs } }
   }
+  const got = await summaryOrWhy(at, index)
+  return isSummary(got) ? got : null
+}
+
+const isSummary = (g: TaskSummary | Broken | 'gone'): g is TaskSummary => typeof g !== 'string' && 'id' in g
+
+/**
+ * The summary of a walked file (its stamp taken): the index's entry while the stamp matches it, else parsed from
+ * the file and kept. 'gone' when the file is no longer there (moved while listing); what is wrong with it when it
+ * cannot be read as a task.
+ */
+async function summaryOrWhy(f: TaskFileRef, index: SummarySection): Promise<TaskSummary | Broken | 'gone'> {
+  const stamp = f.stamp as Stamp
   const key = `${f.status}/${f.name}`
   const hit = index.get(key, stamp)
   if (hit !== undefined) return expand(hit, f)
   try {
-    const text = readText(f.abs, stamp.size)
-    const summary = summaryNow(text, f) ?? (await readTaskSummary(text, f))
+    const body = readText(f.abs, stamp.size)
+    const summary = summaryNow(body, f) ?? (await readTaskSummary(body, f))
     index.set(key, stamp, compact(summary))
     return summary
-  } catch {
-    return null
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : brokenOf(f.path, e)
+  }
+}
+
+/** Where a walked task file is: the parts of an entry its name and folder give. */
+interface Place {
+  project: string
+  status: Status
+  seq: number
+  slug: string
+  /** Relative to the workspace root. */
+  path: string
+}
+
+/**
+ * One value per task file of a project, kept per file in `kept` beside the file's stamp (deduplicated by id as
+ * listProject does, in sequence order). A file whose stamp matches its entry is served by `fromKept` from the
+ * entry's text alone (null: the entry is not one, and the file is taken as changed). Any other file is taken
+ * through the summaries (the index's, else the file's), made by `fromSummary`, and its entry replaced. A pass
+ * that saw a file vanish is redone (MOVE_PASSES); a file that cannot be read as a task is in `broken`.
+ */
+async function perFile<T extends Place & { id: string; version: number }>(
+  p: Paths,
+  project: string,
+  kept: () => Section<unknown>,
+  summaries: () => SummarySection,
+  fromKept: (text: string, at: Place) => T | null,
+  fromSummary: (t: TaskSummary, at: Place) => { value: T; text: string },
+): Promise<{ values: T[]; broken: Broken[]; duplicates: Listing['duplicates'] }> {
+  for (let attempt = 1; ; attempt++) {
+    const w = walkProject(p, project)
+    const broken = [...w.broken]
+    let vanished = w.vanished
+    const values: T[] = []
+    const section = w.names.length > 0 ? kept() : null
+    let index: SummarySection | null = null
+    for (let i = 0; i < w.names.length; i++) {
+      const status = w.statuses[i] as Status
+      const name = w.names[i] as string
+      const key = `${status}/${name}`
+      // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
+      const dash = name.indexOf('-')
+      const seq = Number(name.slice(0, dash))
+      const at: Place = { project, status, seq, slug: name.slice(dash + 1, -3), path: `${w.relBase}${key}` }
+      const text = section?.textAt(key, stampKeyAt(w, i))
+      const served = text === undefined ? null : fromKept(text, at)
+      if (served !== null) {
+        values.push(served)
+        continue
+      }
+      index ??= summaries()
+      const f = fileAt(w, i)
+      const got = await summaryOrWhy(f, index)
+      if (got === 'gone') vanished = true
+      else if (!isSummary(got)) broken.push(got)
+      else {
+        const made = fromSummary(got, at)
+        section?.setText(key, f.stamp as Stamp, made.text)
+        values.push(made.value)
+      }
+    }
+    if (vanished && attempt < MOVE_PASSES) continue
+    const { tasks, duplicates } = deduplicated(values, broken)
+    return { values: tasks, broken, duplicates }
   }
 }
 
@@ -152,6 +213,7 @@ export interface ItemRow {
   seq: number
   status: Status
   project: string
+  slug: string
   /** Relative to the workspace root. */
   path: string
   /** The task-list item's JSON text (what `render` made of the task's summary). */
@@ -175,60 +237,37 @@ export async function listProjectItems(
   summaries: () => SummarySection,
   render: (t: TaskSummary) => string,
 ): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: Listing['duplicates'] }> {
-  for (let attempt = 1; ; attempt++) {
-    const w = walkProject(p, project)
-    const broken = [...w.broken]
-    let vanished = w.vanished
-    const rows: ItemRow[] = []
-    const kept = w.names.length > 0 ? items() : null
-    let index: SummarySection | null = null
-    for (let i = 0; i < w.names.length; i++) {
-      const status = w.statuses[i] as Status
-      const name = w.names[i] as string
-      const key = `${status}/${name}`
-      const text = kept?.textAt(key, stampKeyAt(w, i))
-      const rel = `${w.relBase}${status}/${name}`
-      const seq = Number(name.slice(0, name.indexOf('-')))
-      const a = text === undefined ? -1 : text.indexOf('\t')
-      const b = a === -1 ? -1 : (text as string).indexOf('\t', a + 1)
-      if (text !== undefined && a > 0 && b > a) {
-        rows.push({
-          id: text.slice(0, a),
-          version: Number(text.slice(a + 1, b)),
-          seq,
-          status,
-          project,
-          path: rel,
-          json: text.slice(b + 1),
-        })
-        continue
+  const got = await perFile<ItemRow>(
+    p,
+    project,
+    items,
+    summaries,
+    (text, at) => {
+      const a = text.indexOf('\t')
+      const b = a === -1 ? -1 : text.indexOf('\t', a + 1)
+      if (a <= 0 || b <= a) return null
+      const { status, seq, slug, path } = at
+      return {
+        project,
+        status,
+        seq,
+        slug,
+        path,
+        id: text.slice(0, a),
+        version: Number(text.slice(a + 1, b)),
+        json: text.slice(b + 1),
       }
-      // Not kept, or changed since: its summary (the index's, else the file's), rendered and kept.
-      const f = fileAt(w, i)
-      const stamp = f.stamp as Stamp
-      index ??= summaries()
-      const hit = index.get(key, stamp)
-      let summary: TaskSummary
-      if (hit !== undefined) summary = expand(hit, f)
-      else {
-        try {
-          const body = readText(f.abs, stamp.size)
-          summary = summaryNow(body, f) ?? (await readTaskSummary(body, f))
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
-          else broken.push(brokenOf(f.path, e))
-          continue
-        }
-        index.set(key, stamp, compact(summary))
+    },
+    (t, at) => {
+      const json = render(t)
+      const { status, seq, slug, path } = at
+      return {
+        value: { project, status, seq, slug, path, id: t.id, version: t.version, json },
+        text: `${t.id}\t${t.version}\t${json}`,
       }
-      const json = render(summary)
-      kept?.setText(key, stamp, `${summary.id}\t${summary.version}\t${json}`)
-      rows.push({ id: summary.id, version: summary.version, seq, status, project, path: rel, json })
-    }
-    if (vanished && attempt < MOVE_PASSES) continue
-    const { tasks, duplicates } = deduplicated(rows, broken)
-    return { rows: tasks, broken, duplicates }
-  }
+    },
+  )
+  return { rows: got.values, broken: got.broken, duplicates: got.duplicates }
 }
 
 /**
