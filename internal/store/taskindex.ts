@@ -393,8 +393,9 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
     if (hit !== undefined) {
       // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
       const dash = name.indexOf('-')
-      const at = { seq: Number(name.slice(0, dash)), slug: name.slice(dash + 1, -3), project: listed.project, status }
-      all.push(expand(hit, { ...at, path: `${listed.relBase}${key}` }))
+      const seq = Number(name.slice(0, dash))
+      const rel = `${listed.relBase}${key}`
+      all.push(expand(hit, { seq, slug: name.slice(dash + 1, -3), project: listed.project, status, path: rel }))
       continue
     }
     const f = fileAt(listed, i)
