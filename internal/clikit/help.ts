@@ -2,6 +2,7 @@
 // (COMPATIBILITY.md). Nothing here is hand-maintained per command.
 
 import { byText } from '../base/order.js'
+import { count } from '../base/text.js'
 import { type ArgSpec, type CommandDecl, mayMutate } from './command.js'
 import { type FlagSpec, type FlagType, GLOBAL_FLAGS } from './flags.js'
 import { wrapUsage } from './text.js'
@@ -132,7 +133,7 @@ export function commandHelp(c: CommandDecl, width = 100): string {
 export function familyHelp(family: string, table: readonly CommandDecl[]): string {
   const cmds = table.filter((c) => familyOf(c.path) === family).sort((a, b) => byText(a.path, b.path))
   const out = [
-    `${PROG} ${family} — ${cmds.length} commands`,
+    `${PROG} ${family} — ${count(cmds.length, 'command')}`,
     '',
     'Commands:',
     columns(cmds.map((c) => [`${PROG} ${c.path}`, c.summary])),
