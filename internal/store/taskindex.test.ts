@@ -11,6 +11,7 @@ import { hostTag } from '../base/hosttag.js'
 import { workspace } from '../testkit/ws.js'
 import { CacheFile, cachePath, decodeSection } from './filecache.js'
 import { type Listing, listProject } from './taskindex.js'
+import { listIds, listProjectItems } from './taskitems.js'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -87,4 +88,51 @@ test('a process keeps no summaries between listings: each listing takes them fro
     expect(t).not.toBe(first.tasks[i])
     expect(Object.isFrozen(t)).toBe(false)
   }
+})
+
+test('a task file moved while its folders are read (a claim: open → active) is found on the next pass, by every per-file reader', async () => {
+  // The walk names open/002; before it is read, another process moves it to active/ (new copy first, old removed).
+  // One pass misses it; the readers redo a pass that saw a file vanish (MOVE_PASSES), as a listing does.
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['One', 'Two', 'Three']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const p = { root: ws.root, dir: path.join(ws.root, '.dacli') }
+  const tasks = path.join(p.dir, 'projects', 'p', 'tasks')
+  const name = fs.readdirSync(path.join(tasks, 'open')).find((n) => n.startsWith('002-')) as string
+  const cache = (n: string) => new CacheFile(cachePath(p.dir, n), nodeSystem)
+  /** The summaries, fetched when the first file must be read: the moment the file moves. */
+  const movingWhileRead = () => {
+    let moved = false
+    return () => {
+      if (!moved) {
+        moved = true
+        const [from, to] = [path.join(tasks, 'open', name), path.join(tasks, 'active', name)]
+        fs.mkdirSync(path.dirname(to), { recursive: true })
+        fs.copyFileSync(from, to)
+        fs.rmSync(from)
+      }
+      return cache('index').section<unknown[]>('tasks/p', 'used')
+    }
+  }
+  const ids = await listIds(p, 'p', () => cache('index').section('ids/p', 'used'), movingWhileRead())
+  expect(ids.map((e) => [e.seq, e.status])).toEqual([
+    [1, 'open'],
+    [2, 'active'],
+    [3, 'open'],
+  ])
+  // Back, and again through the list items.
+  fs.renameSync(path.join(tasks, 'active', name), path.join(tasks, 'open', name))
+  const items = await listProjectItems(
+    p,
+    'p',
+    () => cache('items').section('p', 'used'),
+    movingWhileRead(),
+    (t) => JSON.stringify(t.title),
+  )
+  expect(items.rows.map((r) => [r.seq, r.status, r.json])).toEqual([
+    [1, 'open', '"One"'],
+    [2, 'active', '"Two"'],
+    [3, 'open', '"Three"'],
+  ])
+  expect(items.broken).toEqual([])
 })

@@ -59,10 +59,13 @@ export async function listIds(
       const { status, seq, slug, path } = at
       return { project, status, seq, slug, path, id: v[0], version: v[1], aliases: v[2] }
     },
-    (t, at) => ({
-      value: { ...at, id: t.id, version: t.version, aliases: [...t.aliases] }, // a changed file: rare
-      text: JSON.stringify([t.id, t.version, t.aliases]),
-    }),
+    (t, at) => {
+      const { status, seq, slug, path } = at
+      return {
+        value: { project, status, seq, slug, path, id: t.id, version: t.version, aliases: [...t.aliases] },
+        text: JSON.stringify([t.id, t.version, t.aliases]),
+      }
+    },
   )
   return got.values
 }
