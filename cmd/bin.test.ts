@@ -125,6 +125,18 @@ describe('the bin', () => {
       expect(text, n).not.toContain('dacli-builtin')
     }
   })
+
+  test('a chunk turns each built-in module into a module object once, not once per source file', () => {
+    // esbuild writes `__toESM(require("node:fs"))` for every source file importing node:fs (the store's chunk had
+    // 40): the build shares one per built-in and chunk (scripts/build.mjs builtinsOnce).
+    let shared = 0
+    for (const n of fs.readdirSync(CHUNKS).filter((x) => x.endsWith('.js'))) {
+      const text = fs.readFileSync(path.join(CHUNKS, n), 'utf8')
+      expect(text, n).not.toMatch(/__toESM\(require\("node:/)
+      shared += (text.match(/__dacliNs\("node:fs"\)/g) ?? []).length
+    }
+    expect(shared).toBeGreaterThan(10) // the store's modules still import node:fs, through the shared object
+  })
 })
 
 test('under DACLI_DEBUG=1 a failure’s stack names the source files and their lines', () => {

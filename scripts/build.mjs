@@ -192,12 +192,30 @@ async function commonJS(files, outdir) {
           .join('/'),
       )
       text = JSON.stringify(map)
-    } else if (text.includes('__dacliUrl')) {
+    } else {
+      text = builtinsOnce(text)
       // The first line, so the map stays aligned.
-      text = `var __dacliUrl=require("node:url").pathToFileURL(__filename).href;${text}`
+      if (text.includes('__dacliUrl'))
+        text = `var __dacliUrl=require("node:url").pathToFileURL(__filename).href;${text}`
     }
     writeFileSync(f.path, text)
   }
+}
+
+/**
+ * A chunk's built-in modules, each turned into a module object once. esbuild writes one
+ * `__toESM(require("node:fs"))` per source file that imports node:fs, and each call defines a getter for every
+ * export (about 100 for node:fs): the store's chunk made 40 such objects at load. The same helper now runs once per
+ * built-in and chunk, and its object is shared (the modules themselves load as before: no stand-in). The helper goes
+ * on the first line, so the source map stays aligned.
+ */
+function builtinsOnce(text) {
+  const out = text.replace(
+    /__toESM\(require\("(node:[a-z_/]+)"\)\)/g,
+    (_, name) => `__dacliNs(${JSON.stringify(name)})`,
+  )
+  if (out === text) return text
+  return `var __dacliMods=Object.create(null);function __dacliNs(n){return __dacliMods[n]??=__toESM(require(n))}${out}`
 }
 
 /** The board's page (dacli board): its script and style minified for the browser, beside its HTML, in build/board/. */

@@ -50,6 +50,9 @@ export async function resolveRef(
   }
   const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
     if (r.kind !== 'id') {
+      // A bare number may also be another task's alias (a renumbering merge): then it names both. Its ids are read
+      // first, so the files below come from the same walk of each project (Store.taskFiles).
+      const all = r.kind === 'seq' ? await candidatesIn(projects) : []
       const files: TaskFileRef[] = []
       for (const p of projects) files.push(...(await store.taskFiles(p)))
       // Copies: a server's file references are kept across calls.
@@ -58,8 +61,6 @@ export async function resolveRef(
       const names = new Set(hits.map((h) => `${h.project}/${h.name}`))
       if (hits.length > 0 && names.size === hits.length) {
         if (r.kind !== 'seq') return hits
-        // A bare number may also be another task's alias (a renumbering merge): then it names both.
-        const all = await candidatesIn(projects)
         const live = new Set(hits.map((h) => h.path))
         const aliased = all.filter((s) => !live.has(s.path) && s.aliases.includes(r.seq as number))
         if (aliased.length === 0) return hits

@@ -23,12 +23,14 @@ import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDi
 import { resolveRef } from './resolve.js'
 import {
   deduplicated,
+  filesOf,
   type Listing,
   listProject,
   listTaskFiles,
   MOVE_PASSES,
   type SummarySection,
   type TaskFileRef,
+  type Walk,
 } from './taskindex.js'
 import { type IdEntry, idsOfListing, listIds, summaryAt } from './taskitems.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
@@ -293,8 +295,8 @@ export class Store {
     return out
   }
 
-  /** Each project's tasks by id, as this invocation read them (dropped with its listing). */
-  private idEntries = new Map<string, IdEntry[]>()
+  /** Each project's tasks by id as this invocation read them, and the walk they came from (dropped with its listing). */
+  private idEntries = new Map<string, { ids: IdEntry[]; walk: Walk }>()
 
   /**
    * Every task of a project with its id, version and aliases (copies of one id deduplicated). From the listing
@@ -316,7 +318,7 @@ export class Store {
       )
       this.idEntries.set(project, got)
     }
-    return got
+    return got.ids
   }
 
   /**
@@ -371,14 +373,16 @@ export class Store {
 
   /**
    * The task files of a project by name (no parsing; what cannot be a task file left out): a server's from the
-   * listing its memory keeps up to date (no folder read), otherwise a walk of the folders.
+   * listing its memory keeps up to date (no folder read); else those of the walk this invocation read the project's
+   * ids from (idsIn), so a project is walked once; otherwise a walk of the folders.
    */
   async taskFiles(project: string): Promise<readonly TaskFileRef[]> {
     if (this.live !== null) {
       const kept = this.live.filesOf(project, await this.projectListing(project), this.paths())
       if (kept !== undefined) return kept
     }
-    return listTaskFiles(this.paths(), project).files
+    const walked = this.idEntries.get(project)?.walk
+    return walked !== undefined ? filesOf(walked) : listTaskFiles(this.paths(), project).files
   }
 
   /**

@@ -8,7 +8,7 @@ import * as path from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
 import { hostTag } from '../base/hosttag.js'
-import { workspace } from '../testkit/ws.js'
+import { baseEnv, workspace } from '../testkit/ws.js'
 import { CacheFile, cachePath, decodeSection } from './filecache.js'
 import { type Listing, listProject } from './taskindex.js'
 import { listIds, listProjectItems } from './taskitems.js'
@@ -114,7 +114,7 @@ test('a task file moved while its folders are read (a claim: open → active) is
       return cache('index').section<unknown[]>('tasks/p', 'used')
     }
   }
-  const ids = await listIds(p, 'p', () => cache('index').section('ids/p', 'used'), movingWhileRead())
+  const { ids } = await listIds(p, 'p', () => cache('index').section('ids/p', 'used'), movingWhileRead())
   expect(ids.map((e) => [e.seq, e.status])).toEqual([
     [1, 'open'],
     [2, 'active'],
@@ -135,4 +135,25 @@ test('a task file moved while its folders are read (a claim: open → active) is
     [3, 'open', '"Three"'],
   ])
   expect(items.broken).toEqual([])
+})
+
+test('one invocation walks a project once to resolve a bare number: the files are those of the walk its ids came from', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['One', 'Two']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const { Store } = await import('./store.js')
+  const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
+  const names = async () => (await store.taskFiles('p')).map((f) => f.name).sort()
+  expect((await store.resolve('p/2')).name).toBe('002-two.md')
+  // A file written by hand after that walk is not in this invocation's files (nor in its ids): one snapshot.
+  ws.write(
+    '.dacli/projects/p/tasks/open/003-by-hand.md',
+    `---\nid: t-01J${'3'.padStart(23, '0')}\nkind: task\nversion: 1\n---\n\n# By hand\n`,
+  )
+  expect(await names()).toEqual(['001-one.md', '002-two.md'])
+  expect((await store.idsIn('p')).map((e) => e.seq)).toEqual([1, 2])
+  // Forgetting the project (as a write does) walks it again.
+  store.forget('p')
+  expect(await names()).toEqual(['001-one.md', '002-two.md', '003-by-hand.md'])
+  expect((await store.resolve('p/3')).name).toBe('003-by-hand.md')
 })

@@ -20,6 +20,7 @@ import {
   type SummarySection,
   stampKeyAt,
   type TaskFileRef,
+  type Walk,
   walkProject,
 } from './taskindex.js'
 
@@ -40,14 +41,15 @@ export interface IdEntry {
  * Every task of a project by id (copies of one id deduplicated as a listing does), each file's `[id, version,
  * aliases]` kept in `ids` beside its stamp: resolving an id, or asking whether a number is another task's alias,
  * otherwise needs every summary of the project. A file whose stamp does not match is read through the summaries
- * (the index, else the file); one that cannot be read is left out (the listing reports it).
+ * (the index, else the file); one that cannot be read is left out (the listing reports it). With the ids, the walk
+ * they were read from: the project's task files as they were then.
  */
 export async function listIds(
   p: Paths,
   project: string,
   ids: () => Section<unknown>,
   summaries: () => SummarySection,
-): Promise<IdEntry[]> {
+): Promise<{ ids: IdEntry[]; walk: Walk }> {
   const got = await perFile<IdEntry>(
     p,
     project,
@@ -67,7 +69,7 @@ export async function listIds(
       }
     },
   )
-  return got.values
+  return { ids: got.values, walk: got.walk }
 }
 
 /** A listing's tasks as IdEntry, made once per listing (a server keeps a project's listing across calls). */
@@ -161,7 +163,8 @@ interface Place {
  * listProject does, in sequence order). A file whose stamp matches its entry is served by `fromKept` from the
  * entry's text alone (null: the entry is not one, and the file is taken as changed). Any other file is taken
  * through the summaries (the index's, else the file's), made by `fromSummary`, and its entry replaced. A pass
- * that saw a file vanish is redone (MOVE_PASSES); a file that cannot be read as a task is in `broken`.
+ * that saw a file vanish is redone (MOVE_PASSES); a file that cannot be read as a task is in `broken`. `walk` is
+ * the pass the values come from.
  */
 async function perFile<T extends Place & { id: string; version: number }>(
   p: Paths,
@@ -170,7 +173,7 @@ async function perFile<T extends Place & { id: string; version: number }>(
   summaries: () => SummarySection,
   fromKept: (text: string, at: Place) => T | null,
   fromSummary: (t: TaskSummary, at: Place) => { value: T; text: string },
-): Promise<{ values: T[]; broken: Broken[]; duplicates: Listing['duplicates'] }> {
+): Promise<{ values: T[]; broken: Broken[]; duplicates: Listing['duplicates']; walk: Walk }> {
   for (let attempt = 1; ; attempt++) {
     const w = walkProject(p, project)
     const broken = [...w.broken]
@@ -205,7 +208,7 @@ async function perFile<T extends Place & { id: string; version: number }>(
     }
     if (vanished && attempt < MOVE_PASSES) continue
     const { tasks, duplicates } = deduplicated(values, broken)
-    return { values: tasks, broken, duplicates }
+    return { values: tasks, broken, duplicates, walk: w }
   }
 }
 
