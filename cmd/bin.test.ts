@@ -128,7 +128,8 @@ describe('the bin', () => {
 
   test('a chunk turns each built-in module into a module object once, not once per source file', () => {
     // esbuild writes `__toESM(require("node:fs"))` for every source file importing node:fs (the store's chunk had
-    // 40): the build shares one per built-in and chunk (scripts/build.mjs builtinsOnce).
+    // 40, each a getter per export): the build shares one per built-in and chunk, the module its prototype
+    // (scripts/build.mjs builtinsOnce).
     let shared = 0
     for (const n of fs.readdirSync(CHUNKS).filter((x) => x.endsWith('.js'))) {
       const text = fs.readFileSync(path.join(CHUNKS, n), 'utf8')

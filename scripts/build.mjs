@@ -203,11 +203,12 @@ async function commonJS(files, outdir) {
 }
 
 /**
- * A chunk's built-in modules, each turned into a module object once. esbuild writes one
- * `__toESM(require("node:fs"))` per source file that imports node:fs, and each call defines a getter for every
- * export (about 100 for node:fs): the store's chunk made 40 such objects at load. The same helper now runs once per
- * built-in and chunk, and its object is shared (the modules themselves load as before: no stand-in). The helper goes
- * on the first line, so the source map stays aligned.
+ * A chunk's built-in modules, each seen through one module object. esbuild writes one `__toESM(require("node:fs"))`
+ * per source file that imports node:fs, and each call defines a getter for every export (about 100 for node:fs):
+ * the store's chunk made 40 such objects at load, and every `fs.lstatSync` of a listing went through a getter.
+ * Here each built-in gets one object per chunk, shared, whose prototype is the module itself (its exports are read
+ * straight from it, as they are now) with `default` naming the module, as esbuild's has. The modules load as before:
+ * no stand-in. The helper goes on the first line, so the source map stays aligned.
  */
 function builtinsOnce(text) {
   const out = text.replace(
@@ -215,7 +216,11 @@ function builtinsOnce(text) {
     (_, name) => `__dacliNs(${JSON.stringify(name)})`,
   )
   if (out === text) return text
-  return `var __dacliMods=Object.create(null);function __dacliNs(n){return __dacliMods[n]??=__toESM(require(n))}${out}`
+  const helper =
+    'var __dacliMods=Object.create(null);function __dacliNs(n){' +
+    'let m=__dacliMods[n];if(m===undefined){const b=require(n);' +
+    'm=__dacliMods[n]=Object.create(b,{default:{value:b,enumerable:true}})}return m}'
+  return `${helper}${out}`
 }
 
 /** The board's page (dacli board): its script and style minified for the browser, beside its HTML, in build/board/. */
