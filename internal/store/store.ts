@@ -11,7 +11,7 @@ import { FailureError } from '../base/errors.js'
 import type { System } from '../base/system.js'
 import { safeSegment } from '../format/ids.js'
 import type { Broken, ProjectRecord, Status, TaskRecord, TaskSummary } from '../format/model.js'
-import { brokenOf, fieldOf, stamp } from '../format/model.js'
+import { fieldOf, stamp } from '../format/model.js'
 import { readTaskRecord } from '../format/taskfile.js'
 import { type CheckedTask, listCriteria } from './criteria.js'
 import { CacheFile, cachePath, type Section, type Stamp, StampMemo, stampOf } from './filecache.js'
@@ -22,17 +22,15 @@ import { acquireLock, type Lock, type LockOptions, lockHeld, withLock } from './
 import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDir } from './projects.js'
 import { resolveRef } from './resolve.js'
 import {
-  deduplicated,
   filesOf,
   type Listing,
   listProject,
   listTaskFiles,
-  MOVE_PASSES,
   type SummarySection,
   type TaskFileRef,
   type Walk,
 } from './taskindex.js'
-import { type IdEntry, idsOfListing, listIds, summaryAt } from './taskitems.js'
+import { type IdEntry, idsAfterWrite, idsOfListing, listIds, listProjectRecords, summaryAt } from './taskitems.js'
 import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
 
@@ -273,6 +271,19 @@ export class Store {
     this.live?.forget(project)
   }
 
+  /**
+   * This invocation rewrote task file `from` as `to` (the same task, maybe in another status folder): its listings
+   * are dropped, but the ids it read (and their walk) are brought up to date for that one file, not read again
+   * (another process's writes since are seen no more and no less than before the write).
+   */
+  wrote(from: TaskFileRef, to: TaskFileRef, task: { id: string; version: number; aliases: readonly number[] }): void {
+    const project = from.project
+    const kept = this.idEntries.get(project)
+    this.forget(project)
+    const now = kept === undefined ? null : idsAfterWrite(kept, from, to, task)
+    if (now !== null) this.idEntries.set(project, now)
+  }
+
   /** Cached summaries of one project's tasks (or every project's). */
   async listTasks(project?: string): Promise<Listing> {
     const slugs = project === undefined ? this.projectSlugs() : [project]
@@ -295,7 +306,7 @@ export class Store {
     return out
   }
 
-  /** Each project's tasks by id as this invocation read them, and the walk they came from (dropped with its listing). */
+  /** Each project's tasks by id as this invocation read them, and the walk they came from. */
   private idEntries = new Map<string, { ids: IdEntry[]; walk: Walk }>()
 
   /**
@@ -372,9 +383,8 @@ export class Store {
   }
 
   /**
-   * The task files of a project by name (no parsing; what cannot be a task file left out): a server's from the
-   * listing its memory keeps up to date (no folder read); else those of the walk this invocation read the project's
-   * ids from (idsIn), so a project is walked once; otherwise a walk of the folders.
+   * The task files of a project by name (not parsed; what cannot be a task left out): a server's from the listing
+   * its memory keeps up to date, else from the walk this invocation read the ids from (idsIn), else a walk.
    */
   async taskFiles(project: string): Promise<readonly TaskFileRef[]> {
     if (this.live !== null) {
@@ -435,24 +445,9 @@ export class Store {
     const records: TaskRecord[] = []
     const broken: Broken[] = []
     for (const slug of slugs) {
-      for (let attempt = 1; ; attempt++) {
-        const listed = listTaskFiles(this.paths(), slug, { stat: true })
-        const got: TaskRecord[] = []
-        const bad: Broken[] = [...listed.broken]
-        let vanished = listed.vanished
-        for (const f of listed.files) {
-          try {
-            got.push(await this.readTaskFile(f, f.stamp))
-          } catch (e) {
-            if (!fs.existsSync(f.abs)) vanished = true
-            else bad.push(brokenOf(f.path, e instanceof FailureError && e.cause !== undefined ? e.cause : e))
-          }
-        }
-        if (vanished && attempt < MOVE_PASSES) continue
-        records.push(...deduplicated(got).tasks)
-        broken.push(...bad)
-        break
-      }
+      const got = await listProjectRecords(this.paths(), slug, (f) => this.readTaskFile(f, f.stamp))
+      records.push(...got.records)
+      broken.push(...got.broken)
     }
     return { records, broken }
   }

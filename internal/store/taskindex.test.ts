@@ -157,3 +157,46 @@ test('one invocation walks a project once to resolve a bare number: the files ar
   expect(await names()).toEqual(['001-one.md', '002-two.md', '003-by-hand.md'])
   expect((await store.resolve('p/3')).name).toBe('003-by-hand.md')
 })
+
+test('after its own write an invocation keeps what it read of the project, that one file brought up to date', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['One', 'Two']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const { Store } = await import('./store.js')
+  const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
+  const two = await store.resolve('p/2')
+  const id = (await store.readTaskFile(two)).id
+  // Another process's file, written after this invocation's walk: not seen by it, before or after its write.
+  ws.write(
+    '.dacli/projects/p/tasks/open/003-by-hand.md',
+    `---\nid: t-01J${'3'.padStart(23, '0')}\nkind: task\nversion: 1\n---\n\n# By hand\n`,
+  )
+  await store.editTask(two, 'a-test', (e) => {
+    e.status = 'active'
+    return true
+  })
+  const ids = await store.idsIn('p')
+  expect(ids.map((e) => [e.seq, e.status, e.path, e.version])).toEqual([
+    [1, 'open', '.dacli/projects/p/tasks/open/001-one.md', 1],
+    [2, 'active', '.dacli/projects/p/tasks/active/002-two.md', 2],
+  ])
+  // The walk's file moved with it, with the new file's stamp: resolved and read where it is now.
+  const again = await store.resolve(id)
+  expect(again.path).toBe('.dacli/projects/p/tasks/active/002-two.md')
+  expect((await store.summaryOf(again))?.status).toBe('active')
+  expect((await store.taskFiles('p')).map((f) => `${f.status}/${f.name}`).sort()).toEqual([
+    'active/002-two.md',
+    'open/001-one.md',
+  ])
+  // A copy left by an interrupted move, removed by the next write: the project is read again.
+  fs.mkdirSync(path.join(ws.root, '.dacli/projects/p/tasks/blocked'), { recursive: true })
+  fs.copyFileSync(
+    path.join(ws.root, '.dacli/projects/p/tasks/active/002-two.md'),
+    path.join(ws.root, '.dacli/projects/p/tasks/blocked/002-two.md'),
+  )
+  await store.editTask(again, 'a-test', (e) => {
+    e.status = 'open'
+    return true
+  })
+  expect((await store.idsIn('p')).map((e) => `${e.status}/${e.seq}`)).toEqual(['open/1', 'open/2', 'open/3'])
+})

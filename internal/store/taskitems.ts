@@ -4,7 +4,8 @@
 // summaries of files that did not change.
 
 import * as fs from 'node:fs'
-import { type Broken, brokenOf, type Status, type TaskSummary } from '../format/model.js'
+import { FailureError } from '../base/errors.js'
+import { type Broken, brokenOf, type Status, type TaskRecord, type TaskSummary } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import type { Section, Stamp } from './filecache.js'
 import { readText } from './fsio.js'
@@ -14,6 +15,7 @@ import {
   deduplicated,
   expand,
   fileAt,
+  filesOf,
   type Listing,
   MOVE_PASSES,
   type Paths,
@@ -70,6 +72,39 @@ export async function listIds(
     },
   )
   return { ids: got.values, walk: got.walk }
+}
+
+/**
+ * The ids of a project and the walk they came from, after this process rewrote one task file (`from`, now `to`:
+ * the same name, perhaps in another status folder), brought up to date for that file alone: its entry and its
+ * walk stamp (one `lstat` of the new file). Null when they cannot be (the file was not in them, the id differs, the
+ * new file is not there, or its place was already taken in the walk): then they are read again.
+ */
+export function idsAfterWrite(
+  kept: { ids: IdEntry[]; walk: Walk },
+  from: TaskFileRef,
+  to: TaskFileRef,
+  task: { id: string; version: number; aliases: readonly number[] },
+): { ids: IdEntry[]; walk: Walk } | null {
+  const { ids, walk: w } = kept
+  const i = ids.findIndex((e) => e.path === from.path)
+  let k = -1
+  let taken = false
+  for (let j = 0; j < w.names.length; j++) {
+    if (w.names[j] !== from.name) continue
+    if (w.statuses[j] === from.status) k = j
+    else if (w.statuses[j] === to.status) taken = true
+  }
+  if (i === -1 || k === -1 || taken || ids[i]?.id !== task.id) return null
+  const st = fs.lstatSync(to.abs, { throwIfNoEntry: false })
+  if (st === undefined || !st.isFile()) return null
+  const entry: IdEntry = { ...(ids[i] as IdEntry), status: to.status, path: to.path, version: task.version }
+  entry.aliases = [...task.aliases]
+  const statuses = [...w.statuses]
+  statuses[k] = to.status
+  const stamps = [...w.stamps]
+  stamps.splice(4 * k, 4, st.size, st.mtimeMs, st.ino, st.ctimeMs)
+  return { ids: ids.map((e, j) => (j === i ? entry : e)), walk: { ...w, statuses, stamps } }
 }
 
 /** A listing's tasks as IdEntry, made once per listing (a server keeps a project's listing across calls). */
@@ -309,4 +344,31 @@ export async function listItems(
     for (const d of l.duplicates) out.duplicates.push(d)
   }
   return out
+}
+
+/**
+ * Full records of a project's tasks, each read by `read` (the record cache, else the file), copies of one id
+ * deduplicated; a pass that saw a file vanish is redone (MOVE_PASSES).
+ */
+export async function listProjectRecords(
+  p: Paths,
+  project: string,
+  read: (f: TaskFileRef) => Promise<TaskRecord>,
+): Promise<{ records: TaskRecord[]; broken: Broken[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const w = walkProject(p, project)
+    const got: TaskRecord[] = []
+    const broken: Broken[] = [...w.broken]
+    let vanished = w.vanished
+    for (const f of filesOf(w)) {
+      try {
+        got.push(await read(f))
+      } catch (e) {
+        if (!fs.existsSync(f.abs)) vanished = true
+        else broken.push(brokenOf(f.path, e instanceof FailureError && e.cause !== undefined ? e.cause : e))
+      }
+    }
+    if (vanished && attempt < MOVE_PASSES) continue
+    return { records: deduplicated(got).tasks, broken }
+  }
 }

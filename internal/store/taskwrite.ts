@@ -5,7 +5,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ConflictError, NotFoundError } from '../base/errors.js'
 import { appendToSection } from '../format/markdown.js'
-import type { TaskRecord, TaskSummary } from '../format/model.js'
+import type { Status, TaskRecord, TaskSummary } from '../format/model.js'
 import { STATUSES, stamp, taskFileName } from '../format/model.js'
 import { taskIdInText } from '../format/rawtask.js'
 import { qualifiedRef } from '../format/refs.js'
@@ -77,10 +77,12 @@ export async function editTaskFile<R>(
     atomicWrite(store.system, dest.abs, out)
     // The old copy goes last: a crash before this leaves two copies, and the newer version wins.
     // Copies left by an earlier interrupted move go too.
-    removeCopies(store, file.project, file.name, id, dest.status)
+    const removed = removeCopies(store, file.project, file.name, id, dest.status)
     sweepProject(store, file.project)
-    store.forget(file.project)
     const after = recordOfText(out, dest)
+    // Copies beside the one rewritten (an earlier interrupted move): what this invocation read is read again.
+    if (removed.some((s) => s !== file.status)) store.forget(file.project)
+    else store.wrote(file, dest, after)
     store.journal(taskChangeOf(record, after, actor, logLines))
     return { result, task: after, changed: true }
   })
@@ -138,8 +140,12 @@ function sweepProject(store: Store, project: string): void {
     sweepTemps(store.system, path.join(tasksDir(store.paths(), project), status))
 }
 
-/** Remove copies of task `id` named `name` from every status folder but `keep` (only files that carry that id). */
-function removeCopies(store: Store, project: string, name: string, id: string, keep: string): void {
+/**
+ * Remove copies of task `id` named `name` from every status folder but `keep` (only files that carry that id).
+ * The folders they were removed from.
+ */
+function removeCopies(store: Store, project: string, name: string, id: string, keep: string): Status[] {
+  const removed: Status[] = []
   for (const status of STATUSES) {
     if (status === keep) continue
     const other = path.join(tasksDir(store.paths(), project), status, name)
@@ -150,8 +156,12 @@ function removeCopies(store: Store, project: string, name: string, id: string, k
     } catch {
       continue
     }
-    if (taskIdInText(text) === id) removeFile(other)
+    if (taskIdInText(text) === id) {
+      removeFile(other)
+      removed.push(status)
+    }
   }
+  return removed
 }
 
 /** Allocate the next sequence number and create a task file, under the project's sequence lock. */
