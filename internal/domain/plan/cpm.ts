@@ -74,20 +74,39 @@ const EPS = 1e-9
 const round = (n: number) => (Number.isNaN(n) ? null : Math.round(n * 1000) / 1000)
 const same = (a: number, b: number) => !Number.isNaN(a) && !Number.isNaN(b) && Math.abs(a - b) < EPS
 
-/** The tasks as a graph over indices: one node per id (the last task given with an id), links to known ids. */
+/** A link type as a number, for the typed arrays below. */
+const FS = 0
+const SS = 1
+const FF = 2
+const SF = 3
+const codeOf = (t: LinkType) => (t === 'SS' ? SS : t === 'FF' ? FF : t === 'SF' ? SF : FS)
+
+/**
+ * The tasks as a graph over indices: one node per id (the last task given with an id), links to known ids. Links
+ * are kept flat, node by node (the links of `v` are at `start[v]` up to `start[v + 1]`), in typed arrays walked by
+ * index: a schedule of 10,000 tasks runs once per process, before V8 has optimized anything, and there a tuple per
+ * link and a `for…of` per node cost more than the arithmetic.
+ */
 interface Graph {
   ids: string[]
   index: Map<string, number>
   node: CpmTask[]
-  /** Each node's links to known predecessors, in the order of its deps: [predecessor, type]. */
-  preds: [number, LinkType][][]
+  /** Each node's links to known predecessors, in the order of its deps. */
+  preds: Links
+}
+
+interface Links {
+  start: Int32Array
+  to: Int32Array
+  type: Uint8Array
 }
 
 function graphOf(tasks: readonly CpmTask[]): Graph {
   const ids: string[] = []
   const index = new Map<string, number>()
   const node: CpmTask[] = []
-  for (const t of tasks) {
+  for (let i = 0; i < tasks.length; i++) {
+    const t = tasks[i] as CpmTask
     let v = index.get(t.id)
     if (v === undefined) {
       v = ids.length
@@ -96,36 +115,69 @@ function graphOf(tasks: readonly CpmTask[]): Graph {
     }
     node[v] = t
   }
-  const preds = node.map((t) => {
-    const out: [number, LinkType][] = []
-    for (const d of t.deps) {
+  const n = ids.length
+  const start = new Int32Array(n + 1)
+  const to: number[] = []
+  const type: number[] = []
+  for (let v = 0; v < n; v++) {
+    start[v] = to.length
+    const deps = (node[v] as CpmTask).deps
+    for (let k = 0; k < deps.length; k++) {
+      const d = deps[k] as { on: string; type: LinkType }
       const u = index.get(d.on)
-      if (u !== undefined) out.push([u, d.type])
+      if (u === undefined) continue
+      to.push(u)
+      type.push(codeOf(d.type))
     }
-    return out
-  })
-  return { ids, index, node, preds }
+  }
+  start[n] = to.length
+  return { ids, index, node, preds: { start, to: Int32Array.from(to), type: Uint8Array.from(type) } }
+}
+
+/** The same links the other way round: each node's successors. */
+function reversed(l: Links, n: number): Links {
+  const start = new Int32Array(n + 1)
+  for (let k = 0; k < l.to.length; k++) (start[(l.to[k] as number) + 1] as number)++
+  for (let v = 0; v < n; v++) start[v + 1] = (start[v + 1] as number) + (start[v] as number)
+  const fill = start.slice(0, n)
+  const to = new Int32Array(l.to.length)
+  const type = new Uint8Array(l.to.length)
+  for (let v = 0; v < n; v++) {
+    for (let k = l.start[v] as number; k < (l.start[v + 1] as number); k++) {
+      const u = l.to[k] as number
+      const at = fill[u] as number
+      fill[u] = at + 1
+      to[at] = v
+      type[at] = l.type[k] as number
+    }
+  }
+  return { start, to, type }
 }
 
 /** Node indices in dependency order (depth first from the ids in code-unit order); throws CycleError. */
-function topoIndex(g: Graph): number[] {
-  const state = new Uint8Array(g.ids.length) // 0 new, 1 on the path, 2 placed
-  const order: number[] = []
+function topoIndex(g: Graph): Int32Array {
+  const n = g.ids.length
+  const { start, to } = g.preds
+  const state = new Uint8Array(n) // 0 new, 1 on the path, 2 placed
+  const order = new Int32Array(n)
+  let placed = 0
   const path: number[] = []
   const at: number[] = [] // per path entry: the next link to follow
-  const roots = g.ids.map((_, v) => v).sort((a, b) => byText(g.ids[a] as string, g.ids[b] as string))
-  for (const root of roots) {
+  // Code-unit order, as byText orders: the default sort of strings.
+  const sorted = [...g.ids].sort()
+  for (let r = 0; r < n; r++) {
+    const root = g.index.get(sorted[r] as string) as number
     if (state[root] !== 0) continue
     state[root] = 1
     path.push(root)
-    at.push(0)
+    at.push(start[root] as number)
     while (path.length > 0) {
-      const v = path[path.length - 1] as number
-      const k = at[at.length - 1] as number
-      const links = g.preds[v] as [number, LinkType][]
-      if (k < links.length) {
-        at[at.length - 1] = k + 1
-        const u = (links[k] as [number, LinkType])[0]
+      const top = path.length - 1
+      const v = path[top] as number
+      const k = at[top] as number
+      if (k < (start[v + 1] as number)) {
+        at[top] = k + 1
+        const u = to[k] as number
         if (state[u] === 2) continue
         if (state[u] === 1) {
           const id = g.ids[u] as string
@@ -133,12 +185,12 @@ function topoIndex(g: Graph): number[] {
         }
         state[u] = 1
         path.push(u)
-        at.push(0)
+        at.push(start[u] as number)
       } else {
         path.pop()
         at.pop()
         state[v] = 2
-        order.push(v)
+        order[placed++] = v
       }
     }
   }
@@ -148,7 +200,7 @@ function topoIndex(g: Graph): number[] {
 /** Ids in dependency order; throws CycleError naming one cycle. */
 export function topoOrder(tasks: readonly CpmTask[]): string[] {
   const g = graphOf(tasks)
-  return topoIndex(g).map((v) => g.ids[v] as string)
+  return Array.from(topoIndex(g), (v) => g.ids[v] as string)
 }
 
 const teOf = (t: CpmTask) => (t.te === null ? Number.NaN : t.te)
@@ -165,40 +217,46 @@ export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: 
   const unsized = tasks.filter((t) => t.te === null).map((t) => t.id)
   const es = new Float64Array(n)
   const ef = new Float64Array(n)
-  for (const v of order) {
+  const { start, to, type } = g.preds
+  for (let i = 0; i < n; i++) {
+    const v = order[i] as number
     const t = g.node[v] as CpmTask
     const te = teOf(t)
-    const links = g.preds[v] as [number, LinkType][]
+    const last = start[v + 1] as number
     if (t.started === true) {
       let finish = te
-      for (const [u, type] of links) {
-        if (type === 'FF') finish = Math.max(finish, ef[u] as number)
-        else if (type === 'SF') finish = Math.max(finish, es[u] as number)
+      for (let k = start[v] as number; k < last; k++) {
+        const u = to[k] as number
+        if (type[k] === FF) finish = Math.max(finish, ef[u] as number)
+        else if (type[k] === SF) finish = Math.max(finish, es[u] as number)
       }
       es[v] = 0
       ef[v] = finish
       continue
     }
-    let start = 0
-    for (const [u, type] of links) {
+    let begin = 0
+    for (let k = start[v] as number; k < last; k++) {
+      const u = to[k] as number
+      const c = type[k]
       const bound =
-        type === 'FS'
+        c === FS
           ? (ef[u] as number)
-          : type === 'SS'
+          : c === SS
             ? (es[u] as number)
-            : type === 'FF'
+            : c === FF
               ? (ef[u] as number) - te
               : (es[u] as number) - te
-      start = Math.max(start, bound)
+      begin = Math.max(begin, bound)
     }
-    es[v] = start
-    ef[v] = start + te
+    es[v] = begin
+    ef[v] = begin + te
   }
   let anyMeasured = false
   let allKnown = true
   let anyKnown = false
   let end = 0
-  for (const v of order) {
+  for (let i = 0; i < n; i++) {
+    const v = order[i] as number
     if (!measured(g.ids[v] as string)) continue
     anyMeasured = true
     const f = ef[v] as number
@@ -213,27 +271,22 @@ export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: 
 
   // How long each task occupies the schedule: Te, or a started task's stretched span.
   const span = (v: number) => ((g.node[v] as CpmTask).started === true ? (ef[v] as number) : teOf(g.node[v] as CpmTask))
-  const succ: [number, LinkType][][] = Array.from({ length: n }, () => [])
-  for (const t of tasks) {
-    const v = g.index.get(t.id) as number
-    for (const d of t.deps) {
-      const u = g.index.get(d.on)
-      if (u !== undefined) (succ[u] as [number, LinkType][]).push([v, d.type])
-    }
-  }
+  const succ = reversed(g.preds, n)
   const lf = new Float64Array(n)
   const ls = new Float64Array(n)
-  for (let k = order.length - 1; k >= 0; k--) {
-    const v = order[k] as number
+  for (let i = n - 1; i >= 0; i--) {
+    const v = order[i] as number
     const te = span(v)
     let finish = end
-    for (const [s, type] of succ[v] as [number, LinkType][]) {
+    for (let k = succ.start[v] as number; k < (succ.start[v + 1] as number); k++) {
+      const s = succ.to[k] as number
+      const c = succ.type[k]
       const bound =
-        type === 'FS'
+        c === FS
           ? (ls[s] as number)
-          : type === 'SS'
+          : c === SS
             ? (ls[s] as number) + te
-            : type === 'FF'
+            : c === FF
               ? (lf[s] as number)
               : (lf[s] as number) + te
       finish = Math.min(finish, bound)
@@ -241,7 +294,7 @@ export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: 
     lf[v] = finish
     ls[v] = finish - te
   }
-  const rows: CpmRow[] = order.map((v) => {
+  const rows: CpmRow[] = Array.from(order, (v) => {
     const slack = (ls[v] as number) - (es[v] as number)
     return {
       id: g.ids[v] as string,
