@@ -11,6 +11,7 @@
 //     path), `write` (the other task commands: the lifecycle agents call most),
 //     `search` (it walks every object file: the store's read path, nothing of
 //     core; the notes module, which parses a note or risk, only when one changed),
+//     `brief` (`context`: the whole store, nothing of core),
 //     `core` (the other everyday commands), `rare` (GitHub, record, MCP,
 //     doctor, init: rare, each with heavy dependencies of its own, which stay
 //     behind their own import());
@@ -36,6 +37,8 @@ export function groupOf(decl) {
   if (family === 'task') return 'write'
   // Search walks every object file against its own index: it needs the store and nothing of the core group.
   if (decl.path === 'search') return 'search'
+  // The brief reads the store (notes, events, the project's tasks) and nothing of the other everyday commands.
+  if (decl.path === 'context') return 'brief'
   return 'core'
 }
 
@@ -130,6 +133,7 @@ export function chunkPlugin({ root, entries }) {
     core: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:write'],
     write: [...KERNEL, ...STORE, 'dacli-group:hot'],
     search: [...KERNEL, 'dacli-group:hot'],
+    brief: [...KERNEL, ...STORE, 'dacli-group:hot'],
     rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core', 'dacli-group:write'],
   }
   /** What a lazily loaded module of ours reaches besides its own imports. */

@@ -82,7 +82,7 @@ describe('architecture rules', () => {
     }
   })
 
-  test('3. the reads agents run most (--json) load four chunks of the bundle; task add seven, a claim nine', async () => {
+  test('3. the reads agents run most (--json) load four chunks of the bundle; task add and context seven, a claim nine', async () => {
     const ws = await workspace()
     ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
     ;(await ws.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')).expectExit(0)
@@ -103,6 +103,8 @@ describe('architecture rules', () => {
     ])
       expect(modules(argv), argv.join(' ')).toBe(4)
     expect(modules(['task', 'add', 'Second thing', '--project', 'alpha', '--accept', 'x'])).toBe(7)
+    // The brief reads the whole store but none of the other everyday commands (its own group, `brief`).
+    expect(modules(['context', 'alpha/1', '--json'])).toBe(7)
     // A claim edits the file through the YAML library (lossless round trip): the parser's chunk and its wrapper.
     expect(modules(['task', 'claim', 'alpha/1'])).toBe(9)
   })
