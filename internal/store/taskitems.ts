@@ -98,8 +98,8 @@ export function idsAfterWrite(
   if (i === -1 || k === -1 || taken || ids[i]?.id !== task.id) return null
   const st = fs.lstatSync(to.abs, { throwIfNoEntry: false })
   if (st === undefined || !st.isFile()) return null
-  const entry: IdEntry = { ...(ids[i] as IdEntry), status: to.status, path: to.path, version: task.version }
-  entry.aliases = [...task.aliases]
+  const was = ids[i] as IdEntry
+  const entry: IdEntry = { ...was, status: to.status, path: to.path, version: task.version, aliases: [...task.aliases] }
   const statuses = [...w.statuses]
   statuses[k] = to.status
   const stamps = [...w.stamps]
