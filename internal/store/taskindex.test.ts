@@ -137,19 +137,30 @@ test('a task file moved while its folders are read (a claim: open → active) is
   expect(items.broken).toEqual([])
 })
 
-test('one invocation walks a project once to resolve a bare number: the files are those of the walk its ids came from', async () => {
+/**
+ * A project `p` with two tasks, a store opened on it (one invocation), and `byHand()`, which writes a third task
+ * file as another hand would (003-by-hand.md).
+ */
+async function twoTasks() {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   for (const t of ['One', 'Two']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
   const { Store } = await import('./store.js')
   const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
+  const byHand = () =>
+    ws.write(
+      '.dacli/projects/p/tasks/open/003-by-hand.md',
+      `---\nid: t-01J${'3'.padStart(23, '0')}\nkind: task\nversion: 1\n---\n\n# By hand\n`,
+    )
+  return { ws, store, byHand }
+}
+
+test('one invocation walks a project once to resolve a bare number: the files are those of the walk its ids came from', async () => {
+  const { store, byHand } = await twoTasks()
   const names = async () => (await store.taskFiles('p')).map((f) => f.name).sort()
   expect((await store.resolve('p/2')).name).toBe('002-two.md')
   // A file written by hand after that walk is not in this invocation's files (nor in its ids): one snapshot.
-  ws.write(
-    '.dacli/projects/p/tasks/open/003-by-hand.md',
-    `---\nid: t-01J${'3'.padStart(23, '0')}\nkind: task\nversion: 1\n---\n\n# By hand\n`,
-  )
+  byHand()
   expect(await names()).toEqual(['001-one.md', '002-two.md'])
   expect((await store.idsIn('p')).map((e) => e.seq)).toEqual([1, 2])
   // Forgetting the project (as a write does) walks it again.
@@ -159,18 +170,11 @@ test('one invocation walks a project once to resolve a bare number: the files ar
 })
 
 test('after its own write an invocation keeps what it read of the project, that one file brought up to date', async () => {
-  const ws = await workspace()
-  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
-  for (const t of ['One', 'Two']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
-  const { Store } = await import('./store.js')
-  const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
+  const { ws, store, byHand } = await twoTasks()
   const two = await store.resolve('p/2')
   const id = (await store.readTaskFile(two)).id
   // Another process's file, written after this invocation's walk: not seen by it, before or after its write.
-  ws.write(
-    '.dacli/projects/p/tasks/open/003-by-hand.md',
-    `---\nid: t-01J${'3'.padStart(23, '0')}\nkind: task\nversion: 1\n---\n\n# By hand\n`,
-  )
+  byHand()
   await store.editTask(two, 'a-test', (e) => {
     e.status = 'active'
     return true
