@@ -15,8 +15,8 @@ import {
   deduplicated,
   expand,
   fileAt,
-  filesOf,
   type Listing,
+  listTaskFiles,
   MOVE_PASSES,
   type Paths,
   type SummarySection,
@@ -356,11 +356,11 @@ export async function listProjectRecords(
   read: (f: TaskFileRef) => Promise<TaskRecord>,
 ): Promise<{ records: TaskRecord[]; broken: Broken[] }> {
   for (let attempt = 1; ; attempt++) {
-    const w = walkProject(p, project)
+    const listed = listTaskFiles(p, project, { stat: true })
     const got: TaskRecord[] = []
-    const broken: Broken[] = [...w.broken]
-    let vanished = w.vanished
-    for (const f of filesOf(w)) {
+    const broken: Broken[] = [...listed.broken]
+    let vanished = listed.vanished
+    for (const f of listed.files) {
       try {
         got.push(await read(f))
       } catch (e) {
