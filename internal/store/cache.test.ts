@@ -445,3 +445,78 @@ test('a task id resolves through the kept ids; a file whose id changes behind th
   age(copy)
   expect((await ws.dacli('task', 'show', other, '--json')).expectExit(0).json.title).toBe('First, moved')
 })
+
+test('a file looked up with a stale entry, or a section only partly read, does not make a process rewrite the cache', async () => {
+  const { CacheFile, decodeSection } = await import('./filecache.js')
+  const { tempDir } = await import('../testkit/ws.js')
+  const file = path.join(tempDir(), 'index')
+  const then = Date.now() - 60_000
+  const at = (size: number, ctimeMs = then) => ({ size, mtimeMs: then, ctimeMs, ino: 1 })
+  const a = new CacheFile(file, nodeSystem)
+  for (const s of ['ids/p', 'tasks/p'])
+    for (const [n, size] of [
+      ['x', 1],
+      ['y', 2],
+      ['z', 3],
+    ] as const)
+      a.section<string>(s, 'used').set(n, at(size), `${s} ${n}`)
+  a.save()
+  const bytes = fs.readFileSync(file)
+  const ino = fs.statSync(file).ino
+  // A listing right after a hand edit of z (racily fresh: not kept): z's old entry stays, nothing is written.
+  const b = new CacheFile(file, nodeSystem)
+  const ids = b.section<string>('ids/p', 'used')
+  expect([ids.get('x', at(1)), ids.get('y', at(2)), ids.get('z', at(3, Date.now()))]).toEqual([
+    'ids/p x',
+    'ids/p y',
+    undefined,
+  ])
+  ids.set('z', at(3, Date.now()), 'parsed again')
+  // A reader of one file's summary (a dependency `task show` names) keeps the others.
+  expect(b.section<string>('tasks/p', 'all').get('y', at(2))).toBe('tasks/p y')
+  b.save()
+  expect(fs.statSync(file).ino).toBe(ino)
+  expect(fs.readFileSync(file).equals(bytes)).toBe(true)
+  // A listing that no longer finds z (its file is gone) drops it.
+  const c = new CacheFile(file, nodeSystem)
+  const ids2 = c.section<string>('ids/p', 'used')
+  ids2.get('x', at(1))
+  ids2.get('y', at(2))
+  c.save()
+  const line = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('ids/p\t')) as string
+  expect(Object.keys(decodeSection(line.slice(line.indexOf('\t') + 1)))).toEqual(['x', 'y'])
+})
+
+test('`task show` after a listing keeps every summary of the project in the index, and does not rewrite it', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['One', 'Two', 'Three', 'Four']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'depend', 'p/3', '--add', 'p/2')).expectExit(0)
+  for (const f of fs.readdirSync(path.join(ws.root, '.dacli/projects/p/tasks/open')))
+    age(path.join(ws.root, '.dacli/projects/p/tasks/open', f))
+  const index = path.join(ws.root, '.dacli', 'cache', 'index')
+  const { decodeSection } = await import('./filecache.js')
+  const summaries = () => {
+    const l = fs
+      .readFileSync(index, 'utf8')
+      .split('\n')
+      .find((s) => s.startsWith('tasks/p\t')) as string
+    return Object.keys(decodeSection(l.slice(l.indexOf('\t') + 1))).sort()
+  }
+  ;(await ws.dacli('next', '--json')).expectExit(0)
+  const all = summaries()
+  expect(all).toHaveLength(4)
+  const show = async () => (await ws.dacli('task', 'show', 'p/3', '--json')).expectExit(0).json
+  expect((await show()).depends_on.map((d: { title: string }) => d.title)).toEqual(['Two']) // keeps the ids too
+  expect(summaries()).toEqual(all)
+  // From now on the loop of an agent (next, show, next, show) finds all it needs and writes nothing.
+  const ino = fs.statSync(index).ino
+  for (let i = 0; i < 2; i++) {
+    ;(await ws.dacli('next', '--json')).expectExit(0)
+    expect((await show()).depends_on).toHaveLength(1)
+  }
+  expect(fs.statSync(index).ino).toBe(ino)
+})

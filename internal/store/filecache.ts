@@ -92,8 +92,10 @@ export class StampMemo<T> {
 type Entry<T> = [Stored, T]
 
 /**
- * How a section forgets: `used` keeps only the entries read or set in this process (a listing touches
- * every file of its folder, so the rest belong to files that are gone); `all` keeps every entry.
+ * How a section forgets: `used` keeps only the entries looked up or set in this process (for a listing, which
+ * looks up every file of its folder, so the rest belong to files that are gone); `all` keeps every entry (for a
+ * reader that looks up only some files: a task's summary, the files another section missed). A section is opened
+ * once per process, by its first reader.
  */
 export type Retain = 'used' | 'all'
 
@@ -142,7 +144,12 @@ export function decodeSection(text: string): Record<string, [number[], unknown]>
 }
 
 export class Section<T> {
-  /** Names served from the cache (a listing serves each once). */
+  /**
+   * Names looked up with an entry present, whether or not it was still valid (a listing looks each up once): their
+   * files exist, so their entries stay. A stale one is harmless (no later file can carry its stamp: the change time
+   * only moves forward) and is replaced when its file has settled and is parsed again; dropping it would rewrite
+   * the whole cache file after every edit, for nothing.
+   */
   private hits: string[] = []
   /** Entries set in this process: name → `stamp\tvalue`. */
   private readonly sets = new Map<string, string>()
@@ -163,8 +170,8 @@ export class Section<T> {
   textAt(name: string, st: string): string | undefined {
     const hit = this.sets.get(name) ?? this.entries.get(name)
     if (hit === undefined) return undefined
-    if (hit.length <= st.length || hit.charCodeAt(st.length) !== 9 || !hit.startsWith(st)) return undefined
     this.hits.push(name)
+    if (hit.length <= st.length || hit.charCodeAt(st.length) !== 9 || !hit.startsWith(st)) return undefined
     return hit.slice(st.length + 1)
   }
 
@@ -284,8 +291,9 @@ export class CacheFile {
   private loaded = false
   /**
    * Ranges read so far, when this process learnt the table from the file itself (a command's first read): its
-   * second section is read with the whole file (a listing of every project wants them all); a process that
-   * knew the table already (the MCP server, on an unchanged file) keeps reading ranges.
+   * third section is read with the whole file (a listing of every project wants them all, while `task show` wants
+   * one project's two); a process that knew the table already (the MCP server, on an unchanged file) keeps
+   * reading ranges.
    */
   private ranges: number | null = null
   private readonly open = new Map<string, Section<unknown>>()
@@ -383,8 +391,8 @@ export class CacheFile {
     if (line === undefined) return undefined
     if (this.bytes !== null) return this.sectionIn(this.bytes, name, line, 0)
     this.withFile((fd, key, size) => {
-      if (key !== this.key || (this.ranges !== null && this.ranges++ >= 1)) {
-        this.readAll(fd, key, size) // replaced since (read it again), or a second section wanted: read it whole
+      if (key !== this.key || (this.ranges !== null && this.ranges++ >= 2)) {
+        this.readAll(fd, key, size) // replaced since (read it again), or a third section wanted: read it whole
         const again = this.lines.get(name)
         out = again === undefined || this.bytes === null ? undefined : this.sectionIn(this.bytes, name, again, 0)
         return

@@ -325,7 +325,7 @@ export class Store {
         this.paths(),
         project,
         () => index.section(`ids/${project}`, 'used'),
-        () => index.section(`tasks/${project}`, 'used'),
+        () => index.section(`tasks/${project}`, 'all'),
       )
       this.idEntries.set(project, got)
     }
@@ -340,7 +340,7 @@ export class Store {
     if (this.live !== null || this.listings.has(f.project)) {
       return (await this.projectListing(f.project)).tasks.find((t) => t.path === f.path) ?? null
     }
-    return summaryAt(f, this.cache('index').section(`tasks/${f.project}`, 'used'))
+    return summaryAt(f, this.cache('index').section(`tasks/${f.project}`, 'all'))
   }
 
   /** Whether this store serves a long-running process (its listings kept in memory, live.ts). */

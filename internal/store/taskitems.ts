@@ -197,7 +197,8 @@ interface Place {
  * One value per task file of a project, kept per file in `kept` beside the file's stamp (deduplicated by id as
  * listProject does, in sequence order). A file whose stamp matches its entry is served by `fromKept` from the
  * entry's text alone (null: the entry is not one, and the file is taken as changed). Any other file is taken
- * through the summaries (the index's, else the file's), made by `fromSummary`, and its entry replaced. A pass
+ * through the summaries (the index's, else the file's: a section opened to keep `all`, as only the files `kept`
+ * missed are looked up there), made by `fromSummary`, and its entry replaced. A pass
  * that saw a file vanish is redone (MOVE_PASSES); a file that cannot be read as a task is in `broken`. `walk` is
  * the pass the values come from.
  */
@@ -336,7 +337,7 @@ export async function listItems(
       store.paths(),
       slug,
       () => items.section(slug, 'used'),
-      () => index.section(`tasks/${slug}`, 'used'),
+      () => index.section(`tasks/${slug}`, 'all'),
       render,
     )
     for (const r of l.rows) out.rows.push(r)
