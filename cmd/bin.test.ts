@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import * as vm from 'node:vm'
 import { describe, expect, test } from 'vitest'
 import { BIN, REPO_ROOT, tempDir } from '../internal/testkit/ws.js'
 
@@ -137,6 +138,33 @@ describe('the bin', () => {
       shared += (text.match(/__dacliNs\("node:fs"\)/g) ?? []).length
     }
     expect(shared).toBeGreaterThan(10) // the store's modules still import node:fs, through the shared object
+  })
+
+  test('a chunk loaded again (a server loads a command at every call) is the module object made the first time', () => {
+    // esbuild's helper makes a new object per `await import()`, with a getter per export (scripts/build.mjs
+    // chunksOnce): every chunk that loads another keeps the one it made, by module.
+    const loaders = fs
+      .readdirSync(CHUNKS)
+      .filter((x) => x.endsWith('.js'))
+      .map((n) => fs.readFileSync(path.join(CHUNKS, n), 'utf8'))
+      .filter((t) => t.includes('__toESM(require("./'))
+    expect(loaders.length).toBeGreaterThan(3)
+    for (const text of loaders) {
+      expect(text.split('\n')[0]).toContain('function __toESM(mod,isNodeMode,target)')
+      expect(text).toContain('var __toESM0 = (mod, isNodeMode, target) =>')
+    }
+    // The wrapper itself, run over a stand-in for esbuild's helper that counts the objects it makes.
+    const helper = /var __dacliEsm=.*?return m\}/.exec((loaders[0] as string).split('\n')[0] as string)?.[0] as string
+    const made: unknown[] = []
+    const ctx = { __toESM0: (mod: object) => made[made.push({ of: mod }) - 1] } as Record<string, unknown>
+    vm.runInNewContext(`${helper};this.toESM=__toESM`, ctx)
+    const toESM = ctx.toESM as (mod: object, nodeMode?: number) => unknown
+    const chunk = {}
+    expect(toESM(chunk)).toBe(toESM(chunk))
+    expect(made).toHaveLength(1)
+    expect(toESM({})).not.toBe(toESM(chunk))
+    toESM(chunk, 1) // node mode (`default` is the module): made as esbuild makes it, every time
+    expect(made).toHaveLength(3)
   })
 })
 

@@ -193,7 +193,7 @@ async function commonJS(files, outdir) {
       )
       text = JSON.stringify(map)
     } else {
-      text = builtinsOnce(text)
+      text = chunksOnce(builtinsOnce(text))
       // The first line, so the map stays aligned.
       if (text.includes('__dacliUrl'))
         text = `var __dacliUrl=require("node:url").pathToFileURL(__filename).href;${text}`
@@ -221,6 +221,24 @@ function builtinsOnce(text) {
     'let m=__dacliMods[n];if(m===undefined){const b=require(n);' +
     'm=__dacliMods[n]=Object.create(b,{default:{value:b,enumerable:true}})}return m}'
   return `${helper}${out}`
+}
+
+/**
+ * Each chunk another one loads (`await import()`, which esbuild writes as `__toESM(require("./x.js"))`), seen
+ * through one module object per importing chunk. esbuild makes a new object per call, with a getter for every
+ * export: a long-lived server loads a command's chunk at every call, and the core chunk has hundreds of exports
+ * (about 6% of an MCP `whoami`, measured). The object is made by esbuild's own helper, once, and kept by module:
+ * what a caller sees is unchanged. The wrapper goes on the first line (a hoisted function), so the map stays
+ * aligned.
+ */
+function chunksOnce(text) {
+  const def = 'var __toESM = (mod, isNodeMode, target) =>'
+  if (!text.includes(def) || !text.includes('__toESM(require("./')) return text
+  const helper =
+    'var __dacliEsm=new WeakMap();function __toESM(mod,isNodeMode,target){' +
+    'if(isNodeMode||target!==undefined||mod===null||typeof mod!=="object")return __toESM0(mod,isNodeMode,target);' +
+    'let m=__dacliEsm.get(mod);if(m===undefined){m=__toESM0(mod);__dacliEsm.set(mod,m)}return m}'
+  return `${helper}${text.replace(def, 'var __toESM0 = (mod, isNodeMode, target) =>')}`
 }
 
 /** The board's page (dacli board): its script and style minified for the browser, beside its HTML, in build/board/. */
