@@ -520,3 +520,31 @@ test('`task show` after a listing keeps every summary of the project in the inde
   }
   expect(fs.statSync(index).ino).toBe(ino)
 })
+
+test('an entry serves only when its stamp is exactly the one written for the file: numbers compared, not printed', async () => {
+  const { Section } = await import('./filecache.js')
+  const [size, mtime, ino, ctime] = [12, 1_796_300_892_749.34, 2_154_789, 1_796_300_892_751.43]
+  const serve = (entry: string, ...stamp: number[]) =>
+    new Section(new Map([['k', entry]]), 'used').textAt(
+      'k',
+      ...((stamp.length ? stamp : [size, mtime, ino, ctime]) as [number, number, number, number]),
+    )
+  expect(serve('12:1796300892749:2154789:1796300892751\t{"v":1}')).toBe('{"v":1}')
+  expect(serve('12:1796300892749:2154789:1796300892751\t')).toBe('')
+  for (const entry of [
+    '13:1796300892749:2154789:1796300892751\tX', // another size
+    '12:1796300892748:2154789:1796300892751\tX', // modification time one ms off
+    '12:1796300892749:2154790:1796300892751\tX', // another inode
+    '12:1796300892749:2154789:1796300892752\tX', // change time one ms off
+    '012:1796300892749:2154789:1796300892751\tX', // a leading zero: not what was written
+    '+12:1796300892749:2154789:1796300892751\tX',
+    '12:1796300892749:2154789:1796300892751X', // no tab
+    '12:1796300892749:2154789\tX', // a field short
+    '12:1796300892749:2154789:1796300892751:1\tX', // a field more
+    '12:00000001796300892749:2154789:1796300892751\tX', // too many digits
+    '12:1796300892749.3:2154789:1796300892751\tX',
+    '',
+  ])
+    expect(serve(entry)).toBeUndefined()
+  expect(serve('0:0:1:0\tV', 0, 0.9, 1, 0)).toBe('V')
+})

@@ -114,9 +114,34 @@ const RS = '\u001e'
  * fractions, and a listing prints one per file). That loses nothing: an entry is only written once its file has
  * been still for RACY_MS, so any later write moves the change time by more than RACY_MS.
  */
-export const stampKey = (size: number, mtimeMs: number, ino: number, ctimeMs: number) =>
+const stampKey = (size: number, mtimeMs: number, ino: number, ctimeMs: number) =>
   `${size}:${Math.trunc(mtimeMs)}:${ino}:${Math.trunc(ctimeMs)}`
 const stampText = (s: Stamp) => stampKey(s.size, s.mtimeMs, s.ino, s.ctimeMs)
+
+/**
+ * Where the value starts in an entry `stamp\tvalue` whose stamp is exactly the one stampKey prints for these numbers,
+ * else -1. The stamp is read as numbers rather than compared with a printed one: printing four numbers per file
+ * (two of them thirteen digits long) was most of what serving an entry cost. Only what stampKey prints matches: plain
+ * digits, no sign, no leading zero, at most 16 of them (exact as a double), `:` between and a tab after.
+ */
+function valueAfter(entry: string, a: number, b: number, c: number, d: number): number {
+  let at = 0
+  for (let field = 0; field < 4; field++) {
+    const want = field === 0 ? a : field === 1 ? b : field === 2 ? c : d
+    let n = 0
+    let end = at
+    for (; end < entry.length && end - at <= 16; end++) {
+      const ch = entry.charCodeAt(end)
+      if (ch < 48 || ch > 57) break
+      n = n * 10 + (ch - 48)
+    }
+    const digits = end - at
+    if (digits === 0 || digits > 16 || (digits > 1 && entry.charCodeAt(at) === 48) || n !== want) return -1
+    if (entry.charCodeAt(end) !== (field === 3 ? 9 : 58)) return -1
+    at = end + 1
+  }
+  return at
+}
 
 /** Names a section can hold: no control character (it could be mistaken for a separator). */
 const CONTROL = /[\u0000-\u001f]/
@@ -163,16 +188,16 @@ export class Section<T> {
 
   /** The cached value's JSON text for `name` if its file is unchanged (not parsed: see `get`). */
   getText(name: string, stamp: Stamp): string | undefined {
-    return this.textAt(name, stampText(stamp))
+    return this.textAt(name, stamp.size, stamp.mtimeMs, stamp.ino, stamp.ctimeMs)
   }
 
-  /** getText for a stamp given as its text (as stampKey writes it). */
-  textAt(name: string, st: string): string | undefined {
+  /** getText for a stamp given as its four numbers (a walk keeps them so). */
+  textAt(name: string, size: number, mtimeMs: number, ino: number, ctimeMs: number): string | undefined {
     const hit = this.sets.get(name) ?? this.entries.get(name)
     if (hit === undefined) return undefined
     this.hits.push(name)
-    if (hit.length <= st.length || hit.charCodeAt(st.length) !== 9 || !hit.startsWith(st)) return undefined
-    return hit.slice(st.length + 1)
+    const at = valueAfter(hit, size, Math.trunc(mtimeMs), ino, Math.trunc(ctimeMs))
+    return at === -1 ? undefined : hit.slice(at)
   }
 
   /** The cached value for `name` if its file is unchanged (a value that does not parse is no value). */

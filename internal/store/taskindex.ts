@@ -18,7 +18,7 @@ import {
   type TaskSummary,
 } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
-import { type Section, type Stamp, stampKey } from './filecache.js'
+import type { Section, Stamp } from './filecache.js'
 import { isTempName, linkOnPath, readText } from './fsio.js'
 
 export interface TaskFileRef {
@@ -66,8 +66,8 @@ export function listTaskFiles(
     for (const e of ents) {
       const name = e.name
       if (!candidate(name)) continue
+      if (refused(e, name, `${relBase}${status}/`, broken)) continue
       const rel = `${relBase}${status}/${name}`
-      if (refused(e, name, rel, broken)) continue
       const m = TASK_FILE.exec(name) as RegExpExecArray
       files.push({
         project,
@@ -117,6 +117,7 @@ export function walkProject(p: Paths, project: string): Walk {
     broken,
     (dir: string) => fs.readdirSync(dir),
     (status, dir, ents) => {
+      const folder = `${relBase}${status}/`
       for (const name of ents) {
         if (!candidate(name)) continue
         // Paths by concatenation: this loop runs once per task file on every listing.
@@ -125,7 +126,7 @@ export function walkProject(p: Paths, project: string): Walk {
           vanished = true // moved or removed while listing
           continue
         }
-        if (refused(st, name, `${relBase}${status}/${name}`, broken)) continue
+        if (refused(st, name, folder, broken)) continue
         statuses.push(status)
         names.push(name)
         stamps.push(st.size, st.mtimeMs, st.ino, st.ctimeMs)
@@ -142,10 +143,10 @@ export function filesOf(w: Walk): TaskFileRef[] {
   return out
 }
 
-/** The walk's `i`th file's stamp as cache entries write it (filecache.ts stampKey). */
-export function stampKeyAt(w: Walk, i: number): string {
+/** The text of `section`'s entry `key` while it is the walk's `i`th file's (its stamp unchanged): Section.textAt. */
+export function textAtWalk(section: Section<unknown>, key: string, w: Walk, i: number): string | undefined {
   const s = w.stamps
-  return stampKey(s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number)
+  return section.textAt(key, s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number)
 }
 
 /** The reference of a walk's `i`th file, with its stamp. */
@@ -173,8 +174,14 @@ export function fileAt(w: Walk, i: number): TaskFileRef {
 /** A folder entry that may be a task file (temp files and dot files are not looked at). */
 const candidate = (name: string) => name.endsWith('.md') && !name.startsWith('.') && !isTempName(name)
 
-/** Is this entry no task file (a link, not a regular file, a name that is not NNN-slug.md)? It is added to `broken`. */
-function refused(kind: fs.Dirent | fs.Stats, name: string, rel: string, broken: Broken[]): boolean {
+/**
+ * Is this entry no task file (a link, not a regular file, a name that is not NNN-slug.md)? It is added to `broken`,
+ * named `<folder><name>` (`folder`: its status folder's path from the root, with the slash; the path is built only
+ * for an entry refused, as this runs once per task file on every listing).
+ */
+function refused(kind: fs.Dirent | fs.Stats, name: string, folder: string, broken: Broken[]): boolean {
+  if (kind.isFile() && TASK_FILE.test(name)) return false
+  const rel = `${folder}${name}`
   if (kind.isSymbolicLink()) {
     broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
     return true
@@ -388,7 +395,7 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
     const status = listed.statuses[i] as Status
     const name = listed.names[i] as string
     const key = `${status}/${name}`
-    const text = cache.textAt(key, stampKeyAt(listed, i))
+    const text = textAtWalk(cache, key, listed, i)
     const hit = text === undefined ? undefined : compactOf(text)
     if (hit !== undefined) {
       // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.

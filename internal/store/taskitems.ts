@@ -20,8 +20,8 @@ import {
   MOVE_PASSES,
   type Paths,
   type SummarySection,
-  stampKeyAt,
   type TaskFileRef,
+  textAtWalk,
   type Walk,
   walkProject,
 } from './taskindex.js'
@@ -225,7 +225,7 @@ async function perFile<T extends Place & { id: string; version: number }>(
       const dash = name.indexOf('-')
       const seq = Number(name.slice(0, dash))
       const at: Place = { project, status, seq, slug: name.slice(dash + 1, -3), path: `${w.relBase}${key}` }
-      const text = section?.textAt(key, stampKeyAt(w, i))
+      const text = section === null ? undefined : textAtWalk(section, key, w, i)
       const served = text === undefined ? null : fromKept(text, at)
       if (served !== null) {
         values.push(served)
