@@ -547,4 +547,6 @@ test('an entry serves only when its stamp is exactly the one written for the fil
   ])
     expect(serve(entry)).toBeUndefined()
   expect(serve('0:0:1:0\tV', 0, 0.9, 1, 0)).toBe('V')
+  expect(serve('5:-86400001:7:0\tV', 5, -86_400_001.5, 7, 0.2)).toBe('V') // a time before 1970
+  expect(serve('5:-0:7:0\tV', 5, 0, 7, 0)).toBeUndefined() // never printed so
 })

@@ -121,13 +121,16 @@ const stampText = (s: Stamp) => stampKey(s.size, s.mtimeMs, s.ino, s.ctimeMs)
 /**
  * Where the value starts in an entry `stamp\tvalue` whose stamp is exactly the one stampKey prints for these numbers,
  * else -1. The stamp is read as numbers rather than compared with a printed one: printing four numbers per file
- * (two of them thirteen digits long) was most of what serving an entry cost. Only what stampKey prints matches: plain
- * digits, no sign, no leading zero, at most 16 of them (exact as a double), `:` between and a tab after.
+ * (two of them thirteen digits long) was most of what serving an entry cost. Only what stampKey prints matches:
+ * digits (a minus before a time before 1970), no leading zero, at most 16 of them (exact as a double), `:` between
+ * and a tab after.
  */
 function valueAfter(entry: string, a: number, b: number, c: number, d: number): number {
   let at = 0
   for (let field = 0; field < 4; field++) {
     const want = field === 0 ? a : field === 1 ? b : field === 2 ? c : d
+    const negative = entry.charCodeAt(at) === 45 // a time before 1970
+    if (negative) at++
     let n = 0
     let end = at
     for (; end < entry.length && end - at <= 16; end++) {
@@ -136,7 +139,8 @@ function valueAfter(entry: string, a: number, b: number, c: number, d: number): 
       n = n * 10 + (ch - 48)
     }
     const digits = end - at
-    if (digits === 0 || digits > 16 || (digits > 1 && entry.charCodeAt(at) === 48) || n !== want) return -1
+    if (digits === 0 || digits > 16 || (digits > 1 && entry.charCodeAt(at) === 48)) return -1
+    if ((negative ? (n === 0 ? Number.NaN : -n) : n) !== want) return -1
     if (entry.charCodeAt(end) !== (field === 3 ? 9 : 58)) return -1
     at = end + 1
   }
