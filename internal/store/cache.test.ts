@@ -550,3 +550,30 @@ test('an entry serves only when its stamp is exactly the one written for the fil
   expect(serve('5:-86400001:7:0\tV', 5, -86_400_001.5, 7, 0.2)).toBe('V') // a time before 1970
   expect(serve('5:-0:7:0\tV', 5, 0, 7, 0)).toBeUndefined() // never printed so
 })
+
+test('a listing that took some summaries from the index drops the entries of files gone since, and keeps the rest', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['One', 'Two', 'Three']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const tasks = path.join(ws.root, '.dacli/projects/p/tasks')
+  for (const f of fs.readdirSync(path.join(tasks, 'open'))) age(path.join(tasks, 'open', f))
+  const index = path.join(ws.root, '.dacli', 'cache', 'index')
+  const { decodeSection } = await import('./filecache.js')
+  const summaries = () => {
+    const l = fs
+      .readFileSync(index, 'utf8')
+      .split('\n')
+      .find((s) => s.startsWith('tasks/p\t')) as string
+    return Object.keys(decodeSection(l.slice(l.indexOf('\t') + 1))).sort()
+  }
+  ;(await ws.dacli('next', '--json')).expectExit(0)
+  ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  expect(summaries()).toEqual(['open/001-one.md', 'open/002-two.md', 'open/003-three.md'])
+  // Moved by hand: the list items miss the new name, whose summary comes through the index.
+  fs.mkdirSync(path.join(tasks, 'done'), { recursive: true })
+  fs.renameSync(path.join(tasks, 'open/002-two.md'), path.join(tasks, 'done/002-two.md'))
+  age(path.join(tasks, 'done/002-two.md'))
+  const listed = (await ws.dacli('task', 'list', '--json')).expectExit(0).json.tasks
+  expect(listed.map((t: { status: string }) => t.status)).toEqual(['open', 'done', 'open'])
+  expect(summaries()).toEqual(['done/002-two.md', 'open/001-one.md', 'open/003-three.md'])
+})

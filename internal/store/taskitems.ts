@@ -243,6 +243,9 @@ async function perFile<T extends Place & { id: string; version: number }>(
       }
     }
     if (vanished && attempt < MOVE_PASSES) continue
+    // The summaries were looked up only for the files `kept` missed, so the section keeps every entry; the walk
+    // saw every file there is, so the entries of files that are gone (moved to another folder, removed) go.
+    if (index !== null && !vanished) index.keep(w.names.map((n, i) => `${w.statuses[i]}/${n}`))
     const { tasks, duplicates } = deduplicated(values, broken)
     return { values: tasks, broken, duplicates, walk: w }
   }
