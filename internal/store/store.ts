@@ -314,7 +314,7 @@ export class Store {
    * when this invocation (or a server's memory) has one; else read per file through the index, without the
    * summaries.
    */
-  async idsIn(project: string): Promise<IdEntry[]> {
+  async idsIn(project: string): Promise<readonly IdEntry[]> {
     this.requireProject(project)
     if (this.live !== null || this.listings.has(project))
       return idsOfListing((await this.projectListing(project)).tasks)

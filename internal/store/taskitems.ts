@@ -107,26 +107,12 @@ export function idsAfterWrite(
   return { ids: ids.map((e, j) => (j === i ? entry : e)), walk: { ...w, statuses, stamps } }
 }
 
-/** A listing's tasks as IdEntry, made once per listing (a server keeps a project's listing across calls). */
-const listingIds = new WeakMap<readonly TaskSummary[], IdEntry[]>()
-
-export function idsOfListing(tasks: readonly TaskSummary[]): IdEntry[] {
-  let out = listingIds.get(tasks)
-  if (out === undefined) {
-    out = tasks.map((t) => ({
-      project: t.project,
-      status: t.status,
-      seq: t.seq,
-      slug: t.slug,
-      path: t.path,
-      id: t.id,
-      version: t.version,
-      aliases: [...t.aliases],
-    }))
-    listingIds.set(tasks, out)
-  }
-  return out
-}
+/**
+ * A listing's tasks as IdEntry: the summaries themselves, which hold every field of one (a server brings a
+ * project's listing up to date at every call after a change, and copying a thousand entries each time was most of
+ * what its heap grew by). Read only, as the summaries are.
+ */
+export const idsOfListing = (tasks: readonly TaskSummary[]): readonly IdEntry[] => tasks
 
 /** A kept `[id, version, aliases]`, or null when it is not one (the file is read again). */
 function parseIdEntry(text: string): [string, number, number[]] | null {
