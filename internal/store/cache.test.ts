@@ -6,6 +6,7 @@ import * as path from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
 import { baseEnv, workspace } from '../testkit/ws.js'
+import { decodeSection } from './filecache.js'
 import { fileRefOf } from './store.js'
 
 /**
@@ -20,6 +21,15 @@ const age = (file: string) => {
 afterEach(() => {
   vi.useRealTimers()
 })
+
+/** The names of a cache file's section as the file on disk holds them, sorted. */
+const namesIn = (file: string, section: string): string[] => {
+  const line = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${section}\t`)) as string
+  return Object.keys(decodeSection(line.slice(line.indexOf('\t') + 1))).sort()
+}
 
 test('hand edits behind the caches are seen; deleting the caches changes no answer', async () => {
   const ws = await workspace()
@@ -447,7 +457,7 @@ test('a task id resolves through the kept ids; a file whose id changes behind th
 })
 
 test('a file looked up with a stale entry, or a section only partly read, does not make a process rewrite the cache', async () => {
-  const { CacheFile, decodeSection } = await import('./filecache.js')
+  const { CacheFile } = await import('./filecache.js')
   const { tempDir } = await import('../testkit/ws.js')
   const file = path.join(tempDir(), 'index')
   const then = Date.now() - 60_000
@@ -483,11 +493,7 @@ test('a file looked up with a stale entry, or a section only partly read, does n
   ids2.get('x', at(1))
   ids2.get('y', at(2))
   c.save()
-  const line = fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('ids/p\t')) as string
-  expect(Object.keys(decodeSection(line.slice(line.indexOf('\t') + 1)))).toEqual(['x', 'y'])
+  expect(namesIn(file, 'ids/p')).toEqual(['x', 'y'])
 })
 
 test('`task show` after a listing keeps every summary of the project in the index, and does not rewrite it', async () => {
@@ -498,14 +504,7 @@ test('`task show` after a listing keeps every summary of the project in the inde
   for (const f of fs.readdirSync(path.join(ws.root, '.dacli/projects/p/tasks/open')))
     age(path.join(ws.root, '.dacli/projects/p/tasks/open', f))
   const index = path.join(ws.root, '.dacli', 'cache', 'index')
-  const { decodeSection } = await import('./filecache.js')
-  const summaries = () => {
-    const l = fs
-      .readFileSync(index, 'utf8')
-      .split('\n')
-      .find((s) => s.startsWith('tasks/p\t')) as string
-    return Object.keys(decodeSection(l.slice(l.indexOf('\t') + 1))).sort()
-  }
+  const summaries = () => namesIn(index, 'tasks/p')
   ;(await ws.dacli('next', '--json')).expectExit(0)
   const all = summaries()
   expect(all).toHaveLength(4)
@@ -558,14 +557,7 @@ test('a listing that took some summaries from the index drops the entries of fil
   const tasks = path.join(ws.root, '.dacli/projects/p/tasks')
   for (const f of fs.readdirSync(path.join(tasks, 'open'))) age(path.join(tasks, 'open', f))
   const index = path.join(ws.root, '.dacli', 'cache', 'index')
-  const { decodeSection } = await import('./filecache.js')
-  const summaries = () => {
-    const l = fs
-      .readFileSync(index, 'utf8')
-      .split('\n')
-      .find((s) => s.startsWith('tasks/p\t')) as string
-    return Object.keys(decodeSection(l.slice(l.indexOf('\t') + 1))).sort()
-  }
+  const summaries = () => namesIn(index, 'tasks/p')
   ;(await ws.dacli('next', '--json')).expectExit(0)
   ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
   expect(summaries()).toEqual(['open/001-one.md', 'open/002-two.md', 'open/003-three.md'])
