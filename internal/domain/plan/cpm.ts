@@ -82,26 +82,67 @@ const SF = 3
 const codeOf = (t: LinkType) => (t === 'SS' ? SS : t === 'FF' ? FF : t === 'SF' ? SF : FS)
 
 /**
- * The tasks as a graph over indices: one node per id (the last task given with an id), links to known ids. Links
- * are kept flat, node by node (the links of `v` are at `start[v]` up to `start[v + 1]`), in typed arrays walked by
- * index: a schedule of 10,000 tasks runs once per process, before V8 has optimized anything, and there a tuple per
- * link and a `for…of` per node cost more than the arithmetic.
+ * The tasks as the passes take them, as a graph over node indices: node `v` is `ids[v]`, its expected duration
+ * `te[v]` (NaN when unsized), whether it has `started`, and its links to predecessors, kept flat node by node (the
+ * links of `v` are at `preds.start[v]` up to `preds.start[v + 1]`), in typed arrays walked by index: a schedule of
+ * 10,000 tasks runs once per process, before V8 has optimized anything, and there a tuple per link and a `for…of`
+ * per node cost more than the arithmetic. `nodeOf` gives an id's node (ids are unique).
  */
-interface Graph {
-  ids: string[]
-  index: Map<string, number>
-  node: CpmTask[]
-  /** Each node's links to known predecessors, in the order of its deps. */
+export interface Net {
+  ids: readonly string[]
+  nodeOf: (id: string) => number
+  te: Float64Array
+  started: Uint8Array
+  /** Each node's links to predecessors in the net, in the order of its deps. */
   preds: Links
 }
 
-interface Links {
+export interface Links {
   start: Int32Array
   to: Int32Array
   type: Uint8Array
 }
 
-function graphOf(tasks: readonly CpmTask[]): Graph {
+/** The passes' results by node: dependency order, the four dates (NaN: unknown) and the duration. */
+export interface Solved {
+  order: Int32Array
+  es: Float64Array
+  ef: Float64Array
+  ls: Float64Array
+  lf: Float64Array
+  /** The latest known finish of the measured nodes. */
+  end: number
+  /** NaN when a measured node has no known finish. */
+  duration: number
+}
+
+/** A net's links in flat arrays, filled node by node: `link(to, type)` for each link of the node, then `close()`. */
+export class LinkBuilder {
+  private to: number[] = []
+  private type: number[] = []
+  private readonly start: Int32Array
+  private v = 0
+  constructor(n: number) {
+    this.start = new Int32Array(n + 1)
+  }
+  link(to: number, type: LinkType): void {
+    this.to.push(to)
+    this.type.push(codeOf(type))
+  }
+  /** The node's links are all given. */
+  close(): void {
+    this.start[++this.v] = this.to.length
+  }
+  done(): Links {
+    return { start: this.start, to: Int32Array.from(this.to), type: Uint8Array.from(this.type) }
+  }
+}
+
+/** The name of a link type code. */
+export const linkName = (c: number): LinkType => (c === SS ? 'SS' : c === FF ? 'FF' : c === SF ? 'SF' : 'FS')
+
+/** The tasks as a net: one node per id (the last task given with an id), links to known ids. */
+function netOf(tasks: readonly CpmTask[]): Net & { node: CpmTask[] } {
   const ids: string[] = []
   const index = new Map<string, number>()
   const node: CpmTask[] = []
@@ -116,22 +157,21 @@ function graphOf(tasks: readonly CpmTask[]): Graph {
     node[v] = t
   }
   const n = ids.length
-  const start = new Int32Array(n + 1)
-  const to: number[] = []
-  const type: number[] = []
+  const te = new Float64Array(n)
+  const started = new Uint8Array(n)
+  const links = new LinkBuilder(n)
   for (let v = 0; v < n; v++) {
-    start[v] = to.length
-    const deps = (node[v] as CpmTask).deps
-    for (let k = 0; k < deps.length; k++) {
-      const d = deps[k] as { on: string; type: LinkType }
+    const t = node[v] as CpmTask
+    te[v] = t.te === null ? Number.NaN : t.te
+    started[v] = t.started === true ? 1 : 0
+    for (let k = 0; k < t.deps.length; k++) {
+      const d = t.deps[k] as { on: string; type: LinkType }
       const u = index.get(d.on)
-      if (u === undefined) continue
-      to.push(u)
-      type.push(codeOf(d.type))
+      if (u !== undefined) links.link(u, d.type)
     }
+    links.close()
   }
-  start[n] = to.length
-  return { ids, index, node, preds: { start, to: Int32Array.from(to), type: Uint8Array.from(type) } }
+  return { ids, nodeOf: (id) => index.get(id) as number, te, started, preds: links.done(), node }
 }
 
 /** The same links the other way round: each node's successors. */
@@ -155,7 +195,7 @@ function reversed(l: Links, n: number): Links {
 }
 
 /** Node indices in dependency order (depth first from the ids in code-unit order); throws CycleError. */
-function topoIndex(g: Graph): Int32Array {
+function topoIndex(g: Net): Int32Array {
   const n = g.ids.length
   const { start, to } = g.preds
   const state = new Uint8Array(n) // 0 new, 1 on the path, 2 placed
@@ -166,7 +206,7 @@ function topoIndex(g: Graph): Int32Array {
   // Code-unit order, as byText orders: the default sort of strings.
   const sorted = [...g.ids].sort()
   for (let r = 0; r < n; r++) {
-    const root = g.index.get(sorted[r] as string) as number
+    const root = g.nodeOf(sorted[r] as string)
     if (state[root] !== 0) continue
     state[root] = 1
     path.push(root)
@@ -199,31 +239,25 @@ function topoIndex(g: Graph): Int32Array {
 
 /** Ids in dependency order; throws CycleError naming one cycle. */
 export function topoOrder(tasks: readonly CpmTask[]): string[] {
-  const g = graphOf(tasks)
+  const g = netOf(tasks)
   return Array.from(topoIndex(g), (v) => g.ids[v] as string)
 }
 
-const teOf = (t: CpmTask) => (t.te === null ? Number.NaN : t.te)
-
 /**
- * `measured` picks the tasks whose finish is the duration (default: all). A per-project schedule passes its own
- * tasks, so another project's tasks it waits on constrain it without stretching its end.
+ * The forward and backward passes over a net. `measured` picks the nodes whose finish is the duration (null: all).
+ * Throws CycleError.
  */
-export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: string) => boolean } = {}): CpmResult {
-  const g = graphOf(tasks)
+export function solve(g: Net, measured: ((v: number) => boolean) | null): Solved {
   const order = topoIndex(g)
   const n = g.ids.length
-  const measured = opts.measured ?? (() => true)
-  const unsized = tasks.filter((t) => t.te === null).map((t) => t.id)
   const es = new Float64Array(n)
   const ef = new Float64Array(n)
   const { start, to, type } = g.preds
   for (let i = 0; i < n; i++) {
     const v = order[i] as number
-    const t = g.node[v] as CpmTask
-    const te = teOf(t)
+    const te = g.te[v] as number
     const last = start[v + 1] as number
-    if (t.started === true) {
+    if (g.started[v] === 1) {
       let finish = te
       for (let k = start[v] as number; k < last; k++) {
         const u = to[k] as number
@@ -257,7 +291,7 @@ export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: 
   let end = 0
   for (let i = 0; i < n; i++) {
     const v = order[i] as number
-    if (!measured(g.ids[v] as string)) continue
+    if (measured !== null && !measured(v)) continue
     anyMeasured = true
     const f = ef[v] as number
     if (Number.isNaN(f)) allKnown = false
@@ -270,13 +304,12 @@ export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: 
   const duration = !anyMeasured ? 0 : allKnown ? end : Number.NaN
 
   // How long each task occupies the schedule: Te, or a started task's stretched span.
-  const span = (v: number) => ((g.node[v] as CpmTask).started === true ? (ef[v] as number) : teOf(g.node[v] as CpmTask))
   const succ = reversed(g.preds, n)
   const lf = new Float64Array(n)
   const ls = new Float64Array(n)
   for (let i = n - 1; i >= 0; i--) {
     const v = order[i] as number
-    const te = span(v)
+    const te = g.started[v] === 1 ? (ef[v] as number) : (g.te[v] as number)
     let finish = end
     for (let k = succ.start[v] as number; k < (succ.start[v + 1] as number); k++) {
       const s = succ.to[k] as number
@@ -294,53 +327,101 @@ export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: 
     lf[v] = finish
     ls[v] = finish - te
   }
-  const rows: CpmRow[] = Array.from(order, (v) => {
-    const slack = (ls[v] as number) - (es[v] as number)
+  return { order, es, ef, ls, lf, end, duration }
+}
+
+/** Node `v`'s slack, rounded (null when unknown), and whether it is critical. */
+export const slackAt = (s: Solved, v: number): number | null => {
+  const slack = (s.ls[v] as number) - (s.es[v] as number)
+  return Number.isNaN(slack) ? null : round(Math.max(0, slack))
+}
+export const criticalAt = (s: Solved, v: number): boolean => {
+  const slack = (s.ls[v] as number) - (s.es[v] as number)
+  return !Number.isNaN(slack) && Math.abs(slack) < EPS
+}
+
+/** A node's dates, rounded (null when unknown). */
+export const datesAt = (s: Solved, v: number) => ({
+  es: round(s.es[v] as number),
+  ef: round(s.ef[v] as number),
+  ls: round(s.ls[v] as number),
+  lf: round(s.lf[v] as number),
+})
+
+/**
+ * `measured` picks the tasks whose finish is the duration (default: all). A per-project schedule passes its own
+ * tasks, so another project's tasks it waits on constrain it without stretching its end.
+ */
+export function criticalPath(tasks: readonly CpmTask[], opts: { measured?: (id: string) => boolean } = {}): CpmResult {
+  const g = netOf(tasks)
+  const measured = opts.measured
+  const s = solve(g, measured === undefined ? null : (v) => measured(g.ids[v] as string))
+  const rows: CpmRow[] = Array.from(s.order, (v) => {
+    const d = datesAt(s, v)
     return {
       id: g.ids[v] as string,
       te: (g.node[v] as CpmTask).te,
-      es: round(es[v] as number),
-      ef: round(ef[v] as number),
-      ls: round(ls[v] as number),
-      lf: round(lf[v] as number),
-      slack: Number.isNaN(slack) ? null : round(Math.max(0, slack)),
-      critical: !Number.isNaN(slack) && Math.abs(slack) < EPS,
+      es: d.es,
+      ef: d.ef,
+      ls: d.ls,
+      lf: d.lf,
+      slack: slackAt(s, v),
+      critical: criticalAt(s, v),
     }
   })
-  const critical = criticalDag(rows, g, es, ef)
+  const { duration, duration_lower_bound, critical, critical_path } = summaryOf(g, s)
+  const unsized = tasks.filter((t) => t.te === null).map((t) => t.id)
+  return { duration, duration_lower_bound, rows, critical, critical_path, unsized }
+}
+
+/** What a schedule says besides its rows: the duration, the critical tasks as a DAG and as one path when they are. */
+export function summaryOf(g: Net, s: Solved): Omit<CpmResult, 'rows' | 'unsized'> {
+  const critical = criticalDag(g, s)
   return {
-    duration: round(duration),
-    duration_lower_bound: round(end),
-    rows,
+    duration: round(s.duration),
+    duration_lower_bound: round(s.end),
     critical,
     critical_path: chainOf(critical),
-    unsized,
   }
 }
 
 /** Each critical task with the links from critical predecessors that are tight (the ones that set its dates). */
-function criticalDag(rows: readonly CpmRow[], g: Graph, es: Float64Array, ef: Float64Array): CriticalNode[] {
-  const crit = new Set(rows.filter((r) => r.critical).map((r) => r.id))
-  const tight = (p: number, s: number, type: LinkType) =>
-    type === 'FS'
-      ? same(ef[p] as number, es[s] as number)
-      : type === 'SS'
-        ? same(es[p] as number, es[s] as number)
-        : type === 'FF'
-          ? same(ef[p] as number, ef[s] as number)
-          : same(es[p] as number, ef[s] as number)
-  return rows
-    .filter((r) => crit.has(r.id))
-    .sort((a, b) => (a.es as number) - (b.es as number) || (a.ef as number) - (b.ef as number) || byText(a.id, b.id))
-    .map((r) => {
-      const v = g.index.get(r.id) as number
-      return {
-        id: r.id,
-        after: ((g.node[v] as CpmTask).deps ?? [])
-          .filter((d) => crit.has(d.on) && tight(g.index.get(d.on) as number, v, d.type))
-          .map((d) => ({ id: d.on, type: d.type }))
-          .sort((a, b) => byText(a.id, b.id)),
+function criticalDag(g: Net, s: Solved): CriticalNode[] {
+  const { es, ef } = s
+  const nodes: number[] = []
+  const crit = new Uint8Array(g.ids.length)
+  for (let i = 0; i < s.order.length; i++) {
+    const v = s.order[i] as number
+    if (criticalAt(s, v)) {
+      crit[v] = 1
+      nodes.push(v)
+    }
+  }
+  const tight = (p: number, v: number, type: number) =>
+    type === FS
+      ? same(ef[p] as number, es[v] as number)
+      : type === SS
+        ? same(es[p] as number, es[v] as number)
+        : type === FF
+          ? same(ef[p] as number, ef[v] as number)
+          : same(es[p] as number, ef[v] as number)
+  const r = (x: number) => round(x) as number
+  const { start, to, type } = g.preds
+  return nodes
+    .sort(
+      (a, b) =>
+        r(es[a] as number) - r(es[b] as number) ||
+        r(ef[a] as number) - r(ef[b] as number) ||
+        byText(g.ids[a] as string, g.ids[b] as string),
+    )
+    .map((v) => {
+      const after: { id: string; type: LinkType }[] = []
+      for (let k = start[v] as number; k < (start[v + 1] as number); k++) {
+        const u = to[k] as number
+        if (crit[u] === 1 && tight(u, v, type[k] as number))
+          after.push({ id: g.ids[u] as string, type: linkName(type[k] as number) })
       }
+      return { id: g.ids[v] as string, after: after.sort((a, b) => byText(a.id, b.id)) }
     })
 }
 

@@ -4,10 +4,10 @@
 
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { criticalPath } from './cpm.js'
+import { type CpmTask, criticalPath, type LinkType } from './cpm.js'
 import { frontier } from './frontier.js'
 import { readiness } from './readiness.js'
-import { type PlanTask, schedule } from './schedule.js'
+import { type PlanTask, type Schedule, schedule } from './schedule.js'
 
 const STATES = ['open', 'active', 'blocked', 'done'] as const
 const TYPES = ['FS', 'SS', 'FF', 'SF'] as const
@@ -198,6 +198,79 @@ describe('next against the CPM schedule (property tests over random DAGs, FS/SS/
       { numRuns: 300 },
     )
   })
+})
+
+/**
+ * The schedule as its header states it, composed the plain way: the plan as a map, one CPM input object per task,
+ * criticalPath over them, and a row per CPM row. schedule() works the same out on task positions without those
+ * objects; the two must agree byte for byte (key order included).
+ */
+function reference(all: readonly PlanTask[], project: string | null): Schedule {
+  const link = (type: string): LinkType => (type === 'SS' || type === 'FF' || type === 'SF' ? type : 'FS')
+  const planned = (t: PlanTask) => t.status !== 'done' && t.priority !== 'wont'
+  const byId = new Map(all.map((t) => [t.id, t]))
+  const own = all.filter((t) => (project === null || t.project === project) && t.status !== 'done')
+  const inPlan = new Map(own.filter(planned).map((t) => [t.id, t]))
+  const stack = [...inPlan.values()]
+  while (stack.length > 0) {
+    for (const d of (stack.pop() as PlanTask).deps) {
+      const p = byId.get(d.on)
+      if (p === undefined || inPlan.has(p.id) || !planned(p)) continue
+      inPlan.set(p.id, p)
+      stack.push(p)
+    }
+  }
+  const input: CpmTask[] = [...inPlan.values()].map((t) => ({
+    id: t.id,
+    te: t.te,
+    started: t.status === 'active',
+    deps: t.deps
+      .filter((d) => inPlan.has(d.on) && (t.status !== 'active' || link(d.type) === 'FF' || link(d.type) === 'SF'))
+      .map((d) => ({ on: d.on, type: link(d.type) })),
+  }))
+  const isOwn = (id: string) => project === null || byId.get(id)?.project === project
+  const cpm = criticalPath(input, { measured: isOwn })
+  const rows = cpm.rows.map((r) => {
+    const t = byId.get(r.id) as PlanTask
+    return { ...r, project: t.project, status: t.status, external: !isOwn(r.id) }
+  })
+  const excluded = own
+    .filter((t) => t.priority === 'wont')
+    .map((t) => ({
+      id: t.id,
+      reason: 'wont' as const,
+      dependents: [...inPlan.values()].filter((x) => x.deps.some((d) => d.on === t.id)).map((x) => x.id),
+    }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return {
+    ...cpm,
+    rows,
+    scope: project === null ? 'workspace' : 'project',
+    excluded,
+    links: input.flatMap((t) => t.deps.map((d) => ({ from: d.on, to: t.id, type: d.type }))),
+  }
+}
+
+test('the schedule is CPM over the plan it states: the same document as the plain composition', () => {
+  // Any order of the tasks (roots are taken in id order, not input order), links to ids nowhere in the plan, a
+  // task's two links to one predecessor.
+  const mixed = plans.chain((tasks) =>
+    fc
+      .shuffledSubarray(
+        tasks.map((t, i) => ({
+          ...t,
+          deps: i % 4 === 3 ? [...t.deps, { on: 'gone', type: 'FS' }, ...t.deps.slice(0, 1)] : t.deps,
+        })),
+        { minLength: tasks.length, maxLength: tasks.length },
+      )
+      .map((x) => x),
+  )
+  fc.assert(
+    fc.property(mixed, fc.constantFrom('p', 'q', null), (tasks, project) => {
+      expect(JSON.stringify(schedule(tasks, project))).toBe(JSON.stringify(reference(tasks, project)))
+    }),
+    { numRuns: 1000 },
+  )
 })
 
 describe('the schedule (hand-made cases)', () => {
