@@ -5,6 +5,7 @@
 import type { McpServeRequest } from '../clikit/context.js'
 import { createServer } from './server.js'
 import { LineTransport } from './stdio.js'
+import { warm } from './warm.js'
 
 /** Serves until the client closes stdin. */
 export async function serve(req: McpServeRequest): Promise<void> {
@@ -14,13 +15,20 @@ export async function serve(req: McpServeRequest): Promise<void> {
     ...(req.resources === undefined ? {} : { resources: req.resources }),
   })
   const transport = new LineTransport(req.stdio.stdin, req.stdio.stdout)
+  let open = true
   const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve
+    server.onclose = () => {
+      open = false
+      resolve()
+    }
   })
   // A broken stream or a handler's failure is logged; the server keeps answering.
   server.onerror = (e) => req.log(`dacli mcp: ${e.message}`)
   await server.connect(transport)
   req.onListening({ tools: toolset.definitions.length })
+  // The memory of the workspace filled in the background (warm.ts): the first call about a project is not slower.
+  const warmed = warm(toolset, req.runtime, () => !open)
   await closed
+  await warmed
   resources?.close()
 }
