@@ -241,8 +241,11 @@ export class Section<T> {
     )
   }
 
-  /** The section's text to write, or null when the section is unchanged. */
-  changed(): string | null {
+  /**
+   * The section's text to write and how many entries it adds, replaces or forgets (`pending`), or null when the
+   * section is unchanged.
+   */
+  changed(): { text: string; pending: number } | null {
     if (this.unchanged()) return null // every entry still served (a listing touched them all) and nothing new
     const out = new Map<string, string>()
     const names = this.retain === 'all' ? this.entries.keys() : this.hits
@@ -250,12 +253,18 @@ export class Section<T> {
       const e = this.entries.get(n)
       if (e !== undefined) out.set(n, e)
     }
-    for (const [n, e] of this.sets) out.set(n, e)
+    let added = 0
+    for (const [n, e] of this.sets) {
+      if (!out.has(n)) added++
+      out.set(n, e)
+    }
     if (this.keepOnly !== null) for (const n of out.keys()) if (!this.keepOnly.has(n)) out.delete(n)
     if (this.sets.size === 0 && out.size === this.entries.size) return null
     const parts: string[] = []
     for (const [n, e] of out) parts.push(`${n}\t${e}`)
-    return parts.join(RS)
+    // Set (added or replaced), plus forgotten: the entries read less those still there apart from the added ones.
+    const pending = this.sets.size + Math.max(0, this.entries.size - (out.size - added))
+    return { text: parts.join(RS), pending }
   }
 }
 
@@ -269,6 +278,13 @@ type Toc = Map<string, [number, number, number]>
 const tocs = new Map<string, { key: string; toc: Toc; stale: boolean }>()
 /** How many cache files' tables a process remembers (the oldest learnt is forgotten first). */
 const MAX_TOCS = 512
+/**
+ * A rewrite for entries set or forgotten since is put off while each of them stands for this many bytes of the file or
+ * more: at 10,000 tasks a 5.7 MB index is rewritten (read and written whole, about 20 ms) once 22 such entries wait,
+ * not after each command that parsed one settled file again (each waiting entry costs a command that needs it one
+ * parse, about 0.1 ms). A file under this size is always rewritten.
+ */
+const DEFER_BYTES_PER_ENTRY = 256 * 1024
 /** How much of a cache file is read first: its header and table of contents (more is read when they are longer). */
 const HEAD_BYTES = 64 * 1024
 
@@ -330,6 +346,8 @@ export class CacheFile {
   private survivors: ((name: string) => boolean) | null = null
   private stale = false
   private linked = false
+  /** The file's length when its table was learnt (0: no file). */
+  private size = 0
 
   constructor(
     readonly file: string,
@@ -348,6 +366,7 @@ export class CacheFile {
       const known = tocs.get(this.file)
       if (known !== undefined && known.key === key) {
         this.key = key
+        this.size = size
         this.lines = known.toc
         this.stale = known.stale
       } else {
@@ -401,6 +420,7 @@ export class CacheFile {
   /** What a read taught: the table (null: a file this release cannot use, ignored and rewritten at the next save). */
   private learn(key: string, toc: Toc | null, size: number, whole: Buffer | null): void {
     this.key = key
+    this.size = size
     this.lines = toc ?? new Map()
     this.stale = toc === null && size > 0
     this.bytes = toc === null ? null : whole
@@ -475,12 +495,19 @@ export class CacheFile {
     if (this.linked) return
     const names = [...new Set([...this.lines.keys(), ...this.open.keys()])].sort()
     const fresh = new Map<string, string>()
+    let pending = 0
     for (const name of this.open.keys()) {
       const f = this.open.get(name)?.changed()
-      if (f !== undefined && f !== null) fresh.set(name, f)
+      if (f === undefined || f === null) continue
+      fresh.set(name, f.text)
+      pending += f.pending
     }
     const kept = names.filter((n) => this.survivors === null || this.survivors(n))
-    if (!this.stale && fresh.size === 0 && kept.length === names.length) {
+    // A few entries to set or forget (files edited, made or removed since, now settled) are not worth copying a large
+    // file for: until there are more, each costs the commands that need it one parse of its own file. Never a wrong
+    // answer: an entry is served only while its file's stamp matches it.
+    const deferred = pending * DEFER_BYTES_PER_ENTRY < this.size
+    if (!this.stale && (fresh.size === 0 || deferred) && kept.length === names.length) {
       sweepTemps(this.sys, path.dirname(this.file)) // a dead writer's temp file here would otherwise wait for the next rewrite
       return
     }
