@@ -259,10 +259,6 @@ export function findTemps(sys: Proc, root: string): { path: string; dead: boolea
   return out
 }
 
-/**
- * An object file's text. Bytes that are not valid UTF-8 would be replaced (U+FFFD) by a plain read
- * and so changed on the next rewrite: such a file is refused instead (InvalidTextError, `invalid-utf8`).
- */
 /** A FIFO, socket or device where dacli expected a file: never read (a FIFO would block the command forever). */
 export class SpecialFileError extends FailureError {
   override name = 'SpecialFileError'
@@ -274,9 +270,18 @@ export class SpecialFileError extends FailureError {
   }
 }
 
-/** Open `file` for reading without blocking on a FIFO; refuse anything that is not a regular file. */
+/**
+ * Open `file` for reading without blocking on a FIFO; refuse anything that is not a regular file, and a link in its
+ * place (O_NOFOLLOW: a file swapped for a link after the listing's lstat is never read through; LinkError).
+ */
 function openRegular(file: string): number {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+  let fd: number
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new LinkError(file)
+    throw e
+  }
   if (!fs.fstatSync(fd).isFile()) {
     fs.closeSync(fd)
     throw new SpecialFileError(file)
@@ -284,6 +289,10 @@ function openRegular(file: string): number {
   return fd
 }
 
+/**
+ * An object file's text. Bytes that are not valid UTF-8 would be replaced (U+FFFD) by a plain read
+ * and so changed on the next rewrite: such a file is refused instead (InvalidTextError, `invalid-utf8`).
+ */
 export function readText(file: string, size?: number): string {
   if (size !== undefined && size < SCRATCH_BYTES) {
     scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES)
