@@ -53,8 +53,10 @@ export async function resolveRef(
       // A bare number may also be another task's alias (a renumbering merge): then it names both. Its ids are read
       // first, so the files below come from the same walk of each project (Store.taskFiles).
       const all = r.kind === 'seq' ? await candidatesIn(projects) : []
+      // Only the files whose name can match (a reference of these forms names a file by its number and slug): a
+      // reference object is made for them alone, not for each file of the project.
       const files: TaskFileRef[] = []
-      for (const p of projects) files.push(...(await store.taskFiles(p)))
+      for (const p of projects) files.push(...(await store.taskFiles(p, nameCanMatch(r))))
       // Copies: a server's file references are kept across calls.
       const hits = matchRef(r, files).map((h) => ({ ...h }))
       // One file name in two folders (an interrupted move, a bad merge): let the listing pick the copy.
@@ -87,6 +89,15 @@ export async function resolveRef(
     throw tomb === null ? await noTaskMatches(store, ref, r, scopes) : removedError(ref, tomb)
   }
   return pickOne(ref, hits)
+}
+
+/** Whether a task file's name (`NNN-slug.md`) can match a reference by number, by number and slug, or by slug. */
+function nameCanMatch(r: ParsedRef): (name: string) => boolean {
+  const seqOf = (name: string) => Number(name.slice(0, name.indexOf('-')))
+  const slugOf = (name: string) => name.slice(name.indexOf('-') + 1, -3)
+  if (r.kind === 'seq') return (name) => seqOf(name) === r.seq
+  if (r.kind === 'seq-slug') return (name) => seqOf(name) === r.seq && slugOf(name) === r.slug
+  return (name) => slugOf(name) === r.slug
 }
 
 /**

@@ -386,13 +386,14 @@ export class Store {
    * The task files of a project by name (not parsed; what cannot be a task left out): a server's from the listing
    * its memory keeps up to date, else from the walk this invocation read the ids from (idsIn), else a walk.
    */
-  async taskFiles(project: string): Promise<readonly TaskFileRef[]> {
+  async taskFiles(project: string, where?: (name: string) => boolean): Promise<readonly TaskFileRef[]> {
+    const only = (files: readonly TaskFileRef[]) => (where === undefined ? files : files.filter((f) => where(f.name)))
     if (this.live !== null) {
       const kept = this.live.filesOf(project, await this.projectListing(project), this.paths())
-      if (kept !== undefined) return kept
+      if (kept !== undefined) return only(kept)
     }
     const walked = this.idEntries.get(project)?.walk
-    return walked !== undefined ? filesOf(walked) : listTaskFiles(this.paths(), project).files
+    return walked !== undefined ? filesOf(walked, where) : only(listTaskFiles(this.paths(), project).files)
   }
 
   /**

@@ -136,10 +136,11 @@ export function walkProject(p: Paths, project: string): Walk {
   return { project, base, relBase, statuses, names, stamps, broken, vanished }
 }
 
-/** The file references of a walk, each with its stamp. */
-export function filesOf(w: Walk): TaskFileRef[] {
+/** The file references of a walk, each with its stamp (only the files whose name `where` keeps, when given). */
+export function filesOf(w: Walk, where?: (name: string) => boolean): TaskFileRef[] {
   const out: TaskFileRef[] = []
-  for (let i = 0; i < w.names.length; i++) out.push(fileAt(w, i))
+  for (let i = 0; i < w.names.length; i++)
+    if (where === undefined || where(w.names[i] as string)) out.push(fileAt(w, i))
   return out
 }
 
