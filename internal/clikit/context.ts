@@ -156,6 +156,8 @@ export interface McpHttpRequest extends Omit<McpHttpOptions, 'launch'> {
    * identity); throws the RefusedError the CLI would (unknown, retired, untrusted).
    */
   authenticate(token: string): Promise<McpCaller>
+  /** Who the server fills its memory of the workspace as, at start (mcp/warm.ts): the launching identity. */
+  readonly warmAs: McpCaller
   /** A line for stderr. */
   readonly log: (line: string) => void
 }

@@ -3,7 +3,6 @@
 // undeclared --json → other usage problems → grant gate → run → render.
 
 import { FailureError, RefusedError, UsageError } from '../base/errors.js'
-import type { Notes } from '../base/notes.js'
 import type { Identity } from '../format/model.js'
 import type { Store } from '../store/store.js'
 import { deprecationWarning, flagRenames } from './alias.js'
@@ -256,6 +255,7 @@ export async function invoke(
           ...served,
           log,
           authenticate,
+          warmAs: { identity: launch.identity, env: rt.env },
           runtime: { ...runtime, services },
         })
       } catch (e) {

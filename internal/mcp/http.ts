@@ -26,6 +26,7 @@ import { buildToolset } from './call.js'
 import { MemoryEventStore } from './events.js'
 import { createServer } from './server.js'
 import { badToolCall, MAX_LINE_BYTES } from './stdio.js'
+import { warm } from './warm.js'
 
 /** The one path the transport answers on. */
 export const ENDPOINT = '/mcp'
@@ -303,6 +304,8 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
   const sweeper = setInterval(() => sweep(Date.now()), SWEEP_MS)
   sweeper.unref()
   let closing: Promise<void> | null = null
+  // The memory every session shares, filled in the background as the launching identity (warm.ts).
+  const warmed = warm(toolset, { ...req.runtime, ...req.warmAs }, () => closing !== null)
   return {
     url: `http://${req.host.includes(':') ? `[${req.host}]` : req.host}:${port}${ENDPOINT}`,
     host: req.host,
@@ -315,6 +318,7 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
         sessions.clear()
         server.closeAllConnections()
         await stopped
+        await warmed
       })()
       return closing
     },

@@ -1,6 +1,7 @@
 // The server fills its memory of the workspace at start (warm.ts): with no call made, the reads of an agent's loop
 // have run about every project, and they changed nothing but the caches.
 
+import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -45,13 +46,27 @@ test('in process: the four reads about each project with a task, the two about o
   expect(ws.snapshot()).toEqual(before)
 })
 
-test('mcp serve reads every project before its first call: the index holds each one with no call made', async () => {
+/** Wait until the workspace's index holds a tasks section for each project (a read of it ran), or 20 s. */
+async function indexHolds(root: string, projects: readonly string[]): Promise<string> {
+  const index = path.join(root, '.dacli', 'cache', 'index')
+  const text = () => (fs.existsSync(index) ? fs.readFileSync(index, 'utf8') : '')
+  const deadline = Date.now() + 20_000
+  while (!projects.every((p) => text().includes(`tasks/${p}\t`)) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50))
+  return text()
+}
+
+/** A workspace of two projects with a task each, settled (so a read keeps them in the index), with no cache. */
+async function settledWithoutCache() {
   const ws = await twoProjects()
   ;(await ws.dacli('task', 'add', 'Three', '--project', 'bravo')).expectExit(0)
-  // The files older than the racy window, so a read keeps them in the index; then no cache at all.
   await new Promise((r) => setTimeout(r, 3_100))
-  const cache = path.join(ws.root, '.dacli', 'cache')
-  fs.rmSync(cache, { recursive: true, force: true })
+  fs.rmSync(path.join(ws.root, '.dacli', 'cache'), { recursive: true, force: true })
+  return ws
+}
+
+test('mcp serve reads every project before its first call: the index holds each one with no call made', async () => {
+  const ws = await settledWithoutCache()
   const before = ws.snapshot()
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -63,15 +78,31 @@ test('mcp serve reads every project before its first call: the index holds each 
   const client = new Client({ name: 'warm', version: '0' })
   await client.connect(transport)
   try {
-    const index = path.join(cache, 'index')
-    const sections = () => (fs.existsSync(index) ? fs.readFileSync(index, 'utf8') : '')
-    const deadline = Date.now() + 20_000
-    while (!(sections().includes('tasks/alpha\t') && sections().includes('tasks/bravo\t')) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50))
-    expect(sections()).toContain('tasks/alpha\t')
-    expect(sections()).toContain('tasks/bravo\t')
+    const text = await indexHolds(ws.root, ['alpha', 'bravo'])
+    expect(text).toContain('tasks/alpha\t')
+    expect(text).toContain('tasks/bravo\t')
     expect(ws.snapshot()).toEqual(before)
   } finally {
     await client.close()
+  }
+}, 40_000)
+
+test('mcp serve --http does the same as the launching identity, with no session opened', async () => {
+  const ws = await settledWithoutCache()
+  const before = ws.snapshot()
+  const child = spawn(process.execPath, [BIN, 'mcp', 'serve', '--http', '127.0.0.1:0', '--quiet'], {
+    cwd: ws.root,
+    env: baseEnv() as NodeJS.ProcessEnv,
+    stdio: 'ignore',
+  })
+  const exited = new Promise((resolve) => child.on('exit', resolve))
+  try {
+    const text = await indexHolds(ws.root, ['alpha', 'bravo'])
+    expect(text).toContain('tasks/alpha\t')
+    expect(text).toContain('tasks/bravo\t')
+    expect(ws.snapshot()).toEqual(before)
+  } finally {
+    child.kill('SIGTERM')
+    await exited
   }
 }, 40_000)
