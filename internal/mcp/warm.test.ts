@@ -56,6 +56,14 @@ async function indexHolds(root: string, projects: readonly string[]): Promise<st
   return text()
 }
 
+/** The server read both projects (their sections came into the index) and changed no object file. */
+async function expectWarmed(root: string, snapshot: () => Map<string, string>, before: Map<string, string>) {
+  const text = await indexHolds(root, ['alpha', 'bravo'])
+  expect(text).toContain('tasks/alpha\t')
+  expect(text).toContain('tasks/bravo\t')
+  expect(snapshot()).toEqual(before)
+}
+
 /** A workspace of two projects with a task each, settled (so a read keeps them in the index), with no cache. */
 async function settledWithoutCache() {
   const ws = await twoProjects()
@@ -78,10 +86,7 @@ test('mcp serve reads every project before its first call: the index holds each 
   const client = new Client({ name: 'warm', version: '0' })
   await client.connect(transport)
   try {
-    const text = await indexHolds(ws.root, ['alpha', 'bravo'])
-    expect(text).toContain('tasks/alpha\t')
-    expect(text).toContain('tasks/bravo\t')
-    expect(ws.snapshot()).toEqual(before)
+    await expectWarmed(ws.root, () => ws.snapshot(), before)
   } finally {
     await client.close()
   }
@@ -97,10 +102,7 @@ test('mcp serve --http does the same as the launching identity, with no session 
   })
   const exited = new Promise((resolve) => child.on('exit', resolve))
   try {
-    const text = await indexHolds(ws.root, ['alpha', 'bravo'])
-    expect(text).toContain('tasks/alpha\t')
-    expect(text).toContain('tasks/bravo\t')
-    expect(ws.snapshot()).toEqual(before)
+    await expectWarmed(ws.root, () => ws.snapshot(), before)
   } finally {
     child.kill('SIGTERM')
     await exited
