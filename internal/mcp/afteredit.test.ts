@@ -6,24 +6,15 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { expect, test } from 'vitest'
-import { BIN, baseEnv, workspace } from '../testkit/ws.js'
+import { servedOverStdio } from '../testkit/mcp.js'
+import { workspace } from '../testkit/ws.js'
 
 test('a hand edit between two tool calls (same size, modification time put back) is seen by the second call', async () => {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   for (const t of ['Alpha', 'Bravo', 'Charlie']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', 'serve', '--quiet'],
-    cwd: ws.root,
-    env: baseEnv() as Record<string, string>,
-    stderr: 'pipe',
-  })
-  const client = new Client({ name: 'afteredit', version: '0' })
-  await client.connect(transport)
+  const client = await servedOverStdio(ws.root, 'afteredit')
   const call = async (name: string, args: Record<string, unknown>) => {
     const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
       isError?: boolean
@@ -106,15 +97,7 @@ test('next_tasks after a dependency in another project is done by another proces
     await ws.dacli(...add, 'Downstream', '--priority', 'should', '--estimate', '1,2,3', '--depends-on', 'q/1')
   ).expectExit(0)
   ;(await ws.dacli(...add, 'Side', '--priority', 'could', '--estimate', '1,1,1')).expectExit(0)
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', 'serve', '--quiet'],
-    cwd: ws.root,
-    env: baseEnv() as Record<string, string>,
-    stderr: 'pipe',
-  })
-  const client = new Client({ name: 'afteredit-next', version: '0' })
-  await client.connect(transport)
+  const client = await servedOverStdio(ws.root, 'afteredit-next')
   const next = async () => {
     const r = (await client.callTool({ name: 'next_tasks', arguments: { schema_version: 1, project: 'p' } })) as {
       isError?: boolean
@@ -158,15 +141,7 @@ test('status and get_context see at their next call an event added by another pr
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
   ;(await ws.dacli('ask', 'Which bank?', '--about', 'p/1')).expectExit(0)
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', 'serve', '--quiet'],
-    cwd: ws.root,
-    env: baseEnv() as Record<string, string>,
-    stderr: 'pipe',
-  })
-  const client = new Client({ name: 'afteredit-events', version: '0' })
-  await client.connect(transport)
+  const client = await servedOverStdio(ws.root, 'afteredit-events')
   const call = async (name: string, args: Record<string, unknown>) => {
     const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
       isError?: boolean
@@ -250,15 +225,7 @@ test('status sees at its next call conflict copies made and removed by hand in t
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', 'serve', '--quiet'],
-    cwd: ws.root,
-    env: baseEnv() as Record<string, string>,
-    stderr: 'pipe',
-  })
-  const client = new Client({ name: 'afteredit-conflicts', version: '0' })
-  await client.connect(transport)
+  const client = await servedOverStdio(ws.root, 'afteredit-conflicts')
   const conflicts = async () => {
     const r = (await client.callTool({ name: 'status', arguments: { schema_version: 1 } })) as {
       structuredContent?: any

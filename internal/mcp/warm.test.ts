@@ -4,11 +4,10 @@
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { expect, test } from 'vitest'
 import { afterMutation, services } from '../../cmd/services.js'
 import { identityOf } from '../domain/identity/identity.js'
+import { servedOverStdio } from '../testkit/mcp.js'
 import { BIN, baseEnv, table, workspace } from '../testkit/ws.js'
 import { buildToolset, type Toolset } from './call.js'
 import { warm } from './warm.js'
@@ -76,15 +75,7 @@ async function settledWithoutCache() {
 test('mcp serve reads every project before its first call: the index holds each one with no call made', async () => {
   const ws = await settledWithoutCache()
   const before = ws.snapshot()
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', 'serve', '--quiet'],
-    cwd: ws.root,
-    env: baseEnv() as Record<string, string>,
-    stderr: 'pipe',
-  })
-  const client = new Client({ name: 'warm', version: '0' })
-  await client.connect(transport)
+  const client = await servedOverStdio(ws.root, 'warm')
   try {
     await expectWarmed(ws.root, () => ws.snapshot(), before)
   } finally {

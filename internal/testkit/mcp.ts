@@ -11,7 +11,7 @@ import { identityOf } from '../domain/identity/identity.js'
 import { resources as mcpResources } from '../features/mcp/resources.js'
 import { createServer } from '../mcp/server.js'
 import type { Profile } from '../mcp/tools.js'
-import { baseEnv, table as eagerTable } from './ws.js'
+import { BIN, baseEnv, table as eagerTable } from './ws.js'
 
 export interface Session {
   readonly client: Client
@@ -64,4 +64,23 @@ export function textJSON(r: CallToolResult): any {
   const first = r.content[0]
   if (first?.type !== 'text') throw new Error(`no text content: ${JSON.stringify(r)}`)
   return JSON.parse(first.text)
+}
+
+/**
+ * The built bin's `mcp serve --quiet` in `root`, over stdio, with the SDK's client connected to it (named `name`);
+ * its stderr is piped, not shown. Close the client to end the server.
+ */
+export async function servedOverStdio(root: string, name: string): Promise<Client> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', 'serve', '--quiet'],
+    cwd: root,
+    env: baseEnv() as Record<string, string>,
+    stderr: 'pipe',
+  })
+  const client = new Client({ name, version: '0' })
+  await client.connect(transport)
+  return client
 }
