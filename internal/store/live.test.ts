@@ -64,6 +64,28 @@ test('the calls of a server share one listing; another process’s edit is seen 
   }
 })
 
+test('a workspace with no journal yet (a fresh clone): listings are kept across calls, and the first journal line is seen', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  // The journal is local state, never committed: a clone starts without one.
+  const journal = path.join(ws.root, '.dacli', 'journal')
+  fs.rmSync(journal, { recursive: true })
+  const shared = services.sharedStore?.()
+  if (shared === undefined) throw new Error('services.sharedStore is wired in the cli layer')
+  try {
+    const list = async () => (await (await shared.open(ws.root, baseEnv(), now)).listTasks('p')).tasks
+    const first = await list()
+    expect((await list())[0]).toBe(first[0])
+    // Another process's edit makes the journal: the very next call sees the change.
+    ws.spawn(['task', 'edit', 'p/1', '--title', 'Alpha edited']).expectExit(0)
+    expect(fs.existsSync(journal)).toBe(true)
+    expect((await list()).map((t) => t.title)).toEqual(['Alpha edited'])
+  } finally {
+    shared.release()
+  }
+})
+
 test('without a watch that vouches for every folder, nothing is kept across calls', () => {
   const dir = '/nonexistent/.dacli'
   const listing = { tasks: [], broken: [], duplicates: [] }

@@ -118,6 +118,9 @@ export class LiveWorkspace {
     const mark = journalMark(this.dir)
     const last = this.journal
     this.journal = mark
+    // No journal then and none now (a fresh clone's: the journal is never committed): no dacli process has written
+    // a change since, and the watch tells of every other. A journal that appears drops everything once, below.
+    if (mark === null && last === null) return
     if (mark === null || last === null || mark.ino !== last.ino || mark.offset < last.offset) {
       this.forget()
       return
