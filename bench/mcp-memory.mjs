@@ -3,7 +3,7 @@
 // /proc after every call of the second half (a single reading lands anywhere in the collector's cycle); the
 // report gives their median and their maximum, and the high-water mark (VmHWM).
 //
-//   node bench/mcp-memory.mjs <workspace> <ref>     (prints the figures as JSON)
+//   node bench/mcp-memory.mjs <workspace> <ref>     (prints the figures as JSON; BIN=<dacli.js> measures another build)
 
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -52,7 +52,7 @@ export async function serverMemory({ bin, cwd, env, ref, rounds = 50 }) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [cwd, ref] = process.argv.slice(2)
-  const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'dacli.js')
+  const bin = process.env.BIN ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'dacli.js')
   const env = { ...process.env, NO_COLOR: '1' }
   delete env.DACLI_AGENT
   process.stdout.write(`${JSON.stringify(await serverMemory({ bin, cwd, env, ref }))}\n`)

@@ -33,7 +33,8 @@ export async function loadPlan(store: Store, project?: string): Promise<Plan> {
   if (project !== undefined && all.some((t) => t.depends_on.some((d) => !known.has(d.on)))) {
     all = (await store.listTasks()).tasks
   }
-  const byId = new Map(all.map((t) => [t.id, t]))
+  const byId = new Map<string, TaskSummary>()
+  for (const t of all) byId.set(t.id, t)
   const cache = new Map<string, TaskSummary | null>()
   return {
     tasks: local.tasks,
@@ -49,16 +50,44 @@ export async function loadPlan(store: Store, project?: string): Promise<Plan> {
   }
 }
 
-/** Every loaded task as the schedule engine sees it, dependencies resolved to ids. */
-function planTasks(plan: Plan): PlanTask[] {
-  return [...plan.byId.values()].map((t) => ({
+/**
+ * The schedule engine's view of each summary whose dependencies all name, by id, a task the plan holds: such a view
+ * is a function of the summary alone (a dependency that names a task of the plan resolves to that task's own id), and
+ * a summary is never changed once listed, so a long-lived server's calls over a listing it keeps reuse the views
+ * instead of making ten thousand again per call. A dependency written as a reference, or naming a task the plan does
+ * not hold, resolves against the plan, so its task's view is made afresh every time.
+ */
+const views = new WeakMap<TaskSummary, PlanTask>()
+
+/** Whether every dependency of `t` names, by id, a task the plan holds. */
+function resolvesToItself(plan: Plan, t: TaskSummary): boolean {
+  for (const d of t.depends_on) if (!plan.byId.has(d.on)) return false
+  return true
+}
+
+/** A task as the schedule engine sees it, dependencies resolved to ids (shared: callers only read it). */
+export function engineView(plan: Plan, t: TaskSummary): PlanTask {
+  const own = resolvesToItself(plan, t)
+  let v = own ? views.get(t) : undefined
+  if (v !== undefined) return v
+  const e = t.estimate
+  v = {
     id: t.id,
     project: t.project,
     status: t.status,
     priority: t.priority,
-    te: t.estimate === null ? null : (t.estimate.optimistic + 4 * t.estimate.probable + t.estimate.pessimistic) / 6,
+    te: e === null ? null : (e.optimistic + 4 * e.probable + e.pessimistic) / 6,
     deps: depsOf(plan, t),
-  }))
+  }
+  if (own) views.set(t, v)
+  return v
+}
+
+/** Every loaded task as the schedule engine sees it. */
+function planTasks(plan: Plan): PlanTask[] {
+  const out: PlanTask[] = []
+  for (const t of plan.byId.values()) out.push(engineView(plan, t))
+  return out
 }
 
 /** A task's dependencies, each resolved to a task id (left as written when it does not resolve). */
@@ -83,6 +112,7 @@ const sameInput = (a: readonly PlanTask[], b: readonly PlanTask[]): boolean => {
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as PlanTask
     const y = b[i] as PlanTask
+    if (x === y) continue
     if (x.id !== y.id || x.project !== y.project || x.status !== y.status || x.priority !== y.priority) return false
     if (x.te !== y.te || x.deps.length !== y.deps.length) return false
     for (let j = 0; j < x.deps.length; j++) {
@@ -141,7 +171,7 @@ export function readyFrontier<H = never>(
     // A cycle leaves the order to priority and sequence; doctor and critical-path name it.
   }
   const statusOf = (id: string) => plan.byId.get(id)?.status ?? null
-  const f = frontier(plan.tasks, (t) => depsOf(plan, t), statusOf, slack, limit, claimedElsewhere, hold)
+  const f = frontier(plan.tasks, (t) => engineView(plan, t).deps, statusOf, slack, limit, claimedElsewhere, hold)
   /** `schedule`: the plan's schedule, or null when a cycle leaves it undefined. */
   return { ...f, slack, critical, schedule: s }
 }

@@ -1,0 +1,51 @@
+// The planning view's engine views (planview.ts engineView): made once per listed summary while every dependency
+// names a task of the plan by id, and made afresh against each plan when one is written as a reference.
+
+import { expect, test } from 'vitest'
+import { services } from '../../../cmd/services.js'
+import type { TaskSummary } from '../../format/model.js'
+import { baseEnv, workspace } from '../../testkit/ws.js'
+import { engineView, loadPlan, type Plan } from './planview.js'
+
+const now = () => new Date()
+
+test('a kept summary’s engine view is made once; a dependency written as a reference resolves against each plan', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Beta', '--project', 'p', '--depends-on', 'p/1')).expectExit(0)
+  const shared = services.sharedStore?.()
+  if (shared === undefined) throw new Error('services.sharedStore is wired in the cli layer')
+  try {
+    const plan = async () => loadPlan(await shared.open(ws.root, baseEnv(), now), 'p')
+    const one = await plan()
+    const two = await plan()
+    const named = (p: Plan, title: string) => p.tasks.find((t) => t.title === title) as TaskSummary
+    const [alpha, beta] = [named(one, 'Alpha'), named(one, 'Beta')]
+    // The server's second call lists the same summaries: their views are the very same objects.
+    expect(named(two, 'Beta')).toBe(beta)
+    expect(engineView(two, beta)).toBe(engineView(one, beta))
+    expect(engineView(one, beta)).toEqual({
+      id: beta.id,
+      project: 'p',
+      status: 'open',
+      priority: beta.priority,
+      te: null,
+      deps: [{ on: alpha.id, type: 'FS' }],
+    })
+
+    // A dependency written by hand as a reference: what it names depends on the plan, so no view of it is reused.
+    const byRef: TaskSummary = { ...beta, depends_on: [{ on: 'p/1', type: 'FS' }] }
+    const other: TaskSummary = { ...alpha, id: 't-01KDVDNA0063X2N0R4A9NK0000' }
+    const resolvingTo = (target: TaskSummary): Plan => ({
+      tasks: [byRef],
+      byId: new Map([[byRef.id, byRef]]),
+      broken: [],
+      target: () => target,
+    })
+    expect(engineView(resolvingTo(alpha), byRef).deps).toEqual([{ on: alpha.id, type: 'FS' }])
+    expect(engineView(resolvingTo(other), byRef).deps).toEqual([{ on: other.id, type: 'FS' }])
+  } finally {
+    shared.release()
+  }
+})
