@@ -23,6 +23,7 @@ import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDi
 import { resolveRef } from './resolve.js'
 import {
   filesOf,
+  joinListings,
   type Listing,
   listProject,
   listTaskFiles,
@@ -288,7 +289,6 @@ export class Store {
   async listTasks(project?: string): Promise<Listing> {
     const slugs = project === undefined ? this.projectSlugs() : [project]
     if (project !== undefined) this.requireProject(project)
-    const out: Listing = { tasks: [], broken: [], duplicates: [] }
     const index = this.cache('index')
     // A listing of every project drops the index sections of projects that no longer exist (their tasks, and
     // the criteria texts lint keeps beside them).
@@ -297,13 +297,9 @@ export class Store {
       index.keepSections('criteria/', slugs)
       index.keepSections('ids/', slugs)
     }
-    for (const slug of slugs) {
-      const l = await this.listingOf(slug, index)
-      out.tasks.push(...l.tasks)
-      out.broken.push(...l.broken)
-      out.duplicates.push(...l.duplicates)
-    }
-    return out
+    const parts: Listing[] = []
+    for (const slug of slugs) parts.push(await this.listingOf(slug, index))
+    return joinListings(parts)
   }
 
   /** Each project's tasks by id as this invocation read them, and the walk they came from. */

@@ -10,7 +10,7 @@ import { nodeSystem } from '../../cmd/system.js'
 import { hostTag } from '../base/hosttag.js'
 import { baseEnv, workspace } from '../testkit/ws.js'
 import { CacheFile, cachePath, decodeSection } from './filecache.js'
-import { type Listing, listProject } from './taskindex.js'
+import { joinListings, type Listing, listProject } from './taskindex.js'
 import { listIds, listProjectItems } from './taskitems.js'
 
 afterEach(() => {
@@ -203,4 +203,27 @@ test('after its own write an invocation keeps what it read of the project, that 
     return true
   })
   expect((await store.idsIn('p')).map((e) => `${e.status}/${e.seq}`)).toEqual(['open/1', 'open/2', 'open/3'])
+})
+
+test('joining the very same listings again gives the very same listing, frozen; any other part gives a new one', () => {
+  const listing = (...ids: string[]): Listing => ({
+    tasks: ids.map((id) => ({ id }) as Listing['tasks'][number]),
+    broken: [],
+    duplicates: [],
+  })
+  const [p, q, q2] = [listing('a', 'b'), listing('c'), listing('c')]
+  const one = joinListings([p, q])
+  expect(one.tasks.map((t) => t.id)).toEqual(['a', 'b', 'c'])
+  expect(joinListings([p, q])).toBe(one)
+  // Equal but not the same part (a project listed again): joined afresh.
+  const again = joinListings([p, q2])
+  expect(again).not.toBe(one)
+  expect(again.tasks.map((t) => t.id)).toEqual(['a', 'b', 'c'])
+  // Another count of parts with the same first one is kept beside it, not in its place.
+  const alone = joinListings([p])
+  expect(joinListings([p])).toBe(alone)
+  expect(joinListings([p, q2])).toBe(again)
+  // Shared, so never changed: a caller that tries fails.
+  expect(() => (one.tasks as unknown[]).push({ id: 'd' })).toThrow(TypeError)
+  expect(Object.isFrozen(one.broken) && Object.isFrozen(one.duplicates)).toBe(true)
 })

@@ -359,6 +359,38 @@ export interface Listing {
   duplicates: { id: string; kept: string; ignored: string; interrupted: boolean }[]
 }
 
+/** The listings `joinListings` made, by their first part and their number of parts (see there). */
+const joins = new WeakMap<Listing, Map<number, { parts: readonly Listing[]; joined: Listing }>>()
+
+/**
+ * Several projects' listings as one, in their order. Parts that are the very listings of the last join with the same
+ * first part and count (a long-lived server whose memory still holds each project's listing: live.ts) give the very
+ * same listing again, so what callers work out from a listing by identity (the plan's tasks by id) is not made again
+ * per call. A joined listing is shared: its arrays are frozen, so a caller that would change one fails loudly.
+ */
+export function joinListings(parts: readonly Listing[]): Listing {
+  const first = parts[0]
+  if (first === undefined) return { tasks: [], broken: [], duplicates: [] }
+  let byCount = joins.get(first)
+  const last = byCount?.get(parts.length)
+  if (last !== undefined && last.parts.every((p, i) => p === parts[i])) return last.joined
+  const joined: Listing = { tasks: [], broken: [], duplicates: [] }
+  for (const l of parts) {
+    for (const t of l.tasks) joined.tasks.push(t)
+    for (const b of l.broken) joined.broken.push(b)
+    for (const d of l.duplicates) joined.duplicates.push(d)
+  }
+  Object.freeze(joined.tasks)
+  Object.freeze(joined.broken)
+  Object.freeze(joined.duplicates)
+  if (byCount === undefined) {
+    byCount = new Map()
+    joins.set(first, byCount)
+  }
+  byCount.set(parts.length, { parts, joined })
+  return joined
+}
+
 /** The cached summaries of one project's tasks (a section of the workspace index). */
 export type SummarySection = Section<Compact>
 

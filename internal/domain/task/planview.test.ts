@@ -1,5 +1,6 @@
-// The planning view's engine views (planview.ts engineView): made once per listed summary while every dependency
-// names a task of the plan by id, and made afresh against each plan when one is written as a reference.
+// The planning view's shared parts (planview.ts): the tasks by id made once per listing, and the engine views made
+// once per listed summary while every dependency names a task of the plan by id, afresh when one is written as a
+// reference.
 
 import { expect, test } from 'vitest'
 import { services } from '../../../cmd/services.js'
@@ -9,7 +10,7 @@ import { engineView, loadPlan, type Plan } from './planview.js'
 
 const now = () => new Date()
 
-test('a kept summary’s engine view is made once; a dependency written as a reference resolves against each plan', async () => {
+test('a kept listing’s tasks by id and its summaries’ engine views are made once; a dependency written as a reference resolves against each plan', async () => {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
@@ -24,6 +25,10 @@ test('a kept summary’s engine view is made once; a dependency written as a ref
     const [alpha, beta] = [named(one, 'Alpha'), named(one, 'Beta')]
     // The server's second call lists the same summaries: their views are the very same objects.
     expect(named(two, 'Beta')).toBe(beta)
+    // And the same listing, so the same tasks by id, for the project and for the whole workspace.
+    expect(two.byId).toBe(one.byId)
+    const store = await shared.open(ws.root, baseEnv(), now)
+    expect((await loadPlan(store)).byId).toBe((await loadPlan(store)).byId)
     expect(engineView(two, beta)).toBe(engineView(one, beta))
     expect(engineView(one, beta)).toEqual({
       id: beta.id,

@@ -13,7 +13,8 @@ import { type PlanTask, type Schedule, schedule } from '../plan/schedule.js'
 export interface Plan {
   /** The tasks in scope (a project's, or every project's). */
   tasks: TaskSummary[]
-  byId: Map<string, TaskSummary>
+  /** Shared between the calls over one listing: never changed. */
+  byId: ReadonlyMap<string, TaskSummary>
   /** A dependency's target, or null when it does not resolve. */
   target(t: TaskSummary, on: string): TaskSummary | null
   broken: Broken[]
@@ -25,16 +26,30 @@ export function refIn(plan: Plan, id: string): string {
   return t ? qualifiedRef(t) : id
 }
 
+/**
+ * The tasks of a listing by id, made once per listing (a server's calls share one listing while nothing changed:
+ * joinListings). Shared: callers only read it.
+ */
+const byIds = new WeakMap<readonly TaskSummary[], ReadonlyMap<string, TaskSummary>>()
+
+function byIdOf(tasks: readonly TaskSummary[]): ReadonlyMap<string, TaskSummary> {
+  const kept = byIds.get(tasks)
+  if (kept !== undefined) return kept
+  const m = new Map<string, TaskSummary>()
+  for (const t of tasks) m.set(t.id, t)
+  byIds.set(tasks, m)
+  return m
+}
+
 export async function loadPlan(store: Store, project?: string): Promise<Plan> {
   const local = await store.listTasks(project)
   let all = local.tasks
+  let byId = byIdOf(all)
   // Dependencies may cross projects: load the rest only when one points outside.
-  const known = new Set(all.map((t) => t.id))
-  if (project !== undefined && all.some((t) => t.depends_on.some((d) => !known.has(d.on)))) {
+  if (project !== undefined && all.some((t) => t.depends_on.some((d) => !byId.has(d.on)))) {
     all = (await store.listTasks()).tasks
+    byId = byIdOf(all)
   }
-  const byId = new Map<string, TaskSummary>()
-  for (const t of all) byId.set(t.id, t)
   const cache = new Map<string, TaskSummary | null>()
   return {
     tasks: local.tasks,
