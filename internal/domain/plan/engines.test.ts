@@ -5,6 +5,7 @@ import { type BriefSection, BudgetError, fitBrief, type Trimmed, tokensOf } from
 import { type CpmTask, CycleError, criticalPath } from './cpm.js'
 import { type Dep, type FrontierTask, frontier as frontierOf } from './frontier.js'
 import { AMBIGUOUS, ambiguousTerms, lintDecision, lintRisk, lintTask } from './lint.js'
+import { readiness, startHeld, type TaskState } from './readiness.js'
 
 const row = (r: ReturnType<typeof criticalPath>, id: string) => r.rows.find((x) => x.id === id)
 
@@ -186,7 +187,7 @@ describe('the ready frontier', () => {
       10,
     )
     expect(f.ready.map((x) => x.id)).toEqual(['x', 's', 'f', 'g'])
-    expect(f.waiting.map((w) => [w.task.id, w.holds.map((h) => `${h.type}:${h.status}:${h.needs}`)])).toEqual([
+    expect(f.waiting.map((w) => [w.id, f.holdsOf(w).map((h) => `${h.type}:${h.status}:${h.needs}`)])).toEqual([
       ['y', ['FS:open:done']],
       ['z', ['SS:open:started']],
       ['h', ['SS:blocked:started']],
@@ -204,6 +205,27 @@ describe('the ready frontier', () => {
     )
     expect(frontier([t('d', 1, 'must', [], 'done')], statusOf, null, 3).explanation).toBe('everything is done')
   })
+})
+
+test('startHeld is readiness without the holds: any links, any predecessor states', () => {
+  const link = fc.record({
+    on: fc.constantFrom('a', 'b', 'c', 'gone'),
+    type: fc.constantFrom('FS', 'SS', 'FF', 'SF', 'XX'),
+  })
+  const state = fc.constantFrom<TaskState | null>('open', 'active', 'blocked', 'done', null)
+  fc.assert(
+    fc.property(fc.array(link, { maxLength: 5 }), fc.tuple(state, state, state), (deps, [a, b, c]) => {
+      const states = new Map<string, TaskState | null>([
+        ['a', a],
+        ['b', b],
+        ['c', c],
+      ])
+      const statusOf = (id: string) => states.get(id) ?? null
+      expect(startHeld(deps, statusOf)).toBe(
+        readiness({ status: 'open', priority: null }, deps, statusOf).holds.length > 0,
+      )
+    }),
+  )
 })
 
 describe('brief trimming', () => {

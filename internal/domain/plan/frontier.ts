@@ -1,5 +1,5 @@
 import { byText } from '../../base/order.js'
-import { type Hold, readiness } from './readiness.js'
+import { type Hold, readiness, startHeld } from './readiness.js'
 // The ready frontier: the tasks `readiness` calls ready (open,
 // not `wont`, no FS predecessor unfinished, no SS predecessor unstarted; FF and SF
 // never hold a start); ordered by MoSCoW, then critical-path slack (when known),
@@ -25,8 +25,13 @@ export interface Frontier<T extends FrontierTask, H = never> {
   ready: T[]
   /** Ready tasks not proposed because `hold` held them back (overlapping work), best first, with its reason. */
   held: { task: T; why: H }[]
-  /** Open tasks whose start a dependency holds (see readiness.ts), with the holding links. */
-  waiting: { task: T; on: string[]; holds: Hold[] }[]
+  /** Open tasks whose start a dependency holds (see readiness.ts), in scope order. */
+  waiting: T[]
+  /**
+   * The links holding a waiting task's start, worked out when asked: a caller shows a page of the waiting tasks, and
+   * at 10,000 tasks making them for every one was most of what a long-lived server's `next_tasks` allocated.
+   */
+  holdsOf(t: T): Hold[]
   /** When nothing is ready: why, in one sentence; null otherwise. */
   explanation: string | null
 }
@@ -49,7 +54,7 @@ export function frontier<T extends FrontierTask, H = never>(
    */
   hold: ((t: T, picked: readonly T[]) => H | null) | null = null,
 ): Frontier<T, H> {
-  const waiting: Frontier<T>['waiting'] = []
+  const waiting: T[] = []
   const candidates: T[] = []
   let elsewhere = 0
   for (const t of scope) {
@@ -58,9 +63,8 @@ export function frontier<T extends FrontierTask, H = never>(
       elsewhere++
       continue
     }
-    const r = readiness(t, depsOf(t), statusOf)
-    if (r.ready) candidates.push(t)
-    else waiting.push({ task: t, on: r.holds.map((h) => h.on), holds: r.holds })
+    if (startHeld(depsOf(t), statusOf)) waiting.push(t)
+    else candidates.push(t)
   }
   const anyMust = candidates.some((t) => t.priority === 'must')
   const ordered = candidates
@@ -86,6 +90,7 @@ export function frontier<T extends FrontierTask, H = never>(
     ready,
     held,
     waiting,
+    holdsOf: (t) => readiness(t, depsOf(t), statusOf).holds,
     explanation: ready.length > 0 ? null : explain(scope, waiting.length, elsewhere, held.length),
   }
 }

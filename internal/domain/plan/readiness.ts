@@ -26,6 +26,15 @@ export function linkAllowsStart(type: string, predecessor: TaskState | null): bo
   return predecessor === 'active' || predecessor === 'done'
 }
 
+/** Does any of these links hold its successor's start (what `readiness` reports as holds, without making them)? */
+export function startHeld(
+  deps: readonly { on: string; type: string }[],
+  statusOf: (id: string) => TaskState | null,
+): boolean {
+  for (const d of deps) if (startNeeds(d.type) !== null && !linkAllowsStart(d.type, statusOf(d.on))) return true
+  return false
+}
+
 /** A dependency holding a task's start. */
 export interface Hold {
   on: string

@@ -63,15 +63,16 @@ export const next = defineCommand({
         critical: f.critical.has(t.id),
         command: `dacli task claim ${qualifiedRef(t)}`,
       })),
-      waiting: waiting.items.map((w) => {
+      waiting: waiting.items.map((t) => {
         const name = (id: string) => {
-          const x = plan.byId.get(id) ?? plan.target(w.task, id)
+          const x = plan.byId.get(id) ?? plan.target(t, id)
           return x ? qualifiedRef(x) : id
         }
+        const holds = f.holdsOf(t)
         return {
-          ref: qualifiedRef(w.task),
-          on: w.on.map(name),
-          holds: w.holds.map((h) => ({ ref: name(h.on), type: h.type, status: h.status, needs: h.needs })),
+          ref: qualifiedRef(t),
+          on: holds.map((h) => name(h.on)),
+          holds: holds.map((h) => ({ ref: name(h.on), type: h.type, status: h.status, needs: h.needs })),
         }
       }),
       held_back: held.map((h) => ({
