@@ -19,7 +19,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { STATUSES, type Status, TASK_FILE, type TaskSummary } from '../format/model.js'
+import { type Broken, STATUSES, type Status, TASK_FILE, type TaskSummary } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import { isTempName, readText } from './fsio.js'
 import { journalFile, readChangesAt } from './journal.js'
@@ -493,7 +493,7 @@ function relisted(k: Kept, byKey: Map<string, TaskSummary>): Listing {
       return listing
     }
   }
-  const broken: Listing['broken'] = []
+  const broken: Broken[] = []
   const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
   return { tasks, duplicates, broken }
 }

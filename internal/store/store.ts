@@ -32,7 +32,7 @@ import {
   type Walk,
 } from './taskindex.js'
 import { type IdEntry, idsAfterWrite, idsOfListing, listIds, listProjectRecords, summaryAt } from './taskitems.js'
-import { createTaskFile, editTaskFile, tombstoneTaskFile } from './taskwrite.js'
+import { createTaskFile, editTaskFile, type TaskFileBuilder, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -558,10 +558,7 @@ export class Store {
   }
 
   /** Allocate the next sequence number and create a task file, under the project's sequence lock. */
-  createTask(
-    project: string,
-    build: (existing: TaskSummary[]) => { slug: string; text: string; data: Record<string, unknown>; body: string },
-  ): Promise<TaskRecord> {
+  createTask(project: string, build: TaskFileBuilder): Promise<TaskRecord> {
     return createTaskFile(this, project, build)
   }
 }

@@ -352,12 +352,26 @@ export function expand(c: Compact, f: Pick<TaskFileRef, 'seq' | 'slug' | 'projec
   }
 }
 
-export interface Listing {
-  tasks: TaskSummary[]
-  broken: Broken[]
-  /** Files holding the same task id as a preferred copy: an interrupted move (versions differ) or a bad merge. */
-  duplicates: { id: string; kept: string; ignored: string; interrupted: boolean }[]
+/** A file holding the same task id as a preferred copy: an interrupted move (versions differ) or a bad merge. */
+export interface DuplicateCopy {
+  id: string
+  kept: string
+  ignored: string
+  interrupted: boolean
 }
+
+/** A listing is shared by the calls that get it (joinListings): its arrays are never changed. */
+export interface Listing {
+  readonly tasks: readonly TaskSummary[]
+  readonly broken: readonly Broken[]
+  readonly duplicates: readonly DuplicateCopy[]
+}
+
+const NO_LISTING: Listing = Object.freeze({
+  tasks: Object.freeze([]),
+  broken: Object.freeze([]),
+  duplicates: Object.freeze([]),
+})
 
 /** The listings `joinListings` made, by their first part and their number of parts (see there). */
 const joins = new WeakMap<Listing, Map<number, { parts: readonly Listing[]; joined: Listing }>>()
@@ -370,19 +384,23 @@ const joins = new WeakMap<Listing, Map<number, { parts: readonly Listing[]; join
  */
 export function joinListings(parts: readonly Listing[]): Listing {
   const first = parts[0]
-  if (first === undefined) return { tasks: [], broken: [], duplicates: [] }
+  if (first === undefined) return NO_LISTING
   let byCount = joins.get(first)
   const last = byCount?.get(parts.length)
-  if (last !== undefined && last.parts.every((p, i) => p === parts[i])) return last.joined
-  const joined: Listing = { tasks: [], broken: [], duplicates: [] }
+  if (last?.parts.every((p, i) => p === parts[i])) return last.joined
+  const tasks: TaskSummary[] = []
+  const broken: Broken[] = []
+  const duplicates: DuplicateCopy[] = []
   for (const l of parts) {
-    for (const t of l.tasks) joined.tasks.push(t)
-    for (const b of l.broken) joined.broken.push(b)
-    for (const d of l.duplicates) joined.duplicates.push(d)
+    for (const t of l.tasks) tasks.push(t)
+    for (const b of l.broken) broken.push(b)
+    for (const d of l.duplicates) duplicates.push(d)
   }
-  Object.freeze(joined.tasks)
-  Object.freeze(joined.broken)
-  Object.freeze(joined.duplicates)
+  const joined: Listing = {
+    tasks: Object.freeze(tasks),
+    broken: Object.freeze(broken),
+    duplicates: Object.freeze(duplicates),
+  }
   if (byCount === undefined) {
     byCount = new Map()
     joins.set(first, byCount)
@@ -474,9 +492,9 @@ function compactOf(text: string): Compact | undefined {
 export function deduplicated<T extends Pick<TaskSummary, 'id' | 'version' | 'status' | 'seq' | 'path'>>(
   all: readonly T[],
   broken?: Broken[],
-): { tasks: T[]; duplicates: Listing['duplicates'] } {
+): { tasks: T[]; duplicates: DuplicateCopy[] } {
   const byId = new Map<string, T>()
-  const duplicates: Listing['duplicates'] = []
+  const duplicates: DuplicateCopy[] = []
   for (const t of all) {
     const prev = byId.get(t.id)
     if (prev === undefined) byId.set(t.id, t)

@@ -12,10 +12,10 @@ import { readText } from './fsio.js'
 import type { Store } from './store.js'
 import {
   compact,
+  type DuplicateCopy,
   deduplicated,
   expand,
   fileAt,
-  type Listing,
   listTaskFiles,
   MOVE_PASSES,
   type Paths,
@@ -195,7 +195,7 @@ async function perFile<T extends Place & { id: string; version: number }>(
   summaries: () => SummarySection,
   fromKept: (text: string, at: Place) => T | null,
   fromSummary: (t: TaskSummary, at: Place) => { value: T; text: string },
-): Promise<{ values: T[]; broken: Broken[]; duplicates: Listing['duplicates']; walk: Walk }> {
+): Promise<{ values: T[]; broken: Broken[]; duplicates: DuplicateCopy[]; walk: Walk }> {
   for (let attempt = 1; ; attempt++) {
     const w = walkProject(p, project)
     const broken = [...w.broken]
@@ -267,7 +267,7 @@ export async function listProjectItems(
   items: () => ItemSection,
   summaries: () => SummarySection,
   render: (t: TaskSummary) => string,
-): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: Listing['duplicates'] }> {
+): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: DuplicateCopy[] }> {
   const got = await perFile<ItemRow>(
     p,
     project,
@@ -310,10 +310,10 @@ export async function listItems(
   store: Store,
   render: (t: TaskSummary) => string,
   project?: string,
-): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: Listing['duplicates'] }> {
+): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: DuplicateCopy[] }> {
   const slugs = project === undefined ? store.projectSlugs() : [project]
   if (project !== undefined) store.requireProject(project)
-  const out: { rows: ItemRow[]; broken: Broken[]; duplicates: Listing['duplicates'] } = {
+  const out: { rows: ItemRow[]; broken: Broken[]; duplicates: DuplicateCopy[] } = {
     rows: [],
     broken: [],
     duplicates: [],

@@ -165,11 +165,15 @@ function removeCopies(store: Store, project: string, name: string, id: string, k
 }
 
 /** Allocate the next sequence number and create a task file, under the project's sequence lock. */
-export async function createTaskFile(
-  store: Store,
-  project: string,
-  build: (existing: TaskSummary[]) => { slug: string; text: string; data: Record<string, unknown>; body: string },
-): Promise<TaskRecord> {
+/** What a new task file holds, made from the project's tasks as they are under the sequence lock. */
+export type TaskFileBuilder = (existing: readonly TaskSummary[]) => {
+  slug: string
+  text: string
+  data: Record<string, unknown>
+  body: string
+}
+
+export async function createTaskFile(store: Store, project: string, build: TaskFileBuilder): Promise<TaskRecord> {
   store.requireProject(project)
   return store.withLock(`seq-${project}`, async () => {
     store.forget(project) // list afresh under the lock: another process may have added a task

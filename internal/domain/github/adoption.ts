@@ -26,7 +26,7 @@ export async function inboundPlan(
   project: string,
   repo: string,
   issues: readonly Issue[],
-): Promise<{ plan: PlannedIssue[]; tasks: TaskSummary[] }> {
+): Promise<{ plan: PlannedIssue[]; tasks: readonly TaskSummary[] }> {
   const listing = await p.store.listTasks(project)
   for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
   return { plan: classify(issues, listing.tasks, repo), tasks: listing.tasks }

@@ -12,12 +12,12 @@ import { type PlanTask, type Schedule, schedule } from '../plan/schedule.js'
 
 export interface Plan {
   /** The tasks in scope (a project's, or every project's). */
-  tasks: TaskSummary[]
+  tasks: readonly TaskSummary[]
   /** Shared between the calls over one listing: never changed. */
   byId: ReadonlyMap<string, TaskSummary>
   /** A dependency's target, or null when it does not resolve. */
   target(t: TaskSummary, on: string): TaskSummary | null
-  broken: Broken[]
+  broken: readonly Broken[]
 }
 
 /** A task's reference when the plan holds it, else its id as given. */
