@@ -102,20 +102,22 @@ export const list = defineCommand({
       return { data }
     }
     const listing = await store.listTasks(project)
-    const tasks: TaskSummary[] = [...listing.tasks]
     const skipped = [...listing.broken]
+    // One pass over the listing (a server's is shared by every call: never copied, never changed).
+    const wanted = (t: TaskSummary) =>
+      (statuses.length === 0 || statuses.includes(folderStatus(t.path) ?? t.status)) &&
+      (priority === undefined || t.priority === priority) &&
+      (owner === undefined || (owner === 'none' ? t.owner === null : t.owner === owner)) &&
+      labelled(t) &&
+      (milestone === undefined || t.milestone === milestone)
+    const matches = listing.tasks.filter(wanted)
     if (statuses.includes('removed')) {
       const { listTombstones } = await import('../../store/tombstones.js')
       const removed = await listTombstones(store, project)
-      tasks.push(...removed.tombstones.map((t) => t.task))
+      for (const t of removed.tombstones) if (wanted(t.task)) matches.push(t.task)
       skipped.push(...removed.broken)
     }
-    const matches = tasks
-      .filter((t) => statuses.length === 0 || statuses.includes(folderStatus(t.path) ?? t.status))
-      .filter((t) => priority === undefined || t.priority === priority)
-      .filter((t) => owner === undefined || (owner === 'none' ? t.owner === null : t.owner === owner))
-      .filter((t) => labelled(t) && (milestone === undefined || t.milestone === milestone))
-      .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
+    matches.sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
     const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
     const page = matches.slice(start, end)
     for (const b of skipped) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
