@@ -31,7 +31,7 @@ export function startHeld(
   deps: readonly { on: string; type: string }[],
   statusOf: (id: string) => TaskState | null,
 ): boolean {
-  for (const d of deps) if (startNeeds(d.type) !== null && !linkAllowsStart(d.type, statusOf(d.on))) return true
+  for (const d of deps) if (!linkAllowsStart(d.type, statusOf(d.on))) return true
   return false
 }
 
