@@ -57,7 +57,10 @@ export function frontier<T extends FrontierTask, H = never>(
   const waiting: T[] = []
   const candidates: T[] = []
   let elsewhere = 0
-  for (const t of scope) {
+  // Indexed loops here and in startHeld: a for-of made an iterator result per task and per link on every call (a
+  // long-lived server's `next_tasks` over 10,000 tasks runs this code rarely enough to stay unoptimized).
+  for (let i = 0; i < scope.length; i++) {
+    const t = scope[i] as T
     if (t.status !== 'open' || t.priority === 'wont') continue
     if (claimedElsewhere.has(t.id)) {
       elsewhere++
@@ -80,7 +83,8 @@ export function frontier<T extends FrontierTask, H = never>(
     )
   const ready: T[] = []
   const held: { task: T; why: H }[] = []
-  for (const t of ordered) {
+  for (let i = 0; i < ordered.length; i++) {
+    const t = ordered[i] as T
     const why = hold === null ? null : hold(t, ready)
     if (why !== null) held.push({ task: t, why })
     else if (ready.length < limit) ready.push(t)

@@ -31,7 +31,10 @@ export function startHeld(
   deps: readonly { on: string; type: string }[],
   statusOf: (id: string) => TaskState | null,
 ): boolean {
-  for (const d of deps) if (!linkAllowsStart(d.type, statusOf(d.on))) return true
+  for (let i = 0; i < deps.length; i++) {
+    const d = deps[i] as { on: string; type: string }
+    if (!linkAllowsStart(d.type, statusOf(d.on))) return true
+  }
   return false
 }
 

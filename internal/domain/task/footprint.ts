@@ -126,8 +126,10 @@ export async function loadOverlaps(
       return versus(t, footprintOf(t))
     },
     hold(t, picked) {
+      // Most tasks declare no paths and have no worktree: nothing to hold them back, and nothing made to say so.
+      if (engine === null || (t.touches.length === 0 && !own.has(t.id))) return null
       const f = footprintOf(t)
-      if (engine === null || engine.emptyFootprint(f)) return null
+      if (engine.emptyFootprint(f)) return null
       const out = versus(t, f)
       for (const p of picked) {
         const o = engine.overlapOf(f, footprintOf(p))
