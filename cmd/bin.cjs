@@ -10,7 +10,8 @@
 // else in `dacli-compile-cache-<uid>` under the system's temp folder; a folder that is a link, is not a folder,
 // is not the user's own or can be written by others is not used. An entry is named by the chunk's name and stamp
 // (size, inode, modification and change times: any rewrite of the file changes its change time), and V8 checks its own version, flags and the source's length and rejects a cache it cannot use (the chunk
-// is then compiled from source and its cache written again). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it
+// is then compiled from source and its cache written again); a run that writes an entry removes those of other chunks
+// left unwritten for 30 days (prune). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it
 // turns off Node's. Measured on Node 20 (bench/results/latest.md): the commands that load the big chunks start
 // ~0.3× `node -e 0` sooner.
 //
@@ -22,6 +23,11 @@
 'use strict'
 
 const Module = require('node:module')
+
+/** What the bin writes in the cache folder: an entry, or the temp file of one being written. */
+const ENTRY = /^[\w-]+-\d+-\d+-[\d.]+-[\d.]+(\.\d+\.tmp)?$/
+/** An entry nothing has written for this long is removed, unless it belongs to the chunks of this install. */
+const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000
 
 const debug = process.env.DACLI_DEBUG === '1'
 if (debug) process.setSourceMapsEnabled(true)
@@ -56,8 +62,7 @@ function codeCache(chunks) {
     if (path.dirname(filename) !== chunks) return compile.call(this, content, filename)
     let file
     try {
-      const st = fs.statSync(filename)
-      file = path.join(dir, `${path.basename(filename, '.js')}-${st.size}-${st.ino}-${st.mtimeMs}-${st.ctimeMs}`)
+      file = path.join(dir, entryName(fs, path, filename))
     } catch {
       return compile.call(this, content, filename)
     }
@@ -77,6 +82,7 @@ function codeCache(chunks) {
     return fn.call(this.exports, this.exports, req, this, filename, path.dirname(filename))
   }
   process.once('exit', () => {
+    if (unsaved.length === 0) return
     for (const { file, script } of unsaved) {
       const tmp = `${file}.${process.pid}.tmp`
       try {
@@ -90,5 +96,37 @@ function codeCache(chunks) {
         }
       }
     }
+    prune(fs, path, dir, chunks)
   })
+}
+
+/** A chunk's entry in the cache folder: its name and its file's stamp (any rewrite of the file changes the stamp). */
+function entryName(fs, path, chunk) {
+  const st = fs.statSync(chunk)
+  return `${path.basename(chunk, '.js')}-${st.size}-${st.ino}-${st.mtimeMs}-${st.ctimeMs}`
+}
+
+/**
+ * Every install, rebuild and upgrade names its chunks' entries anew, so the folder would only grow: after a run that
+ * wrote an entry (never on a warm start, which does not list the folder), the entries of other chunks that have not
+ * been written for 30 days are removed, as are temp files left that long. This install's own entries stay however old
+ * (a removed one would only be compiled and written again), and so does anything the bin does not write (Node's own
+ * cache may share a NODE_COMPILE_CACHE folder).
+ */
+function prune(fs, path, dir, chunks) {
+  try {
+    const own = new Set()
+    for (const f of fs.readdirSync(chunks)) {
+      if (f.endsWith('.js')) own.add(entryName(fs, path, path.join(chunks, f)))
+    }
+    const before = Date.now() - PRUNE_AFTER_MS
+    for (const e of fs.readdirSync(dir)) {
+      if (own.has(e) || !ENTRY.test(e)) continue
+      const at = path.join(dir, e)
+      const st = fs.lstatSync(at)
+      if (st.isFile() && st.mtimeMs < before) fs.rmSync(at, { force: true })
+    }
+  } catch {
+    // an unpruned folder costs only disk space
+  }
 }

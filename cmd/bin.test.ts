@@ -87,6 +87,41 @@ describe('the bin', () => {
     expect(fs.existsSync(off)).toBe(false)
   })
 
+  test('on Node 20 a run that writes an entry removes the stale ones of other chunks, and nothing else', () => {
+    const preload = path.join(tempDir(), 'no-cache-api.cjs')
+    fs.writeFileSync(preload, "delete require('node:module').enableCompileCache\n")
+    const dir = path.join(tempDir(), 'cc-prune')
+    const env = { NODE_COMPILE_CACHE: dir }
+    run(['help'], { preload, env })
+    const own = fs.readdirSync(dir).sort()
+    const longAgo = new Date(Date.now() - 40 * 24 * 3600 * 1000)
+    const recent = new Date(Date.now() - 2 * 24 * 3600 * 1000)
+    const plant = (name: string, at: Date, dirToo = false) => {
+      const p = path.join(dir, name)
+      if (dirToo) fs.mkdirSync(p)
+      else fs.writeFileSync(p, 'x')
+      fs.utimesSync(p, at, at)
+    }
+    // Another install's entries and a writer's leftover temp file, old and recent; what the bin never writes.
+    plant('chunk-OLDINSTALL-1234-99-1700000000000.5-1700000000000.5', longAgo)
+    plant('main-75000-98-1700000000000-1700000000000.123.tmp', longAgo)
+    plant('chunk-RECENT-1234-97-1700000000000-1700000000000', recent)
+    plant('v22.9.0-x64-abcdef', longAgo, true) // Node's own cache may share a NODE_COMPILE_CACHE folder
+    plant('notes.txt', longAgo)
+    // This install's own entries, however old, stay.
+    for (const e of own) fs.utimesSync(path.join(dir, e), longAgo, longAgo)
+    // A warm run writes nothing and so lists nothing: the stale entries are still there.
+    run(['help'], { preload, env })
+    expect(fs.readdirSync(dir)).toContain('chunk-OLDINSTALL-1234-99-1700000000000.5-1700000000000.5')
+    // A run that writes an entry (one of its own was lost) prunes.
+    const lost = own.find((e) => e.startsWith('main-')) as string
+    fs.rmSync(path.join(dir, lost))
+    run(['help'], { preload, env })
+    expect(fs.readdirSync(dir).sort()).toEqual(
+      [...own, 'chunk-RECENT-1234-97-1700000000000-1700000000000', 'notes.txt', 'v22.9.0-x64-abcdef'].sort(),
+    )
+  })
+
   test('a cache folder others can write, or a link, is never used', () => {
     const preload = path.join(tempDir(), 'no-cache-api.cjs')
     fs.writeFileSync(preload, "delete require('node:module').enableCompileCache\n")
