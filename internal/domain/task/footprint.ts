@@ -46,6 +46,8 @@ export interface Overlaps {
 
 const holderOf = (t: TaskSummary) => t.claim?.by ?? t.owner
 
+const NO_FOOTPRINT: Footprint = Object.freeze({ patterns: Object.freeze([]), paths: Object.freeze([]) })
+
 /**
  * Of one listing's tasks: those in progress that someone holds, and whether any declares paths. Worked out once per
  * listing (a server keeps a project's listing, the same object, until something in the project changes).
@@ -100,7 +102,9 @@ export async function loadOverlaps(
   }
   const own = new Map<string, Footprint>()
   const engine = holders.length > 0 || anyTouches ? await import('../plan/overlap.js') : null
-  const footprintOf = (t: TaskSummary): Footprint => own.get(t.id) ?? { patterns: t.touches, paths: [] }
+  // Most tasks declare no paths and have no worktree: they share one empty footprint (the frontier asks for each).
+  const footprintOf = (t: TaskSummary): Footprint =>
+    own.get(t.id) ?? (t.touches.length === 0 ? NO_FOOTPRINT : { patterns: t.touches, paths: [] })
   const heldBy = (o: Overlap, h: TaskSummary, by: string, kind: HeldBy['kind']): HeldBy => ({
     id: h.id,
     ref: qualifiedRef(h),
@@ -126,10 +130,8 @@ export async function loadOverlaps(
       return versus(t, footprintOf(t))
     },
     hold(t, picked) {
-      // Most tasks declare no paths and have no worktree: nothing to hold them back, and nothing made to say so.
-      if (engine === null || (t.touches.length === 0 && !own.has(t.id))) return null
       const f = footprintOf(t)
-      if (engine.emptyFootprint(f)) return null
+      if (engine === null || engine.emptyFootprint(f)) return null
       const out = versus(t, f)
       for (const p of picked) {
         const o = engine.overlapOf(f, footprintOf(p))
