@@ -1,7 +1,7 @@
 // The bin: with cmd/system.ts, the only code that touches `process`. argv, env,
 // cwd and the standard streams go in; an exit code comes out.
 
-import { fstatSync, writeSync } from 'node:fs'
+import { fstatSync, statSync, writeSync } from 'node:fs'
 import { main } from '../internal/cli/main.js'
 import { manifest } from '../internal/cli/manifest.gen.js'
 import { afterMutation, services } from './services.js'
@@ -53,10 +53,14 @@ function quiet(s: NodeJS.WriteStream): NodeJS.WriteStream {
   return s
 }
 
-/** Is `fd` a terminal? Only a character device can be one; node:tty (and node:net behind it) loads only then. */
+/**
+ * Is `fd` a terminal? Only a character device can be one, and /dev/null (where a script sends what it does not
+ * read) is not: node:tty (and node:net behind it) loads only for another device.
+ */
 async function terminal(fd: number): Promise<boolean> {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false
+    const st = fstatSync(fd)
+    if (!st.isCharacterDevice() || st.rdev === statSync('/dev/null', { throwIfNoEntry: false })?.rdev) return false
   } catch {
     return false
   }

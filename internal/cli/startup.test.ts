@@ -37,17 +37,39 @@ beforeAll(async () => {
   )
 })
 
-/** The built-in modules `dacli ...args` loads (exit code checked). */
+/** The built-in modules `dacli ...args` loads (exit code checked), its output read through pipes. */
 function loaded(...args: string[]): string[] {
+  return loadedWith('pipe', args)
+}
+
+/** loaded, with stdout and stderr sent where `stdio` says (a descriptor, or pipes). */
+function loadedWith(stdio: 'pipe' | number, args: readonly string[]): string[] {
   const out = path.join(tempDir(), 'loaded.txt')
   const r = spawnSync(process.execPath, ['-r', probe, BIN, ...args], {
     cwd: ws.root,
     env: { ...baseEnv(), PROBE_OUT: out },
     encoding: 'utf8',
+    stdio: stdio === 'pipe' ? 'pipe' : ['ignore', stdio, stdio],
   })
-  expect(r.status, r.stderr).toBe(0)
+  expect(r.status, r.stderr ?? '').toBe(0)
   return fs.readFileSync(out, 'utf8').split('\n')
 }
+
+test('output sent to /dev/null is no terminal: node:tty and node:net stay unloaded', () => {
+  const nul = fs.openSync('/dev/null', 'w')
+  try {
+    for (const args of [['--version'], ['task', 'show', 'alpha/001', '--json']]) {
+      const mods = loadedWith(nul, args)
+      expect(mods, args.join(' ')).toContain('NativeModule fs')
+      expect(
+        mods.filter((m) => /NativeModule (tty|net)$/.test(m)),
+        args.join(' '),
+      ).toEqual([])
+    }
+  } finally {
+    fs.closeSync(nul)
+  }
+})
 
 test('--version and help load neither crypto nor the streams library; the reads and task add spawn nothing', () => {
   for (const args of [['--version'], ['help']]) {
