@@ -4,9 +4,11 @@ import { describe, expect, test } from 'vitest'
 import { spawnBin, workspace } from '../testkit/ws.js'
 import {
   appendChange,
+  changesSince,
   formatCursor,
   headCursor,
   journalFile,
+  journalMark,
   parseCursor,
   readChanges,
   validateCursor,
@@ -140,6 +142,43 @@ describe('the change journal', () => {
     for (let i = 0; i < 3; i++) appendChange(dir, { ...entry, summary: `new ${i}` }, { segmentBytes: 300 })
     expect(fs.existsSync(path.join(dir, 'journal', 'changes-0.jsonl'))).toBe(true)
     expect(readChanges(dir, afterFirst).changes.map((c) => c.summary)).toEqual(['old 2', 'new 0', 'new 1', 'new 2'])
+  })
+
+  test('a follower reads on from its mark: into a journal made or sealed since; anything it cannot tell is null', async () => {
+    const ws = await workspace()
+    const dir = dirOf(ws.root)
+    fs.rmSync(path.join(dir, 'journal'), { recursive: true, force: true })
+    const summaries = (got: ReturnType<typeof changesSince>) => got?.changes.map((c) => c.summary)
+    expect(changesSince(dir, null)).toEqual({ changes: [], mark: null })
+    // A journal made since the last look: every line in it is new.
+    appendChange(dir, { ...entry, summary: 'one' })
+    appendChange(dir, { ...entry, summary: 'two' })
+    const made = changesSince(dir, null)
+    expect(summaries(made)).toEqual(['one', 'two'])
+    expect(made?.mark).toEqual(journalMark(dir))
+    expect(changesSince(dir, made?.mark ?? null)).toEqual({ changes: [], mark: made?.mark })
+    // Sealed once since: the rest of the file it knew (now changes-0.jsonl), then the new current file.
+    appendChange(dir, { ...entry, summary: 'three' }, { segmentBytes: 100 })
+    appendChange(dir, { ...entry, summary: 'four' })
+    expect(fs.existsSync(path.join(dir, 'journal', 'changes-0.jsonl'))).toBe(true)
+    const sealed = changesSince(dir, made?.mark ?? null)
+    expect(summaries(sealed)).toEqual(['three', 'four'])
+    expect(sealed?.mark).toEqual(journalMark(dir))
+    // Sealed twice since: what lies between cannot be told from two files.
+    appendChange(dir, { ...entry, summary: 'five' }, { segmentBytes: 100 })
+    appendChange(dir, { ...entry, summary: 'six' }, { segmentBytes: 100 })
+    expect(changesSince(dir, sealed?.mark ?? null)).toBeNull()
+    // A complete line that does not parse could name anything; a line still being written is read by the next look.
+    const at = journalMark(dir)
+    fs.appendFileSync(journalFile(dir), '{"kind": "task.cha\n')
+    expect(changesSince(dir, at)).toBeNull()
+    const torn = journalMark(dir)
+    fs.appendFileSync(journalFile(dir), JSON.stringify({ ...entry, summary: 'seven' }).slice(0, 30))
+    expect(changesSince(dir, torn)).toEqual({ changes: [], mark: torn })
+    // Cut short, or deleted: null.
+    expect(changesSince(dir, torn === null ? null : { ...torn, offset: torn.offset + 10_000 })).toBeNull()
+    fs.rmSync(path.join(dir, 'journal'), { recursive: true })
+    expect(changesSince(dir, torn)).toBeNull()
   })
 })
 

@@ -354,32 +354,91 @@ export function readChanges(dir: string, from: Cursor, max = 10_000): { changes:
   return { changes, next: at }
 }
 
-/**
- * The changes in one journal file after byte `offset` (no header check): what a long-lived process uses to take in
- * the lines written since its last look at the file it knows by inode (live.ts).
- */
-export function readChangesAt(file: string, offset: number): { changes: ChangeEntry[]; next: number } {
-  const got = readLines(file, offset, 10_000)
-  return { changes: got.lines.map((l) => l.entry), next: got.end }
+/** Where a follower stands in the journal: the current file's inode and the offset after its last complete line. */
+export interface JournalMark {
+  ino: number
+  offset: number
 }
+
+/** The journal's inode and size now (where a follower that has read it all stands), or null when there is none. */
+export function journalMark(dir: string): JournalMark | null {
+  const st = fs.lstatSync(journalFile(dir), { throwIfNoEntry: false })
+  return st === undefined ? null : { ino: st.ino, offset: st.size }
+}
+
+/**
+ * What a long-lived process (live.ts) takes in at each call: the changes written since `last` (null: there was no
+ * journal then) and where it stands after them. Read on from `last` in the file it knows by inode, which a seal since
+ * has renamed `changes-<n>.jsonl` (its rest, then the new current file from its header); a journal made since is
+ * read from its header. Null when what changed cannot be told: the journal was deleted or replaced, sealed more than
+ * once since, cut short, holds a complete line that does not parse, or more lines than one read takes.
+ */
+export function changesSince(
+  dir: string,
+  last: JournalMark | null,
+): { changes: ChangeEntry[]; mark: JournalMark | null } | null {
+  const now = journalMark(dir)
+  if (now === null) return last === null ? { changes: [], mark: null } : null
+  if (last !== null && now.ino === last.ino) {
+    if (now.offset < last.offset) return null
+    if (now.offset === last.offset) return { changes: [], mark: last }
+  }
+  const got = readSince(dir, now, last)
+  // Read by name: a seal meanwhile would have put another file under it.
+  return got === null || journalMark(dir)?.ino !== now.ino ? null : got
+}
+
+function readSince(
+  dir: string,
+  now: JournalMark,
+  last: JournalMark | null,
+): { changes: ChangeEntry[]; mark: JournalMark } | null {
+  if (last !== null && now.ino === last.ino) {
+    const got = readLines(journalFile(dir), last.offset, MAX_LINES)
+    if (got.skipped > 0 || !got.atEnd) return null
+    return { changes: got.lines.map((l) => l.entry), mark: { ino: now.ino, offset: got.end } }
+  }
+  const current = readHeader(journalFile(dir))
+  if (current === null) return null
+  const changes: ChangeEntry[] = []
+  if (last === null) {
+    // Made since the last look: the first segment, every line in it new.
+    if (current.segment !== 0) return null
+  } else {
+    // Sealed since: the file known by inode is the segment before the current one, whose rest is read first.
+    const sealed = sealedFile(dir, current.segment - 1)
+    if (fs.lstatSync(sealed, { throwIfNoEntry: false })?.ino !== last.ino) return null
+    const rest = readLines(sealed, last.offset, MAX_LINES)
+    if (rest.skipped > 0 || !rest.atEnd) return null
+    for (const l of rest.lines) changes.push(l.entry)
+  }
+  const got = readLines(journalFile(dir), current.start, MAX_LINES)
+  if (got.skipped > 0 || !got.atEnd) return null
+  for (const l of got.lines) changes.push(l.entry)
+  return { changes, mark: { ino: now.ino, offset: got.end } }
+}
+
+/** The most lines one read takes (a follower that is further behind than this starts afresh). */
+const MAX_LINES = 10_000
 
 /** Complete lines of `file` after byte `from` (at most `max` entries); `atEnd` when nothing complete is left. */
 function readLines(
   file: string,
   from: number,
   max: number,
-): { lines: { entry: ChangeEntry; end: number }[]; end: number; atEnd: boolean } {
+): { lines: { entry: ChangeEntry; end: number }[]; end: number; atEnd: boolean; skipped: number } {
   let size: number
   try {
     size = fs.statSync(file).size
   } catch {
-    return { lines: [], end: from, atEnd: true }
+    return { lines: [], end: from, atEnd: true, skipped: 0 }
   }
-  if (size <= from) return { lines: [], end: from, atEnd: true }
+  if (size <= from) return { lines: [], end: from, atEnd: true, skipped: 0 }
   const fd = fs.openSync(file, 'r')
   const lines: { entry: ChangeEntry; end: number }[] = []
   let end = from
   let atEnd = false
+  let skipped = 0
   try {
     const buf = Buffer.alloc(Math.min(size - from, 4 * 1024 * 1024))
     const n = fs.readSync(fd, buf, 0, buf.length, from)
@@ -392,12 +451,13 @@ function readLines(
       end = from + pos
       const entry = entryOf(line)
       if (entry !== null) lines.push({ entry, end })
+      else if (line.trim() !== '') skipped++
     }
     atEnd = from + n >= size && buf.indexOf(10, pos) < 0
   } finally {
     fs.closeSync(fd)
   }
-  return { lines, end, atEnd }
+  return { lines, end, atEnd, skipped }
 }
 
 function entryOf(line: string): ChangeEntry | null {

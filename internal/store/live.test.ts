@@ -64,23 +64,38 @@ test('the calls of a server share one listing; another process’s edit is seen 
   }
 })
 
-test('a workspace with no journal yet (a fresh clone): listings are kept across calls, and the first journal line is seen', async () => {
+test('a journal made or sealed since the last call is read on: only the project a line names is listed again', async () => {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('project', 'add', 'Q', '--slug', 'q')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Beta', '--project', 'q')).expectExit(0)
   // The journal is local state, never committed: a clone starts without one.
   const journal = path.join(ws.root, '.dacli', 'journal')
   fs.rmSync(journal, { recursive: true })
   const shared = services.sharedStore?.()
   if (shared === undefined) throw new Error('services.sharedStore is wired in the cli layer')
   try {
-    const list = async () => (await (await shared.open(ws.root, baseEnv(), now)).listTasks('p')).tasks
-    const first = await list()
-    expect((await list())[0]).toBe(first[0])
-    // Another process's edit makes the journal: the very next call sees the change.
+    const list = async (project: string) =>
+      (await (await shared.open(ws.root, baseEnv(), now)).listTasks(project)).tasks
+    const first = await list('p')
+    const q = (await list('q'))[0]
+    expect((await list('p'))[0]).toBe(first[0])
+    // Another process's edit makes the journal: the very next call sees the change, and keeps the other project.
     ws.spawn(['task', 'edit', 'p/1', '--title', 'Alpha edited']).expectExit(0)
     expect(fs.existsSync(journal)).toBe(true)
-    expect((await list()).map((t) => t.title)).toEqual(['Alpha edited'])
+    expect((await list('p')).map((t) => t.title)).toEqual(['Alpha edited'])
+    expect((await list('q'))[0]).toBe(q)
+    // An edit whose line seals the segment (a new current file): read on from the sealed one, the same way.
+    ws.spawn(['task', 'edit', 'p/1', '--title', 'Alpha sealed'], {
+      env: { DACLI_JOURNAL_SEGMENT_BYTES: '100' },
+    }).expectExit(0)
+    expect(fs.existsSync(path.join(journal, 'changes-0.jsonl'))).toBe(true)
+    expect((await list('p')).map((t) => t.title)).toEqual(['Alpha sealed'])
+    expect((await list('q'))[0]).toBe(q)
+    // A journal deleted since: anything may have changed, so nothing kept is served.
+    fs.rmSync(journal, { recursive: true })
+    expect((await list('q'))[0]).not.toBe(q)
   } finally {
     shared.release()
   }

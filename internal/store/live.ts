@@ -22,7 +22,7 @@ import * as path from 'node:path'
 import { type Broken, STATUSES, type Status, TASK_FILE, type TaskSummary } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import { isTempName, readText } from './fsio.js'
-import { journalFile, readChangesAt } from './journal.js'
+import { changesSince, type JournalMark, journalMark } from './journal.js'
 import { deduplicated, type Listing, type Paths, type TaskFileRef, tasksDir } from './taskindex.js'
 
 /**
@@ -76,7 +76,7 @@ export class LiveWorkspace {
   private readonly drops = new Map<string, number>()
   private dropped = 0
   /** Where the journal was read up to: its identity and the offset after its last complete line. */
-  private journal: { ino: number; offset: number } | null = null
+  private journal: JournalMark | null = null
   private users = 0
   /** Bumped by every change the events may have seen; what was kept of them, and at which count. */
   private eventsGeneration = 0
@@ -115,29 +115,23 @@ export class LiveWorkspace {
 
   /** Take in what other processes changed since the last call (the journal). */
   sync(): void {
-    const mark = journalMark(this.dir)
-    const last = this.journal
-    this.journal = mark
-    // No journal then and none now (a fresh clone's: the journal is never committed): no dacli process has written
-    // a change since, and the watch tells of every other. A journal that appears drops everything once, below.
-    if (mark === null && last === null) return
-    if (mark === null || last === null || mark.ino !== last.ino || mark.offset < last.offset) {
+    // No journal then and none now (a fresh clone's: the journal is never committed) reads nothing: no dacli process
+    // has written a change since, and the watch tells of every other. One made or sealed since is read on.
+    const got = changesSince(this.dir, this.journal)
+    if (got === null) {
+      // Deleted, replaced or unreadable: anything may have changed.
+      this.journal = journalMark(this.dir)
       this.forget()
       return
     }
-    if (mark.offset === last.offset) return
-    const { changes, next } = readChangesAt(journalFile(this.dir), last.offset)
-    // From the end of the last complete line: a line still being written is read whole by the next call.
-    this.journal = { ino: mark.ino, offset: next }
-    for (const c of changes) {
+    this.journal = got.mark
+    for (const c of got.changes) {
       // Whatever is not a task may be an event (asked, added, answered, applied, dismissed).
       if (!TASK_KINDS.has(c.kind)) this.eventsChanged()
       if (c.project === null) this.forget()
       else if (TASK_KINDS.has(c.kind) && typeof c.id === 'string') this.taskChanged(c.project, c.id, inPlace(c))
       else this.forget(c.project)
     }
-    // Lines read that named nothing (a line that does not parse): anything may have changed.
-    if (changes.length === 0 && next > last.offset) this.forget()
   }
 
   /** Where the events' changes stand: take it before listing them, and hand it to `keepEvents`. */
@@ -537,20 +531,6 @@ const inPlace = (c: { kind: string; from?: unknown; to?: unknown }) =>
   (c.kind === 'task.changed' || c.kind === 'claim.taken' || c.kind === 'claim.released') &&
   c.from === undefined &&
   c.to === undefined
-
-/** The journal's inode and size now, or null when there is none. */
-function journalMark(dir: string): { ino: number; offset: number } | null {
-  const st = statOrNull(journalFile(dir))
-  return st === null ? null : { ino: st.ino, offset: st.size }
-}
-
-function statOrNull(file: string) {
-  try {
-    return fs.lstatSync(file)
-  } catch {
-    return null
-  }
-}
 
 const live = new Map<string, LiveWorkspace>()
 
