@@ -5,7 +5,8 @@
 //   mcpAfterEdits({ bin, cwd, env, calls })  the built `dacli mcp serve` spoken to by the SDK's own client over
 //       stdio; before every timed call a `dacli task edit` in another process changes one task (its title), then one
 //       call of the judged mix is timed from the client's side (request out, result parsed). Median, p99, and the
-//       server's resident memory (VmRSS, and its peak VmHWM) read from /proc after the calls.
+//       server's resident memory (VmRSS, and its peak VmHWM) read from /proc after the calls; then the floor: an MCP
+//       ping after each of a quarter as many edits (the transport and the SDK on both sides, no dacli code).
 //   boardAfterEdits({ bin, cwd, env, edits })  `dacli board`: the first page over HTTP from a warm server, then for
 //       each edit by another process, the time from the edit's end until the page can show it: the change event
 //       on the page's event stream, and the page's fetch of that project's task list returning the new title.
@@ -91,13 +92,29 @@ export async function mcpAfterEdits({ bin, cwd, env, calls = 200 }) {
       await call(name, args(i))
       samples.push({ name, ms: performance.now() - t0 })
     }
+    // The protocol's own floor on this machine in the same state: an MCP ping (no dacli code runs for it) right
+    // after the same kind of edit, so the calls' median can be read against it as the commands' are against node -e 0.
+    const pings = []
+    for (let i = 0; i < Math.max(10, Math.round(calls / 4)); i++) {
+      editIn(bin, cwd, env, `${projects[i % projects.length]}/${String(((i + 1) % 97) + 1).padStart(3, '0')}`, `p${i}`)
+      const t0 = performance.now()
+      await client.ping()
+      pings.push(performance.now() - t0)
+    }
     const ms = samples.map((s) => s.ms)
     const byTool = {}
     for (const [name] of mix) {
       const xs = samples.filter((s) => s.name === name).map((s) => s.ms)
       byTool[name] = { median_ms: round(q(xs, 50), 2), p99_ms: round(q(xs, 99), 2) }
     }
-    return { calls, median_ms: round(q(ms, 50), 2), p99_ms: round(q(ms, 99), 2), by_tool: byTool, ...rssOf(pid) }
+    return {
+      calls,
+      median_ms: round(q(ms, 50), 2),
+      p99_ms: round(q(ms, 99), 2),
+      by_tool: byTool,
+      ping_after_edit: { calls: pings.length, median_ms: round(q(pings, 50), 2), p99_ms: round(q(pings, 99), 2) },
+      ...rssOf(pid),
+    }
   } finally {
     await client.close()
   }
