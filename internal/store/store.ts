@@ -3,7 +3,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { type GitInfo, gitInfoAt, headOf } from '../adapters/git/discover.js'
+import { type GitInfo, gitInfoAt, headBranch } from '../adapters/git/discover.js'
 import type { Deadline } from '../adapters/git/remote.js'
 import { cmd } from '../base/commands.js'
 import { parseDuration } from '../base/duration.js'
@@ -109,7 +109,7 @@ export class Store {
       checkRecordBranch(
         config.record_branch,
         '.dacli/config.yml',
-        heads.map((g) => (g === null ? null : headOf(g).branch)),
+        heads.map((g) => (g === null ? null : headBranch(g))),
       )
     }
     const memory = live?.(loc.dir) ?? null

@@ -9,6 +9,7 @@ import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from 
 import { cmd } from '../base/commands.js'
 import { FailureError, NotFoundError, UsageError } from '../base/errors.js'
 import { frontOf, readFront } from '../format/flat.js'
+import { StampMemo, stampOf } from './filecache.js'
 import { assertNoLinks, readText } from './fsio.js'
 
 export const WORKSPACE_DIR = '.dacli'
@@ -253,16 +254,33 @@ export function remoteTimeoutOf(
   return ms
 }
 
+/**
+ * config.yml as this process last parsed it, by its stamp: a server (`mcp serve`, `board`) opens a store for every
+ * call, and reads the file again only when it changed. Callers must not change what they are given.
+ */
+const configs = new StampMemo<Config>(16)
+
 /** Parse config.yml; the flat reader covers what init writes, yaml covers hand edits. */
 export async function readConfig(dir: string, parseDuration: (s: string) => number | null): Promise<Config> {
   const file = path.join(dir, 'config.yml')
   let text: string
   assertNoLinks(file, dir)
+  // Taken before the read: a write after it changes the stamp, so what was read is never kept under a later one.
+  const stamp = stampOf(file)
+  const kept = stamp === null ? undefined : configs.get(file, stamp)
+  if (kept !== undefined) return kept
   try {
     text = readText(file)
   } catch (e) {
     throw new FailureError(`cannot read ${file}: ${(e as Error).message}`, { cause: e })
   }
+  const config = await parseConfig(dir, text, parseDuration)
+  if (stamp !== null) configs.set(file, stamp, config)
+  return config
+}
+
+async function parseConfig(dir: string, text: string, parseDuration: (s: string) => number | null): Promise<Config> {
+  const file = path.join(dir, 'config.yml')
   const rel = `${path.basename(dir)}/config.yml`
   // config.yml is plain YAML; one written between `---` lines, like an object file's frontmatter, reads the same.
   const yaml = frontOf(text) ?? text

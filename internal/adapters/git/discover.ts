@@ -82,15 +82,29 @@ export interface WorktreeHead {
 
 /** What a work tree has checked out (its own HEAD, in its own git dir). */
 export function headOf(info: GitInfo): WorktreeHead {
-  let text = ''
-  try {
-    text = fs.readFileSync(path.join(info.gitDir, 'HEAD'), 'utf8').trim()
-  } catch {
-    return { branch: null, commit: null }
-  }
-  const m = /^ref:\s*refs\/heads\/(.+)$/.exec(text)
-  return { branch: m ? (m[1] as string) : null, commit: readRef(info.gitDir, info.commonDir, 'HEAD') }
+  const text = headText(info)
+  if (text === null) return { branch: null, commit: null }
+  return { branch: branchIn(text), commit: readRef(info.gitDir, info.commonDir, 'HEAD') }
 }
+
+/**
+ * The branch a work tree has checked out, or null (a detached HEAD, an unreadable one): its HEAD file alone, no ref
+ * read (what a check of the branch needs on every call of a server).
+ */
+export function headBranch(info: GitInfo): string | null {
+  const text = headText(info)
+  return text === null ? null : branchIn(text)
+}
+
+function headText(info: GitInfo): string | null {
+  try {
+    return fs.readFileSync(path.join(info.gitDir, 'HEAD'), 'utf8').trim()
+  } catch {
+    return null
+  }
+}
+
+const branchIn = (head: string) => /^ref:\s*refs\/heads\/(.+)$/.exec(head)?.[1] ?? null
 
 /** The root folders of the linked worktrees git knows about (from `<common>/worktrees/*\/gitdir`). */
 export function linkedWorktreeRoots(commonDir: string): string[] {
