@@ -155,7 +155,11 @@ describe('the change journal', () => {
     appendChange(dir, { ...entry, summary: 'two' })
     const made = changesSince(dir, null)
     expect(summaries(made)).toEqual(['one', 'two'])
-    expect(made?.mark).toEqual(journalMark(dir))
+    const markNow = () => {
+      const m = journalMark(dir)
+      return m === null ? null : { ino: m.ino, offset: m.offset }
+    }
+    expect(made?.mark).toEqual(markNow())
     expect(changesSince(dir, made?.mark ?? null)).toEqual({ changes: [], mark: made?.mark })
     // Sealed once since: the rest of the file it knew (now changes-0.jsonl), then the new current file.
     appendChange(dir, { ...entry, summary: 'three' }, { segmentBytes: 100 })
@@ -163,20 +167,31 @@ describe('the change journal', () => {
     expect(fs.existsSync(path.join(dir, 'journal', 'changes-0.jsonl'))).toBe(true)
     const sealed = changesSince(dir, made?.mark ?? null)
     expect(summaries(sealed)).toEqual(['three', 'four'])
-    expect(sealed?.mark).toEqual(journalMark(dir))
+    expect(sealed?.mark).toEqual(markNow())
     // Sealed twice since: what lies between cannot be told from two files.
     appendChange(dir, { ...entry, summary: 'five' }, { segmentBytes: 100 })
     appendChange(dir, { ...entry, summary: 'six' }, { segmentBytes: 100 })
     expect(changesSince(dir, sealed?.mark ?? null)).toBeNull()
     // A complete line that does not parse could name anything; a line still being written is read by the next look.
-    const at = journalMark(dir)
+    const at = markNow()
     fs.appendFileSync(journalFile(dir), '{"kind": "task.cha\n')
     expect(changesSince(dir, at)).toBeNull()
-    const torn = journalMark(dir)
+    const torn = markNow()
     fs.appendFileSync(journalFile(dir), JSON.stringify({ ...entry, summary: 'seven' }).slice(0, 30))
     expect(changesSince(dir, torn)).toEqual({ changes: [], mark: torn })
     // Cut short, or deleted: null.
     expect(changesSince(dir, torn === null ? null : { ...torn, offset: torn.offset + 10_000 })).toBeNull()
+    // A link planted in its place is never read through, whatever it points at.
+    const outside = path.join(ws.root, 'outside.jsonl')
+    fs.copyFileSync(journalFile(dir), outside)
+    fs.rmSync(journalFile(dir))
+    fs.symlinkSync(outside, journalFile(dir))
+    expect(changesSince(dir, null)).toBeNull()
+    expect(changesSince(dir, torn)).toBeNull()
+    // Nor when the follower's own mark was taken of the link: what is written where it points is not read.
+    const ofLink = journalMark(dir)
+    fs.appendFileSync(outside, `${JSON.stringify({ ...entry, summary: 'planted' })}\n`.repeat(4))
+    expect(changesSince(dir, ofLink === null ? null : { ino: ofLink.ino, offset: ofLink.offset })).toBeNull()
     fs.rmSync(path.join(dir, 'journal'), { recursive: true })
     expect(changesSince(dir, torn)).toBeNull()
   })

@@ -360,10 +360,13 @@ export interface JournalMark {
   offset: number
 }
 
-/** The journal's inode and size now (where a follower that has read it all stands), or null when there is none. */
-export function journalMark(dir: string): JournalMark | null {
+/**
+ * The journal's inode and size now (where a follower that has read it all stands), or null when there is none;
+ * `file` is false when what is there is no regular file (a link planted in its place: never read through).
+ */
+export function journalMark(dir: string): (JournalMark & { file: boolean }) | null {
   const st = fs.lstatSync(journalFile(dir), { throwIfNoEntry: false })
-  return st === undefined ? null : { ino: st.ino, offset: st.size }
+  return st === undefined ? null : { ino: st.ino, offset: st.size, file: st.isFile() }
 }
 
 /**
@@ -379,9 +382,10 @@ export function changesSince(
 ): { changes: ChangeEntry[]; mark: JournalMark | null } | null {
   const now = journalMark(dir)
   if (now === null) return last === null ? { changes: [], mark: null } : null
+  if (!now.file) return null
   if (last !== null && now.ino === last.ino) {
     if (now.offset < last.offset) return null
-    if (now.offset === last.offset) return { changes: [], mark: last }
+    if (now.offset === last.offset) return { changes: [], mark: { ino: last.ino, offset: last.offset } }
   }
   const got = readSince(dir, now, last)
   // Read by name: a seal meanwhile would have put another file under it.

@@ -16,6 +16,11 @@ test('config.yml is parsed again only when its stamp changed, and a change by ha
   const first = await readConfig(dir, parseDuration)
   expect(await readConfig(dir, parseDuration)).toBe(first)
   expect(first.wip_limit).toBeNull()
+  // Shared by every call of a server: no call can change what the next is given.
+  expect(() => {
+    ;(first.raw as Record<string, unknown>).wip_limit = 9
+  }).toThrow(TypeError)
+  expect(Object.isFrozen(first)).toBe(true)
   fs.appendFileSync(file, 'wip_limit: 3\n')
   const edited = await readConfig(dir, parseDuration)
   expect(edited).not.toBe(first)

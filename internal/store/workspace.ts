@@ -256,7 +256,8 @@ export function remoteTimeoutOf(
 
 /**
  * config.yml as this process last parsed it, by its stamp: a server (`mcp serve`, `board`) opens a store for every
- * call, and reads the file again only when it changed. Callers must not change what they are given.
+ * call, and reads the file again only when it changed. What is kept is frozen, to the last nested value: one call
+ * cannot change what the next is given.
  */
 const configs = new StampMemo<Config>(16)
 
@@ -274,9 +275,17 @@ export async function readConfig(dir: string, parseDuration: (s: string) => numb
   } catch (e) {
     throw new FailureError(`cannot read ${file}: ${(e as Error).message}`, { cause: e })
   }
-  const config = await parseConfig(dir, text, parseDuration)
+  const config = frozen(await parseConfig(dir, text, parseDuration))
   if (stamp !== null) configs.set(file, stamp, config)
   return config
+}
+
+function frozen<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v)
+    for (const x of Object.values(v)) frozen(x)
+  }
+  return v
 }
 
 async function parseConfig(dir: string, text: string, parseDuration: (s: string) => number | null): Promise<Config> {
