@@ -75,6 +75,24 @@ describe('locks', () => {
 })
 
 describe('atomic writes', () => {
+  test('a lock left empty by a crash (its holder never synced to disk) is waited for a moment, then taken over', async () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'x.lock')
+    fs.writeFileSync(file, '')
+    // Fresh: its writer may be between creating and writing it.
+    const err = await acquireLock(dir, 'x', { ...me, waitMs: 50 }).catch((e) => e)
+    expect(err).toBeInstanceOf(ConflictError)
+    expect(fs.readFileSync(file, 'utf8')).toBe('')
+    // Older than two seconds: nobody is writing it any more.
+    const past = new Date(Date.now() - 3_000)
+    fs.utimesSync(file, past, past)
+    const lock = await acquireLock(dir, 'x', { ...me, waitMs: 50 })
+    expect(lock.tookOver).toBe(true)
+    expect(readHolder(file)).toMatchObject({ pid: process.pid, token: lock.token })
+    lock.release()
+    expect(fs.existsSync(file)).toBe(false)
+  })
+
   test('exclusive writes refuse an existing file and leave it as it was', () => {
     const dir = tempDir()
     const f = path.join(dir, 'a.md')

@@ -117,10 +117,11 @@ export async function acquireLock(dir: string, scope: string, opts: LockOptions)
   let tookOver = false
   for (;;) {
     try {
+      // Not synced to disk: a lock only orders processes that are running, and a crash that loses its text
+      // leaves an empty file, which reads as unreadable and is taken over two seconds after it was made.
       const fd = fs.openSync(file, 'wx', 0o644)
       try {
         fs.writeSync(fd, `${JSON.stringify(holder)}\n`)
-        fs.fsyncSync(fd)
       } finally {
         fs.closeSync(fd)
       }
