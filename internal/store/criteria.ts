@@ -7,7 +7,6 @@
 import { type Broken, brokenOf, type TaskSummary } from '../format/model.js'
 import { fieldsNow, readTaskFields } from '../format/taskfile.js'
 import type { Section, Stamp } from './filecache.js'
-import { readText } from './fsio.js'
 import {
   compact,
   deduplicated,
@@ -15,6 +14,7 @@ import {
   listTaskFiles,
   MOVE_PASSES,
   type Paths,
+  readTaskText,
   type SummarySection,
 } from './taskindex.js'
 
@@ -35,15 +35,15 @@ export async function listCriteria(
   criteria: CriteriaSection,
 ): Promise<{ tasks: CheckedTask[]; broken: Broken[] }> {
   for (let attempt = 1; ; attempt++) {
-    const listed = listTaskFiles(p, project, { stat: true })
+    // Nothing kept for the project in either (a cold cache): every file is read, its stamp taken from the open file.
+    const listed = listTaskFiles(p, project, { stat: !(summaries.isEmpty() && criteria.isEmpty()) })
     const broken = [...listed.broken]
     let vanished = listed.vanished
     const all: CheckedTask[] = []
     for (const f of listed.files) {
-      const stamp = f.stamp as Stamp
       const key = `${f.status}/${f.name}`
-      const hit = summaries.get(key, stamp)
-      const texts = hit === undefined ? undefined : criteria.get(key, stamp)
+      const hit = f.stamp === undefined ? undefined : summaries.get(key, f.stamp)
+      const texts = hit === undefined ? undefined : criteria.get(key, f.stamp as Stamp)
       if (hit !== undefined && texts !== undefined) {
         all.push(Object.assign(expand(hit, f), { criteria: texts }))
         continue
@@ -51,7 +51,7 @@ export async function listCriteria(
       let text: string
       let task: CheckedTask
       try {
-        text = readText(f.abs, stamp.size)
+        text = readTaskText(f)
         const { summary, boxes } = fieldsNow(text, f) ?? (await readTaskFields(text, f))
         task = Object.assign(summary, { criteria: boxes.map((b) => b.text) })
       } catch (e) {
@@ -59,8 +59,8 @@ export async function listCriteria(
         else broken.push(brokenOf(f.path, e))
         continue
       }
-      summaries.set(key, stamp, compact(task))
-      criteria.set(key, stamp, task.criteria)
+      summaries.set(key, f.stamp as Stamp, compact(task))
+      criteria.set(key, f.stamp as Stamp, task.criteria)
       all.push(task)
     }
     if (vanished && attempt < MOVE_PASSES) continue

@@ -190,6 +190,11 @@ export class Section<T> {
     private readonly retain: Retain,
   ) {}
 
+  /** Nothing kept and nothing set: every file is read (a reader need not take stamps to check against it). */
+  isEmpty(): boolean {
+    return this.entries.size === 0 && this.sets.size === 0
+  }
+
   /** The cached value's JSON text for `name` if its file is unchanged (not parsed: see `get`). */
   getText(name: string, stamp: Stamp): string | undefined {
     return this.textAt(name, stamp.size, stamp.mtimeMs, stamp.ino, stamp.ctimeMs)

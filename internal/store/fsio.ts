@@ -12,6 +12,7 @@ import { hostTag } from '../base/hosttag.js'
 import { byText } from '../base/order.js'
 import type { Proc } from '../base/system.js'
 import { type Broken, brokenOf, InvalidTextError } from '../format/model.js'
+import type { Stamp } from './filecache.js'
 
 /** The workspace folder's name (workspace.ts re-exports it as WORKSPACE_DIR). */
 const DACLI = '.dacli'
@@ -275,6 +276,11 @@ export class SpecialFileError extends FailureError {
  * place (O_NOFOLLOW: a file swapped for a link after the listing's lstat is never read through; LinkError).
  */
 function openRegular(file: string): number {
+  return openRegularStat(file).fd
+}
+
+/** openRegular, with the stat of what was opened. */
+function openRegularStat(file: string): { fd: number; st: fs.Stats } {
   let fd: number
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
@@ -282,11 +288,33 @@ function openRegular(file: string): number {
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new LinkError(file)
     throw e
   }
-  if (!fs.fstatSync(fd).isFile()) {
+  const st = fs.fstatSync(fd)
+  if (!st.isFile()) {
     fs.closeSync(fd)
     throw new SpecialFileError(file)
   }
-  return fd
+  return { fd, st }
+}
+
+/**
+ * An object file's text (as readText reads it) and the stamp of what was read, from one open: the stamp is taken
+ * from the open file before its bytes are read, so a change made in between moves the file's stamp past the one
+ * returned, and a value kept with that stamp is never served for the changed file. For a reader that took no
+ * stamp before (a listing with nothing kept to check: FORMAT.md "The cache"), this replaces an `lstat` per file.
+ */
+export function readTextStamped(file: string): { text: string; stamp: Stamp } {
+  const { fd, st } = openRegularStat(file)
+  try {
+    const stamp = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs }
+    if (st.size < SCRATCH_BYTES) {
+      scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES)
+      const n = fs.readSync(fd, scratch, 0, SCRATCH_BYTES, 0)
+      if (n < SCRATCH_BYTES) return { text: textOf(scratch.subarray(0, n)), stamp }
+    }
+    return { text: textOf(fs.readFileSync(fd)), stamp }
+  } finally {
+    fs.closeSync(fd)
+  }
 }
 
 /**

@@ -3,12 +3,14 @@
 // until it settles, then cached on its stamp. Dead writers' temp files in the cache folder are still swept.
 
 import { spawnSync } from 'node:child_process'
-import * as fs from 'node:fs'
+import fsDefault, * as fs from 'node:fs'
+import { syncBuiltinESMExports } from 'node:module'
 import * as path from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
 import { hostTag } from '../base/hosttag.js'
 import { baseEnv, workspace } from '../testkit/ws.js'
+import { listCriteria } from './criteria.js'
 import { CacheFile, cachePath, decodeSection } from './filecache.js'
 import { joinListings, type Listing, listProject } from './taskindex.js'
 import { listIds, listProjectItems } from './taskitems.js'
@@ -226,4 +228,100 @@ test('joining the very same listings again gives the very same listing, frozen; 
   // Shared, so never changed: a caller that tries fails.
   expect(() => (one.tasks as unknown[]).push({ id: 'd' })).toThrow(TypeError)
   expect(Object.isFrozen(one.broken) && Object.isFrozen(one.duplicates)).toBe(true)
+})
+
+test('a listing with nothing kept takes no lstat per file: each stamp comes from the open file, and serves the next listing', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['One', 'Two', 'Three']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const p = { root: ws.root, dir: path.join(ws.root, '.dacli') }
+  const open = path.join(p.dir, 'projects', 'p', 'tasks', 'open')
+  const old = new Date(Date.now() - 3_600_000)
+  for (const f of fs.readdirSync(open)) fs.utimesSync(path.join(open, f), old, old)
+  // A link where a task file would be: the folder's listing tells it apart, as the lstat did.
+  fs.symlinkSync(path.join(open, '001-one.md'), path.join(open, '004-link.md'))
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // settled: utimes moved the change times
+  // Every lstat and open of a task file, seen through node:fs as the store's modules import it.
+  const lstatOfTasks = vi.spyOn(fsDefault, 'lstatSync')
+  const openOfTasks = vi.spyOn(fsDefault, 'openSync')
+  syncBuiltinESMExports()
+  const ofTasks = (calls: unknown[][]) => calls.filter(([f]) => String(f).endsWith('.md')).length
+  const taskLstats = () => ofTasks(lstatOfTasks.mock.calls)
+  const readCount = () => ofTasks(openOfTasks.mock.calls)
+  const lstamp = (name: string) => {
+    const st = fs.lstatSync(path.join(open, name))
+    return [st.size, Math.trunc(st.mtimeMs), st.ino, Math.trunc(st.ctimeMs)]
+  }
+  const names = ['001-one.md', '002-two.md', '003-three.md']
+  try {
+    for (const kind of ['index', 'items', 'criteria'] as const) {
+      fs.rmSync(path.join(p.dir, 'cache'), { recursive: true, force: true })
+      lstatOfTasks.mockClear()
+      const index = new CacheFile(cachePath(p.dir, 'index'), nodeSystem)
+      const summaries = () => index.section<unknown[]>('tasks/p', 'used')
+      let broken: readonly { path: string; code?: string }[]
+      let walk: { stamps: number[] } | null = null
+      const items = new CacheFile(cachePath(p.dir, 'items'), nodeSystem)
+      if (kind === 'index') {
+        const l = await listProject(p, 'p', summaries)
+        expect(l.tasks.map((t) => t.title)).toEqual(['One', 'Two', 'Three'])
+        broken = l.broken
+      } else if (kind === 'criteria') {
+        const l = await listCriteria(p, 'p', summaries(), index.section<string[]>('criteria/p', 'used'))
+        expect(l.tasks.map((t) => t.title)).toEqual(['One', 'Two', 'Three'])
+        broken = l.broken
+      } else {
+        const l = await listProjectItems(
+          p,
+          'p',
+          () => items.section('p', 'used'),
+          summaries,
+          (t) => JSON.stringify(t.title),
+        )
+        expect(l.rows.map((r) => r.json)).toEqual(['"One"', '"Two"', '"Three"'])
+        broken = l.broken
+        expect(taskLstats()).toBe(0)
+        const fresh = new CacheFile(cachePath(p.dir, 'index'), nodeSystem)
+        walk = (
+          await listIds(
+            p,
+            'p',
+            () => fresh.section('ids/p', 'used'),
+            () => fresh.section('tasks/p', 'used'),
+          )
+        ).walk
+      }
+      expect(broken.map((b) => [b.path, b.code])).toEqual([
+        ['.dacli/projects/p/tasks/open/004-link.md', 'symlink-in-workspace'],
+      ])
+      expect(taskLstats()).toBe(0)
+      // The walk holds the stamps its reads took, for what the invocation does next.
+      if (walk !== null)
+        expect(walk.stamps).toEqual(
+          names
+            .flatMap((n) => fs.lstatSync(path.join(open, n)))
+            .flatMap((st) => [st.size, st.mtimeMs, st.ino, st.ctimeMs]),
+        )
+      index.save()
+      items.save()
+      const kept = fs
+        .readFileSync(cachePath(p.dir, 'index'), 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('tasks/p\t'))
+      const entries = decodeSection((kept as string).slice('tasks/p\t'.length))
+      for (const n of names) expect(entries[`open/${n}`]?.[0]).toEqual(lstamp(n))
+      // The next listing checks each file's stamp against those entries and parses none.
+      lstatOfTasks.mockClear()
+      const again = new CacheFile(cachePath(p.dir, 'index'), nodeSystem)
+      const before = readCount()
+      const l = await listProject(p, 'p', () => again.section<unknown[]>('tasks/p', 'used'))
+      expect(l.tasks.map((t) => t.title)).toEqual(['One', 'Two', 'Three'])
+      expect(taskLstats()).toBe(4)
+      expect(readCount()).toBe(before)
+    }
+  } finally {
+    lstatOfTasks.mockRestore()
+    openOfTasks.mockRestore()
+    syncBuiltinESMExports()
+  }
 })

@@ -19,7 +19,7 @@ import {
 } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import type { Section, Stamp } from './filecache.js'
-import { isTempName, linkOnPath, readText } from './fsio.js'
+import { isTempName, linkOnPath, readText, readTextStamped } from './fsio.js'
 
 export interface TaskFileRef {
   project: string
@@ -96,15 +96,27 @@ export interface Walk {
   readonly relBase: string
   readonly statuses: Status[]
   readonly names: string[]
-  /** Four numbers per file: size, modification time (ms), inode, change time (ms). */
+  /**
+   * Four numbers per file: size, modification time (ms), inode, change time (ms); NaN for a file whose stamp the
+   * walk did not take (walkProject with `stamps` false), until its reader sets it (`setStampAt`).
+   */
   readonly stamps: number[]
   readonly broken: Broken[]
   /** A file moved or was removed while the folders were read. */
   readonly vanished: boolean
 }
 
-/** Walk a project's task folders, taking one `lstat` per task file (never following a link). */
-export function walkProject(p: Paths, project: string): Walk {
+/**
+ * Walk a project's task folders, taking one `lstat` per task file (never following a link). With `stamps` false the
+ * kind of each entry comes from its folder's listing instead and no stamp is taken: for a reader with nothing kept
+ * to check a stamp against (a first listing, a cold cache), which opens every file anyway and takes each stamp from
+ * the open file (`readTextStamped`, `setStampAt`).
+ */
+export function walkProject(p: Paths, project: string, stamps = true): Walk {
+  return stamps ? walkStamped(p, project) : walkNamed(p, project)
+}
+
+function walkStamped(p: Paths, project: string): Walk {
   const statuses: Status[] = []
   const names: string[] = []
   const stamps: number[] = []
@@ -136,6 +148,47 @@ export function walkProject(p: Paths, project: string): Walk {
   return { project, base, relBase, statuses, names, stamps, broken, vanished }
 }
 
+function walkNamed(p: Paths, project: string): Walk {
+  const statuses: Status[] = []
+  const names: string[] = []
+  const stamps: number[] = []
+  const broken: Broken[] = []
+  const { base, relBase } = pathsOf(p, project)
+  taskFolders(
+    p,
+    project,
+    broken,
+    (dir: string) => fs.readdirSync(dir, { withFileTypes: true }),
+    (status, _dir, ents) => {
+      const folder = `${relBase}${status}/`
+      for (const e of ents) {
+        const name = e.name
+        if (!candidate(name) || refused(e, name, folder, broken)) continue
+        statuses.push(status)
+        names.push(name)
+        stamps.push(Number.NaN, Number.NaN, Number.NaN, Number.NaN)
+      }
+    },
+  )
+  return { project, base, relBase, statuses, names, stamps, broken, vanished: false }
+}
+
+/** A task file's text; a reference without a stamp gets the stamp of what was read, taken from the open file. */
+export function readTaskText(f: TaskFileRef): string {
+  if (f.stamp !== undefined) return readText(f.abs, f.stamp.size)
+  const { text, stamp } = readTextStamped(f.abs)
+  f.stamp = stamp
+  return text
+}
+
+/** Did the walk take the stamp of its `i`th file (or has its reader set it since)? */
+export const stampTaken = (w: Walk, i: number) => !Number.isNaN(w.stamps[4 * i])
+
+/** Set the stamp of a walk's `i`th file, taken by its reader from the open file. */
+export function setStampAt(w: Walk, i: number, s: Stamp): void {
+  w.stamps.splice(4 * i, 4, s.size, s.mtimeMs, s.ino, s.ctimeMs)
+}
+
 /** The file references of a walk, each with its stamp (only the files whose name `where` keeps, when given). */
 export function filesOf(w: Walk, where?: (name: string) => boolean): TaskFileRef[] {
   const out: TaskFileRef[] = []
@@ -150,12 +203,12 @@ export function textAtWalk(section: Section<unknown>, key: string, w: Walk, i: n
   return section.textAt(key, s[4 * i] as number, s[4 * i + 1] as number, s[4 * i + 2] as number, s[4 * i + 3] as number)
 }
 
-/** The reference of a walk's `i`th file, with its stamp. */
+/** The reference of a walk's `i`th file, with its stamp when taken. */
 export function fileAt(w: Walk, i: number): TaskFileRef {
   const status = w.statuses[i] as Status
   const name = w.names[i] as string
   const m = TASK_FILE.exec(name) as RegExpExecArray
-  return {
+  const f: TaskFileRef = {
     project: w.project,
     status,
     name,
@@ -163,13 +216,17 @@ export function fileAt(w: Walk, i: number): TaskFileRef {
     slug: m[2] as string,
     abs: `${w.base}${path.sep}${status}${path.sep}${name}`,
     path: `${w.relBase}${status}/${name}`,
-    stamp: {
-      size: w.stamps[4 * i] as number,
-      mtimeMs: w.stamps[4 * i + 1] as number,
-      ino: w.stamps[4 * i + 2] as number,
-      ctimeMs: w.stamps[4 * i + 3] as number,
-    },
   }
+  if (stampTaken(w, i)) {
+    const s = w.stamps
+    f.stamp = {
+      size: s[4 * i] as number,
+      mtimeMs: s[4 * i + 1] as number,
+      ino: s[4 * i + 2] as number,
+      ctimeMs: s[4 * i + 3] as number,
+    }
+  }
+  return f
 }
 
 /** A folder entry that may be a task file (temp files and dot files are not looked at). */
@@ -431,22 +488,22 @@ export const MOVE_PASSES = 8
 /** Summaries of every parseable task in a project (deduplicated by id), using the index. */
 export async function listProject(p: Paths, project: string, section: () => SummarySection): Promise<Listing> {
   for (let attempt = 1; ; attempt++) {
-    const { listing, vanished } = await listOnce(walkProject(p, project), section)
+    // Nothing kept for the project (a cold cache): every file is read, and its stamp taken from the open file.
+    const cache = section()
+    const { listing, vanished } = await listOnce(walkProject(p, project, !cache.isEmpty()), cache)
     if (!vanished || attempt >= MOVE_PASSES) return listing
   }
 }
 
-async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ listing: Listing; vanished: boolean }> {
+async function listOnce(listed: Walk, cache: SummarySection): Promise<{ listing: Listing; vanished: boolean }> {
   const broken = [...listed.broken]
   let vanished = listed.vanished
-  let cache: SummarySection | null = null
   const all: TaskSummary[] = []
   for (let i = 0; i < listed.names.length; i++) {
-    cache ??= section()
     const status = listed.statuses[i] as Status
     const name = listed.names[i] as string
     const key = `${status}/${name}`
-    const text = textAtWalk(cache, key, listed, i)
+    const text = stampTaken(listed, i) ? textAtWalk(cache, key, listed, i) : undefined
     const hit = text === undefined ? undefined : compactOf(text)
     if (hit !== undefined) {
       // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
@@ -457,17 +514,17 @@ async function listOnce(listed: Walk, section: () => SummarySection): Promise<{ 
       continue
     }
     const f = fileAt(listed, i)
-    const stamp = f.stamp as Stamp
     let summary: TaskSummary
     try {
-      const body = readText(f.abs, stamp.size)
+      const body = readTaskText(f)
+      if (!stampTaken(listed, i)) setStampAt(listed, i, f.stamp as Stamp)
       summary = summaryNow(body, f) ?? (await readTaskSummary(body, f))
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') vanished = true
       else broken.push(brokenOf(f.path, e))
       continue
     }
-    cache.set(key, stamp, compact(summary))
+    cache.set(key, f.stamp as Stamp, compact(summary))
     all.push(summary)
   }
   const { tasks, duplicates } = deduplicated(all, broken)

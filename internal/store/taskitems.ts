@@ -8,7 +8,6 @@ import { FailureError } from '../base/errors.js'
 import { type Broken, brokenOf, type Status, type TaskRecord, type TaskSummary } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import type { Section, Stamp } from './filecache.js'
-import { readText } from './fsio.js'
 import type { Store } from './store.js'
 import {
   compact,
@@ -19,7 +18,10 @@ import {
   listTaskFiles,
   MOVE_PASSES,
   type Paths,
+  readTaskText,
   type SummarySection,
+  setStampAt,
+  stampTaken,
   type TaskFileRef,
   textAtWalk,
   type Walk,
@@ -155,14 +157,13 @@ const isSummary = (g: TaskSummary | Broken | 'gone'): g is TaskSummary => typeof
  * cannot be read as a task.
  */
 async function summaryOrWhy(f: TaskFileRef, index: SummarySection): Promise<TaskSummary | Broken | 'gone'> {
-  const stamp = f.stamp as Stamp
   const key = `${f.status}/${f.name}`
-  const hit = index.get(key, stamp)
+  const hit = f.stamp === undefined ? undefined : index.get(key, f.stamp)
   if (hit !== undefined) return expand(hit, f)
   try {
-    const body = readText(f.abs, stamp.size)
+    const body = readTaskText(f)
     const summary = summaryNow(body, f) ?? (await readTaskSummary(body, f))
-    index.set(key, stamp, compact(summary))
+    index.set(key, f.stamp as Stamp, compact(summary))
     return summary
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : brokenOf(f.path, e)
@@ -197,12 +198,13 @@ async function perFile<T extends Place & { id: string; version: number }>(
   fromSummary: (t: TaskSummary, at: Place) => { value: T; text: string },
 ): Promise<{ values: T[]; broken: Broken[]; duplicates: DuplicateCopy[]; walk: Walk }> {
   for (let attempt = 1; ; attempt++) {
-    const w = walkProject(p, project)
+    const section = kept()
+    // Nothing kept for the project in either (a cold cache): every file is read, its stamp taken from the open file.
+    let index: SummarySection | null = section.isEmpty() ? summaries() : null
+    const w = walkProject(p, project, !index?.isEmpty())
     const broken = [...w.broken]
     let vanished = w.vanished
     const values: T[] = []
-    const section = w.names.length > 0 ? kept() : null
-    let index: SummarySection | null = null
     for (let i = 0; i < w.names.length; i++) {
       const status = w.statuses[i] as Status
       const name = w.names[i] as string
@@ -211,7 +213,7 @@ async function perFile<T extends Place & { id: string; version: number }>(
       const dash = name.indexOf('-')
       const seq = Number(name.slice(0, dash))
       const at: Place = { project, status, seq, slug: name.slice(dash + 1, -3), path: `${w.relBase}${key}` }
-      const text = section === null ? undefined : textAtWalk(section, key, w, i)
+      const text = stampTaken(w, i) ? textAtWalk(section, key, w, i) : undefined
       const served = text === undefined ? null : fromKept(text, at)
       if (served !== null) {
         values.push(served)
@@ -220,11 +222,12 @@ async function perFile<T extends Place & { id: string; version: number }>(
       index ??= summaries()
       const f = fileAt(w, i)
       const got = await summaryOrWhy(f, index)
+      if (!stampTaken(w, i) && f.stamp !== undefined) setStampAt(w, i, f.stamp)
       if (got === 'gone') vanished = true
       else if (!isSummary(got)) broken.push(got)
       else {
         const made = fromSummary(got, at)
-        section?.setText(key, f.stamp as Stamp, made.text)
+        section.setText(key, f.stamp as Stamp, made.text)
         values.push(made.value)
       }
     }
