@@ -16,7 +16,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Proc } from '../base/system.js'
-import { linkOnPath, mkdirNoLinks, sweepTemps, tempPathFor } from './fsio.js'
+import { type Fresh, type Kept, type Line, RS, writeCache } from './cachelines.js'
+import { linkOnPath, sweepTemps } from './fsio.js'
 
 declare const __DACLI_VERSION__: string
 declare const __DACLI_BUILD__: string
@@ -101,13 +102,12 @@ export type Retain = 'used' | 'all'
 
 /*
  * A section's text: one entry after another, each `<name>\t<stamp>\t<value JSON>`, separated by the record
- * separator (U+001E). The stamp is `size:mtimeMs:ino:ctimeMs` as numbers print. Neither separator can occur inside
+ * separator (U+001E, `RS`: cachelines.ts writes the lines). The stamp is `size:mtimeMs:ino:ctimeMs` as numbers print. Neither separator can occur inside
  * a value (JSON escapes every control character) nor in a stamp, and a name holding a control character is never
  * cached, so splitting needs no parser: a reader splits the section into entries (cheap), compares an entry's stamp
  * as text and parses only the values it uses. Parsing whole sections of numbers and objects was the largest cost
  * of a listing (~60 ms of CPU for the 10,000 summaries of a workspace, measured).
  */
-const RS = '\u001e'
 
 /**
  * A stamp as an entry writes it, the times in whole milliseconds (integers print several times faster than
@@ -180,8 +180,8 @@ export class Section<T> {
    * the whole cache file after every edit, for nothing.
    */
   private hits: string[] = []
-  /** Entries set in this process: name → `stamp\tvalue`. */
-  private readonly sets = new Map<string, string>()
+  /** Entries set in this process: name → [stamp, value] (kept apart: each is written as it is, never joined). */
+  private readonly sets = new Map<string, Fresh>()
   private keepOnly: Set<string> | null = null
 
   constructor(
@@ -202,7 +202,10 @@ export class Section<T> {
 
   /** getText for a stamp given as its four numbers (a walk keeps them so). */
   textAt(name: string, size: number, mtimeMs: number, ino: number, ctimeMs: number): string | undefined {
-    const hit = this.sets.get(name) ?? this.entries.get(name)
+    const set = this.sets.get(name)
+    if (set !== undefined)
+      return valueAfter(set[0], size, Math.trunc(mtimeMs), ino, Math.trunc(ctimeMs)) === -1 ? undefined : set[1]
+    const hit = this.entries.get(name)
     if (hit === undefined) return undefined
     this.hits.push(name)
     const at = valueAfter(hit, size, Math.trunc(mtimeMs), ino, Math.trunc(ctimeMs))
@@ -223,7 +226,7 @@ export class Section<T> {
   /** Keep a value, unless its file is racily fresh (then it is parsed again on the next read). */
   set(name: string, stamp: Stamp, value: T): void {
     if (racy(stamp) || CONTROL.test(name)) return
-    this.sets.set(name, `${stampText(stamp)}\t${JSON.stringify(value)}`) // JSON text holds no control character
+    this.sets.set(name, [`${stampText(stamp)}\t`, JSON.stringify(value)]) // JSON text holds no control character
   }
 
   /**
@@ -232,7 +235,7 @@ export class Section<T> {
    */
   setText(name: string, stamp: Stamp, json: string): void {
     if (racy(stamp) || CONTROL.test(name) || /[\n\r\u001e]/.test(json)) return
-    this.sets.set(name, `${stampText(stamp)}\t${json}`)
+    this.sets.set(name, [`${stampText(stamp)}\t`, json])
   }
 
   /** Forget every entry whose name is not in `names` (the files that exist now), even under `all`. */
@@ -247,12 +250,12 @@ export class Section<T> {
   }
 
   /**
-   * The section's text to write and how many entries it adds, replaces or forgets (`pending`), or null when the
-   * section is unchanged.
+   * The section's entries to write (name → the entry as read or as set, in order; none: the section goes) and how
+   * many it adds, replaces or forgets (`pending`), or null when the section is unchanged.
    */
-  changed(): { text: string; pending: number } | null {
+  changed(): { entries: Map<string, Kept>; pending: number } | null {
     if (this.unchanged()) return null // every entry still served (a listing touched them all) and nothing new
-    const out = new Map<string, string>()
+    const out = new Map<string, Kept>()
     const names = this.retain === 'all' ? this.entries.keys() : this.hits
     for (const n of names) {
       const e = this.entries.get(n)
@@ -265,11 +268,9 @@ export class Section<T> {
     }
     if (this.keepOnly !== null) for (const n of out.keys()) if (!this.keepOnly.has(n)) out.delete(n)
     if (this.sets.size === 0 && out.size === this.entries.size) return null
-    const parts: string[] = []
-    for (const [n, e] of out) parts.push(`${n}\t${e}`)
     // Set (added or replaced), plus forgotten: the entries read less those still there apart from the added ones.
     const pending = this.sets.size + Math.max(0, this.entries.size - (out.size - added))
-    return { text: parts.join(RS), pending }
+    return { entries: out, pending }
   }
 }
 
@@ -499,12 +500,12 @@ export class CacheFile {
     this.load()
     if (this.linked) return
     const names = [...new Set([...this.lines.keys(), ...this.open.keys()])].sort()
-    const fresh = new Map<string, string>()
+    const fresh = new Map<string, Map<string, Kept>>()
     let pending = 0
     for (const name of this.open.keys()) {
       const f = this.open.get(name)?.changed()
       if (f === undefined || f === null) continue
-      fresh.set(name, f.text)
+      fresh.set(name, f.entries)
       pending += f.pending
     }
     const kept = names.filter((n) => this.survivors === null || this.survivors(n))
@@ -520,69 +521,21 @@ export class CacheFile {
     // meanwhile, its sections are the ones to copy).
     if (this.bytes === null && this.key !== null) this.withFile((fd, key, size) => this.readAll(fd, key, size))
     const bytes = this.bytes ?? Buffer.alloc(0)
-    // Each line is written as it is (a fresh section as its text, a copied one as its bytes): the file is never
-    // assembled in memory first. Offsets count bytes.
-    const body: (Buffer | string)[] = []
-    const toc: [string, number, number, number][] = []
-    let at = 0
-    const all = [...new Set([...this.lines.keys(), ...this.open.keys()])].sort()
-    for (const name of all.filter((n) => this.survivors === null || this.survivors(n))) {
+    const body: Line[] = []
+    for (const name of names.filter((n) => this.survivors === null || this.survivors(n))) {
       const f = fresh.get(name)
-      let line: Buffer | string | null = null
       if (f !== undefined) {
-        if (f !== '') line = `${name}\t${f}`
+        if (f.size > 0) body.push({ name, entries: f })
       } else {
         const l = this.lines.get(name)
         // Copied only when the range holds that section's line (the table was checked against the file).
-        if (l !== undefined && this.holds(bytes, name, l, 0)) line = bytes.subarray(l[0], l[2])
+        if (l !== undefined && this.holds(bytes, name, l, 0)) body.push({ name, bytes: bytes.subarray(l[0], l[2]) })
       }
-      if (line === null) continue
-      const length = typeof line === 'string' ? Buffer.byteLength(line) : line.length
-      const prefix = Buffer.byteLength(`${name}\t`)
-      toc.push([name, at, at + prefix, at + length])
-      body.push(line, '\n')
-      at += length + 1
     }
     tocs.delete(this.file)
-    writeCache(this.sys, this.file, [`${HEADER}\n${JSON.stringify(toc)}\n`, ...body])
+    writeCache(this.sys, this.file, HEADER, body)
     this.stale = false
   }
-}
-
-/**
- * Temp file and rename, without fsync: a cache lost in a crash costs only speed, and a torn one fails its
- * header or its JSON and is ignored. Dead writers' temp files in the folder are swept first. The parts are
- * written one after another.
- */
-function writeCache(sys: Proc, file: string, parts: readonly (Buffer | string)[]): void {
-  const dir = path.dirname(file)
-  const tmp = tempPathFor(sys, file)
-  try {
-    mkdirNoLinks(dir)
-    sweepTemps(sys, dir)
-    const fd = fs.openSync(tmp, 'wx')
-    try {
-      for (const part of parts) writeAll(fd, part)
-    } finally {
-      fs.closeSync(fd)
-    }
-    fs.renameSync(tmp, file)
-  } catch {
-    fs.rmSync(tmp, { force: true })
-  }
-}
-
-/** All of `part` at the file's current end (a regular file takes a write whole; the loop is for the rare short one). */
-export function writeAll(fd: number, part: Buffer | string): void {
-  let buf = typeof part === 'string' ? null : part
-  if (buf === null) {
-    const text = part as string
-    const n = fs.writeSync(fd, text)
-    if (n === Buffer.byteLength(text)) return
-    buf = Buffer.from(text).subarray(n)
-  }
-  let done = 0
-  while (done < buf.length) done += fs.writeSync(fd, buf, done)
 }
 
 export const cachePath = (dir: string, ...parts: string[]) => path.join(dir, 'cache', ...parts)

@@ -407,3 +407,59 @@ export function folderFiles(
   }
   return out
 }
+
+/**
+ * Many strings written to a file one after another, from `at` on, through one reused buffer, encoded into it as they
+ * come: a large text made of thousands of entries is neither joined into one string nor encoded into a buffer of its
+ * own first (each a fresh copy of the whole). `at` is where the next byte goes.
+ */
+export class Spool {
+  private readonly buf = Buffer.allocUnsafe(SPOOL_BYTES)
+  private used = 0
+  private written: number
+  constructor(
+    private readonly fd: number,
+    from = 0,
+  ) {
+    this.written = from
+  }
+
+  get at(): number {
+    return this.written + this.used
+  }
+
+  /** Write `s` (UTF-8). */
+  text(s: string): void {
+    // A UTF-16 unit takes at most three bytes; a text that may not fit what is left goes after a flush.
+    if (s.length * 3 > SPOOL_BYTES - this.used) {
+      this.flush()
+      if (s.length * 3 > SPOOL_BYTES) {
+        this.put(Buffer.from(s))
+        return
+      }
+    }
+    this.used += this.buf.write(s, this.used)
+  }
+
+  /** Write `b` as it is. */
+  bytes(b: Buffer): void {
+    this.flush()
+    this.put(b)
+  }
+
+  /** Write what is buffered. */
+  flush(): void {
+    if (this.used === 0) return
+    const n = this.used
+    this.used = 0
+    this.put(this.buf.subarray(0, n))
+  }
+
+  private put(b: Buffer): void {
+    let done = 0
+    while (done < b.length) done += fs.writeSync(this.fd, b, done, b.length - done, this.written + done)
+    this.written += b.length
+  }
+}
+
+const SPOOL_BYTES = 64 * 1024

@@ -1,0 +1,91 @@
+// How a cache file is written (filecache.ts reads it): its header, its table of contents, then one line per section,
+// a section copied through as the bytes it was read as, or a fresh one entry by entry, each part as it is, through
+// one reused buffer (fsio.ts Spool). A section's text is never joined into one string, nor its length in bytes
+// counted before it is written: at 10,000 tasks the join copied each cache file whole twice more (the join, then its
+// encoding), and counting took a call per entry, which in a command's unoptimised code costs about a microsecond.
+// The lines are written first, after room set aside for the table of contents; the table goes into that room last,
+// padded with spaces (JSON allows them) so it fills it exactly.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { Proc } from '../base/system.js'
+import { mkdirNoLinks, Spool, sweepTemps, tempPathFor } from './fsio.js'
+
+/** Between two entries of a section (FORMAT.md, "The cache"). */
+export const RS = '\u001e'
+
+/** A value shorter than this is joined to its entry's name and stamp when written. */
+const SHORT = 256
+
+/** An entry as it was set in this process: its stamp's text with the tab after it, and its value's text. */
+export type Fresh = [stamp: string, value: string]
+/** An entry to write: as it was read (`stamp\tvalue`), or as it was set. */
+export type Kept = string | Fresh
+
+/** A line of a cache file to write: a section copied as its bytes, or a fresh one as its entries. */
+export type Line = { name: string; bytes: Buffer } | { name: string; entries: Map<string, Kept> }
+
+/** At least the length in bytes of a line (a UTF-16 unit takes at most three bytes), without counting them. */
+function bound(line: Line): number {
+  if ('bytes' in line) return line.bytes.length
+  let n = line.name.length + line.entries.size // the tab, then a separator between entries
+  for (const [k, e] of line.entries) n += k.length + 1 + (typeof e === 'string' ? e.length : e[0].length + e[1].length)
+  return 3 * n
+}
+
+/**
+ * Write the cache file `file`: `header`, the table of contents (a JSON list of [name, line start, entries start,
+ * line end], offsets counted from the byte after the table's line), then the lines. Temp file and rename, without
+ * fsync: a cache lost in a crash costs only speed, and a torn one fails its header or its JSON and is ignored. Dead
+ * writers' temp files in the folder are swept first.
+ */
+export function writeCache(sys: Proc, file: string, header: string, lines: readonly Line[]): void {
+  const dir = path.dirname(file)
+  const tmp = tempPathFor(sys, file)
+  // Room for the table: every offset is at most the bound of the whole body, so printed at most that long.
+  let most = 0
+  for (const line of lines) most += bound(line) + 1
+  const room = Buffer.byteLength(JSON.stringify(lines.map((l) => [l.name, most, most, most])))
+  try {
+    mkdirNoLinks(dir)
+    sweepTemps(sys, dir)
+    const fd = fs.openSync(tmp, 'wx')
+    try {
+      const out = new Spool(fd, Buffer.byteLength(header) + 1 + room + 1)
+      const base = out.at
+      const toc: [string, number, number, number][] = []
+      for (const line of lines) {
+        const start = out.at - base
+        if ('bytes' in line) {
+          out.bytes(line.bytes)
+          toc.push([line.name, start, start + line.bytes.indexOf(9) + 1, out.at - base])
+        } else {
+          out.text(`${line.name}\t`)
+          const entries = out.at - base
+          // Each part as it is: joining a long value to its name and stamp would copy it once more.
+          let sep = ''
+          for (const [k, e] of line.entries) {
+            const [stamp, value] = typeof e === 'string' ? ['', e] : e
+            if (value.length < SHORT) out.text(`${sep}${k}\t${stamp}${value}`)
+            else {
+              out.text(`${sep}${k}\t${stamp}`)
+              out.text(value)
+            }
+            sep = RS
+          }
+          toc.push([line.name, start, entries, out.at - base])
+        }
+        out.text('\n')
+      }
+      out.flush()
+      const table = JSON.stringify(toc)
+      const top = Buffer.from(`${header}\n${table}${' '.repeat(room - Buffer.byteLength(table))}\n`)
+      for (let done = 0; done < top.length; ) done += fs.writeSync(fd, top, done, top.length - done, done)
+    } finally {
+      fs.closeSync(fd)
+    }
+    fs.renameSync(tmp, file)
+  } catch {
+    fs.rmSync(tmp, { force: true })
+  }
+}
