@@ -54,33 +54,8 @@ export function listTaskFiles(
   project: string,
   opts: { stat?: boolean } = {},
 ): { files: TaskFileRef[]; broken: Broken[]; vanished: boolean } {
-  if (opts.stat) {
-    const w = walkProject(p, project)
-    return { files: filesOf(w), broken: w.broken, vanished: w.vanished }
-  }
-  const files: TaskFileRef[] = []
-  const broken: Broken[] = []
-  const { relBase } = pathsOf(p, project)
-  const typed = (dir: string) => fs.readdirSync(dir, { withFileTypes: true })
-  taskFolders(p, project, broken, typed, (status, dir, ents) => {
-    for (const e of ents) {
-      const name = e.name
-      if (!candidate(name)) continue
-      if (refused(e, name, `${relBase}${status}/`, broken)) continue
-      const rel = `${relBase}${status}/${name}`
-      const m = TASK_FILE.exec(name) as RegExpExecArray
-      files.push({
-        project,
-        status,
-        name,
-        seq: Number(m[1]),
-        slug: m[2] as string,
-        abs: `${dir}${path.sep}${name}`,
-        path: rel,
-      })
-    }
-  })
-  return { files, broken, vanished: false }
+  const w = walkProject(p, project, opts.stat === true)
+  return { files: filesOf(w), broken: w.broken, vanished: w.vanished }
 }
 
 /**
