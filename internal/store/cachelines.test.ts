@@ -21,16 +21,25 @@ const values: Record<string, unknown> = {
   short: { title: 'plain' },
   accents: { title: 'écrit à la main, déjà revu' },
   astral: { title: '𝄞 clef, 😀 face, 中文 title' },
-  // Longer than the joined short form, and longer than the write buffer holds at three bytes a unit.
+  // Longer than the joined short form.
   long: { body: 'é'.repeat(600) },
-  huge: { body: `${'😀'.repeat(12_000)}${'x'.repeat(9_000)}` },
+  astralLong: { body: '😀'.repeat(400) },
 }
+
+/**
+ * The first section's own value: longer than the write buffer holds at three bytes a unit, and wide enough that the
+ * whole body is under 100,000 UTF-16 units but over 100,000 bytes, so every later offset needs a digit more than a
+ * count of units would give it (the table's room is set aside by a bound in bytes).
+ */
+const WIDE = { body: '中'.repeat(35_000) }
+const WIDE_IN = 'a-wide'
 
 function fill(file: string, sections: string[]): void {
   const cache = new CacheFile(file, nodeSystem)
   for (const s of sections) {
     const section = cache.section<unknown>(s, 'all')
     for (const [i, [name, v]] of Object.entries(values).entries()) section.set(`${s}-${name}.md`, stamp(i), v)
+    if (s === WIDE_IN) section.set('wide.md', stamp(99), WIDE)
   }
   cache.save()
 }
@@ -41,13 +50,14 @@ function readBack(file: string, sections: string[]): void {
     const section = cache.section<unknown>(s, 'all')
     for (const [i, [name, v]] of Object.entries(values).entries())
       expect(section.get(`${s}-${name}.md`, stamp(i))).toEqual(v)
+    if (s === WIDE_IN) expect(section.get('wide.md', stamp(99))).toEqual(WIDE)
   }
 }
 
 test('every offset of the table names its byte, for text of any width, fresh or copied through', () => {
   vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] })
   const file = path.join(tempDir(), 'cache', 'index')
-  const sections = ['één', 'proj-b', 'proj-c']
+  const sections = [WIDE_IN, 'één', 'proj-b', 'proj-c', 'proj-d', 'proj-e']
   fill(file, sections)
   const bytes = fs.readFileSync(file)
   const lines = bytes.toString('utf8').split('\n')
@@ -75,7 +85,7 @@ test('every offset of the table names its byte, for text of any width, fresh or 
   } finally {
     values.short = { title: 'plain' }
   }
-  readBack(file, ['één', 'proj-c'])
+  readBack(file, [WIDE_IN, 'één', 'proj-c', 'proj-d', 'proj-e'])
   expect(new CacheFile(file, nodeSystem).section<unknown>('proj-b', 'all').get('proj-b-more.md', stamp(9))).toEqual({
     title: 'ßeta',
   })

@@ -79,8 +79,9 @@ export function writeCache(sys: Proc, file: string, header: string, lines: reado
       }
       out.flush()
       const table = JSON.stringify(toc)
-      const top = Buffer.from(`${header}\n${table}${' '.repeat(room - Buffer.byteLength(table))}\n`)
-      for (let done = 0; done < top.length; ) done += fs.writeSync(fd, top, done, top.length - done, done)
+      const top = new Spool(fd)
+      top.text(`${header}\n${table}${' '.repeat(room - Buffer.byteLength(table))}\n`)
+      top.flush()
     } finally {
       fs.closeSync(fd)
     }
