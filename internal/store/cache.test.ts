@@ -420,6 +420,34 @@ test('a number that becomes another task’s alias behind the caches makes the r
   expect((await show(0)).json.title).toBe('First')
 })
 
+test('a new task never takes a number another task keeps as an alias, added with --force or not', async () => {
+  // `task add` takes the next number after every file's and every alias. With --force it builds no summary: the
+  // aliases come from the ids kept in the index, each file checked by its stamp, so a hand edit behind them counts.
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'First', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Second', '--project', 'p')).expectExit(0)
+  const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
+  const second = path.join(open, fs.readdirSync(open).find((n) => n.startsWith('002-')) as string)
+  for (const f of fs.readdirSync(open)) age(path.join(open, f))
+  ;(await ws.dacli('task', 'show', 'p/1', '--json')).expectExit(0) // the ids kept
+  ;(await ws.dacli('task', 'list', '--json')).expectExit(0) // and the summaries
+  const index = path.join(ws.root, '.dacli', 'cache', 'index')
+  expect(fs.readFileSync(index, 'utf8')).toContain('ids/p\t')
+  const aliased = (n: number) => {
+    const text = fs.readFileSync(second, 'utf8').replace(/^aliases: .*\n/m, '')
+    fs.writeFileSync(second, text.replace(/^version: /m, `aliases: [${n}]\nversion: `))
+    age(second)
+  }
+  const added = async (title: string, ...flags: string[]) =>
+    (await ws.dacli('task', 'add', title, '--project', 'p', '--accept', 'done', ...flags, '--json')).expectExit(0).json
+  aliased(5) // by hand, as a renumbering merge leaves it: task 2 was number 5 in another clone
+  expect((await added('Third', '--force')).seq).toBe(6)
+  aliased(9)
+  expect((await added('Fourth')).seq).toBe(10)
+  expect(fs.readdirSync(open).sort()).toEqual(['001-first.md', path.basename(second), '006-third.md', '010-fourth.md'])
+})
+
 test('a task id resolves through the kept ids; a file whose id changes behind them, or a second copy, is seen', async () => {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
