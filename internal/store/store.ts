@@ -371,7 +371,9 @@ export class Store {
     let l = this.listings.get(slug) ?? (await this.live?.refreshed(slug, this.paths()))
     if (l === undefined) {
       const mark = this.live?.mark(slug)
-      l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
+      // The walk idsIn took, when it took one: one walk of the project per invocation, not two.
+      const walked = this.idEntries.get(slug)?.walk
+      l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'), walked)
       if (mark !== undefined) this.live?.keep(slug, l, mark)
     }
     this.listings.set(slug, l)

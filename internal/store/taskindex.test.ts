@@ -165,9 +165,13 @@ test('one invocation walks a project once to resolve a bare number: the files ar
   byHand()
   expect(await names()).toEqual(['001-one.md', '002-two.md'])
   expect((await store.idsIn('p')).map((e) => e.seq)).toEqual([1, 2])
+  // Its listing checks the files of that walk against the index (as `context` lists the project of the task it
+  // resolved): no second walk, so the same snapshot.
+  expect((await store.projectListing('p')).tasks.map((t) => t.seq)).toEqual([1, 2])
   // Forgetting the project (as a write does) walks it again.
   store.forget('p')
   expect(await names()).toEqual(['001-one.md', '002-two.md', '003-by-hand.md'])
+  expect((await store.projectListing('p')).tasks.map((t) => t.seq)).toEqual([1, 2, 3])
   expect((await store.resolve('p/3')).name).toBe('003-by-hand.md')
 })
 
@@ -190,6 +194,11 @@ test('after its own write an invocation keeps what it read of the project, that 
   const again = await store.resolve(id)
   expect(again.path).toBe('.dacli/projects/p/tasks/active/002-two.md')
   expect((await store.summaryOf(again))?.status).toBe('active')
+  // A listing of that walk reads the rewritten file by its new stamp: its new status and version, not the index's.
+  expect((await store.projectListing('p')).tasks.map((t) => [t.seq, t.status, t.version])).toEqual([
+    [1, 'open', 1],
+    [2, 'active', 2],
+  ])
   expect((await store.taskFiles('p')).map((f) => `${f.status}/${f.name}`).sort()).toEqual([
     'active/002-two.md',
     'open/001-one.md',
@@ -205,6 +214,30 @@ test('after its own write an invocation keeps what it read of the project, that 
     return true
   })
   expect((await store.idsIn('p')).map((e) => `${e.status}/${e.seq}`)).toEqual(['open/1', 'open/2', 'open/3'])
+})
+
+test('a listing after an in-place write of the same invocation reads the file by its new stamp, not the index', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['One', 'Two']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
+  const old = new Date(Date.now() - 3_600_000)
+  for (const f of fs.readdirSync(open)) fs.utimesSync(path.join(open, f), old, old)
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // settled: the index keeps both files
+  ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  ;(await ws.dacli('task', 'show', 'p/1', '--json')).expectExit(0)
+  const { Store } = await import('./store.js')
+  const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
+  const two = await store.resolve('p/2') // the ids, and the walk they came from
+  await store.editTask(two, 'a-test', (e) => {
+    e.body = e.body.replace('# Two', '# Two again')
+    return true
+  })
+  // Same folder, same name: only the walk's stamp for the file (taken after the write) tells the index's entry is old.
+  expect((await store.projectListing('p')).tasks.map((t) => [t.title, t.version])).toEqual([
+    ['One', 1],
+    ['Two again', 2],
+  ])
 })
 
 test('joining the very same listings again gives the very same listing, frozen; any other part gives a new one', () => {

@@ -460,12 +460,22 @@ export type SummarySection = Section<Compact>
  */
 export const MOVE_PASSES = 8
 
-/** Summaries of every parseable task in a project (deduplicated by id), using the index. */
-export async function listProject(p: Paths, project: string, section: () => SummarySection): Promise<Listing> {
+/**
+ * Summaries of every parseable task in a project (deduplicated by id), using the index. `walked` is a walk of the
+ * project this invocation already took (the one its ids were read from): its files are checked against the same
+ * stamps rather than walked a second time.
+ */
+export async function listProject(
+  p: Paths,
+  project: string,
+  section: () => SummarySection,
+  walked?: Walk,
+): Promise<Listing> {
   for (let attempt = 1; ; attempt++) {
     // Nothing kept for the project (a cold cache): every file is read, and its stamp taken from the open file.
     const cache = section()
-    const { listing, vanished } = await listOnce(walkProject(p, project, !cache.isEmpty()), cache)
+    const w = attempt === 1 && walked !== undefined ? walked : walkProject(p, project, !cache.isEmpty())
+    const { listing, vanished } = await listOnce(w, cache)
     if (!vanished || attempt >= MOVE_PASSES) return listing
   }
 }
