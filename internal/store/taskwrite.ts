@@ -164,15 +164,8 @@ function removeCopies(store: Store, project: string, name: string, id: string, k
   return removed
 }
 
-/**
- * What a new task file holds. `existing` lists the project's tasks as they are under the sequence lock; a builder
- * that needs them (a near-duplicate check) awaits it, one that does not never pays for the listing.
- */
-export type TaskFileBuilder = (
-  existing: () => Promise<readonly TaskSummary[]>,
-) => TaskFileParts | Promise<TaskFileParts>
-
-export interface TaskFileParts {
+/** What a new task file holds, made from the project's tasks as they are under the sequence lock. */
+export type TaskFileBuilder = (existing: readonly TaskSummary[]) => {
   slug: string
   text: string
   data: Record<string, unknown>
@@ -184,13 +177,11 @@ export async function createTaskFile(store: Store, project: string, build: TaskF
   store.requireProject(project)
   return store.withLock(`seq-${project}`, async () => {
     store.forget(project) // list afresh under the lock: another process may have added a task
-    const { slug, text, data, body } = await build(async () => (await store.listTasks(project)).tasks)
-    // The numbers in use: every file's, and every alias (a renumbered task's earlier numbers still resolve). The
-    // aliases come from the tasks' ids, which the listing gives when the builder asked for it, else the index's ids
-    // (no summary is built for a task added with --force).
+    const listing = await store.listTasks(project)
     const used = usedSeqs(store.paths(), project)
-    for (const t of await store.idsIn(project)) for (const a of t.aliases) used.add(a)
+    for (const t of listing.tasks) for (const a of t.aliases) used.add(a)
     const seq = used.size === 0 ? 1 : Math.max(...used) + 1
+    const { slug, text, data, body } = build(listing.tasks)
     const name = taskFileName(seq, slug)
     const abs = path.join(tasksDir(store.paths(), project), 'open', name)
     try {

@@ -71,10 +71,9 @@ export const add = defineCommand({
     const id = `t-${newUlid()}`
     const created = stamp(ctx.now())
 
-    const record = await store.createTask(project, async (existing) => {
-      // --force skips the near-duplicate check, and with it the listing of the project's tasks.
+    const record = await store.createTask(project, (existing) => {
       if (flags.force !== true) {
-        const live = (await existing()).filter((t) => t.status === 'open' || t.status === 'active')
+        const live = existing.filter((t) => t.status === 'open' || t.status === 'active')
         const twin = nearestDuplicate(title, live)
         if (twin !== null) {
           throw new RefusedError('near-duplicate', `"${title}" looks like ${qualifiedRef(twin)} "${twin.title}"`, {
