@@ -421,8 +421,8 @@ test('a number that becomes another task’s alias behind the caches makes the r
 })
 
 test('a new task never takes a number another task keeps as an alias, added with --force or not', async () => {
-  // `task add` takes the next number after every file's and every alias. With --force it builds no summary: the
-  // aliases come from the ids kept in the index, each file checked by its stamp, so a hand edit behind them counts.
+  // `task add` takes the next number after every file's and every alias, from the listing made under the sequence
+  // lock (with --force too), each file checked by its stamp against the index, so a hand edit behind it counts.
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'First', '--project', 'p')).expectExit(0)
