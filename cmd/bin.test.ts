@@ -175,6 +175,20 @@ describe('the bin', () => {
     expect(shared).toBeGreaterThan(10) // the store's modules still import node:fs, through the shared object
   })
 
+  test('node:crypto is required where it is used, never when a chunk loads', () => {
+    // A read never hashes nor takes random bytes, yet the store's modules import node:crypto (5–10 ms of a
+    // command with the streams library behind it): each use reads the shared module object, required on first use
+    // (scripts/build.mjs whereUsed).
+    let uses = 0
+    for (const n of fs.readdirSync(CHUNKS).filter((x) => x.endsWith('.js'))) {
+      const text = fs.readFileSync(path.join(CHUNKS, n), 'utf8')
+      expect(text, n).not.toMatch(/require\("(node:)?crypto"\)/)
+      expect(text, n).not.toMatch(/^var \w+ = __dacliNs\("node:crypto"\);$/m)
+      uses += (text.match(/__dacliNs\("node:crypto"\)\./g) ?? []).length
+    }
+    expect(uses).toBeGreaterThan(10) // temp names, lock tokens, ids, hashes, signatures
+  })
+
   test('a chunk loaded again (a server loads a command at every call) is the module object made the first time', () => {
     // esbuild's helper makes a new object per `await import()`, with a getter per export (scripts/build.mjs
     // chunksOnce): every chunk that loads another keeps the one it made, by module.

@@ -211,9 +211,8 @@ async function commonJS(files, outdir) {
  * no stand-in. The helper goes on the first line, so the source map stays aligned.
  */
 function builtinsOnce(text) {
-  const out = text.replace(
-    /__toESM\(require\("(node:[a-z_/]+)"\)\)/g,
-    (_, name) => `__dacliNs(${JSON.stringify(name)})`,
+  const out = whereUsed(
+    text.replace(/__toESM\(require\("(node:[a-z_/]+)"\)\)/g, (_, name) => `__dacliNs(${JSON.stringify(name)})`),
   )
   if (out === text) return text
   const helper =
@@ -221,6 +220,21 @@ function builtinsOnce(text) {
     'let m=__dacliMods[n];if(m===undefined){const b=require(n);' +
     'm=__dacliMods[n]=Object.create(b,{default:{value:b,enumerable:true}})}return m}'
   return `${helper}${out}`
+}
+
+/**
+ * node:crypto is required where it is used, not when its chunk loads. Loading it costs 5–10 ms of a command's
+ * wall time (with the streams library behind it: 39 of Node's modules that `node -e 0` does not load), and the store's
+ * modules import it for what the reads never do: temp-file names, lock tokens, new ids, event hashes, identities. So
+ * each `var x = require("node:crypto")` at a chunk's top goes (its line stays, empty, so the source map stays
+ * aligned), and each use of `x` reads the shared module object instead (`__dacliNs`, required on its first use). The
+ * module a use gets is the real one, as before: no stand-in.
+ */
+function whereUsed(text) {
+  const decl = /^var (import_node_crypto\d*) = (?:require|__dacliNs)\("node:crypto"\);$/gm
+  const names = [...text.matchAll(decl)].map((m) => m[1]).sort((a, b) => b.length - a.length)
+  if (names.length === 0) return text
+  return text.replace(decl, '').replace(new RegExp(`\\b(?:${names.join('|')})\\b`, 'g'), '__dacliNs("node:crypto")')
 }
 
 /**

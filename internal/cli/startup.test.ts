@@ -1,9 +1,10 @@
 // What a start-up loads of Node itself. The chunks are CommonJS that require the built-ins they use as they are
-// (no stand-ins): the store's modules hash and take random bytes, so a command reaching the store loads node:crypto
-// (and the streams library it loads; an agent's command hashes its token anyway). What stays off: for --version and
-// help, crypto and the streams library (node:fs is required, so its stream getters are never read); for the reads
-// and task add, node:child_process with node:net and dgram behind it (only a command that runs git or a --verify
-// command loads them, when it does) and WebCrypto.
+// (no stand-ins); node:crypto is required where it is used (scripts/build.mjs whereUsed), so only a command that hashes
+// or takes random bytes loads it (and the streams library it loads): a write (temp-file names, lock tokens, new ids),
+// an agent's command (it hashes its token). What stays off: for --version and help, crypto and the streams library
+// (node:fs is required, so its stream getters are never read); for the reads on a workspace at rest, crypto too; for
+// the reads and task add, node:child_process with node:net and dgram behind it (only a command that runs git or a
+// --verify command loads them, when it does) and WebCrypto.
 
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -71,7 +72,7 @@ test('output sent to /dev/null is no terminal: node:tty and node:net stay unload
   }
 })
 
-test('--version and help load neither crypto nor the streams library; the reads and task add spawn nothing', () => {
+test('--version, help and the reads load no crypto, nor the first two the streams library; the reads and task add spawn nothing', () => {
   for (const args of [['--version'], ['help']]) {
     const mods = loaded(...args)
     expect(
@@ -84,11 +85,16 @@ test('--version and help load neither crypto nor the streams library; the reads 
     ['task', 'list', '--json'],
     ['task', 'add', 'Second', '--project', 'alpha', '--accept', 'works', '--quiet'],
   ]) {
-    const mods = loaded(...args)
+    const first = loaded(...args)
+    const mods = args[1] === 'add' ? first : loaded(...args)
     expect(
       mods.filter((m) => /NativeModule (child_process|net|dgram|internal\/crypto\/webcrypto)$/.test(m)),
       args.join(' '),
     ).toEqual([])
+    // A read run again writes nothing (the first wrote what the caches lacked), so it neither hashes nor takes
+    // random bytes.
+    if (args[0] === 'task' && args[1] !== 'add') expect(mods, args.join(' ')).not.toContain('NativeModule crypto')
+    else expect(mods, args.join(' ')).toContain('NativeModule crypto') // a new id, a lock token, temp names
   }
   // Spawning an identity derives and signs with Ed25519 and hashes its token: the real functions ran.
   const spawned = loaded('agent', 'spawn', '--role', 'worker', '--json')
