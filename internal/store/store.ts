@@ -262,12 +262,14 @@ export class Store {
     return { root: this.root, dir: this.dir }
   }
 
-  /** Listings already made by this invocation, per project (dropped when this store writes a task). */
+  /** Listings already made by this invocation, per project (dropped when this store writes a task), and the walks. */
   private listings = new Map<string, Listing>()
+  private walks = new Map<string, Walk>()
 
   /** Drop what this invocation listed of `project` (it changed, or may have). */
   forget(project: string): void {
     this.listings.delete(project)
+    this.walks.delete(project)
     this.idEntries.delete(project)
     this.live?.forget(project)
   }
@@ -373,7 +375,8 @@ export class Store {
       const mark = this.live?.mark(slug)
       // The walk idsIn took, when it took one: one walk of the project per invocation, not two.
       const walked = this.idEntries.get(slug)?.walk
-      l = await listProject(this.paths(), slug, () => index.section(`tasks/${slug}`, 'used'), walked)
+      const section = (): SummarySection => index.section(`tasks/${slug}`, 'used')
+      l = await listProject(this.paths(), slug, section, walked, (w) => this.walks.set(slug, w))
       if (mark !== undefined) this.live?.keep(slug, l, mark)
     }
     this.listings.set(slug, l)
@@ -419,6 +422,7 @@ export class Store {
       // A listing made before the move would name the old path again: list afresh on a retry.
       if (attempt > 0) {
         this.listings.clear()
+        this.walks.clear()
         this.idEntries.clear()
         this.live?.forget()
       }
@@ -444,7 +448,8 @@ export class Store {
     const records: TaskRecord[] = []
     const broken: Broken[] = []
     for (const slug of slugs) {
-      const got = await listProjectRecords(this.paths(), slug, (f) => this.readTaskFile(f, f.stamp))
+      const walked = this.idEntries.get(slug)?.walk ?? this.walks.get(slug) // one walk a project, not two
+      const got = await listProjectRecords(this.paths(), slug, (f) => this.readTaskFile(f, f.stamp), walked)
       records.push(...got.records)
       broken.push(...got.broken)
     }

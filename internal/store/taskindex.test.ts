@@ -175,6 +175,19 @@ test('one invocation walks a project once to resolve a bare number: the files ar
   expect((await store.resolve('p/3')).name).toBe('003-by-hand.md')
 })
 
+test('full records read after a listing of the same invocation come from its walk: one walk a project, one snapshot', async () => {
+  const { store, byHand } = await twoTasks()
+  expect((await store.projectListing('p')).tasks.map((t) => t.seq)).toEqual([1, 2])
+  // overview lists every project, then reads every task in full (delivery progress): the files of the listing's
+  // walk, so a file written by hand in between is in neither.
+  byHand()
+  expect((await store.listRecords('p')).records.map((r) => r.seq).sort()).toEqual([1, 2])
+  expect((await store.listRecords()).records.map((r) => r.seq).sort()).toEqual([1, 2])
+  // Forgetting the project (as a write does) walks it again.
+  store.forget('p')
+  expect((await store.listRecords('p')).records.map((r) => r.seq).sort()).toEqual([1, 2, 3])
+})
+
 test('after its own write an invocation keeps what it read of the project, that one file brought up to date', async () => {
   const { ws, store, byHand } = await twoTasks()
   const two = await store.resolve('p/2')

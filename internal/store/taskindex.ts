@@ -470,13 +470,17 @@ export async function listProject(
   project: string,
   section: () => SummarySection,
   walked?: Walk,
+  took?: (w: Walk) => void,
 ): Promise<Listing> {
   for (let attempt = 1; ; attempt++) {
     // Nothing kept for the project (a cold cache): every file is read, and its stamp taken from the open file.
     const cache = section()
     const w = attempt === 1 && walked !== undefined ? walked : walkProject(p, project, !cache.isEmpty())
     const { listing, vanished } = await listOnce(w, cache)
-    if (!vanished || attempt >= MOVE_PASSES) return listing
+    if (!vanished || attempt >= MOVE_PASSES) {
+      took?.(w) // the walk the listing came from, every file's stamp taken by now (a reader may reuse it)
+      return listing
+    }
   }
 }
 

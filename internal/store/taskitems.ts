@@ -15,6 +15,7 @@ import {
   deduplicated,
   expand,
   fileAt,
+  filesOf,
   listTaskFiles,
   MOVE_PASSES,
   type Paths,
@@ -347,9 +348,14 @@ export async function listProjectRecords(
   p: Paths,
   project: string,
   read: (f: TaskFileRef) => Promise<TaskRecord>,
+  walked?: Walk,
 ): Promise<{ records: TaskRecord[]; broken: Broken[] }> {
   for (let attempt = 1; ; attempt++) {
-    const listed = listTaskFiles(p, project, { stat: true })
+    // The walk this invocation listed the project from, when it took every file's stamp; else a walk of its own.
+    const listed =
+      attempt === 1 && walked !== undefined && walked.stamps.every(Number.isFinite)
+        ? { files: filesOf(walked), broken: walked.broken, vanished: walked.vanished }
+        : listTaskFiles(p, project, { stat: true })
     const got: TaskRecord[] = []
     const broken: Broken[] = [...listed.broken]
     let vanished = listed.vanished
