@@ -208,23 +208,26 @@ function targetsTable(r) {
   ratio('cold `task list --json` @10k', 'cold: task list --json', '10k')
   ratio('cold `lint` @10k', 'cold: lint', '10k')
   ratio('cold `next` @10k', 'cold: next', '10k')
+  // A figure kept from an earlier run (BENCH_MERGE, BENCH_ONLY) says so, with that run's date.
+  const kept = (name, size) => r.scenarios.find((s) => s.name === name && s.size === size && s.from)?.from
+  const keptNote = (name) => (kept(name, '100k') ? ` (the 100k point from the run of ${kept(name, '100k')})` : '')
   for (const name of ['cold: task list --json', 'cold: lint', 'cold: next']) {
     const g = r.growth.find((x) => x.name === name)
     rows.push([
       `${name}: growth 1k → 10k → 100k`,
       'linear (× ≤ 15 a step)',
-      g ? `${x(g.g10)} / ${x(g.g100)}` : 'not measured',
+      g ? `${x(g.g10)} / ${x(g.g100)}${keptNote(name)}` : 'not measured',
       g === undefined || g.g10 === null ? '—' : g.verdict === 'linear or better' ? 'yes' : '**no**',
     ])
   }
   for (const name of ['after an edit: task list --json', 'after an edit: next', 'after an edit: task show <ref>']) {
-    const s = sc(name, '100k')
+    const s = r.scenarios.find((x) => x.name === name && x.size === '100k')
     const g = r.growth.find((x) => x.name === name)
     rows.push([
       `100,000 tasks: ${name}`,
       'reported; growth from 10k no worse than linear',
-      s ? `${x(s.ratio)} (${s.median_ms} ms); growth 10k→100k ${x(g?.g100)}` : 'not measured',
-      g?.g100 == null ? '—' : g.g100 <= 15 ? 'yes' : '**no**',
+      s ? `${x(s.ratio)} (${s.median_ms} ms); growth 10k→100k ${x(g?.g100)}${keptNote(name)}` : 'not measured',
+      s === undefined || g?.g100 == null ? '—' : g.g100 <= 15 ? 'yes' : '**no**',
     ])
   }
   const m = r.servers?.mcp
@@ -254,6 +257,17 @@ function targetsTable(r) {
       `not measured: ${m?.error ?? 'skipped'}`,
       '—',
     ])
+  // The warm server's memory (bench/mcp-memory.mjs, 200 calls with no edits) is held to the same 150 MB.
+  const warm = r.mcp && !r.mcp.error ? r.mcp.memory?.find((x) => x.size === '10k') : undefined
+  if (warm !== undefined) {
+    const mbOf = (mib) => round((mib * 1024 * 1024) / 1e6)
+    rows.push([
+      'MCP @10k, warm: resident memory after 200 calls',
+      '≤ 150 MB',
+      `${mbOf(warm.rss_mib)} MB (peak ${mbOf(warm.peak_rss_mib)})${r.mcp.from ? ` (from ${r.mcp.from})` : ''}`,
+      mbOf(warm.rss_mib) <= 150 ? 'yes' : '**no**',
+    ])
+  }
   const b = r.servers?.board
   if (b && !b.error) {
     rows.push([
