@@ -448,7 +448,7 @@ export class Store {
     const records: TaskRecord[] = []
     const broken: Broken[] = []
     for (const slug of slugs) {
-      const walked = this.idEntries.get(slug)?.walk ?? this.walks.get(slug) // one walk a project, not two
+      const walked = this.walks.get(slug) ?? this.idEntries.get(slug)?.walk // one walk a project, not two
       const got = await listProjectRecords(this.paths(), slug, (f) => this.readTaskFile(f, f.stamp), walked)
       records.push(...got.records)
       broken.push(...got.broken)

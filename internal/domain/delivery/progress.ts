@@ -43,7 +43,7 @@ export function progressOf(records: readonly TaskRecord[]): ProjectProgress[] {
   for (const t of records) {
     const of = by.get(t.project)
     if (of === undefined) by.set(t.project, [t])
-    else of.push(t) // not a copy a task: that was quadratic in a project's tasks (1,000 copies of up to 1,000)
+    else of.push(t) // pushed, not copied for each task (the copies were quadratic in a project's tasks)
   }
   return [...by.keys()].sort().map((project) => {
     const ts = by.get(project) ?? []
