@@ -93,7 +93,8 @@ test('--version, help and the reads load no crypto, nor the first two the stream
     ).toEqual([])
     // A read run again writes nothing (the first wrote what the caches lacked), so it neither hashes nor takes
     // random bytes.
-    if (args[1] === 'add') expect(mods, args.join(' ')).toContain('NativeModule crypto') // a new id, a lock token
+    if (args[1] === 'add')
+      expect(mods, args.join(' ')).toContain('NativeModule crypto') // a new id, a lock token
     else expect(mods, args.join(' ')).not.toContain('NativeModule crypto')
   }
   // Spawning an identity derives and signs with Ed25519 and hashes its token: the real functions ran.
