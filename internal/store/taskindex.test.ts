@@ -229,6 +229,56 @@ test('after its own write an invocation keeps what it read of the project, that 
   expect((await store.idsIn('p')).map((e) => `${e.status}/${e.seq}`)).toEqual(['open/1', 'open/2', 'open/3'])
 })
 
+test('resolving after a few files changed reads those files, not the project\'s summaries; after many, the summaries', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  const titles = Array.from({ length: 12 }, (_, i) => `Task ${i + 1}`)
+  for (const t of titles) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
+  const names = fs.readdirSync(open).sort()
+  const old = new Date(Date.now() - 3_600_000)
+  for (const f of names) fs.utimesSync(path.join(open, f), old, old)
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // settled: the index keeps every file
+  ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
+  ;(await ws.dacli('task', 'show', 'p/1', '--json')).expectExit(0)
+  const index = path.join(ws.root, '.dacli', 'cache', 'index')
+  const entry = (section: string, name: string) => {
+    const line = fs
+      .readFileSync(index, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${section}\t`)) as string
+    return decodeSection(line.slice(line.indexOf('\t') + 1))[`open/${name}`]?.[0]
+  }
+  const stampOf = (name: string) => {
+    const st = fs.statSync(path.join(open, name))
+    return [st.size, Math.trunc(st.mtimeMs), st.ino, Math.trunc(st.ctimeMs)]
+  }
+  const { Store } = await import('./store.js')
+  const resolveAfterEditing = async (edited: string[]) => {
+    for (const name of edited) {
+      const file = path.join(open, name)
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^# .*$/m, '# Edited by hand'))
+      fs.utimesSync(file, old, new Date(Date.now() - 30_000)) // settled, by the fake clock
+    }
+    const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
+    expect((await store.resolve('p/1')).name).toBe(names[0])
+    store.flush()
+  }
+  // One file edited: its ids entry is made from the file; the summaries are not read, so theirs stays the old one.
+  const before = entry('tasks/p', names[1] as string)
+  await resolveAfterEditing([names[1] as string])
+  expect(entry('ids/p', names[1] as string)).toEqual(stampOf(names[1] as string))
+  expect(entry('tasks/p', names[1] as string)).toEqual(before)
+  // Many edited: the summaries are read once for all of them, and keep the files' new summaries.
+  const many = names.slice(2) as string[]
+  await resolveAfterEditing(many)
+  for (const name of many) {
+    expect(entry('ids/p', name), name).toEqual(stampOf(name))
+    expect(entry('tasks/p', name), name).toEqual(stampOf(name))
+  }
+  vi.useRealTimers()
+})
+
 test('a listing after an in-place write of the same invocation reads the file by its new stamp, not the index', async () => {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)

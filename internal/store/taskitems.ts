@@ -73,6 +73,7 @@ export async function listIds(
         text: JSON.stringify([t.id, t.version, t.aliases]),
       }
     },
+    true, // what resolving a reference needs of a file edited since is in the file, not in the project's summaries
   )
   return { ids: got.values, walk: got.walk }
 }
@@ -157,14 +158,14 @@ const isSummary = (g: TaskSummary | Broken | 'gone'): g is TaskSummary => typeof
  * the file and kept. 'gone' when the file is no longer there (moved while listing); what is wrong with it when it
  * cannot be read as a task.
  */
-async function summaryOrWhy(f: TaskFileRef, index: SummarySection): Promise<TaskSummary | Broken | 'gone'> {
+async function summaryOrWhy(f: TaskFileRef, index: SummarySection | null): Promise<TaskSummary | Broken | 'gone'> {
   const key = `${f.status}/${f.name}`
-  const hit = f.stamp === undefined ? undefined : index.get(key, f.stamp)
+  const hit = f.stamp === undefined || index === null ? undefined : index.get(key, f.stamp)
   if (hit !== undefined) return expand(hit, f)
   try {
     const body = readTaskText(f)
     const summary = summaryNow(body, f) ?? (await readTaskSummary(body, f))
-    index.set(key, f.stamp as Stamp, compact(summary))
+    index?.set(key, f.stamp as Stamp, compact(summary))
     return summary
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : brokenOf(f.path, e)
@@ -190,6 +191,9 @@ interface Place {
  * that saw a file vanish is redone (MOVE_PASSES); a file that cannot be read as a task is in `broken`. `walk` is
  * the pass the values come from.
  */
+/** How many files a per-file reader reads from themselves, not through the project's summaries, when `kept` misses them. */
+const FEW_MISSES = 8
+
 async function perFile<T extends Place & { id: string; version: number }>(
   p: Paths,
   project: string,
@@ -197,6 +201,8 @@ async function perFile<T extends Place & { id: string; version: number }>(
   summaries: () => SummarySection,
   fromKept: (text: string, at: Place) => T | null,
   fromSummary: (t: TaskSummary, at: Place) => { value: T; text: string },
+  /** May a few missed files be read from themselves (the summaries then neither consulted nor kept up)? */
+  fromFiles = false,
 ): Promise<{ values: T[]; broken: Broken[]; duplicates: DuplicateCopy[]; walk: Walk }> {
   for (let attempt = 1; ; attempt++) {
     const section = kept()
@@ -205,7 +211,9 @@ async function perFile<T extends Place & { id: string; version: number }>(
     const w = walkProject(p, project, !index?.isEmpty())
     const broken = [...w.broken]
     let vanished = w.vanished
-    const values: T[] = []
+    // In the walk's order: served from `kept`, or (undefined) missed there.
+    const slots: (T | null | undefined)[] = []
+    const missed: [number, Place][] = []
     for (let i = 0; i < w.names.length; i++) {
       const status = w.statuses[i] as Status
       const name = w.names[i] as string
@@ -216,11 +224,13 @@ async function perFile<T extends Place & { id: string; version: number }>(
       const at: Place = { project, status, seq, slug: name.slice(dash + 1, -3), path: `${w.relBase}${key}` }
       const text = stampTaken(w, i) ? textAtWalk(section, key, w, i) : undefined
       const served = text === undefined ? null : fromKept(text, at)
-      if (served !== null) {
-        values.push(served)
-        continue
-      }
-      index ??= summaries()
+      slots.push(served ?? undefined)
+      if (served === null) missed.push([i, at])
+    }
+    // With `fromFiles`, a few files missed (edited since, by hand or by the last command) are read from themselves:
+    // their summaries' entries are as old as theirs, and reading the project's summaries to learn that costs more.
+    if (index === null && (!fromFiles || missed.length > FEW_MISSES)) index = summaries()
+    for (const [i, at] of missed) {
       const f = fileAt(w, i)
       const got = await summaryOrWhy(f, index)
       if (!stampTaken(w, i) && f.stamp !== undefined) setStampAt(w, i, f.stamp)
@@ -228,10 +238,11 @@ async function perFile<T extends Place & { id: string; version: number }>(
       else if (!isSummary(got)) broken.push(got)
       else {
         const made = fromSummary(got, at)
-        section.setText(key, f.stamp as Stamp, made.text)
-        values.push(made.value)
+        section.setText(`${at.status}/${w.names[i]}`, f.stamp as Stamp, made.text)
+        slots[i] = made.value
       }
     }
+    const values = slots.filter((v): v is T => v != null)
     if (vanished && attempt < MOVE_PASSES) continue
     // The summaries were looked up only for the files `kept` missed, so the section keeps every entry; the walk
     // saw every file there is, so the entries of files that are gone (moved to another folder, removed) go.
