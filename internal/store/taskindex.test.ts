@@ -229,7 +229,7 @@ test('after its own write an invocation keeps what it read of the project, that 
   expect((await store.idsIn('p')).map((e) => `${e.status}/${e.seq}`)).toEqual(['open/1', 'open/2', 'open/3'])
 })
 
-test('resolving after a few files changed reads those files, not the project\'s summaries; after many, the summaries', async () => {
+test("resolving after a few files changed reads those files, not the project's summaries; after many, the summaries", async () => {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   const titles = Array.from({ length: 12 }, (_, i) => `Task ${i + 1}`)
