@@ -182,6 +182,9 @@ interface Place {
   path: string
 }
 
+/** How many missed files a per-file reader may read from themselves rather than through the project's summaries. */
+const FEW_MISSES = 8
+
 /**
  * One value per task file of a project, kept per file in `kept` beside the file's stamp (deduplicated by id as
  * listProject does, in sequence order). A file whose stamp matches its entry is served by `fromKept` from the
@@ -191,9 +194,6 @@ interface Place {
  * that saw a file vanish is redone (MOVE_PASSES); a file that cannot be read as a task is in `broken`. `walk` is
  * the pass the values come from.
  */
-/** How many files a per-file reader reads from themselves, not through the project's summaries, when `kept` misses them. */
-const FEW_MISSES = 8
-
 async function perFile<T extends Place & { id: string; version: number }>(
   p: Paths,
   project: string,
@@ -212,7 +212,7 @@ async function perFile<T extends Place & { id: string; version: number }>(
     const broken = [...w.broken]
     let vanished = w.vanished
     // In the walk's order: served from `kept`, or (undefined) missed there.
-    const slots: (T | null | undefined)[] = []
+    const slots: (T | undefined)[] = []
     const missed: [number, Place][] = []
     for (let i = 0; i < w.names.length; i++) {
       const status = w.statuses[i] as Status
@@ -242,7 +242,7 @@ async function perFile<T extends Place & { id: string; version: number }>(
         slots[i] = made.value
       }
     }
-    const values = slots.filter((v): v is T => v != null)
+    const values = slots.filter((v): v is T => v !== undefined)
     if (vanished && attempt < MOVE_PASSES) continue
     // The summaries were looked up only for the files `kept` missed, so the section keeps every entry; the walk
     // saw every file there is, so the entries of files that are gone (moved to another folder, removed) go.
