@@ -34,11 +34,11 @@ beforeAll(async () => {
   probe = path.join(tempDir(), 'probe.cjs')
   fs.writeFileSync(
     probe,
-    "process.on('exit', () => require('fs').writeFileSync(process.env.PROBE_OUT, process.moduleLoadList.join('\\n')))\n",
+    "process.on('exit', () => require('fs').writeFileSync(process.env.PROBE_OUT, process.moduleLoadList.concat(Object.keys(require.cache)).join('\\n')))\n",
   )
 })
 
-/** The built-in modules `dacli ...args` loads (exit code checked), its output read through pipes. */
+/** The built-in modules and the module files `dacli ...args` loads (exit code checked), its output read through pipes. */
 function loaded(...args: string[]): string[] {
   return loadedWith('pipe', args)
 }
@@ -100,4 +100,35 @@ test('--version, help and the reads load no crypto, nor the first two the stream
   // Spawning an identity derives and signs with Ed25519 and hashes its token: the real functions ran.
   const spawned = loaded('agent', 'spawn', '--role', 'worker', '--json')
   expect(spawned).toContain('NativeModule crypto')
+})
+
+test('claim, check and done on a task file dacli wrote load no YAML library; a comment in its frontmatter does', async () => {
+  // The chunks that hold the library, by their source maps.
+  const chunks = path.join(path.dirname(BIN), 'chunks')
+  const yaml = fs
+    .readdirSync(chunks)
+    .filter(
+      (f) => f.endsWith('.js.map') && fs.readFileSync(path.join(chunks, f), 'utf8').includes('node_modules/yaml/'),
+    )
+    .map((f) => path.join(chunks, f.slice(0, -'.map'.length)))
+  expect(yaml.length).toBeGreaterThan(0)
+  const yamlIn = (mods: string[]) => mods.filter((m) => yaml.includes(m))
+  ;(await ws.dacli('task', 'add', 'Plain', '--project', 'alpha', '--accept', 'works', '--json')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Commented', '--project', 'alpha', '--accept', 'works', '--json')).expectExit(0)
+  const [plain, commented] = ['plain', 'commented'].map((slug) => {
+    const open = path.join(ws.root, '.dacli', 'projects', 'alpha', 'tasks', 'open')
+    return `alpha/${(fs.readdirSync(open).find((f) => f.endsWith(`-${slug}.md`)) as string).split('-')[0]}`
+  })
+  for (const args of [
+    ['task', 'claim', plain as string, '--quiet'],
+    ['task', 'check', plain as string, '--all', '--quiet'],
+    ['task', 'done', plain as string, '--quiet'],
+  ])
+    expect(yamlIn(loaded(...args)), args.join(' ')).toEqual([])
+  const file = path.join(ws.root, '.dacli', 'projects', 'alpha', 'tasks', 'open')
+  const name = fs.readdirSync(file).find((f) => f.endsWith('-commented.md')) as string
+  const text = fs.readFileSync(path.join(file, name), 'utf8')
+  fs.writeFileSync(path.join(file, name), text.replace('\nkind: task\n', '\nkind: task # by hand\n'))
+  expect(yamlIn(loaded('task', 'claim', commented as string, '--quiet')).length).toBeGreaterThan(0)
+  expect(fs.readFileSync(path.join(file, '..', 'active', name), 'utf8')).toContain('kind: task # by hand\n')
 })

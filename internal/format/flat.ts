@@ -279,6 +279,11 @@ function split(text: string): Split | 'no-open' | 'no-close' {
   }
 }
 
+/** An object file's text from its split (the opening and closing lines as they were), a new frontmatter and body. */
+export function assemble(split: Split, front: string, body: string): string {
+  return `${split.head}${front}${split.close.endsWith('\n') ? split.close : split.close + split.eol}${body}`
+}
+
 /** Split an object file; throws ParseError when it has no frontmatter. */
 export function splitFrontmatter(text: string): Split {
   const s = split(text)

@@ -17,7 +17,8 @@ import {
   type YAMLMap,
 } from 'yaml'
 
-import { type Split, splitFrontmatter } from './flat.js'
+import { assemble, type Split, splitFrontmatter } from './flat.js'
+import type { FrontEdit } from './flatedit.js'
 import { ParseError } from './model.js'
 
 export { ParseError, type Split, splitFrontmatter }
@@ -122,8 +123,35 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
   }
   if (!ok) front = newText === '{}\n' ? '' : newText
   if (front !== '' && !front.endsWith('\n')) front += '\n'
-  const frontOut = eol === '\r\n' ? front.replace(/\n/g, '\r\n') : front
-  return `${split.head}${frontOut}${split.close.endsWith('\n') ? split.close : split.close + eol}${body}`
+  return assemble(split, eol === '\r\n' ? front.replace(/\n/g, '\r\n') : front, body)
+}
+
+/** Make `edits` on a Document (the library's half of a task rewrite; flatedit.ts is the other). */
+export function applyEdits(doc: Document, edits: readonly FrontEdit[]): void {
+  for (const e of edits) {
+    if (e.op === 'delete') doc.delete(e.key)
+    else if (e.op === 'set') doc.set(e.key, e.value)
+    else if (e.op === 'flow') doc.set(e.key, flowNode(doc, e.value))
+    else setBlock(doc, e.key, e.value)
+  }
+}
+
+/** A YAML node for a map (flow style) or a list of maps (block list of flow maps). */
+function flowNode(doc: Document, value: Record<string, unknown> | Record<string, unknown>[]) {
+  const node = doc.createNode(value) as { flow?: boolean; items?: { flow?: boolean }[] }
+  if (Array.isArray(value)) for (const item of node.items ?? []) item.flow = true
+  else node.flow = true
+  return node
+}
+
+/** Merge `values` into the block map under `key`, keeping its other keys (a new block map when there is none). */
+function setBlock(doc: Document, key: string, values: Record<string, unknown>): void {
+  const current = (doc.toJS() as Record<string, unknown> | null)?.[key]
+  if (current !== null && typeof current === 'object' && !Array.isArray(current)) {
+    for (const [k, v] of Object.entries(values)) doc.setIn([key, k], v)
+  } else {
+    doc.set(key, doc.createNode(values))
+  }
 }
 
 /** Set a top-level scalar in place, keeping its comment and quoting style where possible. */

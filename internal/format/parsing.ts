@@ -1,11 +1,11 @@
 // Everything that needs the YAML library, in one module the store loads with
 // import() on first need, so read paths served from the cache never load it.
 
-import { type Parsed, ParseError, parseObject, renderEdited, renderNew, setScalar } from './frontmatter.js'
+import { applyEdits, type Parsed, ParseError, parseObject, renderEdited, renderNew, setScalar } from './frontmatter.js'
 import type { TaskRecord } from './model.js'
 import { recordOf, type TaskLocation } from './taskfile.js'
 
-export { ParseError, parseObject, renderEdited, renderNew, setScalar }
+export { applyEdits, ParseError, parseObject, renderEdited, renderNew, setScalar }
 
 const loc = (f: TaskLocation) => ({
   project: f.project,

@@ -438,11 +438,14 @@ const PLAIN = /^[A-Za-z0-9][A-Za-z0-9._/@+-]*(?::[0-9](?:[0-9.:]*[0-9.])?Z?)*$/
 const NOT_A_STRING =
   /^(?:true|false|null|yes|no|on|off|~|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+|0o[0-7]+|\.inf|\.nan)$/i
 
+/** A string YAML writes and reads back plain, as itself. */
+export const plainToken = (v: string): boolean => PLAIN.test(v) && !NOT_A_STRING.test(v)
+
 /** YAML for a value dacli writes: plain where that reads back unchanged, a JSON string (valid YAML) otherwise. */
 export function yamlValue(v: unknown): string {
   if (v === null || v === undefined) return 'null'
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)
-  if (typeof v === 'string') return PLAIN.test(v) && !NOT_A_STRING.test(v) ? v : JSON.stringify(v)
+  if (typeof v === 'string') return plainToken(v) ? v : JSON.stringify(v)
   if (Array.isArray(v)) return `[${v.map(yamlValue).join(', ')}]`
   return `{${Object.entries(v as Record<string, unknown>)
     .map(([k, x]) => `${k}: ${yamlValue(x)}`)

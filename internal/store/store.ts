@@ -43,19 +43,19 @@ const _parsing = () => import('../format/parsing.js')
 export interface TaskEdit {
   /** The task as read under the lock. */
   readonly before: TaskRecord
-  /** The frontmatter document to edit (yaml Document API). */
-  readonly doc: import('yaml').Document
-  /** The body; assign to change it. */
+  /** Set a top-level frontmatter key: a scalar in place, a list or a map in block style. */
+  set(key: string, value: unknown): void
+  /** Remove a top-level frontmatter key. */
+  delete(key: string): void
+  /** Set a top-level key to a map in flow style (`claim: {by: a-x, at: …}`), or a list of them one per line. */
+  setFlow(key: string, value: Record<string, unknown> | Record<string, unknown>[]): void
+  /** Merge `values` into the block map under `key`, keeping its other keys (the `github:` block). */
+  setBlock(key: string, values: Record<string, unknown>): void
+  /** The body, and the status folder the task is in; assign to change them. */
   body: string
-  /** Move the task to another status folder. */
   status: Status
   /** Append a `## Log` line. */
   log(verb: string, details?: string): void
-  /**
-   * Set a top-level key the way dacli writes it: a map in flow style (`claim: {by: a-x, at: …}`), a list of
-   * maps one per line, each in flow style. (Assigning `flow` on a plain object would write a `flow: true` key.)
-   */
-  setFlow(key: string, value: Record<string, unknown> | Record<string, unknown>[]): void
   readonly actor: string
   readonly now: Date
 }

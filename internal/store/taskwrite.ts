@@ -4,6 +4,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ConflictError, NotFoundError } from '../base/errors.js'
+import { assemble, parseData, readObject } from '../format/flat.js'
+import { editFront, type FrontEdit } from '../format/flatedit.js'
 import { appendToSection } from '../format/markdown.js'
 import type { Status, TaskRecord, TaskSummary } from '../format/model.js'
 import { STATUSES, stamp, taskFileName } from '../format/model.js'
@@ -39,32 +41,44 @@ export async function editTaskFile<R>(
     }
     file ??= await store.findById(id, target.project)
     if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being changed`)
-    const { parseTaskFull, renderEdited, recordOfText } = await parsing()
-    const { record, parsed } = parseUnderLock(store, parseTaskFull, file)
-    const doc = parsed.doc.clone()
+    // The plain frontmatter dacli writes is read and rewritten without the YAML library (flatedit.ts); other
+    // files, and edits that renderer is not certain of, take the library path, which writes the same bytes.
+    const text = parseUnderLock(store, (t) => t, file)
+    const flat = parsedAs(file, () => flatTask(text, file))
+    let library = flat === null ? await libraryRead(file, text) : null
+    const { record, split } = flat ?? (library as NonNullable<typeof library>)
     const now = store.now()
     const logLines: string[] = []
+    const edits: FrontEdit[] = []
     const edit: TaskEdit = {
       before: record,
-      doc,
-      body: parsed.split.body,
+      body: split.body,
       status: record.status,
       actor,
       now,
+      set: (key, value) => edits.push({ op: 'set', key, value }),
+      delete: (key) => edits.push({ op: 'delete', key }),
+      setFlow: (key, value) => edits.push({ op: 'flow', key, value }),
+      setBlock: (key, value) => edits.push({ op: 'block', key, value }),
       log(verb, details = '') {
         logLines.push(
           `- ${stamp(now)} ${actor} ${verb}${details === '' ? '' : ` ${details.replace(/\s*\n\s*/g, ' ')}`}`,
         )
       },
-      setFlow(key, value) {
-        doc.set(key, flowNode(doc, value))
-      },
     }
     const result = await fn(edit)
     if (result === false) return { result, task: record, changed: false }
     if (logLines.length > 0) edit.body = appendToSection(edit.body, 'Log', logLines)
-    doc.set('version', record.version + 1)
-    const out = renderEdited(parsed, doc, edit.body)
+    edits.push({ op: 'set', key: 'version', value: record.version + 1 })
+    const front = flat === null ? null : editFront(flat.split.front, flat.data, edits)
+    let out: string
+    if (front !== null) out = assemble(split, front, edit.body)
+    else {
+      library ??= await libraryRead(file, text)
+      const doc = library.parsed.doc.clone()
+      library.applyEdits(doc, edits)
+      out = library.renderEdited(library.parsed, doc, edit.body)
+    }
     const dest =
       edit.status === file.status
         ? file
@@ -79,7 +93,7 @@ export async function editTaskFile<R>(
     // Copies left by an earlier interrupted move go too.
     const removed = removeCopies(store, file.project, file.name, id, dest.status)
     sweepProject(store, file.project)
-    const after = recordOfText(out, dest)
+    const after = recordOf(await parseData(out), locationOf(dest))
     // Copies beside the one rewritten (an earlier interrupted move): what this invocation read is read again.
     if (removed.some((s) => s !== file.status)) store.forget(file.project)
     else store.wrote(file, dest, after)
@@ -88,14 +102,36 @@ export async function editTaskFile<R>(
   })
 }
 
-/** The task file as read under its lock; a file dacli will not rewrite (see unreadableTask) refuses. */
-function parseUnderLock<T>(store: Store, parse: (text: string, f: TaskFileRef) => T, file: TaskFileRef): T {
+/** A task file read by the subset reader (flat.ts): its record and parts, or null when it needs the library. */
+function flatTask(text: string, f: TaskFileRef) {
+  const parsed = readObject(text)
+  return parsed === null ? null : { ...parsed, record: recordOf(parsed, locationOf(f)) }
+}
+
+/** A task file read by the YAML library, with the library's rewriting half. */
+async function libraryRead(file: TaskFileRef, text: string) {
+  const { applyEdits, parseTaskFull, renderEdited } = await parsing()
+  const { record, parsed } = parsedAs(file, () => parseTaskFull(text, file))
+  return { record, split: parsed.split, parsed, applyEdits, renderEdited }
+}
+
+/** A parse of a task file under its lock; a file dacli will not rewrite (see unreadableTask) refuses. */
+function parsedAs<T>(file: TaskFileRef, parse: () => T): T {
   try {
-    assertNoLinks(file.abs, store.dir)
-    return parse(readText(file.abs), file)
+    return parse()
   } catch (e) {
     throw unreadableTask(file.path, e)
   }
+}
+
+const locationOf = (f: TaskFileRef) => ({ project: f.project, status: f.status, name: f.name, path: f.path })
+
+/** The task file as read under its lock; a file dacli will not rewrite (see unreadableTask) refuses. */
+function parseUnderLock<T>(store: Store, parse: (text: string, f: TaskFileRef) => T, file: TaskFileRef): T {
+  return parsedAs(file, () => {
+    assertNoLinks(file.abs, store.dir)
+    return parse(readText(file.abs), file)
+  })
 }
 
 /** Move a task to `tasks/removed/` as a tombstone (its number is never reused). */
@@ -108,12 +144,14 @@ export async function tombstoneTaskFile(
   return store.withLock(`task-${id}`, async () => {
     const file = fs.existsSync(target.abs) ? target : await store.findById(id, target.project)
     if (file === null) throw new NotFoundError(`task ${id} disappeared while it was being removed`)
-    const { parseTaskFull, renderEdited, recordOfText } = await parsing()
+    const { applyEdits, parseTaskFull, renderEdited, recordOfText } = await parsing()
     const { record, parsed } = parseUnderLock(store, parseTaskFull, file)
     const now = stamp(store.now())
     const doc = parsed.doc.clone()
-    doc.set('removed', flowNode(doc, { by: actor, at: now }))
-    doc.set('version', record.version + 1)
+    applyEdits(doc, [
+      { op: 'flow', key: 'removed', value: { by: actor, at: now } },
+      { op: 'set', key: 'version', value: record.version + 1 },
+    ])
     const text = renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [`- ${now} ${actor} removed`]))
     const dest = path.join(tasksDir(store.paths(), file.project), 'removed', file.name)
     atomicWrite(store.system, dest, text)
@@ -214,14 +252,6 @@ export async function createTaskFile(store: Store, project: string, build: TaskF
     })
     return created
   })
-}
-
-/** A YAML node for a map (flow style) or a list of maps (block list of flow maps). */
-function flowNode(doc: import('yaml').Document, value: Record<string, unknown> | Record<string, unknown>[]) {
-  const node = doc.createNode(value) as { flow?: boolean; items?: { flow?: boolean }[] }
-  if (Array.isArray(value)) for (const item of node.items ?? []) item.flow = true
-  else node.flow = true
-  return node
 }
 
 /** The journal line for one task rewrite: a claim taken or released, a move between folders, or a change. */

@@ -238,7 +238,7 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
           if (err instanceof ConflictError && remote !== null) throw new Lost(err.message, remote)
           throw new Pending(`the claim could not be taken on ${remote}: ${(err as Error).message}`)
         }
-        x.doc.set('owner', e.created_by)
+        x.set('owner', e.created_by)
         x.setFlow('claim', {
           by: e.created_by,
           at: stamp(x.now),
@@ -261,8 +261,8 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
         } catch (err) {
           throw new Pending(`the claim could not be released on its remote: ${(err as Error).message}`)
         }
-        x.doc.delete('owner')
-        x.doc.delete('claim')
+        x.delete('owner')
+        x.delete('claim')
         if (x.before.status === 'active') x.status = 'open'
         line(x, '')
         return true
@@ -335,7 +335,7 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
           ) !== null
         )
           throw new Pending('the dependency would create a cycle')
-        if (deps.length === 0) x.doc.delete('depends_on')
+        if (deps.length === 0) x.delete('depends_on')
         else x.setFlow('depends_on', deps)
         line(x, '')
         return true

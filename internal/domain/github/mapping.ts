@@ -2,20 +2,9 @@
 // mapping), so the block's other keys and any comments survive, and the one
 // way a task is mapped to its issue (by pull's link and by push's write-back).
 
-import type { Document } from 'yaml'
 import { stamp, type TaskRecord } from '../../format/model.js'
 import type { Store } from '../../store/store.js'
 import type { TaskFileRef } from '../../store/taskindex.js'
-
-/** Set a map-valued frontmatter key, editing an existing map in place so its other keys and comments survive. */
-export function setBlock(doc: Document, key: string, values: Record<string, unknown>): void {
-  const current = (doc.toJS() as Record<string, unknown> | null)?.[key]
-  if (current !== null && typeof current === 'object' && !Array.isArray(current)) {
-    for (const [k, v] of Object.entries(values)) doc.setIn([key, k], v)
-  } else {
-    doc.set(key, doc.createNode(values))
-  }
-}
 
 /** Write `github: {issue, repo, synced_at}` into a task, with a log line when the mapping is new. */
 export async function writeMapping(
@@ -26,7 +15,7 @@ export async function writeMapping(
   logLine: string | null,
 ): Promise<TaskRecord> {
   const r = await store.editTask(file, actor, (edit) => {
-    setBlock(edit.doc, 'github', { issue: mapping.issue, repo: mapping.repo, synced_at: stamp(edit.now) })
+    edit.setBlock('github', { issue: mapping.issue, repo: mapping.repo, synced_at: stamp(edit.now) })
     if (logLine !== null) edit.log('edited', logLine)
     return true
   })

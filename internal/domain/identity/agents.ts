@@ -192,8 +192,8 @@ export async function retireAgent(
         if (e.before.owner !== id || e.before.status === 'done') return false
         // Its claim on a remote goes too, dropped as its owner's (as task release does), or nobody could claim it there.
         await dropOnRelease(opts.arbitration, e, { ...caller, id })
-        e.doc.delete('owner')
-        e.doc.delete('claim')
+        e.delete('owner')
+        e.delete('claim')
         if (e.before.status === 'active') e.status = 'open'
         e.log('released', `owner ${id} retired by ${caller.id}`)
         return true

@@ -57,10 +57,10 @@ export async function applyDecision(
   const r = await store.editTask(target, who.id, (e) => {
     if (d.field === 'status') e.status = d.value as Status
     else if (isBodyPart(d.field)) e.body = replaceBodyPart(e.body, d.field, d.value as string)
-    else if (d.value === null) e.doc.delete(d.field)
+    else if (d.value === null) e.delete(d.field)
     else if (typeof d.value === 'object' && !Array.isArray(d.value))
       e.setFlow(d.field, d.value as Record<string, unknown>)
-    else e.doc.set(d.field, d.value)
+    else e.set(d.field, d.value)
     e.log('edited', `${d.field} decided by ${q.id} (${d.chose})`)
     return {}
   })

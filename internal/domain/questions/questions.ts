@@ -96,7 +96,7 @@ export async function askQuestion(
     })
     e.log('asked', `${question.id}: ${excerpt(text)}`)
     if (e.before.status !== 'blocked' && e.before.status !== 'done') {
-      e.doc.set('blocked_by', question.id)
+      e.set('blocked_by', question.id)
       e.status = 'blocked'
       e.log('blocked', `by ${question.id}`)
     }
@@ -271,7 +271,7 @@ export async function releaseBlock(
     if (e.before.status !== 'blocked' || e.before.blocked_by !== q.id) return {}
     const nextQ = others[0]
     if (nextQ !== undefined) {
-      e.doc.set('blocked_by', nextQ.id)
+      e.set('blocked_by', nextQ.id)
       e.log('blocked', `by ${nextQ.id}`)
       still = nextQ.id
       return {}

@@ -235,7 +235,7 @@ async function closeOne(
   let newly: number[] = []
   const r = await store.editTask(target, who.id, async (e) => {
     if (opts.adopt && e.before.owner !== who.id) {
-      e.doc.set('owner', who.id)
+      e.set('owner', who.id)
       e.log('taken-over', `from ${e.before.owner ?? 'nobody'} (accept --force)`)
     }
     if (e.before.status === 'done') return false

@@ -49,7 +49,7 @@ export async function editTask(
       changed.push('title')
     }
     if (p.priority !== undefined && p.priority !== cur.priority) {
-      e.doc.set('priority', p.priority)
+      e.set('priority', p.priority)
       changed.push('priority')
     }
     if (p.estimate !== undefined && JSON.stringify(p.estimate) !== JSON.stringify(cur.estimate)) {
@@ -85,13 +85,13 @@ export async function editTask(
         ...delta.add.filter((x) => !before.includes(x)),
       ]
       if (JSON.stringify(after) === JSON.stringify(before)) continue
-      if (after.length === 0) e.doc.delete(key)
-      else e.doc.set(key, after)
+      if (after.length === 0) e.delete(key)
+      else e.set(key, after)
       changed.push(key)
     }
     if (p.milestone !== undefined && p.milestone !== cur.milestone) {
-      if (p.milestone === null) e.doc.delete('milestone')
-      else e.doc.set('milestone', p.milestone)
+      if (p.milestone === null) e.delete('milestone')
+      else e.set('milestone', p.milestone)
       changed.push('milestone')
     }
     if (changed.length === 0) return false
@@ -150,7 +150,7 @@ export async function dependTask(
         next: [`remove one of the links first (${cmd('task depend <ref> --remove <dep>')})`],
       })
     }
-    if (deps.length === 0) e.doc.delete('depends_on')
+    if (deps.length === 0) e.delete('depends_on')
     else {
       e.setFlow('depends_on', deps)
     }

@@ -107,7 +107,7 @@ function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): stri
 }
 
 const setClaim = (e: TaskEdit, by: string, expires: string | null, remote: string | null = null) => {
-  e.doc.set('owner', by)
+  e.set('owner', by)
   const claim = {
     by,
     at: stamp(e.now),
@@ -244,8 +244,8 @@ export async function releaseTask(
     }
     // Another clone's claim on the remote stays theirs; this clone's is deleted under a lease.
     const drop = await dropOnRelease(opts.arbitration, e, who)
-    e.doc.delete('owner')
-    e.doc.delete('claim')
+    e.delete('owner')
+    e.delete('claim')
     if (cur.status === 'active') e.status = 'open'
     e.log('released', drop.dropped ? onRemote(drop.remote) : '')
     return drop.details
@@ -327,8 +327,8 @@ export async function closeTask(
   const blockers = await closeBlockers(store, cur, verdict, boxes.length, landing)
   if (blockers.length > 0) throw oneRefusal(cur, blockers)
   if (verdict.kind !== 'close') return false // unreachable: an unmet verdict is a blocker
-  if (verdict.unverified) e.doc.set('unverified', true)
-  e.doc.delete('claim')
+  if (verdict.unverified) e.set('unverified', true)
+  e.delete('claim')
   e.status = 'done'
   e.log(
     verb,
@@ -451,8 +451,8 @@ export function applyBlock(
     })
   }
   if (cur.status === 'blocked' && cur.blocked_by === data.by && data.why === null) return false
-  if (data.by === null) e.doc.delete('blocked_by')
-  else e.doc.set('blocked_by', data.by)
+  if (data.by === null) e.delete('blocked_by')
+  else e.set('blocked_by', data.by)
   e.status = 'blocked'
   e.log('blocked', [data.by ? `by ${data.by}` : '', data.why ?? ''].filter(Boolean).join(': '))
   return { ...data }
@@ -468,7 +468,7 @@ export async function unblockTask(store: Store, ref: string, who: Identity): Pro
 
 export function applyUnblock(e: TaskEdit): Record<string, unknown> | false {
   if (e.before.status !== 'blocked') return false
-  e.doc.delete('blocked_by')
+  e.delete('blocked_by')
   e.status = e.before.owner !== null ? 'active' : 'open'
   e.log('unblocked')
   return { status: e.status }
@@ -497,13 +497,13 @@ export async function reopenTask(
     }
     const checked = checkboxes(e.body).filter((b) => b.checked)
     e.body = setChecked(e.body, checked, false)
-    e.doc.delete('unverified')
-    e.doc.delete('blocked_by')
+    e.delete('unverified')
+    e.delete('blocked_by')
     // A reopened task goes back to the pool: whoever held it no longer does (the log says who did), and a claim
     // it still has on a remote (a blocked task's) goes too, or nobody else could claim it there.
     const drop = await dropOnRelease(opts.arbitration, e, { ...who, id: cur.owner ?? who.id })
-    e.doc.delete('owner')
-    e.doc.delete('claim')
+    e.delete('owner')
+    e.delete('claim')
     e.status = 'open'
     const released =
       cur.owner === null ? '' : ` (owner ${cur.owner} released${drop.dropped ? ` ${onRemote(drop.remote)}` : ''})`

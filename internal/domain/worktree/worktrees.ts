@@ -124,7 +124,7 @@ async function recordWorktree(
   const target = (await store.resolve(t.id)) as Parameters<Store['editTask']>[0]
   const r = await store.editTask(target, who.id, (e) => {
     if (value === null) {
-      e.doc.delete('worktree')
+      e.delete('worktree')
       e.log('worktree', `removed ${t.worktree?.path ?? ''}`.trim())
     } else {
       e.setFlow('worktree', value)

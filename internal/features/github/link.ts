@@ -2,7 +2,6 @@ import { RefusedError, UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import { apiUrlOf, connect } from '../../domain/github/connect.js'
-import { setBlock } from '../../domain/github/mapping.js'
 import { originRepo, REPO_NAME, sameRepo } from '../../domain/github/repository.js'
 import { editProjectFrontmatter } from '../../domain/project/edit.js'
 import { projectDocument, statusCounts } from '../shared/projectdoc.js'
@@ -65,10 +64,11 @@ export const link = defineCommand({
     const kept = sameRepo(before.github?.public_confirmed ?? null, live.full_name) ? live.full_name : null
     const consent = allow ? live.full_name : kept
     const who = await ctx.identity()
+    const { applyEdits } = await import('../../format/parsing.js')
     const changed = await editProjectFrontmatter(store, project, (doc, data) => {
       const g = data.github as Record<string, unknown> | null | undefined
       if (g?.repo === live.full_name && (g?.public_confirmed ?? null) === consent) return false
-      setBlock(doc, 'github', { repo: live.full_name, public_confirmed: consent })
+      applyEdits(doc, [{ op: 'block', key: 'github', value: { repo: live.full_name, public_confirmed: consent } }])
       return true
     })
     const data = projectDocument(await store.readProject(project), statusCounts((await store.listTasks(project)).tasks))
