@@ -13,8 +13,8 @@ import { ParseError } from './model.js'
 const BAIL = { bail: true }
 
 /** Keys: plain identifiers that no schema reads as anything but themselves. */
-const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/
-const SPECIAL_KEY = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL|__proto__)$/
+export const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/
+export const SPECIAL_KEY = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL|__proto__)$/
 /** Characters outside the subset: tabs, control and format characters, line separators, BOM, surrogates. */
 const OUTSIDE = /[^\n\x20-\x7e\u00a1-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/
 const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/

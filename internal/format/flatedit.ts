@@ -6,7 +6,7 @@
 // it is returned, so a value this renderer gets wrong is never written.
 
 import { isDeepStrictEqual } from 'node:util'
-import { readFront } from './flat.js'
+import { KEY, readFront, SPECIAL_KEY } from './flat.js'
 import { plainToken } from './taskfile.js'
 
 /** One change to a top-level key, as a task rewrite makes it. */
@@ -22,8 +22,6 @@ export type FrontEdit =
 /** Thrown (never escapes) when a value leaves what this renderer writes exactly as the library does. */
 const BAIL = { bail: true }
 
-const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/
-const SPECIAL_KEY = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL|__proto__|y|Y|n|N|yes|no|on|off)$/
 
 /** A plain object (not a Date, a class instance or a prototype-less object: the library treats those its own way). */
 const isMap = (v: unknown): v is Record<string, unknown> => {
