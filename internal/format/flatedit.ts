@@ -22,7 +22,6 @@ export type FrontEdit =
 /** Thrown (never escapes) when a value leaves what this renderer writes exactly as the library does. */
 const BAIL = { bail: true }
 
-
 /** A plain object (not a Date, a class instance or a prototype-less object: the library treats those its own way). */
 const isMap = (v: unknown): v is Record<string, unknown> => {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false
