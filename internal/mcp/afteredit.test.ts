@@ -256,3 +256,95 @@ test('status sees at its next call conflict copies made and removed by hand in t
     await client.close()
   }
 }, 60_000)
+
+test('status sees at its next call conflict copies in a project’s folder, its tasks and notes folders, and projects/', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('note', 'add', 'finding', 'Cache misses', '--project', 'p')).expectExit(0)
+  const client = await servedOverStdio(ws.root, 'afteredit-conflicts-above')
+  const conflicts = async () => {
+    const r = (await client.callTool({ name: 'status', arguments: { schema_version: 1 } })) as {
+      structuredContent?: any
+    }
+    return r.structuredContent.record_conflicts.map((c: { path: string }) => c.path.replace('.dacli/projects/', ''))
+  }
+  const projects = path.join(ws.root, '.dacli/projects')
+  const findings = path.join(projects, 'p/notes/findings')
+  try {
+    // Each folder followed by then (the watch takes in a folder made a moment ago within its next scan).
+    await new Promise((r) => setTimeout(r, 300))
+    for (let i = 0; i < 2; i++) expect(await conflicts()).toEqual([])
+    const note = fs.readdirSync(findings)[0] as string
+    for (const [folder, name] of [
+      [path.join(projects, 'p'), 'project.md.conflict-abcdef1'],
+      [path.join(projects, 'p/tasks'), 'x.md.conflict-abcdef2'],
+      [path.join(projects, 'p/notes'), 'y.md.conflict-abcdef3'],
+      [findings, `${note}.conflict-abcdef4`],
+      [projects, 'z.md.conflict-abcdef5'],
+    ] as const) {
+      const copy = path.join(folder, name)
+      fs.writeFileSync(copy, 'theirs\n')
+      const rel = path.relative(projects, copy).split(path.sep).join('/')
+      expect(await conflicts()).toEqual([rel])
+      expect(await conflicts()).toEqual([rel])
+      // Another process's edit meanwhile changes nothing of it.
+      ws.spawn(['task', 'edit', 'p/1', '--title', `Alpha ${name}`]).expectExit(0)
+      expect(await conflicts()).toEqual([rel])
+      fs.rmSync(copy)
+      expect(await conflicts()).toEqual([])
+    }
+    // A folder made by hand in a project's folder, a copy inside it: found; the folder removed: gone.
+    fs.mkdirSync(path.join(projects, 'p/old'))
+    fs.writeFileSync(path.join(projects, 'p/old/w.md.conflict-1234567'), 'x')
+    expect(await conflicts()).toEqual(['p/old/w.md.conflict-1234567'])
+    fs.rmSync(path.join(projects, 'p/old'), { recursive: true })
+    expect(await conflicts()).toEqual([])
+  } finally {
+    await client.close()
+  }
+}, 60_000)
+
+test('the projects a server lists are the files’ at every call: edited by hand, made by another process, removed', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  const client = await servedOverStdio(ws.root, 'afteredit-projects')
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (
+      (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
+        structuredContent?: any
+      }
+    ).structuredContent
+  const rows = async () =>
+    (await call('status', {})).projects.map((p: { slug: string; title: string }) => `${p.slug}:${p.title}`)
+  const goal = async () =>
+    (await call('get_context', { ref: 'p/1' })).sections.find((s: { title: string }) => s.title === 'Why')?.content
+  const file = path.join(ws.root, '.dacli/projects/p/project.md')
+  try {
+    await new Promise((r) => setTimeout(r, 300))
+    for (let i = 0; i < 2; i++) expect(await rows()).toEqual(['p:P'])
+    // By hand: the title and the goal, seen by the very next call of each tool.
+    const text = fs.readFileSync(file, 'utf8')
+    expect(text).toContain('# P')
+    fs.writeFileSync(file, text.replace('# P', '# Payments').replace(/title: P\n/, 'title: Payments\n'))
+    expect(await rows()).toEqual(['p:Payments'])
+    expect(await rows()).toEqual(['p:Payments'])
+    ;(await ws.dacli('project', 'edit', 'p', '--goal', 'Settle every ledger nightly')).expectExit(0)
+    expect(await goal()).toContain('Settle every ledger nightly')
+    // Another process adds a project: listed at once.
+    ws.spawn(['project', 'add', 'Q', '--slug', 'q']).expectExit(0)
+    expect(await rows()).toEqual(['p:Payments', 'q:Q'])
+    expect(await rows()).toEqual(['p:Payments', 'q:Q'])
+    // Its folder removed by hand: gone at once.
+    fs.rmSync(path.join(ws.root, '.dacli/projects/q'), { recursive: true })
+    expect(await rows()).toEqual(['p:Payments'])
+    // Its project file made unreadable by hand: reported, not served from memory.
+    fs.writeFileSync(file, '---\nid: [unterminated\n---\n')
+    expect((await call('status', {})).skipped.map((b: { path: string }) => b.path)).toEqual([
+      '.dacli/projects/p/project.md',
+    ])
+  } finally {
+    await client.close()
+  }
+}, 60_000)

@@ -21,8 +21,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type Broken, STATUSES, type Status, TASK_FILE, type TaskSummary } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
-import { isTempName, readText } from './fsio.js'
+import { readText } from './fsio.js'
 import { changesSince, type JournalMark, journalMark } from './journal.js'
+import { candidate, idKeysOf, type Kept, patched, statusNames } from './livekept.js'
 import { deduplicated, type Listing, type Paths, type TaskFileRef, tasksDir } from './taskindex.js'
 
 /**
@@ -49,23 +50,11 @@ export interface KeptList<E, B> {
   readonly broken: readonly B[]
 }
 
+/** The names vouch() keeps for a folder where every change begins another epoch. */
+const NO_NAMES: readonly string[] = Object.freeze([])
+
 /** The journal kinds whose object is a task file. */
 const TASK_KINDS = new Set(['task.created', 'task.changed', 'task.moved', 'claim.taken', 'claim.released'])
-
-/** A project's kept listing, its summaries by file (`<status>/<name>`), and what changed since. */
-interface Kept {
-  listing: Listing
-  byKey: Map<string, TaskSummary>
-  /** Files to read again. */
-  dirty: Set<string>
-  /** Task ids whose files changed (a journal line): their files are read again. */
-  ids: Set<string>
-  /** List the status folders again by name (files made, moved or removed). */
-  rescan: boolean
-}
-
-/** A folder entry that may be a task file (as a listing takes it: temp files and dot files are not looked at). */
-const candidate = (name: string) => name.endsWith('.md') && !name.startsWith('.') && !isTempName(name)
 
 export class LiveWorkspace {
   private readonly kept = new Map<string, Kept>()
@@ -85,6 +74,9 @@ export class LiveWorkspace {
   /** What was kept of each project's notes, at which count of their changes (see notesMark). */
   private readonly notes = new Map<string, { at: number; kept: KeptList<unknown, unknown> }>()
   private readonly notesGenerations = new Map<string, number>()
+  /** Bumped by every change the projects' listing may have seen; what was kept of it, and at which count. */
+  private projectsGeneration = 0
+  private projects: { at: number; kept: unknown } | null = null
   /** Each task folder's entries the watch named since this memory began following it (see vouch). */
   private readonly reported = new Map<string, string[]>()
   /** Bumped whenever what `reported` holds cannot be trusted to be complete (a drop, a list cut short). */
@@ -154,6 +146,28 @@ export class LiveWorkspace {
     if (this.source?.healthy === true && this.source.coversEvents?.() === true) this.events = { at: mark, kept }
   }
 
+  /** Where the changes of the projects' listing stand: take it before listing them, and hand it to `keepProjects`. */
+  projectsMark(): number {
+    return this.projectsGeneration
+  }
+
+  /** The projects as the last listing found them, when nothing can have changed them since. */
+  keptProjects<P>(): P | undefined {
+    const k = this.projects
+    return k !== null && k.at === this.projectsGeneration ? (k.kept as P) : undefined
+  }
+
+  /**
+   * Keep a listing of the projects (`slugs`, each read whole) made since `mark`, when the watch vouches for `projects/`
+   * and every project's folder: any change in them (a project made, moved or removed, its file edited) drops it.
+   */
+  keepProjects<P>(kept: P, mark: number, slugs: readonly string[]): void {
+    const s = this.source
+    if (mark !== this.projectsGeneration || s?.healthy !== true) return
+    if (s.watches?.(this.projectsDir.slice(0, -1)) === true && slugs.every((p) => s.covers(p)))
+      this.projects = { at: mark, kept }
+  }
+
   /** Where the changes of the project's notes stand: take it before listing them, and hand it to `keepNotes`. */
   notesMark(project: string): number {
     return this.dropsOf(project) + (this.notesGenerations.get(project) ?? 0)
@@ -180,8 +194,18 @@ export class LiveWorkspace {
    */
   vouch(folder: string): { epoch: number; names: readonly string[] } | null {
     if (this.source?.healthy !== true || this.source.watches?.(folder) !== true) return null
-    const rel = folder.startsWith(this.projectsDir) ? folder.slice(this.projectsDir.length).split(path.sep) : []
-    if (rel.length !== 3 || rel[1] !== 'tasks') return null
+    const rel =
+      folder === this.projectsDir.slice(0, -1)
+        ? []
+        : folder.startsWith(this.projectsDir)
+          ? folder.slice(this.projectsDir.length).split(path.sep)
+          : null
+    if (rel === null) return null
+    // `projects/`, a project's folder and its `tasks/`: whatever the watch reports in them drops the project or
+    // every project (changed), which begins another epoch, so no names are kept for them.
+    if (rel.length < 2 || (rel.length === 2 && rel[1] === 'tasks')) return { epoch: this.epoch, names: NO_NAMES }
+    // A status folder, and a project's notes folders: the names reported in them are kept.
+    if (!(rel.length === 3 && rel[1] === 'tasks') && !(rel[1] === 'notes' && rel.length <= 3)) return null
     let names = this.reported.get(folder)
     if (names === undefined) {
       names = []
@@ -218,7 +242,9 @@ export class LiveWorkspace {
 
   /**
    * The listing kept for `project` brought up to date file by file (what changed since is read again), or
-   * undefined when it cannot be (nothing kept, or a change that needs the project listed whole).
+   * undefined when it cannot be (nothing kept, or a change that needs the project listed whole). The work is what
+   * changed, not the project: the files read again are found by name or by id (idKeys), and when they still hold
+   * the same tasks the kept listing is patched in their places.
    */
   async refreshed(project: string, p: Paths): Promise<Listing | undefined> {
     const k = this.kept.get(project)
@@ -231,18 +257,26 @@ export class LiveWorkspace {
     k.dirty.clear()
     k.ids.clear()
     k.rescan = false
-    const byKey = new Map(k.byKey)
+    /** What was read again, by file: its summary now, or undefined when it is gone. */
+    const changes = new Map<string, TaskSummary | undefined>()
+    const now = (key: string) => (changes.has(key) ? changes.get(key) : k.byKey.get(key))
     const base = tasksDir(p, project)
     /** The files that held a task a journal line named (in-place lines: each must still hold it, see below). */
     const held = new Map<string, string>()
     if (ids.size > 0) {
-      for (const [key, t] of byKey) {
-        if (!ids.has(t.id)) continue
-        dirty.add(key)
-        held.set(key, t.id)
+      const byId = idKeysOf(k)
+      let found = 0
+      for (const id of ids) {
+        const keys = byId.get(id)
+        if (keys === undefined) continue
+        found++
+        for (const key of keys) {
+          dirty.add(key)
+          held.set(key, id)
+        }
       }
       // A task the kept listing does not hold (made, or moved in, since): only the folders can say where it is.
-      if (new Set(held.values()).size < ids.size) rescan = true
+      if (found < ids.size) rescan = true
     }
     const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
     /** Read one file again; false when the project must be listed whole. */
@@ -252,7 +286,7 @@ export class LiveWorkspace {
       const abs = `${base}${path.sep}${status}${path.sep}${name}`
       const st = fs.lstatSync(abs, { throwIfNoEntry: false })
       if (st === undefined) {
-        byKey.delete(key)
+        changes.set(key, undefined)
         return true
       }
       // What a listing would report rather than list (a link, no regular file, a name that is no task's): listed whole.
@@ -268,9 +302,9 @@ export class LiveWorkspace {
       }
       try {
         const text = readText(abs, st.size)
-        byKey.set(key, summaryNow(text, f) ?? (await readTaskSummary(text, f)))
+        changes.set(key, summaryNow(text, f) ?? (await readTaskSummary(text, f)))
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') byKey.delete(key)
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') changes.set(key, undefined)
         else return false // unreadable or unparseable: the listing reports it
       }
       return true
@@ -278,26 +312,36 @@ export class LiveWorkspace {
     for (const key of dirty) if (!(await reread(key))) return this.giveUp(project)
     // A line said a task changed in its file, and that file is gone or holds another task now (a rename, a move the
     // line did not say): the task is somewhere else, which only the folders' names can tell.
-    for (const [key, id] of held) if (byKey.get(key)?.id !== id) rescan = true
+    for (const [key, id] of held) if (now(key)?.id !== id) rescan = true
     if (rescan) {
       const names = statusNames(base)
       if (names === null) return this.giveUp(project)
       const again = new Set<string>()
-      for (const key of byKey.keys()) if (!names.has(key)) again.add(key)
-      for (const key of names) if (!byKey.has(key)) again.add(key)
+      for (const key of k.byKey.keys()) if (!names.has(key) && now(key) !== undefined) again.add(key)
+      for (const key of changes.keys()) if (!names.has(key) && now(key) !== undefined) again.add(key)
+      for (const key of names) if (now(key) === undefined) again.add(key)
       for (const key of again) if (!(await reread(key))) return this.giveUp(project)
     }
-    const listing = relisted(k, byKey)
+    // Kept unless the project was dropped meanwhile (what changed during the reads stays marked for the next call).
+    const keep = this.kept.get(project) === k && this.dropsOf(project) === drops
+    const listing = patched(k, changes, keep)
+    if (listing === undefined) {
+      const byKey = new Map(k.byKey)
+      for (const [key, t] of changes) t === undefined ? byKey.delete(key) : byKey.set(key, t)
+      const broken: Broken[] = []
+      const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
+      const whole: Listing = { tasks, duplicates, broken }
+      if (keep) {
+        k.listing = whole
+        k.byKey = byKey
+        k.idKeys = null
+      }
+      return whole
+    }
     // The same files (only their contents read again): the same file references.
     const files = this.files.get(k.listing)
-    if (files !== undefined && listing.tasks !== k.listing.tasks && sameFiles.has(listing))
-      this.files.set(listing, files)
-    // Kept unless the project was dropped meanwhile (what changed during the reads stays marked for the next call).
-    const now = this.kept.get(project)
-    if (now !== undefined && this.dropsOf(project) === drops) {
-      now.listing = listing
-      now.byKey = byKey
-    }
+    if (files !== undefined && listing !== k.listing) this.files.set(listing, files)
+    if (keep) k.listing = listing
     return listing
   }
 
@@ -368,12 +412,14 @@ export class LiveWorkspace {
     if (this.source?.healthy === true && this.source.covers(project)) {
       const byKey = new Map<string, TaskSummary>()
       for (const t of listing.tasks) byKey.set(`${t.status}/${path.basename(t.path)}`, t)
-      this.kept.set(project, { listing, byKey, dirty: new Set(), ids: new Set(), rescan: false })
+      this.kept.set(project, { listing, byKey, dirty: new Set(), ids: new Set(), rescan: false, idKeys: null })
     }
   }
 
   /** Drop what is kept for `project` (or for every project). */
   forget(project?: string): void {
+    this.projectsGeneration++
+    this.projects = null
     if (project === undefined) {
       this.eventsChanged()
       this.generation++
@@ -417,6 +463,11 @@ export class LiveWorkspace {
       this.eventsChanged()
       return
     }
+    // `projects/` itself (a change in it the watch could not name): anything under it may have changed.
+    if (abs === this.projectsDir.slice(0, -1)) {
+      this.forget()
+      return
+    }
     if (!abs.startsWith(this.projectsDir)) return
     const parts = abs.slice(this.projectsDir.length).split(path.sep)
     const project = parts[0]
@@ -425,8 +476,11 @@ export class LiveWorkspace {
       return
     }
     const [, tasks, status, name] = parts
-    // A project's notes (their folders watched with the events): what changed there changes no task listing.
-    if (tasks === 'notes') {
+    // A project's notes (their folders watched with the events): what changed there changes no task listing. The
+    // notes folder itself (made, removed, or a change in it the watch could not name) is a change to the project's
+    // folder, as anything else is.
+    if (tasks === 'notes' && parts.length > 2) {
+      this.noteEntry(path.dirname(abs), parts[parts.length - 1] as string)
       this.notesChanged(project)
       return
     }
@@ -453,74 +507,11 @@ export class LiveWorkspace {
     this.unsubscribe = null
     this.kept.clear()
     this.events = null
+    this.projects = null
     this.notes.clear()
     this.reported.clear()
     live.delete(this.dir)
   }
-}
-
-/**
- * The listing of `byKey`, the kept summaries with some read again. When every file read again is one the kept listing
- * held, still holding the same task (its id, number and path: its place in the order), the kept listing's order stands
- * and each new summary takes its file's place; otherwise the summaries are deduplicated and ordered afresh.
- */
-/** Listings `relisted` made over the same files as the listing kept before. */
-const sameFiles = new WeakSet<Listing>()
-
-function relisted(k: Kept, byKey: Map<string, TaskSummary>): Listing {
-  if (byKey.size === k.byKey.size && k.listing.duplicates.length === 0 && k.listing.broken.length === 0) {
-    const tasks = k.listing.tasks.slice()
-    let same = true
-    for (const [key, was] of k.byKey) {
-      const now = byKey.get(key)
-      if (now === was) continue
-      const at = now === undefined ? -1 : tasks.indexOf(was)
-      if (now === undefined || at === -1 || now.id !== was.id || now.seq !== was.seq || now.path !== was.path) {
-        same = false
-        break
-      }
-      tasks[at] = now
-    }
-    if (same) {
-      const listing = { tasks, duplicates: [], broken: [] }
-      sameFiles.add(listing)
-      return listing
-    }
-  }
-  const broken: Broken[] = []
-  const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
-  return { tasks, duplicates, broken }
-}
-
-/**
- * The task files of a project's status folders by name (`<status>/<name>`, candidates only), or null when a folder
- * cannot be listed as a listing would (a link, an unreadable folder, a name that is no task file's).
- */
-function statusNames(base: string): Set<string> | null {
-  const out = new Set<string>()
-  let present: fs.Dirent[]
-  try {
-    present = fs.readdirSync(base, { withFileTypes: true })
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? out : null
-  }
-  for (const status of STATUSES) {
-    const folder = present.find((e) => e.name === status)
-    if (folder === undefined) continue
-    if (!folder.isDirectory()) return null
-    let names: string[]
-    try {
-      names = fs.readdirSync(`${base}${path.sep}${status}`)
-    } catch {
-      return null
-    }
-    for (const n of names) {
-      if (!candidate(n)) continue
-      if (!TASK_FILE.test(n)) return null
-      out.add(`${status}/${n}`)
-    }
-  }
-  return out
 }
 
 /**

@@ -75,8 +75,17 @@ function hasProjectFile(dir: string, rel: string, broken: Broken[]): boolean {
   return true
 }
 
+/**
+ * The projects a server's call found there, by the store that call opened (one per call): a call that reads a project
+ * several times checks it once. A command's store checks every time (a long-running one may outlive a project).
+ */
+const required = new WeakMap<Store, Map<string, string>>()
+
 /** Throws not-found (4) unless the project exists (and 1 when its folder is reached through a link). */
 export function requireProjectDir(store: Store, slug: string): string {
+  const seen = store.live === null ? undefined : required.get(store)
+  const known = seen?.get(slug)
+  if (known !== undefined) return known
   const dir = store.projectDir(slug)
   const file = path.join(dir, 'project.md')
   assertNoLinks(file, store.dir)
@@ -105,11 +114,16 @@ export function requireProjectDir(store: Store, slug: string): string {
       next: known.length > 0 ? [cmd('project list')] : [cmd('project add "<title>"')],
     })
   }
+  if (seen !== undefined) seen.set(slug, dir)
+  else if (store.live !== null) required.set(store, new Map([[slug, dir]]))
   return dir
 }
 
 export async function readProjectFile(store: Store, slug: string): Promise<ProjectRecord> {
   const dir = store.requireProject(slug)
+  // A server's memory of the projects' listing (see listProjectFiles): shared, never to be changed by the caller.
+  const kept = store.live?.keptProjects<readonly ProjectRecord[]>()?.find((p) => p.slug === slug)
+  if (kept !== undefined) return kept
   const file = path.join(dir, 'project.md')
   try {
     return projectOf(await parseData(readText(file)), slug, store.rel(file))
@@ -122,7 +136,15 @@ export async function readProjectFile(store: Store, slug: string): Promise<Proje
   }
 }
 
+/**
+ * Every project's record, and what under projects/ cannot be read as one. A server's memory keeps a listing with
+ * nothing broken while its watch vouches for the folders (live.ts): the records are shared across calls, never to be
+ * changed by the caller; the arrays are the caller's.
+ */
 export async function listProjectFiles(store: Store): Promise<{ projects: ProjectRecord[]; broken: Broken[] }> {
+  const kept = store.live?.keptProjects<readonly ProjectRecord[]>()
+  if (kept !== undefined) return { projects: [...kept], broken: [] }
+  const mark = store.live?.projectsMark()
   const projects: ProjectRecord[] = []
   const { slugs, broken } = store.projectEntries()
   for (const slug of slugs) {
@@ -134,5 +156,6 @@ export async function listProjectFiles(store: Store): Promise<{ projects: Projec
       broken.push(brokenOf(store.rel(file), e))
     }
   }
+  if (mark !== undefined && broken.length === 0) store.live?.keepProjects([...projects], mark, slugs)
   return { projects, broken }
 }

@@ -182,7 +182,6 @@ export class Store {
   }
 
   // ---------------------------------------------------------------- projects
-
   projectDir(slug: string): string {
     return path.join(this.dir, 'projects', safeSegment(slug, 'project slug'))
   }
@@ -497,18 +496,19 @@ export class Store {
   }
 
   /**
-   * A full task record, from the record cache when the file is unchanged (no YAML parsing). `known` is the
-   * file's stamp when the caller has just taken it with lstat (a listing's: the file is no link).
+   * A full task record, from the record cache when the file is unchanged (no YAML parsing). `known` is the file's
+   * stamp when the caller has just taken it with lstat (a listing's: the file is no link). `shared`: a caller that
+   * only reads the record gets a server's kept one itself, not a copy (never to be changed).
    */
-  async readTaskFile(f: TaskFileRef, known?: Stamp): Promise<TaskRecord> {
+  async readTaskFile(f: TaskFileRef, known?: Stamp, shared = false): Promise<TaskRecord> {
     const stamp = known ?? stampOf(f.abs)
     if (this.live !== null) {
       // A server keeps the records it read, by file and stamp, and hands out copies (a caller may change its
       // record); one it has not read is parsed from its file, not taken from the project's whole cache section.
       const kept = stamp === null ? undefined : liveRecords.get(f.abs, stamp)
-      if (kept !== undefined) return structuredClone(kept)
+      if (kept !== undefined) return shared ? kept : structuredClone(kept)
       const record = await this.parseTaskText(this.readTaskText(f, known), f)
-      if (stamp !== null) liveRecords.set(f.abs, stamp, structuredClone(record))
+      if (stamp !== null) liveRecords.set(f.abs, stamp, shared ? record : structuredClone(record))
       return record
     }
     const cache: Section<TaskRecord> = this.cache(`records/${f.project}`).section('tasks', 'all')

@@ -4,9 +4,11 @@
 
 import { expect, test } from 'vitest'
 import { services } from '../../../cmd/services.js'
+import { nodeSystem } from '../../../cmd/system.js'
 import type { TaskSummary } from '../../format/model.js'
+import { Store } from '../../store/store.js'
 import { baseEnv, workspace } from '../../testkit/ws.js'
-import { engineView, loadPlan, type Plan } from './planview.js'
+import { engineView, loadPlan, type Plan, readyFrontier } from './planview.js'
 
 const now = () => new Date()
 
@@ -53,4 +55,27 @@ test('a kept listing’s tasks by id and its summaries’ engine views are made 
   } finally {
     shared.release()
   }
+})
+
+test('a server going round more projects than a handful reuses each one’s schedule while its input is the same', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p', '--estimate', '1,2,3')).expectExit(0)
+  const store = await Store.open(ws.root, baseEnv(), now, nodeSystem)
+  const alpha = (await loadPlan(store, 'p')).tasks[0] as TaskSummary
+  // Twenty projects' plans, as a server's next_tasks goes round them: one task each, its own id.
+  const plans = Array.from({ length: 20 }, (_, i): [string, Plan] => {
+    const t: TaskSummary = { ...alpha, project: `q${i}`, id: `t-01KDVDNA0063X2N0R4A9NK${String(i).padStart(4, '0')}` }
+    return [`q${i}`, { tasks: [t], byId: new Map([[t.id, t]]), broken: [], target: () => null }]
+  })
+  const round = () => plans.map(([project, plan]) => readyFrontier(plan, 5, project).schedule)
+  const first = round()
+  expect(first.every((s) => s !== null && s.duration !== null)).toBe(true)
+  const second = round()
+  for (let i = 0; i < plans.length; i++) expect(second[i]).toBe(first[i])
+  // A changed input (another priority) is worked out again.
+  const [project, plan] = plans[0] as [string, Plan]
+  const changed = { ...(plan.tasks[0] as TaskSummary), priority: 'could' as const }
+  const again = readyFrontier({ ...plan, tasks: [changed], byId: new Map([[changed.id, changed]]) }, 5, project)
+  expect(again.schedule).not.toBe(first[0])
 })

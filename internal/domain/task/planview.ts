@@ -126,7 +126,13 @@ export const scheduleOf = (plan: Plan, project: string | undefined) => schedule(
  * input is made afresh from the files on every call and compared whole. Shared: callers only read it.
  */
 const schedules = new Map<string, { input: PlanTask[]; schedule: Schedule }>()
-const SCHEDULES_KEPT = 8
+/**
+ * How many scopes' schedules are kept, and how many tasks their inputs may hold together (a project's input holds
+ * every task when a dependency leaves it): each scope a server's calls go round must stay (a bound below the number
+ * of projects would drop every one before its next call), and the memory stays within a few times the workspace's.
+ */
+const SCHEDULES_KEPT = 64
+const SCHEDULED_TASKS_KEPT = 250_000
 
 const sameInput = (a: readonly PlanTask[], b: readonly PlanTask[]): boolean => {
   if (a.length !== b.length) return false
@@ -157,7 +163,14 @@ function sharedScheduleOf(plan: Plan, project: string | undefined): Schedule {
   const s = schedule(input, project ?? null)
   schedules.delete(key)
   schedules.set(key, { input, schedule: s })
-  if (schedules.size > SCHEDULES_KEPT) schedules.delete(schedules.keys().next().value as string)
+  let held = 0
+  for (const k of schedules.values()) held += k.input.length
+  for (const [k, v] of schedules) {
+    if (schedules.size <= SCHEDULES_KEPT && held <= SCHEDULED_TASKS_KEPT) break
+    if (k === key) break
+    schedules.delete(k)
+    held -= v.input.length
+  }
   return s
 }
 

@@ -8,7 +8,7 @@ import { listNotes, listRisks, readGlossary } from '../../domain/notes/notes.js'
 import type { BriefSection } from '../../domain/plan/brief.js'
 import { linkAllowsStart, readiness, startNeeds, type TaskState } from '../../domain/plan/readiness.js'
 import { quote } from '../../format/markdown.js'
-import type { TaskRecord } from '../../format/model.js'
+import type { TaskRecord, TaskSummary } from '../../format/model.js'
 import { teOf } from '../../format/model.js'
 import { qualifiedRef, resolveAmong } from '../../format/refs.js'
 import { type EventRecord, listEvents } from '../../store/events.js'
@@ -18,6 +18,22 @@ const said = (text: string, who: string | null, when: string | null) =>
   `${quote(text)}\n> — ${who ?? 'unknown'}${when ? `, ${when}` : ''}`
 
 const SEVERITY: Record<string, number> = { major: 0, moderate: 1, minor: 2 }
+
+/**
+ * Each sibling by id, the first of an id as `find` would take it (one lookup per finding, not a scan of them all):
+ * made once per listing (a server's calls share one listing while nothing changed it). Read only.
+ */
+const byIds = new WeakMap<readonly TaskSummary[], ReadonlyMap<string, TaskSummary>>()
+function siblingsById(siblings: readonly TaskSummary[]): ReadonlyMap<string, TaskSummary> {
+  let m = byIds.get(siblings)
+  if (m === undefined) {
+    const made = new Map<string, TaskSummary>()
+    for (const s of siblings) if (!made.has(s.id)) made.set(s.id, s)
+    m = made
+    byIds.set(siblings, m)
+  }
+  return m
+}
 
 export async function gatherSections(store: Store, t: TaskRecord): Promise<BriefSection[]> {
   const project = await store.readProject(t.project)
@@ -134,9 +150,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
     out.push({ title: 'Glossary', content: terms.map((g) => `- **${g.term}** — ${g.definition}`).join('\n') })
 
   // 8. What sibling tasks found: finding notes and pending finding events, most severe and newest first.
-  // Each sibling by id, the first of an id as `find` would take it (one lookup per finding, not a scan of them all).
-  const byId = new Map<string, (typeof siblings)[number]>()
-  for (const s of siblings) if (!byId.has(s.id)) byId.set(s.id, s)
+  const byId = siblingsById(siblings)
   const ids = byId
   const pendingFindings = events.filter(
     (e: EventRecord) =>
@@ -185,7 +199,7 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
   for (const s of siblings.filter((x) => x.id !== t.id && x.status !== 'open').slice(-20)) {
     try {
       // The listing just made names the file: read it (its record through the cache) rather than resolve the id again.
-      const full = await store.readTaskFile(fileRefOf(store.root, s))
+      const full = await store.readTaskFile(fileRefOf(store.root, s), undefined, true)
       activity.push(...full.log.slice(-3).map((l) => ({ ...l, ref: qualifiedRef(full) })))
     } catch {
       // An unreadable sibling is reported by lists and doctor; the brief goes on without it.
