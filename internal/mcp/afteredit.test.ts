@@ -348,3 +348,83 @@ test('the projects a server lists are the files’ at every call: edited by hand
     await client.close()
   }
 }, 60_000)
+
+test('next_tasks holds back work that meets paths a task in progress took on by hand, and frees it when they go', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['Alpha', 'Charlie', 'Delta']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Bravo', '--project', 'p', '--touches', 'src/**')).expectExit(0)
+  const other = await ws.agent()
+  ;(await ws.dacli('task', 'claim', 'p/1', { env: { DACLI_AGENT: other.token } })).expectExit(0)
+  const client = await servedOverStdio(ws.root, 'afteredit-overlaps')
+  const next = async () => {
+    const r = (await client.callTool({ name: 'next_tasks', arguments: { schema_version: 1, project: 'p' } })) as {
+      structuredContent?: any
+    }
+    const doc = r.structuredContent
+    return {
+      ready: doc.ready.map((t: { title: string }) => t.title),
+      held: doc.held_back.map((t: { title: string }) => t.title),
+    }
+  }
+  const active = path.join(ws.root, '.dacli/projects/p/tasks/active/001-alpha.md')
+  const open = path.join(ws.root, '.dacli/projects/p/tasks/open')
+  const text = fs.readFileSync(active, 'utf8')
+  try {
+    for (let i = 0; i < 2; i++) expect(await next()).toEqual({ ready: ['Charlie', 'Delta', 'Bravo'], held: [] })
+    // An open task edited by another process in between (the listing patched, the work in progress the same).
+    ws.spawn(['task', 'edit', 'p/2', '--title', 'Charlie edited']).expectExit(0)
+    expect(await next()).toEqual({ ready: ['Charlie edited', 'Delta', 'Bravo'], held: [] })
+    // The task in progress takes on paths by hand: Bravo meets them at once.
+    fs.writeFileSync(active, text.replace(/^version: (\d+)$/m, 'version: $1\ntouches: [src/**]'))
+    expect(await next()).toEqual({ ready: ['Charlie edited', 'Delta'], held: ['Bravo'] })
+    // An open task begins declaring paths by hand (no task in progress read again): it is held back too.
+    const delta = path.join(open, '003-delta.md')
+    fs.writeFileSync(
+      delta,
+      fs.readFileSync(delta, 'utf8').replace(/^version: (\d+)$/m, 'version: $1\ntouches: [src/a.ts]'),
+    )
+    expect(await next()).toEqual({ ready: ['Charlie edited'], held: ['Delta', 'Bravo'] })
+    // The task in progress lets go of its paths: Delta is free, Bravo only meets Delta, proposed before it.
+    fs.writeFileSync(active, text)
+    expect(await next()).toEqual({ ready: ['Charlie edited', 'Delta'], held: ['Bravo'] })
+    // Delta lets go too: everything is free again.
+    fs.writeFileSync(delta, fs.readFileSync(delta, 'utf8').replace('touches: [src/a.ts]\n', ''))
+    expect(await next()).toEqual({ ready: ['Charlie edited', 'Delta', 'Bravo'], held: [] })
+  } finally {
+    await client.close()
+  }
+}, 60_000)
+
+test('next_tasks within one project: an estimate and a dependency edited by hand change the schedule at the next call', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  const add = ['task', 'add', '--project', 'p']
+  ;(await ws.dacli(...add, 'Upstream', '--estimate', '1,1,1')).expectExit(0)
+  ;(await ws.dacli(...add, 'Downstream', '--estimate', '2,2,2', '--depends-on', 'p/1')).expectExit(0)
+  ;(await ws.dacli(...add, 'Side', '--estimate', '1,1,1')).expectExit(0)
+  const client = await servedOverStdio(ws.root, 'afteredit-next-local')
+  const ready = async () => {
+    const r = (await client.callTool({ name: 'next_tasks', arguments: { schema_version: 1, project: 'p' } })) as {
+      structuredContent?: any
+    }
+    return r.structuredContent.ready.map((t: { title: string; slack: number | null }) => `${t.title} ${t.slack}`)
+  }
+  const open = path.join(ws.root, '.dacli/projects/p/tasks/open')
+  const side = path.join(open, '003-side.md')
+  const downstream = path.join(open, '002-downstream.md')
+  try {
+    // Upstream (Te 1) then Downstream (Te 2) set the length, 3: Side (Te 1) has a slack of 2.
+    for (let i = 0; i < 2; i++) expect(await ready()).toEqual(['Upstream 0', 'Side 2'])
+    // By hand, in place: Side grows past the chain (Te 5), which now has the slack.
+    const text = fs.readFileSync(side, 'utf8')
+    fs.writeFileSync(side, text.replace(/estimate: .*$/m, 'estimate: {optimistic: 5, probable: 5, pessimistic: 5}'))
+    expect(await ready()).toEqual(['Side 0', 'Upstream 2'])
+    // Downstream no longer waits on Upstream (its dependency removed by hand): it is ready, with slack of its own.
+    const down = fs.readFileSync(downstream, 'utf8')
+    fs.writeFileSync(downstream, down.replace(/^depends_on:\n(?: {2}- .*\n)+/m, ''))
+    expect(await ready()).toEqual(['Side 0', 'Downstream 3', 'Upstream 4'])
+  } finally {
+    await client.close()
+  }
+}, 60_000)

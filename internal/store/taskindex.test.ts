@@ -12,6 +12,7 @@ import { hostTag } from '../base/hosttag.js'
 import { baseEnv, workspace } from '../testkit/ws.js'
 import { listCriteria } from './criteria.js'
 import { CacheFile, cachePath, decodeSection } from './filecache.js'
+import { type Kept, patched, patchOf } from './livekept.js'
 import { joinListings, type Listing, listProject } from './taskindex.js'
 import { listIds, listProjectItems } from './taskitems.js'
 
@@ -324,6 +325,42 @@ test('joining the very same listings again gives the very same listing, frozen; 
   // Shared, so never changed: a caller that tries fails.
   expect(() => (one.tasks as unknown[]).push({ id: 'd' })).toThrow(TypeError)
   expect(Object.isFrozen(one.broken) && Object.isFrozen(one.duplicates)).toBe(true)
+})
+
+test('a join of listings patched from the last join’s parts is patched from that join; of any other, not', () => {
+  const summary = (id: string, title: string) =>
+    ({ id, seq: 1, path: `p/${id}.md`, status: 'open', title }) as Listing['tasks'][number]
+  const [a, b, c] = [summary('a', 'A'), summary('b', 'B'), summary('c', 'C')]
+  const p: Listing = { tasks: [a, b], broken: [], duplicates: [] }
+  const q: Listing = { tasks: [c], broken: [], duplicates: [] }
+  const kept = (l: Listing): Kept => ({
+    listing: l,
+    byKey: new Map(l.tasks.map((t) => [`open/${t.id}.md`, t])),
+    dirty: new Set(),
+    ids: new Set(),
+    rescan: false,
+    idKeys: null,
+  })
+  const one = joinListings([p, q])
+  // b's file read again (a new title) in the first part, c's in the second.
+  const b2 = summary('b', 'B again')
+  const c2 = summary('c', 'C again')
+  const p2 = patched(kept(p), new Map([['open/b.md', b2]]), false) as Listing
+  const q2 = patched(kept(q), new Map([['open/c.md', c2]]), false) as Listing
+  expect(p2.tasks).toEqual([a, b2])
+  expect(patchOf(p2.tasks)).toEqual({ from: p.tasks, swaps: [[b, b2]] })
+  const two = joinListings([p2, q2])
+  expect(two.tasks).toEqual([a, b2, c2])
+  expect(patchOf(two.tasks)?.from).toBe(one.tasks)
+  expect(patchOf(two.tasks)?.swaps).toEqual([
+    [b, b2],
+    [c, c2],
+  ])
+  // One part patched, another listed afresh (not patched from the last join's): joined afresh, no patch.
+  const p3 = patched(kept(p), new Map([['open/b.md', summary('b', 'B once more')]]), false) as Listing
+  expect(patchOf(joinListings([p3, { tasks: [c2], broken: [], duplicates: [] }]).tasks)).toBeUndefined()
+  // A file that holds another task now is no patch either.
+  expect(patched(kept(p), new Map([['open/b.md', summary('x', 'X')]]), false)).toBeUndefined()
 })
 
 test('a listing with nothing kept takes no lstat per file: each stamp comes from the open file, and serves the next listing', async () => {

@@ -399,47 +399,7 @@ export interface Listing {
   readonly duplicates: readonly DuplicateCopy[]
 }
 
-const NO_LISTING: Listing = Object.freeze({
-  tasks: Object.freeze([]),
-  broken: Object.freeze([]),
-  duplicates: Object.freeze([]),
-})
-
-/** The listings `joinListings` made, by their first part and their number of parts (see there). */
-const joins = new WeakMap<Listing, Map<number, { parts: readonly Listing[]; joined: Listing }>>()
-
-/**
- * Several projects' listings as one, in their order. Parts that are the very listings of the last join with the same
- * first part and count (a long-lived server whose memory still holds each project's listing: live.ts) give the very
- * same listing again, so what callers work out from a listing by identity (the plan's tasks by id) is not made again
- * per call. A joined listing is shared: its arrays are frozen, so a caller that would change one fails loudly.
- */
-export function joinListings(parts: readonly Listing[]): Listing {
-  const first = parts[0]
-  if (first === undefined) return NO_LISTING
-  let byCount = joins.get(first)
-  const last = byCount?.get(parts.length)
-  if (last?.parts.every((p, i) => p === parts[i])) return last.joined
-  const tasks: TaskSummary[] = []
-  const broken: Broken[] = []
-  const duplicates: DuplicateCopy[] = []
-  for (const l of parts) {
-    for (const t of l.tasks) tasks.push(t)
-    for (const b of l.broken) broken.push(b)
-    for (const d of l.duplicates) duplicates.push(d)
-  }
-  const joined: Listing = {
-    tasks: Object.freeze(tasks),
-    broken: Object.freeze(broken),
-    duplicates: Object.freeze(duplicates),
-  }
-  if (byCount === undefined) {
-    byCount = new Map()
-    joins.set(first, byCount)
-  }
-  byCount.set(parts.length, { parts, joined })
-  return joined
-}
+export { joinListings } from './livekept.js'
 
 /** The cached summaries of one project's tasks (a section of the workspace index). */
 export type SummarySection = Section<Compact>

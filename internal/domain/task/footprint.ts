@@ -7,6 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { patchOf } from '../../store/livekept.js'
 import type { Store } from '../../store/store.js'
 import type { Footprint, Overlap } from '../plan/overlap.js'
 
@@ -46,6 +47,9 @@ export interface Overlaps {
 
 const holderOf = (t: TaskSummary) => t.claim?.by ?? t.owner
 
+/** Did a task begin or stop declaring paths? */
+const touchesChanged = (was: TaskSummary, now: TaskSummary) => (was.touches.length === 0) !== (now.touches.length === 0)
+
 const NO_FOOTPRINT: Footprint = Object.freeze({ patterns: Object.freeze([]), paths: Object.freeze([]) })
 
 /**
@@ -55,14 +59,20 @@ const NO_FOOTPRINT: Footprint = Object.freeze({ patterns: Object.freeze([]), pat
 const work = new WeakMap<readonly TaskSummary[], { active: TaskSummary[]; anyTouches: boolean }>()
 
 function workOf(tasks: readonly TaskSummary[]): { active: TaskSummary[]; anyTouches: boolean } {
-  let w = work.get(tasks)
-  if (w === undefined) {
-    w = {
-      active: tasks.filter((t) => t.status === 'active' && holderOf(t) !== null),
-      anyTouches: tasks.some((t) => t.touches.length > 0),
-    }
-    work.set(tasks, w)
+  const kept = work.get(tasks)
+  if (kept !== undefined) return kept
+  // A listing patched from the one before where no task in progress was read again and none began or stopped
+  // declaring paths: the same tasks in progress, the same answer.
+  const patch = patchOf(tasks)
+  let w =
+    patch?.swaps.every(([was, now]) => was.status !== 'active' && !touchesChanged(was, now)) === true
+      ? work.get(patch.from)
+      : undefined
+  w ??= {
+    active: tasks.filter((t) => t.status === 'active' && holderOf(t) !== null),
+    anyTouches: tasks.some((t) => t.touches.length > 0),
   }
+  work.set(tasks, w)
   return w
 }
 

@@ -4,6 +4,7 @@
 
 import type { Broken, TaskSummary } from '../../format/model.js'
 import { qualifiedRef, resolveAmong } from '../../format/refs.js'
+import { type Patch, patchOf } from '../../store/livekept.js'
 import type { Store } from '../../store/store.js'
 import { claimedElsewhere } from '../claims/arbiter.js'
 import { CycleError } from '../plan/cpm.js'
@@ -32,11 +33,15 @@ export function refIn(plan: Plan, id: string): string {
  */
 const byIds = new WeakMap<readonly TaskSummary[], ReadonlyMap<string, TaskSummary>>()
 
-function byIdOf(tasks: readonly TaskSummary[]): ReadonlyMap<string, TaskSummary> {
+export function byIdOf(tasks: readonly TaskSummary[]): ReadonlyMap<string, TaskSummary> {
   const kept = byIds.get(tasks)
   if (kept !== undefined) return kept
-  const m = new Map<string, TaskSummary>()
-  for (const t of tasks) m.set(t.id, t)
+  // A listing patched from the one before (the same tasks, some summaries read again): that one's, those replaced.
+  const patch = patchOf(tasks)
+  const from = patch === undefined ? undefined : byIds.get(patch.from)
+  const m = new Map<string, TaskSummary>(from)
+  if (from !== undefined) for (const [, now] of (patch as Patch).swaps) m.set(now.id, now)
+  else for (const t of tasks) m.set(t.id, t)
   byIds.set(tasks, m)
   return m
 }

@@ -7,8 +7,9 @@ import type { NoteRecord } from '../../domain/notes/notes.js'
 import { listNotes, listRisks, readGlossary } from '../../domain/notes/notes.js'
 import type { BriefSection } from '../../domain/plan/brief.js'
 import { linkAllowsStart, readiness, startNeeds, type TaskState } from '../../domain/plan/readiness.js'
+import { byIdOf } from '../../domain/task/planview.js'
 import { quote } from '../../format/markdown.js'
-import type { TaskRecord, TaskSummary } from '../../format/model.js'
+import type { TaskRecord } from '../../format/model.js'
 import { teOf } from '../../format/model.js'
 import { qualifiedRef, resolveAmong } from '../../format/refs.js'
 import { type EventRecord, listEvents } from '../../store/events.js'
@@ -18,22 +19,6 @@ const said = (text: string, who: string | null, when: string | null) =>
   `${quote(text)}\n> — ${who ?? 'unknown'}${when ? `, ${when}` : ''}`
 
 const SEVERITY: Record<string, number> = { major: 0, moderate: 1, minor: 2 }
-
-/**
- * Each sibling by id, the first of an id as `find` would take it (one lookup per finding, not a scan of them all):
- * made once per listing (a server's calls share one listing while nothing changed it). Read only.
- */
-const byIds = new WeakMap<readonly TaskSummary[], ReadonlyMap<string, TaskSummary>>()
-function siblingsById(siblings: readonly TaskSummary[]): ReadonlyMap<string, TaskSummary> {
-  let m = byIds.get(siblings)
-  if (m === undefined) {
-    const made = new Map<string, TaskSummary>()
-    for (const s of siblings) if (!made.has(s.id)) made.set(s.id, s)
-    m = made
-    byIds.set(siblings, m)
-  }
-  return m
-}
 
 export async function gatherSections(store: Store, t: TaskRecord): Promise<BriefSection[]> {
   const project = await store.readProject(t.project)
@@ -150,7 +135,8 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
     out.push({ title: 'Glossary', content: terms.map((g) => `- **${g.term}** — ${g.definition}`).join('\n') })
 
   // 8. What sibling tasks found: finding notes and pending finding events, most severe and newest first.
-  const byId = siblingsById(siblings)
+  // Each sibling by id (a listing holds one task of an id; made once per listing: one lookup per finding).
+  const byId = byIdOf(siblings)
   const ids = byId
   const pendingFindings = events.filter(
     (e: EventRecord) =>

@@ -3,6 +3,7 @@ import { defineCommand } from '../../clikit/command.js'
 import { STATUSES, type TaskSummary } from '../../format/model.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
+import { patchOf } from '../../store/livekept.js'
 import type { StatusDocT } from './json.js'
 
 const zero = () => ({ open: 0, active: 0, blocked: 0, done: 0 })
@@ -11,13 +12,17 @@ const zero = () => ({ open: 0, active: 0, blocked: 0, done: 0 })
 const counted = new WeakMap<readonly TaskSummary[], Readonly<ReturnType<typeof zero>>>()
 
 function countsOf(tasks: readonly TaskSummary[]): Readonly<ReturnType<typeof zero>> {
-  let c = counted.get(tasks)
+  const kept = counted.get(tasks)
+  if (kept !== undefined) return kept
+  // A listing patched from the one before (its summaries replaced by the same tasks in the same status): its counts.
+  const from = patchOf(tasks)?.from
+  let c = from === undefined ? undefined : counted.get(from)
   if (c === undefined) {
     const n = zero()
     for (const t of tasks) n[t.status]++
     c = n
-    counted.set(tasks, c)
   }
+  counted.set(tasks, c)
   return c
 }
 
