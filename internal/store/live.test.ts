@@ -225,3 +225,30 @@ test('a journal line says a task changed in its file: only that file is read aga
     'Charlie 005-charlie.md',
   ])
 })
+
+test('a write a server’s call makes is seen by the rest of that call: the projects’ listing kept before it is dropped', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
+  const dir = path.join(ws.root, '.dacli')
+  // A watch that vouches for every folder and never delivers: only the journal tells what changed.
+  const deaf: ChangeSource = { healthy: true, covers: () => true, watches: () => true, subscribe: () => () => {} }
+  const live = new LiveWorkspace(dir, deaf)
+  const { nodeSystem } = await import('../../cmd/system.js')
+  const { Store } = await import('./store.js')
+  const { editProject } = await import('../domain/project/edit.js')
+  const store = await Store.open(ws.root, baseEnv(), now, nodeSystem, () => live)
+  const first = (await store.listProjects()).projects
+  expect(first.map((p) => p.title)).toEqual(['P'])
+  // Kept: the very same record again, for the listing and for one project.
+  expect((await store.listProjects()).projects[0]).toBe(first[0])
+  expect(await store.readProject('p')).toBe(first[0])
+  // The call edits the project (journalled): what it reads next is the file's.
+  const r = await editProject(store, 'p', null, (e) => {
+    e.body = e.body.replace(/^# P$/m, '# Payments')
+    return true
+  })
+  expect(r.changed).toBe(true)
+  expect((await store.listProjects()).projects.map((p) => p.title)).toEqual(['Payments'])
+  expect((await store.readProject('p')).title).toBe('Payments')
+})

@@ -152,9 +152,11 @@ export class Store {
 
   /** Append a line to the change journal (what `watch` follows); call it after the change is written. */
   journal(entry: Omit<ChangeEntry, 'at'>): void {
-    // DACLI_JOURNAL_SEGMENT_BYTES sets the size at which a segment is sealed (tests use a small one).
+    // DACLI_JOURNAL_SEGMENT_BYTES sets the size at which a segment is sealed (tests use a small one). A server's
+    // memory takes the line in at once (live.ts sync), so the rest of the call reads what the call wrote.
     const bytes = Number(this.env.DACLI_JOURNAL_SEGMENT_BYTES)
     appendChange(this.dir, { at: stamp(this.now()), ...entry }, bytes > 0 ? { segmentBytes: bytes } : {})
+    this.live?.sync()
   }
 
   get locksDir(): string {
@@ -210,7 +212,6 @@ export class Store {
   }
 
   // ------------------------------------------------------------------ caches
-
   private readonly cacheFiles = new Map<string, CacheFile>()
 
   /**
@@ -255,7 +256,6 @@ export class Store {
   }
 
   // ------------------------------------------------------------------- tasks
-
   /** The workspace's root and `.dacli/` folder, as the task index takes them. */
   paths() {
     return { root: this.root, dir: this.dir }
