@@ -10,6 +10,15 @@ import { expect, test } from 'vitest'
 import { servedOverStdio } from '../testkit/mcp.js'
 import { workspace } from '../testkit/ws.js'
 
+/** A folder made by hand in `parent`, a conflict copy inside it: found at the next call; the folder removed: gone. */
+async function madeFolderSeen(conflicts: () => Promise<string[]>, parent: string, shown: string): Promise<void> {
+  fs.mkdirSync(path.join(parent, 'old'))
+  fs.writeFileSync(path.join(parent, 'old', 'x.md.conflict-1234567'), 'x')
+  expect(await conflicts()).toEqual([`${shown}old/x.md.conflict-1234567`])
+  fs.rmSync(path.join(parent, 'old'), { recursive: true })
+  expect(await conflicts()).toEqual([])
+}
+
 test('a hand edit between two tool calls (same size, modification time put back) is seen by the second call', async () => {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
@@ -246,12 +255,8 @@ test('status sees at its next call conflict copies made and removed by hand in t
     expect(await conflicts()).toEqual(['open/001-alpha.md.conflict-abcdef1'])
     fs.rmSync(copy)
     expect(await conflicts()).toEqual([])
-    // A folder made by hand among the task files, a copy inside it: found; the folder removed: gone.
-    fs.mkdirSync(path.join(open, 'old'))
-    fs.writeFileSync(path.join(open, 'old', 'x.md.conflict-1234567'), 'x')
-    expect(await conflicts()).toEqual(['open/old/x.md.conflict-1234567'])
-    fs.rmSync(path.join(open, 'old'), { recursive: true })
-    expect(await conflicts()).toEqual([])
+    // A folder made by hand among the task files.
+    await madeFolderSeen(conflicts, open, 'open/')
   } finally {
     await client.close()
   }
@@ -294,12 +299,8 @@ test('status sees at its next call conflict copies in a project’s folder, its 
       fs.rmSync(copy)
       expect(await conflicts()).toEqual([])
     }
-    // A folder made by hand in a project's folder, a copy inside it: found; the folder removed: gone.
-    fs.mkdirSync(path.join(projects, 'p/old'))
-    fs.writeFileSync(path.join(projects, 'p/old/w.md.conflict-1234567'), 'x')
-    expect(await conflicts()).toEqual(['p/old/w.md.conflict-1234567'])
-    fs.rmSync(path.join(projects, 'p/old'), { recursive: true })
-    expect(await conflicts()).toEqual([])
+    // A folder made by hand in a project's folder.
+    await madeFolderSeen(conflicts, path.join(projects, 'p'), 'p/')
   } finally {
     await client.close()
   }
