@@ -10,6 +10,19 @@ import { expect, test } from 'vitest'
 import { servedOverStdio } from '../testkit/mcp.js'
 import { workspace } from '../testkit/ws.js'
 
+/** A tool call on the server `client` speaks to: its structured result, or a thrown error naming the tool. */
+const callerOf =
+  (client: Awaited<ReturnType<typeof servedOverStdio>>) =>
+  async (name: string, args: Record<string, unknown> = {}): Promise<any> => {
+    const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
+      isError?: boolean
+      structuredContent?: any
+      content: { text: string }[]
+    }
+    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`)
+    return r.structuredContent
+  }
+
 /** A folder made by hand in `parent`, a conflict copy inside it: found at the next call; the folder removed: gone. */
 async function madeFolderSeen(conflicts: () => Promise<string[]>, parent: string, shown: string): Promise<void> {
   fs.mkdirSync(path.join(parent, 'old'))
@@ -24,15 +37,7 @@ test('a hand edit between two tool calls (same size, modification time put back)
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   for (const t of ['Alpha', 'Bravo', 'Charlie']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
   const client = await servedOverStdio(ws.root, 'afteredit')
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
-      isError?: boolean
-      structuredContent?: any
-      content: { text: string }[]
-    }
-    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`)
-    return r.structuredContent
-  }
+  const call = callerOf(client)
   const titles = async () => (await call('list_tasks', { project: 'p' })).tasks.map((t: { title: string }) => t.title)
   try {
     // Whole-second times, so that putting them back is exact (utimes takes seconds as a double).
@@ -107,14 +112,9 @@ test('next_tasks after a dependency in another project is done by another proces
   ).expectExit(0)
   ;(await ws.dacli(...add, 'Side', '--priority', 'could', '--estimate', '1,1,1')).expectExit(0)
   const client = await servedOverStdio(ws.root, 'afteredit-next')
+  const call = callerOf(client)
   const next = async () => {
-    const r = (await client.callTool({ name: 'next_tasks', arguments: { schema_version: 1, project: 'p' } })) as {
-      isError?: boolean
-      structuredContent?: any
-      content: { text: string }[]
-    }
-    if (r.isError) throw new Error(`next_tasks: ${r.content[0]?.text}`)
-    const doc = r.structuredContent
+    const doc = await call('next_tasks', { project: 'p' })
     return {
       ready: doc.ready.map((t: { title: string; slack: number | null }) => `${t.title} ${t.slack}`),
       waiting: doc.waiting.map((w: { ref: string }) => w.ref),
@@ -151,15 +151,7 @@ test('status and get_context see at their next call an event added by another pr
   ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
   ;(await ws.dacli('ask', 'Which bank?', '--about', 'p/1')).expectExit(0)
   const client = await servedOverStdio(ws.root, 'afteredit-events')
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
-      isError?: boolean
-      structuredContent?: any
-      content: { text: string }[]
-    }
-    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`)
-    return r.structuredContent
-  }
+  const call = callerOf(client)
   const status = async () => {
     const doc = await call('status', {})
     return { open: doc.open_questions, skipped: doc.skipped.map((b: { code: string }) => b.code) }
@@ -235,14 +227,9 @@ test('status sees at its next call conflict copies made and removed by hand in t
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
   const client = await servedOverStdio(ws.root, 'afteredit-conflicts')
-  const conflicts = async () => {
-    const r = (await client.callTool({ name: 'status', arguments: { schema_version: 1 } })) as {
-      structuredContent?: any
-    }
-    return r.structuredContent.record_conflicts.map((c: { path: string }) =>
-      c.path.replace('.dacli/projects/p/tasks/', ''),
-    )
-  }
+  const call = callerOf(client)
+  const conflicts = async () =>
+    (await call('status')).record_conflicts.map((c: { path: string }) => c.path.replace('.dacli/projects/p/tasks/', ''))
   const open = path.join(ws.root, '.dacli/projects/p/tasks/open')
   try {
     for (let i = 0; i < 2; i++) expect(await conflicts()).toEqual([])
@@ -268,12 +255,9 @@ test('status sees at its next call conflict copies in a project’s folder, its 
   ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
   ;(await ws.dacli('note', 'add', 'finding', 'Cache misses', '--project', 'p')).expectExit(0)
   const client = await servedOverStdio(ws.root, 'afteredit-conflicts-above')
-  const conflicts = async () => {
-    const r = (await client.callTool({ name: 'status', arguments: { schema_version: 1 } })) as {
-      structuredContent?: any
-    }
-    return r.structuredContent.record_conflicts.map((c: { path: string }) => c.path.replace('.dacli/projects/', ''))
-  }
+  const call = callerOf(client)
+  const conflicts = async () =>
+    (await call('status')).record_conflicts.map((c: { path: string }) => c.path.replace('.dacli/projects/', ''))
   const projects = path.join(ws.root, '.dacli/projects')
   const findings = path.join(projects, 'p/notes/findings')
   try {
@@ -311,12 +295,7 @@ test('the projects a server lists are the files’ at every call: edited by hand
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Alpha', '--project', 'p')).expectExit(0)
   const client = await servedOverStdio(ws.root, 'afteredit-projects')
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (
-      (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
-        structuredContent?: any
-      }
-    ).structuredContent
+  const call = callerOf(client)
   const rows = async () =>
     (await call('status', {})).projects.map((p: { slug: string; title: string }) => `${p.slug}:${p.title}`)
   const goal = async () =>
@@ -358,11 +337,9 @@ test('next_tasks holds back work that meets paths a task in progress took on by 
   const other = await ws.agent()
   ;(await ws.dacli('task', 'claim', 'p/1', { env: { DACLI_AGENT: other.token } })).expectExit(0)
   const client = await servedOverStdio(ws.root, 'afteredit-overlaps')
+  const call = callerOf(client)
   const next = async () => {
-    const r = (await client.callTool({ name: 'next_tasks', arguments: { schema_version: 1, project: 'p' } })) as {
-      structuredContent?: any
-    }
-    const doc = r.structuredContent
+    const doc = await call('next_tasks', { project: 'p' })
     return {
       ready: doc.ready.map((t: { title: string }) => t.title),
       held: doc.held_back.map((t: { title: string }) => t.title),
@@ -405,12 +382,11 @@ test('next_tasks within one project: an estimate and a dependency edited by hand
   ;(await ws.dacli(...add, 'Downstream', '--estimate', '2,2,2', '--depends-on', 'p/1')).expectExit(0)
   ;(await ws.dacli(...add, 'Side', '--estimate', '1,1,1')).expectExit(0)
   const client = await servedOverStdio(ws.root, 'afteredit-next-local')
-  const ready = async () => {
-    const r = (await client.callTool({ name: 'next_tasks', arguments: { schema_version: 1, project: 'p' } })) as {
-      structuredContent?: any
-    }
-    return r.structuredContent.ready.map((t: { title: string; slack: number | null }) => `${t.title} ${t.slack}`)
-  }
+  const call = callerOf(client)
+  const ready = async () =>
+    (await call('next_tasks', { project: 'p' })).ready.map(
+      (t: { title: string; slack: number | null }) => `${t.title} ${t.slack}`,
+    )
   const open = path.join(ws.root, '.dacli/projects/p/tasks/open')
   const side = path.join(open, '003-side.md')
   const downstream = path.join(open, '002-downstream.md')
