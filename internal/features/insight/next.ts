@@ -69,10 +69,11 @@ export const next = defineCommand({
           return x ? qualifiedRef(x) : id
         }
         const holds = f.holdsOf(t)
+        const on = holds.map((h) => name(h.on))
         return {
           ref: qualifiedRef(t),
-          on: holds.map((h) => name(h.on)),
-          holds: holds.map((h) => ({ ref: name(h.on), type: h.type, status: h.status, needs: h.needs })),
+          on,
+          holds: holds.map((h, i) => ({ ref: on[i] as string, type: h.type, status: h.status, needs: h.needs })),
         }
       }),
       held_back: held.map((h) => ({
