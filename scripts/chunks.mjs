@@ -8,7 +8,9 @@
 //   - commands are bundled in groups (virtual modules re-exporting them; the
 //     manifest's loaders import the group): `meta` (help, version: the cheapest
 //     paths), `hot` (the reads agents run most, which need only the store's read
-//     path), `write` (the other task commands: the lifecycle agents call most),
+//     path), `write` (the other task commands: the lifecycle agents call most;
+//     only what they import, so the server's memory, notes, questions and the
+//     git remote stay out of a claim's or a check's start-up),
 //     `search` (it walks every object file: the store's read path, nothing of
 //     core; the notes module, which parses a note or risk, only when one changed),
 //     `brief` (`context`: the whole store, nothing of core),
@@ -18,7 +20,8 @@
 //   - every group and every lazily loaded module of ours reaches the whole kernel,
 //     and each reaches the store's read path or the whole store, so esbuild finds
 //     few distinct sets of importers: one chunk for the kernel, one for the read
-//     path, one for the rest of the store. Whatever uses the store reaches the hot
+//     path, one for what the write group imports beyond it, one for the rest of the
+//     store. Whatever uses the store reaches the hot
 //     group too, so the read path, the hot commands and the engines they use are
 //     one chunk (the hot group's own chunk is then only its exports). The rare
 //     group (and a command's own lazily loaded helper) reaches the core group, so
@@ -131,7 +134,9 @@ export function chunkPlugin({ root, entries }) {
     meta: KERNEL,
     hot: [...KERNEL, STORE_READ, IDENTITY],
     core: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:write'],
-    write: [...KERNEL, ...STORE, 'dacli-group:hot'],
+    // Not the whole store: measured on 10,000 tasks, a claim's, a check's or an edit's modules loaded in 26 ms
+    // instead of 29-30 (the rest of the store was a 205 kB chunk; what they import of it is 54 kB).
+    write: [...KERNEL, 'dacli-group:hot'],
     search: [...KERNEL, 'dacli-group:hot'],
     brief: [...KERNEL, ...STORE, 'dacli-group:hot'],
     rare: [...KERNEL, ...STORE, 'dacli-group:hot', 'dacli-group:core', 'dacli-group:write'],

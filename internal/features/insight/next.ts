@@ -68,13 +68,13 @@ export const next = defineCommand({
           const x = plan.byId.get(id) ?? plan.target(t, id)
           return x ? qualifiedRef(x) : id
         }
-        const holds = f.holdsOf(t)
-        const on = holds.map((h) => name(h.on))
-        return {
-          ref: qualifiedRef(t),
-          on,
-          holds: holds.map((h, i) => ({ ref: on[i] as string, type: h.type, status: h.status, needs: h.needs })),
-        }
+        const on: string[] = []
+        const holds = f.holdsOf(t).map((h) => {
+          const ref = name(h.on)
+          on.push(ref)
+          return { ref, type: h.type, status: h.status, needs: h.needs }
+        })
+        return { ref: qualifiedRef(t), on, holds }
       }),
       held_back: held.map((h) => ({
         id: h.task.id,
