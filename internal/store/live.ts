@@ -164,8 +164,19 @@ export class LiveWorkspace {
   keepProjects<P>(kept: P, mark: number, slugs: readonly string[]): void {
     const s = this.source
     if (mark !== this.projectsGeneration || s?.healthy !== true) return
-    if (s.watches?.(this.projectsDir.slice(0, -1)) === true && slugs.every((p) => s.covers(p)))
-      this.projects = { at: mark, kept }
+    if (s.watches?.(this.projectsDir.slice(0, -1)) !== true || !slugs.every((p) => s.covers(p))) return
+    // A folder that is no project yet (its project file not written) must be watched too: the file written next
+    // would otherwise go unseen until the watch finds the folder.
+    let folders: string[]
+    try {
+      folders = fs
+        .readdirSync(this.projectsDir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+    } catch {
+      return
+    }
+    if (folders.every((f) => s.watches?.(`${this.projectsDir}${f}`) === true)) this.projects = { at: mark, kept }
   }
 
   /** Where the changes of the project's notes stand: take it before listing them, and hand it to `keepNotes`. */
@@ -257,92 +268,98 @@ export class LiveWorkspace {
     k.dirty.clear()
     k.ids.clear()
     k.rescan = false
-    /** What was read again, by file: its summary now, or undefined when it is gone. */
-    const changes = new Map<string, TaskSummary | undefined>()
-    const now = (key: string) => (changes.has(key) ? changes.get(key) : k.byKey.get(key))
-    const base = tasksDir(p, project)
-    /** The files that held a task a journal line named (in-place lines: each must still hold it, see below). */
-    const held = new Map<string, string>()
-    if (ids.size > 0) {
-      const byId = idKeysOf(k)
-      let found = 0
-      for (const id of ids) {
-        const keys = byId.get(id)
-        if (keys === undefined) continue
-        found++
-        for (const key of keys) {
-          dirty.add(key)
-          held.set(key, id)
+    // What was marked is taken now: a failure on the way must not leave the listing kept without it (the project is
+    // then dropped, and listed whole from its files by this call and the next).
+    try {
+      /** What was read again, by file: its summary now, or undefined when it is gone. */
+      const changes = new Map<string, TaskSummary | undefined>()
+      const now = (key: string) => (changes.has(key) ? changes.get(key) : k.byKey.get(key))
+      const base = tasksDir(p, project)
+      /** The files that held a task a journal line named (in-place lines: each must still hold it, see below). */
+      const held = new Map<string, string>()
+      if (ids.size > 0) {
+        const byId = idKeysOf(k)
+        let found = 0
+        for (const id of ids) {
+          const keys = byId.get(id)
+          if (keys === undefined) continue
+          found++
+          for (const key of keys) {
+            dirty.add(key)
+            held.set(key, id)
+          }
         }
+        // A task the kept listing does not hold (made, or moved in, since): only the folders can say where it is.
+        if (found < ids.size) rescan = true
       }
-      // A task the kept listing does not hold (made, or moved in, since): only the folders can say where it is.
-      if (found < ids.size) rescan = true
-    }
-    const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
-    /** Read one file again; false when the project must be listed whole. */
-    const reread = async (key: string): Promise<boolean> => {
-      const [status, name] = key.split('/') as [Status, string]
-      const m = TASK_FILE.exec(name)
-      const abs = `${base}${path.sep}${status}${path.sep}${name}`
-      const st = fs.lstatSync(abs, { throwIfNoEntry: false })
-      if (st === undefined) {
-        changes.set(key, undefined)
+      const relBase = `${path.relative(p.root, base).split(path.sep).join('/')}/`
+      /** Read one file again; false when the project must be listed whole. */
+      const reread = async (key: string): Promise<boolean> => {
+        const [status, name] = key.split('/') as [Status, string]
+        const m = TASK_FILE.exec(name)
+        const abs = `${base}${path.sep}${status}${path.sep}${name}`
+        const st = fs.lstatSync(abs, { throwIfNoEntry: false })
+        if (st === undefined) {
+          changes.set(key, undefined)
+          return true
+        }
+        // What a listing would report rather than list (a link, no regular file, a name that is no task's): listed whole.
+        if (m === null || !st.isFile()) return false
+        const f: TaskFileRef = {
+          project,
+          status,
+          name,
+          seq: Number(m[1]),
+          slug: m[2] as string,
+          abs,
+          path: `${relBase}${status}/${name}`,
+        }
+        try {
+          const text = readText(abs, st.size)
+          changes.set(key, summaryNow(text, f) ?? (await readTaskSummary(text, f)))
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') changes.set(key, undefined)
+          else return false // unreadable or unparseable: the listing reports it
+        }
         return true
       }
-      // What a listing would report rather than list (a link, no regular file, a name that is no task's): listed whole.
-      if (m === null || !st.isFile()) return false
-      const f: TaskFileRef = {
-        project,
-        status,
-        name,
-        seq: Number(m[1]),
-        slug: m[2] as string,
-        abs,
-        path: `${relBase}${status}/${name}`,
+      for (const key of dirty) if (!(await reread(key))) return this.giveUp(project)
+      // A line said a task changed in its file, and that file is gone or holds another task now (a rename, a move the
+      // line did not say): the task is somewhere else, which only the folders' names can tell.
+      for (const [key, id] of held) if (now(key)?.id !== id) rescan = true
+      if (rescan) {
+        const names = statusNames(base)
+        if (names === null) return this.giveUp(project)
+        const again = new Set<string>()
+        for (const key of k.byKey.keys()) if (!names.has(key) && now(key) !== undefined) again.add(key)
+        for (const key of changes.keys()) if (!names.has(key) && now(key) !== undefined) again.add(key)
+        for (const key of names) if (now(key) === undefined) again.add(key)
+        for (const key of again) if (!(await reread(key))) return this.giveUp(project)
       }
-      try {
-        const text = readText(abs, st.size)
-        changes.set(key, summaryNow(text, f) ?? (await readTaskSummary(text, f)))
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') changes.set(key, undefined)
-        else return false // unreadable or unparseable: the listing reports it
+      // Kept unless the project was dropped meanwhile (what changed during the reads stays marked for the next call).
+      const keep = this.kept.get(project) === k && this.dropsOf(project) === drops
+      const listing = patched(k, changes, keep)
+      if (listing === undefined) {
+        const byKey = new Map(k.byKey)
+        for (const [key, t] of changes) t === undefined ? byKey.delete(key) : byKey.set(key, t)
+        const broken: Broken[] = []
+        const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
+        const whole: Listing = { tasks, duplicates, broken }
+        if (keep) {
+          k.listing = whole
+          k.byKey = byKey
+          k.idKeys = null
+        }
+        return whole
       }
-      return true
+      // The same files (only their contents read again): the same file references.
+      const files = this.files.get(k.listing)
+      if (files !== undefined && listing !== k.listing) this.files.set(listing, files)
+      if (keep) k.listing = listing
+      return listing
+    } catch {
+      return this.giveUp(project)
     }
-    for (const key of dirty) if (!(await reread(key))) return this.giveUp(project)
-    // A line said a task changed in its file, and that file is gone or holds another task now (a rename, a move the
-    // line did not say): the task is somewhere else, which only the folders' names can tell.
-    for (const [key, id] of held) if (now(key)?.id !== id) rescan = true
-    if (rescan) {
-      const names = statusNames(base)
-      if (names === null) return this.giveUp(project)
-      const again = new Set<string>()
-      for (const key of k.byKey.keys()) if (!names.has(key) && now(key) !== undefined) again.add(key)
-      for (const key of changes.keys()) if (!names.has(key) && now(key) !== undefined) again.add(key)
-      for (const key of names) if (now(key) === undefined) again.add(key)
-      for (const key of again) if (!(await reread(key))) return this.giveUp(project)
-    }
-    // Kept unless the project was dropped meanwhile (what changed during the reads stays marked for the next call).
-    const keep = this.kept.get(project) === k && this.dropsOf(project) === drops
-    const listing = patched(k, changes, keep)
-    if (listing === undefined) {
-      const byKey = new Map(k.byKey)
-      for (const [key, t] of changes) t === undefined ? byKey.delete(key) : byKey.set(key, t)
-      const broken: Broken[] = []
-      const { tasks, duplicates } = deduplicated([...byKey.values()], broken)
-      const whole: Listing = { tasks, duplicates, broken }
-      if (keep) {
-        k.listing = whole
-        k.byKey = byKey
-        k.idKeys = null
-      }
-      return whole
-    }
-    // The same files (only their contents read again): the same file references.
-    const files = this.files.get(k.listing)
-    if (files !== undefined && listing !== k.listing) this.files.set(listing, files)
-    if (keep) k.listing = listing
-    return listing
   }
 
   /** The task files of a listing this memory keeps (one of `refreshed`'s answers). */

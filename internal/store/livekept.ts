@@ -51,7 +51,8 @@ export function patched(
   }
   if (tasks === null) return k.listing
   // Same ids in the same files: the index by id stands.
-  if (keep) for (const [key, t] of changes) k.byKey.set(key, t as TaskSummary)
+  // (A file read again that the listing never held and that is gone again is no change: it is not kept.)
+  if (keep) for (const [key, t] of changes) if (t !== undefined) k.byKey.set(key, t)
   patches.set(tasks, { from: k.listing.tasks, swaps })
   return { tasks, duplicates: [], broken: [] }
 }

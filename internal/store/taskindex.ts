@@ -520,9 +520,18 @@ export function deduplicated<T extends Pick<TaskSummary, 'id' | 'version' | 'sta
   return { tasks, duplicates }
 }
 
-/** Of two copies of one task, is `a` the one to keep? Higher version first, then the more terminal folder. */
-function preferred(a: Pick<TaskSummary, 'version' | 'status'>, b: Pick<TaskSummary, 'version' | 'status'>): boolean {
-  return a.version !== b.version ? a.version > b.version : STATUS_RANK[a.status] > STATUS_RANK[b.status]
+/**
+ * Of two copies of one task, is `a` the one to keep? Higher version first, then the more terminal folder, then the
+ * path first in code-unit order: never the order the copies were seen in (a server's memory sees a new copy after the
+ * ones it kept, a walk in the folders' order), so every reader keeps the same copy.
+ */
+function preferred(
+  a: Pick<TaskSummary, 'version' | 'status' | 'path'>,
+  b: Pick<TaskSummary, 'version' | 'status' | 'path'>,
+): boolean {
+  if (a.version !== b.version) return a.version > b.version
+  if (a.status !== b.status) return STATUS_RANK[a.status] > STATUS_RANK[b.status]
+  return byText(a.path, b.path) < 0
 }
 
 /** Every sequence number a project has ever used (live files, tombstones, unparseable files). */

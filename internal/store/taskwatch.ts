@@ -75,6 +75,11 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean; event
   const listeners = new Set<(abs: string | null) => void>()
   const watched = new Map<string, { w: fs.FSWatcher; ino: number }>()
   let failed = false
+  /**
+   * A watched folder was itself removed or moved (its watch is dead, though a folder made again at the same path may
+   * get the same inode number): nothing is vouched for until the next scan has watched every folder anew.
+   */
+  let lost = false
   let timer: NodeJS.Timeout | null = null
   let soon: NodeJS.Timeout | null = null
   const emit = (abs: string | null) => {
@@ -98,17 +103,18 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean; event
       .filter((x) => x !== '').length
     return depth < 2 || (depth === 2 && (path.basename(d) === 'tasks' || path.basename(d) === 'notes'))
   }
-  const rescanSoon = () => {
+  const rescanSoon = (always = false) => {
     if (soon !== null || timer === null) return
     soon = setTimeout(() => {
       soon = null
-      if (timer !== null && scan()) emit(null)
+      if (timer !== null && (scan() || always)) emit(null)
     }, SOON_MS)
     soon.unref()
   }
 
   /** Watch every folder there is now; true when the set of folders (or one of them) changed. */
   function scan(): boolean {
+    lost = false
     if (opts.recursive === true) return scanRecursive()
     const now = new Set<string>()
     let moved = false
@@ -126,7 +132,18 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean; event
       moved = true
       try {
         const isUpper = upper(d)
-        const w = fs.watch(d, { persistent: false }, (_event, name) => {
+        const self = path.basename(d)
+        const w = fs.watch(d, { persistent: false }, (event, name) => {
+          // The folder itself removed or moved away is reported under its own name (an entry of that name inside it
+          // is taken the same way: one watch made again for nothing).
+          if (event === 'rename' && name === self) {
+            if (watched.get(d)?.w === w) watched.delete(d)
+            w.close()
+            lost = true
+            rescanSoon(true)
+            emit(null)
+            return
+          }
           if (isUpper) rescanSoon()
           emit(typeof name === 'string' && name !== '' ? path.join(d, name) : d)
         })
@@ -182,10 +199,10 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean; event
 
   return {
     get healthy() {
-      return timer !== null && !failed
+      return timer !== null && !failed && !lost
     },
     covers(project) {
-      if (timer === null || failed) return false
+      if (timer === null || failed || lost) return false
       if (opts.recursive === true) return watched.has(projectsDir)
       const tasks = path.join(dir, 'projects', project, 'tasks')
       const folders = [path.join(dir, 'projects', project), tasks]
@@ -194,15 +211,15 @@ export function watchTaskFolders(dir: string, opts: { recursive?: boolean; event
     },
     coversEvents() {
       // Only the folder-by-folder watch takes in the events' folders.
-      if (timer === null || failed || opts.recursive === true || opts.events !== true) return false
+      if (timer === null || failed || lost || opts.recursive === true || opts.events !== true) return false
       const folders = eventFolders(dir)
       return folders.length > 0 && folders.every((f) => watched.has(f))
     },
     watches(folder) {
-      return timer !== null && !failed && watched.has(folder)
+      return timer !== null && !failed && !lost && watched.has(folder)
     },
     coversNotes(project) {
-      if (timer === null || failed || opts.recursive === true || opts.events !== true) return false
+      if (timer === null || failed || lost || opts.recursive === true || opts.events !== true) return false
       const folders = noteFolders(path.join(dir, 'projects', project))
       return folders.length > 0 && folders.every((f) => watched.has(f))
     },
