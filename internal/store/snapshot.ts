@@ -3,12 +3,14 @@
 // the record, so it never records a deletion that did not happen) hashed into blobs and trees, without
 // writing anything. A stat cache (`.dacli/cache/record-stat.json`, validated by
 // size, modification time and inode like git's index) spares re-reading the
-// files that did not change, so an incremental record hashes only what moved.
+// files that did not change, so an incremental record hashes only what moved. Its entries are checked by size,
+// modification time, inode and change time (the change time moves on every write, even one that puts the
+// modification time back), and an entry that is not one (a cache garbled by hand) is no entry.
 
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { EXEC_MODE, FILE_MODE, type LocalDir, type LocalFile, objectId, treeOf } from '../adapters/git/objects.js'
+import { FILE_MODE, type LocalDir, type LocalFile, objectId, treeOf } from '../adapters/git/objects.js'
 import { cmd } from '../base/commands.js'
 import { FailureError } from '../base/errors.js'
 import { isTempName, LinkError, linkOnPath, mkdirNoLinks } from './fsio.js'
@@ -19,11 +21,13 @@ import { isTempName, LinkError, linkOnPath, mkdirNoLinks } from './fsio.js'
  */
 export const UNRECORDED: ReadonlySet<string> = new Set(['locks', 'cache', 'journal', 'worktrees'])
 
-const CACHE_VERSION = 1
+const CACHE_VERSION = 2
 /** Entries younger than this are not cached: a same-size rewrite within the clock's granularity would look unchanged. */
 const RACY_MS = 3_000
 
-type CacheEntry = [size: number, mtimeNs: string, ino: number, oid: string]
+type CacheEntry = [size: number, mtimeNs: string, ino: number, ctimeNs: string, oid: string]
+
+const OID = /^[0-9a-f]{40}$/
 
 interface StatCache {
   v: number
@@ -87,11 +91,22 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
         continue // removed while walking
       }
       seen.add(childRel)
-      const mode = (Number(st.mode) & 0o111) !== 0 ? EXEC_MODE : FILE_MODE
+      // Every file is recorded as a plain file: an executable bit means nothing to dacli, a pull writes none, and a
+      // clone on a file system without one (Windows) would take it away again on each record (clones that never agree).
+      const mode = FILE_MODE
       const mtime = st.mtimeNs.toString()
-      const hit = cache.entries[childRel]
-      if (hit && hit[0] === Number(st.size) && hit[1] === mtime && hit[2] === Number(st.ino)) {
-        files.set(e.name, { oid: hit[3], mode, abs: childAbs })
+      const ctime = st.ctimeNs.toString()
+      const hit = Object.hasOwn(cache.entries, childRel) ? cache.entries[childRel] : undefined
+      if (
+        Array.isArray(hit) &&
+        hit[0] === Number(st.size) &&
+        hit[1] === mtime &&
+        hit[2] === Number(st.ino) &&
+        hit[3] === ctime &&
+        typeof hit[4] === 'string' &&
+        OID.test(hit[4])
+      ) {
+        files.set(e.name, { oid: hit[4], mode, abs: childAbs })
         next[childRel] = hit
         continue
       }
@@ -103,9 +118,10 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
       }
       const oid = objectId('blob', content)
       files.set(e.name, { oid, mode, abs: childAbs, content })
-      // A file changed moments ago is hashed again next time rather than cached (and is no reason to rewrite).
-      if (now - Number(st.mtimeMs) > RACY_MS) {
-        next[childRel] = [Number(st.size), mtime, Number(st.ino), oid]
+      // A file changed moments ago (its contents or, by its change time, anything else) is hashed again next time
+      // rather than cached (and is no reason to rewrite).
+      if (now - Math.max(Number(st.mtimeMs), Number(st.ctimeMs)) > RACY_MS) {
+        next[childRel] = [Number(st.size), mtime, Number(st.ino), ctime, oid]
         dirty = true
       }
     }

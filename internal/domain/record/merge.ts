@@ -184,6 +184,17 @@ export class Merger {
       if (pick !== undefined) tasks.push({ id, v: pick })
     }
     const renumbered = await this.placeTasks(files, tasks)
+    // A task kept in a project whose file one side removed (the project's folder deleted by hand while the other side
+    // added or changed a task in it): the project stays, else the task would be on disk under no project, listed by
+    // nothing, and the pull would say all is well.
+    for (const p of [...files.keys()]) {
+      const m = TASK_PATH.exec(p)
+      if (m === null) continue
+      const project = `${(m[1] as string).slice(0, (m[1] as string).lastIndexOf('/tasks/') + 1)}project.md`
+      if (files.has(project)) continue
+      const kept = ours.get(project) ?? theirs.get(project) ?? base.get(project)
+      if (kept !== undefined) files.set(project, kept)
+    }
     for (const d of decisions) d.path = renumbered.find((r) => r.id === d.id)?.path ?? d.path
     return { files, conflicts, decisions, renumbered }
   }
