@@ -7,21 +7,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
-import { servedOverStdio } from '../testkit/mcp.js'
+import { callerOf, servedOverStdio } from '../testkit/mcp.js'
 import { workspace } from '../testkit/ws.js'
-
-/** A tool call on the server `client` speaks to: its structured result, or a thrown error naming the tool. */
-const callerOf =
-  (client: Awaited<ReturnType<typeof servedOverStdio>>) =>
-  async (name: string, args: Record<string, unknown> = {}): Promise<any> => {
-    const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
-      isError?: boolean
-      structuredContent?: any
-      content: { text: string }[]
-    }
-    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`)
-    return r.structuredContent
-  }
 
 /** A folder made by hand in `parent`, a conflict copy inside it: found at the next call; the folder removed: gone. */
 async function madeFolderSeen(conflicts: () => Promise<string[]>, parent: string, shown: string): Promise<void> {

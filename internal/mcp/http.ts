@@ -18,7 +18,7 @@ import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { RefusedError } from '../base/errors.js'
 import { isLoopback } from '../base/loopback.js'
 import type { McpCaller, McpHttpHandle, McpHttpRequest } from '../clikit/context.js'
@@ -27,6 +27,22 @@ import { MemoryEventStore } from './events.js'
 import { createServer } from './server.js'
 import { badToolCall, MAX_LINE_BYTES } from './stdio.js'
 import { warm } from './warm.js'
+
+/**
+ * Whether the Streamable HTTP transport would take a POST as it is (JSON in; JSON and an event stream accepted; a
+ * protocol version it speaks, when one is named): the checks it makes before it reads a message.
+ */
+function transportTakes(hreq: http.IncomingMessage): boolean {
+  const type = hreq.headers['content-type'] ?? ''
+  const accept = hreq.headers.accept ?? ''
+  const version = hreq.headers['mcp-protocol-version']
+  return (
+    type.includes('application/json') &&
+    accept.includes('application/json') &&
+    accept.includes('text/event-stream') &&
+    (version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version)))
+  )
+}
 
 /** The one path the transport answers on. */
 export const ENDPOINT = '/mcp'
@@ -255,9 +271,19 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
       const read = await readJson(hreq, res)
       if (read === null) return
       body = read.body
-      // Answered here, as on stdio, with a short invalid-params error (the SDK would send an internal error).
+      // Answered here, as on stdio, with a short invalid-params error (the SDK would send an internal error) — but
+      // only within a session and for a request the transport itself would take (its content type, what it accepts,
+      // its protocol version): anything else gets the transport's own answer (400, 406, 415) below.
       const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null
-      if (m !== null && typeof m === 'object' && !Array.isArray(m) && typeof m.method === 'string' && 'id' in m) {
+      if (
+        session !== undefined &&
+        transportTakes(hreq) &&
+        m !== null &&
+        typeof m === 'object' &&
+        !Array.isArray(m) &&
+        typeof m.method === 'string' &&
+        'id' in m
+      ) {
         const bad = badToolCall({ method: m.method, params: m.params })
         if (bad !== null && (typeof m.id === 'string' || typeof m.id === 'number')) {
           res.writeHead(200, { 'Content-Type': 'application/json' })

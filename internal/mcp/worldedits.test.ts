@@ -4,20 +4,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
-import { servedOverStdio } from '../testkit/mcp.js'
+import { callerOf, servedOverStdio } from '../testkit/mcp.js'
 import { type Workspace, workspace } from '../testkit/ws.js'
-
-const callerOf =
-  (client: Awaited<ReturnType<typeof servedOverStdio>>) =>
-  async (name: string, args: Record<string, unknown> = {}): Promise<any> => {
-    const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
-      isError?: boolean
-      structuredContent?: any
-      content: { text: string }[]
-    }
-    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`)
-    return r.structuredContent
-  }
 
 const rows = (doc: any) => doc.tasks.map((t: any) => `${t.path} ${t.id.slice(-4)} ${t.status} ${t.title}`)
 

@@ -84,3 +84,16 @@ export async function servedOverStdio(root: string, name: string): Promise<Clien
   await client.connect(transport)
   return client
 }
+
+/** A tool call on the server `client` speaks to: its structured result, or a thrown error naming the tool. */
+export const callerOf =
+  (client: Client) =>
+  async (name: string, args: Record<string, unknown> = {}): Promise<any> => {
+    const r = (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
+      isError?: boolean
+      structuredContent?: any
+      content: { text: string }[]
+    }
+    if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`)
+    return r.structuredContent
+  }
