@@ -39,8 +39,15 @@ const CLAIMS_PREFIX = 'refs/dacli/claims/'
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
 const TASK_ID = /^t-[0-9A-HJKMNP-TV-Z]{26}$/
 const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/
+/** A time stamp of that shape that names a real moment (`2026-13-45T99:99:99Z` has the shape and no time). */
+function isStamp(s: string): boolean {
+  const t = STAMP.test(s) ? Date.parse(s) : Number.NaN
+  return !Number.isNaN(t) && new Date(t).toISOString() === `${s.slice(0, -1)}.000Z`
+}
 const AGENT = /^a-[a-z0-9][a-z0-9-]*$/
 const HOST = hostname()
+/** A push the remote's own rules refused (git's porcelain reason), as opposed to a lease another writer won. */
+const REFUSED = /\[remote rejected\] \((?:[^)]*hook declined|deletion prohibited|[^)]*denied|[^)]*deny)/i
 /** Rounds of push, look, push again before a take gives up (each round another writer moved the ref). */
 const ROUNDS = 6
 
@@ -81,7 +88,7 @@ function parseClaimMessage(message: string, commit: string): RemoteClaim | null 
   const workspace = s(d.workspace)
   const host = s(d.host)
   if (task === null || !TASK_ID.test(task) || by === null || !AGENT.test(by)) return null
-  if (at === null || !STAMP.test(at) || (expires !== null && !STAMP.test(expires))) return null
+  if (at === null || !isStamp(at) || (expires !== null && !isStamp(expires))) return null
   if (d.expires !== null && d.expires !== undefined && expires === null) return null
   if (workspace === null || host === null || /[\u0000-\u001f]/.test(workspace + host)) return null
   const clone = d.clone === undefined || d.clone === null ? null : s(d.clone)
@@ -168,6 +175,11 @@ class GitClaims implements ClaimArbiter {
     const line = r.stdout.split('\n').find((l) => l.split('\t')[1]?.endsWith(`:${ref}`))
     const flag = line?.[0]
     if (r.code === 0 && line !== undefined && flag !== '!') return 'ok'
+    // Refused by the remote's own rules (a hook, a deletion it forbids): no other writer holds the ref, so it is a
+    // failure to report (exit 1), not a lost lease to try again and end in a conflict (exit 5). A ref another push
+    // updated meanwhile ("cannot lock ref", "failed to update ref") is a lost lease like any other.
+    if (flag === '!' && line !== undefined && REFUSED.test(line))
+      throw this.unreachable(next === null ? 'release the claim' : 'claim', line, r.code)
     if (flag === '!') return 'rejected'
     throw this.unreachable(next === null ? 'release the claim' : 'claim', `${r.stderr}\n${line ?? ''}`, r.code)
   }
@@ -206,7 +218,9 @@ class GitClaims implements ClaimArbiter {
     const commit = readRef(this.repo.commonDir, this.repo.commonDir, tracking)
     if (commit === null) return null
     const message = await this.messageOf(commit)
-    const claim = message === null ? null : this.claimOf(commit, message)
+    const parsed = message === null ? null : this.claimOf(commit, message)
+    // A claim is read under its own task's ref only (a message naming another task is not a claim of this one).
+    const claim = parsed !== null && parsed.task === task ? parsed : null
     await updateClaimCache(this.store, this.remote, { task, claim })
     return claim ?? { unreadable: commit }
   }
@@ -352,7 +366,7 @@ class GitClaims implements ClaimArbiter {
     const seen = readRef(this.repo.commonDir, this.repo.commonDir, `${this.tracking}${task}`)
     const seenMessage = seen === null ? null : await this.messageOf(seen)
     const seenClaim = seen === null || seenMessage === null ? null : this.claimOf(seen, seenMessage)
-    let expected = seenClaim !== null && this.mine(seenClaim, who.id) ? seen : null
+    let expected = seenClaim !== null && seenClaim.task === task && this.mine(seenClaim, who.id) ? seen : null
     for (let round = 0; round < ROUNDS; round++) {
       if (expected !== null && (await this.push(task, expected, null)) === 'ok') {
         await this.forget(task)
