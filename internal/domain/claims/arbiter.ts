@@ -51,6 +51,11 @@ export interface ClaimArbiter {
    * unreachable remote is a FailureError (1). Nothing local changes either way.
    */
   take(task: string, who: Identity, expires: string | null, now: Date, label?: string): Promise<TakeResult>
+  /**
+   * Renew this clone's claim: its commit replaced under a lease on it. A claim that is gone from the remote, or that
+   * another clone holds now (even expired), is not taken again: ConflictError (5).
+   */
+  renew(task: string, who: Identity, expires: string | null, now: Date, label?: string): Promise<TakeResult>
   /** What the remote holds for a task now (fetched): its claim, a ref that is not a claim (by commit), or null. */
   look(task: string): Promise<RemoteClaim | { unreadable: string } | null>
   /** Delete the claim ref under a lease when it is this clone's (or, with `expired`, anyone's expired claim). */

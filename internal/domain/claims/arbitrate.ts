@@ -44,6 +44,17 @@ export async function takeOnRemote(
   return arbiter === null ? null : arbiter.take(t.id, who, expires, now, qualifiedRef(t))
 }
 
+/** Renew this clone's claim on the remote (null: no arbiter): under a lease on it, never taking it again. */
+export async function renewOnRemote(
+  arbiter: ClaimArbiter | null,
+  t: Pick<TaskRecord, 'id' | 'project' | 'seq' | 'slug'>,
+  who: Identity,
+  expires: string | null,
+  now: Date,
+): Promise<TakeResult | null> {
+  return arbiter === null ? null : arbiter.renew(t.id, who, expires, now, qualifiedRef(t))
+}
+
 /** What a release or close reports about the remote claim (`details.remote_claim`). */
 function dropDetails(remote: string, r: DropResult): Record<string, unknown> {
   return {

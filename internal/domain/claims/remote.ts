@@ -320,10 +320,33 @@ class GitClaims implements ClaimArbiter {
     )
   }
 
-  async take(task: string, who: Identity, expires: string | null, now: Date, label?: string): Promise<TakeResult> {
+  async renew(task: string, who: Identity, expires: string | null, now: Date, label = task): Promise<TakeResult> {
+    const commit = this.claimCommit(task, who, expires, now)
+    for (let round = 0; round < ROUNDS; round++) {
+      const cur = await this.look(task)
+      if (cur === null) {
+        throw new ConflictError(
+          `${label} has no claim on ${this.remote} any more (released or taken over and released since); claim it again`,
+          { details: { task, remote: this.remote }, next: [cmd(`task claim ${label}`), cmd('claims list')] },
+        )
+      }
+      if ('unreadable' in cur || !this.mine(cur, who.id)) throw this.holderError(task, cur, label)
+      if ((await this.push(task, cur.commit, commit.id)) === 'ok') {
+        await this.remember(task, { ...commit.doc, commit: commit.id })
+        return { outcome: 'renewed', previous: cur, commit: commit.id }
+      }
+    }
+    throw new ConflictError(`${claimRef(task)} on ${this.remote} kept changing; the claim was not renewed`, {
+      details: { remote: this.remote },
+      next: ['run the command again'],
+    })
+  }
+
+  /** A claim's commit for `task` (written as a loose object, not yet pushed). */
+  private claimCommit(task: string, who: Identity, expires: string | null, now: Date) {
     const doc = { task, by: who.id, at: stamp(now), expires, workspace: this.store.dir, host: HOST, clone: this.clone }
     writeLoose(this.repo.commonDir, 'tree', Buffer.alloc(0))
-    const commit = writeLoose(
+    const id = writeLoose(
       this.repo.commonDir,
       'commit',
       commitBody({
@@ -334,6 +357,11 @@ class GitClaims implements ClaimArbiter {
         message: claimMessage(doc),
       }),
     )
+    return { doc, id }
+  }
+
+  async take(task: string, who: Identity, expires: string | null, now: Date, label?: string): Promise<TakeResult> {
+    const { doc, id: commit } = this.claimCommit(task, who, expires, now)
     let expected: string | null = null
     let previous: RemoteClaim | null = null
     for (let round = 0; round < ROUNDS; round++) {

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { type Checkout, cloneTeam, type Team, team } from '../../testkit/coordination.js'
+import { type Checkout, cloneTeam, remoteHolder, type Team, team } from '../../testkit/coordination.js'
 import { git, snapshotOf, workspace } from '../../testkit/ws.js'
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
@@ -100,5 +100,26 @@ describe('remote claims the remote refuses or a hand wrote', () => {
     const list = (await b.dacli('claims', 'list', '--json')).expectExit(0).json
     // Not a live claim forever (its expiry is no time): a ref that is not a claim, listed as unreadable.
     expect(list.unreadable).toEqual([{ task: ids[0], commit }])
+  })
+  test('renew is under a lease on this clone’s claim: one that vanished from the remote is not made again (5)', {
+    timeout: 30_000,
+  }, async () => {
+    const { t, b, c, ids } = await twoClones()
+    const at = new Date('2026-12-01T10:00:00Z')
+    ;(await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--lease', '1h', { now: at })).expectExit(0)
+    // b's lease runs out; c takes over, then c releases: the ref is gone.
+    const late = new Date('2026-12-01T11:05:00Z')
+    ;(await c.dacli('task', 'claim', 'race/1', '--remote', 'origin', { now: late })).expectExit(0)
+    ;(await c.dacli('task', 'release', 'race/1', { now: late })).expectExit(0)
+    expect(remoteHolder(t, ids[0] as string)).toBeNull()
+    const before = snapshotOf(b.root)
+    const r = (await b.dacli('task', 'renew', 'race/1', '--lease', '1h', '--json', { now: late })).expectExit(5)
+    expect(r.error.details).toMatchObject({ task: ids[0], remote: 'origin' })
+    expect(remoteHolder(t, ids[0] as string)).toBeNull()
+    expect(snapshotOf(b.root)).toEqual(before)
+    // b's own live claim is renewed as before.
+    ;(await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--lease', '1h', { now: late })).expectExit(0)
+    ;(await b.dacli('task', 'renew', 'race/1', '--lease', '2h', { now: late })).expectExit(0)
+    expect(remoteHolder(t, ids[0] as string)).not.toBeNull()
   })
 })
