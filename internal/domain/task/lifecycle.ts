@@ -204,7 +204,10 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
       e.log('renewed', onRemote(where, lease))
       return { renewed: true, ...onIt }
     }
-    if (standing.kind === 'held') {
+    // With a remote arbiter the remote decides, not this file, which may be older than the remote (the holder let go
+    // there and its file has not reached this clone): the take below refuses (5) while the remote holds a live claim.
+    const stale = standing.kind === 'held' && arbiter !== null ? standing.owner : null
+    if (standing.kind === 'held' && stale === null) {
       throw new ConflictError(
         `${qualifiedRef(cur)} is claimed by ${standing.owner}${cur.claim?.expires ? ` until ${cur.claim.expires}` : ''}`,
         {
@@ -214,6 +217,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
       )
     }
     if (standing.kind === 'takeover') takenFrom = standing.from
+    if (stale !== null) takenFrom = stale
     const expires = leaseExpiry(store, opts.leaseMs, now)
     // The remote decides first; the file changes only after it said yes (a refusal throws, writing nothing).
     const taken = await takeOnRemote(arbiter, cur, who, expires, now)
@@ -221,7 +225,8 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
     setClaim(e, who.id, expires, remote)
     if (cur.status === 'open') e.status = 'active'
     if (takenFrom !== null) {
-      e.log('taken-over', onRemote(remote, `from ${takenFrom} (${takeoverReason(takenFrom, roster)})`))
+      const why = takenFrom === stale ? 'no claim on the remote' : takeoverReason(takenFrom, roster)
+      e.log('taken-over', onRemote(remote, `from ${takenFrom} (${why})`))
     } else e.log(opts.arbitration?.local ? 'claimed-local' : 'claimed', onRemote(remote, lease))
     return {
       ...(takenFrom === null ? {} : { previous_owner: takenFrom }),

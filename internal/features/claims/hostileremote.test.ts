@@ -122,4 +122,28 @@ describe('remote claims the remote refuses or a hand wrote', () => {
     ;(await b.dacli('task', 'renew', 'race/1', '--lease', '2h', { now: late })).expectExit(0)
     expect(remoteHolder(t, ids[0] as string)).not.toBeNull()
   })
+  test('the remote is the arbiter: an owner in a file older than the remote does not refuse a claim it would grant', {
+    timeout: 30_000,
+  }, async () => {
+    const { t, b, c, ids } = await twoClones()
+    const x = (await b.dacli('agent', 'spawn', '--grant', 'rw', '--json')).expectExit(0).json
+    ;(await b.dacli('record')).expectExit(0)
+    ;(await b.dacli('record', 'push')).expectExit(0)
+    ;(await c.dacli('record', 'pull')).expectExit(0)
+    ;(await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--lease', '4h', { as: x.token })).expectExit(0)
+    ;(await b.dacli('record')).expectExit(0)
+    ;(await b.dacli('record', 'push')).expectExit(0)
+    ;(await c.dacli('record', 'pull')).expectExit(0)
+    // x lets go; the remote has no claim any more (b has not pushed its record since): c's file still names x.
+    ;(await b.dacli('task', 'release', 'race/1', { as: x.token })).expectExit(0)
+    expect(remoteHolder(t, ids[0] as string)).toBeNull()
+    const r = (await c.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--json')).expectExit(0).json
+    expect({ outcome: r.outcome, from: r.details.previous_owner }).toEqual({ outcome: 'taken-over', from: x.id })
+    expect(remoteHolder(t, ids[0] as string)).not.toBeNull()
+    const file = c.file('.dacli/projects/race/tasks/active/001-contested-1.md')
+    expect(file).toMatch(new RegExp(`taken-over.*from ${x.id} \\(no claim on the remote\\)`))
+    // While the remote holds a live claim, the file's word stands refused by the remote (5, with the remote named).
+    const d = (await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--json', { as: x.token })).expectExit(5)
+    expect(d.error.details.remote).toBe('origin')
+  })
 })
