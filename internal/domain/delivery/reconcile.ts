@@ -9,6 +9,7 @@ import { cmd } from '../../base/commands.js'
 import { ConflictError } from '../../base/errors.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { arbitrationOf } from '../claims/arbiter.js'
 import type { GithubContext } from '../github/context.js'
 import { doneTask } from '../task/lifecycle.js'
 import { FINDING_CLASSES } from './kinds.js'
@@ -251,7 +252,9 @@ export async function applyReconciliation(
     const a = f.action
     try {
       if (a.kind === 'close_task') {
+        // Through the claims remote like `task done` (claims.remote in config.yml): the claim goes with the close.
         await doneTask(r.world.store, a.task, who, {
+          arbitration: arbitrationOf(r.world.store, r.world.store.env, {}),
           ...(a.branch === null ? {} : { branch: a.branch }),
           ...(a.into === null ? {} : { into: a.into }),
         })
