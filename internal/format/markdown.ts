@@ -94,7 +94,13 @@ export function titleOf(body: string): string | null {
 export function setTitle(body: string, title: string): string {
   const h = sections(body).find((s) => s.level === 1)
   const line = `# ${title}`
-  return h ? `${body.slice(0, h.start)}${line}\n${body.slice(h.contentStart)}` : `\n${line}\n${body}`
+  // The heading line keeps its own line ending (a CRLF file stays CRLF); a new one takes the body's.
+  if (h) {
+    const eol = body[h.contentStart - 1] === '\n' && body[h.contentStart - 2] === '\r' ? '\r\n' : '\n'
+    return `${body.slice(0, h.start)}${line}${eol}${body.slice(h.contentStart)}`
+  }
+  const eol = body.includes('\r\n') ? '\r\n' : '\n'
+  return `${eol}${line}${eol}${body}`
 }
 
 /**
@@ -168,12 +174,24 @@ export function checkboxes(body: string, title = 'Acceptance'): Checkbox[] {
   const s = findSection(body, title)
   if (s === undefined) return []
   const out: Checkbox[] = []
-  // Line by line without splitting the section; the pattern runs only on lines that can be an item.
+  /** Inside a fenced code block (an example a person wrote, not a criterion): its marker, else null. */
+  let fence: string | null = null
+  // Line by line without splitting the section; the patterns run only on lines that can be an item or a fence.
   for (let offset = s.contentStart; offset < s.end; ) {
     const nl = body.indexOf('\n', offset)
     const end = nl === -1 || nl > s.end ? s.end : nl
     const c = body.charCodeAt(offset)
-    if (c === 45 || c === 42 || c === 43 || c === 32) {
+    if (c === 96 || c === 126 || c === 32) {
+      const f = FENCE.exec(body.slice(offset, end))
+      if (f !== null) {
+        const marker = (f[1] as string)[0] as string
+        if (fence === null) fence = marker
+        else if (fence === marker) fence = null
+        offset = end + 1
+        continue
+      }
+    }
+    if (fence === null && (c === 45 || c === 42 || c === 43 || c === 32)) {
       const raw = body.slice(offset, end)
       const m = BOX.exec(raw.endsWith('\r') ? raw.slice(0, -1) : raw)
       if (m) {
@@ -203,11 +221,19 @@ export function appendToSection(body: string, title: string, lines: readonly str
   const s = findSection(body, title)
   if (s === undefined) return setSection(body, title, `\n${lines.join('\n')}`)
   const content = body.slice(s.contentStart, s.end)
-  const trimmed = content.replace(/\s+$/, '')
   const tail = body.slice(s.end)
   const joined = lines.join(eol)
-  const sep = trimmed === '' ? '' : eol
-  return `${body.slice(0, s.contentStart)}${trimmed}${sep}${joined}${eol}${tail === '' ? '' : eol}${tail}`
+  if (content.trim() === '') return `${body.slice(0, s.contentStart)}${joined}${eol}${tail === '' ? '' : eol}${tail}`
+  // After the section's last line that holds anything, as it was (its trailing spaces are a person's: two are a
+  // markdown line break); the blank lines after it stay where they were.
+  let last = content.length
+  while (last > 0 && /\s/.test(content[last - 1] as string)) last--
+  const nl = content.indexOf('\n', last)
+  const end = nl === -1 ? content.length : nl
+  const cut = content[end - 1] === '\r' ? end - 1 : end
+  const kept = content.slice(0, cut)
+  const after = content.slice(cut)
+  return `${body.slice(0, s.contentStart)}${kept}${eol}${joined}${after === '' ? eol : after}${tail}`
 }
 
 /** Quote text as a markdown block quote (text written by others is data, not instructions). */

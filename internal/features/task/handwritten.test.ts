@@ -1,0 +1,110 @@
+// Bytes on disk after mutating commands run on files a person wrote by hand (CRLF line endings, trailing spaces,
+// blank lines, an example in a code fence): each test states what the person wrote, runs one command and compares
+// the bytes. Each failed before the fixes in format/markdown.ts.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { expect, test } from 'vitest'
+import { type Workspace, workspace } from '../../testkit/ws.js'
+
+const ID = 't-01M943MWXXMS2KPKN775Q6FKC7'
+const now = new Date('2026-12-01T10:00:00Z')
+
+function crlf(s: string): string {
+  return s.replace(/\r?\n/g, '\r\n')
+}
+
+function bytes(ws: Workspace, rel: string): string {
+  return fs.readFileSync(path.join(ws.root, rel), 'latin1')
+}
+
+/** Every line of the file ends with CRLF (no bare LF anywhere). */
+function bareLfLines(text: string): string[] {
+  return text.split('\r\n').filter((l) => l.includes('\n'))
+}
+
+async function alpha(): Promise<Workspace> {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  return ws
+}
+
+const TASK = `---
+id: ${ID}
+kind: task
+version: 3
+---
+
+# Hand written task
+
+## Acceptance
+
+- [ ] crit one
+
+## Log
+
+- 2026-11-30T10:00:00Z a-root created
+`
+
+test('task edit --title keeps the CRLF line endings of a CRLF task file', async () => {
+  const ws = await alpha()
+  const rel = '.dacli/projects/alpha/tasks/open/001-hand.md'
+  ws.write(rel, crlf(TASK))
+  ;(await ws.dacli('task', 'edit', 'alpha/1', '--title', 'New title', { now })).expectExit(0)
+  const after = bytes(ws, rel)
+  expect(after).toContain('\r\n# New title\r\n')
+  expect(bareLfLines(after)).toEqual([])
+})
+
+test('project edit --title keeps the CRLF line endings of a hand-written project.md', async () => {
+  const ws = await alpha()
+  const rel = '.dacli/projects/alpha/project.md'
+  const before = crlf(
+    '---\nid: p-alpha\nkind: project\n# mine\nstatus: active\nstage: definition\n---\n\n# Alpha\n\n## Goal\n\nOld goal\n',
+  )
+  ws.write(rel, before)
+  ;(await ws.dacli('project', 'edit', 'alpha', '--title', 'Alpha Two', { now })).expectExit(0)
+  const after = bytes(ws, rel)
+  expect(after).toBe(before.replace('# Alpha\r\n', '# Alpha Two\r\n'))
+})
+
+test('note edit --title keeps the CRLF line endings of a hand-written decision', async () => {
+  const ws = await alpha()
+  const r = await ws.ok('note', 'add', 'decision', 'Use X', '--project', 'alpha', '--chose', 'X', '--rejected', 'Y')
+  const rel = '.dacli/projects/alpha/notes/decisions/use-x.md'
+  const before = crlf(ws.file(rel))
+  ws.write(rel, before)
+  expect(r.code).toBe(0)
+  ;(await ws.dacli('note', 'edit', 'alpha/use-x', '--title', 'Use Y', { now })).expectExit(0)
+  const after = bytes(ws, rel)
+  expect(bareLfLines(after)).toEqual([])
+  expect(after).toBe(before.replace('# Use X\r\n', '# Use Y\r\n'))
+})
+
+test('accept ticks only real criteria, never a checkbox inside a fenced code block of ## Acceptance', async () => {
+  const ws = await alpha()
+  const rel = '.dacli/projects/alpha/tasks/open/001-x.md'
+  const fence = '```'
+  ws.write(
+    rel,
+    `---\nid: ${ID}\nkind: task\nversion: 1\n---\n# X\n\n## Acceptance\n\n- [ ] a\n\nExample output:\n\n${fence}\n- [ ] in code\n${fence}\n\n## Log\n`,
+  )
+  const shown = (await ws.dacli('task', 'show', 'alpha/1', '--json')).expectExit(0).json
+  expect(shown.acceptance_total).toBe(1)
+  ;(await ws.dacli('accept', 'alpha/1', { now })).expectExit(0)
+  const after = ws.file('.dacli/projects/alpha/tasks/done/001-x.md')
+  expect(after).toContain(`\n${fence}\n- [ ] in code\n${fence}\n`)
+})
+
+test('appending a criterion and a log line keeps the trailing spaces and blank lines a person wrote', async () => {
+  const ws = await alpha()
+  const rel = '.dacli/projects/alpha/tasks/open/001-x.md'
+  const before = `---\nid: ${ID}\nkind: task\nversion: 1\n---\n# X\n\n## Acceptance\n\n- [ ] a  \n\n\n## Custom\n\nmine\n\n## Log\n\n- 2026-11-30T10:00:00Z a-root created, see below  \n`
+  ws.write(rel, before)
+  ;(await ws.dacli('task', 'edit', 'alpha/1', '--accept', 'b', { now })).expectExit(0)
+  const after = ws.file(rel)
+  // The person's lines keep their bytes (a markdown hard break is two trailing spaces).
+  expect(after).toContain('\n- [ ] a  \n')
+  expect(after).toContain('\n- 2026-11-30T10:00:00Z a-root created, see below  \n')
+  expect(after).toContain('\n\n\n## Custom\n')
+})
