@@ -29,7 +29,22 @@ export async function inboundPlan(
 ): Promise<{ plan: PlannedIssue[]; tasks: readonly TaskSummary[] }> {
   const listing = await p.store.listTasks(project)
   for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
-  return { plan: classify(issues, listing.tasks, repo), tasks: listing.tasks }
+  const plan = classify(issues, listing.tasks, repo)
+  // A task file dacli cannot read may be the one that maps an issue: adopting it again would make a second task,
+  // and the next push a second issue. What would be created or linked blocks until the file reads (a second copy of a
+  // task that reads is no such file).
+  const unreadable = listing.broken.filter((b) => b.code !== 'duplicate-task-file' && b.code !== 'interrupted-move')
+  if (unreadable.length === 0) return { plan, tasks: listing.tasks }
+  const files = unreadable.map((b) => b.path).join(', ')
+  const reason = `${count(unreadable.length, 'task file')} dacli cannot read may already map it (${files}); fix ${unreadable.length === 1 ? 'it' : 'them'} first (dacli doctor)`
+  return {
+    plan: plan.map((i) =>
+      i.outcome === 'create' || i.outcome === 'link'
+        ? { ...i, outcome: 'refused', taskId: null, score: null, reason }
+        : i,
+    ),
+    tasks: listing.tasks,
+  }
 }
 
 const MAX_QUOTED = 100_000
@@ -89,7 +104,9 @@ export interface AdoptContext {
 function refuseBlocking(plan: readonly PlannedIssue[], project: string): void {
   const blocking = plan.filter((p) => p.outcome === 'refused')
   if (blocking.length === 0) return
-  const lines = blocking.map((p) => `#${p.issue.number} "${p.issue.title}": ${p.reason} (${p.taskId})`)
+  const lines = blocking.map(
+    (p) => `#${p.issue.number} "${p.issue.title}": ${p.reason}${p.taskId === null ? '' : ` (${p.taskId})`}`,
+  )
   throw new RefusedError(
     'adoption-blocked',
     `github pull found ${blocking.length} blocking item${blocking.length === 1 ? '' : 's'}; nothing was written:\n  ${lines.join('\n  ')}`,
