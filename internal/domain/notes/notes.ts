@@ -491,7 +491,19 @@ export async function setGlossaryTerm(
         `\n# Glossary\n\n${line}\n`,
       )
     } else {
-      const lines = text.split('\n')
+      // A glossary whose frontmatter does not parse is a person's to fix, never overwritten (FORMAT.md).
+      try {
+        await parseData(text)
+      } catch (e) {
+        throw new FailureError(`unreadable glossary ${store.rel(file)}: ${(e as Error).message}`, {
+          cause: e,
+          details: { path: store.rel(file) },
+          next: ['fix the file by hand (dacli never overwrites an unreadable file)', 'dacli doctor'],
+        })
+      }
+      // Its line endings kept: a CRLF glossary stays CRLF.
+      const eol = text.includes('\r\n') ? '\r\n' : '\n'
+      const lines = text.split(/\r?\n/)
       const i = lines.findIndex((l) => TERM_LINE.exec(l.trim())?.[1]?.trim().toLowerCase() === term.toLowerCase())
       if (i !== -1) {
         if (lines[i] === line) return false
@@ -500,7 +512,7 @@ export async function setGlossaryTerm(
         while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
         lines.push(line, '')
       }
-      out = lines.join('\n')
+      out = lines.join(eol)
     }
     atomicWrite(store.system, file, out)
     store.journal({

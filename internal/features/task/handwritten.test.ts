@@ -108,3 +108,37 @@ test('appending a criterion and a log line keeps the trailing spaces and blank l
   expect(after).toContain('\n- 2026-11-30T10:00:00Z a-root created, see below  \n')
   expect(after).toContain('\n\n\n## Custom\n')
 })
+
+test('glossary --term keeps the CRLF line endings of a hand-written glossary', async () => {
+  const ws = await alpha()
+  const rel = '.dacli/projects/alpha/glossary.md'
+  const before = crlf(
+    '---\nid: g-alpha\nkind: note\nnote_kind: ref\n---\n\n# Glossary\n\n- **Foo** — a thing\n\nA person wrote this.\n',
+  )
+  fs.writeFileSync(path.join(ws.root, rel), before, 'utf8')
+  ;(await ws.dacli('glossary', 'alpha', '--term', 'Bar', '--def', 'other', { now })).expectExit(0)
+  const after = fs.readFileSync(path.join(ws.root, rel), 'utf8')
+  expect(bareLfLines(after)).toEqual([])
+  expect(after.startsWith(before.replace(/\r\n$/, ''))).toBe(true)
+})
+
+test('glossary --term with the same definition on a CRLF glossary changes nothing', async () => {
+  const ws = await alpha()
+  const rel = '.dacli/projects/alpha/glossary.md'
+  const before = crlf('---\nid: g-alpha\nkind: note\nnote_kind: ref\n---\n\n# Glossary\n\n- **Foo** — a thing\n')
+  fs.writeFileSync(path.join(ws.root, rel), before, 'utf8')
+  const snap = ws.snapshot()
+  const r = (await ws.dacli('glossary', 'alpha', '--term', 'Foo', '--def', 'a thing', '--json', { now })).expectExit(0)
+  expect(r.json.changed).toBe(false)
+  expect(ws.snapshot()).toEqual(snap)
+})
+
+test('glossary --term never overwrites a glossary whose frontmatter does not parse', async () => {
+  const ws = await alpha()
+  const rel = '.dacli/projects/alpha/glossary.md'
+  ws.write(rel, '---\nid: g-alpha\nkind: note\nkind: twice\n---\n\n# Glossary\n\n- **Foo** — x\n')
+  const snap = ws.snapshot()
+  const r = await ws.dacli('glossary', 'alpha', '--term', 'Bar', '--def', 'y', { now })
+  expect(r.code).toBe(1)
+  expect(ws.snapshot()).toEqual(snap)
+})
