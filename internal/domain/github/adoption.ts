@@ -36,7 +36,7 @@ export async function inboundPlan(
   const unreadable = listing.broken.filter((b) => b.code !== 'duplicate-task-file' && b.code !== 'interrupted-move')
   if (unreadable.length === 0) return { plan, tasks: listing.tasks }
   const files = unreadable.map((b) => b.path).join(', ')
-  const reason = `${count(unreadable.length, 'task file')} dacli cannot read may already map it (${files}); fix ${unreadable.length === 1 ? 'it' : 'them'} first (dacli doctor)`
+  const reason = `${count(unreadable.length, 'task file')} dacli cannot read may already map it (${files}); fix ${unreadable.length === 1 ? 'it' : 'them'} first (${cmd('doctor')})`
   return {
     plan: plan.map((i) =>
       i.outcome === 'create' || i.outcome === 'link'

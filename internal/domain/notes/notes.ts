@@ -498,7 +498,7 @@ export async function setGlossaryTerm(
         throw new FailureError(`unreadable glossary ${store.rel(file)}: ${(e as Error).message}`, {
           cause: e,
           details: { path: store.rel(file) },
-          next: ['fix the file by hand (dacli never overwrites an unreadable file)', 'dacli doctor'],
+          next: ['fix the file by hand (dacli never overwrites an unreadable file)', cmd('doctor')],
         })
       }
       // Its line endings kept: a CRLF glossary stays CRLF.
