@@ -1,61 +1,17 @@
 // `dacli mcp serve --http`: the built bin on 127.0.0.1, driven by the SDK's own client over real HTTP
 // (StreamableHTTPClientTransport) and by plain fetch where a check is about the bytes of an answer.
 
-import { type ChildProcess, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BIN, baseEnv, dacliIn, type Fixture, fixture, table, testConfigHome } from '../testkit/ws.js'
+import { killServed, type Served, serveHttp } from '../testkit/mcphttp.js'
+import { dacliIn, type Fixture, fixture, table, testConfigHome } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
 
 const FULL = buildToolset(table, 'full').definitions.length
-
-interface Served {
-  readonly root: string
-  readonly url: string
-  readonly token: string
-  readonly child: ChildProcess
-  stderr(): string
-  /** Resolves with the exit code once the process ended. */
-  readonly exited: Promise<number | null>
-}
-
-const running: Served[] = []
-
-/** Start the built bin with `mcp serve --http 127.0.0.1:0 …` in `root`; resolves once its URL is printed. */
-async function serveHttp(root: string, args: string[] = [], as?: string): Promise<Served> {
-  const env = { ...baseEnv(), ...(as === undefined ? {} : { DACLI_AGENT: as }) }
-  const listen = args.includes('--http') ? [] : ['--http', '127.0.0.1:0']
-  const child = spawn(process.execPath, [BIN, 'mcp', 'serve', ...listen, ...args], { cwd: root, env })
-  let out = ''
-  let err = ''
-  child.stdout.on('data', (d) => {
-    out += d
-  })
-  child.stderr.on('data', (d) => {
-    err += d
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const deadline = Date.now() + 15_000
-  const quiet = args.includes('--quiet')
-  while (!(out.includes('\n') && (quiet || /shown once\): \w+\n/.test(err)))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start: ${err}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  const s: Served = {
-    root,
-    url: out.trim(),
-    token: /shown once\): (\w+)\n/.exec(err)?.[1] ?? '',
-    child,
-    stderr: () => err,
-    exited,
-  }
-  running.push(s)
-  return s
-}
 
 async function connect(url: string, token: string, sessionId?: string) {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
@@ -109,8 +65,8 @@ beforeAll(async () => {
   fx = await fixture()
   shared = await serveHttp(fx.copy())
 }, 60_000)
-afterAll(async () => {
-  for (const s of running) s.child.kill('SIGKILL')
+afterAll(() => {
+  killServed()
 })
 
 describe('mcp serve --http: the flags', () => {

@@ -2,45 +2,17 @@
 // an Accept it does not serve, a protocol version it does not speak) gets its answer (400, 415, 406) whatever the
 // message, even a tools/call that dacli would answer with a short invalid-params error within a session.
 
-import { type ChildProcess, spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BIN, baseEnv, type Fixture, fixture } from '../testkit/ws.js'
+import { killServed, serveHttp } from '../testkit/mcphttp.js'
+import { type Fixture, fixture } from '../testkit/ws.js'
 
 let fx: Fixture
 beforeAll(async () => {
   fx = await fixture()
 }, 60_000)
-
-const children: ChildProcess[] = []
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
+  killServed()
 })
-
-/** `mcp serve` with `args` in `root`: its URL and bearer token once it prints them (or its exit code). */
-function launch(root: string, args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'mcp', 'serve', ...args], { cwd: root, env: baseEnv() })
-  children.push(child)
-  let out = ''
-  let err = ''
-  child.stdout.on('data', (d) => {
-    out += d
-  })
-  child.stderr.on('data', (d) => {
-    err += d
-  })
-  const result = new Promise<{ code: number | null; url: string | null; token: string | null }>((resolve) => {
-    const deadline = Date.now() + 15_000
-    const tick = () => {
-      const token = /shown once\): (\w+)\n/.exec(err)?.[1] ?? null
-      if (out.includes('\n') && token !== null) return resolve({ code: null, url: out.trim(), token })
-      if (child.exitCode !== null) return resolve({ code: child.exitCode, url: null, token: null })
-      if (Date.now() > deadline) return resolve({ code: null, url: out.trim() || null, token })
-      setTimeout(tick, 25)
-    }
-    tick()
-  })
-  return { child, result }
-}
 
 describe('Streamable HTTP: the transport answers a request it would not take, before dacli looks at the message', () => {
   const INIT = {
@@ -53,10 +25,9 @@ describe('Streamable HTTP: the transport answers a request it would not take, be
   let url = ''
   let token = ''
   beforeAll(async () => {
-    const r = await launch(fx.copy(), ['--http', '127.0.0.1:0']).result
-    if (r.url === null || r.token === null) throw new Error('the HTTP server did not start')
-    url = r.url
-    token = r.token
+    const served = await serveHttp(fx.copy())
+    url = served.url
+    token = served.token
   }, 30_000)
   const post = (body: unknown, headers: Record<string, string>) =>
     fetch(url, {
