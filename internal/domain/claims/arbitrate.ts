@@ -40,19 +40,11 @@ export async function takeOnRemote(
   who: Identity,
   expires: string | null,
   now: Date,
+  /** Renew this clone's claim (under a lease on it, never taking it again) rather than take the task. */
+  renew = false,
 ): Promise<TakeResult | null> {
-  return arbiter === null ? null : arbiter.take(t.id, who, expires, now, qualifiedRef(t))
-}
-
-/** Renew this clone's claim on the remote (null: no arbiter): under a lease on it, never taking it again. */
-export async function renewOnRemote(
-  arbiter: ClaimArbiter | null,
-  t: Pick<TaskRecord, 'id' | 'project' | 'seq' | 'slug'>,
-  who: Identity,
-  expires: string | null,
-  now: Date,
-): Promise<TakeResult | null> {
-  return arbiter === null ? null : arbiter.renew(t.id, who, expires, now, qualifiedRef(t))
+  if (arbiter === null) return null
+  return (renew ? arbiter.renew : arbiter.take).call(arbiter, t.id, who, expires, now, qualifiedRef(t))
 }
 
 /** What a release or close reports about the remote claim (`details.remote_claim`). */

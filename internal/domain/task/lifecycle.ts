@@ -16,15 +16,7 @@ import { createEvent, type EventKind } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
 import type { TaskFileRef } from '../../store/taskindex.js'
 import { type Arbitration, arbitrationOf, expiredAt } from '../claims/arbiter.js'
-import {
-  dropOnClose,
-  dropOnRelease,
-  open,
-  remoteForClaim,
-  remoteOfClaim,
-  renewOnRemote,
-  takeOnRemote,
-} from '../claims/arbitrate.js'
+import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim, takeOnRemote } from '../claims/arbitrate.js'
 import {
   type CloseVerdict,
   claimStanding,
@@ -288,7 +280,7 @@ export async function renewClaim(store: Store, ref: string, who: Identity, opts:
     // On the remote first: a claim taken over there meanwhile is a conflict (5), and the file stays as it was.
     const remote = remoteOfClaim(opts.arbitration, e.before)
     const arbiter = await open(opts.arbitration, remote)
-    await renewOnRemote(arbiter, e.before, who, expires, e.now)
+    await takeOnRemote(arbiter, e.before, who, expires, e.now, true)
     setClaim(e, who.id, expires, remote)
     e.log('renewed', onRemote(remote, `until ${expires}`))
     return { expires, ...(remote === null ? {} : { remote }) }
