@@ -273,6 +273,32 @@ function taskFolders<T>(
     }
     visit(status, dir, ents)
   }
+  // Anything else there holds no task any reader sees: said, never passed over (a task moved by hand into a folder
+  // named for a status dacli does not have would otherwise drop out of every listing, and its number be reused).
+  for (const e of present) if (!knownInTasks(e.name)) broken.push(strayBroken(p, base, e))
+}
+
+/** The entries a tasks folder may hold: its status folders, `removed/`, and hidden or temporary names. */
+const knownInTasks = (name: string) =>
+  (STATUSES as readonly string[]).includes(name) || name === 'removed' || name.startsWith('.') || isTempName(name)
+
+/** What is wrong with an entry of a tasks folder that is neither a status folder nor `removed/`. */
+function strayBroken(p: Paths, base: string, e: fs.Dirent): Broken {
+  const rel = path.relative(p.root, path.join(base, e.name)).split(path.sep).join('/')
+  if (e.isSymbolicLink()) return { path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' }
+  if (e.isDirectory())
+    return {
+      path: rel,
+      reason: `not a status folder (${STATUSES.join(', ')}; removed for tombstones): nothing in it is read; move each task to the folder of its status`,
+      code: 'unparseable-object',
+    }
+  if (e.isFile())
+    return {
+      path: rel,
+      reason: 'not in a status folder: not read; move it to the folder of its status',
+      code: 'unparseable-object',
+    }
+  return { path: rel, reason: 'not a regular file (not read)', code: 'special-file' }
 }
 
 /** A project's tasks folder, absolute and relative to the workspace root (with a trailing `/`). */
@@ -534,23 +560,39 @@ function preferred(
   return byText(a.path, b.path) < 0
 }
 
-/** Every sequence number a project has ever used (live files, tombstones, unparseable files). */
+/**
+ * Every sequence number a project has ever used: live files, tombstones, unparseable files, and any file named
+ * like a task anywhere in its tasks folder (a folder that is not a status folder, a file beside the folders): a
+ * number a person put there by hand is never handed out again.
+ */
 export function usedSeqs(p: Paths, project: string): Set<number> {
   const used = new Set<number>()
-  for (const status of [...STATUSES, 'removed']) {
-    let names: string[]
-    const dir = path.join(tasksDir(p, project), status)
-    try {
-      if (linkOnPath(dir, p.dir) !== null) continue // writing there is refused anyway
-      names = fs.readdirSync(dir)
-    } catch (e) {
-      // A number in a folder dacli cannot read could be handed out twice: refuse rather than guess.
-      if (missing(e)) continue
-      throw new FailureError(`cannot read ${dir}: ${(e as Error).message}`, { cause: e })
-    }
+  const base = tasksDir(p, project)
+  const take = (names: string[]) => {
     for (const n of names) {
       const m = /^(\d{3,})-/.exec(n)
       if (m && !isTempName(n)) used.add(Number(m[1]))
+    }
+  }
+  // A number in a folder dacli cannot read could be handed out twice: refuse rather than guess.
+  const unreadable = (dir: string, e: unknown) =>
+    new FailureError(`cannot read ${dir}: ${(e as Error).message}`, { cause: e })
+  let present: fs.Dirent[]
+  try {
+    if (linkOnPath(base, p.dir) !== null) return used // writing there is refused anyway
+    present = fs.readdirSync(base, { withFileTypes: true })
+  } catch (e) {
+    if (missing(e)) return used
+    throw unreadable(base, e)
+  }
+  take(present.filter((e) => !e.isDirectory()).map((e) => e.name))
+  for (const e of present) {
+    if (!e.isDirectory()) continue // a link to a folder is not followed (and is reported by every listing)
+    const dir = path.join(base, e.name)
+    try {
+      take(fs.readdirSync(dir))
+    } catch (err) {
+      if (!missing(err)) throw unreadable(dir, err)
     }
   }
   return used

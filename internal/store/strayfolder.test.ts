@@ -1,0 +1,89 @@
+// What a person puts in a project's tasks folder beside the status folders: a task moved by hand into a folder named
+// for a status dacli does not have, or left beside the folders. Each is reported by every listing, lint and doctor,
+// and its number is never handed out again. Before, such a task dropped out of every answer in silence and the next
+// `task add` took its number.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { expect, test } from 'vitest'
+import { type Workspace, workspace } from '../testkit/ws.js'
+
+const TASKS = '.dacli/projects/alpha/tasks'
+
+const handTask = (id: string, title: string) => `---
+id: ${id}
+kind: task
+version: 1
+---
+
+# ${title}
+
+## Acceptance
+
+- [ ] it works
+`
+
+async function alphaWithTwo(): Promise<Workspace> {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'one', '--project', 'alpha', '--accept', 'done')
+  await ws.ok('task', 'add', 'two', '--project', 'alpha', '--accept', 'done')
+  return ws
+}
+
+test('a task moved by hand into a folder that is not a status folder is reported, and its number is not reused', async () => {
+  const ws = await alphaWithTwo()
+  const rel = `${TASKS}/review/007-handmade.md`
+  const text = handTask('t-01M943MWXXMS2KPKN775Q6FKC7', 'Hand made')
+  ws.write(rel, text)
+
+  const list = (await ws.ok('task', 'list', '--json')).json
+  expect(list.tasks.map((t: { seq: number }) => t.seq)).toEqual([1, 2])
+  expect(list.skipped).toEqual([expect.objectContaining({ path: `${TASKS}/review`, code: 'unparseable-object' })])
+  expect(list.skipped[0].reason).toMatch(/not a status folder/)
+
+  const doctor = (await ws.ok('doctor', '--json')).json
+  expect(doctor.findings).toContainEqual(expect.objectContaining({ code: 'unparseable-object', subject: `${TASKS}/review` }))
+  const lint = (await ws.dacli('lint', '--json')).json
+  expect(lint.findings).toContainEqual(expect.objectContaining({ code: 'unparseable-object', subject: `${TASKS}/review` }))
+
+  // The next number is past the hand-made task's, and its file is as the person wrote it.
+  const added = (await ws.ok('task', 'add', 'three', '--project', 'alpha', '--accept', 'done', '--json')).json
+  expect(added.seq).toBe(8)
+  expect(ws.file(rel)).toBe(text)
+  expect(fs.readdirSync(path.join(ws.root, TASKS, 'open')).sort()).toEqual(['001-one.md', '002-two.md', '008-three.md'])
+})
+
+test('a task file beside the status folders is reported and its number kept; hidden files there are not findings', async () => {
+  const ws = await alphaWithTwo()
+  const rel = `${TASKS}/005-loose.md`
+  ws.write(rel, handTask('t-01M943MWXXMS2KPKN775Q6FKC8', 'Loose'))
+  ws.write(`${TASKS}/.gitkeep`, '')
+
+  const list = (await ws.ok('task', 'list', '--json')).json
+  expect(list.skipped).toEqual([expect.objectContaining({ path: rel, code: 'unparseable-object' })])
+  expect(list.skipped[0].reason).toMatch(/not in a status folder/)
+  const added = (await ws.ok('task', 'add', 'three', '--project', 'alpha', '--accept', 'done', '--json')).json
+  expect(added.seq).toBe(6)
+})
+
+test('a link in the tasks folder is reported as one and not followed', async () => {
+  const ws = await alphaWithTwo()
+  const elsewhere = path.join(ws.root, 'elsewhere')
+  fs.mkdirSync(elsewhere)
+  fs.writeFileSync(path.join(elsewhere, '009-outside.md'), handTask('t-01M943MWXXMS2KPKN775Q6FKC9', 'Outside'))
+  fs.symlinkSync(elsewhere, path.join(ws.root, TASKS, 'review'))
+
+  const list = (await ws.ok('task', 'list', '--json')).json
+  expect(list.tasks.map((t: { seq: number }) => t.seq)).toEqual([1, 2])
+  expect(list.skipped).toEqual([expect.objectContaining({ path: `${TASKS}/review`, code: 'symlink-in-workspace' })])
+})
+
+test('a workspace with only status folders and tombstones has nothing to report', async () => {
+  const ws = await alphaWithTwo()
+  await ws.ok('task', 'rm', 'alpha/2')
+  const list = (await ws.ok('task', 'list', '--json')).json
+  expect(list.skipped ?? []).toEqual([])
+  const doctor = (await ws.ok('doctor', '--json')).json
+  expect(doctor.findings).toEqual([])
+})
