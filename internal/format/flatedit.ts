@@ -15,7 +15,13 @@ export type FrontEdit =
   | { readonly op: 'set'; readonly key: string; readonly value: unknown }
   | { readonly op: 'delete'; readonly key: string }
   /** A map in flow style (`{a: 1}`), or a list of maps one per line, each in flow style. */
-  | { readonly op: 'flow'; readonly key: string; readonly value: Record<string, unknown> | Record<string, unknown>[] }
+  | {
+      readonly op: 'flow'
+      readonly key: string
+      readonly value: Record<string, unknown> | Record<string, unknown>[]
+      /** Are an item of the list as written and one of `value` the same item (default: equal values)? */
+      readonly same?: (was: unknown, now: unknown) => boolean
+    }
   /** A map in block style, merged into the map already there (mapping.ts: the `github:` block). */
   | { readonly op: 'block'; readonly key: string; readonly value: Record<string, unknown> }
 
@@ -139,6 +145,14 @@ export function editFront(front: string, data: Record<string, unknown>, edits: r
       else {
         // A scalar set over a scalar keeps the old node's style: only a plain one is written the same here.
         if (n.op === 'set' && !isCollection(n.value) && !isCollection(data[key]) && !plainLine(text)) throw BAIL
+        // A list or map already there takes the new value in place (frontmatter.ts keptInPlace): the same bytes as
+        // a fresh entry only when it is written as this renderer writes it, and a map's keys keep their order.
+        if (
+          isCollection(n.value) &&
+          isCollection(data[key]) &&
+          !writtenAsFresh(key, n.op ?? 'set', data[key], n.value, text)
+        )
+          throw BAIL
         out += entry(key, n.op ?? 'set', n.value)
       }
     }
@@ -154,6 +168,16 @@ export function editFront(front: string, data: Record<string, unknown>, edits: r
 }
 
 const isCollection = (v: unknown) => v !== null && typeof v === 'object'
+
+/** Is `text` the entry this renderer writes for `was`, and would a map's keys stay in their order with `now`? */
+function writtenAsFresh(key: string, op: FrontEdit['op'], was: unknown, now: unknown, text: string): boolean {
+  if (text !== entry(key, op, was)) return false
+  if (!isMap(was) || !isMap(now)) return true
+  const a = Object.keys(was)
+  const b = Object.keys(now).filter((k) => now[k] !== undefined)
+  const sameKeys = a.length === b.length && b.every((k) => a.includes(k))
+  return !sameKeys || a.every((k, i) => b[i] === k)
+}
 
 /** `key: value` on one line with a plain (unquoted) value. */
 const plainLine = (text: string) => /^[^:\n]+: [^'"{[\n][^\n]*\n$/.test(text)

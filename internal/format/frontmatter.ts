@@ -11,6 +11,7 @@ import {
   type Document,
   isMap,
   isScalar,
+  isSeq,
   parseDocument,
   type Scalar,
   Document as YAMLDocument,
@@ -105,7 +106,7 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
     if (isDeepStrictEqual(oldData[key], newData[key])) front += oldFront.slice(s, e)
     else {
       const r = newRanges.get(key)
-      front += r ? newText.slice(r[0], r[1]) : ''
+      front += r ? keepGaps(oldFront.slice(s, e), newText.slice(r[0], r[1])) : ''
     }
   }
   front += oldFront.slice(cursor)
@@ -126,15 +127,87 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
   return assemble(split, eol === '\r\n' ? front.replace(/\n/g, '\r\n') : front, body)
 }
 
+/** A line with a comment after its content: [content, the blanks before `#`, the comment]. */
+const COMMENTED = /^(.*\S)([ \t]+)#(.*)$/
+
+/**
+ * A changed entry's new lines, each with the blanks a person put before its comment (the library writes one space):
+ * a line the same but for those blanks is the old line; a one-line entry whose value changed and whose comment did
+ * not keeps the old blanks. What this gives is checked like the rest of the splice (renderEdited).
+ */
+function keepGaps(old: string, now: string): string {
+  if (!old.includes('#') || !now.includes('#')) return now
+  const olds = old.split('\n')
+  const byContent = new Map<string, string>()
+  for (const l of olds) {
+    const m = COMMENTED.exec(l)
+    if (m !== null) byContent.set(`${m[1]}\u0000${m[3]}`, l)
+  }
+  const lines = now.split('\n')
+  const oneLine = olds.length === 2 && lines.length === 2 ? COMMENTED.exec(olds[0] as string) : null
+  return lines
+    .map((l, i) => {
+      const m = COMMENTED.exec(l)
+      if (m === null) return l
+      const same = byContent.get(`${m[1]}\u0000${m[3]}`)
+      if (same !== undefined) return same
+      return i === 0 && oneLine !== null && oneLine[3] === m[3] ? `${m[1]}${oneLine[2]}#${m[3]}` : l
+    })
+    .join('\n')
+}
+
 /** Make `edits` on a Document (the library's half of a task rewrite; flatedit.ts is the other). */
 export function applyEdits(doc: Document, edits: readonly FrontEdit[]): void {
   for (const e of edits) {
     if (e.op === 'delete') doc.delete(e.key)
-    else if (e.op === 'set') doc.set(e.key, e.value)
-    else if (e.op === 'flow') doc.set(e.key, flowNode(doc, e.value))
-    else setBlock(doc, e.key, e.value)
+    else if (e.op === 'block') setBlock(doc, e.key, e.value)
+    else if (!keptInPlace(doc, e)) doc.set(e.key, e.op === 'flow' ? flowNode(doc, e.value) : e.value)
   }
 }
+
+/**
+ * Give a list or a map the new value inside the node a person wrote, when there is one of that kind with something
+ * in it: a list keeps each item still in it (its comments and the way it is written) in the new order, new items
+ * added in the list's own style; a map with the same keys gets each value in place (its style, its keys' order and
+ * their comments kept). False when the value is set whole (nothing there, or nothing to keep).
+ */
+function keptInPlace(doc: Document, e: Extract<FrontEdit, { op: 'set' | 'flow' }>): boolean {
+  const node = doc.get(e.key, true)
+  const value = e.value
+  if (Array.isArray(value) && isSeq(node) && node.items.length > 0) {
+    const same = e.op === 'flow' && e.same !== undefined ? e.same : isDeepStrictEqual
+    const old = node.items.map((item) => ({ item, js: toJS(item) }))
+    const taken = new Set<number>()
+    node.items = value.map((v) => {
+      const at = old.findIndex((o, i) => !taken.has(i) && same(o.js, v))
+      if (at !== -1) {
+        taken.add(at)
+        return (old[at] as { item: unknown }).item
+      }
+      const made = doc.createNode(v) as { flow?: boolean }
+      if (e.op === 'flow' && !node.flow) made.flow = true
+      return made
+    })
+    return true
+  }
+  if (e.op === 'flow' && !Array.isArray(e.value) && isMap(node) && node.items.length > 0) {
+    const map = e.value
+    const keys = Object.keys(map).filter((k) => map[k] !== undefined)
+    const had = node.items.map((pair) => (isScalar(pair.key) ? String(pair.key.value) : null))
+    if (had.length !== keys.length || !keys.every((k) => had.includes(k))) {
+      const made = flowNode(doc, map) as { flow?: boolean }
+      made.flow = node.flow === true || keys.length === 0 // an empty map is written `{}`
+      doc.set(e.key, made)
+      return true
+    }
+    for (const k of keys) node.set(k, map[k])
+    return true
+  }
+  return false
+}
+
+const toJS = (item: unknown): unknown =>
+  item !== null && typeof item === 'object' && 'toJSON' in item ? (item as { toJSON(): unknown }).toJSON() : item
 
 /** A YAML node for a map (flow style) or a list of maps (block list of flow maps). */
 function flowNode(doc: Document, value: Record<string, unknown> | Record<string, unknown>[]) {

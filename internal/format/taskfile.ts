@@ -56,6 +56,13 @@ function dependenciesOf(v: unknown): Dependency[] {
   return out
 }
 
+/** Do two items of `depends_on` name the same dependency, however each is written (`ref`, `ref:SS`, `{on, type}`)? */
+export function sameDependency(a: unknown, b: unknown): boolean {
+  const x = dependenciesOf([a])
+  const y = dependenciesOf([b])
+  return x.length === 1 && y.length === 1 && x[0]?.on === y[0]?.on && x[0]?.type === y[0]?.type
+}
+
 /**
  * `REF[:FS|SS|FF|SF]` as a caller typed it (`--depends-on`, `task depend --add/--remove`). References never hold
  * a colon, so anything after one is a link type: an unknown one is a usage error naming the allowed types.

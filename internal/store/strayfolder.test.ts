@@ -43,9 +43,13 @@ test('a task moved by hand into a folder that is not a status folder is reported
   expect(list.skipped[0].reason).toMatch(/not a status folder/)
 
   const doctor = (await ws.ok('doctor', '--json')).json
-  expect(doctor.findings).toContainEqual(expect.objectContaining({ code: 'unparseable-object', subject: `${TASKS}/review` }))
+  expect(doctor.findings).toContainEqual(
+    expect.objectContaining({ code: 'unparseable-object', subject: `${TASKS}/review` }),
+  )
   const lint = (await ws.dacli('lint', '--json')).json
-  expect(lint.findings).toContainEqual(expect.objectContaining({ code: 'unparseable-object', subject: `${TASKS}/review` }))
+  expect(lint.findings).toContainEqual(
+    expect.objectContaining({ code: 'unparseable-object', subject: `${TASKS}/review` }),
+  )
 
   // The next number is past the hand-made task's, and its file is as the person wrote it.
   const added = (await ws.ok('task', 'add', 'three', '--project', 'alpha', '--accept', 'done', '--json')).json

@@ -11,7 +11,7 @@ import type { Status, TaskRecord, TaskSummary } from '../format/model.js'
 import { STATUSES, stamp, taskFileName } from '../format/model.js'
 import { taskIdInText } from '../format/rawtask.js'
 import { qualifiedRef } from '../format/refs.js'
-import { recordOf } from '../format/taskfile.js'
+import { recordOf, sameDependency } from '../format/taskfile.js'
 import { assertNoLinks, atomicWrite, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import type { ChangeEntry } from './journal.js'
 import { type Store, type TaskEdit, unreadableTask } from './store.js'
@@ -58,7 +58,9 @@ export async function editTaskFile<R>(
       now,
       set: (key, value) => edits.push({ op: 'set', key, value }),
       delete: (key) => edits.push({ op: 'delete', key }),
-      setFlow: (key, value) => edits.push({ op: 'flow', key, value }),
+      // An item of `depends_on` a person wrote as `ref` or `ref:SS` is the same dependency as dacli's `{on, type}`.
+      setFlow: (key, value) =>
+        edits.push({ op: 'flow', key, value, ...(key === 'depends_on' ? { same: sameDependency } : {}) }),
       setBlock: (key, value) => edits.push({ op: 'block', key, value }),
       log(verb, details = '') {
         logLines.push(

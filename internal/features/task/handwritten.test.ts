@@ -142,3 +142,91 @@ test('glossary --term never overwrites a glossary whose frontmatter does not par
   expect(r.code).toBe(1)
   expect(ws.snapshot()).toEqual(snap)
 })
+
+/** A task whose frontmatter a person wrote with comments, aligned, lists and a block map. */
+const ANNOTATED = `---
+id: ${ID}
+kind: task
+version: 3
+priority: should     # agreed with Ann
+labels:
+  - backend   # the api side
+  - urgent
+depends_on:
+  - alpha/001   # needs the schema
+estimate:
+  optimistic: 1
+  probable: 2
+  pessimistic: 4
+touches: [src/a, src/b]   # both halves
+---
+
+# Hand written task
+
+## Acceptance
+
+- [ ] crit one
+`
+
+async function annotated(): Promise<{ ws: Workspace; rel: string }> {
+  const ws = await alpha()
+  await ws.ok('task', 'add', 'schema', '--project', 'alpha', '--accept', 'x', { now })
+  await ws.ok('task', 'add', 'other', '--project', 'alpha', '--accept', 'x', { now })
+  const rel = '.dacli/projects/alpha/tasks/open/003-hand.md'
+  ws.write(rel, ANNOTATED)
+  return { ws, rel }
+}
+
+/** The frontmatter lines of a task file. */
+const front = (text: string) => text.split('---\n')[1] as string
+
+test('task edit changes only the values it names: comments, their alignment, list and map styles stay', async () => {
+  const { ws, rel } = await annotated()
+  ;(
+    await ws.dacli(
+      'task',
+      'edit',
+      'alpha/3',
+      '--priority',
+      'must',
+      '--label',
+      'extra',
+      '--estimate',
+      '2,3,5',
+      '--touches',
+      'src/c',
+      { now },
+    )
+  ).expectExit(0)
+  expect(front(bytes(ws, rel))).toBe(`id: ${ID}
+kind: task
+version: 4
+priority: must     # agreed with Ann
+labels:
+  - backend   # the api side
+  - urgent
+  - extra
+depends_on:
+  - alpha/001   # needs the schema
+estimate:
+  optimistic: 2
+  probable: 3
+  pessimistic: 5
+touches: [src/a, src/b, src/c]   # both halves
+`)
+  ;(await ws.dacli('task', 'edit', 'alpha/3', '--remove-label', 'urgent', { now })).expectExit(0)
+  expect(front(bytes(ws, rel))).toContain('labels:\n  - backend   # the api side\n  - extra\ndepends_on:')
+})
+
+test('task depend adds and removes one dependency, keeping the others as the person wrote them', async () => {
+  const { ws, rel } = await annotated()
+  ;(await ws.dacli('task', 'depend', 'alpha/3', '--add', 'alpha/2', { now })).expectExit(0)
+  const after = front(bytes(ws, rel))
+  expect(after).toMatch(
+    /depends_on:\n {2}- alpha\/001 {3}# needs the schema\n {2}- \{on: t-[0-9A-Z]{26}, type: FS\}\nestimate:/,
+  )
+  const deps = (await ws.ok('task', 'show', 'alpha/3', '--json')).json.depends_on
+  expect(deps.map((d: { ref: string }) => d.ref)).toEqual(['alpha/001-schema', 'alpha/002-other'])
+  ;(await ws.dacli('task', 'depend', 'alpha/3', '--remove', 'alpha/2', { now })).expectExit(0)
+  expect(front(bytes(ws, rel))).toContain('depends_on:\n  - alpha/001   # needs the schema\nestimate:')
+})
