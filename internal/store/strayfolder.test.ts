@@ -6,6 +6,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
+import { callerOf, servedOverStdio } from '../testkit/mcp.js'
 import { type Workspace, workspace } from '../testkit/ws.js'
 
 const TASKS = '.dacli/projects/alpha/tasks'
@@ -91,3 +92,28 @@ test('a workspace with only status folders and tombstones has nothing to report'
   const doctor = (await ws.ok('doctor', '--json')).json
   expect(doctor.findings).toEqual([])
 })
+
+test('the MCP server, asked right after a person moved a task into such a folder, reports it as the CLI does', async () => {
+  const ws = await alphaWithTwo()
+  const tasks = path.join(ws.root, TASKS)
+  const client = await servedOverStdio(ws.root, 'stray-folder')
+  const call = callerOf(client)
+  const served = async () => {
+    const doc = await call('list_tasks', { project: 'alpha' })
+    return { seqs: doc.tasks.map((t: { seq: number }) => t.seq), skipped: doc.skipped ?? [] }
+  }
+  try {
+    await new Promise((r) => setTimeout(r, 300))
+    for (let i = 0; i < 2; i++) expect(await served()).toEqual({ seqs: [1, 2], skipped: [] })
+    fs.mkdirSync(path.join(tasks, 'review'))
+    fs.renameSync(path.join(tasks, 'open/002-two.md'), path.join(tasks, 'review/002-two.md'))
+    await new Promise((r) => setTimeout(r, 150))
+    const now = await served()
+    const cli = ws.spawn(['task', 'list', '--project', 'alpha', '--json']).expectExit(0).json
+    expect(now.seqs).toEqual([1])
+    expect(now.skipped).toEqual(cli.skipped)
+    expect(now.skipped).toEqual([expect.objectContaining({ path: `${TASKS}/review`, code: 'unparseable-object' })])
+  } finally {
+    await client.close()
+  }
+}, 30_000)
