@@ -141,4 +141,15 @@ describe('lossless rewrite property', () => {
     // The property must not pass vacuously on unparseable inputs.
     expect(checked).toBeGreaterThan(runs * 0.8)
   })
+
+  test('a changed value keeps the blanks before its comment; a # inside a quoted value is never taken for one', () => {
+    const src = '---\nowner: bob     # who\ntitle: "a  #b"\nlabels: [x, y]   # two\n---\nbody\n'
+    const out = edit(src, (doc) => {
+      setScalar(doc, 'owner', 'ann')
+      setScalar(doc, 'title', 'c #b')
+      doc.set('labels', ['x', 'y', 'z'])
+    })
+    expect(out).toContain('owner: ann     # who\n')
+    expect(parseObject(out).data).toEqual({ owner: 'ann', title: 'c #b', labels: ['x', 'y', 'z'] })
+  })
 })

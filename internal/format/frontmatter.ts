@@ -106,7 +106,7 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
     if (isDeepStrictEqual(oldData[key], newData[key])) front += oldFront.slice(s, e)
     else {
       const r = newRanges.get(key)
-      front += r ? keepGaps(oldFront.slice(s, e), newText.slice(r[0], r[1])) : ''
+      front += r ? keepGaps(oldFront.slice(s, e), newText.slice(r[0], r[1]), newData[key]) : ''
     }
   }
   front += oldFront.slice(cursor)
@@ -135,8 +135,23 @@ const COMMENTED = /^(.*\S)([ \t]+)#(.*)$/
  * a line the same but for those blanks is the old line; a one-line entry whose value changed and whose comment did
  * not keeps the old blanks. What this gives is checked like the rest of the splice (renderEdited).
  */
-function keepGaps(old: string, now: string): string {
+function keepGaps(old: string, now: string, value: unknown): string {
   if (!old.includes('#') || !now.includes('#')) return now
+  const kept = gapsKept(old, now)
+  if (kept === now) return now
+  // A `#` inside a quoted value looks like a comment to a line: the entry must still read as the value it was given.
+  try {
+    const back = parseDocument(kept)
+    const data = back.errors.length === 0 ? (back.toJS() as Record<string, unknown> | null) : null
+    return data !== null && Object.keys(data).length === 1 && isDeepStrictEqual(Object.values(data)[0], value)
+      ? kept
+      : now
+  } catch {
+    return now
+  }
+}
+
+function gapsKept(old: string, now: string): string {
   const olds = old.split('\n')
   const byContent = new Map<string, string>()
   for (const l of olds) {
@@ -158,10 +173,14 @@ function keepGaps(old: string, now: string): string {
 
 /** Make `edits` on a Document (the library's half of a task rewrite; flatedit.ts is the other). */
 export function applyEdits(doc: Document, edits: readonly FrontEdit[]): void {
+  // Only what the file holds is kept in place: a key edited twice gets its second value whole.
+  const touched = new Set<string>()
   for (const e of edits) {
     if (e.op === 'delete') doc.delete(e.key)
     else if (e.op === 'block') setBlock(doc, e.key, e.value)
-    else if (!keptInPlace(doc, e)) doc.set(e.key, e.op === 'flow' ? flowNode(doc, e.value) : e.value)
+    else if (touched.has(e.key) || !keptInPlace(doc, e))
+      doc.set(e.key, e.op === 'flow' ? flowNode(doc, e.value) : e.value)
+    touched.add(e.key)
   }
 }
 
@@ -169,7 +188,8 @@ export function applyEdits(doc: Document, edits: readonly FrontEdit[]): void {
  * Give a list or a map the new value inside the node a person wrote, when there is one of that kind with something
  * in it: a list keeps each item still in it (its comments and the way it is written) in the new order, new items
  * added in the list's own style; a map with the same keys gets each value in place (its style, its keys' order and
- * their comments kept). False when the value is set whole (nothing there, or nothing to keep).
+ * their comments kept). False when the value is set whole (nothing there, nothing to keep, or a map whose keys
+ * change).
  */
 function keptInPlace(doc: Document, e: Extract<FrontEdit, { op: 'set' | 'flow' }>): boolean {
   const node = doc.get(e.key, true)
@@ -194,12 +214,7 @@ function keptInPlace(doc: Document, e: Extract<FrontEdit, { op: 'set' | 'flow' }
     const map = e.value
     const keys = Object.keys(map).filter((k) => map[k] !== undefined)
     const had = node.items.map((pair) => (isScalar(pair.key) ? String(pair.key.value) : null))
-    if (had.length !== keys.length || !keys.every((k) => had.includes(k))) {
-      const made = flowNode(doc, map) as { flow?: boolean }
-      made.flow = node.flow === true || keys.length === 0 // an empty map is written `{}`
-      doc.set(e.key, made)
-      return true
-    }
+    if (had.length !== keys.length || !keys.every((k) => had.includes(k))) return false
     for (const k of keys) node.set(k, map[k])
     return true
   }

@@ -46,8 +46,8 @@ describe('touches on tasks', () => {
     expectValid(shown)
     expect(shown.touches).toEqual(['src/auth/**', '*.md'])
     await ws.ok('task', 'edit', 'api/1', '--touches', 'lib/x.ts', '--remove-touches', '*.md')
-    // The YAML library rewrites the list; a glob that YAML reads as text stays unquoted, one it would not is quoted.
-    expect(ws.file(file)).toContain('\ntouches:\n  - src/auth/**\n  - lib/x.ts\nversion: 2\n')
+    // The items that stay are kept as written; a new glob that YAML reads as text is unquoted, one it would not is quoted.
+    expect(ws.file(file)).toContain('\ntouches:\n  - "src/auth/**"\n  - lib/x.ts\nversion: 2\n')
     await ws.ok('task', 'edit', 'api/1', '--touches', '*.ts')
     expect(ws.file(file)).toContain('\n  - lib/x.ts\n  - "*.ts"\nversion: 3\n')
     expect((await ws.ok('task', 'show', 'api/1', '--json')).json.touches).toEqual(['src/auth/**', 'lib/x.ts', '*.ts'])
