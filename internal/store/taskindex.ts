@@ -284,8 +284,9 @@ const knownInTasks = (name: string) =>
 
 /** What is wrong with an entry of a tasks folder that is neither a status folder nor `removed/`. */
 function strayBroken(p: Paths, base: string, e: fs.Dirent): Broken {
-  const rel = path.relative(p.root, path.join(base, e.name)).split(path.sep).join('/')
-  if (e.isSymbolicLink()) return { path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' }
+  const abs = path.join(base, e.name)
+  if (e.isSymbolicLink()) return linkBroken(p, abs)
+  const rel = path.relative(p.root, abs).split(path.sep).join('/')
   if (e.isDirectory())
     return {
       path: rel,
