@@ -216,7 +216,9 @@ export async function invoke(
       if (rt.stdio === undefined || rt.services.mcpServe === undefined) {
         throw new FailureError('mcp serve needs the standard streams and the MCP server; run it from the bin')
       }
-      const { io: _io, stdio, ...runtime } = rt
+      // A tool call is not the bin's own run: Ctrl-C of the server must not become its interrupt, or a command
+      // that runs until interrupted (watch, record sync --watch) would hold the call forever instead of refusing.
+      const { io: _io, stdio, onInterrupt: _onInterrupt, signal: _signal, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
       const shared = rt.services.sharedStore?.()
       const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }

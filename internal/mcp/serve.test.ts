@@ -118,4 +118,19 @@ describe('serving', () => {
     expect((await s.response(2)).result.structuredContent).toMatchObject({ outcome: 'proposed' })
     await s.end()
   })
+
+  test('a tool call is not interruptible by the server’s Ctrl-C: watch and record sync --watch are refused, not endless', async () => {
+    // The bin wires Ctrl-C (onInterrupt); a call must not borrow it, or it would run until the server is stopped.
+    const s = serveInProcess(fx.ws.root, ['--quiet'], { onInterrupt: () => {} })
+    s.send(INITIALIZE)
+    await s.response(0)
+    s.send(toolCall(1, 'cli', { schema_version: 1, argv: ['watch', '--json'] }))
+    s.send(toolCall(2, 'cli', { schema_version: 1, argv: ['record', 'sync', '--watch', '1s'] }))
+    for (const id of [1, 2]) {
+      const r = (await s.response(id)).result
+      expect(r.isError).toBe(true)
+      expect(JSON.parse(r.content[0].text)).toMatchObject({ exit_code: 2, message: expect.stringMatching(/interrupt/) })
+    }
+    await s.end()
+  }, 15_000)
 })

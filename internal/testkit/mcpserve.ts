@@ -23,7 +23,11 @@ export interface Served {
   listening(): boolean
 }
 
-export function serveInProcess(root: string, argv: readonly string[] = [], opts: { as?: string } = {}): Served {
+export function serveInProcess(
+  root: string,
+  argv: readonly string[] = [],
+  opts: { as?: string; onInterrupt?: (stop: () => void) => void } = {},
+): Served {
   const stdin = new PassThrough()
   const stdout = new PassThrough()
   const io = bufferIO()
@@ -44,6 +48,7 @@ export function serveInProcess(root: string, argv: readonly string[] = [], opts:
     table: eagerTable,
     afterMutation,
     stdio: { stdin, stdout },
+    ...(opts.onInterrupt === undefined ? {} : { onInterrupt: opts.onInterrupt }),
   }).then((o) => ({ exitCode: o.exitCode, stderr: io.err(), stdout: io.out() }))
   const lines = () => text.split('\n').filter((l) => l !== '')
   const find = (id: string | number | null) =>
