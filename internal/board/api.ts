@@ -109,10 +109,13 @@ export async function run(rt: Omit<Runtime, 'io'>, entry: CommandEntry, argv: re
   const io = bufferIO()
   const out = await invoke(entry, argv, { ...rt, io })
   const stdout = io.out()
-  if (stdout !== '') return { status: 200, exit: out.exitCode, body: stdout }
+  const status = STATUS_OF_EXIT[out.exitCode] ?? 500
+  // A verdict command (capabilities --require, doctor --strict) prints its report whatever the verdict: the HTTP
+  // status still carries the exit code, as it does for an error envelope.
+  if (stdout !== '') return { status, exit: out.exitCode, body: stdout }
   const err = io.err()
   const body = err.startsWith('{') ? err : `${JSON.stringify(out.error ?? { message: err })}\n`
-  return { status: STATUS_OF_EXIT[out.exitCode] ?? 500, exit: out.exitCode, body }
+  return { status, exit: out.exitCode, body }
 }
 
 /** Parameters from an action's JSON body: `{"args": {...}, "flags": {...}}` with strings, numbers, booleans or lists. */

@@ -98,6 +98,18 @@ describe('dacli board: the server', () => {
     )
   })
 
+  test('a verdict command’s report comes with the HTTP status of its exit code, not 200', async () => {
+    const h = { 'X-Dacli-Token': b.token }
+    const api = await request(`${b.base}/api/capabilities?require=cli.command.nope`, { headers: h })
+    const cli = await f.ws.dacli('capabilities', '--require', 'cli.command.nope', '--json')
+    expect(cli.code).toBe(3)
+    expect(api.headers['x-dacli-exit-code']).toBe('3')
+    expect(api.status).toBe(403)
+    expect(api.body).toBe(cli.stdout)
+    const ok = await request(`${b.base}/api/capabilities?require=cli.command.task.list`, { headers: h })
+    expect([ok.status, ok.headers['x-dacli-exit-code']]).toEqual([200, '0'])
+  })
+
   test('every path and parameter is validated: nothing outside the page and the API, no writes over GET', async () => {
     const h = { 'X-Dacli-Token': b.token }
     const notFound = [
