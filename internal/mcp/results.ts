@@ -65,7 +65,10 @@ export function takeSerialized(text: string): boolean {
 export function resultOf(out: Outcome, printed: string): ToolResult {
   if (out.exitCode === 0) {
     if (isDoc(out.data)) {
-      const json = printed.trim() === '' ? JSON.stringify(out.data) : printed.trimEnd()
+      // A command that streams under --json (pr wait) printed a line per change before its document, which is the
+      // last line: the answer carries that one document (text and structuredContent are one and the same JSON).
+      const text = printed.trimEnd()
+      const json = text.trim() === '' ? JSON.stringify(out.data) : text.slice(text.lastIndexOf('\n') + 1)
       markSerialized(json)
       return { content: [{ type: 'text', text: json }], structuredContent: plainDoc(out.data, json) }
     }

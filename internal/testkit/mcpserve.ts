@@ -26,13 +26,14 @@ export interface Served {
 export function serveInProcess(
   root: string,
   argv: readonly string[] = [],
-  opts: { as?: string; onInterrupt?: (stop: () => void) => void } = {},
+  opts: { as?: string; onInterrupt?: (stop: () => void) => void; env?: Record<string, string | undefined> } = {},
 ): Served {
   const stdin = new PassThrough()
   const stdout = new PassThrough()
   const io = bufferIO()
   const env = baseEnv()
   if (opts.as !== undefined) env.DACLI_AGENT = opts.as
+  Object.assign(env, opts.env ?? {})
   let text = ''
   const waiters: (() => void)[] = []
   stdout.on('data', (d: Buffer) => {
