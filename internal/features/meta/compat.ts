@@ -12,6 +12,8 @@ import { CAPABILITY_ID, capabilitiesOf, idVersions } from './capabilities.js'
 import type { CompatibilityReportDocT } from './json.js'
 
 const REQUIREMENTS_SCHEMA_VERSION = 1
+/** A requirements document is a few kilobytes; anything past this is not one (and is never read whole). */
+const MAX_REQUIREMENTS_BYTES = 1024 * 1024
 
 /** Where a requirements document is looked for, in order, when no path is given. */
 function candidates(cwd: string, env: Readonly<Record<string, string | undefined>>): string[] {
@@ -35,7 +37,11 @@ function parseRequirements(text: string, shown: string): { required: Requirement
   try {
     doc = JSON.parse(text)
   } catch (e) {
-    throw new UsageError(`${shown} is not valid JSON: ${(e as Error).message}`, { details: { requirements: shown } })
+    // The parser's message quotes the text: a file that is not JSON (any file a path can name) is not echoed back.
+    const at = /position (\d+)/.exec((e as Error).message)?.[1]
+    throw new UsageError(`${shown} is not valid JSON${at === undefined ? '' : ` (at character ${at})`}`, {
+      details: { requirements: shown },
+    })
   }
   const bad = (why: string) =>
     new UsageError(`${shown} is not a requirements document: ${why}`, {
@@ -105,8 +111,18 @@ export async function compatibilityReport(ctx: Context, given: string | undefine
   const shown = path.relative(ctx.cwd, file).startsWith('..') ? file : path.relative(ctx.cwd, file) || file
   let text: string
   try {
+    // A device, a pipe or a folder is no document (reading /dev/zero would never end); nor is a huge file.
+    const st = fs.statSync(file)
+    if (!st.isFile())
+      throw new FailureError(`cannot read ${shown}: not a regular file`, { details: { requirements: shown } })
+    if (st.size > MAX_REQUIREMENTS_BYTES) {
+      throw new UsageError(`${shown} is larger than ${MAX_REQUIREMENTS_BYTES} bytes: not a requirements document`, {
+        details: { requirements: shown, size: st.size, limit: MAX_REQUIREMENTS_BYTES },
+      })
+    }
     text = fs.readFileSync(file, 'utf8')
   } catch (e) {
+    if (e instanceof UsageError || e instanceof FailureError) throw e
     throw new FailureError(`cannot read ${shown}`, { cause: e, details: { requirements: shown } })
   }
   const req = parseRequirements(text, shown)

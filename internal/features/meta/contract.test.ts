@@ -164,6 +164,22 @@ describe('version --compatibility', () => {
     expect((await dacliIn(repo, ['version', 'x.json', '--json'], { env })).code).toBe(2)
   })
 
+  test('a path that is no requirements document: its text is never echoed, a huge file or a device is not read', async () => {
+    const { repo, env } = setup()
+    fs.writeFileSync(path.join(repo, 'secret.txt'), 'GH_TOKEN=ghp_s3cr3t\n')
+    const secret = (await dacliIn(repo, ['version', '--compatibility', 'secret.txt', '--json'], { env })).expectExit(2)
+    expect(secret.error.message).toMatch(/secret\.txt is not valid JSON/)
+    expect(secret.stderr).not.toContain('GH_TOKEN')
+    // Valid, but padded past any real document's size: refused unread.
+    fs.writeFileSync(path.join(repo, 'huge.json'), `${req({ schema_version: 1, required: [] })}${' '.repeat(2 << 20)}`)
+    const huge = (await dacliIn(repo, ['version', '--compatibility', 'huge.json', '--json'], { env })).expectExit(2)
+    expect(huge.error.message).toMatch(/larger than/)
+    if (fs.existsSync('/dev/zero')) {
+      const dev = (await dacliIn(repo, ['version', '--compatibility', '/dev/zero', '--json'], { env })).expectExit(1)
+      expect(dev.error.message).toMatch(/not a regular file/)
+    }
+  })
+
   test('a missing required capability or schema version → 3 with the report; missing optional ones carry the fallback', async () => {
     const { repo, env } = setup()
     fs.writeFileSync(
