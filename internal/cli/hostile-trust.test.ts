@@ -156,8 +156,10 @@ describe('a fresh clone learns whom to trust only by an explicit step', () => {
     const mcp = await session(root)
     try {
       const r = await mcp.call('cli', { schema_version: 1, argv: ['trust', 'accept'] })
-      expect(r.isError).toBe(true)
-      expect(textJSON(r)).toMatchObject({ exit_code: 3 })
+      // A refusal is an answer (mcp.md): a normal result carrying `refused`, never isError.
+      expect(r.isError).toBeFalsy()
+      expect(r.structuredContent).toMatchObject({ refused: { policy: 'trust-root-only' } })
+      expect(textJSON(r)).toMatchObject({ refused: { policy: 'trust-root-only' } })
       expect(fs.existsSync(path.join(root, '.git', 'dacli', 'trust'))).toBe(false)
     } finally {
       await mcp.close()

@@ -11,7 +11,7 @@ import { invoke, type Outcome, type Runtime } from '../clikit/invoke.js'
 import { bufferIO } from '../clikit/io.js'
 import { envelopeOf } from '../clikit/render.js'
 import { argvOf, checkSchemaVersion, cliArgv } from './args.js'
-import { errorResult, resultOf, type ToolResult } from './results.js'
+import { resultOf, type ToolResult, thrownResult } from './results.js'
 import { type BuiltTool, buildTool, type JSONSchema } from './schema.js'
 import { CLI_TOOL, type Profile, TOOL_SCHEMA_VERSION, tier1Of } from './tools.js'
 
@@ -59,7 +59,8 @@ export const serves = (set: Toolset, name: string): boolean =>
 
 const fail = (err: unknown, next: string[] = []): ToolResult => {
   const env = envelopeOf(err, false)
-  return errorResult({ ...env, next_actions: [...env.next_actions, ...next] })
+  // A refusal says what to do instead; the hint about input schemas is for a call that was malformed.
+  return thrownResult(env.exit_code === 3 ? env : { ...env, next_actions: [...env.next_actions, ...next] })
 }
 
 async function run(rt: CallRuntime, go: (rt: Runtime) => Promise<Outcome>): Promise<ToolResult> {

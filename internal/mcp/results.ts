@@ -29,6 +29,11 @@ export function errorResult(env: Envelope): ToolResult {
   return { isError: true, content: [text(env)] }
 }
 
+/** A failure raised before the command ran (the cli tool's own refusals included): a refusal stays an answer. */
+export function thrownResult(env: Envelope): ToolResult {
+  return env.exit_code === 3 ? refusedResult(env, undefined) : errorResult(env)
+}
+
 function refusedResult(env: Envelope | undefined, report: unknown, refusal?: Refusal): ToolResult {
   const policy = refusal?.policy ?? env?.details.policy
   const refused = {
