@@ -7,16 +7,21 @@ import { matchCommand } from '../clikit/dispatch.js'
 import { familyHelp, rootHelp } from '../clikit/help.js'
 import { invoke, type Outcome, type Runtime, refuseUnknownCommand } from '../clikit/invoke.js'
 
+const SWITCHES = new Set(['--json', '--quiet', '--json=true', '--quiet=true'])
+
 export async function main(argv: readonly string[], rt: Runtime): Promise<Outcome> {
   const table: readonly CommandEntry[] = rt.table
-  const first = argv[0]
+  // Global switches may come first (`dacli --json --version`, and the MCP cli tool always puts --json there).
+  let at = 0
+  while (at < argv.length && SWITCHES.has(argv[at] as string)) at++
+  const first = argv[at]
   if (argv.length === 0 || first === '--help' || first === '-h') {
     rt.io.stdout.write(rootHelp(table, VERSION))
     return { exitCode: 0 }
   }
   if (first === '--version') {
     const version = table.find((c) => c.path === 'version')
-    if (version) return invoke(version, argv.slice(1), rt)
+    if (version) return invoke(version, [...argv.slice(0, at), ...argv.slice(at + 1)], rt)
   }
   const m = matchCommand(table, argv)
   if (m !== null) return invoke(m.command, m.rest, rt, m.via)

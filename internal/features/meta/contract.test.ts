@@ -63,6 +63,19 @@ describe('capabilities', () => {
   })
 })
 
+describe('--version and --help after a leading global switch', () => {
+  test('dacli --json --version is version/v1 and --json --help the root help, as with the switch after them', async () => {
+    const dir = tempDir()
+    const v = (await dacliIn(dir, ['--json', '--version'])).expectExit(0)
+    expect(v.json).toMatchObject({ schema: 'version/v1', name: 'dacli' })
+    expect(v.stdout).toBe((await dacliIn(dir, ['--version', '--json'])).expectExit(0).stdout)
+    const q = (await dacliIn(dir, ['--quiet', '--version'])).expectExit(0)
+    expect(q.stdout).toBe((await dacliIn(dir, ['--version'])).stdout)
+    const h = (await dacliIn(dir, ['--json', '--help'])).expectExit(0)
+    expect(h.stdout).toBe((await dacliIn(dir, ['--help'])).stdout)
+  })
+})
+
 describe('version --compatibility', () => {
   const req = (o: unknown) => JSON.stringify(o)
   const setup = () => {
