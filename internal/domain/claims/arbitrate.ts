@@ -9,7 +9,7 @@ import { ConflictError } from '../../base/errors.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { TaskEdit } from '../../store/store.js'
-import type { Arbitration, ClaimArbiter, DropResult, TakeResult } from './arbiter.js'
+import type { Arbitration, ClaimArbiter, DropResult, RemoteClaim, TakeResult } from './arbiter.js'
 
 /** The remote a new claim is made on, or null (this clone only). */
 export function remoteForClaim(arb: Arbitration | undefined): string | null {
@@ -73,8 +73,29 @@ export function dropOnRelease(
   arb: Arbitration | undefined,
   e: Pick<TaskEdit, 'before' | 'now'>,
   who: Identity,
-): Promise<{ remote: string | null; dropped: boolean; details: Record<string, unknown> }> {
+): Promise<{ remote: string | null; dropped: boolean; details: Record<string, unknown>; held: RemoteClaim | null }> {
   return dropHeld(arb, e.before, e.now, who)
+}
+
+/**
+ * A release in this clone of the very claim another clone holds live on the remote (the file carries their claim:
+ * it arrived by `record pull`, and the identity exists in every clone) would clear it in every clone that syncs:
+ * a conflict (5), like claiming or closing it; nothing changes. A claim this clone made, and another clone took
+ * over since, differs from theirs in its time: releasing it leaves theirs alone.
+ */
+export function refuseReleasingTheirs(
+  t: Pick<TaskRecord, 'project' | 'seq' | 'slug' | 'claim'>,
+  drop: { remote: string | null; details: Record<string, unknown> },
+  holder: RemoteClaim | null,
+): void {
+  if (holder === null || t.claim === null || holder.by !== t.claim.by || holder.at !== t.claim.at) return
+  throw new ConflictError(
+    `${qualifiedRef(t)} is claimed on ${drop.remote} by ${holder.by} (${holder.workspace} on ${holder.host}) until ${holder.expires ?? 'released'}: that claim is another clone's, not this clone's to release`,
+    {
+      details: { owner: holder.by, claimed_at: holder.at, expires: holder.expires, remote: drop.remote, holder },
+      next: [`ask ${holder.by} in ${holder.workspace} on ${holder.host} to release it`],
+    },
+  )
 }
 
 async function dropHeld(
@@ -82,12 +103,13 @@ async function dropHeld(
   t: Pick<TaskRecord, 'id' | 'claim'>,
   now: Date,
   who: Identity,
-): Promise<{ remote: string | null; dropped: boolean; details: Record<string, unknown> }> {
+): Promise<{ remote: string | null; dropped: boolean; details: Record<string, unknown>; held: RemoteClaim | null }> {
   const remote = remoteOfClaim(arb, t)
   const arbiter = await open(arb, remote)
-  if (arbiter === null || remote === null) return { remote: null, dropped: false, details: {} }
+  if (arbiter === null || remote === null) return { remote: null, dropped: false, details: {}, held: null }
   const r = await arbiter.drop(t.id, who, now, { expired: false })
-  return { remote, dropped: r.outcome === 'dropped', details: dropDetails(remote, r) }
+  const held = r.outcome === 'held' ? r.holder : null
+  return { remote, dropped: r.outcome === 'dropped', details: dropDetails(remote, r), held }
 }
 
 /**

@@ -16,7 +16,15 @@ import { createEvent, type EventKind } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
 import type { TaskFileRef } from '../../store/taskindex.js'
 import { type Arbitration, arbitrationOf, expiredAt } from '../claims/arbiter.js'
-import { dropOnClose, dropOnRelease, open, remoteForClaim, remoteOfClaim, takeOnRemote } from '../claims/arbitrate.js'
+import {
+  dropOnClose,
+  dropOnRelease,
+  open,
+  refuseReleasingTheirs,
+  remoteForClaim,
+  remoteOfClaim,
+  takeOnRemote,
+} from '../claims/arbitrate.js'
 import {
   type CloseVerdict,
   claimStanding,
@@ -249,6 +257,7 @@ export async function releaseTask(
     }
     // Another clone's claim on the remote stays theirs; this clone's is deleted under a lease.
     const drop = await dropOnRelease(opts.arbitration, e, who)
+    refuseReleasingTheirs(cur, drop, drop.held)
     e.delete('owner')
     e.delete('claim')
     if (cur.status === 'active') e.status = 'open'

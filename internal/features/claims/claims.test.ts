@@ -265,6 +265,32 @@ describe('the same identity in two clones (a-root exists in every clone)', () =>
     ;(await b.dacli('task', 'claim', 'race/1', '--json', { now: late })).expectExit(5)
     expect(b.file(file)).toBe(bBefore)
   })
+
+  test('releasing the claim a pulled task file carries, which another clone holds live, is 5: theirs survives', async () => {
+    const { t, b, c, ids } = await twoClones()
+    const bare = path.join(t.root, 'team.git')
+    ;(await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--lease', '1h')).expectExit(0)
+    ;(await b.dacli('record', 'sync')).expectExit(0)
+    ;(await c.dacli('record', 'sync')).expectExit(0)
+    const file = `${T1}/active/001-contested-1.md`
+    expect(c.file(file)).toContain('claim: {by: a-root')
+    const head = git(bare, 'rev-parse', `refs/dacli/claims/${ids[0]}`)
+    const before = snapshotOf(c.root)
+    const refused = (await c.dacli('task', 'release', 'race/1', '--json')).expectExit(5)
+    expect(refused.error.details).toMatchObject({ owner: 'a-root', remote: 'origin' })
+    expect(refused.error.details.holder.workspace).toBe(path.join(b.root, '.dacli'))
+    expect([...snapshotOf(c.root)].filter(([k]) => !k.includes('cache'))).toEqual(
+      [...before].filter(([k]) => !k.includes('cache')),
+    )
+    expect(git(bare, 'rev-parse', `refs/dacli/claims/${ids[0]}`)).toBe(head)
+    // Nothing for b to lose on its next sync: its task is still its own.
+    ;(await c.dacli('record', 'sync')).expectExit(0)
+    ;(await b.dacli('record', 'sync')).expectExit(0)
+    expect(b.file(file)).toContain('claim: {by: a-root')
+    expect((await b.dacli('task', 'release', 'race/1', '--json')).expectExit(0).json.details.remote_claim.outcome).toBe(
+      'dropped',
+    )
+  })
 })
 
 describe('closing a task with claims: {remote} in config.yml', () => {
