@@ -6,9 +6,10 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { agentSigner } from '../domain/identity/signing.js'
+import { type Checkout, cloneTeam, team } from '../testkit/coordination.js'
 import { eventFiles, forge, plantRootKey } from '../testkit/hostile.js'
 import { session, textJSON } from '../testkit/mcp.js'
-import { dacliIn, type Fixture, fixture, snapshotOf, tempDir, testConfigHome } from '../testkit/ws.js'
+import { dacliIn, type Fixture, fixture, snapshotOf, tempDir, testConfigHome, workspace } from '../testkit/ws.js'
 
 let fx: Fixture
 beforeAll(async () => {
@@ -104,6 +105,24 @@ describe('the trust anchor lives outside the work tree', () => {
         }),
       )
     }
+  })
+
+  test('a retirement that arrives by record pull is remembered: restoring the earlier bytes does not revive it', async () => {
+    const t = await team(await workspace(), { tasks: 1 })
+    const [agent] = await cloneTeam(t, 1, 1)
+    const { id, token } = agent as { id: string; token: string }
+    const b = t.clones[0] as Checkout
+    const rel = `.dacli/agents/${id}.md`
+    const original = b.file(rel)
+    ;(await b.dacli('whoami', '--json', { as: token })).expectExit(0)
+    ;(await t.a.dacli('agent', 'retire', id)).expectExit(0)
+    ;(await t.a.dacli('record', 'push')).expectExit(0)
+    ;(await b.dacli('record', 'pull')).expectExit(0)
+    expect(b.file(rel)).toMatch(/^retired: true$/m)
+    expect(fs.readFileSync(path.join(b.root, '.git', 'dacli', 'retired'), 'utf8')).toContain(`\n${id}\n`)
+    // A work tree writer puts the file back as it was before the pull: the token stays refused.
+    b.write(rel, original)
+    expect((await b.dacli('whoami', '--json', { as: token })).expectExit(3).error.message).toMatch(/retired/)
   })
 
   test('a hand-set retirement keeps the identity retired but frees none of its claims (no valid retirement signature)', async () => {

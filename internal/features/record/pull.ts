@@ -4,6 +4,7 @@ import { checkBranchName, headRef, tempTag } from '../../adapters/git/refs.js'
 import { ConflictError, classifiedError, RefusedError } from '../../base/errors.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
+import { listAgentFiles, rootKeysOf } from '../../domain/identity/identity.js'
 import type { RaisedDecision } from '../../domain/questions/conflicts.js'
 import { raiseDecisions } from '../../domain/questions/conflicts.js'
 import { RECORD_LOCK } from '../../domain/record/record.js'
@@ -102,6 +103,10 @@ export async function pullRemote(ctx: Context, remote: string): Promise<Pulled> 
           { details: { paths: step.moved }, next: [`dacli record pull ${remote}`] },
         )
       }
+      // A signed retirement the pull wrote is remembered now (anchor.ts), so an edit restoring the agent file's
+      // earlier bytes cannot revive the identity in this clone.
+      const pulled = store ?? (await storeOrNull(ctx.store))
+      if (pulled !== null) rootKeysOf(pulled, await listAgentFiles(pulled.dir, pulled.root))
       // A field both sides changed differently: the task kept theirs; each becomes a decision (a question).
       const decisions =
         store !== null && replacing === null && step.merged !== null && step.merged.decisions.length > 0
