@@ -11,7 +11,7 @@ import { RECORD_LOCK } from '../../domain/record/record.js'
 import type { Identity } from '../../format/model.js'
 import { ROOT_ID } from '../../format/model.js'
 import { remoteDeadline, type Store } from '../../store/store.js'
-import { DEFAULT_RECORD_BRANCH } from '../../store/workspace.js'
+import { checkRemote, DEFAULT_RECORD_BRANCH } from '../../store/workspace.js'
 import { isPristine } from './apply.js'
 import { PULL_ATTEMPTS, type PullStep, pullOnce, pullResult } from './pullstep.js'
 
@@ -38,13 +38,9 @@ export const pull = defineCommand({
   standalone: true,
   examples: ['dacli record pull', 'dacli record pull upstream --json'],
   async run(ctx, input) {
-    const r = await pullRemote(ctx, input.args.remote ?? 'origin')
-    return pullResult(
-      r.step,
-      { remote: input.args.remote ?? 'origin', branch: r.branch, theirs: r.theirs },
-      r.replacing,
-      r.decisions,
-    )
+    const remote = checkRemote(input.args.remote ?? 'origin', '<remote>')
+    const r = await pullRemote(ctx, remote)
+    return pullResult(r.step, { remote, branch: r.branch, theirs: r.theirs }, r.replacing, r.decisions)
   },
 })
 

@@ -3,6 +3,7 @@ import { RefusedError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { branchRef, RECORD_LOCK, recordBranch, recordLocked } from '../../domain/record/record.js'
+import { checkRemote } from '../../store/workspace.js'
 import type { RecordPushDocT } from './json.js'
 
 export const push = defineCommand({
@@ -16,7 +17,7 @@ export const push = defineCommand({
   mutates: true,
   examples: ['dacli record push', 'dacli record push upstream --json'],
   async run(ctx, input) {
-    const remote = input.args.remote ?? 'origin'
+    const remote = checkRemote(input.args.remote ?? 'origin', '<remote>')
     const store = await ctx.store()
     const who = await ctx.identity()
     const git = await ctx.git()

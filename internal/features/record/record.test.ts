@@ -159,6 +159,20 @@ describe('record', () => {
     expect(git(ws.root, 'for-each-ref', 'refs/heads/dacli/').trim()).toBe('')
   })
 
+  test('record push, pull and sync refuse a REMOTE that is an option or not a remote (2), before running git', async () => {
+    git(ws.root, 'remote', 'add', 'origin', tempDir('dacli-no-remote-'))
+    for (const verb of ['push', 'pull', 'sync']) {
+      for (const bad of ['--upload-pack=touch pwned', '-x', '', 'two words']) {
+        const r = (await ws.dacli('record', verb, '--json', '--', bad)).expectExit(2)
+        expect(r.error.kind).toBe('usage')
+        expect(r.error.message).toContain('is not a git remote name or URL')
+        expect(r.error.details).toEqual({ remote: bad })
+      }
+    }
+    expect(git(ws.root, 'for-each-ref', 'refs/heads/dacli/').trim()).toBe('')
+    expect(fs.existsSync(path.join(ws.root, 'pwned'))).toBe(false)
+  })
+
   test('a packed repository (after git gc) still records and reads history', async () => {
     ;(await ws.dacli('record')).expectExit(0)
     git(ws.root, 'gc', '-q', '--prune=now')

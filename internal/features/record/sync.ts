@@ -7,6 +7,7 @@ import { bool, duration } from '../../clikit/flags.js'
 import type { Out } from '../../clikit/io.js'
 import { openDecisions } from '../../domain/questions/conflicts.js'
 import { branchRef, RECORD_LOCK, recordBranch, recordLocked } from '../../domain/record/record.js'
+import { checkRemote } from '../../store/workspace.js'
 import { renderChanges } from './changes.js'
 import type { FileChangedT, RecordSyncDocT } from './json.js'
 import { pullRemote } from './pull.js'
@@ -162,7 +163,7 @@ export const sync = defineCommand({
   mutates: true,
   examples: ['dacli record sync', 'dacli record sync origin --json', 'dacli record sync --watch 5s --jsonl'],
   async run(ctx, input) {
-    const remote = input.args.remote ?? 'origin'
+    const remote = checkRemote(input.args.remote ?? 'origin', '<remote>')
     const every = input.flags.watch
     if (input.flags.jsonl === true && every === undefined) throw new UsageError('--jsonl streams the rounds of --watch')
     if (every === undefined) {
