@@ -10,6 +10,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git, TreeFile } from '../../adapters/git/index.js'
 import { objectId } from '../../adapters/git/objects.js'
+import { FailureError } from '../../base/errors.js'
 import { seqText } from '../../format/model.js'
 import { taskIdInText } from '../../format/rawtask.js'
 import type { Lock } from '../../store/lock.js'
@@ -33,6 +34,27 @@ function diskOid(file: string): string | null {
 
 async function taskIdOf(git: Git, f: TreeFile | undefined): Promise<string | null> {
   return f === undefined ? null : taskIdInText((await git.readBlob(f.oid)).subarray(0, 4096).toString('utf8'))
+}
+
+/**
+ * Refuse, before anything is written, a change that could not be written: a file (or anything but a folder)
+ * where one of its folders belongs, or a folder where the file goes. So a pull fails whole, never half-applied.
+ */
+function assertWritable(file: string, top: string): void {
+  const segs = path.relative(top, file).split(path.sep)
+  let cur = top
+  for (const [i, seg] of segs.entries()) {
+    cur = path.join(cur, seg)
+    const st = fs.lstatSync(cur, { throwIfNoEntry: false })
+    if (st === undefined) return
+    const leaf = i === segs.length - 1
+    if (leaf ? st.isDirectory() : !st.isDirectory()) {
+      throw new FailureError(
+        `${cur} is ${leaf ? 'a folder where the pull writes a file' : 'not a folder'}; nothing was merged`,
+        { details: { path: cur }, next: ['move it out of the way and pull again'] },
+      )
+    }
+  }
 }
 
 export type Applied = { files: FileChangedT[] } | { moved: string[] }
@@ -91,6 +113,7 @@ export async function applyLocked(
       }
     }
     if (moved.length > 0) return { moved }
+    for (const c of changes) assertWritable(c.file, store.dir)
     for (const c of changes) {
       const { atomicWrite, removeFile } = await import('../../store/fsio.js')
       if (c.oid === null) removeFile(c.file)

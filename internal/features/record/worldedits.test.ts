@@ -84,3 +84,23 @@ test('a same-size edit made in place with the modification time put back is reco
   })
   expect(got.outcome).toBe('recorded')
 })
+
+test('a file where a folder of the pull belongs fails the pull whole: nothing written, the record not moved', async () => {
+  const { a, b } = await twoClones()
+  ;(await a.dacli('task', 'edit', 'api/1', '--title', 'One, retitled')).expectExit(0)
+  ;(await a.dacli('project', 'add', 'Web', '--slug', 'web')).expectExit(0)
+  ;(await a.dacli('record', 'push')).expectExit(0)
+  // In b, a plain file sits where the new project's folder goes (api/ sorts before web/).
+  fs.writeFileSync(path.join(b.root, '.dacli/projects/web'), 'not a folder\n')
+  ;(await b.dacli('record')).expectExit(0)
+  const one = fs.readFileSync(path.join(b.root, ONE), 'utf8')
+  const tip = git(b.root, 'rev-parse', 'refs/heads/dacli/record').trim()
+  const r = (await b.dacli('record', 'pull', '--json')).expectExit(1)
+  expect(fs.readFileSync(path.join(b.root, ONE), 'utf8')).toBe(one)
+  expect(git(b.root, 'rev-parse', 'refs/heads/dacli/record').trim()).toBe(tip)
+  expect(r.error.message).toContain('is not a folder; nothing was merged')
+  // Out of the way, the pull merges both and raises no decision.
+  fs.rmSync(path.join(b.root, '.dacli/projects/web'))
+  expect((await b.dacli('record', 'pull', '--json')).expectExit(0).json.decisions ?? []).toEqual([])
+  expect(fs.readFileSync(path.join(b.root, ONE), 'utf8')).toContain('# One, retitled')
+}, 30_000)
