@@ -283,6 +283,10 @@ describe('the same identity in two clones (a-root exists in every clone)', () =>
       [...before].filter(([k]) => !k.includes('cache')),
     )
     expect(git(bare, 'rev-parse', `refs/dacli/claims/${ids[0]}`)).toBe(head)
+    // c's doctor knows the claim its file carries is the remote's: nothing unpublished.
+    ;(await c.dacli('claims', 'list')).expectExit(0)
+    const doctor = (await c.dacli('doctor', '--json')).expectExit(0).json
+    expect(doctor.findings.filter((f: { code: string }) => f.code === 'unpublished-claim')).toEqual([])
     // Nothing for b to lose on its next sync: its task is still its own.
     ;(await c.dacli('record', 'sync')).expectExit(0)
     ;(await b.dacli('record', 'sync')).expectExit(0)

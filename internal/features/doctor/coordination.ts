@@ -61,6 +61,8 @@ export function coordinationFindings(store: Store, tasks: readonly TaskSummary[]
     if (cache === null || cache.remote !== remote || fetched === null || fetched < t.claim.at) continue
     const there = cache.claims.find((c) => c.task === t.id)
     if (there !== undefined && there.by === t.claim.by && there.workspace === store.dir) continue
+    // The claim this file carries is the remote's own, made in another clone (the file came by record pull).
+    if (there !== undefined && there.by === t.claim.by && there.at === t.claim.at) continue
     out.push({
       code: 'unpublished-claim',
       severity: 'warning',
