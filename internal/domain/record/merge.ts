@@ -352,7 +352,7 @@ export class Merger {
   }
 
   private async rewrite(text: string, from: number, to: number): Promise<string> {
-    const { parseObject, renderEdited, setScalar } = await import('../../format/parsing.js')
+    const { applyEdits, parseObject, renderEdited, setScalar } = await import('../../format/parsing.js')
     let parsed: ReturnType<typeof parseObject>
     try {
       parsed = parseObject(text)
@@ -361,9 +361,15 @@ export class Merger {
     }
     const doc = parsed.doc.clone()
     const aliases = Array.isArray(parsed.data.aliases) ? parsed.data.aliases.map(Number) : []
-    const node = doc.createNode([...new Set([...aliases, from])].filter(Number.isInteger))
-    node.flow = true
-    doc.set('aliases', node)
+    const list = [...new Set([...aliases, from])].filter(Number.isInteger)
+    if (aliases.length > 0) {
+      // A list a person (or an earlier renumbering) wrote keeps its style and comments; the new number joins it.
+      applyEdits(doc, [{ op: 'set', key: 'aliases', value: list }])
+    } else {
+      const node = doc.createNode(list)
+      node.flow = true
+      doc.set('aliases', node)
+    }
     const version = Number(parsed.data.version)
     setScalar(doc, 'version', (Number.isInteger(version) ? version : 0) + 1)
     const line = `- ${stamp(this.now)} ${this.actor} renumbered ${seqText(from)} → ${seqText(to)}: the number was also taken on the other side of a record pull`

@@ -143,6 +143,20 @@ describe('diverged records', () => {
     expect(a.file(TASK1)).toBe(b.file(TASK1))
   })
 
+  test('renumbering keeps a hand-written aliases list: its comment and style stay, the old number joins it', async () => {
+    await materializeB()
+    ;(await b.dacli('task', 'add', 'Bravo work', '--project', 'alpha', '--accept', 'b')).expectExit(0)
+    await new Promise((r) => setTimeout(r, 5))
+    ;(await a.dacli('task', 'add', 'Alpha work', '--project', 'alpha', '--accept', 'a')).expectExit(0)
+    const file = '.dacli/projects/alpha/tasks/open/002-alpha-work.md'
+    a.write(file, a.file(file).replace('\nkind: task\n', '\nkind: task\naliases: [9]   # numbers it had before\n'))
+    ;(await a.dacli('record', 'push')).expectExit(0)
+    ;(await b.dacli('record', 'pull')).expectExit(0)
+    const text = b.file('.dacli/projects/alpha/tasks/open/003-alpha-work.md')
+    expect(text).toContain('\naliases: [9, 2]   # numbers it had before\n')
+    expect((await b.dacli('task', 'show', 'alpha/3', '--json')).expectExit(0).json.aliases).toEqual([9, 2])
+  })
+
   test('a sequence number taken on both sides renumbers the task created later', async () => {
     await materializeB()
     // b creates its task first, a second: a's task is the later one, whichever side pulls.
