@@ -5,7 +5,7 @@ import { cmd } from '../../base/commands.js'
 import { ConflictError, RefusedError } from '../../base/errors.js'
 import { appendToSection, setSection, setTitle } from '../../format/markdown.js'
 import type { Identity } from '../../format/model.js'
-import { qualifiedRef } from '../../format/refs.js'
+import { qualifiedRef, resolveAmong } from '../../format/refs.js'
 import type { Store } from '../../store/store.js'
 import { findCycle } from '../plan/cycle.js'
 import { type Change, change, mayRewrite, notOwner } from './lifecycle.js'
@@ -129,9 +129,11 @@ export async function dependTask(
     const cur = e.before
     let deps = cur.depends_on.map((d) => ({ ...d }))
     const before = JSON.stringify(deps)
-    for (const r of removes) deps = deps.filter((d) => !(d.on === r.on || d.on === r.ref))
+    // A dependency written by hand may name its task in any reference form (`alpha/001`, `7`, a slug).
+    const idOf = (on: string) => resolveAmong(all, on, cur.project)?.id ?? on
+    for (const r of removes) deps = deps.filter((d) => idOf(d.on) !== r.on)
     for (const a of adds) {
-      deps = deps.filter((d) => d.on !== a.on)
+      deps = deps.filter((d) => idOf(d.on) !== a.on)
       deps.push({ on: a.on, type: a.type as 'FS' })
     }
     if (JSON.stringify(deps) === before) return false

@@ -230,3 +230,16 @@ test('task depend adds and removes one dependency, keeping the others as the per
   ;(await ws.dacli('task', 'depend', 'alpha/3', '--remove', 'alpha/2', { now })).expectExit(0)
   expect(front(bytes(ws, rel))).toContain('depends_on:\n  - alpha/001   # needs the schema\nestimate:')
 })
+
+test('task depend --remove takes away a dependency a person wrote in another reference form', async () => {
+  const { ws, rel } = await annotated()
+  // The file says `- alpha/001`; the task is named here by its number alone.
+  ;(await ws.dacli('task', 'depend', 'alpha/3', '--remove', '1', { now })).expectExit(0)
+  expect(front(bytes(ws, rel))).not.toContain('depends_on')
+  expect((await ws.ok('task', 'show', 'alpha/3', '--json')).json.depends_on).toEqual([])
+  // Adding it again in yet another form leaves one dependency, not two.
+  ;(await ws.dacli('task', 'depend', 'alpha/3', '--add', 'alpha/001-schema', { now })).expectExit(0)
+  ;(await ws.dacli('task', 'depend', 'alpha/3', '--add', 'schema:SS', { now })).expectExit(0)
+  const deps = (await ws.ok('task', 'show', 'alpha/3', '--json')).json.depends_on
+  expect(deps.map((d: { ref: string; type: string }) => `${d.ref}:${d.type}`)).toEqual(['alpha/001-schema:SS'])
+})
