@@ -80,7 +80,13 @@ describe('closing', () => {
 })
 
 describe('the cycle search', () => {
-  const t = (id: string, ...on: string[]) => ({ id, depends_on: on.map((o) => ({ on: o })) })
+  const t = (id: string, ...on: string[]) => ({
+    id,
+    project: 'p',
+    seq: id.charCodeAt(0) - 96,
+    slug: `task-${id}`,
+    depends_on: on.map((o) => ({ on: o })),
+  })
   const all = [t('a'), t('b', 'a'), t('c', 'b'), t('d')]
   test('a new dependency that loops back is named from the task round to it', () => {
     expect(findCycle('a', ['c'], all)).toEqual(['a', 'c', 'b', 'a'])
@@ -89,5 +95,11 @@ describe('the cycle search', () => {
   test('no loop, no cycle; a dependency on an unknown id ends the walk there', () => {
     expect(findCycle('a', ['d'], all)).toBeNull()
     expect(findCycle('d', ['c', 'x'], all)).toBeNull()
+  })
+  test('a dependency written by hand in another reference form is followed too', () => {
+    // b and c name their predecessors as a person writes them: `p/001`, `002-task-b`.
+    const hand = [t('a'), t('b', 'p/001'), t('c', '002-task-b'), t('d', 'task-c')]
+    expect(findCycle('a', ['c'], hand)).toEqual(['a', 'c', 'b', 'a'])
+    expect(findCycle('a', ['4'], hand)).toEqual(['a', 'd', 'c', 'b', 'a'])
   })
 })

@@ -1,14 +1,29 @@
 // The dependency-cycle search behind `task depend` and an applied dependency proposal (`sync`): would these
 // dependencies close a loop through the task? Pure; the whole schedule's order is cpm.ts's `topoOrder`.
 
-/** A dependency cycle through `from` if its dependencies become `deps`, as ids from `from` back to it. */
+import { type Candidate, resolveAmong } from '../../format/refs.js'
+
+/**
+ * A dependency cycle through `from` if its dependencies become `deps`, as ids from `from` back to it. A dependency
+ * may name its task in any reference form (a person writes `alpha/001`): each is resolved among `all` first.
+ */
 export function findCycle(
   from: string,
   deps: readonly string[],
-  all: readonly { id: string; depends_on: readonly { on: string }[] }[],
+  all: readonly (Candidate & { id: string; depends_on: readonly { on: string }[] })[],
 ): string[] | null {
   const byId = new Map(all.map((t) => [t.id, t]))
-  const next = (id: string) => (id === from ? deps : (byId.get(id)?.depends_on.map((d) => d.on) ?? []))
+  const ids = (ons: readonly string[], project: string | undefined) =>
+    ons.map((on) => resolveAmong(all, on, project)?.id ?? on)
+  const next = (id: string) => {
+    const t = byId.get(id)
+    if (id === from) return ids(deps, t?.project)
+    if (t === undefined) return []
+    return ids(
+      t.depends_on.map((d) => d.on),
+      t.project,
+    )
+  }
   const stack: string[] = [from]
   const seen = new Set<string>()
   const dfs = (id: string): string[] | null => {
