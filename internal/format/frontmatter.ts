@@ -151,12 +151,23 @@ function keepGaps(old: string, now: string, value: unknown): string {
   }
 }
 
+/** The key a line of a map starts with, indentation included (`  probable:`). */
+const KEYED = /^(\s*[^\s:#-][^:#]*:)\s/
+
 function gapsKept(old: string, now: string): string {
   const olds = old.split('\n')
   const byContent = new Map<string, string>()
+  // A nested value that changed keeps its comment's blanks too: key and comment → blanks (null when not one line's).
+  const byKey = new Map<string, string | null>()
   for (const l of olds) {
     const m = COMMENTED.exec(l)
-    if (m !== null) byContent.set(`${m[1]}\u0000${m[3]}`, l)
+    if (m === null) continue
+    byContent.set(`${m[1]}\u0000${m[3]}`, l)
+    const k = KEYED.exec(m[1] as string)
+    if (k !== null) {
+      const id = `${k[1]}\u0000${m[3]}`
+      byKey.set(id, byKey.has(id) ? null : (m[2] as string))
+    }
   }
   const lines = now.split('\n')
   const oneLine = olds.length === 2 && lines.length === 2 ? COMMENTED.exec(olds[0] as string) : null
@@ -166,6 +177,9 @@ function gapsKept(old: string, now: string): string {
       if (m === null) return l
       const same = byContent.get(`${m[1]}\u0000${m[3]}`)
       if (same !== undefined) return same
+      const k = KEYED.exec(m[1] as string)
+      const gap = k === null ? undefined : byKey.get(`${k[1]}\u0000${m[3]}`)
+      if (gap !== undefined && gap !== null && i > 0) return `${m[1]}${gap}#${m[3]}`
       return i === 0 && oneLine !== null && oneLine[3] === m[3] ? `${m[1]}${oneLine[2]}#${m[3]}` : l
     })
     .join('\n')

@@ -243,3 +243,19 @@ test('task depend --remove takes away a dependency a person wrote in another ref
   const deps = (await ws.ok('task', 'show', 'alpha/3', '--json')).json.depends_on
   expect(deps.map((d: { ref: string; type: string }) => `${d.ref}:${d.type}`)).toEqual(['alpha/001-schema:SS'])
 })
+
+test('task edit --estimate keeps the blanks before the comment of a value it changes inside a block estimate', async () => {
+  const ws = await alpha()
+  const rel = '.dacli/projects/alpha/tasks/open/001-hand.md'
+  ws.write(
+    rel,
+    TASK.replace(
+      'version: 3\n',
+      'version: 3\nestimate:\n  optimistic: 1\n  probable: 2      # a guess\n  pessimistic: 3   # worst case\n',
+    ),
+  )
+  ;(await ws.dacli('task', 'edit', 'alpha/1', '--estimate', '1,4,9', { now })).expectExit(0)
+  expect(front(bytes(ws, rel))).toContain(
+    'estimate:\n  optimistic: 1\n  probable: 4      # a guess\n  pessimistic: 9   # worst case\n',
+  )
+})
