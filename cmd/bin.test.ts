@@ -227,3 +227,20 @@ test('under DACLI_DEBUG=1 a failure’s stack names the source files and their l
   expect(r.stderr).toMatch(/\binternal\/store\/workspace\.ts:\d+:\d+\)/)
   expect(r.stderr).toMatch(/\binternal\/clikit\/invoke\.ts:\d+:\d+\)/)
 })
+
+test('an argument whose bytes are not UTF-8 is refused (exit 2) and nothing is written', () => {
+  const dir = tempDir()
+  const sh = (line: string) =>
+    spawnSync('sh', ['-c', line], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1' }, encoding: 'utf8' })
+  const dacli = `'${process.execPath}' '${BIN}'`
+  expect(sh(`git init -q && ${dacli} init && ${dacli} project add Alpha --slug alpha`).status).toBe(0)
+  const tasks = path.join(dir, '.dacli', 'projects', 'alpha')
+  const before = fs.readdirSync(tasks, { recursive: true })
+  const r = sh(`${dacli} task add "$(printf 'bad\\377\\376')" --project alpha --json`)
+  expect(r.status, r.stderr).toBe(2)
+  expect(JSON.parse(r.stderr)).toMatchObject({ schema: 'error/v1', exit_code: 2 })
+  expect(r.stderr).toContain('not valid UTF-8')
+  expect(fs.readdirSync(tasks, { recursive: true })).toEqual(before)
+  // U+FFFD typed as a character (valid UTF-8) is text like any other.
+  expect(sh(`${dacli} task add "a \u{FFFD} b" --project alpha --accept x`).status).toBe(0)
+})

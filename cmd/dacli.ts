@@ -1,7 +1,7 @@
 // The bin: with cmd/system.ts, the only code that touches `process`. argv, env,
 // cwd and the standard streams go in; an exit code comes out.
 
-import { fstatSync, statSync, writeSync } from 'node:fs'
+import { fstatSync, readFileSync, statSync, writeSync } from 'node:fs'
 import { main } from '../internal/cli/main.js'
 import { manifest } from '../internal/cli/manifest.gen.js'
 import { afterMutation, services } from './services.js'
@@ -67,6 +67,38 @@ async function terminal(fd: number): Promise<boolean> {
   return (await import('node:tty')).isatty(fd)
 }
 
+/**
+ * The arguments whose bytes are not UTF-8. Node hands them over already decoded, each bad byte replaced by U+FFFD;
+ * the raw bytes are in /proc/self/cmdline (Linux), read only when an argument holds that character.
+ */
+function notUtf8(args: readonly string[]): Set<string> {
+  const out = new Set<string>()
+  if (!args.some((a) => a.includes('\uFFFD'))) return out
+  let raw: Buffer
+  try {
+    raw = readFileSync('/proc/self/cmdline')
+  } catch {
+    return out
+  }
+  const parts: Buffer[] = []
+  for (let at = 0; at < raw.length; ) {
+    const end = raw.indexOf(0, at)
+    parts.push(raw.subarray(at, end === -1 ? raw.length : end))
+    at = end === -1 ? raw.length : end + 1
+  }
+  const tail = parts.slice(-args.length)
+  if (tail.length !== args.length) return out
+  const strict = new TextDecoder('utf-8', { fatal: true })
+  tail.forEach((bytes, i) => {
+    try {
+      strict.decode(bytes)
+    } catch {
+      out.add(args[i] as string)
+    }
+  })
+  return out
+}
+
 /** Run the command line (the bundle loads as CommonJS, which has no top-level await). */
 async function start(): Promise<void> {
   const [stdoutIsTTY, stderrIsTTY] = [await terminal(1), await terminal(2)]
@@ -74,7 +106,9 @@ async function start(): Promise<void> {
   if (stdoutIsTTY) quiet(process.stdout)
   if (stderrIsTTY) quiet(process.stderr)
 
-  const outcome = await main(process.argv.slice(2), {
+  const args = process.argv.slice(2)
+  const outcome = await main(args, {
+    notUtf8: notUtf8(args),
     io: {
       stdout: { write: (t) => writeOut(1, t) },
       stderr: { write: (t) => writeOut(2, t) },

@@ -28,6 +28,11 @@ export interface Runtime {
   readonly identity?: Identity
   /** The raw standard streams (only `mcp serve` uses them; the bin passes them). */
   readonly stdio?: Stdio
+  /**
+   * The arguments whose bytes were not UTF-8 (the bin reads them from the raw command line; Node's decoding put
+   * U+FFFD in their place): refused, never stored replaced.
+   */
+  readonly notUtf8?: ReadonlySet<string>
   /** The path of the executing bin (for reports that name it), when known. */
   readonly bin?: string
   /** Stops a running command as Ctrl-C would (tests and embedders); the bin wires `onInterrupt` instead. */
@@ -305,6 +310,13 @@ export async function invoke(
   }
 
   try {
+    const garbled = argv.find((a) => rt.notUtf8?.has(a) === true)
+    if (garbled !== undefined) {
+      throw new UsageError(
+        `an argument is not valid UTF-8 (its bad bytes show as \uFFFD): "${garbled.slice(0, 80)}"; dacli never stores replaced bytes`,
+        { details: { argument: garbled.slice(0, 200) }, next: [`dacli ${entry.path} --help`] },
+      )
+    }
     if (parsed.unknown.length > 0) {
       const known = [...Object.keys(entry.flags), ...Object.keys(GLOBAL_FLAGS)]
       const hints = parsed.unknown
