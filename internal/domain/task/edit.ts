@@ -123,7 +123,17 @@ export async function dependTask(
     return out
   }
   const adds = await resolveAll(add)
-  const removes = await resolveAll(remove)
+  // An entry that names no one task (doctor's dangling-dependency) is removed by the text it was written with.
+  const removes: { on: string; type: string; ref: string }[] = []
+  for (const r of remove) {
+    const written = t.depends_on.find((d) => d.on === r.on)
+    try {
+      removes.push(...(await resolveAll([r])))
+    } catch (e) {
+      if (written === undefined) throw e
+      removes.push({ on: written.on, type: written.type, ref: written.on })
+    }
+  }
   const all = (await store.listTasks()).tasks
   return change(store, target, who, 'depend', (e) => {
     const cur = e.before
@@ -131,7 +141,7 @@ export async function dependTask(
     const before = JSON.stringify(deps)
     // A dependency written by hand may name its task in any reference form (`alpha/001`, `7`, a slug).
     const idOf = (on: string) => resolveAmong(all, on, cur.project)?.id ?? on
-    for (const r of removes) deps = deps.filter((d) => idOf(d.on) !== r.on)
+    for (const r of removes) deps = deps.filter((d) => idOf(d.on) !== r.on && d.on !== r.on)
     for (const a of adds) {
       deps = deps.filter((d) => idOf(d.on) !== a.on)
       deps.push({ on: a.on, type: a.type as 'FS' })

@@ -259,3 +259,17 @@ test('task edit --estimate keeps the blanks before the comment of a value it cha
     'estimate:\n  optimistic: 1\n  probable: 4      # a guess\n  pessimistic: 9   # worst case\n',
   )
 })
+
+test('task depend --remove takes away a dependency that names no task, as doctor suggests', async () => {
+  const ws = await alpha()
+  const rel = '.dacli/projects/alpha/tasks/open/001-hand.md'
+  ws.write(rel, TASK.replace('version: 3\n', 'version: 3\ndepends_on: [alpha/99, gone]   # stale\n'))
+  const hints = (await ws.ok('doctor', '--json')).json.findings
+    .filter((f: { code: string }) => f.code === 'dangling-dependency')
+    .map((f: { hint: string }) => f.hint)
+  expect(hints).toContain('dacli task depend alpha/001-hand --remove alpha/99')
+  ;(await ws.dacli('task', 'depend', 'alpha/1', '--remove', 'alpha/99', { now })).expectExit(0)
+  expect(front(bytes(ws, rel))).toContain('depends_on: [gone]   # stale\n')
+  // A reference that is in no entry is still not found.
+  ;(await ws.dacli('task', 'depend', 'alpha/1', '--remove', 'alpha/98', { now })).expectExit(4)
+})
