@@ -6,7 +6,7 @@
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { RefusedError, UsageError } from '../../base/errors.js'
-import { setLead, setSection, setTitle } from '../../format/markdown.js'
+import { sectionText, setLead, setSection, setTitle } from '../../format/markdown.js'
 import { removeFile } from '../../store/fsio.js'
 import { editObjectFile } from '../../store/objedit.js'
 import type { Store } from '../../store/store.js'
@@ -183,14 +183,17 @@ export async function editRisk(
       ...(p.addIndicators ?? []).filter((i) => !r0.indicators.includes(i)),
     ]
     if (JSON.stringify(indicators) !== JSON.stringify(r0.indicators)) {
-      e.body = setSection(
-        e.body,
-        'Indicators',
-        indicators.length === 0 ? '' : `\n${indicators.map((i) => `- ${i}`).join('\n')}\n`,
-        {
-          before: 'Action',
-        },
-      )
+      // Only the lines of removed indicators go, and new ones are added in the list's own bullet: the rest of
+      // what a person wrote there keeps its bytes.
+      const gone = new Set(p.removeIndicators ?? [])
+      const kept = (sectionText(e.body, 'Indicators') ?? '')
+        .split('\n')
+        .filter((l) => !gone.has(l.replace(/^\s*[-*]\s+/, '').trim()))
+      const bullet = /^\s*([-*])\s/.exec(kept.find((l) => /^\s*[-*]\s/.test(l)) ?? '')?.[1] ?? '-'
+      const lines = [...kept, ...indicators.filter((i) => !r0.indicators.includes(i)).map((i) => `${bullet} ${i}`)]
+      e.body = setSection(e.body, 'Indicators', indicators.length === 0 ? '' : `\n${lines.join('\n').trim()}\n`, {
+        before: 'Action',
+      })
       fields.push('indicators')
     }
     if (p.action !== undefined && p.action.trim() !== (r0.action ?? '')) {

@@ -142,6 +142,17 @@ describe('risk edit and rm', () => {
     expect(journal().map((e) => e.kind)).toEqual(expect.arrayContaining(['risk.changed', 'risk.removed']))
   })
 
+  test('an indicator removed or added leaves the other indicator lines as the person wrote them', async () => {
+    const hand = ws.file(RISK).replace('- dup rows\n', '* dup rows\n* late batch   \n*   retries pile up\n')
+    ws.write(RISK, hand)
+    ;(await j('risk', 'edit', 'p/batch-races', '--remove-indicator', 'dup rows', '--indicator', 'slow job')).expectExit(
+      0,
+    )
+    expect(ws.file(RISK)).toBe(
+      hand.replace('* dup rows\n', '').replace('*   retries pile up\n', '*   retries pile up\n* slow job\n'),
+    )
+  })
+
   test('an unreadable risk or note is not a missing one: edit and rm exit 1 naming the file, nothing written', async () => {
     ws.write(RISK, ws.file(RISK).replace('# Batch races', '# Batch \u0007races'))
     ws.write(DECISION, ws.file(DECISION).replace('# Use a shim', '# Use \u0000a shim'))
