@@ -108,6 +108,17 @@ describe('note rm', () => {
   })
 })
 
+test('a note whose about a person wrote as a task reference is listed by note list --about', async () => {
+  const id = (await j('task', 'show', 'p/1')).expectExit(0).json.id
+  ws.write(
+    '.dacli/projects/p/notes/findings/by-hand.md',
+    '---\nid: n-01M94M84R9GKTZW1E9P0W9R0MF\nkind: note\nnote_kind: finding\nabout: p/1   # by hand\n---\n\n# By hand\n',
+  )
+  expect((await j('note', 'show', 'p/by-hand')).expectExit(0).json.about.id).toBe(id)
+  const listed = (await j('note', 'list', '--about', 'p/001')).expectExit(0).json.notes
+  expect(listed.map((n: { slug: string }) => n.slug)).toEqual(['by-hand'])
+})
+
 describe('risk edit and rm', () => {
   test('impact and likelihood in the frontmatter, indicators and action in the body; the rank follows', async () => {
     const hand = `${ws.file(RISK)}\n## Notes\n\nseen twice in March\n`

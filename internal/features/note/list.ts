@@ -4,6 +4,7 @@ import { pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { listNotes, NOTE_KINDS } from '../../domain/notes/notes.js'
 import { projectFilter } from '../../format/ids.js'
+import { resolveAmong } from '../../format/refs.js'
 import { noteBody } from './docs.js'
 import type { NoteListDocT } from './json.js'
 
@@ -28,8 +29,12 @@ export const list = defineCommand({
     const kind = input.flags.kind
     const { notes, broken } = await listNotes(store, project)
     for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    // A note's `about` may be written by hand as any task reference (`ledger/1`): resolved as `note show` does.
+    const tasks = about === null ? [] : (await store.listTasks()).tasks
+    const aboutId = (n: { about: string | null; project: string }) =>
+      n.about === null ? null : (resolveAmong(tasks, n.about, n.project)?.id ?? n.about)
     const picked = notes.filter(
-      (n) => (kind === undefined || n.kind === kind) && (about === null || n.about === about.id),
+      (n) => (kind === undefined || n.kind === kind) && (about === null || aboutId(n) === about.id),
     )
     const { items, page } = pageOf(picked, input.flags)
     const data: NoteListDocT = {
