@@ -67,6 +67,14 @@ export async function editNote(
     ...(merged.goal === null ? {} : { goal: merged.goal }),
     ...(merged.question === null ? {} : { question: merged.question }),
   })
+  // A hand-written `about: ledger/1` that names the task --about names is the same value: nothing to rewrite.
+  const sameAbout =
+    typeof p.about === 'string' &&
+    n.about !== null &&
+    (await store.readTask(n.about, { prefer: n.project }).then(
+      (t) => t.id,
+      () => null,
+    )) === p.about
   const file = fileOf(store, n.path)
   const r = await editObjectFile(store, file, `note-${n.id}`, (e) => {
     const fields: string[] = []
@@ -87,7 +95,7 @@ export async function editNote(
       ['severity', p.severity],
       ['about', p.about],
     ] as const) {
-      if (value === undefined || value === n[key]) continue
+      if (value === undefined || value === n[key] || (key === 'about' && sameAbout)) continue
       if (value === null) e.doc.delete(key)
       else e.doc.set(key, value)
       fields.push(key)

@@ -117,6 +117,10 @@ test('a note whose about a person wrote as a task reference is listed by note li
   expect((await j('note', 'show', 'p/by-hand')).expectExit(0).json.about.id).toBe(id)
   const listed = (await j('note', 'list', '--about', 'p/001')).expectExit(0).json.notes
   expect(listed.map((n: { slug: string }) => n.slug)).toEqual(['by-hand'])
+  // --about naming the same task again is the same value: unchanged, nothing rewritten.
+  const before = ws.snapshot()
+  expect((await j('note', 'edit', 'p/by-hand', '--about', id)).expectExit(0).json.outcome).toBe('unchanged')
+  expect(ws.snapshot()).toEqual(before)
 })
 
 describe('risk edit and rm', () => {
