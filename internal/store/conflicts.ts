@@ -42,7 +42,7 @@ export function conflictCopies(
   dir: string,
   opts: { skipEvents?: boolean; watch?: FolderWatch | null } = {},
 ): ConflictCopy[] {
-  const skip = new Set(['cache', 'locks', 'worktrees', ...(opts.skipEvents ? ['events'] : [])])
+  const skip = new Set(['cache', 'cleanup', 'locks', 'worktrees', ...(opts.skipEvents ? ['events'] : [])])
   const out: ConflictCopy[] = []
   const walk = (folder: string, top: boolean) => {
     const got = folderOf(folder, opts.watch ?? null)

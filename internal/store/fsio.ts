@@ -249,8 +249,8 @@ export function foldersUnder(root: string, skipTop: ReadonlySet<string>, max: nu
 export function findTemps(sys: Proc, root: string): { path: string; dead: boolean }[] {
   const out: { path: string; dead: boolean }[] = []
   walkTree(root, (p, e, dir) => {
-    // `worktrees/` holds task checkouts, not workspace files.
-    if (e.isDirectory()) return dir !== root || e.name !== 'worktrees'
+    // `worktrees/` holds task checkouts and `cleanup/` the files a cleanup kept for its restore: not workspace files.
+    if (e.isDirectory()) return dir !== root || (e.name !== 'worktrees' && e.name !== 'cleanup')
     if (isTempName(e.name)) {
       const m = TEMP_RE.exec(e.name)
       out.push({ path: p, dead: m === null || m[2] !== hostTag(sys) || !sys.isAlive(Number(m[1])) })

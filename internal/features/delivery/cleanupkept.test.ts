@@ -1,0 +1,30 @@
+// What a cleanup moved aside is the restore artifact's, not the workspace's: a later cleanup never lists it again
+// (applying that would take it out of the first artifact, which could then not restore it), and doctor does not
+// report it as a leftover.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { expect, test } from 'vitest'
+import { workspace } from '../../testkit/ws.js'
+
+test('files a cleanup moved into its artifact are not candidates again, and the artifact restores them', async () => {
+  const ws = await workspace()
+  const temp = '.dacli/.foo.dacli-tmp-99999-deadbeef-1'
+  const copy = '.dacli/config.yml.conflict-abcdef1'
+  fs.writeFileSync(path.join(ws.root, temp), 'half\n')
+  fs.copyFileSync(path.join(ws.root, '.dacli/config.yml'), path.join(ws.root, copy))
+  const first = (await ws.dacli('cleanup', '--json')).expectExit(0).json
+  expect(first.candidates.map((c: { subject: string }) => c.subject)).toContain(temp)
+  const applied = (await ws.dacli('cleanup', '--apply-safe', first.plan_id, '--json')).expectExit(0).json
+  expect(fs.existsSync(path.join(ws.root, temp))).toBe(false)
+
+  const again = (await ws.dacli('cleanup', '--json')).expectExit(0).json
+  expect(again.candidates).toEqual([])
+  const doctor = (await ws.dacli('doctor', '--json')).json
+  const kept = doctor.findings.filter((f: { subject: string }) => f.subject.startsWith('.dacli/cleanup/'))
+  expect(kept).toEqual([])
+
+  const restored = (await ws.dacli('cleanup', '--restore', path.basename(applied.artifact), '--json')).expectExit(0)
+  expect(restored.json.outcomes.every((o: { outcome: string }) => o.outcome === 'restored')).toBe(true)
+  expect(fs.readFileSync(path.join(ws.root, temp), 'utf8')).toBe('half\n')
+})
