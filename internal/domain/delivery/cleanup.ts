@@ -250,6 +250,45 @@ function writeArtifact(dir: string, a: Artifact): void {
   fs.renameSync(`${file}.tmp`, file)
 }
 
+const isCandidate = (c: unknown): c is Candidate =>
+  typeof c === 'object' &&
+  c !== null &&
+  'kind' in c &&
+  'subject' in c &&
+  'sha' in c &&
+  'remote' in c &&
+  'branch' in c &&
+  'reason' in c &&
+  CANDIDATE_KINDS.some((k) => k === c.kind) &&
+  typeof c.subject === 'string' &&
+  [c.sha, c.remote, c.branch].every((v) => v === null || typeof v === 'string') &&
+  typeof c.reason === 'string'
+
+/** An artifact file's text, checked: not JSON or not an artifact's shape is a usage error naming the file. */
+function readArtifact(rel: string, text: string): Artifact {
+  let art: unknown
+  try {
+    art = JSON.parse(text)
+  } catch (e) {
+    throw new UsageError(`${rel} is not valid JSON (${(e as Error).message}): not a cleanup artifact`, {
+      details: { artifact: rel },
+    })
+  }
+  if (
+    typeof art !== 'object' ||
+    art === null ||
+    !('schema' in art) ||
+    art.schema !== 'dacli-cleanup-artifact/v1' ||
+    !('candidates' in art) ||
+    !Array.isArray(art.candidates) ||
+    !art.candidates.every(isCandidate) ||
+    !('id' in art) ||
+    typeof art.id !== 'string'
+  )
+    throw new UsageError(`${rel} is not a cleanup artifact`, { details: { artifact: rel } })
+  return art as Artifact
+}
+
 /** Find an artifact by its id, its folder, or the path of its JSON file. */
 function findArtifact(w: World, given: string): { dir: string; art: Artifact } {
   const candidates = [
@@ -261,10 +300,7 @@ function findArtifact(w: World, given: string): { dir: string; art: Artifact } {
   for (const dir of candidates) {
     const file = path.join(dir, 'restore.json')
     if (!dir.startsWith(`${cleanupRoot}${path.sep}`) || !fs.existsSync(file)) continue
-    const art = JSON.parse(fs.readFileSync(file, 'utf8')) as Artifact
-    if (art.schema !== 'dacli-cleanup-artifact/v1')
-      throw new UsageError(`${w.store.rel(file)} is not a cleanup artifact`)
-    return { dir, art }
+    return { dir, art: readArtifact(w.store.rel(file), fs.readFileSync(file, 'utf8')) }
   }
   throw new NotFoundError(`no cleanup artifact "${given}" under ${w.store.rel(cleanupRoot)}`, {
     details: { artifact: given },
