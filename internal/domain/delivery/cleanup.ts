@@ -18,7 +18,7 @@ import { cmd } from '../../base/commands.js'
 import { ConflictError, NotFoundError, UsageError } from '../../base/errors.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
-import { findTemps } from '../../store/fsio.js'
+import { findTemps, linkOnPath } from '../../store/fsio.js'
 import { listLocks } from '../../store/lock.js'
 import type { GithubContext } from '../github/context.js'
 import { CANDIDATE_KINDS } from './kinds.js'
@@ -308,6 +308,32 @@ function findArtifact(w: World, given: string): { dir: string; art: Artifact } {
   })
 }
 
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/
+
+/**
+ * Why a candidate is not one this workspace's cleanup could have written (an artifact edited by hand or brought
+ * by another clone), or null: a file outside `.dacli/` or reached through a link, a worktree outside
+ * `.dacli/worktrees/`, a ref outside the task branches and claim refs, a remote other than the one its kind uses.
+ */
+function misplaced(w: World, c: Candidate): string | null {
+  const inside = (top: string, abs: string) => abs.startsWith(`${top}${path.sep}`)
+  if (c.kind === 'finished_worktree') {
+    const abs = path.resolve(w.store.root, c.subject)
+    if (!inside(path.join(w.store.dir, 'worktrees'), abs)) return 'a worktree outside .dacli/worktrees/'
+    return c.sha === null || SHA.test(c.sha) ? null : 'not a commit id'
+  }
+  if (c.kind === 'merged_branch' || c.kind === 'merged_remote_branch' || c.kind === 'stale_claim_ref') {
+    const prefix = c.kind === 'stale_claim_ref' ? CLAIMS_PREFIX : TASK_BRANCH_PREFIX
+    if (!c.subject.startsWith(prefix) || c.subject.includes('..')) return `a ref outside ${prefix}`
+    if (c.sha === null || !SHA.test(c.sha)) return 'not a commit id'
+    const remote = c.kind === 'merged_branch' ? null : c.kind === 'stale_claim_ref' ? w.claimsRemote : 'origin'
+    return c.remote === remote ? null : `a remote other than ${remote ?? 'none'}`
+  }
+  const abs = path.resolve(w.store.root, c.subject)
+  if (c.sha !== null || path.isAbsolute(c.subject) || !inside(w.store.dir, abs)) return 'a file outside .dacli/'
+  return linkOnPath(abs, w.store.dir) === null ? null : 'a path through a link'
+}
+
 /** Put back what an artifact removed: refs first (a worktree needs its branch), then worktrees, then files. */
 export async function restoreCleanup(
   ctx: GithubContext,
@@ -315,6 +341,15 @@ export async function restoreCleanup(
 ): Promise<{ artifact: string; outcomes: Outcome[] }> {
   const w = await readWorld(ctx, null, { github: false })
   const { dir, art } = findArtifact(w, given)
+  for (const c of art.candidates) {
+    const why = misplaced(w, c)
+    if (why !== null) {
+      throw new UsageError(
+        `${w.store.rel(path.join(dir, 'restore.json'))} names ${c.subject} (${c.kind}): ${why}; nothing restored`,
+        { details: { artifact: w.store.rel(dir), subject: c.subject, kind: c.kind } },
+      )
+    }
+  }
   const env = w.store.env
   const git = w.git
   const outcomes: Outcome[] = []
