@@ -14,7 +14,7 @@ import type { Arbitration } from '../claims/arbiter.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
 import { markerOf } from '../github/projection.js'
-import { type Change, change, doneTask, mayRewrite } from '../task/lifecycle.js'
+import { type Change, change, closeRefusal, doneTask, mayRewrite } from '../task/lifecycle.js'
 import { branchOf, type Diagnosed, diagnoseWith, locate, repoOf } from './pulls.js'
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase'
@@ -140,6 +140,9 @@ export async function landPull(
   let merge: Landed['merge'] = null
   let sha = pull.merge_commit_sha
   if (d.diagnosis.code === 'ready') {
+    // The close's own rules first (criteria, a block): a refusal after the merge would leave it merged and open.
+    const refusal = await closeRefusal(store, t, who)
+    if (refusal !== null) throw refusal
     const m = await mergeLeased(s.client.mergePull.bind(s.client), repo, pull, opts.method, qualifiedRef(t))
     merge = { method: opts.method, sha: m.sha }
     sha = m.sha

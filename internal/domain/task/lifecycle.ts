@@ -314,6 +314,17 @@ export async function doneTask(
   })
 }
 
+/**
+ * What would refuse `task done` on `t` now, its landing aside — for a caller about to make it land (`pr land`
+ * asks before it merges, so a refusal never follows a write) — or null: done already, or the close would be a
+ * proposal (the caller may not rewrite it).
+ */
+export async function closeRefusal(store: Store, t: TaskRecord, who: Identity): Promise<RefusedError | null> {
+  if (t.status === 'done' || !(await mayRewrite(store, t, who))) return null
+  const blockers = await closeBlockers(store, t, closeVerdict(t.acceptance, false), t.acceptance.length, null)
+  return blockers.length === 0 ? null : oneRefusal(t, blockers)
+}
+
 /** The landing check of a close, loading git only for a task with a branch. */
 export async function closeLanding(store: Store, t: TaskRecord, req: LandingRequest): Promise<Landing | null> {
   const { checkLanding, landingApplies } = await import('./landing.js')

@@ -123,6 +123,19 @@ describe('pr land', () => {
     expect(w.ws.snapshot()).toEqual(before)
   })
 
+  test('ready on GitHub but the task cannot close (a criterion unchecked): refused (3) before the merge', async () => {
+    w = await deliveryWorkspace()
+    const { ref } = await branchTask('Unchecked')
+    ;(await w.run('pr', 'open', ref)).expectExit(0)
+    const main = git(w.origin, 'rev-parse', 'main').trim()
+    w.gh.resetCalls()
+    const r = (await w.run('pr', 'land', ref, '--json')).expectExit(3)
+    expect(r.error.details.policy).toBe('acceptance')
+    expect(w.gh.writes()).toEqual([])
+    expect(git(w.origin, 'rev-parse', 'main').trim()).toBe(main)
+    expect((await w.ws.dacli('task', 'show', ref, '--json')).json.status).not.toBe('done')
+  })
+
   test('ready: merges on GitHub for real, fetches, closes the task logging landed <merge sha>', async () => {
     w = await deliveryWorkspace()
     const { ref, branch } = await branchTask('Land me')
