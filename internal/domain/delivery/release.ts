@@ -7,7 +7,7 @@
 import { fetchBranch } from '../../adapters/git/branches.js'
 import { isAncestor, revParse } from '../../adapters/git/worktree.js'
 import type { GitHubClient, Pull } from '../../adapters/github/client.js'
-import { FailureError, UsageError } from '../../base/errors.js'
+import { ConflictError, DacliError, FailureError, UsageError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
@@ -166,8 +166,17 @@ export async function applyTrain(client: GitHubClient, t: Train, merge: boolean)
   }
   let merged: string | null = null
   if (merge && t.blockers.length === 0) {
-    const fresh = await client.pull(t.repo, pull.number)
-    merged = (await client.mergePull(t.repo, pull.number, { method: 'merge', sha: fresh.head.sha })).sha
+    // Under a lease on the source commit whose checks were read: a source that moved since is not merged.
+    try {
+      merged = (await client.mergePull(t.repo, pull.number, { method: 'merge', sha: t.source.sha })).sha
+    } catch (e) {
+      const status = e instanceof DacliError ? e.details.status : undefined
+      if (status !== 409) throw e
+      throw new ConflictError(
+        `${t.source.name} moved on GitHub since ${t.source.sha.slice(0, 12)} was checked: nothing merged`,
+        { details: { pr: pull.number, checked: t.source.sha }, cause: e },
+      )
+    }
   }
   return { action, pull, merged }
 }

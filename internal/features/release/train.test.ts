@@ -67,3 +67,22 @@ describe('release train', () => {
     expect(w.gh.calls).toEqual([])
   })
 })
+
+test('--merge lands the commit whose checks passed: a source that moved since is 5, nothing merged', async () => {
+  w = await deliveryWorkspace()
+  git(w.ws.root, 'push', '-q', 'origin', 'main:refs/heads/release')
+  await landed('Ship the shim')
+  w.gh.setChecks(REPO, 'main', [{ name: 'ci', status: 'completed', conclusion: 'success' }])
+  // GitHub's main gains a commit nobody checked after this clone fetched it: the fake reads a copy one commit ahead.
+  const ahead = `${w.origin}-ahead`
+  git(w.ws.root, 'clone', '-q', '--bare', w.origin, ahead)
+  const work = `${w.origin}-work`
+  git(w.ws.root, 'clone', '-q', ahead, work)
+  w.commit(work, 'untested.txt', 'untested\n')
+  git(work, 'push', '-q', 'origin', 'main')
+  w.gh.useGit(REPO, ahead)
+  const release = git(ahead, 'rev-parse', 'release').trim()
+  const r = (await train('--apply', '--merge', '--required-check', 'ci')).expectExit(5)
+  expect(r.error.message).toContain('nothing merged')
+  expect(git(ahead, 'rev-parse', 'release').trim()).toBe(release)
+})
