@@ -154,6 +154,71 @@ function render(q: Pick<Queue, 'title' | 'items' | 'log' | 'created' | 'created_
   ].join('\n')
 }
 
+const itemLine = (i: QueueItem) =>
+  `- [${{ waiting: ' ', done: 'x', failed: '-' }[i.turn]}] ${i.written}${i.turn === 'failed' && i.reason ? ` — ${i.reason}` : ''}`
+
+/**
+ * The file's text with only what changed edited in place — a retitle, one item's turn, items appended to `## Tasks`,
+ * lines appended to `## Log` — so what a person wrote around them (frontmatter keys and comments, prose, other
+ * sections, an item's own spelling) stays as it was.
+ */
+function patched(
+  text: string,
+  o: { title?: string; changed?: QueueItem; added?: readonly QueueItem[]; log: readonly string[] },
+): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n'
+  const lines = text.replace(/\r\n/g, '\n').split('\n')
+  let body = 0
+  if (lines[0] === '---') {
+    const end = lines.indexOf('---', 1)
+    body = end === -1 ? lines.length : end + 1
+  }
+  const sections = new Map<string, { head: number; last: number }>()
+  let titleAt = -1
+  let cur: { head: number; last: number } | null = null
+  for (let i = body; i < lines.length; i++) {
+    const h = /^(#{1,6})\s+(.*)$/.exec(lines[i] as string)
+    if (h) {
+      if (h[1] === '#') {
+        if (titleAt === -1) titleAt = i
+        cur = null
+        continue
+      }
+      const name = (h[2] as string).trim().toLowerCase()
+      cur = sections.get(name) ?? { head: i, last: i }
+      if (!sections.has(name)) sections.set(name, cur)
+      continue
+    }
+    if (cur !== null && (lines[i] as string).trim() !== '') cur.last = i
+  }
+  // Edits from the bottom up, so each index still points where it was read.
+  const edits: { at: number; remove: number; put: string[] }[] = []
+  if (o.changed !== undefined) edits.push({ at: o.changed.line - 1, remove: 1, put: [itemLine(o.changed)] })
+  const tasks = sections.get('tasks')
+  const added = (o.added ?? []).map(itemLine)
+  const log = sections.get('log')
+  const tail: string[] = []
+  if (added.length > 0) {
+    if (tasks === undefined) tail.push('', '## Tasks', '', ...added)
+    else edits.push({ at: tasks.last + 1, remove: 0, put: tasks.last === tasks.head ? ['', ...added] : added })
+  }
+  if (o.log.length > 0) {
+    if (log === undefined) tail.push('', '## Log', '', ...o.log)
+    else edits.push({ at: log.last + 1, remove: 0, put: log.last === log.head ? ['', ...o.log] : [...o.log] })
+  }
+  if (o.title !== undefined) {
+    if (titleAt === -1) edits.push({ at: body, remove: 0, put: ['', `# ${o.title}`] })
+    else edits.push({ at: titleAt, remove: 1, put: [`# ${o.title}`] })
+  }
+  edits.sort((a, b) => b.at - a.at)
+  for (const e of edits) lines.splice(e.at, e.remove, ...e.put)
+  if (tail.length > 0) {
+    while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
+    lines.push(...tail, '')
+  }
+  return lines.join(eol)
+}
+
 /** Create the queue or append tasks to it (a task already waiting in it is not added twice), under its lock. */
 export async function addToQueue(
   store: Store,
@@ -185,14 +250,21 @@ export async function addToQueue(
         }
     if (title !== undefined) q.title = title
     const added: string[] = []
+    const items: QueueItem[] = []
     for (const t of tasks) {
       if (q.items.some((i) => i.task.id === t.id && i.turn === 'waiting') || added.includes(qualifiedRef(t))) continue
       const ref = qualifiedRef(t)
-      q.items.push({ n: q.items.length + 1, written: ref, task: t, turn: 'waiting', reason: null, line: 0 })
+      items.push({ n: q.items.length + 1, written: ref, task: t, turn: 'waiting', reason: null, line: 0 })
+      q.items.push(items[items.length - 1] as QueueItem)
       added.push(ref)
     }
-    if (added.length > 0) q.log.push(`- ${stamp(store.now())} ${actor} added ${added.join(' ')}`)
-    if (added.length > 0 || !exists || title !== undefined) atomicWrite(store.system, file, render(q))
+    const log = added.length > 0 ? [`- ${stamp(store.now())} ${actor} added ${added.join(' ')}`] : []
+    q.log.push(...log)
+    if (!exists) atomicWrite(store.system, file, render(q))
+    else if (added.length > 0 || title !== undefined) {
+      const text = patched(readText(file), { ...(title === undefined ? {} : { title }), added: items, log })
+      atomicWrite(store.system, file, text)
+    }
     return { queue: await readQueue(store, slug), added, created: !exists }
   })
 }
@@ -215,10 +287,9 @@ export async function advanceQueue(
     }
     head.turn = fail === null ? 'done' : 'failed'
     head.reason = fail
-    q.log.push(
-      `- ${stamp(store.now())} ${actor} ${fail === null ? 'done' : 'failed'} ${head.written}${fail === null ? '' : `: ${fail}`}`,
-    )
-    atomicWrite(store.system, queueFile(store, slug), render(q))
+    const line = `- ${stamp(store.now())} ${actor} ${fail === null ? 'done' : 'failed'} ${head.written}${fail === null ? '' : `: ${fail}`}`
+    const file = queueFile(store, slug)
+    atomicWrite(store.system, file, patched(readText(file), { changed: head, log: [line] }))
     return { queue: await readQueue(store, slug), closed: head }
   })
 }
