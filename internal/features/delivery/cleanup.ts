@@ -100,6 +100,8 @@ export const cleanup = defineCommand({
     }
     return {
       data,
+      // Like `github push`: the document is printed either way, and a removal or restore that failed is exit 1.
+      verdict: data.outcomes?.some((o) => o.outcome === 'failed') === true ? 'failure' : null,
       human(out) {
         if (data.outcomes === null) {
           if (data.candidates.length === 0) out.line('nothing to clean up')

@@ -28,3 +28,15 @@ test('files a cleanup moved into its artifact are not candidates again, and the 
   expect(restored.json.outcomes.every((o: { outcome: string }) => o.outcome === 'restored')).toBe(true)
   expect(fs.readFileSync(path.join(ws.root, temp), 'utf8')).toBe('half\n')
 })
+
+test('a restore that cannot put something back prints its document and exits 1', async () => {
+  const ws = await workspace()
+  const temp = '.dacli/.bar.dacli-tmp-99999-deadbeef-1'
+  fs.writeFileSync(path.join(ws.root, temp), 'half\n')
+  const plan = (await ws.dacli('cleanup', '--json')).expectExit(0).json
+  const applied = (await ws.dacli('cleanup', '--apply-safe', plan.plan_id, '--json')).expectExit(0).json
+  fs.rmSync(path.join(ws.root, applied.artifact, 'files', temp))
+  const r = (await ws.dacli('cleanup', '--restore', path.basename(applied.artifact), '--json')).expectExit(1)
+  expect(r.json).toMatchObject({ schema: 'repository-cleanup/v1', mode: 'restore' })
+  expect(r.json.outcomes.map((o: { outcome: string }) => o.outcome)).toEqual(['failed'])
+})
