@@ -75,7 +75,13 @@ async function gitFindings(w: World): Promise<Finding[]> {
       }
     }
     if (t.status !== 'done') {
-      const merged = await mergeNaming(git, env, trunk.commit, branch)
+      // A merge naming the branch, and (while the branch is here) none of its commits missing from trunk, as
+      // `task done` judges it: a branch merged once and worked on since has not landed.
+      const named = await mergeNaming(git, env, trunk.commit, branch)
+      const merged =
+        named !== null && (tip === null || (await commitsNotOn(git, env, trunk.commit, tip)).length === 0)
+          ? named
+          : null
       if (merged !== null) {
         const safe = allChecked(t)
         out.push({

@@ -1,0 +1,34 @@
+// reconcile judges "landed" as `task done` does: a branch merged into trunk once and worked on since has not
+// landed, so it is no landed_not_done finding and --apply-safe never closes its task.
+
+import { afterEach, expect, test } from 'vitest'
+import { type DeliveryWorkspace, deliveryWorkspace } from '../../testkit/deliveryws.js'
+import { git } from '../../testkit/ws.js'
+
+let w: DeliveryWorkspace
+afterEach(async () => {
+  await w.close()
+})
+
+test('a branch merged once and given more commits since is not landed_not_done', async () => {
+  w = await deliveryWorkspace()
+  const root = w.ws.root
+  const ref = await w.task('Half landed')
+  const { dir, branch } = await w.worktree(ref)
+  w.commit(dir, 'a.txt', 'a\n', 'first half')
+  git(root, 'merge', '-q', '--no-ff', '-m', `Merge branch '${branch}'`, branch)
+  git(root, 'push', '-q', 'origin', 'main')
+  w.commit(dir, 'b.txt', 'b\n', 'second half')
+  ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
+  ;(await w.ws.dacli('task', 'done', ref)).expectExit(3)
+  const r = (await w.run('reconcile', '--json')).expectExit(0)
+  expect(r.json.findings.filter((f: { class: string }) => f.class === 'landed_not_done')).toEqual([])
+  ;(await w.run('reconcile', '--apply-safe', r.json.plan_id, '--json')).expectExit(0)
+  expect((await w.ws.dacli('task', 'show', ref, '--json')).json.status).toBe('open')
+
+  // The rest lands: now it is landed_not_done, and safe.
+  git(root, 'merge', '-q', '--no-ff', '-m', `Merge branch '${branch}'`, branch)
+  git(root, 'push', '-q', 'origin', 'main')
+  const again = (await w.run('reconcile', '--json')).expectExit(0)
+  expect(again.json.findings).toMatchObject([{ class: 'landed_not_done', subject: ref, safe: true }])
+})
