@@ -30,12 +30,19 @@ export async function commitsNotOn(repo: GitInfo, env: Env, trunk: string, head:
     })
 }
 
+const ere = (s: string) => s.replace(/[.[\]()*+?{}|^$\\]/g, '\\$&')
+
+/** An extended regular expression for a merge message naming `branch` exactly. */
+export const namingPattern = (branch: string) => `('${ere(branch)}'|from ([^ /]+/)?${ere(branch)}$)`
+
 /** The merge commit on trunk that names `branch` in its message (a merged branch since deleted), or null. */
 export async function mergeNaming(repo: GitInfo, env: Env, trunk: string, branch: string): Promise<string | null> {
   const r = await runGit(
     repo.workTree,
     env,
-    ['log', '-1', '--merges', '--format=%H', '--fixed-strings', `--grep=${branch}`, trunk, '--'],
+    // The whole name as a merge writes it — git's `Merge branch 'NAME'`, GitHub's `from OWNER/NAME` ending its line
+    // (the owner left out too) — never a substring (`login` is not named by a merge of `login-v2`).
+    ['log', '-1', '--merges', '--format=%H', '--extended-regexp', `--grep=${namingPattern(branch)}`, trunk, '--'],
     WHAT,
   )
   const sha = r.stdout.trim()

@@ -32,3 +32,18 @@ test('a branch merged once and given more commits since is not landed_not_done',
   const again = (await w.run('reconcile', '--json')).expectExit(0)
   expect(again.json.findings).toMatchObject([{ class: 'landed_not_done', subject: ref, safe: true }])
 })
+
+test('a merge of another branch whose name contains the task branch does not name it', async () => {
+  w = await deliveryWorkspace()
+  const root = w.ws.root
+  const ref = await w.task('Login')
+  ;(await w.ws.dacli('worktree', 'add', ref, '--branch', 'login')).expectExit(0)
+  git(root, 'checkout', '-q', '-b', 'login-v2')
+  w.commit(root, 'v2.txt', 'v2\n')
+  git(root, 'checkout', '-q', 'main')
+  git(root, 'merge', '-q', '--no-ff', '-m', "Merge branch 'login-v2'", 'login-v2')
+  git(root, 'push', '-q', 'origin', 'main')
+  ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
+  const r = (await w.run('reconcile', '--json')).expectExit(0)
+  expect(r.json.findings.filter((f: { class: string }) => f.class === 'landed_not_done')).toEqual([])
+})
