@@ -6,6 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../base/commands.js'
 import { RACY_MS } from './filecache.js'
+import { keptByCleanup } from './fsio.js'
 
 const CONFLICT_COPY = /\.conflict-[0-9a-f]{7,}$/
 
@@ -42,7 +43,7 @@ export function conflictCopies(
   dir: string,
   opts: { skipEvents?: boolean; watch?: FolderWatch | null } = {},
 ): ConflictCopy[] {
-  const skip = new Set(['cache', 'cleanup', 'locks', 'worktrees', ...(opts.skipEvents ? ['events'] : [])])
+  const skip = new Set(['cache', 'locks', 'worktrees', ...(opts.skipEvents ? ['events'] : [])])
   const out: ConflictCopy[] = []
   const walk = (folder: string, top: boolean) => {
     const got = folderOf(folder, opts.watch ?? null)
@@ -51,7 +52,10 @@ export function conflictCopies(
       const p = path.join(folder, c)
       out.push({ copy: p, original: p.replace(CONFLICT_COPY, '') })
     }
-    for (const f of got.folders) if (!top || !skip.has(f)) walk(path.join(folder, f), false)
+    for (const f of got.folders) {
+      // What a cleanup kept for its restore (`cleanup/<id>/files/`) is the artifact's, not the workspace's.
+      if ((!top || !skip.has(f)) && !keptByCleanup(dir, path.join(folder, f))) walk(path.join(folder, f), false)
+    }
   }
   walk(dir, true)
   return out.sort((a, b) => (a.copy < b.copy ? -1 : a.copy > b.copy ? 1 : 0))

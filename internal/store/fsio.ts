@@ -245,12 +245,16 @@ export function foldersUnder(root: string, skipTop: ReadonlySet<string>, max: nu
   return out
 }
 
+/** Is `folder` (under the workspace folder `dir`) the `cleanup/<id>/files/` folder of a cleanup's restore artifact? */
+export const keptByCleanup = (dir: string, folder: string) =>
+  path.basename(folder) === 'files' && path.dirname(path.dirname(folder)) === path.join(dir, 'cleanup')
+
 /** Temp files anywhere under `root` (doctor's `stale-temp`), with whether their writer looks dead. */
 export function findTemps(sys: Proc, root: string): { path: string; dead: boolean }[] {
   const out: { path: string; dead: boolean }[] = []
   walkTree(root, (p, e, dir) => {
-    // `worktrees/` holds task checkouts and `cleanup/` the files a cleanup kept for its restore: not workspace files.
-    if (e.isDirectory()) return dir !== root || (e.name !== 'worktrees' && e.name !== 'cleanup')
+    // `worktrees/` holds task checkouts and `cleanup/<id>/files/` what a cleanup kept for its restore: not workspace files.
+    if (e.isDirectory()) return dir === root ? e.name !== 'worktrees' : !keptByCleanup(root, path.join(dir, e.name))
     if (isTempName(e.name)) {
       const m = TEMP_RE.exec(e.name)
       out.push({ path: p, dead: m === null || m[2] !== hostTag(sys) || !sys.isAlive(Number(m[1])) })

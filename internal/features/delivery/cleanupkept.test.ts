@@ -24,6 +24,13 @@ test('files a cleanup moved into its artifact are not candidates again, and the 
   const kept = doctor.findings.filter((f: { subject: string }) => f.subject.startsWith('.dacli/cleanup/'))
   expect(kept).toEqual([])
 
+  // The artifact's own files are still the workspace's: a record pull's conflict copy of restore.json is reported.
+  const theirs = `${applied.artifact}/restore.json.conflict-abcdef1`
+  fs.copyFileSync(path.join(ws.root, applied.artifact, 'restore.json'), path.join(ws.root, theirs))
+  const seen = (await ws.dacli('doctor', '--json')).json.findings.map((f: { subject: string }) => f.subject)
+  expect(seen).toContain(theirs)
+  fs.rmSync(path.join(ws.root, theirs))
+
   const restored = (await ws.dacli('cleanup', '--restore', path.basename(applied.artifact), '--json')).expectExit(0)
   expect(restored.json.outcomes.every((o: { outcome: string }) => o.outcome === 'restored')).toBe(true)
   expect(fs.readFileSync(path.join(ws.root, temp), 'utf8')).toBe('half\n')
