@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { count } from '../base/text.js'
 import { makeNotes } from './io.js'
 import { fitColumns, makeOut } from './out.js'
-import { oneDecimal, shortRef, visible } from './text.js'
+import { colorEnabled, oneDecimal, shortRef, visible } from './text.js'
 import { cut, displayWidth } from './width.js'
 
 const sink = () => {
@@ -148,5 +148,17 @@ describe('progress on stderr', () => {
     q.tick()
     q.end('done')
     expect(w.text).toBe('')
+  })
+})
+
+describe('colorEnabled', () => {
+  it('a terminal has colour; NO_COLOR and TERM=dumb take it away; FORCE_COLOR forces it on, 0 and false off', () => {
+    expect(colorEnabled(true, {})).toBe(true)
+    expect(colorEnabled(false, {})).toBe(false)
+    expect(colorEnabled(true, { TERM: 'dumb' })).toBe(false)
+    expect(colorEnabled(true, { NO_COLOR: '1' })).toBe(false)
+    expect(colorEnabled(true, { NO_COLOR: '1', FORCE_COLOR: '1' })).toBe(false)
+    for (const on of ['1', '2', '3', 'true', '']) expect(colorEnabled(false, { FORCE_COLOR: on })).toBe(true)
+    for (const off of ['0', 'false']) expect(colorEnabled(true, { FORCE_COLOR: off })).toBe(false)
   })
 })

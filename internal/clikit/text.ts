@@ -60,10 +60,14 @@ export const STATUS_STYLE = { open: 'cyan', active: 'green', blocked: 'red', don
   Style
 >
 
-/** Colour only for a terminal, never with NO_COLOR (https://no-color.org) or TERM=dumb, always with FORCE_COLOR. */
+/**
+ * Colour only for a terminal, never with NO_COLOR (https://no-color.org) or TERM=dumb; FORCE_COLOR set forces it
+ * on, except `0` or `false`, which force it off (as Node and the common colour libraries read it).
+ */
 export function colorEnabled(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true
+  const force = env.FORCE_COLOR
+  if (force !== undefined) return force !== '0' && force !== 'false'
   return isTTY && env.TERM !== 'dumb'
 }
 
