@@ -41,6 +41,10 @@ describe('wrong-typed frontmatter is refused, never coerced (item 10)', () => {
     ['aliases', 'aliases: [seven]'],
     ['tags', 'tags: {a: 1}'],
     ['github', 'github: 12'],
+    // What --label and --milestone refuse, written by hand: it would be pushed to GitHub as it stands.
+    ['labels', 'labels: ["a,b"]'],
+    ['labels', `labels: [${'x'.repeat(51)}]`],
+    ['milestone', `milestone: ${'m'.repeat(201)}`],
   ])(
     '%s: lists skip it with invalid-field, commands exit 1 naming it, doctor and lint report it',
     async (field, line) => {

@@ -4,7 +4,7 @@
 
 import { UsageError } from '../base/errors.js'
 import { parseData, readObject, type Split } from './flat.js'
-import { isId } from './ids.js'
+import { checkLabel, checkMilestone, isId } from './ids.js'
 import { checkboxes, checkedTitleOf, sections, sectionText } from './markdown.js'
 import {
   type AcceptanceItem,
@@ -409,6 +409,21 @@ function checkTaskFields(d: Record<string, unknown>): void {
   }
   if (!absent(d.milestone) && typeof d.milestone !== 'string' && typeof d.milestone !== 'number') {
     bad('milestone', d.milestone, 'a milestone name')
+  }
+  // What `--label` and `--milestone` refuse is refused in the file too: it would go to GitHub as it stands.
+  const fits = (check: () => unknown) => {
+    try {
+      check()
+      return true
+    } catch {
+      return false
+    }
+  }
+  if (Array.isArray(d.labels) && !d.labels.every((l) => fits(() => checkLabel(String(l))))) {
+    bad('labels', d.labels, 'a list of labels, each 1–50 characters without a comma or a control character')
+  }
+  if (!absent(d.milestone) && !fits(() => checkMilestone(String(d.milestone)))) {
+    bad('milestone', d.milestone, 'a milestone name of one line, 1–200 characters')
   }
 }
 
