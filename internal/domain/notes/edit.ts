@@ -6,7 +6,7 @@
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { RefusedError, UsageError } from '../../base/errors.js'
-import { sectionText, setLead, setSection, setTitle } from '../../format/markdown.js'
+import { sections, sectionText, setLead, setSection, setTitle } from '../../format/markdown.js'
 import { removeFile } from '../../store/fsio.js'
 import { editObjectFile } from '../../store/objedit.js'
 import type { Store } from '../../store/store.js'
@@ -88,7 +88,20 @@ export async function editNote(
     }
     for (const [key, text] of Object.entries(p.sections ?? {}) as [NoteSection, string][]) {
       if (text.trim() === (n.sections[key] ?? '')) continue
-      e.body = setSection(e.body, headings[key] as string, `\n${text.trim()}\n`)
+      // A section the note lacks goes before the first one that follows it in its kind's order (a metric's Goal,
+      // Question and Metric stay in that order), else at the end.
+      const order = Object.keys(headings)
+      const present = new Set(sections(e.body).map((x) => x.title.toLowerCase()))
+      const next = order
+        .slice(order.indexOf(key) + 1)
+        .map((k) => headings[k] as string)
+        .find((h) => present.has(h.toLowerCase()))
+      e.body = setSection(
+        e.body,
+        headings[key] as string,
+        `\n${text.trim()}\n`,
+        next === undefined ? {} : { before: next },
+      )
       fields.push(key)
     }
     for (const [key, value] of [

@@ -123,6 +123,15 @@ test('a note whose about a person wrote as a task reference is listed by note li
   expect(ws.snapshot()).toEqual(before)
 })
 
+test('a section a note lacks is added in its kind’s order: a metric’s Goal before its Question', async () => {
+  const rel = '.dacli/projects/p/notes/metrics/by-hand.md'
+  const hand =
+    '---\nid: n-01M94M84R9GKTZW1E9P0W9R0MG\nkind: note\nnote_kind: metric\n---\n\n# By hand\n\n## Question\n\nq\n\n## Metric\n\nm\n'
+  ws.write(rel, hand)
+  ;(await j('note', 'edit', 'p/by-hand', '--goal', 'g')).expectExit(0)
+  expect(ws.file(rel)).toBe(hand.replace('## Question', '## Goal\n\ng\n\n## Question'))
+})
+
 describe('risk edit and rm', () => {
   test('impact and likelihood in the frontmatter, indicators and action in the body; the rank follows', async () => {
     const hand = `${ws.file(RISK)}\n## Notes\n\nseen twice in March\n`
