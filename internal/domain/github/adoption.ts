@@ -14,6 +14,7 @@ import { inlineMarkdown } from '../../format/markdown.js'
 import { stamp, type TaskRecord, type TaskSummary } from '../../format/model.js'
 import { newTaskBody, renderTaskFile } from '../../format/taskfile.js'
 import type { Store } from '../../store/store.js'
+import { listTombstones } from '../../store/tombstones.js'
 import { classify, type Planned } from './adoptplan.js'
 import { writeMapping } from './mapping.js'
 import { fetchIssues, type Prepared } from './preflight.js'
@@ -29,7 +30,9 @@ export async function inboundPlan(
 ): Promise<{ plan: PlannedIssue[]; tasks: readonly TaskSummary[] }> {
   const listing = await p.store.listTasks(project)
   for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
-  const plan = classify(issues, listing.tasks, repo)
+  // A removed task keeps its issue in its tombstone: that issue is mapped, never adopted as a new task again.
+  const removed = (await listTombstones(p.store, project)).tombstones.map((t) => ({ ...t.task, status: 'removed' }))
+  const plan = classify(issues, [...listing.tasks, ...removed], repo)
   // A task file dacli cannot read may be the one that maps an issue: adopting it again would make a second task,
   // and the next push a second issue. What would be created or linked blocks until the file reads (a second copy of a
   // task that reads is no such file).

@@ -41,3 +41,16 @@ test('an unreadable task file that maps an issue: pull refuses (3, nothing writt
   expect(w.gh.writes().filter((c) => c.method === 'POST')).toEqual([])
   expect(w.gh.repo('acme/widgets').issues).toHaveLength(1)
 }, 20_000)
+
+test('a removed task still maps its issue: pull does not adopt the issue again as a new task', async () => {
+  w = await githubWorkspace()
+  w.gh.addIssue('acme/widgets', { title: 'From GitHub' })
+  ;(await w.run('github', 'pull', 'alpha')).expectExit(0)
+  ;(await w.run('task', 'rm', 'alpha/1', '--force')).expectExit(0)
+  const plan = (await w.run('github', 'pull', 'alpha', '--dry-run', '--json')).expectExit(0).json
+  expect(plan.create).toEqual([])
+  expect(plan.already_mapped).toMatchObject([{ issue_number: 1 }])
+  const before = w.ws.snapshot()
+  ;(await w.run('github', 'pull', 'alpha')).expectExit(0)
+  expect(w.ws.snapshot()).toEqual(before)
+})
