@@ -28,6 +28,13 @@ describe('frontmatter', () => {
     expect(() => parseObject('---\na: 1\na: 2\n---\n')).toThrow(ParseError)
   })
 
+  test('an alias (*name) is refused with a message that says so, never resolved', () => {
+    const text = '---\nid: t-1\nbase: &v 3\nversion: *v\n---\n# x\n'
+    expect(() => parseObject(text)).toThrow(ParseError)
+    expect(() => parseObject(text)).toThrow(/anchors and aliases .* write the value out in full/)
+    expect(parseObject('---\nid: t-1\nbase: &v 3\n---\n').data).toEqual({ id: 't-1', base: 3 })
+  })
+
   test('a rewrite keeps comments, order, quoting, flow style and dates of untouched keys', () => {
     const src = [
       '---',

@@ -42,7 +42,7 @@ export function parseObject(text: string): Parsed {
     throw new ParseError(`frontmatter is not valid YAML: ${e?.message.split('\n')[0] ?? 'parse error'}`)
   }
   if (doc.contents !== null && !isMap(doc.contents)) throw new ParseError('frontmatter is not a YAML map of keys')
-  const data = (doc.toJS({ maxAliasCount: 0 }) ?? {}) as Record<string, unknown>
+  const data = (plain(doc) ?? {}) as Record<string, unknown>
   return { split, doc, data }
 }
 
@@ -54,7 +54,23 @@ export function parseYamlMap(text: string): Record<string, unknown> | null {
   }
   if (doc.contents === null) return null
   if (!isMap(doc.contents)) throw new ParseError('not a YAML map of keys')
-  return (doc.toJS({ maxAliasCount: 0 }) ?? {}) as Record<string, unknown>
+  return (plain(doc) ?? {}) as Record<string, unknown>
+}
+
+/**
+ * A document's values. YAML anchors and aliases (`&name`, `*name`) are never resolved: one value read in two places
+ * is not what a person sees on a line, and an alias can blow a small file up (a "billion laughs"). Such a file is
+ * refused with that said, not with the library's message.
+ */
+function plain(doc: Document): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 0 })
+  } catch (e) {
+    if (e instanceof ReferenceError && /alias/i.test(e.message)) {
+      throw new ParseError('YAML anchors and aliases (&name, *name) are not read: write the value out in full')
+    }
+    throw e
+  }
 }
 
 /** Top-level entries of a frontmatter text: key → [start, end) of its lines. */
