@@ -45,6 +45,10 @@ describe('wrong-typed frontmatter is refused, never coerced (item 10)', () => {
     ['labels', 'labels: ["a,b"]'],
     ['labels', `labels: [${'x'.repeat(51)}]`],
     ['milestone', `milestone: ${'m'.repeat(201)}`],
+    // What --touches refuses: outside the repository, absolute, a negation.
+    ['touches', 'touches: ["../secrets/**"]'],
+    ['touches', 'touches: [/etc/passwd]'],
+    ['touches', 'touches: ["!src/**"]'],
   ])(
     '%s: lists skip it with invalid-field, commands exit 1 naming it, doctor and lint report it',
     async (field, line) => {

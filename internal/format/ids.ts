@@ -98,6 +98,23 @@ export function checkTitle(title: string, what = 'title'): string {
 }
 
 /**
+ * What is wrong with a `touches` entry as a path (FORMAT.md: relative to the repository root, never absolute, never
+ * `..`, no negation), or null. Whether picomatch can read it as a glob is the overlap check's to say
+ * (domain/plan/overlap.ts `globProblem`); this part needs no glob library, so a file's entries are checked on read.
+ */
+export function touchProblem(entry: string): string | null {
+  if (entry.trim() === '') return 'is empty'
+  if (entry.length > 300) return 'is longer than 300 characters'
+  if (entry.trim() !== entry) return 'starts or ends with a space'
+  if (/[\u0000-\u001f\u007f]/.test(entry)) return 'holds a control character'
+  if (entry.includes('\\')) return 'holds a backslash (write paths with /)'
+  if (entry.startsWith('/')) return 'is absolute (write it relative to the repository root)'
+  if (entry.startsWith('!')) return 'is a negation (list what the task touches, not what it does not)'
+  if (entry.split('/').includes('..')) return 'leaves the repository (..)'
+  return null
+}
+
+/**
  * A label (`--label`, `labels:`): what GitHub accepts as a label name — 1 to 50 characters, no control
  * characters, no comma (a comma separates labels in a filter), no surrounding space.
  */

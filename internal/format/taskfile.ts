@@ -4,7 +4,7 @@
 
 import { UsageError } from '../base/errors.js'
 import { parseData, readObject, type Split } from './flat.js'
-import { checkLabel, checkMilestone, isId } from './ids.js'
+import { checkLabel, checkMilestone, isId, touchProblem } from './ids.js'
 import { checkboxes, checkedTitleOf, sections, sectionText } from './markdown.js'
 import {
   type AcceptanceItem,
@@ -421,6 +421,13 @@ function checkTaskFields(d: Record<string, unknown>): void {
   }
   if (Array.isArray(d.labels) && !d.labels.every((l) => fits(() => checkLabel(String(l))))) {
     bad('labels', d.labels, 'a list of labels, each 1–50 characters without a comma or a control character')
+  }
+  if (Array.isArray(d.touches) && !d.touches.every((t) => touchProblem(String(t)) === null)) {
+    bad(
+      'touches',
+      d.touches,
+      'a list of paths or globs relative to the repository root (never absolute, never .., no negation)',
+    )
   }
   if (!absent(d.milestone) && !fits(() => checkMilestone(String(d.milestone)))) {
     bad('milestone', d.milestone, 'a milestone name of one line, 1–200 characters')

@@ -6,6 +6,7 @@
 // Pure: no file, no clock.
 
 import picomatch from 'picomatch/posix.js'
+import { touchProblem } from '../../format/ids.js'
 
 export interface Footprint {
   /** Globs (or plain paths, meaning that file or everything below that folder), relative to the repository root. */
@@ -59,15 +60,8 @@ export function covers(entry: string, path: string): boolean {
 
 /** Is the entry something dacli can match: a relative POSIX path or glob, inside the repository? Null when it is. */
 export function globProblem(entry: string): string | null {
-  if (entry.trim() === '') return 'is empty'
-  if (entry.length > 300) return 'is longer than 300 characters'
-  if (entry.trim() !== entry) return 'starts or ends with a space'
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (/[\u0000-\u001f\u007f]/.test(entry)) return 'holds a control character'
-  if (entry.includes('\\')) return 'holds a backslash (write paths with /)'
-  if (entry.startsWith('/')) return 'is absolute (write it relative to the repository root)'
-  if (entry.startsWith('!')) return 'is a negation (list what the task touches, not what it does not)'
-  if (normal(entry).split('/').includes('..')) return 'leaves the repository (..)'
+  const problem = touchProblem(entry)
+  if (problem !== null) return problem
   try {
     picomatch.makeRe(normal(entry), OPTIONS)
   } catch {
