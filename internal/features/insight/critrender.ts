@@ -23,8 +23,7 @@ export function mermaid(doc: Doc, links: readonly Link[]): string {
   const node = new Map(doc.tasks.map((r, i) => [r.id, `n${i + 1}`]))
   // Mermaid reads `#name;` as an entity and a label's text as HTML: a title's `#`, quote and angle brackets are
   // written as entities, so `<b>` or `#quot;` in a title is shown as typed, never interpreted.
-  const esc = (s: string) =>
-    s.replace(/#/g, '#35;').replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;')
+  const esc = (s: string) => s.replace(/#/g, '#35;').replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;')
   const lines = ['flowchart LR', ...doc.tasks.map((r) => `  ${node.get(r.id)}["${esc(label(r))}"]`)]
   const tight = criticalLinks(doc)
   const critEdges: number[] = []
