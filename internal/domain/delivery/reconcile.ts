@@ -2,6 +2,7 @@
 // is safe to apply unattended. A plan id digests the findings and the state they were read from; applying takes
 // that id, recomputes, and applies only when nothing changed (exit 5 otherwise, nothing applied).
 
+import * as path from 'node:path'
 import { deleteRemoteRef } from '../../adapters/git/branches.js'
 import { commitsNotOn, mergeNaming } from '../../adapters/git/landing.js'
 import { isAncestor, revParse } from '../../adapters/git/worktree.js'
@@ -20,6 +21,7 @@ import {
   ownerOfBranch,
   ownerOfWorktree,
   planId,
+  projectOfName,
   readWorld,
   type World,
 } from './world.js'
@@ -97,10 +99,13 @@ async function gitFindings(w: World): Promise<Finding[]> {
       }
     }
   }
-  const prefix = w.project === null ? 'dacli/' : `dacli/${w.project}-`
+  // With --project, a name counts when it names exactly that project (project `a` never takes `a-b`'s).
+  const slugs = store.projectSlugs()
+  const inScope = (name: string) => w.project === null || projectOfName(slugs, name) === w.project
   for (const b of w.branches) {
     const name = b.ref.slice('refs/heads/'.length)
-    if (!name.startsWith(prefix) || ownerOfBranch(w.all, name) !== null) continue
+    if (!name.startsWith('dacli/') || ownerOfBranch(w.all, name) !== null) continue
+    if (!inScope(name.slice('dacli/'.length))) continue
     out.push({
       class: 'branch_without_task',
       subject: name,
@@ -112,7 +117,7 @@ async function gitFindings(w: World): Promise<Finding[]> {
   }
   for (const wt of w.worktrees) {
     if (wt.main || !isTaskWorktree(store, wt) || ownerOfWorktree(store, w.all, wt) !== null) continue
-    if (w.project !== null && !wt.path.includes(`${w.project}-`)) continue
+    if (!inScope(path.basename(wt.path))) continue
     out.push({
       class: 'worktree_without_task',
       subject: store.rel(wt.path),

@@ -109,6 +109,19 @@ export function ownerOfWorktree(store: Store, all: readonly TaskRecord[], w: Git
   )
 }
 
+/**
+ * The project a task worktree's folder or branch name (`<project>-<NNN>-<slug>`) names: the longest project slug
+ * of the workspace it starts with, so project `a` never claims `a-b`'s names. Null when it names none.
+ */
+export function projectOfName(slugs: readonly string[], name: string): string | null {
+  let best: string | null = null
+  for (const p of slugs) {
+    if (!name.startsWith(`${p}-`) || !/^[0-9]{3,}-/.test(name.slice(p.length + 1))) continue
+    if (best === null || p.length > best.length) best = p
+  }
+  return best
+}
+
 /** Is this worktree one of dacli's (under `.dacli/worktrees/`)? */
 export const isTaskWorktree = (store: Store, w: GitWorktree) =>
   real(w.path).startsWith(`${real(path.join(store.dir, 'worktrees'))}${path.sep}`)

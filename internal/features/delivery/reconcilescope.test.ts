@@ -1,0 +1,21 @@
+// reconcile --project P takes the branches and worktrees without a task that name exactly P: project `a` never
+// takes `a-b`'s `dacli/a-b-001-…` branch or `.dacli/worktrees/a-b-001-…` worktree, whatever the folder's path.
+
+import * as path from 'node:path'
+import { expect, test } from 'vitest'
+import { git, workspace } from '../../testkit/ws.js'
+
+test('--project a lists no leftover of project a-b; --project a-b does', async () => {
+  const ws = await workspace()
+  git(ws.root, 'commit', '-q', '--allow-empty', '-m', 'init')
+  await ws.ok('project', 'add', 'a')
+  await ws.ok('project', 'add', 'a-b')
+  git(ws.root, 'branch', 'dacli/a-b-007-gone')
+  git(ws.root, 'worktree', 'add', '-q', '-b', 'other/gone', path.join(ws.root, '.dacli', 'worktrees', 'a-b-008-gone'))
+  const leftovers = (j: { findings: { class: string; subject: string }[] }) =>
+    j.findings.filter((f) => f.class === 'branch_without_task' || f.class === 'worktree_without_task')
+  const a = (await ws.dacli('reconcile', '--project', 'a', '--json')).expectExit(0).json
+  expect(leftovers(a)).toEqual([])
+  const ab = (await ws.dacli('reconcile', '--project', 'a-b', '--json')).expectExit(0).json
+  expect(leftovers(ab).map((f) => f.subject)).toEqual(['dacli/a-b-007-gone', '.dacli/worktrees/a-b-008-gone'])
+})
