@@ -48,6 +48,8 @@ export const reconcileCommand = defineCommand({
     }
     return {
       data,
+      // Like `cleanup --apply-safe`: the document is printed either way, and a fix that failed is exit 1.
+      verdict: applied?.some((a) => a.outcome === 'failed') === true ? 'failure' : null,
       human(out) {
         if (data.findings.length === 0) out.line('no disagreement between the store, git and GitHub')
         for (const f of data.findings) {
