@@ -311,6 +311,7 @@ export class FakeGitHub {
         state: prRepo.pr,
         owner: prRepo.owner,
         htmlBase: `http://${host}/${prRepo.owner}/${prRepo.name}`,
+        url: `http://${host}${url.pathname}`,
         method,
         rest: pm[3] as string,
         query: url.searchParams,

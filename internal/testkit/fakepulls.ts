@@ -163,6 +163,8 @@ export interface PullRequestContext {
   owner: string
   /** `http://host/owner/name`. */
   htmlBase: string
+  /** The request's URL without its query (`http://host/repos/owner/name/…`), for `Link` headers. */
+  url: string
   method: string
   /** The path after `/repos/owner/name`. */
   rest: string
@@ -176,6 +178,21 @@ export interface PullRequestContext {
 
 const iso = () => new Date().toISOString()
 
+/** One page of a list as GitHub serves it (`per_page` default 30, at most 100) and its `Link` to the next and last. */
+function paged<T>(c: PullRequestContext, all: readonly T[]): { items: T[]; headers: Record<string, string> } {
+  const per = Math.min(Math.max(Number(c.query.get('per_page') ?? 30) || 30, 1), 100)
+  const page = Math.max(Number(c.query.get('page') ?? 1) || 1, 1)
+  const last = Math.max(1, Math.ceil(all.length / per))
+  const link = (n: number, rel: string) => {
+    const q = new URLSearchParams(c.query)
+    q.set('page', String(n))
+    q.set('per_page', String(per))
+    return `<${c.url}?${q}>; rel="${rel}"`
+  }
+  const items = all.slice((page - 1) * per, page * per)
+  return { items, headers: page < last ? { link: `${link(page + 1, 'next')}, ${link(last, 'last')}` } : {} }
+}
+
 /** Answer a request under /repos/{owner}/{name}/(pulls|commits|compare); false when the path is not one of them. */
 export function handlePulls(c: PullRequestContext): boolean {
   const s = c.state
@@ -185,7 +202,11 @@ export function handlePulls(c: PullRequestContext): boolean {
     const sha = shaOf(s, decodeURIComponent(m[1] as string)) ?? (m[1] as string)
     if (m[2] === 'check-runs') {
       const runs = s.checks.get(sha) ?? []
-      send(200, { total_count: runs.length, check_runs: runs.map((r, i) => ({ id: i + 1, ...r })) })
+      const pg = paged(
+        c,
+        runs.map((r, i) => ({ id: i + 1, ...r })),
+      )
+      send(200, { total_count: runs.length, check_runs: pg.items }, pg.headers)
     } else {
       const sts = s.statuses.get(sha) ?? []
       const state = sts.some((x) => x.state === 'failure' || x.state === 'error')
@@ -273,10 +294,11 @@ export function handlePulls(c: PullRequestContext): boolean {
   }
   if (m[2] === '/reviews') {
     if (c.method !== 'GET') return notFound(send)
-    send(
-      200,
+    const pg = paged(
+      c,
       p.reviews.map((r, i) => ({ id: i + 1, user: { login: r.user }, state: r.state, submitted_at: r.submitted_at })),
     )
+    send(200, pg.items, pg.headers)
     return true
   }
   if (c.method !== 'PUT') return notFound(send)

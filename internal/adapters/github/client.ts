@@ -21,12 +21,14 @@ import type { GitHubClient, Quota, Tally } from './api.js'
 import { BadResponseError, classify } from './failure.js'
 import { guardedFetch } from './guardedfetch.js'
 import {
+  type CheckRun,
   checkRunsOf,
   comparisonOf,
   mergeResultOf,
   type Pull,
   pullListOf,
   pullOf,
+  type Review,
   reviewListOf,
   statusesOf,
 } from './pulls.js'
@@ -265,21 +267,34 @@ export function createClient(opts: ClientOptions): GitHubClient {
       }),
     reviews: (fullName, number) =>
       call(`reading the reviews of pull request #${number}`, async () => {
-        const r = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+        // Every page: a long-lived pull request's latest reviews come after its first hundred.
+        const out: Review[] = []
+        const trail = new PageTrail()
+        for await (const page of octokit.paginate.iterator('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
           ...splitRepo(fullName),
           pull_number: number,
           per_page: 100,
-        })
-        return reviewListOf(r.data, r.status, secrets)
+        })) {
+          out.push(...reviewListOf(page.data, page.status, secrets))
+          trail.check(page.url, page.headers.link, page.data, page.status)
+        }
+        return out
       }),
     checkRuns: (fullName, sha) =>
       call(`reading the check runs of ${sha.slice(0, 12)}`, async () => {
-        const r = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+        const out: CheckRun[] = []
+        const trail = new PageTrail()
+        for await (const page of octokit.paginate.iterator('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
           ...splitRepo(fullName),
           ref: sha,
           per_page: 100,
-        })
-        return checkRunsOf(r.data, r.status, secrets)
+        })) {
+          // The paginator hands over each page's check_runs list (it unwraps `{total_count, check_runs}`).
+          const data: unknown = page.data
+          out.push(...checkRunsOf(Array.isArray(data) ? { check_runs: data } : data, page.status, secrets))
+          trail.check(page.url, page.headers.link, data, page.status)
+        }
+        return out
       }),
     statuses: (fullName, sha) =>
       call(`reading the commit status of ${sha.slice(0, 12)}`, async () => {

@@ -1,0 +1,43 @@
+// pr diagnose reads every page of a pull request's reviews and check runs (the fake serves GitHub's pages with a
+// `Link` header): a long-lived pull request is judged on its latest review and its last check run, not its first
+// hundred.
+
+import { afterEach, expect, test } from 'vitest'
+import { type DeliveryWorkspace, deliveryWorkspace, REPO } from '../../testkit/deliveryws.js'
+import { expectValid } from '../../testkit/schemas.js'
+
+let w: DeliveryWorkspace
+afterEach(async () => {
+  await w.close()
+})
+
+test('a failing check run and a change request past the first hundred are seen', async () => {
+  w = await deliveryWorkspace()
+  const ref = await w.task('Long lived')
+  const { dir, branch } = await w.worktree(ref)
+  w.commit(dir, 'long.txt', 'long\n')
+  w.push(dir, branch)
+  const p = w.gh.addPull(REPO, { title: 'Long lived', head: branch })
+  const diag = async () => {
+    const r = (await w.run('pr', 'diagnose', ref, '--json')).expectExit(0)
+    expectValid(r.json)
+    return r.json
+  }
+  const passing = Array.from({ length: 120 }, (_, i) => ({
+    name: `lint-${i}`,
+    status: 'completed' as const,
+    conclusion: 'success' as const,
+  }))
+  w.gh.setChecks(REPO, branch, [...passing, { name: 'e2e', status: 'completed', conclusion: 'failure' }])
+  const failed = await diag()
+  expect(failed.code).toBe('checks_failed')
+  expect(failed.evidence).toContainEqual(expect.objectContaining({ name: 'e2e' }))
+
+  w.gh.setChecks(REPO, branch, passing)
+  for (let i = 0; i < 110; i++) w.gh.review(REPO, p.number, 'alice', 'COMMENTED')
+  w.gh.review(REPO, p.number, 'bob', 'CHANGES_REQUESTED')
+  const changes = await diag()
+  expect(changes.code).toBe('changes_requested')
+  expect(changes.reviews.changes_requested).toEqual(['bob'])
+  expect(w.gh.writes()).toEqual([])
+})
