@@ -29,6 +29,8 @@ export interface FakePull {
   merge_commit_sha: string | null
   /** Branch names in the repository. */
   head: string
+  /** The fork the head branch is in (`owner/name`); absent: the repository itself. */
+  headRepo?: string
   base: string
   reviews: FakeReview[]
   requested_reviewers: string[]
@@ -121,8 +123,12 @@ function mergeableState(s: PullState, p: FakePull): string {
   return 'clean'
 }
 
+const headOwner = (p: FakePull, owner: string) => p.headRepo?.split('/')[0] ?? owner
+
 export function pullJSON(s: PullState, p: FakePull, base: string, owner: string) {
   const headSha = shaOf(s, p.head) ?? p.merge_commit_sha ?? '0'.repeat(40)
+  const own = new URL(base).pathname.slice(1)
+  const headRepo = p.headRepo ?? own
   return {
     number: p.number,
     html_url: `${base}/pull/${p.number}`,
@@ -133,8 +139,13 @@ export function pullJSON(s: PullState, p: FakePull, base: string, owner: string)
     merged: p.merged,
     merged_at: p.merged_at,
     merge_commit_sha: p.merge_commit_sha,
-    head: { ref: p.head, sha: headSha, label: `${owner}:${p.head}` },
-    base: { ref: p.base, sha: shaOf(s, p.base) ?? '0'.repeat(40), label: `${owner}:${p.base}` },
+    head: { ref: p.head, sha: headSha, label: `${headOwner(p, owner)}:${p.head}`, repo: { full_name: headRepo } },
+    base: {
+      ref: p.base,
+      sha: shaOf(s, p.base) ?? '0'.repeat(40),
+      label: `${owner}:${p.base}`,
+      repo: { full_name: own },
+    },
     mergeable: p.state === 'open' ? mergeableOf(s, p) : null,
     mergeable_state: mergeableState(s, p),
     requested_reviewers: p.requested_reviewers.map((login) => ({ login })),
@@ -249,7 +260,7 @@ export function handlePulls(c: PullRequestContext): boolean {
       const head = c.query.get('head')
       const list = s.pulls
         .filter((p) => state === 'all' || p.state === state)
-        .filter((p) => head === null || `${c.owner}:${p.head}`.toLowerCase() === head.toLowerCase())
+        .filter((p) => head === null || `${headOwner(p, c.owner)}:${p.head}`.toLowerCase() === head.toLowerCase())
         .sort((a, b) => b.number - a.number)
       send(200, list.map(json))
       return true

@@ -16,8 +16,8 @@ export interface Pull {
   merged: boolean
   merged_at: string | null
   merge_commit_sha: string | null
-  head: { ref: string; sha: string }
-  base: { ref: string; sha: string }
+  head: PullRef
+  base: PullRef
   /** null while GitHub is still computing it. */
   mergeable: boolean | null
   /** GitHub's summary: clean, dirty, behind, blocked, unstable, draft, has_hooks, unknown (null when absent). */
@@ -25,6 +25,13 @@ export interface Pull {
   requested_reviewers: string[]
   created_at: string | null
   updated_at: string | null
+}
+
+export interface PullRef {
+  ref: string
+  sha: string
+  /** The repository the branch is in (`owner/name`; a fork's for a pull request from a fork), null when gone. */
+  repo: string | null
 }
 
 export type ReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING'
@@ -74,12 +81,13 @@ function obj(v: unknown, what: string, status: number): Obj {
 const text = (v: unknown): string => (typeof v === 'string' ? v : '')
 const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
-function ref(v: unknown, which: string, n: number, status: number): { ref: string; sha: string } {
+function ref(v: unknown, which: string, n: number, status: number, mask: (s: string) => string): PullRef {
   const r = obj(v, `pull request #${n}'s ${which}`, status)
   if (typeof r.ref !== 'string' || r.ref === '' || typeof r.sha !== 'string' || !SHA.test(r.sha)) {
     throw new BadResponseError(`pull request #${n} has no valid ${which} ref and sha`, status)
   }
-  return { ref: r.ref, sha: r.sha }
+  const repo = isObj(r.repo) && typeof r.repo.full_name === 'string' ? mask(r.repo.full_name) : null
+  return { ref: r.ref, sha: r.sha, repo }
 }
 
 export function pullOf(raw: unknown, status: number, secrets: readonly (string | null)[]): Pull {
@@ -105,8 +113,8 @@ export function pullOf(raw: unknown, status: number, secrets: readonly (string |
     merged_at: mergedAt,
     merge_commit_sha:
       typeof r.merge_commit_sha === 'string' && SHA.test(r.merge_commit_sha) ? r.merge_commit_sha : null,
-    head: ref(r.head, 'head', n, status),
-    base: ref(r.base, 'base', n, status),
+    head: ref(r.head, 'head', n, status, mask),
+    base: ref(r.base, 'base', n, status, mask),
     mergeable: typeof r.mergeable === 'boolean' ? r.mergeable : null,
     mergeable_state: textOrNull(r.mergeable_state),
     requested_reviewers: reviewers

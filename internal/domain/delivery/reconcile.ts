@@ -174,7 +174,10 @@ async function pullFindings(w: World): Promise<Finding[]> {
   const wsMarker = ` ws:${w.store.config.id} -->`
   for (const p of w.pulls) {
     const m = /<!-- dacli:(t-[0-9A-Za-z]+) ws:([0-9A-Za-z]+) -->/.exec(p.body)
-    const byBranch = w.tasks.find((t) => t.worktree?.branch === p.head.ref)
+    // A branch name says whose work it is only for a branch of this repository: a fork's PR from a branch of the
+    // same name is someone else's.
+    const ours = w.repo !== null && p.head.repo?.toLowerCase() === w.repo.toLowerCase()
+    const byBranch = ours ? w.tasks.find((t) => t.worktree?.branch === p.head.ref) : undefined
     const t = byBranch ?? (m === null ? undefined : byId.get(m[1] as string))
     if (t === undefined) {
       if (m !== null && p.state === 'open' && p.body.includes(wsMarker) && w.project === null) {
