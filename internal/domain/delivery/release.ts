@@ -149,9 +149,12 @@ export interface Applied {
   merged: string | null
 }
 
-/** Open (or reuse) the promotion pull request; merge it when asked and nothing blocks. */
-export async function applyTrain(client: GitHubClient, t: Train, merge: boolean): Promise<Applied> {
-  if (t.tasks.length === 0) throw new UsageError(t.blockers[0] ?? 'nothing to promote')
+/**
+ * Open (or reuse) the promotion pull request; merge it when asked and nothing blocks. Null when no task is to be
+ * promoted: the target already has them all, nothing is opened or merged, and that is no error of the caller's.
+ */
+export async function applyTrain(client: GitHubClient, t: Train, merge: boolean): Promise<Applied | null> {
+  if (t.tasks.length === 0) return null
   let action: Applied['action'] = 'reused'
   let pull = t.promotion
   if (pull === null) {

@@ -97,7 +97,9 @@ export const train = defineCommand({
         const p = data.promotion
         out.line(
           p.pr === null
-            ? '  promotion: not opened yet (--apply opens it)'
+            ? dry
+              ? '  promotion: not opened yet (--apply opens it)'
+              : '  promotion: nothing to promote, none opened'
             : `  promotion: ${p.action} #${p.pr.number} ${p.pr.url}`,
         )
         if (data.merged !== null) out.line(`  merged as ${data.merged.slice(0, 12)}`)
