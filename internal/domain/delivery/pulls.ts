@@ -37,6 +37,9 @@ export async function repoOf(ctx: GithubContext, project: string): Promise<strin
   })
 }
 
+/** Is the pull request's head branch in `repo` itself (not a fork's branch that may share a task branch's name)? */
+export const headIn = (p: Pull, repo: string): boolean => p.head.repo?.toLowerCase() === repo.toLowerCase()
+
 /** The branch that holds the task's work: its worktree's, or null. */
 export const branchOf = (t: TaskRecord): string | null => t.worktree?.branch ?? null
 

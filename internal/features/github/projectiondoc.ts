@@ -5,7 +5,7 @@
 
 import type { Issue } from '../../adapters/github/client.js'
 import type { Pull } from '../../adapters/github/pulls.js'
-import { branchOf, linkedNumbers, markerPrefix } from '../../domain/delivery/pulls.js'
+import { branchOf, headIn, linkedNumbers, markerPrefix } from '../../domain/delivery/pulls.js'
 import { markerOf } from '../../domain/github/projection.js'
 import type { PushPlan } from '../../domain/github/pushwindow.js'
 import type { TaskRecord } from '../../format/model.js'
@@ -29,7 +29,7 @@ function pullOf(t: TaskRecord | undefined, pulls: readonly Pull[], repo: string)
       : { number: p.number, url: p.url, state: p.merged ? 'merged' : p.state, draft: p.draft, found_by: by }
   const branch = branchOf(t)
   if (branch !== null) {
-    const p = pick(pulls.filter((x) => x.head.ref === branch))
+    const p = pick(pulls.filter((x) => x.head.ref === branch && headIn(x, repo)))
     if (p !== null) return found(p, 'branch')
   }
   const linked = linkedNumbers(t, repo)
