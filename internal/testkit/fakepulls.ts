@@ -225,7 +225,8 @@ export function handlePulls(c: PullRequestContext): boolean {
         : sts.some((x) => x.state === 'pending') || sts.length === 0
           ? 'pending'
           : 'success'
-      send(200, { state, sha, total_count: sts.length, statuses: sts })
+      const pg = paged(c, sts)
+      send(200, { state, sha, total_count: sts.length, statuses: pg.items, url: c.url }, pg.headers)
     }
     return true
   }

@@ -30,6 +30,7 @@ import {
   pullOf,
   type Review,
   reviewListOf,
+  type StatusContext,
   statusesOf,
 } from './pulls.js'
 import { maskIssue, maskSecrets } from './redact.js'
@@ -298,11 +299,19 @@ export function createClient(opts: ClientOptions): GitHubClient {
       }),
     statuses: (fullName, sha) =>
       call(`reading the commit status of ${sha.slice(0, 12)}`, async () => {
-        const r = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/status', {
+        // Every page: the combined status lists 30 contexts a page unless asked, and pages past them.
+        const out: StatusContext[] = []
+        const trail = new PageTrail()
+        for await (const page of octokit.paginate.iterator('GET /repos/{owner}/{repo}/commits/{ref}/status', {
           ...splitRepo(fullName),
           ref: sha,
-        })
-        return statusesOf(r.data, r.status, secrets)
+          per_page: 100,
+        })) {
+          const data: unknown = page.data
+          out.push(...statusesOf(data, page.status, secrets))
+          trail.check(page.url, page.headers.link, data, page.status)
+        }
+        return out
       }),
     compare: (fullName, base, head) =>
       call(`comparing ${base}...${head} in ${fullName}`, async () => {

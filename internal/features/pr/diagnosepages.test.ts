@@ -1,6 +1,6 @@
-// pr diagnose reads every page of a pull request's reviews and check runs (the fake serves GitHub's pages with a
-// `Link` header): a long-lived pull request is judged on its latest review and its last check run, not its first
-// hundred.
+// pr diagnose reads every page of a pull request's reviews, check runs and commit statuses (the fake serves
+// GitHub's pages with a `Link` header): a long-lived pull request is judged on its latest review and its last check,
+// not its first page.
 
 import { afterEach, expect, test } from 'vitest'
 import { type DeliveryWorkspace, deliveryWorkspace, REPO } from '../../testkit/deliveryws.js'
@@ -40,4 +40,19 @@ test('a failing check run and a change request past the first hundred are seen',
   expect(changes.code).toBe('changes_requested')
   expect(changes.reviews.changes_requested).toEqual(['bob'])
   expect(w.gh.writes()).toEqual([])
+})
+
+test('a failing commit status past the first page is seen', async () => {
+  w = await deliveryWorkspace()
+  const ref = await w.task('Many statuses')
+  const { dir, branch } = await w.worktree(ref)
+  w.commit(dir, 'many.txt', 'many\n')
+  w.push(dir, branch)
+  w.gh.addPull(REPO, { title: 'Many statuses', head: branch })
+  const ok = Array.from({ length: 130 }, (_, i) => ({ context: `ci/${i}`, state: 'success' as const }))
+  w.gh.setStatuses(REPO, branch, [...ok, { context: 'deploy/preview', state: 'failure' }])
+  const r = (await w.run('pr', 'diagnose', ref, '--json')).expectExit(0)
+  expectValid(r.json)
+  expect(r.json.code).toBe('checks_failed')
+  expect(r.json.evidence).toContainEqual(expect.objectContaining({ name: 'deploy/preview' }))
 })
