@@ -98,6 +98,23 @@ export function refuseReleasingTheirs(
   )
 }
 
+/**
+ * refuseReleasingTheirs asked before anything is handed back, with a look at the remote (nothing dropped): a command
+ * that hands back several tasks (`agent retire --release`) refuses before it changes the first.
+ */
+export async function refuseTheirsOnRemote(
+  arb: Arbitration | undefined,
+  t: Pick<TaskRecord, 'id' | 'project' | 'seq' | 'slug' | 'claim'>,
+  who: Identity,
+): Promise<void> {
+  const remote = remoteOfClaim(arb, t)
+  const arbiter = await open(arb, remote)
+  if (arbiter === null || remote === null) return
+  const cur = await arbiter.look(t.id)
+  if (cur === null || 'unreadable' in cur || arbiter.mine(cur, who.id)) return
+  refuseReleasingTheirs(t, { remote, details: {} }, cur)
+}
+
 async function dropHeld(
   arb: Arbitration | undefined,
   t: Pick<TaskRecord, 'id' | 'claim'>,

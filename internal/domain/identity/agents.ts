@@ -12,7 +12,7 @@ import { qualifiedRef } from '../../format/refs.js'
 import { assertNoLinks, atomicWrite, readText } from '../../store/fsio.js'
 import { fileRefOf, type Store } from '../../store/store.js'
 import type { Arbitration } from '../claims/arbiter.js'
-import { dropOnRelease } from '../claims/arbitrate.js'
+import { dropOnRelease, refuseReleasingTheirs, refuseTheirsOnRemote } from '../claims/arbitrate.js'
 import { rememberRetired } from './anchor.js'
 import { type AgentFile, hashToken, listAgentFiles, readAgentFile, readAgentFileChecked, signerOf } from './identity.js'
 import { agentSigner } from './signing.js'
@@ -187,11 +187,14 @@ export async function retireAgent(
   }
   const released: { id: string; ref: string; status: string }[] = []
   if (opts.release === true) {
+    // Another clone's live claim that a pulled file carries is theirs to release: refused before any task changes.
+    for (const t of held) await refuseTheirsOnRemote(opts.arbitration, t, { ...caller, id })
     for (const t of held) {
       const r = await store.editTask({ ...fileRefOf(store.root, t), id: t.id }, caller.id, async (e) => {
         if (e.before.owner !== id || e.before.status === 'done') return false
         // Its claim on a remote goes too, dropped as its owner's (as task release does), or nobody could claim it there.
-        await dropOnRelease(opts.arbitration, e, { ...caller, id })
+        const drop = await dropOnRelease(opts.arbitration, e, { ...caller, id })
+        refuseReleasingTheirs(e.before, drop, drop.held)
         e.delete('owner')
         e.delete('claim')
         if (e.before.status === 'active') e.status = 'open'

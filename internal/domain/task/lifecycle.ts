@@ -527,6 +527,7 @@ export async function reopenTask(
     // A reopened task goes back to the pool: whoever held it no longer does (the log says who did), and a claim
     // it still has on a remote (a blocked task's) goes too, or nobody else could claim it there.
     const drop = await dropOnRelease(opts.arbitration, e, { ...who, id: cur.owner ?? who.id })
+    refuseReleasingTheirs(cur, drop, drop.held)
     e.delete('owner')
     e.delete('claim')
     e.status = 'open'
@@ -558,7 +559,7 @@ export async function removeTask(store: Store, ref: string, who: Identity, force
   // removing a claimed task leaves no claim ref behind. An unreachable remote is exit 1 with nothing removed.
   const drop =
     t.claim?.remote == null
-      ? { details: {} }
+      ? { remote: null, details: {}, held: null }
       : await dropOnRelease(
           arbitrationOf(store, store.env, {}),
           { before: t, now: store.now() },
@@ -567,6 +568,7 @@ export async function removeTask(store: Store, ref: string, who: Identity, force
             id: t.claim.by,
           },
         )
+  refuseReleasingTheirs(t, drop, drop.held)
   const removed = await store.tombstoneTask(target, who.id)
   return {
     action: 'rm',
