@@ -101,6 +101,31 @@ owner: a-two
     expect(await mergeObject(BASE, 'no frontmatter', BASE, 'theirs')).toBeNull()
   })
 
+  test('version: a hand edit (no bump) on one side and a rewrite on the other is one more; a file without one gets none', async () => {
+    const hand = edit(BASE, '# who decides: the lead\n', '# who decides: the lead\nreviewer: carol\n')
+    const bumped = edit(BASE, 'priority: should', 'priority: must').replace('version: 2', 'version: 3')
+    for (const [ours, theirs] of [
+      [hand, bumped],
+      [bumped, hand],
+    ] as const) {
+      const m = await mergeObject(BASE, ours, theirs, 'theirs')
+      expect(m?.text).toContain('reviewer: carol\n')
+      expect(m?.text).toContain('priority: must\n')
+      expect(m?.text).toContain('version: 4\n')
+    }
+    // One side only: its version, whatever it is.
+    expect((await mergeObject(BASE, BASE, hand, 'theirs'))?.text).toContain('version: 2\n')
+    expect((await mergeObject(BASE, bumped, BASE, 'theirs'))?.text).toContain('version: 3\n')
+    const plain = BASE.replace('version: 2\n', '')
+    const m = await mergeObject(
+      plain,
+      edit(plain, 'priority: should', 'priority: must'),
+      edit(plain, '# who decides: the lead\n', '# who decides: the lead\nreviewer: carol\n'),
+      'theirs',
+    )
+    expect(m?.text).not.toContain('version')
+  })
+
   test('replaceBodyPart puts a decided section back', () => {
     const body = '\n# Ship the shim\n\n## So that\n\nold\n\n## Log\n\n- x\n'
     expect(replaceBodyPart(body, 'section:So that', '## So that\n\nnew\n\n')).toBe(

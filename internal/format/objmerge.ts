@@ -248,10 +248,14 @@ export async function mergeObject(
   for (const cs of theirsOnlyAfter.values()) for (const c of cs) if (!pushed.has(c.key)) place(c)
   const body = out.map((c) => c.text).join('')
   const bodyChanged = body !== po.split.body
-  // `version`: the side that rewrote the file; when both did, one more than the larger.
-  const [vb, vo, vt] = [bd.version, po.data.version, pt.data.version]
+  // `version`: the side that rewrote the file; when both did, one more than the larger. A side rewrote it when its
+  // text differs from the base, bumped or not (a hand edit keeps the number): the merged content is then neither
+  // side's, and an `--if-version` of what either side read must not match it.
+  const [vo, vt] = [po.data.version, pt.data.version]
   const num = (v: unknown) => (Number.isInteger(Number(v)) ? Number(v) : 0)
-  const version = same(vb, vt) ? vo : same(vb, vo) ? vt : Math.max(num(vo), num(vt)) + 1
+  const unversioned = vo === undefined && vt === undefined // a project, note or agent file: none is added
+  const version =
+    unversioned || theirs === base || theirs === ours ? vo : ours === base ? vt : Math.max(num(vo), num(vt)) + 1
   if (!same(version, vo)) {
     setScalar(doc, 'version', num(version))
     rewritten = true
