@@ -13,9 +13,10 @@ import { objectId } from '../../adapters/git/objects.js'
 import { FailureError } from '../../base/errors.js'
 import { seqText } from '../../format/model.js'
 import { taskIdInText } from '../../format/rawtask.js'
+import { isTempName } from '../../store/fsio.js'
 import type { Lock } from '../../store/lock.js'
 import type { Store } from '../../store/store.js'
-import { usedSeqs } from '../../store/taskindex.js'
+import { tasksDir, usedSeqs } from '../../store/taskindex.js'
 import type { FileChangedT } from './json.js'
 import { plannedChanges } from './workfiles.js'
 
@@ -34,6 +35,29 @@ function diskOid(file: string): string | null {
 
 async function taskIdOf(git: Git, f: TreeFile | undefined): Promise<string | null> {
   return f === undefined ? null : taskIdInText((await git.readBlob(f.oid)).subarray(0, 4096).toString('utf8'))
+}
+
+/**
+ * The entry under a project's `tasks/` that takes number `n` without being a task file a writer could have added
+ * (a folder named like one, a file outside a status folder or not `.md`), or null. Retrying never moves it: the pull
+ * names it (exit 1) instead of calling the workspace busy.
+ */
+function strayWithNumber(store: Store, project: string, n: number): string | null {
+  const base = tasksDir(store, project)
+  const numbered = (name: string) => !isTempName(name) && Number(/^(\d{3,})-/.exec(name)?.[1]) === n
+  const list = (dir: string) => fs.readdirSync(dir, { withFileTypes: true })
+  for (const e of list(base)) {
+    const dir = path.join(base, e.name)
+    if (!e.isDirectory()) {
+      if (numbered(e.name)) return dir
+      continue
+    }
+    for (const f of list(dir)) {
+      if (numbered(f.name) && !(f.isFile() && /^[a-z]+$/.test(e.name) && /^\d{3,}-[^/]+\.md$/.test(f.name)))
+        return path.join(dir, f.name)
+    }
+  }
+  return null
 }
 
 /**
@@ -99,6 +123,7 @@ export async function applyLocked(
   try {
     // One order for every pull; a pull is the only writer that holds more than one of these.
     for (const scope of [...scopes].sort()) locks.push(await store.lock(scope))
+    for (const c of changes) assertWritable(c.file, store.dir)
     const moved = changes.filter((c) => diskOid(c.file) !== (from.get(c.path)?.oid ?? null)).map((c) => c.path)
     // A task added here since the record would share a number the merge did not renumber.
     for (const [project, numbers] of newNumbers) {
@@ -109,11 +134,19 @@ export async function applyLocked(
       }
       const onDisk = usedSeqs({ root: store.root, dir: store.dir }, project)
       for (const n of onDisk) {
-        if (!recorded.has(n) && numbers.has(n)) moved.push(`${project}/${seqText(n)}`)
+        if (!recorded.has(n) && numbers.has(n)) {
+          const stray = strayWithNumber(store, project, n)
+          if (stray !== null) {
+            throw new FailureError(
+              `${stray} takes the number ${project}/${seqText(n)} the pull adds but is not a task file; nothing was merged`,
+              { details: { path: stray }, next: ['move it out of the way and pull again'] },
+            )
+          }
+          moved.push(`${project}/${seqText(n)}`)
+        }
       }
     }
     if (moved.length > 0) return { moved }
-    for (const c of changes) assertWritable(c.file, store.dir)
     for (const c of changes) {
       const { atomicWrite, removeFile } = await import('../../store/fsio.js')
       if (c.oid === null) removeFile(c.file)
