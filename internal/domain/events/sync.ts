@@ -20,7 +20,14 @@ import { qualifiedRef } from '../../format/refs.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
 import { type Arbitration, arbitrationOf } from '../claims/arbiter.js'
-import { dropOnClose, dropOnRelease, open, remoteForClaim, takeOnRemote } from '../claims/arbitrate.js'
+import {
+  dropOnClose,
+  dropOnRelease,
+  open,
+  refuseReleasingTheirs,
+  remoteForClaim,
+  takeOnRemote,
+} from '../claims/arbitrate.js'
 import { type AgentFile, rootKeysOf, scanAgents } from '../identity/identity.js'
 import { eventProblem } from '../identity/trust.js'
 import { addNote, listNotes, SEVERITIES } from '../notes/notes.js'
@@ -256,8 +263,10 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
         if (x.before.owner !== e.created_by)
           throw new Pending(`${qualifiedRef(x.before)} is owned by ${x.before.owner}, not by ${e.created_by}`)
         // The proposer's claim on the remote goes first (under a lease); another clone's there stays theirs.
+        // Another clone's live claim (the file carries it from a pull) is that clone's to drop: pending here.
         try {
-          await dropOnRelease(a.arbitration, x, proposer(a, e))
+          const drop = await dropOnRelease(a.arbitration, x, proposer(a, e))
+          refuseReleasingTheirs(x.before, drop, drop.held)
         } catch (err) {
           throw new Pending(`the claim could not be released on its remote: ${(err as Error).message}`)
         }
