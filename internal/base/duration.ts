@@ -2,11 +2,14 @@
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
-/** `90s`, `45m`, `2h`, `1h30m`, `3d`, `1w`, `500ms`; a bare number means seconds. Null when malformed or not positive. */
+/** The longest duration accepted (100 years): anything longer would put a lease's end past what a date can hold. */
+export const MAX_DURATION_MS = 36_500 * 86_400_000
+
+/** `90s`, `45m`, `2h`, `1h30m`, `3d`, `1w`, `500ms`; a bare number means seconds. Null when malformed, not positive or over 100 years. */
 export function parseDuration(text: string): number | null {
   if (/^\d+$/.test(text)) {
     const n = Number(text) * 1000
-    return n > 0 && Number.isSafeInteger(n) ? n : null
+    return n > 0 && n <= MAX_DURATION_MS ? n : null
   }
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy
   let total = 0
@@ -15,7 +18,7 @@ export function parseDuration(text: string): number | null {
     total += Number(m[1]) * (UNIT_MS[m[2] as string] as number)
     pos = re.lastIndex
   }
-  if (pos !== text.length || text.length === 0 || !(total > 0) || !Number.isFinite(total)) return null
+  if (pos !== text.length || text.length === 0 || !(total > 0) || !(total <= MAX_DURATION_MS)) return null
   return Math.round(total)
 }
 

@@ -320,7 +320,7 @@ function convert(name: string, spec: FlagSpec, raw: string): FlagValue | { probl
       const ms = parseDuration(raw)
       if (ms === null)
         return {
-          problem: `${flag} must be a duration such as 90s, 45m, 2h, 1h30m or 3d, got "${raw}"`,
+          problem: `${flag} must be a duration such as 90s, 45m, 2h, 1h30m or 3d (at most 100 years), got "${raw}"`,
           fact: { flag, value: raw, expected: 'duration' },
         }
       return ms

@@ -7,6 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../adapters/git/discover.js'
 import { cmd } from '../base/commands.js'
+import { MAX_DURATION_MS } from '../base/duration.js'
 import { FailureError, NotFoundError, UsageError } from '../base/errors.js'
 import { frontOf, readFront } from '../format/flat.js'
 import { StampMemo, stampOf } from './filecache.js'
@@ -323,7 +324,7 @@ async function parseConfig(dir: string, text: string, parseDuration: (s: string)
   if (!(lease === undefined || lease === null || lease === 'none' || lease === false)) {
     const ms =
       typeof lease === 'number'
-        ? lease > 0 && Number.isFinite(lease)
+        ? lease > 0 && lease * 1000 <= MAX_DURATION_MS
           ? lease * 1000
           : null
         : parseDuration(String(lease))
