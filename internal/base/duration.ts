@@ -38,3 +38,9 @@ export function formatDuration(ms: number): string {
   }
   return parts.length === 0 ? '0s' : parts.join('')
 }
+
+/** The longest delay a timer holds: Node fires a longer one at once (TimeoutOverflowWarning). */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** A delay for `setTimeout`: a longer wait is cut to the longest a timer holds (about 24.8 days), never to 1 ms. */
+export const timerDelay = (ms: number): number => Math.min(ms, MAX_TIMER_MS)

@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../base/commands.js'
+import { timerDelay } from '../base/duration.js'
 import { RefusedError, UsageError } from '../base/errors.js'
 import { linkOnPath, mkdirNoLinks } from './fsio.js'
 
@@ -540,7 +541,7 @@ function sleep(ms: number, signal: AbortSignal, early?: Promise<void>): Promise<
       signal.removeEventListener('abort', done)
       resolve()
     }
-    const t = setTimeout(done, ms)
+    const t = setTimeout(done, timerDelay(ms))
     signal.addEventListener('abort', done)
     early?.then(done, done)
   })

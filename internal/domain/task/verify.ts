@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto'
 import { redact } from '../../adapters/github/redact.js'
+import { timerDelay } from '../../base/duration.js'
 import type { System } from '../../base/system.js'
 
 export interface Verification {
@@ -120,7 +121,7 @@ export async function runVerify(
       }
       // Reported when the shell is gone (at once, after SIGKILL), without waiting on inherited pipes.
       drain ??= setTimeout(finish, DRAIN_MS)
-    }, timeoutMs)
+    }, timerDelay(timeoutMs))
     const take = (chunk: Buffer) => {
       hash.update(chunk)
       tail = (tail + chunk.toString('utf8')).slice(-TAIL)

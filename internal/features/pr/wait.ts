@@ -1,3 +1,4 @@
+import { timerDelay } from '../../base/duration.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration, oneOf } from '../../clikit/flags.js'
 import { repoOf } from '../../domain/delivery/pulls.js'
@@ -9,7 +10,7 @@ import type { PrWaitDocT } from './json.js'
 const UNTIL = ['ready', 'merged'] as const
 const sleep = (ms: number, signal: AbortSignal | null) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms)
+    const timer = setTimeout(done, timerDelay(ms))
     function done() {
       clearTimeout(timer)
       signal?.removeEventListener('abort', done)

@@ -1,4 +1,5 @@
 import { shortOid } from '../../adapters/git/objects.js'
+import { timerDelay } from '../../base/duration.js'
 import { ConflictError, classifiedError, UsageError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
@@ -139,7 +140,7 @@ function waiting(d: RecordSyncDocT): ConflictError {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve()
-    const t = setTimeout(done, ms)
+    const t = setTimeout(done, timerDelay(ms))
     function done() {
       clearTimeout(t)
       signal.removeEventListener('abort', done)

@@ -30,4 +30,15 @@ describe('durations too long for a date', () => {
     expect(r.error.message).not.toMatch(/internal error/)
     expect(r.error.message).toMatch(/claim_lease/)
   })
+
+  test('a --verify timeout longer than a timer holds (30d) lets the command finish instead of killing it at once', async () => {
+    const r = (
+      await ws.dacli('task', 'check', '1', '--n', '1', '--verify', 'sleep 0.3', '--timeout', '30d', '--json')
+    ).expectExit(0)
+    expect(r.json.outcome).toBe('changed')
+    expect(r.stderr).not.toMatch(/TimeoutOverflowWarning/)
+    const shown = (await ws.ok('task', 'show', '1', '--json')).json
+    expect(shown.acceptance[0].checked).toBe(true)
+    expect(shown.verifications[0]).toMatchObject({ exit_code: 0 })
+  })
 })
