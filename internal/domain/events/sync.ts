@@ -310,7 +310,8 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
       })
     }
     case 'block':
-      if (e.data.unblock === true) {
+      {
+        // An unblock, or a block that would replace its `blocked_by`, waits while an open question holds the task.
         const q = await blockingQuestion(store, t)
         if (q !== null) throw new Pending(openQuestionRefusal(t, q).message)
       }

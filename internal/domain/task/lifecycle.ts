@@ -457,6 +457,9 @@ export async function blockTask(
   opts: { by?: string; why?: string } = {},
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
+  // Blocking again would replace `blocked_by: q-…`, lifting the question's hold without an answer.
+  const q = await blockingQuestion(store, t)
+  if (q !== null) throw openQuestionRefusal(t, q)
   let by: TaskRecord | null = null
   if (opts.by !== undefined) by = await store.readTask(opts.by, { prefer: t.project })
   if (by !== null && by.id === t.id) throw new UsageError('a task cannot block itself')
@@ -507,6 +510,8 @@ export async function reopenTask(
   opts: { arbitration?: Arbitration } = {},
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
+  const q = await blockingQuestion(store, t)
+  if (q !== null) throw openQuestionRefusal(t, q)
   if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'reopen')
   return change(store, target, who, 'reopen', async (e) => {
     const cur = e.before

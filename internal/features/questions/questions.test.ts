@@ -171,6 +171,23 @@ describe('answer', () => {
       'ledger/002-audit-paths',
     )
   })
+
+  test('task block and task reopen cannot lift an open question’s hold either (3, nothing written)', async () => {
+    const q = (await j('ask', 'Which paths?', '--about', 'ledger/2')).expectExit(0).json
+    const before = ws.snapshot()
+    for (const argv of [
+      ['task', 'block', 'ledger/2'],
+      ['task', 'block', 'ledger/2', '--by', 'ledger/1', '--why', 'the refunds first'],
+      ['task', 'reopen', 'ledger/2', '--reason', 'start over'],
+    ]) {
+      const r = (await j(...argv)).expectExit(3)
+      expect(r.error.details).toMatchObject({ policy: 'open-question', question: q.id })
+    }
+    expect(ws.snapshot()).toEqual(before)
+    expect((await ws.dacli('next', '--json')).json.ready.map((r: { ref: string }) => r.ref)).not.toContain(
+      'ledger/002-audit-paths',
+    )
+  })
 })
 
 describe('threads, status, overview, context', () => {
