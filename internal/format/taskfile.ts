@@ -3,6 +3,7 @@
 // needs no YAML parser (parsing.ts turns text into a Parsed document), so light commands can use it.
 
 import { UsageError } from '../base/errors.js'
+import { epochOfStamp } from '../base/time.js'
 import { parseData, readObject, type Split } from './flat.js'
 import { checkLabel, checkMilestone, isId, touchProblem } from './ids.js'
 import { checkboxes, checkedTitleOf, sections, sectionText } from './markdown.js'
@@ -313,6 +314,15 @@ export function recordOf(
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 const absent = (v: unknown) => v === undefined || v === null
 const isText = (v: unknown) => typeof v === 'string' || v instanceof Date
+/** A real time: RFC 3339 UTC as dacli writes it, or with a numeric offset as a person may. */
+const isMoment = (v: unknown): boolean =>
+  v instanceof Date
+    ? Number.isFinite(v.getTime())
+    : typeof v === 'string' &&
+      (epochOfStamp(v) !== null ||
+        (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?[+-]\d{2}:\d{2}$/.test(v) &&
+          epochOfStamp(new Date(Date.parse(v)).toISOString()) !== null &&
+          epochOfStamp(`${v.slice(0, 19)}Z`) !== null))
 const show = (v: unknown) => {
   const j = JSON.stringify(v instanceof Date ? v.toISOString() : v) ?? String(v)
   return j.length > 60 ? `${j.slice(0, 57)}...` : j
@@ -355,6 +365,10 @@ function checkTaskFields(d: Record<string, unknown>): void {
     const c = d.claim
     if (!isMap(c) || !isText(c.at) || !(absent(c.expires) || isText(c.expires))) {
       bad('claim', c, '{by, at, expires}')
+    }
+    // A lease that names no moment would never expire (and `at` would date nothing): refused, never read as "forever".
+    for (const k of ['at', 'expires'] as const) {
+      if (!absent(c[k]) && !isMoment(c[k])) bad(`claim.${k}`, c[k], 'an RFC 3339 time such as 2026-12-01T12:00:00Z')
     }
     agentOrEmpty('claim.by', c.by)
     if (typeof c.by !== 'string') bad('claim.by', c.by, 'an agent id')

@@ -1,0 +1,41 @@
+import { beforeEach, describe, expect, test } from 'vitest'
+import { type Workspace, workspace } from '../../testkit/ws.js'
+
+let ws: Workspace
+let bob: { id: string; token: string }
+let path: string
+
+beforeEach(async () => {
+  ws = await workspace()
+  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
+  await ws.ok('task', 'add', 'Write the shim', '--project', 'ledger', '--accept', 'covers batch')
+  await ws.ok('task', 'claim', '1', '--lease', '1h')
+  bob = await ws.agent('rw', 'bob')
+  path = (await ws.ok('task', 'show', '1', '--json')).json.path
+})
+
+const handEdit = (field: 'at' | 'expires', value: string) =>
+  ws.write(path, ws.file(path).replace(new RegExp(`${field}: [^,}]+`), `${field}: ${value}`))
+
+describe('a hand-edited claim time that names no moment', () => {
+  test('an expires that is no time is an invalid field (exit 1), never a claim that cannot expire', async () => {
+    handEdit('expires', 'soon')
+    const before = ws.snapshot()
+    const r = (await ws.dacli('task', 'claim', '1', '--json', { as: bob.token })).expectExit(1)
+    expect(r.error.message).toMatch(/claim\.expires/)
+    expect(ws.snapshot()).toEqual(before)
+    const doctor = (await ws.ok('doctor', '--json')).json
+    expect(doctor.findings.map((f: { code: string }) => f.code)).toContain('invalid-field')
+  })
+
+  test('an impossible date is refused the same way; a real time with an offset still reads', async () => {
+    handEdit('expires', '2026-13-45T99:00:00Z')
+    ;(await ws.dacli('task', 'show', '1', '--json')).expectExit(1)
+    handEdit('at', 'yesterday')
+    handEdit('expires', '2000-01-01T00:00:00Z')
+    ;(await ws.dacli('task', 'show', '1', '--json')).expectExit(1)
+    handEdit('at', '1999-12-31T23:00:00+01:00')
+    const taken = (await ws.dacli('task', 'claim', '1', '--json', { as: bob.token })).expectExit(0).json
+    expect(taken.outcome).toBe('taken-over')
+  })
+})
