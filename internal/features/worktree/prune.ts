@@ -105,7 +105,9 @@ export const prune = defineCommand({
         continue
       }
       const reason = w.branch === null ? `detached at a commit on ${trunk.name}` : `clean, merged into ${trunk.name}`
-      let deleted = false
+      // A dry run says what the run would do: a branch whose commit is on trunk is deleted with its worktree.
+      let deleted =
+        dry && w.branch !== null && w.head !== null && (await wt.isAncestor(git, ctx.env, w.head, trunk.commit))
       if (!dry) {
         try {
           deleted = await dropWorktree(git, ctx.env, w, trunk, false)

@@ -217,6 +217,11 @@ describe('worktree list, remove and prune', () => {
     expect(dry.removed.map((x: { task: string }) => x.task).sort()).toEqual(
       r.removed.map((x: { task: string }) => x.task).sort(),
     )
+    // The dry run reports what the run did, the branches it deletes included.
+    const gone = (d: { removed: { task: string; branch_deleted: boolean }[] }) =>
+      Object.fromEntries(d.removed.map((x) => [x.task, x.branch_deleted]))
+    expect(gone(dry)).toEqual(gone(r))
+    expect(Object.values(gone(r))).toContain(true)
     const reasons = Object.fromEntries(
       r.kept.map((k: { task: string | null; path: string; reason: string }) => [k.task ?? k.path, k.reason]),
     )
