@@ -117,7 +117,11 @@ export async function applyJournal(
   reviewed: string,
   now: Date,
   project: string | null = null,
-): Promise<{ plan: JournalPlan; archived: { id: string; class: JournalClass; to: string }[] }> {
+): Promise<{
+  plan: JournalPlan
+  archived: { id: string; class: JournalClass; to: string }[]
+  failed: { id: string; class: JournalClass; error: string }[]
+}> {
   const plan = await planJournal(store, archive, project)
   if (plan.plan_id !== reviewed) {
     throw new ConflictError(
@@ -130,15 +134,22 @@ export async function applyJournal(
   }
   const dir = archiveDir(store, now)
   const archived: { id: string; class: JournalClass; to: string }[] = []
+  const failed: { id: string; class: JournalClass; error: string }[] = []
   for (const c of plan.classified) {
     if (!(plan.archive as readonly string[]).includes(c.class)) continue
     const from = path.join(store.root, c.event.path)
     const to = path.join(dir, path.basename(from))
-    fs.mkdirSync(dir, { recursive: true })
-    fs.renameSync(from, to)
-    archived.push({ id: c.event.id, class: c.class, to: store.rel(to) })
+    // One event that cannot be moved (the dated folder's name taken by a file …) is reported, not fatal: the
+    // events already moved are in `archived`, and the command exits 1.
+    try {
+      fs.mkdirSync(dir, { recursive: true })
+      fs.renameSync(from, to)
+      archived.push({ id: c.event.id, class: c.class, to: store.rel(to) })
+    } catch (e) {
+      failed.push({ id: c.event.id, class: c.class, error: e instanceof Error ? e.message : String(e) })
+    }
   }
-  return { plan, archived }
+  return { plan, archived, failed }
 }
 
 export { ARCHIVABLE, JOURNAL_CLASSES }

@@ -108,6 +108,10 @@ export const EventJournalDoc = z.strictObject({
     .array(z.strictObject({ id: z.string(), class: z.enum(JOURNAL_CLASSES), to: z.string() }))
     .nullable()
     .describe('where each archived event was moved (never deleted); null for the preview'),
+  failed: z
+    .array(z.strictObject({ id: z.string(), class: z.enum(JOURNAL_CLASSES), error: z.string() }))
+    .nullable()
+    .describe('events --apply-safe could not move (left where they were; exit 1); null for the preview'),
 })
 
 export const documents = {

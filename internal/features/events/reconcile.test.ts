@@ -74,6 +74,35 @@ describe('events reconcile', () => {
     expect(eventFile(ws, forgedId)[0]).toContain(`${path.sep}archive${path.sep}events${path.sep}`)
   })
 
+  test('an event that cannot be moved is reported in the document (exit 1), with the ones moved before it', async () => {
+    const { ws, ids } = await planted()
+    const r = (await ws.ok('events', 'reconcile', '--json')).json
+    const now = new Date('2030-01-02T03:04:05Z')
+    const day = path.join(ws.root, '.dacli', 'archive', 'events', '2030-01-02')
+    // The last event to move finds a folder holding a file where its archived copy belongs.
+    const last = [ids.done, ids.first, ids.orphan].sort().at(-1) as string
+    const lastFile = eventFile(ws, last)[0] as string
+    fs.mkdirSync(path.join(day, path.basename(lastFile)), { recursive: true })
+    fs.writeFileSync(path.join(day, path.basename(lastFile), 'keep'), 'x')
+    const a = await ws.dacli('events', 'reconcile', '--apply-safe', r.plan_id, '--json', { now })
+    expect(a.code).toBe(1)
+    const doc = a.json
+    expectValid(doc)
+    expect(doc.archived).toHaveLength(2)
+    expect(doc.failed.map((f: { id: string }) => f.id)).toEqual([last])
+    expect(fs.existsSync(lastFile)).toBe(true)
+    for (const x of doc.archived) expect(fs.existsSync(path.join(ws.root, x.to))).toBe(true)
+    // The dated folder's name taken by a file: nothing moves, each event is named.
+    const { ws: ws2 } = await planted()
+    const r2 = (await ws2.ok('events', 'reconcile', '--json')).json
+    fs.mkdirSync(path.join(ws2.root, '.dacli', 'archive', 'events'), { recursive: true })
+    fs.writeFileSync(path.join(ws2.root, '.dacli', 'archive', 'events', '2030-01-02'), 'x')
+    const b = await ws2.dacli('events', 'reconcile', '--apply-safe', r2.plan_id, { now })
+    expect(b.code).toBe(1)
+    expect(b.stdout).toContain('not archived')
+    expect(b.stderr).not.toContain('EEXIST: file already exists, mkdir')
+  })
+
   test('a bad class is 2; a read-only identity cannot archive (3)', async () => {
     const ws = await workspace()
     expect((await ws.dacli('events', 'reconcile', '--archive', 'live')).code).toBe(2)

@@ -48,8 +48,9 @@ export const reconcile = defineCommand({
     const project = input.flags.project === undefined ? null : safeSegment(input.flags.project, 'project slug')
     let p: JournalPlan
     let archived: EventJournalDocT['archived'] = null
+    let failed: EventJournalDocT['failed'] = null
     if (plan === undefined) p = await planJournal(store, classes, project)
-    else ({ plan: p, archived } = await applyJournal(store, classes, plan, ctx.now(), project))
+    else ({ plan: p, archived, failed } = await applyJournal(store, classes, plan, ctx.now(), project))
     const data: EventJournalDocT = {
       schema: 'event-journal-reconciliation/v1',
       version: 1,
@@ -72,13 +73,17 @@ export const reconcile = defineCommand({
         reason: c.reason,
       })),
       archived,
+      failed,
     }
     return {
       data,
+      // Like `cleanup --apply-safe`: the document is printed either way, and an event that could not be moved is exit 1.
+      verdict: failed !== null && failed.length > 0 ? 'failure' : null,
       human(out) {
         if (data.events.length === 0) out.line('no pending events')
         for (const e of data.events)
           out.line(`${out.style('bold', e.class)}  ${e.id} ${e.kind} by ${e.created_by}  ${out.style('dim', e.reason)}`)
+        for (const f of failed ?? []) out.line(out.style('red', `not archived: ${f.id} (${f.class}) — ${f.error}`))
         if (archived !== null) out.line(`archived ${archived.length} event(s)`)
         else
           out.line(`plan ${data.plan_id} (archives ${data.archive_classes.join(', ')}): --apply-safe ${data.plan_id}`)
