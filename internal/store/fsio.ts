@@ -404,8 +404,7 @@ export function folderFiles(
     if (st === undefined) continue // removed while listing
     if (st.isSymbolicLink())
       out.push({ skip: { path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' } })
-    else if (!st.isFile())
-      out.push({ skip: { path: rel, reason: 'not a regular file (not read)', code: 'special-file' } })
+    else if (!st.isFile()) out.push({ skip: notAFile(st, rel, 'an object file') })
     else
       out.push({ name: n, file, rel, stamp: { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino } })
   }
@@ -467,3 +466,13 @@ export class Spool {
 }
 
 const SPOOL_BYTES = 64 * 1024
+
+/**
+ * What is wrong with an entry named like an object file that is not a regular file: a folder (nothing in it is read)
+ * is `unparseable-object`; a FIFO, socket or device is `special-file`.
+ */
+export function notAFile(kind: fs.Dirent | fs.Stats, rel: string, what: string): Broken {
+  if (kind.isDirectory())
+    return { path: rel, reason: `a folder, not ${what}: nothing in it is read`, code: 'unparseable-object' }
+  return { path: rel, reason: 'not a regular file (not read)', code: 'special-file' }
+}

@@ -19,7 +19,7 @@ import {
 } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import type { Section, Stamp } from './filecache.js'
-import { isTempName, linkOnPath, readText, readTextStamped } from './fsio.js'
+import { isTempName, linkOnPath, notAFile, readText, readTextStamped } from './fsio.js'
 
 export interface TaskFileRef {
   project: string
@@ -220,7 +220,7 @@ function refused(kind: fs.Dirent | fs.Stats, name: string, folder: string, broke
     return true
   }
   if (!kind.isFile()) {
-    broken.push({ path: rel, reason: 'not a regular file (not read)', code: 'special-file' })
+    broken.push(notAFile(kind, rel, 'a task file'))
     return true
   }
   if (!TASK_FILE.test(name)) {

@@ -54,4 +54,19 @@ describe('doctor', () => {
     for (const cmd of [['status'], ['overview'], ['next'], ['task', 'list'], ['lint'], ['context', '1']])
       expect((await j(...cmd)).code, cmd.join(' ')).toBe(0)
   })
+
+  test('a folder named like a task or note file is unparseable-object ("a folder"), not special-file', async () => {
+    fs.mkdirSync(path.join(ws.root, '.dacli/projects/ledger/tasks/open/011-x.md'))
+    fs.mkdirSync(path.join(ws.root, '.dacli/projects/ledger/notes/decisions/y.md'), { recursive: true })
+    const findings = (await j('doctor')).expectExit(0).json.findings
+    for (const subject of ['tasks/open/011-x.md', 'notes/decisions/y.md'])
+      expect(findings).toContainEqual(
+        expect.objectContaining({
+          code: 'unparseable-object',
+          subject: `.dacli/projects/ledger/${subject}`,
+          message: expect.stringContaining('a folder'),
+        }),
+      )
+    expect(findings.map((f: { code: string }) => f.code)).not.toContain('special-file')
+  })
 })
