@@ -69,4 +69,14 @@ describe('doctor', () => {
       )
     expect(findings.map((f: { code: string }) => f.code)).not.toContain('special-file')
   })
+
+  test('two dangling dependencies of one task are two findings, each with its fix', async () => {
+    const f = path.join(ws.root, '.dacli/projects/ledger/tasks/open/004-write-notes.md')
+    fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/depends_on:\n.*\n/, 'depends_on: [ledger/77, ledger/78]\n'))
+    const found = (await j('doctor')).json.findings.filter((x: { code: string }) => x.code === 'dangling-dependency')
+    expect(found.map((x: { hint: string }) => x.hint)).toEqual([
+      'dacli task depend ledger/004-write-notes --remove ledger/77',
+      'dacli task depend ledger/004-write-notes --remove ledger/78',
+    ])
+  })
 })

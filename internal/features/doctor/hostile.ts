@@ -164,11 +164,14 @@ export function parentCycles(plan: Plan): Finding[] {
   return out
 }
 
-/** Findings without repeats (one link may be met by a listing and by the walk). */
+/**
+ * Findings without repeats (one link may be met by a listing and by the walk). The hint is part of what is one
+ * finding: two dangling dependencies of one task are two findings, each with its own fix.
+ */
 export function dedupe(findings: readonly Finding[]): Finding[] {
   const seen = new Set<string>()
   return findings.filter((f) => {
-    const key = `${f.code}\u0000${f.subject}`
+    const key = `${f.code}\u0000${f.subject}\u0000${f.hint}`
     if (seen.has(key)) return false
     seen.add(key)
     return true
