@@ -79,4 +79,18 @@ describe('doctor', () => {
       'dacli task depend ledger/004-write-notes --remove ledger/78',
     ])
   })
+
+  test('an owner retired by hand (unsigned) keeps its live claim: the orphaned-task hint is a fix that works', async () => {
+    const a = await ws.agent('rw', 'hand')
+    await ws.ok('task', 'claim', '3', '--lease', '2h', { as: a.token })
+    const file = `.dacli/agents/${a.id}.md`
+    ws.write(file, ws.file(file).replace('retired: false', 'retired: true'))
+    const f = (await j('doctor')).json.findings.find((x: { code: string }) => x.code === 'orphaned-task')
+    expect(f.hint).toContain(`dacli agent retire ${a.id} --release`)
+    // The old hint's `task claim` is refused: the claim is live and the retirement unsigned.
+    expect((await ws.dacli('task', 'claim', '3')).code).toBe(5)
+    await ws.ok('agent', 'retire', a.id, '--release')
+    const codes = (await j('doctor')).json.findings.map((x: { code: string }) => x.code)
+    expect(codes).not.toContain('orphaned-task')
+  })
 })

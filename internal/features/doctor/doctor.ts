@@ -1,15 +1,16 @@
+import { cmd } from '../../base/commands.js'
 import { formatDuration } from '../../base/duration.js'
 import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { claimViewAge, expiredAt } from '../../domain/claims/arbiter.js'
-import { listAgentFiles } from '../../domain/identity/identity.js'
+import { listAgentFiles, rosterOf } from '../../domain/identity/identity.js'
 import { listNotes, listRisks } from '../../domain/notes/notes.js'
 import { CycleError, topoOrder } from '../../domain/plan/cpm.js'
 import { lintDecision, lintRisk } from '../../domain/plan/lint.js'
 import { loadPlan, refIn } from '../../domain/task/planview.js'
 import { worktreeProblem } from '../../domain/worktree/worktrees.js'
-import type { Broken } from '../../format/model.js'
+import type { Broken, Claim } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
@@ -80,6 +81,10 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   out.push(...(await agentFindings(store)), ...rootKeyFindings(store))
   const retired = new Set(agents.filter((a) => a.retired).map((a) => a.id))
   const known = new Set(agents.map((a) => a.id))
+  // Whether `task claim` may take a task from its owner (domain/claims/ownership.ts judges it against this roster).
+  const roster = await rosterOf(store)
+  const takeable = (owner: string, claim: Claim | null) =>
+    claim === null || expiredAt(claim, now) || roster.retired.has(owner) || !roster.known.has(owner)
   for (const t of plan.tasks) {
     const wtProblem = worktreeProblem(store, t)
     if (wtProblem !== null) {
@@ -108,7 +113,12 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
         severity: 'warning',
         subject: qualifiedRef(t),
         message: `owned by ${t.owner}, which is ${retired.has(t.owner) ? 'retired' : 'not a known identity'}`,
-        hint: `another identity can take it over with dacli task claim ${qualifiedRef(t)}`,
+        hint: takeable(t.owner, t.claim)
+          ? `another identity can take it over with dacli task claim ${qualifiedRef(t)}`
+          : retired.has(t.owner)
+            ? // Only a signed retirement frees a live claim (FORMAT.md): task claim would be refused (5).
+              `its retirement is not signed, so its live claim holds: ${cmd(`agent retire ${t.owner} --release`)} (by a-root or an ancestor) gives the task back`
+            : `its agent file cannot be read, so its live claim holds until it expires: fix ${t.owner}'s file`,
       })
     }
     if (t.status === 'active' && t.claim !== null && expiredAt(t.claim, now)) {
