@@ -93,4 +93,15 @@ describe('doctor', () => {
     const codes = (await j('doctor')).json.findings.map((x: { code: string }) => x.code)
     expect(codes).not.toContain('orphaned-task')
   })
+
+  test('a decision without ## Rejected is an error, as FORMAT.md lists it: --strict exits 1', async () => {
+    await ws.ok('note', 'add', 'decision', 'Use one store', '--project', 'ledger', '--chose', 'a', '--rejected', 'b')
+    const rel = '.dacli/projects/ledger/notes/decisions/use-one-store.md'
+    ws.write(rel, ws.file(rel).replace(/## Rejected\n\nb\n\n?/, ''))
+    const r = await j('doctor', '--strict')
+    const f = r.json.findings.find((x: { code: string }) => x.code === 'decision-without-rejected')
+    expect(f).toMatchObject({ severity: 'error', subject: rel })
+    expect(r.json.ok).toBe(false)
+    expect(r.code).toBe(1)
+  })
 })

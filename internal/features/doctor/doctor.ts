@@ -155,7 +155,8 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   for (const b of notes.broken) unparseable(b)
   for (const n of notes.notes.filter((x) => x.kind === 'decision')) {
     for (const f of lintDecision({ subject: n.path, rejected: n.sections.rejected })) {
-      add({ ...f, hint: `add a ## Rejected section to ${n.path}` })
+      // An error in the store (FORMAT.md: note add refuses such a decision), where lint only warns.
+      add({ ...f, severity: 'error', hint: `add a ## Rejected section to ${n.path}` })
     }
   }
   const risks = await listRisks(store)
