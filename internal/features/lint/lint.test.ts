@@ -25,4 +25,10 @@ describe('lint', () => {
     expect(pairs).toContain('unmanaged-risk ledger/outage')
     expect((await j('lint', 'ledger/2')).json.findings).toEqual([])
   })
+
+  test('an unknown --project is not found (4), with a task reference too', async () => {
+    expect((await j('lint', '--project', 'nope')).code).toBe(4)
+    expect((await j('lint', 'ledger/2', '--project', 'nope')).code).toBe(4)
+    expect((await j('lint', '2', '--project', 'ledger')).code).toBe(0)
+  })
 })

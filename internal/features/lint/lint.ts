@@ -29,6 +29,7 @@ export const lint = defineCommand({
     const store = await ctx.store()
     const findings: LintFinding[] = []
     const ref = input.args.ref
+    if (project !== undefined) store.requireProject(project)
     if (ref !== undefined) {
       findings.push(...lintTask(toLint(await store.readTask(ref, project === undefined ? {} : { prefer: project }))))
     } else {
