@@ -38,8 +38,9 @@ function median(xs: number[]): number | null {
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
 }
 
-export function progressOf(records: readonly TaskRecord[]): ProjectProgress[] {
-  const by = new Map<string, TaskRecord[]>()
+/** Per project: each of `projects` (one without tasks too: its counts are 0), and any other a record names. */
+export function progressOf(records: readonly TaskRecord[], projects: readonly string[] = []): ProjectProgress[] {
+  const by = new Map<string, TaskRecord[]>(projects.map((p) => [p, []]))
   for (const t of records) {
     const of = by.get(t.project)
     if (of === undefined) by.set(t.project, [t])

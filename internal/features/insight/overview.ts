@@ -61,7 +61,7 @@ export const overview = defineCommand({
         command: `dacli task claim ${qualifiedRef(t)}`,
       })),
       held_back: f.held.length,
-      delivery: progressOf((await store.listRecords()).records),
+      delivery: progressOf((await store.listRecords()).records, store.projectSlugs()),
       remote_claims: remoteClaimsOf(store, loaded.tasks, ctx.now()),
     }
     return {

@@ -57,6 +57,24 @@ describe('an empty workspace', () => {
     expect(human).not.toMatch(/ 0%| 0 reopens/)
     expect(ws.snapshot()).toEqual(before)
   })
+
+  test('a project without tasks has its delivery entry too (counts 0, stages null), in metrics and overview', async () => {
+    const ws = await workspace()
+    ;(await ws.dacli('project', 'add', 'Quiet', '--slug', 'quiet')).expectExit(0)
+    const entry = {
+      project: 'quiet',
+      states: { open: 0, claimed: 0, pr_open: 0, ready: null, landed: 0, released: null },
+      lead_time: {
+        open_to_claimed: { median_seconds: null, samples: 0 },
+        claimed_to_pr_open: { median_seconds: null, samples: 0 },
+        pr_open_to_landed: { median_seconds: null, samples: 0 },
+        landed_to_released: { median_seconds: null, samples: 0 },
+      },
+    }
+    expect(metricsOf(ws).delivery).toEqual([entry])
+    expect(metricsOf(ws, '--project', 'quiet').delivery).toEqual([entry])
+    expect((await ws.dacli('overview', '--json')).json.delivery).toEqual([entry])
+  })
 })
 
 describe('a populated workspace', () => {

@@ -58,7 +58,7 @@ export const metrics = defineCommand({
       schema_version: 1,
       window: { since: since === null ? null : stamp(new Date(since)), until: stamp(now) },
       ...m,
-      delivery: progressOf(records),
+      delivery: progressOf(records, project === undefined ? store.projectSlugs() : [project]),
     }
     return { data, human: (out) => render(out, data, project) }
   },
