@@ -2,8 +2,9 @@
 // the `## Log`. Edits touch only the lines they change; sections the tool does
 // not know are kept as they are.
 
+import { UsageError } from '../base/errors.js'
 import { detached } from '../base/strings.js'
-import { titleControl } from './ids.js'
+import { checkText, titleControl } from './ids.js'
 import { InvalidValueError } from './model.js'
 export interface Section {
   level: number
@@ -256,4 +257,23 @@ export function inlineMarkdown(text: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[\\`*_{}[\]()<>#+\-.!|~&]/g, (c) => `\\${c}`)
+}
+
+/**
+ * `checkText` for text written as a section's content: refused (usage) when, read back, it would not be that one
+ * section's text — a level 1 or 2 heading line outside fenced code starts a section of its own, and a fence left
+ * open swallows every section after it (the task's `## Acceptance` and `## Log`).
+ */
+export function checkSectionText(text: string, what: string): string {
+  checkText(text, what)
+  // A `### …` line stays inside a `## ` section: only a level 1 or 2 heading ends it.
+  const found = headings(`## A\n\n${text.replace(/\r\n/g, '\n')}\n\n## B\n`).filter((h) => h.level <= 2)
+  if (found.length === 2) return text
+  const why =
+    found.length < 2
+      ? 'it opens a fenced code block (``` or ~~~) it does not close'
+      : `its line "${found[1]?.title ?? ''}" is a markdown heading, which would start a section of its own`
+  throw new UsageError(`${what} cannot be stored as written: ${why}; indent such lines or close the fence`, {
+    details: { flag: what },
+  })
 }

@@ -3,7 +3,8 @@ import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { signerOf } from '../../domain/identity/identity.js'
 import { addNote, checkNotePolicy, NOTE_KINDS, SEVERITIES } from '../../domain/notes/notes.js'
-import { checkText, checkTitle, safeSegment } from '../../format/ids.js'
+import { checkTitle, safeSegment } from '../../format/ids.js'
+import { checkSectionText } from '../../format/markdown.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { createEvent } from '../../store/events.js'
 import { noteBody, renderNote } from './docs.js'
@@ -52,7 +53,7 @@ export const add = defineCommand({
     const text: Record<string, string> = {}
     for (const f of ['body', 'chose', 'rejected', 'because', 'goal', 'question', 'metric'] as const) {
       const v = input.flags[f]
-      if (v !== undefined) text[f] = checkText(v, `--${f}`)
+      if (v !== undefined) text[f] = checkSectionText(v, `--${f}`)
     }
     const severity = input.flags.severity
     if (severity !== undefined && kind !== 'finding') throw new UsageError('--severity applies to findings only')

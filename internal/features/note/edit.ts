@@ -3,7 +3,8 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { editNote, type NoteChanges, type NoteSection } from '../../domain/notes/edit.js'
 import { SEVERITIES } from '../../domain/notes/notes.js'
-import { checkText, checkTitle } from '../../format/ids.js'
+import { checkTitle } from '../../format/ids.js'
+import { checkSectionText } from '../../format/markdown.js'
 import { noteBody, renderNote } from './docs.js'
 import type { NoteDocT } from './json.js'
 
@@ -39,11 +40,11 @@ export const edit = defineCommand({
     const sections: Partial<Record<NoteSection, string>> = {}
     for (const k of SECTION_FLAGS) {
       const v = f[k]
-      if (v !== undefined) sections[k] = checkText(v, `--${k}`)
+      if (v !== undefined) sections[k] = checkSectionText(v, `--${k}`)
     }
     const p: NoteChanges = {
       ...(f.title === undefined ? {} : { title: checkTitle(f.title) }),
-      ...(f.body === undefined ? {} : { body: checkText(f.body, '--body') }),
+      ...(f.body === undefined ? {} : { body: checkSectionText(f.body, '--body') }),
       ...(Object.keys(sections).length === 0 ? {} : { sections }),
       ...(f.severity === undefined ? {} : { severity: f.severity }),
     }

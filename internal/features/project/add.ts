@@ -1,7 +1,8 @@
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { addProject } from '../../domain/project/projects.js'
-import { checkText, checkTitle, slugify } from '../../format/ids.js'
+import { checkTitle, slugify } from '../../format/ids.js'
+import { checkSectionText } from '../../format/markdown.js'
 import { STAGES } from '../../format/model.js'
 import { projectDoc, renderProject } from './docs.js'
 
@@ -22,7 +23,7 @@ export const add = defineCommand({
   async run(ctx, input) {
     const title = checkTitle(input.args.title)
     const goal = input.flags.goal
-    if (goal !== undefined) checkText(goal, 'goal')
+    if (goal !== undefined) checkSectionText(goal, '--goal')
     const slug = input.flags.slug ?? slugify(title, 40)
     const store = await ctx.store()
     const who = await ctx.identity()

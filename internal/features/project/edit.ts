@@ -2,8 +2,8 @@ import { UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { editProject } from '../../domain/project/edit.js'
-import { checkText, checkTitle } from '../../format/ids.js'
-import { setSection, setTitle } from '../../format/markdown.js'
+import { checkTitle } from '../../format/ids.js'
+import { checkSectionText, setSection, setTitle } from '../../format/markdown.js'
 import { PROJECT_STATUSES, STAGES } from '../../format/model.js'
 import { countsOf, projectDoc, renderProject } from './docs.js'
 
@@ -42,7 +42,7 @@ export const edit = defineCommand({
     const texts: [string, string][] = []
     for (const [flag, heading] of Object.entries(SECTIONS) as [keyof typeof SECTIONS, string][]) {
       const v = f[flag]
-      if (v !== undefined) texts.push([heading, checkText(v, `--${flag}`)])
+      if (v !== undefined) texts.push([heading, checkSectionText(v, `--${flag}`)])
     }
     if (title === undefined && f.status === undefined && f.stage === undefined && texts.length === 0) {
       throw new UsageError(

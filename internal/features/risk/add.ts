@@ -3,7 +3,8 @@
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { addRisk, LEVELS } from '../../domain/notes/notes.js'
-import { checkText, checkTitle, safeSegment } from '../../format/ids.js'
+import { checkTitle, safeSegment } from '../../format/ids.js'
+import { checkSectionText } from '../../format/markdown.js'
 import { riskBody } from './docs.js'
 import type { RiskDocT } from './json.js'
 
@@ -29,7 +30,7 @@ export const add = defineCommand({
     const title = checkTitle(input.args.title)
     const project = safeSegment(input.flags.project, 'project slug')
     const action = input.flags.action
-    if (action !== undefined) checkText(action, '--action')
+    if (action !== undefined) checkSectionText(action, '--action')
     const store = await ctx.store()
     const r = await addRisk(store, {
       project,

@@ -3,7 +3,8 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { editRisk, type RiskChanges } from '../../domain/notes/edit.js'
 import { LEVELS } from '../../domain/notes/notes.js'
-import { checkText, checkTitle } from '../../format/ids.js'
+import { checkTitle } from '../../format/ids.js'
+import { checkSectionText } from '../../format/markdown.js'
 import { riskBody } from './docs.js'
 import type { RiskDocT } from './json.js'
 
@@ -33,7 +34,7 @@ export const edit = defineCommand({
       ...(f.title === undefined ? {} : { title: checkTitle(f.title) }),
       ...(f.impact === undefined ? {} : { impact: f.impact }),
       ...(f.likelihood === undefined ? {} : { likelihood: f.likelihood }),
-      ...(f.action === undefined ? {} : { action: checkText(f.action, '--action') }),
+      ...(f.action === undefined ? {} : { action: checkSectionText(f.action, '--action') }),
       addIndicators: (f.indicator ?? []).map((i) => checkTitle(i, 'indicator')),
       removeIndicators: f['remove-indicator'] ?? [],
     }

@@ -5,7 +5,8 @@ import { count } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
-import { checkText, checkTitle, safeSegment, slugify } from '../../format/ids.js'
+import { checkTitle, safeSegment, slugify } from '../../format/ids.js'
+import { checkSectionText } from '../../format/markdown.js'
 import { PRIORITIES, stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { newTaskBody, parseDepFlag, parseEstimate, renderTaskFile } from '../../format/taskfile.js'
@@ -52,8 +53,8 @@ export const add = defineCommand({
     const accept = (flags.accept ?? []).map((a) => checkTitle(a, 'acceptance criterion'))
     const soThat = flags['so-that']
     const context = flags.context
-    if (soThat !== undefined) checkText(soThat, '--so-that')
-    if (context !== undefined) checkText(context, '--context')
+    if (soThat !== undefined) checkSectionText(soThat, '--so-that')
+    if (context !== undefined) checkSectionText(context, '--context')
     const depSpecs = (flags['depends-on'] ?? []).map((spec) => parseDepFlag(spec, '--depends-on'))
     const touches = await checkTouches(flags.touches)
     const labels = checkLabels(flags.label)

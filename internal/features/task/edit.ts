@@ -2,7 +2,8 @@ import { UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, int, oneOf, str } from '../../clikit/flags.js'
 import { editTask } from '../../domain/task/edit.js'
-import { checkText, checkTitle } from '../../format/ids.js'
+import { checkTitle } from '../../format/ids.js'
+import { checkSectionText } from '../../format/markdown.js'
 import { PRIORITIES } from '../../format/model.js'
 import { parseEstimate } from '../../format/taskfile.js'
 import { checkLabels, checkMilestoneFlag, labelFlag, milestoneFlag } from '../shared/labels.js'
@@ -65,8 +66,8 @@ export const edit = defineCommand({
         'nothing to edit: give --title, --priority, --estimate, --accept, --so-that, --context, --touches, --label or --milestone',
       )
     }
-    if (soThat !== undefined) checkText(soThat, '--so-that')
-    if (context !== undefined) checkText(context, '--context')
+    if (soThat !== undefined) checkSectionText(soThat, '--so-that')
+    if (context !== undefined) checkSectionText(context, '--context')
     const store = await ctx.store()
     const c = await editTask(store, input.args.ref, await ctx.identity(), {
       ...(title === undefined ? {} : { title: checkTitle(title) }),
