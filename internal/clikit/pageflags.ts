@@ -35,15 +35,21 @@ export interface Page {
   readonly truncated: boolean
 }
 
+/** A --cursor that is not a next_cursor value is a usage error (checked before a command says anything). */
+export function checkCursor(cursor: string | undefined): string | undefined {
+  if (cursor !== undefined && !/^\d+$/.test(cursor)) {
+    throw new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursor}"`)
+  }
+  return cursor
+}
+
 /** One page of `items` (all of them without a limit); a cursor is a next_cursor from an earlier page. */
+
 export function pageOf<T>(
   items: readonly T[],
   flags: { readonly limit?: number | undefined; readonly cursor?: string | undefined },
 ): { items: T[]; page: Page } {
-  const cursor = flags.cursor
-  if (cursor !== undefined && !/^\d+$/.test(cursor)) {
-    throw new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursor}"`)
-  }
+  const cursor = checkCursor(flags.cursor)
   const start = cursor === undefined ? 0 : Number(cursor)
   const limit = flags.limit ?? null
   const end = limit === null ? items.length : Math.min(items.length, start + limit)

@@ -130,3 +130,16 @@ describe('critical-path', () => {
     ])
   })
 })
+
+describe('next --cursor', () => {
+  test('a bad cursor under --json: stderr is the one error envelope, no note before it', async () => {
+    await ws.ok('task', 'add', 'An unsized extra', '--project', 'ledger', '--accept', 'x', '--force')
+    await ws.ok('task', 'add', 'Another unsized extra', '--project', 'ledger', '--accept', 'x', '--force')
+    expect((await ws.dacli('next')).stderr).toContain('not every task in scope has an estimate')
+    const r = await ws.dacli('next', '--cursor', 'garbage', '--json')
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    expect(JSON.parse(r.stderr).schema).toBe('error/v1')
+  })
+})

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
-import { pageFlags, pageOf } from '../../clikit/pageflags.js'
+import { checkCursor, pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
 import { describeHold } from '../../domain/plan/readiness.js'
 import { describeHeld, loadOverlaps } from '../../domain/task/footprint.js'
@@ -29,6 +29,7 @@ export const next = defineCommand({
   examples: ['dacli next', 'dacli next --project ledger --parallel 5 --json', 'dacli next --label backend'],
   async run(ctx, input) {
     const project = projectFilter(input.flags.project)
+    checkCursor(input.flags.cursor) // before any note: a failure's stderr under --json is the one error envelope
     const parallel = input.flags.parallel ?? 3
     const store = await ctx.store()
     const labelled = withLabels(input.flags.label)
