@@ -250,14 +250,17 @@ export const keptByCleanup = (dir: string, folder: string) =>
   path.basename(folder) === 'files' && path.dirname(path.dirname(folder)) === path.join(dir, 'cleanup')
 
 /** Temp files anywhere under `root` (doctor's `stale-temp`), with whether their writer looks dead. */
-export function findTemps(sys: Proc, root: string): { path: string; dead: boolean }[] {
-  const out: { path: string; dead: boolean }[] = []
+export function findTemps(sys: Proc, root: string): { path: string; dead: boolean; swept: boolean }[] {
+  const out: { path: string; dead: boolean; swept: boolean }[] = []
   walkTree(root, (p, e, dir) => {
     // `worktrees/` holds task checkouts and `cleanup/<id>/files/` what a cleanup kept for its restore: not workspace files.
     if (e.isDirectory()) return dir === root ? e.name !== 'worktrees' : !keptByCleanup(root, path.join(dir, e.name))
     if (isTempName(e.name)) {
       const m = TEMP_RE.exec(e.name)
-      out.push({ path: p, dead: m === null || m[2] !== hostTag(sys) || !sys.isAlive(Number(m[1])) })
+      const mine = m !== null && m[2] === hostTag(sys)
+      // `swept`: the next write in its folder removes it (sweepTemps: only this host's, by a writer that is gone).
+      const dead = !mine || !sys.isAlive(Number(m[1]))
+      out.push({ path: p, dead, swept: mine && dead })
     }
     return false
   })

@@ -104,4 +104,14 @@ describe('doctor', () => {
     expect(r.json.ok).toBe(false)
     expect(r.code).toBe(1)
   })
+
+  test('a temp file the next write never sweeps (another host) is not promised to go away', async () => {
+    const rel = '.dacli/projects/ledger/tasks/open/.004-write-notes.md.dacli-tmp-999999-zzzzzzzz-0'
+    ws.write(rel, 'half')
+    const found = (await j('doctor')).json.findings.find((x: { subject: string }) => x.subject === rel)
+    expect(found).toMatchObject({ code: 'stale-temp', severity: 'warning' })
+    expect(found.hint).toContain('dacli never removes it')
+    await ws.ok('task', 'edit', 'ledger/4', '--priority', 'should')
+    expect(fs.existsSync(path.join(ws.root, rel))).toBe(true)
+  })
 })

@@ -19,12 +19,20 @@ export async function leftoverFindings(store: Store): Promise<Finding[]> {
       `left by ${l.holder ? `pid ${l.holder.pid} on ${l.holder.host} at ${l.holder.time}` : 'an unknown holder'}, which is gone`,
     ],
   )
+  const temps = findTemps(store.system, store.dir)
   out.push(
     ...gone(
-      findTemps(store.system, store.dir),
+      temps.filter((t) => t.swept),
       'stale-temp',
       'harmless: the next write in that folder removes it',
       (t) => [store.rel(t.path), 'a half-written temp file whose writer is gone'],
+    ),
+    // One written on another host (or not named as dacli names them) is never swept: only a person removes it.
+    ...gone(
+      temps.filter((t) => !t.swept),
+      'stale-temp',
+      'dacli never removes it (written on another host, or not named as dacli names its temp files): delete it by hand once no write is under way',
+      (t) => [store.rel(t.path), 'a temp file dacli cannot tell is being written'],
     ),
   )
   out.push(...(await gitTempFindings(store)))
