@@ -72,6 +72,8 @@ describe('titles and text', () => {
     for (const bad of ['', '   ', 'a\nb', 'a\u0000b', 'a\u001bb', 'x'.repeat(501)]) {
       expect(() => checkTitle(bad), JSON.stringify(bad)).toThrow(UsageError)
     }
+    expect(() => checkTitle('a\nb', 'acceptance criterion')).toThrow(/: an acceptance criterion is one line/)
+    expect(() => checkTitle('a\nb')).toThrow(/: a title is one line/)
   })
   test('free text keeps newlines and tabs, refuses other control characters', () => {
     expect(checkText('a\nb\tc\r\n', 'body')).toBe('a\nb\tc\r\n')

@@ -91,7 +91,9 @@ export function checkTitle(title: string, what = 'title'): string {
   if (t.length === 0) throw new UsageError(`${what} is empty`)
   const controls = TITLE_CONTROLS
   if (controls.test(t)) {
-    throw new UsageError(`${what} contains ${controlAt(t, controls)}: a ${what} is one line of printable text`)
+    throw new UsageError(
+      `${what} contains ${controlAt(t, controls)}: ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} is one line of printable text`,
+    )
   }
   if (t.length > 500) throw new UsageError(`${what} is ${t.length} characters long; the limit is 500`)
   return t
