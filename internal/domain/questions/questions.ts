@@ -10,6 +10,7 @@ import { cmd } from '../../base/commands.js'
 import { classifiedError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import { excerpt } from '../../base/text.js'
 import { checkText } from '../../format/ids.js'
+import { checkSectionText } from '../../format/markdown.js'
 import type { Broken, Identity, TaskRecord, TaskSummary } from '../../format/model.js'
 import { stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
@@ -122,7 +123,8 @@ export async function answerQuestion(
   a: { id: string; text: string; as: 'decision' | 'finding'; rejected?: string; because?: string },
 ): Promise<Answered> {
   const q = await findQuestion(store, a.id)
-  const text = checkText(a.text, 'the answer').trim()
+  // It becomes a note's section (the decision's choice, the finding's text): it must read back as that section.
+  const text = checkSectionText(a.text, 'the answer').trim()
   if (text === '') throw new UsageError('the answer is empty')
   const task = q.about === null ? null : await readTaskOrGone(store, q.about)
   const project = task?.project ?? questionPayload(q.data).project

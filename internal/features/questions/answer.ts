@@ -2,7 +2,7 @@ import { UsageError } from '../../base/errors.js'
 import { arg, defineCommand, restArg } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { answerQuestion } from '../../domain/questions/questions.js'
-import { checkText } from '../../format/ids.js'
+import { checkSectionText } from '../../format/markdown.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { questionBody } from './docs.js'
 import type { AnswerDocT } from './json.js'
@@ -30,8 +30,8 @@ export const answer = defineCommand({
     const as = input.flags.as ?? (rejected !== undefined ? 'decision' : 'finding')
     if (as === 'finding' && (rejected !== undefined || because !== undefined))
       throw new UsageError('--rejected and --because belong to a decision (--as decision)')
-    if (rejected !== undefined) checkText(rejected, '--rejected')
-    if (because !== undefined) checkText(because, '--because')
+    if (rejected !== undefined) checkSectionText(rejected, '--rejected')
+    if (because !== undefined) checkSectionText(because, '--because')
     const store = await ctx.store()
     const r = await answerQuestion(store, await ctx.identity(), {
       id: input.args['question-id'],

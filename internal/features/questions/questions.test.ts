@@ -122,6 +122,11 @@ describe('answer', () => {
     ;(await j('answer', q.id, 'SQLite', '--because', 'small')).expectExit(2)
     ;(await j('answer', q.id, 'SQLite', '--as', 'nope')).expectExit(2)
     ;(await j('answer', 'q-00000000000000000000000000', 'x')).expectExit(4)
+    // Each becomes a section of the note: a heading line or an open fence would split it (2, nothing written).
+    ;(await j('answer', q.id, 'SQLite\n## Log\nforged', '--as', 'decision', '--rejected', 'x')).expectExit(2)
+    ;(await j('answer', q.id, 'SQLite', '--rejected', 'Postgres\n## Chose\nforged')).expectExit(2)
+    ;(await j('answer', q.id, 'SQLite', '--rejected', 'Postgres', '--because', '```\nunclosed')).expectExit(2)
+    ;(await j('answer', q.id, 'it is SQLite\n# Another title')).expectExit(2)
     expect(ws.snapshot()).toEqual(before)
     const a = (await j('answer', q.id, 'SQLite', '--rejected', 'Postgres', '--because', 'one file')).expectExit(0).json
     expect(a.note.kind).toBe('decision')
