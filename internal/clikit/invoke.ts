@@ -158,7 +158,11 @@ export async function invoke(
   const jsonl = entry.streams !== undefined && parsed.flags.jsonl === true
   let streamOut: Out | null = null
   let interrupted: AbortController | null = null
-  const notes = makeNotes(rt.io.stderr, {
+  // Under --json a failure's stderr is its one error envelope (contract §4): a command's notes and warnings wait for
+  // its outcome, written after the document when it succeeds, dropped when it fails. A streaming command's are not
+  // held (it may run for hours).
+  const held: string[] | null = json && entry.streams === undefined ? [] : null
+  const notes = makeNotes(held === null ? rt.io.stderr : { write: (t: string) => void held.push(t) }, {
     quiet,
     json,
     color: errColor,
@@ -397,6 +401,7 @@ export async function invoke(
       writeJSON(result.data, (t) => rt.io.stdout.write(t))
       rt.io.stdout.write('\n')
       warnDeprecated()
+      for (const t of held ?? []) rt.io.stderr.write(t)
     } else if (result.human || result.text !== undefined) {
       const width = terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env)
       const text = result.text
