@@ -314,15 +314,15 @@ export function recordOf(
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 const absent = (v: unknown) => v === undefined || v === null
 const isText = (v: unknown) => typeof v === 'string' || v instanceof Date
-/** A real time: RFC 3339 UTC as dacli writes it, or with a numeric offset as a person may. */
-const isMoment = (v: unknown): boolean =>
-  v instanceof Date
-    ? Number.isFinite(v.getTime())
-    : typeof v === 'string' &&
-      (epochOfStamp(v) !== null ||
-        (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?[+-]\d{2}:\d{2}$/.test(v) &&
-          epochOfStamp(new Date(Date.parse(v)).toISOString()) !== null &&
-          epochOfStamp(`${v.slice(0, 19)}Z`) !== null))
+/** A time with a numeric offset, as a person may write one: its date and clock, and an offset of at most 23:59. */
+const OFFSET_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d{1,9})?[+-](?:[01]\d|2[0-3]):[0-5]\d$/
+/** A real time: RFC 3339 UTC as dacli writes it, or with a numeric offset (its date and clock must exist). */
+const isMoment = (v: unknown): boolean => {
+  if (v instanceof Date) return Number.isFinite(v.getTime())
+  if (typeof v !== 'string') return false
+  const m = OFFSET_TIME.exec(v)
+  return epochOfStamp(v) !== null || (m !== null && epochOfStamp(`${m[1]}Z`) !== null)
+}
 const show = (v: unknown) => {
   const j = JSON.stringify(v instanceof Date ? v.toISOString() : v) ?? String(v)
   return j.length > 60 ? `${j.slice(0, 57)}...` : j

@@ -31,6 +31,11 @@ describe('a hand-edited claim time that names no moment', () => {
   test('an impossible date is refused the same way; a real time with an offset still reads', async () => {
     handEdit('expires', '2026-13-45T99:00:00Z')
     ;(await ws.dacli('task', 'show', '1', '--json')).expectExit(1)
+    // With an offset too: named as the field it is, never a bare "Invalid time value".
+    for (const bad of ['2026-13-45T99:00:00+01:00', '2026-12-01T10:00:00+25:00']) {
+      handEdit('expires', bad)
+      expect((await ws.dacli('task', 'show', '1', '--json')).expectExit(1).error.message).toMatch(/claim\.expires/)
+    }
     handEdit('at', 'yesterday')
     handEdit('expires', '2000-01-01T00:00:00Z')
     ;(await ws.dacli('task', 'show', '1', '--json')).expectExit(1)
