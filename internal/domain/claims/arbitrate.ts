@@ -85,9 +85,9 @@ export function dropOnRelease(
  */
 export function refuseReleasingTheirs(
   t: Pick<TaskRecord, 'project' | 'seq' | 'slug' | 'claim'>,
-  drop: { remote: string | null; details: Record<string, unknown> },
-  holder: RemoteClaim | null,
+  drop: { remote: string | null; held: RemoteClaim | null },
 ): void {
+  const holder = drop.held
   if (holder === null || t.claim === null || holder.by !== t.claim.by || holder.at !== t.claim.at) return
   throw new ConflictError(
     `${qualifiedRef(t)} is claimed on ${drop.remote} by ${holder.by} (${holder.workspace} on ${holder.host}) until ${holder.expires ?? 'released'}: that claim is another clone's, not this clone's to release`,
@@ -112,7 +112,7 @@ export async function refuseTheirsOnRemote(
   if (arbiter === null || remote === null) return
   const cur = await arbiter.look(t.id)
   if (cur === null || 'unreadable' in cur || arbiter.mine(cur, who.id)) return
-  refuseReleasingTheirs(t, { remote, details: {} }, cur)
+  refuseReleasingTheirs(t, { remote, held: cur })
 }
 
 async function dropHeld(

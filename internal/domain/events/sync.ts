@@ -266,7 +266,7 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
         // Another clone's live claim (the file carries it from a pull) is that clone's to drop: pending here.
         try {
           const drop = await dropOnRelease(a.arbitration, x, proposer(a, e))
-          refuseReleasingTheirs(x.before, drop, drop.held)
+          refuseReleasingTheirs(x.before, drop)
         } catch (err) {
           throw new Pending(`the claim could not be released on its remote: ${(err as Error).message}`)
         }

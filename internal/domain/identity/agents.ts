@@ -194,7 +194,7 @@ export async function retireAgent(
         if (e.before.owner !== id || e.before.status === 'done') return false
         // Its claim on a remote goes too, dropped as its owner's (as task release does), or nobody could claim it there.
         const drop = await dropOnRelease(opts.arbitration, e, { ...caller, id })
-        refuseReleasingTheirs(e.before, drop, drop.held)
+        refuseReleasingTheirs(e.before, drop)
         e.delete('owner')
         e.delete('claim')
         if (e.before.status === 'active') e.status = 'open'

@@ -257,7 +257,7 @@ export async function releaseTask(
     }
     // Another clone's claim on the remote stays theirs; this clone's is deleted under a lease.
     const drop = await dropOnRelease(opts.arbitration, e, who)
-    refuseReleasingTheirs(cur, drop, drop.held)
+    refuseReleasingTheirs(cur, drop)
     e.delete('owner')
     e.delete('claim')
     if (cur.status === 'active') e.status = 'open'
@@ -532,7 +532,7 @@ export async function reopenTask(
     // A reopened task goes back to the pool: whoever held it no longer does (the log says who did), and a claim
     // it still has on a remote (a blocked task's) goes too, or nobody else could claim it there.
     const drop = await dropOnRelease(opts.arbitration, e, { ...who, id: cur.owner ?? who.id })
-    refuseReleasingTheirs(cur, drop, drop.held)
+    refuseReleasingTheirs(cur, drop)
     e.delete('owner')
     e.delete('claim')
     e.status = 'open'
@@ -573,7 +573,7 @@ export async function removeTask(store: Store, ref: string, who: Identity, force
             id: t.claim.by,
           },
         )
-  refuseReleasingTheirs(t, drop, drop.held)
+  refuseReleasingTheirs(t, drop)
   const removed = await store.tombstoneTask(target, who.id)
   return {
     action: 'rm',
