@@ -105,9 +105,10 @@ export function chunkPlugin({ root, entries }) {
   const internal = join(root, 'internal')
   const cliDir = join(internal, 'cli')
   /** The kernel: the clikit, the base services and the app's main(), as one chunk. */
-  // base/ids.ts (the ulid package) and base/hosttag.ts (node:crypto, which loads the streams library) go with the
-  // store that mints ids and names temp files, not with every start-up.
-  const LATE_BASE = new Set(['ids.ts', 'hosttag.ts'].map((f) => join(internal, 'base', f)))
+  // base/ids.ts (the ulid package), base/hosttag.ts and base/entropy.ts (node:crypto, which loads the streams
+  // library, when they fall back to it) go with the store that mints ids and names temp files, not with every
+  // start-up.
+  const LATE_BASE = new Set(['ids.ts', 'hosttag.ts', 'entropy.ts'].map((f) => join(internal, 'base', f)))
   const KERNEL = eager(internal, ['clikit', 'base', join('cli', 'main.ts')]).filter((f) => !LATE_BASE.has(f))
   /** The composition root's lazy loaders. */
   const SERVICES = join(root, 'cmd', 'services.ts')

@@ -1,10 +1,11 @@
 // What a start-up loads of Node itself. The chunks are CommonJS that require the built-ins they use as they are
 // (no stand-ins); node:crypto is required where it is used (scripts/build.mjs whereUsed), so only a command that hashes
-// or takes random bytes loads it (and the streams library it loads): a write (temp-file names, lock tokens, new ids),
-// an agent's command (it hashes its token). What stays off: for --version and help, crypto and the streams library
-// (node:fs is required, so its stream getters are never read); for the reads on a workspace at rest, crypto too; for
-// the reads and task add, node:child_process with node:net and dgram behind it (only a command that runs git or a
-// --verify command loads them, when it does) and WebCrypto.
+// loads it (and the streams library it loads): an agent's command (it hashes its token), a signature. The random
+// bytes of a write (temp-file names, lock tokens, new ids) come from /dev/urandom (base/entropy.ts) and its
+// temp-file names' host tag from FNV-1a, so a task write loads no crypto either. What stays off: for --version and
+// help, crypto and the streams library (node:fs is required, so its stream getters are never read); for the reads on
+// a workspace at rest and the task writes, crypto too; for the reads and task add, node:child_process with node:net
+// and dgram behind it (only a command that runs git or a --verify command loads them, when it does) and WebCrypto.
 
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -72,7 +73,7 @@ test('output sent to /dev/null is no terminal: node:tty and node:net stay unload
   }
 })
 
-test('--version, help and the reads load no crypto, nor the first two the streams library; the reads and task add spawn nothing', () => {
+test('--version, help, the reads and the task writes load no crypto, nor the first two the streams library; the reads and task add spawn nothing', () => {
   for (const args of [['--version'], ['help']]) {
     const mods = loaded(...args)
     expect(
@@ -92,11 +93,18 @@ test('--version, help and the reads load no crypto, nor the first two the stream
       args.join(' '),
     ).toEqual([])
     // A read run again writes nothing (the first wrote what the caches lacked), so it neither hashes nor takes
-    // random bytes.
-    if (args[1] === 'add')
-      expect(mods, args.join(' ')).toContain('NativeModule crypto') // a new id, a lock token
-    else expect(mods, args.join(' ')).not.toContain('NativeModule crypto')
+    // random bytes; task add takes them (a new id, a lock token, a temp-file name) from /dev/urandom.
+    expect(mods, args.join(' ')).not.toContain('NativeModule crypto')
   }
+  // Claim (of a free task: no identity's keys read), check, edit and done: a lock token and a temp-file name
+  // each, and no crypto.
+  for (const args of [
+    ['task', 'claim', 'alpha/002', '--quiet'],
+    ['task', 'check', 'alpha/002', '--all', '--quiet'],
+    ['task', 'edit', 'alpha/002', '--title', 'Second, renamed', '--quiet'],
+    ['task', 'done', 'alpha/002', '--quiet'],
+  ])
+    expect(loaded(...args), args.join(' ')).not.toContain('NativeModule crypto')
   // Spawning an identity derives and signs with Ed25519 and hashes its token: the real functions ran.
   const spawned = loaded('agent', 'spawn', '--role', 'worker', '--json')
   expect(spawned).toContain('NativeModule crypto')

@@ -3,12 +3,12 @@
 // a folder removes temp files whose writer is dead.
 
 import { isUtf8 } from 'node:buffer'
-import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../base/commands.js'
+import { randomHex } from '../base/entropy.js'
 import { FailureError } from '../base/errors.js'
-import { hostTag } from '../base/hosttag.js'
+import { hostTag, isOwnTag } from '../base/hosttag.js'
 import { byText } from '../base/order.js'
 import type { Proc } from '../base/system.js'
 import { type Broken, brokenOf, InvalidTextError } from '../format/model.js'
@@ -149,7 +149,7 @@ export function removeFile(file: string): void {
 
 /** A fresh temp file name beside `file`: readers skip it, and once its writer is dead the next writer sweeps it. */
 export function tempPathFor(sys: Proc, file: string): string {
-  const name = `.${path.basename(file)}${TEMP_MARK}${sys.pid}-${hostTag(sys)}-${randomBytes(4).toString('hex')}`
+  const name = `.${path.basename(file)}${TEMP_MARK}${sys.pid}-${hostTag(sys)}-${randomHex(4)}`
   return path.join(path.dirname(file), name)
 }
 
@@ -200,7 +200,7 @@ export function sweepTemps(sys: Proc, dir: string): string[] {
   }
   for (const n of names) {
     const m = TEMP_RE.exec(n)
-    if (m === null || m[2] !== hostTag(sys) || sys.isAlive(Number(m[1]))) continue
+    if (m === null || !isOwnTag(sys, m[2] as string) || sys.isAlive(Number(m[1]))) continue
     try {
       fs.unlinkSync(path.join(dir, n))
       removed.push(n)
@@ -257,7 +257,7 @@ export function findTemps(sys: Proc, root: string): { path: string; dead: boolea
     if (e.isDirectory()) return dir === root ? e.name !== 'worktrees' : !keptByCleanup(root, path.join(dir, e.name))
     if (isTempName(e.name)) {
       const m = TEMP_RE.exec(e.name)
-      const mine = m !== null && m[2] === hostTag(sys)
+      const mine = m !== null && isOwnTag(sys, m[2] as string)
       // `swept`: the next write in its folder removes it (sweepTemps: only this host's, by a writer that is gone).
       const dead = !mine || !sys.isAlive(Number(m[1]))
       out.push({ path: p, dead, swept: mine && dead })

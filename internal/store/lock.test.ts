@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -126,6 +127,20 @@ describe('atomic writes', () => {
       ].sort(),
     )
     expect(fs.readdirSync(dir).sort()).toEqual([live, elsewhere].sort())
+  })
+
+  test("a temp file left by a release that tagged hosts with SHA-256 is still this host's: swept when its writer is dead", async () => {
+    // FNV-1a of the UTF-8 bytes now (known vectors), so a write does not load node:crypto.
+    expect(hostTagOf('')).toBe('811c9dc5')
+    expect(hostTagOf('a')).toBe('e40c292c')
+    const dir = tempDir()
+    const pid = await deadPid()
+    const legacy = createHash('sha256').update('ip-10-0-0-1', 'utf8').digest('hex').slice(0, 8)
+    const old = `.a.md.dacli-tmp-${pid}-${legacy}-0badf00d`
+    fs.writeFileSync(path.join(dir, old), 'partial')
+    const theirs = leftBy(dir, { hostname: 'ip-10-0-0-2', pid })
+    expect(sweepTemps(asProcess({ hostname: 'ip-10-0-0-1' }), dir)).toEqual([old])
+    expect(fs.readdirSync(dir)).toEqual([theirs])
   })
 
   test('the host tag is a hash of the whole host name: hosts sharing a prefix never sweep each other (issue 12, item 23)', async () => {

@@ -4,10 +4,10 @@
 // with backoff and, past the wait budget, the command fails with exit 5 naming
 // the holder. Release removes only a lock that still carries our token.
 
-import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../base/commands.js'
+import { randomHex } from '../base/entropy.js'
 import { ConflictError, FailureError } from '../base/errors.js'
 import type { Proc } from '../base/system.js'
 import { linkOnPath, mkdirNoLinks } from './fsio.js'
@@ -102,7 +102,7 @@ export async function acquireLock(dir: string, scope: string, opts: LockOptions)
   }
   mkdirNoLinks(dir)
   const file = path.join(dir, `${scope}.lock`)
-  const token = randomBytes(12).toString('hex')
+  const token = randomHex(12)
   const holder: LockHolder = {
     pid: opts.system.pid,
     started: ownStart(opts.system),

@@ -3,18 +3,18 @@
 // because isomorphic-git never rewrites an object file that exists. Here every
 // write goes to a temp file first and is renamed into place, as git does.
 
-import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as fsp from 'node:fs/promises'
 import * as path from 'node:path'
-import { hostTag } from '../../base/hosttag.js'
+import { randomHex } from '../../base/entropy.js'
+import { hostTag, isOwnTag } from '../../base/hosttag.js'
 import type { Proc } from '../../base/system.js'
 
 /** `.tmp-dacli-<pid>-<host tag>-<random>`; names from before the host tag have none. */
 const TEMP = /^\.tmp-dacli-(\d+)(?:-([0-9a-f]{8}))?-[0-9a-f]+$/
 
 async function writeFileAtomic(sys: Proc, file: string, data: Uint8Array | string, opts?: unknown): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.tmp-dacli-${sys.pid}-${hostTag(sys)}-${randomBytes(4).toString('hex')}`)
+  const tmp = path.join(path.dirname(file), `.tmp-dacli-${sys.pid}-${hostTag(sys)}-${randomHex(4)}`)
   try {
     await fsp.writeFile(tmp, data, { ...(typeof opts === 'object' && opts !== null ? opts : {}), flag: 'wx' })
     await fsp.rename(tmp, file)
@@ -64,7 +64,7 @@ export function objectTemps(sys: Proc, commonDir: string): { path: string; dead:
     for (const n of names) {
       const m = TEMP.exec(n)
       if (m === null) continue
-      const local = m[2] === undefined || m[2] === hostTag(sys)
+      const local = m[2] === undefined || isOwnTag(sys, m[2])
       out.push({ path: path.join(objects, d, n), dead: local && !sys.isAlive(Number(m[1])) })
     }
   }

@@ -27,6 +27,9 @@ export interface Roster {
   known: ReadonlySet<string>
 }
 
+/** What an owner that is nobody or the caller is judged against: claimStanding never looks (nothing read). */
+export const UNREAD_ROSTER: Roster = { retired: new Set(), known: new Set() }
+
 /** Why a claim held by `from` could be taken over: a retired owner, a missing one, otherwise an expired lease. */
 export const takeoverReason = (from: string, roster: Roster): TakeoverReason =>
   roster.retired.has(from) ? 'owner retired' : roster.known.has(from) ? 'lease expired' : 'owner missing'

@@ -264,12 +264,15 @@ export async function retiredIdentities(store: Store): Promise<Set<string>> {
 /**
  * The identities a claim's owner is judged against (domain/claims/ownership.ts): the retired ones, and every id an
  * agent file bears — a file that cannot be read still names its identity (its file name), so an owner is missing
- * only when no file of that name exists at all.
+ * only when no file of that name exists at all. Read once per invocation, and only when asked: it checks the
+ * published root keys (Ed25519, SHA-256), so a claim of a free task never reads it.
  */
-export async function rosterOf(store: Store): Promise<Roster> {
-  const { agents, broken } = await scanAgents(store.dir, store.root)
-  const known = new Set([ROOT_ID, ...agents.map((a) => a.id), ...broken.map((b) => path.basename(b.path, '.md'))])
-  return { retired: await retiredIdentities(store), known }
+export function rosterOf(store: Store): Promise<Roster> {
+  return store.once('roster', async () => {
+    const { agents, broken } = await scanAgents(store.dir, store.root)
+    const known = new Set([ROOT_ID, ...agents.map((a) => a.id), ...broken.map((b) => path.basename(b.path, '.md'))])
+    return { retired: await retiredIdentities(store), known }
+  })
 }
 
 /**

@@ -33,6 +33,7 @@ import {
   mayRewrite as mayRewriteOwned,
   removalHolds,
   takeoverReason,
+  UNREAD_ROSTER,
 } from '../claims/ownership.js'
 import { readOnlyIdentities, rosterOf, signerOf } from '../identity/identity.js'
 import type { Landing, LandingRequest } from './landing.js'
@@ -151,9 +152,8 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
       next: [cmd(`task reopen ${qualifiedRef(t)} --reason "<why>"`)],
     })
   }
-  const roster = await rosterOf(store)
   if (who.grant !== 'rw') {
-    if (t.owner !== null && t.owner !== who.id && takeoverReason(t.owner, roster) === 'owner missing') {
+    if (t.owner !== null && t.owner !== who.id && takeoverReason(t.owner, await rosterOf(store)) === 'owner missing') {
       // Taking a task from an identity nobody can ask is a decision for someone with write access, not a proposal.
       throw new RefusedError(
         'grant',
@@ -175,7 +175,13 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
         next: [cmd(`task reopen ${qualifiedRef(cur)} --reason "<why>"`), cmd(`next --project ${cur.project}`)],
       })
     }
-    const standing = claimStanding(cur.owner, who.id, cur.claim !== null && expiredAt(cur.claim, now), roster)
+    const expired = cur.claim !== null && expiredAt(cur.claim, now)
+    const standing = claimStanding(
+      cur.owner,
+      who.id,
+      expired,
+      cur.owner === null || cur.owner === who.id ? UNREAD_ROSTER : await rosterOf(store),
+    )
     if (standing.kind === 'yours') {
       // Yours already, says this file. The same identity exists in every clone, so where the claim is (or is
       // to be) on a remote, only the remote knows whose it is: ask it. This clone's own claim is unchanged
@@ -225,7 +231,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
     setClaim(e, who.id, expires, remote)
     if (cur.status === 'open') e.status = 'active'
     if (takenFrom !== null) {
-      const why = takenFrom === stale ? 'no claim on the remote' : takeoverReason(takenFrom, roster)
+      const why = takenFrom === stale ? 'no claim on the remote' : takeoverReason(takenFrom, await rosterOf(store))
       e.log('taken-over', onRemote(remote, `from ${takenFrom} (${why})`))
     } else e.log(opts.arbitration?.local ? 'claimed-local' : 'claimed', onRemote(remote, lease))
     return {
