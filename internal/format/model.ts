@@ -138,6 +138,11 @@ export interface TaskRecord extends TaskSummary {
   acceptance: AcceptanceItem[]
   so_that: string | null
   context: string | null
+  /**
+   * The branch holding the task's work once its worktree is gone but the branch, not on trunk, was kept
+   * (`branch:`, written by `worktree remove`/`prune`), or null: the close's landing check still applies to it.
+   */
+  branch: string | null
   log: LogEntry[]
   /** Evidence of `--verify` runs (`## Verification`, one JSON object per line). */
   verifications: VerificationEntry[]
@@ -223,7 +228,16 @@ export function taskFileName(seq: number, slug: string): string {
 
 /** The cached part of a task record: everything but the body-derived details. */
 export function summaryOf(r: TaskRecord): TaskSummary {
-  const { acceptance: _a, so_that: _s, context: _c, log: _l, extra_sections: _e, verifications: _v, ...summary } = r
+  const {
+    acceptance: _a,
+    so_that: _s,
+    context: _c,
+    branch: _b,
+    log: _l,
+    extra_sections: _e,
+    verifications: _v,
+    ...summary
+  } = r
   return summary
 }
 

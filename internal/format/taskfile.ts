@@ -305,6 +305,7 @@ export function recordOf(
     acceptance: boxes,
     so_that: sectionText(body, 'So that'),
     context: sectionText(body, 'Context'),
+    branch: str(parsed.data.branch),
     log: logOf(body),
     verifications: verificationsOf(body),
     extra_sections: extra,

@@ -1,5 +1,5 @@
-// Landed, not just done: a task with a branch — its worktree's, or one
-// named with --branch — closes only when every commit of that branch is on
+// Landed, not just done: a task with a branch — its worktree's (or the one
+// kept in `branch:` when its worktree was removed), or one named with --branch — closes only when every commit of that branch is on
 // trunk (`--into`, else the remote's HEAD, else main, else master). Otherwise
 // the close is refused (3, policy `unlanded`) naming the missing commits, unless
 // --allow-unlanded, which is logged. Without a branch nothing changes.
@@ -44,7 +44,7 @@ export interface Landing {
 
 /** The landing state of a task's branch, or null when it has none. Refuses (3) an unlanded close unless allowed. */
 export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequest): Promise<Landing | null> {
-  const branch = req.branch ?? t.worktree?.branch ?? null
+  const branch = req.branch ?? t.worktree?.branch ?? t.branch ?? null
   if (branch === null) {
     if (req.into !== undefined) {
       throw new UsageError(`--into applies to a task with a branch, and ${qualifiedRef(t)} has none`, {
@@ -119,5 +119,5 @@ function logLine(l: Omit<Landing, 'log'>): Landing['log'] {
 }
 
 /** Does closing this task need the landing check (a worktree branch, or --branch / --into given)? */
-export const landingApplies = (t: Pick<TaskRecord, 'worktree'>, req: LandingRequest) =>
-  t.worktree !== null || req.branch !== undefined || req.into !== undefined
+export const landingApplies = (t: Pick<TaskRecord, 'worktree' | 'branch'>, req: LandingRequest) =>
+  t.worktree !== null || t.branch !== null || req.branch !== undefined || req.into !== undefined

@@ -112,27 +112,49 @@ export interface WorktreeOutcome {
   branch_deleted: boolean | null
 }
 
+/**
+ * Record the task's worktree, or (null) forget it. Forgetting keeps `kept` — its branch, still there and not on
+ * trunk — as `branch:`, so the close's landing check still applies to the work (domain/task/landing.ts).
+ */
 async function recordWorktree(
   store: Store,
   t: TaskRecord,
   who: Identity,
   value: { path: string; branch: string } | null,
+  kept: string | null = null,
 ) {
   const same =
-    value === null ? t.worktree === null : t.worktree?.path === value.path && t.worktree.branch === value.branch
+    value === null
+      ? t.worktree === null && (kept === null || t.branch === kept)
+      : t.worktree?.path === value.path && t.worktree.branch === value.branch && t.branch === null
   if (same) return t
   const target = (await store.resolve(t.id)) as Parameters<Store['editTask']>[0]
   const r = await store.editTask(target, who.id, (e) => {
     if (value === null) {
       e.delete('worktree')
-      e.log('worktree', `removed ${t.worktree?.path ?? ''}`.trim())
+      if (kept !== null) e.set('branch', kept)
+      if (t.worktree !== null)
+        e.log('worktree', `removed ${t.worktree.path}${kept === null ? '' : ` (kept branch ${kept})`}`)
     } else {
       e.setFlow('worktree', value)
+      e.delete('branch')
       e.log('worktree', `${value.path} on branch ${value.branch}`)
     }
     return {}
   })
   return r.task
+}
+
+/**
+ * The branch a forgotten worktree leaves behind for the landing check of a task not yet done: it still exists and
+ * trunk lacks some of it (a done task's close logged its branch already).
+ */
+async function unlandedBranch(git: GitInfo, env: Env, t: TaskRecord, branch: string | null): Promise<string | null> {
+  if (t.status === 'done' || branch === null || branch === '') return null
+  const tip = await wt.revParse(git, env, headRef(branch))
+  if (tip === null) return null
+  const trunk = await wt.trunkOf(git, env)
+  return trunk !== null && (await wt.isAncestor(git, env, tip, trunk.commit)) ? null : branch
 }
 
 /** Create (or find) the task's worktree and record it in the task. */
@@ -177,7 +199,7 @@ export async function addTaskWorktree(
       next: [`move ${target} out of the way`, cmd('worktree list')],
     })
   }
-  const branch = opts.branch ?? t.worktree?.branch ?? `dacli/${worktreeName(t)}`
+  const branch = opts.branch ?? t.worktree?.branch ?? t.branch ?? `dacli/${worktreeName(t)}`
   const elsewhere = existing.find((w) => w.branch === branch && !w.prunable)
   if (elsewhere !== undefined) {
     throw new ConflictError(`branch ${branch} is already checked out at ${elsewhere.path}`, {
@@ -287,8 +309,8 @@ export async function removeTaskWorktree(
     }
     // Its folder is gone already: forget it in git and in the task.
     if (found?.prunable) await wt.pruneMissing(git, env)
-    const task = await recordWorktree(store, t, who, null)
     const branch = t.worktree?.branch ?? found?.branch ?? ''
+    const task = await recordWorktree(store, t, who, null, await unlandedBranch(git, env, t, branch))
     return { outcome: 'removed', task, path: target, branch, head: null, base: null, branch_deleted: false }
   }
   if (found.main) throw new UsageError(`${target} is the main worktree; dacli never removes it`)
@@ -303,12 +325,13 @@ export async function removeTaskWorktree(
     }
   }
   const deleted = await dropWorktree(git, env, found, trunk, force)
-  const task = await recordWorktree(store, t, who, null)
+  const branch = found.branch ?? t.worktree?.branch ?? ''
+  const task = await recordWorktree(store, t, who, null, deleted ? null : await unlandedBranch(git, env, t, branch))
   return {
     outcome: 'removed',
     task,
     path: target,
-    branch: found.branch ?? t.worktree?.branch ?? '',
+    branch,
     head: found.head,
     base: null,
     branch_deleted: deleted,
@@ -316,9 +339,9 @@ export async function removeTaskWorktree(
 }
 
 /** Clear a removed worktree from its task when the caller may rewrite it (prune); false when it may not. */
-export async function forgetWorktree(store: Store, t: TaskRecord, who: Identity): Promise<boolean> {
+export async function forgetWorktree(store: Store, env: Env, t: TaskRecord, who: Identity): Promise<boolean> {
   if (t.worktree === null) return true
   if (!(await mayRewrite(store, t, who))) return false
-  await recordWorktree(store, t, who, null)
+  await recordWorktree(store, t, who, null, await unlandedBranch(requireGit(store), env, t, t.worktree.branch))
   return true
 }

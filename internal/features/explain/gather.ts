@@ -217,8 +217,8 @@ export async function landingPart(
   at: string,
 ): Promise<Part<'landing'>> {
   const logged = loggedLanding(t)
-  const branch = req.branch ?? t.worktree?.branch ?? (logged?.branch || null)
-  const branchSource = req.branch !== undefined ? 'flag' : t.worktree !== null ? 'worktree' : 'log'
+  const branch = req.branch ?? t.worktree?.branch ?? t.branch ?? (logged?.branch || null)
+  const branchSource = req.branch !== undefined ? 'flag' : t.worktree !== null || t.branch !== null ? 'worktree' : 'log'
   const part = (
     found: Pick<
       Part<'landing'>,

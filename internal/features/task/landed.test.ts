@@ -177,6 +177,52 @@ describe('a task with a branch closes only when its commits are on trunk', () =>
     expect(none.error.next_actions[0]).toMatch(/--into/)
   })
 
+  test('a worktree removed while its branch is unlanded (--force, by git, pruned) keeps the branch: done still checks it', async () => {
+    const task = (ref: string) => ws.file(`.dacli/projects/ledger/tasks/open/${ref}.md`)
+    // dacli worktree remove --force keeps the unmerged branch; the task keeps its name as branch:.
+    ;(await ws.dacli('worktree', 'add', 'ledger/1')).expectExit(0)
+    const a = await commitIn('ledger/1', 'a.txt', 'Unmerged work')
+    expect((await j('worktree', 'remove', 'ledger/1', '--force')).expectExit(0).json.branch_deleted).toBe(false)
+    expect(task('001-write-the-shim')).toContain('\nbranch: dacli/ledger-001-write-the-shim\n')
+    expect(task('001-write-the-shim')).not.toContain('\nworktree:')
+    ;(await ws.dacli('task', 'check', 'ledger/1', '--all')).expectExit(0)
+    const before = ws.snapshot()
+    const r = (await j('task', 'done', 'ledger/1')).expectExit(3)
+    expect(r.error.details).toMatchObject({
+      policy: 'unlanded',
+      branch: 'dacli/ledger-001-write-the-shim',
+      head: a.sha,
+    })
+    expect(ws.snapshot()).toEqual(before)
+    // Adding the worktree again checks the kept branch out; the task names it as its worktree's again.
+    const again = (await j('worktree', 'add', 'ledger/1')).expectExit(0).json
+    expect(again).toMatchObject({ branch: 'dacli/ledger-001-write-the-shim', head: a.sha })
+    expect(ws.file('.dacli/projects/ledger/tasks/open/001-write-the-shim.md')).not.toContain('\nbranch:')
+    // Removed by git itself, then forgotten by dacli worktree remove; its folder deleted by hand, then pruned.
+    const others: [string, string][] = [
+      ['ledger/2', '002-audit-write-paths'],
+      ['ledger/3', '003-tune-the-batch'],
+    ]
+    for (const [ref, file] of others) {
+      ;(await ws.dacli('worktree', 'add', ref)).expectExit(0)
+      const wt = (await ws.dacli('task', 'show', ref, '--json')).json.worktree.path
+      await commitIn(ref, 'b.txt', 'More unmerged work')
+      if (ref === 'ledger/2') {
+        git(ws.root, 'worktree', 'remove', '--force', path.join(ws.root, wt))
+        ;(await ws.dacli('worktree', 'remove', ref)).expectExit(0)
+      } else {
+        fs.rmSync(path.join(ws.root, wt), { recursive: true })
+        ;(await ws.dacli('worktree', 'prune')).expectExit(0)
+      }
+      expect(task(file)).toContain(`\nbranch: dacli/ledger-${file}\n`)
+      ;(await ws.dacli('task', 'check', ref, '--all')).expectExit(0)
+      expect((await j('task', 'done', ref)).expectExit(3).error.details.policy).toBe('unlanded')
+    }
+    // Merged by plain git: the close goes through and logs it.
+    git(ws.root, 'merge', '-q', '--no-ff', 'dacli/ledger-002-audit-write-paths', '-m', 'merge 2')
+    expect((await j('task', 'done', 'ledger/2')).expectExit(0).json.details.landing).toMatchObject({ landed: true })
+  })
+
   test('accept refuses an unlanded task before running --verify; sync keeps a close proposal pending until it lands', async () => {
     ;(await ws.dacli('worktree', 'add', 'ledger/1')).expectExit(0)
     await commitIn('ledger/1', 'a.txt', 'Work')

@@ -55,7 +55,7 @@ export const prune = defineCommand({
       if (w.prunable) {
         forgetMissing = true
         // The task forgets it too: a `worktree:` naming a deleted folder would send agents to nothing.
-        if (t !== null && !dry && !(await forgetWorktree(store, await store.readTask(t.id), who)))
+        if (t !== null && !dry && !(await forgetWorktree(store, ctx.env, await store.readTask(t.id), who)))
           ctx.notes.warn(`${qualifiedRef(t)} still names the deleted worktree (only its owner may change the task)`)
         data.removed.push({
           ...item,
@@ -115,7 +115,7 @@ export const prune = defineCommand({
           keep(`git would not remove it: ${(e as Error).message}`)
           continue
         }
-        if (!(await forgetWorktree(store, await store.readTask(t.id), who))) {
+        if (!(await forgetWorktree(store, ctx.env, await store.readTask(t.id), who))) {
           ctx.notes.warn(`${qualifiedRef(t)} still names the removed worktree (only its owner may change the task)`)
         }
       }
