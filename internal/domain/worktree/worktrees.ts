@@ -274,16 +274,24 @@ async function removalBlockers(
   return null
 }
 
-/** Remove a worktree folder through git; delete its branch when trunk has every commit of it. */
+/** The branch dacli gave a task's worktree: the one recorded in the task, else the conventional one. */
+export const taskBranchOf = (t: Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree'>) =>
+  t.worktree?.branch ?? `dacli/${worktreeName(t)}`
+
+/**
+ * Remove a worktree folder through git; delete its branch when it is the task's own (`ours`: never trunk or another
+ * branch someone checked out there) and trunk has every commit of it.
+ */
 export async function dropWorktree(
   git: GitInfo,
   env: Env,
   w: wt.GitWorktree,
   trunk: wt.Trunk | null,
   force: boolean,
+  ours: string,
 ): Promise<boolean> {
   await wt.removeWorktree(git, env, w.path, force)
-  if (w.branch === null || w.head === null || trunk === null) return false
+  if (w.branch === null || w.branch !== ours || w.head === null || trunk === null) return false
   if (!(await wt.isAncestor(git, env, w.head, trunk.commit))) return false
   return wt.deleteBranch(git, env, w.branch, w.head)
 }
@@ -324,7 +332,7 @@ export async function removeTaskWorktree(
       })
     }
   }
-  const deleted = await dropWorktree(git, env, found, trunk, force)
+  const deleted = await dropWorktree(git, env, found, trunk, force, taskBranchOf(t))
   const branch = found.branch ?? t.worktree?.branch ?? ''
   const task = await recordWorktree(store, t, who, null, deleted ? null : await unlandedBranch(git, env, t, branch))
   return {

@@ -4,7 +4,14 @@ import * as wt from '../../adapters/git/worktree.js'
 import { NotFoundError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
-import { dropWorktree, forgetWorktree, real, requireGit, worktreeProblem } from '../../domain/worktree/worktrees.js'
+import {
+  dropWorktree,
+  forgetWorktree,
+  real,
+  requireGit,
+  taskBranchOf,
+  worktreeProblem,
+} from '../../domain/worktree/worktrees.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { taskMatcher } from './docs.js'
 import type { WorktreePruneDocT } from './json.js'
@@ -13,7 +20,7 @@ export const prune = defineCommand({
   path: 'worktree prune',
   summary: 'Remove the task worktrees that are provably finished; say why each other one stays',
   description:
-    'A task worktree (one dacli made) is removed only when it is provably finished: clean (no uncommitted or untracked changes), its branch merged into trunk (--into, else the remote’s HEAD, else main, else master) or gone, and its task done (a branch with nothing of its own yet is merged too, so the task says whether the work is over); its merged branch is deleted and the task forgets the worktree. Worktrees whose folder was deleted by hand are forgotten. Every other linked worktree is kept and listed with the reason. --dry-run reports the same without removing anything.',
+    'A task worktree (one dacli made) is removed only when it is provably finished: clean (no uncommitted or untracked changes), its branch merged into trunk (--into, else the remote’s HEAD, else main, else master) or gone, and its task done (a branch with nothing of its own yet is merged too, so the task says whether the work is over); its merged branch (the task’s own, never another one checked out there) is deleted and the task forgets the worktree. Worktrees whose folder was deleted by hand are forgotten. Every other linked worktree is kept and listed with the reason. --dry-run reports the same without removing anything.',
   args: [],
   flags: {
     into: str('trunk: the branch finished work is merged into', {
@@ -107,10 +114,13 @@ export const prune = defineCommand({
       const reason = w.branch === null ? `detached at a commit on ${trunk.name}` : `clean, merged into ${trunk.name}`
       // A dry run says what the run would do: a branch whose commit is on trunk is deleted with its worktree.
       let deleted =
-        dry && w.branch !== null && w.head !== null && (await wt.isAncestor(git, ctx.env, w.head, trunk.commit))
+        dry &&
+        w.branch === taskBranchOf(t) &&
+        w.head !== null &&
+        (await wt.isAncestor(git, ctx.env, w.head, trunk.commit))
       if (!dry) {
         try {
-          deleted = await dropWorktree(git, ctx.env, w, trunk, false)
+          deleted = await dropWorktree(git, ctx.env, w, trunk, false, taskBranchOf(t))
         } catch (e) {
           keep(`git would not remove it: ${(e as Error).message}`)
           continue

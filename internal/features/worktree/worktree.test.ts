@@ -179,6 +179,25 @@ describe('worktree list, remove and prune', () => {
     expect(git(ws.root, 'branch', '--list', BRANCH).trim()).toBe('')
   })
 
+  test('remove and prune delete only the task’s own branch, never trunk checked out in its worktree by git', async () => {
+    const ws = await repoWorkspace()
+    for (const ref of ['alpha/1', 'alpha/2']) (await ws.dacli('worktree', 'add', ref)).expectExit(0)
+    const main = git(ws.root, 'rev-parse', 'main').trim()
+    git(ws.root, 'checkout', '-q', '-b', 'other')
+    git(path.join(ws.root, '.dacli', 'worktrees', NAME), 'checkout', '-q', 'main')
+    const r = (await ws.dacli('worktree', 'remove', 'alpha/1', '--json')).expectExit(0).json
+    expect(r).toMatchObject({ branch: 'main', branch_deleted: false })
+    expect(git(ws.root, 'rev-parse', 'refs/heads/main').trim()).toBe(main)
+    git(path.join(ws.root, '.dacli', 'worktrees', 'alpha-002-second-thing'), 'checkout', '-q', 'main')
+    ;(await ws.dacli('task', 'check', 'alpha/2', '--all')).expectExit(0)
+    ;(await ws.dacli('task', 'done', 'alpha/2', '--branch', 'main')).expectExit(0)
+    const dry = (await ws.dacli('worktree', 'prune', '--dry-run', '--json')).expectExit(0).json
+    expect(dry.removed).toEqual([expect.objectContaining({ branch: 'main', branch_deleted: false })])
+    const p = (await ws.dacli('worktree', 'prune', '--json')).expectExit(0).json
+    expect(p.removed).toEqual([expect.objectContaining({ branch: 'main', branch_deleted: false })])
+    expect(git(ws.root, 'rev-parse', 'refs/heads/main').trim()).toBe(main)
+  })
+
   test('prune removes only provably finished task worktrees and says why it kept each other one', async () => {
     const ws = await repoWorkspace()
     for (const n of ['1', '2']) (await ws.dacli('worktree', 'add', `alpha/${n}`)).expectExit(0)
