@@ -199,7 +199,9 @@ export async function addTaskWorktree(
       next: [`move ${target} out of the way`, cmd('worktree list')],
     })
   }
-  const branch = opts.branch ?? t.worktree?.branch ?? t.branch ?? `dacli/${worktreeName(t)}`
+  // A kept `branch:` a person made unusable by hand is not passed to git: the conventional name is used instead.
+  const kept = t.branch !== null && isBranchName(t.branch) && !/\s/.test(t.branch) ? t.branch : null
+  const branch = opts.branch ?? t.worktree?.branch ?? kept ?? `dacli/${worktreeName(t)}`
   const elsewhere = existing.find((w) => w.branch === branch && !w.prunable)
   if (elsewhere !== undefined) {
     throw new ConflictError(`branch ${branch} is already checked out at ${elsewhere.path}`, {
