@@ -5,6 +5,7 @@
 // --allow-unlanded, which is logged. Without a branch nothing changes.
 
 import { commitsNotOn, mergeNaming } from '../../adapters/git/landing.js'
+import { headRef } from '../../adapters/git/refs.js'
 import { revParse, trunkOf } from '../../adapters/git/worktree.js'
 import { cmd } from '../../base/commands.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
@@ -74,7 +75,8 @@ export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequ
       next: [`name trunk: --into <branch>`, 'or close it deliberately with --allow-unlanded (logged)'],
     })
   }
-  const head = await revParse(repo, store.env, branch)
+  // The task's own branch is a branch: a tag (or any other ref) of the same name never stands in for it.
+  const head = await revParse(repo, store.env, req.branch !== undefined ? branch : headRef(branch))
   if (head === null && req.branch !== undefined) {
     throw new NotFoundError(`--branch ${branch} names no branch or commit`, { details: { branch } })
   }

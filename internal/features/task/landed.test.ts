@@ -223,6 +223,15 @@ describe('a task with a branch closes only when its commits are on trunk', () =>
     expect((await j('task', 'done', 'ledger/2')).expectExit(0).json.details.landing).toMatchObject({ landed: true })
   })
 
+  test('the task’s branch is read as a branch: a tag of the same name on trunk does not make it landed', async () => {
+    ;(await ws.dacli('worktree', 'add', 'ledger/1')).expectExit(0)
+    const a = await commitIn('ledger/1', 'a.txt', 'Unmerged work')
+    git(ws.root, 'tag', 'dacli/ledger-001-write-the-shim', 'main')
+    ;(await ws.dacli('task', 'check', 'ledger/1', '--all')).expectExit(0)
+    const r = (await j('task', 'done', 'ledger/1')).expectExit(3)
+    expect(r.error.details).toMatchObject({ policy: 'unlanded', head: a.sha })
+  })
+
   test('accept refuses an unlanded task before running --verify; sync keeps a close proposal pending until it lands', async () => {
     ;(await ws.dacli('worktree', 'add', 'ledger/1')).expectExit(0)
     await commitIn('ledger/1', 'a.txt', 'Work')
