@@ -280,6 +280,10 @@ async function removalBlockers(
 export const taskBranchOf = (t: Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree'>) =>
   t.worktree?.branch ?? `dacli/${worktreeName(t)}`
 
+/** May removing a task's worktree delete `branch`: the task's own, and neither trunk nor main or master? */
+export const ownBranch = (branch: string | null, ours: string, trunk: wt.Trunk) =>
+  branch === ours && ![trunk.name, 'main', 'master'].some((n) => n === branch || n.endsWith(`/${branch}`))
+
 /**
  * Remove a worktree folder through git; delete its branch when it is the task's own (`ours`: never trunk or another
  * branch someone checked out there) and trunk has every commit of it.
@@ -293,7 +297,7 @@ export async function dropWorktree(
   ours: string,
 ): Promise<boolean> {
   await wt.removeWorktree(git, env, w.path, force)
-  if (w.branch === null || w.branch !== ours || w.head === null || trunk === null) return false
+  if (w.branch === null || w.head === null || trunk === null || !ownBranch(w.branch, ours, trunk)) return false
   if (!(await wt.isAncestor(git, env, w.head, trunk.commit))) return false
   return wt.deleteBranch(git, env, w.branch, w.head)
 }

@@ -7,6 +7,7 @@ import { bool, str } from '../../clikit/flags.js'
 import {
   dropWorktree,
   forgetWorktree,
+  ownBranch,
   real,
   requireGit,
   taskBranchOf,
@@ -115,7 +116,7 @@ export const prune = defineCommand({
       // A dry run says what the run would do: a branch whose commit is on trunk is deleted with its worktree.
       let deleted =
         dry &&
-        w.branch === taskBranchOf(t) &&
+        ownBranch(w.branch, taskBranchOf(t), trunk) &&
         w.head !== null &&
         (await wt.isAncestor(git, ctx.env, w.head, trunk.commit))
       if (!dry) {

@@ -198,6 +198,16 @@ describe('worktree list, remove and prune', () => {
     expect(git(ws.root, 'rev-parse', 'refs/heads/main').trim()).toBe(main)
   })
 
+  test('a task worktree made on trunk itself (--branch main) is removed without deleting main', async () => {
+    const ws = await repoWorkspace()
+    const main = git(ws.root, 'rev-parse', 'main').trim()
+    git(ws.root, 'checkout', '-q', '-b', 'other')
+    ;(await ws.dacli('worktree', 'add', 'alpha/1', '--branch', 'main')).expectExit(0)
+    const r = (await ws.dacli('worktree', 'remove', 'alpha/1', '--json')).expectExit(0).json
+    expect(r).toMatchObject({ branch: 'main', branch_deleted: false })
+    expect(git(ws.root, 'rev-parse', 'refs/heads/main').trim()).toBe(main)
+  })
+
   test('prune removes only provably finished task worktrees and says why it kept each other one', async () => {
     const ws = await repoWorkspace()
     for (const n of ['1', '2']) (await ws.dacli('worktree', 'add', `alpha/${n}`)).expectExit(0)
