@@ -4,9 +4,11 @@
 // the close is refused (3, policy `unlanded`) naming the missing commits, unless
 // --allow-unlanded, which is logged. Without a branch nothing changes.
 
+import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { commitsNotOn, mergeNaming } from '../../adapters/git/landing.js'
 import { headRef } from '../../adapters/git/refs.js'
-import { revParse, trunkOf } from '../../adapters/git/worktree.js'
+import { listWorktrees, revParse, trunkOf } from '../../adapters/git/worktree.js'
 import { cmd } from '../../base/commands.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
@@ -45,7 +47,7 @@ export interface Landing {
 
 /** The landing state of a task's branch, or null when it has none. Refuses (3) an unlanded close unless allowed. */
 export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequest): Promise<Landing | null> {
-  const branch = req.branch ?? t.worktree?.branch ?? t.branch ?? null
+  let branch = req.branch ?? t.worktree?.branch ?? t.branch ?? null
   if (branch === null) {
     if (req.into !== undefined) {
       throw new UsageError(`--into applies to a task with a branch, and ${qualifiedRef(t)} has none`, {
@@ -76,7 +78,16 @@ export async function checkLanding(store: Store, t: TaskRecord, req: LandingRequ
     })
   }
   // The task's own branch is a branch: a tag (or any other ref) of the same name never stands in for it.
-  const head = await revParse(repo, store.env, req.branch !== undefined ? branch : headRef(branch))
+  let head = await revParse(repo, store.env, req.branch !== undefined ? branch : headRef(branch))
+  if (head === null && req.branch === undefined && t.worktree !== null && t.worktree.path !== '') {
+    // Renamed by git (`git branch -m`) in the task's worktree: the branch checked out there is the worktree's now.
+    const where = real(path.join(store.root, t.worktree.path))
+    const w = (await listWorktrees(repo, store.env)).find((x) => !x.main && x.branch !== null && real(x.path) === where)
+    if (w?.branch != null) {
+      branch = w.branch
+      head = await revParse(repo, store.env, headRef(branch))
+    }
+  }
   if (head === null && req.branch !== undefined) {
     throw new NotFoundError(`--branch ${branch} names no branch or commit`, { details: { branch } })
   }
@@ -123,3 +134,12 @@ function logLine(l: Omit<Landing, 'log'>): Landing['log'] {
 /** Does closing this task need the landing check (a worktree branch, or --branch / --into given)? */
 export const landingApplies = (t: Pick<TaskRecord, 'worktree' | 'branch'>, req: LandingRequest) =>
   t.worktree !== null || t.branch !== null || req.branch !== undefined || req.into !== undefined
+
+/** A path with its links resolved (as git lists worktrees), or as given when it does not exist. */
+function real(p: string): string {
+  try {
+    return fs.realpathSync(p)
+  } catch {
+    return p
+  }
+}

@@ -232,6 +232,18 @@ describe('a task with a branch closes only when its commits are on trunk', () =>
     expect(r.error.details).toMatchObject({ policy: 'unlanded', head: a.sha })
   })
 
+  test('a worktree branch renamed by git is still the worktree’s branch: refused naming it, closed once merged', async () => {
+    ;(await ws.dacli('worktree', 'add', 'ledger/1')).expectExit(0)
+    const a = await commitIn('ledger/1', 'a.txt', 'Renamed work')
+    git(a.dir, 'branch', '-m', 'feat/shim')
+    ;(await ws.dacli('task', 'check', 'ledger/1', '--all')).expectExit(0)
+    const r = (await j('task', 'done', 'ledger/1')).expectExit(3)
+    expect(r.error.details).toMatchObject({ branch: 'feat/shim', head: a.sha, missing: [{ sha: a.sha }] })
+    git(ws.root, 'merge', '-q', '--no-ff', 'feat/shim', '-m', "Merge branch 'feat/shim'")
+    const ok = (await j('task', 'done', 'ledger/1')).expectExit(0).json
+    expect(ok.details.landing).toMatchObject({ branch: 'feat/shim', landed: true, head: a.sha })
+  })
+
   test('accept refuses an unlanded task before running --verify; sync keeps a close proposal pending until it lands', async () => {
     ;(await ws.dacli('worktree', 'add', 'ledger/1')).expectExit(0)
     await commitIn('ledger/1', 'a.txt', 'Work')
