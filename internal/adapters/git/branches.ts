@@ -165,3 +165,8 @@ export async function restoreRemoteRef(
 export async function hasCommit(repo: GitInfo, env: Env, sha: string): Promise<boolean> {
   return (await runGit(repo.workTree, env, ['cat-file', '-e', `${sha}^{commit}`], WHAT)).code === 0
 }
+
+/** Is `remote` a remote this clone names (`git remote get-url`)? */
+export async function hasRemote(repo: GitInfo, env: Env, remote: string): Promise<boolean> {
+  return (await runGit(repo.workTree, env, ['remote', 'get-url', '--', remote], WHAT)).code === 0
+}

@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import {
   deleteLocalRef,
   deleteRemoteRef,
+  hasRemote,
   remoteRefs,
   restoreRemoteRef,
   setLocalRef,
@@ -32,6 +33,9 @@ import {
   TASK_BRANCH_PREFIX,
   type World,
 } from './world.js'
+
+/** The `skipped` source of origin's task branches: a cleanup that could not read them is exit 1. */
+export const REMOTE_BRANCHES = 'remote_branches'
 
 export type CandidateKind = (typeof CANDIDATE_KINDS)[number]
 
@@ -89,7 +93,14 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
       if (why !== null)
         out.push({ kind: 'merged_branch', subject: b.ref, sha: b.sha, remote: null, branch: null, reason: why })
     }
-    for (const b of (await remoteRefs(git, env, 'origin', TASK_BRANCH_PREFIX, store.remoteDeadline)) ?? []) {
+    const remote = await remoteRefs(git, env, 'origin', TASK_BRANCH_PREFIX, store.remoteDeadline)
+    // A clone without an origin has no remote task branches; one whose origin does not answer is not "nothing".
+    if (remote === null && (await hasRemote(git, env, 'origin')))
+      w.skipped.push({
+        source: REMOTE_BRANCHES,
+        reason: 'the remote "origin" could not be read: its task branches are not listed',
+      })
+    for (const b of remote ?? []) {
       const why = await merged(b.ref.slice('refs/heads/'.length), b.sha)
       if (why !== null) {
         out.push({

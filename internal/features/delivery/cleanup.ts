@@ -7,6 +7,7 @@ import {
   type Candidate,
   type Outcome,
   planCleanup,
+  REMOTE_BRANCHES,
   restoreCleanup,
 } from '../../domain/delivery/cleanup.js'
 import type { RepositoryCleanupDocT } from './json.js'
@@ -101,10 +102,16 @@ export const cleanup = defineCommand({
     return {
       data,
       // Like `github push`: the document is printed either way, and a removal or restore that failed is exit 1.
-      verdict: data.outcomes?.some((o) => o.outcome === 'failed') === true ? 'failure' : null,
+      // So is a remote that could not be read: its branches are missing from the plan, not absent (contract: 1).
+      verdict:
+        data.outcomes?.some((o) => o.outcome === 'failed') === true ||
+        data.skipped.some((s) => s.source === REMOTE_BRANCHES)
+          ? 'failure'
+          : null,
       human(out) {
         if (data.outcomes === null) {
-          if (data.candidates.length === 0) out.line('nothing to clean up')
+          if (data.candidates.length === 0)
+            out.line(data.skipped.length === 0 ? 'nothing to clean up' : 'nothing to clean up in what could be read')
           for (const c of data.candidates)
             out.line(`${out.style('bold', c.kind)}  ${c.subject}  ${out.style('dim', c.reason)}`)
           if (data.candidates.length > 0)
