@@ -4,7 +4,12 @@
 // branches is not written into tasks).
 //
 //   open      not done, nobody owns it          pr_open   a `pr-opened` line (dacli pr open), not done
-//   claimed   not done, owned, no pull request   landed    done with a `landed <sha>` line
+//   claimed   not done, owned, no pull request   landed    done
+//
+// Every task stands in exactly one state. A done task is `landed` whether or not its log has a `landed <sha>` line:
+// `task done` closes a task without a branch with no such line, `--allow-unlanded` logs `unlanded` instead, and a
+// hand edit or another clone may set `status: done` — done is the end of the local pipeline either way. Only a
+// `landed` line gives the pr_open → landed stage a sample.
 
 import type { TaskRecord } from '../../format/model.js'
 import { DELIVERY_STATES, STAGES } from './kinds.js'
@@ -67,9 +72,8 @@ export function progressOf(records: readonly TaskRecord[], projects: readonly st
       const claimed = first(t, (v) => CLAIMS.has(v))
       const pr = first(t, (v) => v === 'pr-opened')
       const landed = t.status === 'done' ? first(t, (v) => v === 'landed') : null
-      if (t.status === 'done') {
-        if (landed !== null) states.landed = (states.landed ?? 0) + 1
-      } else if (pr !== null) states.pr_open = (states.pr_open ?? 0) + 1
+      if (t.status === 'done') states.landed = (states.landed ?? 0) + 1
+      else if (pr !== null) states.pr_open = (states.pr_open ?? 0) + 1
       else if (t.owner !== null) states.claimed = (states.claimed ?? 0) + 1
       else states.open = (states.open ?? 0) + 1
       if (created !== null && Number.isFinite(created) && claimed !== null)
