@@ -19,7 +19,7 @@ export const overview = defineCommand({
   path: 'overview',
   summary: 'The first screen: projects, counts, work in progress, and what is ready to start',
   description:
-    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered, and neither are tasks whose paths overlap work in progress: held_back counts them, dacli next lists them). With --label, the counts and ready tasks are those of the tasks carrying every label given.',
+    'Counts by status, WIP (active tasks against wip_limit), pending events, live agents (identities holding an unexpired claim) and at most three ready tasks with the command that starts each (tasks another clone holds a live claim on, as last fetched from the remote, are not offered, and neither are tasks whose paths overlap work in progress: held_back counts them, dacli next lists them). With --label, the counts, ready tasks and delivery states are those of the tasks carrying every label given.',
   args: [],
   flags: { label: labelFilterFlag },
   json: 'workspace-overview/v1',
@@ -61,7 +61,7 @@ export const overview = defineCommand({
         command: `dacli task claim ${qualifiedRef(t)}`,
       })),
       held_back: f.held.length,
-      delivery: progressOf((await store.listRecords()).records, store.projectSlugs()),
+      delivery: progressOf((await store.listRecords()).records.filter(labelled), store.projectSlugs()),
       remote_claims: remoteClaimsOf(store, loaded.tasks, ctx.now()),
     }
     return {
