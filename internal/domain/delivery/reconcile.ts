@@ -110,7 +110,8 @@ async function gitFindings(w: World): Promise<Finding[]> {
       class: 'branch_without_task',
       subject: name,
       evidence: `branch ${name} at ${b.sha.slice(0, 12)} names no task of this workspace`,
-      fix: `keep its work elsewhere or delete it (${cmd('cleanup')} lists it when it is merged)`,
+      // cleanup never takes a branch without a task (it removes done tasks' branches only): say how to delete it.
+      fix: `keep its work elsewhere, then delete it (git branch -D ${name})`,
       safe: false,
       action: null,
     })
