@@ -16,6 +16,14 @@ const notLanded = (l: ExplainDocT['landing']) =>
     ? `${l.branch} is gone and no merge into ${l.trunk} names it`
     : `${l.missing.length} commit${l.missing.length === 1 ? '' : 's'} of ${l.branch} ${l.missing.length === 1 ? 'is' : 'are'} not on ${l.trunk}`
 
+/** How the close went, as the log tells it: only an `unlanded` line is an --allow-unlanded close. */
+const closedHow = (logged: ExplainDocT['landing']['logged']) =>
+  logged?.verb === 'unlanded'
+    ? 'it was closed without landing (--allow-unlanded)'
+    : logged?.verb === 'landed'
+      ? `it landed when it was closed (${logged.details}), but not any more`
+      : 'it is done without a landing check (its log has no landed or unlanded line: closed by hand or elsewhere)'
+
 export function nextAction(f: Facts, into: string | undefined): Action {
   const ref = f.task.ref
   const { status, readiness, claim, criteria, landing, questions } = f
@@ -24,7 +32,7 @@ export function nextAction(f: Facts, into: string | undefined): Action {
       return {
         command: merge(landing),
         who: 'person',
-        why: `it was closed without landing (--allow-unlanded): ${notLanded(landing)}`,
+        why: `${closedHow(landing.logged)}: ${notLanded(landing)}`,
       }
     return { command: null, who: 'nobody', why: landing.landed === true ? 'it is done and landed' : 'it is done' }
   }
