@@ -99,9 +99,15 @@ export async function trunkOf(repo: GitInfo, env: Env, into?: string): Promise<T
   return null
 }
 
-/** Uncommitted changes (tracked and untracked, not ignored) in a work tree, as `git status --porcelain` lines. */
-export async function changesIn(repo: GitInfo, env: Env, path: string): Promise<string[]> {
-  const out = await gitOk(repo, env, ['status', '--porcelain=v1', '--untracked-files=all'], path)
+/** Uncommitted changes (tracked and untracked; ignored files too with `ignored`) in a work tree, as `git status --porcelain` lines. */
+export async function changesIn(
+  repo: GitInfo,
+  env: Env,
+  path: string,
+  opts: { ignored?: boolean } = {},
+): Promise<string[]> {
+  const args = ['status', '--porcelain=v1', '--untracked-files=all', ...(opts.ignored === true ? ['--ignored'] : [])]
+  const out = await gitOk(repo, env, args, path)
   return out.split('\n').filter((l) => l.trim() !== '')
 }
 

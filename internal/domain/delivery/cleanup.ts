@@ -70,8 +70,9 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
       if (wt.main || !isTaskWorktree(store, wt) || wt.head === null) continue
       const t = ownerOfWorktree(store, w.all, wt)
       if (t === null || t.status !== 'done' || !inScope(t.project)) continue
-      if (!fs.existsSync(wt.path) || (await changesIn(git, env, wt.path)).length > 0 || !(await landed(wt.head)))
-        continue
+      // Ignored files too: `git worktree remove` deletes them and the artifact could not give them back.
+      const changes = fs.existsSync(wt.path) ? await changesIn(git, env, wt.path, { ignored: true }) : null
+      if (changes === null || changes.length > 0 || !(await landed(wt.head))) continue
       out.push({
         kind: 'finished_worktree',
         subject: store.rel(wt.path),
