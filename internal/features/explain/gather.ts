@@ -262,7 +262,16 @@ export async function landingPart(
     )
   } catch (e) {
     // No git (failure) or no trunk (refused): say so. A --branch or --into naming nothing is the caller's error.
+    // A branch read from the task file (its worktree, its log; a hand edit, another clone) is the file's, not the
+    // caller's: say it, never exit 2.
     const k = classifiedError(e)?.kind
+    if (k === 'usage' && req.branch === undefined && req.into === undefined) {
+      const where = t.worktree !== null ? 'its worktree' : `the ${logged?.verb ?? 'landed'} line of its log`
+      return part(
+        { ...none, unknown_reason: `${where} names ${branch}: ${(e as Error).message}` },
+        `${t.path} (${t.worktree !== null ? 'worktree' : '## Log'})`,
+      )
+    }
     if (k !== 'refused' && k !== 'failure') throw e
     return part({ ...none, unknown_reason: (e as Error).message }, 'the landing check of task done')
   }
