@@ -56,6 +56,8 @@ export interface CleanupPlan {
   world: World
   candidates: Candidate[]
   plan_id: string
+  /** The remotes this clone names that did not answer (their part is in `world.skipped`): the command exits 1. */
+  unreachable: string[]
 }
 
 export async function planCleanup(ctx: GithubContext, project: string | null): Promise<CleanupPlan> {
@@ -64,6 +66,9 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
   const env = store.env
   const out: Candidate[] = []
   const inScope = (p: string) => w.project === null || p === w.project
+  const unreachable: string[] = []
+  if (git !== null && w.remoteClaims === null && (await hasRemote(git, env, w.claimsRemote)))
+    unreachable.push(w.claimsRemote)
   if (git !== null && trunk !== null) {
     const landed = async (sha: string) => (await commitsNotOn(git, env, trunk.commit, sha)).length === 0
     for (const wt of w.worktrees) {
@@ -96,11 +101,13 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
     }
     const remote = await remoteRefs(git, env, 'origin', TASK_BRANCH_PREFIX, store.remoteDeadline)
     // A clone without an origin has no remote task branches; one whose origin does not answer is not "nothing".
-    if (remote === null && (await hasRemote(git, env, 'origin')))
+    if (remote === null && (await hasRemote(git, env, 'origin'))) {
+      unreachable.push('origin')
       w.skipped.push({
         source: REMOTE_BRANCHES,
         reason: 'the remote "origin" could not be read: its task branches are not listed',
       })
+    }
     for (const b of remote ?? []) {
       const why = await merged(b.ref.slice('refs/heads/'.length), b.sha)
       if (why !== null) {
@@ -149,7 +156,7 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
         : 1
       : CANDIDATE_KINDS.indexOf(a.kind) - CANDIDATE_KINDS.indexOf(b.kind),
   )
-  return { world: w, candidates: out, plan_id: planId('cp', out) }
+  return { world: w, candidates: out, plan_id: planId('cp', out), unreachable: [...new Set(unreachable)] }
 }
 
 const fileCandidate = (subject: string, kind: CandidateKind, reason: string): Candidate => ({

@@ -7,7 +7,6 @@ import {
   type Candidate,
   type Outcome,
   planCleanup,
-  REMOTE_BRANCHES,
   restoreCleanup,
 } from '../../domain/delivery/cleanup.js'
 import type { RepositoryCleanupDocT } from './json.js'
@@ -56,6 +55,7 @@ export const cleanup = defineCommand({
       throw new UsageError('--restore puts back everything the artifact names: --project does not apply')
     }
     let data: RepositoryCleanupDocT
+    let unreachable: readonly string[] = []
     if (f.restore !== undefined) {
       const r = await restoreCleanup(ctx, f.restore)
       data = {
@@ -72,6 +72,7 @@ export const cleanup = defineCommand({
       }
     } else if (f['apply-safe'] !== undefined) {
       const r = await applyCleanup(ctx, project, f['apply-safe'])
+      unreachable = r.plan.unreachable
       data = {
         schema: 'repository-cleanup/v1',
         version: 1,
@@ -86,6 +87,7 @@ export const cleanup = defineCommand({
       }
     } else {
       const p = await planCleanup(ctx, project)
+      unreachable = p.unreachable
       data = {
         schema: 'repository-cleanup/v1',
         version: 1,
@@ -102,12 +104,9 @@ export const cleanup = defineCommand({
     return {
       data,
       // Like `github push`: the document is printed either way, and a removal or restore that failed is exit 1.
-      // So is a remote that could not be read: its branches are missing from the plan, not absent (contract: 1).
-      verdict:
-        data.outcomes?.some((o) => o.outcome === 'failed') === true ||
-        data.skipped.some((s) => s.source === REMOTE_BRANCHES)
-          ? 'failure'
-          : null,
+      // So is a remote this clone names that could not be read (origin's task branches, the claims remote's claim
+      // refs): its candidates are missing from the plan, not absent (contract: an unreachable remote is 1).
+      verdict: data.outcomes?.some((o) => o.outcome === 'failed') === true || unreachable.length > 0 ? 'failure' : null,
       human(out) {
         if (data.outcomes === null) {
           if (data.candidates.length === 0)

@@ -20,3 +20,15 @@ test('an origin that cannot be read is reported in skipped and the human output,
   expect(human.stdout).toContain('nothing to clean up in what could be read')
   expect(human.stdout).toMatch(/not read: remote_branches \(the remote "origin" could not be read/)
 })
+
+test('a claims remote this clone names that cannot be read is exit 1 too; one it does not name is not', async () => {
+  const ws = await workspace()
+  git(ws.root, 'commit', '-q', '--allow-empty', '-m', 'init')
+  const config = path.join(ws.root, '.dacli', 'config.yml')
+  fs.appendFileSync(config, 'claims: {remote: arbiter}\n')
+  const quiet = (await ws.dacli('cleanup', '--json')).expectExit(0).json
+  expect(quiet.skipped.map((s: { source: string }) => s.source)).toEqual(['claims'])
+  git(ws.root, 'remote', 'add', 'arbiter', path.join(ws.root, 'no-such-arbiter.git'))
+  const r = (await ws.dacli('cleanup', '--json')).expectExit(1)
+  expect(r.json.skipped.map((s: { source: string }) => s.source)).toEqual(['claims'])
+})
