@@ -141,6 +141,14 @@ export async function answerQuestion(
   }
   const note = await withEvent(store, q, async (fresh) => {
     if (fresh.state !== 'pending') throw settledRefusal(fresh)
+    // The note policy's refusal would point at `note add`, which files a note but leaves the question open.
+    if (a.as === 'decision' && (a.rejected === undefined || a.rejected.trim() === '')) {
+      throw new RefusedError(
+        'decision-without-rejected',
+        'a decision must say what was rejected (--rejected): a choice without alternatives is not a decision',
+        { next: [cmd(`answer ${fresh.id} "<answer>" --as decision --rejected "<alternative>" --because "<why>"`)] },
+      )
+    }
     const n = await addNote(store, {
       project,
       kind: a.as,

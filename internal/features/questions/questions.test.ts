@@ -118,7 +118,12 @@ describe('answer', () => {
   test('a decision answer needs --rejected (3, nothing written); --rejected alone implies a decision', async () => {
     const q = (await j('ask', 'Which store?', '--about', 'ledger/2')).json
     const before = ws.snapshot()
-    ;(await j('answer', q.id, 'SQLite', '--as', 'decision')).expectExit(3)
+    const noRejected = (await j('answer', q.id, 'SQLite', '--as', 'decision')).expectExit(3)
+    // Its next action answers the question (a `note add` would leave it open).
+    expect(noRejected.error.details.policy).toBe('decision-without-rejected')
+    expect(noRejected.error.next_actions).toEqual([
+      `dacli answer ${q.id} "<answer>" --as decision --rejected "<alternative>" --because "<why>"`,
+    ])
     ;(await j('answer', q.id, 'SQLite', '--because', 'small')).expectExit(2)
     ;(await j('answer', q.id, 'SQLite', '--as', 'nope')).expectExit(2)
     ;(await j('answer', 'q-00000000000000000000000000', 'x')).expectExit(4)
