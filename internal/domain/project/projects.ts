@@ -5,6 +5,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, RefusedError } from '../../base/errors.js'
+import { count } from '../../base/text.js'
 import { safeSegment } from '../../format/ids.js'
 import { STATUSES, stamp } from '../../format/model.js'
 import { atomicWrite } from '../../store/fsio.js'
@@ -89,7 +90,7 @@ export function removeProject(store: Store, slug: string, force: boolean): Recor
   if (!force) {
     const what = Object.entries(contents)
       .filter(([, n]) => n > 0)
-      .map(([k, n]) => `${n} ${k.replace('_', ' ')}`)
+      .map(([k, n]) => count(n, k.replace('_', ' ').replace(/s$/, '')))
     throw new RefusedError(
       'confirm-removal',
       `removing project "${slug}" deletes ${what.length > 0 ? what.join(', ') : 'its project file'}; pass --force to confirm`,

@@ -35,9 +35,12 @@ describe('project', () => {
     expect((await ws.dacli('project', 'add', 'Q', '--stage', 'done', '--json')).expectExit(2).error.message).toMatch(
       /definition, elicitation/,
     )
+    ;(await ws.dacli('task', 'add', 'One task', '--project', 'p', '--accept', 'done')).expectExit(0)
     const before = ws.snapshot()
     const rm = (await ws.dacli('project', 'rm', 'p', '--json')).expectExit(3)
     expect(rm.error.details.would_delete).toBeDefined()
+    // Counts read "1 open task", never "1 open tasks".
+    expect(rm.error.message).toBe('removing project "p" deletes 1 open task; pass --force to confirm')
     expect(ws.snapshot()).toEqual(before)
     ;(await ws.dacli('project', 'rm', 'p', '--force')).expectExit(0)
     expect(fs.existsSync(path.join(ws.root, '.dacli/projects/p'))).toBe(false)
