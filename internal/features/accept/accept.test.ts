@@ -40,6 +40,15 @@ describe('accept <ref>', () => {
     expect(again.tasks[0].outcome).toBe('unchanged')
   })
 
+  test('a passing --verify on a task whose boxes were all ticked is reported and logged, never null', async () => {
+    ;(await ws.dacli('task', 'check', 'p/1', '--all')).expectExit(0)
+    const r = (await acc('p/1', '--verify', 'true')).expectExit(0).json
+    expect(r).toMatchObject({ accepted: 1, newly_checked: 0, satisfied: 2, total: 2 })
+    expect(r.tasks[0].verification).toMatchObject({ command: 'true', exit_code: 0 })
+    const log = (await ws.dacli('task', 'show', 'p/1', '--json')).json.log
+    expect(log.map((l: { verb: string }) => l.verb).slice(-2)).toEqual(['verified', 'accepted'])
+  })
+
   test('a failing --verify is exit 1 and the task stays open', async () => {
     const r = (await acc('p/1', '--verify', 'exit 2')).expectExit(1)
     expect(r.error.kind).toBe('failure')
