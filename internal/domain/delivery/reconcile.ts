@@ -105,6 +105,8 @@ async function gitFindings(w: World): Promise<Finding[]> {
   for (const b of w.branches) {
     const name = b.ref.slice('refs/heads/'.length)
     if (!name.startsWith('dacli/') || ownerOfBranch(w.all, name) !== null) continue
+    // The record branch (dacli/record by default) is the workspace's journal, never a task's work.
+    if (name === store.config.record_branch) continue
     if (!inScope(name.slice('dacli/'.length))) continue
     out.push({
       class: 'branch_without_task',

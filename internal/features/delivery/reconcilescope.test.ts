@@ -19,3 +19,16 @@ test('--project a lists no leftover of project a-b; --project a-b does', async (
   const ab = (await ws.dacli('reconcile', '--project', 'a-b', '--json')).expectExit(0).json
   expect(leftovers(ab).map((f) => f.subject)).toEqual(['dacli/a-b-007-gone', '.dacli/worktrees/a-b-008-gone'])
 })
+
+test('the record branch is the workspace’s journal, never a branch without a task', async () => {
+  const ws = await workspace()
+  git(ws.root, 'commit', '-q', '--allow-empty', '-m', 'init')
+  await ws.ok('project', 'add', 'a')
+  await ws.ok('record')
+  git(ws.root, 'branch', 'dacli/a-009-gone')
+  const j = (await ws.dacli('reconcile', '--json')).expectExit(0).json
+  const subjects = j.findings
+    .filter((f: { class: string }) => f.class === 'branch_without_task')
+    .map((f: { subject: string }) => f.subject)
+  expect(subjects).toEqual(['dacli/a-009-gone'])
+})
