@@ -102,6 +102,12 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
   const { split } = original
   const eol = split.eol
   const oldFront = eol === '\r\n' ? split.front.replace(/\r\n/g, '\n') : split.front
+  // Kept text is copied from the file as it is, line ends and all (a file may mix CRLF and LF lines): `at` maps an
+  // offset in the LF text to the file's. A changed entry takes the line end of the line it replaces.
+  const raw = split.front
+  const at = rawOffsets(raw, oldFront)
+  const rawOf = (s: number, e: number) => raw.slice(at[s], at[e])
+  const ended = (text: string, like: string) => (like.endsWith('\r\n') ? text.replace(/\n/g, '\r\n') : text)
   const oldRanges = entryRanges(oldFront, original.doc)
   const newText = doc.toString(TO_STRING)
   const newDoc = parseDocument(newText)
@@ -109,27 +115,37 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
   const oldData = original.data
   const newData = (doc.toJS() ?? {}) as Record<string, unknown>
 
+  // `front` is the LF text (checked below), `out` the same text with the file's line ends.
   let front = ''
+  let out = ''
+  const put = (text: string, ends: string) => {
+    front += text
+    out += ended(text, ends)
+  }
   let cursor = 0
   const handled = new Set<string>()
   // Walk the old entries in order, keeping the text between them (comments, blank lines).
   const olds = [...oldRanges.entries()].sort((a, b) => a[1][0] - b[1][0])
   for (const [key, [s, e]] of olds) {
     front += oldFront.slice(cursor, s)
+    out += rawOf(cursor, s)
     cursor = e
     handled.add(key)
     if (!Object.hasOwn(newData, key)) continue // deleted
-    if (isDeepStrictEqual(oldData[key], newData[key])) front += oldFront.slice(s, e)
-    else {
+    if (isDeepStrictEqual(oldData[key], newData[key])) {
+      front += oldFront.slice(s, e)
+      out += rawOf(s, e)
+    } else {
       const r = newRanges.get(key)
-      front += r ? keepGaps(oldFront.slice(s, e), newText.slice(r[0], r[1]), newData[key]) : ''
+      put(r ? keepGaps(oldFront.slice(s, e), newText.slice(r[0], r[1]), newData[key]) : '', rawOf(s, e))
     }
   }
   front += oldFront.slice(cursor)
+  out += rawOf(cursor, oldFront.length)
   // New keys, in the new document's order, at the end.
   const added = [...newRanges.entries()].filter(([k]) => !handled.has(k)).sort((a, b) => a[1][0] - b[1][0])
-  if (added.length > 0 && front !== '' && !front.endsWith('\n')) front += '\n'
-  for (const [, [s, e]] of added) front += newText.slice(s, e)
+  if (added.length > 0 && front !== '' && !front.endsWith('\n')) put('\n', eol)
+  for (const [, [s, e]] of added) put(newText.slice(s, e), eol)
 
   let ok = false
   try {
@@ -138,9 +154,24 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
   } catch {
     ok = false
   }
-  if (!ok) front = newText === '{}\n' ? '' : newText
-  if (front !== '' && !front.endsWith('\n')) front += '\n'
-  return assemble(split, eol === '\r\n' ? front.replace(/\n/g, '\r\n') : front, body)
+  if (!ok) {
+    front = newText === '{}\n' ? '' : newText
+    out = ended(front, eol)
+  }
+  if (front !== '' && !front.endsWith('\n')) out += eol
+  return assemble(split, out, body)
+}
+
+/** For each offset of `lf` (`raw` with its CRLFs made LF), the offset in `raw` of the same character. */
+function rawOffsets(raw: string, lf: string): number[] {
+  const at = new Array<number>(lf.length + 1)
+  let j = 0
+  for (let i = 0; i < lf.length; i++) {
+    at[i] = j
+    j += raw[j] === '\r' && raw[j + 1] === '\n' && lf[i] === '\n' ? 2 : 1
+  }
+  at[lf.length] = raw.length
+  return at
 }
 
 /** A line with a comment after its content: [content, the blanks before `#`, the comment]. */

@@ -1,0 +1,26 @@
+// The bytes of a hand-written task file after a dacli edit: what the edit did not touch keeps its bytes, line ends
+// and blanks included.
+
+import { expect, test } from 'vitest'
+import { workspace } from '../../testkit/ws.js'
+
+const FILE = '.dacli/projects/alpha/tasks/open/001-one.md'
+
+test('a file mixing CRLF and LF lines keeps each line’s end after an edit', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha', '--priority', 'must', '--accept', 'a')
+  const lines = ws.file(FILE).split('\n')
+  // CRLF on the opening line, the id, `created` and `priority`; LF elsewhere (a file touched by two editors).
+  const crlf = new Set([0, 1, 3, 5])
+  const mixed = lines.map((l, i) => (i === lines.length - 1 ? l : `${l}${crlf.has(i) ? '\r\n' : '\n'}`)).join('')
+  ws.write(FILE, mixed)
+  await ws.ok('task', 'edit', 'alpha/1', '--priority', 'should')
+  const after = ws.file(FILE)
+  const expected = mixed
+    .replace('priority: must\r\n', 'priority: should\r\n')
+    .replace('version: 1\n', 'version: 2\n')
+    .replace(/\n$/, '')
+  expect(after.startsWith(expected)).toBe(true)
+  expect(after.slice(expected.length)).toMatch(/^\n- \S+ a-root edited priority\n$/)
+})
