@@ -180,11 +180,11 @@ const COMMENTED = /^(.*\S)([ \t]+)#(.*)$/
 /**
  * A changed entry's new lines, each with the blanks a person put before its comment (the library writes one space):
  * a line the same but for those blanks is the old line; a one-line entry whose value changed and whose comment did
- * not keeps the old blanks. What this gives is checked like the rest of the splice (renderEdited).
+ * not keeps the old blanks. A key keeps the blanks a person put after its colon (a tab, several spaces). What this
+ * gives is checked like the rest of the splice (renderEdited).
  */
 function keepGaps(old: string, now: string, value: unknown): string {
-  if (!old.includes('#') || !now.includes('#')) return now
-  const kept = gapsKept(old, now)
+  const kept = separatorsKept(old, old.includes('#') && now.includes('#') ? gapsKept(old, now) : now)
   if (kept === now) return now
   // A `#` inside a quoted value looks like a comment to a line: the entry must still read as the value it was given.
   try {
@@ -196,6 +196,26 @@ function keepGaps(old: string, now: string, value: unknown): string {
   } catch {
     return now
   }
+}
+
+/** A key of a block map, indentation included, and the blanks after its colon before a value on its line. */
+const SEPARATED = /^(\s*[^\s:#'"{[-][^:#]*:)([ \t]+)(?=[^\s#])/
+
+/** `now`'s lines with the blanks after each key's colon as `old` had them for that key (when the key is there once). */
+function separatorsKept(old: string, now: string): string {
+  const byKey = new Map<string, string | null>()
+  for (const l of old.split('\n')) {
+    const m = SEPARATED.exec(l)
+    if (m !== null) byKey.set(m[1] as string, byKey.has(m[1] as string) ? null : (m[2] as string))
+  }
+  return now
+    .split('\n')
+    .map((l) => {
+      const m = SEPARATED.exec(l)
+      const sep = m === null ? undefined : byKey.get(m[1] as string)
+      return m === null || sep === undefined || sep === null ? l : `${m[1]}${sep}${l.slice(m[0].length)}`
+    })
+    .join('\n')
 }
 
 /** The key a line of a map starts with, indentation included (`  probable:`). */

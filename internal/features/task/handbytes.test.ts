@@ -24,3 +24,13 @@ test('a file mixing CRLF and LF lines keeps each line’s end after an edit', as
   expect(after.startsWith(expected)).toBe(true)
   expect(after.slice(expected.length)).toMatch(/^\n- \S+ a-root edited priority\n$/)
 })
+
+test('a tab after an edited key’s colon stays a tab', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha', '--priority', 'must', '--accept', 'a')
+  const before = ws.file(FILE).replace('priority: must\n', 'priority:\tmust  # agreed with ops\n')
+  ws.write(FILE, before)
+  await ws.ok('task', 'edit', 'alpha/1', '--priority', 'should')
+  expect(ws.file(FILE)).toContain('\npriority:\tshould  # agreed with ops\nversion: 2\n')
+})
