@@ -15,7 +15,11 @@ export async function writeMapping(
   logLine: string | null,
 ): Promise<TaskRecord> {
   const r = await store.editTask(file, actor, (edit) => {
-    edit.setBlock('github', { issue: mapping.issue, repo: mapping.repo, synced_at: stamp(edit.now) })
+    const block = { issue: mapping.issue, repo: mapping.repo, synced_at: stamp(edit.now) }
+    // A new block in flow style, as `github pull` writes an adopted task's (and as every map of a task is written);
+    // one already there takes the values in place, in the style a person (or an older dacli) wrote it.
+    if (edit.before.github === null) edit.setFlow('github', block)
+    else edit.setBlock('github', block)
     if (logLine !== null) edit.log('edited', logLine)
     return true
   })
