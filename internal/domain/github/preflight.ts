@@ -61,7 +61,7 @@ export async function openOutbound(
   o: { refs: readonly string[]; sinceMs: number | null; full?: boolean },
   command: 'github push' | 'github sync',
 ): Promise<Outbound> {
-  const load = (store: Store) => windowTasks(store, project, o.refs, o.sinceMs, ctx.now())
+  const load = (store: Store) => windowTasks(store, project, o.refs, o.sinceMs, ctx.now(), { removed: true })
   let tasks: Window = { tasks: [], skipped: [] }
   const p = await prepare(
     ctx,

@@ -9,7 +9,8 @@
 // issues list, which is strongly consistent — never from search, which is not.
 //
 // What dacli changes on an issue: the `status:`/`priority:` labels (other
-// labels are kept), the state (closed when the task is done, open otherwise),
+// labels are kept), the state (closed when the task is done or removed, open otherwise; a removed task's issue is
+// labelled `status:removed`, and a removed task without an issue gets none),
 // and — only on issues it authored, i.e. carrying this task's marker — the
 // title and body. A human-written issue keeps its words.
 //
@@ -155,6 +156,7 @@ export function project<T extends ProjectedTask, I extends IssueState>(
         adopted = true
       }
     }
+    if (issue === null && t.status === 'removed') continue // a removed task never gets an issue
     if (issue !== null) used.add(issue.number)
     const remap =
       issue !== null && !(mappedHere && g?.issue === issue.number && g.repo !== null && sameRepo(g.repo, repo))
@@ -163,7 +165,7 @@ export function project<T extends ProjectedTask, I extends IssueState>(
       title: owns || issue === null ? t.title : issue.title,
       body: owns || issue === null ? issueBody(t, wsId) : issue.body,
       labels: labelsFor(t, issue),
-      state: (t.status === 'done' ? 'closed' : 'open') as 'open' | 'closed',
+      state: (t.status === 'done' || t.status === 'removed' ? 'closed' : 'open') as 'open' | 'closed',
       milestone: t.milestone ?? issue?.milestone ?? null,
     }
     const changes: Field[] = []

@@ -9,12 +9,14 @@ import { UsageError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import { fileRefOf, type Store } from '../../store/store.js'
 import type { TaskFileRef } from '../../store/taskindex.js'
+import { listTombstones } from '../../store/tombstones.js'
 import type { PlannedIssue } from './adoption.js'
 import { adoptedLabels, adoptedMilestone, taskTitle } from './adoption.js'
 import { type Step as EngineStep, type ProjectedTask, type Projection, project } from './projection.js'
 
 export interface OutTask extends ProjectedTask {
-  status: TaskRecord['status']
+  /** `removed` for a tombstone whose issue a push closes (push and sync only: see windowTasks). */
+  status: TaskRecord['status'] | 'removed'
   /** The task file (absent for a sync preview's stand-in). */
   file: (TaskFileRef & { id: string }) | null
 }
@@ -58,13 +60,18 @@ function lastActivity(t: TaskRecord): number | null {
   return times.length === 0 ? null : Math.max(...times)
 }
 
-/** The tasks a push covers: the named refs and/or those active within `sinceMs` (all tasks when neither is given). */
+/**
+ * The tasks a push covers: the named refs and/or those active within `sinceMs` (all tasks when neither is given).
+ * With `removed`, the tombstones in that window too (not with refs alone): a removed task's issue is closed, so the
+ * projection never shows open a task that no longer exists.
+ */
 export async function windowTasks(
   store: Store,
   project: string,
   refs: readonly string[],
   sinceMs: number | null,
   now: Date,
+  opts: { removed?: boolean } = {},
 ): Promise<Window> {
   const listing = await store.listTasks(project)
   const files = new Map<string, TaskFileRef & { id: string }>()
@@ -92,7 +99,22 @@ export async function windowTasks(
     }
     out.push({ ...recordView(rec), file })
   }
-  return { tasks: out, skipped: listing.broken.map((b) => ({ path: b.path, reason: b.reason })) }
+  const skipped = listing.broken.map((b) => ({ path: b.path, reason: b.reason }))
+  if (opts.removed !== true || (!all && sinceMs === null)) return { tasks: out, skipped }
+  const seqs = new Map(listing.tasks.map((t) => [t.id, t.seq]))
+  const gone = await listTombstones(store, project)
+  for (const { task } of gone.tombstones) {
+    if (seqs.has(task.id)) continue // a live copy wins
+    if (!all) {
+      const last = lastActivity(task)
+      if (last === null || last < now.getTime() - (sinceMs as number)) continue
+    }
+    seqs.set(task.id, task.seq)
+    // Its file is not rewritten: a tombstone keeps the mapping it had when the task was removed.
+    out.push({ ...recordView(task), status: 'removed', file: null })
+  }
+  out.sort((a, b) => (seqs.get(a.id as string) ?? 0) - (seqs.get(b.id as string) ?? 0))
+  return { tasks: out, skipped: [...skipped, ...gone.broken.map((b) => ({ path: b.path, reason: b.reason }))] }
 }
 
 /**

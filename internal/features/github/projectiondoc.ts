@@ -56,7 +56,8 @@ export function projectionItems(
   let withPr = 0
   for (const s of plan.steps) {
     const t = s.task
-    if (t.id === null || t.ref === null) continue
+    // A tombstone is not in a projection's window (windowTasks without `removed`): its marked issue is an orphan.
+    if (t.id === null || t.ref === null || t.status === 'removed') continue
     const mapped = t.github?.issue ?? null
     const sync: Item['sync'] =
       s.issue === null
