@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util'
 import {
   type Document,
   isMap,
+  isNode,
   isScalar,
   isSeq,
   parseDocument,
@@ -260,8 +261,26 @@ export function applyEdits(doc: Document, edits: readonly FrontEdit[]): void {
     if (e.op === 'delete') doc.delete(e.key)
     else if (e.op === 'block') setBlock(doc, e.key, e.value)
     else if (touched.has(e.key) || !keptInPlace(doc, e))
-      doc.set(e.key, e.op === 'flow' ? flowNode(doc, e.value) : e.value)
+      setKeepingComment(doc, e.key, e.op === 'flow' ? flowNode(doc, e.value) : e.value)
     touched.add(e.key)
+  }
+}
+
+/**
+ * Set a top-level key; a value that replaces a scalar (`estimate:  # later`, an empty key with a comment) keeps that
+ * scalar's comment on its line: after a flow collection, or after the key of a block one.
+ */
+function setKeepingComment(doc: Document, key: string, value: unknown): void {
+  const old = doc.get(key, true)
+  const comment = isScalar(old) ? old.comment : undefined
+  // A list or map as a node (a scalar stays a value: it is set inside the scalar there, its style kept).
+  doc.set(key, comment && value !== null && typeof value === 'object' && !isNode(value) ? doc.createNode(value) : value)
+  const now = doc.get(key, true)
+  if (comment === undefined || comment === null || !(isMap(now) || isSeq(now))) return
+  if (now.flow) now.comment = comment
+  else {
+    const pair = (doc.contents as YAMLMap).items.find((p) => isScalar(p.key) && String(p.key.value) === key)
+    if (pair !== undefined && isScalar(pair.key)) pair.key.comment = comment
   }
 }
 
@@ -319,7 +338,7 @@ function setBlock(doc: Document, key: string, values: Record<string, unknown>): 
   if (current !== null && typeof current === 'object' && !Array.isArray(current)) {
     for (const [k, v] of Object.entries(values)) doc.setIn([key, k], v)
   } else {
-    doc.set(key, doc.createNode(values))
+    setKeepingComment(doc, key, doc.createNode(values))
   }
 }
 

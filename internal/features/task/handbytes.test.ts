@@ -34,3 +34,17 @@ test('a tab after an edited key’s colon stays a tab', async () => {
   await ws.ok('task', 'edit', 'alpha/1', '--priority', 'should')
   expect(ws.file(FILE)).toContain('\npriority:\tshould  # agreed with ops\nversion: 2\n')
 })
+
+test('the comment on a key left empty stays when dacli sets a list or a map there', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha', '--accept', 'a')
+  ws.write(
+    FILE,
+    ws.file(FILE).replace('version: 1\n', 'estimate:  # after the spike\nlabels:    # none yet\nversion: 1\n'),
+  )
+  await ws.ok('task', 'edit', 'alpha/1', '--estimate', '1,2,4', '--label', 'ops')
+  expect(ws.file(FILE)).toContain(
+    '\nestimate: {optimistic: 1, probable: 2, pessimistic: 4}  # after the spike\nlabels:    # none yet\n  - ops\nversion: 2\n',
+  )
+})
