@@ -321,7 +321,6 @@ class GitClaims implements ClaimArbiter {
   }
 
   async renew(task: string, who: Identity, expires: string | null, now: Date, label = task): Promise<TakeResult> {
-    const commit = this.claimCommit(task, who, expires, now)
     for (let round = 0; round < ROUNDS; round++) {
       const cur = await this.look(task)
       if (cur === null) {
@@ -331,6 +330,8 @@ class GitClaims implements ClaimArbiter {
         )
       }
       if ('unreadable' in cur || !this.mine(cur, who.id)) throw this.holderError(task, cur, label)
+      // A renewal moves only the lease: `at` stays when the claim was taken.
+      const commit = this.claimCommit(task, who, expires, now, cur.at)
       if ((await this.push(task, cur.commit, commit.id)) === 'ok') {
         await this.remember(task, { ...commit.doc, commit: commit.id })
         return { outcome: 'renewed', previous: cur, commit: commit.id }
@@ -343,8 +344,8 @@ class GitClaims implements ClaimArbiter {
   }
 
   /** A claim's commit for `task` (written as a loose object, not yet pushed). */
-  private claimCommit(task: string, who: Identity, expires: string | null, now: Date) {
-    const doc = { task, by: who.id, at: stamp(now), expires, workspace: this.store.dir, host: HOST, clone: this.clone }
+  private claimCommit(task: string, who: Identity, expires: string | null, now: Date, at = stamp(now)) {
+    const doc = { task, by: who.id, at, expires, workspace: this.store.dir, host: HOST, clone: this.clone }
     writeLoose(this.repo.commonDir, 'tree', Buffer.alloc(0))
     const id = writeLoose(
       this.repo.commonDir,

@@ -115,11 +115,12 @@ function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): stri
   return ms === null ? null : stamp(new Date(now.getTime() + ms))
 }
 
-const setClaim = (e: TaskEdit, by: string, expires: string | null, remote: string | null = null) => {
+/** `at` is when the claim was taken: a renewal keeps it and moves only `expires`. */
+const setClaim = (e: TaskEdit, by: string, expires: string | null, remote: string | null = null, at?: string) => {
   e.set('owner', by)
   const claim = {
     by,
-    at: stamp(e.now),
+    at: at ?? stamp(e.now),
     ...(expires === null ? {} : { expires }),
     ...(remote === null ? {} : { remote }),
   }
@@ -196,7 +197,8 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
       }
       const expires = leaseExpiry(store, opts.leaseMs, now)
       const taken = await takeOnRemote(arb, cur, who, expires, now)
-      setClaim(e, who.id, expires, where)
+      const kept = taken === null && !publish && cur.claim?.by === who.id ? cur.claim.at : undefined
+      setClaim(e, who.id, expires, where, kept)
       const onIt = where === null ? {} : { remote: where, claim_commit: taken?.commit ?? null }
       if (taken?.outcome === 'taken-over' && taken.previous !== null) {
         takenFrom = taken.previous.by
@@ -296,7 +298,7 @@ export async function renewClaim(store: Store, ref: string, who: Identity, opts:
     const remote = remoteOfClaim(opts.arbitration, e.before)
     const arbiter = await open(opts.arbitration, remote)
     await takeOnRemote(arbiter, e.before, who, expires, e.now, true)
-    setClaim(e, who.id, expires, remote)
+    setClaim(e, who.id, expires, remote, e.before.claim?.by === who.id ? e.before.claim.at : undefined)
     e.log('renewed', onRemote(remote, `until ${expires}`))
     return { expires, ...(remote === null ? {} : { remote }) }
   })
