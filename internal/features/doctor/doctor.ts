@@ -1,3 +1,4 @@
+import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { formatDuration } from '../../base/duration.js'
 import { byText } from '../../base/order.js'
@@ -10,10 +11,11 @@ import { CycleError, topoOrder } from '../../domain/plan/cpm.js'
 import { lintDecision, lintRisk } from '../../domain/plan/lint.js'
 import { loadPlan, refIn } from '../../domain/task/planview.js'
 import { worktreeProblem } from '../../domain/worktree/worktrees.js'
-import type { Broken, Claim } from '../../format/model.js'
+import type { Broken, Claim, TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
+import { usedSeqs } from '../../store/taskindex.js'
 import { coordinationFindings } from './coordination.js'
 import {
   agentFindings,
@@ -61,21 +63,29 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
           },
     )
   }
-  // Two different tasks with one sequence number in a project (a bad merge).
-  const seen = new Map<string, string>()
+  // Two different tasks with one sequence number in a project (a git merge of two branches that each added one).
+  // `record pull` renumbers only numbers taken on both sides of the record branch, never two files already in this
+  // checkout, so the hint is the fix by hand: the later-created task moves to a free number, keeping the old as alias.
+  const seen = new Map<string, TaskSummary>()
+  const free = new Map<string, number>()
   for (const t of plan.tasks) {
     const key = `${t.project}/${t.seq}`
     const prev = seen.get(key)
-    if (prev !== undefined && prev !== t.id) {
+    if (prev !== undefined && prev.id !== t.id) {
+      const later = byText(`${prev.created ?? ''} ${prev.id}`, `${t.created ?? ''} ${t.id}`) > 0 ? prev : t
+      const used = [...usedSeqs(store.paths(), t.project), ...plan.tasks.flatMap((x) => x.aliases)]
+      const to = Math.max(free.get(t.project) ?? 0, ...used) + 1
+      free.set(t.project, to)
+      const moved = path.join(path.dirname(later.path), `${String(to).padStart(3, '0')}-${later.slug}.md`)
       add({
         code: 'sequence-collision',
         severity: 'error',
-        subject: qualifiedRef(t),
-        message: `${t.project} has two tasks numbered ${t.seq}`,
-        hint: 'dacli record pull renumbers the later-created task; or rename one file to a free number and add the old one to its aliases',
+        subject: qualifiedRef(later),
+        message: `${t.project} has two tasks numbered ${t.seq}: ${qualifiedRef(prev)} and ${qualifiedRef(t)}`,
+        hint: `rename ${later.path} to ${moved} and add ${later.seq} to its aliases (aliases: [${later.seq}]), so the old number still resolves`,
       })
     }
-    seen.set(key, t.id)
+    seen.set(key, prev ?? t)
   }
   const agents = await listAgentFiles(store.dir, store.root)
   out.push(...(await agentFindings(store)), ...rootKeyFindings(store))
