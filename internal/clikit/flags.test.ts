@@ -45,6 +45,16 @@ describe('the documented forms (contract.md §2)', () => {
     expect(esc.positionals).toEqual(['x'])
   })
 
+  test('a switch with an optional value (inlineArg): --name=VALUE gives VALUE as the next positional', () => {
+    const sp: FlagSpecs = { compat: bool('a switch taking an optional PATH', { inlineArg: true }) }
+    const r = parseArgv(['--compat=p.json', 'x'], sp)
+    expect(r.flags.compat).toBe(true)
+    expect(r.positionals).toEqual(['p.json', 'x'])
+    expect(r.problems).toEqual([])
+    expect(parseArgv(['--compat=false'], sp).flags.compat).toBe(false)
+    expect(parseArgv(['--compat=false'], sp).positionals).toEqual([])
+  })
+
   test('a bare -- ends flag parsing', () => {
     const r = parseArgv(['a', '--', '--all', '--name', 'x', '-h'], specs)
     expect(r.positionals).toEqual(['a', '--all', '--name', 'x', '-h'])

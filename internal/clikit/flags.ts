@@ -28,6 +28,11 @@ export interface FlagSpec {
    * it. The board refuses such a flag (SECURITY.md: a board token is not a shell).
    */
   readonly executes?: boolean
+  /**
+   * A switch with an optional value (`[--compatibility [PATH]]`): `--name=VALUE` (VALUE not `true`/`false`) turns
+   * the switch on and gives VALUE as the command's next positional argument, as `--name VALUE` does.
+   */
+  readonly inlineArg?: boolean
 }
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>
@@ -238,7 +243,10 @@ export function parseArgv(
     if (spec.type === 'bool') {
       if (inline === undefined) raw = 'true'
       else if (inline === 'true' || inline === 'false') raw = inline
-      else {
+      else if (spec.inlineArg === true) {
+        raw = 'true'
+        out.positionals.push(inline)
+      } else {
         out.problems.push(`--${name} is a switch: use --${name}, --${name}=true or --${name}=false (got "${inline}")`)
         continue
       }

@@ -85,6 +85,21 @@ describe('version --compatibility', () => {
     return { repo, home, env: { HOME: home } }
   }
 
+  test('--compatibility=PATH is the same as --compatibility PATH (usage: [--compatibility [PATH]])', async () => {
+    const spaced = (
+      await dacliIn(REPO_ROOT, ['version', '--compatibility', 'skills/dacli/capabilities.json', '--json'])
+    ).expectExit(0)
+    const inline = (
+      await dacliIn(REPO_ROOT, ['version', '--compatibility=skills/dacli/capabilities.json', '--json'])
+    ).expectExit(0)
+    expect(inline.stdout).toBe(spaced.stdout)
+    expect((await dacliIn(REPO_ROOT, ['version', '--compatibility=false', '--json'])).expectExit(0).json.schema).toBe(
+      'version/v1',
+    )
+    // Two paths, one through = and one positional, are one too many.
+    expect((await dacliIn(REPO_ROOT, ['version', '--compatibility=a.json', 'b.json'])).code).toBe(2)
+  })
+
   test('the shipped skill is compatible with the shipped binary', async () => {
     const r = (
       await dacliIn(REPO_ROOT, ['version', '--compatibility', 'skills/dacli/capabilities.json', '--json'])

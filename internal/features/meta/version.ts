@@ -11,7 +11,9 @@ export const version = defineCommand({
     'With --compatibility, checks a skill’s capabilities.json (PATH, else $DACLI_SKILL_REQUIREMENTS, ./skills/dacli/, ./.codex/skills/dacli/, ./.agents/skills/dacli/ in the repository, then ~/.codex/skills/dacli/ and ~/.agents/skills/dacli/) and prints compatibility-report/v1 naming only that document and this binary. A missing required capability, an incompatible schema version or a requirements format this binary does not read exits 3 — do not retry unchanged; missing optional ones are reported with the skill’s fallback. No document → 4, and so is a $DACLI_SKILL_REQUIREMENTS that points at nothing (no other location is tried then); unreadable → 1; not JSON or the wrong shape → 2. Nothing is ever downloaded.',
   usage: '[--compatibility [PATH]]',
   args: [optionalArg('path', 'the requirements document (with --compatibility)')],
-  flags: { compatibility: bool('check a skill’s requirements document against this binary') },
+  flags: {
+    compatibility: bool('check a skill’s requirements document against this binary', { inlineArg: true }),
+  },
   json: 'version/v1',
   jsonVariants: ['compatibility-report/v1'],
   mutates: false,
