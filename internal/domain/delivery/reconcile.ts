@@ -56,7 +56,8 @@ async function gitFindings(w: World): Promise<Finding[]> {
   if (git === null) return out
   const env = store.env
   for (const t of w.tasks) {
-    const branch = t.worktree?.branch ?? null
+    // Its worktree's branch, else the one `branch:` keeps after the worktree was removed (FORMAT.md).
+    const branch = t.worktree?.branch ?? t.branch ?? null
     if (branch === null || trunk === null) continue
     const ref = qualifiedRef(t)
     const tip = await revParse(git, env, branch)

@@ -96,7 +96,9 @@ export async function readWorld(ctx: GithubContext, project: string | null, opts
 /** The task a branch or worktree belongs to: the one recording it, else the one its name names. */
 export function ownerOfBranch(all: readonly TaskRecord[], branch: string): TaskRecord | null {
   return (
-    all.find((t) => t.worktree?.branch === branch) ?? all.find((t) => `dacli/${worktreeName(t)}` === branch) ?? null
+    all.find((t) => t.worktree?.branch === branch || t.branch === branch) ??
+    all.find((t) => `dacli/${worktreeName(t)}` === branch) ??
+    null
   )
 }
 
