@@ -70,6 +70,7 @@ async function taskBody(store: Store, t: TaskRecord) {
     created_by: t.created_by,
     path: t.path,
     worktree: t.worktree,
+    branch: t.branch,
     touches: t.touches,
     labels: t.labels,
     milestone: t.milestone,
@@ -180,6 +181,7 @@ export function renderTask(out: Out, d: TaskBody, block: BlockInfo | null = null
     ['version', d.version],
     ['file', d.path],
     ...(d.worktree === null ? [] : [['worktree', `${d.worktree.path} (branch ${d.worktree.branch})`] as const]),
+    ...(d.branch === null ? [] : [['branch', `${d.branch} (kept after its worktree was removed)`] as const]),
   ])
   if (block !== null) {
     out.line('')

@@ -90,6 +90,12 @@ const TaskBody = {
     })
     .nullable()
     .describe('the task’s worktree (dacli worktree add), or null'),
+  branch: z
+    .string()
+    .nullable()
+    .describe(
+      'the branch kept for the task’s work after its worktree was removed (branch: in the file), or null; closing the task requires it to land',
+    ),
   touches: z.array(z.string()).describe('paths or globs the task will touch (relative to the repository root)'),
   labels: z.array(z.string()),
   milestone: z.string().nullable(),
