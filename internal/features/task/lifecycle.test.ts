@@ -253,4 +253,22 @@ describe('block, reopen, depend, edit, rm', () => {
     expect((await ws.dacli('task', 'list', '--json')).json.total).toBe(1)
     expect((await ws.dacli('task', 'add', 'New one', '--project', 'ledger', '--json')).json.seq).toBe(3)
   })
+
+  test('rm again: the tombstone is there, so it is an idempotent repeat (exit 0, unchanged), writing nothing', async () => {
+    ;(await change('task', 'rm', '2')).expectExit(0)
+    const tomb = path.join(ws.root, '.dacli/projects/ledger/tasks/removed/002-audit-paths.md')
+    const bytes = fs.readFileSync(tomb, 'utf8')
+    const again = (await change('task', 'rm', '2')).expectExit(0).json
+    expect(again).toMatchObject({ action: 'rm', outcome: 'unchanged', event_id: null, details: { removed: true } })
+    expect(again.task).toMatchObject({
+      status: 'removed',
+      path: '.dacli/projects/ledger/tasks/removed/002-audit-paths.md',
+    })
+    expect(fs.readFileSync(tomb, 'utf8')).toBe(bytes)
+    expect((await ws.dacli('task', 'rm', 'ledger/2')).expectExit(0).stdout).toMatch(
+      /unchanged: ledger\/002-audit-paths/,
+    )
+    // A task that never existed is still not found.
+    expect((await ws.dacli('task', 'rm', 'ledger/9')).code).toBe(4)
+  })
 })
