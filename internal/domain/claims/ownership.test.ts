@@ -76,6 +76,8 @@ describe('closing', () => {
     expect(['open', 'active', 'blocked', 'done'].filter(mayReopen)).toEqual(['blocked', 'done'])
     expect(removalHolds('open', [])).toEqual([])
     expect(removalHolds('done', ['p/002-b', 'p/003-c'])).toEqual(['it is done', 'p/002-b, p/003-c depend on it'])
+    // One dependent: the verb agrees with it.
+    expect(removalHolds('open', ['ledger/008-x'])).toEqual(['ledger/008-x depends on it'])
   })
 })
 

@@ -81,6 +81,8 @@ export const mayReopen = (status: string): boolean => status === 'done' || statu
 export function removalHolds(status: string, dependents: readonly string[]): string[] {
   return [
     ...(status === 'active' || status === 'done' ? [`it is ${status}`] : []),
-    ...(dependents.length > 0 ? [`${dependents.join(', ')} depend on it`] : []),
+    ...(dependents.length > 0
+      ? [`${dependents.join(', ')} ${dependents.length === 1 ? 'depends' : 'depend'} on it`]
+      : []),
   ]
 }
