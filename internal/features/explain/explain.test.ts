@@ -138,7 +138,12 @@ describe('explain: the plan', () => {
       'dacli task check ledger/001-write-the-shim --n 1 --verify "<command that proves it>"',
     )
     // One criterion proven by a command, one attested: counted apart.
+    expect(active.next_action.why).toBe('2 of 2 acceptance criteria are unchecked (next: 1. shim exists)')
     ;(await ws.dacli('task', 'check', 'ledger/1', '--n', '1', '--verify', 'true')).expectExit(0)
+    // One left: the count and the verb agree with it.
+    expect((await explain(ws, 'ledger/1')).next_action.why).toBe(
+      '1 of 2 acceptance criteria is unchecked (next: 2. tests pass)',
+    )
     ;(await ws.dacli('task', 'check', 'ledger/1', '--n', '2')).expectExit(0)
     const checked = await explain(ws, 'ledger/1')
     expect(checked.criteria).toMatchObject({ total: 2, checked: 2, verified: 1, attested: 1, unchecked: [] })

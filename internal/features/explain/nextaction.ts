@@ -1,6 +1,7 @@
 // The one next action `explain` proposes, derived from the parts it read: the
 // first thing in the task's way, and who is expected to move it.
 
+import { count } from '../../base/text.js'
 import type { ExplainDocT } from './json.js'
 
 type Facts = Omit<ExplainDocT, 'next_action' | 'schema' | 'observed_at'>
@@ -68,7 +69,7 @@ export function nextAction(f: Facts, into: string | undefined): Action {
       return {
         command: `dacli task check ${ref} --n ${first.n} --verify "<command that proves it>"`,
         who: 'agent',
-        why: `${criteria.unchecked.length} of ${criteria.total} acceptance criteria are unchecked (next: ${first.n}. ${first.text})`,
+        why: `${criteria.unchecked.length} of ${count(criteria.total, 'acceptance criterion', 'acceptance criteria')} ${criteria.unchecked.length === 1 ? 'is' : 'are'} unchecked (next: ${first.n}. ${first.text})`,
       }
     if (landing.landed === false)
       return { command: merge(landing), who: 'person', why: `it cannot close until it lands: ${notLanded(landing)}` }
