@@ -103,7 +103,12 @@ export function commandHelp(c: CommandDecl, width = 100): string {
   })
   if (c.params !== undefined) flagRows.push(['--NAME VALUE…', c.params.description])
   flagRows.push(
-    ['--json', c.json === null ? 'not supported by this command (refused with exit 2)' : `print a ${c.json} document`],
+    [
+      '--json',
+      c.json === null
+        ? 'not supported by this command (refused with exit 2)'
+        : `print ${/^[aeiou]/.test(c.json) ? 'an' : 'a'} ${c.json} document`,
+    ],
     ['--quiet', GLOBAL_FLAGS.quiet?.description ?? ''],
     ['-h, --help', GLOBAL_FLAGS.help?.description ?? ''],
   )
