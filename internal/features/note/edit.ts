@@ -53,7 +53,7 @@ export const edit = defineCommand({
     if (f['clear-about'] === true) p.about = null
     if (Object.keys(p).length === 0) {
       throw new UsageError(
-        'nothing to edit: give --title, --body, --chose, --rejected, --because, --goal, --question, --metric, --severity or --about',
+        'nothing to edit: give --title, --body, --chose, --rejected, --because, --goal, --question, --metric, --severity, --about or --clear-about',
       )
     }
     const who = await ctx.identity()

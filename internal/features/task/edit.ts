@@ -63,7 +63,7 @@ export const edit = defineCommand({
       f['clear-milestone'] !== true
     ) {
       throw new UsageError(
-        'nothing to edit: give --title, --priority, --estimate, --accept, --so-that, --context, --touches, --label or --milestone',
+        'nothing to edit: give --title, --priority, --estimate, --accept, --so-that, --context, --touches, --remove-touches, --label, --remove-label, --milestone or --clear-milestone',
       )
     }
     if (soThat !== undefined) checkSectionText(soThat, '--so-that')
