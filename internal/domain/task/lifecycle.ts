@@ -410,7 +410,11 @@ async function closeBlockers(
         `${ref} has ${unmet.length} unmet acceptance ${unmet.length === 1 ? 'criterion' : 'criteria'}: ${unmet.map((u) => `${u.n}. ${u.text}`).join('; ')} — check them (with --verify) first; do not retry unchanged`,
         {
           details: { unmet, total },
-          next: [cmd(`task check ${ref} --n ${unmet[0]?.n} --verify "<command that proves it>"`)],
+          next: [
+            cmd(
+              `task check ${ref} ${unmet.map((u) => `--n ${u.n}`).join(' ')} --verify "<command that proves ${unmet.length === 1 ? 'it' : 'them'}>"`,
+            ),
+          ],
         },
       ),
     )

@@ -153,6 +153,10 @@ describe('acceptance criteria', () => {
       { n: 2, text: 'suite green' },
     ])
     expect(r.error.message).toMatch(/do not retry/)
+    // The next action checks every unmet criterion, not only the first.
+    expect(r.error.next_actions).toEqual([
+      'dacli task check ledger/001-write-the-shim --n 1 --n 2 --verify "<command that proves them>"',
+    ])
     ;(await ws.dacli('task', 'check', '1', '--all')).expectExit(0)
     const d = (await change('task', 'done', '1')).expectExit(0).json
     expect(d.task.status).toBe('done')
