@@ -396,4 +396,16 @@ describe('exit codes on a fixed scenario table', () => {
     expect(r.stderr).toMatch(/^dacli: missing argument <ref>/)
     expect(r.stderr.trimEnd().split('\n').pop()).toBe('usage: dacli task show <ref>')
   })
+
+  test('a missing argument says what to do next (the command’s help), as a missing flag does', async () => {
+    for (const argv of [
+      ['queue', 'show'],
+      ['task', 'add'],
+    ]) {
+      const r = await dacliIn(base.ws.root, [...argv, '--json'])
+      expect(r.code).toBe(2)
+      expect(r.error.message).toMatch(/^missing argument </)
+      expect(r.error.next_actions).toEqual([`dacli ${argv.join(' ')} --help`])
+    }
+  })
 })

@@ -64,6 +64,10 @@ function once<T>(f: () => Promise<T>): () => Promise<T> {
   }
 }
 
+/** A required argument not given: exit 2, pointing at the command's help (as a missing flag does). */
+const missingArgument = (entry: CommandEntry, name: string) =>
+  new UsageError(`missing argument <${name}>`, { details: { missing: [name] }, next: [`dacli ${entry.path} --help`] })
+
 /** Bind positional tokens to the declared arguments. */
 function bindArgs(
   entry: CommandEntry,
@@ -77,12 +81,12 @@ function bindArgs(
       const words = positionals.slice(i)
       i = positionals.length
       if (words.length > 0) out[a.name] = words.join(' ')
-      else if (a.required) throw new UsageError(`missing argument <${a.name}>`, { details: { missing: [a.name] } })
+      else if (a.required) throw missingArgument(entry, a.name)
       continue
     }
     const v = positionals[i]
     if (v === undefined) {
-      if (a.required) throw new UsageError(`missing argument <${a.name}>`, { details: { missing: [a.name] } })
+      if (a.required) throw missingArgument(entry, a.name)
       continue
     }
     out[a.name] = v
