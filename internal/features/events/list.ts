@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import { pageFlags, pageOf } from '../../clikit/pageflags.js'
@@ -74,7 +75,12 @@ export const list = defineCommand({
           { shrink: [5, 3, 2] },
         )
         if (data.next_cursor !== null)
-          out.line(out.style('dim', `${data.total - Number(data.next_cursor)} more: --cursor ${data.next_cursor}`))
+          out.line(
+            out.style(
+              'dim',
+              `${data.total - Number(data.next_cursor)} more: ${cmd(`events list${pending ? ' --pending' : ''}${aboutRef === undefined ? '' : ` --about ${aboutRef}`} --limit ${data.limit} --cursor ${data.next_cursor}`)}`,
+            ),
+          )
       },
     }
   },
