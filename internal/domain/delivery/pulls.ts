@@ -40,8 +40,8 @@ export async function repoOf(ctx: GithubContext, project: string): Promise<strin
 /** Is the pull request's head branch in `repo` itself (not a fork's branch that may share a task branch's name)? */
 export const headIn = (p: Pull, repo: string): boolean => p.head.repo?.toLowerCase() === repo.toLowerCase()
 
-/** The branch that holds the task's work: its worktree's, or null. */
-export const branchOf = (t: TaskRecord): string | null => t.worktree?.branch ?? null
+/** The branch that holds the task's work: its worktree's, else the one `branch:` keeps (FORMAT.md), or null. */
+export const branchOf = (t: TaskRecord): string | null => t.worktree?.branch ?? t.branch ?? null
 
 /** Every text of the task a person may have pasted a pull request URL into. */
 function textsOf(t: TaskRecord): string[] {
