@@ -224,7 +224,13 @@ export function appendToSection(body: string, title: string, lines: readonly str
   const content = body.slice(s.contentStart, s.end)
   const tail = body.slice(s.end)
   const joined = lines.join(eol)
-  if (content.trim() === '') return `${body.slice(0, s.contentStart)}${joined}${eol}${tail === '' ? '' : eol}${tail}`
+  // An empty section gets the shape a new one has: a blank line after the heading, the lines, a blank line before
+  // the next section. A heading on the body's last line without a line end gets one first.
+  if (content.trim() === '') {
+    const head = body.slice(0, s.contentStart)
+    const ended = head.endsWith('\n') ? head : `${head}${eol}`
+    return `${ended}${eol}${joined}${eol}${tail === '' ? '' : eol}${tail}`
+  }
   // After the section's last line that holds anything, as it was (its trailing spaces are a person's: two are a
   // markdown line break); the blank lines after it stay where they were.
   let last = content.length

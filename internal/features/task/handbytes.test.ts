@@ -48,3 +48,26 @@ test('the comment on a key left empty stays when dacli sets a list or a map ther
     '\nestimate: {optimistic: 1, probable: 2, pessimistic: 4}  # after the spike\nlabels:    # none yet\n  - ops\nversion: 2\n',
   )
 })
+
+test('a criterion added to an empty Acceptance section is written as task add writes it', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha', '--accept', 'a')
+  await ws.ok('task', 'add', 'Two', '--project', 'alpha')
+  const TWO = '.dacli/projects/alpha/tasks/open/002-two.md'
+  await ws.ok('task', 'edit', 'alpha/2', '--accept', 'a')
+  const section = (text: string) => text.slice(text.indexOf('## Acceptance'), text.indexOf('## Log'))
+  expect(section(ws.file(TWO))).toBe(section(ws.file(FILE)))
+  expect(section(ws.file(TWO))).toBe('## Acceptance\n\n- [ ] a\n\n')
+})
+
+test('an empty section of a CRLF body gets CRLF lines, its blank line included', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha')
+  ws.write(FILE, ws.file(FILE).replace(/\n/g, '\r\n'))
+  await ws.ok('task', 'edit', 'alpha/1', '--accept', 'a')
+  const after = ws.file(FILE)
+  expect(after.replace(/\r\n/g, '')).not.toContain('\n')
+  expect(after).toContain('\r\n## Acceptance\r\n\r\n- [ ] a\r\n\r\n## Log\r\n')
+})
