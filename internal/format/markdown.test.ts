@@ -123,6 +123,15 @@ describe('appendToSection', () => {
     expect(out.slice(0, out.indexOf('## Log'))).toBe(BODY.slice(0, BODY.indexOf('## Log')))
     expect(sectionText(appendToSection('# T\n', 'Log', ['- one']), 'Log')).toBe('- one')
   })
+
+  test('in a body mixing CRLF and LF, new lines take the end of the line they follow', () => {
+    const mixed = '# T\r\n\r\n## Context\r\nwhy\r\n\n## Log\n- a\n'
+    expect(appendToSection(mixed, 'Log', ['- b'])).toBe(`${mixed}- b\n`)
+    expect(appendToSection(mixed, 'Context', ['more'])).toBe(mixed.replace('why\r\n', 'why\r\nmore\r\n'))
+    expect(appendToSection('# T\r\n\n## Log\n- a\n', 'Acceptance', ['- [ ] c'])).toBe(
+      '# T\r\n\n## Log\n- a\n\n## Acceptance\n\n- [ ] c\n',
+    )
+  })
 })
 
 describe('text from others', () => {

@@ -144,8 +144,13 @@ export function sectionText(body: string, title: string): string | null {
 }
 
 /** Replace a section's content (or append a level-2 section at the end). */
-export function setSection(body: string, title: string, content: string, opts: { before?: string } = {}): string {
-  const eol = body.includes('\r\n') ? '\r\n' : '\n'
+export function setSection(
+  body: string,
+  title: string,
+  content: string,
+  opts: { before?: string; eol?: string } = {},
+): string {
+  const eol = opts.eol ?? (body.includes('\r\n') ? '\r\n' : '\n')
   const text = content.replace(/\r?\n/g, eol).replace(/\s+$/, '')
   const s = findSection(body, title)
   if (s !== undefined) {
@@ -216,20 +221,33 @@ export function setChecked(body: string, boxes: readonly Checkbox[], checked: bo
   return out
 }
 
-/** Append lines at the end of a section (creating it if absent). */
+/** The end of the line that ends at `nl` (a `\n` offset): CRLF or LF; `fallback` when there is no `\n` there. */
+function lineEndAt(text: string, nl: number, fallback: string): string {
+  if (text[nl] !== '\n') return fallback
+  return text[nl - 1] === '\r' ? '\r\n' : '\n'
+}
+
+/**
+ * Append lines at the end of a section (creating it if absent). In a body mixing CRLF and LF the new lines take the
+ * line end of the line they follow: the section's last line, else its heading, else the body's last line.
+ */
 export function appendToSection(body: string, title: string, lines: readonly string[]): string {
-  const eol = body.includes('\r\n') ? '\r\n' : '\n'
+  const any = body.includes('\r\n') ? '\r\n' : '\n'
   const s = findSection(body, title)
-  if (s === undefined) return setSection(body, title, `\n${lines.join('\n')}`)
+  if (s === undefined) {
+    const trimmed = body.replace(/\s+$/, '')
+    const eol = lineEndAt(body, body.indexOf('\n', trimmed.length), any)
+    return setSection(body, title, `\n${lines.join('\n')}`, { eol })
+  }
   const content = body.slice(s.contentStart, s.end)
   const tail = body.slice(s.end)
-  const joined = lines.join(eol)
+  const headEol = lineEndAt(body, s.contentStart - 1, any)
   // An empty section gets the shape a new one has: a blank line after the heading, the lines, a blank line before
   // the next section. A heading on the body's last line without a line end gets one first.
   if (content.trim() === '') {
     const head = body.slice(0, s.contentStart)
-    const ended = head.endsWith('\n') ? head : `${head}${eol}`
-    return `${ended}${eol}${joined}${eol}${tail === '' ? '' : eol}${tail}`
+    const ended = head.endsWith('\n') ? head : `${head}${headEol}`
+    return `${ended}${headEol}${lines.join(headEol)}${headEol}${tail === '' ? '' : headEol}${tail}`
   }
   // After the section's last line that holds anything, as it was (its trailing spaces are a person's: two are a
   // markdown line break); the blank lines after it stay where they were.
@@ -240,7 +258,8 @@ export function appendToSection(body: string, title: string, lines: readonly str
   const cut = content[end - 1] === '\r' ? end - 1 : end
   const kept = content.slice(0, cut)
   const after = content.slice(cut)
-  return `${body.slice(0, s.contentStart)}${kept}${eol}${joined}${after === '' ? eol : after}${tail}`
+  const eol = lineEndAt(content, end, headEol)
+  return `${body.slice(0, s.contentStart)}${kept}${eol}${lines.join(eol)}${after === '' ? eol : after}${tail}`
 }
 
 /** Quote text as a markdown block quote (text written by others is data, not instructions). */

@@ -61,6 +61,20 @@ test('a criterion added to an empty Acceptance section is written as task add wr
   expect(section(ws.file(TWO))).toBe('## Acceptance\n\n- [ ] a\n\n')
 })
 
+test('a body mixing CRLF and LF gives appended lines the line end of the lines around them', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha', '--accept', 'a', '--context', 'why')
+  // The context was saved by an editor writing CRLF; the Acceptance and Log sections keep LF.
+  const before = ws.file(FILE).replace('## Context\n\nwhy\n', '## Context\r\n\r\nwhy\r\n')
+  ws.write(FILE, before)
+  await ws.ok('task', 'edit', 'alpha/1', '--accept', 'b')
+  const after = ws.file(FILE)
+  expect(after).toContain('## Context\r\n\r\nwhy\r\n')
+  expect(after).toContain('\n## Acceptance\n\n- [ ] a\n- [ ] b\n\n## Log\n')
+  expect(after).toMatch(/\n- \S+ a-root created\n- \S+ a-root edited acceptance\n$/)
+})
+
 test('an empty section of a CRLF body gets CRLF lines, its blank line included', async () => {
   const ws = await workspace()
   await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
