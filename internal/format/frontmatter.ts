@@ -125,6 +125,8 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
   }
   let cursor = 0
   const handled = new Set<string>()
+  /** Deleted keys kept empty for the comment on their line: they read as null (absent). */
+  const emptied: Record<string, null> = {}
   // Walk the old entries in order, keeping the text between them (comments, blank lines).
   const olds = [...oldRanges.entries()].sort((a, b) => a[1][0] - b[1][0])
   for (const [key, [s, e]] of olds) {
@@ -132,7 +134,15 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
     out += rawOf(cursor, s)
     cursor = e
     handled.add(key)
-    if (!Object.hasOwn(newData, key)) continue // deleted
+    if (!Object.hasOwn(newData, key)) {
+      // Deleted: the entry goes, unless a person wrote a comment on the key's line — then the key stays, empty.
+      const line = emptiedKey(oldFront.slice(s, e))
+      if (line !== null) {
+        put(line, rawOf(s, e))
+        emptied[key] = null
+      }
+      continue
+    }
     if (isDeepStrictEqual(oldData[key], newData[key])) {
       front += oldFront.slice(s, e)
       out += rawOf(s, e)
@@ -151,7 +161,7 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
   let ok = false
   try {
     const check = parseDocument(front)
-    ok = check.errors.length === 0 && isDeepStrictEqual(check.toJS() ?? {}, newData)
+    ok = check.errors.length === 0 && isDeepStrictEqual(check.toJS() ?? {}, { ...newData, ...emptied })
   } catch {
     ok = false
   }
@@ -161,6 +171,27 @@ export function renderEdited(original: Parsed, doc: Document, body: string): str
   }
   if (front !== '' && !front.endsWith('\n')) out += eol
   return assemble(split, out, body)
+}
+
+/**
+ * A deleted entry's first line as an empty key with that line's comment (`labels:  # team tags`), or null when the
+ * key's line holds no comment (a `#` inside a quoted value is no comment: the line is read as YAML to tell).
+ */
+function emptiedKey(entry: string): string | null {
+  const first = entry.slice(0, entry.indexOf('\n') + 1 || entry.length).replace(/\n$/, '')
+  const m = COMMENTED.exec(first)
+  if (m === null) return null
+  try {
+    const doc = parseDocument(first)
+    const pair = isMap(doc.contents) && doc.errors.length === 0 ? doc.contents.items[0] : undefined
+    const range = (pair?.key as { range?: [number, number, number] } | null | undefined)?.range
+    const comment = isNode(pair?.value) ? pair.value.comment : undefined
+    if (range === undefined || comment !== m[3]) return null
+    const colon = first.indexOf(':', range[1])
+    return colon === -1 ? null : `${first.slice(0, colon + 1)}${m[2]}#${m[3]}\n`
+  } catch {
+    return null
+  }
 }
 
 /** For each offset of `lf` (`raw` with its CRLFs made LF), the offset in `raw` of the same character. */

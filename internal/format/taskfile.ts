@@ -415,7 +415,7 @@ function checkTaskFields(d: Record<string, unknown>): void {
   ) {
     bad('tags', d.tags, 'a list of words')
   }
-  if (d.unverified !== undefined && typeof d.unverified !== 'boolean') bad('unverified', d.unverified, 'true or false')
+  if (!absent(d.unverified) && typeof d.unverified !== 'boolean') bad('unverified', d.unverified, 'true or false')
   for (const f of ['touches', 'labels']) {
     const v = d[f]
     if (!absent(v) && !(Array.isArray(v) && v.every((t) => typeof t === 'string' || typeof t === 'number'))) {

@@ -85,3 +85,51 @@ test('an empty section of a CRLF body gets CRLF lines, its blank line included',
   expect(after.replace(/\r\n/g, '')).not.toContain('\n')
   expect(after).toContain('\r\n## Acceptance\r\n\r\n- [ ] a\r\n\r\n## Log\r\n')
 })
+
+test('a key whose value dacli removes stays, empty, when a comment is on its line', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha', '--accept', 'a', '--label', 'ops', '--milestone', 'M1')
+  await ws.ok('task', 'add', 'Two', '--project', 'alpha', '--accept', 'a', '--label', 'x')
+  await ws.ok('task', 'depend', 'alpha/1', '--add', 'alpha/2')
+  const commented = ws
+    .file(FILE)
+    .replace('labels:\n', 'labels:  # team tags\n')
+    .replace('milestone: M1\n', 'milestone: M1\t# agreed with PM\n')
+    .replace('depends_on:\n', 'depends_on:  # upstream\n  # own line, about the items\n')
+  ws.write(FILE, commented)
+  await ws.ok('task', 'edit', 'alpha/1', '--remove-label', 'ops', '--clear-milestone')
+  await ws.ok('task', 'depend', 'alpha/1', '--remove', 'alpha/2')
+  const front = ws.file(FILE).split('\n---\n')[0] as string
+  expect(front).toMatch(
+    /\nlabels: {2}# team tags\nmilestone:\t# agreed with PM\nversion: 4\ndepends_on: {2}# upstream$/,
+  )
+  const shown = (await ws.ok('task', 'show', 'alpha/1', '--json')).json
+  expect([shown.labels, shown.milestone, shown.depends_on]).toEqual([[], null, []])
+  expect((await ws.ok('doctor', '--json')).json.findings).toEqual([])
+  // Set again, the comment is still on the key's line.
+  await ws.ok('task', 'edit', 'alpha/1', '--label', 'db')
+  expect(ws.file(FILE)).toContain('\nlabels:  # team tags\n  - db\n')
+})
+
+test('a key without a comment still goes when its value is removed', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha', '--accept', 'a', '--label', 'ops')
+  ws.write(FILE, ws.file(FILE).replace('kind: task\n', 'kind: task  # a comment elsewhere\n'))
+  await ws.ok('task', 'edit', 'alpha/1', '--remove-label', 'ops')
+  expect(ws.file(FILE).split('\n---\n')[0]).not.toContain('labels')
+})
+
+test('an emptied `unverified:` kept for its comment reads as absent', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha')
+  await ws.ok('task', 'done', 'alpha/1', '--allow-unverified')
+  const DONE = '.dacli/projects/alpha/tasks/done/001-one.md'
+  ws.write(DONE, ws.file(DONE).replace('unverified: true\n', 'unverified: true  # ops said so\n'))
+  await ws.ok('task', 'reopen', 'alpha/1', '--reason', 'not really')
+  expect(ws.file('.dacli/projects/alpha/tasks/open/001-one.md')).toContain('\nunverified:  # ops said so\n')
+  expect((await ws.ok('task', 'show', 'alpha/1', '--json')).json.unverified).toBe(false)
+  expect((await ws.ok('doctor', '--json')).json.findings).toEqual([])
+})
