@@ -204,6 +204,10 @@ const PLANTS: Record<string, Record<string, string>> = {
       "// run dacli task list to see them\nexport const next = ['dacli task show ledger/1']\n",
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source holds a template literal
     'store/planted-template.ts': 'export const hint = (r: string) => `run \\`dacli record pull ${r}\\``\n',
+    // In a slice, a next action spelt as text (a slice may spell a command line in its help and its output).
+    'features/risk/planted-next.ts':
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source holds a template literal
+      "import { UsageError } from '../../base/errors.js'\nexport const refuse = (p: string) => {\n  throw new UsageError('no', { next: [`dacli risk list --project ${p}`, 'or wait'] })\n}\n",
   },
   // A hint naming a command the table does not have.
   'command names': {
@@ -266,6 +270,16 @@ const MOVED = 'internal/features/record/tasklog.ts'
 const OVER = 'internal/domain/notes/planted-long.ts'
 const AT_LIMIT = 'internal/domain/notes/planted-at-limit.ts'
 const BIG_TEST = 'internal/domain/notes/planted-big.test.ts'
+/** A slice's help and output spelling command lines, and a next action naming its command through cmd(): fine. */
+const SLICE_TEXT = 'internal/features/risk/planted-help.ts'
+const SLICE_TEXT_SOURCE = [
+  "import { cmd } from '../../base/commands.js'",
+  "export const help = { examples: ['dacli risk list'], description: 'see `dacli risk list --json`' }",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source holds a template literal
+  'export const line = (r: string) => `start: dacli task claim ${r}`',
+  "export const next = (p: string) => ({ next: [cmd('risk list --project ' + p), 'or wait'], line: 'see dacli doctor' })",
+  '',
+].join('\n')
 /** A cycle between two folders: notes importing questions, which imports notes. */
 const CYCLE = 'internal/domain/notes/planted-cycle.ts'
 
@@ -312,6 +326,7 @@ describe('planted violations: each is reported in its file under its rule, and n
     fs.writeFileSync(path.join(root, OVER), '// padding\n'.repeat(FILE_LINES + 1))
     fs.writeFileSync(path.join(root, AT_LIMIT), '// padding\n'.repeat(FILE_LINES))
     fs.writeFileSync(path.join(root, BIG_TEST), '// a long test file\n'.repeat(2 * FILE_LINES))
+    fs.writeFileSync(path.join(root, SLICE_TEXT), SLICE_TEXT_SOURCE)
     // And a cycle between two folders.
     fs.writeFileSync(path.join(root, CYCLE), "export type { Thread } from '../questions/questions.js'\n")
 
@@ -341,6 +356,10 @@ describe('planted violations: each is reported in its file under its rule, and n
       },
     ])
     expect(found.filter((v) => v.file === AT_LIMIT || v.file === BIG_TEST)).toEqual([])
+  })
+
+  test(`a slice's help, output and cmd() next actions (${SLICE_TEXT}) → none`, () => {
+    expect(found.filter((v) => v.file === SLICE_TEXT)).toEqual([])
   })
 
   test('a cycle between two folders (domain/notes → domain/questions → domain/notes) → no cycles', () => {

@@ -356,6 +356,9 @@ const COMMAND_TEXT_ROOMS = /^(internal\/(features|cli|clikit|mcp|board)|cmd)\//
 /** `dacli <word>`, unless an article makes `dacli` an adjective ("the dacli task", "a dacli record branch"). */
 const COMMAND_LINE = /(?<!\b(?:a|an|the) )\bdacli ([a-z][a-z-]*)/gi
 
+/** The code before a list of next actions (`next: [`, `const next = [`): a literal in it is a hint to run. */
+const NEXT_LIST = /\bnext\s*[:=]$/
+
 /** A literal whose line (or the line above) carries this in a comment is declared not to be a command line. */
 const NOT_A_COMMAND = 'not a command line'
 
@@ -386,14 +389,22 @@ async function commandText(root: string, paths: ReadonlySet<string>): Promise<Vi
         out.push({ rule: 'command names', file: f, detail: `line ${line}: cmd(${m[1]}${m[2]}…) names no command` })
       }
     }
-    if (COMMAND_TEXT_ROOMS.test(f) || f.startsWith('internal/board/web/')) continue
+    if (f.startsWith('internal/board/web/')) continue
+    // The slices may spell a command line in their help (examples, descriptions), never in a next action.
+    const onlyNext = f.startsWith('internal/features/')
+    if (COMMAND_TEXT_ROOMS.test(f) && !onlyNext) continue
     const { strings, comments } = scanText(text)
     const exempt = new Set(comments.filter((c) => c.text.includes(NOT_A_COMMAND)).flatMap((c) => [c.line, c.line + 1]))
     for (const s of strings) {
-      if (exempt.has(s.line)) continue
+      if (exempt.has(s.line) || (onlyNext && !NEXT_LIST.test(s.within ?? ''))) continue
       for (const m of s.text.matchAll(COMMAND_LINE)) {
         if (families.has((m[1] as string).toLowerCase())) {
-          out.push({ rule: 'command text', file: f, detail: `line ${s.line}: "${m[0]}" — name the command with cmd()` })
+          const where = onlyNext ? ' in a next action' : ''
+          out.push({
+            rule: 'command text',
+            file: f,
+            detail: `line ${s.line}: "${m[0]}"${where} — name the command with cmd()`,
+          })
         }
       }
     }

@@ -7,6 +7,8 @@ export interface Piece {
   readonly text: string
   /** 1-based line where the piece starts. */
   readonly line: number
+  /** For a literal: the code just before the innermost `[`, `(` or `{` it stands in (`next: `), '' at the top. */
+  readonly within?: string
 }
 
 export interface Scanned {
@@ -47,8 +49,12 @@ export function scanText(src: string): Scanned {
   let i = 0
   let last = '' // the last significant code character
   let code = '' // the code since the last literal, for the keyword test
+  let recent = '' // the last code characters, a literal standing as '' (what labels an opening bracket)
+  /** The brackets open around the cursor, each with the code before it. */
+  const open: string[] = []
+  const within = () => open[open.length - 1] ?? ''
   /** Template literals open around the cursor, each with the brace depth of its `${` expression. */
-  const templates: { depth: number; start: number; line: number; text: string }[] = []
+  const templates: { depth: number; start: number; line: number; text: string; within: string }[] = []
   let depth = 0
 
   const advance = (n: number) => {
@@ -57,7 +63,7 @@ export function scanText(src: string): Scanned {
   }
   const readTemplate = () => {
     // At a backtick or a `}` closing an expression: read the template's text up to `${` or the closing backtick.
-    const t = templates[templates.length - 1] as { depth: number; start: number; line: number; text: string }
+    const t = templates[templates.length - 1] as (typeof templates)[number]
     while (i < src.length) {
       const c = src[i]
       if (c === '\\') {
@@ -66,7 +72,8 @@ export function scanText(src: string): Scanned {
       } else if (c === '`') {
         advance(1)
         templates.pop()
-        strings.push({ text: t.text, line: t.line })
+        strings.push({ text: t.text, line: t.line, within: t.within })
+        recent = `${recent}''`.slice(-40)
         last = ')'
         return
       } else if (c === '$' && src[i + 1] === '{') {
@@ -110,11 +117,12 @@ export function scanText(src: string): Scanned {
         }
       }
       advance(1)
-      strings.push({ text, line: start })
+      strings.push({ text, line: start, within: within() })
+      recent = `${recent}''`.slice(-40)
       last = ')'
       code = ''
     } else if (c === '`') {
-      templates.push({ depth: -1, start: i, line, text: '' })
+      templates.push({ depth: -1, start: i, line, text: '', within: within() })
       advance(1)
       readTemplate()
       code = ''
@@ -134,6 +142,8 @@ export function scanText(src: string): Scanned {
       last = ')'
       code = ''
     } else if (c === '{') {
+      open.push(recent.trim())
+      recent = ''
       depth++
       last = c
       code += c
@@ -144,12 +154,20 @@ export function scanText(src: string): Scanned {
       advance(1)
       if (t !== undefined && t.depth === depth) readTemplate()
       else {
+        open.pop()
         last = c
         code += c
       }
     } else {
       if (!/\s/.test(c)) last = c
       code = (code + c).slice(-16)
+      if (c === '[' || c === '(') {
+        open.push(recent.trim())
+        recent = ''
+      } else if (c === ']' || c === ')') {
+        open.pop()
+        recent = ''
+      } else recent = (recent + c).slice(-40)
       advance(1)
     }
   }

@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { RefusedError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { int } from '../../clikit/flags.js'
@@ -46,7 +47,7 @@ export const context = defineCommand({
         `a budget of ${budget} tokens cannot hold the brief's header, the task and the list of what was left out; it needs at least ${e.minimum}`,
         {
           details: { minimum_budget: e.minimum, budget },
-          next: [`dacli context ${qualifiedRef(t)} --budget ${e.minimum}`],
+          next: [cmd(`context ${qualifiedRef(t)} --budget ${e.minimum}`)],
         },
       )
     }

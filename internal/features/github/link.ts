@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { RefusedError, UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
@@ -29,7 +30,7 @@ export const link = defineCommand({
     const given = input.flags.repo
     if (given !== undefined && !REPO_NAME.test(given)) {
       throw new UsageError(`--repo must be OWNER/NAME, got "${given.slice(0, 200)}"`, {
-        next: [`dacli github link ${project} --repo acme/widgets`],
+        next: [cmd(`github link ${project} --repo acme/widgets`)],
       })
     }
     const store = await ctx.store()
@@ -39,7 +40,7 @@ export const link = defineCommand({
       const o = originRepo(store, apiUrlOf(ctx.env))
       if ('problem' in o) {
         throw new UsageError(`cannot tell which repository to link: ${o.problem}`, {
-          next: [`dacli github link ${project} --repo OWNER/NAME`],
+          next: [cmd(`github link ${project} --repo OWNER/NAME`)],
         })
       }
       wanted = o.repo
@@ -54,7 +55,9 @@ export const link = defineCommand({
         {
           details: { repository: live.full_name, visibility: live.visibility },
           next: [
-            `dacli github link ${project} --repo ${live.full_name} --allow-public   (records your consent in the project file)`,
+            cmd(
+              `github link ${project} --repo ${live.full_name} --allow-public   (records your consent in the project file)`,
+            ),
             'or link a private repository',
           ],
         },

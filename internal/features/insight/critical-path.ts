@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { RefusedError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
@@ -45,7 +46,7 @@ export const criticalPath = defineCommand({
       const names = e.cycle.map((id) => refIn(plan, id))
       throw new RefusedError('dependency-cycle', `the dependencies form a cycle: ${names.join(' → ')}`, {
         details: { cycle: names },
-        next: [`dacli task depend ${names[0]} --remove ${names[1]}`],
+        next: [cmd(`task depend ${names[0]} --remove ${names[1]}`)],
       })
     }
     const task = (id: string) => plan.byId.get(id)

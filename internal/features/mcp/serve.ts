@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
 import { isLoopback } from '../../base/loopback.js'
 import { defineCommand } from '../../clikit/command.js'
@@ -12,7 +13,7 @@ const LOOPBACK = '127.0.0.1'
 export function parseListen(value: string): { host: string; port: number } {
   const bad = () =>
     new UsageError(`--http takes [HOST:]PORT (for example 8080 or 127.0.0.1:0), got "${value}"`, {
-      next: ['dacli mcp serve --http 127.0.0.1:0'],
+      next: [cmd('mcp serve --http 127.0.0.1:0')],
     })
   const m = /^(?:(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]{1,253}):)?(\d{1,5})$/.exec(value)
   if (m === null) throw bad()
@@ -47,7 +48,7 @@ export const serve = defineCommand({
     const profile = input.flags.profile ?? 'full'
     const remote = input.flags['allow-remote'] === true
     if (input.flags.http === undefined) {
-      if (remote) throw new UsageError('--allow-remote goes with --http', { next: ['dacli mcp serve --http 0'] })
+      if (remote) throw new UsageError('--allow-remote goes with --http', { next: [cmd('mcp serve --http 0')] })
       const who = await ctx.identity()
       await ctx.mcpServe({
         profile,
@@ -61,7 +62,7 @@ export const serve = defineCommand({
     if (!isLoopback(host) && !remote) {
       throw new UsageError(
         `--http ${input.flags.http} listens on ${host}, which other machines may reach; add --allow-remote to mean it`,
-        { next: [`dacli mcp serve --http ${port}`, `dacli mcp serve --http ${input.flags.http} --allow-remote`] },
+        { next: [cmd(`mcp serve --http ${port}`), cmd(`mcp serve --http ${input.flags.http} --allow-remote`)] },
       )
     }
     const who = await ctx.identity()

@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import { BINARY_NAME, VERSION } from '../../base/version.js'
@@ -136,7 +137,7 @@ export const capabilities = defineCommand({
         `malformed capability id${bad.length > 1 ? 's' : ''}: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
         {
           details: { malformed: bad },
-          next: ['dacli capabilities --json (the ids it lists are the ones to require)'],
+          next: [cmd('capabilities --json (the ids it lists are the ones to require)')],
         },
       )
     }
@@ -154,7 +155,7 @@ export const capabilities = defineCommand({
               policy: 'missing-capability',
               reason: `this dacli ${VERSION} lacks ${missing.length} of the ${required.length} required capabilit${required.length === 1 ? 'y' : 'ies'}: ${missing.join(', ')}`,
               next: [
-                'dacli capabilities --json (the ids this binary has)',
+                cmd('capabilities --json (the ids this binary has)'),
                 'upgrade dacli to a version that has them, or use the fallback your skill documents',
               ],
             },

@@ -5,6 +5,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { gitInfoAt } from '../../adapters/git/discover.js'
+import { cmd } from '../../base/commands.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import { BINARY_NAME, VERSION } from '../../base/version.js'
 import type { Context } from '../../clikit/context.js'
@@ -96,14 +97,14 @@ export async function compatibilityReport(ctx: Context, given: string | undefine
         `DACLI_SKILL_REQUIREMENTS points at ${pointer}, which does not exist (no other location was tried)`,
         {
           details: { requirements: pointer, source: 'DACLI_SKILL_REQUIREMENTS' },
-          next: ['fix or unset DACLI_SKILL_REQUIREMENTS', 'dacli version --compatibility path/to/capabilities.json'],
+          next: ['fix or unset DACLI_SKILL_REQUIREMENTS', cmd('version --compatibility path/to/capabilities.json')],
         },
       )
     }
     const found = candidates(ctx.cwd, ctx.env).find((f) => fs.existsSync(f))
     if (found === undefined) {
       throw new NotFoundError('no skill requirements document found (set DACLI_SKILL_REQUIREMENTS or pass a path)', {
-        next: ['dacli version --compatibility path/to/capabilities.json'],
+        next: [cmd('version --compatibility path/to/capabilities.json')],
       })
     }
     file = found

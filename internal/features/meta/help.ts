@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import { VERSION } from '../../base/version.js'
@@ -31,7 +32,7 @@ export const help = defineCommand({
         selected = table.filter((c) => c.path.startsWith(`${topic} `))
         text = familyHelp(topic, table)
       } else {
-        throw new UsageError(`no command or family "${topic}"`, { next: ['dacli help --all'] })
+        throw new UsageError(`no command or family "${topic}"`, { next: [cmd('help --all')] })
       }
     }
     const data: CatalogDocT = {

@@ -1,4 +1,5 @@
 import { gitInfoAt } from '../../adapters/git/discover.js'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, classifiedError, RefusedError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
@@ -94,8 +95,8 @@ async function refuseShadowing(ctx: Context, here: boolean, force: boolean): Pro
       {
         details: { path: target, enclosing: outer.dir },
         next: [
-          'dacli status (work in the existing workspace)',
-          'dacli init --here --force (a separate nested workspace, read-write identities only)',
+          cmd('status (work in the existing workspace)'),
+          cmd('init --here --force (a separate nested workspace, read-write identities only)'),
         ],
       },
     )

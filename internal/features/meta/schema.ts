@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { NotFoundError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import type { SchemaListDocT } from './json.js'
@@ -23,7 +24,7 @@ export const schema = defineCommand({
     if (id !== undefined) {
       const s = all[id]
       if (s === undefined) {
-        throw new NotFoundError(`no published schema "${id}"`, { details: { known: ids }, next: ['dacli schema'] })
+        throw new NotFoundError(`no published schema "${id}"`, { details: { known: ids }, next: [cmd('schema')] })
       }
       return { data: s, human: (out) => out.line(JSON.stringify(s, null, 2)) }
     }

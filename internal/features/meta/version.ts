@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
 import { BINARY_NAME, VERSION } from '../../base/version.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
@@ -41,7 +42,7 @@ export const version = defineCommand({
                 next: [
                   `upgrade dacli (this is ${r.binary.version}) to one that has ${r.incompatible.map((i) => i.id).join(', ')}`,
                   `or install the skill version made for dacli ${r.binary.version}`,
-                  'dacli capabilities --json (what this binary has)',
+                  cmd('capabilities --json (what this binary has)'),
                 ],
               },
             }),

@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { defineCommand, restArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
 import { askQuestion } from '../../domain/questions/questions.js'
@@ -37,7 +38,7 @@ export const ask = defineCommand({
       ...body,
       task: { ref: qualifiedRef(r.task), status: r.task.status, blocked_by: r.task.blocked_by },
       not_blocking_reason: r.not_blocking_reason,
-      next: [`dacli answer ${r.question.id} "<answer>"`, `dacli threads --about ${qualifiedRef(r.task)}`],
+      next: [cmd(`answer ${r.question.id} "<answer>"`), cmd(`threads --about ${qualifiedRef(r.task)}`)],
     }
     return {
       data,

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { checkBranchName, headRef, tempTag } from '../../adapters/git/refs.js'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, classifiedError, RefusedError } from '../../base/errors.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
@@ -96,7 +97,7 @@ export async function pullRemote(ctx: Context, remote: string): Promise<Pulled> 
         if (attempt < PULL_ATTEMPTS) continue
         throw new ConflictError(
           `the workspace kept changing while the pull was merging (${step.moved.slice(0, 5).join(', ')}); nothing was merged — run it again`,
-          { details: { paths: step.moved }, next: [`dacli record pull ${remote}`] },
+          { details: { paths: step.moved }, next: [cmd(`record pull ${remote}`)] },
         )
       }
       // A signed retirement the pull wrote is remembered now (anchor.ts), so an edit restoring the agent file's

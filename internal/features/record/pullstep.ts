@@ -5,6 +5,7 @@
 import * as path from 'node:path'
 import type { Git, TreeFile } from '../../adapters/git/index.js'
 import { shortOid } from '../../adapters/git/objects.js'
+import { cmd } from '../../base/commands.js'
 import { ConflictError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
 import type { Out } from '../../clikit/io.js'
@@ -99,7 +100,7 @@ export async function pullOnce(
   const moveRef = async () => {
     if (tip !== local && !(await git.updateRef(ref, tip, local))) {
       throw new ConflictError(`${ref} moved during the pull; the workspace holds the merged files — run it again`, {
-        next: [`dacli record pull ${remote}`],
+        next: [cmd(`record pull ${remote}`)],
       })
     }
   }
@@ -141,8 +142,8 @@ export function pullResult(
         details: { conflicts: s.merged.conflicts, commit: s.tip, renumbered: data.renumbered },
         next: [
           'compare each file with its .conflict-… copy, keep what is right, delete the copy',
-          'dacli record',
-          `dacli record push ${o.remote}`,
+          cmd('record'),
+          cmd(`record push ${o.remote}`),
         ],
       },
     )
@@ -178,9 +179,9 @@ export function decisionsError(
     {
       details: { decisions, conflicts, commit: o.commit },
       next: [
-        'dacli threads --open',
-        `dacli answer ${first.question} ours|theirs|<value>`,
-        `dacli record sync ${o.remote}`,
+        cmd('threads --open'),
+        cmd(`answer ${first.question} ours|theirs|<value>`),
+        cmd(`record sync ${o.remote}`),
       ],
     },
   )

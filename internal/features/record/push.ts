@@ -1,4 +1,5 @@
 import { shortOid } from '../../adapters/git/objects.js'
+import { cmd } from '../../base/commands.js'
 import { RefusedError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
@@ -30,7 +31,7 @@ export const push = defineCommand({
       })
       return { recorded: outcome.commit, tip: await git.resolve(ref) }
     })
-    if (tip === null) throw new RefusedError('empty-record', 'nothing is recorded yet', { next: ['dacli record'] })
+    if (tip === null) throw new RefusedError('empty-record', 'nothing is recorded yet', { next: [cmd('record')] })
     const unresolved = [...(await git.listFiles((await git.readCommit(tip)).tree)).keys()].filter((p) =>
       /\.conflict-[0-9a-f]{7}$/.test(p),
     )
@@ -42,8 +43,8 @@ export const push = defineCommand({
           details: { paths: unresolved },
           next: [
             'compare each file with its .conflict-… copy, keep what is right, delete the copy',
-            'dacli record',
-            `dacli record push ${remote}`,
+            cmd('record'),
+            cmd(`record push ${remote}`),
           ],
         },
       )

@@ -1,4 +1,5 @@
 import { shortOid } from '../../adapters/git/objects.js'
+import { cmd } from '../../base/commands.js'
 import { timerDelay } from '../../base/duration.js'
 import { ConflictError, classifiedError, UsageError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
@@ -67,7 +68,7 @@ async function syncOnce(ctx: Context, remote: string): Promise<RecordSyncDocT> {
       if (attempt >= SYNC_ATTEMPTS) {
         throw new ConflictError(
           `another clone pushed first ${count(attempt, 'time')} in a row; nothing is lost — sync again`,
-          { cause: e, details: { remote, attempts: attempt }, next: [`dacli record sync ${remote}`] },
+          { cause: e, details: { remote, attempts: attempt }, next: [cmd(`record sync ${remote}`)] },
         )
       }
     }
@@ -176,7 +177,7 @@ export const sync = defineCommand({
     const stop = ctx.interrupt()
     if (stop === null) {
       throw new UsageError('record sync --watch runs until interrupted, and nothing can interrupt it here', {
-        next: [`dacli record sync ${remote}`],
+        next: [cmd(`record sync ${remote}`)],
       })
     }
     if (!ctx.json) ctx.notes.note(`syncing with ${remote} every ${every} ms (Ctrl-C to stop)`)

@@ -7,6 +7,7 @@ import * as path from 'node:path'
 import { isGitDirName } from '../../adapters/git/discover.js'
 import type { Git, TreeFile } from '../../adapters/git/index.js'
 import { tempTag } from '../../adapters/git/refs.js'
+import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError } from '../../base/errors.js'
 import { LinkError, workspacePath } from '../../store/fsio.js'
 import type { FileChangedT } from './json.js'
@@ -63,7 +64,7 @@ export async function materialize(
   const ws = workspaceIn(files)
   if (ws === null) {
     throw new FailureError('the record branch holds no workspace (.dacli/config.yml)', {
-      next: ['check record_branch and the remote, or run dacli init'],
+      next: [`check record_branch and the remote, or run ${cmd('init')}`],
     })
   }
   const final = path.join(root, ...ws.split('/'))
@@ -85,7 +86,7 @@ export async function materialize(
     } catch (e) {
       throw new ConflictError(`${final} appeared while the record was being written; nothing was changed`, {
         cause: e,
-        next: ['dacli record pull'],
+        next: [cmd('record pull')],
       })
     }
   } finally {

@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { DacliError, type ErrorKind, RefusedError, UsageError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
@@ -31,7 +32,7 @@ export const run = defineCommand({
         `unknown flag${flags.length === 1 ? '' : 's'}: ${flags.join(', ')} (shortcut ${s.name} takes ${known.length === 0 ? 'no parameters' : known.join(', ')})`,
         {
           details: { unknown_flags: flags, parameters: known, reserved: RESERVED.map((r) => `--${r}`) },
-          next: [`dacli shortcut show ${s.name}`],
+          next: [cmd(`shortcut show ${s.name}`)],
         },
       )
     }
@@ -40,7 +41,7 @@ export const run = defineCommand({
         `missing parameter${missing.length === 1 ? '' : 's'}: ${missing.map((m) => `--${m}`).join(', ')}`,
         {
           details: { missing_flags: missing.map((m) => `--${m}`) },
-          next: [`dacli shortcut show ${s.name}`],
+          next: [cmd(`shortcut show ${s.name}`)],
         },
       )
     }
@@ -77,7 +78,7 @@ export const run = defineCommand({
             details: { identity: who.id, grant: who.grant, required: 'rw', steps: forbidden.map((f) => f.n) },
             next: [
               'ask an identity with a read-write grant to run it',
-              `dacli run ${s.name} --dry-run (see what it would do)`,
+              cmd(`run ${s.name} --dry-run (see what it would do)`),
             ],
           },
         )
@@ -111,7 +112,7 @@ export const run = defineCommand({
             step_error: err,
             ran: steps.slice(0, i).map((x) => ({ n: x.n, command: x.command, exit_code: x.exit_code })),
           }
-          const next = [...(err?.next_actions ?? []), `dacli run ${s.name} --dry-run`]
+          const next = [...(err?.next_actions ?? []), cmd(`run ${s.name} --dry-run`)]
           if (kind === 'refused') {
             const policy = typeof err?.details.policy === 'string' ? err.details.policy : 'shortcut-step'
             throw new RefusedError(policy, message, { details, next })

@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { RefusedError } from '../../base/errors.js'
 import { newUlid } from '../../base/ids.js'
 import { nearestDuplicate } from '../../base/similarity.js'
@@ -83,7 +84,7 @@ export const add = defineCommand({
               similarity: Math.round(twin.jaccard * 1000) / 1000,
               shared_tokens: twin.shared,
             },
-            next: [`dacli task show ${qualifiedRef(twin)}`, 'add --force to create it anyway'],
+            next: [cmd(`task show ${qualifiedRef(twin)}`), 'add --force to create it anyway'],
           })
         }
       }

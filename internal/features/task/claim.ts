@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { ConflictError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration } from '../../clikit/flags.js'
@@ -46,7 +47,7 @@ export const claim = defineCommand({
         {
           details: { overlaps: found },
           next: [
-            `dacli next (it offers tasks that overlap nothing in progress)`,
+            cmd(`next (it offers tasks that overlap nothing in progress)`),
             'claim it without --exclusive to work alongside',
           ],
         },

@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { parseDuration } from '../../base/duration.js'
 import { UsageError } from '../../base/errors.js'
 import { stamp } from '../../base/time.js'
@@ -100,7 +101,7 @@ export const watch = defineCommand({
     const interrupt = ctx.interrupt()
     if (interrupt === null && timeout === undefined) {
       throw new UsageError('watch runs until interrupted, and nothing can interrupt it here: give --timeout', {
-        next: [`dacli watch --json --timeout 0${since === undefined ? '' : ` --since ${since}`}`],
+        next: [cmd(`watch --json --timeout 0${since === undefined ? '' : ` --since ${since}`}`)],
       })
     }
     const signals = [...(interrupt === null ? [] : [interrupt])]

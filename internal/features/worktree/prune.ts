@@ -1,6 +1,7 @@
 import * as path from 'node:path'
 import { headRef } from '../../adapters/git/refs.js'
 import * as wt from '../../adapters/git/worktree.js'
+import { cmd } from '../../base/commands.js'
 import { NotFoundError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
@@ -44,7 +45,7 @@ export const prune = defineCommand({
     if (into !== undefined && trunk === null) {
       throw new NotFoundError(`--into ${into}: no such branch or revision`, {
         details: { into },
-        next: ['git branch --all', 'dacli worktree prune --dry-run'],
+        next: ['git branch --all', cmd('worktree prune --dry-run')],
       })
     }
     const who = await ctx.identity()
