@@ -228,16 +228,28 @@ function lineEndAt(text: string, nl: number, fallback: string): string {
 }
 
 /**
- * Append lines at the end of a section (creating it if absent). In a body mixing CRLF and LF the new lines take the
- * line end of the line they follow: the section's last line, else its heading, else the body's last line.
+ * Append lines at the end of a section (creating it if absent: before the section `opts.before` names when it is
+ * there, else at the end). In a body mixing CRLF and LF the new lines take the line end of the line they follow:
+ * the section's last line, else its heading, else the line before the new section.
  */
-export function appendToSection(body: string, title: string, lines: readonly string[]): string {
+export function appendToSection(
+  body: string,
+  title: string,
+  lines: readonly string[],
+  opts: { before?: string } = {},
+): string {
   const any = body.includes('\r\n') ? '\r\n' : '\n'
   const s = findSection(body, title)
   if (s === undefined) {
+    // A new section goes before the one named (when there is one), else at the end.
+    const before = opts.before === undefined ? undefined : findSection(body, opts.before)
     const trimmed = body.replace(/\s+$/, '')
-    const eol = lineEndAt(body, body.indexOf('\n', trimmed.length), any)
-    return setSection(body, title, `\n${lines.join('\n')}`, { eol })
+    const at = before === undefined ? body.indexOf('\n', trimmed.length) : before.start - 1
+    const eol = lineEndAt(body, at, any)
+    return setSection(body, title, `\n${lines.join('\n')}`, {
+      eol,
+      ...(before === undefined ? {} : { before: opts.before }),
+    })
   }
   const content = body.slice(s.contentStart, s.end)
   const tail = body.slice(s.end)

@@ -62,6 +62,7 @@ export async function editTask(
         e.body,
         'Acceptance',
         fresh.map((a) => `- [ ] ${a}`),
+        { before: 'Log' },
       )
       if (cur.status === 'done') e.status = 'open'
       changed.push('acceptance')

@@ -133,3 +133,14 @@ test('an emptied `unverified:` kept for its comment reads as absent', async () =
   expect((await ws.ok('task', 'show', 'alpha/1', '--json')).json.unverified).toBe(false)
   expect((await ws.ok('doctor', '--json')).json.findings).toEqual([])
 })
+
+test('a criterion added to a task whose Acceptance section was deleted by hand goes before the Log', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Alpha', '--slug', 'alpha')
+  await ws.ok('task', 'add', 'One', '--project', 'alpha')
+  ws.write(FILE, ws.file(FILE).replace('## Acceptance\n\n\n', ''))
+  await ws.ok('task', 'edit', 'alpha/1', '--accept', 'a')
+  expect(ws.file(FILE)).toMatch(
+    /\n# One\n\n## Acceptance\n\n- \[ \] a\n\n## Log\n\n- \S+ a-root created\n- \S+ a-root edited acceptance\n$/,
+  )
+})
