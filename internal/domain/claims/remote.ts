@@ -362,10 +362,12 @@ class GitClaims implements ClaimArbiter {
   }
 
   async take(task: string, who: Identity, expires: string | null, now: Date, label?: string): Promise<TakeResult> {
-    const { doc, id: commit } = this.claimCommit(task, who, expires, now)
     let expected: string | null = null
     let previous: RemoteClaim | null = null
     for (let round = 0; round < ROUNDS; round++) {
+      // Renewing this clone's own claim moves only the lease: `at` stays when the claim was taken.
+      const own = previous !== null && this.mine(previous, who.id) ? previous.at : undefined
+      const { doc, id: commit } = this.claimCommit(task, who, expires, now, own)
       if ((await this.push(task, expected, commit)) === 'ok') {
         const claim = { ...doc, commit }
         await this.remember(task, claim)

@@ -197,7 +197,13 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
       }
       const expires = leaseExpiry(store, opts.leaseMs, now)
       const taken = await takeOnRemote(arb, cur, who, expires, now)
-      const kept = taken === null && !publish && cur.claim?.by === who.id ? cur.claim.at : undefined
+      // A renewal keeps `at`: the remote's when it renewed the claim there, else this file's.
+      const kept =
+        taken?.outcome === 'renewed' && taken.previous !== null
+          ? taken.previous.at
+          : taken === null && !publish && cur.claim?.by === who.id
+            ? cur.claim.at
+            : undefined
       setClaim(e, who.id, expires, where, kept)
       const onIt = where === null ? {} : { remote: where, claim_commit: taken?.commit ?? null }
       if (taken?.outcome === 'taken-over' && taken.previous !== null) {

@@ -33,3 +33,19 @@ test('task renew on a remote keeps the claim commit’s at', async () => {
   expect(msg).toContain('expires: 2026-12-01T12:30:00Z')
   expect((await a.ok('task', 'show', 'race/1', '--json')).json.claim.at).toBe('2026-12-01T10:00:00Z')
 })
+
+test('task claim --lease of a claim this clone holds on the remote keeps at in the claim commit and the file', async () => {
+  const t = await team(await workspace(), { tasks: 1 })
+  const a = t.a
+  await a.ok('task', 'claim', 'race/1', '--remote', 'origin', '--lease', '1h', { now: T0 })
+  const shown = (await a.ok('task', 'show', 'race/1', '--json')).json
+  const again = (await a.ok('task', 'claim', 'race/1', '--remote', 'origin', '--lease', '2h', '--json', { now: LATER }))
+    .json
+  expect(again.task.claim).toMatchObject({ at: '2026-12-01T10:00:00Z', expires: '2026-12-01T12:30:00Z' })
+  const msg = git(path.join(t.root, 'team.git'), 'log', '-1', '--format=%B', `refs/dacli/claims/${shown.id}`)
+  expect(msg).toContain('at: 2026-12-01T10:00:00Z')
+  expect(msg).toContain('expires: 2026-12-01T12:30:00Z')
+  expect(a.file(shown.path)).toContain(
+    'claim: {by: a-root, at: 2026-12-01T10:00:00Z, expires: 2026-12-01T12:30:00Z, remote: origin}',
+  )
+})
