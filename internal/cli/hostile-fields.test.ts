@@ -38,6 +38,9 @@ describe('wrong-typed frontmatter is refused, never coerced (item 10)', () => {
     ['depends_on', 'depends_on: 5'],
     ['depends_on', 'depends_on: [{on: 1, type: [SS]}]'],
     ['claim', 'claim: yes'],
+    // The remote of a claim: never read as "this clone only" (a renewal would skip the remote and drop the key).
+    ['claim.remote', 'claim: {by: a-root, at: 2026-12-01T10:00:00Z, remote: [origin]}'],
+    ['claim.remote', 'claim: {by: a-root, at: 2026-12-01T10:00:00Z, remote: "--upload-pack=x"}'],
     ['aliases', 'aliases: [seven]'],
     ['tags', 'tags: {a: 1}'],
     ['github', 'github: 12'],
@@ -52,7 +55,7 @@ describe('wrong-typed frontmatter is refused, never coerced (item 10)', () => {
   ])(
     '%s: lists skip it with invalid-field, commands exit 1 naming it, doctor and lint report it',
     async (field, line) => {
-      await refusedEverywhere(planted(field, line), field)
+      await refusedEverywhere(planted(line.slice(0, line.indexOf(':')), line), field)
     },
   )
 

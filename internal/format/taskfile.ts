@@ -373,6 +373,10 @@ function checkTaskFields(d: Record<string, unknown>): void {
     }
     agentOrEmpty('claim.by', c.by)
     if (typeof c.by !== 'string') bad('claim.by', c.by, 'an agent id')
+    // The remote that arbitrates the claim: a list or number read as "none" would renew and release it here only.
+    const r = c.remote
+    if (!absent(r) && (typeof r !== 'string' || r === '' || r.startsWith('-') || /[\s\u0000-\u001f\u007f]/.test(r)))
+      bad('claim.remote', r, 'a git remote name such as origin')
   }
   // A string, exactly: `[must]` is a list whose String() is "must", and would reach a document as a list.
   if (!absent(d.priority) && !isPriority(d.priority)) {
