@@ -300,11 +300,12 @@ export async function renewClaim(store: Store, ref: string, who: Identity, opts:
       })
     const expires = leaseExpiry(store, opts.leaseMs, e.now)
     if (expires === null) return false
-    // On the remote first: a claim taken over there meanwhile is a conflict (5), and the file stays as it was.
-    const remote = remoteOfClaim(opts.arbitration, e.before)
+    // On the remote first (no claim in the file: where a new one goes); taken over there is 5, the file unchanged.
+    const remote =
+      e.before.claim === null ? remoteForClaim(opts.arbitration) : remoteOfClaim(opts.arbitration, e.before)
     const arbiter = await open(opts.arbitration, remote)
-    await takeOnRemote(arbiter, e.before, who, expires, e.now, true)
-    setClaim(e, who.id, expires, remote, e.before.claim?.by === who.id ? e.before.claim.at : undefined)
+    const taken = await takeOnRemote(arbiter, e.before, who, expires, e.now, true)
+    setClaim(e, who.id, expires, remote, e.before.claim?.by === who.id ? e.before.claim.at : taken?.previous?.at)
     e.log('renewed', onRemote(remote, `until ${expires}`))
     return { expires, ...(remote === null ? {} : { remote }) }
   })
