@@ -9,17 +9,20 @@ import * as path from 'node:path'
 const ID = /^c-[0-9a-f]{16}$/
 const FILE = 'dacli-clone-id'
 
+/** This clone's id as kept, without making one (a reader writes nothing); null when it has none yet. */
+export function keptCloneId(commonDir: string): string | null {
+  try {
+    const t = fs.readFileSync(path.join(commonDir, FILE), 'utf8').trim()
+    return ID.test(t) ? t : null
+  } catch {
+    return null
+  }
+}
+
 /** This clone's id (`c-<16 hex>`), made on first use; null where the git directory cannot be written. */
 export function cloneId(commonDir: string): string | null {
   const file = path.join(commonDir, FILE)
-  const read = () => {
-    try {
-      const t = fs.readFileSync(file, 'utf8').trim()
-      return ID.test(t) ? t : null
-    } catch {
-      return null
-    }
-  }
+  const read = () => keptCloneId(commonDir)
   const have = read()
   if (have !== null) return have
   const id = `c-${randomBytes(8).toString('hex')}`

@@ -6,6 +6,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { keptCloneId } from '../../adapters/git/clone.js'
 import { UsageError } from '../../base/errors.js'
 import { stamp } from '../../base/time.js'
 import type { Identity } from '../../format/model.js'
@@ -224,6 +225,8 @@ export function remoteClaimViews(store: Store, now: Date): (RemoteClaimView & { 
     }
     return mtime
   }
+  // A claim is this clone's only with this clone's id too (a claim made before clone ids has none to compare).
+  const clone = store.git === null ? null : keptCloneId(store.git.commonDir)
   return cache.claims.map((c) => {
     const seen = typeof c.seen_at === 'string' ? c.seen_at : (cache.fetched_at ?? fallback())
     return {
@@ -236,7 +239,10 @@ export function remoteClaimViews(store: Store, now: Date): (RemoteClaimView & { 
       lease_left_seconds: c.expires === null ? null : Math.round((Date.parse(c.expires) - now.getTime()) / 1000),
       host: c.host,
       workspace: c.workspace,
-      this_clone: c.workspace === store.dir && c.host === store.system.hostname,
+      this_clone:
+        c.workspace === store.dir &&
+        c.host === store.system.hostname &&
+        (typeof c.clone !== 'string' || c.clone === clone),
       fetched_at: seen,
       fetch_age_seconds: ageOf(seen, now),
     }

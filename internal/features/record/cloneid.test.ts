@@ -36,6 +36,12 @@ test('same host, same path, same identity, two clones: one winner; the id is nev
   // Same path, host and identity (a-root) — and the task file says a-root owns it — yet not this clone's claim.
   const r = (await second.dacli('task', 'claim', 'api/1', '--remote', 'origin', '--json')).expectExit(5)
   expect(r.error.details.holder).toMatchObject({ by: 'a-root', clone: id1 })
+  // Every view says so too: the claim the remote holds was not made from this clone.
+  ;(await second.dacli('claims', 'list')).expectExit(0)
+  const shown = (await second.dacli('task', 'show', 'api/1', '--json')).expectExit(0).json
+  expect(shown.remote_claim).toMatchObject({ by: 'a-root', this_clone: false })
+  const overview = (await second.dacli('overview', '--json')).expectExit(0).json
+  expect(overview.remote_claims.live).toEqual([expect.objectContaining({ by: 'a-root', this_clone: false })])
   // Racing processes from both clones: exactly one wins each round.
   ;(await a.dacli('task', 'add', 'Two', '--project', 'api', '--accept', 'y')).expectExit(0)
   ;(await a.dacli('record', 'push')).expectExit(0)
