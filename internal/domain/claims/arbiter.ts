@@ -34,6 +34,8 @@ export interface TakeResult {
   outcome: 'created' | 'taken-over' | 'renewed'
   previous: RemoteClaim | null
   commit: string
+  /** The claim's `at` as pushed: when it was taken (a renewal of this clone's own claim keeps the one it had). */
+  at: string
 }
 
 export interface DropResult {

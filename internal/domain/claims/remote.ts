@@ -334,7 +334,7 @@ class GitClaims implements ClaimArbiter {
       const commit = this.claimCommit(task, who, expires, now, cur.at)
       if ((await this.push(task, cur.commit, commit.id)) === 'ok') {
         await this.remember(task, { ...commit.doc, commit: commit.id })
-        return { outcome: 'renewed', previous: cur, commit: commit.id }
+        return { outcome: 'renewed', previous: cur, commit: commit.id, at: commit.doc.at }
       }
     }
     throw new ConflictError(`${claimRef(task)} on ${this.remote} kept changing; the claim was not renewed`, {
@@ -373,7 +373,7 @@ class GitClaims implements ClaimArbiter {
         await this.remember(task, claim)
         const outcome =
           expected === null ? 'created' : previous !== null && this.mine(previous, who.id) ? 'renewed' : 'taken-over'
-        return { outcome, previous, commit }
+        return { outcome, previous, commit, at: doc.at }
       }
       const cur = await this.look(task)
       if (cur === null) {

@@ -19,7 +19,7 @@ import { stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
-import { type Arbitration, arbitrationOf } from '../claims/arbiter.js'
+import { type Arbitration, arbitrationOf, type TakeResult } from '../claims/arbiter.js'
 import {
   dropOnClose,
   dropOnRelease,
@@ -239,8 +239,9 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
         const leaseMs = typeof e.data.lease_ms === 'number' ? e.data.lease_ms : store.config.claim_lease_ms
         const expires = leaseMs === null ? null : stamp(new Date(x.now.getTime() + leaseMs))
         // The remote first: the file is written only when the compare-and-swap won.
+        let taken: TakeResult | null = null
         try {
-          await takeOnRemote(arbiter, x.before, proposer(a, e), expires, x.now)
+          taken = await takeOnRemote(arbiter, x.before, proposer(a, e), expires, x.now)
         } catch (err) {
           if (err instanceof ConflictError && remote !== null) throw new Lost(err.message, remote)
           throw new Pending(`the claim could not be taken on ${remote}: ${(err as Error).message}`)
@@ -248,7 +249,7 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
         x.set('owner', e.created_by)
         x.setFlow('claim', {
           by: e.created_by,
-          at: stamp(x.now),
+          at: taken?.at ?? stamp(x.now),
           ...(expires === null ? {} : { expires }),
           ...(remote === null ? {} : { remote }),
         })

@@ -197,13 +197,8 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
       }
       const expires = leaseExpiry(store, opts.leaseMs, now)
       const taken = await takeOnRemote(arb, cur, who, expires, now)
-      // A renewal keeps `at`: the remote's when it renewed the claim there, else this file's.
-      const kept =
-        taken?.outcome === 'renewed' && taken.previous !== null
-          ? taken.previous.at
-          : taken === null && !publish && cur.claim?.by === who.id
-            ? cur.claim.at
-            : undefined
+      // `at` as the remote has it (a renewal there keeps it), else this file's (a renewal here keeps it too).
+      const kept = taken !== null ? taken.at : !publish && cur.claim?.by === who.id ? cur.claim.at : undefined
       setClaim(e, who.id, expires, where, kept)
       const onIt = where === null ? {} : { remote: where, claim_commit: taken?.commit ?? null }
       if (taken?.outcome === 'taken-over' && taken.previous !== null) {
@@ -236,7 +231,7 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
     // The remote decides first; the file changes only after it said yes (a refusal throws, writing nothing).
     const taken = await takeOnRemote(arbiter, cur, who, expires, now)
     if (taken?.outcome === 'taken-over' && taken.previous !== null && takenFrom === null) takenFrom = taken.previous.by
-    setClaim(e, who.id, expires, remote)
+    setClaim(e, who.id, expires, remote, taken?.at)
     if (cur.status === 'open') e.status = 'active'
     if (takenFrom !== null) {
       const why = takenFrom === stale ? 'no claim on the remote' : takeoverReason(takenFrom, await rosterOf(store))
@@ -305,7 +300,7 @@ export async function renewClaim(store: Store, ref: string, who: Identity, opts:
       e.before.claim === null ? remoteForClaim(opts.arbitration) : remoteOfClaim(opts.arbitration, e.before)
     const arbiter = await open(opts.arbitration, remote)
     const taken = await takeOnRemote(arbiter, e.before, who, expires, e.now, true)
-    setClaim(e, who.id, expires, remote, e.before.claim?.by === who.id ? e.before.claim.at : taken?.previous?.at)
+    setClaim(e, who.id, expires, remote, taken?.at ?? (e.before.claim?.by === who.id ? e.before.claim.at : undefined))
     e.log('renewed', onRemote(remote, `until ${expires}`))
     return { expires, ...(remote === null ? {} : { remote }) }
   })

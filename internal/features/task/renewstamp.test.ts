@@ -49,3 +49,16 @@ test('task claim --lease of a claim this clone holds on the remote keeps at in t
     'claim: {by: a-root, at: 2026-12-01T10:00:00Z, expires: 2026-12-01T12:30:00Z, remote: origin}',
   )
 })
+
+test('a claim the remote already holds for this clone writes the file the at of the claim commit', async () => {
+  const t = await team(await workspace(), { tasks: 1 })
+  const a = t.a
+  await a.ok('task', 'claim', 'race/1', '--remote', 'origin', '--lease', '1h', { now: T0 })
+  // Released here only: the claim ref on the remote is still this clone's.
+  await a.ok('task', 'release', 'race/1', '--local', { now: T0 })
+  const claimed = (await a.ok('task', 'claim', 'race/1', '--remote', 'origin', '--json', { now: LATER })).json
+  const msg = git(path.join(t.root, 'team.git'), 'log', '-1', '--format=%B', `refs/dacli/claims/${claimed.task.id}`)
+  expect(msg).toContain('at: 2026-12-01T10:00:00Z')
+  expect(claimed.task.claim.at).toBe('2026-12-01T10:00:00Z')
+  expect(a.file(claimed.task.path)).toContain('claim: {by: a-root, at: 2026-12-01T10:00:00Z,')
+})
