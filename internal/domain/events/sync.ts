@@ -237,7 +237,8 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
           throw new Pending(`${qualifiedRef(x.before)} is already owned by ${x.before.owner}`)
         if (x.before.status === 'done') throw new Pending(`${qualifiedRef(x.before)} is done`)
         const leaseMs = typeof e.data.lease_ms === 'number' ? e.data.lease_ms : store.config.claim_lease_ms
-        const expires = leaseMs === null ? null : stamp(new Date(x.now.getTime() + leaseMs))
+        // Rounded up to the whole second, as `task claim` does: the lease is never shorter than asked.
+        const expires = leaseMs === null ? null : stamp(new Date(Math.ceil((x.now.getTime() + leaseMs) / 1000) * 1000))
         // The remote first: the file is written only when the compare-and-swap won.
         let taken: TakeResult | null = null
         try {

@@ -112,7 +112,8 @@ export async function change(
 
 function leaseExpiry(store: Store, leaseMs: number | undefined, now: Date): string | null {
   const ms = leaseMs ?? store.config.claim_lease_ms
-  return ms === null ? null : stamp(new Date(now.getTime() + ms))
+  // Rounded up to the whole second: a lease never ends before it was asked to (nor at its claim's `at`).
+  return ms === null ? null : stamp(new Date(Math.ceil((now.getTime() + ms) / 1000) * 1000))
 }
 
 /** `at` is when the claim was taken: a renewal keeps it and moves only `expires`. */
