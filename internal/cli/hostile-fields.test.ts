@@ -41,6 +41,14 @@ describe('wrong-typed frontmatter is refused, never coerced (item 10)', () => {
     // The remote of a claim: never read as "this clone only" (a renewal would skip the remote and drop the key).
     ['claim.remote', 'claim: {by: a-root, at: 2026-12-01T10:00:00Z, remote: [origin]}'],
     ['claim.remote', 'claim: {by: a-root, at: 2026-12-01T10:00:00Z, remote: "--upload-pack=x"}'],
+    // Branches reach git (push, branch --contains, branch -d): never as an option, never split in two.
+    ['branch', 'branch: "--output=/tmp/x"'],
+    ['branch', 'branch: "a b"'],
+    ['branch', 'branch: refs/heads/main'],
+    ['branch', 'branch: [main]'],
+    ['worktree', 'worktree: {path: .dacli/worktrees/x, branch: "-D"}'],
+    ['worktree', 'worktree: {path: .dacli/worktrees/x, branch: "a..b"}'],
+    ['worktree', 'worktree: {path: [x], branch: dacli/x}'],
     ['aliases', 'aliases: [seven]'],
     ['tags', 'tags: {a: 1}'],
     ['github', 'github: 12'],

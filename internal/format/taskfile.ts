@@ -2,6 +2,7 @@
 // number and slug are the file name; everything else is frontmatter and body sections. This module
 // needs no YAML parser (parsing.ts turns text into a Parsed document), so light commands can use it.
 
+import { isBranchName } from '../base/branchname.js'
 import { UsageError } from '../base/errors.js'
 import { epochOfStamp } from '../base/time.js'
 import { parseData, readObject, type Split } from './flat.js'
@@ -428,6 +429,27 @@ function checkTaskFields(d: Record<string, unknown>): void {
   }
   if (!absent(d.milestone) && typeof d.milestone !== 'string' && typeof d.milestone !== 'number') {
     bad('milestone', d.milestone, 'a milestone name')
+  }
+  // Branches go to git (push, branch --contains, branch -d): a hand-edited `--output=…` or `a b` is refused
+  // here, never passed on as an option or split into two arguments.
+  if (!absent(d.branch) && !(typeof d.branch === 'string' && isBranchName(d.branch))) {
+    bad(
+      'branch',
+      d.branch,
+      'a git branch name such as dacli/alpha-7 (not -…, refs/…, HEAD; no spaces or .., ~ ^ : ? * [ \\)',
+    )
+  }
+  if (!absent(d.worktree)) {
+    const w = d.worktree
+    if (
+      !isMap(w) ||
+      typeof w.path !== 'string' ||
+      w.path === '' ||
+      typeof w.branch !== 'string' ||
+      !isBranchName(w.branch)
+    ) {
+      bad('worktree', w, '{path, branch}: a folder and a git branch name')
+    }
   }
   // What `--label` and `--milestone` refuse is refused in the file too: it would go to GitHub as it stands.
   const fits = (check: () => unknown) => {

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../adapters/git/discover.js'
+import { isBranchName } from '../base/branchname.js'
 import { cmd } from '../base/commands.js'
 import { MAX_DURATION_MS } from '../base/duration.js'
 import { FailureError, NotFoundError, UsageError } from '../base/errors.js'
@@ -151,26 +152,6 @@ export interface Config {
   /** `remote_timeout`: how long one remote operation (a git fetch, push or ls-remote; a GitHub request) may take, ms. */
   remote_timeout_ms: number
   raw: Record<string, unknown>
-}
-
-/** Is `name` a branch name git accepts (git check-ref-format --branch), short form, not HEAD, not a full ref? */
-export function isBranchName(name: string): boolean {
-  return (
-    name !== '' &&
-    name !== 'HEAD' &&
-    name !== '@' &&
-    !name.startsWith('-') &&
-    !name.startsWith('/') &&
-    !name.startsWith('refs/') &&
-    !name.endsWith('/') &&
-    !name.endsWith('.') &&
-    !name.endsWith('.lock') &&
-    !name.includes('..') &&
-    !name.includes('//') &&
-    !name.includes('@{') &&
-    !/[\u0000-\u0020\u007f~^:?*[\\]/.test(name) &&
-    name.split('/').every((c) => c !== '' && !c.startsWith('.') && !c.endsWith('.lock'))
-  )
 }
 
 /**

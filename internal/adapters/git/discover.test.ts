@@ -82,7 +82,7 @@ describe('gitInfoAt', () => {
         .map((m) => m[1] as string)
         .filter((i) => !i.startsWith('node:'))
     expect(importsOf('discover.ts')).toEqual(['./refs.js'])
-    expect(importsOf('refs.ts')).toEqual(['../../base/errors.js'])
+    expect(importsOf('refs.ts')).toEqual(['../../base/branchname.js', '../../base/errors.js'])
     const offenders: string[] = []
     const walk = (d: string) => {
       for (const e of fs.readdirSync(d, { withFileTypes: true })) {

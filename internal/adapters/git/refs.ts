@@ -9,28 +9,17 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { isBranchName } from '../../base/branchname.js'
 import { FailureError } from '../../base/errors.js'
 
 const OID = /^[0-9a-f]{40}$/
 
-/** Git's ref-name rules (git check-ref-format), for a branch given in config.yml. */
 /** The full ref name of a local branch. */
 export const headRef = (branch: string) => `refs/heads/${branch}`
 
+/** record_branch from config.yml, checked before any git command uses it. */
 export function checkBranchName(branch: string): string {
-  const bad =
-    branch === '' ||
-    branch.startsWith('/') ||
-    branch.endsWith('/') ||
-    branch.startsWith('-') ||
-    branch.endsWith('.') ||
-    branch.endsWith('.lock') ||
-    branch.includes('..') ||
-    branch.includes('//') ||
-    branch.includes('@{') ||
-    branch === '@' ||
-    /[\s~^:?*[\\\u0000-\u001f\u007f]/.test(branch) ||
-    branch.split('/').some((c) => c.startsWith('.') || c.endsWith('.lock'))
+  const bad = !isBranchName(branch)
   if (bad) {
     throw new FailureError(`"${branch}" is not a valid git branch name (record_branch in .dacli/config.yml)`, {
       details: { record_branch: branch },

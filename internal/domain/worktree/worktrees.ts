@@ -8,13 +8,14 @@ import * as path from 'node:path'
 import type { GitInfo } from '../../adapters/git/discover.js'
 import { headRef } from '../../adapters/git/refs.js'
 import * as wt from '../../adapters/git/worktree.js'
+import { isBranchName } from '../../base/branchname.js'
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import { type Identity, seqText, type TaskRecord, type TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { atomicWrite, LinkError, linkOnPath, mkdirNoLinks, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
-import { GITIGNORE, isBranchName } from '../../store/workspace.js'
+import { GITIGNORE } from '../../store/workspace.js'
 import { mayRewrite, notOwner } from '../task/lifecycle.js'
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -200,7 +201,7 @@ export async function addTaskWorktree(
     })
   }
   // A kept `branch:` a person made unusable by hand is not passed to git: the conventional name is used instead.
-  const kept = t.branch !== null && isBranchName(t.branch) && !/\s/.test(t.branch) ? t.branch : null
+  const kept = t.branch !== null && isBranchName(t.branch) ? t.branch : null
   const branch = opts.branch ?? t.worktree?.branch ?? kept ?? `dacli/${worktreeName(t)}`
   const elsewhere = existing.find((w) => w.branch === branch && !w.prunable)
   if (elsewhere !== undefined) {
