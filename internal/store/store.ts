@@ -27,6 +27,7 @@ import {
   type Listing,
   listProject,
   listTaskFiles,
+  type Paths,
   type SummarySection,
   type TaskFileRef,
   type Walk,
@@ -257,8 +258,8 @@ export class Store {
 
   // ------------------------------------------------------------------- tasks
   /** The workspace's root and `.dacli/` folder, as the task index takes them. */
-  paths() {
-    return { root: this.root, dir: this.dir }
+  paths(): Paths {
+    return { root: this.root, dir: this.dir, lstatInto: this.system.lstatInto }
   }
 
   /** Listings already made by this invocation, per project (dropped when this store writes a task), and the walks. */
