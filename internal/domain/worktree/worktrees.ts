@@ -102,7 +102,7 @@ function ensureIgnored(store: Store): void {
 }
 
 export interface WorktreeOutcome {
-  outcome: 'created' | 'reused' | 'removed'
+  outcome: 'created' | 'reused' | 'removed' | 'unchanged'
   task: TaskRecord
   path: string
   branch: string
@@ -317,6 +317,18 @@ export async function removeTaskWorktree(
   const found = (await wt.listWorktrees(git, env)).find((w) => real(w.path) === real(target))
   if (found === undefined || found.prunable) {
     if (found === undefined && t.worktree === null) {
+      // A repeat of a remove that went through: nothing to do, and nothing written (contract §1, exit 0).
+      const last = t.log.findLast((l) => l.verb === 'worktree')
+      if (last?.details.startsWith('removed ') === true)
+        return {
+          outcome: 'unchanged',
+          task: t,
+          path: target,
+          branch: t.branch ?? '',
+          head: null,
+          base: null,
+          branch_deleted: null,
+        }
       throw new NotFoundError(`${qualifiedRef(t)} has no worktree`, {
         details: { path: target },
         next: [cmd('worktree list'), cmd(`worktree add ${qualifiedRef(t)}`)],

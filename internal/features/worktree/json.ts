@@ -21,8 +21,10 @@ export const WorktreeDoc = z.strictObject({
   schema: z.literal('worktree/v1'),
   action: z.enum(['add', 'remove']),
   outcome: z
-    .enum(['created', 'reused', 'removed'])
-    .describe('reused: the task’s worktree existed already (add is idempotent)'),
+    .enum(['created', 'reused', 'removed', 'unchanged'])
+    .describe(
+      'reused: the task’s worktree existed already (add is idempotent); unchanged: remove repeated after its worktree was removed (nothing written)',
+    ),
   task: z.strictObject({ id: z.string(), ref: z.string() }),
   path: z.string().describe('absolute path of the worktree folder'),
   branch: z.string(),

@@ -165,7 +165,15 @@ describe('worktree list, remove and prune', () => {
     const t = (await ws.dacli('task', 'show', 'alpha/1', '--json')).json
     expect(t.worktree).toBeNull()
     expect(ws.file('.dacli/projects/alpha/tasks/open/001-first-thing.md')).not.toMatch(/^worktree:/m)
-    expect((await ws.dacli('worktree', 'remove', 'alpha/1', '--json')).expectExit(4).error.kind).toBe('not_found')
+    // Repeated: nothing to do, exit 0, unchanged, and not a byte written (contract §1).
+    const before = snapshotOf(ws.root)
+    const again = (await ws.dacli('worktree', 'remove', 'alpha/1', '--json')).expectExit(0).json
+    expectValid(again)
+    expect(again).toMatchObject({ outcome: 'unchanged', branch: BRANCH, head: null, branch_deleted: null })
+    expect((await ws.dacli('worktree', 'remove', 'alpha/1')).expectExit(0).stdout).toContain('removed already')
+    expect(snapshotOf(ws.root)).toEqual(before)
+    // A task that never had a worktree has none to remove: 4.
+    expect((await ws.dacli('worktree', 'remove', 'alpha/2', '--json')).expectExit(4).error.kind).toBe('not_found')
   })
 
   test('remove after the work is merged deletes the merged branch', async () => {
