@@ -311,7 +311,7 @@ test('a summary with every field set reads back the same from the file, the inde
   expect(first).toEqual(cold)
   expect(fromMemory).toEqual(cold)
   // Every summary field survives the index's positional form (and its defaults come back as defaults).
-  const { compact, expand } = await import('./taskindex.js')
+  const { compact, expand } = await import('./compact.js')
   const { summaryOf } = await import('../format/model.js')
   const { Store } = await import('./store.js')
   const store = await Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)

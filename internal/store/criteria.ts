@@ -6,17 +6,9 @@
 
 import { type Broken, brokenOf, type TaskSummary } from '../format/model.js'
 import { fieldsNow, readTaskFields } from '../format/taskfile.js'
+import { compact, expand } from './compact.js'
 import type { Section, Stamp } from './filecache.js'
-import {
-  compact,
-  deduplicated,
-  expand,
-  listTaskFiles,
-  MOVE_PASSES,
-  type Paths,
-  readTaskText,
-  type SummarySection,
-} from './taskindex.js'
+import { deduplicated, listTaskFiles, MOVE_PASSES, type Paths, readTaskText, type SummarySection } from './taskindex.js'
 
 /** A task summary and its criteria's texts, in the file's order. */
 export type CheckedTask = TaskSummary & { criteria: string[] }

@@ -27,7 +27,6 @@ import {
   type Listing,
   listProject,
   listTaskFiles,
-  type Paths,
   type SummarySection,
   type TaskFileRef,
   type Walk,
@@ -258,7 +257,7 @@ export class Store {
 
   // ------------------------------------------------------------------- tasks
   /** The workspace's root and `.dacli/` folder, as the task index takes them. */
-  paths(): Paths {
+  paths() {
     return { root: this.root, dir: this.dir, lstatInto: this.system.lstatInto }
   }
 

@@ -7,13 +7,12 @@ import * as fs from 'node:fs'
 import { FailureError } from '../base/errors.js'
 import { type Broken, brokenOf, type Status, type TaskRecord, type TaskSummary } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
+import { compact, expand } from './compact.js'
 import type { Section, Stamp } from './filecache.js'
 import type { Store } from './store.js'
 import {
-  compact,
   type DuplicateCopy,
   deduplicated,
-  expand,
   fileAt,
   filesOf,
   listTaskFiles,
