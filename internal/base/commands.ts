@@ -8,3 +8,8 @@ import { BINARY_NAME } from './version.js'
 export function cmd(line: string): string {
   return `${BINARY_NAME} ${line}`
 }
+
+/** One word of a command line as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`
+}

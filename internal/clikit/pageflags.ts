@@ -2,6 +2,7 @@
 // `next_cursor`, `truncated`). Declared once, so every listing pages alike and the MCP tools built from them
 // (internal/mcp/schema.ts) take the same two parameters.
 
+import { cmd, shellWord } from '../base/commands.js'
 import { UsageError } from '../base/errors.js'
 import { type FlagSpecs, int, str } from './flags.js'
 
@@ -63,4 +64,18 @@ export function pageOf<T>(
       truncated: start > 0 || end < items.length,
     },
   }
+}
+
+/**
+ * The command that shows the page after this one: the command `path` as it was given (`argv`, the tokens after its
+ * path), without --json and with --cursor moved to `next`, each word quoted for a shell where it needs it.
+ */
+export function nextPageCommand(path: string, argv: readonly string[], next: string | number): string {
+  const kept: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string
+    if (a === '--cursor') i++
+    else if (a !== '--json' && !a.startsWith('--cursor=')) kept.push(shellWord(a))
+  }
+  return cmd([path, ...kept, '--cursor', String(next)].join(' '))
 }

@@ -60,7 +60,7 @@ describe('events and sync', () => {
     expect(l.events[0].about.ref).toBe('p/001-do-it')
     // People get the whole command for the next page, with the filters they gave.
     const human = (await ws.dacli('events', 'list', '--about', 'p/1', '--pending', '--limit', '1')).expectExit(0)
-    expect(human.stdout).toContain('1 more: dacli events list --pending --about p/1 --limit 1 --cursor 1')
+    expect(human.stdout).toContain('1 more: dacli events list --about p/1 --pending --limit 1 --cursor 1')
     expect((await ws.dacli('events', 'list', '--about', 'p/9', '--json')).code).toBe(4)
     expect((await ws.dacli('sync', '--json', { as: ro.token })).code).toBe(3)
   })

@@ -1,7 +1,6 @@
-import { cmd } from '../../base/commands.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
-import { pageFlags, pageOf } from '../../clikit/pageflags.js'
+import { nextPageCommand, pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { listEvents } from '../../store/events.js'
@@ -78,7 +77,7 @@ export const list = defineCommand({
           out.line(
             out.style(
               'dim',
-              `${data.total - Number(data.next_cursor)} more: ${cmd(`events list${pending ? ' --pending' : ''}${aboutRef === undefined ? '' : ` --about ${aboutRef}`} --limit ${data.limit} --cursor ${data.next_cursor}`)}`,
+              `${data.total - Number(data.next_cursor)} more: ${nextPageCommand('events list', input.argv, data.next_cursor)}`,
             ),
           )
       },

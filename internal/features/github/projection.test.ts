@@ -94,6 +94,8 @@ describe('github projection', () => {
     expect(all.counts.terminal_hidden).toBe(0)
     const paged = (await w.run('github', 'projection', 'alpha', '--limit', '2', '--json')).expectExit(0).json
     expect(paged).toMatchObject({ total: 4, truncated: true, next_cursor: '2' })
+    const pagedHuman = (await w.run('github', 'projection', 'alpha', '--limit', '2')).expectExit(0).stdout
+    expect(pagedHuman).toContain('more: dacli github projection alpha --limit 2 --cursor 2')
     expect(w.gh.writes()).toEqual([])
     expect(files(w.ws.root)).toEqual(before)
 

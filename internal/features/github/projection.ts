@@ -1,6 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { pageFlags, pageOf } from '../../clikit/pageflags.js'
+import { nextPageCommand, pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { fetchIssues, prepare } from '../../domain/github/preflight.js'
 import { planPush, windowTasks } from '../../domain/github/pushwindow.js'
 import { PUSH_ARGS, PUSH_FLAGS } from './flags.js'
@@ -81,7 +81,7 @@ export const projection = defineCommand({
             ),
           )
         if (data.truncated && data.next_cursor !== null)
-          out.line(out.style('dim', `more: --cursor ${data.next_cursor}`))
+          out.line(out.style('dim', `more: ${nextPageCommand('github projection', input.argv, data.next_cursor)}`))
       },
     }
   },

@@ -1,4 +1,5 @@
 import { arg, defineCommand } from '../../clikit/command.js'
+import { nextPageCommand } from '../../clikit/pageflags.js'
 import { inboundPlan, pullIssues } from '../../domain/github/adoption.js'
 import { fetchIssues, prepare, withRepoLock } from '../../domain/github/preflight.js'
 import { PULL_FLAGS, readOptions } from './flags.js'
@@ -32,7 +33,7 @@ export const pull = defineCommand({
       return {
         data,
         human(out) {
-          renderPlan(out, data, refs)
+          renderPlan(out, data, refs, (c) => nextPageCommand('github pull', input.argv, c))
           out.line(out.style('dim', 'dry run: nothing was written'))
         },
       }

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../clikit/command.js'
+import { nextPageCommand } from '../../clikit/pageflags.js'
 import { fetchIssues, withRepoLock } from '../../domain/github/preflight.js'
 import { runPush } from '../../domain/github/pushapply.js'
 import { planPush } from '../../domain/github/pushwindow.js'
@@ -31,7 +32,7 @@ export const push = defineCommand({
       return {
         data,
         human(out) {
-          renderPushPreview(out, data)
+          renderPushPreview(out, data, (c) => nextPageCommand('github push', input.argv, c))
           out.line(out.style('dim', 'dry run: nothing was written'))
         },
       }

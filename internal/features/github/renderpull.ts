@@ -7,7 +7,13 @@ import type { AdoptionPlanDocT, PlanItemT, PullResultDocT } from './json.js'
 
 export const LIST_MAX = 20
 
-export function renderPlan(out: Out, d: AdoptionPlanDocT, refs: ReadonlyMap<string, string>): void {
+/** `more`: the command for the page after `next_cursor` (sync, whose cursor pages both ways, has none). */
+export function renderPlan(
+  out: Out,
+  d: AdoptionPlanDocT,
+  refs: ReadonlyMap<string, string>,
+  more?: (cursor: number) => string,
+): void {
   const c = d.counts
   out.line(
     `${out.style('bold', 'adoption plan')} ${d.repository} → project ${d.project}: ${count(d.total, 'issue')} — ${c.create} create, ${c.link} link, ${c.already_mapped} already mapped, ${c.refused} refused, ${c.skipped} skipped`,
@@ -32,7 +38,7 @@ export function renderPlan(out: Out, d: AdoptionPlanDocT, refs: ReadonlyMap<stri
   if (d.truncated) {
     const end = d.cursor + items.length
     out.line(
-      `showing ${items.length === 0 ? 0 : d.cursor + 1}–${end} of ${d.total}${d.next_cursor === null ? '' : `; continue with --cursor ${d.next_cursor}`}`,
+      `showing ${items.length === 0 ? 0 : d.cursor + 1}–${end} of ${d.total}${d.next_cursor === null ? '' : `; continue with ${more === undefined ? `--cursor ${d.next_cursor}` : more(d.next_cursor)}`}`,
     )
   }
   if (c.refused > 0)

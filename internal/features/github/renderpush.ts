@@ -16,7 +16,8 @@ function warnings(out: Out, d: PushPreviewDocT | PushResultDocT): void {
   for (const s of d.skipped) out.line(out.style('yellow', `  not pushed: ${s.path} (${s.reason}; see dacli doctor)`))
 }
 
-export function renderPushPreview(out: Out, d: PushPreviewDocT): void {
+/** `more`: the command for the page after `next_cursor` (sync, whose cursor pages both ways, has none). */
+export function renderPushPreview(out: Out, d: PushPreviewDocT, more?: (cursor: number) => string): void {
   const busy = d.items.filter((i) => i.action !== 'unchanged' || i.adopted)
   for (const i of busy.slice(0, LIST_MAX)) {
     const what = { create: 'create', update: 'update', close: 'close', unchanged: 'keep' }[i.action]
@@ -29,7 +30,8 @@ export function renderPushPreview(out: Out, d: PushPreviewDocT): void {
   out.line(
     `push preview: ${c.create} create, ${c.update} update, ${c.close} close, ${c.unchanged} unchanged, ${d.adopted} adopted (of ${count(d.total, 'task')}) on ${d.repository}`,
   )
-  if (d.next_cursor !== null) out.line(`showing a page; continue with --cursor ${d.next_cursor}`)
+  if (d.next_cursor !== null)
+    out.line(`showing a page; continue with ${more === undefined ? `--cursor ${d.next_cursor}` : more(d.next_cursor)}`)
 }
 
 function done(i: PushResultItemT): string {

@@ -6,7 +6,7 @@ import { byText } from '../../base/order.js'
 import { RawJSON } from '../../base/rawjson.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { pageFlags } from '../../clikit/pageflags.js'
+import { nextPageCommand, pageFlags } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { projectFilter } from '../../format/ids.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../format/model.js'
@@ -152,7 +152,12 @@ export const list = defineCommand({
           ]),
         )
         if (data.next_cursor !== null) {
-          out.line(s('dim', `showing ${start + 1}–${end} of ${data.total}; next page: --cursor ${data.next_cursor}`))
+          out.line(
+            s(
+              'dim',
+              `showing ${start + 1}–${end} of ${data.total}; next page: ${nextPageCommand('task list', input.argv, data.next_cursor)}`,
+            ),
+          )
         }
       },
     }
