@@ -14,7 +14,7 @@ import { arbitrationOf } from '../claims/arbiter.js'
 import type { GithubContext } from '../github/context.js'
 import { doneTask } from '../task/lifecycle.js'
 import { FINDING_CLASSES } from './kinds.js'
-import { headIn, markerPrefix } from './pulls.js'
+import { branchOf, headIn, markerPrefix } from './pulls.js'
 import {
   CLAIMS_PREFIX,
   isTaskWorktree,
@@ -181,7 +181,7 @@ async function pullFindings(w: World): Promise<Finding[]> {
     // A branch name says whose work it is only for a branch of this repository: a fork's PR from a branch of the
     // same name is someone else's.
     const ours = w.repo !== null && headIn(p, w.repo)
-    const byBranch = ours ? w.tasks.find((t) => t.worktree?.branch === p.head.ref) : undefined
+    const byBranch = ours ? w.tasks.find((t) => branchOf(t) === p.head.ref) : undefined
     const t = byBranch ?? (m === null ? undefined : byId.get(m[1] as string))
     if (t === undefined) {
       if (m !== null && p.state === 'open' && p.body.includes(wsMarker) && w.project === null) {

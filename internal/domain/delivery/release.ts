@@ -11,7 +11,7 @@ import { ConflictError, DacliError, FailureError, UsageError } from '../../base/
 import type { TaskRecord } from '../../format/model.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
-import { headIn, markerPrefix, repoOf } from './pulls.js'
+import { branchOf, headIn, markerPrefix, repoOf } from './pulls.js'
 
 export interface TrainTask {
   task: TaskRecord
@@ -85,7 +85,7 @@ export async function planTrain(ctx: GithubContext, o: TrainOptions): Promise<{ 
     if (!(await isAncestor(git, store.env, sha, source.sha)) || (await isAncestor(git, store.env, sha, target.sha)))
       continue
     const pull =
-      pulls.find((p) => t.worktree !== null && p.head.ref === t.worktree.branch && headIn(p, repo)) ??
+      pulls.find((p) => branchOf(t) !== null && p.head.ref === branchOf(t) && headIn(p, repo)) ??
       pulls.find((p) => p.body.includes(markerPrefix(t.id))) ??
       null
     tasks.push({ task: t, landed: sha, pull })

@@ -2,7 +2,7 @@
 
 import type { Pull } from '../../adapters/github/client.js'
 import type { Out } from '../../clikit/io.js'
-import type { Diagnosed } from '../../domain/delivery/pulls.js'
+import { branchOf, type Diagnosed } from '../../domain/delivery/pulls.js'
 import type { TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { PrBriefT, PrDiagnosisDocT, TaskBriefT } from './json.js'
@@ -12,7 +12,7 @@ export const taskBrief = (t: TaskRecord): TaskBriefT => ({
   ref: qualifiedRef(t),
   title: t.title,
   status: t.status,
-  branch: t.worktree?.branch ?? null,
+  branch: branchOf(t),
 })
 
 export const prBrief = (p: Pull): PrBriefT => ({

@@ -8,7 +8,7 @@ export const TaskBrief = z.strictObject({
   ref: z.string().describe('project/seq'),
   title: z.string(),
   status: z.string(),
-  branch: z.string().nullable().describe("the task's branch (its worktree's), or null"),
+  branch: z.string().nullable().describe("the task's branch (its worktree's, else the one it kept: branch:), or null"),
 })
 
 export const PrBrief = z.strictObject({
