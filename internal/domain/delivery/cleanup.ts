@@ -66,9 +66,7 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
   const env = store.env
   const out: Candidate[] = []
   const inScope = (p: string) => w.project === null || p === w.project
-  const unreachable: string[] = []
-  if (git !== null && w.remoteClaims === null && (await hasRemote(git, env, w.claimsRemote)))
-    unreachable.push(w.claimsRemote)
+  const unreachable: string[] = [...w.unreachable]
   if (git !== null && trunk !== null) {
     const landed = async (sha: string) => (await commitsNotOn(git, env, trunk.commit, sha)).length === 0
     for (const wt of w.worktrees) {

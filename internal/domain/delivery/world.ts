@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto'
 import * as path from 'node:path'
-import { localRefs, type RefTip, remoteRefs } from '../../adapters/git/branches.js'
+import { hasRemote, localRefs, type RefTip, remoteRefs } from '../../adapters/git/branches.js'
 import type { GitInfo } from '../../adapters/git/discover.js'
 import { type GitWorktree, listWorktrees, type Trunk, trunkOf } from '../../adapters/git/worktree.js'
 import type { Pull } from '../../adapters/github/client.js'
@@ -33,6 +33,12 @@ export interface World {
   claimsRemote: string
   /** The claims remote's claim refs, or null when it could not be read. */
   remoteClaims: RefTip[] | null
+  /**
+   * Remotes this clone names that did not answer (the claims remote): what they hold is missing from the picture,
+   * not absent, so a command reading the world ends 1 with its document printed (contract: an unreachable remote
+   * is 1). A clone that names no such remote has nothing missing.
+   */
+  unreachable: string[]
   repo: string | null
   /** Every pull request of the repository, or null when GitHub was not read. */
   pulls: Pull[] | null
@@ -47,6 +53,7 @@ export async function readWorld(ctx: GithubContext, project: string | null, opts
   const tasks = project === null ? all : all.filter((t) => t.project === project)
   const git = store.git
   const skipped: World['skipped'] = []
+  const unreachable: string[] = []
   const claimsRemote = store.config.claims_remote ?? 'origin'
   let trunk: Trunk | null = null
   let branches: RefTip[] = []
@@ -58,8 +65,10 @@ export async function readWorld(ctx: GithubContext, project: string | null, opts
     branches = await localRefs(git, store.env, TASK_BRANCH_PREFIX)
     worktrees = await listWorktrees(git, store.env)
     remoteClaims = await remoteRefs(git, store.env, claimsRemote, CLAIMS_PREFIX, store.remoteDeadline)
-    if (remoteClaims === null)
+    if (remoteClaims === null) {
       skipped.push({ source: 'claims', reason: `the remote "${claimsRemote}" could not be read` })
+      if (await hasRemote(git, store.env, claimsRemote)) unreachable.push(claimsRemote)
+    }
   }
   let repo: string | null = null
   let pulls: Pull[] | null = null
@@ -87,6 +96,7 @@ export async function readWorld(ctx: GithubContext, project: string | null, opts
     worktrees,
     claimsRemote,
     remoteClaims,
+    unreachable,
     repo,
     pulls,
     skipped,

@@ -9,7 +9,7 @@ export const reconcileCommand = defineCommand({
   summary:
     'Where the store, git and GitHub disagree: findings by class with their fix; --apply-safe applies the reviewed plan',
   description:
-    "Compares the tasks with git (trunk, task branches and worktrees, claim refs on the claims remote) and GitHub (the project's pull requests) and lists findings by class: done_not_landed, landed_not_done, pr_merged_task_open, branch_without_task, worktree_without_task, claim_on_closed_task, remote_claim_without_task, pr_without_task — each with its evidence, its fix, and whether the fix is safe to apply unattended (closing a task whose work provably landed and whose criteria are all checked; deleting a done task's claim ref under a lease). The preview prints a plan id, a digest of the findings and of the state they were read from. --apply-safe PLAN-ID recomputes: if the id differs, the world changed since the review — exit 5, nothing applied; else it applies the safe findings, reporting each. A source that cannot be read (no git, the remote, GitHub) is listed in skipped.",
+    "Compares the tasks with git (trunk, task branches and worktrees, claim refs on the claims remote) and GitHub (the project's pull requests) and lists findings by class: done_not_landed, landed_not_done, pr_merged_task_open, branch_without_task, worktree_without_task, claim_on_closed_task, remote_claim_without_task, pr_without_task — each with its evidence, its fix, and whether the fix is safe to apply unattended (closing a task whose work provably landed and whose criteria are all checked; deleting a done task's claim ref under a lease). The preview prints a plan id, a digest of the findings and of the state they were read from. --apply-safe PLAN-ID recomputes: if the id differs, the world changed since the review — exit 5, nothing applied; else it applies the safe findings, reporting each. A source that cannot be read (no git, the remote, GitHub) is listed in skipped; a remote this clone names that does not answer (the claims remote) is also exit 1, with the document printed.",
   args: [],
   flags: {
     project: str('only this project', { valueName: 'P' }),
@@ -48,8 +48,10 @@ export const reconcileCommand = defineCommand({
     }
     return {
       data,
-      // Like `cleanup --apply-safe`: the document is printed either way, and a fix that failed is exit 1.
-      verdict: applied?.some((a) => a.outcome === 'failed') === true ? 'failure' : null,
+      // Like `cleanup`: the document is printed either way; a fix that failed is exit 1, and so is a remote this
+      // clone names that did not answer (its claim refs are missing from the findings, not absent).
+      verdict:
+        applied?.some((a) => a.outcome === 'failed') === true || r.world.unreachable.length > 0 ? 'failure' : null,
       human(out) {
         if (data.findings.length === 0) out.line('no disagreement between the store, git and GitHub')
         for (const f of data.findings) {
