@@ -2,11 +2,9 @@
 // file that reads the running process. The bin and the test setup install it.
 
 import { hostname } from 'node:os'
-import type { LstatInto, System } from '../internal/base/system.js'
-import { fastLstat } from './faststat.js'
+import type { System } from '../internal/base/system.js'
 
 let host: string | undefined
-let lstat: LstatInto | undefined | null = null
 
 /** Process groups of children that must not outlive an interrupted dacli (System.guardGroup). */
 const guarded = new Set<number>()
@@ -67,9 +65,4 @@ export const nodeSystem: System = {
     }
   },
   heapUsed: () => process.memoryUsage().heapUsed,
-  // Checked against fs.lstatSync when first asked for (by a listing), never on a start-up that does not list.
-  get lstatInto() {
-    if (lstat === null) lstat = fastLstat()
-    return lstat
-  },
 }

@@ -27,19 +27,7 @@ export interface System {
   guardGroup(pgid: number): () => void
   /** Bytes of V8 heap in use. */
   heapUsed(): number
-  /**
-   * A file's lstat numbers without an fs.Stats object, where the running Node has such a call (cmd/faststat.ts):
-   * Node 20 builds four Date objects for every fs.Stats, and a listing of 10,000 task files stats every one.
-   * Absent: callers use fs.lstatSync.
-   */
-  readonly lstatInto?: LstatInto | undefined
 }
-
-/**
- * Write `[mode, size, mtimeMs, ino, ctimeMs]` of `file` (not following a link) into `out`, exactly as fs.lstatSync
- * reports them; false when the file is gone (ENOENT). Any other failure (ENOTDIR, EACCES…) throws as fs.lstatSync does.
- */
-export type LstatInto = (file: string, out: Float64Array) => boolean
 
 /** What writing a file needs to know of the process: its id and host (temp-file names) and whether a writer lives. */
 export type Proc = Pick<System, 'pid' | 'hostname' | 'isAlive'>

@@ -56,7 +56,7 @@ describe('architecture rules', () => {
     }
     visit('build/chunks/main.js', new Set())
     const allowed =
-      /^(cmd\/(dacli|system|faststat|services)\.ts|internal\/clikit\/[a-z]+\.ts|internal\/cli\/(main|manifest\.gen)\.ts|internal\/base\/[a-z]+\.ts)$/
+      /^(cmd\/(dacli|system|services)\.ts|internal\/clikit\/[a-z]+\.ts|internal\/cli\/(main|manifest\.gen)\.ts|internal\/base\/[a-z]+\.ts)$/
     expect([...inputs].filter((i) => !allowed.test(i))).toEqual([])
     expect([...externals].filter((e) => !e.startsWith('node:'))).toEqual([])
   })

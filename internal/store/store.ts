@@ -258,7 +258,7 @@ export class Store {
   // ------------------------------------------------------------------- tasks
   /** The workspace's root and `.dacli/` folder, as the task index takes them. */
   paths() {
-    return { root: this.root, dir: this.dir, lstatInto: this.system.lstatInto }
+    return { root: this.root, dir: this.dir }
   }
 
   /** Listings already made by this invocation, per project (dropped when this store writes a task), and the walks. */

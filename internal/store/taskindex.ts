@@ -8,7 +8,6 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { FailureError } from '../base/errors.js'
 import { byText } from '../base/order.js'
-import type { LstatInto } from '../base/system.js'
 import {
   type Broken,
   brokenOf,
@@ -42,8 +41,6 @@ export interface Paths {
   root: string
   /** `<root>/.dacli` */
   dir: string
-  /** The system's lstat without an fs.Stats (System.lstatInto), where it has one: a listing stats every task file. */
-  lstatInto?: LstatInto | undefined
 }
 
 export const tasksDir = (p: Paths, project: string) => path.join(p.dir, 'projects', project, 'tasks')
@@ -96,8 +93,6 @@ export function walkProject(p: Paths, project: string, stamps = true): Walk {
 }
 
 function walkStamped(p: Paths, project: string): Walk {
-  const fast = p.lstatInto
-  const got = new Float64Array(5)
   const statuses: Status[] = []
   const names: string[] = []
   const stamps: number[] = []
@@ -114,21 +109,7 @@ function walkStamped(p: Paths, project: string): Walk {
       for (const name of ents) {
         if (!candidate(name)) continue
         // Paths by concatenation: this loop runs once per task file on every listing.
-        const file = `${dir}${path.sep}${name}`
-        if (fast !== undefined) {
-          if (!fast(file, got)) {
-            vanished = true // moved or removed while listing
-            continue
-          }
-          // A regular file with a task's name is the rule; anything else is told apart by its fs.Stats below.
-          if (((got[0] as number) & fs.constants.S_IFMT) === fs.constants.S_IFREG && TASK_FILE.test(name)) {
-            statuses.push(status)
-            names.push(name)
-            stamps.push(got[1] as number, got[2] as number, got[3] as number, got[4] as number)
-            continue
-          }
-        }
-        const st = fs.lstatSync(file, { throwIfNoEntry: false })
+        const st = fs.lstatSync(`${dir}${path.sep}${name}`, { throwIfNoEntry: false })
         if (st === undefined) {
           vanished = true // moved or removed while listing
           continue
