@@ -5,11 +5,11 @@
 
 import type { Issue } from '../../adapters/github/client.js'
 import { cmd } from '../../base/commands.js'
-import { UsageError } from '../../base/errors.js'
+import { classifiedError, UsageError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import { fileRefOf, type Store } from '../../store/store.js'
 import type { TaskFileRef } from '../../store/taskindex.js'
-import { listTombstones } from '../../store/tombstones.js'
+import { findTombstone, listTombstones, type Tombstone } from '../../store/tombstones.js'
 import type { PlannedIssue } from './adoption.js'
 import { adoptedLabels, adoptedMilestone, taskTitle } from './adoption.js'
 import { type Step as EngineStep, type ProjectedTask, type Projection, project } from './projection.js'
@@ -75,8 +75,19 @@ export async function windowTasks(
 ): Promise<Window> {
   const listing = await store.listTasks(project)
   const files = new Map<string, TaskFileRef & { id: string }>()
+  // A named task that was removed: with `removed`, its tombstone is pushed (its issue closed), not refused as unknown.
+  const namedGone = new Map<string, Tombstone>()
   for (const ref of refs) {
-    const f = await store.resolve(ref, { prefer: project })
+    let f: Awaited<ReturnType<Store['resolve']>>
+    try {
+      f = await store.resolve(ref, { prefer: project })
+    } catch (e) {
+      if (opts.removed !== true || classifiedError(e)?.details.removed === undefined) throw e
+      const tomb = await findTombstone(store, ref.includes('/') ? ref : `${project}/${ref}`)
+      if (tomb === null || tomb.task.project !== project) throw e
+      namedGone.set(tomb.task.id, tomb)
+      continue
+    }
     if (f.project !== project) {
       throw new UsageError(`${ref} is a task of project "${f.project}", not "${project}"`, {
         details: { ref, project: f.project },
@@ -100,12 +111,13 @@ export async function windowTasks(
     out.push({ ...recordView(rec), file })
   }
   const skipped = listing.broken.map((b) => ({ path: b.path, reason: b.reason }))
-  if (opts.removed !== true || (!all && sinceMs === null)) return { tasks: out, skipped }
+  if (opts.removed !== true) return { tasks: out, skipped }
   const seqs = new Map(listing.tasks.map((t) => [t.id, t.seq]))
-  const gone = await listTombstones(store, project)
+  const named = !all && sinceMs === null
+  const gone = named ? { tombstones: [...namedGone.values()], broken: [] } : await listTombstones(store, project)
   for (const { task } of gone.tombstones) {
     if (seqs.has(task.id)) continue // a live copy wins
-    if (!all) {
+    if (!all && !namedGone.has(task.id)) {
       const last = lastActivity(task)
       if (last === null || last < now.getTime() - (sinceMs as number)) continue
     }
