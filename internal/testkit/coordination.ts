@@ -276,8 +276,12 @@ export async function takeoverRace(
   for (let round = 1; round <= rounds; round++) {
     const ref = `race/${round}`
     const c = t.clones as [Checkout, Checkout, Checkout]
-    ;(await c[0].dacli('task', 'claim', ref, '--remote', 'origin', '--lease', '1s', { as: first })).expectExit(0)
-    await sleep(1_500)
+    const held = (
+      await c[0].dacli('task', 'claim', ref, '--remote', 'origin', '--lease', '1s', '--json', { as: first })
+    ).expectExit(0)
+    // The lease's expiry is rounded up to the whole second, so a 1s lease can
+    // run for almost 2s: wait for the expiry the claim reports, not for 1s.
+    await sleep(Math.max(0, Date.parse(held.json.task.claim.expires) - Date.now()) + 300)
     const runs = await Promise.all([
       spawnBin(['task', 'claim', ref, '--remote', 'origin', '--json'], { cwd: c[1].root, as: left }),
       spawnBin(['task', 'claim', ref, '--remote', 'origin', '--json'], { cwd: c[2].root, as: right }),
