@@ -97,12 +97,24 @@ function* piecesOf(message: unknown): Generator<string> {
     return
   }
   yield `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":{"content":[{"type":"text","text":"`
-  // An escaped page is a JSON string's inside; a surrogate pair cut in two is escaped as two halves, which a
-  // JSON reader joins again.
-  for (let at = 0; at < text.length; at += PAGE) yield JSON.stringify(text.slice(at, at + PAGE)).slice(1, -1)
+  for (const page of pagesOf(text)) yield JSON.stringify(page).slice(1, -1)
   yield '"}],"structuredContent":'
-  for (let at = 0; at < text.length; at += PAGE) yield text.slice(at, at + PAGE)
+  yield* pagesOf(text)
   yield '}}\n'
+}
+
+/**
+ * `text` cut into pages of about PAGE characters, never between the two halves of a surrogate pair: a page
+ * ending in a lone half would be written (as UTF-8) as U+FFFD, and the character lost.
+ */
+export function* pagesOf(text: string, size = PAGE): Generator<string> {
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(at + size, text.length)
+    const last = text.charCodeAt(end - 1)
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff && end - 1 > at) end--
+    yield text.slice(at, end)
+    at = end
+  }
 }
 
 export class LineTransport implements Transport {
