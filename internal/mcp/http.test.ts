@@ -90,6 +90,18 @@ describe('mcp serve --http: the flags', () => {
     expect(shared.stderr()).toMatch(/serving full tools on http:\/\/127\.0\.0\.1:\d+\/mcp as a-root \(rw\)/)
   })
 
+  test.each([['127.1:0'], ['0x7f.1:0'], ['[0:0:0:0:0:0:0:1]:0']])(
+    '--http %s is a loopback address in a short form: served as the network reads it, no --allow-remote',
+    async (listen) => {
+      const s = await serveHttp(fx.copy(), ['--http', listen])
+      const host = listen.startsWith('[') ? '\\[::1\\]' : '127\\.0\\.0\\.1'
+      expect(s.url).toMatch(new RegExp(`^http://${host}:\\d+/mcp$`))
+      const r = await post(s.url, INIT, { Authorization: `Bearer ${s.token}` })
+      expect(r.status).toBe(200)
+      await r.body?.cancel()
+    },
+  )
+
   test('the launch token is nowhere on disk', () => {
     const hits: string[] = []
     const walk = (d: string) => {

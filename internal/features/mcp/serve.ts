@@ -1,6 +1,6 @@
 import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
-import { isLoopback } from '../../base/loopback.js'
+import { canonicalHost, isLoopback } from '../../base/loopback.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { newToken } from '../../domain/identity/agents.js'
@@ -17,9 +17,12 @@ export function parseListen(value: string): { host: string; port: number } {
     })
   const m = /^(?:(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]{1,253}):)?(\d{1,5})$/.exec(value)
   if (m === null) throw bad()
-  const host = m[1] === undefined ? LOOPBACK : m[1].replace(/^\[|\]$/g, '')
+  const given = m[1] === undefined ? LOOPBACK : m[1].replace(/^\[|\]$/g, '')
   const port = Number(m[2])
-  if (port > 65_535 || host.startsWith('-') || host.startsWith('.')) throw bad()
+  if (port > 65_535 || given.startsWith('-') || given.startsWith('.')) throw bad()
+  // Listened on, judged and printed as the network reads it: `127.1` is 127.0.0.1, as the resolver and URLs say.
+  const host = canonicalHost(given)
+  if (host === null) throw bad()
   return { host, port }
 }
 
