@@ -167,12 +167,14 @@ function inputSchemaOf(entry: CommandEntry, def: ToolDef, params: readonly Param
 /**
  * readOnlyHint from the declaration; the other hints mean something only for a tool that writes. Only what
  * differs from MCP's defaults is written (readOnlyHint false, destructiveHint true, idempotentHint false): every
- * byte is paid in every agent's context, so a write that removes nothing says destructiveHint false.
+ * byte is paid in every agent's context, so a write that removes nothing says destructiveHint false. A hint
+ * describes the tool whoever calls it: a command that proposes (a read-only caller's claim, a non-owner's done)
+ * records a new event on every repeat, so it is idempotent only for the owner, and its tool is not marked so.
  */
 function annotationsOf(entry: CommandEntry): Record<string, boolean> {
   if (!mayMutate(entry)) return { readOnlyHint: true }
   const hints = entry.destructive === true ? {} : { destructiveHint: false }
-  return entry.idempotent === true ? { ...hints, idempotentHint: true } : hints
+  return entry.idempotent === true && entry.proposes !== true ? { ...hints, idempotentHint: true } : hints
 }
 
 export function buildTool(def: ToolDef, table: readonly CommandEntry[]): BuiltTool {

@@ -159,7 +159,7 @@ describe('each definition derives from its command’s declaration', () => {
     expect(def.annotations?.readOnlyHint ?? false).toBe(!mayMutate(entry))
     if (mayMutate(entry)) {
       expect(def.annotations?.destructiveHint ?? true).toBe(entry.destructive === true)
-      expect(def.annotations?.idempotentHint ?? false).toBe(entry.idempotent === true)
+      expect(def.annotations?.idempotentHint ?? false).toBe(entry.idempotent === true && entry.proposes !== true)
     }
   })
 

@@ -19,6 +19,8 @@ export const reconcileCommand = defineCommand({
   json: 'delivery-state/v1',
   mutates: false,
   mutatesWith: ['apply-safe'],
+  // Applying deletes a done task's claim ref on the claims remote.
+  destructive: true,
   examples: ['dacli reconcile --project ledger', 'dacli reconcile --project ledger --apply-safe rp-3f9a1c0b2e4d5f60'],
   async run(ctx, input) {
     const project = input.flags.project ?? null

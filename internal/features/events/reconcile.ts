@@ -30,6 +30,8 @@ export const reconcile = defineCommand({
   json: 'event-journal-reconciliation/v1',
   mutates: false,
   mutatesWith: ['apply-safe'],
+  // Applying moves events out of the journal (into the archive): no longer listed, no longer pending.
+  destructive: true,
   examples: [
     'dacli events reconcile',
     'dacli events reconcile --archive orphaned --archive unverifiable',

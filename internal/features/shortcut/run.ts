@@ -21,6 +21,8 @@ export const run = defineCommand({
   json: 'shortcut-run/v1',
   mutates: false,
   mutatesWith: ['confirm'],
+  // A step may be any command of the table, a removal (task rm, cleanup --apply-safe) included.
+  destructive: true,
   examples: ['dacli run start --ref api/7 --dry-run', 'dacli run start --ref api/7 --confirm'],
   async run(ctx, input) {
     const s = loadShortcut(await ctx.store(), ctx.table, input.args.name)

@@ -18,6 +18,8 @@ export const depend = defineCommand({
   },
   json: 'task-change/v1',
   mutates: true,
+  // --remove takes a dependency away.
+  destructive: true,
   idempotent: true,
   examples: [
     'dacli task depend ledger/3 --add ledger/2',
