@@ -195,7 +195,9 @@ export function chunkPlugin({ root, entries }) {
         contents:
           imports(REACH[args.path]) +
           (args.path === 'hot'
-            ? `export { Store } from ${JSON.stringify(STORE_READ)}\nexport { identityOf } from ${JSON.stringify(IDENTITY)}\n`
+            ? // Everything identity.ts exports: invoke.ts's import() of it resolves here, and a name left out would
+              // be undefined in the bundle only (the sources, and so the type check, see it).
+              `export { Store } from ${JSON.stringify(STORE_READ)}\nexport * from ${JSON.stringify(IDENTITY)}\n`
             : '') +
           (groups.get(args.path) ?? [])
             .map(

@@ -4,6 +4,7 @@
 import type { Git } from '../adapters/git/index.js'
 import type { Notes } from '../base/notes.js'
 import type { System } from '../base/system.js'
+import type { TokenVia } from '../domain/identity/identity.js'
 import type { Identity } from '../format/model.js'
 import type { Store } from '../store/store.js'
 import type { CommandEntry } from './command.js'
@@ -146,6 +147,8 @@ export interface McpHttpOptions {
 export interface McpCaller {
   readonly identity: Identity
   readonly env: Env
+  /** How its calls' identity refusals name the token and what to do (the bearer token); DACLI_AGENT if absent. */
+  readonly via?: TokenVia
 }
 
 export interface McpHttpRequest extends Omit<McpHttpOptions, 'launch'> {

@@ -3,6 +3,7 @@
 // undeclared --json → other usage problems → grant gate → run → render.
 
 import { FailureError, RefusedError, UsageError } from '../base/errors.js'
+import type { TokenVia } from '../domain/identity/identity.js'
 import type { Identity } from '../format/model.js'
 import type { Store } from '../store/store.js'
 import { deprecationWarning, flagRenames } from './alias.js'
@@ -26,6 +27,11 @@ export interface Runtime {
   readonly table: readonly CommandEntry[]
   /** A pre-bound identity (the MCP server binds it once at launch). */
   readonly identity?: Identity
+  /**
+   * How the identity's token arrived, named in an identity refusal with what its sender can do: DACLI_AGENT when
+   * absent; the bearer token for the calls of an HTTP session (`mcp serve --http`).
+   */
+  readonly tokenVia?: TokenVia
   /** The raw standard streams (only `mcp serve` uses them; the bin passes them). */
   readonly stdio?: Stdio
   /**
@@ -144,15 +150,16 @@ export async function invoke(
   // retired meanwhile (or one whose ancestor was) is refused from its next call on.
   const bound = rt.identity
   const identity = once(async () => {
-    const { identityOf } = await import('../domain/identity/identity.js')
-    const who = await identityOf(await store())
+    const { identityOf, VIA_ENV } = await import('../domain/identity/identity.js')
+    const via = rt.tokenVia ?? VIA_ENV
+    const who = await identityOf(await store(), via)
     if (bound !== undefined && who.id !== bound.id) {
       throw new RefusedError(
         'identity',
         `this server was started as ${bound.id}, but its token now resolves to ${who.id}`,
         {
           details: { bound: bound.id, resolved: who.id },
-          next: ['restart the server with the right DACLI_AGENT'],
+          next: [via.rebind],
         },
       )
     }
@@ -255,14 +262,19 @@ export async function invoke(
       // Every session's calls share one memory of the workspace (Services.sharedStore), as the board's do.
       const shared = rt.services.sharedStore?.()
       const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
-      const { identityOf } = await import('../domain/identity/identity.js')
+      const { identityOf, VIA_BEARER } = await import('../domain/identity/identity.js')
       const { launch, ...served } = opts
       // A bearer token is resolved as DACLI_AGENT is: the launch token stands for the launching identity (the
       // server's own env), any other is an agent's token and the call runs with DACLI_AGENT set to it.
       const authenticate = async (token: string) => {
-        if (launch.accepts(token)) return { identity: launch.identity, env: rt.env }
+        // Either way the caller sent a header: a refusal of a later call names the bearer token, not DACLI_AGENT.
+        if (launch.accepts(token)) return { identity: launch.identity, env: rt.env, via: VIA_BEARER }
         const env = { ...rt.env, DACLI_AGENT: token }
-        return { identity: await identityOf(await services.store(rt.cwd, env, rt.now)), env }
+        return {
+          identity: await identityOf(await services.store(rt.cwd, env, rt.now), VIA_BEARER),
+          env,
+          via: VIA_BEARER,
+        }
       }
       let handle: McpHttpHandle
       try {

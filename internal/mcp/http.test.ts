@@ -300,6 +300,30 @@ describe('mcp serve --http: who may ask', () => {
     const body: any = await r.json()
     expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { data: { kind: 'refused', policy: 'identity' } } })
     expect(body.error.message).toMatch(message)
+    // What the HTTP caller can change is its header; the server's environment is not its to set.
+    expect(JSON.stringify(body)).not.toMatch(/DACLI_AGENT/)
+  })
+
+  test('an identity retired during a session: its next call is refused (a result), naming the bearer token', async () => {
+    const root = fx.copy()
+    const s = await serveHttp(root)
+    const agent = (await dacliIn(root, ['agent', 'spawn', '--grant', 'rw', '--json'])).expectExit(0).json
+    const { client } = await connect(s.url, agent.token)
+    expect((await call(client, 'whoami', {})).structuredContent).toMatchObject({ id: agent.id })
+    ;(await dacliIn(root, ['agent', 'retire', agent.id])).expectExit(0)
+    for (const [tool, args] of [
+      ['whoami', {}],
+      ['cli', { argv: ['whoami'] }],
+    ] as const) {
+      const r = await call(client, tool, args)
+      expect(r.isError).toBeFalsy()
+      const { refused } = r.structuredContent
+      expect(refused.policy).toBe('identity')
+      expect(refused.reason).toBe(`the bearer token belongs to ${agent.id}, which is retired`)
+      expect(refused.next[0]).toMatch(/Authorization: Bearer <token>/)
+      expect(JSON.stringify(r)).not.toMatch(/DACLI_AGENT/)
+    }
+    await client.close()
   })
 
   test('a retired agent’s token → 401', async () => {
@@ -309,7 +333,11 @@ describe('mcp serve --http: who may ask', () => {
     ;(await dacliIn(root, ['agent', 'retire', gone.id])).expectExit(0)
     const r = await post(s.url, INIT, { Authorization: `Bearer ${gone.token}` })
     expect(r.status).toBe(401)
-    expect(((await r.json()) as any).error.message).toMatch(/retired/)
+    const body = (await r.json()) as any
+    expect(body.error.message).toBe(`the bearer token belongs to ${gone.id}, which is retired`)
+    expect(body.error.data.next).toEqual([
+      'ask a live parent identity for a new token (`dacli agent spawn`) and open a new session with it in `Authorization: Bearer <token>`',
+    ])
   })
 
   test.each([

@@ -196,7 +196,7 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
       return await req.authenticate(token)
     } catch (e) {
       if (!(e instanceof RefusedError)) throw e
-      refuseToken(res, e.message.replace('the token in DACLI_AGENT', 'the bearer token'), e.policy, e.next)
+      refuseToken(res, e.message, e.policy, e.next)
       return null
     }
   }
@@ -226,7 +226,12 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
       },
     })
     const { server, resources } = createServer({
-      runtime: { ...req.runtime, env: c.env, identity: c.identity },
+      runtime: {
+        ...req.runtime,
+        env: c.env,
+        identity: c.identity,
+        ...(c.via === undefined ? {} : { tokenVia: c.via }),
+      },
       profile: req.profile,
       toolset,
       ...(req.resources === undefined ? {} : { resources: req.resources }),

@@ -158,11 +158,42 @@ export async function listAgentFiles(dir: string, root: string): Promise<AgentFi
 }
 
 /**
+ * How the token being resolved reached dacli, for refusals to name it and say what its sender can change: the
+ * DACLI_AGENT of a command or of a stdio server's launch, or the bearer token of an HTTP request (`mcp serve
+ * --http`), whose sender sets a header, not the server's environment.
+ */
+export interface TokenVia {
+  /** The token as a refusal names it: `the token in DACLI_AGENT`, `the bearer token`. */
+  readonly token: string
+  /** What to do with a new token once minted. */
+  readonly send: string
+  /** What to do when the token is not recognized. */
+  readonly check: string
+  /** What to do when the token now resolves to another identity than the one a server or session was bound to. */
+  readonly rebind: string
+}
+
+export const VIA_ENV: TokenVia = {
+  token: 'the token in DACLI_AGENT',
+  send: 'set it as DACLI_AGENT',
+  check: 'check DACLI_AGENT',
+  rebind: 'restart the server with the right DACLI_AGENT',
+}
+
+export const VIA_BEARER: TokenVia = {
+  token: 'the bearer token',
+  send: 'open a new session with it in `Authorization: Bearer <token>`',
+  check: 'check the token in your `Authorization: Bearer <token>` header',
+  rebind: 'open a new session with your own token in `Authorization: Bearer <token>`',
+}
+
+/**
  * Resolve DACLI_AGENT. A token resolves only to an identity that is sound (see trust.ts: its file not
  * tampered with, its token hash its own) and whose every ancestor is sound and not retired: retiring an
  * identity retires the effect of its whole subtree. Called on every command, and on every MCP tool call.
+ * `via` is how the token arrived (an HTTP caller's bearer token is put in DACLI_AGENT for its calls).
  */
-export async function resolveIdentity(store: Store): Promise<Identity> {
+export async function resolveIdentity(store: Store, via: TokenVia = VIA_ENV): Promise<Identity> {
   const { dir, root } = store
   const token = store.env.DACLI_AGENT
   if (token === undefined) {
@@ -178,9 +209,10 @@ export async function resolveIdentity(store: Store): Promise<Identity> {
   if (linked !== undefined) throw new LinkError(path.join(root, linked.path))
   const hash = hashToken(token.trim())
   const matches = agents.filter((a) => a.token_hash === hash)
+  const newToken = `ask a live parent identity for a new token (\`${cmd('agent spawn')}\`) and ${via.send}`
   if (matches.length === 0) {
-    throw new RefusedError('identity', 'the token in DACLI_AGENT is not recognized in this workspace', {
-      next: [`check DACLI_AGENT; a parent identity can mint a new token with \`${cmd('agent spawn')}\``],
+    throw new RefusedError('identity', `${via.token} is not recognized in this workspace`, {
+      next: [`${via.check}; a parent identity can mint a new token with \`${cmd('agent spawn')}\``],
     })
   }
   const match = matches[0] as AgentFile
@@ -190,40 +222,36 @@ export async function resolveIdentity(store: Store): Promise<Identity> {
     throw new RefusedError(
       'identity',
       self
-        ? `the token in DACLI_AGENT belongs to ${match.id}, which is retired`
-        : `the token in DACLI_AGENT belongs to ${match.id}, whose ancestor ${verdict.retired} is retired`,
+        ? `${via.token} belongs to ${match.id}, which is retired`
+        : `${via.token} belongs to ${match.id}, whose ancestor ${verdict.retired} is retired`,
       {
         details: { agent: match.id, retired: verdict.retired },
-        next: [`ask a live parent identity for a new token (\`${cmd('agent spawn')}\`)`],
+        next: [newToken],
       },
     )
   }
   if (verdict.problem !== null) {
-    throw new RefusedError('identity', `the token in DACLI_AGENT cannot be trusted: ${verdict.problem}`, {
+    throw new RefusedError('identity', `${via.token} cannot be trusted: ${verdict.problem}`, {
       details: { agent: match.id },
       next: [
         cmd('doctor (it names the tampered agent file)'),
         cmd('trust show (the root keys this clone trusts)'),
-        'ask a live parent identity for a new token',
+        newToken,
       ],
     })
   }
   if (match.public_key !== agentSigner(token.trim()).publicKey) {
-    throw new RefusedError(
-      'identity',
-      `the token in DACLI_AGENT cannot be trusted: ${match.id}'s public key is not its token's`,
-      {
-        details: { agent: match.id },
-        next: [`ask a live parent identity for a new token (\`${cmd('agent spawn')}\`)`],
-      },
-    )
+    throw new RefusedError('identity', `${via.token} cannot be trusted: ${match.id}'s public key is not its token's`, {
+      details: { agent: match.id },
+      next: [newToken],
+    })
   }
   return { id: match.id, grant: match.grant, role: match.role, parent: match.parent }
 }
 
-/** The identity this invocation acts as (resolved once per store). */
-export function identityOf(store: Store): Promise<Identity> {
-  return store.once('identity', () => resolveIdentity(store))
+/** The identity this invocation acts as (resolved once per store; `via`: how its token arrived). */
+export function identityOf(store: Store, via: TokenVia = VIA_ENV): Promise<Identity> {
+  return store.once('identity', () => resolveIdentity(store, via))
 }
 
 /**
