@@ -12,7 +12,7 @@ import { bufferIO } from '../clikit/io.js'
 import { envelopeOf } from '../clikit/render.js'
 import { argvOf, checkSchemaVersion, cliArgv } from './args.js'
 import { resultOf, type ToolResult, thrownResult } from './results.js'
-import { type BuiltTool, buildTool, type JSONSchema } from './schema.js'
+import { type BuiltTool, buildTool, type JSONSchema, type Param } from './schema.js'
 import { CLI_TOOL, type Profile, TOOL_SCHEMA_VERSION, tier1Of } from './tools.js'
 
 /** Everything a tool call needs except its IO, which is fresh for every call. */
@@ -63,13 +63,65 @@ const fail = (err: unknown, next: string[] = []): ToolResult => {
   return thrownResult(env.exit_code === 3 ? env : { ...env, next_actions: [...env.next_actions, ...next] })
 }
 
-async function run(rt: CallRuntime, go: (rt: Runtime) => Promise<Outcome>): Promise<ToolResult> {
+/**
+ * The flags a tool's parameters rename beyond the convention (`--so-that` → `so_that`): the seed's names
+ * (`--archive` → `archive_classes`), flag → parameter.
+ */
+function renamedOf(params: readonly Param[]): ReadonlyMap<string, string> {
+  const out = new Map<string, string>()
+  for (const p of params) {
+    if ('flag' in p.source && p.source.part !== 'value' && p.name !== p.source.flag.replace(/-/g, '_'))
+      out.set(p.source.flag, p.name)
+  }
+  return out
+}
+
+/**
+ * A failure's words as the tool's caller knows them: `--archive` named as `archive_classes`, in the message and in
+ * `details` (a command line — `dacli …` up to a backtick, `; `, `. ` or a line's end — is left as the CLI reads it,
+ * and so are next actions and suggestions, which are command lines).
+ */
+function inToolWords(out: Outcome, renamed: ReadonlyMap<string, string>): Outcome {
+  if (renamed.size === 0 || (out.error === undefined && out.refusal === undefined)) return out
+  const words = (text: string) =>
+    text.replace(/dacli [^`;\n]*?(?=`|; |\. |\n|$)|(?<![\w-])--([a-z][a-z0-9-]*)/g, (m, f?: string) =>
+      f === undefined ? m : (renamed.get(f) ?? m),
+    )
+  const deep = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? words(v)
+      : Array.isArray(v)
+        ? v.map(deep)
+        : v !== null && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)]))
+          : v
+  return {
+    ...out,
+    ...(out.error === undefined
+      ? {}
+      : {
+          error: {
+            ...out.error,
+            message: words(out.error.message),
+            details: deep(out.error.details) as Record<string, unknown>,
+          },
+        }),
+    ...(out.refusal === undefined ? {} : { refusal: { ...out.refusal, reason: words(out.refusal.reason) } }),
+  }
+}
+
+async function run(
+  rt: CallRuntime,
+  go: (rt: Runtime) => Promise<Outcome>,
+  renamed: ReadonlyMap<string, string> = new Map(),
+): Promise<ToolResult> {
   const io = bufferIO()
   // What the command printed, piece by piece: a document and its newline are taken as they are, not joined
   // (joining would copy a document of megabytes).
   const printed: string[] = []
   const out = await go({ ...rt, io: { ...io, stdout: { write: (t) => void printed.push(t) } } })
-  return resultOf(out, printed.length === 2 && printed[1] === '\n' ? (printed[0] as string) : printed.join(''))
+  const text = printed.length === 2 && printed[1] === '\n' ? (printed[0] as string) : printed.join('')
+  return resultOf(inToolWords(out, renamed), text)
 }
 
 export async function callTool(
@@ -104,7 +156,7 @@ export async function callTool(
     if (tool === undefined) throw usage(`unknown tool: ${name}`, { tool: name })
     checkSchemaVersion(name, args)
     const argv = argvOf(name, tool.params, args)
-    return await run(rt, (r) => invoke(tool.entry, argv, r))
+    return await run(rt, (r) => invoke(tool.entry, argv, r), renamedOf(tool.params))
   } catch (err) {
     return fail(err, ['call tools/list for the tools and their input schemas'])
   }

@@ -139,6 +139,29 @@ describe('exit 4: not found is an error carrying the envelope', () => {
   })
 })
 
+describe('exit 2: a parameter the tool renames is named as the tool names it', () => {
+  test('reconcile_event_journal: a bad archive_classes value names archive_classes, not --archive', async () => {
+    const root = fx.copy()
+    const before = snapshotOf(root)
+    const r = await callIn(root, 'root', 'reconcile_event_journal', { archive_classes: ['applied', 'bogus'] })
+    expect(r.isError).toBe(true)
+    const env = textJSON(r)
+    expectValid(env, 'error/v1')
+    expect(env).toMatchObject({ exit_code: 2, kind: 'usage' })
+    expect(env.message).toBe('archive_classes must be one of applied, superseded, orphaned, unverifiable, got "bogus"')
+    expect(env.details).toMatchObject({ flag: 'archive_classes', value: 'bogus' })
+    expect(JSON.stringify([env.message, env.details])).not.toMatch(/--archive/)
+    // Next actions are command lines, for the CLI (or the cli tool): as the CLI reads them.
+    expect(env.next_actions).toEqual(['dacli events reconcile --help'])
+    expect(snapshotOf(root)).toEqual(before)
+  })
+
+  test('through cli the same mistake names the flag', async () => {
+    const r = await callIn(fx.copy(), 'root', 'cli', { argv: ['events', 'reconcile', '--archive', 'bogus'] })
+    expect(textJSON(r).message).toMatch(/^--archive must be one of/)
+  })
+})
+
 describe('exit 5: a conflict is an error carrying the envelope', () => {
   test('claiming a task another identity holds names the holder', async () => {
     const root = fx.copy()
