@@ -32,7 +32,30 @@ export function exitCodeOf(err: unknown): number {
 /** True for an exception no layer classified and that is not an OS-level failure: a bug. */
 export function isUnexpected(err: unknown): boolean {
   if (classifiedError(err) !== null) return false
-  return !isSystemError(err)
+  return !isSystemError(err) && missingModule(err) === null
+}
+
+/**
+ * The module of dacli's own that could not be loaded (`./write-G2PGEL2A.js`), or null. Commands load on first use,
+ * from the files of the install the process started from; when those were replaced meanwhile (an upgrade, a
+ * reinstall, a rebuild under a running `mcp serve` or `board`), the module asked for is gone. An operational
+ * failure (1) that a restart cures, not a bug: the message says so (render.ts).
+ */
+export function missingModule(err: unknown): string | null {
+  const seen = new Set<unknown>()
+  for (
+    let cur = err;
+    cur !== null && typeof cur === 'object' && !seen.has(cur);
+    cur = (cur as { cause?: unknown }).cause
+  ) {
+    seen.add(cur)
+    const code = (cur as { code?: unknown }).code
+    if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
+      const message = String((cur as { message?: unknown }).message ?? '')
+      return /Cannot find (?:module|package) '([^']+)'/.exec(message)?.[1] ?? (message.split('\n')[0] as string)
+    }
+  }
+  return null
 }
 
 /** Node's system errors (ENOENT, EACCES, ENOSPC, …) anywhere on the cause chain. */

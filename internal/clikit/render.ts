@@ -1,9 +1,10 @@
 // Rendering of success documents and of errors (COMPATIBILITY.md).
 
+import { cmd } from '../base/commands.js'
 import { classifiedError, RefusedError } from '../base/errors.js'
 import { RawJSON } from '../base/rawjson.js'
 import { closestOf } from './didyoumean.js'
-import { exitCodeOf, isUnexpected, KIND_OF_CODE } from './exit.js'
+import { exitCodeOf, isUnexpected, KIND_OF_CODE, missingModule } from './exit.js'
 import type { Writer } from './io.js'
 import { textGate, wrapUsage } from './text.js'
 
@@ -101,17 +102,28 @@ export function envelopeOf(err: unknown, debug: boolean): Envelope {
     details.policy = (c as RefusedError).policy
   }
   if (debug && err instanceof Error && err.stack) details.stack = err.stack
+  const missing = c === null ? missingModule(err) : null
+  if (missing !== null) details.missing_module = missing
   return {
     schema: 'error/v1',
     ok: false,
     exit_code: code,
     kind: KIND_OF_CODE[code] ?? 'failure',
-    message: messageOf(err),
+    message: missing === null ? messageOf(err) : replacedMessage(missing),
     suggestions: c?.suggestions ?? [],
-    next_actions: c?.next ?? [],
+    next_actions: c?.next ?? (missing === null ? [] : RESTART),
     details,
   }
 }
+
+/** A module of the install that is gone: the files were replaced under the running process (exit.ts). */
+const replacedMessage = (module: string) =>
+  `dacli cannot load its own module ${module}: its installed files changed after this process started (an upgrade or a reinstall while it ran), or are incomplete`
+
+const RESTART = [
+  `restart this dacli process so it runs the installed version — an MCP server (${cmd('mcp serve')}) or a board (${cmd('board')}) is restarted by whoever started it — then try again`,
+  'if a fresh start fails the same way, reinstall dacli',
+]
 
 /** The message to show: the classified error's own message, prefixed by any wrapping context. */
 function messageOf(err: unknown): string {
