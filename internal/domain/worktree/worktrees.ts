@@ -6,6 +6,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { GitInfo } from '../../adapters/git/discover.js'
+import { commitsNotOn } from '../../adapters/git/landing.js'
 import { headRef } from '../../adapters/git/refs.js'
 import * as wt from '../../adapters/git/worktree.js'
 import { isBranchName } from '../../base/branchname.js'
@@ -155,8 +156,31 @@ async function unlandedBranch(git: GitInfo, env: Env, t: TaskRecord, branch: str
   const tip = await wt.revParse(git, env, headRef(branch))
   if (tip === null) return null
   const trunk = await wt.trunkOf(git, env)
-  return trunk !== null && (await wt.isAncestor(git, env, tip, trunk.commit)) ? null : branch
+  return trunk !== null && (await landedOn(git, env, tip, trunk.commit)) ? null : branch
 }
+
+/**
+ * The commits of `tip` whose change trunk does not carry — as `task done` judges landing (`git cherry`): a commit
+ * trunk holds in another form (a rebase, a cherry-pick, a one-commit squash) counts as landed. Null when git
+ * cannot say.
+ */
+export async function unlandedCommits(
+  git: GitInfo,
+  env: Env,
+  tip: string,
+  trunk: string,
+): Promise<{ sha: string; subject: string }[] | null> {
+  if (await wt.isAncestor(git, env, tip, trunk)) return []
+  try {
+    return await commitsNotOn(git, env, trunk, tip)
+  } catch {
+    return null
+  }
+}
+
+/** Has trunk every change of `tip` (an ancestor, or the same patches)? */
+export const landedOn = async (git: GitInfo, env: Env, tip: string, trunk: string) =>
+  (await unlandedCommits(git, env, tip, trunk))?.length === 0
 
 /** Create (or find) the task's worktree and record it in the task. */
 export async function addTaskWorktree(
@@ -266,7 +290,12 @@ async function removalBlockers(
     }
   }
   if (w.head === null) return null
-  const commits = await wt.unpushedUnmerged(git, env, w.head, trunk?.commit ?? w.head)
+  let commits = await wt.unpushedUnmerged(git, env, w.head, trunk?.commit ?? w.head)
+  if (commits.length > 0 && trunk !== null) {
+    // A commit whose change trunk carries in another form (a squash or rebase merge) is not lost either.
+    const missing = await unlandedCommits(git, env, w.head, trunk.commit)
+    if (missing !== null) commits = commits.filter((c) => missing.some((m) => m.sha.startsWith(c.split(' ')[0] ?? c)))
+  }
   if (commits.length > 0) {
     return {
       policy: 'unmerged-commits',
@@ -299,7 +328,7 @@ export async function dropWorktree(
 ): Promise<boolean> {
   await wt.removeWorktree(git, env, w.path, force)
   if (w.branch === null || w.head === null || trunk === null || !ownBranch(w.branch, ours, trunk)) return false
-  if (!(await wt.isAncestor(git, env, w.head, trunk.commit))) return false
+  if (!(await landedOn(git, env, w.head, trunk.commit))) return false
   return wt.deleteBranch(git, env, w.branch, w.head)
 }
 

@@ -8,10 +8,12 @@ import { bool, str } from '../../clikit/flags.js'
 import {
   dropWorktree,
   forgetWorktree,
+  landedOn,
   ownBranch,
   real,
   requireGit,
   taskBranchOf,
+  unlandedCommits,
   worktreeProblem,
 } from '../../domain/worktree/worktrees.js'
 import { qualifiedRef } from '../../format/refs.js'
@@ -22,7 +24,7 @@ export const prune = defineCommand({
   path: 'worktree prune',
   summary: 'Remove the task worktrees that are provably finished; say why each other one stays',
   description:
-    'A task worktree (one dacli made) is removed only when it is provably finished: clean (no uncommitted or untracked changes), its branch merged into trunk (--into, else the remote’s HEAD, else main, else master) or gone, and its task done (a branch with nothing of its own yet is merged too, so the task says whether the work is over); its merged branch (the task’s own, never another one checked out there) is deleted and the task forgets the worktree. Worktrees whose folder was deleted by hand are forgotten. Every other linked worktree is kept and listed with the reason. --dry-run reports the same without removing anything.',
+    'A task worktree (one dacli made) is removed only when it is provably finished: clean (no uncommitted or untracked changes), its branch’s work on trunk (--into, else the remote’s HEAD, else main, else master) — merged, or rebased or squashed into the same change, as `task done` judges landing — or its branch gone, and its task done (a branch with nothing of its own yet is merged too, so the task says whether the work is over); its merged branch (the task’s own, never another one checked out there) is deleted and the task forgets the worktree. Worktrees whose folder was deleted by hand are forgotten. Every other linked worktree is kept and listed with the reason. --dry-run reports the same without removing anything.',
   args: [],
   flags: {
     into: str('trunk: the branch finished work is merged into', {
@@ -103,9 +105,15 @@ export const prune = defineCommand({
         keep('no trunk to compare with (pass --into)')
         continue
       }
-      if (tip !== null && !(await wt.isAncestor(git, ctx.env, tip, trunk.commit))) {
-        const [ahead] = await wt.aheadBehind(git, ctx.env, tip, trunk.commit)
-        keep(`${ahead} commit${ahead === 1 ? '' : 's'} not on ${trunk.name}`)
+      // Landed as `task done` judges it: trunk has every change of the branch (merged, rebased or squashed).
+      const missing = tip === null ? [] : await unlandedCommits(git, ctx.env, tip, trunk.commit)
+      if (missing === null || missing.length > 0) {
+        const n = missing?.length ?? 0
+        keep(
+          missing === null
+            ? `git cannot tell whether ${trunk.name} has its work`
+            : `${n} commit${n === 1 ? '' : 's'} not on ${trunk.name}`,
+        )
         continue
       }
       if (t.status !== 'done') {
@@ -119,7 +127,7 @@ export const prune = defineCommand({
         dry &&
         ownBranch(w.branch, taskBranchOf(t), trunk) &&
         w.head !== null &&
-        (await wt.isAncestor(git, ctx.env, w.head, trunk.commit))
+        (await landedOn(git, ctx.env, w.head, trunk.commit))
       if (!dry) {
         try {
           deleted = await dropWorktree(git, ctx.env, w, trunk, false, taskBranchOf(t))
