@@ -17,11 +17,13 @@ import { commitsNotOn } from '../../adapters/git/landing.js'
 import { addWorktree, changesIn, removeWorktree, revParse } from '../../adapters/git/worktree.js'
 import { cmd } from '../../base/commands.js'
 import { ConflictError, NotFoundError, UsageError } from '../../base/errors.js'
+import type { Identity } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { findTemps, linkOnPath } from '../../store/fsio.js'
 import { listLocks } from '../../store/lock.js'
 import type { GithubContext } from '../github/context.js'
+import { forgetWorktree, real, rememberWorktree, worktreeName } from '../worktree/worktrees.js'
 import { CANDIDATE_KINDS } from './kinds.js'
 import {
   CLAIMS_PREFIX,
@@ -196,6 +198,7 @@ export async function applyCleanup(
   ctx: GithubContext,
   project: string | null,
   reviewed: string,
+  who: Identity,
 ): Promise<{ plan: CleanupPlan; artifact: string; outcomes: Outcome[] }> {
   const plan = await planCleanup(ctx, project)
   if (plan.plan_id !== reviewed) {
@@ -235,8 +238,14 @@ export async function applyCleanup(
     try {
       const git = w.git
       if (c.kind === 'finished_worktree' && git !== null) {
-        await removeWorktree(git, env, path.join(w.store.root, c.subject), false)
-        ok('worktree removed')
+        const abs = path.join(w.store.root, c.subject)
+        const found = w.worktrees.find((x) => real(x.path) === real(abs))
+        const t = found === undefined ? null : ownerOfWorktree(w.store, w.all, found)
+        await removeWorktree(git, env, abs, false)
+        // The task forgets it, as `worktree prune` has it: a `worktree:` naming a deleted folder sends agents nowhere.
+        if (t === null || (await forgetWorktree(w.store, env, await w.store.readTask(t.id), who)))
+          ok('worktree removed')
+        else ok(`worktree removed; ${qualifiedRef(t)} still names it (only its owner may change the task)`)
       } else if (c.kind === 'merged_branch' && git !== null && c.sha !== null) {
         if (await deleteLocalRef(git, env, c.subject, c.sha)) ok('branch deleted')
         else fail('the branch moved; left alone')
@@ -355,6 +364,7 @@ function misplaced(w: World, c: Candidate): string | null {
 export async function restoreCleanup(
   ctx: GithubContext,
   given: string,
+  who: Identity,
 ): Promise<{ artifact: string; outcomes: Outcome[] }> {
   const w = await readWorld(ctx, null, { github: false })
   const { dir, art } = findArtifact(w, given)
@@ -397,7 +407,14 @@ export async function restoreCleanup(
         if (fs.existsSync(abs)) done('skipped', 'already there')
         else {
           await addWorktree(git, env, { path: abs, branch: c.branch ?? (c.sha as string), base: null })
-          done('restored', `worktree on ${c.branch ?? c.sha}`)
+          // Its task names it again (the apply made it forget), so `task show` and `worktree list` find it.
+          const t = w.all.find((x) => worktreeName(x) === path.basename(abs)) ?? null
+          const told =
+            t === null ||
+            c.branch === null ||
+            (await rememberWorktree(w.store, await w.store.readTask(t.id), who, { path: c.subject, branch: c.branch }))
+          const note = told || t === null ? '' : ` (only its owner may name it in ${qualifiedRef(t)})`
+          done('restored', `worktree on ${c.branch ?? c.sha}${note}`)
         }
       } else if (c.sha === null) {
         const from = path.join(dir, 'files', c.subject)

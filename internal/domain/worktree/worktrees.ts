@@ -394,6 +394,19 @@ export async function removeTaskWorktree(
   }
 }
 
+/** Record a worktree put back (cleanup --restore) in its task when the caller may rewrite it; false when not. */
+export async function rememberWorktree(
+  store: Store,
+  t: TaskRecord,
+  who: Identity,
+  value: { path: string; branch: string },
+): Promise<boolean> {
+  if (t.worktree !== null) return true
+  if (!(await mayRewrite(store, t, who))) return false
+  await recordWorktree(store, t, who, value)
+  return true
+}
+
 /** Clear a removed worktree from its task when the caller may rewrite it (prune); false when it may not. */
 export async function forgetWorktree(store: Store, env: Env, t: TaskRecord, who: Identity): Promise<boolean> {
   if (t.worktree === null) return true

@@ -24,7 +24,7 @@ export const cleanup = defineCommand({
   summary:
     'What finished work left behind — merged branches, finished worktrees, stale claim refs, dead files — and a reversible removal',
   description:
-    'Lists the candidates: task branches (here and on origin) of done tasks whose every commit is on trunk, worktrees of done tasks with no changes and their work on trunk, claim refs of done tasks on the claims remote, conflict copies identical to their file (resolved), and temp and lock files whose writer is gone. The preview prints a plan id; --apply-safe PLAN-ID recomputes (a different id: the repository changed — exit 5, nothing removed), writes the restore artifact .dacli/cleanup/<id>/restore.json first (every ref with its commit, every worktree with its branch; files are moved beside it, never deleted), then removes each candidate — a ref only while it still points where it was seen. --restore ARTIFACT (the id, or its folder) puts every ref, worktree and file back.',
+    'Lists the candidates: task branches (here and on origin) of done tasks whose every commit is on trunk, worktrees of done tasks with no changes and their work on trunk, claim refs of done tasks on the claims remote, conflict copies identical to their file (resolved), and temp and lock files whose writer is gone. The preview prints a plan id; --apply-safe PLAN-ID recomputes (a different id: the repository changed — exit 5, nothing removed), writes the restore artifact .dacli/cleanup/<id>/restore.json first (every ref with its commit, every worktree with its branch; files are moved beside it, never deleted), then removes each candidate — a ref only while it still points where it was seen; a removed worktree’s task forgets it, as `worktree prune` has it. --restore ARTIFACT (the id, or its folder) puts every ref, worktree and file back, and the task names its worktree again.',
   args: [],
   flags: {
     project: str('only this project', { valueName: 'P' }),
@@ -57,7 +57,7 @@ export const cleanup = defineCommand({
     let data: RepositoryCleanupDocT
     let unreachable: readonly string[] = []
     if (f.restore !== undefined) {
-      const r = await restoreCleanup(ctx, f.restore)
+      const r = await restoreCleanup(ctx, f.restore, await ctx.identity())
       data = {
         schema: 'repository-cleanup/v1',
         version: 1,
@@ -71,7 +71,7 @@ export const cleanup = defineCommand({
         outcomes: outcomesOf(r.outcomes),
       }
     } else if (f['apply-safe'] !== undefined) {
-      const r = await applyCleanup(ctx, project, f['apply-safe'])
+      const r = await applyCleanup(ctx, project, f['apply-safe'], await ctx.identity())
       unreachable = r.plan.unreachable
       data = {
         schema: 'repository-cleanup/v1',
