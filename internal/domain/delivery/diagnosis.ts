@@ -75,7 +75,11 @@ export function noPull(ref: string, searched: readonly string[]): Diagnosis {
   }
 }
 
-export function diagnose(ref: string, f: PrFacts, taskDone: boolean): Diagnosis {
+/**
+ * `unchecked`: the numbers of the task's unchecked criteria. A ready pull request whose task still has some is not
+ * landed by `pr land` (it closes the task, and refuses while criteria are open), so checking them comes first.
+ */
+export function diagnose(ref: string, f: PrFacts, taskDone: boolean, unchecked: readonly number[] = []): Diagnosis {
   const p = f.pull
   const checks = checkStates(f)
   const rv = standing(f.reviews)
@@ -190,7 +194,12 @@ export function diagnose(ref: string, f: PrFacts, taskDone: boolean): Diagnosis 
       ...checks.passed.map((n) => ({ kind: 'check_passed' as const, name: n, detail: `${n} passed` })),
       ...rv.approved.map((u) => ({ kind: 'approved_by' as const, name: u, detail: `${u} approved` })),
     ],
-    [cmd(`pr land ${ref}`)],
+    [
+      ...(unchecked.length === 0 || taskDone
+        ? []
+        : [cmd(`task check ${ref} ${unchecked.map((n) => `--n ${n}`).join(' ')} --verify "<command that proves it>"`)]),
+      cmd(`pr land ${ref}`),
+    ],
   )
 }
 

@@ -128,7 +128,8 @@ export async function diagnoseWith(s: Session, repo: string, t: TaskRecord): Pro
   if (located.pull === null) return { located, diagnosis: noPull(located.ref, located.searched) }
   const facts = await factsOf(s.client, repo, located.pull)
   located.pull = facts.pull
-  return { located, diagnosis: diagnose(located.ref, facts, t.status === 'done') }
+  const unchecked = t.acceptance.filter((a) => !a.checked).map((a) => a.n)
+  return { located, diagnosis: diagnose(located.ref, facts, t.status === 'done', unchecked) }
 }
 
 /** Connect, read the task, diagnose. */

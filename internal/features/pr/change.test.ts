@@ -55,7 +55,8 @@ describe('pr wait', () => {
   test('across a state change: checks_pending → ready, one line per change under --json, exit 0', async () => {
     w = await deliveryWorkspace()
     const { ref, branch } = await branchTask('Wait for me')
-    ;(await w.run('pr', 'open', ref)).expectExit(0)
+    // The human answer says what comes next: waiting for the pull request to be ready.
+    expect((await w.run('pr', 'open', ref)).expectExit(0).stdout).toContain(`next: dacli pr wait ${ref} --until ready`)
     w.gh.resetCalls()
     w.gh.setChecks(REPO, branch, [{ name: 'ci', status: 'in_progress', conclusion: null }])
     // The checks finish once dacli has seen them pending twice.
@@ -173,6 +174,8 @@ describe('pr land', () => {
     const again = (await w.run('pr', 'land', ref, '--json')).expectExit(0)
     expect(again.json.merge).toBeNull()
     expect(w.gh.writes()).toEqual([])
+    // The human answer points at what the landed work left behind.
+    expect((await w.run('pr', 'land', ref)).expectExit(0).stdout).toContain('next: dacli cleanup')
   })
 
   test('a conflict is refused (3); a head that moved after the diagnosis is 5; nothing merged', async () => {

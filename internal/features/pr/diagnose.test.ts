@@ -37,8 +37,14 @@ describe('pr diagnose', () => {
     const { ref: r2, number } = await withPull('Audit the writes')
     const ready = await diag(r2)
     expect(ready).toMatchObject({ code: 'ready', found_by: 'branch', pr: { number, state: 'open', mergeable: true } })
-    expect(ready.next_actions).toEqual([`dacli pr land ${r2}`])
+    // `pr land` closes the task and refuses while a criterion is open: checking it comes first.
+    expect(ready.next_actions).toEqual([
+      `dacli task check ${r2} --n 1 --verify "<command that proves it>"`,
+      `dacli pr land ${r2}`,
+    ])
     expect(w.gh.writes()).toEqual([])
+    ;(await w.ws.dacli('task', 'check', r2, '--all')).expectExit(0)
+    expect((await diag(r2)).next_actions).toEqual([`dacli pr land ${r2}`])
     const human = (await w.run('pr', 'diagnose', r2)).expectExit(0)
     expect(human.stdout).toContain('ready')
   })

@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { oneOf } from '../../clikit/flags.js'
 import { arbitrationOf } from '../../domain/claims/arbiter.js'
@@ -43,7 +44,8 @@ export const land = defineCommand({
     }
     return {
       data,
-      text: `${l.merge === null ? 'already merged' : `merged (${l.merge.method}) as ${l.merge.sha.slice(0, 12)}`}: #${data.pr.number}; ${data.task.ref} is ${l.task.status} (${l.change.outcome})`,
+      // What the landed work leaves behind (its worktree, its branch here and on origin) is cleanup's to remove.
+      text: `${l.merge === null ? 'already merged' : `merged (${l.merge.method}) as ${l.merge.sha.slice(0, 12)}`}: #${data.pr.number}; ${data.task.ref} is ${l.task.status} (${l.change.outcome})${l.task.status === 'done' ? `\n  next: ${cmd('cleanup')}   what the landed work left behind (worktree, branches)` : ''}`,
     }
   },
 })

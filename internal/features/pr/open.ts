@@ -1,3 +1,4 @@
+import { cmd } from '../../base/commands.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import { openPull } from '../../domain/delivery/prchange.js'
@@ -40,7 +41,7 @@ export const open = defineCommand({
     }
     return {
       data,
-      text: `${o.action} #${o.pull.number} ${o.pull.url} (${o.pull.head.ref} → ${o.pull.base.ref})${o.pushed === null ? '' : `; branch ${o.pushed}`}`,
+      text: `${o.action} #${o.pull.number} ${o.pull.url} (${o.pull.head.ref} → ${o.pull.base.ref})${o.pushed === null ? '' : `; branch ${o.pushed}`}\n  next: ${cmd(`pr wait ${data.task.ref} --until ready`)}`,
     }
   },
 })
