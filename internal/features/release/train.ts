@@ -1,4 +1,5 @@
 import type { Pull } from '../../adapters/github/client.js'
+import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
@@ -12,7 +13,7 @@ export const train = defineCommand({
   path: 'release train',
   summary: "Promote a project's landed work from one branch to another: the plan, one promotion pull request",
   description:
-    "Lists the project's tasks whose landed commit (the `landed <sha>` their close logged) is on --source and not on --target, by commit reachability after fetching both from origin, with their pull requests; and what blocks the promotion: each --required-check on the source's tip (passed, pending, failed or missing) and --required-reviews approvals of the promotion pull request. --dry-run reads only (no write request reaches GitHub). --apply opens one promotion pull request source → target listing the tasks, or reuses the open one; with --merge it is merged when nothing blocks. Exactly one of --dry-run and --apply.",
+    "Lists the project's tasks whose landed commit (the `landed <sha>` their close logged) is on --source and not on --target, by commit reachability after fetching both from origin, with their pull requests; and what blocks the promotion: each --required-check on the source's tip (passed, pending, failed or missing) and --required-reviews approvals of the promotion pull request. --dry-run reads only (no write request reaches GitHub). --apply opens one promotion pull request source → target listing the tasks, or reuses the open one; with --merge it is merged when nothing blocks, and refused (exit 3, policy promotion_blocked, the plan still printed) while something does. Exactly one of --dry-run and --apply.",
   args: [],
   flags: {
     project: str('the project', { valueName: 'P', required: true }),
@@ -85,8 +86,26 @@ export const train = defineCommand({
       promotion,
       merged: applied?.merged ?? null,
     }
+    // --merge asked for a merge: one the blockers held back is a refusal (3, the report still printed), not a 0 a
+    // script would read as promoted. Nothing to promote at all stays 0 (nothing was asked of the merge).
+    const held = f.merge === true && applied !== null && applied.merged === null && t.blockers.length > 0
+    const again = [
+      `release train --project ${t.project} --source ${t.source.name} --target ${t.target.name} --apply --merge`,
+      ...(f['required-check'] ?? []).map((c) => `--required-check ${c}`),
+      ...(reviews > 0 ? [`--required-reviews ${reviews}`] : []),
+    ].join(' ')
     return {
       data,
+      ...(held
+        ? {
+            verdict: 'refused' as const,
+            refusal: {
+              policy: 'promotion_blocked',
+              reason: `#${applied?.pull.number} is not merged: ${t.blockers.join('; ')}`,
+              next: [`clear what blocks #${applied?.pull.number}, then: ${cmd(again)}`],
+            },
+          }
+        : {}),
       human(out) {
         out.line(
           `${out.style('bold', `release train ${t.project}`)}: ${t.source.name} → ${t.target.name} (${data.tasks.length} task(s))`,
@@ -103,6 +122,7 @@ export const train = defineCommand({
             : `  promotion: ${p.action} #${p.pr.number} ${p.pr.url}`,
         )
         if (data.merged !== null) out.line(`  merged as ${data.merged.slice(0, 12)}`)
+        else if (held) out.line(out.style('yellow', `  not merged: #${applied?.pull.number} is blocked (exit 3)`))
       },
     }
   },
