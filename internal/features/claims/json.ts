@@ -17,6 +17,12 @@ export const ClaimListDoc = z.strictObject({
       expired: z.boolean().describe('the lease ran out: another clone may take it over'),
       workspace: z.string().describe('the .dacli/ folder of the clone that holds it'),
       host: z.string(),
+      clone: z
+        .string()
+        .nullable()
+        .describe(
+          'the clone id of the clone that holds it (as `whoami --json` gives it there); null for a claim made before clone ids',
+        ),
       mine: z.boolean().describe('held by the acting identity in this clone'),
       commit: z.string(),
     }),

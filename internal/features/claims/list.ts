@@ -46,6 +46,7 @@ export const list = defineCommand({
           expired: expiredAt(c, now),
           workspace: c.workspace,
           host: c.host,
+          clone: c.clone,
           mine: claims.mine(c, who.id),
           commit: c.commit,
         }
@@ -63,7 +64,7 @@ export const list = defineCommand({
               c.ref ?? c.task,
               c.mine ? `${c.by} (you)` : c.by,
               c.expires === null ? 'no lease' : `${c.expires}${c.expired ? ' (expired)' : ''}`,
-              `${c.host}:${c.workspace}`,
+              `${c.host}:${c.workspace}${c.clone === null ? '' : ` (${c.clone})`}`,
             ]),
             { shrink: 3 },
           )
