@@ -28,6 +28,12 @@ export interface ObjectMerged {
 
 type Side = 'ours' | 'theirs'
 
+/**
+ * Settles a key both sides changed differently without a conflict, from both sides' whole frontmatter: the side
+ * to take, or null (a conflict, as usual). It must decide alike whichever side is ours, so clones converge.
+ */
+export type Resolver = (key: string, ours: Record<string, unknown>, theirs: Record<string, unknown>) => Side | null
+
 const same = (a: unknown, b: unknown) => canonicalJSON(a ?? null) === canonicalJSON(b ?? null)
 
 /** One body chunk: a heading line and what follows it up to the next heading (the preamble has no heading). */
@@ -176,6 +182,7 @@ export async function mergeObject(
   ours: string,
   theirs: string,
   keep: Side,
+  resolve?: Resolver,
 ): Promise<ObjectMerged | null> {
   const { parseObject, renderEdited, setScalar } = await import('./parsing.js')
   type P = ReturnType<typeof parseObject>
@@ -200,8 +207,9 @@ export async function mergeObject(
     if (same(o, t) || same(b, t)) continue
     let take: Side = 'theirs'
     if (!same(b, o)) {
-      conflicts.push({ field: k, base: b ?? null, ours: o ?? null, theirs: t ?? null })
-      take = keep
+      const settled = resolve?.(k, po.data, pt.data) ?? null
+      if (settled === null) conflicts.push({ field: k, base: b ?? null, ours: o ?? null, theirs: t ?? null })
+      take = settled ?? keep
     }
     if (take === 'ours') continue
     rewritten = true

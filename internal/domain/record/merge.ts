@@ -23,7 +23,7 @@ import type { Git, TreeFile } from '../../adapters/git/index.js'
 import { byText } from '../../base/order.js'
 import { appendToSection } from '../../format/markdown.js'
 import { seqText, stamp } from '../../format/model.js'
-import { type FieldConflict, mergeObject } from '../../format/objmerge.js'
+import { type FieldConflict, mergeObject, type Resolver } from '../../format/objmerge.js'
 import { taskIdInText } from '../../format/rawtask.js'
 
 export interface Conflict {
@@ -76,6 +76,26 @@ const statusOf = (p: string) => /\/tasks\/([^/]+)\/[^/]+$/.exec(p)?.[1] ?? ''
 const dirOf = (p: string) => p.slice(0, p.lastIndexOf('/') + 1)
 const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1)
 const LOG_LINE = /^- (\d{4}-\d\d-\d\dT[0-9:.]+Z) (\S+) /gm
+
+const remoteClaimAt = (v: unknown): { remote: string; at: number } | null => {
+  if (typeof v !== 'object' || v === null) return null
+  const c = v as Record<string, unknown>
+  const at = typeof c.at === 'string' ? Date.parse(c.at) : Number.NaN
+  return typeof c.remote === 'string' && !Number.isNaN(at) ? { remote: c.remote, at } : null
+}
+
+/**
+ * Two claims both sides took through the same remote (`claim.remote`) are no conflict: the remote's
+ * compare-and-swap ordered them, so the later one replaced the earlier (taken over once expired, or made after a
+ * release) — the claim, and the owner with it, go with the later claim. Claims made apart (`--local`), or two
+ * taken at the same second, still conflict.
+ */
+const remoteClaims: Resolver = (key, ours, theirs) => {
+  if (key !== 'claim' && key !== 'owner') return null
+  const [o, t] = [remoteClaimAt(ours.claim), remoteClaimAt(theirs.claim)]
+  if (o === null || t === null || o.remote !== t.remote || o.at === t.at) return null
+  return o.at > t.at ? 'ours' : 'theirs'
+}
 
 /** The newest log line of `text` that `base` does not have: who changed this side, and when. */
 function lastChange(base: string | null, text: string): SideOf {
@@ -211,7 +231,7 @@ export class Merger {
       await this.read(o.oid),
       await this.read(t.oid),
     ]
-    const merged = await mergeObject(bt, ot, tt, 'theirs')
+    const merged = await mergeObject(bt, ot, tt, 'theirs', remoteClaims)
     // Not a task file that parses on some side: it keeps theirs whole, reported as a conflict.
     if (merged === null) return { v: t, decision: null, unreadable: true }
     const fields = [...merged.conflicts]
