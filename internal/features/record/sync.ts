@@ -195,6 +195,9 @@ export const sync = defineCommand({
     }
     if (last === null) throw new ConflictError(`stopped before a sync with ${remote} finished`)
     const d = last
-    return { data: d, human: (out: Out) => render(out, d) }
+    // Under --jsonl every line of stdout is a round's object: the last round was printed already, and a closing
+    // human line would be the one line a JSONL reader cannot parse.
+    const jsonl = input.flags.jsonl === true
+    return { data: d, human: (out: Out) => (jsonl ? undefined : render(out, d)) }
   },
 })
