@@ -9,7 +9,14 @@ import { ConflictError } from '../../base/errors.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { TaskEdit } from '../../store/store.js'
-import type { Arbitration, ClaimArbiter, DropResult, RemoteClaim, TakeResult } from './arbiter.js'
+import {
+  type Arbitration,
+  type ClaimArbiter,
+  type DropResult,
+  expiredAt,
+  type RemoteClaim,
+  type TakeResult,
+} from './arbiter.js'
 
 /** The remote a new claim is made on, or null (this clone only). */
 export function remoteForClaim(arb: Arbitration | undefined): string | null {
@@ -142,14 +149,35 @@ export async function dropOnClose(
   const arbiter = await open(arb, remote)
   if (arbiter === null || remote === null) return {}
   const r = await arbiter.drop(e.before.id, who, e.now, { expired: true })
-  if (r.outcome === 'held' && r.holder !== null) {
-    throw new ConflictError(
-      `${qualifiedRef(e.before)} is claimed on ${remote} by ${r.holder.by} (${r.holder.workspace} on ${r.holder.host}); not closing it under them`,
-      {
-        details: { owner: r.holder.by, expires: r.holder.expires, remote, holder: r.holder },
-        next: [`ask ${r.holder.by} to release it`, '--local closes it in this clone anyway'],
-      },
-    )
-  }
+  if (r.outcome === 'held' && r.holder !== null) throw closingTheirs(e.before, remote, r.holder)
   return dropDetails(remote, r)
+}
+
+function closingTheirs(t: Pick<TaskRecord, 'project' | 'seq' | 'slug'>, remote: string, holder: RemoteClaim) {
+  return new ConflictError(
+    `${qualifiedRef(t)} is claimed on ${remote} by ${holder.by} (${holder.workspace} on ${holder.host}); not closing it under them`,
+    {
+      details: { owner: holder.by, expires: holder.expires, remote, holder },
+      next: [`ask ${holder.by} to release it`, '--local closes it in this clone anyway'],
+    },
+  )
+}
+
+/**
+ * dropOnClose's refusal asked ahead, with a look at the remote (nothing dropped): `pr land` asks it before it
+ * merges, so a clone never lands the pull request of a task another clone holds live — a merge cannot be taken back,
+ * and the close after it would be refused.
+ */
+export async function refuseClosingTheirs(
+  arb: Arbitration | undefined,
+  t: Pick<TaskRecord, 'id' | 'project' | 'seq' | 'slug' | 'claim'>,
+  who: Identity,
+  now: Date,
+): Promise<void> {
+  const remote = remoteForClose(arb, t)
+  const arbiter = await open(arb, remote)
+  if (arbiter === null || remote === null) return
+  const cur = await arbiter.look(t.id)
+  if (cur === null || 'unreadable' in cur || arbiter.mine(cur, who.id) || expiredAt(cur, now)) return
+  throw closingTheirs(t, remote, cur)
 }

@@ -11,6 +11,7 @@ import { ConflictError, FailureError, RefusedError, UsageError } from '../../bas
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { Arbitration } from '../claims/arbiter.js'
+import { refuseClosingTheirs } from '../claims/arbitrate.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
 import { markerOf } from '../github/projection.js'
@@ -143,6 +144,8 @@ export async function landPull(
     // The close's own rules first (criteria, a block): a refusal after the merge would leave it merged and open.
     const refusal = await closeRefusal(store, t, who)
     if (refusal !== null) throw refusal
+    // So is another clone's live claim on the remote (5): a clone never lands work another clone is doing.
+    await refuseClosingTheirs(opts.arbitration, t, who, ctx.now())
     const m = await mergeLeased(s.client.mergePull.bind(s.client), repo, pull, opts.method, qualifiedRef(t))
     merge = { method: opts.method, sha: m.sha }
     sha = m.sha

@@ -12,7 +12,7 @@ export const land = defineCommand({
   path: 'pr land',
   summary: "Merge a task's pull request when it is ready, then close the task as `task done` would",
   description:
-    "Diagnoses the pull request first (as `pr diagnose`): anything but ready is refused (exit 3, policy not_ready, the diagnosis in details) and nothing is merged. Ready: merges it with --method (default merge) on condition that its head is still the commit diagnosed (a head that moved, or a state that changed, is exit 5 with nothing merged), fetches the base from origin, and closes the task through `task done`'s rules — the criteria must be checked, and the landing is checked on the merge commit, logged `landed <sha>`. A pull request already merged is not merged again: the task is just closed. Needs a token.",
+    "Diagnoses the pull request first (as `pr diagnose`): anything but ready is refused (exit 3, policy not_ready, the diagnosis in details) and nothing is merged. Ready: merges it with --method (default merge) on condition that its head is still the commit diagnosed (a head that moved, or a state that changed, is exit 5 with nothing merged), fetches the base from origin, and closes the task through `task done`'s rules — the criteria must be checked, and the landing is checked on the merge commit, logged `landed <sha>`. Another clone holding the task live on the claims remote refuses it (exit 5) before anything is merged, as it would refuse the close. A pull request already merged is not merged again: the task is just closed. Needs a token.",
   args: [arg('ref', 'the task')],
   flags: {
     method: oneOf(METHODS, 'how GitHub merges it', { defaultText: 'merge' }),
