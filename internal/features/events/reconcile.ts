@@ -86,9 +86,17 @@ export const reconcile = defineCommand({
         for (const e of data.events)
           out.line(`${out.style('bold', e.class)}  ${e.id} ${e.kind} by ${e.created_by}  ${out.style('dim', e.reason)}`)
         for (const f of failed ?? []) out.line(out.style('red', `not archived: ${f.id} (${f.class}) — ${f.error}`))
+        // A preview names the apply only when it would archive something: an empty plan has no next step.
+        const toArchive = data.events.filter((e) =>
+          (data.archive_classes as readonly string[]).includes(e.class),
+        ).length
         if (archived !== null) out.line(`archived ${archived.length} event(s)`)
+        else if (toArchive === 0)
+          out.line(`plan ${data.plan_id}: nothing to archive (classes ${data.archive_classes.join(', ')})`)
         else
-          out.line(`plan ${data.plan_id} (archives ${data.archive_classes.join(', ')}): --apply-safe ${data.plan_id}`)
+          out.line(
+            `plan ${data.plan_id} (archives ${toArchive} ${data.archive_classes.join(', ')}): --apply-safe ${data.plan_id}`,
+          )
       },
     }
   },
