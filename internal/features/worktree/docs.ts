@@ -24,7 +24,7 @@ export function worktreeDoc(action: 'add' | 'remove', o: WorktreeOutcome): Workt
 
 /**
  * The task each worktree belongs to: the task that records its folder, else the one its folder name
- * (`.dacli/worktrees/<project>-<NNN>-<slug>`) or its branch (`dacli/<same>`) names. Null for the others.
+ * (`.dacli/worktrees/<project>-<NNN>-<slug>`) names. Null for the others, whatever their branch is called.
  */
 export function taskMatcher(store: Store, tasks: readonly TaskSummary[]): (w: GitWorktree) => TaskSummary | null {
   const byPath = new Map<string, TaskSummary>()
@@ -40,8 +40,8 @@ export function taskMatcher(store: Store, tasks: readonly TaskSummary[]): (w: Gi
     const p = real(w.path)
     const hit = byPath.get(p)
     if (hit !== undefined) return hit
-    if (path.dirname(p) === home) return byName.get(path.basename(p)) ?? null
-    if (w.branch?.startsWith('dacli/')) return byName.get(w.branch.slice('dacli/'.length)) ?? null
-    return null
+    // Elsewhere, a branch named like a task's is no proof dacli made the worktree: coordination.md lists those
+    // worktrees with task null (and prune, cleanup and remove never touch them).
+    return path.dirname(p) === home ? (byName.get(path.basename(p)) ?? null) : null
   }
 }

@@ -118,6 +118,9 @@ describe('worktree list, remove and prune', () => {
     fs.writeFileSync(path.join(dir, 'scratch.txt'), 'untracked\n')
     const foreign = path.join(tempDir('dacli-wt-'), 'mine')
     git(ws.root, 'worktree', 'add', '-q', foreign, '-b', 'mine')
+    // Made by hand outside .dacli/worktrees/ on the branch dacli would give alpha/2: not dacli's, so task null.
+    const lookalike = path.join(tempDir('dacli-wt-'), 'lookalike')
+    git(ws.root, 'worktree', 'add', '-q', lookalike, '-b', 'dacli/alpha-002-second-thing')
     const doc = (await ws.dacli('worktree', 'list', '--json')).expectExit(0).json
     expectValid(doc)
     expect(doc.trunk.name).toBe('main')
@@ -133,6 +136,7 @@ describe('worktree list, remove and prune', () => {
       task: { ref: 'alpha/001-first-thing', status: 'active', owner: 'a-root' },
     })
     expect(byPath.get(foreign)).toMatchObject({ branch: 'mine', task: null, ahead: 0 })
+    expect(byPath.get(lookalike)).toMatchObject({ branch: 'dacli/alpha-002-second-thing', task: null })
     const only = (await ws.dacli('worktree', 'list', '--project', 'alpha', '--json')).expectExit(0).json
     expect(only.worktrees.map((w: { path: string }) => w.path)).toEqual([dir])
     expect((await ws.dacli('worktree', 'list', '--project', 'nope', '--json')).expectExit(4).error.kind).toBe(
