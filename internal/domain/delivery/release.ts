@@ -109,11 +109,8 @@ export async function planTrain(ctx: GithubContext, o: TrainOptions): Promise<{ 
   if (tasks.length === 0) blockers.push(`no task of ${o.project} landed on ${o.source} is missing from ${o.target}`)
   for (const c of required_checks)
     if (c.state !== 'passed') blockers.push(`required check ${c.name} is ${c.state} on ${o.source}`)
-  if (approved < o.requiredReviews) {
-    blockers.push(
-      `${approved} of ${o.requiredReviews} required approval(s)${promotion === null ? ' (no promotion pull request yet)' : ''}`,
-    )
-  }
+  const reviews = { required: o.requiredReviews, approved }
+  if (approved < o.requiredReviews) blockers.push(reviewBlocker(reviews, promotion))
   if (promotion !== null && promotion.mergeable === false)
     blockers.push(`#${promotion.number} does not merge cleanly into ${o.target}`)
   const train: Train = {
@@ -123,12 +120,16 @@ export async function planTrain(ctx: GithubContext, o: TrainOptions): Promise<{ 
     target,
     tasks,
     required_checks,
-    reviews: { required: o.requiredReviews, approved },
+    reviews,
     promotion,
     blockers,
   }
   return { train, client: s.client }
 }
+
+/** The blocker of approvals missing, naming the promotion pull request (or that there is none yet). */
+const reviewBlocker = (r: Train['reviews'], promotion: Pull | null) =>
+  `${r.approved} of ${r.required} required approval(s)${promotion === null ? ' (no promotion pull request yet)' : ` on #${promotion.number}`}`
 
 export function promotionBody(t: Train): string {
   return [
@@ -166,6 +167,10 @@ export async function applyTrain(client: GitHubClient, t: Train, merge: boolean)
       draft: false,
     })
     action = 'opened'
+    // The plan was read before the pull request existed: its approvals blocker names it now.
+    const before = reviewBlocker(t.reviews, null)
+    const opened = pull
+    t.blockers = t.blockers.map((b) => (b === before ? reviewBlocker(t.reviews, opened) : b))
   }
   let merged: string | null = null
   if (merge && t.blockers.length === 0) {

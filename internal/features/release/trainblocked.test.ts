@@ -27,10 +27,13 @@ test('a blocked --merge is 3 with the plan on stdout and nothing merged; unblock
   expect(branch).toMatch(/^dacli\//)
   const release = git(w.origin, 'rev-parse', 'release').trim()
 
+  const plan = (await train('--dry-run', '--required-reviews', '1', '--json')).expectExit(0)
+  expect(plan.json.blockers).toEqual(['0 of 1 required approval(s) (no promotion pull request yet)'])
   const r = (await train('--apply', '--merge', '--required-reviews', '1', '--json')).expectExit(3)
   expectValid(r.json)
   expect(r.json.merged).toBeNull()
-  expect(r.json.blockers).toEqual([expect.stringMatching(/^0 of 1 required approval\(s\)/)])
+  // The pull request this run opened is named, not said to be missing.
+  expect(r.json.blockers).toEqual([`0 of 1 required approval(s) on #${r.json.promotion.pr.number}`])
   expect(r.json.promotion).toMatchObject({ action: 'opened', pr: { state: 'open', merged: false } })
   expect(git(w.origin, 'rev-parse', 'release').trim()).toBe(release)
 
