@@ -149,7 +149,7 @@ export function wrapUsage(usage: string, width: number, lead = ''): string {
     cur += ch
   }
   if (cur !== '') words.push(cur)
-  const firstArg = words.findIndex((w, i) => i > 0 && /^[[<\-A-Z"]/.test(w))
+  const firstArg = words.findIndex((w, i) => i > 0 && /^[[(<\-A-Z"]/.test(w))
   const head = `${lead}${words.slice(0, firstArg === -1 ? words.length : firstArg).join(' ')} `
   const indent = ' '.repeat(head.length <= width / 2 ? head.length : 4)
   const lines: string[] = []
