@@ -3,6 +3,7 @@
 // built from, like projectdoc.ts, which keeps the task slice small. The wire shapes are the task slice's json.ts
 // (the store does not import a slice): there each built type is checked against its zod schema at compile time.
 
+import { cmd } from '../../base/commands.js'
 import { formatDuration } from '../../base/duration.js'
 import { classifiedError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
@@ -328,6 +329,14 @@ export async function changeResult(
                 'yellow',
                 `  NOT landed: ${l.branch} has ${l.missing.length} commit(s) not on ${l.trunk} (--allow-unlanded, logged)`,
               ),
+        )
+      }
+      if (c.action === 'done' && c.outcome !== 'proposed' && s.worktree !== null) {
+        lines.push(
+          style(
+            'dim',
+            `  its worktree stays at ${s.worktree.path}: ${cmd(`worktree remove ${s.ref}`)} removes it (${cmd('worktree prune')} removes every landed one)`,
+          ),
         )
       }
       return lines.join('\n')

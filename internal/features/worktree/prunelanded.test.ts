@@ -27,7 +27,11 @@ async function squashed(): Promise<{ ws: Workspace; dir: string; file: string }>
   const tip = git(ws.root, 'rev-parse', BRANCH).trim()
   expect(() => git(ws.root, 'merge-base', '--is-ancestor', tip, 'main')).toThrow()
   ;(await ws.dacli('task', 'check', 'alpha/1', '--all')).expectExit(0)
-  ;(await ws.dacli('task', 'done', 'alpha/1')).expectExit(0)
+  const done = (await ws.dacli('task', 'done', 'alpha/1')).expectExit(0)
+  // The close says where the worktree it leaves behind is, and what removes it.
+  expect(done.stdout).toContain(
+    `its worktree stays at .dacli/worktrees/${NAME}: dacli worktree remove alpha/001-first-thing`,
+  )
   return { ws, dir, file: path.join(ws.root, '.dacli', 'projects', 'alpha', 'tasks', 'done', '001-first-thing.md') }
 }
 
