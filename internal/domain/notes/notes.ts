@@ -15,11 +15,9 @@ import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/mo
 import type { Section } from '../../store/filecache.js'
 import { assertNoLinks, atomicWrite, folderFiles, mkdirNoLinks, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
+import { checkNoteFields, checkOneOf, checkText, folderKindOf, LEVELS, NOTE_KINDS, type NoteKind } from './fields.js'
 
-export const NOTE_KINDS = ['decision', 'finding', 'metric', 'ref'] as const
-export type NoteKind = (typeof NOTE_KINDS)[number]
-export const SEVERITIES = ['major', 'moderate', 'minor'] as const
-export const LEVELS = ['high', 'medium', 'low'] as const
+export { LEVELS, NOTE_KINDS, type NoteKind, SEVERITIES } from './fields.js'
 
 export interface NoteRecord {
   id: string
@@ -168,7 +166,7 @@ export async function noteOf(file: string, text: string, project: string, rel: s
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null)
   if (str(data.id) === null || data.kind !== 'note') throw new Error('not a note (missing id or kind: note)')
   objectId(data, 'note')
-  const kind = (NOTE_KINDS as readonly string[]).includes(String(data.note_kind)) ? (data.note_kind as NoteKind) : 'ref'
+  const kind = checkNoteFields(data, folderKindOf(file))
   const body = split.body
   const firstSection = sections(body).find((s) => s.level === 2)
   const h1 = sections(body).find((s) => s.level === 1)
@@ -385,6 +383,11 @@ export async function riskOf(file: string, text: string, project: string, rel: s
   const { data, split } = await parseData(text)
   if (typeof data.id !== 'string' || data.kind !== 'risk') throw new Error('not a risk (missing id or kind: risk)')
   objectId(data, 'risk')
+  // Checked here, the one place a risk is read: a rank is never computed from a value out of its scale.
+  checkOneOf(data, 'impact', LEVELS)
+  checkOneOf(data, 'likelihood', LEVELS)
+  checkText(data, 'created', 'an RFC 3339 time')
+  checkText(data, 'created_by', 'an agent id')
   const impact = String(data.impact ?? 'medium')
   const likelihood = String(data.likelihood ?? 'medium')
   const indicators = (sectionText(split.body, 'Indicators') ?? '')

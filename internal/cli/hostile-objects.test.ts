@@ -1,0 +1,128 @@
+// Hostile values in the files that are not task files (review 19): a note's kind, references and severity, a
+// risk's impact and likelihood. Each is checked where its kind is read: a value out of its format is refused naming
+// the field (`invalid-field`) — lists skip the file and say so, the commands that need it exit 1, lint and doctor name
+// it — never served as it stands, never coerced into a default, and the workspace is left as it was.
+
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { dacliIn, type Fixture, fixture, snapshotOf } from '../testkit/ws.js'
+
+let fx: Fixture
+beforeAll(async () => {
+  fx = await fixture()
+})
+
+const NOTE = '.dacli/projects/alpha/notes/decisions/use-x.md'
+
+/** `text` with the frontmatter line of `key` replaced by `line` (or `line` added when there is none). */
+function withLine(text: string, key: string, line: string): string {
+  const lines = text.split('\n')
+  const at = lines.findIndex((l) => l.startsWith(`${key}:`))
+  if (at === -1) lines.splice(1, 0, line)
+  else lines[at] = line
+  return lines.join('\n')
+}
+
+function plant(root: string, rel: string, key: string, line: string): void {
+  const file = path.join(root, rel)
+  fs.writeFileSync(file, withLine(fs.readFileSync(file, 'utf8'), key, line))
+}
+
+describe('a note’s fields are checked where a note is read', () => {
+  test.each([
+    ['note_kind', 'note_kind: finding', 'its folder is notes/decisions/'],
+    ['note_kind', 'note_kind: [decision]', 'expected decision, finding'],
+    ['severity', 'severity: catastrophic', 'expected major, moderate, minor'],
+    ['severity', 'severity: [1, 2]', 'expected major, moderate, minor'],
+    ['about', 'about: "--upload-pack=touch /tmp/x"', 'a task id or reference'],
+    ['about', 'about: "../../x"', 'a task id or reference'],
+    ['about', 'about: {id: 1}', 'a task id or reference'],
+    ['answers', 'answers: "q-../../x"', 'a question id'],
+    ['answers', 'answers: t-01KBX3Q5M7E2RJ4T8W6YVZ0N1P', 'a question id'],
+    ['source_event', 'source_event: {a: 1}', 'an event id'],
+    ['created', 'created: [2026]', 'an RFC 3339 time'],
+    ['created_by', 'created_by: 7', 'an agent id'],
+  ])('%s planted as `%s`: skipped and reported, show exits 1, nothing changes', async (field, line, want) => {
+    const root = fx.copy()
+    plant(root, NOTE, field, line)
+    const before = snapshotOf(root)
+    const reason = expect.stringContaining(`field "${field}"`)
+    for (const argv of [
+      ['note', 'list', '--json'],
+      ['search', 'use', '--json'],
+    ]) {
+      const r = (await dacliIn(root, argv)).expectExit(0).json
+      expect(r.skipped).toContainEqual(expect.objectContaining({ path: NOTE, code: 'invalid-field', reason }))
+    }
+    const list = (await dacliIn(root, ['note', 'list', '--json'])).json
+    expect(list.notes).toEqual([])
+    const shown = (await dacliIn(root, ['note', 'show', 'alpha/use-x'])).expectExit(1)
+    expect(shown.stderr).toContain(`field "${field}"`)
+    expect(shown.stderr).toContain(want)
+    expect(shown.stderr).not.toContain('    at ')
+    const edited = (await dacliIn(root, ['note', 'edit', 'alpha/use-x', '--body', 'more', '--json'])).expectExit(1)
+    expect(edited.error.message).toContain(`field "${field}"`)
+    const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+    expect(doctor.findings).toContainEqual(
+      expect.objectContaining({ code: 'invalid-field', subject: NOTE, message: reason }),
+    )
+    const lint = (await dacliIn(root, ['lint', '--json'])).json
+    expect(JSON.stringify(lint)).toContain(`field \\"${field}\\"`)
+    expect(snapshotOf(root)).toEqual(before)
+  })
+
+  test('a note without note_kind is of its folder’s kind; valid references read as they are', async () => {
+    const root = fx.copy()
+    const file = path.join(root, NOTE)
+    const text = fs.readFileSync(file, 'utf8').replace(/^note_kind:.*\n/m, '')
+    fs.writeFileSync(file, withLine(text, 'about', 'about: t-01KBX3Q5M7E2RJ4T8W6YVZ0N1P'))
+    const shown = (await dacliIn(root, ['note', 'show', 'alpha/use-x', '--json'])).expectExit(0).json
+    expect(shown.kind).toBe('decision')
+    expect(shown.about).toEqual({ id: 't-01KBX3Q5M7E2RJ4T8W6YVZ0N1P', ref: null })
+  })
+})
+
+describe('a risk’s impact and likelihood are checked where a risk is read', () => {
+  test.each([
+    ['impact', 'impact: catastrophic'],
+    ['impact', 'impact: {x: 1}'],
+    ['likelihood', 'likelihood: 9'],
+    ['likelihood', 'likelihood: "high\\e[31m"'],
+    ['created_by', 'created_by: [a-root]'],
+  ])('%s planted as `%s`: no rank is computed from it; skipped and reported, edit exits 1', async (field, line) => {
+    const root = fx.copy()
+    const added = (
+      await dacliIn(root, [
+        'risk',
+        'add',
+        'Disk fills',
+        '--project',
+        'alpha',
+        '--impact',
+        'high',
+        '--likelihood',
+        'low',
+        '--json',
+      ])
+    ).expectExit(0).json
+    const rel = added.path as string
+    plant(root, rel, field, line)
+    const before = snapshotOf(root)
+    const reason = expect.stringContaining(`field "${field}"`)
+    const list = (await dacliIn(root, ['risk', 'list', '--json'])).expectExit(0).json
+    expect(list.risks).toEqual([])
+    expect(list.skipped).toContainEqual(expect.objectContaining({ path: rel, code: 'invalid-field', reason }))
+    const human = (await dacliIn(root, ['risk', 'list'])).expectExit(0)
+    expect(human.stdout).not.toContain('Disk fills')
+    const edited = (
+      await dacliIn(root, ['risk', 'edit', 'alpha/disk-fills', '--action', 'watch it', '--json'])
+    ).expectExit(1)
+    expect(edited.error.message).toContain(`field "${field}"`)
+    const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+    expect(doctor.findings).toContainEqual(
+      expect.objectContaining({ code: 'invalid-field', subject: rel, message: reason }),
+    )
+    expect(snapshotOf(root)).toEqual(before)
+  })
+})
