@@ -1,11 +1,12 @@
 // Hostile values in the files that are not task files (review 19): a note's kind, references and severity, a
-// risk's impact and likelihood. Each is checked where its kind is read: a value out of its format is refused naming
+// risk's impact and likelihood, a project's GitHub link. Each is checked where its kind is read: a value out of its format is refused naming
 // the field (`invalid-field`) — lists skip the file and say so, the commands that need it exit 1, lint and doctor name
 // it — never served as it stands, never coerced into a default, and the workspace is left as it was.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { FakeGitHub } from '../testkit/fakegithub.js'
 import { dacliIn, type Fixture, fixture, snapshotOf } from '../testkit/ws.js'
 
 let fx: Fixture
@@ -124,5 +125,49 @@ describe('a risk’s impact and likelihood are checked where a risk is read', ()
       expect.objectContaining({ code: 'invalid-field', subject: rel, message: reason }),
     )
     expect(snapshotOf(root)).toEqual(before)
+  })
+})
+
+describe('a project’s GitHub link is a repository name, checked where a project is read', () => {
+  test.each([
+    ['repo', 'github: {repo: "../../user", public_confirmed: null}'],
+    ['repo', 'github: {repo: "--upload-pack=x/y", public_confirmed: null}'],
+    ['repo', 'github: {repo: "acme/widgets/../../orgs/x", public_confirmed: null}'],
+    ['public_confirmed', 'github: {repo: acme/widgets, public_confirmed: "acme widgets"}'],
+  ])('%s planted as `%s`: no request names it; the project is refused naming the field', async (_key, line) => {
+    const root = fx.copy()
+    const rel = '.dacli/projects/alpha/project.md'
+    plant(root, rel, 'github', line)
+    const before = snapshotOf(root)
+    const gh = new FakeGitHub()
+    try {
+      gh.addRepo('acme/widgets')
+      const doctor = (await dacliIn(root, ['github', 'doctor', 'alpha', '--json'], { env: gh.env() })).expectExit(1)
+      expect(doctor.error.message).toContain('field "github"')
+      for (const argv of [
+        ['github', 'push', 'alpha', '--dry-run', '--json'],
+        ['github', 'pull', 'alpha', '--dry-run', '--json'],
+      ])
+        expect((await dacliIn(root, argv, { env: gh.env() })).code).toBe(1)
+      expect(gh.calls.filter((c) => c.path !== '/rate_limit')).toEqual([])
+    } finally {
+      await gh.close()
+    }
+    const shown = (await dacliIn(root, ['project', 'show', 'alpha', '--json'])).expectExit(1)
+    expect(shown.error.message).toContain('field "github"')
+    const list = (await dacliIn(root, ['project', 'list', '--json'])).expectExit(0).json
+    expect(list.skipped).toContainEqual(expect.objectContaining({ path: rel, code: 'invalid-field' }))
+    const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+    expect(doctor.findings).toContainEqual(
+      expect.objectContaining({ code: 'invalid-field', subject: rel, message: expect.stringContaining('"github"') }),
+    )
+    expect(snapshotOf(root)).toEqual(before)
+  })
+
+  test('a valid link still reads (an unconfirmed public_confirmed is null)', async () => {
+    const root = fx.copy()
+    plant(root, '.dacli/projects/alpha/project.md', 'github', 'github: {repo: acme/widgets.js, public_confirmed: null}')
+    const shown = (await dacliIn(root, ['project', 'show', 'alpha', '--json'])).expectExit(0).json
+    expect(JSON.stringify(shown)).toContain('acme/widgets.js')
   })
 })

@@ -7,6 +7,9 @@ import { InvalidValueError, ParseError, PROJECT_STATUSES, type ProjectRecord, ST
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
 
+/** `owner/name` as GitHub allows it: what `github.repo` and `github.public_confirmed` may hold. */
+export const REPO_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/
+
 /** A project's fields must have their types; its id names its own folder (an id is never guessed). */
 function checkProjectFields(d: Record<string, unknown>, slug: string): void {
   const bad = (field: string, want: string, code: 'invalid-field' | 'invalid-id' = 'invalid-field'): never => {
@@ -23,9 +26,11 @@ function checkProjectFields(d: Record<string, unknown>, slug: string): void {
   const gh = d.github
   if (gh !== undefined && gh !== null) {
     const g = gh as Record<string, unknown>
-    const text = (v: unknown) => v === undefined || v === null || typeof v === 'string'
-    if (typeof gh !== 'object' || Array.isArray(gh) || !text(g.repo) || !text(g.public_confirmed)) {
-      bad('github', '{repo, public_confirmed}')
+    // A repository name goes into API paths, URLs and the disclosure gate: `../../user` is none, and is never sent.
+    const repo = (v: unknown) =>
+      v === undefined || v === null || v === '' || (typeof v === 'string' && REPO_NAME.test(v))
+    if (typeof gh !== 'object' || Array.isArray(gh) || !repo(g.repo) || !repo(g.public_confirmed)) {
+      bad('github', '{repo: OWNER/NAME, public_confirmed: OWNER/NAME or null}')
     }
   }
   for (const f of ['created', 'created_by']) {

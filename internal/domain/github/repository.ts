@@ -6,13 +6,12 @@ import type { RepoInfo } from '../../adapters/github/client.js'
 import { hostsFor, parseRemoteUrl } from '../../adapters/github/remote.js'
 import { cmd } from '../../base/commands.js'
 import { RefusedError, UsageError } from '../../base/errors.js'
+import { REPO_NAME } from '../../format/project.js'
 import type { Store } from '../../store/store.js'
 import { sameRepo } from './adoptplan.js'
 
-export { sameRepo }
-
-/** `owner/name` as GitHub allows it. */
-export const REPO_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/
+/** `owner/name` as GitHub allows it (checked where a project file is read: format/project.ts). */
+export { REPO_NAME, sameRepo }
 
 export interface Linked {
   project: string
