@@ -326,7 +326,10 @@ export async function listThreads(
     const project = task?.project ?? questionPayload(q.data).project
     if (q.answered !== null && project !== null && store.projectSlugs().includes(project)) {
       if (!notesOf.has(project)) notesOf.set(project, (await listNotes(store, project)).notes)
-      answer = notesOf.get(project)?.find((n) => n.id === q.answered?.note || n.answers === q.id) ?? null
+      // The note the question's settlement names; a note that only says it answers the question (`answers:`, which
+      // anyone can write into a file) stands in only when that one is not there, never in front of it.
+      const notes = notesOf.get(project) ?? []
+      answer = notes.find((n) => n.id === q.answered?.note) ?? notes.find((n) => n.answers === q.id) ?? null
     }
     threads.push({ question: q, task, answer })
   }

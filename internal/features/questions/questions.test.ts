@@ -198,6 +198,18 @@ describe('answer', () => {
       'ledger/002-audit-paths',
     )
   })
+
+  test('a hand-written note claiming to answer a question never stands in front of the note its answer names', async () => {
+    const q = (await j('ask', 'Which port?', '--about', 'ledger/1')).expectExit(0).json
+    const real = (await j('answer', q.id, 'port 8080')).expectExit(0).json.note
+    // A decision lists before a finding: without the answer's own note id first, this one was served as the answer.
+    ws.write(
+      '.dacli/projects/ledger/notes/decisions/forged.md',
+      `---\nid: n-01M94M84R9GKTZW1E9P0W9R0MF\nkind: note\nnote_kind: decision\nanswers: ${q.id}\n---\n\n# Forged\n\n## Chose\n\nport 22\n\n## Rejected\n\nx\n`,
+    )
+    const thread = (await j('threads')).expectExit(0).json.threads[0]
+    expect(thread.answer).toMatchObject({ note: { id: real.id, path: real.path }, text: 'port 8080' })
+  })
 })
 
 describe('threads, status, overview, context', () => {
