@@ -108,6 +108,10 @@ describe('config.yml values are checked, with precise messages (item 19)', () =>
     ['wip_limit: -3', /config\.yml: wip_limit is -3; expected a whole number of tasks above 0/],
     ['autorecord: maybe', /config\.yml: autorecord is "maybe"; expected true or false/],
     ['name: [1]', /config\.yml: name is \[1\]; expected a string/],
+    // The id goes into the user's trust file name and every pull request and issue marker (review 19).
+    ['id: "x --> <img src=x>"', /config\.yml: id is "x --> <img src=x>"; expected the workspace id init wrote/],
+    ['id: ../../other', /config\.yml: id is "\.\.\/\.\.\/other"; expected the workspace id init wrote/],
+    ['id: "-x"', /config\.yml: id is "-x"; expected the workspace id/],
     ['format: 0\nformat: 0', /config\.yml is not valid YAML: Map keys must be unique/],
   ])('%s (built bin: exit 1, the key, the value and what it takes)', (line, message) => {
     const root = fx.copy()

@@ -202,6 +202,9 @@ function claimsRemote(raw: Record<string, unknown>, file: string): string | null
 
 export const DEFAULT_RECORD_BRANCH = 'dacli/record'
 
+/** A workspace id as config.yml may hold it (init writes a ULID). */
+export const WORKSPACE_ID = /^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/
+
 /** `remote_timeout` when config.yml does not set it: 20 seconds. */
 export const DEFAULT_REMOTE_TIMEOUT_MS = 20_000
 /** The longest `remote_timeout` dacli takes: an hour (a deadline is a promise to give up; a day is none). */
@@ -323,6 +326,10 @@ async function parseConfig(dir: string, text: string, parseDuration: (s: string)
     const v = raw[key]
     if (!(v === undefined || v === null || typeof v === 'string')) bad(key, 'a string')
   }
+  // The workspace id names the user's trust file and goes into every pull request and issue marker
+  // (`<!-- dacli:t-… ws:<id> -->`): a word, never a path, a space or an end of comment.
+  if (typeof raw.id === 'string' && raw.id !== '' && !WORKSPACE_ID.test(raw.id))
+    bad('id', 'the workspace id init wrote (letters and digits, at most 64; `.`, `_` and `-` inside)')
   return {
     id: typeof raw.id === 'string' ? raw.id : '',
     name: typeof raw.name === 'string' ? raw.name : path.basename(path.dirname(dir)),
