@@ -1,12 +1,15 @@
 // Hostile values in the files that are not task files (review 19): a note's kind, references and severity, a
-// risk's impact and likelihood, a project's GitHub link. Each is checked where its kind is read: a value out of its format is refused naming
+// risk's impact and likelihood, a project's GitHub link, what a signed proposal carries for sync to write. Each is checked where its kind is read: a value out of its format is refused naming
 // the field (`invalid-field`) — lists skip the file and say so, the commands that need it exit 1, lint and doctor name
 // it — never served as it stands, never coerced into a default, and the workspace is left as it was.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { agentSigner } from '../domain/identity/signing.js'
+import { eventContent } from '../store/events.js'
 import { FakeGitHub } from '../testkit/fakegithub.js'
+import { eventFiles, forge } from '../testkit/hostile.js'
 import { dacliIn, type Fixture, fixture, snapshotOf } from '../testkit/ws.js'
 
 let fx: Fixture
@@ -169,5 +172,64 @@ describe('a project’s GitHub link is a repository name, checked where a projec
     plant(root, '.dacli/projects/alpha/project.md', 'github', 'github: {repo: acme/widgets.js, public_confirmed: null}')
     const shown = (await dacliIn(root, ['project', 'show', 'alpha', '--json'])).expectExit(0).json
     expect(JSON.stringify(shown)).toContain('acme/widgets.js')
+  })
+})
+
+describe('a proposal’s payload is checked where an event is read, before sync writes any of it', () => {
+  // A read-only agent holds its own key: it can sign any payload, and an owner's sync writes what it says.
+  test.each([
+    ['data.title', { title: 'Evil\n\n## Rejected\n\ninjected' }, 'finding'],
+    ['data.title', { title: 'red \u001b[31m' }, 'finding'],
+    ['data.body', { body: 'text\n\n## Chose\n\nsomething else' }, 'finding'],
+    ['data.severity', { severity: 'catastrophic' }, 'finding'],
+    ['data.project', { project: '../../x' }, 'finding'],
+    ['body', { body_text: 'bell \u0007 here' }, 'finding'],
+    ['data.add', { add: [{ on: 'alpha/4', type: 'ZZ' }] }, 'dependency'],
+    ['data.add', { add: [{ on: '--upload-pack=x', type: 'FS' }] }, 'dependency'],
+  ])(
+    '%s planted as %j (%s), signed by its proposer: skipped and reported, never applied',
+    async (field, planted, kind) => {
+      const root = fx.copy()
+      ;(
+        await dacliIn(root, ['note', 'add', 'finding', 'Plain', '--project', 'alpha', '--about', 'alpha/1'], {
+          as: fx.ro.token,
+        })
+      ).expectExit(0)
+      const file = eventFiles(root).find((f) => f.endsWith('-finding.md')) as string
+      const { body_text, ...data } = planted as Record<string, unknown>
+      const text = fs.readFileSync(file, 'utf8')
+      if (typeof body_text === 'string') fs.writeFileSync(file, `${text.trimEnd().replace(/Plain$/, '')}${body_text}\n`)
+      await forge(file, (d) => {
+        d.event_kind = kind
+        d.data = { ...(d.data as Record<string, unknown>), ...data }
+        const body = typeof body_text === 'string' ? body_text : 'Plain'
+        const rec = { ...d, about: d.about ?? null, body } as Parameters<typeof eventContent>[0]
+        d.signature = agentSigner(fx.ro.token).sign(eventContent(rec))
+      })
+      const before = snapshotOf(root)
+      const reason = expect.stringContaining(`field "${field}"`)
+      const rel = path.relative(root, file)
+      const sync = (await dacliIn(root, ['sync', '--json'])).expectExit(0).json
+      expect(sync.applied).toEqual([])
+      expect(sync.skipped).toContainEqual(expect.objectContaining({ path: rel, code: 'invalid-field', reason }))
+      const doctor = (await dacliIn(root, ['doctor', '--json'])).json
+      expect(doctor.findings).toContainEqual(
+        expect.objectContaining({ code: 'invalid-field', subject: rel, message: reason }),
+      )
+      expect(snapshotOf(root)).toEqual(before)
+    },
+  )
+
+  test('the proposal as dacli wrote it still applies', async () => {
+    const root = fx.copy()
+    ;(
+      await dacliIn(root, ['note', 'add', 'finding', 'Plain', '--project', 'alpha', '--severity', 'major'], {
+        as: fx.ro.token,
+      })
+    ).expectExit(0)
+    const sync = (await dacliIn(root, ['sync', '--json'])).expectExit(0).json
+    expect(sync.applied).toHaveLength(1)
+    const notes = (await dacliIn(root, ['note', 'list', '--json'])).json.notes
+    expect(notes.map((n: { title: string }) => n.title)).toContain('Plain')
   })
 })

@@ -16,6 +16,7 @@ import { byText } from '../base/order.js'
 import { parseData } from '../format/flat.js'
 import { isId, safeSegment } from '../format/ids.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../format/model.js'
+import { checkEventData } from './eventdata.js'
 import { StampMemo, stampOf } from './filecache.js'
 import { atomicWrite, isTempName, linkOnPath, readText } from './fsio.js'
 import type { Store } from './store.js'
@@ -366,6 +367,8 @@ function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, 
     throw new Error(`unsupported schema_version ${JSON.stringify(d.schema_version)}`)
   if (d.checksum !== eventChecksum(rec))
     throw new Error('checksum mismatch: the event was edited after it was written; it is never applied')
+  // An intact event is still its proposer's word: what sync would write from it is checked before anyone reads it.
+  checkEventData(rec.event_kind, rec.data, rec.body)
   const state: EventState = d.applied === true ? 'applied' : d.applied === 'dismissed' ? 'dismissed' : 'pending'
   return {
     ...rec,
