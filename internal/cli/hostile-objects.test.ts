@@ -186,6 +186,12 @@ describe('a proposal’s payload is checked where an event is read, before sync 
     ['body', { body_text: 'bell \u0007 here' }, 'finding'],
     ['data.add', { add: [{ on: 'alpha/4', type: 'ZZ' }] }, 'dependency'],
     ['data.add', { add: [{ on: '--upload-pack=x', type: 'FS' }] }, 'dependency'],
+    ['data.by', { by: '../../x' }, 'block'],
+    ['data.by', { by: { id: 1 } }, 'block'],
+    ['data.why', { why: 'esc \u001b[2J' }, 'block'],
+    ['data.lease_ms', { lease_ms: 1e300 }, 'claim'],
+    ['data.lease_ms', { lease_ms: -5 }, 'claim'],
+    ['data.tokens', { tokens: -1 }, 'propose-status'],
   ])(
     '%s planted as %j (%s), signed by its proposer: skipped and reported, never applied',
     async (field, planted, kind) => {

@@ -2,9 +2,11 @@
 // proposer's word, and `sync` writes it into files under the owner's name — a finding's title and text become a
 // note, a dependency a task's `depends_on`. So each value is checked to its format where an event is read
 // (eventOf): a title on one line, text without control characters nor a heading that would open a section of its
-// own, a severity of three, a project slug, a dependency's reference and type. An event out of its format is skipped
-// and reported (`invalid-field`, naming the key), never applied.
+// own, a severity of three, a project slug, a dependency's reference and type, a block's task id, a claim's lease
+// and a close's token count. An event out of its format is skipped and reported (`invalid-field`, naming the key),
+// never applied.
 
+import { MAX_DURATION_MS } from '../base/duration.js'
 import { checkText, isId, titleControl } from '../format/ids.js'
 import { checkSectionText } from '../format/markdown.js'
 import { DEP_TYPES, InvalidValueError } from '../format/model.js'
@@ -48,6 +50,22 @@ export function checkEventData(kind: string, data: Record<string, unknown>, body
     if (!absent(data.severity) && !(FINDING_SEVERITIES as readonly string[]).includes(data.severity as string))
       bad('data.severity', data.severity, FINDING_SEVERITIES.join(', '))
     if (!absent(data.body)) text('data.body', data.body, true)
+  }
+  if (kind === 'block') {
+    // `blocked_by` is written from `by`: a task id (dacli resolves the reference before proposing).
+    if (!absent(data.by) && !isId('task', data.by)) bad('data.by', data.by, 'a task id (t-<ULID>)')
+    if (!absent(data.why)) text('data.why', data.why, false)
+    if (!absent(data.unblock) && typeof data.unblock !== 'boolean') bad('data.unblock', data.unblock, 'true or false')
+  }
+  if (kind === 'claim' && !absent(data.lease_ms)) {
+    const ms = data.lease_ms
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_DURATION_MS)
+      bad('data.lease_ms', ms, 'a lease in milliseconds, above 0 and at most 100 years')
+  }
+  if (kind === 'propose-status' && !absent(data.tokens)) {
+    const n = data.tokens
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1_000_000_000)
+      bad('data.tokens', n, 'a whole number of tokens from 0 to 1000000000')
   }
   if (kind === 'dependency') {
     for (const key of ['add', 'remove'] as const) {
