@@ -15,6 +15,7 @@ import {
 } from '../../adapters/git/branches.js'
 import { commitsNotOn } from '../../adapters/git/landing.js'
 import { addWorktree, changesIn, removeWorktree, revParse } from '../../adapters/git/worktree.js'
+import { isBranchName } from '../../base/branchname.js'
 import { cmd } from '../../base/commands.js'
 import { ConflictError, NotFoundError, UsageError } from '../../base/errors.js'
 import type { Identity } from '../../format/model.js'
@@ -346,6 +347,9 @@ function misplaced(w: World, c: Candidate): string | null {
   if (c.kind === 'finished_worktree') {
     const abs = path.resolve(w.store.root, c.subject)
     if (!inside(path.join(w.store.dir, 'worktrees'), abs)) return 'a worktree outside .dacli/worktrees/'
+    // The branch goes to `git worktree add` as a word of its own: `--lock` would be read as an option.
+    if (c.branch !== null && !isBranchName(c.branch)) return 'not a branch name'
+    if (c.branch === null && c.sha === null) return 'neither a branch nor a commit id'
     return c.sha === null || SHA.test(c.sha) ? null : 'not a commit id'
   }
   if (c.kind === 'merged_branch' || c.kind === 'merged_remote_branch' || c.kind === 'stale_claim_ref') {

@@ -44,6 +44,10 @@ test('an artifact naming a file outside .dacli/, a foreign ref or remote is refu
       remote: 'https://example.invalid/x.git',
     }),
     art('../elsewhere', 'finished_worktree', { sha: 'a'.repeat(40), branch: 'dacli/alpha-001-x' }),
+    // A branch is passed to `git worktree add` as a word of its own: one that is an option would be read as one.
+    art('.dacli/worktrees/x', 'finished_worktree', { sha: 'a'.repeat(40), branch: '--lock' }),
+    art('.dacli/worktrees/x', 'finished_worktree', { sha: null, branch: '-b' }),
+    art('.dacli/worktrees/x', 'finished_worktree', { sha: null, branch: null }),
   ]
   for (const text of cases) {
     ws.write('.dacli/cleanup/evil/restore.json', text)
@@ -57,4 +61,5 @@ test('an artifact naming a file outside .dacli/, a foreign ref or remote is refu
   }
   expect(fs.existsSync(path.join(path.dirname(ws.root), outside))).toBe(false)
   expect(fs.existsSync(path.join(ws.root, 'notes.txt'))).toBe(false)
+  expect(fs.existsSync(path.join(ws.root, '.dacli', 'worktrees', 'x'))).toBe(false)
 })
