@@ -8,7 +8,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError } from '../../base/errors.js'
-import { safeSegment } from '../../format/ids.js'
+import { safeSegment, titleControl } from '../../format/ids.js'
 import { stamp, type TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { atomicWrite, linkOnPath, readText } from '../../store/fsio.js'
@@ -92,8 +92,12 @@ export async function readQueue(store: Store, slug: string): Promise<Queue> {
     }
     const h = /^(#{1,6})\s+(.*)$/.exec(raw)
     if (h) {
-      if (h[1] === '#') title = (h[2] as string).trim()
-      else section = (h[2] as string).trim().toLowerCase()
+      if (h[1] === '#') {
+        title = (h[2] as string).trim()
+        // A hand-written title reaches documents and terminals: one with a control character is refused, as a task's is.
+        const control = titleControl(title)
+        if (control !== null) throw bad(rel, n, `the title holds ${control}`)
+      } else section = (h[2] as string).trim().toLowerCase()
       continue
     }
     if (raw.trim() === '') continue
@@ -116,6 +120,8 @@ export async function readQueue(store: Store, slug: string): Promise<Queue> {
       throw bad(rel, n, `"${written}" does not name one task (${why})`, [cmd(`task list`)])
     }
     const box = m[1]
+    const control = m[3] === undefined ? null : titleControl(m[3])
+    if (control !== null) throw bad(rel, n, `the reason holds ${control}`)
     const turn: Turn = box === 'x' || box === 'X' ? 'done' : box === '-' ? 'failed' : 'waiting'
     items.push({
       n: items.length + 1,

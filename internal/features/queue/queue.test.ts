@@ -127,6 +127,26 @@ describe('queue next and advance', () => {
     expect(ws.snapshot()).toEqual(before)
   })
 
+  test('a control character in a hand-written title or failure reason is refused with the file and line', async () => {
+    const ws = await setup()
+    for (const [text, line, what] of [
+      ['# Hand \u001b]0;pwn\u0007 made\n\n## Tasks\n\n- ledger/2\n', 1, 'the title holds the control character ESC'],
+      [
+        '# Hand made\n\n## Tasks\n\n- [-] ledger/2 — broke \u001b[2J\n',
+        5,
+        'the reason holds the control character ESC',
+      ],
+    ] as const) {
+      ws.write(FILE, text)
+      const before = ws.snapshot()
+      const r = (await ws.dacli('queue', 'show', 'release', '--json')).expectExit(1)
+      expect(r.error.message).toContain(`.dacli/queues/release.md:${line}: ${what}`)
+      expect((await ws.ok('queue', 'list', '--json')).json.skipped[0]).toMatchObject({ slug: 'release' })
+      ;(await ws.dacli('queue', 'advance', 'release')).expectExit(1)
+      expect(ws.snapshot()).toEqual(before)
+    }
+  })
+
   test('rm: refused while tasks wait (3) unless --force', async () => {
     const ws = await setup()
     await ws.ok('queue', 'add', 'release', 'ledger/1')
