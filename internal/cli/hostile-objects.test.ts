@@ -239,3 +239,66 @@ describe('a proposal’s payload is checked where an event is read, before sync 
     expect(notes.map((n: { title: string }) => n.title)).toContain('Plain')
   })
 })
+
+describe('the cache of the remote’s claims is read as every file under .dacli/ is', () => {
+  const CACHE = '.dacli/cache/remote-claims.json'
+
+  test('a FIFO or a link in its place blocks nothing: next, doctor, explain, overview end at once', async () => {
+    const { spawnSync } = await import('node:child_process')
+    const { baseEnv } = await import('../testkit/ws.js')
+    const bin = path.join(process.cwd(), 'build', 'dacli.js')
+    for (const plant of ['fifo', 'link'] as const) {
+      const root = fx.copy()
+      const file = path.join(root, CACHE)
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      if (plant === 'fifo') spawnSync('mkfifo', [file])
+      else fs.symlinkSync('/dev/zero', file)
+      for (const argv of [['next'], ['doctor'], ['explain', 'alpha/1'], ['overview']]) {
+        const r = spawnSync(process.execPath, [bin, ...argv, '--json'], {
+          cwd: root,
+          env: baseEnv(),
+          encoding: 'utf8',
+          timeout: 20_000,
+        })
+        expect(r.signal, `${plant}: ${argv.join(' ')} blocked`).toBeNull()
+        expect(r.status, `${plant}: ${argv.join(' ')}: ${r.stderr}`).toBe(0)
+      }
+    }
+  }, 120_000)
+
+  test('a claim of another shape than dacli writes is left out: it hides no task from next', async () => {
+    const root = fx.copy()
+    const id = (await dacliIn(root, ['task', 'show', 'alpha/1', '--json'])).json.id as string
+    const claim = {
+      task: id,
+      by: 'a-root',
+      at: '2026-12-01T10:00:00Z',
+      expires: null,
+      workspace: '/elsewhere/.dacli',
+      host: 'other',
+      clone: null,
+      commit: 'a'.repeat(40),
+      seen_at: '2026-12-01T10:00:00Z',
+    }
+    const write = (claims: unknown[]) => {
+      fs.mkdirSync(path.join(root, '.dacli', 'cache'), { recursive: true })
+      fs.writeFileSync(path.join(root, CACHE), JSON.stringify({ remote: 'origin', fetched_at: null, claims }))
+    }
+    const ready = async () =>
+      (await dacliIn(root, ['next', '--json'])).expectExit(0).json.ready.map((r: { ref: string }) => r.ref)
+    expect(await ready()).toContain('alpha/001-first-thing')
+    for (const bad of [
+      { ...claim, expires: 'never' },
+      { ...claim, by: '--upload-pack=x' },
+      { ...claim, task: '../../x' },
+      { ...claim, host: 'evil\u001b[2J' },
+      { ...claim, commit: 'HEAD' },
+    ]) {
+      write([bad])
+      expect(await ready(), JSON.stringify(bad)).toContain('alpha/001-first-thing')
+    }
+    // The shape dacli writes is still read (a limit: a well-formed claim written by hand is read too; SECURITY.md).
+    write([claim])
+    expect(await ready()).not.toContain('alpha/001-first-thing')
+  })
+})

@@ -9,8 +9,9 @@ import * as path from 'node:path'
 import { keptCloneId } from '../../adapters/git/clone.js'
 import { UsageError } from '../../base/errors.js'
 import { stamp } from '../../base/time.js'
+import { isId } from '../../format/ids.js'
 import type { Identity } from '../../format/model.js'
-import { atomicWrite } from '../../store/fsio.js'
+import { atomicWrite, linkOnPath, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 import { checkRemote } from '../../store/workspace.js'
 
@@ -116,15 +117,44 @@ export interface ClaimCache {
 
 const cacheFile = (store: Store) => path.join(store.dir, 'cache', CACHE)
 
-/** The claims seen on the remote, or null when none were ever fetched (or the cache is unreadable). */
+/** A time as the cache holds one (an RFC 3339 stamp dacli wrote): anything else dates nothing. */
+const isTime = (v: unknown): v is string => typeof v === 'string' && v.length <= 40 && Number.isFinite(Date.parse(v))
+const isText = (v: unknown): v is string =>
+  typeof v === 'string' && v.length <= 4096 && !/[\u0000-\u001f\u007f]/.test(v)
+
+/** A claim as `updateClaimCache` writes it; a hand-edited one of another shape is left out, never served. */
+const isCachedClaim = (v: unknown): v is ClaimCache['claims'][number] => {
+  if (v === null || typeof v !== 'object') return false
+  const c = v as Record<string, unknown>
+  return (
+    isId('task', c.task) &&
+    isId('agent', c.by) &&
+    isTime(c.at) &&
+    (c.expires === null || isTime(c.expires)) &&
+    isText(c.workspace) &&
+    isText(c.host) &&
+    (c.clone === null || c.clone === undefined || isText(c.clone)) &&
+    typeof c.commit === 'string' &&
+    /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(c.commit) &&
+    (c.seen_at === undefined || isTime(c.seen_at))
+  )
+}
+
+/**
+ * The claims seen on the remote, or null when none were ever fetched (or the cache is unreadable). Read as every
+ * file under `.dacli/` is: never through a link, never a FIFO or device (which would hang `next`, `doctor` and
+ * `explain`), and only the claims of the shape dacli writes.
+ */
 export function readClaimCache(store: Store): ClaimCache | null {
   try {
-    const c = JSON.parse(fs.readFileSync(cacheFile(store), 'utf8')) as ClaimCache
-    if (typeof c.remote !== 'string' || !Array.isArray(c.claims)) return null
+    const file = cacheFile(store)
+    if (linkOnPath(file, store.dir) !== null) return null
+    const c = JSON.parse(readText(file)) as ClaimCache
+    if (c === null || typeof c !== 'object' || typeof c.remote !== 'string' || !Array.isArray(c.claims)) return null
     return {
       remote: c.remote,
-      fetched_at: typeof c.fetched_at === 'string' ? c.fetched_at : null,
-      claims: c.claims.filter((x) => typeof x?.task === 'string' && typeof x.by === 'string'),
+      fetched_at: isTime(c.fetched_at) ? c.fetched_at : null,
+      claims: c.claims.filter(isCachedClaim),
     }
   } catch {
     return null
