@@ -142,7 +142,7 @@ describe('a project’s GitHub link is a repository name, checked where a projec
     const rel = '.dacli/projects/alpha/project.md'
     plant(root, rel, 'github', line)
     const before = snapshotOf(root)
-    const gh = new FakeGitHub()
+    const gh = await FakeGitHub.start()
     try {
       gh.addRepo('acme/widgets')
       const doctor = (await dacliIn(root, ['github', 'doctor', 'alpha', '--json'], { env: gh.env() })).expectExit(1)
@@ -302,3 +302,76 @@ describe('the cache of the remote’s claims is read as every file under .dacli/
     expect(await ready()).not.toContain('alpha/001-first-thing')
   })
 })
+
+describe('no cache, artifact or lock under .dacli/ is waited on', () => {
+  test('a FIFO at the record, history and lock files, a cleanup artifact and a conflict copy: every command ends', async () => {
+    const { spawnSync } = await import('node:child_process')
+    const { baseEnv } = await import('../testkit/ws.js')
+    const bin = path.join(process.cwd(), 'build', 'dacli.js')
+    const root = fx.copy()
+    const run = (argv: string[]) =>
+      spawnSync(process.execPath, [bin, ...argv], { cwd: root, env: baseEnv(), encoding: 'utf8', timeout: 20_000 })
+    const note = '.dacli/projects/alpha/notes/decisions/use-x.md'
+    const fifos = [
+      '.dacli/cache/record-stat.json',
+      '.dacli/cache/history.json',
+      '.dacli/locks/record.lock',
+      '.dacli/cleanup/evil/restore.json',
+      `${note}.conflict-0123456789abcdef`,
+    ]
+    for (const f of fifos) {
+      fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true })
+      spawnSync('mkfifo', [path.join(root, f)])
+    }
+    const restore = run(['cleanup', '--restore', 'evil', '--json'])
+    expect(restore.signal, 'cleanup --restore blocked').toBeNull()
+    expect(restore.status).toBe(2)
+    expect(restore.stdout + restore.stderr).toContain('.dacli/cleanup/evil/restore.json cannot be read')
+    const dry = run(['cleanup', '--dry-run', '--json'])
+    expect(dry.signal, 'cleanup --dry-run blocked').toBeNull()
+    expect(dry.status, dry.stderr).toBe(0)
+    fs.rmSync(path.join(root, '.dacli/cleanup'), { recursive: true })
+    fs.rmSync(path.join(root, `${note}.conflict-0123456789abcdef`))
+    for (const argv of [['task', 'log', 'alpha/1'], ['record']]) {
+      const r = run([...argv, '--json'])
+      expect(r.signal, `${argv.join(' ')} blocked`).toBeNull()
+      expect(r.status, `${argv.join(' ')}: ${r.stderr}`).toBe(0)
+    }
+  }, 120_000)
+})
+
+test('a FIFO at a repository’s issue cache: github pull reads no cache and ends', async () => {
+  const { spawnSync, spawn } = await import('node:child_process')
+  const { baseEnv } = await import('../testkit/ws.js')
+  const root = fx.copy()
+  plant(root, '.dacli/projects/alpha/project.md', 'github', 'github: {repo: acme/widgets, public_confirmed: null}')
+  const cache = path.join(root, '.dacli/cache/github/acme/widgets.json')
+  fs.mkdirSync(path.dirname(cache), { recursive: true })
+  spawnSync('mkfifo', [cache])
+  const gh = await FakeGitHub.start()
+  try {
+    gh.addRepo('acme/widgets')
+    gh.addIssue('acme/widgets', { title: 'From GitHub' })
+    const child = spawn(
+      process.execPath,
+      [path.join(process.cwd(), 'build', 'dacli.js'), 'github', 'pull', 'alpha', '--dry-run', '--json'],
+      {
+        cwd: root,
+        env: { ...baseEnv(), ...gh.env() },
+      },
+    )
+    let stderr = ''
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.on('close', (c, sig) => resolve([c, sig])),
+    )
+    clearTimeout(timer)
+    expect(signal, 'github pull blocked on the cache').toBeNull()
+    expect(code, stderr).toBe(0)
+  } finally {
+    await gh.close()
+  }
+}, 60_000)

@@ -324,6 +324,16 @@ export function readTextStamped(file: string): { text: string; stamp: Stamp } {
   }
 }
 
+/** A regular file's bytes, opened as readText opens it: never through a link at its end, never a FIFO or device. */
+export function readBytes(file: string): Buffer {
+  const fd = openRegular(file)
+  try {
+    return fs.readFileSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 /**
  * An object file's text. Bytes that are not valid UTF-8 would be replaced (U+FFFD) by a plain read
  * and so changed on the next rewrite: such a file is refused instead (InvalidTextError, `invalid-utf8`).

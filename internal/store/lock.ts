@@ -10,7 +10,7 @@ import { cmd } from '../base/commands.js'
 import { randomHex } from '../base/entropy.js'
 import { ConflictError, FailureError } from '../base/errors.js'
 import type { Proc } from '../base/system.js'
-import { linkOnPath, mkdirNoLinks } from './fsio.js'
+import { linkOnPath, mkdirNoLinks, readText } from './fsio.js'
 
 export interface LockHolder {
   pid: number
@@ -50,7 +50,7 @@ const ownStart = (sys: Proc): string | null => {
 
 export function readHolder(file: string): LockHolder | null {
   try {
-    const h = JSON.parse(fs.readFileSync(file, 'utf8')) as LockHolder
+    const h = JSON.parse(readText(file)) as LockHolder // a FIFO or link here is refused, never waited on
     return typeof h.token === 'string' && typeof h.pid === 'number' ? h : null
   } catch {
     return null

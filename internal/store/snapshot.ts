@@ -13,7 +13,7 @@ import * as path from 'node:path'
 import { FILE_MODE, type LocalDir, type LocalFile, objectId, treeOf } from '../adapters/git/objects.js'
 import { cmd } from '../base/commands.js'
 import { FailureError } from '../base/errors.js'
-import { isTempName, LinkError, linkOnPath, mkdirNoLinks } from './fsio.js'
+import { isTempName, LinkError, linkOnPath, mkdirNoLinks, readText } from './fsio.js'
 
 /**
  * Top-level folders of `.dacli/` that are never recorded (`worktrees/` holds task checkouts;
@@ -37,7 +37,7 @@ interface StatCache {
 function readCache(file: string): StatCache {
   try {
     if (linkOnPath(file) !== null) return { v: CACHE_VERSION, entries: {} } // never through a link
-    const c = JSON.parse(fs.readFileSync(file, 'utf8')) as StatCache
+    const c = JSON.parse(readText(file)) as StatCache // a FIFO here is refused, never waited on
     if (c.v === CACHE_VERSION && c.entries !== null && typeof c.entries === 'object') return c
   } catch {
     // missing or unreadable: hash everything again

@@ -21,7 +21,7 @@ import { ConflictError, NotFoundError, UsageError } from '../../base/errors.js'
 import type { Identity } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
-import { findTemps, linkOnPath } from '../../store/fsio.js'
+import { findTemps, linkOnPath, readBytes, readText } from '../../store/fsio.js'
 import { listLocks } from '../../store/lock.js'
 import type { GithubContext } from '../github/context.js'
 import { forgetWorktree, real, rememberWorktree, worktreeName } from '../worktree/worktrees.js'
@@ -171,7 +171,7 @@ const fileCandidate = (subject: string, kind: CandidateKind, reason: string): Ca
 
 function sameBytes(a: string, b: string): boolean {
   try {
-    return fs.readFileSync(a).equals(fs.readFileSync(b))
+    return readBytes(a).equals(readBytes(b)) // a FIFO on either side is refused, never waited on
   } catch {
     return false
   }
@@ -327,7 +327,16 @@ function findArtifact(w: World, given: string): { dir: string; art: Artifact } {
   for (const dir of candidates) {
     const file = path.join(dir, 'restore.json')
     if (!dir.startsWith(`${cleanupRoot}${path.sep}`) || !fs.existsSync(file)) continue
-    return { dir, art: readArtifact(w.store.rel(file), fs.readFileSync(file, 'utf8')) }
+    let text: string
+    try {
+      if (linkOnPath(file, w.store.dir) !== null) throw new Error('reached through a symbolic link')
+      text = readText(file) // a FIFO or device is refused, never waited on
+    } catch (e) {
+      throw new UsageError(`${w.store.rel(file)} cannot be read (${(e as Error).message}): not a cleanup artifact`, {
+        details: { artifact: w.store.rel(file) },
+      })
+    }
+    return { dir, art: readArtifact(w.store.rel(file), text) }
   }
   throw new NotFoundError(`no cleanup artifact "${given}" under ${w.store.rel(cleanupRoot)}`, {
     details: { artifact: given },

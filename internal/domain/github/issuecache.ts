@@ -10,13 +10,12 @@
 // worst planned as it last was — adopted again as a task, or its task's issue updated in vain (GitHub then answers
 // 404/410, which push reports) — and a person runs `--full` when an issue is known to have gone.
 
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { GitHubClient } from '../../adapters/github/api.js'
 import type { Issue } from '../../adapters/github/shapes.js'
 import type { Proc } from '../../base/system.js'
 import { cachePath } from '../../store/filecache.js'
-import { atomicWrite, linkOnPath } from '../../store/fsio.js'
+import { atomicWrite, linkOnPath, readText } from '../../store/fsio.js'
 
 declare const __DACLI_VERSION__: string
 
@@ -55,7 +54,7 @@ const isIssue = (v: unknown): v is Issue => {
 function readHeld(file: string, repo: string): Held | null {
   try {
     if (linkOnPath(file) !== null) return null
-    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>
+    const v = JSON.parse(readText(file)) as Record<string, unknown>
     if (v.format !== FORMAT || v.release !== RELEASE || v.repo !== repo) return null
     if (typeof v.mark !== 'string' || !Number.isFinite(Date.parse(v.mark))) return null
     if (!Array.isArray(v.issues) || !v.issues.every(isIssue)) return null

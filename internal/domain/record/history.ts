@@ -11,7 +11,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { CommitInfo, Git } from '../../adapters/git/index.js'
-import { linkOnPath, mkdirNoLinks } from '../../store/fsio.js'
+import { linkOnPath, mkdirNoLinks, readText } from '../../store/fsio.js'
 
 /** A changed task file: [path, blob after (null: deleted), blob before (null: added)]. */
 type Change = [string, string | null, string | null]
@@ -110,7 +110,7 @@ export class History {
     if (file === null) return
     try {
       if (linkOnPath(file) !== null) return // never read a cache through a link under .dacli/
-      const c = JSON.parse(fs.readFileSync(file, 'utf8')) as HistoryCache
+      const c = JSON.parse(readText(file)) as HistoryCache // a FIFO here is refused, never waited on
       if (c.v === VERSION && c.scope === scope && c.commits && c.ids) this.cache = c
     } catch {
       // no cache yet, or unreadable: facts are recomputed from git
