@@ -375,3 +375,25 @@ test('a FIFO at a repository’s issue cache: github pull reads no cache and end
     await gh.close()
   }
 }, 60_000)
+
+test('a FIFO named as a task’s file in another status folder: a move of the task ends, leaving it alone', async () => {
+  const { spawnSync } = await import('node:child_process')
+  const { baseEnv } = await import('../testkit/ws.js')
+  const root = fx.copy()
+  const fifo = path.join(root, '.dacli/projects/alpha/tasks/blocked/001-first-thing.md')
+  fs.mkdirSync(path.dirname(fifo), { recursive: true })
+  spawnSync('mkfifo', [fifo])
+  const r = spawnSync(
+    process.execPath,
+    [path.join(process.cwd(), 'build', 'dacli.js'), 'task', 'claim', 'alpha/1', '--json'],
+    {
+      cwd: root,
+      env: baseEnv(),
+      encoding: 'utf8',
+      timeout: 20_000,
+    },
+  )
+  expect(r.signal, 'task claim blocked').toBeNull()
+  expect(r.status, r.stderr).toBe(0)
+  expect(fs.lstatSync(fifo).isFIFO()).toBe(true)
+}, 60_000)

@@ -192,7 +192,7 @@ function removeCopies(store: Store, project: string, name: string, id: string, k
     let text: string
     try {
       if (linkOnPath(other, store.dir) !== null) continue // never read or remove through a link
-      text = fs.readFileSync(other, 'utf8')
+      text = readText(other) // a FIFO or device of that name is refused, never waited on
     } catch {
       continue
     }
