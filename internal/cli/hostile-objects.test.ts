@@ -397,3 +397,48 @@ test('a FIFO named as a task’s file in another status folder: a move of the ta
   expect(r.status, r.stderr).toBe(0)
   expect(fs.lstatSync(fifo).isFIFO()).toBe(true)
 }, 60_000)
+
+test('a FIFO at each parse cache (index, items, search, records): listings, show and search end and answer', async () => {
+  const { spawnSync } = await import('node:child_process')
+  const { baseEnv } = await import('../testkit/ws.js')
+  const root = fx.copy()
+  fs.rmSync(path.join(root, '.dacli/cache'), { recursive: true, force: true })
+  fs.mkdirSync(path.join(root, '.dacli/cache/records'), { recursive: true })
+  for (const f of ['index', 'items', 'search', 'records/alpha'])
+    spawnSync('mkfifo', [path.join(root, '.dacli/cache', f)])
+  const run = (argv: string[]) =>
+    spawnSync(process.execPath, [path.join(process.cwd(), 'build', 'dacli.js'), ...argv, '--json'], {
+      cwd: root,
+      env: baseEnv(),
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
+  for (const argv of [['task', 'list'], ['task', 'show', 'alpha/1'], ['note', 'list'], ['search', 'first'], ['next']]) {
+    const r = run(argv)
+    expect(r.signal, `${argv.join(' ')} blocked`).toBeNull()
+    expect(r.status, `${argv.join(' ')}: ${r.stderr}`).toBe(0)
+  }
+  expect(JSON.parse(run(['task', 'list']).stdout).tasks.length).toBe(5)
+}, 120_000)
+
+test('a journal replaced by hand (no header, or a FIFO): watch says so, exit 1, never an internal error', async () => {
+  const { spawnSync } = await import('node:child_process')
+  const { baseEnv } = await import('../testkit/ws.js')
+  for (const plant of ['text', 'fifo'] as const) {
+    const root = fx.copy()
+    const file = path.join(root, '.dacli/journal/changes.jsonl')
+    fs.rmSync(file, { force: true })
+    if (plant === 'text') fs.writeFileSync(file, 'not a journal\n')
+    else spawnSync('mkfifo', [file])
+    const r = spawnSync(
+      process.execPath,
+      [path.join(process.cwd(), 'build', 'dacli.js'), 'watch', '--timeout', '0', '--json'],
+      { cwd: root, env: baseEnv(), encoding: 'utf8', timeout: 20_000 },
+    )
+    expect(r.signal, `${plant}: watch blocked`).toBeNull()
+    expect(r.status).toBe(1)
+    const out = r.stdout + r.stderr
+    expect(out).toContain('.dacli/journal/changes.jsonl is not a change journal')
+    expect(out).not.toContain('internal error')
+  }
+}, 60_000)

@@ -386,12 +386,14 @@ export class CacheFile {
   private withFile(fn: (fd: number, key: string, size: number) => void): void {
     let fd: number
     try {
-      fd = fs.openSync(this.file, 'r')
+      // Never through a link at its end, and never waiting on a FIFO put in its place (which would hang every read).
+      fd = fs.openSync(this.file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
     } catch {
       return // missing or unreadable: start empty
     }
     try {
       const st = fs.fstatSync(fd)
+      if (!st.isFile()) return // a FIFO, socket or device: no cache
       fn(fd, `${st.size}:${st.mtimeMs}:${st.ino}`, st.size)
     } catch {
       // unreadable: what was learnt so far stands

@@ -19,7 +19,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../base/commands.js'
 import { timerDelay } from '../base/duration.js'
-import { RefusedError, UsageError } from '../base/errors.js'
+import { FailureError, RefusedError, UsageError } from '../base/errors.js'
 import { linkOnPath, mkdirNoLinks } from './fsio.js'
 
 const CHANGE_KINDS = [
@@ -118,7 +118,14 @@ function ensureJournal(dir: string): Header {
     fs.rmSync(tmp, { force: true })
   }
   const h = readHeader(file)
-  if (h === null) throw new Error(`${file} has no valid header`)
+  if (h === null) {
+    // Something else holds the journal's place (a hand-written file, a FIFO, a folder): said as it is, never a crash.
+    const rel = path.join(path.basename(dir), JOURNAL_DIR, FILE)
+    throw new FailureError(`${rel} is not a change journal (it has no valid header line)`, {
+      details: { path: rel },
+      next: [`move ${rel} aside: the next change starts a new journal, and watchers start again from it`],
+    })
+  }
   return h
 }
 

@@ -178,7 +178,8 @@ export class IndexReader {
   static open(file: string): IndexReader | null {
     let fd: number
     try {
-      fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
+      // O_NONBLOCK: a FIFO in its place is opened without waiting for a writer, then refused as not a regular file.
+      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0))
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null
       throw new CorruptIndex(`cannot be opened: ${(e as Error).message}`)
