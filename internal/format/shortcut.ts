@@ -4,6 +4,8 @@
 // character means anything. Whether a step names a command and its flags is checked against the command table
 // above this room (features/shortcut/load.ts); this file knows only the shape, and every fault names its line.
 
+import { titleControl } from './ids.js'
+
 export interface ShortcutParam {
   readonly name: string
   /** The value used when the caller gives none; null: the caller must give it. */
@@ -114,6 +116,11 @@ export function parseShortcut(text: string): { shortcut: ShortcutText } | { faul
     }
     if (fence) continue
     const h = /^(#{1,6})\s+(.*?)\s*$/.exec(raw)
+    // Every line read (headings, the description, parameters, steps) reaches `shortcut list`/`show` documents and
+    // terminals: one holding a control character is a fault, as a task's title is refused.
+    const read = h !== null || section === null || ['parameters', 'params', 'steps'].includes(section)
+    const control = read ? titleControl(raw) : null
+    if (control !== null) return { fault: { line: n, why: `the line holds ${control}` } }
     if (h) {
       if (h[1] === '#' && title === null) title = h[2] as string
       else section = (h[2] as string).toLowerCase()

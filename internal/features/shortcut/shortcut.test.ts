@@ -194,6 +194,15 @@ describe('a shortcut file is checked against the command table at load', () => {
     ['not a step', '# X\n\n## Steps\n\n- board --read-only\n', 5, /board cannot be a step/],
     ['a shell string', '# X\n\n## Steps\n\n- task show "ledger/1\n', 5, /double quote is not closed/],
     ['reserved parameter', '# X\n\n## Parameters\n\n- confirm\n\n## Steps\n\n- status\n', 5, /cannot be named confirm/],
+    // A line read reaches documents and terminals: a control character there is a fault (review 19).
+    [
+      'an escape in the title',
+      '# X \u001b]0;pwn\u0007\n\n## Steps\n\n- status\n',
+      1,
+      /the line holds the control character ESC/,
+    ],
+    ['an escape in the description', '# X\n\nclears \u001b[2J\n\n## Steps\n\n- status\n', 3, /control character ESC/],
+    ['a bell in a step', '# X\n\n## Steps\n\n- task show ledger/1\u0007\n', 5, /control character BEL/],
   ]
   test.each(bad)('%s → exit 1 naming the file and the line; nothing runs', async (_n, text, line, why) => {
     const ws = await setup({ start: START, bad: text })
