@@ -40,7 +40,7 @@ export function taskMatcher(store: Store, tasks: readonly TaskSummary[]): (w: Gi
     const p = real(w.path)
     const hit = byPath.get(p)
     if (hit !== undefined) return hit
-    // Elsewhere, a branch named like a task's is no proof dacli made the worktree: coordination.md lists those
+    // Elsewhere, a branch named like a task's is no proof dacli made the worktree: the spec lists those
     // worktrees with task null (and prune, cleanup and remove never touch them).
     return path.dirname(p) === home ? (byName.get(path.basename(p)) ?? null) : null
   }
