@@ -12,6 +12,7 @@ import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { arbitrationOf } from '../claims/arbiter.js'
 import type { GithubContext } from '../github/context.js'
+import { markersIn } from '../github/projection.js'
 import { doneTask } from '../task/lifecycle.js'
 import { FINDING_CLASSES } from './kinds.js'
 import { branchOf, headIn, markerPrefix } from './pulls.js'
@@ -177,7 +178,7 @@ async function pullFindings(w: World): Promise<Finding[]> {
   const byId = new Map(w.all.map((t) => [t.id, t]))
   const wsMarker = ` ws:${w.store.config.id} -->`
   for (const p of w.pulls) {
-    const m = /<!-- dacli:(t-[0-9A-Za-z]+) ws:([0-9A-Za-z]+) -->/.exec(p.body)
+    const m = markersIn(p.body).next().value ?? null
     // A branch name says whose work it is only for a branch of this repository: a fork's PR from a branch of the
     // same name is someone else's.
     const ours = w.repo !== null && headIn(p, w.repo)

@@ -77,7 +77,8 @@ export interface Projection<T extends ProjectedTask, I extends IssueState> {
 }
 
 export const markerOf = (taskId: string, wsId: string) => `<!-- dacli:${taskId} ws:${wsId} -->`
-const MARKERS = /<!-- dacli:(t-[0-9A-Za-z]+) ws:([0-9A-Za-z]+) -->/g
+/** Every marker in a text (issue or pull request body): group 1 the task id, group 2 the workspace id. */
+export const markersIn = (text: string) => text.matchAll(/<!-- dacli:(t-[0-9A-Za-z]+) ws:([0-9A-Za-z]+) -->/g)
 const STATUS_LABEL = /^status:/i
 const PRIORITY_LABEL = /^priority:/i
 
@@ -129,7 +130,7 @@ export function project<T extends ProjectedTask, I extends IssueState>(
   const byNumber = new Map(issues.map((i) => [i.number, i]))
   const byMarker = new Map<string, I[]>()
   for (const i of [...issues].sort((a, b) => a.number - b.number)) {
-    const ids = new Set([...i.body.matchAll(MARKERS)].filter((m) => m[2] === wsId).map((m) => m[1] as string))
+    const ids = new Set([...markersIn(i.body)].filter((m) => m[2] === wsId).map((m) => m[1] as string))
     for (const id of ids) byMarker.set(id, [...(byMarker.get(id) ?? []), i])
   }
   const duplicates = [...byMarker.entries()]

@@ -22,6 +22,7 @@ import type { GitInfo } from '../../adapters/git/discover.js'
 import { cmd } from '../../base/commands.js'
 import type { Proc } from '../../base/system.js'
 import { linkOnPath } from '../../store/fsio.js'
+import { WORKSPACE_ID } from '../../store/workspace.js'
 import { isPublicKey, publicKeyOfSeed, rootKeysDir, rootSigner, shortFingerprint } from './signing.js'
 
 /** What the anchor needs of an opened workspace (a Store has all of it). */
@@ -53,7 +54,7 @@ export function anchorFiles(place: AnchorPlace): { clone: string | null; user: s
   const id = place.config.id
   return {
     clone: place.git === null ? null : path.join(place.git.commonDir, 'dacli', 'trust'),
-    user: cfg === null || !/^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/.test(id) ? null : path.join(cfg, 'dacli', 'trust', id),
+    user: cfg === null || !WORKSPACE_ID.test(id) ? null : path.join(cfg, 'dacli', 'trust', id),
   }
 }
 

@@ -6,14 +6,12 @@
 import type { Issue } from '../../adapters/github/client.js'
 import type { Pull } from '../../adapters/github/pulls.js'
 import { branchOf, headIn, linkedNumbers, markerPrefix } from '../../domain/delivery/pulls.js'
-import { markerOf } from '../../domain/github/projection.js'
+import { markerOf, markersIn } from '../../domain/github/projection.js'
 import type { PushPlan } from '../../domain/github/pushwindow.js'
 import type { TaskRecord } from '../../format/model.js'
 import type { ProjectionDocT } from './json.js'
 
 type Item = ProjectionDocT['items'][number]
-
-const MARKERS = /<!-- dacli:(t-[0-9A-Za-z]+) ws:([0-9A-Za-z]+) -->/g
 
 /** Of several pull requests for one task: an open one, else the newest merged, else the newest (as pulls.ts). */
 function pick(pulls: readonly Pull[]): Pull | null {
@@ -105,7 +103,7 @@ export function projectionItems(
   const counted = plan.steps.filter((s) => s.task.id !== null)
   const orphans: ProjectionDocT['orphans'] = []
   for (const i of [...issues].sort((a, b) => a.number - b.number)) {
-    for (const m of i.body.matchAll(MARKERS)) {
+    for (const m of markersIn(i.body)) {
       const id = m[1] ?? ''
       if (m[2] === wsId && !known.has(id))
         orphans.push({ issue_number: i.number, title: i.title, state: i.state, task_id: id })
