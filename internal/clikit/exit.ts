@@ -42,13 +42,7 @@ export function isUnexpected(err: unknown): boolean {
  * failure (1) that a restart cures, not a bug: the message says so (render.ts).
  */
 export function missingModule(err: unknown): string | null {
-  const seen = new Set<unknown>()
-  for (
-    let cur = err;
-    cur !== null && typeof cur === 'object' && !seen.has(cur);
-    cur = (cur as { cause?: unknown }).cause
-  ) {
-    seen.add(cur)
+  for (const cur of causeChain(err)) {
     const code = (cur as { code?: unknown }).code
     if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') {
       const message = String((cur as { message?: unknown }).message ?? '')
@@ -60,6 +54,15 @@ export function missingModule(err: unknown): string | null {
 
 /** Node's system errors (ENOENT, EACCES, ENOSPC, …) anywhere on the cause chain. */
 function isSystemError(err: unknown): boolean {
+  for (const cur of causeChain(err)) {
+    const code = (cur as { code?: unknown }).code
+    if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) return true
+  }
+  return false
+}
+
+/** An error and its causes, each object once (a cause chain may loop). */
+function* causeChain(err: unknown): Generator<object> {
   const seen = new Set<unknown>()
   for (
     let cur = err;
@@ -67,10 +70,8 @@ function isSystemError(err: unknown): boolean {
     cur = (cur as { cause?: unknown }).cause
   ) {
     seen.add(cur)
-    const code = (cur as { code?: unknown }).code
-    if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) return true
+    yield cur
   }
-  return false
 }
 
 export type { DacliError }
