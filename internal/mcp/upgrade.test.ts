@@ -7,22 +7,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { describe, expect, test } from 'vitest'
-import { baseEnv, REPO_ROOT, snapshotOf, tempDir, workspace } from '../testkit/ws.js'
-
-async function serve(bin: string, root: string): Promise<Client> {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, 'mcp', 'serve', '--quiet'],
-    cwd: root,
-    env: baseEnv() as Record<string, string>,
-    stderr: 'pipe',
-  })
-  const client = new Client({ name: 'upgrade-test', version: '0' })
-  await client.connect(transport)
-  return client
-}
+import { servedOverStdio } from '../testkit/mcp.js'
+import { REPO_ROOT, snapshotOf, tempDir, workspace } from '../testkit/ws.js'
 
 const call = async (client: Client, name: string, args: Record<string, unknown>) =>
   (await client.callTool({ name, arguments: { schema_version: 1, ...args } })) as {
@@ -41,7 +27,7 @@ describe('mcp serve after its install was replaced', () => {
     const chunks = path.join(install, 'chunks')
     const kept = tempDir('dacli-chunks-')
 
-    const client = await serve(bin, ws.root)
+    const client = await servedOverStdio(ws.root, 'upgrade-test', bin)
     try {
       expect((await call(client, 'whoami', {})).structuredContent).toMatchObject({ id: 'a-root' })
       // The upgrade: the files this server started from are gone (the new install's have other names).
@@ -65,7 +51,7 @@ describe('mcp serve after its install was replaced', () => {
     // The new install in place: a restarted server runs the call.
     fs.rmSync(chunks, { recursive: true })
     fs.cpSync(kept, chunks, { recursive: true })
-    const restarted = await serve(bin, ws.root)
+    const restarted = await servedOverStdio(ws.root, 'upgrade-test', bin)
     try {
       const r = await call(restarted, 'add_task', { title: 'After the upgrade', project: 'ledger' })
       expect(r.structuredContent).toMatchObject({ schema: 'task/v1', title: 'After the upgrade' })

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type GitHubWorkspace, githubWorkspace } from './ghworkspace.js'
-import { git, tempDir } from './ws.js'
+import { git, tempDir, type Workspace } from './ws.js'
 
 export const REPO = 'acme/widgets'
 
@@ -56,4 +56,27 @@ export async function deliveryWorkspace(): Promise<DeliveryWorkspace> {
     commit,
     push: (dir, branch) => void git(dir, 'push', '-q', 'origin', branch),
   }
+}
+
+/**
+ * In a fresh `ws` (no GitHub): project ledger, task ledger/1 with a worktree whose one commit adds `file` (`text`),
+ * fast-forwarded into main, criteria checked and the task done — a finished worktree, as cleanup and prune find it.
+ */
+export async function finishedWorktree(
+  ws: Workspace,
+  file: string,
+  text: string,
+): Promise<{ dir: string; branch: string; path: string }> {
+  git(ws.root, 'commit', '-q', '--allow-empty', '-m', 'init')
+  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
+  await ws.ok('task', 'add', 'Shim', '--project', 'ledger', '--accept', 'x')
+  const wt = (await ws.dacli('worktree', 'add', 'ledger/1', '--json')).expectExit(0).json
+  const dir = path.resolve(ws.root, wt.path)
+  fs.writeFileSync(path.join(dir, file), text)
+  git(dir, 'add', file)
+  git(dir, 'commit', '-q', '-m', file)
+  git(ws.root, 'merge', '-q', '--ff-only', wt.branch)
+  await ws.ok('task', 'check', 'ledger/1', '--all')
+  await ws.ok('task', 'done', 'ledger/1')
+  return { dir, branch: wt.branch, path: wt.path }
 }

@@ -67,15 +67,15 @@ export function textJSON(r: CallToolResult): any {
 }
 
 /**
- * The built bin's `mcp serve --quiet` in `root`, over stdio, with the SDK's client connected to it (named `name`);
- * its stderr is piped, not shown. Close the client to end the server.
+ * The built bin's (or `bin`'s) `mcp serve --quiet` in `root`, over stdio, with the SDK's client connected to it
+ * (named `name`); its stderr is piped, not shown. Close the client to end the server.
  */
-export async function servedOverStdio(root: string, name: string): Promise<Client> {
+export async function servedOverStdio(root: string, name: string, bin = BIN): Promise<Client> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', 'serve', '--quiet'],
+    args: [bin, 'mcp', 'serve', '--quiet'],
     cwd: root,
     env: baseEnv() as Record<string, string>,
     stderr: 'pipe',

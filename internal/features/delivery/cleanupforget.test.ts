@@ -4,21 +4,12 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
-import { git, workspace } from '../../testkit/ws.js'
+import { finishedWorktree } from '../../testkit/deliveryws.js'
+import { workspace } from '../../testkit/ws.js'
 
 test('the task forgets the worktree cleanup removed, and names it again once restored', async () => {
   const ws = await workspace()
-  git(ws.root, 'commit', '-q', '--allow-empty', '-m', 'init')
-  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
-  await ws.ok('task', 'add', 'Shim', '--project', 'ledger', '--accept', 'x')
-  const wt = (await ws.dacli('worktree', 'add', 'ledger/1', '--json')).expectExit(0).json
-  const dir = path.resolve(ws.root, wt.path)
-  fs.writeFileSync(path.join(dir, 'shim.txt'), 'shim\n')
-  git(dir, 'add', 'shim.txt')
-  git(dir, 'commit', '-q', '-m', 'shim')
-  git(ws.root, 'merge', '-q', '--ff-only', wt.branch)
-  await ws.ok('task', 'check', 'ledger/1', '--all')
-  await ws.ok('task', 'done', 'ledger/1')
+  const { dir, ...wt } = await finishedWorktree(ws, 'shim.txt', 'shim\n')
   const file = path.join(ws.root, '.dacli', 'projects', 'ledger', 'tasks', 'done', '001-shim.md')
   const rel = '.dacli/worktrees/ledger-001-shim'
   const line = `worktree: {path: ${rel}, branch: ${wt.branch}}`

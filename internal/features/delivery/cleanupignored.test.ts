@@ -4,21 +4,12 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
-import { git, workspace } from '../../testkit/ws.js'
+import { finishedWorktree } from '../../testkit/deliveryws.js'
+import { workspace } from '../../testkit/ws.js'
 
 test('a done task worktree with an ignored file is not a candidate; without it, it is', async () => {
   const ws = await workspace()
-  git(ws.root, 'commit', '-q', '--allow-empty', '-m', 'init')
-  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
-  await ws.ok('task', 'add', 'Shim', '--project', 'ledger', '--accept', 'x')
-  const wt = (await ws.dacli('worktree', 'add', 'ledger/1', '--json')).expectExit(0).json
-  const dir = path.resolve(ws.root, wt.path)
-  fs.writeFileSync(path.join(dir, '.gitignore'), 'secret.env\n')
-  git(dir, 'add', '.gitignore')
-  git(dir, 'commit', '-q', '-m', 'ignore')
-  git(ws.root, 'merge', '-q', '--ff-only', wt.branch)
-  await ws.ok('task', 'check', 'ledger/1', '--all')
-  await ws.ok('task', 'done', 'ledger/1')
+  const { dir } = await finishedWorktree(ws, '.gitignore', 'secret.env\n')
   fs.writeFileSync(path.join(dir, 'secret.env'), 'TOKEN=1\n')
   const kinds = async () =>
     (await ws.dacli('cleanup', '--json')).expectExit(0).json.candidates.map((c: { kind: string }) => c.kind)
