@@ -50,6 +50,11 @@ export interface Runtime {
    * here and the bin wires it to the signals. Absent, no long-running server may start.
    */
   readonly onInterrupt?: (stop: () => void) => void
+  /**
+   * Called when this process starts a long-running server (`mcp serve`, over stdio or HTTP, and `board`), before it
+   * serves: the bin tunes the process for a long life (cmd/dacli.ts, a smaller heap). Absent in tests and embedders.
+   */
+  readonly longLived?: () => Promise<void>
 }
 
 export interface Outcome {
@@ -165,6 +170,12 @@ export async function invoke(
     }
     return who
   })
+  // A long-running server's shared memory of the workspace (Services.sharedStore), once the process is set up for a
+  // long life (Runtime.longLived).
+  const serverStores = async () => {
+    await rt.longLived?.()
+    return rt.services.sharedStore?.()
+  }
   // A streaming command's lines: JSON with its --jsonl, people's lines otherwise, nothing under --json.
   const jsonl = entry.streams !== undefined && parsed.flags.jsonl === true
   let streamOut: Out | null = null
@@ -240,7 +251,7 @@ export async function invoke(
       // that runs until interrupted (watch, record sync --watch) would hold the call forever instead of refusing.
       const { io: _io, stdio, onInterrupt: _onInterrupt, signal: _signal, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
-      const shared = rt.services.sharedStore?.()
+      const shared = await serverStores()
       const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
       try {
         return await rt.services.mcpServe({
@@ -260,7 +271,7 @@ export async function invoke(
       const { io: _io, stdio: _stdio, onInterrupt, identity: _bound, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
       // Every session's calls share one memory of the workspace (Services.sharedStore), as the board's do.
-      const shared = rt.services.sharedStore?.()
+      const shared = await serverStores()
       const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
       const { identityOf, VIA_BEARER } = await import('../domain/identity/identity.js')
       const { launch, ...served } = opts
@@ -307,7 +318,7 @@ export async function invoke(
       const { io: _io, stdio: _stdio, onInterrupt, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
       // Every API call and action of the board shares one memory of the workspace (Services.sharedStore).
-      const shared = rt.services.sharedStore?.()
+      const shared = await serverStores()
       const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
       let handle: BoardHandle
       try {
