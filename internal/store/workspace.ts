@@ -202,8 +202,10 @@ function claimsRemote(raw: Record<string, unknown>, file: string): string | null
 
 export const DEFAULT_RECORD_BRANCH = 'dacli/record'
 
-/** A workspace id as config.yml may hold it (init writes a ULID). */
-export const WORKSPACE_ID = /^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/
+/** A workspace id as config.yml may hold it (init writes a ULID), as a pattern's text: issue markers hold one too. */
+export const WORKSPACE_ID_TEXT = '[0-9A-Za-z][0-9A-Za-z._-]{0,63}'
+/** A workspace id as config.yml may hold it. */
+export const WORKSPACE_ID = new RegExp(`^${WORKSPACE_ID_TEXT}$`)
 
 /** `remote_timeout` when config.yml does not set it: 20 seconds. */
 export const DEFAULT_REMOTE_TIMEOUT_MS = 20_000

@@ -6,6 +6,7 @@
 import type { Issue, RepoInfo } from '../../adapters/github/client.js'
 import { FailureError } from '../../base/errors.js'
 import type { Store } from '../../store/store.js'
+import { WORKSPACE_ID } from '../../store/workspace.js'
 import { connect, progress, type Session } from './connect.js'
 import type { GithubContext } from './context.js'
 import { issuesOf } from './issuecache.js'
@@ -107,7 +108,7 @@ export function withRepoLock<T>(p: Prepared, repo: string, fn: () => Promise<T>)
 /** The workspace id that goes into issue markers (never empty: an empty id would make every marker unreadable). */
 function workspaceId(store: Store): string {
   const id = store.config.id
-  if (!/^[0-9A-Za-z]+$/.test(id)) {
+  if (!WORKSPACE_ID.test(id)) {
     throw new FailureError(
       'the workspace has no usable id in .dacli/config.yml, so pushed issues could not be found again',
       {

@@ -24,6 +24,7 @@
 // without a milestone leaves the issue's alone.
 
 import { cmd } from '../../base/commands.js'
+import { WORKSPACE_ID_TEXT } from '../../store/workspace.js'
 import { sameRepo } from './adoptplan.js'
 
 export interface ProjectedTask {
@@ -77,8 +78,12 @@ export interface Projection<T extends ProjectedTask, I extends IssueState> {
 }
 
 export const markerOf = (taskId: string, wsId: string) => `<!-- dacli:${taskId} ws:${wsId} -->`
-/** Every marker in a text (issue or pull request body): group 1 the task id, group 2 the workspace id. */
-export const markersIn = (text: string) => text.matchAll(/<!-- dacli:(t-[0-9A-Za-z]+) ws:([0-9A-Za-z]+) -->/g)
+/**
+ * Every marker in a text (issue or pull request body): group 1 the task id, group 2 the workspace id (any id a
+ * workspace opens with: `.`, `_` and `-` included, none of which can end the comment).
+ */
+const MARKER = new RegExp(`<!-- dacli:(t-[0-9A-Za-z]+) ws:(${WORKSPACE_ID_TEXT}) -->`, 'g')
+export const markersIn = (text: string) => text.matchAll(MARKER)
 const STATUS_LABEL = /^status:/i
 const PRIORITY_LABEL = /^priority:/i
 

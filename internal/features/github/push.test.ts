@@ -116,6 +116,26 @@ describe('github push', () => {
     expect(w.gh.writes()).toEqual([])
   })
 
+  test('a workspace id with `.`, `_` and `-` (any id a workspace opens with) goes into markers that are found again', async () => {
+    w = await githubWorkspace()
+    const config = path.join(w.ws.root, '.dacli', 'config.yml')
+    fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace(/^id: .*$/m, 'id: team.ws_2-b'))
+    await addTasks(3)
+    expect((await w.run('github', 'push', 'alpha', '--json')).expectExit(0).json.outcomes.created).toBe(3)
+    const issues = w.gh.repo('acme/widgets').issues
+    for (const i of issues) expect(i.body).toMatch(/^<!-- dacli:t-[0-9A-Z]+ ws:team\.ws_2-b -->$/m)
+    // The write-back lost (a push cut off after GitHub made the issues): only the markers can find them again.
+    const open = path.join(w.ws.root, TASKS, 'open')
+    for (const f of fs.readdirSync(open)) {
+      const file = path.join(open, f)
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^github: \{.*\}\n/m, ''))
+    }
+    w.gh.resetCalls()
+    const again = (await w.run('github', 'push', 'alpha', '--json')).expectExit(0)
+    expect(again.json.outcomes).toMatchObject({ created: 0, adopted: 3, failed: 0 })
+    expect(w.gh.repo('acme/widgets').issues).toHaveLength(3)
+  })
+
   test('the dry run makes no write call and takes no lock; the real run holds the repository lock', async () => {
     w = await githubWorkspace()
     await addTasks(3)
