@@ -34,6 +34,8 @@ const MAX_BODY = 65_536
 const DRAIN_LIMIT = 16 * 1024 * 1024
 const MAX_STREAMS = 64
 const HEARTBEAT_MS = 20_000
+/** How long stopping waits for the requests in progress to be answered before it cuts their connections. */
+const DRAIN_MS = 5_000
 
 const SECURITY = {
   'Content-Security-Policy':
@@ -271,6 +273,10 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
   }
 
   const server = http.createServer((hreq, res) => {
+    // Once the board is stopping, an answer finished leaves its connection idle: closed then, not kept alive.
+    res.once('finish', () => {
+      if (closing !== null) setImmediate(() => server.closeIdleConnections())
+    })
     handle(hreq, res).catch((e: unknown) => {
       req.log(`dacli board: ${(e as Error).message}`)
       if (!res.headersSent) text(res, 500, '500: internal error (see the terminal running dacli board)')
@@ -313,8 +319,15 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
         clearInterval(heartbeat)
         for (const s of streams) s.end()
         streams.clear()
-        server.close(() => resolve())
-        server.closeAllConnections()
+        // No new connection, and the idle ones close now; a request in progress is answered first (an action under
+        // way when the person pressed Ctrl-C still tells the page how it ended), then its connection closes. What
+        // is still open after DRAIN_MS is cut.
+        const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS)
+        server.close(() => {
+          clearTimeout(cut)
+          resolve()
+        })
+        server.closeIdleConnections()
       })
       return closing
     },
