@@ -10,6 +10,7 @@ import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { platform } from 'node:os'
 import { gzipSync } from 'node:zlib'
+import { drainable } from '../base/drain.js'
 import { RefusedError } from '../base/errors.js'
 import type { CommandEntry } from '../clikit/command.js'
 import type { BoardHandle, BoardServeRequest } from '../clikit/context.js'
@@ -34,8 +35,6 @@ const MAX_BODY = 65_536
 const DRAIN_LIMIT = 16 * 1024 * 1024
 const MAX_STREAMS = 64
 const HEARTBEAT_MS = 20_000
-/** How long stopping waits for the requests in progress to be answered before it cuts their connections. */
-const DRAIN_MS = 5_000
 
 const SECURITY = {
   'Content-Security-Policy':
@@ -273,10 +272,6 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
   }
 
   const server = http.createServer((hreq, res) => {
-    // Once the board is stopping, an answer finished leaves its connection idle: closed then, not kept alive.
-    res.once('finish', () => {
-      if (closing !== null) setImmediate(() => server.closeIdleConnections())
-    })
     handle(hreq, res).catch((e: unknown) => {
       req.log(`dacli board: ${(e as Error).message}`)
       if (!res.headersSent) text(res, 500, '500: internal error (see the terminal running dacli board)')
@@ -285,6 +280,7 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
   })
   server.headersTimeout = 10_000
   server.requestTimeout = 60_000
+  const drain = drainable(server)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(req.port, req.host, () => {
@@ -314,21 +310,16 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
     port,
     host: req.host,
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (async () => {
         watch.close()
         clearInterval(heartbeat)
         for (const s of streams) s.end()
         streams.clear()
-        // No new connection, and the idle ones close now; a request in progress is answered first (an action under
-        // way when the person pressed Ctrl-C still tells the page how it ended), then its connection closes. What
-        // is still open after DRAIN_MS is cut.
-        const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS)
-        server.close(() => {
-          clearTimeout(cut)
-          resolve()
-        })
-        server.closeIdleConnections()
-      })
+        // An action under way when the person pressed Ctrl-C still tells the page how it ended (base/drain.ts).
+        await drain.stop()
+        server.closeAllConnections()
+        await drain.closed
+      })()
       return closing
     },
   }

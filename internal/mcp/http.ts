@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import { drainable } from '../base/drain.js'
 import { RefusedError } from '../base/errors.js'
 import { isLoopback } from '../base/loopback.js'
 import type { McpCaller, McpHttpHandle, McpHttpRequest } from '../clikit/context.js'
@@ -324,6 +325,7 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
     })
   })
   server.headersTimeout = 10_000
+  const drain = drainable(server)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(req.port, req.host, () => {
@@ -344,11 +346,13 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
     close() {
       closing ??= (async () => {
         clearInterval(sweeper)
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+        // A call under way is answered before its session closes (base/drain.ts); a session's open event stream
+        // (GET) is not waited for: it ends with its session.
+        await drain.stop((r) => r.method === 'POST')
         await Promise.allSettled([...sessions.values()].map((s) => s.server.close()))
         sessions.clear()
         server.closeAllConnections()
-        await stopped
+        await drain.closed
         await warmed
       })()
       return closing
