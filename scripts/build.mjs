@@ -212,7 +212,7 @@ async function commonJS(files, outdir) {
  */
 function builtinsOnce(text) {
   const out = whereUsed(
-    text.replace(/__toESM\(require\("(node:[a-z_/]+)"\)\)/g, (_, name) => `__dacliNs(${JSON.stringify(name)})`),
+    text.replace(/__toESM\(require\("(node:[a-z0-9_/]+)"\)\)/g, (_, name) => `__dacliNs(${JSON.stringify(name)})`),
   )
   if (out === text) return text
   const helper =
