@@ -11,6 +11,7 @@ import { ConflictError } from '../../base/errors.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { arbitrationOf } from '../claims/arbiter.js'
+import { refuseClosingTheirs } from '../claims/arbitrate.js'
 import type { GithubContext } from '../github/context.js'
 import { markersIn } from '../github/projection.js'
 import { doneTask } from '../task/lifecycle.js'
@@ -51,7 +52,7 @@ export interface Reconciliation {
 
 const allChecked = (t: TaskRecord) => t.acceptance.length > 0 && t.acceptance.every((a) => a.checked)
 
-async function gitFindings(w: World): Promise<Finding[]> {
+async function gitFindings(w: World, who: Identity): Promise<Finding[]> {
   const out: Finding[] = []
   const { git, trunk, store } = w
   if (git === null) return out
@@ -87,14 +88,17 @@ async function gitFindings(w: World): Promise<Finding[]> {
           ? named
           : null
       if (merged !== null) {
-        const safe = allChecked(t)
+        const held = allChecked(t) ? await closeRefused(w, t, who) : null
+        const safe = allChecked(t) && held === null
         out.push({
           class: 'landed_not_done',
           subject: ref,
-          evidence: `${trunk.name} has merge ${merged.slice(0, 12)} of ${branch}; the task is ${t.status}`,
+          evidence: `${trunk.name} has merge ${merged.slice(0, 12)} of ${branch}; the task is ${t.status}${held === null ? '' : `; ${held}`}`,
           fix: safe
             ? cmd(`task done ${ref} --branch ${merged} --into ${trunk.name}`)
-            : `check its criteria, then ${cmd(`task done ${ref}`)}`,
+            : held !== null
+              ? `when the claim is released or has expired, ${cmd(`task done ${ref}`)}`
+              : `check its criteria, then ${cmd(`task done ${ref}`)}`,
           safe,
           action: safe ? { kind: 'close_task', task: t.id, branch: merged, into: trunk.name } : null,
         })
@@ -172,7 +176,7 @@ async function gitFindings(w: World): Promise<Finding[]> {
   return out
 }
 
-async function pullFindings(w: World): Promise<Finding[]> {
+async function pullFindings(w: World, who: Identity): Promise<Finding[]> {
   const out: Finding[] = []
   if (w.pulls === null) return out
   const byId = new Map(w.all.map((t) => [t.id, t]))
@@ -206,14 +210,17 @@ async function pullFindings(w: World): Promise<Finding[]> {
       git !== null && w.trunk !== null && sha !== null && (await revParse(git, w.store.env, sha)) !== null
         ? await isAncestor(git, w.store.env, sha, w.trunk.commit)
         : false
-    const safe = onTrunk && allChecked(t)
+    const held = onTrunk && allChecked(t) ? await closeRefused(w, t, who) : null
+    const safe = onTrunk && allChecked(t) && held === null
     out.push({
       class: 'pr_merged_task_open',
       subject: ref,
-      evidence: `#${p.number} was merged into ${p.base.ref}${sha === null ? '' : ` as ${sha.slice(0, 12)}`}; the task is ${t.status}`,
+      evidence: `#${p.number} was merged into ${p.base.ref}${sha === null ? '' : ` as ${sha.slice(0, 12)}`}; the task is ${t.status}${held === null ? '' : `; ${held}`}`,
       fix: safe
         ? cmd(`task done ${ref} --branch ${sha} --into ${w.trunk?.name}`)
-        : `fetch ${p.base.ref}, check the criteria, then ${cmd(`task done ${ref}`)}`,
+        : held !== null
+          ? `when the claim is released or has expired, ${cmd(`task done ${ref}`)}`
+          : `fetch ${p.base.ref}, check the criteria, then ${cmd(`task done ${ref}`)}`,
       safe,
       action: safe ? { kind: 'close_task', task: t.id, branch: sha, into: w.trunk?.name ?? null } : null,
     })
@@ -221,9 +228,25 @@ async function pullFindings(w: World): Promise<Finding[]> {
   return out
 }
 
-export async function reconcile(ctx: GithubContext, project: string | null): Promise<Reconciliation> {
+/**
+ * What the claims remote would say to closing `t` as `task done` says it through there (claims.remote): another clone's
+ * (or identity's) live claim refuses it (5). Asked only for a task whose claim ref the remote has; the refusal's
+ * message, else null.
+ */
+async function closeRefused(w: World, t: TaskRecord, who: Identity): Promise<string | null> {
+  if (!(w.remoteClaims ?? []).some((c) => c.ref === `${CLAIMS_PREFIX}${t.id}`)) return null
+  try {
+    await refuseClosingTheirs(arbitrationOf(w.store, w.store.env, {}), t, who, w.store.now())
+    return null
+  } catch (e) {
+    return (e as Error).message
+  }
+}
+
+/** The findings as `who` would apply them (a close another clone or identity holds on the claims remote is not safe). */
+export async function reconcile(ctx: GithubContext, project: string | null, who: Identity): Promise<Reconciliation> {
   const world = await readWorld(ctx, project, { github: true })
-  const findings = [...(await gitFindings(world)), ...(await pullFindings(world))]
+  const findings = [...(await gitFindings(world, who)), ...(await pullFindings(world, who))]
   findings.sort((a, b) =>
     a.class === b.class
       ? a.subject < b.subject
@@ -255,7 +278,7 @@ export async function applyReconciliation(
   reviewed: string,
   who: Identity,
 ): Promise<{ r: Reconciliation; applied: Applied[] }> {
-  const r = await reconcile(ctx, project)
+  const r = await reconcile(ctx, project, who)
   if (r.plan_id !== reviewed) {
     throw new ConflictError(
       `the world changed since plan ${reviewed} was printed (it is now ${r.plan_id}): nothing applied`,

@@ -9,7 +9,7 @@ export const reconcileCommand = defineCommand({
   summary:
     'Where the store, git and GitHub disagree: findings by class with their fix; --apply-safe applies the reviewed plan',
   description:
-    "Compares the tasks with git (trunk, task branches and worktrees, claim refs on the claims remote) and GitHub (the project's pull requests) and lists findings by class: done_not_landed, landed_not_done, pr_merged_task_open, branch_without_task, worktree_without_task, claim_on_closed_task, remote_claim_without_task, pr_without_task — each with its evidence, its fix, and whether the fix is safe to apply unattended (closing a task whose work provably landed and whose criteria are all checked; deleting a done task's claim ref under a lease). The preview prints a plan id, a digest of the findings and of the state they were read from. --apply-safe PLAN-ID recomputes: if the id differs, the world changed since the review — exit 5, nothing applied; else it applies the safe findings, reporting each. A source that cannot be read (no git, the remote, GitHub) is listed in skipped; a remote this clone names that does not answer (the claims remote) is also exit 1, with the document printed.",
+    "Compares the tasks with git (trunk, task branches and worktrees, claim refs on the claims remote) and GitHub (the project's pull requests) and lists findings by class: done_not_landed, landed_not_done, pr_merged_task_open, branch_without_task, worktree_without_task, claim_on_closed_task, remote_claim_without_task, pr_without_task — each with its evidence, its fix, and whether the fix is safe to apply unattended (closing a task whose work provably landed, whose criteria are all checked, and that no other clone or identity holds live on the claims remote, where the close would be refused; deleting a done task's claim ref under a lease). The preview prints a plan id, a digest of the findings and of the state they were read from. --apply-safe PLAN-ID recomputes: if the id differs, the world changed since the review — exit 5, nothing applied; else it applies the safe findings, reporting each. A source that cannot be read (no git, the remote, GitHub) is listed in skipped; a remote this clone names that does not answer (the claims remote) is also exit 1, with the document printed.",
   args: [],
   flags: {
     project: str('only this project', { valueName: 'P' }),
@@ -32,7 +32,7 @@ export const reconcileCommand = defineCommand({
     }
     let applied: Applied[] | null = null
     let r: Awaited<ReturnType<typeof reconcile>>
-    if (plan === undefined) r = await reconcile(ctx, project)
+    if (plan === undefined) r = await reconcile(ctx, project, await ctx.identity())
     else ({ r, applied } = await applyReconciliation(ctx, project, plan, await ctx.identity()))
     const counts = Object.fromEntries(FINDING_CLASSES.map((c) => [c, r.findings.filter((f) => f.class === c).length]))
     const data: DeliveryStateDocT = {
