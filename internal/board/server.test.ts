@@ -7,10 +7,10 @@
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as http from 'node:http'
-import * as net from 'node:net'
 import * as path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { csrfOf, request, type Started, startBoard } from '../testkit/board.js'
+import { documentIn, splitPost } from '../testkit/splitpost.js'
 import { BIN, baseEnv, type Fixture, fixture, snapshotOf } from '../testkit/ws.js'
 
 describe('dacli board: the server', () => {
@@ -378,38 +378,20 @@ describe('dacli board: modes and process', () => {
     const d = await startBoard(f)
     const page = await request(d.url.replace(/\?t=.*/, ''), { headers: { 'X-Dacli-Token': d.token } })
     const body = JSON.stringify({ args: { ref: 'alpha/4' }, flags: { why: 'stopped mid-request' } })
-    const socket = net.connect(d.doc.port, '127.0.0.1')
-    let reply = ''
-    socket.setEncoding('utf8')
-    socket.on('data', (c) => {
-      reply += c
-    })
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()))
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
-    // The request's head and half its body: the server is reading the rest when the board is stopped.
-    socket.write(
-      [
-        'POST /api/task/block HTTP/1.1',
-        `Host: 127.0.0.1:${d.doc.port}`,
-        `X-Dacli-Token: ${d.token}`,
-        `X-Dacli-CSRF: ${csrfOf(page.body)}`,
-        'Content-Type: application/json',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        '',
-        body.slice(0, 10),
-      ].join('\r\n'),
+    // The request's head and part of its body: the server is reading the rest when the board is stopped.
+    const post = await splitPost(
+      new URL(`${d.base}/api/task/block`),
+      { 'X-Dacli-Token': d.token, 'X-Dacli-CSRF': csrfOf(page.body), 'Content-Type': 'application/json' },
+      body,
+      10,
     )
     await new Promise((r) => setTimeout(r, 200))
     d.stop()
     await new Promise((r) => setTimeout(r, 200))
-    socket.write(body.slice(10))
-    await closed
+    post.rest()
+    const reply = await post.reply
     expect(reply).toMatch(/^HTTP\/1\.1 200 /)
-    // The document, whatever framing the answer has (chunked or not).
-    expect(JSON.parse(reply.slice(reply.indexOf('{'), reply.lastIndexOf('}') + 1))).toMatchObject({
-      schema: 'task-change/v1',
-      action: 'block',
-    })
+    expect(documentIn(reply)).toMatchObject({ schema: 'task-change/v1', action: 'block' })
     expect((await f.ws.dacli('task', 'show', 'alpha/4', '--json')).json.status).toBe('blocked')
     await expect(request(`${d.base}/api/task/list`, { headers: { 'X-Dacli-Token': d.token } })).rejects.toThrow(
       /ECONNREFUSED/,

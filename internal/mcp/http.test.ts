@@ -2,13 +2,13 @@
 // (StreamableHTTPClientTransport) and by plain fetch where a check is about the bytes of an answer.
 
 import * as fs from 'node:fs'
-import * as net from 'node:net'
 import * as path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { killServed, type Served, serveHttp } from '../testkit/mcphttp.js'
+import { documentIn, splitPost } from '../testkit/splitpost.js'
 import { dacliIn, type Fixture, fixture, table, testConfigHome } from '../testkit/ws.js'
 import { buildToolset } from './call.js'
 
@@ -450,37 +450,26 @@ describe('mcp serve --http: stopping', () => {
       method: 'tools/call',
       params: { name: 'show_task', arguments: { schema_version: 1, ref: 'alpha/2' } },
     })
-    const socket = net.connect(Number(url.port), url.hostname)
-    let reply = ''
-    socket.setEncoding('utf8')
-    socket.on('data', (c) => {
-      reply += c
-    })
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()))
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
-    // The call's head and half its body: the server is reading the rest when it is told to stop.
-    socket.write(
-      [
-        `POST ${url.pathname} HTTP/1.1`,
-        `Host: ${url.host}`,
-        `Authorization: Bearer ${s.token}`,
-        `Mcp-Session-Id: ${transport.sessionId}`,
-        'Mcp-Protocol-Version: 2025-11-25',
-        'Content-Type: application/json',
-        'Accept: application/json, text/event-stream',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        '',
-        body.slice(0, 20),
-      ].join('\r\n'),
+    // The call's head and part of its body: the server is reading the rest when it is told to stop.
+    const post = await splitPost(
+      url,
+      {
+        Authorization: `Bearer ${s.token}`,
+        'Mcp-Session-Id': transport.sessionId as string,
+        'Mcp-Protocol-Version': '2025-11-25',
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body,
+      20,
     )
     await new Promise((r) => setTimeout(r, 300))
     s.child.kill('SIGINT')
     await new Promise((r) => setTimeout(r, 300))
-    socket.write(body.slice(20))
-    await closed
+    post.rest()
+    const reply = await post.reply
     expect(reply).toMatch(/^HTTP\/1\.1 200 /)
-    expect(reply).toMatch(/"id":7/)
-    expect(reply).toMatch(/"structuredContent":\{"schema":"task\/v1"/)
+    expect(documentIn(reply)).toMatchObject({ id: 7, result: { structuredContent: { schema: 'task/v1' } } })
     expect(await s.exited).toBe(0)
   })
 })
