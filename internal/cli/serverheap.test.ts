@@ -37,12 +37,16 @@ beforeAll(async () => {
 const probed = (out: string) => ({ ...baseEnv(), NODE_OPTIONS: `--require ${probe}`, DACLI_HEAP_PROBE: out })
 const youngOf = (out: string) => (JSON.parse(fs.readFileSync(out, 'utf8')) as { young: number; kept: number }).young
 const MB = 1024 * 1024
+/** The young generation of a plain command after the probe's allocations (the control), once measured. */
+let plain = 0
 
 test('a plain command lets the young generation grow (the control)', () => {
   const out = path.join(tempDir(), 'plain.json')
   const r = spawnSync(process.execPath, [BIN, 'task', 'list', '--json'], { cwd: ws.root, env: probed(out) })
   expect(r.status, String(r.stderr)).toBe(0)
-  expect(youngOf(out)).toBeGreaterThanOrEqual(16 * MB)
+  plain = youngOf(out)
+  // V8 lets it grow to its largest size (two 16 MB halves on a 64-bit machine with memory to spare).
+  expect(plain).toBeGreaterThanOrEqual(16 * MB)
 })
 
 test('mcp serve over stdio holds the young generation at its size when it started', async () => {
@@ -59,7 +63,7 @@ test('mcp serve over stdio holds the young generation at its size when it starte
   await answered // serving: the heap is set before the first answer
   child.stdin.end()
   expect(await new Promise((res) => child.on('close', res))).toBe(0)
-  expect(youngOf(out)).toBeLessThanOrEqual(8 * MB)
+  expect(youngOf(out)).toBeLessThanOrEqual(Math.min(8 * MB, plain / 2))
 })
 
 test('board holds the young generation at its size when it started', async () => {
@@ -75,5 +79,5 @@ test('board holds the young generation at its size when it started', async () =>
   })
   child.kill('SIGINT')
   expect(await new Promise((res) => child.on('close', res))).toBe(0)
-  expect(youngOf(out)).toBeLessThanOrEqual(8 * MB)
+  expect(youngOf(out)).toBeLessThanOrEqual(Math.min(8 * MB, plain / 2))
 })
