@@ -50,6 +50,9 @@ export interface Reconciliation {
   plan_id: string
 }
 
+/** The fix of a close the claims remote refuses for now (closeRefused). */
+const afterTheClaim = (ref: string) => `when the claim is released or has expired, ${cmd(`task done ${ref}`)}`
+
 const allChecked = (t: TaskRecord) => t.acceptance.length > 0 && t.acceptance.every((a) => a.checked)
 
 async function gitFindings(w: World, who: Identity): Promise<Finding[]> {
@@ -97,7 +100,7 @@ async function gitFindings(w: World, who: Identity): Promise<Finding[]> {
           fix: safe
             ? cmd(`task done ${ref} --branch ${merged} --into ${trunk.name}`)
             : held !== null
-              ? `when the claim is released or has expired, ${cmd(`task done ${ref}`)}`
+              ? afterTheClaim(ref)
               : `check its criteria, then ${cmd(`task done ${ref}`)}`,
           safe,
           action: safe ? { kind: 'close_task', task: t.id, branch: merged, into: trunk.name } : null,
@@ -219,7 +222,7 @@ async function pullFindings(w: World, who: Identity): Promise<Finding[]> {
       fix: safe
         ? cmd(`task done ${ref} --branch ${sha} --into ${w.trunk?.name}`)
         : held !== null
-          ? `when the claim is released or has expired, ${cmd(`task done ${ref}`)}`
+          ? afterTheClaim(ref)
           : `fetch ${p.base.ref}, check the criteria, then ${cmd(`task done ${ref}`)}`,
       safe,
       action: safe ? { kind: 'close_task', task: t.id, branch: sha, into: w.trunk?.name ?? null } : null,
