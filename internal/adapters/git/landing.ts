@@ -35,6 +35,25 @@ const ere = (s: string) => s.replace(/[.[\]()*+?{}|^$\\]/g, '\\$&')
 /** An extended regular expression for a merge message naming `branch` exactly. */
 export const namingPattern = (branch: string) => `('${ere(branch)}'|from ([^ /]+/)?${ere(branch)}$)`
 
+/**
+ * Was a commit made on `branch` in this repository (its reflog's `commit…` lines: `commit:`, `commit (amend):`,
+ * `commit (merge):`), one that is still part of it at `tip`? A branch only moved along trunk (fast-forwarded to
+ * it, rebased onto it) has none; nor has one fetched rather than worked on here, or whose reflog expired.
+ */
+export async function workedOn(repo: GitInfo, env: Env, branch: string, tip: string): Promise<boolean> {
+  const r = await runGit(repo.workTree, env, ['reflog', 'show', '--format=%H %gs', `refs/heads/${branch}`, '--'], WHAT)
+  if (r.code !== 0) return false
+  const made = r.stdout
+    .split('\n')
+    .filter((l) => /^[0-9a-f]{40} commit( \([a-z -]+\))?: /.test(l))
+    .map((l) => l.slice(0, 40))
+  for (const sha of [...new Set(made)].slice(0, 20)) {
+    const a = await runGit(repo.workTree, env, ['merge-base', '--is-ancestor', sha, tip], WHAT)
+    if (a.code === 0) return true
+  }
+  return false
+}
+
 /** The merge commit on trunk that names `branch` in its message (a merged branch since deleted), or null. */
 export async function mergeNaming(repo: GitInfo, env: Env, trunk: string, branch: string): Promise<string | null> {
   const r = await runGit(

@@ -4,7 +4,7 @@
 
 import * as path from 'node:path'
 import { deleteRemoteRef } from '../../adapters/git/branches.js'
-import { commitsNotOn, mergeNaming } from '../../adapters/git/landing.js'
+import { commitsNotOn, mergeNaming, workedOn } from '../../adapters/git/landing.js'
 import { isAncestor, revParse } from '../../adapters/git/worktree.js'
 import { cmd } from '../../base/commands.js'
 import { ConflictError } from '../../base/errors.js'
@@ -51,6 +51,16 @@ export interface Reconciliation {
 }
 
 /** The fix of a close the claims remote refuses for now (closeRefused). */
+/**
+ * A branch here whose commits trunk all carries, landed without a merge (fast-forwarded or rebased onto trunk): its
+ * tip, when work was committed on it (its reflog); null when none was (a branch only moved along trunk has landed
+ * nothing), or git does not say.
+ */
+async function movedOnto(w: World, branch: string, tip: string | null): Promise<string | null> {
+  if (tip === null || w.git === null) return null
+  return (await workedOn(w.git, w.store.env, branch, tip)) ? tip : null
+}
+
 const afterTheClaim = (ref: string) => `when the claim is released or has expired, ${cmd(`task done ${ref}`)}`
 
 const allChecked = (t: TaskRecord) => t.acceptance.length > 0 && t.acceptance.every((a) => a.checked)
@@ -83,20 +93,25 @@ async function gitFindings(w: World, who: Identity): Promise<Finding[]> {
       }
     }
     if (t.status !== 'done') {
-      // A merge naming the branch, and (while the branch is here) none of its commits missing from trunk, as
-      // `task done` judges it: a branch merged once and worked on since has not landed.
-      const named = await mergeNaming(git, env, trunk.commit, branch)
+      // Landed as `task done` judges it: while the branch is here, none of its commits missing from trunk (a branch
+      // merged once and worked on since has not landed). Then either a merge on trunk names the branch, or, with no
+      // merge (a fast-forward, a rebase), work was committed on the branch (its reflog): a branch never worked on
+      // is on trunk too, and has landed nothing.
       const merged =
-        named !== null && (tip === null || (await commitsNotOn(git, env, trunk.commit, tip)).length === 0)
-          ? named
-          : null
+        tip !== null && (await commitsNotOn(git, env, trunk.commit, tip)).length > 0
+          ? null
+          : ((await mergeNaming(git, env, trunk.commit, branch)) ?? (await movedOnto(w, branch, tip)))
       if (merged !== null) {
         const held = allChecked(t) ? await closeRefused(w, t, who) : null
         const safe = allChecked(t) && held === null
         out.push({
           class: 'landed_not_done',
           subject: ref,
-          evidence: `${trunk.name} has merge ${merged.slice(0, 12)} of ${branch}; the task is ${t.status}${held === null ? '' : `; ${held}`}`,
+          evidence: `${
+            merged === tip
+              ? `${trunk.name} holds every commit of ${branch} (at ${merged.slice(0, 12)}, no merge: fast-forward or rebase)`
+              : `${trunk.name} has merge ${merged.slice(0, 12)} of ${branch}`
+          }; the task is ${t.status}${held === null ? '' : `; ${held}`}`,
           fix: safe
             ? cmd(`task done ${ref} --branch ${merged} --into ${trunk.name}`)
             : held !== null
