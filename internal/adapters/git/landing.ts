@@ -1,6 +1,7 @@
 // Has a branch landed on trunk? Through the system `git` (as worktrees are): the
 // commits of a branch that trunk does not hold, counting a commit trunk holds in
-// another form (rebased or cherry-picked: the same patch) as landed.
+// another form (rebased or cherry-picked: the same patch) as landed, and a branch
+// whose changes trunk holds together (squashed) as landed whole.
 
 import type { GitInfo } from './discover.js'
 import { runGit } from './remote.js'
@@ -16,18 +17,33 @@ export interface Commit {
 
 /**
  * The commits reachable from `head` whose change trunk does not carry (`git cherry`): neither an ancestor of
- * trunk nor a patch trunk already has. Empty: everything landed.
+ * trunk nor a patch trunk already has. Empty: everything landed — also when the commits' changes reached trunk
+ * together rather than one by one (a squash merge, a rebase that reworded or joined them): then git's merge of
+ * `head` into trunk is trunk's own tree, and merging would change nothing.
  */
 export async function commitsNotOn(repo: GitInfo, env: Env, trunk: string, head: string): Promise<Commit[]> {
   const r = await runGit(repo.workTree, env, ['cherry', '-v', trunk, head], WHAT)
   if (r.code !== 0) throw new Error(`git cherry failed: ${r.stderr.trim() || `exit ${r.code}`}`)
-  return r.stdout
+  const missing = r.stdout
     .split('\n')
     .filter((l) => l.startsWith('+ '))
     .map((l) => {
       const [, sha = '', ...subject] = l.split(' ')
       return { sha, subject: subject.join(' ') }
     })
+  return missing.length > 0 && (await mergeAddsNothing(repo, env, trunk, head)) ? [] : missing
+}
+
+/**
+ * Is git's merge of `head` into `trunk` (`merge-tree --write-tree`: in the object store, no work tree touched)
+ * trunk's own tree? False on a conflict, and on a git older than 2.38, which has no such merge.
+ */
+async function mergeAddsNothing(repo: GitInfo, env: Env, trunk: string, head: string): Promise<boolean> {
+  const merged = await runGit(repo.workTree, env, ['merge-tree', '--write-tree', '--no-messages', trunk, head], WHAT)
+  const tree = merged.stdout.split('\n')[0]?.trim() ?? ''
+  if (merged.code !== 0 || !/^[0-9a-f]{40,64}$/.test(tree)) return false
+  const own = await runGit(repo.workTree, env, ['rev-parse', '--verify', '--quiet', `${trunk}^{tree}`], WHAT)
+  return own.code === 0 && own.stdout.trim() === tree
 }
 
 const ere = (s: string) => s.replace(/[.[\]()*+?{}|^$\\]/g, '\\$&')

@@ -95,7 +95,7 @@ async function gitFindings(w: World, who: Identity): Promise<Finding[]> {
     if (t.status !== 'done') {
       // Landed as `task done` judges it: while the branch is here, none of its commits missing from trunk (a branch
       // merged once and worked on since has not landed). Then either a merge on trunk names the branch, or, with no
-      // merge (a fast-forward, a rebase), work was committed on the branch (its reflog): a branch never worked on
+      // merge (a fast-forward, a rebase, a squash), work was committed on the branch (its reflog): a branch never worked on
       // is on trunk too, and has landed nothing.
       const merged =
         tip !== null && (await commitsNotOn(git, env, trunk.commit, tip)).length > 0
@@ -109,7 +109,7 @@ async function gitFindings(w: World, who: Identity): Promise<Finding[]> {
           subject: ref,
           evidence: `${
             merged === tip
-              ? `${trunk.name} holds every commit of ${branch} (at ${merged.slice(0, 12)}, no merge: fast-forward or rebase)`
+              ? `${trunk.name} holds the work of ${branch} (at ${merged.slice(0, 12)}; no merge: fast-forward, rebase or squash)`
               : `${trunk.name} has merge ${merged.slice(0, 12)} of ${branch}`
           }; the task is ${t.status}${held === null ? '' : `; ${held}`}`,
           fix: safe

@@ -62,7 +62,7 @@ test('a branch fast-forwarded into trunk, with no merge commit, is landed_not_do
   const r = (await w.run('reconcile', '--json')).expectExit(0)
   const landed = r.json.findings.filter((f: { class: string }) => f.class === 'landed_not_done')
   expect(landed).toMatchObject([{ subject: ref, safe: true }])
-  expect(landed[0].evidence).toContain(`every commit of ${branch}`)
+  expect(landed[0].evidence).toContain(`holds the work of ${branch}`)
   expect(landed[0].fix).toContain(`--branch ${sha}`)
   const applied = (await w.run('reconcile', '--apply-safe', r.json.plan_id, '--json')).expectExit(0)
   expect(applied.json.applied).toMatchObject([{ class: 'landed_not_done', subject: ref, outcome: 'applied' }])

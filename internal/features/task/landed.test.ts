@@ -90,6 +90,26 @@ describe('a task with a branch closes only when its commits are on trunk', () =>
     expect((await j('task', 'done', 'ledger/2')).expectExit(0).json.details.landing).toMatchObject({ landed: true })
   })
 
+  test('a branch squash-merged into trunk has landed (its changes are there, not its commits); one commit more has not', async () => {
+    ;(await ws.dacli('worktree', 'add', 'ledger/1')).expectExit(0)
+    await commitIn('ledger/1', 'a.txt', 'First half')
+    const { dir, sha } = await commitIn('ledger/1', 'b.txt', 'Second half')
+    const branch = git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim()
+    git(ws.root, 'merge', '-q', '--squash', branch)
+    git(ws.root, 'commit', '-q', '-m', 'The shim, squashed')
+    ;(await ws.dacli('task', 'check', 'ledger/1', '--all')).expectExit(0)
+    // Not one commit of the branch is on main, by sha or by patch: only their changes, together.
+    expect(git(ws.root, 'cherry', 'main', branch).trim().split('\n')).toHaveLength(2)
+    const more = await commitIn('ledger/1', 'c.txt', 'After the squash')
+    const before = ws.snapshot()
+    const refused = (await j('task', 'done', 'ledger/1')).expectExit(3)
+    expect(refused.error.details.missing.map((m: { sha: string }) => m.sha)).toContain(more.sha)
+    expect(ws.snapshot()).toEqual(before)
+    git(dir, 'reset', '-q', '--hard', sha)
+    expect((await j('task', 'done', 'ledger/1')).expectExit(0).json.details.landing).toMatchObject({ landed: true })
+    expect((await logOf('ledger/1')).at(-1)).toBe(`landed ${sha} (${branch} in main)`)
+  })
+
   test('--branch and --into: a task without a worktree, another trunk, names that resolve to nothing', async () => {
     git(ws.root, 'checkout', '-q', '-b', 'feature')
     fs.writeFileSync(path.join(ws.root, 'f.txt'), 'f\n')
