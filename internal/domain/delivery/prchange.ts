@@ -4,12 +4,15 @@
 // `task done`'s own rules, its landing checked against the merge commit on the fetched base.
 
 import { fetchBranch, hasCommit, pushBranch } from '../../adapters/git/branches.js'
-import { trunkOf } from '../../adapters/git/worktree.js'
+import type { GitInfo } from '../../adapters/git/discover.js'
+import { commitsNotOn } from '../../adapters/git/landing.js'
+import { revParse, trunkOf } from '../../adapters/git/worktree.js'
 import type { MergeResult, Pull } from '../../adapters/github/client.js'
 import { cmd } from '../../base/commands.js'
-import { ConflictError, FailureError, RefusedError, UsageError } from '../../base/errors.js'
+import { ConflictError, FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import type { Store } from '../../store/store.js'
 import type { Arbitration } from '../claims/arbiter.js'
 import { refuseClosingTheirs } from '../claims/arbitrate.js'
 import { connect } from '../github/connect.js'
@@ -87,7 +90,21 @@ async function openOrReuse(
   const byBranch = branch === null ? [] : await s.client.listPulls(repo, { state: 'open', head: `${owner}:${branch}` })
   const found = byBranch[0] ?? (await locate(s.client, repo, t)).pull
   if (found !== undefined && found !== null && found.state === 'open') {
-    return { task: t, repo, action: 'reused', pushed: null, pull: found }
+    if (opts.base !== undefined && opts.base !== found.base.ref) {
+      throw new ConflictError(
+        `#${found.number}, the open pull request of ${qualifiedRef(t)}, is against ${found.base.ref}, not ${opts.base}: change its base on GitHub or close it, then open again`,
+        { details: { pr: found.number, base: found.base.ref, asked: opts.base }, next: [found.url] },
+      )
+    }
+    // Reused as it is, with the commits made on its branch here since it was opened: pushed as for a new one.
+    const git = store.git
+    const ours = branch !== null && found.head.ref === branch && found.head.repo === repo
+    const tip = ours && git !== null ? await revParse(git, store.env, `refs/heads/${branch}`) : null
+    if (tip === null || git === null || branch === null)
+      return { task: t, repo, action: 'reused', pushed: null, pull: found }
+    const pushed = await pushBranch(git, store.env, 'origin', branch, store.remoteDeadline)
+    // The pull request's head is the branch just pushed (GitHub's own answer may lag the push).
+    return { task: t, repo, action: 'reused', pushed, pull: { ...found, head: { ...found.head, sha: tip } } }
   }
   if (branch === null) {
     throw new UsageError(`${qualifiedRef(t)} has no branch: give it a worktree, or name the branch`, {
@@ -97,6 +114,12 @@ async function openOrReuse(
   }
   const git = store.git
   if (git === null) throw new FailureError('not inside a git repository: cannot push the branch')
+  if (!(await localBranch(git, store.env, branch))) {
+    throw new NotFoundError(`no branch ${branch} in this repository: nothing to push for ${qualifiedRef(t)}`, {
+      details: { task: t.id, branch },
+      next: [cmd(`worktree add ${qualifiedRef(t)}`), cmd(`pr open ${qualifiedRef(t)} --branch <branch>`)],
+    })
+  }
   const pushed = await pushBranch(git, store.env, 'origin', branch, store.remoteDeadline)
   const trunk = opts.base ?? baseName((await trunkOf(git, store.env))?.name ?? 'main')
   const pull = await s.client.createPull(repo, {
@@ -146,6 +169,8 @@ export async function landPull(
     if (refusal !== null) throw refusal
     // So is another clone's live claim on the remote (5): a clone never lands work another clone is doing.
     await refuseClosingTheirs(opts.arbitration, t, who, ctx.now())
+    // And work on the task's branch here that the pull request lacks: merged, it would be closed without it.
+    await refuseUnpushed(store, t, pull)
     const m = await mergeLeased(s.client.mergePull.bind(s.client), repo, pull, opts.method, qualifiedRef(t))
     merge = { method: opts.method, sha: m.sha }
     sha = m.sha
@@ -164,6 +189,39 @@ export async function landPull(
   })
   const after = merge === null ? pull : { ...pull, state: 'closed' as const, merged: true, merge_commit_sha: merge.sha }
   return { task: change.task, repo, diagnosed: d, pull: after, merge, change }
+}
+
+/** Does `branch` exist here as a branch (never a tag or another ref of that name)? */
+const localBranch = async (git: GitInfo, env: Store['env'], branch: string) =>
+  (await revParse(git, env, `refs/heads/${branch}`)) !== null
+
+/**
+ * Refuse (3, `unlanded`) to land a pull request whose head lacks commits of the task's branch here: the merge would
+ * close the task with that work on no trunk. The head is fetched when this clone does not have it.
+ */
+async function refuseUnpushed(store: Store, t: TaskRecord, pull: Pull): Promise<void> {
+  const git = store.git
+  const branch = branchOf(t)
+  if (git === null || branch === null) return
+  const tip = await revParse(git, store.env, `refs/heads/${branch}`)
+  if (tip === null || tip === pull.head.sha) return
+  if (!(await hasCommit(git, store.env, pull.head.sha))) {
+    await fetchBranch(git, store.env, 'origin', pull.head.ref, store.remoteDeadline)
+    if (!(await hasCommit(git, store.env, pull.head.sha))) return // not reachable here: GitHub's head is all there is
+  }
+  const missing = await commitsNotOn(git, store.env, pull.head.sha, tip)
+  if (missing.length === 0) return
+  throw new RefusedError(
+    'unlanded',
+    `${qualifiedRef(t)}: ${missing.length} commit${missing.length === 1 ? '' : 's'} of ${branch} ${missing.length === 1 ? 'is' : 'are'} not in #${pull.number}'s head (${missing
+      .slice(0, 3)
+      .map((c) => `${c.sha.slice(0, 12)} ${c.subject}`)
+      .join('; ')}): push them first — nothing was merged`,
+    {
+      details: { pr: pull.number, branch, head: pull.head.sha, missing },
+      next: [cmd(`pr open ${qualifiedRef(t)}`), cmd(`pr land ${qualifiedRef(t)}`)],
+    },
+  )
 }
 
 async function mergeLeased(

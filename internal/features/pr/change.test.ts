@@ -37,7 +37,7 @@ describe('pr open', () => {
     expect(w.ws.file(file)).toContain(`pr-opened #${r.json.pr.number} ${r.json.pr.url}`)
     w.gh.resetCalls()
     const again = (await w.run('pr', 'open', ref, '--json')).expectExit(0)
-    expect(again.json).toMatchObject({ action: 'reused', pushed: null, pr: { number: r.json.pr.number } })
+    expect(again.json).toMatchObject({ action: 'reused', pushed: 'up-to-date', pr: { number: r.json.pr.number } })
     expect(w.gh.writes()).toEqual([])
     expect(w.gh.repo(REPO).pr.pulls).toHaveLength(1)
   })
