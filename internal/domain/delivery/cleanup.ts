@@ -16,8 +16,7 @@ import {
 import { commitsNotOn } from '../../adapters/git/landing.js'
 import { addWorktree, changesIn, removeWorktree, revParse } from '../../adapters/git/worktree.js'
 import { isBranchName } from '../../base/branchname.js'
-import { cmd } from '../../base/commands.js'
-import { ConflictError, NotFoundError, UsageError } from '../../base/errors.js'
+import { NotFoundError, UsageError } from '../../base/errors.js'
 import type { Identity } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
@@ -33,6 +32,7 @@ import {
   ownerOfWorktree,
   planId,
   readWorld,
+  refuseOtherPlan,
   TASK_BRANCH_PREFIX,
   type World,
 } from './world.js'
@@ -202,15 +202,11 @@ export async function applyCleanup(
   who: Identity,
 ): Promise<{ plan: CleanupPlan; artifact: string; outcomes: Outcome[] }> {
   const plan = await planCleanup(ctx, project)
-  if (plan.plan_id !== reviewed) {
-    throw new ConflictError(
-      `the repository changed since plan ${reviewed} was printed (it is now ${plan.plan_id}): nothing removed`,
-      {
-        details: { reviewed, current: plan.plan_id },
-        next: [cmd('cleanup')],
-      },
-    )
-  }
+  refuseOtherPlan(plan.plan_id, reviewed, {
+    preview: `cleanup${project === null ? '' : ` --project ${project}`}`,
+    what: 'the repository',
+    nothing: 'nothing removed',
+  })
   const w = plan.world
   const id = `${plan.plan_id}-${ctx
     .now()

@@ -7,15 +7,13 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { cmd } from '../../base/commands.js'
-import { ConflictError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import { type EventRecord, isPendingProposal, listEvents } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { rootKeysOf, scanAgents } from '../identity/identity.js'
 import { eventProblem } from '../identity/trust.js'
 import { ARCHIVABLE, JOURNAL_CLASSES } from './kinds.js'
-import { planId } from './world.js'
+import { planId, refuseOtherPlan } from './world.js'
 
 export type JournalClass = (typeof JOURNAL_CLASSES)[number]
 export type Archivable = (typeof ARCHIVABLE)[number]
@@ -123,15 +121,11 @@ export async function applyJournal(
   failed: { id: string; class: JournalClass; error: string }[]
 }> {
   const plan = await planJournal(store, archive, project)
-  if (plan.plan_id !== reviewed) {
-    throw new ConflictError(
-      `the journal changed since plan ${reviewed} was printed (it is now ${plan.plan_id}): nothing archived`,
-      {
-        details: { reviewed, current: plan.plan_id },
-        next: [cmd('events reconcile')],
-      },
-    )
-  }
+  refuseOtherPlan(plan.plan_id, reviewed, {
+    preview: `events reconcile${archive.map((c) => ` --archive ${c}`).join('')}${project === null ? '' : ` --project ${project}`}`,
+    what: 'the journal',
+    nothing: 'nothing archived',
+  })
   const dir = archiveDir(store, now)
   const archived: { id: string; class: JournalClass; to: string }[] = []
   const failed: { id: string; class: JournalClass; error: string }[] = []

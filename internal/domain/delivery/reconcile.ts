@@ -7,7 +7,6 @@ import { deleteRemoteRef } from '../../adapters/git/branches.js'
 import { commitsNotOn, mergeNaming, workedOn } from '../../adapters/git/landing.js'
 import { isAncestor, revParse } from '../../adapters/git/worktree.js'
 import { cmd } from '../../base/commands.js'
-import { ConflictError } from '../../base/errors.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { arbitrationOf } from '../claims/arbiter.js'
@@ -25,6 +24,7 @@ import {
   planId,
   projectOfName,
   readWorld,
+  refuseOtherPlan,
   type World,
 } from './world.js'
 
@@ -297,15 +297,11 @@ export async function applyReconciliation(
   who: Identity,
 ): Promise<{ r: Reconciliation; applied: Applied[] }> {
   const r = await reconcile(ctx, project, who)
-  if (r.plan_id !== reviewed) {
-    throw new ConflictError(
-      `the world changed since plan ${reviewed} was printed (it is now ${r.plan_id}): nothing applied`,
-      {
-        details: { reviewed, current: r.plan_id },
-        next: [cmd(`reconcile${project === null ? '' : ` --project ${project}`}`)],
-      },
-    )
-  }
+  refuseOtherPlan(r.plan_id, reviewed, {
+    preview: `reconcile${project === null ? '' : ` --project ${project}`}`,
+    what: 'the world',
+    nothing: 'nothing applied',
+  })
   const applied: Applied[] = []
   for (const f of r.findings) {
     if (!f.safe || f.action === null) continue

@@ -9,6 +9,8 @@ import type { GitInfo } from '../../adapters/git/discover.js'
 import { type GitWorktree, listWorktrees, type Trunk, trunkOf } from '../../adapters/git/worktree.js'
 import type { Pull } from '../../adapters/github/client.js'
 import { canonicalJSON } from '../../base/canonical.js'
+import { cmd } from '../../base/commands.js'
+import { ConflictError, UsageError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import type { Store } from '../../store/store.js'
 import { connect } from '../github/connect.js'
@@ -141,4 +143,29 @@ export const isTaskWorktree = (store: Store, w: GitWorktree) =>
 /** A plan's id: a digest of what it would do and of the state it was computed from. */
 export function planId(prefix: string, content: unknown): string {
   return `${prefix}-${createHash('sha256').update(canonicalJSON(content)).digest('hex').slice(0, 16)}`
+}
+
+/**
+ * Apply only the plan that was reviewed: an id no preview of this kind prints is a usage error (2); one that
+ * differs from the plan computed now (the world moved, or the preview was printed with other flags, which enter
+ * the digest) is a conflict (5) whose next action is the preview with the flags given now. `preview`: that command
+ * line without `dacli`; `what`: what may have changed; `nothing`: what was therefore not done.
+ */
+export function refuseOtherPlan(
+  current: string,
+  reviewed: string,
+  o: { preview: string; what: string; nothing: string },
+): void {
+  if (reviewed === current) return
+  const prefix = current.slice(0, current.indexOf('-') + 1)
+  if (!reviewed.startsWith(prefix) || !/^[0-9a-f]{16}$/.test(reviewed.slice(prefix.length))) {
+    throw new UsageError(`"${reviewed}" is not a plan id of ${o.preview.split(' --')[0]} (${prefix}<16 hex digits>)`, {
+      details: { reviewed },
+      next: [cmd(o.preview)],
+    })
+  }
+  throw new ConflictError(
+    `${o.what} changed since plan ${reviewed} was printed, or it was printed with other flags than these (it is now ${current}): ${o.nothing}`,
+    { details: { reviewed, current }, next: [cmd(o.preview)] },
+  )
 }

@@ -157,10 +157,14 @@ describe('cleanup', () => {
     expect(fs.existsSync(path.join(t.dir, `${t.branch.replace(/\W/g, '_')}.txt`))).toBe(true)
   })
 
-  test('a stale plan id is 5 with nothing removed; --apply-safe with --restore is 2; an unknown artifact is 4', async () => {
+  test('a stale plan id is 5 with nothing removed, one no preview prints is 2; --apply-safe with --restore is 2; an unknown artifact is 4', async () => {
     w = await deliveryWorkspace()
     const before = w.ws.snapshot()
-    expect((await w.run('cleanup', '--apply-safe', 'cp-0000', '--json')).code).toBe(5)
+    expect((await w.run('cleanup', '--apply-safe', 'cp-0000000000000000', '--json')).code).toBe(5)
+    for (const bogus of ['cp-0000', 'rp-0000000000000000', 'bogus']) {
+      const r = (await w.run('cleanup', '--apply-safe', bogus, '--json')).expectExit(2)
+      expect(r.error.message).toContain(`"${bogus}" is not a plan id of cleanup`)
+    }
     expect(w.ws.snapshot()).toEqual(before)
     expect((await w.run('cleanup', '--apply-safe', 'x', '--restore', 'y', '--json')).code).toBe(2)
     expect((await w.run('cleanup', '--restore', 'cp-nothing', '--json')).code).toBe(4)

@@ -56,7 +56,7 @@ describe('delivery tools', () => {
     const r = await ro.call('cleanup_repository', { schema_version: 1, apply_safe: 'cp-0' })
     expect(r.isError).toBeFalsy()
     expect(JSON.stringify(r.structuredContent ?? textJSON(r))).toContain('grant')
-    const stale = await mcp.call('reconcile_delivery', { schema_version: 1, apply_safe: 'rp-0' })
+    const stale = await mcp.call('reconcile_delivery', { schema_version: 1, apply_safe: 'rp-0000000000000000' })
     expect(stale.isError).toBe(true)
     const both = await mcp.call('cleanup_repository', {
       schema_version: 1,

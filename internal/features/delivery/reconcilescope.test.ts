@@ -32,3 +32,18 @@ test('the record branch is the workspace’s journal, never a branch without a t
     .map((f: { subject: string }) => f.subject)
   expect(subjects).toEqual(['dacli/a-009-gone'])
 })
+
+test('a plan applied with other flags than its preview is 5 saying so, its next action the preview as now given', async () => {
+  const ws = await workspace()
+  git(ws.root, 'commit', '-q', '--allow-empty', '-m', 'init')
+  await ws.ok('project', 'add', 'a')
+  await ws.ok('project', 'add', 'b')
+  git(ws.root, 'branch', 'dacli/b-009-gone')
+  const plan = (await ws.dacli('reconcile', '--project', 'a', '--json')).expectExit(0).json.plan_id
+  const before = ws.snapshot()
+  const r = (await ws.dacli('reconcile', '--apply-safe', plan, '--project', 'b', '--json')).expectExit(5)
+  expect(r.error.message).toContain('or it was printed with other flags than these')
+  expect(r.error.next_actions).toEqual(['dacli reconcile --project b'])
+  expect(ws.snapshot()).toEqual(before)
+  ;(await ws.dacli('reconcile', '--apply-safe', plan, '--project', 'a', '--json')).expectExit(0)
+})
