@@ -194,7 +194,10 @@ export interface Outcome {
   detail: string
 }
 
-/** Apply the reviewed plan: the artifact first, then each removal (worktrees before their branches). */
+/**
+ * Apply the reviewed plan: the artifact first, then the files moved beside it, then each removal (worktrees before
+ * their branches).
+ */
 export async function applyCleanup(
   ctx: GithubContext,
   project: string | null,
@@ -229,7 +232,11 @@ export async function applyCleanup(
   writeArtifact(dir, art)
   const outcomes: Outcome[] = []
   const env = w.store.env
-  for (const c of plan.candidates) {
+  // Files first: removing a worktree makes its task forget it, under the task's lock and with a write in the task's
+  // folder, and a process's first lock sweeps the dead locks, a write its folder's dead temp files — the very files
+  // this plan moves into the artifact. Moved first, none is deleted on the way. Reported in the plan's order.
+  const filesFirst = [...plan.candidates].sort((a, b) => Number(!isFile(a)) - Number(!isFile(b)))
+  for (const c of filesFirst) {
     const ok = (detail: string) => outcomes.push({ candidate: c, outcome: 'removed', detail })
     const fail = (detail: string) => outcomes.push({ candidate: c, outcome: 'failed', detail })
     try {
@@ -254,7 +261,7 @@ export async function applyCleanup(
         if (await deleteRemoteRef(git, env, c.remote ?? 'origin', c.subject, c.sha, w.store.remoteDeadline))
           ok(`deleted on ${c.remote}`)
         else fail(`${c.subject} moved on ${c.remote}; left alone`)
-      } else if (c.sha === null) {
+      } else if (isFile(c)) {
         const to = path.join(dir, 'files', c.subject)
         fs.mkdirSync(path.dirname(to), { recursive: true })
         fs.renameSync(path.join(w.store.root, c.subject), to)
@@ -264,8 +271,12 @@ export async function applyCleanup(
       fail((e as Error).message)
     }
   }
-  return { plan, artifact: w.store.rel(dir), outcomes }
+  const at = (o: Outcome) => plan.candidates.indexOf(o.candidate)
+  return { plan, artifact: w.store.rel(dir), outcomes: outcomes.sort((a, b) => at(a) - at(b)) }
 }
+
+/** A candidate that is a file under `.dacli/` (moved into the artifact), not a ref or a worktree. */
+const isFile = (c: Candidate) => c.sha === null && c.kind !== 'finished_worktree'
 
 function writeArtifact(dir: string, a: Artifact): void {
   const file = path.join(dir, 'restore.json')
