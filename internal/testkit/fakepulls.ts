@@ -1,4 +1,4 @@
-// The fake GitHub's pull requests: pulls (list, read, create, merge), reviews, check runs, commit statuses and
+// The fake GitHub's pull requests: pulls (list, read, create, update, merge), reviews, check runs, commit statuses and
 // compare. With a bare repository behind the fake repository (`FakeGitHub.useGit`), heads, mergeability,
 // how far a head is behind its base, and merges are computed from real git refs and real merges; without one,
 // from the fields a test sets. A pull request shares the issue numbers, as on GitHub.
@@ -300,9 +300,15 @@ export function handlePulls(c: PullRequestContext): boolean {
   const p = m === null ? undefined : s.pulls.find((x) => x.number === Number(m?.[1]))
   if (m === null || p === undefined) return notFound(send)
   if (m[2] === undefined) {
-    if (c.method !== 'GET') return notFound(send)
-    send(200, json(p))
-    return true
+    if (c.method === 'GET') return answer(send, 200, json(p))
+    if (c.method !== 'PATCH') return notFound(send)
+    if (!c.authed) return answer(send, 401, { message: 'Requires authentication' })
+    const b = (c.body ?? {}) as { title?: unknown; body?: unknown; state?: unknown }
+    if (typeof b.title === 'string') p.title = b.title
+    if (typeof b.body === 'string') p.body = b.body
+    if (p.merged === false && (b.state === 'open' || b.state === 'closed')) p.state = b.state
+    p.updated_at = iso()
+    return answer(send, 200, json(p))
   }
   if (m[2] === '/reviews') {
     if (c.method !== 'GET') return notFound(send)

@@ -70,6 +70,8 @@ export interface GitHubClient {
     fullName: string,
     fields: { title: string; body: string; head: string; base: string; draft: boolean },
   ): Promise<Pull>
+  /** Rewrite a pull request's body (the same body sent twice is one body: retried like any idempotent write). */
+  updatePull(fullName: string, number: number, fields: { body: string }): Promise<Pull>
   /** Merge, only if the head is still `sha` (GitHub answers 409 otherwise, 405 when it cannot merge). */
   mergePull(
     fullName: string,

@@ -331,6 +331,16 @@ export function createClient(opts: ClientOptions): GitHubClient {
         })
         return pullOf(r.data, r.status, secrets)
       }),
+    updatePull: (fullName, number, fields) =>
+      call(`updating pull request #${number} of ${fullName}`, async () => {
+        const r = await octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+          ...splitRepo(fullName),
+          pull_number: number,
+          ...fields,
+          request: { dacli: new Tag(false, undefined) },
+        })
+        return pullOf(r.data, r.status, secrets)
+      }),
     mergePull: (fullName, number, o) =>
       call(`merging pull request #${number} of ${fullName}`, async () => {
         const r = await octokit.request('PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge', {

@@ -1,7 +1,8 @@
 // A release train: the project's tasks whose landed commit is on the source branch and not on the target (by
 // commit reachability, after fetching both from origin), their pull requests and checks, what blocks the
 // promotion (required checks on the source's tip, required approvals of the promotion pull request), and — when
-// applied — one promotion pull request source → target, opened or reused, merged on --merge when nothing blocks.
+// applied — one promotion pull request source → target, opened or reused (its body rewritten when the listing
+// changed), merged on --merge when nothing blocks.
 // A dry run reads only: no write request reaches GitHub.
 
 import { fetchBranch } from '../../adapters/git/branches.js'
@@ -145,23 +146,32 @@ export function promotionBody(t: Train): string {
 }
 
 export interface Applied {
-  action: 'opened' | 'reused'
+  /** `updated`: reused, and its body rewritten, for it no longer listed the tasks the train promotes. */
+  action: 'opened' | 'reused' | 'updated'
   pull: Pull
   merged: string | null
 }
 
 /**
- * Open (or reuse) the promotion pull request; merge it when asked and nothing blocks. Null when no task is to be
- * promoted: the target already has them all, nothing is opened or merged, and that is no error of the caller's.
+ * Open (or reuse) the promotion pull request; merge it when asked and nothing blocks. A reused one whose body is not
+ * this train's listing (a task landed on the source since it was opened) has its body rewritten first, so the pull
+ * request says what merging it promotes. Null when no task is to be promoted: the target already has them all,
+ * nothing is opened, rewritten or merged, and that is no error of the caller's.
  */
 export async function applyTrain(client: GitHubClient, t: Train, merge: boolean): Promise<Applied | null> {
   if (t.tasks.length === 0) return null
   let action: Applied['action'] = 'reused'
   let pull = t.promotion
+  const body = promotionBody(t)
+  if (pull !== null && pull.body.replace(/\r\n/g, '\n') !== body) {
+    // GitHub keeps a body edited in its web form with CRLF line ends: the same listing is no change.
+    pull = await client.updatePull(t.repo, pull.number, { body })
+    action = 'updated'
+  }
   if (pull === null) {
     pull = await client.createPull(t.repo, {
       title: `Release ${t.project}: ${t.source.name} → ${t.target.name}`,
-      body: promotionBody(t),
+      body,
       head: t.source.name,
       base: t.target.name,
       draft: false,

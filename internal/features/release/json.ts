@@ -36,10 +36,12 @@ export const ReleaseTrainDoc = z.strictObject({
   blockers: z.array(z.string()).describe('what stands between this train and its merge (empty: it may merge)'),
   promotion: z
     .strictObject({
-      action: z.enum(['planned', 'existing', 'opened', 'reused']),
+      action: z.enum(['planned', 'existing', 'opened', 'reused', 'updated']),
       pr: PrRef.nullable(),
     })
-    .describe('the promotion pull request source → target: planned (dry run, none yet), existing, opened or reused'),
+    .describe(
+      'the promotion pull request source → target: planned (dry run, none yet), existing (dry run), opened, reused, or updated (reused, its body rewritten to list the tasks of this train)',
+    ),
   merged: z.string().nullable().describe('the merge commit when --merge merged it, else null'),
 })
 
