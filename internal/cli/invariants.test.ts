@@ -359,6 +359,11 @@ describe('exit codes on a fixed scenario table', () => {
     ['missing argument', ['task', 'show'], 2],
     ['missing required flag', ['task', 'add', 'x'], 2],
     ['bad estimate', ['task', 'add', 'x', '--project', 'alpha', '--estimate', '3,2,1'], 2],
+    [
+      'estimate past its bound',
+      ['task', 'add', 'x', '--project', 'alpha', '--estimate', '1,2,99999999999999999999999'],
+      2,
+    ],
     ['traversal slug', ['project', 'add', 'x', '--slug', '../escape'], 2],
     ['project rm without --force', ['project', 'rm', 'alpha'], 3],
     ['near duplicate', ['task', 'add', 'First thing again', '--project', 'alpha'], 3],

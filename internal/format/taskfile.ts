@@ -32,13 +32,22 @@ import {
 const str = (v: unknown): string | null =>
   typeof v === 'string' && v !== '' ? v : v instanceof Date ? v.toISOString() : null
 
+/**
+ * The largest value an estimate's number may have (in whatever unit the project counts): beyond it a number
+ * typed or written by hand is a slip, and far beyond it (1e21 and up) it would not even be written back as typed.
+ */
+export const MAX_ESTIMATE = 1e9
+
+const estimateValue = (x: unknown): x is number =>
+  typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= MAX_ESTIMATE
+
 function estimateOf(v: unknown): Estimate | null {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return null
   const e = v as Record<string, unknown>
   const o = Number(e.optimistic)
   const m = Number(e.probable)
   const p = Number(e.pessimistic)
-  if (![o, m, p].every((x) => Number.isFinite(x) && x >= 0) || !(o <= m && m <= p)) return null
+  if (![o, m, p].every(estimateValue) || !(o <= m && m <= p)) return null
   return { optimistic: o, probable: m, pessimistic: p }
 }
 
@@ -102,6 +111,7 @@ export function parseEstimate(text: string): Estimate {
   if (!(o >= 0 && o <= m && m <= p)) {
     throw new UsageError(`--estimate must satisfy 0 ≤ optimistic ≤ probable ≤ pessimistic, got ${o},${m},${p}`)
   }
+  if (p > MAX_ESTIMATE) throw new UsageError(`--estimate values must be at most ${MAX_ESTIMATE}, got "${text}"`)
   return { optimistic: o, probable: m, pessimistic: p }
 }
 
@@ -386,9 +396,9 @@ function checkTaskFields(d: Record<string, unknown>): void {
   if (!absent(d.estimate)) {
     const e = d.estimate
     const n = isMap(e) ? [e.optimistic, e.probable, e.pessimistic] : []
-    const ok = n.length === 3 && n.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)
+    const ok = n.length === 3 && n.every(estimateValue)
     if (!ok || !((n[0] as number) <= (n[1] as number) && (n[1] as number) <= (n[2] as number))) {
-      bad('estimate', e, '{optimistic, probable, pessimistic}: three numbers with 0 ≤ o ≤ m ≤ p')
+      bad('estimate', e, `{optimistic, probable, pessimistic}: three numbers with 0 ≤ o ≤ m ≤ p ≤ ${MAX_ESTIMATE}`)
     }
   }
   if (!absent(d.depends_on) && !(Array.isArray(d.depends_on) && d.depends_on.every(isDep))) {
@@ -399,8 +409,9 @@ function checkTaskFields(d: Record<string, unknown>): void {
   }
   if (!absent(d.created_by) && typeof d.created_by !== 'string') bad('created_by', d.created_by, 'an agent id')
   if (!absent(d.created) && !isText(d.created)) bad('created', d.created, 'an RFC 3339 time')
-  if (d.version !== undefined && !(Number.isInteger(d.version) && (d.version as number) >= 0)) {
-    bad('version', d.version, 'a whole number ≥ 0')
+  // Up to 2^53 − 1: beyond it a number is not read as written, and a rewrite would not bump it.
+  if (d.version !== undefined && !(Number.isSafeInteger(d.version) && (d.version as number) >= 0)) {
+    bad('version', d.version, `a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`)
   }
   if (
     !absent(d.aliases) &&
