@@ -4,7 +4,7 @@
 import * as path from 'node:path'
 import { headOf } from '../../adapters/git/discover.js'
 import { cmd } from '../../base/commands.js'
-import { FailureError, RefusedError, UsageError } from '../../base/errors.js'
+import { classifiedError, FailureError, RefusedError, UsageError } from '../../base/errors.js'
 import { appendToSection, checkboxes, setChecked } from '../../format/markdown.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { stamp } from '../../format/model.js'
@@ -428,22 +428,38 @@ export async function acceptAll(
   for (const { t, proposals, landing } of candidates) {
     // A proposal may carry the tokens its author reported (`task done --tokens` by a non-owner).
     const reported = proposals.map((p) => p.data.tokens).find((n): n is number => typeof n === 'number')
-    out.push(
-      await closeOne(
-        store,
-        t,
-        who,
-        {
-          allowUnverified: opts.allowUnverified === true,
-          verification,
-          adopt: false,
-          landing,
-          ...(reported === undefined ? {} : { tokens: reported }),
-          ...(opts.arbitration === undefined ? {} : { arbitration: opts.arbitration }),
-        },
-        proposals,
-      ),
-    )
+    try {
+      out.push(
+        await closeOne(
+          store,
+          t,
+          who,
+          {
+            allowUnverified: opts.allowUnverified === true,
+            verification,
+            adopt: false,
+            landing,
+            ...(reported === undefined ? {} : { tokens: reported }),
+            ...(opts.arbitration === undefined ? {} : { arbitration: opts.arbitration }),
+          },
+          proposals,
+        ),
+      )
+    } catch (e) {
+      if (!aboutThisTask(e)) throw e
+      skip(t, t.id, (e as Error).message) // nothing of it was written; the others still close
+    }
   }
   return out
+}
+
+/**
+ * Whether an error closing one task of `accept --all` is that task's skip: a refusal (blocked, an open question,
+ * unmet criteria, …), a conflict (its lock held past the wait, another clone's live claim on the remote) or the
+ * task gone meanwhile are about that task alone. A failure (the disk, git, the claims remote unreachable) would
+ * fail every task after it too, so it stays fatal.
+ */
+function aboutThisTask(e: unknown): boolean {
+  const kind = classifiedError(e)?.kind
+  return kind === 'refused' || kind === 'conflict' || kind === 'not_found'
 }

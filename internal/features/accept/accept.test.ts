@@ -1,4 +1,7 @@
+import * as path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
+import { nodeSystem } from '../../../cmd/system.js'
+import { acquireLock } from '../../store/lock.js'
 import { expectValid } from '../../testkit/schemas.js'
 import { type Workspace, workspace } from '../../testkit/ws.js'
 
@@ -108,5 +111,53 @@ describe('accept --all', () => {
     const again = (await acc('--all', '--allow-unverified')).expectExit(0).json
     expect(again.tasks.find((t: { ref: string }) => t.ref === 'p/002-no-criteria-at-all').outcome).toBe('accepted')
     expect(again.unverified_tasks).toBe(1)
+  })
+
+  test('a task refused in the close itself (blocked) is that task’s skip: the others close, its bytes stay', async () => {
+    ;(await ws.dacli('task', 'add', 'Third thing', '--project', 'p', '--accept', 'c')).expectExit(0)
+    const proposed = (await ws.dacli('accept', 'p/1', '--json', { as: ro.token })).expectExit(0).json.tasks[0].event_id
+    ;(await ws.dacli('accept', 'p/3', { as: ro.token })).expectExit(0)
+    ;(await ws.dacli('task', 'block', 'p/1', '--why', 'waiting on a vendor')).expectExit(0)
+    const blocked = '.dacli/projects/p/tasks/blocked/001-two-criteria.md'
+    const before = ws.file(blocked)
+    const r = (await acc('--all')).expectExit(0).json
+    const by = Object.fromEntries(r.tasks.map((t: { ref: string }) => [t.ref, t]))
+    expect(by['p/001-two-criteria']).toMatchObject({
+      outcome: 'skipped',
+      newly_checked: 0,
+      skipped_reason: expect.stringMatching(/is blocked: unblock it before closing it/),
+      applied_proposals: [],
+    })
+    expect(by['p/003-third-thing']).toMatchObject({ outcome: 'accepted', newly_checked: 1 })
+    expect(r.accepted).toBe(1)
+    expect(ws.file(blocked)).toBe(before)
+    const pending = (await ws.dacli('events', 'list', '--pending', '--json')).json.events
+    expect(pending.map((e: { id: string }) => e.id)).toEqual([proposed])
+    const human = (await ws.dacli('accept', '--all')).expectExit(0)
+    expect(human.stdout).toMatch(/skipped p\/001-two-criteria: p\/001-two-criteria is blocked/)
+  })
+
+  test('a task whose lock another writer holds past the wait is skipped (a conflict of that task alone)', async () => {
+    ;(await ws.dacli('task', 'add', 'Third thing', '--project', 'p', '--accept', 'c')).expectExit(0)
+    ;(await ws.dacli('accept', 'p/1', { as: ro.token })).expectExit(0)
+    ;(await ws.dacli('accept', 'p/3', { as: ro.token })).expectExit(0)
+    const id = (await ws.dacli('task', 'show', 'p/1', '--json')).json.id as string
+    const lock = await acquireLock(path.join(ws.root, '.dacli', 'locks'), `task-${id}`, { system: nodeSystem })
+    try {
+      const before = ws.snapshot()
+      const r = (await ws.dacli('accept', '--all', '--json', { env: { DACLI_LOCK_WAIT_MS: '50' } })).expectExit(0).json
+      expectValid(r)
+      const by = Object.fromEntries(r.tasks.map((t: { ref: string }) => [t.ref, t]))
+      expect(by['p/001-two-criteria']).toMatchObject({
+        outcome: 'skipped',
+        skipped_reason: expect.stringMatching(/is locked by pid/),
+      })
+      expect(by['p/003-third-thing'].outcome).toBe('accepted')
+      const after = ws.snapshot()
+      const p1 = '.dacli/projects/p/tasks/open/001-two-criteria.md'
+      expect(after.get(p1)).toBe(before.get(p1))
+    } finally {
+      lock.release()
+    }
   })
 })
