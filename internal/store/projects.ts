@@ -17,8 +17,8 @@ import type { Store } from './store.js'
 /**
  * What a project is, in one place: a folder under `projects/` whose name is a project slug and which holds a
  * `project.md` (a file, not a link). Every listing — `project list`, `task list`, `next`, lint — takes its projects
- * from here. Returned with what under projects/ cannot be one (links, names that are not slugs); a folder without
- * a project file is not a project and is left alone (doctor reports it).
+ * from here. Returned with what under projects/ cannot be one (links, names that are not slugs, and a folder that
+ * holds something but no project file: what is in it is never read, so it is announced, never dropped silently).
  */
 export function listProjectEntries(store: Store): { slugs: string[]; broken: Broken[] } {
   const projects = path.join(store.dir, 'projects')
@@ -47,7 +47,12 @@ export function listProjectEntries(store: Store): { slugs: string[]; broken: Bro
       broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
     else if (!e.isDirectory()) continue
     else if (isId('project', e.name)) {
-      if (hasProjectFile(path.join(projects, e.name), `${rel}/project.md`, broken)) slugs.push(e.name)
+      const dir = path.join(projects, e.name)
+      const said = broken.length
+      if (hasProjectFile(dir, `${rel}/project.md`, broken)) slugs.push(e.name)
+      else if (broken.length === said && holdsAnything(dir)) {
+        broken.push({ path: rel, reason: WITHOUT_FILE, code: 'project-without-file' })
+      }
     } else if (!e.name.startsWith('.')) {
       broken.push({
         path: rel,
@@ -57,6 +62,21 @@ export function listProjectEntries(store: Store): { slugs: string[]; broken: Bro
     }
   }
   return { slugs: slugs.sort(), broken }
+}
+
+const WITHOUT_FILE = 'a project folder without project.md: nothing in it (tasks, notes, risks) is read'
+
+/**
+ * Does a folder without a project file hold anything (a name not starting with "."), so that leaving it out would
+ * drop what is in it? An empty one (`project add` between making the folder and writing its file) is nothing to
+ * announce. Read only for such folders, never for a project.
+ */
+function holdsAnything(dir: string): boolean {
+  try {
+    return fs.readdirSync(dir).some((n) => !n.startsWith('.'))
+  } catch {
+    return true // a folder that cannot be read may hold anything: announced all the same
+  }
 }
 
 /** Does the project folder `dir` hold its project file? A link there is reported, never followed. */
@@ -104,6 +124,8 @@ export function requireProjectDir(store: Store, slug: string): string {
     present = false
   }
   if (!present) {
+    // The folder is there, its project file is not: say so, never a bare "no project" (nothing in it is read).
+    if (fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true) throw withoutFile(store, slug)
     const known = store.projectSlugs()
     const near = closest(
       slug,
@@ -117,6 +139,25 @@ export function requireProjectDir(store: Store, slug: string): string {
   if (seen !== undefined) seen.set(slug, dir)
   else if (store.live !== null) required.set(store, new Map([[slug, dir]]))
   return dir
+}
+
+/**
+ * What to do about a project folder without its project file: restore the file (`project add` takes no slug whose
+ * folder exists). doctor's hint for `project-without-file` and the not-found of a reference into such a folder.
+ */
+export function restoreProjectFileHint(rel: string, slug: string): string {
+  return `restore ${rel}/project.md (from git if it was committed: git log --oneline -- ${rel}/project.md), or write it by hand with the frontmatter "id: p-${slug}" and "kind: project"; ${cmd('project add')} refuses a slug whose folder exists`
+}
+
+function withoutFile(store: Store, slug: string): NotFoundError {
+  const rel = store.rel(store.projectDir(slug))
+  return new NotFoundError(
+    `no project "${slug}": ${rel} has no project.md, so nothing in it (tasks, notes, risks) is read`,
+    {
+      details: { project: slug, given: slug, path: rel, code: 'project-without-file' },
+      next: [restoreProjectFileHint(rel, slug), cmd('doctor')],
+    },
+  )
 }
 
 export async function readProjectFile(store: Store, slug: string): Promise<ProjectRecord> {

@@ -148,12 +148,17 @@ async function noTaskMatches(
       tasks.map((t) => ({ value: short(t), names: [t.slug], title: t.title, t })),
     ).map((c) => c.t)
   }
-  return new NotFoundError(`no task matches "${ref}"`, {
+  // Folders under projects/ that are not read as projects (no project.md, a link …) were not searched: said, since
+  // the task may be in one of them.
+  const unread = r.project === null ? store.projectEntries().broken : []
+  const also = unread.length === 0 ? '' : ` (not searched: ${unread.map((b) => `${b.path}, ${b.reason}`).join('; ')})`
+  return new NotFoundError(`no task matches "${ref}"${also}`, {
     details: {
       ref,
       given: ref,
       closest: near.map((t) => ({ value: short(t), ref: qualifiedRef(t), title: t.title })),
+      ...(unread.length === 0 ? {} : { skipped: unread }),
     },
-    next: [cmd('task list'), cmd('task list --project <project>')],
+    next: [cmd('task list'), cmd('task list --project <project>'), ...(unread.length === 0 ? [] : [cmd('doctor')])],
   })
 }

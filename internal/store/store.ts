@@ -286,13 +286,12 @@ export class Store {
     if (now !== null) this.idEntries.set(project, now)
   }
 
-  /** Cached summaries of one project's tasks (or every project's). */
+  /** Cached summaries of one project's tasks (or every project's, and in `broken` the folders not read as one). */
   async listTasks(project?: string): Promise<Listing> {
-    const slugs = project === undefined ? this.projectSlugs() : [project]
+    const { slugs, broken } = project === undefined ? this.projectEntries() : { slugs: [project], broken: [] }
     if (project !== undefined) this.requireProject(project)
     const index = this.cache('index')
-    // A listing of every project drops the index sections of projects that no longer exist (their tasks, and
-    // the criteria texts lint keeps beside them).
+    // A listing of every project drops the index sections of projects gone (their tasks, lint's criteria texts).
     if (project === undefined) {
       index.keepSections('tasks/', slugs)
       index.keepSections('criteria/', slugs)
@@ -300,7 +299,8 @@ export class Store {
     }
     const parts: Listing[] = []
     for (const slug of slugs) parts.push(await this.listingOf(slug, index))
-    return joinListings(parts)
+    const joined = joinListings(parts)
+    return broken.length === 0 ? joined : { ...joined, broken: Object.freeze([...broken, ...joined.broken]) }
   }
 
   /** Each project's tasks by id as this invocation read them, and the walk they came from. */
@@ -460,7 +460,7 @@ export class Store {
    * most once, no full records made. Copies of one task id are deduplicated as listRecords does.
    */
   async listWithCriteria(project?: string): Promise<{ tasks: CheckedTask[]; broken: Broken[] }> {
-    const slugs = project === undefined ? this.projectSlugs() : [project]
+    const { slugs, broken: folders } = project === undefined ? this.projectEntries() : { slugs: [project], broken: [] }
     if (project !== undefined) this.requireProject(project)
     const index = this.cache('index')
     if (project === undefined) {
@@ -469,7 +469,7 @@ export class Store {
       index.keepSections('ids/', slugs)
     }
     const tasks: CheckedTask[] = []
-    const broken: Broken[] = []
+    const broken: Broken[] = [...folders] // as listTasks: the folders not read as projects
     for (const slug of slugs) {
       const summaries: SummarySection = index.section(`tasks/${slug}`, 'used')
       const l = await listCriteria(this.paths(), slug, summaries, index.section(`criteria/${slug}`, 'used'))

@@ -318,18 +318,20 @@ export async function listProjectItems(
 /**
  * The task-list items of one project's tasks (or every project's), as `render` writes each task's summary, kept
  * per file in `cache/items` (listProjectItems): what `task list --json` prints, without building the summaries of
- * files that did not change.
+ * files that did not change. Every project's come with the folders under projects/ that are not read as projects
+ * (a folder without project.md, a link …): their tasks are not among the rows, and that is said.
  */
 export async function listItems(
   store: Store,
   render: (t: TaskSummary) => string,
   project?: string,
 ): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: DuplicateCopy[] }> {
-  const slugs = project === undefined ? store.projectSlugs() : [project]
+  // The one walk of projects/ that gives the slugs gives what it could not take as a project, too.
+  const { slugs, broken: folders } = project === undefined ? store.projectEntries() : { slugs: [project], broken: [] }
   if (project !== undefined) store.requireProject(project)
   const out: { rows: ItemRow[]; broken: Broken[]; duplicates: DuplicateCopy[] } = {
     rows: [],
-    broken: [],
+    broken: [...folders],
     duplicates: [],
   }
   const items = store.cache('items')

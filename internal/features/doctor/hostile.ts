@@ -12,6 +12,7 @@ import type { Broken, TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { EventRecord } from '../../store/events.js'
 import { walkTree } from '../../store/fsio.js'
+import { restoreProjectFileHint } from '../../store/projects.js'
 import type { Store } from '../../store/store.js'
 import type { DoctorDocT } from './json.js'
 
@@ -33,6 +34,11 @@ const hasHint = (code: string): code is keyof typeof HINTS => Object.hasOwn(HINT
 
 /** A finding for a file a listing skipped. */
 export function brokenFinding(b: Broken): Finding {
+  // A project folder without its file: the hint names the file to restore and the id it must carry.
+  if (b.code === 'project-without-file') {
+    const hint = restoreProjectFileHint(b.path, path.posix.basename(b.path))
+    return { code: b.code, severity: 'error', subject: b.path, message: b.reason, hint }
+  }
   const code = hasHint(b.code) ? b.code : 'unparseable-object'
   return { code, severity: 'error', subject: b.path, message: b.reason, hint: HINTS[code] }
 }

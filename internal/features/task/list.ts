@@ -38,7 +38,7 @@ export const list = defineCommand({
   path: 'task list',
   summary: 'List tasks, filtered by project, status, owner, priority, label or milestone',
   description:
-    'Sorted by project, then sequence. Removed tasks (tombstones) are listed only with --status removed. There is no limit unless --limit is given; `total` always counts every match and a partial page says so (`truncated`, `next_cursor`). An unknown --status is a usage error naming the allowed values, never an empty list. Files that cannot be parsed are skipped and reported (stderr, and `skipped` under --json).',
+    'Sorted by project, then sequence. Removed tasks (tombstones) are listed only with --status removed. There is no limit unless --limit is given; `total` always counts every match and a partial page says so (`truncated`, `next_cursor`). An unknown --status is a usage error naming the allowed values, never an empty list. Files that cannot be parsed, and folders under projects/ not read as projects (no project.md), are skipped and reported (stderr, and `skipped` under --json).',
   args: [],
   flags: {
     project: str('only this project', { valueName: 'SLUG' }),
