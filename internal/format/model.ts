@@ -185,8 +185,8 @@ export function brokenOf(p: string, err: unknown): Broken {
       ? err.code
       : e?.code === 'symlink-in-workspace' || (err as Error)?.name === 'LinkError'
         ? 'symlink-in-workspace'
-        : e?.code === 'special-file'
-          ? 'special-file'
+        : e?.code === 'special-file' || e?.code === 'forged-event'
+          ? e.code
           : typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)
             ? 'unreadable-path' // the system refused the read (EACCES, EISDIR, EIO …)
             : 'unparseable-object'

@@ -365,8 +365,12 @@ function eventOf(p: { data: Record<string, unknown>; split: { body: string } }, 
   }
   if (d.schema_version !== EVENT_SCHEMA_VERSION)
     throw new Error(`unsupported schema_version ${JSON.stringify(d.schema_version)}`)
-  if (d.checksum !== eventChecksum(rec))
-    throw new Error('checksum mismatch: the event was edited after it was written; it is never applied')
+  if (d.checksum !== eventChecksum(rec)) {
+    throw Object.assign(
+      new Error('checksum mismatch: the event was edited after it was written; it is never applied'),
+      { code: 'forged-event' },
+    )
+  }
   // An intact event is still its proposer's word: what sync would write from it is checked before anyone reads it.
   checkEventData(rec.event_kind, rec.data, rec.body)
   const state: EventState = d.applied === true ? 'applied' : d.applied === 'dismissed' ? 'dismissed' : 'pending'

@@ -27,6 +27,8 @@ const HINTS = {
     'dacli never reads or writes through a link inside .dacli/: replace the link with the real folder or file',
   'special-file': 'only regular files and folders belong in .dacli/: remove it',
   'unreadable-path': 'dacli cannot read it (permissions?); it is left out, never read as empty: fix its mode or owner',
+  'forged-event':
+    'the event was edited after it was written (its checksum does not match): remove the file (it is in git history) and ask its author to propose again',
   'duplicate-event':
     'two files carry one event id (a copy or a replayed file): dacli counts one of them; remove this copy once you have checked it',
 } satisfies Record<string, string>

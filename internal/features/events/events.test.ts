@@ -45,7 +45,16 @@ describe('events and sync', () => {
     fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace(`created_by: ${ro.id}`, 'created_by: a-root'))
     const s = (await ws.dacli('sync', '--json')).expectExit(0).json
     expect(s.applied).toEqual([])
-    expect(s.skipped[0]).toMatchObject({ path: file, reason: expect.stringMatching(/checksum mismatch/) })
+    expect(s.skipped[0]).toMatchObject({
+      path: file,
+      reason: expect.stringMatching(/checksum mismatch/),
+      code: 'forged-event',
+    })
+    // doctor names it as what it is: an event edited after it was written.
+    const d = (await ws.dacli('doctor', '--json')).json
+    expect(d.findings.filter((f: { subject: string }) => f.subject === file)).toMatchObject([
+      { code: 'forged-event', severity: 'error' },
+    ])
     expect((await ws.dacli('task', 'show', 'p/1', '--json')).json.owner).toBeNull()
     const l = await ws.dacli('events', 'list')
     expect(l.stderr).toMatch(/checksum mismatch/)
