@@ -4,7 +4,7 @@
 
 import { UsageError } from '../../base/errors.js'
 import type { Identity } from '../../format/model.js'
-import { STATUSES, type Status, type TaskRecord } from '../../format/model.js'
+import { type Claim, STATUSES, type Status, type TaskRecord } from '../../format/model.js'
 import { isBodyPart, replaceBodyPart } from '../../format/objmerge.js'
 import type { EventRecord } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
@@ -62,6 +62,19 @@ export async function applyDecision(
       e.setFlow(d.field, d.value as Record<string, unknown>)
     else e.set(d.field, d.value)
     e.log('edited', `${d.field} decided by ${q.id} (${d.chose})`)
+    // A done task holds no claim (`task done` deletes it): an answer that leaves the task done drops the claim it
+    // still had (the merge kept one while the status was in question, or the answer wrote one back). A claim ref on
+    // the claims remote is not deleted here: `reconcile` offers that (claim_on_closed_task), as doctor reports it.
+    const claim = d.field === 'claim' ? d.value : e.before.claim
+    if (e.status === 'done' && typeof claim === 'object' && claim !== null) {
+      const c = claim as Partial<Claim>
+      const there = typeof c.remote === 'string' ? `, on ${c.remote}` : ''
+      e.delete('claim')
+      e.log(
+        'edited',
+        `claim dropped (${c.by ?? '?'}'s${there}): ${q.id} left the task done, and a done task holds no claim${there === '' ? '' : '; its ref there is left to reconcile'}`,
+      )
+    }
     return {}
   })
   return r.task

@@ -234,7 +234,7 @@ export class Merger {
     const merged = await mergeObject(bt, ot, tt, 'theirs', remoteClaims)
     // Not a task file that parses on some side: it keeps theirs whole, reported as a conflict.
     if (merged === null) return { v: t, decision: null, unreadable: true }
-    const fields = [...merged.conflicts]
+    let fields = [...merged.conflicts]
     const [sb, so, st] = [b === undefined ? null : statusOf(b.path), statusOf(o.path), statusOf(t.path)]
     let dir = dirOf(o.path)
     if (so !== st && sb === so) dir = dirOf(t.path)
@@ -244,12 +244,15 @@ export class Merger {
     }
     // The file's name changes only by a renumbering: the side that renumbered it.
     const name = b !== undefined && nameOf(b.path) === nameOf(o.path) ? nameOf(t.path) : nameOf(o.path)
-    const oid =
-      merged.text === ot
-        ? o.oid
-        : merged.text === tt
-          ? t.oid
-          : await this.git.writeBlob(Buffer.from(merged.text, 'utf8'))
+    let text = merged.text
+    // A done task holds no claim (`task done` deletes it): a merge that leaves the task done — its status no question
+    // — drops the claim the other side still had, and with it any question about that claim (either answer would
+    // leave the done task unclaimed). A status still in question keeps the claim: `ours` may make it active again.
+    if (statusOf(`${dir}${name}`) === 'done' && !fields.some((f) => f.field === 'status')) {
+      text = (await this.dropClaim(text)) ?? text
+      fields = fields.filter((f) => f.field !== 'claim')
+    }
+    const oid = text === ot ? o.oid : text === tt ? t.oid : await this.git.writeBlob(Buffer.from(text, 'utf8'))
     const v: Version = { oid, mode: o.mode, path: `${dir}${name}` }
     if (fields.length === 0) return { v, decision: null, unreadable: false }
     return {
@@ -257,6 +260,26 @@ export class Merger {
       decision: { id, path: v.path, fields, ours: lastChange(bt, ot), theirs: lastChange(bt, tt) },
       unreadable: false,
     }
+  }
+
+  /** A merged done task's text without its `claim:`, its version bumped, a `## Log` line saying so; null when it holds none. */
+  private async dropClaim(text: string): Promise<string | null> {
+    const { parseObject, renderEdited, setScalar } = await import('../../format/parsing.js')
+    let parsed: ReturnType<typeof parseObject>
+    try {
+      parsed = parseObject(text)
+    } catch {
+      return null
+    }
+    const claim = parsed.data.claim
+    if (claim === undefined || claim === null) return null
+    const doc = parsed.doc.clone()
+    doc.delete('claim')
+    // A rewrite after the merge, as a renumbering is: the file is neither side's at any version they read.
+    const version = Number(parsed.data.version)
+    setScalar(doc, 'version', (Number.isInteger(version) ? version : 0) + 1)
+    const line = `- ${stamp(this.now)} ${this.actor} edited claim dropped (${claimText(claim)}): a record pull left the task done, and a done task holds no claim`
+    return renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [line]))
   }
 
   /** Both sides changed a non-task file differently: field by field, else ours stays and theirs is kept beside it. */
@@ -400,4 +423,11 @@ export class Merger {
 /** The `id:` of an object file's frontmatter, or null. */
 function idIn(text: string): string | null {
   return /^id:[ \t]*(\S+)[ \t]*\r?$/m.exec(text)?.[1] ?? null
+}
+
+/** A claim as a `## Log` line names it: who held it, and on which remote. */
+function claimText(claim: unknown): string {
+  const c = typeof claim === 'object' && claim !== null ? (claim as Record<string, unknown>) : {}
+  const by = typeof c.by === 'string' ? c.by : '?'
+  return typeof c.remote === 'string' ? `${by}'s, on ${c.remote}` : `${by}'s`
 }

@@ -94,6 +94,31 @@ describe('doctor', () => {
     expect(codes).not.toContain('orphaned-task')
   })
 
+  test('a done task that still records a claim (left by hand) is claim-on-closed-task, with the line to remove', async () => {
+    await ws.ok('task', 'add', 'Spike', '--project', 'ledger')
+    await ws.ok('task', 'done', 'ledger/spike', '--allow-unverified')
+    const rel = (await j('task', 'show', 'ledger/spike')).json.path
+    expect((await j('doctor')).json.findings).toEqual([])
+    const claim = 'claim: {by: a-root, at: 2026-01-01T00:00:00Z, expires: 2999-01-01T00:00:00Z, remote: origin}\n'
+    ws.write(
+      rel,
+      ws.file(rel).replace(/^version: .*\n/m, (v) => `${v}${claim}`),
+    )
+    const before = ws.snapshot()
+    const r = await j('doctor', '--strict')
+    expect(r.json.findings).toEqual([
+      {
+        code: 'claim-on-closed-task',
+        severity: 'warning',
+        subject: expect.stringMatching(/^ledger\/\d{3}-spike$/),
+        message: 'the done task still records a claim by a-root (since 2026-01-01T00:00:00Z)',
+        hint: `remove the claim: line from ${rel}, keeping the rest (its ref on origin: dacli reconcile offers to delete it)`,
+      },
+    ])
+    expect(r.code).toBe(0)
+    expect(ws.snapshot()).toEqual(before)
+  })
+
   test('a decision without ## Rejected is an error, as FORMAT.md lists it: --strict exits 1', async () => {
     await ws.ok('note', 'add', 'decision', 'Use one store', '--project', 'ledger', '--chose', 'a', '--rejected', 'b')
     const rel = '.dacli/projects/ledger/notes/decisions/use-one-store.md'

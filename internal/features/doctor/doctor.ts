@@ -131,6 +131,18 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
             : `its agent file cannot be read, so its live claim holds until it expires: fix ${t.owner}'s file`,
       })
     }
+    // A done task holds no claim (task done deletes it); one left by hand, or by a dacli that let a merge keep it.
+    if (t.status === 'done' && t.claim !== null) {
+      const ref =
+        t.claim.remote === null ? '' : ` (its ref on ${t.claim.remote}: ${cmd('reconcile')} offers to delete it)`
+      add({
+        code: 'claim-on-closed-task',
+        severity: 'warning',
+        subject: qualifiedRef(t),
+        message: `the done task still records a claim by ${t.claim.by} (since ${t.claim.at})`,
+        hint: `remove the claim: line from ${t.path}, keeping the rest${ref}`,
+      })
+    }
     if (t.status === 'active' && t.claim !== null && expiredAt(t.claim, now)) {
       add({
         code: 'expired-claim',
@@ -191,7 +203,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    "Reports findings with stable codes (unparseable-object, invalid-id, project-without-file, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
+    "Reports findings with stable codes (unparseable-object, invalid-id, project-without-file, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, claim-on-closed-task, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
   args: [],
   flags: {
     strict: bool('fail on an error-severity finding'),
