@@ -15,7 +15,15 @@ export async function main(argv: readonly string[], rt: Runtime): Promise<Outcom
   let at = 0
   while (at < argv.length && SWITCHES.has(argv[at] as string)) at++
   const first = argv[at]
+  // Help under --json is the document `help [TOPIC] --json` prints (catalog/v1), as every answer under --json is.
+  const json = argv.some((t) => t === '--json' || t === '--json=true')
+  const helpOf = (topic: string[]): Promise<Outcome> | null => {
+    const help = table.find((c) => c.path === 'help')
+    return json && help !== undefined ? invoke(help, [...topic, '--json'], rt) : null
+  }
   if (argv.length === 0 || first === '--help' || first === '-h') {
+    const doc = argv.length === 0 ? null : helpOf([])
+    if (doc !== null) return doc
     rt.io.stdout.write(rootHelp(table, VERSION))
     return { exitCode: 0 }
   }
@@ -30,6 +38,8 @@ export async function main(argv: readonly string[], rt: Runtime): Promise<Outcom
   const fams = new Set(table.map((c) => c.path.split(' ')[0]))
   const words = argv.filter((t) => t !== '--json' && t !== '--quiet')
   if (fams.has(words[0] as string) && words.length === 2 && (words[1] === '--help' || words[1] === '-h')) {
+    const doc = helpOf([words[0] as string])
+    if (doc !== null) return doc
     rt.io.stdout.write(familyHelp(words[0] as string, table))
     return { exitCode: 0 }
   }

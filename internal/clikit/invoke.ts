@@ -139,6 +139,10 @@ export async function invoke(
   const errColor = colorEnabled(rt.io.stderrIsTTY, rt.env)
 
   if (parsed.help) {
+    // Under --json, help is a document too: the one `help <path> --json` prints (catalog/v1), as every answer is.
+    const helpEntry = json ? rt.table.find((c) => c.path === 'help') : undefined
+    if (helpEntry !== undefined && helpEntry !== entry)
+      return invoke(helpEntry, [...entry.path.split(' '), '--json'], rt)
     // The table may carry only what dispatch needs; the module has the long help texts.
     rt.io.stdout.write(
       commandHelp(await entry.load(), Math.min(100, terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) ?? 100)),

@@ -71,8 +71,31 @@ describe('--version and --help after a leading global switch', () => {
     expect(v.stdout).toBe((await dacliIn(dir, ['--version', '--json'])).expectExit(0).stdout)
     const q = (await dacliIn(dir, ['--quiet', '--version'])).expectExit(0)
     expect(q.stdout).toBe((await dacliIn(dir, ['--version'])).stdout)
-    const h = (await dacliIn(dir, ['--json', '--help'])).expectExit(0)
+    const h = (await dacliIn(dir, ['--quiet', '--help'])).expectExit(0)
     expect(h.stdout).toBe((await dacliIn(dir, ['--help'])).stdout)
+  })
+
+  test('--help under --json is the catalog/v1 document `help [topic] --json` prints: root, family and command', async () => {
+    const dir = tempDir()
+    for (const [argv, topic] of [
+      [['--json', '--help'], []],
+      [['task', '--help', '--json'], ['task']],
+      [
+        ['task', 'list', '--help', '--json'],
+        ['task', 'list'],
+      ],
+      [
+        ['--json', 'task', 'claim', '-h'],
+        ['task', 'claim'],
+      ],
+    ] as const) {
+      const r = (await dacliIn(dir, [...argv])).expectExit(0)
+      expectValid(r.json)
+      expect(r.json.schema).toBe('catalog/v1')
+      expect(r.stdout).toBe((await dacliIn(dir, ['help', ...topic, '--json'])).expectExit(0).stdout)
+    }
+    const one = (await dacliIn(dir, ['task', 'list', '--help', '--json'])).json
+    expect(one.commands.map((c: { path: string }) => c.path)).toEqual(['task list'])
   })
 })
 
