@@ -8,7 +8,7 @@
 //      DACLI_AGENT is on the CLI — else 401 with WWW-Authenticate; the token's identity is the caller of every call
 //      of the session it opens, with that identity's grant;
 //   4. the Mcp-Session-Id names a live session opened with the same token (404 unknown, 403 another token's), or
-//      the request is an initialize, which opens one.
+//      the request is an initialize, which opens one (room made by closing an idle session, see makeRoom).
 //
 // Each session keeps the messages it sent in a bounded event store (events.ts), so a client whose SSE stream broke
 // reconnects with Last-Event-ID and is sent the rest, the response to its call included.
@@ -47,8 +47,10 @@ function transportTakes(hreq: http.IncomingMessage): boolean {
 
 /** The one path the transport answers on. */
 export const ENDPOINT = '/mcp'
-/** Sessions kept at once; past it, idle ones are closed first and then a new one is refused (503). */
+/** Sessions kept at once, every token's together. */
 const MAX_SESSIONS = 100
+/** Sessions one token may hold at once: no one token takes every place. */
+const MAX_PER_TOKEN = MAX_SESSIONS / 2
 /** A session with no request and no open stream for this long is closed. */
 const IDLE_MS = 30 * 60_000
 const SWEEP_MS = 60_000
@@ -56,6 +58,8 @@ const SWEEP_MS = 60_000
 const RETRY_MS = 1_000
 
 interface Session {
+  /** Its Mcp-Session-Id, chosen when it opens (the transport answers it to the initialize). */
+  readonly id: string
   readonly transport: StreamableHTTPServerTransport
   readonly server: Server
   readonly caller: McpCaller
@@ -211,19 +215,52 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
     for (const [id, s] of sessions) if (s.open === 0 && now - s.lastSeen > IDLE_MS) close(id, s)
   }
 
-  async function open(c: McpCaller, tokenHash: Buffer): Promise<Session | null> {
-    if (sessions.size >= MAX_SESSIONS) sweep(Date.now())
-    if (sessions.size >= MAX_SESSIONS) return null
+  /** The least recently used session `which` takes that is idle (no request in flight, no open stream), or null. */
+  function leastRecent(which: (s: Session) => boolean): [string, Session] | null {
+    let found: [string, Session] | null = null
+    for (const e of sessions) {
+      if (e[1].open === 0 && which(e[1]) && (found === null || e[1].lastSeen < found[1].lastSeen)) found = e
+    }
+    return found
+  }
+
+  /**
+   * Room for one more session of the token, or why there is none. A session a client left without DELETE (the SDK
+   * client's close sends none) would otherwise hold its place for IDLE_MS, and a hundred of them would lock every
+   * token out. So a token at its share (MAX_PER_TOKEN) closes its own least recently used idle session, and a full
+   * server closes the opener's own, else anyone's; a session with a request in flight or an open stream is never
+   * closed, and only when every candidate is one is the new session refused (503).
+   */
+  function makeRoom(tokenHash: Buffer): string | null {
+    sweep(Date.now())
+    const own = (s: Session) => s.tokenHash.equals(tokenHash)
+    let mine = 0
+    for (const s of sessions.values()) if (own(s)) mine++
+    if (mine >= MAX_PER_TOKEN) {
+      const idle = leastRecent(own)
+      if (idle === null) return `this token has ${MAX_PER_TOKEN} sessions, each in use; close one (DELETE) and retry`
+      close(...idle)
+    }
+    if (sessions.size >= MAX_SESSIONS) {
+      const idle = leastRecent(own) ?? leastRecent(() => true)
+      if (idle === null) return `too many sessions (${MAX_SESSIONS}), each in use; close one (DELETE) and retry`
+      close(...idle)
+    }
+    return null
+  }
+
+  /** A new session, kept from now on (so the room made for it is counted at once), or why there is no room. */
+  async function open(c: McpCaller, tokenHash: Buffer): Promise<Session | string> {
+    const full = makeRoom(tokenHash)
+    if (full !== null) return full
+    const id = randomUUID()
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => id,
       eventStore: new MemoryEventStore(),
       retryInterval: RETRY_MS,
       maxRequestBodySize: MAX_LINE_BYTES,
-      onsessioninitialized: (id) => {
-        sessions.set(id, session)
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id)
+      onsessionclosed: () => {
+        if (sessions.get(id) === session) sessions.delete(id)
       },
     })
     const { server, resources } = createServer({
@@ -239,13 +276,23 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
     })
     server.onclose = () => resources?.close()
     server.onerror = (e) => req.log(`dacli mcp: ${e.message}`)
-    const session: Session = { transport, server, caller: c, tokenHash, lastSeen: Date.now(), open: 0 }
+    const session: Session = { id, transport, server, caller: c, tokenHash, lastSeen: Date.now(), open: 0 }
+    sessions.set(id, session)
     transport.onclose = () => {
-      const id = transport.sessionId
-      if (id !== undefined && sessions.get(id) === session) sessions.delete(id)
+      if (sessions.get(id) === session) sessions.delete(id)
     }
     await server.connect(transport)
     return session
+  }
+
+  /** A request of the session under way, from now until its answer ends: the session is busy, never closed for room. */
+  function hold(s: Session, res: http.ServerResponse): void {
+    s.open++
+    s.lastSeen = Date.now()
+    res.on('close', () => {
+      s.open--
+      s.lastSeen = Date.now()
+    })
   }
 
   async function handle(hreq: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -268,6 +315,7 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
         if ((await caller(token, res)) === null) return
         return fail(res, 403, 'this session was opened with another token; use that token or open a session of yours')
       }
+      hold(session, res)
     }
     // A new session's caller: resolved before its body is read.
     const who = session === undefined ? await caller(token, res) : null
@@ -305,17 +353,14 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
         return fail(res, 400, 'Bad Request: Mcp-Session-Id header is required (open a session with initialize)')
       }
       const opened = await open(who as McpCaller, digest(token as string))
-      if (opened === null) return fail(res, 503, `too many sessions (${MAX_SESSIONS}); close one (DELETE) and retry`)
-      session = opened
+      if (typeof opened === 'string') return fail(res, 503, opened)
+      hold(opened, res)
+      await opened.transport.handleRequest(hreq, res, body)
+      // An initialize the transport refused (its headers) opened nothing: its place is given back.
+      if (opened.transport.sessionId === undefined) close(opened.id, opened)
+      return
     }
-    const s = session
-    s.open++
-    s.lastSeen = Date.now()
-    res.on('close', () => {
-      s.open--
-      s.lastSeen = Date.now()
-    })
-    await s.transport.handleRequest(hreq, res, body)
+    await session.transport.handleRequest(hreq, res, body)
   }
 
   const server = http.createServer((hreq, res) => {
