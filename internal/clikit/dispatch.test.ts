@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { dacliIn, table, tempDir } from '../testkit/ws.js'
+import { dacliIn, table, tempDir, workspace } from '../testkit/ws.js'
 import { mayMutate } from './command.js'
 import { matchCommand } from './dispatch.js'
+import { parseArgv } from './flags.js'
 import { guide, MAX_SHARED_LEAF } from './suggest.js'
 
 describe('dispatch', () => {
@@ -146,5 +147,91 @@ describe('suggestions from the live table (contract.md §5)', () => {
       expect(r.stdout.length).toBeGreaterThan(50)
     }
     expect((await dacliIn(dir, ['help', 'nope'])).code).toBe(2)
+  })
+})
+
+/** The command a suggested line runs, and whether its tokens bind (no argument left over: not exit 2). */
+function parsed(line: string): { path: string; mutates: boolean; parses: boolean } {
+  const m = matchCommand(table, line.split(' ').slice(1))
+  if (m === null) return { path: '', mutates: false, parses: false }
+  const c = m.command
+  const positionals = parseArgv(m.rest, c.flags, {}, c.params !== undefined).positionals
+  return {
+    path: c.path,
+    mutates: mayMutate(c),
+    parses: c.args.some((a) => a.rest) || positionals.length <= c.args.length,
+  }
+}
+
+describe('suggestions: a read is never steered to a write, and every line parses (contract.md §4)', () => {
+  test('`claim list` (for `claims list`) is offered `claims list` only, never `task claim list`', () => {
+    const g = guide(table, ['claim', 'list', '--json'])
+    expect(g.suggestions).toEqual(['dacli claims list'])
+    // A write's own word with an object still finds the write.
+    expect(guide(table, ['claim', 'alpha/1']).suggestions).toEqual(['dacli task claim alpha/1'])
+    // Within a family too, a write is offered only when strictly closer than every read: `blog` is one edit from
+    // both `log` and `block`.
+    expect(guide(table, ['task', 'blog', 'alpha/1']).suggestions).toEqual(['dacli task log alpha/1'])
+    expect(guide(table, ['task', 'blok', 'alpha/1']).suggestions).toEqual([
+      'dacli task block alpha/1',
+      'dacli task log alpha/1',
+    ])
+  })
+
+  test('every write leaf followed by a read word: no suggestion writes', () => {
+    const last = (p: string) => p.slice(p.lastIndexOf(' ') + 1)
+    const writes = new Set(table.filter(mayMutate).map((c) => last(c.path)))
+    const reads = new Set(table.filter((c) => !mayMutate(c) && !writes.has(last(c.path))).map((c) => last(c.path)))
+    const offenders: string[] = []
+    for (const w of writes) {
+      if (table.some((c) => c.path === w || c.path.startsWith(`${w} `))) continue
+      for (const r of [...reads, 'get']) {
+        for (const s of guide(table, [w, r]).suggestions) if (parsed(s).mutates) offenders.push(`${w} ${r} → ${s}`)
+      }
+    }
+    expect(offenders).toEqual([])
+  })
+
+  test('an unknown word before an object is replaced by show, not kept as its argument', () => {
+    expect(guide(table, ['task', 'history', 'ledger/1']).suggestions).toEqual(['dacli task show ledger/1'])
+    expect(guide(table, ['tsak', 'history', 'ledger/1']).suggestions).toEqual(['dacli task show ledger/1'])
+    expect(guide(table, ['task', 'ledger/1']).suggestions).toEqual(['dacli task show ledger/1'])
+  })
+
+  test('every suggestion for a wrong word in every family, with an object or two after it, parses', () => {
+    const fams = [...new Set(table.filter((c) => c.path.includes(' ')).map((c) => c.path.split(' ')[0] as string))]
+    const bad: string[] = []
+    for (const f of fams) {
+      for (const argv of [
+        [f, 'history', 'ledger/1'],
+        [f, 'history', 'ledger/1', 'ledger/2'],
+        [`${f}x`, 'history', 'ledger/1'],
+        [f, 'ledger/1', 'ledger/2'],
+        ['claim', 'list', 'ledger/1'],
+        ['list', 'ledger/1'],
+      ]) {
+        const g = guide(table, argv)
+        if (g.listing) continue
+        for (const s of g.suggestions) if (!parsed(s).parses) bad.push(`${argv.join(' ')} → ${s}`)
+      }
+    }
+    expect(bad).toEqual([])
+  })
+
+  test('through main: the suggestions are what they say, and the one for `task history` runs', async () => {
+    const ws = await workspace()
+    await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
+    await ws.ok('task', 'add', 'First', '--project', 'ledger')
+    const before = ws.snapshot()
+    const claim = await ws.dacli('claim', 'list', '--json')
+    expect(claim.code).toBe(2)
+    expect(claim.error.suggestions).toEqual(['dacli claims list'])
+    const history = await ws.dacli('task', 'history', 'ledger/1', '--json')
+    expect(history.code).toBe(2)
+    expect(history.error.suggestions).toEqual(['dacli task show ledger/1'])
+    expect(ws.snapshot()).toEqual(before)
+    const shown = await ws.dacli(...(history.error.suggestions[0] as string).split(' ').slice(1), '--json')
+    expect(shown.code).toBe(0)
+    expect(shown.json).toMatchObject({ schema: 'task/v1', title: 'First' })
   })
 })

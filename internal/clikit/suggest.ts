@@ -1,12 +1,14 @@
 // Suggestions when argv names no command (COMPATIBILITY.md): bounded, deterministic,
-// from the live table — and every one a complete command line that exists. A family
-// alone is never suggested: its commands are. Nothing here ever runs a command.
+// from the live table — and every one a complete command line that exists and parses
+// (no argument left over). A family alone is never suggested: its commands are. A
+// read-only intent is never steered to a command that writes. Nothing here ever runs a command.
 // (Other "did you mean" helpers — task references, project slugs — sit beside this.)
 
 import { editDistance } from '../base/distance.js'
 import { byText } from '../base/order.js'
 import { type CommandDecl, mayMutate } from './command.js'
 import { LEADING, matchCommand } from './dispatch.js'
+import { parseArgv } from './flags.js'
 import { familyOf } from './help.js'
 
 export interface Guidance {
@@ -47,6 +49,62 @@ function commandLine(c: CommandDecl, given: readonly string[] = []): string {
   return [line(...c.path.split(' '), ...given), ...tail].join(' ')
 }
 
+/**
+ * Whether the caller's tokens fit the command: no positional left over once its arguments are bound (what would be
+ * exit 2 "unexpected argument"). A suggestion that does not fit is not made.
+ */
+function fits(c: CommandDecl, given: readonly string[]): boolean {
+  if (c.args.some((a) => a.rest)) return true
+  return parseArgv(given, c.flags, {}, c.params !== undefined).positionals.length <= c.args.length
+}
+
+/** Read verbs that name no command but say "read" as plainly as `list` or `show` do. */
+const READ_VERBS = ['get', 'view', 'ls', 'read']
+
+/**
+ * The words that say the caller means to read: the last word of a command that never writes (`list`, `show`,
+ * `status`, `log`, …, from the table's `mutates`) and the plain read verbs, unless a command that may write ends with
+ * it too.
+ */
+function readWords(table: readonly CommandDecl[]): Set<string> {
+  const last = (c: CommandDecl) => c.path.slice(c.path.lastIndexOf(' ') + 1)
+  const writes = new Set(table.filter(mayMutate).map(last))
+  const reads = [...table.filter((c) => !mayMutate(c)).map(last), ...READ_VERBS]
+  return new Set(reads.filter((w) => !writes.has(w)))
+}
+
+/** The command a suggested line runs (the longest path it starts with). */
+function commandOfLine(table: readonly CommandDecl[], s: string): CommandDecl | undefined {
+  let found: CommandDecl | undefined
+  for (const c of table) {
+    const p = `dacli ${c.path}`
+    if ((s === p || s.startsWith(`${p} `)) && (found === undefined || c.path.length > found.path.length)) found = c
+  }
+  return found
+}
+
+/**
+ * A read-only intent — a word in the command's place (the first two typed) is a read word (`dacli claim list`) — is
+ * never offered a command that may write: such suggestions are left out (`task claim list` would claim a task called
+ * "list"; `claims list` stays). A family's own list (listing) is help, not a correction, and stays whole.
+ */
+function readOnlyIntent(table: readonly CommandDecl[], words: readonly string[], g: Guidance): Guidance {
+  const reads = readWords(table)
+  if (g.listing || !words.slice(0, 2).some((w) => reads.has(w))) return g
+  const suggestions = g.suggestions.filter((s) => {
+    const c = commandOfLine(table, s)
+    return c === undefined || !mayMutate(c)
+  })
+  if (suggestions.length === g.suggestions.length) return g
+  const next =
+    suggestions.length > 0
+      ? g.next
+      : g.family !== null
+        ? [line(g.family, '--help')]
+        : ['dacli help', 'dacli help --all']
+  return { ...g, suggestions, next }
+}
+
 const closeness = (word: string, name: string) => {
   const d = editDistance(word, name)
   return d <= (word.length <= 3 ? 1 : 2) ? d : null
@@ -67,7 +125,7 @@ function withinFamily(table: readonly CommandDecl[], fam: string, rest: readonly
   })
   const leaf = rest[0]
   if (leaf === undefined || leaf.startsWith('-')) return listing(`"${fam}" needs a subcommand`, [line(fam, '--help')])
-  const exact = leaves.find((c) => c.path === `${fam} ${leaf}`)
+  const exact = leaves.find((c) => c.path === `${fam} ${leaf}` && fits(c, rest.slice(1)))
   if (exact !== undefined) {
     return {
       message: `unknown command "${fam} ${leaf}"`,
@@ -77,26 +135,36 @@ function withinFamily(table: readonly CommandDecl[], fam: string, rest: readonly
       listing: false,
     }
   }
-  const close = leaves
+  const near = leaves
     .map((c) => ({ c, d: closeness(leaf, c.path.slice(fam.length + 1)) }))
     .filter((x): x is { c: CommandDecl; d: number } => x.d !== null)
+  // As at the top level: a near miss that writes only when it is strictly closer than every one that reads.
+  const readD = Math.min(...near.filter((x) => !mayMutate(x.c)).map((x) => x.d))
+  const close = near
+    .filter((x) => !mayMutate(x.c) || x.d < readD)
     .sort((a, b) => a.d - b.d || readsFirst(a.c, b.c))
     .slice(0, MAX)
   if (close.length > 0) {
+    // A near miss the rest of the line does not fit is not offered; with none left, the family's list.
+    const fitting = close.filter((x) => fits(x.c, rest.slice(1)))
+    if (fitting.length === 0) return listing(`unknown command "${fam} ${leaf}"`, [line(fam, '--help')])
     return {
       message: `unknown command "${fam} ${leaf}"`,
-      suggestions: close.map((x) => commandLine(x.c, rest.slice(1))),
+      suggestions: fitting.map((x) => commandLine(x.c, rest.slice(1))),
       next: ['review the suggested command; it was not executed'],
       family: fam,
       listing: false,
     }
   }
-  // `task ledger/1`: an object named after its family — show it (a read; never a write).
+  // `task ledger/1`: an object named after its family — show it (a read; never a write). `task history ledger/1`: an
+  // unknown word before the object is replaced by show, not kept as its argument (`task show history ledger/1` would
+  // not parse).
   const show = leaves.find((c) => c.path === `${fam} show`)
-  if (show !== undefined) {
+  const shown = show === undefined ? undefined : [rest, rest.slice(1)].find((given) => fits(show, given))
+  if (show !== undefined && shown !== undefined) {
     return {
       message: `unknown command "${fam} ${leaf}"`,
-      suggestions: [commandLine(show, rest)],
+      suggestions: [commandLine(show, shown)],
       next: ['review the suggested read-only command; it was not executed', line(fam, '--help')],
       family: fam,
       listing: false,
@@ -148,11 +216,11 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
     }
   }
 
-  if (fams.has(head)) return withinFamily(table, head, rest)
+  if (fams.has(head)) return readOnlyIntent(table, words, withinFamily(table, head, rest))
 
   // Commands whose last word is what was typed (`dacli list` → `task list`, `project list`, …), most used first.
   const sharedLeaf = table
-    .filter((c) => familyOf(c.path) !== null && c.path.endsWith(` ${head}`))
+    .filter((c) => familyOf(c.path) !== null && c.path.endsWith(` ${head}`) && fits(c, rest))
     .sort((a, b) => Number(b.common === true) - Number(a.common === true) || readsFirst(a, b))
     .slice(0, MAX_SHARED_LEAF)
     .map((c) => ({ d: 0, line: commandLine(c, rest) }))
@@ -163,12 +231,13 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
     .filter((c) => familyOf(c.path) === null)
     .map((c) => ({ c, d: closeness(head, c.path) }))
     .filter((x): x is { c: CommandDecl; d: number } => x.d !== null)
-    .map((x) => ({ d: x.d, mutates: mayMutate(x.c), path: x.c.path, line: commandLine(x.c, rest) }))
+    .map((x) => ({ c: x.c, d: x.d, mutates: mayMutate(x.c), path: x.c.path, line: commandLine(x.c, rest) }))
   const readD = Math.min(
     ...near.filter((x) => !x.mutates).map((x) => x.d),
     ...[...fams].map((f) => closeness(head, f) ?? Number.POSITIVE_INFINITY),
   )
-  const singles = near.filter((x) => !x.mutates || x.d < readD)
+  // A read the rest does not fit still keeps a write as close away; it is not offered itself.
+  const singles = near.filter((x) => (!x.mutates || x.d < readD) && fits(x.c, rest))
   // A typo'd family: resolved to the commands of that family the rest most likely meant.
   const families = [...fams]
     .map((f) => ({ f, d: closeness(head, f) }))
@@ -194,9 +263,14 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
       .map((f) => ({ f, d: closeness(head, f) }))
       .filter((x): x is { f: string; d: number } => x.d !== null)
       .sort((a, b) => a.d - b.d || byText(a.f, b.f))[0]
-    if (fam !== undefined) return { ...withinFamily(table, fam.f, rest), message: `unknown command "${label}"` }
+    if (fam !== undefined) {
+      return readOnlyIntent(table, words, {
+        ...withinFamily(table, fam.f, rest),
+        message: `unknown command "${label}"`,
+      })
+    }
   }
-  return {
+  return readOnlyIntent(table, words, {
     message: `unknown command "${label}"`,
     suggestions,
     next:
@@ -205,5 +279,5 @@ export function guide(table: readonly CommandDecl[], argv: readonly string[]): G
         : ['dacli help', 'dacli help --all'],
     family: null,
     listing: false,
-  }
+  })
 }
