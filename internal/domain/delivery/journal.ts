@@ -8,7 +8,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { TaskRecord } from '../../format/model.js'
-import { type EventRecord, isPendingProposal, listEvents } from '../../store/events.js'
+import { type EventRecord, isPendingProposal, listEvents, readEditedEvent } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { rootKeysOf, scanAgents } from '../identity/identity.js'
 import { eventProblem } from '../identity/trust.js'
@@ -39,7 +39,7 @@ function effectPresent(e: EventRecord, t: TaskRecord): string | null {
 }
 
 export async function classifyJournal(store: Store): Promise<Classified[]> {
-  const { events } = await listEvents(store)
+  const { events, broken } = await listEvents(store)
   const tasks = (await store.listRecords()).records
   const byId = new Map(tasks.map((t) => [t.id, t]))
   const pending = events.filter(isPendingProposal)
@@ -79,6 +79,15 @@ export async function classifyJournal(store: Store): Promise<Classified[]> {
       continue
     }
     push({ class: 'live', reason: 'it may still apply' })
+  }
+  // Edited after it was written: no listing holds it and nothing applies it; here it is unverifiable, to archive.
+  for (const b of broken) {
+    if (b.code !== 'forged-event') continue
+    const e = await readEditedEvent(store, b.path)
+    if (e === null || !isPendingProposal(e)) continue
+    const t = e.about === null ? undefined : byId.get(e.about)
+    const project = t?.project ?? (typeof e.data.project === 'string' ? e.data.project : null)
+    out.push({ event: e, project, class: 'unverifiable', reason: b.reason })
   }
   return out.sort((a, b) => (a.event.id < b.event.id ? -1 : 1))
 }

@@ -74,6 +74,26 @@ describe('events reconcile', () => {
     expect(eventFile(ws, forgedId)[0]).toContain(`${path.sep}archive${path.sep}events${path.sep}`)
   })
 
+  test('an event edited after it was written (its checksum broken) is unverifiable, and archived as one', async () => {
+    const { ws, ids } = await planted()
+    const edited = ids.live as string
+    const [file] = eventFile(ws, edited)
+    const text = fs.readFileSync(file as string, 'utf8')
+    const changed = text.replace(/^created: (.*)$/m, 'created: 2026-01-01T00:00:00.000Z')
+    expect(changed).not.toBe(text)
+    fs.writeFileSync(file as string, changed)
+    const r = (await ws.ok('events', 'reconcile', '--archive', 'unverifiable', '--json')).json
+    expectValid(r)
+    const one = r.events.find((e: { id: string }) => e.id === edited)
+    expect(one).toMatchObject({ class: 'unverifiable', reason: expect.stringMatching(/checksum mismatch/) })
+    await ws.ok('events', 'reconcile', '--archive', 'unverifiable', '--apply-safe', r.plan_id)
+    const [moved] = eventFile(ws, edited)
+    expect(moved).toContain(`${path.sep}archive${path.sep}events${path.sep}`)
+    expect(fs.readFileSync(moved as string, 'utf8')).toBe(changed) // moved as it stands, never rewritten
+    // Never applied on the way: the claim it proposed is not the task's.
+    expect((await ws.ok('task', 'show', 'alpha/1', '--json')).json.owner).toBeNull()
+  })
+
   test('an event that cannot be moved is reported in the document (exit 1), with the ones moved before it', async () => {
     const { ws, ids } = await planted()
     const r = (await ws.ok('events', 'reconcile', '--json')).json
