@@ -1,10 +1,12 @@
 // Conflict copies: `<file>.conflict-<commit>`, written by `record pull` beside a
-// file both sides changed (ours stays in place). They stay until a person resolves
-// them; `doctor`, `status` and `overview` report them and `record push` refuses.
+// file both sides changed (ours stays in place); a task file's copy goes in its
+// project's `tasks/` folder, never inside a status folder. They stay until a person
+// resolves them; `doctor`, `status` and `overview` report them and `record push` refuses.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../base/commands.js'
+import { STATUSES } from '../format/model.js'
 import { RACY_MS } from './filecache.js'
 import { keptByCleanup } from './fsio.js'
 
@@ -50,7 +52,7 @@ export function conflictCopies(
     if (got === null) return
     for (const c of got.copies) {
       const p = path.join(folder, c)
-      out.push({ copy: p, original: p.replace(CONFLICT_COPY, '') })
+      out.push({ copy: p, original: originalOf(p) })
     }
     for (const f of got.folders) {
       // What a cleanup kept for its restore (`cleanup/<id>/files/`) is the artifact's, not the workspace's.
@@ -59,6 +61,26 @@ export function conflictCopies(
   }
   walk(dir, true)
   return out.sort((a, b) => (a.copy < b.copy ? -1 : a.copy > b.copy ? 1 : 0))
+}
+
+/** Is this name a conflict copy (`<file>.conflict-<commit>`)? */
+export const isConflictCopy = (name: string) => CONFLICT_COPY.test(name)
+
+/**
+ * The file a copy is the other side's version of: the name without its suffix, in the same folder; for a task's
+ * copy (in a project's `tasks/` folder) the task file of that name in the status folder it is in now.
+ */
+function originalOf(copy: string): string {
+  const beside = copy.replace(CONFLICT_COPY, '')
+  const folder = path.dirname(copy)
+  if (path.basename(folder) !== 'tasks' || path.basename(path.dirname(path.dirname(folder))) !== 'projects')
+    return beside
+  const name = path.basename(beside)
+  for (const status of STATUSES) {
+    const task = path.join(folder, status, name)
+    if (fs.existsSync(task)) return task
+  }
+  return beside
 }
 
 /** A folder's conflict copies and folders (no links), from memory while its stamp holds; null when unreadable. */

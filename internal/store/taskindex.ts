@@ -19,6 +19,7 @@ import {
 } from '../format/model.js'
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import { type Compact, compact, compactOf, expand } from './compact.js'
+import { isConflictCopy } from './conflicts.js'
 import type { Section, Stamp } from './filecache.js'
 import { isTempName, linkOnPath, notAFile, readText, readTextStamped } from './fsio.js'
 
@@ -279,9 +280,16 @@ function taskFolders<T>(
   for (const e of present) if (!knownInTasks(e.name)) broken.push(strayBroken(p, base, e))
 }
 
-/** The entries a tasks folder may hold: its status folders, `removed/`, and hidden or temporary names. */
+/**
+ * The entries a tasks folder may hold: its status folders, `removed/`, hidden or temporary names, and a record
+ * pull's conflict copy of a task (reported as a conflict by doctor and status, conflicts.ts).
+ */
 const knownInTasks = (name: string) =>
-  (STATUSES as readonly string[]).includes(name) || name === 'removed' || name.startsWith('.') || isTempName(name)
+  (STATUSES as readonly string[]).includes(name) ||
+  name === 'removed' ||
+  name.startsWith('.') ||
+  isTempName(name) ||
+  isConflictCopy(name)
 
 /** What is wrong with an entry of a tasks folder that is neither a status folder nor `removed/`. */
 function strayBroken(p: Paths, base: string, e: fs.Dirent): Broken {

@@ -9,7 +9,10 @@
 //   status is the folder it sits in and merges like a field. Only the same field
 //   changed differently on both sides is a conflict: the task keeps theirs (what
 //   the remote already published) there, and the conflict becomes a decision (a
-//   question on the task, raised by the caller). No copy is written beside a task.
+//   question on the task, raised by the caller). A task the field merge cannot read
+//   (a side or the base does not parse) keeps ours in place, with theirs as
+//   `<file>.conflict-<commit>` in the project's `tasks/` folder (never inside a
+//   status folder) until a person resolves it.
 // - Any other file changed differently on both sides merges field by field too
 //   when it is an object file; what still conflicts keeps our version in place and
 //   theirs next to it as `<file>.conflict-<commit>` (not a `.md` file, so no list
@@ -75,6 +78,11 @@ const TASK_PATH = /^(.*\/projects\/([^/]+)\/tasks\/[^/]+\/)(\d{3,})-([^/]+)\.md$
 const statusOf = (p: string) => /\/tasks\/([^/]+)\/[^/]+$/.exec(p)?.[1] ?? ''
 const dirOf = (p: string) => p.slice(0, p.lastIndexOf('/') + 1)
 const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1)
+/** Where their version of a file both sides changed goes: beside it, or for a task file its project's `tasks/` folder. */
+const copyOf = (p: string, tag: string) => {
+  const m = TASK_PATH.exec(p)
+  return m === null ? `${p}.conflict-${tag}` : `${dirOf((m[1] as string).slice(0, -1))}${nameOf(p)}.conflict-${tag}`
+}
 const LOG_LINE = /^- (\d{4}-\d\d-\d\dT[0-9:.]+Z) (\S+) /gm
 
 const remoteClaimAt = (v: unknown): { remote: string; at: number } | null => {
@@ -199,7 +207,12 @@ export class Merger {
         const m = await this.mergeTask(id, b, o, t)
         pick = m.v
         if (m.decision !== null) decisions.push(m.decision)
-        else if (m.unreadable) conflicts.push({ path: pick.path, ours: o.oid, theirs: t.oid, copy: null })
+        else if (m.unreadable) {
+          // Not merged field by field: ours stays where it is, theirs is kept for a person beside the status folders.
+          const copy = copyOf(o.path, this.tag)
+          files.set(copy, { oid: t.oid, mode: t.mode })
+          conflicts.push({ path: o.path, ours: o.oid, theirs: t.oid, copy })
+        }
       }
       if (pick !== undefined) tasks.push({ id, v: pick })
     }
@@ -232,8 +245,8 @@ export class Merger {
       await this.read(t.oid),
     ]
     const merged = await mergeObject(bt, ot, tt, 'theirs', remoteClaims)
-    // Not a task file that parses on some side: it keeps theirs whole, reported as a conflict.
-    if (merged === null) return { v: t, decision: null, unreadable: true }
+    // Not a task file that parses on some side: ours stays whole, theirs becomes a conflict copy (the caller).
+    if (merged === null) return { v: o, decision: null, unreadable: true }
     let fields = [...merged.conflicts]
     const [sb, so, st] = [b === undefined ? null : statusOf(b.path), statusOf(o.path), statusOf(t.path)]
     let dir = dirOf(o.path)
@@ -324,7 +337,7 @@ export class Merger {
       // changed merges field by field (a value that differs becomes a new decision).
       if (ro > 0) return t
     }
-    const copy = o !== undefined && t !== undefined ? `${p}.conflict-${this.tag}` : null
+    const copy = o !== undefined && t !== undefined ? copyOf(p, this.tag) : null
     if (copy !== null && t !== undefined) files.set(copy, t)
     conflicts.push({ path: p, ours: o?.oid ?? null, theirs: t?.oid ?? null, copy })
     return o ?? t

@@ -93,7 +93,7 @@ export const RecordSyncDoc = z.strictObject({
   outcome: z
     .enum(['converged', 'decisions', 'conflicts'])
     .describe(
-      'converged: this clone and the remote hold the same record and nothing waits on a person (exit 0); decisions: open merge-conflict questions wait (exit 5); conflicts: conflict copies beside non-task files wait, nothing was pushed (exit 5)',
+      'converged: this clone and the remote hold the same record and nothing waits on a person (exit 0); decisions: open merge-conflict questions wait (exit 5); conflicts: conflict copies (beside non-task files, or of a task file that does not parse) wait, nothing was pushed (exit 5)',
     ),
   pulled: z
     .enum(['materialized', 'up-to-date', 'fast-forward', 'merged', 'nothing-to-pull'])
@@ -103,7 +103,11 @@ export const RecordSyncDoc = z.strictObject({
   attempts: z.number().int().describe('pull-record-push rounds, one more for each push another clone won first'),
   files_changed: z.array(FileChanged).describe('what changed in .dacli/ on this machine'),
   decisions: z.array(Decision).describe('every open merge-conflict question of the workspace, oldest first'),
-  conflicts: z.array(z.string()).describe('conflict copies (*.conflict-<commit>) left beside non-task files'),
+  conflicts: z
+    .array(z.string())
+    .describe(
+      'conflict copies (*.conflict-<commit>) left beside non-task files, or in a project’s tasks/ folder for a task file that does not parse',
+    ),
 })
 
 export const documents = {
