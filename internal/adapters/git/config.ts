@@ -265,3 +265,19 @@ export function remoteUrl(commonDir: string | null, env: Env, remote = 'origin')
     .find((v): v is string => typeof v === 'string' && v !== '')
   return url ?? null
 }
+
+/**
+ * Would git find this remote? A URL or path is git's to judge when it connects; a bare name must be a
+ * configured remote (or, as git also allows, a folder of that name) — a typo is "not found", not "retry". A remote
+ * it names that cannot be reached is an operational failure, whatever git's wording.
+ */
+export function knownRemote(repo: { commonDir: string; workTree: string }, env: Env, remote: string): boolean {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote)) return true
+  const config = gitConfig(repo.commonDir, env)
+  if (config.get(`remote.${remote}.url`) !== null || config.get(`remote.${remote}.pushurl`) !== null) return true
+  return [
+    path.join(repo.commonDir, 'remotes', remote),
+    path.join(repo.commonDir, 'branches', remote),
+    path.resolve(repo.workTree, remote),
+  ].some((p) => fs.existsSync(p))
+}

@@ -3,6 +3,7 @@
 
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError } from '../../base/errors.js'
+import { knownRemote } from './config.js'
 import type { GitInfo } from './discover.js'
 import { readRef, removeAbandonedRefLock } from './refs.js'
 
@@ -163,12 +164,6 @@ const firstLines = (s: string, n = 4) =>
     .slice(0, n)
     .join('; ')
 
-function remoteMissing(stderr: string): boolean {
-  return /does not appear to be a git repository|No such remote|repository .* not found|Could not read from remote/i.test(
-    stderr,
-  )
-}
-
 function notARemote(remote: string, stderr: string): NotFoundError {
   return new NotFoundError(`no git remote "${remote}" (${firstLines(stderr, 2)})`, {
     details: { remote },
@@ -233,7 +228,8 @@ export async function pushRef(
       },
     )
   }
-  if (remoteMissing(r.stderr)) throw notARemote(remote, r.stderr)
+  // No remote of that name: not found. One this clone names but cannot reach (moved, gone, offline): a failure.
+  if (!knownRemote(repo, env, remote)) throw notARemote(remote, r.stderr)
   throw new FailureError(`git push to ${remote} failed: ${firstLines(`${summary}\n${r.stderr}`) || `exit ${r.code}`}`, {
     details: { remote, branch, git_exit_code: r.code },
     next: [cmd(`record push ${remote}`)],
@@ -288,7 +284,7 @@ export async function fetchRef(
         next: [cmd(`record push ${remote} (from a machine that has a record)`)],
       })
     }
-    if (remoteMissing(r.stderr)) throw notARemote(remote, r.stderr)
+    if (!knownRemote(repo, env, remote)) throw notARemote(remote, r.stderr)
     throw new FailureError(`git fetch from ${remote} failed: ${firstLines(r.stderr) || `exit ${r.code}`}`, {
       details: { remote, branch, git_exit_code: r.code },
       next: [cmd(`record pull ${remote}`)],

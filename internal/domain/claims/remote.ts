@@ -13,11 +13,9 @@
 // and, for offline readers, in the store's claim cache.
 
 import { createHash } from 'node:crypto'
-import * as fs from 'node:fs'
 import { hostname } from 'node:os'
-import * as path from 'node:path'
 import { cloneId } from '../../adapters/git/clone.js'
-import { gitConfig } from '../../adapters/git/config.js'
+import { knownRemote } from '../../adapters/git/config.js'
 import type { GitInfo } from '../../adapters/git/discover.js'
 import { parseCommit, readLoose, writeLoose } from '../../adapters/git/loose.js'
 import { commitBody } from '../../adapters/git/objects.js'
@@ -430,19 +428,4 @@ export function openClaims(store: Store, env: Env, remote: string): GitClaims {
     })
   }
   return new GitClaims(store.git, env, remote, store)
-}
-
-/**
- * Would git find this remote? A URL or path is git's to judge when it connects; a bare name must be a
- * configured remote (or, as git also allows, a folder of that name) — a typo is "not found", not "retry".
- */
-function knownRemote(repo: GitInfo, env: Env, remote: string): boolean {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote)) return true
-  const config = gitConfig(repo.commonDir, env)
-  if (config.get(`remote.${remote}.url`) !== null || config.get(`remote.${remote}.pushurl`) !== null) return true
-  return [
-    path.join(repo.commonDir, 'remotes', remote),
-    path.join(repo.commonDir, 'branches', remote),
-    path.resolve(repo.workTree, remote),
-  ].some((p) => fs.existsSync(p))
 }
