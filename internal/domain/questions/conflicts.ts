@@ -82,6 +82,8 @@ export interface OpenDecision {
   field: string
   ours: unknown
   theirs: unknown
+  /** Whether the question blocks its task (`blocked_by`), as when it was raised. */
+  blocks: boolean
   asked_at: string
 }
 
@@ -111,6 +113,7 @@ export async function openDecisions(store: Store): Promise<OpenDecision[]> {
       field: p.conflict as string,
       ours: parsed(p.ours),
       theirs: parsed(p.theirs),
+      blocks: p.blocks,
       asked_at: e.created,
     }
   })

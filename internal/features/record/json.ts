@@ -83,6 +83,11 @@ const Decision = z.strictObject({
   field: z.string().describe('a frontmatter key, status, title or section:<heading>'),
   ours: z.unknown().describe('the value of the clone that merged'),
   theirs: z.unknown().describe('the other side’s value, which the task keeps until answered'),
+  blocks: z
+    .boolean()
+    .describe(
+      'whether the question blocks its task (blocked_by it, out of next), as when it was raised: false for a done task or one another identity holds',
+    ),
   asked_at: z.string(),
 })
 

@@ -71,7 +71,9 @@ describe('record sync', () => {
     const r = (await b.dacli('record', 'sync', '--json')).expectExit(5)
     expect(r.error.details).toMatchObject({ outcome: 'decisions', pushed: 'pushed' })
     const [d] = r.error.details.decisions
-    expect(d).toMatchObject({ field: 'priority', ours: 'must', theirs: 'could', ref: 'api/001-one' })
+    // FORMAT.md promises record pull's decision fields here too: `blocks` says the question holds the task.
+    expect(d).toMatchObject({ field: 'priority', ours: 'must', theirs: 'could', ref: 'api/001-one', blocks: true })
+    expectValid(r.error.details)
     // The decision travelled: a sees it too, and the task is out of next in both.
     const ra = (await a.dacli('record', 'sync', '--json')).expectExit(5)
     expect(ra.error.details.decisions.map((x: { question: string }) => x.question)).toEqual([d.question])
