@@ -168,7 +168,7 @@ test('status and get_context see at their next call an event added by another pr
     const bytes = fs.readFileSync(ledger)
     // Edited by hand (its checksum no longer holds: never counted), then put back: each seen at once.
     fs.writeFileSync(ledger, bytes.toString('utf8').replace('Which ledger?', 'Which vault?'))
-    expect(await status()).toEqual({ open: 1, skipped: ['unparseable-object'] })
+    expect(await status()).toEqual({ open: 1, skipped: ['forged-event'] })
     expect(await asked()).toEqual(['Which bank?'])
     fs.writeFileSync(ledger, bytes)
     expect(await status()).toEqual({ open: 2, skipped: [] })

@@ -237,13 +237,13 @@ describe('the cli escape hatch', () => {
     }
   })
 
-  test('an unknown command is a usage error with suggestions; --help answers the help text', async () => {
+  test('an unknown command is a usage error with suggestions; --help answers the catalog/v1 document', async () => {
     const typo = await callIn(fx.ws.root, 'root', 'cli', { argv: ['tsak', 'list'] })
     expect(typo.isError).toBe(true)
     expect(textJSON(typo).suggestions).toContain('dacli task list')
     const help = await callIn(fx.ws.root, 'root', 'cli', { argv: ['task', 'claim', '--help'] })
     expect(help.isError).toBeFalsy()
-    expect(help.structuredContent).toBeUndefined()
-    expect((help.content[0] as { text: string }).text).toContain('dacli task claim <ref>')
+    expect(help.structuredContent).toMatchObject({ schema: 'catalog/v1', commands: [{ path: 'task claim' }] })
+    expect(textJSON(help)).toEqual(help.structuredContent)
   })
 })

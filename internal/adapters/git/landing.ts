@@ -35,15 +35,25 @@ export async function commitsNotOn(repo: GitInfo, env: Env, trunk: string, head:
 }
 
 /**
- * Is git's merge of `head` into `trunk` (`merge-tree --write-tree`: in the object store, no work tree touched)
- * trunk's own tree? False on a conflict, and on a git older than 2.38, which has no such merge.
+ * Does trunk carry the branch's change whole? The branch changes something (its tree differs from the one it
+ * forked from: an empty commit, or work and its revert, carries nothing to land and proves nothing), and git's
+ * merge of `head` into `trunk` (`merge-tree --write-tree`: in the object store, no work tree touched) is trunk's own
+ * tree. False on a conflict, and on a git older than 2.38, which has no such merge.
  */
 async function mergeAddsNothing(repo: GitInfo, env: Env, trunk: string, head: string): Promise<boolean> {
+  const base = (await runGit(repo.workTree, env, ['merge-base', trunk, head], WHAT)).stdout.trim()
+  if (!/^[0-9a-f]{40,64}$/.test(base)) return false
+  const trees = await runGit(
+    repo.workTree,
+    env,
+    ['rev-parse', `${base}^{tree}`, `${head}^{tree}`, `${trunk}^{tree}`],
+    WHAT,
+  )
+  const [forked, own, onTrunk] = trees.stdout.trim().split('\n')
+  if (trees.code !== 0 || forked === undefined || forked === own) return false
   const merged = await runGit(repo.workTree, env, ['merge-tree', '--write-tree', '--no-messages', trunk, head], WHAT)
   const tree = merged.stdout.split('\n')[0]?.trim() ?? ''
-  if (merged.code !== 0 || !/^[0-9a-f]{40,64}$/.test(tree)) return false
-  const own = await runGit(repo.workTree, env, ['rev-parse', '--verify', '--quiet', `${trunk}^{tree}`], WHAT)
-  return own.code === 0 && own.stdout.trim() === tree
+  return merged.code === 0 && /^[0-9a-f]{40,64}$/.test(tree) && tree === onTrunk
 }
 
 const ere = (s: string) => s.replace(/[.[\]()*+?{}|^$\\]/g, '\\$&')
