@@ -20,6 +20,8 @@ export interface DeliveryWorkspace extends GitHubWorkspace {
   commit(dir: string, file: string, text: string, subject?: string): string
   /** Push a branch of a work tree to origin. */
   push(dir: string, branch: string): void
+  /** A task whose one commit landed through its pull request (`pr open`, criteria checked, `pr land`): its ref. */
+  landed(title: string): Promise<string>
 }
 
 export async function deliveryWorkspace(): Promise<DeliveryWorkspace> {
@@ -40,21 +42,32 @@ export async function deliveryWorkspace(): Promise<DeliveryWorkspace> {
     git(dir, 'commit', '-q', '-m', subject)
     return git(dir, 'rev-parse', 'HEAD').trim()
   }
+  const task = async (title: string) => {
+    const r = (
+      await w.ws.dacli('task', 'add', title, '--project', 'alpha', '--accept', 'it works', '--force', '--json')
+    ).expectExit(0)
+    return r.json.ref as string
+  }
+  const worktree = async (ref: string) => {
+    const r = (await w.ws.dacli('worktree', 'add', ref, '--json')).expectExit(0)
+    return { dir: path.resolve(root, r.json.path) as string, branch: r.json.branch as string }
+  }
   return {
     ...w,
     origin,
-    async task(title) {
-      const r = (
-        await w.ws.dacli('task', 'add', title, '--project', 'alpha', '--accept', 'it works', '--force', '--json')
-      ).expectExit(0)
-      return r.json.ref as string
-    },
-    async worktree(ref) {
-      const r = (await w.ws.dacli('worktree', 'add', ref, '--json')).expectExit(0)
-      return { dir: path.resolve(root, r.json.path), branch: r.json.branch }
-    },
+    task,
+    worktree,
     commit,
     push: (dir, branch) => void git(dir, 'push', '-q', 'origin', branch),
+    async landed(title) {
+      const ref = await task(title)
+      const { dir, branch } = await worktree(ref)
+      commit(dir, `${branch.replace(/\W/g, '_')}.txt`, `${title}\n`, title)
+      ;(await w.run('pr', 'open', ref)).expectExit(0)
+      ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
+      ;(await w.run('pr', 'land', ref)).expectExit(0)
+      return ref
+    },
   }
 }
 

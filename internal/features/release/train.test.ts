@@ -11,16 +11,6 @@ afterEach(async () => {
   await w.close()
 })
 
-async function landed(title: string) {
-  const ref = await w.task(title)
-  const { dir, branch } = await w.worktree(ref)
-  w.commit(dir, `${branch.replace(/\W/g, '_')}.txt`, `${title}\n`, title)
-  ;(await w.run('pr', 'open', ref)).expectExit(0)
-  ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
-  ;(await w.run('pr', 'land', ref)).expectExit(0)
-  return ref
-}
-
 const train = (...more: string[]) =>
   w.run('release', 'train', '--project', 'alpha', '--source', 'main', '--target', 'release', ...more, '--json')
 
@@ -28,7 +18,7 @@ describe('release train', () => {
   test('dry run lists the landed tasks missing from target, writes nothing; apply opens one promotion; merge promotes', async () => {
     w = await deliveryWorkspace()
     git(w.ws.root, 'push', '-q', 'origin', 'main:refs/heads/release')
-    const a = await landed('Ship the shim')
+    const a = await w.landed('Ship the shim')
     await w.task('Not landed yet')
     w.gh.resetCalls()
 
@@ -71,7 +61,7 @@ describe('release train', () => {
 test('--merge lands the commit whose checks passed: a source that moved since is 5, nothing merged', async () => {
   w = await deliveryWorkspace()
   git(w.ws.root, 'push', '-q', 'origin', 'main:refs/heads/release')
-  await landed('Ship the shim')
+  await w.landed('Ship the shim')
   w.gh.setChecks(REPO, 'main', [{ name: 'ci', status: 'completed', conclusion: 'success' }])
   // GitHub's main gains a commit nobody checked after this clone fetched it: the fake reads a copy one commit ahead.
   const ahead = `${w.origin}-ahead`

@@ -12,30 +12,20 @@ afterEach(async () => {
   await w.close()
 })
 
-async function landed(title: string) {
-  const ref = await w.task(title)
-  const { dir, branch } = await w.worktree(ref)
-  w.commit(dir, `${branch.replace(/\W/g, '_')}.txt`, `${title}\n`, title)
-  ;(await w.run('pr', 'open', ref)).expectExit(0)
-  ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
-  ;(await w.run('pr', 'land', ref)).expectExit(0)
-  return ref
-}
-
 const train = (...more: string[]) =>
   w.run('release', 'train', '--project', 'alpha', '--source', 'main', '--target', 'release', ...more, '--json')
 
 test('a reused promotion pull request gets the listing of the tasks landed since it was opened', async () => {
   w = await deliveryWorkspace()
   git(w.ws.root, 'push', '-q', 'origin', 'main:refs/heads/release')
-  await landed('Task six')
+  await w.landed('Task six')
   const opened = (await train('--apply')).expectExit(0)
   expect(opened.json.promotion).toMatchObject({ action: 'opened', pr: { state: 'open' } })
   const number: number = opened.json.promotion.pr.number
   const first = w.gh.pull(REPO, number).body ?? ''
   expect(first).toContain('Task six')
 
-  await landed('Task seven')
+  await w.landed('Task seven')
   w.gh.resetCalls()
   const dry = (await train('--dry-run')).expectExit(0)
   expect(dry.json.tasks.map((t: { title: string }) => t.title)).toEqual(['Task six', 'Task seven'])
