@@ -38,6 +38,8 @@ export async function pushBranch(
   remote: string,
   branch: string,
   deadline: Deadline,
+  /** Ask the remote what the push would do (`git push --dry-run`): nothing is sent, no ref moves here or there. */
+  dryRun = false,
 ): Promise<'pushed' | 'up-to-date'> {
   const ref = `refs/heads/${branch}`
   const r = await remoteGit(
@@ -45,7 +47,7 @@ export async function pushBranch(
     env,
     remote,
     deadline,
-    ['push', '--porcelain', '--', remote, `${ref}:${ref}`],
+    ['push', '--porcelain', ...(dryRun ? ['--dry-run'] : []), '--', remote, `${ref}:${ref}`],
     `git push of ${branch}`,
   )
   const line = r.stdout.split('\n').find((l) => l.includes(`\t${ref}:${ref}\t`))

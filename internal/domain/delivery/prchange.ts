@@ -31,6 +31,35 @@ export interface Opened {
   pull: Pull
 }
 
+/** The pull request `pr open` would open: what it would send to GitHub. */
+export interface NewPull {
+  title: string
+  body: string
+  head: string
+  base: string
+  draft: boolean
+}
+
+/** What `pr open --dry-run` found `pr open` would do; nothing of it done. */
+export interface OpenPlan {
+  task: TaskRecord
+  repo: string
+  action: 'open' | 'reuse'
+  /** What pushing the branch would do (git push --dry-run), or null when nothing would be pushed. */
+  push: 'pushed' | 'up-to-date' | null
+  /** The open pull request that would be reused; null when one would be opened. */
+  pull: Pull | null
+  /** The pull request that would be opened; null when one would be reused. */
+  open: NewPull | null
+  /** Would the task's log gain `pr-opened` (the caller may rewrite it, and it does not name the pull request yet)? */
+  logs: boolean
+}
+
+/** Opening one, or reusing it: done, or (dry run) only planned. */
+type Step =
+  | { task: TaskRecord; repo: string; action: 'reused'; pushed: Opened['pushed']; pull: Pull }
+  | { task: TaskRecord; repo: string; action: 'opened'; pushed: Opened['pushed']; pull: Pull | null; open: NewPull }
+
 /** The pull request body: the task's why, its context, its criteria, and the marker that finds it again. */
 export function pullBody(t: TaskRecord, wsId: string): string {
   const parts: string[] = []
@@ -55,12 +84,15 @@ async function notePull(ctx: GithubContext, t: TaskRecord, who: Identity, pull: 
   if (!(await mayRewrite(store, t, who))) return t
   const { target } = await store.load(t.id)
   const c = await change(store, target, who, 'pr-opened', (e) => {
-    if (e.before.log.some((l) => l.verb === 'pr-opened' && l.details.includes(pull.url))) return false
+    if (notes(e.before, pull.url)) return false
     e.log('pr-opened', `#${pull.number} ${pull.url}`)
     return { pr: pull.number }
   })
   return c.task
 }
+
+/** Does the task's log already note the pull request at `url`? */
+const notes = (t: TaskRecord, url: string) => t.log.some((l) => l.verb === 'pr-opened' && l.details.includes(url))
 
 export async function openPull(
   ctx: GithubContext,
@@ -68,15 +100,41 @@ export async function openPull(
   who: Identity,
   opts: { base?: string; draft: boolean; branch?: string },
 ): Promise<Opened> {
-  const opened = await openOrReuse(ctx, ref, opts)
-  return { ...opened, task: await notePull(ctx, opened.task, who, opened.pull) }
+  const opened = await openOrReuse(ctx, ref, opts, false)
+  const pull = opened.pull as Pull // a pull request is opened unless this is a dry run
+  return { ...opened, pull, task: await notePull(ctx, opened.task, who, pull) }
+}
+
+/**
+ * What `pr open` would do, found as it finds it (the same reads, the same refusals), with nothing written: the
+ * branch's push asked of the remote with `git push --dry-run`, no request but reads sent to GitHub, the task as it is.
+ */
+export async function planOpen(
+  ctx: GithubContext,
+  ref: string,
+  who: Identity,
+  opts: { base?: string; draft: boolean; branch?: string },
+): Promise<OpenPlan> {
+  const step = await openOrReuse(ctx, ref, opts, true)
+  const store = await ctx.store()
+  const logs = (await mayRewrite(store, step.task, who)) && (step.pull === null || !notes(step.task, step.pull.url))
+  return {
+    task: step.task,
+    repo: step.repo,
+    action: step.action === 'opened' ? 'open' : 'reuse',
+    push: step.pushed,
+    pull: step.pull,
+    open: step.action === 'opened' ? step.open : null,
+    logs,
+  }
 }
 
 async function openOrReuse(
   ctx: GithubContext,
   ref: string,
   opts: { base?: string; draft: boolean; branch?: string },
-): Promise<Opened> {
+  dryRun: boolean,
+): Promise<Step> {
   const store = await ctx.store()
   const t = await store.readTask(ref)
   const branch = opts.branch ?? branchOf(t)
@@ -102,9 +160,15 @@ async function openOrReuse(
     const tip = ours && git !== null ? await revParse(git, store.env, `refs/heads/${branch}`) : null
     if (tip === null || git === null || branch === null)
       return { task: t, repo, action: 'reused', pushed: null, pull: found }
-    const pushed = await pushBranch(git, store.env, 'origin', branch, store.remoteDeadline)
+    const pushed = await pushBranch(git, store.env, 'origin', branch, store.remoteDeadline, dryRun)
     // The pull request's head is the branch just pushed (GitHub's own answer may lag the push).
-    return { task: t, repo, action: 'reused', pushed, pull: { ...found, head: { ...found.head, sha: tip } } }
+    return {
+      task: t,
+      repo,
+      action: 'reused',
+      pushed,
+      pull: dryRun ? found : { ...found, head: { ...found.head, sha: tip } },
+    }
   }
   if (branch === null) {
     throw new UsageError(`${qualifiedRef(t)} has no branch: give it a worktree, or name the branch`, {
@@ -120,16 +184,17 @@ async function openOrReuse(
       next: [cmd(`worktree add ${qualifiedRef(t)}`), cmd(`pr open ${qualifiedRef(t)} --branch <branch>`)],
     })
   }
-  const pushed = await pushBranch(git, store.env, 'origin', branch, store.remoteDeadline)
+  const pushed = await pushBranch(git, store.env, 'origin', branch, store.remoteDeadline, dryRun)
   const trunk = opts.base ?? baseName((await trunkOf(git, store.env))?.name ?? 'main')
-  const pull = await s.client.createPull(repo, {
+  const open: NewPull = {
     title: t.title,
     body: pullBody(t, store.config.id),
     head: branch,
     base: trunk,
     draft: opts.draft,
-  })
-  return { task: t, repo, action: 'opened', pushed, pull }
+  }
+  const pull = dryRun ? null : await s.client.createPull(repo, open)
+  return { task: t, repo, action: 'opened', pushed, pull, open }
 }
 
 export interface Landed {
@@ -142,12 +207,25 @@ export interface Landed {
   change: Change
 }
 
-export async function landPull(
-  ctx: GithubContext,
-  ref: string,
-  who: Identity,
-  opts: { method: MergeMethod; arbitration?: Arbitration; notReady: (d: Diagnosed) => Record<string, unknown> },
-): Promise<Landed> {
+type LandOpts = { method: MergeMethod; arbitration?: Arbitration; notReady: (d: Diagnosed) => Record<string, unknown> }
+
+/** What `pr land --dry-run` found `pr land` would do; nothing of it done. */
+export interface LandPlan {
+  task: TaskRecord
+  repo: string
+  diagnosed: Diagnosed
+  pull: Pull
+  /** merge: the pull request is ready and would be merged, then the task closed; close: it is merged already. */
+  action: 'merge' | 'close'
+  /** How it would be merged, on condition that its head is still `head_sha`; null when it is merged already. */
+  merge: { method: MergeMethod; head_sha: string } | null
+}
+
+/**
+ * The checks `pr land` makes before it writes anything: the diagnosis (anything but ready or merged: 3), then for a
+ * ready one the close's own rules, another clone's live claim and work the head lacks. Throws the refusal.
+ */
+async function landable(ctx: GithubContext, ref: string, who: Identity, opts: LandOpts) {
   const store = await ctx.store()
   const t = await store.readTask(ref)
   const repo = await repoOf(ctx, t.project)
@@ -161,9 +239,8 @@ export async function landPull(
       { details: { diagnosis: opts.notReady(d) }, next: d.diagnosis.next_actions },
     )
   }
-  let merge: Landed['merge'] = null
-  let sha = pull.merge_commit_sha
-  if (d.diagnosis.code === 'ready') {
+  const ready = d.diagnosis.code === 'ready'
+  if (ready) {
     // The close's own rules first (criteria, a block): a refusal after the merge would leave it merged and open.
     const refusal = await closeRefusal(store, t, who)
     if (refusal !== null) throw refusal
@@ -171,6 +248,36 @@ export async function landPull(
     await refuseClosingTheirs(opts.arbitration, t, who, ctx.now())
     // And work on the task's branch here that the pull request lacks: merged, it would be closed without it.
     await refuseUnpushed(store, t, pull)
+  }
+  return { store, t, repo, s, d, pull, ready }
+}
+
+/**
+ * What `pr land` would do, found by the same reads and checks, with nothing merged or closed. For a pull request
+ * merged already, the close's rules are asked too (the real run leaves them to `task done`, which asks the same).
+ */
+export async function planLand(ctx: GithubContext, ref: string, who: Identity, opts: LandOpts): Promise<LandPlan> {
+  const { store, t, repo, d, pull, ready } = await landable(ctx, ref, who, opts)
+  if (!ready) {
+    const refusal = await closeRefusal(store, t, who)
+    if (refusal !== null) throw refusal
+    await refuseClosingTheirs(opts.arbitration, t, who, ctx.now())
+  }
+  return {
+    task: t,
+    repo,
+    diagnosed: d,
+    pull,
+    action: ready ? 'merge' : 'close',
+    merge: ready ? { method: opts.method, head_sha: pull.head.sha } : null,
+  }
+}
+
+export async function landPull(ctx: GithubContext, ref: string, who: Identity, opts: LandOpts): Promise<Landed> {
+  const { store, t, repo, s, d, pull, ready } = await landable(ctx, ref, who, opts)
+  let merge: Landed['merge'] = null
+  let sha = pull.merge_commit_sha
+  if (ready) {
     const m = await mergeLeased(s.client.mergePull.bind(s.client), repo, pull, opts.method, qualifiedRef(t))
     merge = { method: opts.method, sha: m.sha }
     sha = m.sha

@@ -2,10 +2,11 @@
 
 import type { Pull } from '../../adapters/github/client.js'
 import type { Out } from '../../clikit/io.js'
+import type { LandPlan, OpenPlan } from '../../domain/delivery/prchange.js'
 import { branchOf, type Diagnosed } from '../../domain/delivery/pulls.js'
 import type { TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
-import type { PrBriefT, PrDiagnosisDocT, TaskBriefT } from './json.js'
+import type { PrBriefT, PrChangePreviewDocT, PrDiagnosisDocT, TaskBriefT } from './json.js'
 
 export const taskBrief = (t: TaskRecord): TaskBriefT => ({
   id: t.id,
@@ -64,4 +65,41 @@ export function renderDiagnosis(out: Out, doc: PrDiagnosisDocT): void {
     out.line('Next:')
     for (const n of doc.next_actions) out.line(`  ${n}`)
   }
+}
+
+/** The pr-change-preview/v1 document of `pr open --dry-run` or `pr land --dry-run`. */
+export function previewDoc(p: OpenPlan | LandPlan): PrChangePreviewDocT {
+  const opening = 'logs' in p
+  return {
+    schema: 'pr-change-preview/v1',
+    version: 1,
+    dry_run: true,
+    task: taskBrief(p.task),
+    repository: p.repo,
+    action: p.action,
+    push: opening ? p.push : null,
+    pr: p.pull === null ? null : prBrief(p.pull),
+    open: opening ? p.open : null,
+    merge: opening ? null : p.merge,
+    logs_pr_opened: opening ? p.logs : false,
+    task_status: opening ? p.task.status : 'done',
+  }
+}
+
+/** The preview's human lines: what would be done, then that nothing was. */
+export function renderPreview(out: Out, doc: PrChangePreviewDocT): void {
+  const pr = doc.pr === null ? '' : `#${doc.pr.number} ${doc.pr.url} (${doc.pr.head} → ${doc.pr.base})`
+  const push = doc.push === null ? '' : `; branch: ${doc.push === 'pushed' ? 'would be pushed' : 'up to date'}`
+  if (doc.action === 'open' && doc.open !== null)
+    out.line(
+      `would open a ${doc.open.draft ? 'draft ' : ''}pull request ${doc.open.head} → ${doc.open.base} titled "${doc.open.title}"${push}`,
+    )
+  else if (doc.action === 'reuse') out.line(`would reuse ${pr}${push}`)
+  else if (doc.action === 'merge' && doc.merge !== null)
+    out.line(
+      `would merge (${doc.merge.method}) ${pr} at ${doc.merge.head_sha.slice(0, 12)}, then close ${doc.task.ref}`,
+    )
+  else out.line(`${pr} is merged: would close ${doc.task.ref}`)
+  if (doc.logs_pr_opened) out.line(`  ${doc.task.ref}'s log would note the pull request (pr-opened)`)
+  out.line(out.style('dim', 'dry run: nothing was pushed, opened, merged or written'))
 }

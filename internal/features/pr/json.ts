@@ -83,14 +83,54 @@ export const PrChangeDoc = z.strictObject({
   landed: z.string().nullable().describe('the commit the close logged as landed (pr land), or null'),
 })
 
+export const PrChangePreviewDoc = z.strictObject({
+  schema: z.literal('pr-change-preview/v1'),
+  version: z.literal(1),
+  dry_run: z.literal(true),
+  task: TaskBrief,
+  repository: z.string(),
+  action: z
+    .enum(['open', 'reuse', 'merge', 'close'])
+    .describe(
+      'what the same command without --dry-run would do: open a pull request, reuse the open one, merge it (then close the task), or only close the task (merged already)',
+    ),
+  push: z
+    .enum(['pushed', 'up-to-date'])
+    .nullable()
+    .describe(
+      "what pushing the task's branch would do (git push --dry-run asked the remote), or null when nothing would be pushed",
+    ),
+  pr: PrBrief.nullable().describe('the pull request reused, merged or closed for; null when one would be opened'),
+  open: z
+    .strictObject({
+      title: z.string(),
+      body: z.string(),
+      head: z.string(),
+      base: z.string(),
+      draft: z.boolean(),
+    })
+    .nullable()
+    .describe('the pull request that would be opened, as it would be sent; null otherwise'),
+  merge: z
+    .strictObject({
+      method: z.enum(['merge', 'squash', 'rebase']),
+      head_sha: z.string().describe('merged only on condition that the head is still this commit'),
+    })
+    .nullable(),
+  logs_pr_opened: z.boolean().describe("pr open: the task's log would gain `pr-opened`"),
+  task_status: z.string().describe("the task's status afterwards: done once landed"),
+})
+
 export const documents = {
   'pr-diagnosis/v1': PrDiagnosisDoc,
   'pr-wait/v1': PrWaitDoc,
   'pr-change/v1': PrChangeDoc,
+  'pr-change-preview/v1': PrChangePreviewDoc,
 }
 
 export type PrDiagnosisDocT = z.infer<typeof PrDiagnosisDoc>
 export type PrWaitDocT = z.infer<typeof PrWaitDoc>
 export type PrChangeDocT = z.infer<typeof PrChangeDoc>
+export type PrChangePreviewDocT = z.infer<typeof PrChangePreviewDoc>
 export type PrBriefT = z.infer<typeof PrBrief>
 export type TaskBriefT = z.infer<typeof TaskBrief>
