@@ -57,5 +57,8 @@ export const CANDIDATE_KINDS = [
 export const JOURNAL_CLASSES = ['applied', 'superseded', 'orphaned', 'unverifiable', 'live'] as const
 export const ARCHIVABLE = ['applied', 'superseded', 'orphaned', 'unverifiable'] as const
 
+/** The log verb of a task's landed work reaching a release train's target: delivery progress counts it released. */
+export const PROMOTED = 'promoted'
+
 export const DELIVERY_STATES = ['open', 'claimed', 'pr_open', 'ready', 'landed', 'released'] as const
 export const STAGES = ['open_to_claimed', 'claimed_to_pr_open', 'pr_open_to_landed', 'landed_to_released'] as const

@@ -1,18 +1,20 @@
 // Delivery progress per project, from what the task files record (no git, no GitHub): how many tasks stand in
-// each delivery state and the median time each stage took. A state or stage dacli never observes locally is
-// null, never 0: `ready` (a pull request's review state lives on GitHub) and `released` (a promotion between
-// branches is not written into tasks).
+// each delivery state and the median time each stage took. A state or stage dacli never observes is null, never 0:
+// `ready` (a pull request's review state lives on GitHub), and `released` in a project none of whose tasks a release
+// train has recorded promoted (no train ran there: nothing says whether its work shipped).
 //
 //   open      not done, nobody owns it          pr_open   a `pr-opened` line (dacli pr open), not done
-//   claimed   not done, owned, no pull request   landed    done
+//   claimed   not done, owned, no pull request   landed    done, no `promoted` line
+//                                                released  done, a `promoted <target> <commit>` line (release train)
 //
-// Every task stands in exactly one state. A done task is `landed` whether or not its log has a `landed <sha>` line:
-// `task done` closes a task without a branch with no such line, `--allow-unlanded` logs `unlanded` instead, and a
-// hand edit or another clone may set `status: done` — done is the end of the local pipeline either way. Only a
-// `landed` line gives the pr_open → landed stage a sample.
+// Every task stands in exactly one state. A done task is `landed` (until promoted) whether or not its log has a
+// `landed <sha>` line: `task done` closes a task without a branch with no such line, `--allow-unlanded` logs
+// `unlanded` instead, and a hand edit or another clone may set `status: done` — done is the end of the local
+// pipeline either way. Only a `landed` line gives the pr_open → landed stage a sample, and landed → released one
+// with a `promoted` line after it (the first promotion).
 
 import type { TaskRecord } from '../../format/model.js'
-import { DELIVERY_STATES, STAGES } from './kinds.js'
+import { DELIVERY_STATES, PROMOTED, STAGES } from './kinds.js'
 
 export type DeliveryState = (typeof DELIVERY_STATES)[number]
 export type Stage = (typeof STAGES)[number]
@@ -72,7 +74,10 @@ export function progressOf(records: readonly TaskRecord[], projects: readonly st
       const claimed = first(t, (v) => CLAIMS.has(v))
       const pr = first(t, (v) => v === 'pr-opened')
       const landed = t.status === 'done' ? first(t, (v) => v === 'landed') : null
-      if (t.status === 'done') states.landed = (states.landed ?? 0) + 1
+      const promoted = t.status === 'done' ? first(t, (v) => v === PROMOTED) : null
+      // Released is observed once a release train recorded a promotion here; until then it stays null, never 0.
+      if (promoted !== null) states.released = (states.released ?? 0) + 1
+      else if (t.status === 'done') states.landed = (states.landed ?? 0) + 1
       else if (pr !== null) states.pr_open = (states.pr_open ?? 0) + 1
       else if (t.owner !== null) states.claimed = (states.claimed ?? 0) + 1
       else states.open = (states.open ?? 0) + 1
@@ -80,6 +85,7 @@ export function progressOf(records: readonly TaskRecord[], projects: readonly st
         spans.open_to_claimed.push(claimed - created)
       if (claimed !== null && pr !== null) spans.claimed_to_pr_open.push(pr - claimed)
       if (pr !== null && landed !== null) spans.pr_open_to_landed.push(landed - pr)
+      if (landed !== null && promoted !== null) spans.landed_to_released.push(promoted - landed)
     }
     const lead_time = Object.fromEntries(
       STAGES.map((s) => {

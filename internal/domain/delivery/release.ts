@@ -12,6 +12,7 @@ import { ConflictError, DacliError, FailureError, UsageError } from '../../base/
 import type { TaskRecord } from '../../format/model.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
+import { PROMOTED } from './kinds.js'
 import { branchOf, headIn, markerPrefix, repoOf } from './pulls.js'
 
 export interface TrainTask {
@@ -30,6 +31,11 @@ export interface Train {
   reviews: { required: number; approved: number }
   promotion: Pull | null
   blockers: string[]
+  /**
+   * Tasks whose landed commit is on the target already but whose log does not say so (promoted outside dacli: the
+   * promotion pull request merged on GitHub, a hotfix landed on the target itself): `--apply` records them released.
+   */
+  arrived: TrainTask[]
 }
 
 export interface TrainOptions {
@@ -80,11 +86,15 @@ export async function planTrain(ctx: GithubContext, o: TrainOptions): Promise<{ 
   const all = (await store.listRecords(o.project)).records
   const pulls = await s.client.listPulls(repo, { state: 'all' })
   const tasks: TrainTask[] = []
+  const arrived: TrainTask[] = []
   for (const t of all) {
     const sha = landedSha(t)
     if (sha === null || (await revParse(git, store.env, sha)) === null) continue
-    if (!(await isAncestor(git, store.env, sha, source.sha)) || (await isAncestor(git, store.env, sha, target.sha)))
+    if (await isAncestor(git, store.env, sha, target.sha)) {
+      if (!promotedTo(t, target.name)) arrived.push({ task: t, landed: sha, pull: null })
       continue
+    }
+    if (!(await isAncestor(git, store.env, sha, source.sha))) continue
     const pull =
       pulls.find((p) => branchOf(t) !== null && p.head.ref === branchOf(t) && headIn(p, repo)) ??
       pulls.find((p) => p.body.includes(markerPrefix(t.id))) ??
@@ -124,9 +134,14 @@ export async function planTrain(ctx: GithubContext, o: TrainOptions): Promise<{ 
     reviews,
     promotion,
     blockers,
+    arrived,
   }
   return { train, client: s.client }
 }
+
+/** Does the task's log record its promotion to `target` (`promoted <target> <sha>…`)? */
+export const promotedTo = (t: TaskRecord, target: string): boolean =>
+  t.log.some((e) => e.verb === PROMOTED && e.details.split(' ')[0] === target)
 
 /** The blocker of approvals missing, naming the promotion pull request (or that there is none yet). */
 const reviewBlocker = (r: Train['reviews'], promotion: Pull | null) =>

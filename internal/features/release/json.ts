@@ -43,6 +43,11 @@ export const ReleaseTrainDoc = z.strictObject({
       'the promotion pull request source → target: planned (dry run, none yet), existing (dry run), opened, reused, or updated (reused, its body rewritten to list the tasks of this train)',
     ),
   merged: z.string().nullable().describe('the merge commit when --merge merged it, else null'),
+  released: z
+    .array(z.strictObject({ id: z.string(), ref: z.string(), commit: z.string() }))
+    .describe(
+      'tasks this apply recorded released (their log gained `promoted <target> <commit>`): merged to the target now, or found there already; empty for a dry run',
+    ),
 })
 
 export const documents = { 'release-train-plan/v1': ReleaseTrainDoc }

@@ -3,6 +3,7 @@ import { cmd } from '../../base/commands.js'
 import { UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
+import { type Promoted, recordPromotions } from '../../domain/delivery/promote.js'
 import { type Applied, applyTrain, planTrain } from '../../domain/delivery/release.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { ReleaseTrainDocT } from './json.js'
@@ -13,7 +14,7 @@ export const train = defineCommand({
   path: 'release train',
   summary: "Promote a project's landed work from one branch to another: the plan, one promotion pull request",
   description:
-    "Lists the project's tasks whose landed commit (the `landed <sha>` their close logged) is on --source and not on --target, by commit reachability after fetching both from origin, with their pull requests; and what blocks the promotion: each --required-check on the source's tip (passed, pending, failed or missing) and --required-reviews approvals of the promotion pull request. --dry-run reads only (no write request reaches GitHub). --apply opens one promotion pull request source → target listing the tasks, or reuses the open one (action updated when its body no longer listed them and was rewritten); with --merge it is merged when nothing blocks, and refused (exit 3, policy promotion_blocked, the plan still printed) while something does. Exactly one of --dry-run and --apply.",
+    "Lists the project's tasks whose landed commit (the `landed <sha>` their close logged) is on --source and not on --target, by commit reachability after fetching both from origin, with their pull requests; and what blocks the promotion: each --required-check on the source's tip (passed, pending, failed or missing) and --required-reviews approvals of the promotion pull request. --dry-run reads only (no write request reaches GitHub). --apply opens one promotion pull request source → target listing the tasks, or reuses the open one (action updated when its body no longer listed them and was rewritten); with --merge it is merged when nothing blocks, and refused (exit 3, policy promotion_blocked, the plan still printed) while something does. An apply records each task whose landed work is now on the target as released — its log gains `promoted <target> <commit>` once (the merge commit, with the pull request's number; or the target's tip for work found there already, e.g. a promotion merged on GitHub) — which `metrics` and `overview` count in the released state. Exactly one of --dry-run and --apply.",
   args: [],
   flags: {
     project: str('the project', { valueName: 'P', required: true }),
@@ -55,7 +56,18 @@ export const train = defineCommand({
       requiredReviews: reviews,
     })
     let applied: Applied | null = null
-    if (!dry) applied = await applyTrain(client, t, f.merge === true)
+    const released: Promoted[] = []
+    if (!dry) {
+      applied = await applyTrain(client, t, f.merge === true)
+      // What is on the target now is released: the tasks this merge promoted, and those found there already.
+      const store = await ctx.store()
+      const who = await ctx.identity()
+      released.push(...(await recordPromotions(store, who, t.arrived, t.target.name, t.target.sha, null)))
+      if (applied?.merged != null)
+        released.push(
+          ...(await recordPromotions(store, who, t.tasks, t.target.name, applied.merged, applied.pull.number)),
+        )
+    }
     const promotion: ReleaseTrainDocT['promotion'] =
       applied !== null
         ? {
@@ -85,6 +97,7 @@ export const train = defineCommand({
       blockers: t.blockers,
       promotion,
       merged: applied?.merged ?? null,
+      released,
     }
     // --merge asked for a merge: one the blockers held back is a refusal (3, the report still printed), not a 0 a
     // script would read as promoted. Nothing to promote at all stays 0 (nothing was asked of the merge).
@@ -123,6 +136,8 @@ export const train = defineCommand({
         )
         if (data.merged !== null) out.line(`  merged as ${data.merged.slice(0, 12)}`)
         else if (held) out.line(out.style('yellow', `  not merged: #${applied?.pull.number} is blocked (exit 3)`))
+        for (const r of data.released)
+          out.line(`  released: ${r.ref} (on ${t.target.name} at ${r.commit.slice(0, 12)})`)
       },
     }
   },
