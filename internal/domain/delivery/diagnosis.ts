@@ -153,15 +153,25 @@ export function diagnose(ref: string, f: PrFacts, taskDone: boolean, unchecked: 
       detail: 'GitHub is still computing whether it merges cleanly',
     })
   }
-  if (pendingEv.length > 0) return out('checks_pending', pendingEv, [cmd(`pr wait ${ref} --until ready`)])
-  if (checks.failed.length > 0) {
+  const failedEv: Evidence[] = checks.failed.map((n) => ({ kind: 'check_failed', name: n, detail: `${n} failed` }))
+  if (pendingEv.length > 0) {
+    // Pending comes first (the spec's order), but a check that failed already is named too: waiting for the rest
+    // will not make the pull request ready while it stands.
     return out(
-      'checks_failed',
-      checks.failed.map((n) => ({ kind: 'check_failed', name: n, detail: `${n} failed` })),
-      [
-        `fix what ${checks.failed.join(', ')} report${checks.failed.length === 1 ? 's' : ''}, then push to ${p.head.ref}`,
-      ],
+      'checks_pending',
+      [...pendingEv, ...failedEv],
+      failedEv.length === 0
+        ? [cmd(`pr wait ${ref} --until ready`)]
+        : [
+            `fix what ${checks.failed.join(', ')} report${checks.failed.length === 1 ? 's' : ''}, then push to ${p.head.ref}`,
+            cmd(`pr wait ${ref} --until ready`),
+          ],
     )
+  }
+  if (checks.failed.length > 0) {
+    return out('checks_failed', failedEv, [
+      `fix what ${checks.failed.join(', ')} report${checks.failed.length === 1 ? 's' : ''}, then push to ${p.head.ref}`,
+    ])
   }
   if (rv.changes_requested.length > 0) {
     return out(

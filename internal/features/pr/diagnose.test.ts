@@ -82,6 +82,19 @@ describe('pr diagnose', () => {
     const pending = await diag(p.ref)
     expect(pending.code).toBe('checks_pending')
     expect(pending.checks).toEqual({ passed: ['build'], pending: ['test'], failed: [] })
+    expect(pending.evidence.map((e: { kind: string }) => e.kind)).toEqual(['check_pending'])
+    // One failed while another still runs: pending (the spec's order), and the failure is evidence too.
+    w.gh.setChecks(REPO, p.branch, [
+      { name: 'build', status: 'completed', conclusion: 'failure' },
+      { name: 'test', status: 'in_progress', conclusion: null },
+    ])
+    const both = await diag(p.ref)
+    expect(both.code).toBe('checks_pending')
+    expect(both.evidence).toEqual([
+      { kind: 'check_pending', name: 'test', detail: 'test has not finished' },
+      { kind: 'check_failed', name: 'build', detail: 'build failed' },
+    ])
+    expect(both.next_actions[0]).toBe(`fix what build reports, then push to ${p.branch}`)
     w.gh.setChecks(REPO, p.branch, [
       { name: 'build', status: 'completed', conclusion: 'success' },
       { name: 'test', status: 'completed', conclusion: 'failure' },
