@@ -123,15 +123,9 @@ async function gitFindings(w: World, who: Identity): Promise<Finding[]> {
       }
     }
   }
-  // With --project, a name counts when it names exactly that project (project `a` never takes `a-b`'s).
-  const slugs = store.projectSlugs()
-  const inScope = (name: string) => w.project === null || projectOfName(slugs, name) === w.project
   for (const b of w.branches) {
     const name = b.ref.slice('refs/heads/'.length)
-    if (!name.startsWith('dacli/') || ownerOfBranch(w.all, name) !== null) continue
-    // The record branch (dacli/record by default) is the workspace's journal, never a task's work.
-    if (name === store.config.record_branch) continue
-    if (!inScope(name.slice('dacli/'.length))) continue
+    if (!taskBranchWithoutTask(w, name)) continue
     out.push({
       class: 'branch_without_task',
       subject: name,
@@ -144,7 +138,7 @@ async function gitFindings(w: World, who: Identity): Promise<Finding[]> {
   }
   for (const wt of w.worktrees) {
     if (wt.main || !isTaskWorktree(store, wt) || ownerOfWorktree(store, w.all, wt) !== null) continue
-    if (!inScope(path.basename(wt.path))) continue
+    if (!inScope(w, path.basename(wt.path))) continue
     out.push({
       class: 'worktree_without_task',
       subject: store.rel(wt.path),
@@ -194,6 +188,21 @@ async function gitFindings(w: World, who: Identity): Promise<Finding[]> {
   return out
 }
 
+/**
+ * Is `name` a task branch (`dacli/…`, never the record branch: the workspace's journal) that no task of the workspace
+ * has, in the project asked for? With --project, a name counts when it names exactly that project (project `a`
+ * never takes `a-b`'s).
+ */
+function taskBranchWithoutTask(w: World, name: string): boolean {
+  if (!name.startsWith('dacli/') || ownerOfBranch(w.all, name) !== null) return false
+  if (name === w.store.config.record_branch) return false
+  return inScope(w, name.slice('dacli/'.length))
+}
+
+/** Does a task branch's or worktree's name (`<project>-<NNN>-…`) fall in the project asked for (all without one)? */
+const inScope = (w: World, name: string) =>
+  w.project === null || projectOfName(w.store.projectSlugs(), name) === w.project
+
 async function pullFindings(w: World, who: Identity): Promise<Finding[]> {
   const out: Finding[] = []
   if (w.pulls === null) return out
@@ -213,6 +222,17 @@ async function pullFindings(w: World, who: Identity): Promise<Finding[]> {
           subject: `#${p.number}`,
           evidence: `open pull request #${p.number} carries the marker of ${m[1]}, which this workspace does not have`,
           fix: `close #${p.number} on GitHub, or restore the task`,
+          safe: false,
+          action: null,
+        })
+      } else if (m === null && p.state === 'open' && ours && taskBranchWithoutTask(w, p.head.ref)) {
+        // No marker to go by, but a task branch of this repository (dacli/…) that no task of this workspace has:
+        // the pull request of a task removed or never recorded here.
+        out.push({
+          class: 'pr_without_task',
+          subject: `#${p.number}`,
+          evidence: `open pull request #${p.number} is from ${p.head.ref}, a task branch no task of this workspace has`,
+          fix: `close #${p.number} on GitHub, or give its work a task (${cmd('task add <title>')} and \`branch: ${p.head.ref}\`)`,
           safe: false,
           action: null,
         })
