@@ -60,6 +60,13 @@ test('a project folder without project.md is announced by every listing, doctor 
   expect((await ws.ok('task', 'list')).stderr).toMatch(/skipped \.dacli\/projects\/ghost: a project folder without/)
   expect((await ws.ok('project', 'list', '--json')).json.skipped).toEqual([expect.objectContaining(isGhost)])
   expect((await ws.ok('next', '--json')).stderr).toMatch(/skipped \.dacli\/projects\/ghost/)
+  // So do the summaries over every project, and search (in its skipped, whatever kind it looks for).
+  for (const cmd of ['overview', 'metrics', 'status'])
+    expect((await ws.ok(cmd, '--json')).stderr).toMatch(/skipped \.dacli\/projects\/ghost: a project folder without/)
+  for (const kind of [[], ['--kind', 'note']])
+    expect((await ws.ok('search', 'haunted', ...kind, '--json')).json.skipped).toEqual([
+      expect.objectContaining(isGhost),
+    ])
   expect((await ws.ok('lint', '--json')).json.findings).toContainEqual(
     expect.objectContaining({ code: 'project-without-file', severity: 'error', subject: GHOST }),
   )

@@ -442,10 +442,10 @@ export class Store {
    * once — for commands that read every task in full (lint), rather than a listing and then every file again.
    */
   async listRecords(project?: string): Promise<{ records: TaskRecord[]; broken: Broken[] }> {
-    const slugs = project === undefined ? this.projectSlugs() : [project]
+    const { slugs, broken: folders } = project === undefined ? this.projectEntries() : { slugs: [project], broken: [] }
     if (project !== undefined) this.requireProject(project)
     const records: TaskRecord[] = []
-    const broken: Broken[] = []
+    const broken: Broken[] = [...folders] // as listTasks: the folders not read as projects
     for (const slug of slugs) {
       const walked = this.walks.get(slug) ?? this.idEntries.get(slug)?.walk // one walk a project, not two
       const got = await listProjectRecords(this.paths(), slug, (f) => this.readTaskFile(f, f.stamp), walked)

@@ -118,7 +118,10 @@ class Run {
 
   async search(): Promise<SearchAnswer> {
     const { store, req } = this
-    const slugs = req.project === undefined ? store.projectSlugs() : [req.project]
+    // Every project: the folders under projects/ that are none (a folder without project.md, a link) are announced
+    // as a task listing announces them, never dropped in silence.
+    const { slugs, broken } = req.project === undefined ? store.projectEntries() : { slugs: [req.project], broken: [] }
+    this.skipped.push(...broken)
     if (this.wants('task')) for (const slug of slugs) await this.tasks(slug)
     if (this.wants('note')) for (const slug of slugs) await this.notes(slug)
     if (this.wants('risk')) await this.risks(slugs)
