@@ -219,6 +219,8 @@ export interface LandPlan {
   action: 'merge' | 'close'
   /** How it would be merged, on condition that its head is still `head_sha`; null when it is merged already. */
   merge: { method: MergeMethod; head_sha: string } | null
+  /** The task's status afterwards: done, or as it is when the close would be a proposal (not the caller's task). */
+  status: TaskRecord['status']
 }
 
 /**
@@ -270,6 +272,7 @@ export async function planLand(ctx: GithubContext, ref: string, who: Identity, o
     pull,
     action: ready ? 'merge' : 'close',
     merge: ready ? { method: opts.method, head_sha: pull.head.sha } : null,
+    status: (await mayRewrite(store, t, who)) ? 'done' : t.status,
   }
 }
 

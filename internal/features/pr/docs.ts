@@ -82,7 +82,7 @@ export function previewDoc(p: OpenPlan | LandPlan): PrChangePreviewDocT {
     open: opening ? p.open : null,
     merge: opening ? null : p.merge,
     logs_pr_opened: opening ? p.logs : false,
-    task_status: opening ? p.task.status : 'done',
+    task_status: opening ? p.task.status : p.status,
   }
 }
 

@@ -127,6 +127,19 @@ describe('pr land --dry-run', () => {
     expect((await w.ws.dacli('task', 'show', ref, '--json')).json.status).toBe('done')
   })
 
+  test('another identity’s task: the close would be a proposal, so the task keeps its status', async () => {
+    w = await deliveryWorkspace()
+    const { ref } = await branchTask('Not mine')
+    ;(await w.run('pr', 'open', ref)).expectExit(0)
+    ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
+    ;(await w.ws.dacli('task', 'claim', ref)).expectExit(0)
+    const bob = await w.ws.agent('rw', 'bob')
+    w.gh.resetCalls()
+    const r = (await w.run('pr', 'land', ref, '--dry-run', '--json', { as: bob.token })).expectExit(0)
+    expect(r.json).toMatchObject({ action: 'merge', task_status: 'active' })
+    expect(w.gh.writes()).toEqual([])
+  })
+
   test('not ready: the same refusal (3, not_ready) as the real run; a criterion unchecked: 3 acceptance', async () => {
     w = await deliveryWorkspace()
     const { ref, branch } = await branchTask('Not ready preview')

@@ -118,7 +118,11 @@ export const PrChangePreviewDoc = z.strictObject({
     })
     .nullable(),
   logs_pr_opened: z.boolean().describe("pr open: the task's log would gain `pr-opened`"),
-  task_status: z.string().describe("the task's status afterwards: done once landed"),
+  task_status: z
+    .string()
+    .describe(
+      "the task's status afterwards: done once landed, unless the close would be a proposal (not the caller's task)",
+    ),
 })
 
 export const documents = {
