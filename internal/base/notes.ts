@@ -16,6 +16,8 @@ export interface Progress {
 /** Warnings, notes and progress for people, on stderr; silenced by --quiet (progress also by --json). */
 export interface Notes {
   warn(message: string): void
+  /** One warning per object a listing could not read: `skipped <path>: <reason> (see dacli doctor)`. */
+  skipped(objects: readonly { path: string; reason: string }[]): void
   note(message: string): void
   /**
    * Progress of long work: a bar redrawn in place on a terminal, a plain line at every tenth otherwise (every 100

@@ -59,6 +59,9 @@ export function makeNotes(w: Writer, o: NotesOptions): Notes {
     warn: (m) => {
       if (!o.quiet) put(`${style('yellow', 'warning:')} ${m}`)
     },
+    skipped(objects) {
+      for (const b of objects) notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    },
     note: (m) => {
       if (!o.quiet) put(m)
     },

@@ -25,7 +25,7 @@ export const list = defineCommand({
     const aboutRef = input.flags.about
     const about = aboutRef === undefined ? null : await store.readTask(aboutRef)
     const { events, broken } = await listEvents(store)
-    for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason}`)
+    ctx.notes.skipped(broken)
     const pending = input.flags.pending === true
     const matches = events
       .filter((e) => (!pending || e.state === 'pending') && (about === null || e.about === about.id))

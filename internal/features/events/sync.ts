@@ -16,7 +16,7 @@ export const sync = defineCommand({
   async run(ctx) {
     const store = await ctx.store()
     const r = await syncEvents(store, await ctx.identity())
-    for (const b of r.skipped) ctx.notes.warn(`skipped ${b.path}: ${b.reason}`)
+    ctx.notes.skipped(r.skipped)
     const data: SyncResultDocT = { schema: 'sync-result/v1', ...r }
     return {
       data,

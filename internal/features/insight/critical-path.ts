@@ -37,7 +37,7 @@ export const criticalPath = defineCommand({
     const format = input.flags.format ?? 'text'
     const store = await ctx.store()
     const plan = await loadPlan(store, project)
-    for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped(plan.broken)
     let s: Schedule
     try {
       s = scheduleOf(plan, project)

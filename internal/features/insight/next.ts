@@ -35,7 +35,7 @@ export const next = defineCommand({
     const labelled = withLabels(input.flags.label)
     const loaded = await loadPlan(store, project)
     const plan = input.flags.label === undefined ? loaded : { ...loaded, tasks: loaded.tasks.filter(labelled) }
-    for (const b of plan.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped(plan.broken)
     const elsewhere = await remoteClaims(
       store,
       ctx.env,

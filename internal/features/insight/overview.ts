@@ -40,8 +40,7 @@ export const overview = defineCommand({
     )
     const ev = await listEvents(store)
     // What it could not count is said, as every listing says it (a folder without project.md, an unreadable file).
-    for (const b of [...loaded.broken, ...ev.broken])
-      ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped([...loaded.broken, ...ev.broken])
     const elsewhere = await remoteClaims(store, ctx.env, ctx.now(), null)
     const overlaps = await loadOverlaps(store, ctx.env, (await ctx.identity()).id, elsewhere)
     const f = readyFrontier(plan, 3, undefined, elsewhere, (t, picked) => overlaps.hold(t, picked))

@@ -54,7 +54,7 @@ export const status = defineCommand({
       path: store.rel(c.copy),
       of: store.rel(c.original),
     }))
-    for (const b of [...skipped, ...ev.broken]) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped([...skipped, ...ev.broken])
     const data: StatusDocT = {
       schema: 'workspace-status/v1',
       workspace: { id: store.config.id, name: store.config.name, ...store.where() },

@@ -40,7 +40,7 @@ export const metrics = defineCommand({
     const { records, broken } = await store.listRecords(project)
     const tombs = await listTombstones(store, project)
     const events = await listEvents(store)
-    for (const b of [...broken, ...tombs.broken, ...events.broken]) ctx.notes.warn(`skipped ${b.path}: ${b.reason}`)
+    ctx.notes.skipped([...broken, ...tombs.broken, ...events.broken])
 
     const answered = new Map<string, number>()
     for (const e of events.events) {

@@ -18,7 +18,7 @@ export const list = defineCommand({
     const project = projectFilter(input.flags.project)
     const store = await ctx.store()
     const listing = await store.listTasks(project)
-    for (const b of listing.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped(listing.broken)
     const by = new Map<string, MilestoneListDocT['milestones'][number]>()
     let unassigned = 0
     for (const t of listing.tasks) {

@@ -28,7 +28,7 @@ export const list = defineCommand({
       aboutRef === undefined ? null : await store.readTask(aboutRef, project === undefined ? {} : { prefer: project })
     const kind = input.flags.kind
     const { notes, broken } = await listNotes(store, project)
-    for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped(broken)
     // A note's `about` may be written by hand as any task reference (`ledger/1`): resolved as `note show` does.
     const tasks = about === null ? [] : (await store.listTasks()).tasks
     const aboutId = (n: { about: string | null; project: string }) =>

@@ -19,7 +19,7 @@ export const list = defineCommand({
     for (const p of items) {
       rows.push(projectSummary(p, await countsOf(store, p.slug)))
     }
-    for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped(broken)
     const data: ProjectListDocT = { schema: 'project-list/v1', projects: rows, ...page, skipped: broken }
     return {
       data,

@@ -33,7 +33,7 @@ export const threads = defineCommand({
       ...(about === undefined ? {} : { about }),
       ...(project === undefined ? {} : { project }),
     })
-    for (const b of r.broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason}`)
+    ctx.notes.skipped(r.broken)
     const all = r.threads.map((t) => questionBody(t.question, t.task, t.answer))
     const page = limit === undefined ? all : all.slice(0, limit)
     const data: ThreadListDocT = {

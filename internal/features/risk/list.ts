@@ -15,7 +15,7 @@ export const list = defineCommand({
   async run(ctx, input) {
     const project = projectFilter(input.flags.project)
     const { risks, broken } = await listRisks(await ctx.store(), project)
-    for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped(broken)
     const data: RiskListDocT = { schema: 'risk-list/v1', risks: risks.map(riskBody), skipped: broken }
     return {
       data,

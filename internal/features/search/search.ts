@@ -60,7 +60,7 @@ export const search = defineCommand({
     if (project !== undefined) store.requireProject(project)
     const req = { query, ...(project === undefined ? {} : { project }), kind, statuses, labels: wanted, limit }
     const answer = await searchWorkspace(store, req)
-    for (const b of answer.skipped) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped(answer.skipped)
     const hits = answer.hits
     const data: SearchDocT = {
       schema: 'search/v1',

@@ -88,7 +88,7 @@ export const list = defineCommand({
         .filter((r) => statuses.length === 0 || statuses.includes(r.status))
         .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
       const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
-      for (const b of broken) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+      ctx.notes.skipped(broken)
       const data: TaskListDocT = {
         schema: 'task-list/v1',
         tasks: matches.slice(start, end).map((r) => new RawJSON(r.json) as unknown as TaskListItemT),
@@ -120,7 +120,7 @@ export const list = defineCommand({
     matches.sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
     const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
     const page = matches.slice(start, end)
-    for (const b of skipped) ctx.notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+    ctx.notes.skipped(skipped)
     if (matches.length === 0 && owner !== undefined && owner !== 'none') await warnUnknownOwner(ctx, store, owner)
     const data: TaskListDocT = {
       schema: 'task-list/v1',
