@@ -20,6 +20,8 @@ export interface DeliveryWorkspace extends GitHubWorkspace {
   commit(dir: string, file: string, text: string, subject?: string): string
   /** Push a branch of a work tree to origin. */
   push(dir: string, branch: string): void
+  /** A task with a worktree holding one commit (a file named after its branch): ref, work tree, branch, commit. */
+  worked(title: string): Promise<{ ref: string; dir: string; branch: string; sha: string }>
   /** A task whose one commit landed through its pull request (`pr open`, criteria checked, `pr land`): its ref. */
   landed(title: string): Promise<string>
 }
@@ -52,6 +54,12 @@ export async function deliveryWorkspace(): Promise<DeliveryWorkspace> {
     const r = (await w.ws.dacli('worktree', 'add', ref, '--json')).expectExit(0)
     return { dir: path.resolve(root, r.json.path) as string, branch: r.json.branch as string }
   }
+  const worked = async (title: string) => {
+    const ref = await task(title)
+    const { dir, branch } = await worktree(ref)
+    const sha = commit(dir, `${branch.replace(/\W/g, '_')}.txt`, `${title}\n`, title)
+    return { ref, dir, branch, sha }
+  }
   return {
     ...w,
     origin,
@@ -59,10 +67,9 @@ export async function deliveryWorkspace(): Promise<DeliveryWorkspace> {
     worktree,
     commit,
     push: (dir, branch) => void git(dir, 'push', '-q', 'origin', branch),
+    worked,
     async landed(title) {
-      const ref = await task(title)
-      const { dir, branch } = await worktree(ref)
-      commit(dir, `${branch.replace(/\W/g, '_')}.txt`, `${title}\n`, title)
+      const { ref } = await worked(title)
       ;(await w.run('pr', 'open', ref)).expectExit(0)
       ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
       ;(await w.run('pr', 'land', ref)).expectExit(0)

@@ -16,14 +16,6 @@ afterEach(async () => {
 
 const GHOST = 't-01ARZ3NDEKTSV4RRFFQ69G5FAV'
 
-/** A task with a worktree branch carrying a commit; its ref, branch and worktree folder. */
-async function worked(title: string) {
-  const ref = await w.task(title)
-  const { dir, branch } = await w.worktree(ref)
-  w.commit(dir, `${branch.replace(/\W/g, '_')}.txt`, `${title}\n`, title)
-  return { ref, dir, branch }
-}
-
 const idOf = async (ref: string) => (await w.ws.dacli('task', 'show', ref, '--json')).json.id as string
 const remoteRef = (ref: string) => git(w.origin, 'for-each-ref', '--format=%(objectname)', ref).trim()
 
@@ -32,16 +24,16 @@ describe('reconcile', () => {
     w = await deliveryWorkspace()
     const root = w.ws.root
     // done, not landed
-    const a = await worked('Done but not landed')
+    const a = await w.worked('Done but not landed')
     ;(await w.ws.dacli('task', 'check', a.ref, '--all')).expectExit(0)
     ;(await w.ws.dacli('task', 'done', a.ref, '--allow-unlanded')).expectExit(0)
     // landed (merged into main by git), still open, criteria checked: safe
-    const b = await worked('Landed but open')
+    const b = await w.worked('Landed but open')
     git(root, 'merge', '-q', '--no-ff', '-m', `Merge branch '${b.branch}'`, b.branch)
     git(root, 'push', '-q', 'origin', 'main')
     ;(await w.ws.dacli('task', 'check', b.ref, '--all')).expectExit(0)
     // a pull request merged on GitHub for an open task whose merge this clone does not have: not safe
-    const c = await worked('Merged on GitHub')
+    const c = await w.worked('Merged on GitHub')
     w.push(c.dir, c.branch)
     const pc = w.gh.addPull(REPO, { title: 'Merged on GitHub', head: c.branch })
     Object.assign(pc, {
@@ -111,7 +103,7 @@ describe('cleanup', () => {
   test('lists what finished work left; apply writes the artifact first; restore gives every ref and worktree back', async () => {
     w = await deliveryWorkspace()
     const root = w.ws.root
-    const t = await worked('Finished work')
+    const t = await w.worked('Finished work')
     w.push(t.dir, t.branch)
     git(root, 'merge', '-q', '--no-ff', '-m', `Merge branch '${t.branch}'`, t.branch)
     git(root, 'push', '-q', 'origin', 'main')
@@ -119,7 +111,7 @@ describe('cleanup', () => {
     ;(await w.ws.dacli('task', 'done', t.ref)).expectExit(0)
     const head = git(root, 'rev-parse', 'HEAD').trim()
     git(root, 'push', '-q', 'origin', `${head}:refs/dacli/claims/${await idOf(t.ref)}`)
-    const open = await worked('Unfinished work') // its branch and worktree stay
+    const open = await w.worked('Unfinished work') // its branch and worktree stay
     const tip = git(root, 'rev-parse', t.branch).trim()
     w.gh.resetCalls()
 

@@ -10,17 +10,10 @@ afterEach(async () => {
   await w.close()
 })
 
-async function branchTask(title: string) {
-  const ref = await w.task(title)
-  const { dir, branch } = await w.worktree(ref)
-  const sha = w.commit(dir, `${branch.replace(/\W/g, '_')}.txt`, `${title}\n`, title)
-  return { ref, dir, branch, sha }
-}
-
 describe('pr open', () => {
   test('pushes the branch and opens a pull request carrying the marker; again → reused, no second write', async () => {
     w = await deliveryWorkspace()
-    const { ref, branch, sha } = await branchTask('Write the shim')
+    const { ref, branch, sha } = await w.worked('Write the shim')
     const r = (await w.run('pr', 'open', ref, '--json')).expectExit(0)
     expectValid(r.json)
     expect(r.json).toMatchObject({
@@ -54,7 +47,7 @@ describe('pr open', () => {
 describe('pr wait', () => {
   test('across a state change: checks_pending → ready, one line per change under --json, exit 0', async () => {
     w = await deliveryWorkspace()
-    const { ref, branch } = await branchTask('Wait for me')
+    const { ref, branch } = await w.worked('Wait for me')
     // The human answer says what comes next: waiting for the pull request to be ready.
     expect((await w.run('pr', 'open', ref)).expectExit(0).stdout).toContain(`next: dacli pr wait ${ref} --until ready`)
     w.gh.resetCalls()
@@ -79,7 +72,7 @@ describe('pr wait', () => {
 
   test('timeout → 1; closed → 5; --until merged reached after a merge', async () => {
     w = await deliveryWorkspace()
-    const { ref } = await branchTask('Slow work')
+    const { ref } = await w.worked('Slow work')
     const opened = (await w.run('pr', 'open', ref, '--draft', '--json')).expectExit(0).json
     const t = (await w.run('pr', 'wait', ref, '--interval', '10ms', '--timeout', '80ms', '--json')).expectExit(1)
     const last = JSON.parse(t.stdout.trimEnd().split('\n').pop() as string)
@@ -111,7 +104,7 @@ describe('pr wait', () => {
 describe('pr land', () => {
   test('refused (3, the diagnosis in details) unless ready; nothing merged', async () => {
     w = await deliveryWorkspace()
-    const { ref, branch } = await branchTask('Not yet')
+    const { ref, branch } = await w.worked('Not yet')
     ;(await w.run('pr', 'open', ref)).expectExit(0)
     w.gh.setChecks(REPO, branch, [{ name: 'ci', status: 'completed', conclusion: 'failure' }])
     ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
@@ -126,7 +119,7 @@ describe('pr land', () => {
 
   test('ready on GitHub but the task cannot close (a criterion unchecked): refused (3) before the merge', async () => {
     w = await deliveryWorkspace()
-    const { ref } = await branchTask('Unchecked')
+    const { ref } = await w.worked('Unchecked')
     ;(await w.run('pr', 'open', ref)).expectExit(0)
     const main = git(w.origin, 'rev-parse', 'main').trim()
     w.gh.resetCalls()
@@ -139,7 +132,7 @@ describe('pr land', () => {
 
   test('ready: merges on GitHub for real, fetches, closes the task logging landed <merge sha>', async () => {
     w = await deliveryWorkspace()
-    const { ref, branch } = await branchTask('Land me')
+    const { ref, branch } = await w.worked('Land me')
     ;(await w.run('pr', 'open', ref)).expectExit(0)
     ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
     w.gh.resetCalls()
@@ -180,7 +173,7 @@ describe('pr land', () => {
 
   test('a conflict is refused (3); a head that moved after the diagnosis is 5; nothing merged', async () => {
     w = await deliveryWorkspace()
-    const { ref, dir, branch } = await branchTask('Moving head')
+    const { ref, dir, branch } = await w.worked('Moving head')
     const opened = (await w.run('pr', 'open', ref, '--json')).expectExit(0).json
     ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
     const main = git(w.origin, 'rev-parse', 'main').trim()

@@ -12,13 +12,6 @@ afterEach(async () => {
   await w.close()
 })
 
-async function branchTask(title: string) {
-  const ref = await w.task(title)
-  const { dir, branch } = await w.worktree(ref)
-  const sha = w.commit(dir, `${branch.replace(/\W/g, '_')}.txt`, `${title}\n`, title)
-  return { ref, dir, branch, sha }
-}
-
 /** The branch's commit on origin, or null when origin has no such branch. */
 const onOrigin = (branch: string): string | null => {
   try {
@@ -31,7 +24,7 @@ const onOrigin = (branch: string): string | null => {
 describe('pr open --dry-run', () => {
   test('a new pull request: says what it would push and send; nothing pushed, opened or logged', async () => {
     w = await deliveryWorkspace()
-    const { ref, branch } = await branchTask('Preview me')
+    const { ref, branch } = await w.worked('Preview me')
     const before = w.ws.snapshot()
     w.gh.resetCalls()
     const r = (await w.run('pr', 'open', ref, '--draft', '--dry-run', '--json')).expectExit(0)
@@ -65,7 +58,7 @@ describe('pr open --dry-run', () => {
 
   test('the open pull request: reuse, with the commits made since to push (then up to date); log already notes it', async () => {
     w = await deliveryWorkspace()
-    const { ref, dir, branch } = await branchTask('Reuse preview')
+    const { ref, dir, branch } = await w.worked('Reuse preview')
     const first = (await w.run('pr', 'open', ref, '--json')).expectExit(0)
     const pushedSha = onOrigin(branch)
     w.commit(dir, 'more.txt', 'more\n', 'More work')
@@ -103,7 +96,7 @@ describe('pr open --dry-run', () => {
 describe('pr land --dry-run', () => {
   test('ready: would merge at the diagnosed head; nothing merged, the task as it was; then the real run lands', async () => {
     w = await deliveryWorkspace()
-    const { ref, branch, sha } = await branchTask('Land preview')
+    const { ref, branch, sha } = await w.worked('Land preview')
     ;(await w.run('pr', 'open', ref)).expectExit(0)
     ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
     const main = git(w.origin, 'rev-parse', 'main').trim()
@@ -129,7 +122,7 @@ describe('pr land --dry-run', () => {
 
   test('another identity’s task: the close would be a proposal, so the task keeps its status', async () => {
     w = await deliveryWorkspace()
-    const { ref } = await branchTask('Not mine')
+    const { ref } = await w.worked('Not mine')
     ;(await w.run('pr', 'open', ref)).expectExit(0)
     ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
     ;(await w.ws.dacli('task', 'claim', ref)).expectExit(0)
@@ -142,7 +135,7 @@ describe('pr land --dry-run', () => {
 
   test('not ready: the same refusal (3, not_ready) as the real run; a criterion unchecked: 3 acceptance', async () => {
     w = await deliveryWorkspace()
-    const { ref, branch } = await branchTask('Not ready preview')
+    const { ref, branch } = await w.worked('Not ready preview')
     ;(await w.run('pr', 'open', ref)).expectExit(0)
     w.gh.resetCalls()
     const unchecked = (await w.run('pr', 'land', ref, '--dry-run', '--json')).expectExit(3)
@@ -157,7 +150,7 @@ describe('pr land --dry-run', () => {
 
   test('merged already (by hand on GitHub): would close the task; nothing written', async () => {
     w = await deliveryWorkspace()
-    const { ref } = await branchTask('Merged by hand')
+    const { ref } = await w.worked('Merged by hand')
     const opened = (await w.run('pr', 'open', ref, '--json')).expectExit(0)
     ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
     // Merged by hand: its head's commit is on origin's main (a fast-forward), as GitHub would record it.
