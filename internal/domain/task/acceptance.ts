@@ -4,7 +4,7 @@
 import * as path from 'node:path'
 import { headOf } from '../../adapters/git/discover.js'
 import { cmd } from '../../base/commands.js'
-import { classifiedError, FailureError, RefusedError, UsageError } from '../../base/errors.js'
+import { classifiedError, DacliError, FailureError, RefusedError, UsageError } from '../../base/errors.js'
 import { appendToSection, checkboxes, setChecked } from '../../format/markdown.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { stamp } from '../../format/model.js'
@@ -446,11 +446,27 @@ export async function acceptAll(
         ),
       )
     } catch (e) {
-      if (!aboutThisTask(e)) throw e
+      if (!aboutThisTask(e)) throw withClosed(e, out)
       skip(t, t.id, (e as Error).message) // nothing of it was written; the others still close
     }
   }
   return out
+}
+
+/**
+ * A failure that stops `accept --all` after it closed some tasks says which (`details.accepted`): those stay closed,
+ * and exit 1 alone would leave the caller guessing.
+ */
+function withClosed(e: unknown, out: readonly AcceptEntry[]): unknown {
+  const closed = out.filter((x) => x.outcome === 'accepted').map((x) => x.ref)
+  if (closed.length === 0) return e
+  const err =
+    e instanceof DacliError ? e : new FailureError((e as Error).message ?? String(e), { cause: e, details: {} })
+  err.details.accepted = closed
+  err.next.unshift(
+    `${closed.length === 1 ? 'this task was closed before the failure and stays' : `these ${closed.length} tasks were closed before the failure and stay`} closed: ${closed.join(', ')}; fix the failure, then ${cmd('accept --all')} again`,
+  )
+  return err
 }
 
 /**

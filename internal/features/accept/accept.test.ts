@@ -160,4 +160,20 @@ describe('accept --all', () => {
       lock.release()
     }
   })
+
+  test('a failure that is no one task’s stops it (exit 1) and names the tasks it closed before, which stay closed', async () => {
+    ;(await ws.dacli('project', 'add', 'Q', '--slug', 'q')).expectExit(0)
+    ;(await ws.dacli('task', 'add', 'In q', '--project', 'q', '--accept', 'c')).expectExit(0)
+    ;(await ws.dacli('accept', 'p/1', { as: ro.token })).expectExit(0)
+    ;(await ws.dacli('accept', 'q/1', { as: ro.token })).expectExit(0)
+    // q's done folder is a file: moving its task there fails for a reason of the disk, not of that task.
+    ws.write('.dacli/projects/q/tasks/done', 'not a folder\n')
+    const r = (await ws.dacli('accept', '--all', '--json')).expectExit(1).error
+    expect(r.details.accepted).toEqual(['p/001-two-criteria'])
+    expect(r.next_actions[0]).toMatch(/^this task was closed before the failure and stays closed: p\/001-two-criteria;/)
+    expect((await ws.dacli('task', 'show', 'p/1', '--json')).json.status).toBe('done')
+    expect((await ws.dacli('task', 'show', 'q/1', '--json')).json.status).toBe('open')
+    const human = (await ws.dacli('accept', '--all')).expectExit(1)
+    expect(human.stderr).not.toContain('p/001-two-criteria') // closed already: the second run closes nothing more
+  })
 })
