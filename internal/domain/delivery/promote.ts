@@ -8,7 +8,8 @@ import { qualifiedRef } from '../../format/refs.js'
 import type { Store } from '../../store/store.js'
 import { change, mayRewrite } from '../task/lifecycle.js'
 import { PROMOTED } from './kinds.js'
-import { promotedTo, type TrainTask } from './release.js'
+import { branchName, promotionOf } from './promotion.js'
+import type { TrainTask } from './release.js'
 
 export interface Promoted {
   id: string
@@ -18,7 +19,8 @@ export interface Promoted {
 }
 
 /**
- * Log the promotion of each task to `target` at `commit`, once (a log that records it already is left as it is),
+ * Log the promotion of each task's latest landing to `target` at `commit`, once (a log that records it already is
+ * left as it is; a promotion of work landed before a reopen does not count),
  * for the tasks the caller may rewrite (another identity's task keeps its log; a later apply by its owner records it).
  */
 export async function recordPromotions(
@@ -30,13 +32,14 @@ export async function recordPromotions(
   pr: number | null,
 ): Promise<Promoted[]> {
   const out: Promoted[] = []
+  const name = branchName(target) // `origin/release` and `release` are one target
   for (const { task } of tasks) {
     if (!(await mayRewrite(store, task, who))) continue
     const { target: file } = await store.load(task.id)
     const c = await change(store, file, who, PROMOTED, (e) => {
-      if (promotedTo(e.before, target)) return false
-      e.log(PROMOTED, `${target} ${commit}${pr === null ? '' : ` #${pr}`}`)
-      return { target, commit }
+      if (promotionOf(e.before, name) !== null) return false
+      e.log(PROMOTED, `${name} ${commit}${pr === null ? '' : ` #${pr}`}`)
+      return { target: name, commit }
     })
     if (c.outcome === 'changed') out.push({ id: c.task.id, ref: qualifiedRef(c.task), commit })
   }

@@ -12,7 +12,7 @@ import { ConflictError, DacliError, FailureError, UsageError } from '../../base/
 import type { TaskRecord } from '../../format/model.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
-import { PROMOTED } from './kinds.js'
+import { branchName, promotionOf } from './promotion.js'
 import { branchOf, headIn, markerPrefix, repoOf } from './pulls.js'
 
 export interface TrainTask {
@@ -67,7 +67,12 @@ async function checkState(client: GitHubClient, repo: string, sha: string, name:
   return 'passed' as const
 }
 
-export async function planTrain(ctx: GithubContext, o: TrainOptions): Promise<{ train: Train; client: GitHubClient }> {
+export async function planTrain(
+  ctx: GithubContext,
+  given: TrainOptions,
+): Promise<{ train: Train; client: GitHubClient }> {
+  // Branches of origin, however they are spelled (`origin/release`, `refs/heads/release`): one train, one target.
+  const o = { ...given, source: branchName(given.source), target: branchName(given.target) }
   if (o.source === o.target) throw new UsageError(`--source and --target are both ${o.source}: nothing to promote`)
   const store = await ctx.store()
   store.requireProject(o.project)
@@ -91,7 +96,7 @@ export async function planTrain(ctx: GithubContext, o: TrainOptions): Promise<{ 
     const sha = landedSha(t)
     if (sha === null || (await revParse(git, store.env, sha)) === null) continue
     if (await isAncestor(git, store.env, sha, target.sha)) {
-      if (!promotedTo(t, target.name)) arrived.push({ task: t, landed: sha, pull: null })
+      if (promotionOf(t, target.name) === null) arrived.push({ task: t, landed: sha, pull: null })
       continue
     }
     if (!(await isAncestor(git, store.env, sha, source.sha))) continue
@@ -138,10 +143,6 @@ export async function planTrain(ctx: GithubContext, o: TrainOptions): Promise<{ 
   }
   return { train, client: s.client }
 }
-
-/** Does the task's log record its promotion to `target` (`promoted <target> <sha>…`)? */
-export const promotedTo = (t: TaskRecord, target: string): boolean =>
-  t.log.some((e) => e.verb === PROMOTED && e.details.split(' ')[0] === target)
 
 /** The blocker of approvals missing, naming the promotion pull request (or that there is none yet). */
 const reviewBlocker = (r: Train['reviews'], promotion: Pull | null) =>

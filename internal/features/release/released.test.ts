@@ -2,6 +2,7 @@
 // (`promoted <target> <commit>` in its log, once), and metrics/overview count it released, with the landed → released
 // stage timed. Until a train recorded one, released is null, never 0.
 
+import * as path from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import { type DeliveryWorkspace, deliveryWorkspace, REPO } from '../../testkit/deliveryws.js'
 import { expectValid } from '../../testkit/schemas.js'
@@ -87,5 +88,56 @@ test('work that reached the target outside dacli (a promotion merged on GitHub) 
   expect((await progress()).states).toMatchObject({ landed: 0, released: 1 })
   const r = (await train('--apply')).expectExit(0)
   expect(r.json).toMatchObject({ released: [], promotion: { action: 'planned', pr: null } })
+  expect(promotedLines(await fileOf(a))).toHaveLength(1)
+})
+
+test('reopened and landed again after a promotion: landed (not released) until the next train records the new work', async () => {
+  w = await deliveryWorkspace()
+  git(w.ws.root, 'push', '-q', 'origin', 'main:refs/heads/release')
+  const a = await w.landed('Ship one')
+  ;(await train('--apply', '--merge')).expectExit(0)
+  expect((await progress()).states).toMatchObject({ landed: 0, released: 1 })
+  ;(await w.ws.dacli('task', 'reopen', a, '--reason', 'a regression')).expectExit(0)
+  // Reopened: nothing of alpha is released now, but a train did record a promotion here: 0, not null.
+  expect((await progress()).states).toMatchObject({ pr_open: 1, landed: 0, released: 0 })
+  const t = (await w.ws.dacli('task', 'show', a, '--json')).json
+  const dir = path.resolve(w.ws.root, t.worktree.path)
+  git(dir, 'fetch', '-q', 'origin')
+  git(dir, 'merge', '-q', 'origin/main')
+  w.commit(dir, 'fix.txt', 'fix\n', 'Fix the regression')
+  ;(await w.run('pr', 'open', a)).expectExit(0)
+  ;(await w.ws.dacli('task', 'check', a, '--all')).expectExit(0)
+  ;(await w.run('pr', 'land', a)).expectExit(0)
+  // Its new landing is not on release: landed, and the train lists it again.
+  expect((await progress()).states).toMatchObject({ landed: 1, released: 0 })
+  const again = (await train('--apply', '--merge')).expectExit(0)
+  const sha = git(w.origin, 'rev-parse', 'release').trim()
+  expect(again.json.released).toMatchObject([{ ref: a, commit: sha }])
+  expect(promotedLines(await fileOf(a))).toHaveLength(2)
+  const p = await progress()
+  expect(p.states).toMatchObject({ landed: 0, released: 1 })
+  expect(p.lead_time.landed_to_released.samples).toBe(1)
+})
+
+test('one target however it is spelled: origin/release after release records nothing twice', async () => {
+  w = await deliveryWorkspace()
+  git(w.ws.root, 'push', '-q', 'origin', 'main:refs/heads/release')
+  const a = await w.landed('Once')
+  ;(await train('--apply', '--merge')).expectExit(0)
+  const r = (
+    await w.run(
+      'release',
+      'train',
+      '--project',
+      'alpha',
+      '--source',
+      'main',
+      '--target',
+      'origin/release',
+      '--apply',
+      '--json',
+    )
+  ).expectExit(0)
+  expect(r.json.released).toEqual([])
   expect(promotedLines(await fileOf(a))).toHaveLength(1)
 })
