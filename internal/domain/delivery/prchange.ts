@@ -18,7 +18,8 @@ import { refuseClosingTheirs } from '../claims/arbitrate.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
 import { markerOf } from '../github/projection.js'
-import { type Change, change, closeRefusal, doneTask, mayRewrite } from '../task/lifecycle.js'
+import { type Change, change, closeLanding, closeRefusal, doneTask, mayRewrite } from '../task/lifecycle.js'
+import { unlandedRefusal } from '../task/unlanded.js'
 import { branchOf, type Diagnosed, diagnoseWith, locate, repoOf } from './pulls.js'
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase'
@@ -264,6 +265,12 @@ export async function planLand(ctx: GithubContext, ref: string, who: Identity, o
     const refusal = await closeRefusal(store, t, who)
     if (refusal !== null) throw refusal
     await refuseClosingTheirs(opts.arbitration, t, who, ctx.now())
+    // The landing `task done` checks when it closes: on the merge commit, else the task's own branch on trunk.
+    if (t.status !== 'done' && (await mayRewrite(store, t, who))) {
+      const req = { ...(await mergeLanding(store, pull, pull.merge_commit_sha)), defer: true }
+      const landing = await closeLanding(store, t, req)
+      if (landing !== null && !landing.landed && !landing.overridden) throw unlandedRefusal(t, landing)
+    }
   }
   return {
     task: t,
@@ -286,19 +293,25 @@ export async function landPull(ctx: GithubContext, ref: string, who: Identity, o
     sha = m.sha
   }
   // The close: `task done`'s rules, its landing checked on the merge commit as the base now has it.
-  const git = store.git
-  let landing: { branch?: string; into?: string } = {}
-  if (git !== null && sha !== null) {
-    const fetched = await fetchBranch(git, store.env, 'origin', pull.base.ref, store.remoteDeadline)
-    if (fetched !== null && (await hasCommit(git, store.env, sha)))
-      landing = { branch: sha, into: `origin/${pull.base.ref}` }
-  }
   const change = await doneTask(store, qualifiedRef(t), who, {
-    ...landing,
+    ...(await mergeLanding(store, pull, sha)),
     ...(opts.arbitration === undefined ? {} : { arbitration: opts.arbitration }),
   })
   const after = merge === null ? pull : { ...pull, state: 'closed' as const, merged: true, merge_commit_sha: merge.sha }
   return { task: change.task, repo, diagnosed: d, pull: after, merge, change }
+}
+
+/**
+ * Where the close of a merged pull request checks its landing: the merge commit on the base fetched from origin,
+ * when this clone has it; else nothing (the task's own branch is checked on trunk, as `task done` does).
+ */
+async function mergeLanding(store: Store, pull: Pull, sha: string | null): Promise<{ branch?: string; into?: string }> {
+  const git = store.git
+  if (git === null || sha === null) return {}
+  const fetched = await fetchBranch(git, store.env, 'origin', pull.base.ref, store.remoteDeadline)
+  return fetched !== null && (await hasCommit(git, store.env, sha))
+    ? { branch: sha, into: `origin/${pull.base.ref}` }
+    : {}
 }
 
 /** Does `branch` exist here as a branch (never a tag or another ref of that name)? */

@@ -99,6 +99,7 @@ export function renderPreview(out: Out, doc: PrChangePreviewDocT): void {
     out.line(
       `would merge (${doc.merge.method}) ${pr} at ${doc.merge.head_sha.slice(0, 12)}, then close ${doc.task.ref}`,
     )
+  else if (doc.task.status === 'done') out.line(`${pr} is merged and ${doc.task.ref} is done: nothing to do`)
   else out.line(`${pr} is merged: would close ${doc.task.ref}`)
   if (doc.logs_pr_opened) out.line(`  ${doc.task.ref}'s log would note the pull request (pr-opened)`)
   out.line(out.style('dim', 'dry run: nothing was pushed, opened, merged or written'))

@@ -168,4 +168,22 @@ describe('pr land --dry-run', () => {
     expect(w.gh.writes()).toEqual([])
     expect(w.ws.snapshot()).toEqual(before)
   })
+
+  test('merged on GitHub but its work on no trunk here: 3 unlanded, as the real run; the same task done: nothing to do', async () => {
+    w = await deliveryWorkspace()
+    const { ref } = await w.worked('Marked merged')
+    const opened = (await w.run('pr', 'open', ref, '--json')).expectExit(0)
+    ;(await w.ws.dacli('task', 'check', ref, '--all')).expectExit(0)
+    // GitHub says merged, with no merge commit, and origin's main does not hold the branch's commit.
+    Object.assign(w.gh.pull(REPO, opened.json.pr.number), { state: 'closed', merged: true, merge_commit_sha: null })
+    const before = w.ws.snapshot()
+    const dry = (await w.run('pr', 'land', ref, '--dry-run', '--json')).expectExit(3).error
+    expect(dry.details.policy).toBe('unlanded')
+    const real = (await w.run('pr', 'land', ref, '--json')).expectExit(3).error
+    expect(real.details.policy).toBe('unlanded')
+    expect(w.ws.snapshot()).toEqual(before)
+    ;(await w.ws.dacli('task', 'done', ref, '--allow-unlanded')).expectExit(0)
+    const done = (await w.run('pr', 'land', ref, '--dry-run')).expectExit(0)
+    expect(done.stdout).toContain(`is merged and ${ref} is done: nothing to do`)
+  })
 })
