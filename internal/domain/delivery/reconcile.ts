@@ -216,7 +216,9 @@ async function pullFindings(w: World, who: Identity): Promise<Finding[]> {
     const byBranch = ours ? w.tasks.find((t) => branchOf(t) === p.head.ref) : undefined
     const t = byBranch ?? (m === null ? undefined : byId.get(m[1] as string))
     if (t === undefined) {
-      if (m !== null && p.state === 'open' && p.body.includes(wsMarker) && w.project === null) {
+      // With --project, a pull request counts when its branch names the project (the marker names only a task).
+      const scoped = w.project === null || (ours && p.head.ref.startsWith('dacli/') && inScope(w, p.head.ref.slice(6)))
+      if (m !== null && p.state === 'open' && p.body.includes(wsMarker) && scoped) {
         out.push({
           class: 'pr_without_task',
           subject: `#${p.number}`,

@@ -76,7 +76,8 @@ export async function readWorld(ctx: GithubContext, project: string | null, opts
   let pulls: Pull[] | null = null
   if (opts.github) {
     try {
-      const projects = project === null ? [...new Set(tasks.map((t) => t.project))].sort() : [project]
+      // The projects, not the tasks' projects: a linked project whose tasks are all removed still has pull requests.
+      const projects = project === null ? store.projectSlugs() : [project]
       const first = projects[0]
       repo = first === undefined ? null : await repoOf(ctx, first)
       if (repo !== null) {

@@ -41,3 +41,21 @@ test('an open pull request from a task branch no task has is pr_without_task; ot
   const alpha = (await w.run('reconcile', '--project', 'alpha', '--json')).expectExit(0)
   expect(alpha.json.findings.filter((f: { class: string }) => f.class === 'pr_without_task')).toHaveLength(1)
 })
+
+test('a removed task’s pull request dacli opened (its marker): found with --project by its branch, and when no task is left', async () => {
+  w = await deliveryWorkspace()
+  const { ref } = await w.worked('Removed later')
+  const opened = (await w.run('pr', 'open', ref, '--json')).expectExit(0)
+  ;(await w.ws.dacli('task', 'rm', ref, '--force')).expectExit(0)
+  // alpha has no task left: GitHub is still read, through the project's link.
+  for (const scope of [[], ['--project', 'alpha']]) {
+    const r = (await w.run('reconcile', ...scope, '--json')).expectExit(0).json
+    expect(r.skipped.filter((s: { source: string }) => s.source === 'github')).toEqual([])
+    expect(r.findings.filter((f: { class: string }) => f.class === 'pr_without_task')).toMatchObject([
+      { subject: `#${opened.json.pr.number}` },
+    ])
+  }
+  ;(await w.ws.dacli('project', 'add', 'Beta', '--slug', 'beta')).expectExit(0)
+  const beta = (await w.run('reconcile', '--project', 'beta', '--json')).expectExit(0).json
+  expect(beta.findings.filter((f: { class: string }) => f.class === 'pr_without_task')).toEqual([])
+})
