@@ -297,6 +297,27 @@ describe('dacli board: the server', () => {
     expect(seen).toContain('event: change')
     events.destroy()
   })
+
+  test('a code edit in a task worktree is no change to the backlog: no event (the watch leaves worktrees out)', async () => {
+    const src = path.join(f.ws.root, '.dacli', 'worktrees', 'alpha-009-code', 'src')
+    fs.mkdirSync(src, { recursive: true })
+    await new Promise((r) => setTimeout(r, 3_500)) // past a rescan: a watched folder made now would be watched by then
+    const events = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${b.base}/api/events`, { headers: { 'X-Dacli-Token': b.token } }, resolve),
+    )
+    let seen = ''
+    events.setEncoding('utf8')
+    events.on('data', (c) => {
+      seen += c
+    })
+    await new Promise((r) => setTimeout(r, 200))
+    for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(src, `main${i}.ts`), `export const x = ${i}\n`)
+    await new Promise((r) => setTimeout(r, 1_000))
+    expect(seen).toContain('event: hello')
+    expect(seen).not.toContain('event: change')
+    events.destroy()
+    fs.rmSync(path.join(f.ws.root, '.dacli', 'worktrees', 'alpha-009-code'), { recursive: true, force: true })
+  })
 })
 
 describe('dacli board: modes and process', () => {

@@ -232,6 +232,15 @@ export function walkTree(root: string, visit: (p: string, e: fs.Dirent, dir: str
 }
 
 /**
+ * The folders of `.dacli/` a long-lived server watches for changes to the workspace's objects, at most 5,000 (well
+ * inside the system's inotify limit): every folder but those that hold no object a page or a resource shows — the
+ * caches, the locks, the task worktrees (source checkouts: a code edit is no change to the backlog), the archive and
+ * the cleanup artifacts.
+ */
+export const objectFolders = (dir: string): string[] =>
+  foldersUnder(dir, new Set(['cache', 'locks', 'worktrees', 'archive', 'cleanup']), 5_000)
+
+/**
  * The folders under `root`, itself first, depth first (walkTree's order), at most `max`; the top-level folders
  * named in `skipTop` are passed over.
  */

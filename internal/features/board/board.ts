@@ -1,14 +1,10 @@
 import { UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, int, str } from '../../clikit/flags.js'
-import { foldersUnder } from '../../store/fsio.js'
+import { objectFolders } from '../../store/fsio.js'
 import type { BoardDocT } from './json.js'
 
 const LOOPBACK = '127.0.0.1'
-/** What the page's watch leaves out: `cache/` and `locks/` are dacli's own churn, not changes to show. */
-const UNWATCHED = new Set(['cache', 'locks'])
-/** A bound on the watches one board holds (one a folder), well inside the system's inotify limit. */
-const MAX_WATCHED = 5_000
 
 export const board = defineCommand({
   path: 'board',
@@ -40,7 +36,7 @@ export const board = defineCommand({
       port: input.flags.port ?? 0,
       readOnly,
       open: input.flags.open === true,
-      folders: () => foldersUnder(store.dir, UNWATCHED, MAX_WATCHED),
+      folders: () => objectFolders(store.dir),
       identity: who.id,
     })
     const data: BoardDocT = {

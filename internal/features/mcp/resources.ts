@@ -10,15 +10,11 @@ import { NotFoundError, UsageError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import type { McpResource, McpResources } from '../../clikit/context.js'
 import { listNotes, readNote } from '../../domain/notes/notes.js'
-import { foldersUnder } from '../../store/fsio.js'
+import { objectFolders } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 
 export const PAGE = 40
 const MARKDOWN = 'text/markdown'
-/** What the watch leaves out: dacli's own churn (caches, locks), as the board's does. */
-const UNWATCHED = new Set(['cache', 'locks', 'worktrees', 'archive', 'cleanup'])
-const MAX_WATCHED = 5_000
-
 const PROJECT = /^dacli:\/\/project\/([a-z0-9][a-z0-9._-]*)$/
 const TASK = /^dacli:\/\/task\/([a-z0-9][a-z0-9._-]*)\/([1-9][0-9]{0,8})$/
 const NOTE = /^dacli:\/\/note\/(n-[0-9A-HJKMNP-TV-Z]{26})$/
@@ -100,7 +96,7 @@ export const resources: McpResources = {
     return (await all(store)).map((r) => r.uri)
   },
 
-  folders: (store) => foldersUnder(store.dir, UNWATCHED, MAX_WATCHED),
+  folders: (store) => objectFolders(store.dir),
 
   templates: [
     {
