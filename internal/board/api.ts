@@ -66,8 +66,8 @@ const KEY = /^[a-z][a-z0-9-]{0,40}$/
 const MAX_VALUE = 16_384
 
 /**
- * argv for a command from named parameters: declared arguments become positionals (after `--`, so a value may
- * start with `-`), everything else `--key=value` (the parser then refuses what the command does not declare).
+ * argv for a command from named parameters: declared arguments become positionals, everything else flags (the
+ * parser then refuses what the command does not declare); a value that starts with `-` is never read as a flag.
  */
 export function argvOf(entry: CommandEntry, params: Params): { argv: string[] } | { problem: string } {
   const positional = new Map<string, string>()
@@ -84,6 +84,8 @@ export function argvOf(entry: CommandEntry, params: Params): { argv: string[] } 
     }
     const spec = entry.flags[key]
     if (spec?.type === 'bool') flags.push(value === '' || value === 'true' ? `--${key}` : `--${key}=${value}`)
+    // As a person types it (`--project ledger`), unless the value could be read as a flag: then `--key=value`.
+    else if (value !== '' && !value.startsWith('-')) flags.push(`--${key}`, value)
     else flags.push(`--${key}=${value}`)
   }
   const words: string[] = []
@@ -93,6 +95,9 @@ export function argvOf(entry: CommandEntry, params: Params): { argv: string[] } 
     words.push(v)
   }
   if (words.length < positional.size) return { problem: 'arguments must be given in order (an earlier one is missing)' }
+  // The command line a person would type (`task show ledger/1 --json`), so what the command says back about it (a
+  // did-you-mean) is the CLI's; a positional that starts with `-` goes after `--`, where it cannot be a flag.
+  if (words.every((w) => !w.startsWith('-'))) return { argv: [...words, ...flags, '--json'] }
   return { argv: [...flags, '--json', '--', ...words] }
 }
 

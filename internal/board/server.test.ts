@@ -86,6 +86,16 @@ describe('dacli board: the server', () => {
     expect(missing.status).toBe(404)
     expect(missing.headers['x-dacli-exit-code']).toBe('4')
     expect(missing.body).toBe((await f.ws.dacli('task', 'show', 'alpha/99', '--json')).stderr)
+    // A near miss: the did-you-mean names the command as a person types it, the CLI's own suggestions.
+    for (const [p, argv] of [
+      ['/api/task/list?project=alpa', ['task', 'list', '--project', 'alpa', '--json']],
+      ['/api/project/show?slug=alpa', ['project', 'show', 'alpa', '--json']],
+    ] as const) {
+      const near = JSON.parse((await request(`${b.base}${p}`, { headers: h })).body)
+      const cli = JSON.parse((await f.ws.dacli(...argv)).stderr)
+      expect(near.suggestions, p).toEqual(cli.suggestions)
+      expect(near.suggestions.length, p).toBeGreaterThan(0)
+    }
     const bad = await request(`${b.base}/api/task/list?projct=alpha`, { headers: h })
     expect(bad.status).toBe(400)
     expect(JSON.parse(bad.body)).toMatchObject({
