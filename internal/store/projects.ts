@@ -67,6 +67,16 @@ export function listProjectEntries(store: Store): { slugs: string[]; broken: Bro
 const WITHOUT_FILE = 'a project folder without project.md: nothing in it (tasks, notes, risks) is read'
 
 /**
+ * The projects a listing reads: `project` alone (refused when it is none: 4, or 1 through a link), else every
+ * project, with what under projects/ is none (listProjectEntries' broken) for the listing to announce.
+ */
+export function projectsIn(store: Store, project?: string): { slugs: string[]; broken: Broken[] } {
+  if (project === undefined) return store.projectEntries()
+  store.requireProject(project)
+  return { slugs: [project], broken: [] }
+}
+
+/**
  * Does a folder without a project file hold anything (a name not starting with "."), so that leaving it out would
  * drop what is in it? An empty one (`project add` between making the folder and writing its file) is nothing to
  * announce. Read only for such folders, never for a project.

@@ -63,6 +63,11 @@ test('a project folder without project.md is announced by every listing, doctor 
   // So do the summaries over every project, and search (in its skipped, whatever kind it looks for).
   for (const cmd of ['overview', 'metrics', 'status'])
     expect((await ws.ok(cmd, '--json')).stderr).toMatch(/skipped \.dacli\/projects\/ghost: a project folder without/)
+  for (const cmd of [
+    ['note', 'list'],
+    ['risk', 'list'],
+  ])
+    expect((await ws.ok(...cmd, '--json')).json.skipped).toEqual([expect.objectContaining(isGhost)])
   for (const kind of [[], ['--kind', 'note']])
     expect((await ws.ok('search', 'haunted', ...kind, '--json')).json.skipped).toEqual([
       expect.objectContaining(isGhost),

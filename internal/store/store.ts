@@ -19,7 +19,7 @@ import { assertNoLinks, LinkError, readText } from './fsio.js'
 import { appendChange, type ChangeEntry } from './journal.js'
 import type { LiveWorkspace } from './live.js'
 import { acquireLock, type Lock, type LockOptions, lockHeld, withLock } from './lock.js'
-import { listProjectEntries, listProjectFiles, readProjectFile, requireProjectDir } from './projects.js'
+import { listProjectEntries, listProjectFiles, projectsIn, readProjectFile, requireProjectDir } from './projects.js'
 import { resolveRef } from './resolve.js'
 import {
   filesOf,
@@ -288,8 +288,7 @@ export class Store {
 
   /** Cached summaries of one project's tasks (or every project's, and in `broken` the folders not read as one). */
   async listTasks(project?: string): Promise<Listing> {
-    const { slugs, broken } = project === undefined ? this.projectEntries() : { slugs: [project], broken: [] }
-    if (project !== undefined) this.requireProject(project)
+    const { slugs, broken } = projectsIn(this, project)
     const index = this.cache('index')
     // A listing of every project drops the index sections of projects gone (their tasks, lint's criteria texts).
     if (project === undefined) {
@@ -442,8 +441,7 @@ export class Store {
    * once — for commands that read every task in full (lint), rather than a listing and then every file again.
    */
   async listRecords(project?: string): Promise<{ records: TaskRecord[]; broken: Broken[] }> {
-    const { slugs, broken: folders } = project === undefined ? this.projectEntries() : { slugs: [project], broken: [] }
-    if (project !== undefined) this.requireProject(project)
+    const { slugs, broken: folders } = projectsIn(this, project)
     const records: TaskRecord[] = []
     const broken: Broken[] = [...folders] // as listTasks: the folders not read as projects
     for (const slug of slugs) {
@@ -460,8 +458,7 @@ export class Store {
    * most once, no full records made. Copies of one task id are deduplicated as listRecords does.
    */
   async listWithCriteria(project?: string): Promise<{ tasks: CheckedTask[]; broken: Broken[] }> {
-    const { slugs, broken: folders } = project === undefined ? this.projectEntries() : { slugs: [project], broken: [] }
-    if (project !== undefined) this.requireProject(project)
+    const { slugs, broken: folders } = projectsIn(this, project)
     const index = this.cache('index')
     if (project === undefined) {
       index.keepSections('tasks/', slugs)

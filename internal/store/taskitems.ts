@@ -9,6 +9,7 @@ import { type Broken, brokenOf, type Status, type TaskRecord, type TaskSummary }
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import { compact, expand } from './compact.js'
 import type { Section, Stamp } from './filecache.js'
+import { projectsIn } from './projects.js'
 import type { Store } from './store.js'
 import {
   type DuplicateCopy,
@@ -327,8 +328,7 @@ export async function listItems(
   project?: string,
 ): Promise<{ rows: ItemRow[]; broken: Broken[]; duplicates: DuplicateCopy[] }> {
   // The one walk of projects/ that gives the slugs gives what it could not take as a project, too.
-  const { slugs, broken: folders } = project === undefined ? store.projectEntries() : { slugs: [project], broken: [] }
-  if (project !== undefined) store.requireProject(project)
+  const { slugs, broken: folders } = projectsIn(store, project)
   const out: { rows: ItemRow[]; broken: Broken[]; duplicates: DuplicateCopy[] } = {
     rows: [],
     broken: [...folders],

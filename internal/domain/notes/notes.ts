@@ -14,6 +14,7 @@ import { checkedTitleOf, sections, sectionText } from '../../format/markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
 import type { Section } from '../../store/filecache.js'
 import { assertNoLinks, atomicWrite, folderFiles, mkdirNoLinks, readText } from '../../store/fsio.js'
+import { projectsIn } from '../../store/projects.js'
 import type { Store } from '../../store/store.js'
 import { checkNoteFields, checkOneOf, checkText, folderKindOf, LEVELS, NOTE_KINDS, type NoteKind } from './fields.js'
 
@@ -230,9 +231,8 @@ async function readFolder<T>(
 
 export async function listNotes(store: Store, project?: string): Promise<{ notes: NoteRecord[]; broken: Broken[] }> {
   const notes: NoteRecord[] = []
-  const broken: Broken[] = []
-  const projects = project === undefined ? store.projectSlugs() : [project]
-  if (project !== undefined) store.requireProject(project)
+  // Every project, and the folders under projects/ that are none (announced as the task listings announce them).
+  const { slugs: projects, broken } = projectsIn(store, project)
   const index = store.cache('index')
   if (project === undefined) index.keepSections('notes/', projects)
   for (const p of projects) {
@@ -412,9 +412,7 @@ export async function riskOf(file: string, text: string, project: string, rel: s
 
 export async function listRisks(store: Store, project?: string): Promise<{ risks: RiskRecord[]; broken: Broken[] }> {
   const risks: RiskRecord[] = []
-  const broken: Broken[] = []
-  if (project !== undefined) store.requireProject(project)
-  const projects = project === undefined ? store.projectSlugs() : [project]
+  const { slugs: projects, broken } = projectsIn(store, project)
   const index = store.cache('index')
   if (project === undefined) index.keepSections('risks/', projects)
   for (const p of projects) {

@@ -16,6 +16,7 @@ import { readTaskRecord } from '../../format/taskfile.js'
 import { type EventRecord, eventFiles, isOpenQuestion, readEventText } from '../../store/events.js'
 import { cachePath, RACY_MS, type Stamp, stampOf } from '../../store/filecache.js'
 import { type FolderFile, folderFiles, linkOnPath, readText } from '../../store/fsio.js'
+import { projectsIn } from '../../store/projects.js'
 import type { Store } from '../../store/store.js'
 import { deduplicated, MOVE_PASSES, walkProject } from '../../store/taskindex.js'
 import { type Doc, eventProject, noteDoc, questionDoc, riskDoc, type SearchKind, taskDoc } from './docs.js'
@@ -120,7 +121,7 @@ class Run {
     const { store, req } = this
     // Every project: the folders under projects/ that are none (a folder without project.md, a link) are announced
     // as a task listing announces them, never dropped in silence.
-    const { slugs, broken } = req.project === undefined ? store.projectEntries() : { slugs: [req.project], broken: [] }
+    const { slugs, broken } = projectsIn(store, req.project)
     this.skipped.push(...broken)
     if (this.wants('task')) for (const slug of slugs) await this.tasks(slug)
     if (this.wants('note')) for (const slug of slugs) await this.notes(slug)
