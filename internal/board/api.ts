@@ -2,7 +2,7 @@
 // command table and invoke() as the CLI: the answer is exactly the document
 // `dacli <command path> --json` prints (or its error/v1 envelope).
 
-import { type RefusedError, UsageError } from '../base/errors.js'
+import { NotFoundError, type RefusedError, UsageError } from '../base/errors.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { invoke, type Runtime } from '../clikit/invoke.js'
 import { bufferIO } from '../clikit/io.js'
@@ -40,16 +40,27 @@ export interface Answer {
 }
 
 /** The error/v1 answer for a typed error, by the kernel's one mapping (envelopeOf: exit code, kind, details). */
-export function errorAnswer(err: UsageError | RefusedError, status: number): Answer {
+export function errorAnswer(err: UsageError | RefusedError | NotFoundError, status: number): Answer {
   const env = envelopeOf(err, false)
   return { status, exit: env.exit_code, body: `${JSON.stringify(env)}\n` }
 }
 
+const CATALOG = 'GET /api/catalog lists the commands; read ones answer GET, the page’s actions answer POST'
+
 /** A usage answer in the error/v1 shape, for requests that never reach a command. */
 export function usageAnswer(message: string, status = 400, details: Record<string, unknown> = {}): Answer {
-  const next = ['GET /api/catalog lists the commands; read ones answer GET, the page’s actions answer POST']
-  return errorAnswer(new UsageError(message, { details, next }), status)
+  return errorAnswer(new UsageError(message, { details, next: [CATALOG] }), status)
 }
+
+/** No command at an /api/ path: 404 and exit 4, as for anything else not found. */
+export const noCommandAnswer = (path: string): Answer =>
+  errorAnswer(
+    new NotFoundError(`no command at ${path.slice(0, 200)}`, {
+      details: { path: path.slice(0, 200) },
+      next: [CATALOG],
+    }),
+    404,
+  )
 
 /** The command a path names (`task/list` → `task list`), exactly, or null. */
 export function commandAt(table: readonly CommandEntry[], segments: readonly string[]): CommandEntry | null {

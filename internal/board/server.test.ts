@@ -149,7 +149,20 @@ describe('dacli board: the server', () => {
     expect((await request(`${b.base}/api/task/list?json`, { headers: h })).status).toBe(400)
     expect((await request(`${b.base}/api/task/list?help`, { headers: h })).status).toBe(400)
     expect((await request(`${b.base}/api/task/list?Project=alpha`, { headers: h })).status).toBe(400)
-    expect((await request(`${b.base}/api/task/list`, { method: 'DELETE', headers: h })).status).toBe(405)
+    // A method the board does not serve: 405 naming what it allows, in the API's own document there.
+    for (const method of ['DELETE', 'PUT']) {
+      const r = await request(`${b.base}/api/task/list`, { method, headers: h })
+      expect(r.status).toBe(405)
+      expect(r.headers.allow).toBe('GET, POST')
+      expect(r.headers['x-dacli-exit-code']).toBe('2')
+      expect(JSON.parse(r.body)).toMatchObject({ schema: 'error/v1', kind: 'usage', exit_code: 2 })
+    }
+    expect((await request(`${b.base}/`, { method: 'PUT', headers: h })).headers.allow).toBe('GET, POST')
+    expect((await request(`${b.base}/api/task/claim?ref=alpha%2F1`, { headers: h })).headers.allow).toBe('POST')
+    // No command at the path: not found, exit 4, as the status says.
+    const none = await request(`${b.base}/api/task/list/extra`, { headers: h })
+    expect(none.headers['x-dacli-exit-code']).toBe('4')
+    expect(JSON.parse(none.body)).toMatchObject({ schema: 'error/v1', kind: 'not_found', exit_code: 4 })
     expect((await request(`${b.base}/api/task/list?x=${'a'.repeat(9000)}`, { headers: h })).status).toBe(414)
     expect(snapshotOf(f.ws.root)).toEqual(before)
   })

@@ -21,6 +21,7 @@ import {
   commandAt,
   errorAnswer,
   executingFlags,
+  noCommandAnswer,
   type Params,
   paramsOfBody,
   run,
@@ -45,6 +46,8 @@ const SECURITY = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 }
 
+const ALLOW = { Allow: 'GET, POST' }
+
 function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer, extra = {}): void {
   res.writeHead(status, { ...SECURITY, 'Content-Type': type, 'Cache-Control': 'no-store', ...extra })
   res.end(body)
@@ -53,8 +56,8 @@ function send(res: http.ServerResponse, status: number, type: string, body: stri
 const text = (res: http.ServerResponse, status: number, body: string) =>
   send(res, status, 'text/plain; charset=utf-8', `${body}\n`)
 
-function answer(res: http.ServerResponse, a: Answer): void {
-  send(res, a.status, 'application/json; charset=utf-8', a.body, { 'X-Dacli-Exit-Code': String(a.exit) })
+function answer(res: http.ServerResponse, a: Answer, extra: Record<string, string> = {}): void {
+  send(res, a.status, 'application/json; charset=utf-8', a.body, { 'X-Dacli-Exit-Code': String(a.exit), ...extra })
 }
 
 function refused(policy: string, message: string, next: string[]): Answer {
@@ -145,7 +148,12 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
     }
     const method = hreq.method ?? 'GET'
     const p = url.pathname
-    if (method !== 'GET' && method !== 'POST') return text(res, 405, '405: GET or POST only')
+    if (method !== 'GET' && method !== 'POST') {
+      // The API answers in its own document; the page and its assets in text. Either says what is allowed.
+      if (p.startsWith('/api/'))
+        return answer(res, usageAnswer(`${method} is not served: GET or POST only`, 405), ALLOW)
+      return send(res, 405, 'text/plain; charset=utf-8', '405: GET or POST only\n', ALLOW)
+    }
     // The first load carries the token in the URL: keep it in a cookie and take it out of the address bar.
     if (by === 'query' && method === 'GET' && (p === '/' || p === '/index.html')) {
       res.writeHead(303, {
@@ -167,11 +175,11 @@ export async function serve(req: BoardServeRequest): Promise<BoardHandle> {
     if (!p.startsWith('/api/')) return text(res, 404, '404: not found')
     const segments = p.slice('/api/'.length).split('/')
     const cmd = commandAt(table, segments)
-    if (cmd === null) return answer(res, usageAnswer(`no command at ${p.slice(0, 200)}`, 404))
+    if (cmd === null) return answer(res, noCommandAnswer(p))
     if (method === 'GET') {
       const params: Params = [...url.searchParams.entries()].filter(([k]) => k !== 't')
       if (cmd.mutates || (cmd.mutatesWith ?? []).some((f) => params.some(([k]) => k === f))) {
-        return answer(res, usageAnswer(`${cmd.path} changes the workspace: not a GET`, 405))
+        return answer(res, usageAnswer(`${cmd.path} changes the workspace: not a GET`, 405), { Allow: 'POST' })
       }
       if (executingFlags(cmd, params).length > 0) {
         return answer(res, refused('board-runs-no-command', 'the board never runs a command', []))
