@@ -321,6 +321,24 @@ describe('dacli board: the server', () => {
     events.destroy()
   })
 
+  test('one change by another process is one change event (the periodic rescan does not report it again)', async () => {
+    const events = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${b.base}/api/events`, { headers: { 'X-Dacli-Token': b.token } }, resolve),
+    )
+    let seen = ''
+    events.setEncoding('utf8')
+    events.on('data', (c) => {
+      seen += c
+    })
+    await new Promise((r) => setTimeout(r, 3_500)) // past a rescan: what came before is reported
+    seen = ''
+    const made = f.ws.spawn(['note', 'add', 'finding', 'One change', '--project', 'alpha'])
+    expect(made.code, made.stderr).toBe(0)
+    await new Promise((r) => setTimeout(r, 4_000)) // past the next rescan
+    expect(seen.match(/event: change/g)?.length).toBe(1)
+    events.destroy()
+  })
+
   test('a code edit in a task worktree is no change to the backlog: no event (the watch leaves worktrees out)', async () => {
     const src = path.join(f.ws.root, '.dacli', 'worktrees', 'alpha-009-code', 'src')
     fs.mkdirSync(src, { recursive: true })

@@ -21,11 +21,16 @@ export function watchTree(folders: () => readonly string[], onChange: () => void
   const watched = new Map<string, { w: fs.FSWatcher; ino: number }>()
   let timer: NodeJS.Timeout | null = null
   let closed = false
+  /** The folders' identities and change times as last reported: the periodic scan reports only what differs. */
+  let last = ''
   const changed = () => {
     if (closed || timer !== null) return
     timer = setTimeout(() => {
       timer = null
-      scan(folders())
+      const dirs = folders()
+      scan(dirs)
+      // What this change left is reported now: the periodic scan must not report it a second time.
+      last = signature(dirs)
       if (!closed) onChange()
     }, SETTLE_MS)
   }
@@ -64,7 +69,7 @@ export function watchTree(folders: () => readonly string[], onChange: () => void
   const first = folders()
   scan(first)
   // A folder re-created under us keeps its path but not its watch: a periodic scan catches it (and reports it).
-  let last = signature(first)
+  last = signature(first)
   const interval = setInterval(() => {
     const dirs = folders()
     scan(dirs)
