@@ -141,3 +141,38 @@ test('one target however it is spelled: origin/release after release records not
   expect(r.json.released).toEqual([])
   expect(promotedLines(await fileOf(a))).toHaveLength(1)
 })
+
+test('another identity’s task on the target is not recorded by this caller, and the human answer says so', async () => {
+  w = await deliveryWorkspace()
+  git(w.ws.root, 'push', '-q', 'origin', 'main:refs/heads/release')
+  const a = await w.landed('Rooted')
+  const file = (await w.ws.dacli('task', 'show', a, '--json')).json.path as string
+  const text = w.ws.file(file)
+  w.ws.write(
+    file,
+    /^owner:/m.test(text)
+      ? text.replace(/^owner:.*$/m, 'owner: a-root')
+      : text.replace(/^---\n/, '---\nowner: a-root\n'),
+  )
+  const bob = await w.ws.agent('rw', 'bob')
+  const r = (
+    await w.run(
+      'release',
+      'train',
+      '--project',
+      'alpha',
+      '--source',
+      'main',
+      '--target',
+      'release',
+      '--apply',
+      '--merge',
+      { as: bob.token },
+    )
+  ).expectExit(0)
+  expect(r.stdout).toContain(`on release, not recorded released: ${a} is another identity's task`)
+  expect(promotedLines(await fileOf(a))).toEqual([])
+  // Its owner's next apply records it.
+  const mine = (await train('--apply')).expectExit(0)
+  expect(mine.json.released).toMatchObject([{ ref: a }])
+})

@@ -57,16 +57,21 @@ export const train = defineCommand({
     })
     let applied: Applied | null = null
     const released: Promoted[] = []
+    /** On the target now but not recorded here: another identity's task, whose log only its owner may write. */
+    const notRecorded: string[] = []
     if (!dry) {
       applied = await applyTrain(client, t, f.merge === true)
       // What is on the target now is released: the tasks this merge promoted, and those found there already.
       const store = await ctx.store()
       const who = await ctx.identity()
+      const onTarget = [...t.arrived, ...(applied?.merged != null ? t.tasks : [])]
       released.push(...(await recordPromotions(store, who, t.arrived, t.target.name, t.target.sha, null)))
       if (applied?.merged != null)
         released.push(
           ...(await recordPromotions(store, who, t.tasks, t.target.name, applied.merged, applied.pull.number)),
         )
+      const recorded = new Set(released.map((r) => r.id))
+      notRecorded.push(...onTarget.filter((x) => !recorded.has(x.task.id)).map((x) => qualifiedRef(x.task)))
     }
     const promotion: ReleaseTrainDocT['promotion'] =
       applied !== null
@@ -138,6 +143,13 @@ export const train = defineCommand({
         else if (held) out.line(out.style('yellow', `  not merged: #${applied?.pull.number} is blocked (exit 3)`))
         for (const r of data.released)
           out.line(`  released: ${r.ref} (on ${t.target.name} at ${r.commit.slice(0, 12)})`)
+        for (const ref of notRecorded)
+          out.line(
+            out.style(
+              'dim',
+              `  on ${t.target.name}, not recorded released: ${ref} is another identity's task (its owner's next apply records it)`,
+            ),
+          )
       },
     }
   },
