@@ -4,6 +4,7 @@
 
 import { NotFoundError, type RefusedError, UsageError } from '../base/errors.js'
 import type { CommandEntry } from '../clikit/command.js'
+import { typedArgv } from '../clikit/didyoumean.js'
 import { invoke, type Runtime } from '../clikit/invoke.js'
 import { bufferIO } from '../clikit/io.js'
 import { envelopeOf } from '../clikit/render.js'
@@ -95,8 +96,6 @@ export function argvOf(entry: CommandEntry, params: Params): { argv: string[] } 
     }
     const spec = entry.flags[key]
     if (spec?.type === 'bool') flags.push(value === '' || value === 'true' ? `--${key}` : `--${key}=${value}`)
-    // As a person types it (`--project ledger`), unless the value could be read as a flag: then `--key=value`.
-    else if (value !== '' && !value.startsWith('-')) flags.push(`--${key}`, value)
     else flags.push(`--${key}=${value}`)
   }
   const words: string[] = []
@@ -106,10 +105,7 @@ export function argvOf(entry: CommandEntry, params: Params): { argv: string[] } 
     words.push(v)
   }
   if (words.length < positional.size) return { problem: 'arguments must be given in order (an earlier one is missing)' }
-  // The command line a person would type (`task show ledger/1 --json`), so what the command says back about it (a
-  // did-you-mean) is the CLI's; a positional that starts with `-` goes after `--`, where it cannot be a flag.
-  if (words.every((w) => !w.startsWith('-'))) return { argv: [...words, ...flags, '--json'] }
-  return { argv: [...flags, '--json', '--', ...words] }
+  return { argv: typedArgv(entry.flags, flags, words) }
 }
 
 /**

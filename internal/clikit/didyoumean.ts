@@ -6,6 +6,7 @@
 // names have their own suggestions (dispatch.ts, flags.ts).
 
 import { MAX_SUGGESTIONS } from '../base/distance.js'
+import type { FlagSpecs } from './flags.js'
 
 export interface Closest {
   value: string
@@ -49,4 +50,25 @@ export function correctedCommands(
     })
     return ['dacli', ...path.split(' '), ...fixed.map(quote)].join(' ')
   })
+}
+
+/**
+ * The command line a person would type for a command run on their behalf (the board's API, an MCP tool): its
+ * positionals first, each valued flag as `--name value`, `--json` last — so what the command says back about its
+ * command line (a did-you-mean above) is what the CLI says. `flags` are `--name=value` or `--switch` tokens; a value
+ * or positional that starts with `-` stays where it cannot be read as a flag (`--name=value`, positionals after
+ * `--`), and a switch's `--name=false` stays whole, as does a name `specs` does not declare.
+ */
+export function typedArgv(specs: FlagSpecs, flags: readonly string[], positionals: readonly string[]): string[] {
+  const out: string[] = []
+  for (const f of flags) {
+    const eq = f.indexOf('=')
+    const value = eq === -1 ? '' : f.slice(eq + 1)
+    const spec = eq === -1 ? undefined : specs[f.slice(2, eq)]
+    const valued = spec !== undefined && spec.type !== 'bool' // an undeclared name (free parameters) stays whole
+    if (valued && value !== '' && !value.startsWith('-')) out.push(f.slice(0, eq), value)
+    else out.push(f)
+  }
+  if (positionals.every((w) => !w.startsWith('-'))) return [...positionals, ...out, '--json']
+  return [...out, '--json', '--', ...positionals]
 }

@@ -42,24 +42,29 @@ const problem = (args: Record<string, unknown>): string => {
 }
 
 describe('argument conversion', () => {
-  test('flags as --name=value, then --json, then -- and the positionals', () => {
+  test('the command line a person types: positionals, --name value (a value starting with - as --name=value), --json', () => {
     expect(argv({ ref: 'p/1', count: 3, tag: ['x', '-y'], lease: '2h', mode: 'a', dry_run: true })).toEqual([
-      '--dry-run',
-      '--count=3',
-      '--tag=x',
-      '--tag=-y',
-      '--lease=2h',
-      '--mode=a',
-      '--json',
-      '--',
       'p/1',
+      '--dry-run',
+      '--count',
+      '3',
+      '--tag',
+      'x',
+      '--tag=-y',
+      '--lease',
+      '2h',
+      '--mode',
+      'a',
+      '--json',
     ])
+    // A positional that starts with - goes after --, where it cannot be read as a flag.
+    expect(argv({ ref: '-p/1', count: 3 })).toEqual(['--count', '3', '--json', '--', '-p/1'])
   })
 
   test('the stringified scalars the contract allows are read: "3" for an integer, "true"/"false" for a boolean', () => {
-    expect(argv({ ref: 'r', dry_run: 'true', count: '4' })).toEqual(['--dry-run', '--count=4', '--json', '--', 'r'])
-    expect(argv({ ref: 'r', dry_run: 'false' })).toEqual(['--json', '--', 'r'])
-    expect(argv({ ref: 'r', dry_run: false })).toEqual(['--json', '--', 'r'])
+    expect(argv({ ref: 'r', dry_run: 'true', count: '4' })).toEqual(['r', '--dry-run', '--count', '4', '--json'])
+    expect(argv({ ref: 'r', dry_run: 'false' })).toEqual(['r', '--json'])
+    expect(argv({ ref: 'r', dry_run: false })).toEqual(['r', '--json'])
   })
 
   test('anything else is a usage error, never a default: a safety switch never reads as unset', () => {
@@ -111,7 +116,7 @@ describe('argument conversion', () => {
   test('a required positional may not be empty or absent', () => {
     expect(problem({ ref: '' })).toMatch(/missing required argument\(s\): ref/)
     expect(problem({})).toMatch(/missing required argument\(s\): ref/)
-    expect(argv({ ref: 'r' })).toEqual(['--json', '--', 'r'])
+    expect(argv({ ref: 'r' })).toEqual(['r', '--json'])
   })
 
   test('an undeclared argument is refused, with the near miss', () => {

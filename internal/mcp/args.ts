@@ -4,6 +4,7 @@
 // "absent". Ranges, enum members, durations and every other rule are left to
 // invoke(), so a tool call is validated exactly like the command line it becomes.
 
+import { typedArgv } from '../clikit/didyoumean.js'
 import { FREE_PARAM, GLOBAL_FLAGS, nearest, usage } from '../clikit/flags.js'
 import type { Param } from './schema.js'
 import { TOOL_SCHEMA_VERSION } from './tools.js'
@@ -232,7 +233,8 @@ export function argvOf(tool: string, params: readonly Param[], args: Args): stri
       invalid_params: invalid,
     })
   }
-  return [...flags, '--json', '--', ...positionals]
+  const specs = Object.fromEntries(params.flatMap((p) => ('flag' in p.source ? [[p.source.flag, p.source.spec]] : [])))
+  return typedArgv(specs, flags, positionals)
 }
 
 /** The `cli` tool's argv: a non-empty list of strings. */
