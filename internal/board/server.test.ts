@@ -13,6 +13,25 @@ import { csrfOf, request, type Started, startBoard } from '../testkit/board.js'
 import { documentIn, splitPost } from '../testkit/splitpost.js'
 import { BIN, baseEnv, type Fixture, fixture, snapshotOf } from '../testkit/ws.js'
 
+/** The board's event stream, read as it comes: what arrived so far (`text`), forgotten by `clear`. */
+async function eventStream(b: Started) {
+  const events = await new Promise<http.IncomingMessage>((resolve) =>
+    http.get(`${b.base}/api/events`, { headers: { 'X-Dacli-Token': b.token } }, resolve),
+  )
+  let seen = ''
+  events.setEncoding('utf8')
+  events.on('data', (c) => {
+    seen += c
+  })
+  return {
+    events,
+    text: () => seen,
+    clear: () => {
+      seen = ''
+    },
+  }
+}
+
 describe('dacli board: the server', () => {
   let f: Fixture
   let b: Started
@@ -302,61 +321,41 @@ describe('dacli board: the server', () => {
   })
 
   test('live: a change by another process reaches the page as an event within two seconds', async () => {
-    const events = await new Promise<http.IncomingMessage>((resolve) =>
-      http.get(`${b.base}/api/events`, { headers: { 'X-Dacli-Token': b.token } }, resolve),
-    )
-    expect(events.headers['content-type']).toBe('text/event-stream')
-    let seen = ''
-    events.setEncoding('utf8')
-    events.on('data', (c) => {
-      seen += c
-    })
+    const stream = await eventStream(b)
+    expect(stream.events.headers['content-type']).toBe('text/event-stream')
     await new Promise((r) => setTimeout(r, 200))
-    expect(seen).toContain('event: hello')
+    expect(stream.text()).toContain('event: hello')
     const child = f.ws.spawn(['task', 'claim', 'alpha/2'], { as: f.rw.token })
     expect(child.code).toBe(0)
     const t0 = Date.now()
-    while (!seen.includes('event: change') && Date.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 25))
-    expect(seen).toContain('event: change')
-    events.destroy()
+    while (!stream.text().includes('event: change') && Date.now() - t0 < 2000)
+      await new Promise((r) => setTimeout(r, 25))
+    expect(stream.text()).toContain('event: change')
+    stream.events.destroy()
   })
 
   test('one change by another process is one change event (the periodic rescan does not report it again)', async () => {
-    const events = await new Promise<http.IncomingMessage>((resolve) =>
-      http.get(`${b.base}/api/events`, { headers: { 'X-Dacli-Token': b.token } }, resolve),
-    )
-    let seen = ''
-    events.setEncoding('utf8')
-    events.on('data', (c) => {
-      seen += c
-    })
+    const stream = await eventStream(b)
     await new Promise((r) => setTimeout(r, 3_500)) // past a rescan: what came before is reported
-    seen = ''
+    stream.clear()
     const made = f.ws.spawn(['note', 'add', 'finding', 'One change', '--project', 'alpha'])
     expect(made.code, made.stderr).toBe(0)
     await new Promise((r) => setTimeout(r, 4_000)) // past the next rescan
-    expect(seen.match(/event: change/g)?.length).toBe(1)
-    events.destroy()
+    expect(stream.text().match(/event: change/g)?.length).toBe(1)
+    stream.events.destroy()
   })
 
   test('a code edit in a task worktree is no change to the backlog: no event (the watch leaves worktrees out)', async () => {
     const src = path.join(f.ws.root, '.dacli', 'worktrees', 'alpha-009-code', 'src')
     fs.mkdirSync(src, { recursive: true })
     await new Promise((r) => setTimeout(r, 3_500)) // past a rescan: a watched folder made now would be watched by then
-    const events = await new Promise<http.IncomingMessage>((resolve) =>
-      http.get(`${b.base}/api/events`, { headers: { 'X-Dacli-Token': b.token } }, resolve),
-    )
-    let seen = ''
-    events.setEncoding('utf8')
-    events.on('data', (c) => {
-      seen += c
-    })
+    const stream = await eventStream(b)
     await new Promise((r) => setTimeout(r, 200))
     for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(src, `main${i}.ts`), `export const x = ${i}\n`)
     await new Promise((r) => setTimeout(r, 1_000))
-    expect(seen).toContain('event: hello')
-    expect(seen).not.toContain('event: change')
-    events.destroy()
+    expect(stream.text()).toContain('event: hello')
+    expect(stream.text()).not.toContain('event: change')
+    stream.events.destroy()
     fs.rmSync(path.join(f.ws.root, '.dacli', 'worktrees', 'alpha-009-code'), { recursive: true, force: true })
   })
 })

@@ -6,15 +6,17 @@ import * as path from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import { type DeliveryWorkspace, deliveryWorkspace, REPO } from '../../testkit/deliveryws.js'
 import { expectValid } from '../../testkit/schemas.js'
-import { git } from '../../testkit/ws.js'
+import { git, type RunOpts } from '../../testkit/ws.js'
 
 let w: DeliveryWorkspace
 afterEach(async () => {
   await w.close()
 })
 
-const train = (...more: string[]) =>
-  w.run('release', 'train', '--project', 'alpha', '--source', 'main', '--target', 'release', ...more, '--json')
+/** alpha's release train main → `target`, as typed (no --json unless given). */
+const trainTo = (target: string, ...more: (string | RunOpts)[]) =>
+  w.run('release', 'train', '--project', 'alpha', '--source', 'main', '--target', target, ...more)
+const train = (...more: string[]) => trainTo('release', ...more, '--json')
 
 /** alpha's delivery progress, as metrics and overview both give it (checked equal). */
 async function progress() {
@@ -79,9 +81,7 @@ test('work that reached the target outside dacli (a promotion merged on GitHub) 
   expect(dry.json).toMatchObject({ tasks: [], released: [] })
   expect(promotedLines(await fileOf(a))).toEqual([])
   w.gh.resetCalls()
-  const human = (
-    await w.run('release', 'train', '--project', 'alpha', '--source', 'main', '--target', 'release', '--apply')
-  ).expectExit(0)
+  const human = (await trainTo('release', '--apply')).expectExit(0)
   expect(human.stdout).toContain(`released: ${a} (on release at ${main.slice(0, 12)})`)
   expect(w.gh.writes()).toEqual([])
   expect(promotedLines(await fileOf(a))[0]).toMatch(new RegExp(` promoted release ${main}$`))
@@ -124,20 +124,7 @@ test('one target however it is spelled: origin/release after release records not
   git(w.ws.root, 'push', '-q', 'origin', 'main:refs/heads/release')
   const a = await w.landed('Once')
   ;(await train('--apply', '--merge')).expectExit(0)
-  const r = (
-    await w.run(
-      'release',
-      'train',
-      '--project',
-      'alpha',
-      '--source',
-      'main',
-      '--target',
-      'origin/release',
-      '--apply',
-      '--json',
-    )
-  ).expectExit(0)
+  const r = (await trainTo('origin/release', '--apply', '--json')).expectExit(0)
   expect(r.json.released).toEqual([])
   expect(promotedLines(await fileOf(a))).toHaveLength(1)
 })
@@ -155,21 +142,7 @@ test('another identity’s task on the target is not recorded by this caller, an
       : text.replace(/^---\n/, '---\nowner: a-root\n'),
   )
   const bob = await w.ws.agent('rw', 'bob')
-  const r = (
-    await w.run(
-      'release',
-      'train',
-      '--project',
-      'alpha',
-      '--source',
-      'main',
-      '--target',
-      'release',
-      '--apply',
-      '--merge',
-      { as: bob.token },
-    )
-  ).expectExit(0)
+  const r = (await trainTo('release', '--apply', '--merge', { as: bob.token })).expectExit(0)
   expect(r.stdout).toContain(`on release, not recorded released: ${a} is another identity's task`)
   expect(promotedLines(await fileOf(a))).toEqual([])
   // Its owner's next apply records it.
