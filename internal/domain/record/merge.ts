@@ -250,7 +250,10 @@ export class Merger {
     let fields = [...merged.conflicts]
     const [sb, so, st] = [b === undefined ? null : statusOf(b.path), statusOf(o.path), statusOf(t.path)]
     let dir = dirOf(o.path)
-    if (so !== st && sb === so) dir = dirOf(t.path)
+    // A removal is no decision (FORMAT.md): removed on one side, moved on the other, the task is removed — on every
+    // clone alike, whichever pushed first.
+    if (so !== st && (so === 'removed' || st === 'removed')) dir = dirOf(so === 'removed' ? o.path : t.path)
+    else if (so !== st && sb === so) dir = dirOf(t.path)
     else if (so !== st && sb !== st) {
       fields.unshift({ field: 'status', base: sb, ours: so, theirs: st })
       dir = dirOf(t.path)
@@ -262,8 +265,15 @@ export class Merger {
     // — drops the claim the other side still had, and with it any question about that claim (either answer would
     // leave the done task unclaimed). A status still in question keeps the claim: `ours` may make it active again.
     if (statusOf(`${dir}${name}`) === 'done' && !fields.some((f) => f.field === 'status')) {
-      text = (await this.dropClaim(text)) ?? text
+      text = (await this.dropClaim(text, 'done')) ?? text
       fields = fields.filter((f) => f.field !== 'claim')
+    }
+    // A tombstone raises no question (there is no task left to hold up or to answer about): it keeps the remote's
+    // value of each field changed differently on both sides, and this clone's goes into its `## Log`, word for word;
+    // like a done task, it holds no claim.
+    if (statusOf(`${dir}${name}`) === 'removed') {
+      text = (await this.dropClaim(text, 'removed', fields)) ?? text
+      fields = []
     }
     const oid = text === ot ? o.oid : text === tt ? t.oid : await this.git.writeBlob(Buffer.from(text, 'utf8'))
     const v: Version = { oid, mode: o.mode, path: `${dir}${name}` }
@@ -275,8 +285,12 @@ export class Merger {
     }
   }
 
-  /** A merged done task's text without its `claim:`, its version bumped, a `## Log` line saying so; null when it holds none. */
-  private async dropClaim(text: string): Promise<string | null> {
+  /**
+   * A merged done or removed task's text without its `claim:`, and for a removed one with this clone's value of each
+   * field in `conflicts` (the text keeps theirs), its version bumped, a `## Log` line for each; null when there is
+   * nothing to drop or say.
+   */
+  private async dropClaim(text: string, left: 'done' | 'removed', conflicts: FieldConflict[] = []): Promise<string | null> {
     const { parseObject, renderEdited, setScalar } = await import('../../format/parsing.js')
     let parsed: ReturnType<typeof parseObject>
     try {
@@ -284,15 +298,27 @@ export class Merger {
     } catch {
       return null
     }
+    const at = `- ${stamp(this.now)} ${this.actor} edited`
+    const lines = conflicts
+      .filter((f) => f.field !== 'status' && f.field !== 'claim')
+      .map(
+        (f) =>
+          `${at} ${f.field} kept as the other side of a record pull had it; this side's was ${logValue(f.ours)} (the task was removed on one side: a removed task raises no question)`,
+      )
     const claim = parsed.data.claim
-    if (claim === undefined || claim === null) return null
     const doc = parsed.doc.clone()
-    doc.delete('claim')
+    if (claim !== undefined && claim !== null) {
+      doc.delete('claim')
+      const there = typeof (claim as { remote?: unknown }).remote === 'string' ? '; its ref there is left to reconcile' : ''
+      lines.push(
+        `${at} claim dropped (${claimText(claim)}): a record pull left the task ${left}, and a ${left} task holds no claim${left === 'removed' ? there : ''}`,
+      )
+    }
+    if (lines.length === 0) return null
     // A rewrite after the merge, as a renumbering is: the file is neither side's at any version they read.
     const version = Number(parsed.data.version)
     setScalar(doc, 'version', (Number.isInteger(version) ? version : 0) + 1)
-    const line = `- ${stamp(this.now)} ${this.actor} edited claim dropped (${claimText(claim)}): a record pull left the task done, and a done task holds no claim`
-    return renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [line]))
+    return renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', lines))
   }
 
   /** Both sides changed a non-task file differently: field by field, else ours stays and theirs is kept beside it. */
@@ -436,6 +462,11 @@ export class Merger {
 /** The `id:` of an object file's frontmatter, or null. */
 function idIn(text: string): string | null {
   return /^id:[ \t]*(\S+)[ \t]*\r?$/m.exec(text)?.[1] ?? null
+}
+
+/** A value as one `## Log` line can hold it: JSON, on one line. */
+function logValue(v: unknown): string {
+  return JSON.stringify(v ?? null)
 }
 
 /** A claim as a `## Log` line names it: who held it, and on which remote. */
