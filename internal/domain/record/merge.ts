@@ -290,7 +290,11 @@ export class Merger {
    * field in `conflicts` (the text keeps theirs), its version bumped, a `## Log` line for each; null when there is
    * nothing to drop or say.
    */
-  private async dropClaim(text: string, left: 'done' | 'removed', conflicts: FieldConflict[] = []): Promise<string | null> {
+  private async dropClaim(
+    text: string,
+    left: 'done' | 'removed',
+    conflicts: FieldConflict[] = [],
+  ): Promise<string | null> {
     const { parseObject, renderEdited, setScalar } = await import('../../format/parsing.js')
     let parsed: ReturnType<typeof parseObject>
     try {
@@ -309,7 +313,8 @@ export class Merger {
     const doc = parsed.doc.clone()
     if (claim !== undefined && claim !== null) {
       doc.delete('claim')
-      const there = typeof (claim as { remote?: unknown }).remote === 'string' ? '; its ref there is left to reconcile' : ''
+      const there =
+        typeof (claim as { remote?: unknown }).remote === 'string' ? '; its ref there is left to reconcile' : ''
       lines.push(
         `${at} claim dropped (${claimText(claim)}): a record pull left the task ${left}, and a ${left} task holds no claim${left === 'removed' ? there : ''}`,
       )
