@@ -5,18 +5,48 @@
 // hold the task there even when this clone never claimed it. The lifecycle calls these under the task's lock, so the local file
 // changes only after the remote said yes.
 
+import { cmd } from '../../base/commands.js'
 import { ConflictError } from '../../base/errors.js'
 import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
-import type { TaskEdit } from '../../store/store.js'
+import type { Store, TaskEdit } from '../../store/store.js'
 import {
   type Arbitration,
   type ClaimArbiter,
   type DropResult,
   expiredAt,
   type RemoteClaim,
+  remoteClaimOf,
   type TakeResult,
 } from './arbiter.js'
+
+/**
+ * `--local` claims in this clone only while the remote cannot be reached: a task the remote was last seen holding for
+ * another clone or identity (its refusal of a claim, a fetch) is not claimed apart from it — the remote is the
+ * arbiter, and a clone that syncs would otherwise carry a holder the remote never agreed to (5, nothing changed).
+ */
+export function refuseLocalOverRemote(
+  store: Store,
+  arb: Arbitration | undefined,
+  t: Pick<TaskRecord, 'id' | 'project' | 'seq' | 'slug'>,
+): void {
+  if (arb?.local !== true) return
+  const seen = remoteClaimOf(store, t.id, store.now())
+  if (seen === null || seen.expired || seen.this_clone) return
+  throw new ConflictError(
+    `${qualifiedRef(t)} is claimed on ${seen.remote} by ${seen.by} (seen there at ${seen.fetched_at}): --local claims in this clone only while the remote cannot be reached, never against a claim it holds`,
+    {
+      details: {
+        owner: seen.by,
+        claimed_at: seen.at,
+        expires: seen.expires,
+        remote: seen.remote,
+        seen_at: seen.fetched_at,
+      },
+      next: [cmd(`claims list --remote ${seen.remote}`), cmd(`next --project ${t.project}`)],
+    },
+  )
+}
 
 /** The remote a new claim is made on, or null (this clone only). */
 export function remoteForClaim(arb: Arbitration | undefined): string | null {

@@ -95,12 +95,20 @@ const remoteClaimAt = (v: unknown): { remote: string; at: number } | null => {
 /**
  * Two claims both sides took through the same remote (`claim.remote`) are no conflict: the remote's
  * compare-and-swap ordered them, so the later one replaced the earlier (taken over once expired, or made after a
- * release) — the claim, and the owner with it, go with the later claim. Claims made apart (`--local`), or two
- * taken at the same second, still conflict.
+ * release) — the claim, and the owner with it, go with the later claim. A claim through a remote against one made
+ * apart (`--local`) is no conflict either: the remote's stands. Two made apart, or two taken at the same second,
+ * still conflict.
  */
 const remoteClaims: Resolver = (key, ours, theirs) => {
   if (key !== 'claim' && key !== 'owner') return null
   const [o, t] = [remoteClaimAt(ours.claim), remoteClaimAt(theirs.claim)]
+  // A claim the remote holds against one made apart (`--local`, no remote named): the remote is the arbiter, so its
+  // claim stands — the other clone's was never published there, and may be one the remote refused.
+  if ((o === null) !== (t === null)) {
+    const apart = o === null ? ours.claim : theirs.claim
+    const local = typeof apart === 'object' && apart !== null && !('remote' in (apart as object))
+    return local ? (o === null ? 'theirs' : 'ours') : null
+  }
   if (o === null || t === null || o.remote !== t.remote || o.at === t.at) return null
   return o.at > t.at ? 'ours' : 'theirs'
 }

@@ -2,9 +2,8 @@
 // edit and depend. A new task is unowned; `claim` makes the caller its owner. Who may do what, when a claim may be
 // taken over, when a task may close and whether a dependency closes a cycle are pure policy, decided in
 // domain/claims/ownership.ts and domain/plan/cycle.ts; this module reads what they need, asks, and refuses or writes.
-// A read-only identity's claim, release, done and block become events (`proposed`).
-//
-// Every change goes through Store.editTask (lock, re-read, atomic write).
+// A read-only identity's claim, release, done and block become events (`proposed`). Every change goes through
+// Store.editTask (lock, re-read, atomic write).
 
 import { cmd } from '../../base/commands.js'
 import { ConflictError, RefusedError, UsageError } from '../../base/errors.js'
@@ -20,6 +19,7 @@ import {
   dropOnClose,
   dropOnRelease,
   open,
+  refuseLocalOverRemote,
   refuseReleasingTheirs,
   remoteForClaim,
   remoteOfClaim,
@@ -165,13 +165,13 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
     }
     return propose(store, t, who, 'claim', 'claim', opts.leaseMs === undefined ? {} : { lease_ms: opts.leaseMs })
   }
+  refuseLocalOverRemote(store, opts.arbitration, t)
   const remote = remoteForClaim(opts.arbitration)
   const arbiter = await open(opts.arbitration, remote)
   const lease = opts.leaseMs === undefined ? '' : `lease ${Math.round(opts.leaseMs / 1000)}s`
   let takenFrom: string | null = null
   const res = await change(store, target, who, 'claim', async (e) => {
-    const cur = e.before
-    const now = e.now
+    const { before: cur, now } = e
     if (cur.status === 'done') {
       throw new RefusedError('state', `${qualifiedRef(cur)} is done; reopen it before claiming`, {
         next: [cmd(`task reopen ${qualifiedRef(cur)} --reason "<why>"`), cmd(`next --project ${cur.project}`)],

@@ -46,3 +46,40 @@ test('a taken-over claim merges to the later claim and its owner in both clones;
     expect((await x.dacli('task', 'show', 'race/1', '--json')).expectExit(0).json.status).toBe('active')
   }
 })
+
+test('a claim made apart (--local) against one the remote holds merges to the remote’s holder in both clones, with nothing to decide', async () => {
+  const t = await team(await workspace(), { tasks: 1 })
+  const [first, second] = await cloneTeam(t, 2, 2)
+  const [b, c] = t.clones as [Checkout, Checkout]
+  if (first === undefined || second === undefined) throw new Error('two agents')
+  ;(await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--lease', '1h', { as: first.token })).expectExit(0)
+  // c has never looked at the remote (its remote is unreachable for it, say): a claim in this clone only is taken.
+  const local = (await c.dacli('task', 'claim', 'race/1', '--local', '--json', { as: second.token })).expectExit(0).json
+  const id = local.task.id as string
+  expect(remoteHolder(t, id)).toBe(first.id)
+  ;(await b.dacli('record', 'sync', '--json')).expectExit(0)
+  const synced = (await c.dacli('record', 'sync', '--json')).expectExit(0).json
+  expect(synced.decisions).toEqual([])
+  ;(await b.dacli('record', 'sync', '--json')).expectExit(0)
+  const [fb, fc] = [b, c].map((x) => fs.readFileSync(path.join(x.root, FILE), 'utf8'))
+  expect(fb).toBe(fc)
+  expect(fc).toMatch(new RegExp(`^owner: ${first.id}$`, 'm'))
+  expect(fc).toMatch(new RegExp(`^claim: \\{by: ${first.id}, at: \\S+, expires: \\S+, remote: origin\\}$`, 'm'))
+})
+
+test('--local is refused (5, nothing changed) for a task the remote was seen holding for another identity', async () => {
+  const t = await team(await workspace(), { tasks: 1 })
+  const [first, second] = await cloneTeam(t, 2, 2)
+  const [b, c] = t.clones as [Checkout, Checkout]
+  if (first === undefined || second === undefined) throw new Error('two agents')
+  ;(await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', { as: first.token })).expectExit(0)
+  // c's file still has the task open and unowned; the remote refuses c's claim, naming the holder.
+  ;(await c.dacli('task', 'claim', 'race/1', '--remote', 'origin', { as: second.token })).expectExit(5)
+  const open = FILE.replace('/active/', '/open/')
+  const before = fs.readFileSync(path.join(c.root, open), 'utf8')
+  const refused = (await c.dacli('task', 'claim', 'race/1', '--local', '--json', { as: second.token })).expectExit(5)
+  expect(refused.error.details).toMatchObject({ owner: first.id, remote: 'origin' })
+  expect(refused.error.message).toMatch(/--local claims in this clone only while the remote cannot be reached/)
+  expect(fs.readFileSync(path.join(c.root, open), 'utf8')).toBe(before)
+  expect(fs.existsSync(path.join(c.root, FILE))).toBe(false)
+})
