@@ -9,7 +9,7 @@ import { editFront, type FrontEdit } from '../format/flatedit.js'
 import { appendToSection } from '../format/markdown.js'
 import type { Status, TaskRecord, TaskSummary } from '../format/model.js'
 import { STATUSES, stamp, taskFileName } from '../format/model.js'
-import { taskIdInText } from '../format/rawtask.js'
+import { supersededBy, taskIdInText } from '../format/rawtask.js'
 import { qualifiedRef } from '../format/refs.js'
 import { recordOf, sameDependency } from '../format/taskfile.js'
 import { assertNoLinks, atomicWrite, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
@@ -93,7 +93,7 @@ export async function editTaskFile<R>(
     atomicWrite(store.system, dest.abs, out)
     // The old copy goes last: a crash before this leaves two copies, and the newer version wins.
     // Copies left by an earlier interrupted move go too.
-    const removed = removeCopies(store, file.project, file.name, id, dest.status)
+    const removed = removeCopies(store, file.project, file.name, id, dest.status, text)
     sweepProject(store, file.project)
     const after = recordOf(await parseData(out), locationOf(dest))
     // Copies beside the one rewritten (an earlier interrupted move): what this invocation read is read again.
@@ -157,7 +157,7 @@ export async function tombstoneTaskFile(
     const text = renderEdited(parsed, doc, appendToSection(parsed.split.body, 'Log', [`- ${now} ${actor} removed`]))
     const dest = path.join(tasksDir(store.paths(), file.project), 'removed', file.name)
     atomicWrite(store.system, dest, text)
-    removeCopies(store, file.project, file.name, id, 'removed')
+    removeCopies(store, file.project, file.name, id, 'removed', text)
     sweepProject(store, file.project)
     store.forget(file.project)
     store.journal({
@@ -181,10 +181,10 @@ function sweepProject(store: Store, project: string): void {
 }
 
 /**
- * Remove copies of task `id` named `name` from every status folder but `keep` (only files that carry that id).
- * The folders they were removed from.
+ * Remove copies of task `id` named `name` from every status folder but `keep` (only files that carry that id and
+ * that `read`, the copy being rewritten, carries forward: supersededBy). The folders they were removed from.
  */
-function removeCopies(store: Store, project: string, name: string, id: string, keep: string): Status[] {
+function removeCopies(store: Store, project: string, name: string, id: string, keep: string, read: string): Status[] {
   const removed: Status[] = []
   for (const status of STATUSES) {
     if (status === keep) continue
@@ -196,7 +196,8 @@ function removeCopies(store: Store, project: string, name: string, id: string, k
     } catch {
       continue
     }
-    if (taskIdInText(text) === id) {
+    // Only a copy the one just rewritten carried forward goes; one with work of its own stays (doctor reports it).
+    if (taskIdInText(text) === id && supersededBy(text, read)) {
       removeFile(other)
       removed.push(status)
     }

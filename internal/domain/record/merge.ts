@@ -166,7 +166,7 @@ export class Merger {
   ): Promise<MergeResult> {
     const files = new Map<string, TreeFile>()
     const conflicts: Conflict[] = []
-    const byId = new Map<string, { b?: Version; o?: Version; t?: Version }>()
+    const copiesById = new Map<string, { b: Version[]; o: Version[]; t: Version[] }>()
     const perPath: string[] = []
     for (const p of new Set([...base.keys(), ...ours.keys(), ...theirs.keys()])) {
       const b = base.get(p)
@@ -191,10 +191,20 @@ export class Merger {
         ['t', t, ids[2]],
       ] as const) {
         if (f === undefined || id === null || id === undefined) continue
-        const entry = byId.get(id) ?? {}
-        entry[side] = { ...f, path: p }
-        byId.set(id, entry)
+        const entry = copiesById.get(id) ?? { b: [], o: [], t: [] }
+        entry[side].push({ ...f, path: p })
+        copiesById.set(id, entry)
       }
+    }
+    const byId = new Map<string, { b: Version | undefined; o: Version | undefined; t: Version | undefined }>()
+    for (const [id, c] of copiesById) {
+      const all = [...c.b, ...c.o, ...c.t]
+      const b = await this.oneCopy(c.b, all, undefined, files, conflicts)
+      byId.set(id, {
+        b,
+        o: await this.oneCopy(c.o, all, b, files, conflicts),
+        t: await this.oneCopy(c.t, all, b, files, conflicts),
+      })
     }
     for (const p of perPath) {
       const b = base.get(p)
@@ -238,6 +248,41 @@ export class Merger {
     }
     for (const d of decisions) d.path = renumbered.find((r) => r.id === d.id)?.path ?? d.path
     return { files, conflicts, decisions, renumbered }
+  }
+
+  /**
+   * A side's one version of a task it holds in several files (a `git merge` that moved the task on one branch and
+   * changed it on the other leaves both; so does a move interrupted between writing and removing). A copy that is
+   * the same bytes as another side's or the base's carries nothing new from this side; the copies that differ are
+   * this side's work, merged into one field by field against the base (the folder as one more field). A copy that
+   * does not merge so is kept for a person as a conflict copy beside the status folders (reported in `conflicts`:
+   * the pull exits 5), nothing lost.
+   */
+  private async oneCopy(
+    copies: Version[],
+    all: readonly Version[],
+    base: Version | undefined,
+    files: Map<string, TreeFile>,
+    conflicts: Conflict[],
+  ): Promise<Version | undefined> {
+    if (copies.length <= 1) return copies[0]
+    const own = copies.filter((c) => !all.some((x) => !copies.includes(x) && x.oid === c.oid))
+    let acc = own[0]
+    if (acc === undefined) return copies[0]
+    const bt = base === undefined ? null : await this.read(base.oid)
+    for (const next of own.slice(1)) {
+      const m = await mergeObject(bt, await this.read(acc.oid), await this.read(next.oid), 'ours', remoteClaims)
+      if (m === null || m.conflicts.length > 0) {
+        const copy = copyOf(next.path, this.tag)
+        files.set(copy, { oid: next.oid, mode: next.mode })
+        conflicts.push({ path: acc.path, ours: acc.oid, theirs: next.oid, copy })
+        continue
+      }
+      // The folder one copy moved the task to, where the other left it as the base had it.
+      const moved: string = base !== undefined && statusOf(acc.path) === statusOf(base.path) ? next.path : acc.path
+      acc = { oid: await this.git.writeBlob(Buffer.from(m.text, 'utf8')), mode: acc.mode, path: moved }
+    }
+    return acc
   }
 
   /** A task both sides changed: field by field; its status (the folder) is one more field. */

@@ -12,8 +12,10 @@ import { lintDecision, lintRisk } from '../../domain/plan/lint.js'
 import { loadPlan, refIn } from '../../domain/task/planview.js'
 import { worktreeProblem } from '../../domain/worktree/worktrees.js'
 import type { Broken, Claim, TaskSummary } from '../../format/model.js'
+import { supersededBy } from '../../format/rawtask.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { listEvents } from '../../store/events.js'
+import { readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 import { usedSeqs } from '../../store/taskindex.js'
 import { coordinationFindings } from './coordination.js'
@@ -31,6 +33,15 @@ import { leftoverFindings } from './leftovers.js'
 
 type Finding = DoctorDocT['findings'][number]
 
+/** Does the listed copy of a task carry forward every line of the other (supersededBy)? Unreadable: assume not. */
+function carriedForward(store: Store, ignored: string, kept: string): boolean {
+  try {
+    return supersededBy(readText(path.join(store.root, ignored)), readText(path.join(store.root, kept)))
+  } catch {
+    return false
+  }
+}
+
 async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   const out: Finding[] = []
   const add = (f: Finding) => out.push(f)
@@ -45,6 +56,16 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   for (const b of plan.broken) unparseable(b)
   const all = await store.listTasks()
   for (const d of all.duplicates) {
+    if (!carriedForward(store, d.ignored, d.kept)) {
+      add({
+        code: 'duplicate-task-file',
+        severity: 'error',
+        subject: d.ignored,
+        message: `task ${d.id} has two copies that differ: ${d.ignored} holds lines ${d.kept} (the copy listed) lacks — a git merge that moved the task on one branch and changed it on the other, or a hand edit`,
+        hint: `carry what is missing into ${d.kept}, then delete ${d.ignored} (dacli never removes a copy that holds work of its own)`,
+      })
+      continue
+    }
     add(
       d.interrupted
         ? {
