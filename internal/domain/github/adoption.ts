@@ -18,6 +18,7 @@ import { listTombstones } from '../../store/tombstones.js'
 import { classify, type Planned } from './adoptplan.js'
 import { writeMapping } from './mapping.js'
 import { fetchIssues, type Prepared } from './preflight.js'
+import { tasksMapping } from './repository.js'
 
 export type PlannedIssue = Planned<Issue>
 
@@ -32,7 +33,9 @@ export async function inboundPlan(
   for (const b of listing.broken) p.warn(`skipped ${b.path}: ${b.reason}`)
   // A removed task keeps its issue in its tombstone: that issue is mapped, never adopted as a new task again.
   const removed = (await listTombstones(p.store, project)).tombstones.map((t) => ({ ...t.task, status: 'removed' }))
-  const plan = classify(issues, [...listing.tasks, ...removed], repo)
+  // An issue another project linked to the same repository already maps is that project's (never adopted twice).
+  const elsewhere = (await tasksMapping(p.store, project, repo)).filter((t) => t.project !== project)
+  const plan = classify(issues, [...listing.tasks, ...removed], repo, elsewhere)
   // A task file dacli cannot read may be the one that maps an issue: adopting it again would make a second task,
   // and the next push a second issue. What would be created or linked blocks until the file reads (a second copy of a
   // task that reads is no such file).

@@ -68,8 +68,10 @@ export function classify<I extends IssueFacts>(
   issues: readonly I[],
   tasks: readonly TaskFacts[],
   repo: string,
+  /** Tasks of other projects linked to the same repository that map its issues: theirs are already mapped. */
+  elsewhere: readonly TaskFacts[] = [],
 ): Planned<I>[] {
-  const mapped = mappedIssues(tasks, repo)
+  const mapped = mappedIssues([...tasks, ...elsewhere], repo)
   const live = tasks.filter((t) => t.status === 'open' || t.status === 'active').sort((a, b) => a.seq - b.seq)
   const claimed = new Set<string>()
   const out: Planned<I>[] = []
@@ -102,7 +104,9 @@ export function classify<I extends IssueFacts>(
     }
     const twin = nearestDuplicate(issue.title, live)
     if (twin !== null) {
-      const score = Math.round(twin.jaccard * 1000) / 1000
+      // The token sets' Jaccard similarity; 1 means the exact title (above), so the same words in another form
+      // (reordered, a plural, a stop-word more) score just under it.
+      const score = Math.min(0.999, Math.round(twin.jaccard * 1000) / 1000)
       out.push({ ...base, outcome: 'refused', taskId: twin.id, score, reason: 'possible duplicate' })
       continue
     }

@@ -11,7 +11,14 @@ import { connect, progress, type Session } from './connect.js'
 import type { GithubContext } from './context.js'
 import { issuesOf } from './issuecache.js'
 import { type Window, windowTasks } from './pushwindow.js'
-import { disclosureGate, type Linked, linkedRepo, lockScope } from './repository.js'
+import {
+  disclosureGate,
+  type Linked,
+  linkedRepo,
+  lockScope,
+  refuseContestedIssues,
+  tasksMapping,
+} from './repository.js'
 
 export interface Prepared {
   store: Store
@@ -27,12 +34,12 @@ export interface Prepared {
 export async function prepare(
   ctx: GithubContext,
   project: string,
-  local?: (store: Store) => Promise<void>,
+  local?: (store: Store, linked: Linked) => Promise<void>,
   opts: { full?: boolean } = {},
 ): Promise<Prepared> {
   const store = await ctx.store()
   const linked = await linkedRepo(store, project)
-  await local?.(store)
+  await local?.(store, linked)
   const session = await connect(ctx, { requireToken: true })
   // Under --json stderr stays clean for the error envelope; what a warning says is in the document too.
   return {
@@ -67,8 +74,9 @@ export async function openOutbound(
   const p = await prepare(
     ctx,
     project,
-    async (store) => {
+    async (store, linked) => {
       tasks = await load(store)
+      refuseContestedIssues(await tasksMapping(store, project, linked.repo), linked.repo)
     },
     { full: o.full === true },
   )
