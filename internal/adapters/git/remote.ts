@@ -164,6 +164,11 @@ const firstLines = (s: string, n = 4) =>
     .slice(0, n)
     .join('; ')
 
+/** Refuse (4) a remote name git does not know, before a command changes anything on its way to that remote. */
+export function requireRemote(repo: { commonDir: string; workTree: string }, env: Env, remote: string): void {
+  if (!knownRemote(repo, env, remote)) throw notARemote(remote, 'no such remote is configured')
+}
+
 function notARemote(remote: string, stderr: string): NotFoundError {
   return new NotFoundError(`no git remote "${remote}" (${firstLines(stderr, 2)})`, {
     details: { remote },

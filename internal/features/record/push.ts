@@ -1,4 +1,5 @@
 import { shortOid } from '../../adapters/git/objects.js'
+import { requireRemote } from '../../adapters/git/remote.js'
 import { cmd } from '../../base/commands.js'
 import { RefusedError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
@@ -22,6 +23,8 @@ export const push = defineCommand({
     const store = await ctx.store()
     const who = await ctx.identity()
     const git = await ctx.git()
+    // A remote git does not know is refused before the record commit is made, not after (nothing changes).
+    requireRemote(git.repo, ctx.env, remote)
     const ref = branchRef(store)
     const { recorded, tip } = await store.withLock(RECORD_LOCK, async () => {
       const outcome = await recordLocked(store, git, who, {

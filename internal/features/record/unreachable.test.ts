@@ -40,3 +40,17 @@ describe('record push, pull and sync with a remote that cannot be reached', () =
     for (const command of ['push', 'pull', 'sync']) (await a.dacli('record', command, gone, '--json')).expectExit(1)
   })
 })
+
+test('record push to a remote name git does not know: exit 4 before anything is recorded (no record commit, no ref moved)', async () => {
+  const w = await workspace()
+  ;(await w.dacli('project', 'add', 'API', '--slug', 'api')).expectExit(0)
+  ;(await w.dacli('task', 'add', 'Unrecorded', '--project', 'api')).expectExit(0)
+  const refs = git(w.root, 'for-each-ref', '--format=%(refname) %(objectname)')
+  const before = w.snapshot()
+  for (const remote of [[], ['nowhere']]) {
+    const r = (await w.dacli('record', 'push', ...remote, '--json')).expectExit(4)
+    expect(r.error.message).toMatch(/^no git remote "(origin|nowhere)"/)
+  }
+  expect(git(w.root, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(refs)
+  expect(w.snapshot()).toEqual(before)
+})
