@@ -96,6 +96,23 @@ owner: a-two
     expect(m?.text).toContain('- [x] covers the batch\n- [ ] suite green\n- [ ] docs written\n\n## Log')
   })
 
+  test('a criterion removed on one side and ticked on the other is a conflict on the section, either way round', async () => {
+    const removed = edit(BASE, '- [ ] suite green\n', '')
+    const ticked = edit(BASE, '- [ ] suite green', '- [x] suite green')
+    for (const [ours, theirs] of [
+      [ticked, removed],
+      [removed, ticked],
+    ] as const) {
+      const m = await mergeObject(BASE, ours, theirs, 'theirs')
+      expect(m?.conflicts.map((c) => c.field)).toEqual(['section:Acceptance'])
+      expect(m?.text).toContain(theirs.slice(theirs.indexOf('## Acceptance'), theirs.indexOf('## Log')))
+    }
+    // Removed on one side and left alone on the other: removed, no conflict.
+    const m = await mergeObject(BASE, removed, edit(BASE, 'priority: should', 'priority: must'), 'theirs')
+    expect(m?.conflicts).toEqual([])
+    expect(m?.text).not.toContain('suite green')
+  })
+
   test('an unchanged merge returns ours byte for byte; a file that does not parse is left to the caller', async () => {
     expect((await mergeObject(BASE, BASE, BASE, 'theirs'))?.text).toBe(BASE)
     expect(await mergeObject(BASE, 'no frontmatter', BASE, 'theirs')).toBeNull()

@@ -116,8 +116,12 @@ function unionLines(o: Chunk, t: Chunk | undefined): string {
 
 const BOX = /^([ ]{0,3}[-*+][ \t]+)\[([ xX])\]([ \t]+)(.*?)\r?\n?$/
 
-/** `## Acceptance`: each criterion (by its text) keeps the box state the side that changed it gave it. */
-function mergeBoxes(b: Chunk | undefined, o: Chunk, t: Chunk): string {
+/**
+ * `## Acceptance`: each criterion (by its text) keeps the box state the side that changed it gave it. Null when a
+ * criterion one side removed had its box changed on the other (two different changes to one line: the section is
+ * then a conflict, as any other section changed on both sides).
+ */
+function mergeBoxes(b: Chunk | undefined, o: Chunk, t: Chunk): string | null {
   const boxes = (c: Chunk | undefined) => {
     const m = new Map<string, boolean>()
     for (const l of contentLines(c).lines) {
@@ -127,6 +131,11 @@ function mergeBoxes(b: Chunk | undefined, o: Chunk, t: Chunk): string {
     return m
   }
   const [bb, ob, tb] = [boxes(b), boxes(o), boxes(t)]
+  for (const [text, was] of bb) {
+    const [oc, tc] = [ob.get(text), tb.get(text)]
+    if ((oc === undefined && tc !== undefined && tc !== was) || (tc === undefined && oc !== undefined && oc !== was))
+      return null
+  }
   const { head, lines } = contentLines(o)
   const out: string[] = []
   const emitted = new Set<string>()
@@ -156,7 +165,7 @@ function mergeBoxes(b: Chunk | undefined, o: Chunk, t: Chunk): string {
     const text = (x[4] as string).trim()
     const inBase = bb.has(text)
     const oc = ob.get(text) as boolean
-    if (!tb.has(text) && inBase && bb.get(text) === oc) continue // theirs removed it, ours left it alone
+    if (!tb.has(text) && inBase) continue // theirs removed it, ours left its box alone (a change is a conflict, above)
     const tc = tb.get(text)
     const checked = tc !== undefined && bb.get(text) === oc ? tc : oc
     out.push(`${x[1]}[${checked === oc ? x[2] : checked ? 'x' : ' '}]${x[3]}${x[4]}${l.endsWith('\n') ? '\n' : ''}`)
@@ -246,10 +255,13 @@ export async function mergeObject(
       if (b === undefined || b.text !== o.text) place(o)
     } else if (o.text === t.text || b?.text === t.text) place(o)
     else if (b?.text === o.text) place(t)
-    else if (o.key === '2:acceptance') place({ ...o, text: mergeBoxes(b, o, t) })
     else {
-      conflicts.push({ field: name, base: b?.text ?? null, ours: o.text, theirs: t.text })
-      place(keep === 'ours' ? o : t)
+      const boxes = o.key === '2:acceptance' ? mergeBoxes(b, o, t) : null
+      if (boxes !== null) place({ ...o, text: boxes })
+      else {
+        conflicts.push({ field: name, base: b?.text ?? null, ours: o.text, theirs: t.text })
+        place(keep === 'ours' ? o : t)
+      }
     }
     flush(o.key)
   }

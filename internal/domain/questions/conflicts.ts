@@ -52,7 +52,8 @@ export async function raiseDecisions(
     for (const f of c.fields) {
       const text = [
         `Merge conflict on ${f.field}: both sides changed it differently.`,
-        `ours (this clone): ${shown(f.ours)} — by ${whoWhen(c.ours)}`,
+        // The question travels to every clone: "ours" names the clone that merged, where "this clone" would lie.
+        `ours (the clone that merged, ${store.system.hostname}:${store.dir}): ${shown(f.ours)} — by ${whoWhen(c.ours)}`,
         `theirs (${from}, kept for now): ${shown(f.theirs)} — by ${whoWhen(c.theirs)}`,
         'Answer ours, theirs or the value.',
       ].join('\n')

@@ -24,7 +24,7 @@
 import { decodeTime } from 'ulid'
 import type { Git, TreeFile } from '../../adapters/git/index.js'
 import { byText } from '../../base/order.js'
-import { appendToSection } from '../../format/markdown.js'
+import { appendToSection, checkboxes } from '../../format/markdown.js'
 import { seqText, stamp } from '../../format/model.js'
 import { type FieldConflict, mergeObject, type Resolver } from '../../format/objmerge.js'
 import { taskIdInText } from '../../format/rawtask.js'
@@ -310,6 +310,15 @@ export class Merger {
     else if (so !== st && sb !== st) {
       fields.unshift({ field: 'status', base: sb, ours: so, theirs: st })
       dir = dirOf(t.path)
+    }
+    // One side closed the task while the other added a criterion it never saw: the close is in question (a decision
+    // on the status), never a done task with a criterion open that `task done` would have refused.
+    if (so !== st && (so === 'done' || st === 'done') && !fields.some((f) => f.field === 'status')) {
+      const closed = new Set(checkboxes(so === 'done' ? ot : tt).map((c) => c.text))
+      if (checkboxes(merged.text).some((c) => !c.checked && !closed.has(c.text))) {
+        fields.unshift({ field: 'status', base: sb, ours: so, theirs: st })
+        dir = dirOf(t.path)
+      }
     }
     // The file's name changes only by a renumbering: the side that renumbered it.
     const name = b !== undefined && nameOf(b.path) === nameOf(o.path) ? nameOf(t.path) : nameOf(o.path)

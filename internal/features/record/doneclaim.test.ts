@@ -92,4 +92,21 @@ describe('a done task holds no claim after a merge', () => {
     expect(taskFile(b.root)).toEqual(merged)
     expect((await b.dacli('doctor', '--json')).expectExit(0).json.findings).toEqual([])
   })
+
+  test('closed on one side while the other added a criterion: the close is a decision on the status, never a done task with a criterion open', async () => {
+    await setUp(false)
+    ;(await a.dacli('task', 'edit', 'p/2', '--accept', 'added by a')).expectExit(0)
+    ;(await a.dacli('record', 'sync')).expectExit(0)
+    ;(await b.dacli('task', 'done', 'p/2', '--allow-unverified')).expectExit(0)
+    const r = (await b.dacli('record', 'sync', '--json')).expectExit(5)
+    const [d] = r.error.details.decisions
+    expect(d).toMatchObject({ field: 'status', ours: 'done', theirs: 'open', ref: 'p/002-two' })
+    // The task keeps the remote's status (open) with the criterion, held by the question until a person answers.
+    const merged = taskFile(b.root)
+    expect(merged.path).toBe('blocked/002-two.md')
+    expect(merged.text).toMatch(/^- \[ \] added by a$/m)
+    const q = (await b.dacli('threads', '--open', '--json')).expectExit(0).json.threads[0]
+    expect(q.question).toContain(`ours (the clone that merged, `)
+    expect(q.question).not.toContain('this clone')
+  })
 })
