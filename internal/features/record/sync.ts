@@ -138,6 +138,24 @@ function waiting(d: RecordSyncDocT): ConflictError {
   })
 }
 
+/**
+ * The claims remote's claims (claims.remote in config.yml) fetched again after a sync: another clone's claim is a ref
+ * on that remote, not a change to the record, and `next`, `task show` and `doctor` judge claims by the last fetch, so
+ * a clone kept in sync (`--watch`) sees a claim made elsewhere within a round. A remote that cannot be reached is a
+ * warning: the record is synced all the same.
+ */
+async function refreshClaims(ctx: Context): Promise<void> {
+  const store = await ctx.store()
+  const remote = store.config.claims_remote
+  if (remote === null) return
+  try {
+    const { openClaims } = await import('../../domain/claims/remote.js')
+    await openClaims(store, ctx.env, remote).fetchAll(ctx.now())
+  } catch (e) {
+    ctx.notes.warn(`the claims on ${remote} were not fetched this round: ${e instanceof Error ? e.message : String(e)}`)
+  }
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve()
@@ -154,7 +172,7 @@ export const sync = defineCommand({
   path: 'record sync',
   summary: 'Pull, merge, record and push the record branch in one step; --watch keeps the clone converged',
   description:
-    'Runs `record pull` (fetch REMOTE, default origin; merge field by field; a field changed differently on both sides keeps the remote’s value and becomes a question on its task), records what is new (the questions too), and pushes. When another clone pushed first, it pulls and pushes again, at most 5 times. Exit 0 when this clone and the remote hold the same record and no merge-conflict question is open; exit 5 with the open decisions (answer them: dacli answer <qid> ours|theirs|<value>, then sync again), or with conflict copies left beside non-task files or of a task file that does not parse (nothing is pushed until they are resolved). A remote without a record branch gets this clone’s. With --watch INTERVAL it syncs again every INTERVAL until Ctrl-C or SIGTERM, then exits 0; a round that fails is reported on stderr and the next round tries again; --jsonl prints one record-sync/v1 line per round.',
+    'Runs `record pull` (fetch REMOTE, default origin; merge field by field; a field changed differently on both sides keeps the remote’s value and becomes a question on its task), records what is new (the questions too), and pushes. When another clone pushed first, it pulls and pushes again, at most 5 times. Exit 0 when this clone and the remote hold the same record and no merge-conflict question is open; exit 5 with the open decisions (answer them: dacli answer <qid> ours|theirs|<value>, then sync again), or with conflict copies left beside non-task files or of a task file that does not parse (nothing is pushed until they are resolved). A remote without a record branch gets this clone’s. With claims.remote in config.yml, each sync also fetches the claims there (what next, task show and doctor judge claims by). With --watch INTERVAL it syncs again every INTERVAL until Ctrl-C or SIGTERM, then exits 0; a round that fails is reported on stderr and the next round tries again; --jsonl prints one record-sync/v1 line per round.',
   args: [optionalArg('remote', 'the git remote to sync with (a name or URL; default origin)')],
   flags: {
     watch: duration('sync again every INTERVAL until stopped (Ctrl-C or SIGTERM: exit 0)', { valueName: 'INTERVAL' }),
@@ -170,6 +188,7 @@ export const sync = defineCommand({
     if (input.flags.jsonl === true && every === undefined) throw new UsageError('--jsonl streams the rounds of --watch')
     if (every === undefined) {
       const d = await syncOnce(ctx, remote)
+      await refreshClaims(ctx)
       if (d.outcome !== 'converged') throw waiting(d)
       return { data: d, human: (out: Out) => render(out, d) }
     }
@@ -185,6 +204,7 @@ export const sync = defineCommand({
     while (!stop.aborted) {
       try {
         const d = await syncOnce(ctx, remote)
+        await refreshClaims(ctx)
         const changed = last === null || d.commit !== last.commit || d.decisions.length !== last.decisions.length
         last = d
         if (changed || input.flags.jsonl === true) ctx.emit(d, (out) => render(out, d))
