@@ -105,6 +105,13 @@ describe('a done task holds no claim after a merge', () => {
     const merged = taskFile(b.root)
     expect(merged.path).toBe('blocked/002-two.md')
     expect(merged.text).toMatch(/^- \[ \] added by a$/m)
+    // What the sync changed here, as it ended: the task moved from done/ (as this clone had it) to blocked/ by the
+    // question, and the question itself.
+    const changed = r.error.details.files_changed as { path: string; change: string }[]
+    expect(changed).toContainEqual({ path: '.dacli/projects/p/tasks/done/002-two.md', change: 'deleted' })
+    expect(changed).toContainEqual({ path: '.dacli/projects/p/tasks/blocked/002-two.md', change: 'added' })
+    expect(changed.filter((f) => /\/events\/.*-question\.md$/.test(f.path))).toHaveLength(1)
+    expect(changed.map((f) => f.path)).not.toContain('.dacli/projects/p/tasks/open/002-two.md')
     const q = (await b.dacli('threads', '--open', '--json')).expectExit(0).json.threads[0]
     expect(q.question).toContain(`ours (the clone that merged, `)
     expect(q.question).not.toContain('this clone')

@@ -1,3 +1,4 @@
+import type { Git } from '../../adapters/git/index.js'
 import { shortOid } from '../../adapters/git/objects.js'
 import { cmd } from '../../base/commands.js'
 import { timerDelay } from '../../base/duration.js'
@@ -28,12 +29,20 @@ const noRemoteBranch = (e: unknown) =>
 
 /** One sync: pull (merging and raising decisions), record, push; again when another clone's push won first. */
 async function syncOnce(ctx: Context, remote: string): Promise<RecordSyncDocT> {
-  const files = new Map<string, FileChangedT>()
+  let files = new Map<string, FileChangedT>()
   let pulled: RecordSyncDocT['pulled'] = 'nothing-to-pull'
+  /** The record as the first pull found this clone (its local changes recorded first). */
+  let since: string | null | undefined
+  const changes = async (commit: string | null) => {
+    if (since === null || since === undefined || commit === null) return files
+    files = await changedSince(await ctx.git(), since, commit)
+    return files
+  }
   for (let attempt = 1; ; attempt++) {
     let theirs: string | null = null
     try {
       const r = await pullRemote(ctx, remote)
+      if (since === undefined) since = r.step.local
       theirs = r.theirs
       pulled = attempt === 1 || r.step.outcome !== 'up-to-date' ? r.step.outcome : pulled
       for (const f of r.step.changed) files.set(f.path, f)
@@ -55,14 +64,14 @@ async function syncOnce(ctx: Context, remote: string): Promise<RecordSyncDocT> {
     })
     if (tip === null) return done(ctx, remote, pulled, 'not-pushed', null, attempt, files)
     // The remote has exactly this record (as just fetched): nothing to push.
-    if (tip === theirs) return done(ctx, remote, pulled, 'up-to-date', tip, attempt, files)
+    if (tip === theirs) return done(ctx, remote, pulled, 'up-to-date', tip, attempt, await changes(tip))
     const copies = [...(await git.listFiles((await git.readCommit(tip)).tree)).keys()].filter((p) =>
       CONFLICT_COPY.test(p),
     )
-    if (copies.length > 0) return done(ctx, remote, pulled, 'not-pushed', tip, attempt, files, copies)
+    if (copies.length > 0) return done(ctx, remote, pulled, 'not-pushed', tip, attempt, await changes(tip), copies)
     try {
       const pushed = await git.push(remote, recordBranch(store), store.remoteDeadline)
-      return done(ctx, remote, pulled, pushed.outcome, tip, attempt, files)
+      return done(ctx, remote, pulled, pushed.outcome, tip, attempt, await changes(tip))
     } catch (e) {
       if (!lostRace(e)) throw e
       if (attempt >= SYNC_ATTEMPTS) {
@@ -73,6 +82,27 @@ async function syncOnce(ctx: Context, remote: string): Promise<RecordSyncDocT> {
       }
     }
   }
+}
+
+/**
+ * What a sync changed in `.dacli/` here: the record as the first pull found this clone against the record the sync
+ * ends at — the merged files, and what the merge raised and recorded after them (questions, tasks they blocked and
+ * so moved, keys). The pull's own list named a task at the folder the merge left it in, before a question moved it.
+ */
+async function changedSince(git: Git, from: string, to: string): Promise<Map<string, FileChangedT>> {
+  const out = new Map<string, FileChangedT>()
+  if (from === to) return out
+  const [a, b] = [
+    await git.listFiles((await git.readCommit(from)).tree),
+    await git.listFiles((await git.readCommit(to)).tree),
+  ]
+  for (const [p, f] of b) {
+    const was = a.get(p)
+    if (was === undefined) out.set(p, { path: p, change: 'added' })
+    else if (was.oid !== f.oid || was.mode !== f.mode) out.set(p, { path: p, change: 'modified' })
+  }
+  for (const p of a.keys()) if (!b.has(p)) out.set(p, { path: p, change: 'deleted' })
+  return out
 }
 
 async function done(
