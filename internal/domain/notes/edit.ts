@@ -160,7 +160,7 @@ export async function removeNote(store: Store, ref: string, actor: string, force
 export async function readRisk(store: Store, ref: string): Promise<RiskRecord> {
   const { project, form } = splitRef(ref)
   const { risks, broken } = await listRisks(store, project)
-  return pickObject(risks, broken, ref, form, 'risk')
+  return pickObject(risks, broken, ref, form, 'risk', store.root)
 }
 
 export interface RiskChanges {

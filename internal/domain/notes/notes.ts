@@ -2,6 +2,7 @@
 // (FORMAT.md). A title collision gets a unique suffix: a note is never
 // overwritten.
 
+import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
@@ -15,7 +16,7 @@ import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/mo
 import type { Section } from '../../store/filecache.js'
 import { assertNoLinks, atomicWrite, folderFiles, mkdirNoLinks, readText } from '../../store/fsio.js'
 import { projectsIn } from '../../store/projects.js'
-import type { Store } from '../../store/store.js'
+import { REFUSED_CONTENT, type Store } from '../../store/store.js'
 import { checkNoteFields, checkOneOf, checkText, folderKindOf, LEVELS, NOTE_KINDS, type NoteKind } from './fields.js'
 
 export { LEVELS, NOTE_KINDS, type NoteKind, SEVERITIES } from './fields.js'
@@ -261,7 +262,7 @@ export async function listNotes(store: Store, project?: string): Promise<{ notes
 export async function readNote(store: Store, ref: string): Promise<NoteRecord> {
   const { project, form } = splitRef(ref)
   const { notes, broken } = await listNotes(store, project)
-  return pickObject(notes, broken, ref, form, 'note')
+  return pickObject(notes, broken, ref, form, 'note', store.root)
 }
 
 /** `<project>/<form>` or a bare form, with the project checked as a filter. */
@@ -271,6 +272,20 @@ export function splitRef(ref: string): { project: string | undefined; form: stri
     project: projectFilter(slash === -1 ? undefined : ref.slice(0, slash)),
     form: slash === -1 ? ref : ref.slice(slash + 1),
   }
+}
+
+/** The file among those that could not be read (and were read: never a link or a pipe) whose `id:` is `id`. */
+function carryingId(root: string, broken: readonly Broken[], id: string): Broken | undefined {
+  if (!/^[nr]-[0-9A-Z]{26}$/.test(id)) return undefined
+  const line = new RegExp(`^id:[ \\t]*["']?${id}["']?[ \\t]*\\r?$`, 'mi')
+  return broken.find((b) => {
+    if (!REFUSED_CONTENT.has(b.code)) return false
+    try {
+      return line.test(fs.readFileSync(path.join(root, b.path), 'latin1').slice(0, 4096))
+    } catch {
+      return false
+    }
+  })
 }
 
 /**
@@ -284,6 +299,8 @@ export function pickObject<T extends { id: string; slug: string; project: string
   ref: string,
   form: string,
   kind: 'note' | 'risk',
+  /** The workspace root: with it, a file that could not be read is matched by the id it carries too. */
+  root?: string,
 ): T {
   const up = form.toUpperCase().replace(kind === 'note' ? /^N-/ : /^R-/, '')
   let hits = list.filter((n) => n.id === form || n.id.slice(2) === up)
@@ -291,7 +308,9 @@ export function pickObject<T extends { id: string; slug: string; project: string
   if (hits.length === 0 && up.length >= 6) hits = list.filter((n) => n.id.slice(2).startsWith(up))
   if (hits.length === 1) return hits[0] as T
   if (hits.length === 0) {
-    const unreadable = broken.find((b) => path.basename(b.path, '.md') === form)
+    const unreadable =
+      broken.find((b) => path.basename(b.path, '.md') === form) ??
+      (root === undefined ? undefined : carryingId(root, broken, `${kind === 'note' ? 'n' : 'r'}-${up}`))
     if (unreadable !== undefined) {
       throw new FailureError(`unreadable ${kind} file ${unreadable.path}: ${unreadable.reason}`, {
         details: { path: unreadable.path, code: unreadable.code },

@@ -225,3 +225,25 @@ describe('project edit', () => {
     expect(ws.snapshot()).toEqual(before)
   })
 })
+
+test('a note or risk whose file a hand edit broke is unreadable (1, naming the file) by its id too, not "no note matches" (4)', async () => {
+  const note = (await ws.dacli('note', 'show', 'p/use-a-shim', '--json')).expectExit(0).json
+  const risk = (await ws.dacli('risk', 'list', '--json')).expectExit(0).json.risks[0]
+  ws.write(DECISION, ws.file(DECISION).replace(/^note_kind: decision$/m, 'note_kind: [decision'))
+  ws.write(RISK, ws.file(RISK).replace(/^impact: high$/m, 'impact: extreme'))
+  const before = ws.snapshot()
+  for (const ref of [note.id, note.id.slice(2), `p/${note.id}`]) {
+    const r = (await ws.dacli('note', 'show', ref, '--json')).expectExit(1)
+    expect(r.error.message).toContain(`unreadable note file ${DECISION}`)
+  }
+  for (const args of [
+    ['risk', 'edit', risk.id, '--action', 'x'],
+    ['risk', 'rm', risk.id],
+  ]) {
+    const r = (await ws.dacli(...args, '--json')).expectExit(1)
+    expect(r.error.message).toContain(`unreadable risk file ${RISK}`)
+  }
+  // An id no file carries is still not found.
+  ;(await ws.dacli('note', 'show', 'n-01M97JZZZZZZZZZZZZZZZZZZZZ', '--json')).expectExit(4)
+  expect(ws.snapshot()).toEqual(before)
+})
