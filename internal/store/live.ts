@@ -23,8 +23,8 @@ import { type Broken, STATUSES, type Status, TASK_FILE, type TaskSummary } from 
 import { readTaskSummary, summaryNow } from '../format/taskfile.js'
 import { readText } from './fsio.js'
 import { changesSince, type JournalMark, journalMark } from './journal.js'
-import { candidate, idKeysOf, type Kept, patched, statusNames } from './livekept.js'
-import { deduplicated, type Listing, type Paths, type TaskFileRef, tasksDir } from './taskindex.js'
+import { idKeysOf, type Kept, patched, statusNames } from './livekept.js'
+import { candidate, deduplicated, type Listing, type Paths, type TaskFileRef, tasksDir } from './taskindex.js'
 
 /**
  * What tells the memory that files changed: `onChange` gets the absolute path of what changed, or null when anything

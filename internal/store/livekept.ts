@@ -4,8 +4,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type Broken, STATUSES, TASK_FILE, type TaskSummary } from '../format/model.js'
-import { isTempName } from './fsio.js'
-import type { DuplicateCopy, Listing } from './taskindex.js'
+import { candidate, type DuplicateCopy, type Listing } from './taskindex.js'
 
 /** A project's kept listing, its summaries by file (`<status>/<name>`), and what changed since. */
 export interface Kept {
@@ -20,9 +19,6 @@ export interface Kept {
   /** The files by task id (idKeysOf), or null until asked for. */
   idKeys: Map<string, string[]> | null
 }
-
-/** A folder entry that may be a task file (as a listing takes it: temp files and dot files are not looked at). */
-export const candidate = (name: string) => name.endsWith('.md') && !name.startsWith('.') && !isTempName(name)
 
 /**
  * The kept listing with the summaries read again in their files' places, when every one is a file the listing held,

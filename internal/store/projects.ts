@@ -45,8 +45,15 @@ export function listProjectEntries(store: Store): { slugs: string[]; broken: Bro
     const rel = `${relProjects}/${e.name}`
     if (e.isSymbolicLink())
       broken.push({ path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
-    else if (!e.isDirectory()) continue
-    else if (isId('project', e.name)) {
+    else if (!e.isDirectory()) {
+      // A task file put beside the projects is read by no one: said, as one in a tasks folder's wrong place is.
+      if (/^\d{3,}-.+\.md$/i.test(e.name))
+        broken.push({
+          path: rel,
+          reason: "a task file outside any project's tasks/<status>/ folder: not read; move it into one",
+          code: 'unparseable-object',
+        })
+    } else if (isId('project', e.name)) {
       const dir = path.join(projects, e.name)
       const said = broken.length
       if (hasProjectFile(dir, `${rel}/project.md`, broken)) slugs.push(e.name)

@@ -117,3 +117,17 @@ test('the MCP server, asked right after a person moved a task into such a folder
     await client.close()
   }
 }, 30_000)
+
+test('a task file named .MD in a status folder, or put beside the projects, is reported by lists and doctor, never passed over', async () => {
+  const ws = await alphaWithTwo()
+  const upper = `${TASKS}/open/003-hand-task.MD`
+  const top = '.dacli/projects/006-top.md'
+  ws.write(upper, handTask('t-01M943MWXXMS2KPKN775Q6FKC8', 'Upper case'))
+  ws.write(top, handTask('t-01M943MWXXMS2KPKN775Q6FKC9', 'Beside the projects'))
+  const list = (await ws.dacli('task', 'list', '--json')).expectExit(0).json
+  expect(list.skipped.map((s: { path: string }) => s.path).sort()).toEqual([top, upper])
+  const findings = (await ws.dacli('doctor', '--json')).expectExit(0).json.findings
+  expect(findings.map((f: { subject: string }) => f.subject)).toEqual(expect.arrayContaining([top, upper]))
+  // The number the .MD file holds is not handed out again.
+  expect((await ws.dacli('task', 'add', 'next', '--project', 'alpha', '--json')).expectExit(0).json.seq).toBe(4)
+})

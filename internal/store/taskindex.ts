@@ -206,8 +206,12 @@ export function fileAt(w: Walk, i: number): TaskFileRef {
   return f
 }
 
-/** A folder entry that may be a task file (temp files and dot files are not looked at). */
-const candidate = (name: string) => name.endsWith('.md') && !name.startsWith('.') && !isTempName(name)
+/**
+ * A folder entry that may be a task file (temp files and dot files are not looked at). `.MD` in another case is
+ * looked at too, to be reported: its number is held (usedSeqs), so a task nobody sees must not be passed over.
+ */
+export const candidate = (name: string) =>
+  (name.endsWith('.md') || /\.md$/i.test(name)) && !name.startsWith('.') && !isTempName(name)
 
 /**
  * Is this entry no task file (a link, not a regular file, a name that is not NNN-slug.md)? It is added to `broken`,

@@ -1,13 +1,15 @@
 // Building project documents from store records (plain objects; no zod at run time).
 
 import type { Out } from '../../clikit/io.js'
-import type { ProjectRecord } from '../../format/model.js'
+import type { Broken, ProjectRecord } from '../../format/model.js'
 import type { Store } from '../../store/store.js'
 import { projectDocument, statusCounts } from '../shared/projectdoc.js'
 import type { CountsT, ProjectDocT } from './json.js'
 
-export async function countsOf(store: Store, slug: string): Promise<CountsT> {
-  return statusCounts((await store.listTasks(slug)).tasks)
+/** A project's task counts, and the task files left out of them because they could not be read (announced). */
+export async function countsOf(store: Store, slug: string): Promise<{ counts: CountsT; broken: readonly Broken[] }> {
+  const listing = await store.listTasks(slug)
+  return { counts: statusCounts(listing.tasks), broken: listing.broken }
 }
 
 export const projectDoc = (p: ProjectRecord, counts: CountsT, removed = false): ProjectDocT =>

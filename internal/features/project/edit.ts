@@ -74,7 +74,7 @@ export const edit = defineCommand({
       return fields.length === 0 ? false : fields
     })
     const fields = result === false ? [] : result
-    const data = projectDoc(await store.readProject(slug), await countsOf(store, slug))
+    const data = projectDoc(await store.readProject(slug), (await countsOf(store, slug)).counts)
     return {
       data,
       human(out) {

@@ -16,11 +16,15 @@ export const list = defineCommand({
     const { projects, broken } = await store.listProjects()
     const { items, page } = pageOf(projects, input.flags)
     const rows: ProjectListDocT['projects'] = []
+    // Task files that could not be read are left out of their project's counts, and said so, as task list says.
+    const skipped = [...broken]
     for (const p of items) {
-      rows.push(projectSummary(p, await countsOf(store, p.slug)))
+      const { counts, broken: tasks } = await countsOf(store, p.slug)
+      rows.push(projectSummary(p, counts))
+      skipped.push(...tasks)
     }
-    ctx.notes.skipped(broken)
-    const data: ProjectListDocT = { schema: 'project-list/v1', projects: rows, ...page, skipped: broken }
+    ctx.notes.skipped(skipped)
+    const data: ProjectListDocT = { schema: 'project-list/v1', projects: rows, ...page, skipped }
     return {
       data,
       human(out) {

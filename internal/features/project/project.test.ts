@@ -58,3 +58,17 @@ describe('project', () => {
     expect(human.stderr).toMatch(/skipped \.dacli\/projects\/bad\/project\.md/)
   })
 })
+
+test('a task file that cannot be read is left out of a project’s counts and said so: skipped in project list, a warning in project show', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
+  await ws.ok('task', 'add', 'One', '--project', 'ledger', '--accept', 'x')
+  await ws.ok('task', 'add', 'Two', '--project', 'ledger', '--accept', 'y')
+  const broken = '.dacli/projects/ledger/tasks/open/002-two.md'
+  ws.write(broken, '---\nid: [\n---\n# broken\n')
+  const l = (await ws.dacli('project', 'list', '--json')).expectExit(0)
+  expect(l.json.projects[0].counts).toEqual({ open: 1, active: 0, blocked: 0, done: 0 })
+  expect(l.json.skipped).toEqual([expect.objectContaining({ path: broken, code: 'unparseable-object' })])
+  const s = (await ws.dacli('project', 'show', 'ledger')).expectExit(0)
+  expect(s.stderr).toContain(`skipped ${broken}`)
+})

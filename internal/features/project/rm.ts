@@ -18,7 +18,7 @@ export const rm = defineCommand({
     const store = await ctx.store()
     const slug = input.args.slug
     const p = await store.readProject(slug)
-    const counts = await countsOf(store, slug)
+    const { counts } = await countsOf(store, slug)
     removeProject(store, slug, input.flags.force === true)
     const data = projectDoc(p, counts, true)
     return { data, human: (out) => out.line(`removed project ${slug} (${count(data.total, 'task')})`) }

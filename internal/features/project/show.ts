@@ -12,7 +12,9 @@ export const show = defineCommand({
     const store = await ctx.store()
     const slug = input.args.slug
     const p = await store.readProject(slug)
-    const data = projectDoc(p, await countsOf(store, slug))
+    const { counts, broken } = await countsOf(store, slug)
+    ctx.notes.skipped(broken) // left out of the counts: said so
+    const data = projectDoc(p, counts)
     return { data, human: (out) => renderProject(out, data) }
   },
 })
