@@ -76,16 +76,19 @@ describe('github push under GitHub faults', () => {
     // After the repository, the issues list and four creates, every call fails.
     w.gh.fail({ nth: 7, times: Number.POSITIVE_INFINITY, status: 502 })
     const r = (await w.run('github', 'push', 'alpha', '--json')).expectExit(1)
-    expectValid(r.json)
-    expect(r.stderr).toBe('')
-    expect(r.json.outcomes).toMatchObject({ created: 4, failed: 8 })
-    const failed = r.json.items.filter((i: { outcome: string }) => i.outcome === 'failed')
+    // The contract's failure: nothing on stdout, the envelope on stderr with the result in its details.
+    expect(r.stdout).toBe('')
+    expect(r.error).toMatchObject({ schema: 'error/v1', kind: 'failure', exit_code: 1 })
+    const doc = r.error.details.result
+    expectValid(doc)
+    expect(doc.outcomes).toMatchObject({ created: 4, failed: 8 })
+    const failed = doc.items.filter((i: { outcome: string }) => i.outcome === 'failed')
     expect(failed.slice(0, 3).map((i: { reason: string }) => i.reason)).toEqual([
       expect.stringMatching(/GitHub answered 502 while creating an issue .*could not check whether it took effect/),
       expect.stringMatching(/502/),
       expect.stringMatching(/502/),
     ])
-    expect(r.json.stopped).toMatch(/^GitHub failed 3 items in a row/)
+    expect(doc.stopped).toMatch(/^GitHub failed 3 items in a row/)
     expect(
       failed
         .slice(3)

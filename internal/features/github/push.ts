@@ -5,13 +5,13 @@ import { runPush } from '../../domain/github/pushapply.js'
 import { planPush } from '../../domain/github/pushwindow.js'
 import { PUSH_ARGS, PUSH_FLAGS, startOutbound } from './flags.js'
 import { pushPreviewDoc, pushResultDoc } from './pushdocs.js'
-import { renderPushPreview, renderPushResult } from './renderpush.js'
+import { failedItems, renderPushPreview, renderPushResult } from './renderpush.js'
 
 export const push = defineCommand({
   path: 'github push',
   summary: 'Project tasks onto GitHub issues: create, update, close (preview with --dry-run)',
   description:
-    "One issue per task, found again by the task's github block, else by a hidden marker in the issue body (<!-- dacli:<task-id> ws:<workspace-id> -->, read from the issues list), else created. dacli sets the status:<folder> and priority:<p> labels, closes the issue of a done task (and reopens it if the task is reopened) and of a removed one (labelled status:removed), and rewrites title and body only of issues it authored; it writes only what differs. The issue number is written into the task the moment the issue exists. GitHub's failures are retried within the run (server errors and timeouts with backoff, rate limits after the wait GitHub asks for; a create only after proving the first attempt made nothing); an item that still fails is reported with its reason and the push goes on — exit 1 if any failed, and running the push again finishes the job without duplicates. The repository's visibility is checked live every time: a public repository without recorded consent is refused (exit 3). Without REF or --since every task of the project is pushed. A REF naming a removed task pushes its tombstone: its issue is closed. --json prints github-push-result/v1 (each item's outcome: created, updated, closed, unchanged, adopted or failed), or github-push-preview/v1 with --dry-run.",
+    "One issue per task, found again by the task's github block, else by a hidden marker in the issue body (<!-- dacli:<task-id> ws:<workspace-id> -->, read from the issues list), else created. dacli sets the status:<folder> and priority:<p> labels, closes the issue of a done task (and reopens it if the task is reopened) and of a removed one (labelled status:removed), and rewrites title and body only of issues it authored; it writes only what differs. The issue number is written into the task the moment the issue exists. GitHub's failures are retried within the run (server errors and timeouts with backoff, rate limits after the wait GitHub asks for; a create only after proving the first attempt made nothing); an item that still fails is reported with its reason and the push goes on — exit 1 if any failed, and running the push again finishes the job without duplicates. The repository's visibility is checked live every time: a public repository without recorded consent is refused (exit 3). Without REF or --since every task of the project is pushed. A REF naming a removed task pushes its tombstone: its issue is closed. --json prints github-push-result/v1 (each item's outcome: created, updated, closed, unchanged, adopted or failed), or github-push-preview/v1 with --dry-run; a run with failed items is exit 1 with the error/v1 envelope on stderr, the result document in details.result.",
   args: PUSH_ARGS,
   flags: PUSH_FLAGS,
   json: 'github-push-result/v1',
@@ -46,6 +46,8 @@ export const push = defineCommand({
         await runPush({ ctx, p, project, repo, wsId, actor: who.id }, await opened.reload()),
       ),
     )
-    return { data, verdict: data.outcomes.failed > 0 ? 'failure' : null, human: (out) => renderPushResult(out, data) }
+    return failedItems(ctx.json, data, data.outcomes.failed, `github push ${project}`, (out) =>
+      renderPushResult(out, data),
+    )
   },
 })

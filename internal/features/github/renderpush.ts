@@ -1,5 +1,7 @@
 // Human output of the push preview and the push result (never parsed: the --json documents are the contract).
 
+import { cmd } from '../../base/commands.js'
+import { FailureError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
 import type { Out } from '../../clikit/io.js'
 import type { PushItemT, PushPreviewDocT, PushResultDocT, PushResultItemT } from './json.js'
@@ -68,4 +70,25 @@ export function renderPushResult(out: Out, d: PushResultDocT): void {
       `${count(o.failed, 'task')} not pushed. Run \`dacli github push ${d.project}\` again to finish (once GitHub is back): what was written is found again by the github block or the marker, and nothing is duplicated.`,
     )
   }
+}
+
+/**
+ * A push (or sync) some of whose items failed. People get the report and exit 1; under --json it is the contract's
+ * failure — nothing on stdout, the error/v1 envelope on stderr (exit 1) — with the result document in
+ * `details.result`, so a caller still learns each item's outcome.
+ */
+export function failedItems<D>(
+  json: boolean,
+  data: D,
+  failed: number,
+  command: string,
+  human: (out: Out) => void,
+): { data: D; verdict: 'failure' | null; human: (out: Out) => void } {
+  if (failed > 0 && json) {
+    throw new FailureError(`${count(failed, 'item')} of the push failed; running it again finishes the job`, {
+      details: { result: data },
+      next: [cmd(command)],
+    })
+  }
+  return { data, verdict: failed > 0 ? 'failure' : null, human }
 }

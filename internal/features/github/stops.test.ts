@@ -11,6 +11,12 @@ import type { Fault } from '../../testkit/fakegithub.js'
 import { type GitHubWorkspace, githubWorkspace, mappingsOnDisk, seedTasks } from '../../testkit/ghworkspace.js'
 import { expectValid } from '../../testkit/schemas.js'
 
+/** The push result of a run with failed items: under --json the error/v1 envelope (exit 1) carries it in details. */
+const partial = (r: { error: any }): any => {
+  expect(r.error).toMatchObject({ schema: 'error/v1', kind: 'failure', exit_code: 1 })
+  return r.error.details.result
+}
+
 let w: GitHubWorkspace
 afterEach(async () => {
   await w.close()
@@ -81,18 +87,18 @@ describe('github push: when it stops sending, and when it goes on', () => {
       seedTasks(w.ws, 'alpha', 5)
       w.gh.fail({ method: 'POST', nth: 2, times: Number.POSITIVE_INFINITY, ...c.fault })
       const r = (await w.run('github', 'push', 'alpha', '--json', { env: c.env ?? {} })).expectExit(1)
-      expectValid(r.json)
-      expect(r.stderr).toBe('')
-      const items = r.json.items as Item[]
+      expectValid(partial(r))
+      expect(r.stdout).toBe('') // the contract's failure: the envelope on stderr, the result in its details
+      const items = partial(r).items as Item[]
       expect(items.map((i) => i.outcome)).toEqual(['created', 'failed', 'failed', 'failed', 'failed'])
       expect(items[1]?.reason).toMatch(c.reason)
       expect(items[1]?.attempts).toBe(1)
-      if (c.stopped === undefined) expect(r.json.stopped).toBe(items[1]?.reason)
-      else expect(r.json.stopped).toMatch(c.stopped)
+      if (c.stopped === undefined) expect(partial(r).stopped).toBe(items[1]?.reason)
+      else expect(partial(r).stopped).toMatch(c.stopped)
       for (const i of items.slice(2)) {
-        expect(i).toMatchObject({ reason: `not sent: ${r.json.stopped}`, attempts: 0, issue_number: null })
+        expect(i).toMatchObject({ reason: `not sent: ${partial(r).stopped}`, attempts: 0, issue_number: null })
       }
-      expect(r.json.retry.exhausted).toBe(c.exhausted ?? false)
+      expect(partial(r).retry.exhausted).toBe(c.exhausted ?? false)
       // Nothing was sent after the failure that would repeat; only the created issue is recorded on disk.
       expect(posts()).toHaveLength(2)
       expect(mapped()).toEqual([1])
@@ -118,10 +124,10 @@ describe('github push: when it stops sending, and when it goes on', () => {
     seedTasks(w.ws, 'alpha', 4)
     w.gh.fail({ method: 'POST', nth: 2, status: 422, message: 'Validation Failed' })
     const r = (await w.run('github', 'push', 'alpha', '--json')).expectExit(1)
-    expectValid(r.json)
-    expect((r.json.items as Item[]).map((i) => i.outcome)).toEqual(['created', 'failed', 'created', 'created'])
-    expect(r.json.items[1].reason).toMatch(/GitHub answered 422 while creating an issue .*Validation Failed/)
-    expect(r.json.stopped).toBeNull()
+    expectValid(partial(r))
+    expect((partial(r).items as Item[]).map((i) => i.outcome)).toEqual(['created', 'failed', 'created', 'created'])
+    expect(partial(r).items[1].reason).toMatch(/GitHub answered 422 while creating an issue .*Validation Failed/)
+    expect(partial(r).stopped).toBeNull()
     expect(mapped()).toEqual([1, 2, 3])
   })
 
@@ -133,8 +139,8 @@ describe('github push: when it stops sending, and when it goes on', () => {
     const r = (
       await w.run('github', 'push', 'alpha', '--json', { env: { DACLI_GITHUB_MAX_ATTEMPTS: '2' } })
     ).expectExit(1)
-    expectValid(r.json)
-    const items = r.json.items as Item[]
+    expectValid(partial(r))
+    const items = partial(r).items as Item[]
     expect(items.map((i) => [i.outcome, i.attempts])).toEqual([
       ['failed', 2],
       ['created', 1],
@@ -144,8 +150,8 @@ describe('github push: when it stops sending, and when it goes on', () => {
       ['created', 1],
     ])
     expect(items[0]?.reason).toMatch(/GitHub answered 502 while creating an issue .*\(2 attempts\)$/)
-    expect(r.json.stopped).toBeNull()
-    expect(r.json.retry).toMatchObject({ max_attempts: 2, retried: 3, exhausted: false })
+    expect(partial(r).stopped).toBeNull()
+    expect(partial(r).retry).toMatchObject({ max_attempts: 2, retried: 3, exhausted: false })
     expect(posts()).toHaveLength(9)
     expect(mapped()).toEqual([1, 2, 3])
   })

@@ -8,7 +8,7 @@ import type { SyncPlanDocT } from './json.js'
 import { adoptionPlanDoc, pullResultDoc, refsOf } from './pulldocs.js'
 import { pushPreviewDoc, pushResultDoc } from './pushdocs.js'
 import { renderPlan, renderPullResult } from './renderpull.js'
-import { renderPushPreview, renderPushResult } from './renderpush.js'
+import { failedItems, renderPushPreview, renderPushResult } from './renderpush.js'
 
 export const sync = defineCommand({
   path: 'github sync',
@@ -61,13 +61,9 @@ export const sync = defineCommand({
       const pushed = await runPush({ ctx, p, project, repo, wsId, actor: who.id }, await opened.reload(), issues)
       return { pull: pullResultDoc(project, repo, plan, adopted), push: pushResultDoc(project, repo, pushed) }
     })
-    return {
-      data,
-      verdict: data.push.outcomes.failed > 0 ? 'failure' : null,
-      human(out) {
-        renderPullResult(out, data.pull)
-        renderPushResult(out, data.push)
-      },
-    }
+    return failedItems(ctx.json, data, data.push.outcomes.failed, `github sync ${project}`, (out) => {
+      renderPullResult(out, data.pull)
+      renderPushResult(out, data.push)
+    })
   },
 })
