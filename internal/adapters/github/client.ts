@@ -144,7 +144,7 @@ export function createClient(opts: ClientOptions): GitHubClient {
       }
     }
     if (once) return attempt()
-    return retrier.run(attempt, { idempotent: true, what: `on ${options.method} ${pathOf(options.url)}` })
+    return retrier.run(attempt, { idempotent: true, what: `on ${options.method} ${pathOf(options)}` })
   })
 
   // GitHub's text can carry the token in use (pasted into an issue, or echoed by a hostile server): masked
@@ -388,4 +388,11 @@ export function createClient(opts: ClientOptions): GitHubClient {
   }
 }
 
-const pathOf = (url: unknown) => String(url).replace(/^https?:\/\/[^/]+/, '')
+/** The path a request goes to, its route's `{placeholders}` filled in from its parameters (as a retry line names it). */
+const pathOf = (o: { url: unknown }) =>
+  String(o.url)
+    .replace(/^https?:\/\/[^/]+/, '')
+    .replace(/\{(\w+)\}/g, (m, k: string) => {
+      const v = (o as Record<string, unknown>)[k]
+      return typeof v === 'string' || typeof v === 'number' ? encodeURIComponent(String(v)) : m
+    })

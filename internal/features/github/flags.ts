@@ -81,10 +81,13 @@ export function readOptions(ctx: Context, input: OptionsInput, path: string, jso
   if (!o.dryRun) {
     const preview = (['limit', 'cursor', 'include-acceptance'] as const).filter((k) => f[k] !== undefined)
     if (preview.length > 0) {
-      throw new UsageError(`${preview.map((f) => `--${f}`).join(', ')} shape a preview: add --dry-run`, {
-        details: { flags: preview.map((f) => `--${f}`) },
-        next: [`dacli ${path} ${input.argv.join(' ')} --dry-run`],
-      })
+      throw new UsageError(
+        `${preview.map((f) => `--${f}`).join(', ')} ${preview.length === 1 ? 'shapes' : 'shape'} a preview: add --dry-run`,
+        {
+          details: { flags: preview.map((f) => `--${f}`) },
+          next: [`dacli ${path} ${input.argv.join(' ')} --dry-run`],
+        },
+      )
     }
     if (jsonNeedsDryRun && ctx.json) {
       throw new UsageError(

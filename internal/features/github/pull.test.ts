@@ -225,8 +225,8 @@ describe('github pull', () => {
     w.gh.resetCalls()
     const cases: [string[], RegExp][] = [
       [['github', 'pull', 'alpha', '--json'], /--json needs --dry-run/],
-      [['github', 'pull', 'alpha', '--limit', '5'], /shape a preview: add --dry-run/],
-      [['github', 'pull', 'alpha', '--include-acceptance'], /shape a preview/],
+      [['github', 'pull', 'alpha', '--limit', '5'], /shapes a preview: add --dry-run/],
+      [['github', 'pull', 'alpha', '--include-acceptance'], /shapes a preview/],
       [['github', 'pull', 'alpha', '--dry-run', '--limit', '0'], /--limit must be in 1\.\.200/],
       [['github', 'pull', 'alpha', '--dry-run', '--limit', '201'], /--limit must be in 1\.\.200/],
       [['github', 'pull', 'alpha', '--dry-run', '--cursor=-1'], /--cursor must be in 0\.\./],

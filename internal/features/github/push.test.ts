@@ -310,6 +310,11 @@ describe('github push', () => {
     expect(bar.stderr).toMatch(/\rpush acme\/widgets [█░]{20} \d\/3 {2}quota \d+\/5000/)
     expect(bar.stderr.endsWith('\r\u001b[K')).toBe(true)
     expect(bar.stdout).toMatch(/^ {2}created #31/m)
+    // A read retried names the path it went to, not the route's template.
+    w.gh.fail({ method: 'GET', status: 502 })
+    const read = (await w.run('github', 'push', 'alpha')).expectExit(0)
+    expect(read.stderr).toMatch(/GitHub answered 502 on GET \/repos\/acme\/widgets: retrying in \d+ ms…/)
+    expect(read.stderr).not.toContain('{owner}')
 
     seedTasks(w.ws, 'alpha', 1, { from: 34 })
     expect((await w.run('github', 'push', 'alpha', '--json', { tty: true })).expectExit(0).stderr).toBe('')

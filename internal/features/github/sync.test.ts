@@ -35,7 +35,7 @@ describe('github sync', () => {
       [['--dry-run', '--limt', '5'], /unknown flags?: --limt/],
       [['--dry-run', '--since', 'yesterday'], /--since must be a duration/],
       [['--dry-run', '--limit', '500'], /--limit must be in 1\.\.200/],
-      [['--include-acceptance'], /shape a preview: add --dry-run/],
+      [['--include-acceptance'], /shapes a preview: add --dry-run/],
       [[], /--json needs --dry-run/],
     ]
     for (const [extra, message] of cases) {
