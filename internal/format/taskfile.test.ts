@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { parseObject } from './frontmatter.js'
-import { renderTaskFile, yamlValue } from './taskfile.js'
+import { parseEstimate, renderTaskFile, yamlValue } from './taskfile.js'
 
 // Task files are written without the YAML library; whatever they hold, a YAML parser must read back
 // exactly the data the writer meant.
@@ -72,4 +72,11 @@ test('a hand-rendered task file reads back, through YAML, as exactly its data', 
   )
   expect(yamlValue('plain-token_1.2')).toBe('plain-token_1.2')
   expect(yamlValue('007')).toBe('"007"')
+})
+
+test('--estimate takes decimal numbers only: hex, binary, octal and exponents are refused as the integer flags refuse them', () => {
+  expect(parseEstimate('1,2.5,4')).toEqual({ optimistic: 1, probable: 2.5, pessimistic: 4 })
+  expect(parseEstimate(' 0 , 1 , 2 ')).toEqual({ optimistic: 0, probable: 1, pessimistic: 2 })
+  for (const bad of ['0x1,2,3', '0b1,2,3', '0o7,8,9', '1e1,20,30', '-1,2,3', '+1,2,3', '1,2', '1,,3', 'Infinity,1,2'])
+    expect(() => parseEstimate(bad), bad).toThrow(/--estimate must be three numbers/)
 })

@@ -104,7 +104,8 @@ export function parseDepFlag(spec: string, flag: string): Dependency {
 export function parseEstimate(text: string): Estimate {
   const parts = text.split(',').map((p) => p.trim())
   const nums = parts.map(Number)
-  if (parts.length !== 3 || parts.some((p) => p === '') || !nums.every((n) => Number.isFinite(n))) {
+  // Decimal numbers as people write them (2, 0.5): not 0x10, 1e3 or 0b1, which Number also reads — as int flags refuse.
+  if (parts.length !== 3 || !parts.every((p) => /^\d+(?:\.\d+)?$/.test(p)) || !nums.every((n) => Number.isFinite(n))) {
     throw new UsageError(`--estimate must be three numbers o,m,p (optimistic, probable, pessimistic), got "${text}"`)
   }
   const [o, m, p] = nums as [number, number, number]

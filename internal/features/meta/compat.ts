@@ -131,7 +131,9 @@ export async function compatibilityReport(ctx: Context, given: string | undefine
   const check = (r: Requirement) => {
     const available = have.get(r.id) ?? null
     const versionOk = r.schema_version === undefined || available === null || available === r.schema_version
-    return { present: available !== null && versionOk, available, versionOk }
+    // Present: the id is in this binary, at whatever version (a missing capability and an incompatible version of
+    // one are two answers: contract.md §7); usable: present at the version asked for.
+    return { present: available !== null, usable: available !== null && versionOk, available, versionOk }
   }
   const incompatible: CompatibilityReportDocT['incompatible'] = []
   const required = req.required.map((r) => {
@@ -148,7 +150,7 @@ export async function compatibilityReport(ctx: Context, given: string | undefine
       present: c.present,
       schema_version: r.schema_version ?? null,
       available_version: c.available,
-      fallback: c.present ? null : (r.fallback ?? null),
+      fallback: c.usable ? null : (r.fallback ?? null),
     }
   })
   return {

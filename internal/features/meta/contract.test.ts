@@ -242,7 +242,10 @@ describe('version --compatibility', () => {
           { id: 'task/v1', schema_version: 2 },
           { id: 'cli.command.task.teleport' },
         ],
-        optional: [{ id: 'mcp.tool.warp', fallback: 'walk instead' }],
+        optional: [
+          { id: 'mcp.tool.warp', fallback: 'walk instead' },
+          { id: 'task/v1', schema_version: 3, fallback: 'read the text' },
+        ],
       }),
     )
     const r = await dacliIn(repo, ['version', '--compatibility', 'r.json', '--json'], { env })
@@ -255,7 +258,18 @@ describe('version --compatibility', () => {
     ])
     expect(r.json.optional).toEqual([
       { id: 'mcp.tool.warp', present: false, schema_version: null, available_version: null, fallback: 'walk instead' },
+      { id: 'task/v1', present: true, schema_version: 3, available_version: 1, fallback: 'read the text' },
     ])
+    // A missing capability and one at another schema version are two answers: task/v1 is present, at version 1.
+    expect(r.json.required.find((x: { id: string }) => x.id === 'task/v1')).toEqual({
+      id: 'task/v1',
+      present: true,
+      schema_version: 2,
+      available_version: 1,
+    })
+    const human = await dacliIn(repo, ['version', '--compatibility', 'r.json'], { env })
+    expect(human.stdout).toContain('optional task/v1 at schema version 1, 3 asked — fallback: read the text')
+    expect(human.stdout).toContain('optional mcp.tool.warp missing — fallback: walk instead')
   })
 })
 

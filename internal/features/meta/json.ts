@@ -128,7 +128,7 @@ export const CompatibilityReportDoc = z.strictObject({
   required: z.array(
     z.strictObject({
       id: z.string(),
-      present: z.boolean(),
+      present: z.boolean().describe('the id is in this binary, at any schema version (available_version says which)'),
       schema_version: z.number().int().nullable(),
       available_version: z.number().int().nullable(),
     }),
@@ -136,7 +136,7 @@ export const CompatibilityReportDoc = z.strictObject({
   optional: z.array(
     z.strictObject({
       id: z.string(),
-      present: z.boolean(),
+      present: z.boolean().describe('the id is in this binary, at any schema version (available_version says which)'),
       schema_version: z.number().int().nullable(),
       available_version: z.number().int().nullable(),
       fallback: z.string().nullable().describe('what the skill does instead when it is missing'),

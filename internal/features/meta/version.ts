@@ -51,8 +51,12 @@ export const version = defineCommand({
             `${r.compatible ? 'compatible' : out.style('red', 'INCOMPATIBLE')}: ${r.requirements} against ${r.binary.name} ${r.binary.version}${r.binary.path ? ` (${r.binary.path})` : ''}`,
           )
           for (const i of r.incompatible) out.line(`  required ${i.id}: ${i.reason}`)
-          for (const o of r.optional.filter((x) => !x.present))
-            out.line(`  optional ${o.id} missing — fallback: ${o.fallback ?? 'none given'}`)
+          const unusable = (x: (typeof r.optional)[number]) =>
+            !x.present || (x.schema_version !== null && x.available_version !== x.schema_version)
+          for (const o of r.optional.filter(unusable)) {
+            const why = o.present ? `at schema version ${o.available_version}, ${o.schema_version} asked` : 'missing'
+            out.line(`  optional ${o.id} ${why} — fallback: ${o.fallback ?? 'none given'}`)
+          }
           if (!r.compatible) out.line('do not retry unchanged: upgrade dacli or use a skill made for this version')
         },
       }
