@@ -179,12 +179,12 @@ describe('a command with its own clean stop keeps it while a git waits', () => {
 
 describe('remote_timeout is checked at load', () => {
   test.each([['0'], ['-5'], ['forever'], ['2h'], ['"none"'], ['[1]']])(
-    'remote_timeout: %s — exit 2 naming the file and field, nothing written',
+    'remote_timeout: %s — exit 1 naming the file and field (a bad value of config.yml), nothing written',
     async (value) => {
       const root = slowCopy(value)
       const before = snapshotOf(root)
       const r = await dacliIn(root, ['task', 'list', '--json'])
-      expect(r.code).toBe(2)
+      expect(r.code).toBe(1)
       expect(r.error.message).toContain('.dacli/config.yml: remote_timeout is')
       expect(r.error.details).toMatchObject({ path: '.dacli/config.yml', field: 'remote_timeout' })
       expect(snapshotOf(root)).toEqual(before)

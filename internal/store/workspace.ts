@@ -155,21 +155,28 @@ export interface Config {
 }
 
 /**
- * `record_branch` from config.yml, checked at load (exit 2): a branch name git accepts, given short (not
+ * `record_branch` from config.yml, checked at load (exit 1, as every value of config.yml dacli will not use: the
+ * file's, not the caller's, mistake): a branch name git accepts, given short (not
  * `refs/heads/…`, not `HEAD`), and not a branch checked out in this clone — records are commits made with
  * plumbing, and one onto a checked-out branch would move it under the user's feet.
  */
 export function checkRecordBranch(branch: string, file: string, checkedOut: readonly (string | null)[]): string {
   if (!isBranchName(branch)) {
-    throw new UsageError(
+    throw new FailureError(
       `${file}: record_branch is ${JSON.stringify(branch)}; expected a short branch name such as ${DEFAULT_RECORD_BRANCH} (not HEAD, not refs/…, no spaces, .., ~ ^ : ? * [ or \\)`,
-      { details: { path: file, field: 'record_branch', value: branch }, next: [`fix record_branch in ${file}`] },
+      {
+        details: { path: file, field: 'record_branch', value: branch },
+        next: [`fix record_branch in ${file} by hand`],
+      },
     )
   }
   if (checkedOut.includes(branch)) {
-    throw new UsageError(
+    throw new FailureError(
       `${file}: record_branch is ${JSON.stringify(branch)}, the branch checked out here; dacli records onto a branch of its own (e.g. ${DEFAULT_RECORD_BRANCH})`,
-      { details: { path: file, field: 'record_branch', value: branch }, next: [`fix record_branch in ${file}`] },
+      {
+        details: { path: file, field: 'record_branch', value: branch },
+        next: [`fix record_branch in ${file} by hand`],
+      },
     )
   }
   return branch
@@ -213,7 +220,7 @@ export const DEFAULT_REMOTE_TIMEOUT_MS = 20_000
 const MAX_REMOTE_TIMEOUT_MS = 3_600_000
 
 /**
- * `remote_timeout` from config.yml, checked at load (exit 2 naming the file and field): a positive duration
+ * `remote_timeout` from config.yml, checked at load (exit 1 naming the file and field): a positive duration
  * (`20s`, `2m`, `500ms`, or a number of seconds) up to an hour. There is no "never": every remote operation has a
  * deadline.
  */
@@ -233,9 +240,9 @@ export function remoteTimeoutOf(
         ? parseDuration(v.trim())
         : null
   if (ms === null || ms < 1 || ms > MAX_REMOTE_TIMEOUT_MS) {
-    throw new UsageError(
+    throw new FailureError(
       `${file}: remote_timeout is ${JSON.stringify(v)}; expected a duration from 1ms to 1h such as 20s or 2m (a number is seconds)`,
-      { details: { path: file, field: 'remote_timeout', value: v }, next: [`fix remote_timeout in ${file}`] },
+      { details: { path: file, field: 'remote_timeout', value: v }, next: [`fix remote_timeout in ${file} by hand`] },
     )
   }
   return ms
@@ -291,8 +298,11 @@ async function parseConfig(dir: string, text: string, parseDuration: (s: string)
   }
   /** A value of config.yml that dacli will not guess about: exit 1 naming the key, the value and what it takes. */
   const bad = (key: string, want: string): never => {
-    throw new FailureError(`${rel}: ${key} is ${JSON.stringify(raw?.[key])}; expected ${want}`, {
-      details: { path: rel, field: key, value: raw?.[key] ?? null },
+    // A number JSON cannot hold (1e400 reads as Infinity) is shown as it reads, never as null.
+    const v = raw?.[key]
+    const shown = typeof v === 'number' && !Number.isFinite(v) ? String(v) : v
+    throw new FailureError(`${rel}: ${key} is ${JSON.stringify(shown)}; expected ${want}`, {
+      details: { path: rel, field: key, value: shown ?? null },
       next: [`fix ${key} in ${rel} by hand`],
     })
   }

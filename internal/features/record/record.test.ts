@@ -131,7 +131,7 @@ describe('record', () => {
     )
   })
 
-  test('record_branch in config.yml names the branch; an invalid name is refused at load (exit 2)', async () => {
+  test('record_branch in config.yml names the branch; an invalid name is refused at load (exit 1, as any bad value of config.yml)', async () => {
     const cfg = path.join(ws.root, '.dacli', 'config.yml')
     fs.writeFileSync(
       cfg,
@@ -143,8 +143,13 @@ describe('record', () => {
       'refs/heads/team/log',
     ])
     fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace('record_branch: team/log', 'record_branch: "bad..name"'))
-    const bad = (await ws.dacli('record', '--json')).expectExit(2)
+    const bad = (await ws.dacli('record', '--json')).expectExit(1)
     expect(bad.error.message).toContain('bad..name')
+    // A number YAML reads as Infinity is named as it reads, not as null.
+    fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace(/^format: .*$/m, 'format: 1e400'))
+    const huge = (await ws.dacli('record', '--json')).expectExit(1)
+    expect(huge.error.message).toContain('format is "Infinity"')
+    expect(huge.error.details.value).toBe('Infinity')
   })
 
   test('outside a git repository: exit 1, "not inside a git repository"', async () => {
