@@ -139,4 +139,19 @@ describe('doctor', () => {
     await ws.ok('task', 'edit', 'ledger/4', '--priority', 'should')
     expect(fs.existsSync(path.join(ws.root, rel))).toBe(true)
   })
+
+  test('a created that is not an RFC 3339 time is a warning naming it; the task is still listed', async () => {
+    const f = '.dacli/projects/ledger/tasks/open/004-write-notes.md'
+    ws.write(f, ws.file(f).replace(/^created: .*$/m, 'created: yesterday'))
+    const findings = (await j('doctor')).expectExit(0).json.findings
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        code: 'invalid-field',
+        severity: 'warning',
+        subject: f,
+        message: expect.stringContaining('"yesterday"'),
+      }),
+    )
+    expect((await j('task', 'show', 'ledger/4')).expectExit(0).json.created).toBe('yesterday')
+  })
 })

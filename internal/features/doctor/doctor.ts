@@ -33,6 +33,9 @@ import { leftoverFindings } from './leftovers.js'
 
 type Finding = DoctorDocT['findings'][number]
 
+/** An RFC 3339 UTC time as FORMAT.md writes one (fractions of a second allowed). */
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$/
+
 /** Does the listed copy of a task carry forward every line of the other (supersededBy)? Unreadable: assume not. */
 function carriedForward(store: Store, ignored: string, kept: string): boolean {
   try {
@@ -117,6 +120,17 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   const takeable = (owner: string, claim: Claim | null) =>
     claim === null || expiredAt(claim, now) || roster.retired.has(owner) || !roster.known.has(owner)
   for (const t of plan.tasks) {
+    // `created` is an RFC 3339 time (FORMAT.md): a hand edit that wrote another date leaves the task readable, but its
+    // age and every duration counted from it unknowable — said, not read as a date it is not.
+    if (t.created !== null && !RFC3339.test(t.created)) {
+      add({
+        code: 'invalid-field',
+        severity: 'warning',
+        subject: t.path,
+        message: `created is ${JSON.stringify(t.created)}; expected an RFC 3339 UTC time (2026-01-31T12:00:00Z)`,
+        hint: 'fix created by hand: the task is listed, but its age and durations from it are unknown',
+      })
+    }
     const wtProblem = worktreeProblem(store, t)
     if (wtProblem !== null) {
       add({
