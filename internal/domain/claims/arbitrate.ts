@@ -174,21 +174,31 @@ export async function dropOnClose(
   arb: Arbitration | undefined,
   e: TaskEdit,
   who: Identity,
+  /** The command closing it, for the refusal's way forward (`accept`, else `task done`). */
+  closing: 'task done' | 'accept' = 'task done',
 ): Promise<Record<string, unknown>> {
   const remote = remoteForClose(arb, e.before)
   const arbiter = await open(arb, remote)
   if (arbiter === null || remote === null) return {}
   const r = await arbiter.drop(e.before.id, who, e.now, { expired: true })
-  if (r.outcome === 'held' && r.holder !== null) throw closingTheirs(e.before, remote, r.holder)
+  if (r.outcome === 'held' && r.holder !== null) throw closingTheirs(e.before, remote, r.holder, closing)
   return dropDetails(remote, r)
 }
 
-function closingTheirs(t: Pick<TaskRecord, 'project' | 'seq' | 'slug'>, remote: string, holder: RemoteClaim) {
+function closingTheirs(
+  t: Pick<TaskRecord, 'project' | 'seq' | 'slug'>,
+  remote: string,
+  holder: RemoteClaim,
+  closing: 'task done' | 'accept' = 'task done',
+) {
   return new ConflictError(
     `${qualifiedRef(t)} is claimed on ${remote} by ${holder.by} (${holder.workspace} on ${holder.host}); not closing it under them`,
     {
       details: { owner: holder.by, expires: holder.expires, remote, holder },
-      next: [`ask ${holder.by} to release it`, '--local closes it in this clone anyway'],
+      next: [
+        `ask ${holder.by} to release it`,
+        `${cmd(`${closing} ${qualifiedRef(t)} --local`)} (closes it in this clone only; the claim on ${remote} stays theirs)`,
+      ],
     },
   )
 }

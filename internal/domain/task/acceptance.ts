@@ -267,7 +267,7 @@ async function closeOne(
       ...(opts.tokens === undefined ? {} : { tokens: opts.tokens }),
     })
     if (res === false) return false
-    return { ...res, ...(await dropOnClose(opts.arbitration, e, who)), applied: proposals.map((p) => p.id) }
+    return { ...res, ...(await dropOnClose(opts.arbitration, e, who, 'accept')), applied: proposals.map((p) => p.id) }
   })
   const applied: string[] = []
   for (const p of proposals) {

@@ -307,8 +307,11 @@ describe('closing a task with claims: {remote} in config.yml', () => {
     const before = snapshotOf(c.root)
     const done = (await c.dacli('task', 'done', 'race/1', '--json')).expectExit(5).error
     expect(done.details).toMatchObject({ remote: 'origin', holder: { workspace: path.join(b.root, '.dacli') } })
+    // The way forward is a command to run, the one that was refused with --local.
+    expect(done.next_actions[1]).toMatch(/^dacli task done race\/001-\S+ --local \(closes it in this clone only/)
     const accepted = (await c.dacli('accept', 'race/2', '--json')).expectExit(5).error
     expect(accepted.details).toMatchObject({ remote: 'origin' })
+    expect(accepted.next_actions[1]).toMatch(/^dacli accept race\/002-\S+ --local /)
     expect(snapshotOf(c.root)).toEqual(before)
     expect(remoteRefs(t)).toEqual([`refs/dacli/claims/${ids[0]}`, `refs/dacli/claims/${ids[1]}`].sort())
     // Nobody holds race/3: done goes through, and says the remote had no claim.
