@@ -5,7 +5,13 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { type GitInfo, gitInfoAt, linkedWorktreeRoots, remotesWithBranch } from '../adapters/git/discover.js'
+import {
+  fetchedRemotes,
+  type GitInfo,
+  gitInfoAt,
+  linkedWorktreeRoots,
+  remotesWithBranch,
+} from '../adapters/git/discover.js'
 import { isBranchName } from '../base/branchname.js'
 import { cmd } from '../base/commands.js'
 import { MAX_DURATION_MS } from '../base/duration.js'
@@ -131,8 +137,13 @@ function noWorkspace(git: GitInfo | null, ownCopy: string | null): NotFoundError
     next.push(`check out the branch that holds .dacli/ in the main worktree (${git.mainWorkTree})`)
   }
   if (remote === null) {
-    message += ` (run \`${cmd('init')}\`)`
+    // A clone that fetched only its code branch (`git pull origin main`) has not seen a record branch the remote may
+    // hold: dacli does not ask the remote (no network on every command), so it says how to look.
+    const fetched = git === null ? [] : fetchedRemotes(git.commonDir)
+    const other = fetched[0]
+    message += ` (run \`${cmd('init')}\`${other === undefined ? '' : `; or, if \`${other}\` holds a dacli workspace, \`git fetch ${other}\` then \`${pullCommand(other)}\``})`
     next.push(cmd('init'))
+    if (other !== undefined) next.push(`git fetch ${other}`, pullCommand(other))
   }
   return new NotFoundError(message, { details, next })
 }

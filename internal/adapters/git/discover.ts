@@ -132,6 +132,24 @@ export function linkedWorktreeRoots(commonDir: string): string[] {
  * Remotes that have `branch` as a remote-tracking ref (`refs/remotes/<remote>/<branch>`), read from the
  * loose refs and packed-refs: what a fresh clone knows about the remote without asking it. `origin` first.
  */
+/** The remotes this clone has fetched anything from (their remote-tracking refs, loose or packed), origin first. */
+export function fetchedRemotes(commonDir: string): string[] {
+  const found = new Set<string>()
+  try {
+    for (const r of fs.readdirSync(path.join(commonDir, 'refs', 'remotes'))) found.add(r)
+  } catch {
+    // none loose
+  }
+  let packed = ''
+  try {
+    packed = fs.readFileSync(path.join(commonDir, 'packed-refs'), 'utf8')
+  } catch {
+    packed = ''
+  }
+  for (const m of packed.matchAll(/^[0-9a-f]{40} refs\/remotes\/([^/\n]+)\//gm)) found.add(m[1] as string)
+  return [...found].sort((a, b) => (a === 'origin' ? -1 : b === 'origin' ? 1 : a < b ? -1 : a > b ? 1 : 0))
+}
+
 export function remotesWithBranch(commonDir: string, branch: string): string[] {
   const found = new Set<string>()
   const base = path.join(commonDir, 'refs', 'remotes')
