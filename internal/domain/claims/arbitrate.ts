@@ -197,7 +197,7 @@ function closingTheirs(
       details: { owner: holder.by, expires: holder.expires, remote, holder },
       next: [
         `ask ${holder.by} to release it`,
-        `${cmd(`${closing} ${qualifiedRef(t)} --local`)} (closes it in this clone only; the claim on ${remote} stays theirs)`,
+        `${closing === 'accept' ? cmd(`accept ${qualifiedRef(t)} --local`) : cmd(`task done ${qualifiedRef(t)} --local`)} (closes it in this clone only; the claim on ${remote} stays theirs)`,
       ],
     },
   )

@@ -132,7 +132,7 @@ export async function compatibilityReport(ctx: Context, given: string | undefine
     const available = have.get(r.id) ?? null
     const versionOk = r.schema_version === undefined || available === null || available === r.schema_version
     // Present: the id is in this binary, at whatever version (a missing capability and an incompatible version of
-    // one are two answers: contract.md §7); usable: present at the version asked for.
+    // one are two answers); usable: present at the version asked for.
     return { present: available !== null, usable: available !== null && versionOk, available, versionOk }
   }
   const incompatible: CompatibilityReportDocT['incompatible'] = []

@@ -53,7 +53,9 @@ describe('record pull on a fresh clone', () => {
   test('a clone that fetched only its code branch: the way forward names git fetch, then record pull', async () => {
     git(b.root, 'update-ref', '-d', 'refs/remotes/origin/dacli/record')
     const r = (await b.dacli('task', 'list', '--json')).expectExit(4)
-    expect(r.error.message).toContain('if `origin` holds a dacli workspace, `git fetch origin` then `dacli record pull`')
+    expect(r.error.message).toContain(
+      'if `origin` holds a dacli workspace, `git fetch origin` then `dacli record pull`',
+    )
     expect(r.error.next_actions).toEqual(['dacli init', 'git fetch origin', 'dacli record pull'])
     git(b.root, 'fetch', '-q', 'origin')
     expect((await b.dacli('task', 'list', '--json')).expectExit(4).error.next_actions).toEqual(['dacli record pull'])
