@@ -6,7 +6,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { type Figures, raceTask } from './stress.js'
-import { dacliIn, git, type Run, type RunOpts, spawnBin, tempDir, type Workspace } from './ws.js'
+import { dacliIn, git, type Run, type RunOpts, spawnBin, tempDir, type Workspace, workspace } from './ws.js'
 
 /** A checkout dacli runs in: a linked worktree or a clone. */
 export interface Checkout {
@@ -102,6 +102,25 @@ export function originWithCode(ws: Workspace, url = bareRemote()): string {
   git(ws.root, 'remote', 'add', 'origin', url)
   git(ws.root, 'push', '-q', 'origin', 'main')
   return url
+}
+
+/**
+ * Two clones of one bare remote with `.dacli/` committed with the code: `build` makes `a`'s workspace (projects,
+ * tasks, config), which is then committed, pushed and recorded on the remote; `b` is a plain clone of it whose own
+ * record is not made yet (its first `record sync` makes it).
+ */
+export async function committedClones(
+  build: (a: Workspace) => Promise<void>,
+): Promise<{ a: Workspace; b: Checkout; remote: string }> {
+  const a = await workspace()
+  const remote = originWithCode(a)
+  await build(a)
+  commitStore(a)
+  git(a.root, 'push', '-q', 'origin', 'main')
+  ;(await a.dacli('record', 'sync')).expectExit(0)
+  const dir = tempDir('dacli-clone-')
+  git(dir, 'clone', '-q', remote, '.')
+  return { a, b: checkoutAt(dir), remote }
 }
 
 /** A clone of `remote` with the workspace pulled from its record branch. */

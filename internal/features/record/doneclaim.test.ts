@@ -4,8 +4,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { type Checkout, checkoutAt, commitStore, originWithCode } from '../../testkit/coordination.js'
-import { git, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
+import { type Checkout, committedClones } from '../../testkit/coordination.js'
+import type { Workspace } from '../../testkit/ws.js'
 
 let a: Workspace
 let b: Checkout
@@ -23,18 +23,12 @@ function taskFile(root: string): { path: string; text: string } {
 
 /** a's workspace with p/2 (no criteria), recorded on the remote; b a clone of it. `claimed`: a holds p/2 first. */
 async function setUp(claimed: boolean) {
-  a = await workspace()
-  const remote = originWithCode(a)
-  ;(await a.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
-  ;(await a.dacli('task', 'add', 'One', '--project', 'p', '--accept', 'x')).expectExit(0)
-  ;(await a.dacli('task', 'add', 'Two', '--project', 'p')).expectExit(0)
-  if (claimed) (await a.dacli('task', 'claim', 'p/2')).expectExit(0)
-  commitStore(a)
-  git(a.root, 'push', '-q', 'origin', 'main')
-  ;(await a.dacli('record', 'sync')).expectExit(0)
-  const dir = tempDir('dacli-clone-')
-  git(dir, 'clone', '-q', remote, '.')
-  b = checkoutAt(dir)
+  ;({ a, b } = await committedClones(async (w) => {
+    ;(await w.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+    ;(await w.dacli('task', 'add', 'One', '--project', 'p', '--accept', 'x')).expectExit(0)
+    ;(await w.dacli('task', 'add', 'Two', '--project', 'p')).expectExit(0)
+    if (claimed) (await w.dacli('task', 'claim', 'p/2')).expectExit(0)
+  }))
 }
 
 describe('a done task holds no claim after a merge', () => {

@@ -5,8 +5,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { type Checkout, checkoutAt, commitStore, originWithCode } from '../../testkit/coordination.js'
-import { git, tempDir, type Workspace, workspace } from '../../testkit/ws.js'
+import { type Checkout, committedClones } from '../../testkit/coordination.js'
+import type { Workspace } from '../../testkit/ws.js'
 
 let a: Workspace
 let b: Checkout
@@ -24,17 +24,11 @@ function filesOf(root: string): Record<string, string> {
 }
 
 async function setUp() {
-  a = await workspace()
-  const remote = originWithCode(a)
-  ;(await a.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
-  ;(await a.dacli('task', 'add', 'One', '--project', 'p', '--accept', 'x')).expectExit(0)
-  ;(await a.dacli('task', 'add', 'Two', '--project', 'p', '--accept', 'y')).expectExit(0)
-  commitStore(a)
-  git(a.root, 'push', '-q', 'origin', 'main')
-  ;(await a.dacli('record', 'sync')).expectExit(0)
-  const dir = tempDir('dacli-clone-')
-  git(dir, 'clone', '-q', remote, '.')
-  b = checkoutAt(dir)
+  ;({ a, b } = await committedClones(async (w) => {
+    ;(await w.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+    ;(await w.dacli('task', 'add', 'One', '--project', 'p', '--accept', 'x')).expectExit(0)
+    ;(await w.dacli('task', 'add', 'Two', '--project', 'p', '--accept', 'y')).expectExit(0)
+  }))
 }
 
 describe('a task removed on one side, claimed on the other', () => {

@@ -5,21 +5,14 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
-import { checkoutAt, commitStore, originWithCode } from '../../testkit/coordination.js'
-import { git, tempDir, workspace } from '../../testkit/ws.js'
+import { committedClones } from '../../testkit/coordination.js'
 
 test('a claim made on the claims remote in one clone is seen by the other after its record sync', async () => {
-  const a = await workspace()
-  const remote = originWithCode(a)
-  fs.appendFileSync(path.join(a.root, '.dacli/config.yml'), 'claims: {remote: origin}\n')
-  ;(await a.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
-  ;(await a.dacli('task', 'add', 'One', '--project', 'p', '--accept', 'x')).expectExit(0)
-  commitStore(a)
-  git(a.root, 'push', '-q', 'origin', 'main')
-  ;(await a.dacli('record', 'sync')).expectExit(0)
-  const dir = tempDir('dacli-clone-')
-  git(dir, 'clone', '-q', remote, '.')
-  const b = checkoutAt(dir)
+  const { a, b } = await committedClones(async (w) => {
+    fs.appendFileSync(path.join(w.root, '.dacli/config.yml'), 'claims: {remote: origin}\n')
+    ;(await w.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+    ;(await w.dacli('task', 'add', 'One', '--project', 'p', '--accept', 'x')).expectExit(0)
+  })
   ;(await b.dacli('record', 'sync')).expectExit(0)
 
   const claimed = (await a.dacli('task', 'claim', 'p/1', '--json')).expectExit(0).json

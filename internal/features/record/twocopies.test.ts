@@ -8,24 +8,18 @@ import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
-import { checkoutAt, commitStore, originWithCode } from '../../testkit/coordination.js'
-import { git, tempDir, workspace } from '../../testkit/ws.js'
+import { commitStore, committedClones } from '../../testkit/coordination.js'
+import { git } from '../../testkit/ws.js'
 
 const OPEN = '.dacli/projects/p/tasks/open/001-one.md'
 const DONE = '.dacli/projects/p/tasks/done/001-one.md'
 const NOTE = '\n## Context\n\nWritten by hand in the second clone.\n'
 
 test('a task moved in one clone and changed in the other, both copies left by git: kept, reported, then merged by record sync', async () => {
-  const a = await workspace()
-  const remote = originWithCode(a)
-  ;(await a.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
-  ;(await a.dacli('task', 'add', 'One', '--project', 'p', '--accept', 'x')).expectExit(0)
-  commitStore(a)
-  git(a.root, 'push', '-q', 'origin', 'main')
-  ;(await a.dacli('record', 'sync')).expectExit(0)
-  const dir = tempDir('dacli-clone-')
-  git(dir, 'clone', '-q', remote, '.')
-  const b = checkoutAt(dir)
+  const { a, b } = await committedClones(async (w) => {
+    ;(await w.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+    ;(await w.dacli('task', 'add', 'One', '--project', 'p', '--accept', 'x')).expectExit(0)
+  })
   ;(await b.dacli('record', 'sync')).expectExit(0)
 
   for (const args of [['claim'], ['check', '--all'], ['done']]) {
