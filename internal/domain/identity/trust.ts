@@ -228,6 +228,18 @@ export function trustOf(
 }
 
 /**
+ * Is the event root's, signed by a root key published under agents/a-root.keys/ that this clone's anchor does not
+ * vouch for yet (another clone's key before `trust accept`)? Readers still show such an event (doctor names the key,
+ * untrusted-key); sync never applies it.
+ */
+export function signedByPublishedRoot(
+  e: Pick<EventRecord, 'created_by' | 'signature'> & Parameters<typeof eventContent>[0],
+  keys: RootKeys,
+): boolean {
+  return e.created_by === ROOT && e.signature !== null && verifySignature(eventContent(e), e.signature, keys.published)
+}
+
+/**
  * Why an event cannot be trusted as written by its `created_by`, or null when it can: it must carry that
  * identity's signature over its content (root's: a root key the anchor vouches for), and the author's file
  * must be sound. Retirement does not void what an identity signed while it was live.
@@ -246,7 +258,7 @@ export function eventProblem(
   const p = trustOf(agents, author.id, keys).problem
   if (p !== null) return `its author's identity cannot be trusted: ${p}`
   if (!verifySignature(eventContent(e), e.signature, keysOf(ctx, author.id))) {
-    if (author.id === ROOT && verifySignature(eventContent(e), e.signature, keys.published)) {
+    if (signedByPublishedRoot(e, keys)) {
       return `it is signed by a root key this clone's trust anchor does not vouch for (untrusted-key; see ${cmd('trust show')})`
     }
     return `its signature is not ${author.id}'s: someone else wrote it, or it was edited`

@@ -17,6 +17,7 @@ import { qualifiedRef } from '../../format/refs.js'
 import { createEvent, type EventRecord, findEvent, isOpenQuestion, listEvents, withEvent } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
 import { signerOf } from '../identity/identity.js'
+import { vouchedEvents } from '../identity/vouched.js'
 import { addNote, listNotes, type NoteRecord } from '../notes/notes.js'
 import { applyUnblock, mayRewrite } from '../task/lifecycle.js'
 import { readTaskOrGone } from '../task/readable.js'
@@ -305,7 +306,7 @@ export async function listThreads(
   store: Store,
   f: { open?: boolean; about?: string; project?: string } = {},
 ): Promise<{ threads: Thread[]; broken: Broken[] }> {
-  const { events, broken } = await listEvents(store)
+  const { events, broken } = await vouchedEvents(store, (e) => e.event_kind === 'question')
   const tasks = (await store.listTasks()).tasks
   const byId = new Map(tasks.map((t) => [t.id, t]))
   const questions = events

@@ -3,6 +3,7 @@
 // instructions.
 
 import { byText } from '../../base/order.js'
+import { vouchedEvents } from '../../domain/identity/vouched.js'
 import type { NoteRecord } from '../../domain/notes/notes.js'
 import { listNotes, listRisks, readGlossary } from '../../domain/notes/notes.js'
 import type { BriefSection } from '../../domain/plan/brief.js'
@@ -12,7 +13,7 @@ import { quote } from '../../format/markdown.js'
 import type { TaskRecord } from '../../format/model.js'
 import { teOf } from '../../format/model.js'
 import { qualifiedRef, resolveAmong } from '../../format/refs.js'
-import { type EventRecord, listEvents } from '../../store/events.js'
+import type { EventRecord } from '../../store/events.js'
 import { fileRefOf, type Store } from '../../store/store.js'
 
 const said = (text: string, who: string | null, when: string | null) =>
@@ -41,8 +42,12 @@ export async function gatherSections(store: Store, t: TaskRecord): Promise<Brief
   out.push({ title: 'Task', content: task.join('\n') })
 
   // 2. Questions asked about this task and their answers: a person's answer outranks everything below.
-  const events = (await listEvents(store)).events
-  const asked = events.filter((e) => e.event_kind === 'question' && e.about === t.id).reverse()
+  // Quoted only when its author provably wrote it (the questions about this task, the pending findings below): a
+  // forged event would put words in a person's mouth, and instructions in this brief.
+  const about = (e: EventRecord) => e.event_kind === 'question' && e.about === t.id
+  const events = (await vouchedEvents(store, (e) => about(e) || (e.event_kind === 'finding' && e.state === 'pending')))
+    .events
+  const asked = events.filter(about).reverse()
   if (asked.length > 0) {
     const notes = (await listNotes(store, t.project)).notes
     const qa = asked.map((q) => {

@@ -2,8 +2,8 @@ import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
 import { nextPageCommand, pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
+import { vouchedEvents } from '../../domain/identity/vouched.js'
 import { qualifiedRef } from '../../format/refs.js'
-import { listEvents } from '../../store/events.js'
 import type { EventListDocT } from './json.js'
 
 export const list = defineCommand({
@@ -24,7 +24,8 @@ export const list = defineCommand({
     const store = await ctx.store()
     const aboutRef = input.flags.about
     const about = aboutRef === undefined ? null : await store.readTask(aboutRef)
-    const { events, broken } = await listEvents(store)
+    // Only events their authors provably wrote are listed (the forged ones are said, as skipped).
+    const { events, broken } = await vouchedEvents(store, () => true)
     ctx.notes.skipped(broken)
     const pending = input.flags.pending === true
     const matches = events

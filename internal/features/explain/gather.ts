@@ -7,13 +7,14 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { classifiedError } from '../../base/errors.js'
 import { expiredAt, readClaimCache, remoteClaimOf } from '../../domain/claims/arbiter.js'
+import { vouchedEvents } from '../../domain/identity/vouched.js'
 import { readiness } from '../../domain/plan/readiness.js'
 import { questionPayload } from '../../domain/questions/payload.js'
 import { checkLanding } from '../../domain/task/landing.js'
 import { depsOf, type Plan, readyFrontier } from '../../domain/task/planview.js'
 import { stamp, type TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
-import { type EventRecord, isQuestionId, listEvents } from '../../store/events.js'
+import { type EventRecord, isQuestionId } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import type { ExplainDocT } from './json.js'
 
@@ -162,7 +163,8 @@ export function claimPart(store: Store, t: TaskRecord, now: Date, at: string): P
 }
 
 export async function questionsPart(store: Store, t: TaskRecord, at: string): Promise<Part<'questions'>> {
-  const asked = (await listEvents(store)).events.filter((e) => e.event_kind === 'question' && e.about === t.id)
+  const about = (e: EventRecord) => e.event_kind === 'question' && e.about === t.id
+  const asked = (await vouchedEvents(store, about)).events.filter(about)
   const count = (s: EventRecord['state']) => asked.filter((q) => q.state === s).length
   return {
     open: asked

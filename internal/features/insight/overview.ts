@@ -4,12 +4,13 @@ import { STATUS_STYLE } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
 import { claimViewAge, expiredAt, remoteClaimViews } from '../../domain/claims/arbiter.js'
 import { progressOf } from '../../domain/delivery/progress.js'
+import { vouchedEvents } from '../../domain/identity/vouched.js'
 import { loadOverlaps } from '../../domain/task/footprint.js'
 import { loadPlan, readyFrontier, remoteClaims } from '../../domain/task/planview.js'
 import { STATUSES, type TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
-import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
+import { isOpenQuestion, isPendingProposal } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { labelFilterFlag, withLabels } from '../shared/labels.js'
 import { ago } from '../shared/taskdoc.js'
@@ -38,7 +39,7 @@ export const overview = defineCommand({
         t.status !== 'done' && t.claim !== null && !expiredAt(t.claim, new Date(now)) ? [t.claim.by] : [],
       ),
     )
-    const ev = await listEvents(store)
+    const ev = await vouchedEvents(store, (e) => e.state === 'pending')
     // What it could not count is said, as every listing says it (a folder without project.md, an unreadable file).
     ctx.notes.skipped([...loaded.broken, ...ev.broken])
     const elsewhere = await remoteClaims(store, ctx.env, ctx.now(), null)

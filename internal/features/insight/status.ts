@@ -1,8 +1,9 @@
 import { count } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
+import { vouchedEvents } from '../../domain/identity/vouched.js'
 import { STATUSES, type TaskSummary } from '../../format/model.js'
 import { conflictCopies } from '../../store/conflicts.js'
-import { isOpenQuestion, isPendingProposal, listEvents } from '../../store/events.js'
+import { isOpenQuestion, isPendingProposal } from '../../store/events.js'
 import { patchOf } from '../../store/livekept.js'
 import type { StatusDocT } from './json.js'
 
@@ -47,7 +48,8 @@ export const status = defineCommand({
       for (const s of STATUSES) totals[s] += counts[s]
       rows.push({ slug: p.slug, title: p.title, counts })
     }
-    const ev = await listEvents(store)
+    // What waits on someone counts only when its author provably wrote it.
+    const ev = await vouchedEvents(store, (e) => e.state === 'pending')
     const pending = ev.events.filter(isPendingProposal).length
     const questions = ev.events.filter(isOpenQuestion).length
     const conflicts = conflictCopies(store.dir, { skipEvents: true, watch: store.live }).map((c) => ({
