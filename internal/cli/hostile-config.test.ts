@@ -64,26 +64,29 @@ describe('record_branch is checked at load (item 7)', () => {
     ['a full ref', 'refs/heads/records', /short branch name/],
     ['an option', '-x', /short branch name/],
     ['a name git refuses', 'a..b', /short branch name/],
-  ])('%s: every command exits 2 naming the file and field; nothing written', async (_w, value, why) => {
-    const root = fx.copy()
-    const cfg = path.join(root, '.dacli', 'config.yml')
-    fs.writeFileSync(
-      cfg,
-      fs.readFileSync(cfg, 'utf8').replace(/^record_branch: .*$/m, `record_branch: ${JSON.stringify(value)}`),
-    )
-    const before = snapshotOf(root)
-    const refs = git(root, 'for-each-ref')
-    for (const argv of [
-      ['record', '--json'],
-      ['task', 'list', '--json'],
-    ]) {
-      const r = (await dacliIn(root, argv)).expectExit(2)
-      expect(r.error.message).toMatch(why)
-      expect(r.error.message).toContain('.dacli/config.yml: record_branch')
-    }
-    expect(snapshotOf(root)).toEqual(before)
-    expect(git(root, 'for-each-ref')).toBe(refs)
-  })
+  ])(
+    '%s: every command exits 1 naming the file and field (a bad value of config.yml); nothing written',
+    async (_w, value, why) => {
+      const root = fx.copy()
+      const cfg = path.join(root, '.dacli', 'config.yml')
+      fs.writeFileSync(
+        cfg,
+        fs.readFileSync(cfg, 'utf8').replace(/^record_branch: .*$/m, `record_branch: ${JSON.stringify(value)}`),
+      )
+      const before = snapshotOf(root)
+      const refs = git(root, 'for-each-ref')
+      for (const argv of [
+        ['record', '--json'],
+        ['task', 'list', '--json'],
+      ]) {
+        const r = (await dacliIn(root, argv)).expectExit(1)
+        expect(r.error.message).toMatch(why)
+        expect(r.error.message).toContain('.dacli/config.yml: record_branch')
+      }
+      expect(snapshotOf(root)).toEqual(before)
+      expect(git(root, 'for-each-ref')).toBe(refs)
+    },
+  )
 })
 
 describe('--branch is a short branch name (low finding)', () => {
