@@ -204,3 +204,26 @@ describe('a fresh clone learns whom to trust only by an explicit step', () => {
     expect((await dacliIn(root, ['whoami'], { as: fx.rw.token })).code).toBe(0)
   })
 })
+
+test('a root key file that holds no key (empty, cut short, edited) is exit 1 naming it, never a crash, and never replaced', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'P', '--slug', 'p')
+  const keyFile = path.join(ws.root, '.git', 'dacli', 'root-key')
+  for (const bad of ['', 'short\n']) {
+    fs.writeFileSync(keyFile, bad)
+    const r = (await ws.dacli('agent', 'spawn', '--role', 'x', '--json')).expectExit(1)
+    expect(r.error.message).toContain(`the root key file ${keyFile} holds no key`)
+    expect(r.error.message).not.toContain('internal error')
+    expect(fs.readFileSync(keyFile, 'utf8')).toBe(bad)
+  }
+})
+
+test('in the clone that created the workspace, trust accept with no fingerprint refuses a planted root key (3): its anchor already pins its own', async () => {
+  const root = fx.copy()
+  const planted = plantRootKey(root)
+  const before = snapshotOf(root)
+  const r = (await dacliIn(root, ['trust', 'accept', '--json'])).expectExit(3)
+  expect(r.error.message).toContain('already trusts a root key of this workspace')
+  expect(snapshotOf(root)).toEqual(before)
+  ;(await dacliIn(root, ['whoami'], { as: planted.token })).expectExit(3)
+})

@@ -94,6 +94,8 @@ export function ownRootKey(place: AnchorPlace): string | null {
 export interface Anchor {
   /** Pinned fingerprints, with where each is pinned. */
   pins: { fingerprint: string; where: 'clone' | 'user' | 'own-key' }[]
+  /** The fingerprints the anchor files pin (the clone's own key among them where `init` pinned it). */
+  filed: string[]
   files: { clone: string | null; user: string | null }
 }
 
@@ -106,9 +108,16 @@ export function readAnchor(place: AnchorPlace): Anchor {
   }
   const own = ownRootKey(place)
   if (own !== null) add(fingerprintOf(own), 'own-key')
-  for (const f of pinsIn(files.clone === null ? null : readPlain(files.clone))) add(f, 'clone')
-  for (const f of pinsIn(files.user === null ? null : readPlain(files.user))) add(f, 'user')
-  return { pins, files }
+  const filed = new Set<string>()
+  for (const f of pinsIn(files.clone === null ? null : readPlain(files.clone))) {
+    add(f, 'clone')
+    filed.add(f)
+  }
+  for (const f of pinsIn(files.user === null ? null : readPlain(files.user))) {
+    add(f, 'user')
+    filed.add(f)
+  }
+  return { pins, filed: [...filed], files }
 }
 
 export interface PublishedKey {

@@ -116,7 +116,7 @@ export const shortFingerprint = (publicKey: string) => createHash('sha256').upda
  * This clone's root signer: the key in `keyFile` (created on first need, mode 0600), its public key
  * published under `agents/a-root.keys/` so every clone can verify what this one signs.
  */
-export function rootSigner(sys: Proc, dacliDir: string, keyFile: string): Signer {
+export function rootSigner(sys: Proc, dacliDir: string, keyFile: string, attempt = 0): Signer {
   let seed: Buffer | null = null
   try {
     seed = Buffer.from(fs.readFileSync(keyFile, 'utf8').trim(), 'base64url')
@@ -125,7 +125,24 @@ export function rootSigner(sys: Proc, dacliDir: string, keyFile: string): Signer
       throw new FailureError(`cannot read the root key ${keyFile}`, { cause: e })
     }
   }
-  if (seed === null || seed.length !== 32) {
+  if (seed !== null && seed.length !== 32) {
+    // Another process may be between creating the file and writing it: look again a few times, then say what is
+    // wrong. Never make a new key over it: what the old key signed must stay verifiable by its published half.
+    if (attempt < 5) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20)
+      return rootSigner(sys, dacliDir, keyFile, attempt + 1)
+    }
+    throw new FailureError(
+      `the root key file ${keyFile} holds no key (${seed.length} bytes where a key is 32): written by a process that stopped halfway, or edited`,
+      {
+        details: { path: keyFile },
+        next: [
+          `move ${keyFile} aside: dacli then makes a new root key, whose fingerprint each clone accepts with dacli trust accept --fingerprint <F>`,
+        ],
+      },
+    )
+  }
+  if (seed === null) {
     seed = randomBytes(32)
     mkdirNoLinks(path.dirname(keyFile))
     try {
@@ -134,7 +151,7 @@ export function rootSigner(sys: Proc, dacliDir: string, keyFile: string): Signer
       fs.closeSync(fd)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
-      return rootSigner(sys, dacliDir, keyFile) // another process made it first
+      return rootSigner(sys, dacliDir, keyFile, attempt + 1) // another process made it first
     }
   }
   const signer = signerOf(seed)

@@ -62,7 +62,9 @@ export const accept = defineCommand({
         const data = trustDoc(store, [], 'every published root key is already trusted')
         return { data, human: (out) => renderTrust(out, data) }
       }
-      if (anchor.pins.some((p) => p.where !== 'own-key')) {
+      // Trust on first use is for a clone whose anchor files pin nothing yet. One that pins a key — another it
+      // accepted, or its own where `init` made the workspace here — takes a second key only by its fingerprint.
+      if (anchor.filed.length > 0) {
         throw new RefusedError(
           'trust-fingerprint',
           `this clone already trusts a root key of this workspace; another (${untrusted.map((k) => k.fingerprint).join(', ')}) is pinned only by its fingerprint`,
