@@ -23,6 +23,7 @@ import {
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { canonicalJSON } from '../../base/canonical.js'
+import { cmd } from '../../base/commands.js'
 import { FailureError } from '../../base/errors.js'
 import type { Proc } from '../../base/system.js'
 import { atomicWrite, mkdirNoLinks } from '../../store/fsio.js'
@@ -137,7 +138,8 @@ export function rootSigner(sys: Proc, dacliDir: string, keyFile: string, attempt
       {
         details: { path: keyFile },
         next: [
-          `move ${keyFile} aside: dacli then makes a new root key, whose fingerprint each clone accepts with dacli trust accept --fingerprint <F>`,
+          `move ${keyFile} aside: dacli then makes a new root key, whose fingerprint each clone accepts`,
+          cmd('trust accept --fingerprint <F>'),
         ],
       },
     )
