@@ -103,8 +103,11 @@ export interface McpResource {
 export interface McpResources {
   /** One page of every resource, in a fixed order (projects, tasks, notes); `next` is null on the last page. */
   list(store: Store, cursor: string | null): Promise<{ resources: McpResource[]; next: string | null }>
-  /** The file as stored. Not found (4) for an unknown object, usage (2) for a uri this server does not serve. */
-  read(store: Store, uri: string): Promise<{ uri: string; mimeType: string; text: string }>
+  /**
+   * The file as stored, and where (its path: a task's status is its folder, so a move is a change to it). Not found
+   * (4) for an unknown object, usage (2) for a uri this server does not serve.
+   */
+  read(store: Store, uri: string): Promise<{ contents: { uri: string; mimeType: string; text: string }; path: string }>
   /** Every resource's uri (whether the list changed). */
   uris(store: Store): Promise<readonly string[]>
   /** The workspace folders whose changes may change a resource. */

@@ -184,6 +184,25 @@ describe('resources over stdio (the built bin, the SDK client)', () => {
     }
   })
 
+  test('a task file moved to another status folder by hand (mv, its bytes unchanged) notifies: its status changed', async () => {
+    const s = await serve(ws)
+    const uri = 'dacli://task/ledger/5'
+    const open = path.join(ws.root, '.dacli/projects/ledger/tasks/open')
+    const name = fs.readdirSync(open).find((n) => n.startsWith('005-')) as string
+    const done = path.join(ws.root, '.dacli/projects/ledger/tasks/done')
+    try {
+      await s.client.subscribeResource({ uri })
+      fs.mkdirSync(done, { recursive: true })
+      fs.renameSync(path.join(open, name), path.join(done, name))
+      await s.until(`updated ${uri}`)
+      const from = s.seen.length
+      fs.renameSync(path.join(done, name), path.join(open, name))
+      await s.until(`updated ${uri}`, from)
+    } finally {
+      await s.close()
+    }
+  })
+
   test('a project and a note edited by hand notify their subscribers too', async () => {
     const s = await serve(ws)
     const project = 'dacli://project/ledger'

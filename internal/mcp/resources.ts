@@ -47,6 +47,8 @@ export interface ResourcesHandle {
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex')
+/** What a subscription compares: the object's bytes and where its file is (a task moved to another status folder changed). */
+const stateOf = (r: { contents: { text: string }; path: string }) => digest(`${r.path}\u0000${r.contents.text}`)
 
 function protocolErrorOf(err: unknown): ProtocolError {
   if (err instanceof ProtocolError) return err
@@ -84,7 +86,7 @@ export function attachResources(server: Server, rt: CallRuntime, provider: McpRe
 
   async function current(uri: string): Promise<string | null> {
     try {
-      return digest((await using((store) => provider.read(store, uri))).text)
+      return stateOf(await using((store) => provider.read(store, uri)))
     } catch {
       return null
     }
@@ -155,14 +157,14 @@ export function attachResources(server: Server, rt: CallRuntime, provider: McpRe
     handle(async () => ({ resourceTemplates: provider.templates.map((t) => ({ ...t })) })),
   )
   server.setRequestHandler(ReadResourceRequestSchema, (req) =>
-    handle(async () => ({ contents: [await using((store) => provider.read(store, req.params.uri))] })),
+    handle(async () => ({ contents: [(await using((store) => provider.read(store, req.params.uri))).contents] })),
   )
   server.setRequestHandler(SubscribeRequestSchema, (req) =>
     handle(async () => {
       const { uri } = req.params
       // Only what can be read can be subscribed to: a typo answers now, not with silence forever.
       const read = await using((store) => provider.read(store, uri))
-      subscribed.set(uri, digest(read.text))
+      subscribed.set(uri, stateOf(read))
       return {}
     }),
   )

@@ -89,7 +89,7 @@ export const resources: McpResources = {
         details: { uri, templates: resources.templates.map((x) => x.uriTemplate) },
       })
     }
-    return { uri, mimeType: MARKDOWN, text: readFile(abs, uri) }
+    return { contents: { uri, mimeType: MARKDOWN, text: readFile(abs, uri) }, path: store.rel(abs) }
   },
 
   async uris(store) {
