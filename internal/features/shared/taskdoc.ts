@@ -15,6 +15,7 @@ import type { Change } from '../../domain/task/lifecycle.js'
 import type { TaskRecord, TaskSummary } from '../../format/model.js'
 import { type DepType, type Status, teOf } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { findEvent, isQuestionId } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { folderStatus } from '../../store/tombstones.js'
 
@@ -138,10 +139,23 @@ export interface BlockInfo {
 export async function blockInfo(store: Store, t: TaskRecord): Promise<BlockInfo | null> {
   if (t.status !== 'blocked') return null
   const entry = [...t.log].reverse().find((l) => l.verb === 'blocked')
-  const blocker = t.blocked_by === null ? null : await resolveQuietly(store, t.blocked_by, t.project)
   // The log entry reads `by <id>: <why>`, `by <id>` or `<why>`.
   let why = entry?.details ?? null
   if (why !== null && t.blocked_by !== null) why = why.replace(/^by [^:\s]+(: )?/, '')
+  // A question holds it (ask, a merge decision): the question as it stands, and what to do about it.
+  if (t.blocked_by !== null && isQuestionId(t.blocked_by)) {
+    const q = await findEvent(store, t.blocked_by).catch(() => null)
+    const state =
+      q === null ? null : q.state === 'pending' ? 'open question' : q.state === 'applied' ? 'answered' : 'dismissed'
+    return {
+      // Its words are not repeated here (threads shows them, with their author, once their signature is checked).
+      by: { ref: t.blocked_by, status: state, title: null },
+      why: why === null || why === '' ? `waiting on an answer: ${cmd(`answer ${t.blocked_by} "<answer>"`)}` : why,
+      at: entry?.at ?? null,
+      actor: entry?.actor ?? null,
+    }
+  }
+  const blocker = t.blocked_by === null ? null : await resolveQuietly(store, t.blocked_by, t.project)
   return {
     by:
       t.blocked_by === null

@@ -64,6 +64,15 @@ describe('closing a task with several things in the way', () => {
   })
 })
 
+test('task show of a task a question holds names the question as it stands and how to answer it, not "does not resolve"', async () => {
+  const asked = (await ws.dacli('ask', 'Which window?', '--about', 'p/1', '--json')).expectExit(0).json
+  const qid = asked.id as string
+  const shown = (await ws.dacli('task', 'show', 'p/1')).expectExit(0).stdout
+  expect(shown).toMatch(new RegExp(`by {3}${qid} {2}open question`))
+  expect(shown).toContain(`why  waiting on an answer: dacli answer ${qid} "<answer>"`)
+  expect(shown).not.toContain('does not resolve')
+})
+
 describe('a task held by an identity that no longer exists', () => {
   test('a read-write identity takes it over (logged with the reason); a read-only one is refused', async () => {
     const gone = await ws.agent('rw', 'gone')
