@@ -216,3 +216,27 @@ test('a forged question or finding is shown nowhere as someone’s words: thread
   expect(status.json.open_questions ?? status.json.questions).toBe(1)
   expect(status.stderr).toContain(`skipped ${rel}`)
 })
+
+test('a retirement written by hand is reported (tampered-identity), and agent retire signs it, so an edit back to false revives nothing', async () => {
+  const root = fx.copy()
+  const file = path.join(root, '.dacli', 'agents', `${fx.ro.id}.md`)
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^retired: false$/m, 'retired: true'))
+  const findings = (await dacliIn(root, ['doctor', '--json'])).json.findings
+  expect(findings).toContainEqual(
+    expect.objectContaining({ code: 'tampered-identity', message: expect.stringContaining('no signed retirement') }),
+  )
+  ;(await dacliIn(root, ['agent', 'retire', fx.ro.id])).expectExit(0)
+  expect(fs.readFileSync(file, 'utf8')).toMatch(/^retired_signature: ed25519:/m)
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^retired: true$/m, 'retired: false'))
+  ;(await dacliIn(root, ['whoami'], { as: fx.ro.token })).expectExit(3)
+  // The root identity cannot be retired: a `retired: true` on it is a hand edit that refuses every identity under it.
+  const rootFile = path.join(root, '.dacli', 'agents', 'a-root.md')
+  fs.writeFileSync(rootFile, fs.readFileSync(rootFile, 'utf8').replace(/^---\n/, '---\nretired: true\n'))
+  const after = (await dacliIn(root, ['doctor', '--json'])).json.findings
+  expect(after).toContainEqual(
+    expect.objectContaining({
+      code: 'tampered-identity',
+      message: expect.stringContaining('a-root says retired: true'),
+    }),
+  )
+})

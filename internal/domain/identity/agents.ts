@@ -14,9 +14,18 @@ import { fileRefOf, type Store } from '../../store/store.js'
 import type { Arbitration } from '../claims/arbiter.js'
 import { dropOnRelease, refuseReleasingTheirs, refuseTheirsOnRemote } from '../claims/arbitrate.js'
 import { rememberRetired } from './anchor.js'
-import { type AgentFile, hashToken, listAgentFiles, readAgentFile, readAgentFileChecked, signerOf } from './identity.js'
+import {
+  type AgentFile,
+  hashToken,
+  listAgentFiles,
+  readAgentFile,
+  readAgentFileChecked,
+  rootKeysOf,
+  scanAgents,
+  signerOf,
+} from './identity.js'
 import { agentSigner } from './signing.js'
-import { retirementContent, spawnContent } from './trust.js'
+import { retirementContent, signedRetirements, spawnContent } from './trust.js'
 
 export type { AgentFile }
 
@@ -204,7 +213,11 @@ export async function retireAgent(
       if (r.changed) released.push({ id: r.task.id, ref: qualifiedRef(r.task), status: r.task.status })
     }
   }
-  if (agent.retired) return { agent, changed: released.length > 0, retiredNow: false, released }
+  // Retired already under a valid signature: nothing to do. A `retired: true` no one signed (a hand edit) is signed
+  // now, as the retirement this caller makes: else an edit back to false would revive it unnoticed.
+  if (agent.retired && (await signedRetirementOf(store, id))) {
+    return { agent, changed: released.length > 0, retiredNow: false, released }
+  }
   const file = path.join(store.dir, 'agents', `${id}.md`)
   // The retirer signs the retirement (trust.ts): an edit of `retired` back to false is then known for one.
   const retiredAt = stamp(store.now())
@@ -225,4 +238,10 @@ export async function retireAgent(
   rememberRetired(store, id)
   store.journal({ kind: 'agent.retired', ref: id, id, project: null, actor: caller.id, summary: 'retired' })
   return { agent: { ...agent, retired: true }, changed: true, retiredNow: true, released }
+}
+
+/** Is this identity's retirement signed by one who may retire it (trust.ts)? */
+async function signedRetirementOf(store: Store, id: string): Promise<boolean> {
+  const { agents } = await scanAgents(store.dir, store.root)
+  return signedRetirements(agents, rootKeysOf(store, agents)).has(id)
 }

@@ -122,6 +122,12 @@ function problemsOf(a: AgentFile, ctx: Context): AgentProblem[] {
     if (a.token_hash !== null)
       add('tampered-agent', 'token_hash', 'has a token hash; the root identity never has a token')
     if (a.parent !== null) add('tampered-agent', 'parent', 'has a parent; the root identity has none')
+    if (a.retired)
+      add(
+        'tampered-identity',
+        'retired_signature',
+        'says retired: true, which nothing can sign (the root identity cannot be retired): a hand edit that refuses every identity under it',
+      )
     return out
   }
   const twins = ctx.byHash.get(a.token_hash ?? '') ?? []
@@ -177,11 +183,13 @@ function problemsOf(a: AgentFile, ctx: Context): AgentProblem[] {
       'says retired: false, but this clone has seen it retired under a valid signature; an edit cannot revive an identity',
     )
   }
-  if (a.retired && !retirementSigned(a, ctx) && (a.retired_by !== null || a.retired_signature !== null)) {
+  if (a.retired && !retirementSigned(a, ctx)) {
     add(
       'tampered-identity',
       'retired_signature',
-      "carries a retirement whose signature is not its retirer's as it stands; it stays retired, but is not known to be",
+      a.retired_by === null && a.retired_signature === null
+        ? `says retired: true with no signed retirement (a hand edit); it stays retired, but is not known to be — ${cmd(`agent retire ${a.id}`)} signs it`
+        : "carries a retirement whose signature is not its retirer's as it stands; it stays retired, but is not known to be",
     )
   }
   return out
