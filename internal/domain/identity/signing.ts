@@ -3,7 +3,8 @@
 // - An agent's key pair is derived from its token (Ed25519 from HKDF-SHA256 of the token), so only the
 //   token's holder can sign; the agent file stores only the public key.
 // - The root identity has no token: each clone keeps a random root key outside the work tree (in the git
-//   directory, `dacli/root-key`; without git in `.dacli/cache/root-key`) and publishes its public key as
+//   directory, `dacli/root-key`; without git in the user's configuration directory, anchor.ts rootKeyFile) and
+//   publishes its public key as
 //   `.dacli/agents/a-root.keys/<fingerprint>.pub` (one file per clone, so two clones never conflict).
 // - Signatures are over canonical JSON (keys sorted), written as `ed25519:<base64url>`.
 //
