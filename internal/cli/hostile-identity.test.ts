@@ -240,3 +240,17 @@ test('a retirement written by hand is reported (tampered-identity), and agent re
     }),
   )
 })
+
+test('agent list and agent show never present as live an identity whose token is refused (a tampered file, a retired ancestor)', async () => {
+  const root = fx.copy()
+  const ok = (await dacliIn(root, ['agent', 'list', '--json'])).expectExit(0).json.agents
+  expect(ok.every((a: { refused: string | null }) => a.refused === null)).toBe(true)
+  const file = path.join(root, '.dacli', 'agents', `${fx.ro.id}.md`)
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^grant: ro$/m, 'grant: rw'))
+  ;(await dacliIn(root, ['whoami'], { as: fx.ro.token })).expectExit(3)
+  const listed = (await dacliIn(root, ['agent', 'list', '--json'])).expectExit(0).json.agents
+  expect(listed.find((a: { id: string }) => a.id === fx.ro.id).refused).toMatch(/is not signed by its parent/)
+  expect((await dacliIn(root, ['agent', 'list'])).stdout).toMatch(new RegExp(`${fx.ro.id} .* refused`))
+  const shown = (await dacliIn(root, ['agent', 'show', fx.ro.id, '--json'])).expectExit(0).json
+  expect(shown.refused).toMatch(/is not signed by its parent/)
+})

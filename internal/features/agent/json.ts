@@ -34,6 +34,12 @@ const AgentItem = {
   parent: z.string().nullable(),
   retired: z.boolean(),
   created: z.string().nullable(),
+  refused: z
+    .string()
+    .nullable()
+    .describe(
+      'why its token does not resolve although its file says live — the file tampered with, its key untrusted, an ancestor retired, its retirement remembered — or null',
+    ),
 }
 
 export const AgentTokenDoc = z.strictObject({

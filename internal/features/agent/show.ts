@@ -2,19 +2,45 @@ import { arg, defineCommand } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
 import { type AgentFile, lineageOf, listAgents, readAgent } from '../../domain/identity/agents.js'
+import { rootKeysOf, scanAgents } from '../../domain/identity/identity.js'
+import { trustOf } from '../../domain/identity/trust.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { Store } from '../../store/store.js'
 import type { AgentDocT } from './json.js'
 
-/** An identity as agent list shows it. */
-export const agentSummary = (a: AgentFile) => ({
+/** An identity as agent list shows it, with why its token is refused (`verdicts`: every identity's, verdictsOf). */
+export const agentSummary = (a: AgentFile, verdicts: ReadonlyMap<string, string | null>) => ({
   id: a.id,
   grant: a.grant,
   role: a.role,
   parent: a.parent,
   retired: a.retired,
   created: a.created,
+  refused: a.retired ? null : (verdicts.get(a.id) ?? null),
 })
+
+/**
+ * Why each identity's token does not resolve, by id (null: it resolves, or its own file says retired) — the verdict
+ * a token gets (trust.ts), so a list never shows as live an identity whose every call is refused.
+ */
+export async function verdictsOf(store: Store): Promise<Map<string, string | null>> {
+  const { agents } = await scanAgents(store.dir, store.root)
+  const keys = rootKeysOf(store, agents)
+  const out = new Map<string, string | null>()
+  for (const a of agents) {
+    const v = trustOf(agents, a.id, keys)
+    out.set(
+      a.id,
+      v.problem ??
+        (v.retired === null
+          ? null
+          : v.retired === a.id
+            ? 'this clone saw it retired'
+            : `its ancestor ${v.retired} is retired`),
+    )
+  }
+  return out
+}
 
 export async function agentDoc(
   store: Store,
@@ -26,7 +52,7 @@ export async function agentDoc(
   const owned = (await store.listTasks()).tasks.filter((t) => t.owner === a.id)
   return {
     schema: 'agent/v1',
-    ...agentSummary(a),
+    ...agentSummary(a, await verdictsOf(store)),
     created_by: a.created_by,
     lineage: lineageOf(agents, a.id),
     children: agents.filter((x) => x.parent === a.id && x.id !== a.id).map((x) => x.id),
@@ -38,7 +64,9 @@ export async function agentDoc(
 }
 
 export function renderAgent(out: Out, d: AgentDocT): void {
-  out.line(`${out.style('bold', d.id)}${d.retired ? out.style('yellow', '  (retired)') : ''}`)
+  out.line(
+    `${out.style('bold', d.id)}${d.retired ? out.style('yellow', '  (retired)') : d.refused !== null ? out.style('red', `  (refused: ${d.refused})`) : ''}`,
+  )
   out.fields([
     ['grant', d.grant],
     ['role', d.role],
