@@ -149,8 +149,20 @@ export async function callTool(
           },
         )
       }
+      // The tool always answers a command's --json document: a --json of the caller's before any `--` is that
+      // same switch (dropped), and --json=false asks for what the tool cannot give (a usage error saying so, not
+      // "--json was given 2 times").
+      const end = argv.indexOf('--')
+      const own = (end === -1 ? argv : argv.slice(0, end)).filter((a) => a === '--json' || a.startsWith('--json='))
+      if (own.some((a) => a !== '--json' && a !== '--json=true')) {
+        throw usage('the cli tool always answers with the command’s --json document: --json=false cannot be honored', {
+          tool: name,
+          argv,
+        })
+      }
+      const rest = argv.filter((a, i) => (end !== -1 && i >= end) || (a !== '--json' && a !== '--json=true'))
       // A leading --json is a global switch to main(); appended, it could land after a `--` and become a value.
-      return await run(rt, (r) => main(['--json', ...argv], r))
+      return await run(rt, (r) => main(['--json', ...rest], r))
     }
     const tool = set.tools.find((t) => t.name === name)
     if (tool === undefined) throw usage(`unknown tool: ${name}`, { tool: name })

@@ -195,6 +195,25 @@ describe('the CLI and MCP cannot disagree', () => {
   })
 })
 
+test('the cli tool: a --json the caller wrote is the switch it always sets; --json=false is a usage error saying why', async () => {
+  const mcp = await session(fx.ws.root, { as: fx.rw.token })
+  try {
+    const plain = await mcp.call('cli', { schema_version: 1, argv: ['task', 'show', 'alpha/2'] })
+    const given = await mcp.call('cli', { schema_version: 1, argv: ['task', 'show', 'alpha/2', '--json'] })
+    expect(given.isError).not.toBe(true)
+    expect(given.structuredContent).toEqual(plain.structuredContent)
+    const off = await mcp.call('cli', { schema_version: 1, argv: ['task', 'list', '--json=false'] })
+    expect(off.isError).toBe(true)
+    expect(textJSON(off)).toMatchObject({
+      exit_code: 2,
+      message: expect.stringContaining('--json=false cannot be honored'),
+    })
+    expect(textJSON(off).message).not.toContain('given 2 times')
+  } finally {
+    await mcp.close()
+  }
+})
+
 describe('schema_version is checked before anything runs', () => {
   const bad: [string, unknown, RegExp][] = [
     ['missing', undefined, /missing required argument schema_version/],
