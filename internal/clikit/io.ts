@@ -39,6 +39,9 @@ export interface NotesOptions {
 /** Runs shorter than this print no plain progress lines (a terminal still shows its bar). */
 const MIN_PLAIN = 10
 
+/** At most this many skipped files are named one per line. */
+const SKIPPED_LINES = 10
+
 const SILENT: Progress = { update() {}, tick() {}, say() {}, end() {} }
 const BAR = 20
 const REDRAW_MS = 100
@@ -60,7 +63,10 @@ export function makeNotes(w: Writer, o: NotesOptions): Notes {
       if (!o.quiet) put(`${style('yellow', 'warning:')} ${m}`)
     },
     skipped(objects) {
-      for (const b of objects) notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+      // A few lines name files; a flood (thousands of planted or legacy files) is counted, not printed.
+      for (const b of objects.slice(0, SKIPPED_LINES)) notes.warn(`skipped ${b.path}: ${b.reason} (see dacli doctor)`)
+      const more = objects.length - SKIPPED_LINES
+      if (more > 0) notes.warn(`skipped ${more} more file${more === 1 ? '' : 's'} (dacli doctor names each)`)
     },
     note: (m) => {
       if (!o.quiet) put(m)

@@ -67,6 +67,15 @@ export function pageOf<T>(
 }
 
 /**
+ * The skipped files a page lists: all of them without a limit, else at most the limit — a page stays a page when
+ * thousands of files cannot be used (a workspace of unsigned 0.1.0 events; files planted to flood an agent's
+ * context). `skipped_total` counts them all.
+ */
+export function skippedOn<T>(broken: readonly T[], limit: number | null): { skipped: T[]; skipped_total: number } {
+  return { skipped: limit === null ? [...broken] : broken.slice(0, limit), skipped_total: broken.length }
+}
+
+/**
  * The command that shows the page after this one: the command `path` as it was given (`argv`, the tokens after its
  * path), without --json and with --cursor moved to `next`, each word quoted for a shell where it needs it.
  */

@@ -13,3 +13,13 @@ const SkippedItem = z.strictObject({
 })
 
 export const Skipped = z.array(SkippedItem)
+
+/** Spread beside a paged document's `skipped`: a page lists at most its limit of them, this counts them all. */
+export const SkippedTotal = {
+  skipped_total: z
+    .number()
+    .int()
+    .describe(
+      'every file skipped; with --limit, `skipped` lists at most that many of them (`dacli doctor` names each)',
+    ),
+}

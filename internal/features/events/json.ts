@@ -2,7 +2,7 @@
 
 import { z } from 'zod'
 import { PageFields } from '../../clikit/page.schema.js'
-import { Skipped } from '../../clikit/skipped.schema.js'
+import { Skipped, SkippedTotal } from '../../clikit/skipped.schema.js'
 import { ARCHIVABLE, JOURNAL_CLASSES } from '../../domain/delivery/kinds.js'
 
 const Settled = z.strictObject({ by: z.string(), at: z.string(), reason: z.string().nullable() })
@@ -27,7 +27,8 @@ export const EventListDoc = z.strictObject({
     }),
   ),
   ...PageFields,
-  skipped: Skipped.describe('event files that could not be read or failed their checksum (never applied)'),
+  skipped: Skipped.describe('event files that could not be read, failed their checksum or are forged (never applied)'),
+  ...SkippedTotal,
 })
 
 export const SyncResultDoc = z.strictObject({

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool, str } from '../../clikit/flags.js'
-import { nextPageCommand, pageFlags, pageOf } from '../../clikit/pageflags.js'
+import { nextPageCommand, pageFlags, pageOf, skippedOn } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { vouchedEvents } from '../../domain/identity/vouched.js'
 import { qualifiedRef } from '../../format/refs.js'
@@ -52,7 +52,7 @@ export const list = defineCommand({
         }
       }),
       ...paging,
-      skipped: broken,
+      ...skippedOn(broken, paging.limit),
     }
     return {
       data,

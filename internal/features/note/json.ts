@@ -2,7 +2,7 @@
 
 import { z } from 'zod'
 import { PageFields } from '../../clikit/page.schema.js'
-import { Skipped } from '../../clikit/skipped.schema.js'
+import { Skipped, SkippedTotal } from '../../clikit/skipped.schema.js'
 
 const Ref = z.strictObject({ id: z.string(), ref: z.string().nullable() }).nullable()
 
@@ -48,6 +48,7 @@ export const NoteListDoc = z.strictObject({
   notes: z.array(z.strictObject(NoteBody)),
   ...PageFields,
   skipped: Skipped,
+  ...SkippedTotal,
 })
 
 export const GlossaryDoc = z.strictObject({

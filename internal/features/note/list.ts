@@ -1,6 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { pageFlags, pageOf } from '../../clikit/pageflags.js'
+import { pageFlags, pageOf, skippedOn } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { listNotes, NOTE_KINDS } from '../../domain/notes/notes.js'
 import { projectFilter } from '../../format/ids.js'
@@ -41,7 +41,7 @@ export const list = defineCommand({
       schema: 'note-list/v1',
       notes: await Promise.all(items.map((n) => noteBody(store, n))),
       ...page,
-      skipped: broken,
+      ...skippedOn(broken, page.limit),
     }
     return {
       data,

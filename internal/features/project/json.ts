@@ -2,7 +2,7 @@
 
 import { z } from 'zod'
 import { PageFields } from '../../clikit/page.schema.js'
-import { Skipped } from '../../clikit/skipped.schema.js'
+import { Skipped, SkippedTotal } from '../../clikit/skipped.schema.js'
 
 export const Counts = z.strictObject({
   open: z.number().int(),
@@ -44,6 +44,7 @@ export const ProjectListDoc = z.strictObject({
   projects: z.array(z.strictObject(ProjectBody)),
   ...PageFields,
   skipped: Skipped.describe('object files that could not be read (see `dacli doctor`)'),
+  ...SkippedTotal,
 })
 
 export const documents = { 'project/v1': ProjectDoc, 'project-list/v1': ProjectListDoc }

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../clikit/command.js'
-import { pageFlags, pageOf } from '../../clikit/pageflags.js'
+import { pageFlags, pageOf, skippedOn } from '../../clikit/pageflags.js'
 import { projectSummary } from '../shared/projectdoc.js'
 import { countsOf } from './docs.js'
 import type { ProjectListDocT } from './json.js'
@@ -24,7 +24,12 @@ export const list = defineCommand({
       skipped.push(...tasks)
     }
     ctx.notes.skipped(skipped)
-    const data: ProjectListDocT = { schema: 'project-list/v1', projects: rows, ...page, skipped }
+    const data: ProjectListDocT = {
+      schema: 'project-list/v1',
+      projects: rows,
+      ...page,
+      ...skippedOn(skipped, page.limit),
+    }
     return {
       data,
       human(out) {

@@ -2,7 +2,7 @@
 // `--json` promises (additive only within a version; see COMPATIBILITY.md).
 
 import { z } from 'zod'
-import { Skipped } from '../../clikit/skipped.schema.js'
+import { Skipped, SkippedTotal } from '../../clikit/skipped.schema.js'
 import type { taskHistory } from '../../domain/task/history.js'
 import { RemoteClaimView } from '../shared/remoteclaim.schema.js'
 import type { listItem, TaskChangeDocument, taskDoc } from '../shared/taskdoc.js'
@@ -132,6 +132,7 @@ export const TaskListDoc = z.strictObject({
   next_cursor: z.string().nullable().describe('pass as --cursor for the next page; null on the last page'),
   truncated: z.boolean().describe('true when this page does not hold every match'),
   skipped: Skipped.describe('unreadable files, not listed'),
+  ...SkippedTotal,
 })
 
 export const TaskChangeDoc = z.strictObject({

@@ -6,7 +6,7 @@ import { byText } from '../../base/order.js'
 import { RawJSON } from '../../base/rawjson.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { nextPageCommand, pageFlags } from '../../clikit/pageflags.js'
+import { nextPageCommand, pageFlags, skippedOn } from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { projectFilter } from '../../format/ids.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../format/model.js'
@@ -97,7 +97,7 @@ export const list = defineCommand({
         cursor: cursorText ?? null,
         next_cursor: end < matches.length ? String(end) : null,
         truncated: start > 0 || end < matches.length,
-        skipped: broken,
+        ...skippedOn(broken, limit),
       }
       return { data }
     }
@@ -130,7 +130,7 @@ export const list = defineCommand({
       cursor: cursorText ?? null,
       next_cursor: end < matches.length ? String(end) : null,
       truncated: start > 0 || end < matches.length,
-      skipped,
+      ...skippedOn(skipped, limit),
     }
     return {
       data,
