@@ -18,7 +18,11 @@ import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import {
+  isInitializeRequest,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js'
 import { drainable } from '../base/drain.js'
 import { RefusedError } from '../base/errors.js'
 import { isLoopback } from '../base/loopback.js'
@@ -298,6 +302,12 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
   async function handle(hreq: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const path = (hreq.url ?? '/').split('?')[0]
     if (path !== ENDPOINT) return fail(res, 404, `not found: the MCP endpoint is ${ENDPOINT}`)
+    // The endpoint takes messages (POST), a session's event stream (GET) and its end (DELETE); nothing else.
+    if (!['POST', 'GET', 'DELETE'].includes(hreq.method ?? '')) {
+      return fail(res, 405, `method ${hreq.method} is not allowed: ${ENDPOINT} takes POST, GET and DELETE`, {
+        Allow: 'POST, GET, DELETE',
+      })
+    }
     const why = foreign(hreq, loopbackOnly)
     if (why !== null) return fail(res, 403, why)
     const token = bearer(hreq)
@@ -329,9 +339,19 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
       // only within a session and for a request the transport itself would take (its content type, what it accepts,
       // its protocol version): anything else gets the transport's own answer (400, 406, 415) below.
       const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null
+      const taken = session !== undefined && transportTakes(hreq)
+      // JSON that is no JSON-RPC message is an invalid request (-32600), as on stdio; text that is no JSON at all
+      // was a parse error (-32700) above.
+      if (taken && !(Array.isArray(body) ? body : [body]).every((x) => JSONRPCMessageSchema.safeParse(x).success)) {
+        const id = Array.isArray(body) ? undefined : m?.id
+        res.writeHead(400, { 'Content-Type': 'application/json' })
+        res.end(
+          `${JSON.stringify({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: { code: -32600, message: 'invalid request: not a JSON-RPC 2.0 message' } })}\n`,
+        )
+        return
+      }
       if (
-        session !== undefined &&
-        transportTakes(hreq) &&
+        taken &&
         m !== null &&
         typeof m === 'object' &&
         !Array.isArray(m) &&

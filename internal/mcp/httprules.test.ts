@@ -49,6 +49,21 @@ describe('Streamable HTTP: the transport answers a request it would not take, be
     expect(res.status).toBe(400)
   })
 
+  test('a method the endpoint does not take (PUT, PATCH) is 405 naming the ones it does, with or without a session', async () => {
+    for (const method of ['PUT', 'PATCH']) {
+      const res = await fetch(url, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Mcp-Session-Id': 'x' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+      })
+      expect(res.status, method).toBe(405)
+      expect(res.headers.get('allow')).toBe('POST, GET, DELETE')
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+        'takes POST, GET and DELETE',
+      )
+    }
+  })
+
   test('an unsupported MCP-Protocol-Version header is answered 400 whatever the message', async () => {
     const init = await post(INIT, { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' })
     const sid = init.headers.get('mcp-session-id') as string
@@ -87,5 +102,28 @@ describe('Streamable HTTP: the transport answers a request it would not take, be
     const res = await post(BAD_CALL, { ...accept, 'Mcp-Session-Id': sid })
     expect(res.status).toBe(200)
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32602)
+  })
+  test('within a session, JSON that is no JSON-RPC message is -32600 (invalid request), as on stdio; no JSON is -32700', async () => {
+    const accept = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }
+    const init = await post(INIT, accept)
+    const sid = init.headers.get('mcp-session-id') as string
+    await init.text()
+    for (const [body, id] of [
+      [{ hello: 1 }, null],
+      [{ jsonrpc: '1.0', id: 9, method: 'tools/list' }, 9],
+      [[1, 2], null],
+      [[{ jsonrpc: '2.0', id: 10, method: 'tools/list' }, 'x'], null],
+    ] as const) {
+      const res = await post(body, { ...accept, 'Mcp-Session-Id': sid })
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32600 } })
+    }
+    const raw = await fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, ...accept, 'Mcp-Session-Id': sid },
+      body: '{not json',
+    })
+    expect(raw.status).toBe(400)
+    expect(((await raw.json()) as { error: { code: number } }).error.code).toBe(-32700)
   })
 })
