@@ -229,6 +229,12 @@ export interface Context {
    */
   interrupt(): AbortSignal | null
   /**
+   * Aborts when the caller gave up on this invocation (an MCP tool call cancelled, or its session closed): a
+   * `--verify` command is killed and the command fails with nothing written; a bounded wait ends early. Null where
+   * only the process's own end can stop it (the bin: Ctrl-C is `interrupt`).
+   */
+  readonly cancel: AbortSignal | null
+  /**
    * Run another command of the table as this invocation's caller (same identity, flag parsing, grant gate,
    * refusals, journal and autorecord: the one `invoke()`), its output captured rather than printed. `run` runs a
    * shortcut's steps through it.

@@ -43,6 +43,11 @@ export interface Runtime {
   readonly bin?: string
   /** Stops a running command as Ctrl-C would (tests and embedders); the bin wires `onInterrupt` instead. */
   readonly signal?: AbortSignal
+  /**
+   * Aborts when the caller gave up on this one invocation (an MCP client's `notifications/cancelled`, its session
+   * closing): the work it waits on stops (ctx.cancel). Unlike `signal`, it lets no command run unbounded.
+   */
+  readonly cancel?: AbortSignal
   /** Called after a successful mutating command (autorecord). */
   readonly afterMutation?: (ctx: Context, command: CommandEntry, input: Input, data: unknown) => Promise<void>
   /**
@@ -231,6 +236,7 @@ export async function invoke(
       return interrupted.signal
     },
     notes,
+    cancel: rt.cancel ?? null,
     cwd: rt.cwd,
     env: rt.env,
     now: rt.now,

@@ -42,7 +42,7 @@ export function createServer(deps: ServerDeps): {
     },
   )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...toolset.definitions] as never[] }))
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     // Where the specification puts it: an unknown tool is a protocol error (-32602), not a tool result. A call
     // whose arguments break the tool's schema is a tool result with isError, which the model reads to correct
     // itself; a refusal by policy is a normal result carrying `refused` (results.ts).
@@ -52,7 +52,8 @@ export function createServer(deps: ServerDeps): {
         tools: toolset.definitions.map((d) => d.name),
       })
     }
-    return callTool(toolset, deps.runtime, name, req.params.arguments)
+    // The call's own signal: aborted by the client's notifications/cancelled, or when its session closes.
+    return callTool(toolset, { ...deps.runtime, cancel: extra.signal }, name, req.params.arguments)
   })
   const resources = deps.resources === undefined ? null : attachResources(server, deps.runtime, deps.resources)
   return { server, toolset, resources }

@@ -62,6 +62,8 @@ export interface VerifyRequest {
   env: Readonly<Record<string, string | undefined>>
   /** Told when the command's text carried a secret that was masked before it was stored or printed. */
   warn?: (message: string) => void
+  /** Aborted, the command is killed and the close or check fails with nothing written. */
+  signal?: AbortSignal
 }
 
 /** Run the verification command; a failure is exit 1 and nothing is changed. */
@@ -78,7 +80,7 @@ async function verifyOrFail(store: Store, req: VerifyRequest, t: TaskRecord | nu
   }
   try {
     v = {
-      ...(await runVerify(store.system, req.command, cwd, req.env, req.timeoutMs)),
+      ...(await runVerify(store.system, req.command, cwd, req.env, req.timeoutMs, req.signal)),
       ...(git === null ? {} : headOf(git)),
     }
   } catch (e) {

@@ -66,6 +66,7 @@ export async function runVerify(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   timeoutMs = DEFAULT_VERIFY_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<Verification> {
   // Loaded when a command runs (node:child_process brings node:net and dgram), not by every command whose chunk
   // holds this module.
@@ -79,6 +80,7 @@ export async function runVerify(
     ...SECRET_ENV.map((k) => env[k]),
     ...Object.entries(env).flatMap(([k, v]) => (SECRET_NAME.test(k) && v !== undefined ? [v] : [])),
   ]
+  signal?.throwIfAborted()
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', command], {
       cwd,
@@ -92,15 +94,35 @@ export async function runVerify(
     let exitCode: number | null = null
     let settled = false
     let drain: NodeJS.Timeout | undefined
-    const finish = () => {
+    const kill = () => {
+      try {
+        sys.killGroup(child.pid as number, 'SIGKILL')
+      } catch {
+        child.kill('SIGKILL')
+      }
+    }
+    /** Whether this call settles the promise (once): the timers, the listener and the pipes are let go of. */
+    const settle = (): boolean => {
       unguard()
-      if (settled) return
+      if (settled) return false
       settled = true
       clearTimeout(timer)
       clearTimeout(drain)
+      signal?.removeEventListener('abort', cancelled)
       // A process that left the group (setsid, a daemon) may hold the pipes open forever: let go of them.
       child.stdout.destroy()
       child.stderr.destroy()
+      return true
+    }
+    // The caller gave up (an MCP tool call cancelled): the command's group is killed, and no result is reported —
+    // the close or check it guards fails, nothing written.
+    const cancelled = () => {
+      kill()
+      if (settle()) reject(new Error('the caller cancelled it; the command was killed'))
+    }
+    signal?.addEventListener('abort', cancelled, { once: true })
+    const finish = () => {
+      if (!settle()) return
       resolve({
         command: redactCommand(command, env).text,
         exit_code: timedOut ? null : exitCode,
@@ -114,11 +136,7 @@ export async function runVerify(
     }
     const timer = setTimeout(() => {
       timedOut = true
-      try {
-        sys.killGroup(child.pid as number, 'SIGKILL')
-      } catch {
-        child.kill('SIGKILL')
-      }
+      kill()
       // Reported when the shell is gone (at once, after SIGKILL), without waiting on inherited pipes.
       drain ??= setTimeout(finish, DRAIN_MS)
     }, timerDelay(timeoutMs))
@@ -129,11 +147,7 @@ export async function runVerify(
     child.stdout.on('data', take)
     child.stderr.on('data', take)
     child.on('error', (e) => {
-      unguard()
-      clearTimeout(timer)
-      clearTimeout(drain)
-      settled = true
-      reject(e)
+      if (settle()) reject(e)
     })
     child.on('exit', (code) => {
       exitCode = code

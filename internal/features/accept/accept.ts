@@ -5,7 +5,7 @@ import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { bool, duration, str } from '../../clikit/flags.js'
 import { arbitrationOf } from '../../domain/claims/arbiter.js'
 import { type AcceptEntry, acceptAll, acceptTask } from '../../domain/task/acceptance.js'
-import { checkText } from '../../format/ids.js'
+import { verifyRequest } from '../shared/verify.js'
 import type { AcceptanceResultDocT } from './json.js'
 
 function resultOf(entries: AcceptEntry[]): AcceptanceResultDocT {
@@ -59,18 +59,7 @@ export const accept = defineCommand({
     if (all && input.flags.branch !== undefined)
       throw new UsageError('--branch applies to one task; with --all each task’s own worktree branch is checked')
     if (all && input.flags.tokens !== undefined) throw new UsageError('--tokens applies to one task, not to --all')
-    const command = input.flags.verify
-    if (command !== undefined) checkText(command, '--verify')
-    const timeout = input.flags.timeout
-    const verify =
-      command === undefined
-        ? undefined
-        : {
-            command,
-            env: ctx.env,
-            warn: (m: string) => ctx.notes.warn(m),
-            ...(timeout === undefined ? {} : { timeoutMs: timeout }),
-          }
+    const verify = verifyRequest(ctx, input.flags.verify, input.flags.timeout)
     const store = await ctx.store()
     const f = input.flags
     const opts = {

@@ -51,7 +51,7 @@ export const wait = defineCommand({
       intervalMs: input.flags.interval ?? 10_000,
       now: () => ctx.now(),
       sleep,
-      signal: ctx.interrupt(),
+      signal: AbortSignal.any([ctx.interrupt(), ctx.cancel].filter((s) => s !== null)),
       onChange(d, at) {
         const doc = diagnosisDoc(d, at)
         ctx.emit(doc, (out) => out.line(`${doc.observed_at}  ${headline(doc)}`))

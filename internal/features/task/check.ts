@@ -1,8 +1,8 @@
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool, duration, int, str } from '../../clikit/flags.js'
 import { checkTask } from '../../domain/task/acceptance.js'
-import { checkText } from '../../format/ids.js'
 import { changeResult } from '../shared/taskdoc.js'
+import { verifyRequest } from '../shared/verify.js'
 
 export const check = defineCommand({
   path: 'task check',
@@ -31,23 +31,14 @@ export const check = defineCommand({
   ],
   async run(ctx, input) {
     const store = await ctx.store()
-    const verify = input.flags.verify
-    if (verify !== undefined) checkText(verify, '--verify')
+    const verify = verifyRequest(ctx, input.flags.verify, input.flags.timeout)
     const match = input.flags.match
-    const timeout = input.flags.timeout
     const c = await checkTask(
       store,
       input.args.ref,
       await ctx.identity(),
       { ns: input.flags.n ?? [], all: input.flags.all === true, ...(match === undefined ? {} : { match }) },
-      verify === undefined
-        ? undefined
-        : {
-            command: verify,
-            env: ctx.env,
-            warn: (m: string) => ctx.notes.warn(m),
-            ...(timeout === undefined ? {} : { timeoutMs: timeout }),
-          },
+      verify,
     )
     return changeResult(store, c)
   },

@@ -104,7 +104,8 @@ export const watch = defineCommand({
         next: [cmd(`watch --json --timeout 0${since === undefined ? '' : ` --since ${since}`}`)],
       })
     }
-    const signals = [...(interrupt === null ? [] : [interrupt])]
+    // Ctrl-C, or the caller giving up on this call (an MCP tool call cancelled, its session closed).
+    const signals = [interrupt, ctx.cancel].filter((s) => s !== null)
     if (timeout !== undefined) signals.push(AbortSignal.timeout(timeout))
     const stop = AbortSignal.any(signals)
     // The files are compared only while the watch runs (a look once has nothing to compare with).
