@@ -64,7 +64,7 @@ const kindOf = (p: Param): Kind => {
 }
 
 /** What a parameter takes, in the words of its JSON Schema. */
-const EXPECTED: Record<Kind, string> = {
+export const EXPECTED: Record<Kind, string> = {
   string: 'a string',
   integer: 'an integer',
   boolean: 'a boolean',
@@ -78,7 +78,7 @@ const PLURAL: Record<Kind, string> = {
 }
 
 /** What was sent instead, by its JSON type: `null`, `a string ("open")`, `a number (7)`, `an array`. */
-function sent(v: unknown): string {
+export function sent(v: unknown): string {
   if (v === null) return 'null'
   if (Array.isArray(v)) return 'an array'
   switch (typeof v) {
@@ -105,7 +105,8 @@ function token(kind: Kind, v: unknown): string | null {
       return null
     case 'integer':
       if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v)
-      if (typeof v === 'string' && /^-?\d+$/.test(v)) return v
+      // A decimal string as JSON would write the number ("3", never "03" or "+3"), for clients that send text.
+      if (typeof v === 'string' && /^-?(0|[1-9]\d*)$/.test(v)) return v
       return null
     case 'duration':
     case 'string':

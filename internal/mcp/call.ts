@@ -6,11 +6,11 @@ import { RefusedError } from '../base/errors.js'
 import { main } from '../cli/main.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { matchCommand } from '../clikit/dispatch.js'
-import { usage } from '../clikit/flags.js'
+import { type InvalidValue, usage } from '../clikit/flags.js'
 import { invoke, type Outcome, type Runtime } from '../clikit/invoke.js'
 import { bufferIO } from '../clikit/io.js'
 import { envelopeOf } from '../clikit/render.js'
-import { argvOf, checkSchemaVersion, cliArgv } from './args.js'
+import { argvOf, checkSchemaVersion, cliArgv, EXPECTED, type InvalidParam, sent } from './args.js'
 import { resultOf, type ToolResult, thrownResult } from './results.js'
 import { type BuiltTool, buildTool, type JSONSchema, type Param } from './schema.js'
 import { CLI_TOOL, type Profile, TOOL_SCHEMA_VERSION, tier1Of } from './tools.js'
@@ -63,29 +63,47 @@ const fail = (err: unknown, next: string[] = []): ToolResult => {
   return thrownResult(env.exit_code === 3 ? env : { ...env, next_actions: [...env.next_actions, ...next] })
 }
 
-/**
- * The flags a tool's parameters rename beyond the convention (`--so-that` → `so_that`): the seed's names
- * (`--archive` → `archive_classes`), flag → parameter.
- */
-function renamedOf(params: readonly Param[]): ReadonlyMap<string, string> {
+/** Each flag the tool takes, by the parameter that carries it (`--so-that` is `so_that`, `--archive` is `archive_classes`). */
+function paramNamesOf(params: readonly Param[]): ReadonlyMap<string, string> {
   const out = new Map<string, string>()
-  for (const p of params) {
-    if ('flag' in p.source && p.source.part !== 'value' && p.name !== p.source.flag.replace(/-/g, '_'))
-      out.set(p.source.flag, p.name)
-  }
+  for (const p of params) if ('flag' in p.source && p.source.part !== 'value') out.set(p.source.flag, p.name)
   return out
 }
 
+/** What a flag's bad value should have been, as `invalid_params` says it for a value of the wrong type. */
+function expectedOf(v: InvalidValue): string {
+  if (v.allowed !== undefined) return `one of ${v.allowed.join(', ')}`
+  if (v.expected === 'integer') {
+    if (v.min !== undefined && v.max !== undefined) return `an integer from ${v.min} to ${v.max}`
+    if (v.min !== undefined) return `an integer of at least ${v.min}`
+    if (v.max !== undefined) return `an integer of at most ${v.max}`
+    return EXPECTED.integer
+  }
+  if (v.expected === 'duration') return EXPECTED.duration
+  return v.expected === undefined ? 'another value' : `a value of type ${v.expected}`
+}
+
+/** The words of one tool call: each flag's parameter name, and the arguments as sent. */
+interface CallWords {
+  readonly names: ReadonlyMap<string, string>
+  readonly args: Readonly<Record<string, unknown>>
+}
+
+/** What a tool call's caller reads instead of `dacli … --help`: its input schema. */
+const SEE_SCHEMA = 'call tools/list for the tools and their input schemas'
+
 /**
- * A failure's words as the tool's caller knows them: `--archive` named as `archive_classes`, in the message and in
- * `details` (a command line — `dacli …` up to a backtick, `; `, `. ` or a line's end — is left as the CLI reads it,
- * and so are next actions and suggestions, which are command lines).
+ * A failure's words as the tool's caller knows them: `--limit` named as `limit`, `--archive` as `archive_classes`,
+ * in the message and in `details` (a command line — `dacli …` up to a backtick, `; `, `. ` or a line's end — is left
+ * as the CLI reads it, and so are suggestions). A parameter whose value the command refused (out of range, not one
+ * of an enum's values, not a duration) is listed in `details.invalid_params` as a value of the wrong type is —
+ * field, what was expected, what was sent — and the next action is the tool's schema, not the command's help.
  */
-function inToolWords(out: Outcome, renamed: ReadonlyMap<string, string>): Outcome {
-  if (renamed.size === 0 || (out.error === undefined && out.refusal === undefined)) return out
+function inToolWords(out: Outcome, call: CallWords | null): Outcome {
+  if (call === null || (out.error === undefined && out.refusal === undefined)) return out
   const words = (text: string) =>
     text.replace(/dacli [^`;\n]*?(?=`|; |\. |\n|$)|(?<![\w-])--([a-z][a-z0-9-]*)/g, (m, f?: string) =>
-      f === undefined ? m : (renamed.get(f) ?? m),
+      f === undefined ? m : (call.names.get(f) ?? m),
     )
   const deep = (v: unknown): unknown =>
     typeof v === 'string'
@@ -95,33 +113,42 @@ function inToolWords(out: Outcome, renamed: ReadonlyMap<string, string>): Outcom
         : v !== null && typeof v === 'object'
           ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)]))
           : v
+  const refusal = out.refusal === undefined ? {} : { refusal: { ...out.refusal, reason: words(out.refusal.reason) } }
+  if (out.error === undefined) return { ...out, ...refusal }
+  const details = deep(out.error.details) as Record<string, unknown>
+  const facts = out.error.details.invalid
+  const invalid: InvalidParam[] = Array.isArray(facts)
+    ? facts.map((fact: InvalidValue) => {
+        const field = call.names.get(fact.flag.replace(/^--/, '')) ?? fact.flag
+        // A list's bad item is named as the item (the flag was given once per item).
+        const given = call.args[field]
+        return {
+          field,
+          expected: expectedOf(fact),
+          got: sent(given === undefined || Array.isArray(given) ? fact.value : given),
+        }
+      })
+    : []
   return {
     ...out,
-    ...(out.error === undefined
-      ? {}
-      : {
-          error: {
-            ...out.error,
-            message: words(out.error.message),
-            details: deep(out.error.details) as Record<string, unknown>,
-          },
-        }),
-    ...(out.refusal === undefined ? {} : { refusal: { ...out.refusal, reason: words(out.refusal.reason) } }),
+    ...refusal,
+    error: {
+      ...out.error,
+      message: words(out.error.message),
+      details: invalid.length === 0 ? details : { ...details, invalid_params: invalid },
+      ...(invalid.length === 0 ? {} : { next_actions: [SEE_SCHEMA] }),
+    },
   }
 }
 
-async function run(
-  rt: CallRuntime,
-  go: (rt: Runtime) => Promise<Outcome>,
-  renamed: ReadonlyMap<string, string> = new Map(),
-): Promise<ToolResult> {
+async function run(rt: CallRuntime, go: (rt: Runtime) => Promise<Outcome>, call: CallWords | null = null) {
   const io = bufferIO()
   // What the command printed, piece by piece: a document and its newline are taken as they are, not joined
   // (joining would copy a document of megabytes).
   const printed: string[] = []
   const out = await go({ ...rt, io: { ...io, stdout: { write: (t) => void printed.push(t) } } })
   const text = printed.length === 2 && printed[1] === '\n' ? (printed[0] as string) : printed.join('')
-  return resultOf(inToolWords(out, renamed), text)
+  return resultOf(inToolWords(out, call), text)
 }
 
 export async function callTool(
@@ -168,8 +195,8 @@ export async function callTool(
     if (tool === undefined) throw usage(`unknown tool: ${name}`, { tool: name })
     checkSchemaVersion(name, args)
     const argv = argvOf(name, tool.params, args)
-    return await run(rt, (r) => invoke(tool.entry, argv, r), renamedOf(tool.params))
+    return await run(rt, (r) => invoke(tool.entry, argv, r), { names: paramNamesOf(tool.params), args })
   } catch (err) {
-    return fail(err, ['call tools/list for the tools and their input schemas'])
+    return fail(err, [SEE_SCHEMA])
   }
 }

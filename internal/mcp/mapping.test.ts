@@ -151,9 +151,60 @@ describe('exit 2: a parameter the tool renames is named as the tool names it', (
     expect(env.message).toBe('archive_classes must be one of applied, superseded, orphaned, unverifiable, got "bogus"')
     expect(env.details).toMatchObject({ flag: 'archive_classes', value: 'bogus' })
     expect(JSON.stringify([env.message, env.details])).not.toMatch(/--archive/)
-    // Next actions are command lines, for the CLI (or the cli tool): as the CLI reads them.
-    expect(env.next_actions).toEqual(['dacli events reconcile --help'])
+    // The refused value is an invalid param, as a value of the wrong type is; the way on is the tool's schema.
+    expect(env.details.invalid_params).toEqual([
+      {
+        field: 'archive_classes',
+        expected: 'one of applied, superseded, orphaned, unverifiable',
+        got: 'a string ("bogus")',
+      },
+    ])
+    expect(env.next_actions).toEqual(['call tools/list for the tools and their input schemas'])
     expect(snapshotOf(root)).toEqual(before)
+  })
+
+  test.each([
+    ['list_tasks', { limit: 0 }, 'limit must be in 1..100000, got 0', 'an integer from 1 to 100000', 'a number (0)'],
+    [
+      'claim_task',
+      { ref: 'alpha/1', lease: 'forever' },
+      /^lease must be a duration/,
+      'a duration string such as "2h" or "45m"',
+      'a string ("forever")',
+    ],
+    [
+      'add_task',
+      { title: 'x', project: 'alpha', priority: 'nope' },
+      'priority must be one of must, should, could, wont, got "nope"',
+      'one of must, should, could, wont',
+      'a string ("nope")',
+    ],
+  ])(
+    '%s %j: the parameter is named, listed in invalid_params, nothing written',
+    async (tool, args, message, expected, got) => {
+      const root = fx.copy()
+      const before = snapshotOf(root)
+      const env = textJSON(await callIn(root, 'root', tool, args))
+      expectValid(env, 'error/v1')
+      expect(env).toMatchObject({ exit_code: 2, kind: 'usage' })
+      expect(env.message).toMatch(message)
+      expect(JSON.stringify([env.message, env.details])).not.toMatch(/--(limit|lease|priority)/)
+      const field = Object.keys(args).at(-1)
+      expect(env.details.invalid_params).toEqual([{ field, expected, got }])
+      expect(env.next_actions).toEqual(['call tools/list for the tools and their input schemas'])
+      expect(snapshotOf(root)).toEqual(before)
+    },
+  )
+
+  test('an integer sent as text is taken only as JSON writes it: "3", never "03" or "+3"', async () => {
+    const ok = await callIn(fx.copy(), 'root', 'list_tasks', { limit: '1' })
+    expect(ok.isError).toBeFalsy()
+    for (const limit of ['03', '+3', '3.0', ' 3']) {
+      const env = textJSON(await callIn(fx.copy(), 'root', 'list_tasks', { limit }))
+      expect(env.details.invalid_params, limit).toEqual([
+        { field: 'limit', expected: 'an integer', got: `a string (${JSON.stringify(limit)})` },
+      ])
+    }
   })
 
   test('through cli the same mistake names the flag', async () => {
