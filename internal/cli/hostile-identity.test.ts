@@ -229,7 +229,7 @@ test('a retirement written by hand is reported (tampered-identity), and agent re
   expect(fs.readFileSync(file, 'utf8')).toMatch(/^retired_signature: ed25519:/m)
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^retired: true$/m, 'retired: false'))
   ;(await dacliIn(root, ['whoami'], { as: fx.ro.token })).expectExit(3)
-  // The root identity cannot be retired: a `retired: true` on it is a hand edit that refuses every identity under it.
+  // The root identity cannot be retired: a `retired: true` on it is a hand edit, reported.
   const rootFile = path.join(root, '.dacli', 'agents', 'a-root.md')
   fs.writeFileSync(rootFile, fs.readFileSync(rootFile, 'utf8').replace(/^---\n/, '---\nretired: true\n'))
   const after = (await dacliIn(root, ['doctor', '--json'])).json.findings
@@ -253,4 +253,49 @@ test('agent list and agent show never present as live an identity whose token is
   expect((await dacliIn(root, ['agent', 'list'])).stdout).toMatch(new RegExp(`${fx.ro.id} .* refused`))
   const shown = (await dacliIn(root, ['agent', 'show', fx.ro.id, '--json'])).expectExit(0).json
   expect(shown.refused).toMatch(/is not signed by its parent/)
+})
+
+test('root’s authority is its anchored key, not its file: a-root.md deleted, or edited to ro or retired, refuses nothing; doctor names the file', async () => {
+  const root = fx.copy()
+  ;(await dacliIn(root, ['ask', 'Which rounding?', '--about', 'alpha/2'])).expectExit(0)
+  const rootFile = path.join(root, '.dacli', 'agents', 'a-root.md')
+  const original = fs.readFileSync(rootFile, 'utf8')
+  const rootFindings = async () => {
+    const findings = (await dacliIn(root, ['doctor', '--json'])).expectExit(0).json.findings
+    // No identity under root is blamed for what happened to root's file.
+    expect(findings.filter((f: { subject: string }) => /agents\/a-(?!root)/.test(f.subject))).toEqual([])
+    return findings.filter((f: { subject: string }) => f.subject === '.dacli/agents/a-root.md')
+  }
+  const edits: [string, () => void, RegExp][] = [
+    ['deleted', () => fs.rmSync(rootFile), /a-root has no file/],
+    [
+      'grant ro',
+      () => fs.writeFileSync(rootFile, original.replace(/^grant: rw$/m, 'grant: ro')),
+      /a-root says grant ro/,
+    ],
+    [
+      'retired',
+      () => fs.writeFileSync(rootFile, original.replace(/^---\n/, '---\nretired: true\n')),
+      /a-root says retired: true/,
+    ],
+  ]
+  for (const [what, edit, said] of edits) {
+    edit()
+    ;(await dacliIn(root, ['whoami'], { as: fx.rw.token })).expectExit(0)
+    const agents = (await dacliIn(root, ['agent', 'list', '--json'])).expectExit(0).json.agents
+    expect(agents.find((a: { id: string }) => a.id === fx.rw.id).refused, what).toBeNull()
+    const events = (await dacliIn(root, ['events', 'list', '--json'])).expectExit(0).json
+    expect(events.skipped, what).toEqual([])
+    expect(
+      events.events.map((e: { kind: string }) => e.kind),
+      what,
+    ).toContain('question')
+    const found = await rootFindings()
+    expect(found, what).toEqual([
+      expect.objectContaining({ severity: 'warning', message: expect.stringMatching(said) }),
+    ])
+    expect(found[0].hint).toContain('git checkout -- .dacli/agents/a-root.md')
+    fs.writeFileSync(rootFile, original)
+  }
+  expect(await rootFindings()).toEqual([])
 })

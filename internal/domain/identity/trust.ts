@@ -80,13 +80,37 @@ interface Context {
   keys: RootKeys
 }
 
+/**
+ * The root identity as every verdict sees it: its authority is the root key this clone's anchor pins (outside the
+ * work tree), never its file — `agents/a-root.md` deleted, or its grant edited to ro, refuses nothing under it and
+ * no word of root's. Doctor reports the file itself (rootFileProblem, problemsOf).
+ */
+const ANCHORED_ROOT: AgentFile = {
+  id: ROOT,
+  grant: 'rw',
+  role: 'root',
+  parent: null,
+  token_hash: null,
+  public_key: null,
+  signature: null,
+  retired: false,
+  retired_by: null,
+  retired_at: null,
+  retired_signature: null,
+  created: null,
+  created_by: null,
+  path: '',
+}
+
 function contextOf(agents: readonly AgentFile[], keys: RootKeys): Context {
   const byId = new Map<string, AgentFile>()
   const byHash = new Map<string, AgentFile[]>()
   for (const a of agents) {
+    if (a.id === ROOT) continue
     byId.set(a.id, a)
     if (a.token_hash !== null) byHash.set(a.token_hash, [...(byHash.get(a.token_hash) ?? []), a])
   }
+  byId.set(ROOT, ANCHORED_ROOT)
   return { byId, byHash, keys }
 }
 
@@ -122,11 +146,12 @@ function problemsOf(a: AgentFile, ctx: Context): AgentProblem[] {
     if (a.token_hash !== null)
       add('tampered-agent', 'token_hash', 'has a token hash; the root identity never has a token')
     if (a.parent !== null) add('tampered-agent', 'parent', 'has a parent; the root identity has none')
+    if (a.grant !== 'rw') add('tampered-agent', 'grant', `says grant ${a.grant}; the root identity is always rw`)
     if (a.retired)
       add(
         'tampered-identity',
         'retired_signature',
-        'says retired: true, which nothing can sign (the root identity cannot be retired): a hand edit that refuses every identity under it',
+        'says retired: true, which nothing can sign (the root identity cannot be retired): a hand edit',
       )
     return out
   }
@@ -196,9 +221,19 @@ function problemsOf(a: AgentFile, ctx: Context): AgentProblem[] {
 }
 
 /** Problems of every agent file taken with the others (doctor). */
-export function agentProblems(agents: readonly AgentFile[], keys: RootKeys): AgentProblem[] {
+export function agentProblems(agents: readonly AgentFile[], keys: RootKeys, rootFile: string): AgentProblem[] {
   const ctx = contextOf(agents, keys)
-  return agents.flatMap((a) => problemsOf(a, ctx))
+  const out = agents.flatMap((a) => problemsOf(a, ctx))
+  if (!agents.some((a) => a.id === ROOT)) {
+    out.push({
+      agent: ROOT,
+      path: rootFile,
+      code: 'tampered-agent',
+      field: 'id',
+      message: 'has no file (deleted, renamed, or its id edited): the workspace no longer describes its root',
+    })
+  }
+  return out
 }
 
 /** Ids of the identities whose retirement is signed by one who may retire them (a retired owner's claims are free). */

@@ -8,7 +8,7 @@ import { publishedRootKeys, readAnchor } from '../../domain/identity/anchor.js'
 import { rootKeysOf, scanAgents } from '../../domain/identity/identity.js'
 import { agentProblems, eventProblem } from '../../domain/identity/trust.js'
 import type { Plan } from '../../domain/task/planview.js'
-import type { Broken, TaskSummary } from '../../format/model.js'
+import { type Broken, ROOT_ID, type TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { EventRecord } from '../../store/events.js'
 import { walkTree } from '../../store/fsio.js'
@@ -74,14 +74,21 @@ export async function agentFindings(store: Store): Promise<Finding[]> {
   const { agents, broken } = await scanAgents(store.dir, store.root)
   const out = broken.map(brokenFinding)
   const keys = rootKeysOf(store, agents)
-  for (const p of agentProblems(agents, keys)) {
+  const rootFile = path.relative(store.root, path.join(store.dir, 'agents', `${ROOT_ID}.md`))
+  // A root file that is there but unreadable is reported once, as the file it is.
+  const unread = broken.some((b) => b.path === rootFile)
+  for (const p of agentProblems(agents, keys, rootFile)) {
+    if (unread && p.agent === ROOT_ID && p.field === 'id') continue
+    // Root's authority is the key the anchor pins, never its file: a root file edited or gone refuses nothing.
+    const isRoot = p.agent === ROOT_ID
     out.push({
       code: p.code,
-      severity: 'error',
+      severity: isRoot ? 'warning' : 'error',
       subject: p.path.split(path.sep).join('/'),
-      message: `${p.agent} ${p.message} (field "${p.field}"); ${p.field === 'retired_signature' ? 'it stays retired' : 'its token does not resolve'}`,
-      hint:
-        p.code === 'duplicate-token-hash'
+      message: `${p.agent} ${p.message} (field "${p.field}"); ${isRoot ? "nothing is refused for it: root's authority is the key this clone's trust anchor pins, not this file" : p.field === 'retired_signature' ? 'it stays retired' : 'its token does not resolve'}`,
+      hint: isRoot
+        ? `restore the file from git history (git checkout -- ${rootFile.split(path.sep).join('/')}, or git log -- it)`
+        : p.code === 'duplicate-token-hash'
           ? 'retire or remove the copies that were not minted by dacli agent spawn; spawn a fresh identity'
           : p.code === 'unsigned-agent'
             ? `spawn a new identity from ${'its parent'} (dacli agent spawn) and retire this one`
