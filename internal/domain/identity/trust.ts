@@ -82,8 +82,8 @@ interface Context {
 
 /**
  * The root identity as every verdict sees it: its authority is the root key this clone's anchor pins (outside the
- * work tree), never its file — `agents/a-root.md` deleted, or its grant edited to ro, refuses nothing under it and
- * no word of root's. Doctor reports the file itself (rootFileProblem, problemsOf).
+ * work tree), never its file — root's agent file deleted, or its grant edited to ro, refuses nothing under it and
+ * no word of root's. Doctor reports the file itself (agentProblems, problemsOf).
  */
 const ANCHORED_ROOT: AgentFile = {
   id: ROOT,
