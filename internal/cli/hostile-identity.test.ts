@@ -225,8 +225,14 @@ test('a retirement written by hand is reported (tampered-identity), and agent re
   expect(findings).toContainEqual(
     expect.objectContaining({ code: 'tampered-identity', message: expect.stringContaining('no signed retirement') }),
   )
+  const handMade = (await dacliIn(root, ['agent', 'show', fx.ro.id, '--json'])).expectExit(0).json
+  expect(handMade.retirement).toEqual({ by: null, at: null, signed: false })
+  expect((await dacliIn(root, ['agent', 'show', fx.ro.id])).stdout).toMatch(/retired: .* \(not signed: a hand edit/)
   ;(await dacliIn(root, ['agent', 'retire', fx.ro.id])).expectExit(0)
   expect(fs.readFileSync(file, 'utf8')).toMatch(/^retired_signature: ed25519:/m)
+  const signed = (await dacliIn(root, ['agent', 'show', fx.ro.id, '--json'])).expectExit(0).json.retirement
+  expect(signed).toEqual({ by: 'a-root', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), signed: true })
+  expect((await dacliIn(root, ['agent', 'show', fx.rw.id, '--json'])).expectExit(0).json.retirement).toBeNull()
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^retired: true$/m, 'retired: false'))
   ;(await dacliIn(root, ['whoami'], { as: fx.ro.token })).expectExit(3)
   // The root identity cannot be retired: a `retired: true` on it is a hand edit, reported.

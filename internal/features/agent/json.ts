@@ -62,6 +62,16 @@ export const AgentDoc = z.strictObject({
   ...AgentItem,
   created_by: z.string().nullable(),
   lineage: z.array(z.string()).describe('ancestors, parent first, up to a-root'),
+  retirement: z
+    .strictObject({
+      by: z.string().nullable(),
+      at: z.string().nullable(),
+      signed: z
+        .boolean()
+        .describe('signed by one who may retire it (itself, an ancestor, root); false: a hand edit, see dacli doctor'),
+    })
+    .nullable()
+    .describe('who retired it and when, as its file says; null when its file does not say retired'),
   children: z.array(z.string()),
   tasks_owned: z.array(z.strictObject({ id: z.string(), ref: z.string(), status: z.string(), title: z.string() })),
   changed: z.boolean().describe('for `agent retire`: false when it was already retired and nothing was released'),

@@ -3,7 +3,7 @@ import type { Out } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
 import { type AgentFile, lineageOf, listAgents, readAgent } from '../../domain/identity/agents.js'
 import { rootKeysOf, scanAgents } from '../../domain/identity/identity.js'
-import { trustOf } from '../../domain/identity/trust.js'
+import { signedRetirements, trustOf } from '../../domain/identity/trust.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { Store } from '../../store/store.js'
 import type { AgentDocT } from './json.js'
@@ -24,6 +24,13 @@ export const agentSummary = (a: AgentFile, verdicts: ReadonlyMap<string, string 
  * a token gets (trust.ts), so a list never shows as live an identity whose every call is refused.
  */
 export async function verdictsOf(store: Store): Promise<Map<string, string | null>> {
+  return (await verdictsAndRetirements(store)).verdicts
+}
+
+/** Every identity's verdict, and the ids whose retirement is signed by one who may retire them. */
+async function verdictsAndRetirements(
+  store: Store,
+): Promise<{ verdicts: Map<string, string | null>; signed: ReadonlySet<string> }> {
   const { agents } = await scanAgents(store.dir, store.root)
   const keys = rootKeysOf(store, agents)
   const out = new Map<string, string | null>()
@@ -39,8 +46,12 @@ export async function verdictsOf(store: Store): Promise<Map<string, string | nul
             : `its ancestor ${v.retired} is retired`),
     )
   }
-  return out
+  return { verdicts: out, signed: signedRetirements(agents, keys) }
 }
+
+/** Who retired it and when, as its file reads now (after `agent retire` wrote it), and whether that is signed. */
+const retirementOf = (a: AgentFile, signed: ReadonlySet<string>): AgentDocT['retirement'] =>
+  a.retired ? { by: a.retired_by, at: a.retired_at, signed: signed.has(a.id) } : null
 
 export async function agentDoc(
   store: Store,
@@ -50,11 +61,13 @@ export async function agentDoc(
 ): Promise<AgentDocT> {
   const agents = await listAgents(store)
   const owned = (await store.listTasks()).tasks.filter((t) => t.owner === a.id)
+  const { verdicts, signed } = await verdictsAndRetirements(store)
   return {
     schema: 'agent/v1',
-    ...agentSummary(a, await verdictsOf(store)),
+    ...agentSummary(a, verdicts),
     created_by: a.created_by,
     lineage: lineageOf(agents, a.id),
+    retirement: retirementOf(agents.find((x) => x.id === a.id) ?? a, signed),
     children: agents.filter((x) => x.parent === a.id && x.id !== a.id).map((x) => x.id),
     tasks_owned: owned.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status, title: t.title })),
     changed,
@@ -73,6 +86,12 @@ export function renderAgent(out: Out, d: AgentDocT): void {
     ['lineage', d.lineage.length === 0 ? null : d.lineage.join(' ← ')],
     ['children', d.children.length === 0 ? null : d.children.join(', ')],
     ['created', d.created],
+    [
+      'retired',
+      d.retirement === null
+        ? null
+        : `${d.retirement.at ?? 'at an unknown time'} by ${d.retirement.by ?? 'an unknown identity'}${d.retirement.signed ? '' : out.style('red', ' (not signed: a hand edit; see dacli doctor)')}`,
+    ],
     ['file', d.path],
   ])
   if (d.tasks_owned.length > 0) {
