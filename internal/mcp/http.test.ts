@@ -472,4 +472,16 @@ describe('mcp serve --http: stopping', () => {
     expect(documentIn(reply)).toMatchObject({ id: 7, result: { structuredContent: { schema: 'task/v1' } } })
     expect(await s.exited).toBe(0)
   })
+
+  test('SIGTERM while a call waits (a watch of 30 s): the wait ends at once, the call is answered, exit 0', async () => {
+    const s = await serveHttp(fx.copy())
+    const { client } = await connect(s.url, s.token)
+    const call = client.callTool({ name: 'cli', arguments: { schema_version: 1, argv: ['watch', '--timeout', '30s'] } })
+    await new Promise((r) => setTimeout(r, 1000))
+    s.child.kill('SIGTERM')
+    // Answered (before: cut off when the sessions closed, 5 s later, with no answer).
+    const r = (await call) as { structuredContent: { schema: string } }
+    expect(r.structuredContent.schema).toBe('watch-event-list/v1')
+    expect(await s.exited).toBe(0)
+  })
 })

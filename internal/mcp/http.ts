@@ -270,6 +270,8 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
     const { server, resources } = createServer({
       runtime: {
         ...req.runtime,
+        // Every call of every session stops waiting when the server begins to close (its answer is then sent).
+        cancel: shutdown.signal,
         env: c.env,
         identity: c.identity,
         ...(c.via === undefined ? {} : { tokenVia: c.via }),
@@ -383,6 +385,7 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
     await session.transport.handleRequest(hreq, res, body)
   }
 
+  const shutdown = new AbortController()
   const server = http.createServer((hreq, res) => {
     handle(hreq, res).catch((e: unknown) => {
       req.log(`dacli mcp: ${(e as Error).message}`)
@@ -411,6 +414,8 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
     close() {
       closing ??= (async () => {
         clearInterval(sweeper)
+        // Calls under way stop what they wait on (a watch, a --verify command) and are answered before the drain.
+        shutdown.abort()
         // A call under way is answered before its session closes (base/drain.ts); a session's open event stream
         // (GET) is not waited for: it ends with its session.
         await drain.stop((r) => r.method === 'POST')

@@ -52,8 +52,11 @@ export function createServer(deps: ServerDeps): {
         tools: toolset.definitions.map((d) => d.name),
       })
     }
-    // The call's own signal: aborted by the client's notifications/cancelled, or when its session closes.
-    return callTool(toolset, { ...deps.runtime, cancel: extra.signal }, name, req.params.arguments)
+    // The call's own signal: aborted by the client's notifications/cancelled, when its session closes, or when the
+    // whole server begins to close (the runtime's).
+    const cancel =
+      deps.runtime.cancel === undefined ? extra.signal : AbortSignal.any([extra.signal, deps.runtime.cancel])
+    return callTool(toolset, { ...deps.runtime, cancel }, name, req.params.arguments)
   })
   const resources = deps.resources === undefined ? null : attachResources(server, deps.runtime, deps.resources)
   return { server, toolset, resources }
