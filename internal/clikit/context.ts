@@ -129,6 +129,11 @@ export interface McpServeRequest extends McpServeOptions {
   readonly runtime: Omit<Runtime, 'io'>
   /** A line for stderr (the protocol owns stdout). */
   readonly log: (line: string) => void
+  /**
+   * Run `stop` when the process is told to stop (Ctrl-C, SIGTERM): the calls under way stop waiting and are answered,
+   * no more input is read, and the server closes. Absent (tests, embedders), it serves until stdin ends.
+   */
+  readonly onStop?: (stop: () => void) => void
 }
 
 export interface McpHttpOptions {

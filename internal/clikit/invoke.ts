@@ -259,7 +259,7 @@ export async function invoke(
       }
       // A tool call is not the bin's own run: Ctrl-C of the server must not become its interrupt, or a command
       // that runs until interrupted (watch, record sync --watch) would hold the call forever instead of refusing.
-      const { io: _io, stdio, onInterrupt: _onInterrupt, signal: _signal, ...runtime } = rt
+      const { io: _io, stdio, onInterrupt, signal: _signal, ...runtime } = rt
       const log = (line: string) => rt.io.stderr.write(`${line}\n`)
       const shared = await serverStores()
       const services = shared === undefined ? rt.services : { ...rt.services, store: shared.open }
@@ -268,6 +268,7 @@ export async function invoke(
           ...opts,
           stdio,
           log,
+          ...(onInterrupt === undefined ? {} : { onStop: onInterrupt }),
           runtime: { ...runtime, services, identity: await identity() },
         })
       } finally {

@@ -1,12 +1,15 @@
 // A tool call the client cancels (notifications/cancelled, sent by the SDK client when its signal aborts) stops
 // the work it waits on: a --verify command's process group is killed at once, not run to its end, and the
-// check or close it guarded writes nothing. The server goes on answering.
+// check or close it guarded writes nothing. The server goes on answering. Told to stop (SIGTERM), a stdio server
+// does the same for every call under way, answers them and exits 0.
 
+import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, expect, test } from 'vitest'
 import { session } from '../testkit/mcp.js'
-import { type Fixture, fixture, snapshotOf, tempDir } from '../testkit/ws.js'
+import { INITIALIZE, toolCall } from '../testkit/mcpserve.js'
+import { BIN, baseEnv, type Fixture, fixture, snapshotOf, tempDir } from '../testkit/ws.js'
 
 let fx: Fixture
 beforeAll(async () => {
@@ -72,3 +75,51 @@ test.each([
   },
   30_000,
 )
+
+test('mcp serve on stdio, told to stop (SIGTERM) while calls wait: each is answered, the verify killed, exit 0', async () => {
+  const root = fx.copy()
+  const before = snapshotOf(root)
+  const pidFile = path.join(tempDir('dacli-cancel-'), 'verify.pid')
+  const child = spawn(process.execPath, [BIN, 'mcp', 'serve'], {
+    cwd: root,
+    env: { ...baseEnv(), DACLI_AGENT: fx.rw.token },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let out = ''
+  child.stdout.on('data', (d) => {
+    out += d
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`)
+  send(INITIALIZE)
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+  send(toolCall(2, 'cli', { schema_version: 1, argv: ['watch', '--timeout', '30s'] }))
+  send(
+    toolCall(3, 'check_task', {
+      schema_version: 1,
+      ref: 'alpha/3',
+      all: true,
+      verify: `echo $$ > '${pidFile}'; sleep 30`,
+    }),
+  )
+  expect(await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 15_000)).toBe(true)
+  const pid = Number(fs.readFileSync(pidFile, 'utf8'))
+  child.kill('SIGTERM')
+  expect(await exited).toBe(0)
+  const answers = new Map(
+    out
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l))
+      .map((m: { id: number; result: any }) => [m.id, m] as const),
+  )
+  expect(answers.get(2)).toMatchObject({
+    result: { structuredContent: { schema: 'watch-event-list/v1', ended: 'interrupted' } },
+  })
+  const three = answers.get(3) as { result: { isError: boolean; content: { text: string }[] } }
+  const refused = JSON.parse(three.result.content[0]?.text ?? 'null')
+  expect(three.result.isError).toBe(true)
+  expect(refused.message).toMatch(/could not run the verification command: the caller cancelled it/)
+  expect(alive(pid)).toBe(false)
+  expect(snapshotOf(root)).toEqual(before)
+}, 30_000)

@@ -480,8 +480,8 @@ describe('mcp serve --http: stopping', () => {
     await new Promise((r) => setTimeout(r, 1000))
     s.child.kill('SIGTERM')
     // Answered (before: cut off when the sessions closed, 5 s later, with no answer).
-    const r = (await call) as { structuredContent: { schema: string } }
-    expect(r.structuredContent.schema).toBe('watch-event-list/v1')
+    const r = (await call) as unknown as { structuredContent: { schema: string } }
+    expect(r.structuredContent).toMatchObject({ schema: 'watch-event-list/v1', ended: 'interrupted' })
     expect(await s.exited).toBe(0)
   })
 })

@@ -7,10 +7,12 @@ import { createServer } from './server.js'
 import { LineTransport } from './stdio.js'
 import { warm } from './warm.js'
 
-/** Serves until the client closes stdin. */
+/** Serves until the client closes stdin, or the process is told to stop (Ctrl-C, SIGTERM). */
 export async function serve(req: McpServeRequest): Promise<void> {
+  // Told to stop, every call under way stops waiting (a watch, a --verify command) and is answered before the close.
+  const stopping = new AbortController()
   const { server, toolset, resources } = createServer({
-    runtime: req.runtime,
+    runtime: { ...req.runtime, cancel: stopping.signal },
     profile: req.profile,
     ...(req.resources === undefined ? {} : { resources: req.resources }),
   })
@@ -25,6 +27,10 @@ export async function serve(req: McpServeRequest): Promise<void> {
   // A broken stream or a handler's failure is logged; the server keeps answering.
   server.onerror = (e) => req.log(`dacli mcp: ${e.message}`)
   await server.connect(transport)
+  req.onStop?.(() => {
+    stopping.abort()
+    transport.finish()
+  })
   req.onListening({ tools: toolset.definitions.length })
   // The memory of the workspace filled in the background (warm.ts): the first call about a project is not slower.
   const warmed = warm(toolset, req.runtime, () => !open)

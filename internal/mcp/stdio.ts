@@ -286,6 +286,14 @@ export class LineTransport implements Transport {
     if (!('method' in message)) this.settle((message as { id?: unknown }).id)
   }
 
+  /** Read no more input; close once every request read so far is answered (as at the end of input). */
+  finish(): void {
+    this.input.off('data', this.onData)
+    // Not read any more, the input no longer holds the process open (the client may keep its end open).
+    this.input.pause()
+    this.onEnd()
+  }
+
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true

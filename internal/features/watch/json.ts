@@ -31,7 +31,9 @@ export const WatchEventListDoc = z.strictObject({
   cursor: z.string().describe('the cursor to resume from next time (after the last change read, filtered or not)'),
   project: z.string().nullable(),
   events: z.array(z.strictObject(WatchEventBody)).describe('in the order they were written'),
-  ended: z.enum(['timeout', 'interrupted']),
+  ended: z
+    .enum(['timeout', 'interrupted'])
+    .describe('interrupted: stopped before its --timeout (Ctrl-C, or an MCP call cancelled or its server closing)'),
 })
 
 export const documents = { 'watch-event/v1': WatchEventDoc, 'watch-event-list/v1': WatchEventListDoc }

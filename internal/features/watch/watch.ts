@@ -152,7 +152,8 @@ export const watch = defineCommand({
       cursor: formatCursor(last),
       project: project ?? null,
       events: seen.map(({ schema: _s, ...e }) => e),
-      ended: interrupt?.aborted ? 'interrupted' : 'timeout',
+      // Stopped early: Ctrl-C, or the caller gave up on the call (an MCP cancel, the server closing).
+      ended: interrupt?.aborted || ctx.cancel?.aborted ? 'interrupted' : 'timeout',
     }
     return { data }
   },
