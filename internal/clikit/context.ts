@@ -260,3 +260,8 @@ export interface Dispatched {
   readonly stdout: string
   readonly stderr: string
 }
+
+/** What ends a wait (a watch, pr wait): Ctrl-C, and the caller giving up on the call (ctx.cancel), where they exist. */
+export function waitEnders(ctx: Pick<Context, 'interrupt' | 'cancel'>): AbortSignal[] {
+  return [ctx.interrupt(), ctx.cancel].filter((s) => s !== null)
+}

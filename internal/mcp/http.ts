@@ -49,6 +49,12 @@ function transportTakes(hreq: http.IncomingMessage): boolean {
   )
 }
 
+/** A JSON-RPC error answered by dacli before the transport sees the message (as stdio answers it). */
+function rpcError(res: http.ServerResponse, status: number, id: string | number | null, code: number, message: string) {
+  res.writeHead(status, { 'Content-Type': 'application/json' })
+  res.end(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`)
+}
+
 /** The one path the transport answers on. */
 export const ENDPOINT = '/mcp'
 /** Sessions kept at once, every token's together. */
@@ -157,12 +163,7 @@ function readJson(req: http.IncomingMessage, res: http.ServerResponse): Promise<
       try {
         resolve({ body: JSON.parse(Buffer.concat(parts).toString('utf8')) })
       } catch (e) {
-        if (!res.headersSent) {
-          res.writeHead(400, { 'Content-Type': 'application/json' })
-          res.end(
-            `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `parse error: ${(e as Error).message}` } })}\n`,
-          )
-        }
+        if (!res.headersSent) rpcError(res, 400, null, -32700, `parse error: ${(e as Error).message}`)
         resolve(null)
       }
     })
@@ -346,11 +347,8 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
       // was a parse error (-32700) above.
       if (taken && !(Array.isArray(body) ? body : [body]).every((x) => JSONRPCMessageSchema.safeParse(x).success)) {
         const id = Array.isArray(body) ? undefined : m?.id
-        res.writeHead(400, { 'Content-Type': 'application/json' })
-        res.end(
-          `${JSON.stringify({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: { code: -32600, message: 'invalid request: not a JSON-RPC 2.0 message' } })}\n`,
-        )
-        return
+        const echoed = typeof id === 'string' || typeof id === 'number' ? id : null
+        return rpcError(res, 400, echoed, -32600, 'invalid request: not a JSON-RPC 2.0 message')
       }
       if (
         taken &&
@@ -362,11 +360,7 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
       ) {
         const bad = badToolCall({ method: m.method, params: m.params })
         if (bad !== null && (typeof m.id === 'string' || typeof m.id === 'number')) {
-          res.writeHead(200, { 'Content-Type': 'application/json' })
-          res.end(
-            `${JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: `invalid params for tools/call: ${bad}` } })}\n`,
-          )
-          return
+          return rpcError(res, 200, m.id, -32602, `invalid params for tools/call: ${bad}`)
         }
       }
     }

@@ -1,5 +1,6 @@
 import { timerDelay } from '../../base/duration.js'
 import { arg, defineCommand } from '../../clikit/command.js'
+import { waitEnders } from '../../clikit/context.js'
 import { bool, duration, oneOf } from '../../clikit/flags.js'
 import { repoOf } from '../../domain/delivery/pulls.js'
 import { waitFor } from '../../domain/delivery/wait.js'
@@ -51,7 +52,7 @@ export const wait = defineCommand({
       intervalMs: input.flags.interval ?? 10_000,
       now: () => ctx.now(),
       sleep,
-      signal: AbortSignal.any([ctx.interrupt(), ctx.cancel].filter((s) => s !== null)),
+      signal: AbortSignal.any(waitEnders(ctx)),
       onChange(d, at) {
         const doc = diagnosisDoc(d, at)
         ctx.emit(doc, (out) => out.line(`${doc.observed_at}  ${headline(doc)}`))

@@ -3,6 +3,7 @@ import { parseDuration } from '../../base/duration.js'
 import { UsageError } from '../../base/errors.js'
 import { stamp } from '../../base/time.js'
 import { defineCommand } from '../../clikit/command.js'
+import { waitEnders } from '../../clikit/context.js'
 import { bool, str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
 import { projectFilter } from '../../format/ids.js'
@@ -104,8 +105,8 @@ export const watch = defineCommand({
         next: [cmd(`watch --json --timeout 0${since === undefined ? '' : ` --since ${since}`}`)],
       })
     }
-    // Ctrl-C, or the caller giving up on this call (an MCP tool call cancelled, its session closed).
-    const signals = [interrupt, ctx.cancel].filter((s) => s !== null)
+    const enders = waitEnders(ctx)
+    const signals = [...enders]
     if (timeout !== undefined) signals.push(AbortSignal.timeout(timeout))
     const stop = AbortSignal.any(signals)
     // The files are compared only while the watch runs (a look once has nothing to compare with).
@@ -153,7 +154,7 @@ export const watch = defineCommand({
       project: project ?? null,
       events: seen.map(({ schema: _s, ...e }) => e),
       // Stopped early: Ctrl-C, or the caller gave up on the call (an MCP cancel, the server closing).
-      ended: interrupt?.aborted || ctx.cancel?.aborted ? 'interrupted' : 'timeout',
+      ended: enders.some((s) => s.aborted) ? 'interrupted' : 'timeout',
     }
     return { data }
   },
