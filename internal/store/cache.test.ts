@@ -589,11 +589,14 @@ test('a listing that took some summaries from the index drops the entries of fil
   ;(await ws.dacli('next', '--json')).expectExit(0)
   ;(await ws.dacli('task', 'list', '--json')).expectExit(0)
   expect(summaries()).toEqual(['open/001-one.md', 'open/002-two.md', 'open/003-three.md'])
-  // Moved by hand: the list items miss the new name, whose summary comes through the index.
+  // Moved by hand: the list items miss the new name, a file few enough to be read from itself (the index is not
+  // opened for it); the next reader of the summaries takes the others from the index and drops the gone name.
   fs.mkdirSync(path.join(tasks, 'done'), { recursive: true })
   fs.renameSync(path.join(tasks, 'open/002-two.md'), path.join(tasks, 'done/002-two.md'))
   age(path.join(tasks, 'done/002-two.md'))
   const listed = (await ws.dacli('task', 'list', '--json')).expectExit(0).json.tasks
   expect(listed.map((t: { status: string }) => t.status)).toEqual(['open', 'done', 'open'])
+  expect(summaries()).toEqual(['open/001-one.md', 'open/002-two.md', 'open/003-three.md'])
+  ;(await ws.dacli('next', '--json')).expectExit(0)
   expect(summaries()).toEqual(['done/002-two.md', 'open/001-one.md', 'open/003-three.md'])
 })

@@ -280,6 +280,54 @@ test("resolving after a few files changed reads those files, not the project's s
   vi.useRealTimers()
 })
 
+test("a task listing served by its items, or missing a few files edited since, never reads the project's summaries; after many, once", async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  const titles = Array.from({ length: 12 }, (_, i) => `Task ${i + 1}`)
+  for (const t of titles) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const p = { root: ws.root, dir: path.join(ws.root, '.dacli') }
+  const open = path.join(p.dir, 'projects', 'p', 'tasks', 'open')
+  const names = fs.readdirSync(open).sort()
+  const old = new Date(Date.now() - 3_600_000)
+  for (const f of names) fs.utimesSync(path.join(open, f), old, old)
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // settled: the caches keep every file
+  const list = async () => {
+    const index = new CacheFile(cachePath(p.dir, 'index'), nodeSystem)
+    const items = new CacheFile(cachePath(p.dir, 'items'), nodeSystem)
+    let summariesRead = 0
+    const l = await listProjectItems(
+      p,
+      'p',
+      () => items.section('p', 'used'),
+      () => {
+        summariesRead++
+        return index.section('tasks/p', 'all')
+      },
+      (t) => JSON.stringify(t.title),
+    )
+    index.save()
+    items.save()
+    return { titles: l.rows.map((r) => JSON.parse(r.json) as string), summariesRead }
+  }
+  const edit = (name: string) => {
+    const file = path.join(open, name)
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^# .*$/m, '# Edited by hand'))
+    fs.utimesSync(file, old, new Date(Date.now() - 30_000)) // settled, by the fake clock
+  }
+  expect((await list()).summariesRead).toBe(1) // nothing kept: the summaries are read (and filled)
+  expect(await list()).toEqual({ titles, summariesRead: 0 })
+  // One file edited by hand: its summary is as old as its item, so the file is read, not the summaries.
+  edit(names[1] as string)
+  expect(await list()).toEqual({ titles: titles.map((t, i) => (i === 1 ? 'Edited by hand' : t)), summariesRead: 0 })
+  // Ten more: the summaries are read once for all of them.
+  for (const name of names.slice(2)) edit(name)
+  expect(await list()).toEqual({
+    titles: titles.map((t, i) => (i === 0 ? t : 'Edited by hand')),
+    summariesRead: 1,
+  })
+  vi.useRealTimers()
+})
+
 test('a listing after an in-place write of the same invocation reads the file by its new stamp, not the index', async () => {
   const ws = await workspace()
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)

@@ -73,7 +73,6 @@ export async function listIds(
         text: JSON.stringify([t.id, t.version, t.aliases]),
       }
     },
-    true, // what resolving a reference needs of a file edited since is in the file, not in the project's summaries
   )
   return { ids: got.values, walk: got.walk }
 }
@@ -188,9 +187,11 @@ const FEW_MISSES = 8
 /**
  * One value per task file of a project, kept per file in `kept` beside the file's stamp (deduplicated by id as
  * listProject does, in sequence order). A file whose stamp matches its entry is served by `fromKept` from the
- * entry's text alone (null: the entry is not one, and the file is taken as changed). Any other file is taken
- * through the summaries (the index's, else the file's: a section opened to keep `all`, as only the files `kept`
- * missed are looked up there), made by `fromSummary`, and its entry replaced. A pass
+ * entry's text alone (null: the entry is not one, and the file is taken as changed). Any other file is made by
+ * `fromSummary` from its summary, and its entry replaced: while at most FEW_MISSES files are missed (edited since,
+ * by hand or by the last command: their summaries' entries are as old as theirs), each summary is read from its
+ * file and the summaries are never opened; more, and they are taken through the summaries (the index's, else the
+ * file's: a section opened to keep `all`, as only the files `kept` missed are looked up there). A pass
  * that saw a file vanish is redone (MOVE_PASSES); a file that cannot be read as a task is in `broken`. `walk` is
  * the pass the values come from.
  */
@@ -201,8 +202,6 @@ async function perFile<T extends Place & { id: string; version: number }>(
   summaries: () => SummarySection,
   fromKept: (text: string, at: Place) => T | null,
   fromSummary: (t: TaskSummary, at: Place) => { value: T; text: string },
-  /** May a few missed files be read from themselves (the summaries then neither consulted nor kept up)? */
-  fromFiles = false,
 ): Promise<{ values: T[]; broken: Broken[]; duplicates: DuplicateCopy[]; walk: Walk }> {
   for (let attempt = 1; ; attempt++) {
     const section = kept()
@@ -227,9 +226,9 @@ async function perFile<T extends Place & { id: string; version: number }>(
       slots.push(served ?? undefined)
       if (served === null) missed.push([i, at])
     }
-    // With `fromFiles`, a few files missed (edited since, by hand or by the last command) are read from themselves:
-    // their summaries' entries are as old as theirs, and reading the project's summaries to learn that costs more.
-    if (index === null && (!fromFiles || missed.length > FEW_MISSES)) index = summaries()
+    // A few files missed are read from themselves: reading the project's summaries (1,000 at 10k) to find entries
+    // as old as theirs costs more, and a listing served wholly from `kept` has no use for them.
+    if (index === null && missed.length > FEW_MISSES) index = summaries()
     for (const [i, at] of missed) {
       const f = fileAt(w, i)
       const got = await summaryOrWhy(f, index)
@@ -272,8 +271,8 @@ export type ItemSection = Section<never>
 /**
  * The task-list items of a project's tasks (deduplicated by id as listProject does, in sequence order), each the
  * JSON text `render` makes of the task's summary, kept in `items` beside the file's stamp. A file whose stamp
- * matches its entry is neither parsed nor rendered again: its text is used as it is. Any other file is taken
- * through the summaries (the index, else the file) and rendered, and its entry replaced. `render` must be a
+ * matches its entry is neither parsed nor rendered again: its text is used as it is. Any other file is read as
+ * perFile says (a few from themselves, many through the summaries) and rendered, and its entry replaced. `render` must be a
  * function of the summary alone; the cache header names the build, so another build's items are never used.
  */
 export async function listProjectItems(
