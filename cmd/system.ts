@@ -2,6 +2,7 @@
 // file that reads the running process. The bin and the test setup install it.
 
 import { hostname } from 'node:os'
+import { toNamespacedPath } from 'node:path'
 import type { System } from '../internal/base/system.js'
 
 let host: string | undefined
@@ -65,4 +66,24 @@ export const nodeSystem: System = {
     }
   },
   heapUsed: () => process.memoryUsage().heapUsed,
+  ...lstatNumbers(),
+}
+
+/**
+ * Node's own lstat, which returns the numbers fs.lstatSync makes a Stats object of (store/lstat.ts says why and
+ * checks it on first use). Not taken where asking for it prints a deprecation warning (`--pending-deprecation`), nor
+ * where this Node has none of that shape.
+ */
+function lstatNumbers(): Pick<System, 'lstatNumbers'> {
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`
+  if (/--pending-deprecation|--throw-deprecation/.test(flags)) return {}
+  try {
+    const own = (process as unknown as { binding(name: string): { lstat?: unknown } }).binding('fs')
+    const lstat = own.lstat
+    if (typeof lstat !== 'function') return {}
+    // (path, as BigInts, no request: synchronous, throw if the file is missing)
+    return { lstatNumbers: (file) => lstat.call(own, toNamespacedPath(file), false, undefined, false) }
+  } catch {
+    return {}
+  }
 }

@@ -27,6 +27,11 @@ export interface System {
   guardGroup(pgid: number): () => void
   /** Bytes of V8 heap in use. */
   heapUsed(): number
+  /**
+   * The running Node's own lstat of `file`, as numbers in Node's order (undefined: no such file), where Node lends
+   * one: a walk of every task file takes its stamps through it (store/lstat.ts checks it against fs.lstatSync).
+   */
+  readonly lstatNumbers?: (file: string) => ArrayLike<number> | undefined
 }
 
 /** What writing a file needs to know of the process: its id and host (temp-file names) and whether a writer lives. */

@@ -19,6 +19,7 @@ import { assertNoLinks, LinkError, readText } from './fsio.js'
 import { appendChange, type ChangeEntry } from './journal.js'
 import type { LiveWorkspace } from './live.js'
 import { acquireLock, type Lock, type LockOptions, lockHeld, withLock } from './lock.js'
+import { useLstatNumbers } from './lstat.js'
 import { listProjectEntries, listProjectFiles, projectsIn, readProjectFile, requireProjectDir } from './projects.js'
 import { resolveRef } from './resolve.js'
 import {
@@ -102,6 +103,7 @@ export class Store {
     system: System,
     live?: (dir: string) => LiveWorkspace | null,
   ): Promise<Store> {
+    useLstatNumbers(system.lstatNumbers ?? null)
     const loc = locate(cwd)
     const config = await readConfig(loc.dir, parseDuration)
     if (config.raw.record_branch !== undefined && config.raw.record_branch !== null) {

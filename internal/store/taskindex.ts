@@ -22,6 +22,7 @@ import { type Compact, compact, compactOf, expand } from './compact.js'
 import { isConflictCopy } from './conflicts.js'
 import type { Section, Stamp } from './filecache.js'
 import { isTempName, linkOnPath, notAFile, readText, readTextStamped } from './fsio.js'
+import { lstatStamp } from './lstat.js'
 
 export interface TaskFileRef {
   project: string
@@ -110,7 +111,15 @@ function walkStamped(p: Paths, project: string): Walk {
       for (const name of ents) {
         if (!candidate(name)) continue
         // Paths by concatenation: this loop runs once per task file on every listing.
-        const st = fs.lstatSync(`${dir}${path.sep}${name}`, { throwIfNoEntry: false })
+        const file = `${dir}${path.sep}${name}`
+        const kind = TASK_FILE.test(name) ? lstatStamp(file, stamps) : 'other'
+        if (kind === 'file') {
+          statuses.push(status)
+          names.push(name)
+          continue
+        }
+        // Not a task file (a link, a folder, a name that is not NNN-slug.md): the full lstat says what it is.
+        const st = kind === 'missing' ? undefined : fs.lstatSync(file, { throwIfNoEntry: false })
         if (st === undefined) {
           vanished = true // moved or removed while listing
           continue

@@ -1,0 +1,123 @@
+// A walk's stamps through the running Node's own lstat (store/lstat.ts): the same four numbers fs.lstatSync gives,
+// the same kinds; a lent lstat that gives anything else on its first look, or fails, is never asked again. And the
+// built bin does take it: a listing makes no fs.lstatSync call per task file (and makes them all where asking for
+// Node's own would print a deprecation warning).
+
+import { spawnSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterEach, expect, test } from 'vitest'
+import { nodeSystem } from '../../cmd/system.js'
+import { BIN, baseEnv, tempDir, workspace } from '../testkit/ws.js'
+import { lstatStamp, useLstatNumbers } from './lstat.js'
+
+afterEach(() => useLstatNumbers(null))
+
+/** A folder with a file, a link to it and a subfolder. */
+function sample() {
+  const dir = tempDir()
+  const file = path.join(dir, '001-a.md')
+  fs.writeFileSync(file, 'x'.repeat(37))
+  fs.symlinkSync(file, path.join(dir, 'link.md'))
+  fs.mkdirSync(path.join(dir, 'sub'))
+  return { dir, file }
+}
+
+const stampOf = (file: string) => {
+  const st = fs.lstatSync(file)
+  return [st.size, st.mtimeMs, st.ino, st.ctimeMs]
+}
+
+test('through fs.lstatSync or through Node’s own lstat, a walk takes the same stamp and the same kind', () => {
+  const { dir, file } = sample()
+  expect(typeof nodeSystem.lstatNumbers).toBe('function') // this Node lends one
+  for (const lent of [null, nodeSystem.lstatNumbers ?? null]) {
+    useLstatNumbers(lent)
+    for (let look = 0; look < 2; look++) {
+      const out: number[] = []
+      expect(lstatStamp(file, out)).toBe('file')
+      expect(out).toEqual(stampOf(file))
+      expect(lstatStamp(path.join(dir, 'link.md'), out)).toBe('other')
+      expect(lstatStamp(path.join(dir, 'sub'), out)).toBe('other')
+      expect(lstatStamp(path.join(dir, 'gone.md'), out)).toBe('missing')
+      expect(out).toHaveLength(4)
+    }
+  }
+})
+
+test('a lent lstat whose first answer differs from fs.lstatSync, or fails, is never asked again', () => {
+  const { dir, file } = sample()
+  const real = nodeSystem.lstatNumbers as (f: string) => ArrayLike<number> | undefined
+  const liars: [string, (f: string) => ArrayLike<number> | undefined][] = [
+    ['size one off', (f) => real(f) && Array.from(real(f) as ArrayLike<number>, (n, i) => (i === 8 ? n + 1 : n))],
+    ['nanoseconds dropped', (f) => real(f) && Array.from(real(f) as ArrayLike<number>, (n, i) => (i === 13 ? 0 : n))],
+    ['too short', (f) => real(f) && Array.from(real(f) as ArrayLike<number>).slice(0, 12)],
+    [
+      'throws',
+      () => {
+        throw new Error('no such binding')
+      },
+    ],
+  ]
+  for (const [why, liar] of liars) {
+    let asked = 0
+    useLstatNumbers((f) => {
+      asked++
+      return liar(f)
+    })
+    const out: number[] = []
+    expect(lstatStamp(file, out), why).toBe('file')
+    expect(lstatStamp(file, out), why).toBe('file')
+    expect(lstatStamp(path.join(dir, 'link.md'), out), why).toBe('other')
+    expect(out, why).toEqual([...stampOf(file), ...stampOf(file)])
+    expect(asked, why).toBe(1)
+  }
+  // A first look at a file that is not there decides nothing: the next file's look does.
+  let asked = 0
+  useLstatNumbers((f) => {
+    asked++
+    return real(f)
+  })
+  const out: number[] = []
+  expect(lstatStamp(path.join(dir, 'gone.md'), out)).toBe('missing')
+  expect(lstatStamp(file, out)).toBe('file')
+  expect(lstatStamp(file, out)).toBe('file')
+  expect(out).toEqual([...stampOf(file), ...stampOf(file)])
+  expect(asked).toBe(3)
+})
+
+test('the built bin lists through Node’s own lstat; with --pending-deprecation, through fs.lstatSync and no warning', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['One', 'Two', 'Three', 'Four']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const log = path.join(tempDir(), 'lstats.txt')
+  const preload = path.join(tempDir(), 'count-lstat.cjs')
+  fs.writeFileSync(
+    preload,
+    [
+      "const fs = require('node:fs')",
+      'const lstatSync = fs.lstatSync',
+      'fs.lstatSync = function (p, ...rest) {',
+      `  if (String(p).endsWith('.md') && String(p).includes('tasks')) fs.appendFileSync(${JSON.stringify(log)}, String(p) + '\\n')`,
+      '  return lstatSync.call(this, p, ...rest)',
+      '}',
+      '',
+    ].join('\n'),
+  )
+  const list = (env: Record<string, string>) => {
+    fs.rmSync(log, { force: true })
+    const r = spawnSync(process.execPath, ['-r', preload, BIN, 'task', 'list', '--json'], {
+      cwd: ws.root,
+      env: { ...(baseEnv() as Record<string, string>), ...env },
+      encoding: 'utf8',
+    })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout).tasks.map((t: { title: string }) => t.title)).toEqual(['One', 'Two', 'Three', 'Four'])
+    return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').length : 0
+  }
+  await new Promise((r) => setTimeout(r, 3_100)) // the files settled: the caches keep them, so a listing checks stamps
+  list({}) // the caches filled
+  expect(list({ NODE_OPTIONS: '--pending-deprecation' })).toBeGreaterThanOrEqual(4) // one per file, as any walk
+  expect(list({})).toBeLessThanOrEqual(1) // the first look only
+})
