@@ -221,6 +221,19 @@ describe('mcp serve --http: the SDK client over HTTP', () => {
       id: 5,
       error: { code: -32602, message: 'invalid params for tools/call: params.name must be the tool name (a string)' },
     })
+    const proto = await fetch(shared.url, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"status","arguments":{"schema_version":1,"__proto__":{}}}}',
+    })
+    expect((await proto.json()) as any).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: {
+        code: -32602,
+        message: 'invalid params for tools/call: params.arguments holds "__proto__", no argument',
+      },
+    })
     const garbled = await fetch(shared.url, {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },

@@ -138,6 +138,10 @@ describe('the server under abuse', () => {
     s.send(toolCall(6, 'add_task', { schema_version: 1, title: ['a'], project: 'alpha', force: 'maybe' }))
     s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: 'x' } })
     s.send(toolCall(8, 'status', { schema_version: 1 }))
+    // JSON.parse keeps "__proto__" as a key of its own; an object copy (the SDK's) would drop it without a word.
+    s.send(
+      '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"status","arguments":{"schema_version":1,"__proto__":{"all":true}}}}',
+    )
     expect((await s.response(null)).error.code).toBe(-32700)
     expect((await s.response(2)).error.code).toBe(-32601)
     // A tools/call of the wrong shape is invalid params (-32602) with a short message, not the SDK's schema dump.
@@ -166,6 +170,10 @@ describe('the server under abuse', () => {
       message: "invalid params for tools/call: params.arguments must be an object of the tool's arguments",
     })
     expect((await s.response(8)).result.structuredContent.schema).toBe('workspace-status/v1')
+    expect((await s.response(9)).error).toEqual({
+      code: -32602,
+      message: 'invalid params for tools/call: params.arguments holds "__proto__", no argument',
+    })
     const out = await s.end()
     expect(out).toMatchObject({ exitCode: 0, stdout: '', stderr: '' })
   })

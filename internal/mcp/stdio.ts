@@ -66,6 +66,9 @@ export function badToolCall(m: { method: string; params?: unknown }): string | n
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
     return "params.arguments must be an object of the tool's arguments"
   }
+  // The SDK's schema copies the arguments into a new object, where a key of this name sets the prototype and is
+  // gone: refused here, where it is still seen, rather than dropped without a word (no tool declares it).
+  if (args !== undefined && Object.hasOwn(args, '__proto__')) return 'params.arguments holds "__proto__", no argument'
   return null
 }
 
@@ -220,7 +223,8 @@ export class LineTransport implements Transport {
     const m = parsed.data
     if ('method' in m && 'id' in m) {
       // Answered here with a short invalid-params error (the SDK would answer an internal error and a schema dump).
-      const bad = badToolCall(m)
+      // The params as sent: the SDK's copy has lost what badToolCall looks for.
+      const bad = badToolCall({ method: m.method, params: (value as { params?: unknown }).params })
       if (bad !== null) {
         this.reply(m.id, INVALID_PARAMS, `invalid params for tools/call: ${bad}`)
         return
