@@ -32,10 +32,10 @@ const msOf = (s: number, ns: number) => s * 1e3 + ns / 1e6
 
 /**
  * Append `file`'s stamp (size, modification time in ms, inode, change time in ms) to `out` when it is a regular
- * file: 'file'. 'other' when it is something else (a link, a folder, a FIFO: the caller looks again with
- * fs.lstatSync to say what), 'missing' when it is not there. Never follows a link.
+ * file: 'file'. Anything else (a link, a folder, a FIFO) is given as fs.lstatSync's Stats, to say what it is;
+ * 'missing' when it is not there. Never follows a link; one fs.lstatSync at most.
  */
-export function lstatStamp(file: string, out: number[]): 'file' | 'other' | 'missing' {
+export function lstatStamp(file: string, out: number[]): 'file' | 'missing' | fs.Stats {
   if (lent !== null && agreed !== false) {
     let a: ArrayLike<number> | undefined | null
     try {
@@ -43,9 +43,8 @@ export function lstatStamp(file: string, out: number[]): 'file' | 'other' | 'mis
     } catch {
       a = null // an error of this file's (fs.lstatSync says which)
     }
-    if (a !== null) {
-      if (a === undefined) return 'missing'
-      if (((a[1] as number) & S_IFMT) !== S_IFREG) return 'other'
+    if (a === undefined) return 'missing'
+    if (a !== null && ((a[1] as number) & S_IFMT) === S_IFREG) {
       out.push(
         a[8] as number,
         msOf(a[12] as number, a[13] as number),
@@ -57,7 +56,7 @@ export function lstatStamp(file: string, out: number[]): 'file' | 'other' | 'mis
   }
   const st = fs.lstatSync(file, { throwIfNoEntry: false })
   if (st === undefined) return 'missing'
-  if (!st.isFile()) return 'other'
+  if (!st.isFile()) return st
   out.push(st.size, st.mtimeMs, st.ino, st.ctimeMs)
   return 'file'
 }

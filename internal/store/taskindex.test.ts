@@ -13,6 +13,7 @@ import { baseEnv, workspace } from '../testkit/ws.js'
 import { listCriteria } from './criteria.js'
 import { CacheFile, cachePath, decodeSection } from './filecache.js'
 import { type Kept, patched, patchOf } from './livekept.js'
+import { useLstatNumbers } from './lstat.js'
 import { joinListings, type Listing, listProject } from './taskindex.js'
 import { listIds, listProjectItems } from './taskitems.js'
 
@@ -422,7 +423,9 @@ test('a listing with nothing kept takes no lstat per file: each stamp comes from
   // A link where a task file would be: the folder's listing tells it apart, as the lstat did.
   fs.symlinkSync(path.join(open, '001-one.md'), path.join(open, '004-link.md'))
   vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // settled: utimes moved the change times
-  // Every lstat and open of a task file, seen through node:fs as the store's modules import it.
+  // Every lstat and open of a task file, seen through node:fs as the store's modules import it (a walk's lstat
+  // through the running Node's own, which a store opened in this process lends, is store/lstat.test.ts's).
+  useLstatNumbers(null)
   const lstatOfTasks = vi.spyOn(fsDefault, 'lstatSync')
   const openOfTasks = vi.spyOn(fsDefault, 'openSync')
   syncBuiltinESMExports()

@@ -112,15 +112,17 @@ function walkStamped(p: Paths, project: string): Walk {
         if (!candidate(name)) continue
         // Paths by concatenation: this loop runs once per task file on every listing.
         const file = `${dir}${path.sep}${name}`
-        const kind = TASK_FILE.test(name) ? lstatStamp(file, stamps) : 'other'
-        if (kind === 'file') {
+        // A task file's stamp is taken as numbers; anything else (a link, a folder, a name that is not
+        // NNN-slug.md) comes as its Stats, to say what it is.
+        const st = TASK_FILE.test(name)
+          ? lstatStamp(file, stamps)
+          : (fs.lstatSync(file, { throwIfNoEntry: false }) ?? 'missing')
+        if (st === 'file') {
           statuses.push(status)
           names.push(name)
           continue
         }
-        // Not a task file (a link, a folder, a name that is not NNN-slug.md): the full lstat says what it is.
-        const st = kind === 'missing' ? undefined : fs.lstatSync(file, { throwIfNoEntry: false })
-        if (st === undefined) {
+        if (st === 'missing') {
           vanished = true // moved or removed while listing
           continue
         }
