@@ -7,6 +7,9 @@ import type { System } from '../internal/base/system.js'
 
 let host: string | undefined
 
+/** The newest Node major known to deprecate `process.binding` in documentation only (it warns under a flag alone). */
+const QUIET_BINDING_UNTIL = 24
+
 /** Process groups of children that must not outlive an interrupted dacli (System.guardGroup). */
 const guarded = new Set<number>()
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const
@@ -71,11 +74,13 @@ export const nodeSystem: System = {
 
 /**
  * Node's own lstat, which returns the numbers fs.lstatSync makes a Stats object of (store/lstat.ts says why and
- * checks it on first use). Not taken where asking for it prints a deprecation warning (`--pending-deprecation`), nor
- * where this Node has none of that shape.
+ * checks it on first use). Taken only on a Node where asking for it is silent: a major known to warn only under
+ * `--pending-deprecation`, without that flag (a later Node, which may warn on every command, keeps fs.lstatSync
+ * until it is measured); nor where this Node has none of that shape.
  */
 function lstatNumbers(): Pick<System, 'lstatNumbers'> {
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`
+  if (Number(process.versions.node.split('.')[0]) > QUIET_BINDING_UNTIL) return {}
   if (/--pending-deprecation|--throw-deprecation/.test(flags)) return {}
   try {
     const own = (process as unknown as { binding(name: string): { lstat?: unknown } }).binding('fs')
