@@ -13,6 +13,7 @@ import { byText } from '../base/order.js'
 import type { Proc } from '../base/system.js'
 import { type Broken, brokenOf, InvalidTextError } from '../format/model.js'
 import type { Stamp } from './filecache.js'
+import { lstatStamp } from './lstat.js'
 
 /** The workspace folder's name (workspace.ts re-exports it as WORKSPACE_DIR). */
 const DACLI = '.dacli'
@@ -419,16 +420,23 @@ export function folderFiles(
   const out: (FolderFile | { skip: Broken })[] = []
   for (const n of names) {
     if (!n.endsWith('.md') || n.startsWith('.') || isTempName(n)) continue
-    // One lstat tells a link or a special file from a regular one and gives the stamp the cache validates by.
+    // One lstat tells a link or a special file from a regular one and gives the stamp the cache validates by (as a
+    // task walk takes it: lstat.ts).
     const file = `${dir}${path.sep}${n}`
     const rel = `${relDir}/${n}`
-    const st = fs.lstatSync(file, { throwIfNoEntry: false })
-    if (st === undefined) continue // removed while listing
-    if (st.isSymbolicLink())
+    const s: number[] = []
+    const st = lstatStamp(file, s)
+    if (st === 'missing') continue // removed while listing
+    if (st === 'file') {
+      out.push({
+        name: n,
+        file,
+        rel,
+        stamp: { size: s[0] as number, mtimeMs: s[1] as number, ctimeMs: s[3] as number, ino: s[2] as number },
+      })
+    } else if (st.isSymbolicLink())
       out.push({ skip: { path: rel, reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' } })
-    else if (!st.isFile()) out.push({ skip: notAFile(st, rel, 'an object file') })
-    else
-      out.push({ name: n, file, rel, stamp: { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino } })
+    else out.push({ skip: notAFile(st, rel, 'an object file') })
   }
   return out
 }
