@@ -86,7 +86,7 @@ function lstatNumbers(): Pick<System, 'lstatNumbers'> {
     const own = (process as unknown as { binding(name: string): { lstat?: unknown } }).binding('fs')
     const lstat = own.lstat
     if (typeof lstat !== 'function') return {}
-    // (path, as BigInts, no request: synchronous, throw if the file is missing)
+    // (path, numbers as BigInts: no, a request: none (synchronous), throw when the file is missing: no)
     return { lstatNumbers: (file) => lstat.call(own, toNamespacedPath(file), false, undefined, false) }
   } catch {
     return {}

@@ -126,10 +126,7 @@ function walkStamped(p: Paths, project: string): Walk {
           vanished = true // moved or removed while listing
           continue
         }
-        if (refused(st, name, folder, broken)) continue
-        statuses.push(status)
-        names.push(name)
-        stamps.push(st.size, st.mtimeMs, st.ino, st.ctimeMs)
+        refused(st, name, folder, broken) // a regular file with a task file's name was 'file' above: this is none
       }
     },
   )
