@@ -233,6 +233,25 @@ test('a retirement written by hand is reported (tampered-identity), and agent re
   const signed = (await dacliIn(root, ['agent', 'show', fx.ro.id, '--json'])).expectExit(0).json.retirement
   expect(signed).toEqual({ by: 'a-root', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), signed: true })
   expect((await dacliIn(root, ['agent', 'show', fx.rw.id, '--json'])).expectExit(0).json.retirement).toBeNull()
+  // A signed retirement edited by hand (its time): reported once, on the file, with the command that signs it again.
+  const signedText = fs.readFileSync(file, 'utf8')
+  fs.writeFileSync(file, signedText.replace(/^retired_at: .*$/m, 'retired_at: last tuesday'))
+  const edited = (await dacliIn(root, ['doctor', '--json'])).json.findings.filter(
+    (f: { subject: string }) => f.subject === `.dacli/agents/${fx.ro.id}.md`,
+  )
+  expect(edited).toEqual([
+    expect.objectContaining({
+      code: 'tampered-identity',
+      message: `${fx.ro.id} carries a retirement whose signature is not its retirer's as it stands; it stays retired, but is not known to be (field "retired_signature")`,
+      hint: `dacli agent retire ${fx.ro.id} signs the retirement again as you, or restore the file from git history`,
+    }),
+  ])
+  ;(await dacliIn(root, ['agent', 'retire', fx.ro.id])).expectExit(0)
+  expect(
+    (await dacliIn(root, ['doctor', '--json'])).json.findings.filter(
+      (f: { subject: string }) => f.subject === `.dacli/agents/${fx.ro.id}.md`,
+    ),
+  ).toEqual([])
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^retired: true$/m, 'retired: false'))
   ;(await dacliIn(root, ['whoami'], { as: fx.ro.token })).expectExit(3)
   // The root identity cannot be retired: a `retired: true` on it is a hand edit, reported.

@@ -4,6 +4,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { cmd } from '../../base/commands.js'
 import { publishedRootKeys, readAnchor } from '../../domain/identity/anchor.js'
 import { rootKeysOf, scanAgents } from '../../domain/identity/identity.js'
 import { agentProblems, eventProblem } from '../../domain/identity/trust.js'
@@ -85,16 +86,19 @@ export async function agentFindings(store: Store): Promise<Finding[]> {
       code: p.code,
       severity: isRoot ? 'warning' : 'error',
       subject: p.path.split(path.sep).join('/'),
-      message: `${p.agent} ${p.message} (field "${p.field}"); ${isRoot ? "nothing is refused for it: root's authority is the key this clone's trust anchor pins, not this file" : p.field === 'retired_signature' ? 'it stays retired' : 'its token does not resolve'}`,
+      // A retirement not vouched for says itself that the identity stays retired.
+      message: `${p.agent} ${p.message} (field "${p.field}")${isRoot ? "; nothing is refused for it: root's authority is the key this clone's trust anchor pins, not this file" : p.field === 'retired_signature' ? '' : '; its token does not resolve'}`,
       hint: isRoot
         ? `restore the file from git history (git checkout -- ${rootFile.split(path.sep).join('/')}, or git log -- it)`
-        : p.code === 'duplicate-token-hash'
-          ? 'retire or remove the copies that were not minted by dacli agent spawn; spawn a fresh identity'
-          : p.code === 'unsigned-agent'
-            ? `spawn a new identity from ${'its parent'} (dacli agent spawn) and retire this one`
-            : p.code === 'untrusted-key'
-              ? 'if you trust the clone that signed it, dacli trust show names its key and dacli trust accept --fingerprint <F> pins it; otherwise remove the file'
-              : 'restore the file from git history (dacli record / git log), or retire it and spawn a fresh identity',
+        : p.field === 'retired_signature'
+          ? `${cmd(`agent retire ${p.agent}`)} signs the retirement again as you, or restore the file from git history`
+          : p.code === 'duplicate-token-hash'
+            ? 'retire or remove the copies that were not minted by dacli agent spawn; spawn a fresh identity'
+            : p.code === 'unsigned-agent'
+              ? `spawn a new identity from ${'its parent'} (dacli agent spawn) and retire this one`
+              : p.code === 'untrusted-key'
+                ? 'if you trust the clone that signed it, dacli trust show names its key and dacli trust accept --fingerprint <F> pins it; otherwise remove the file'
+                : 'restore the file from git history (dacli record / git log), or retire it and spawn a fresh identity',
     })
   }
   return out
