@@ -37,3 +37,21 @@ test("the warm server's memory at 10k is held to 150 MB in the targets table", (
   warm.rss_mib = 140 // 146.8 MB
   expect(row(report(r), 'MCP @10k, warm')[3]).toBe('yes')
 })
+
+test('every scenario with a target measured in the run has its row in the targets table', () => {
+  const r = base()
+  const md = report(r)
+  const rows = md
+    .slice(md.indexOf('## Every target'), md.indexOf('## Every scenario'))
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| target |'))
+    .map((l) => l.split(' | ').map((c) => c.replace(/^\| /, '').replace(/ \|$/, '')))
+  const targeted = r.scenarios.filter(
+    (s: { target: number | null; from?: string; size: string }) => s.target !== null && !s.from && s.size !== '100k',
+  )
+  expect(targeted.length).toBeGreaterThan(20)
+  for (const s of targeted as { name: string; size: string; target: number; ratio: number }[]) {
+    const shown = rows.some((c) => c[1] === `≤ ${s.target}×` && c[2] === `${s.ratio}×`)
+    expect(shown, `${s.name} @${s.size}`).toBe(true)
+  }
+})
