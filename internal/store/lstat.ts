@@ -1,11 +1,11 @@
 // The one lstat per task file that a listing checked against the files takes (FORMAT.md, "The cache"): at 10,000
 // tasks, 10,000 calls in every `task list`, `next` or `critical-path`. Node 20's fs.lstatSync makes a Stats object
 // and four Date objects for each, where a walk keeps four numbers of a regular file: about 40 % of the call's time
-// here (10,000 calls: 95 ms, 55 without the objects), and garbage the next collection walks. Where the running Node lends
-// its own lstat (System.lstatNumbers: the numbers in Node's order, no object made), the walk takes the numbers from
-// it, once it has given for one file exactly what fs.lstatSync gives (kind, size, inode and both times). If that
-// first answer differs or is an error, fs.lstatSync is used for the rest of the process; a later error is left to
-// fs.lstatSync to name.
+// here (10,000 calls: 95 ms, 55 without the objects), and garbage the next collection walks. Where the running Node
+// lends its own lstat (System.lstatNumbers: the numbers in Node's order, no object made), the walk takes the numbers
+// from it, once it has given for one file exactly what fs.lstatSync gives (kind, size, inode and both times). If
+// that first answer differs or is an error, fs.lstatSync is used for the rest of the process; a later error is left
+// to fs.lstatSync to name.
 
 import * as fs from 'node:fs'
 import type { System } from '../base/system.js'

@@ -272,8 +272,9 @@ export type ItemSection = Section<never>
  * The task-list items of a project's tasks (deduplicated by id as listProject does, in sequence order), each the
  * JSON text `render` makes of the task's summary, kept in `items` beside the file's stamp. A file whose stamp
  * matches its entry is neither parsed nor rendered again: its text is used as it is. Any other file is read as
- * perFile says (a few from themselves, many through the summaries) and rendered, and its entry replaced. `render` must be a
- * function of the summary alone; the cache header names the build, so another build's items are never used.
+ * perFile says (a few from themselves, many through the summaries) and rendered, and its entry replaced. `render`
+ * must be a function of the summary alone; the cache header names the build, so another build's items are never
+ * used.
  */
 export async function listProjectItems(
   p: Paths,
