@@ -66,11 +66,7 @@ export function remoteDeadline(
   system: Pick<System, 'killGroup' | 'guardGroup'>,
   ms = DEFAULT_REMOTE_TIMEOUT_MS,
 ): Deadline {
-  return {
-    ms,
-    killGroup: (pgid, signal) => system.killGroup(pgid, signal),
-    guardGroup: (pgid) => system.guardGroup(pgid),
-  }
+  return { ms, killGroup: (pgid, signal) => system.killGroup(pgid, signal), guardGroup: (g) => system.guardGroup(g) }
 }
 
 /** The full records a long-lived server has read, by file, under the caches' stamp rule (see readTaskFile). */
@@ -448,7 +444,7 @@ export class Store {
     const broken: Broken[] = [...folders] // as listTasks: the folders not read as projects
     for (const slug of slugs) {
       const walked = this.walks.get(slug) ?? this.idEntries.get(slug)?.walk // one walk a project, not two
-      const got = await listProjectRecords(this.paths(), slug, (f) => this.readTaskFile(f, f.stamp), walked)
+      const got = await listProjectRecords(this.paths(), slug, (f) => this.recordOf(f, f.stamp), walked)
       records.push(...got.records)
       broken.push(...got.broken)
     }
@@ -495,21 +491,26 @@ export class Store {
   }
 
   /**
-   * A full task record, from the record cache when the file is unchanged (no YAML parsing). `known` is the file's
-   * stamp when the caller has just taken it with lstat (a listing's: the file is no link). `shared`: a caller that
-   * only reads the record gets a server's kept one itself, not a copy (never to be changed).
+   * A full task record, parsed from its file (`known`: its stamp, when the caller has just taken it with lstat: no
+   * link). Never from the project's record cache, which holds every record once a command listed them (`overview`,
+   * `metrics`): a megabyte at 1,000 tasks, read to find one entry. `shared`: a server's kept record itself, not a
+   * copy, for a caller that only reads it.
    */
   async readTaskFile(f: TaskFileRef, known?: Stamp, shared = false): Promise<TaskRecord> {
+    if (this.live === null) return this.parseTaskText(this.readTaskText(f, known), f)
+    // A server keeps the records it read, by file and stamp, and hands out copies (a caller may change its record).
     const stamp = known ?? stampOf(f.abs)
-    if (this.live !== null) {
-      // A server keeps the records it read, by file and stamp, and hands out copies (a caller may change its
-      // record); one it has not read is parsed from its file, not taken from the project's whole cache section.
-      const kept = stamp === null ? undefined : liveRecords.get(f.abs, stamp)
-      if (kept !== undefined) return shared ? kept : structuredClone(kept)
-      const record = await this.parseTaskText(this.readTaskText(f, known), f)
-      if (stamp !== null) liveRecords.set(f.abs, stamp, shared ? record : structuredClone(record))
-      return record
-    }
+    const kept = stamp === null ? undefined : liveRecords.get(f.abs, stamp)
+    if (kept !== undefined) return shared ? kept : structuredClone(kept)
+    const record = await this.parseTaskText(this.readTaskText(f, known), f)
+    if (stamp !== null) liveRecords.set(f.abs, stamp, shared ? record : structuredClone(record))
+    return record
+  }
+
+  /** A record for listRecords: from the project's record cache while its file is unchanged, else parsed and kept. */
+  private async recordOf(f: TaskFileRef, known?: Stamp): Promise<TaskRecord> {
+    if (this.live !== null) return this.readTaskFile(f, known)
+    const stamp = known ?? stampOf(f.abs)
     const cache: Section<TaskRecord> = this.cache(`records/${f.project}`).section('tasks', 'all')
     const key = `${f.status}/${f.name}`
     const hit = stamp === null ? undefined : cache.get(key, stamp)
