@@ -32,7 +32,7 @@ import {
   type TaskFileRef,
   type Walk,
 } from './taskindex.js'
-import { type IdEntry, idsAfterWrite, idsOfListing, listIds, listProjectRecords, summaryAt } from './taskitems.js'
+import { type IdEntry, idsAfterWrite, idsOfListing, listIds, listProjectRecords, summaryAlone } from './taskitems.js'
 import { createTaskFile, editTaskFile, type TaskFileBuilder, tombstoneTaskFile } from './taskwrite.js'
 import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
 
@@ -104,11 +104,8 @@ export class Store {
     const config = await readConfig(loc.dir, parseDuration)
     if (config.raw.record_branch !== undefined && config.raw.record_branch !== null) {
       const heads = loc.git === null ? [] : [loc.git, loc.git.linked ? gitInfoAt(loc.git.mainWorkTree) : null]
-      checkRecordBranch(
-        config.record_branch,
-        '.dacli/config.yml',
-        heads.map((g) => (g === null ? null : headBranch(g))),
-      )
+      const branches = heads.map((g) => (g === null ? null : headBranch(g)))
+      checkRecordBranch(config.record_branch, '.dacli/config.yml', branches)
     }
     const memory = live?.(loc.dir) ?? null
     await memory?.settle()
@@ -127,11 +124,8 @@ export class Store {
    * the read-only identities): computed on first use under `key`, the same promise after that.
    */
   once<T>(key: string, make: () => Promise<T>): Promise<T> {
-    let p = this.memos.get(key) as Promise<T> | undefined
-    if (p === undefined) {
-      p = make()
-      this.memos.set(key, p)
-    }
+    const p = (this.memos.get(key) as Promise<T> | undefined) ?? make()
+    this.memos.set(key, p)
     return p
   }
 
@@ -334,8 +328,11 @@ export class Store {
     if (this.live !== null || this.listings.has(f.project)) {
       return (await this.projectListing(f.project)).tasks.find((t) => t.path === f.path) ?? null
     }
-    return summaryAt(f, this.cache('index').section(`tasks/${f.project}`, 'all'))
+    return summaryAlone(f, ++this.singleSummaries, () => this.cache('index').section(`tasks/${f.project}`, 'all'))
   }
+
+  /** Summaries asked for one by one (summaryOf) in this invocation. */
+  private singleSummaries = 0
 
   /** Whether this store serves a long-running process (its listings kept in memory, live.ts). */
   get serving(): boolean {

@@ -136,10 +136,17 @@ function parseIdEntry(text: string): [string, number, number[]] | null {
 }
 
 /**
- * One task file's summary: the index's entry while the file's stamp matches it, else parsed from the file (and
- * kept). Null when the file is gone or cannot be read as a task (a listing reports why).
+ * One task file's summary, the `nth` asked for alone in this invocation (a shown task's dependencies, its parent).
+ * The first few (FEW_MISSES) are parsed from their files, as perFile reads a few missed files: the project's
+ * summaries section is 300 kB at 1,000 tasks. Later ones are the index's entry while the file's stamp matches it,
+ * else parsed from the file (and kept). Null when the file is gone or cannot be read as a task (a listing says why).
  */
-export async function summaryAt(f: TaskFileRef, index: SummarySection): Promise<TaskSummary | null> {
+export async function summaryAlone(
+  f: TaskFileRef,
+  nth: number,
+  summaries: () => SummarySection,
+): Promise<TaskSummary | null> {
+  const index = nth <= FEW_MISSES ? null : summaries()
   let at = f
   if (f.stamp === undefined) {
     const st = fs.lstatSync(f.abs, { throwIfNoEntry: false })
