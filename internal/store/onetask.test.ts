@@ -6,7 +6,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
-import { workspace } from '../testkit/ws.js'
+import { nodeSystem } from '../../cmd/system.js'
+import { baseEnv, workspace } from '../testkit/ws.js'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -77,4 +78,41 @@ test("a shown task's dependencies are read from their files, not from the projec
   const wide = await ws.dacli('task', 'show', 'p/12', '--json')
   wide.expectExit(0)
   expect(wide.json.depends_on.map((d: { title: string }) => d.title)).toEqual(['Ledger import', ...more])
+})
+
+test('a number or an id is resolved from the entries that can match it: the tasks keeping old numbers, that id', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  for (const t of ['First', 'Second', 'Third']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
+  const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
+  const third = path.join(open, fs.readdirSync(open).find((n) => n.startsWith('003-')) as string)
+  fs.writeFileSync(third, fs.readFileSync(third, 'utf8').replace(/^version: /m, 'aliases: [7]\nversion: '))
+  const old = new Date(Date.now() - 3_600_000)
+  for (const f of fs.readdirSync(open)) fs.utimesSync(path.join(open, f), old, old)
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // settled: the caches keep every file
+  const { Store } = await import('./store.js')
+  const { HOLDS_ALIASES, idIs } = await import('./taskitems.js')
+  const open1 = async () => Store.open(ws.root, baseEnv(), () => new Date(), nodeSystem)
+  const warm = await open1()
+  const all = await warm.idsIn('p')
+  warm.flush() // every file's ids kept in the index
+  const second = all.find((e) => e.seq === 2)
+  expect(second).toBeDefined()
+  for (const store of [await open1(), await open1()]) {
+    // Only the entries that can match are made; the walk they came from names every file.
+    expect((await store.idsWhere('p', HOLDS_ALIASES)).map((e) => [e.seq, e.aliases])).toEqual([[3, [7]]])
+    expect((await store.idsWhere('p', idIs(second?.id as string))).map((e) => e.path)).toEqual([second?.path])
+    expect((await store.taskFiles('p')).map((f) => f.seq)).toEqual([1, 2, 3])
+    expect((await store.resolve('p/7')).path).toBe(all.find((e) => e.seq === 3)?.path)
+    expect((await store.resolve(second?.id as string)).path).toBe(second?.path)
+  }
+  // A file edited since is read again: the alias it gained is seen at once.
+  const first = path.join(open, fs.readdirSync(open).find((n) => n.startsWith('001-')) as string)
+  fs.writeFileSync(first, fs.readFileSync(first, 'utf8').replace(/^version: /m, 'aliases: [9]\nversion: '))
+  fs.utimesSync(first, old, new Date(Date.now() - 30_000))
+  const after = await open1()
+  expect((await after.idsWhere('p', HOLDS_ALIASES)).map((e) => [e.seq, e.aliases])).toEqual([
+    [1, [9]],
+    [3, [7]],
+  ])
 })

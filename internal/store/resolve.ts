@@ -12,7 +12,7 @@ import type { TaskSummary } from '../format/model.js'
 import { matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from '../format/refs.js'
 import { fileRefOf, REFUSED_CONTENT, type Store } from './store.js'
 import type { TaskFileRef } from './taskindex.js'
-import type { IdEntry } from './taskitems.js'
+import { HOLDS_ALIASES, type IdEntry, type IdWant, idIs } from './taskitems.js'
 
 /**
  * Resolve a reference to one task file. File names answer sequence and slug
@@ -43,16 +43,18 @@ export async function resolveRef(
   }
   const scopes = r.project !== null ? [r.project] : store.projectSlugs()
   // Each task's id, aliases and place, read per file through the index (store.idsIn): no summary is built.
-  const candidatesIn = async (projects: string[]) => {
+  const candidatesIn = async (projects: string[], want?: IdWant) => {
     const out: IdEntry[] = []
-    for (const p of projects) out.push(...(await store.idsIn(p)))
+    for (const p of projects) out.push(...(await (want === undefined ? store.idsIn(p) : store.idsWhere(p, want))))
     return out
   }
   const tryScopes = async (projects: string[]): Promise<(TaskFileRef & { id?: string })[]> => {
     if (r.kind !== 'id') {
-      // A bare number may also be another task's alias (a renumbering merge): then it names both. Its ids are read
-      // first, so the files below come from the same walk of each project (Store.taskFiles).
-      const all = r.kind === 'seq' ? await candidatesIn(projects) : []
+      // A bare number may also be another task's alias (a renumbering merge): then it names both. The tasks that
+      // keep old numbers are looked for first (every task's ids only when there are some: which copy of a task
+      // counts is decided among them all), so the files below come from the same walk of each project.
+      const all =
+        r.kind === 'seq' && (await candidatesIn(projects, HOLDS_ALIASES)).length > 0 ? await candidatesIn(projects) : []
       // Only the files whose name can match (a reference of these forms names a file by its number and slug): a
       // reference object is made for them alone, not for each file of the project.
       const files: TaskFileRef[] = []
@@ -73,8 +75,9 @@ export async function resolveRef(
         ]
       }
     }
-    // Ids and aliases: consult each task's id and aliases.
-    return matchRef(r, await candidatesIn(projects)).map((s) => ({ ...fileRefOf(store.root, s), id: s.id }))
+    // Ids and aliases: consult each task's id and aliases (an id: only that id's entries are made).
+    const cands = await candidatesIn(projects, r.kind === 'id' ? idIs(r.id as string) : undefined)
+    return matchRef(r, cands).map((s) => ({ ...fileRefOf(store.root, s), id: s.id }))
   }
   if (r.project === null && opts.prefer !== undefined && scopes.includes(opts.prefer)) {
     const local = await tryScopes([opts.prefer])

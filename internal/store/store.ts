@@ -32,42 +32,28 @@ import {
   type TaskFileRef,
   type Walk,
 } from './taskindex.js'
-import { type IdEntry, idsAfterWrite, idsOfListing, listIds, listProjectRecords, summaryAlone } from './taskitems.js'
-import { createTaskFile, editTaskFile, type TaskFileBuilder, tombstoneTaskFile } from './taskwrite.js'
-import { type Config, checkRecordBranch, DEFAULT_REMOTE_TIMEOUT_MS, locate, readConfig } from './workspace.js'
+import {
+  type IdEntry,
+  type IdWant,
+  idsAfterWrite,
+  idsOfListing,
+  listIds,
+  listProjectRecords,
+  summaryAlone,
+  walkAfterWrite,
+} from './taskitems.js'
+import { createTaskFile, editTaskFile, type TaskEdit, type TaskFileBuilder, tombstoneTaskFile } from './taskwrite.js'
+
+export type { TaskEdit }
+
+import { type Config, checkRecordBranch, locate, readConfig, remoteDeadline } from './workspace.js'
+
+export { remoteDeadline }
 
 type Env = Readonly<Record<string, string | undefined>>
 
 /** The parsing half of the store (yaml and friends), loaded on first need. */
 const _parsing = () => import('../format/parsing.js')
-
-export interface TaskEdit {
-  /** The task as read under the lock. */
-  readonly before: TaskRecord
-  /** Set a top-level frontmatter key: a scalar in place, a list or a map in block style. */
-  set(key: string, value: unknown): void
-  /** Remove a top-level frontmatter key. */
-  delete(key: string): void
-  /** Set a top-level key to a map in flow style (`claim: {by: a-x, at: …}`), or a list of them one per line. */
-  setFlow(key: string, value: Record<string, unknown> | Record<string, unknown>[]): void
-  /** Merge `values` into the block map under `key`, keeping its other keys (the `github:` block). */
-  setBlock(key: string, values: Record<string, unknown>): void
-  /** The body, and the status folder the task is in; assign to change them. */
-  body: string
-  status: Status
-  /** Append a `## Log` line. */
-  log(verb: string, details?: string): void
-  readonly actor: string
-  readonly now: Date
-}
-
-/** A remote operation's deadline: `ms` (default `remote_timeout`'s 20 s), ended by killing git's process group. */
-export function remoteDeadline(
-  system: Pick<System, 'killGroup' | 'guardGroup'>,
-  ms = DEFAULT_REMOTE_TIMEOUT_MS,
-): Deadline {
-  return { ms, killGroup: (pgid, signal) => system.killGroup(pgid, signal), guardGroup: (g) => system.guardGroup(g) }
-}
 
 /** The full records a long-lived server has read, by file, under the caches' stamp rule (see readTaskFile). */
 const liveRecords = new StampMemo<TaskRecord>(1_000)
@@ -273,9 +259,12 @@ export class Store {
   wrote(from: TaskFileRef, to: TaskFileRef, task: { id: string; version: number; aliases: readonly number[] }): void {
     const project = from.project
     const kept = this.idEntries.get(project)
+    const walked = this.walks.get(project)
     this.forget(project)
     const now = kept === undefined ? null : idsAfterWrite(kept, from, to, task)
     if (now !== null) this.idEntries.set(project, now)
+    const walk = now?.walk ?? (walked === undefined ? null : walkAfterWrite(walked, from, to))
+    if (walk !== null) this.walks.set(project, walk)
   }
 
   /** Cached summaries of one project's tasks (or every project's, and in `broken` the folders not read as one). */
@@ -307,17 +296,29 @@ export class Store {
     if (this.live !== null || this.listings.has(project))
       return idsOfListing((await this.projectListing(project)).tasks)
     let got = this.idEntries.get(project)
-    if (got === undefined) {
-      const index = this.cache('index')
-      got = await listIds(
-        this.paths(),
-        project,
-        () => index.section(`ids/${project}`, 'used'),
-        () => index.section(`tasks/${project}`, 'all'),
-      )
-      this.idEntries.set(project, got)
-    }
+    if (got === undefined) this.idEntries.set(project, (got = await this.readIds(project)))
     return got.ids
+  }
+
+  /**
+   * The tasks of a project `want` names (an id, or the tasks keeping old numbers): from every task's ids when this
+   * invocation has them, else read as idsIn reads them, parsing only the kept entries that may be wanted.
+   */
+  async idsWhere(project: string, want: IdWant): Promise<readonly IdEntry[]> {
+    if (this.live !== null || this.listings.has(project) || this.idEntries.has(project))
+      return (await this.idsIn(project)).filter(want.entry)
+    this.requireProject(project)
+    const got = await this.readIds(project, want)
+    this.walks.set(project, got.walk) // the project's files as they are now: shared with the invocation's reads
+    return got.ids
+  }
+
+  /** A project's ids (those `want` names) per file through the index, on this invocation's walk if it took one. */
+  private readIds(project: string, want?: IdWant): Promise<{ ids: IdEntry[]; walk: Walk }> {
+    const index = this.cache('index')
+    const ids = () => index.section(`ids/${project}`, 'used')
+    const tasks = (): SummarySection => index.section(`tasks/${project}`, 'all')
+    return listIds(this.paths(), project, ids, tasks, want, this.walks.get(project))
   }
 
   /**
@@ -366,8 +367,8 @@ export class Store {
     let l = this.listings.get(slug) ?? (await this.live?.refreshed(slug, this.paths()))
     if (l === undefined) {
       const mark = this.live?.mark(slug)
-      // The walk idsIn took, when it took one: one walk of the project per invocation, not two.
-      const walked = this.idEntries.get(slug)?.walk
+      // The walk idsIn or idsWhere took, when one did: one walk of the project per invocation, not two.
+      const walked = this.idEntries.get(slug)?.walk ?? this.walks.get(slug)
       const section = (): SummarySection => index.section(`tasks/${slug}`, 'used')
       l = await listProject(this.paths(), slug, section, walked, (w) => this.walks.set(slug, w))
       if (mark !== undefined) this.live?.keep(slug, l, mark)
@@ -386,7 +387,7 @@ export class Store {
       const kept = this.live.filesOf(project, await this.projectListing(project), this.paths())
       if (kept !== undefined) return only(kept)
     }
-    const walked = this.idEntries.get(project)?.walk
+    const walked = this.idEntries.get(project)?.walk ?? this.walks.get(project)
     return walked !== undefined ? filesOf(walked, where) : only(listTaskFiles(this.paths(), project).files)
   }
 

@@ -43,17 +43,39 @@ export interface IdEntry {
 }
 
 /**
+ * Which entries of a project's ids a reader wants (listIds): `kept` tells from an entry's kept text, without parsing
+ * it, whether the entry may be one (false: it is not); `entry` decides for the entries made.
+ */
+export interface IdWant {
+  kept(text: string): boolean
+  entry(e: IdEntry): boolean
+}
+
+/** The entries of one task id: its kept text starts with the id (`["t-…",`), as JSON writes an id (no escapes). */
+export const idIs = (id: string): IdWant => {
+  const head = `${JSON.stringify(id)},`
+  return { kept: (text) => text.startsWith(head, 1), entry: (e) => e.id === id }
+}
+
+/** The entries of tasks that keep an old number (after a renumbering merge): a kept text not ending `,[]]`. */
+export const HOLDS_ALIASES: IdWant = { kept: (text) => !text.endsWith(',[]]'), entry: (e) => e.aliases.length > 0 }
+
+/**
  * Every task of a project by id (copies of one id deduplicated as a listing does), each file's `[id, version,
  * aliases]` kept in `ids` beside its stamp: resolving an id, or asking whether a number is another task's alias,
  * otherwise needs every summary of the project. A file whose stamp does not match is read through the summaries
  * (the index, else the file); one that cannot be read is left out (the listing reports it). With the ids, the walk
- * they were read from: the project's task files as they were then.
+ * they were read from: the project's task files as they were then (`walked`: one this invocation took, reused).
+ * With `want`, only the entries wanted, deduplicated among themselves: an entry whose kept text says it is not
+ * wanted is never parsed (a copy of a wanted id is wanted too, so no copy is missed by the deduplication).
  */
 export async function listIds(
   p: Paths,
   project: string,
   ids: () => Section<unknown>,
   summaries: () => SummarySection,
+  want?: IdWant,
+  walked?: Walk,
 ): Promise<{ ids: IdEntry[]; walk: Walk }> {
   const got = await perFile<IdEntry>(
     p,
@@ -73,8 +95,10 @@ export async function listIds(
         text: JSON.stringify([t.id, t.version, t.aliases]),
       }
     },
+    walked,
+    want === undefined ? undefined : (text) => !want.kept(text),
   )
-  return { ids: got.values, walk: got.walk }
+  return { ids: want === undefined ? got.values : got.values.filter(want.entry), walk: got.walk }
 }
 
 /**
@@ -89,8 +113,22 @@ export function idsAfterWrite(
   to: TaskFileRef,
   task: { id: string; version: number; aliases: readonly number[] },
 ): { ids: IdEntry[]; walk: Walk } | null {
-  const { ids, walk: w } = kept
+  const { ids } = kept
   const i = ids.findIndex((e) => e.path === from.path)
+  if (i === -1 || ids[i]?.id !== task.id) return null
+  const walk = walkAfterWrite(kept.walk, from, to)
+  if (walk === null) return null
+  const was = ids[i] as IdEntry
+  const entry: IdEntry = { ...was, status: to.status, path: to.path, version: task.version, aliases: [...task.aliases] }
+  return { ids: ids.map((e, j) => (j === i ? entry : e)), walk }
+}
+
+/**
+ * A walk after this process rewrote task file `from` as `to` (idsAfterWrite): that file's place and stamp (one
+ * `lstat` of the new file). Null when it cannot be (the file was not in it, the new one is not there, or its place
+ * was already taken).
+ */
+export function walkAfterWrite(w: Walk, from: TaskFileRef, to: TaskFileRef): Walk | null {
   let k = -1
   let taken = false
   for (let j = 0; j < w.names.length; j++) {
@@ -98,16 +136,14 @@ export function idsAfterWrite(
     if (w.statuses[j] === from.status) k = j
     else if (w.statuses[j] === to.status) taken = true
   }
-  if (i === -1 || k === -1 || taken || ids[i]?.id !== task.id) return null
+  if (k === -1 || taken) return null
   const st = fs.lstatSync(to.abs, { throwIfNoEntry: false })
   if (st === undefined || !st.isFile()) return null
-  const was = ids[i] as IdEntry
-  const entry: IdEntry = { ...was, status: to.status, path: to.path, version: task.version, aliases: [...task.aliases] }
   const statuses = [...w.statuses]
   statuses[k] = to.status
   const stamps = [...w.stamps]
   stamps.splice(4 * k, 4, st.size, st.mtimeMs, st.ino, st.ctimeMs)
-  return { ids: ids.map((e, j) => (j === i ? entry : e)), walk: { ...w, statuses, stamps } }
+  return { ...w, statuses, stamps }
 }
 
 /**
@@ -194,13 +230,14 @@ const FEW_MISSES = 8
 /**
  * One value per task file of a project, kept per file in `kept` beside the file's stamp (deduplicated by id as
  * listProject does, in sequence order). A file whose stamp matches its entry is served by `fromKept` from the
- * entry's text alone (null: the entry is not one, and the file is taken as changed). Any other file is made by
+ * entry's text alone (null: the entry is not one, and the file is taken as changed), unless `skip` says from that text
+ * that it is not wanted (left out, nothing made). Any other file is made by
  * `fromSummary` from its summary, and its entry replaced: while at most FEW_MISSES files are missed (edited since,
  * by hand or by the last command: their summaries' entries are as old as theirs), each summary is read from its
  * file and the summaries are never opened; more, and they are taken through the summaries (the index's, else the
  * file's: a section opened to keep `all`, as only the files `kept` missed are looked up there). A pass
  * that saw a file vanish is redone (MOVE_PASSES); a file that cannot be read as a task is in `broken`. `walk` is
- * the pass the values come from.
+ * the pass the values come from (`walked`: the first pass, when this invocation took one already).
  */
 async function perFile<T extends Place & { id: string; version: number }>(
   p: Paths,
@@ -209,12 +246,14 @@ async function perFile<T extends Place & { id: string; version: number }>(
   summaries: () => SummarySection,
   fromKept: (text: string, at: Place) => T | null,
   fromSummary: (t: TaskSummary, at: Place) => { value: T; text: string },
+  walked?: Walk,
+  skip?: (text: string) => boolean,
 ): Promise<{ values: T[]; broken: Broken[]; duplicates: DuplicateCopy[]; walk: Walk }> {
   for (let attempt = 1; ; attempt++) {
     const section = kept()
     // Nothing kept for the project in either (a cold cache): every file is read, its stamp taken from the open file.
     let index: SummarySection | null = section.isEmpty() ? summaries() : null
-    const w = walkProject(p, project, !index?.isEmpty())
+    const w = attempt === 1 && walked !== undefined ? walked : walkProject(p, project, !index?.isEmpty())
     const broken = [...w.broken]
     let vanished = w.vanished
     // In the walk's order: served from `kept`, or (undefined) missed there.
@@ -224,11 +263,15 @@ async function perFile<T extends Place & { id: string; version: number }>(
       const status = w.statuses[i] as Status
       const name = w.names[i] as string
       const key = `${status}/${name}`
+      const text = stampTaken(w, i) ? textAtWalk(section, key, w, i) : undefined
+      if (text !== undefined && skip?.(text)) {
+        slots.push(undefined) // valid, and not wanted: nothing is made of it
+        continue
+      }
       // The walk took only names TASK_FILE matches (NNN-slug.md): number and slug are the name's two parts.
       const dash = name.indexOf('-')
       const seq = Number(name.slice(0, dash))
       const at: Place = { project, status, seq, slug: name.slice(dash + 1, -3), path: `${w.relBase}${key}` }
-      const text = stampTaken(w, i) ? textAtWalk(section, key, w, i) : undefined
       const served = text === undefined ? null : fromKept(text, at)
       slots.push(served ?? undefined)
       if (served === null) missed.push([i, at])

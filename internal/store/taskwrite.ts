@@ -14,9 +14,30 @@ import { qualifiedRef } from '../format/refs.js'
 import { recordOf, sameDependency } from '../format/taskfile.js'
 import { assertNoLinks, atomicWrite, linkOnPath, readText, removeFile, sweepTemps } from './fsio.js'
 import type { ChangeEntry } from './journal.js'
-import { type Store, type TaskEdit, unreadableTask } from './store.js'
+import { type Store, unreadableTask } from './store.js'
 import type { TaskFileRef } from './taskindex.js'
 import { tasksDir, usedSeqs } from './taskindex.js'
+
+/** A task file being rewritten under its lock (editTaskFile): what a command may change, and how. */
+export interface TaskEdit {
+  /** The task as read under the lock. */
+  readonly before: TaskRecord
+  /** Set a top-level frontmatter key: a scalar in place, a list or a map in block style. */
+  set(key: string, value: unknown): void
+  /** Remove a top-level frontmatter key. */
+  delete(key: string): void
+  /** Set a top-level key to a map in flow style (`claim: {by: a-x, at: …}`), or a list of them one per line. */
+  setFlow(key: string, value: Record<string, unknown> | Record<string, unknown>[]): void
+  /** Merge `values` into the block map under `key`, keeping its other keys (the `github:` block). */
+  setBlock(key: string, values: Record<string, unknown>): void
+  /** The body, and the status folder the task is in; assign to change them. */
+  body: string
+  status: Status
+  /** Append a `## Log` line. */
+  log(verb: string, details?: string): void
+  readonly actor: string
+  readonly now: Date
+}
 
 /** The parsing half of the store (yaml and friends), loaded on first need. */
 const parsing = () => import('../format/parsing.js')

@@ -12,10 +12,12 @@ import {
   linkedWorktreeRoots,
   remotesWithBranch,
 } from '../adapters/git/discover.js'
+import type { Deadline } from '../adapters/git/remote.js'
 import { isBranchName } from '../base/branchname.js'
 import { cmd } from '../base/commands.js'
 import { MAX_DURATION_MS } from '../base/duration.js'
 import { FailureError, NotFoundError, UsageError } from '../base/errors.js'
+import type { System } from '../base/system.js'
 import { frontOf, readFront } from '../format/flat.js'
 import { StampMemo, stampOf } from './filecache.js'
 import { assertNoLinks, readText } from './fsio.js'
@@ -227,6 +229,14 @@ export const WORKSPACE_ID = new RegExp(`^${WORKSPACE_ID_TEXT}$`)
 
 /** `remote_timeout` when config.yml does not set it: 20 seconds. */
 export const DEFAULT_REMOTE_TIMEOUT_MS = 20_000
+
+/** A remote operation's deadline: `ms` (default `remote_timeout`'s 20 s), ended by killing git's process group. */
+export function remoteDeadline(
+  system: Pick<System, 'killGroup' | 'guardGroup'>,
+  ms = DEFAULT_REMOTE_TIMEOUT_MS,
+): Deadline {
+  return { ms, killGroup: (pgid, signal) => system.killGroup(pgid, signal), guardGroup: (g) => system.guardGroup(g) }
+}
 /** The longest `remote_timeout` dacli takes: an hour (a deadline is a promise to give up; a day is none). */
 const MAX_REMOTE_TIMEOUT_MS = 3_600_000
 
