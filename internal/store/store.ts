@@ -10,7 +10,7 @@ import { parseDuration } from '../base/duration.js'
 import { FailureError } from '../base/errors.js'
 import type { System } from '../base/system.js'
 import { safeSegment } from '../format/ids.js'
-import type { Broken, ProjectRecord, Status, TaskRecord, TaskSummary } from '../format/model.js'
+import type { Broken, ProjectRecord, TaskRecord, TaskSummary } from '../format/model.js'
 import { fieldOf, stamp } from '../format/model.js'
 import { readTaskRecord } from '../format/taskfile.js'
 import { type CheckedTask, listCriteria } from './criteria.js'
@@ -295,8 +295,8 @@ export class Store {
     this.requireProject(project)
     if (this.live !== null || this.listings.has(project))
       return idsOfListing((await this.projectListing(project)).tasks)
-    let got = this.idEntries.get(project)
-    if (got === undefined) this.idEntries.set(project, (got = await this.readIds(project)))
+    const got = this.idEntries.get(project) ?? (await this.readIds(project))
+    this.idEntries.set(project, got)
     return got.ids
   }
 
