@@ -18,6 +18,7 @@ import * as path from 'node:path'
 import type { Proc } from '../base/system.js'
 import { type Fresh, type Kept, type Line, RS, writeCache } from './cachelines.js'
 import { linkOnPath, sweepTemps } from './fsio.js'
+import { lstatStamp } from './lstat.js'
 
 declare const __DACLI_VERSION__: string
 declare const __DACLI_BUILD__: string
@@ -45,10 +46,18 @@ export interface Stamp {
 /** A stamp as a cache entry stores it: [size, mtimeMs, ino, ctimeMs] (numbers: compared without building strings). */
 type Stored = [number, number, number, number]
 
-/** The validation stamp of a file, or null when it is gone. */
+/**
+ * The validation stamp of a file, or null when it is gone. Never through a link at its end, as every reader opens
+ * it: a link is stamped as itself, so no value kept for the file it replaced is served (the read then refuses it).
+ * Taken as a walk takes its stamps (lstatStamp).
+ */
 export function stampOf(file: string): Stamp | null {
-  const st = fs.statSync(file, { throwIfNoEntry: false })
-  return st === undefined ? null : stampFrom(st)
+  const out: number[] = []
+  const st = lstatStamp(file, out)
+  if (st === 'missing') return null
+  if (st !== 'file') return stampFrom(st)
+  const [size, mtimeMs, ino, ctimeMs] = out as [number, number, number, number]
+  return { size, mtimeMs, ctimeMs, ino }
 }
 
 export const stampFrom = (st: fs.Stats): Stamp => ({

@@ -139,3 +139,19 @@ test('the built bin lists through Node’s own lstat; with --pending-deprecation
   expect(list({}, ['-r', later])).toBeGreaterThanOrEqual(4)
   expect(list({})).toBeLessThanOrEqual(1) // the first look only
 })
+
+test("a cache's stamp of a file (stampOf) never follows a link at its end, whichever lstat is asked", async () => {
+  const { dir, file } = sample()
+  const { stampOf: cacheStamp } = await import('./filecache.js')
+  const link = path.join(dir, 'link.md')
+  for (const lent of [null, nodeSystem.lstatNumbers ?? null]) {
+    useLstatNumbers(lent)
+    const own = fs.lstatSync(link)
+    // The link as itself: no value kept for the file it points to (or replaced) is served through it.
+    expect(cacheStamp(link)).toEqual({ size: own.size, mtimeMs: own.mtimeMs, ino: own.ino, ctimeMs: own.ctimeMs })
+    expect(cacheStamp(link)?.ino).not.toBe(fs.statSync(link).ino)
+    const [size, mtimeMs, ino, ctimeMs] = stampOf(file) as [number, number, number, number]
+    expect(cacheStamp(file)).toEqual({ size, mtimeMs, ino, ctimeMs })
+    expect(cacheStamp(path.join(dir, 'gone.md'))).toBeNull()
+  }
+})
