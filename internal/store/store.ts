@@ -43,12 +43,11 @@ import {
   walkAfterWrite,
 } from './taskitems.js'
 import { createTaskFile, editTaskFile, type TaskEdit, type TaskFileBuilder, tombstoneTaskFile } from './taskwrite.js'
-
-export type { TaskEdit }
-
 import { type Config, checkRecordBranch, locate, readConfig, remoteDeadline } from './workspace.js'
 
-export { remoteDeadline }
+// Where the layers above have always found them (they live beside what uses them: task writes, the workspace).
+export type { TaskEdit } from './taskwrite.js'
+export { remoteDeadline } from './workspace.js'
 
 type Env = Readonly<Record<string, string | undefined>>
 
