@@ -3,13 +3,15 @@
 //
 //   node bench/floor.mjs walk   every task folder read and one lstat per task file (what any answer checked
 //                               against the files must do, FORMAT.md "The cache")
-//   node bench/floor.mjs list   the walk, plus the kept list items read (`cache/items`), each file's stamp checked
-//                               against its entry and the items written to stdout as one document (what printing
-//                               a listing costs at the least); a file whose entry is stale is left out
+//   node bench/floor.mjs list   the walk, plus the kept list items read (`cache/items`, each section's code checked
+//                               under the clone's cache key), each file's stamp checked against its entry and the
+//                               items written to stdout as one document (what printing a listing costs at the
+//                               least); a file whose entry is stale is left out
 //
 // Neither is a shortcut dacli could take: they skip the hostile-file checks, the deduplication, the filters, the
 // parse of changed files and the command line. They price the floor under a target.
 
+import { createHmac } from 'node:crypto'
 import { lstatSync, readdirSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -34,13 +36,21 @@ function walk(project) {
   return out
 }
 
-/** The kept list items' sections (`cache/items`: one per project), by project. */
+/**
+ * The kept list items' sections (`cache/items`: one per project), by project: each line whose code (the table of
+ * contents' fifth value, an HMAC-SHA256 of the header, the file's name and the line) the clone's key verifies.
+ */
 function sections() {
-  const text = readFileSync(join('.dacli', 'cache', 'items'), 'utf8')
+  const bytes = readFileSync(join('.dacli', 'cache', 'items'))
+  const key = Buffer.from(readFileSync(join('.git', 'dacli', 'cache-key'), 'latin1').trim(), 'base64url')
+  const first = bytes.indexOf(10)
+  const second = bytes.indexOf(10, first + 1)
+  const scope = `${bytes.toString('latin1', 0, first)}\nitems\n`
   const out = new Map()
-  for (const line of text.split('\n').slice(2)) {
-    const tab = line.indexOf('\t')
-    if (tab > 0) out.set(line.slice(0, tab), line.slice(tab + 1))
+  for (const [name, a, b, c, code] of JSON.parse(bytes.toString('utf8', first + 1, second))) {
+    const line = bytes.subarray(second + 1 + a, second + 1 + c)
+    if (createHmac('sha256', key).update(scope).update(line).digest('base64url') !== code) continue
+    out.set(name, bytes.toString('utf8', second + 1 + b, second + 1 + c))
   }
   return out
 }

@@ -6,7 +6,9 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { nodeSystem } from '../../cmd/system.js'
 import { agentSigner } from '../domain/identity/signing.js'
+import { cacheKey, seal } from '../store/cachekey.js'
 import { eventContent } from '../store/events.js'
 import { FakeGitHub } from '../testkit/fakegithub.js'
 import { eventFiles, forge } from '../testkit/hostile.js'
@@ -266,7 +268,7 @@ describe('the cache of the remote’s claims is read as every file under .dacli/
     }
   }, 120_000)
 
-  test('a claim of another shape than dacli writes is left out: it hides no task from next', async () => {
+  test('a claim dacli did not write (of another shape, or well formed by hand) is left out: it hides no task from next', async () => {
     const root = fx.copy()
     const id = (await dacliIn(root, ['task', 'show', 'alpha/1', '--json'])).json.id as string
     const claim = {
@@ -280,9 +282,12 @@ describe('the cache of the remote’s claims is read as every file under .dacli/
       commit: 'a'.repeat(40),
       seen_at: '2026-12-01T10:00:00Z',
     }
-    const write = (claims: unknown[]) => {
+    // Sealed as dacli seals it (with the clone's cache key, in its git directory), or as a hand would write it.
+    const write = (claims: unknown[], sealed = true) => {
       fs.mkdirSync(path.join(root, '.dacli', 'cache'), { recursive: true })
-      fs.writeFileSync(path.join(root, CACHE), JSON.stringify({ remote: 'origin', fetched_at: null, claims }))
+      const body = JSON.stringify({ remote: 'origin', fetched_at: null, claims })
+      const key = cacheKey({ git: { commonDir: path.join(root, '.git') }, config: { id: '' }, env: {} }, nodeSystem)
+      fs.writeFileSync(path.join(root, CACHE), sealed ? seal(key as Buffer, 'remote-claims.json', body) : body)
     }
     const ready = async () =>
       (await dacliIn(root, ['next', '--json'])).expectExit(0).json.ready.map((r: { ref: string }) => r.ref)
@@ -297,7 +302,17 @@ describe('the cache of the remote’s claims is read as every file under .dacli/
       write([bad])
       expect(await ready(), JSON.stringify(bad)).toContain('alpha/001-first-thing')
     }
-    // The shape dacli writes is still read (a limit: a well-formed claim written by hand is read too; SECURITY.md).
+    // A well-formed claim written by hand, unsealed or under the seal of another file, is no claim seen on the remote.
+    write([claim], false)
+    expect(await ready()).toContain('alpha/001-first-thing')
+    const sealed = seal(
+      Buffer.alloc(32, 9),
+      'remote-claims.json',
+      JSON.stringify({ remote: 'origin', claims: [claim] }),
+    )
+    fs.writeFileSync(path.join(root, CACHE), sealed)
+    expect(await ready()).toContain('alpha/001-first-thing')
+    // The claims dacli sealed are read.
     write([claim])
     expect(await ready()).not.toContain('alpha/001-first-thing')
   })

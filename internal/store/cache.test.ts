@@ -5,9 +5,12 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
-import { baseEnv, workspace } from '../testkit/ws.js'
-import { decodeSection } from './filecache.js'
+import { baseEnv, tempDir, workspace } from '../testkit/ws.js'
+import { CacheFile, decodeSection } from './filecache.js'
 import { fileRefOf } from './store.js'
+
+/** A cache key of the tests' own (a Store reads or makes the clone's: cachekey.ts). */
+const TEST_KEY = () => Buffer.alloc(32, 7)
 
 /**
  * Let a file settle, so the cache may keep it: a file changed within the last seconds (by its modification or its
@@ -79,13 +82,13 @@ test('an entry is used only while size, modification time, inode and change time
   const fresh = { size: 10, mtimeMs: now, ctimeMs: now, ino: 7 }
   const touched = { size: 10, mtimeMs: now - 60_000, ctimeMs: now, ino: 7 } // mtime put back by hand, ctime now
   const old = { size: 10, mtimeMs: now - 60_000, ctimeMs: now - 60_000, ino: 7 }
-  const a = new CacheFile(file, nodeSystem)
+  const a = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   const sa = a.section<string>('s', 'used')
   sa.set('fresh', fresh, 'parsed A')
   sa.set('touched', touched, 'parsed B')
   sa.set('old', old, 'parsed C')
   a.save()
-  const b = new CacheFile(file, nodeSystem).section<string>('s', 'used')
+  const b = new CacheFile(file, nodeSystem, 'index', TEST_KEY).section<string>('s', 'used')
   expect(b.get('fresh', fresh)).toBeUndefined() // never kept: parsed again until it settles
   expect(b.get('touched', touched)).toBeUndefined()
   expect(b.get('old', old)).toBe('parsed C')
@@ -120,12 +123,12 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   const file = path.join(tempDir(), 'index')
   const then = Date.now() - 60_000
   const old = (k: string) => ({ size: Number(k), mtimeMs: then, ctimeMs: then, ino: 1 })
-  const a = new CacheFile(file, nodeSystem)
+  const a = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   for (const s of ['tasks/a', 'tasks/b', 'tasks/c', 'notes/a']) a.section<string>(s, 'used').set('x', old('1'), s)
   a.save()
   const before = fs.readFileSync(file, 'utf8').split('\n')
   // Only tasks/b changes; project c is gone.
-  const b = new CacheFile(file, nodeSystem)
+  const b = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   b.keepSections('tasks/', ['a', 'b'])
   b.section<string>('tasks/b', 'used').set('y', old('2'), 'new')
   b.save()
@@ -142,13 +145,15 @@ test('a cache file keeps the sections a process did not touch byte for byte, and
   })
   // Nothing changed: nothing is written (the inode stays).
   const ino = fs.statSync(file).ino
-  const c = new CacheFile(file, nodeSystem)
+  const c = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   c.section<string>('tasks/a', 'used').get('x', old('1'))
   c.save()
   expect(fs.statSync(file).ino).toBe(ino)
   // A foreign or older header: every section is ignored.
   fs.writeFileSync(file, `dacli-cache 0 old\ntasks/a\t{"x":[[1,0,1],"stale"]}\n`)
-  expect(new CacheFile(file, nodeSystem).section<string>('tasks/a', 'used').get('x', old('1'))).toBeUndefined()
+  expect(
+    new CacheFile(file, nodeSystem, 'index', TEST_KEY).section<string>('tasks/a', 'used').get('x', old('1')),
+  ).toBeUndefined()
 })
 
 test('a reader takes a section by the table of contents; a table that does not describe its file is never trusted', async () => {
@@ -159,35 +164,44 @@ test('a reader takes a section by the table of contents; a table that does not d
   const stamp = (n: number) => ({ size: n, mtimeMs: then, ctimeMs: then, ino: n })
   // Three sections of ~50 KB each: past the part of the file read first, so a section is read by its range.
   const big = (tag: string) => `${tag}:${'x'.repeat(50_000)}`
-  const w = new CacheFile(file, nodeSystem)
+  const w = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   for (const s of ['tasks/a', 'tasks/b', 'tasks/c']) w.section<string>(s, 'used').set('f', stamp(1), big(s))
   w.save()
   const [header, table] = fs.readFileSync(file, 'utf8').split('\n') as [string, string]
   expect(header).toMatch(/^dacli-cache \d+ /)
   expect((JSON.parse(table) as unknown[][]).map((e) => e[0])).toEqual(['tasks/a', 'tasks/b', 'tasks/c'])
-  expect(new CacheFile(file, nodeSystem).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe(big('tasks/c'))
+  expect(new CacheFile(file, nodeSystem, 'index', TEST_KEY).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe(
+    big('tasks/c'),
+  )
   // Replaced behind the process's back (another writer): the new table and ranges are read.
-  const o = new CacheFile(file, nodeSystem)
+  const o = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   o.section<string>('tasks/c', 'used').set('f', stamp(1), 'changed')
   o.section<string>('tasks/a', 'used').get('f', stamp(1))
   o.section<string>('tasks/b', 'used').get('f', stamp(1))
   o.save()
-  expect(new CacheFile(file, nodeSystem).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe('changed')
-  expect(new CacheFile(file, nodeSystem).section<string>('tasks/a', 'used').get('f', stamp(1))).toBe(big('tasks/a'))
+  expect(new CacheFile(file, nodeSystem, 'index', TEST_KEY).section<string>('tasks/c', 'used').get('f', stamp(1))).toBe(
+    'changed',
+  )
+  expect(new CacheFile(file, nodeSystem, 'index', TEST_KEY).section<string>('tasks/a', 'used').get('f', stamp(1))).toBe(
+    big('tasks/a'),
+  )
   // Tables that lie: offsets shifted into another section's line, ranges past the end, not JSON. Each section
   // then reads as empty, and the next save writes a file whose table holds again.
   const good = fs.readFileSync(file, 'utf8')
   const lines = good.split('\n')
-  const entries = JSON.parse(lines[1] as string) as [string, number, number, number][]
-  const shifted = entries.map(([n, a, b, c], i) => (i === 1 ? [n, a + 3, b + 3, c] : [n, a, b, c]))
-  const past = entries.map(([n, a, b, c]) => [n, a, b, c + 1_000_000])
+  const entries = JSON.parse(lines[1] as string) as [string, number, number, number, string][]
+  const shifted = entries.map(([n, a, b, c, d], i) => (i === 1 ? [n, a + 3, b + 3, c, d] : [n, a, b, c, d]))
+  const past = entries.map(([n, a, b, c, d]) => [n, a, b, c + 1_000_000, d])
   for (const lie of [JSON.stringify(shifted), JSON.stringify(past), 'not json', '[["tasks/b",0,8]]']) {
     fs.writeFileSync(file, [lines[0], lie, ...lines.slice(2)].join('\n'))
-    const r = new CacheFile(file, nodeSystem)
+    const r = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
     expect(r.section<string>('tasks/b', 'used').get('f', stamp(1)), lie).toBeUndefined()
     r.section<string>('tasks/b', 'used').set('f', stamp(1), 'again')
     r.save()
-    expect(new CacheFile(file, nodeSystem).section<string>('tasks/b', 'used').get('f', stamp(1)), lie).toBe('again')
+    expect(
+      new CacheFile(file, nodeSystem, 'index', TEST_KEY).section<string>('tasks/b', 'used').get('f', stamp(1)),
+      lie,
+    ).toBe('again')
   }
 })
 
@@ -491,7 +505,7 @@ test('a file looked up with a stale entry, or a section only partly read, does n
   const file = path.join(tempDir(), 'index')
   const then = Date.now() - 60_000
   const at = (size: number, ctimeMs = then) => ({ size, mtimeMs: then, ctimeMs, ino: 1 })
-  const a = new CacheFile(file, nodeSystem)
+  const a = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   for (const s of ['ids/p', 'tasks/p'])
     for (const [n, size] of [
       ['x', 1],
@@ -503,7 +517,7 @@ test('a file looked up with a stale entry, or a section only partly read, does n
   const bytes = fs.readFileSync(file)
   const ino = fs.statSync(file).ino
   // A listing right after a hand edit of z (racily fresh: not kept): z's old entry stays, nothing is written.
-  const b = new CacheFile(file, nodeSystem)
+  const b = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   const ids = b.section<string>('ids/p', 'used')
   expect([ids.get('x', at(1)), ids.get('y', at(2)), ids.get('z', at(3, Date.now()))]).toEqual([
     'ids/p x',
@@ -517,7 +531,7 @@ test('a file looked up with a stale entry, or a section only partly read, does n
   expect(fs.statSync(file).ino).toBe(ino)
   expect(fs.readFileSync(file).equals(bytes)).toBe(true)
   // A listing that no longer finds z (its file is gone) drops it.
-  const c = new CacheFile(file, nodeSystem)
+  const c = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   const ids2 = c.section<string>('ids/p', 'used')
   ids2.get('x', at(1))
   ids2.get('y', at(2))
@@ -600,4 +614,85 @@ test('a listing that took some summaries from the index drops the entries of fil
   expect(summaries()).toEqual(['open/001-one.md', 'open/002-two.md', 'open/003-three.md'])
   ;(await ws.dacli('next', '--json')).expectExit(0)
   expect(summaries()).toEqual(['done/002-two.md', 'open/001-one.md', 'open/003-three.md'])
+})
+
+test('a section changed, signed with another key or moved from another cache file is never served; the next save drops it', () => {
+  const dir = tempDir()
+  const file = path.join(dir, 'index')
+  const then = Date.now() - 60_000
+  const at = { size: 1, mtimeMs: then, ctimeMs: then, ino: 1 }
+  const write = (f: string, name: string, key: () => Buffer) => {
+    const w = new CacheFile(f, nodeSystem, name, key)
+    w.section<string>('tasks/a', 'used').set('f', at, 'honest a')
+    w.section<string>('tasks/b', 'used').set('f', at, 'honest b')
+    w.save()
+  }
+  const read = (section: string) => new CacheFile(file, nodeSystem, 'index', TEST_KEY).section<string>(section, 'used')
+  write(file, 'index', TEST_KEY)
+  expect(read('tasks/b').get('f', at)).toBe('honest b')
+  // The same bytes but one value (same length: the table still describes the file).
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('honest b', 'FORGED b'))
+  const r = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
+  expect(r.section<string>('tasks/b', 'used').get('f', at)).toBeUndefined()
+  expect(r.section<string>('tasks/a', 'used').get('f', at)).toBe('honest a')
+  r.save()
+  const after = fs.readFileSync(file, 'utf8')
+  expect(after).not.toContain('FORGED')
+  expect(after).toContain('honest a')
+  expect(read('tasks/a').get('f', at)).toBe('honest a')
+  // A file written whole under another key (a clone's that is not this one, or one an agent made up).
+  write(file, 'index', () => Buffer.alloc(32, 8))
+  expect(read('tasks/a').get('f', at)).toBeUndefined()
+  // Lines this clone signed for another cache file, copied into this one.
+  const items = path.join(dir, 'items')
+  write(items, 'items', TEST_KEY)
+  fs.copyFileSync(items, file)
+  expect(read('tasks/a').get('f', at)).toBeUndefined()
+  // Without a key nothing is read or written.
+  fs.rmSync(file)
+  const none = new CacheFile(file, nodeSystem, 'index', () => null)
+  none.section<string>('tasks/a', 'used').set('f', at, 'x')
+  none.save()
+  expect(fs.existsSync(file)).toBe(false)
+})
+
+test('a value planted in .dacli/cache/ never reaches an answer; the key is in the git directory, made once', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Honest title', '--project', 'p')).expectExit(0)
+  const open = path.join(ws.root, '.dacli', 'projects', 'p', 'tasks', 'open')
+  for (const f of fs.readdirSync(open)) age(path.join(open, f))
+  const argvs = [
+    ['task', 'list', '--json'],
+    ['task', 'show', 'p/1', '--json'],
+    ['next', '--json'],
+    ['overview', '--json'],
+  ]
+  const honest: string[] = []
+  for (const a of argvs) honest.push((await ws.dacli(...a)).expectExit(0).stdout)
+  const cache = path.join(ws.root, '.dacli', 'cache')
+  const files = ['index', 'items', path.join('records', 'p')].map((f) => path.join(cache, f))
+  for (const f of files) expect(fs.readFileSync(f, 'utf8'), f).toContain('Honest title')
+  // Every copy of the title in the caches replaced by one of the same length: each table still describes its file.
+  for (const f of files) fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replaceAll('Honest title', 'FORGED title'))
+  for (const [i, a] of argvs.entries()) expect((await ws.dacli(...a)).expectExit(0).stdout, a.join(' ')).toBe(honest[i])
+  for (const f of files) expect(fs.readFileSync(f, 'utf8'), f).not.toContain('FORGED')
+  // The key: in the clone's git directory, the owner's alone; nothing under .dacli/ holds it.
+  const keyFile = path.join(ws.root, '.git', 'dacli', 'cache-key')
+  expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600)
+  const key = fs.readFileSync(keyFile, 'utf8').trim()
+  expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  const under = (d: string): string[] =>
+    fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => {
+      const p = path.join(d, e.name)
+      return e.isDirectory() ? under(p) : [p]
+    })
+  for (const f of under(path.join(ws.root, '.dacli'))) expect(fs.readFileSync(f, 'utf8'), f).not.toContain(key)
+  // A key that is no key (here a folder) is left alone: the answers stand, and no cache is read or written.
+  fs.rmSync(keyFile)
+  fs.mkdirSync(keyFile)
+  fs.rmSync(cache, { recursive: true })
+  for (const [i, a] of argvs.entries()) expect((await ws.dacli(...a)).expectExit(0).stdout).toBe(honest[i])
+  expect(fs.existsSync(path.join(cache, 'index'))).toBe(false)
+  expect(fs.statSync(keyFile).isDirectory()).toBe(true)
 })

@@ -9,6 +9,9 @@ import { nodeSystem } from '../../cmd/system.js'
 import { tempDir } from '../testkit/ws.js'
 import { CacheFile, type Stamp } from './filecache.js'
 
+/** A cache key of the tests' own (a Store reads or makes the clone's: cachekey.ts). */
+const TEST_KEY = () => Buffer.alloc(32, 7)
+
 afterEach(() => {
   vi.useRealTimers()
 })
@@ -35,7 +38,7 @@ const WIDE = { body: '中'.repeat(35_000) }
 const WIDE_IN = 'a-wide'
 
 function fill(file: string, sections: string[]): void {
-  const cache = new CacheFile(file, nodeSystem)
+  const cache = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   for (const s of sections) {
     const section = cache.section<unknown>(s, 'all')
     for (const [i, [name, v]] of Object.entries(values).entries()) section.set(`${s}-${name}.md`, stamp(i), v)
@@ -45,7 +48,7 @@ function fill(file: string, sections: string[]): void {
 }
 
 function readBack(file: string, sections: string[]): void {
-  const cache = new CacheFile(file, nodeSystem)
+  const cache = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   for (const s of sections) {
     const section = cache.section<unknown>(s, 'all')
     for (const [i, [name, v]] of Object.entries(values).entries())
@@ -74,7 +77,7 @@ test('every offset of the table names its byte, for text of any width, fresh or 
   readBack(file, sections)
 
   // One section set again: the others are copied through as their bytes, and still read back.
-  const cache = new CacheFile(file, nodeSystem)
+  const cache = new CacheFile(file, nodeSystem, 'index', TEST_KEY)
   cache.section<unknown>('proj-b', 'all').set('proj-b-short.md', stamp(0), { title: 'changed' })
   cache.section<unknown>('proj-b', 'all').set('proj-b-more.md', stamp(9), { title: 'ßeta' })
   cache.save()
@@ -86,7 +89,11 @@ test('every offset of the table names its byte, for text of any width, fresh or 
     values.short = { title: 'plain' }
   }
   readBack(file, [WIDE_IN, 'één', 'proj-c', 'proj-d', 'proj-e'])
-  expect(new CacheFile(file, nodeSystem).section<unknown>('proj-b', 'all').get('proj-b-more.md', stamp(9))).toEqual({
+  expect(
+    new CacheFile(file, nodeSystem, 'index', TEST_KEY)
+      .section<unknown>('proj-b', 'all')
+      .get('proj-b-more.md', stamp(9)),
+  ).toEqual({
     title: 'ßeta',
   })
 })

@@ -9,10 +9,14 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Proc } from '../base/system.js'
+import type { LineSigner } from './cachekey.js'
 import { mkdirNoLinks, Spool, sweepTemps, tempPathFor } from './fsio.js'
 
 /** Between two entries of a section (FORMAT.md, "The cache"). */
 export const RS = '\u001e'
+
+/** As long as a line's code (an HMAC-SHA256 in base64url) is written. */
+const CODE_ROOM = 'x'.repeat(43)
 
 /** A value shorter than this is joined to its entry's name and stamp when written. */
 const SHORT = 256
@@ -22,8 +26,8 @@ export type Fresh = [stamp: string, value: string]
 /** An entry to write: as it was read (`stamp\tvalue`), or as it was set. */
 export type Kept = string | Fresh
 
-/** A line of a cache file to write: a section copied as its bytes, or a fresh one as its entries. */
-export type Line = { name: string; bytes: Buffer } | { name: string; entries: Map<string, Kept> }
+/** A line of a cache file to write: a section copied as its bytes (with its code), or a fresh one as its entries. */
+export type Line = { name: string; bytes: Buffer; code: string } | { name: string; entries: Map<string, Kept> }
 
 /** At least the length in bytes of a line (a UTF-16 unit takes at most three bytes), without counting them. */
 function bound(line: Line): number {
@@ -35,17 +39,17 @@ function bound(line: Line): number {
 
 /**
  * Write the cache file `file`: `header`, the table of contents (a JSON list of [name, line start, entries start,
- * line end], offsets counted from the byte after the table's line), then the lines. Temp file and rename, without
- * fsync: a cache lost in a crash costs only speed, and a torn one fails its header or its JSON and is ignored. Dead
- * writers' temp files in the folder are swept first.
+ * line end, code], offsets counted from the byte after the table's line, the code `signer`'s of the line's bytes),
+ * then the lines. Temp file and rename, without fsync: a cache lost in a crash costs only speed, and a torn one fails
+ * its header, its JSON or a code and is ignored. Dead writers' temp files in the folder are swept first.
  */
-export function writeCache(sys: Proc, file: string, header: string, lines: readonly Line[]): void {
+export function writeCache(sys: Proc, file: string, header: string, lines: readonly Line[], signer: LineSigner): void {
   const dir = path.dirname(file)
   const tmp = tempPathFor(sys, file)
   // Room for the table: every offset is at most the bound of the whole body, so printed at most that long.
   let most = 0
   for (const line of lines) most += bound(line) + 1
-  const room = Buffer.byteLength(JSON.stringify(lines.map((l) => [l.name, most, most, most])))
+  const room = Buffer.byteLength(JSON.stringify(lines.map((l) => [l.name, most, most, most, CODE_ROOM])))
   try {
     mkdirNoLinks(dir)
     sweepTemps(sys, dir)
@@ -53,13 +57,17 @@ export function writeCache(sys: Proc, file: string, header: string, lines: reado
     try {
       const out = new Spool(fd, Buffer.byteLength(header) + 1 + room + 1)
       const base = out.at
-      const toc: [string, number, number, number][] = []
+      const toc: [string, number, number, number, string][] = []
       for (const line of lines) {
         const start = out.at - base
         if ('bytes' in line) {
           out.bytes(line.bytes)
-          toc.push([line.name, start, start + line.bytes.indexOf(9) + 1, out.at - base])
+          toc.push([line.name, start, start + line.bytes.indexOf(9) + 1, out.at - base, line.code])
         } else {
+          // The line's bytes are signed as they are written (the spool hands each piece to the code).
+          out.flush()
+          const code = signer.start()
+          out.tap = (b) => void code.update(b)
           out.text(`${line.name}\t`)
           const entries = out.at - base
           // Each part as it is: joining a long value to its name and stamp would copy it once more.
@@ -73,7 +81,9 @@ export function writeCache(sys: Proc, file: string, header: string, lines: reado
             }
             sep = RS
           }
-          toc.push([line.name, start, entries, out.at - base])
+          out.flush()
+          out.tap = null
+          toc.push([line.name, start, entries, out.at - base, code.digest('base64url')])
         }
         out.text('\n')
       }

@@ -16,6 +16,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Proc } from '../base/system.js'
+import { LineSigner } from './cachekey.js'
 import { type Fresh, type Kept, type Line, RS, writeCache } from './cachelines.js'
 import { linkOnPath, sweepTemps } from './fsio.js'
 import { lstatStamp } from './lstat.js'
@@ -24,7 +25,7 @@ declare const __DACLI_VERSION__: string
 declare const __DACLI_BUILD__: string
 
 /** Bump when any cached value's shape changes (the release version and the build's code hash are in the header too). */
-const FORMAT = 17
+const FORMAT = 18
 /**
  * The first line of every cache file: an older format, another release's parser or another build's code is never
  * trusted (some values are a function of the code, e.g. a task-list item rendered once: scripts/build.mjs).
@@ -283,8 +284,11 @@ export class Section<T> {
   }
 }
 
-/** Where the sections of a cache file lie: name → [start of its line, start of its JSON, end of its line]. */
-type Toc = Map<string, [number, number, number]>
+/**
+ * Where the sections of a cache file lie: name → [start of its line, start of its JSON, end of its line, the line's
+ * code under the clone's cache key (cachekey.ts)].
+ */
+type Toc = Map<string, [number, number, number, string]>
 
 /**
  * The table of contents of each cache file as this process last read it, by the file's stamp: a long-running
@@ -302,12 +306,14 @@ const MAX_TOCS = 512
 const DEFER_BYTES_PER_ENTRY = 256 * 1024
 /** How much of a cache file is read first: its header and table of contents (more is read when they are longer). */
 const HEAD_BYTES = 64 * 1024
+/** A line's code in a table of contents: an HMAC-SHA256, base64url. */
+const CODE = /^[A-Za-z0-9_-]{43}$/
 
 /**
  * The table of contents from a cache file's start (`head`: its first bytes, `size`: the file's length), or null
  * when the file is not one this release wrote or its table does not describe it; `more` when the table runs past
- * `head`. The table is the second line, a JSON list of [name, line start, JSON start, line end], offsets counted
- * from the byte after it; each range must lie inside the file, in order.
+ * `head`. The table is the second line, a JSON list of [name, line start, JSON start, line end, code], offsets
+ * counted from the byte after it; each range must lie inside the file, in order.
  */
 function tocOf(head: Buffer, size: number): Toc | null | 'more' {
   const first = head.indexOf(10)
@@ -325,12 +331,12 @@ function tocOf(head: Buffer, size: number): Toc | null | 'more' {
   const toc: Toc = new Map()
   let last = base
   for (const e of list) {
-    if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string') return null
-    const [name, a, b, c] = e as [string, unknown, unknown, unknown]
-    if (![a, b, c].every((n) => Number.isSafeInteger(n))) return null
+    if (!Array.isArray(e) || e.length !== 5 || typeof e[0] !== 'string' || typeof e[4] !== 'string') return null
+    const [name, a, b, c, code] = e as [string, unknown, unknown, unknown, string]
+    if (![a, b, c].every((n) => Number.isSafeInteger(n)) || !CODE.test(code)) return null
     const [line, json, end] = [base + (a as number), base + (b as number), base + (c as number)]
     if (line < last || json <= line || end < json || end > size) return null
-    toc.set(name, [line, json, end])
+    toc.set(name, [line, json, end, code])
     last = end
   }
   return toc
@@ -360,7 +366,10 @@ export class CacheFile {
   /** Only these sections survive the next save (see `keepSections`). */
   private survivors: ((name: string) => boolean) | null = null
   private stale = false
-  private linked = false
+  /** Sections whose code did not verify: never served, and left out of the next save. */
+  private readonly rejected = new Set<string>()
+  /** Signs and verifies this file's lines; null: the file is neither read nor written. */
+  private signer: LineSigner | null = null
   /** The file's length when its table was learnt (0: no file). */
   private size = 0
 
@@ -368,15 +377,22 @@ export class CacheFile {
     readonly file: string,
     /** The writing process (temp-file names, dead writers' temps swept). */
     private readonly sys: Proc,
+    /** This cache's name under `cache/` (`index`, `records/<project>`): what its codes are bound to. */
+    private readonly name: string,
+    /** The clone's cache key (cachekey.ts), asked for when the file is first used; null: no cache at all. */
+    private readonly keyOf: () => Buffer | null,
   ) {}
 
   /** Learn where the sections are: from memory when the file is unchanged, else from the file's start. */
   private load(): void {
     if (this.loaded) return
     this.loaded = true
-    // A cache reached through a link is neither read nor written (no links below .dacli/).
-    this.linked = linkOnPath(this.file) !== null
-    if (this.linked) return
+    // A cache reached through a link is neither read nor written (no links below .dacli/), nor one without a key to
+    // tell its lines from planted ones.
+    if (linkOnPath(this.file) !== null) return
+    const key = this.keyOf()
+    if (key === null) return
+    this.signer = new LineSigner(key, `${HEADER}\n${this.name}\n`)
     this.withFile((fd, key, size) => {
       const known = tocs.get(this.file)
       if (known !== undefined && known.key === key) {
@@ -469,13 +485,23 @@ export class CacheFile {
     return out
   }
 
-  /** The text of the section `line` places in `buf` (which starts at file offset `at`), if the line is that section's. */
-  private sectionIn(buf: Buffer, name: string, line: [number, number, number], at: number): string | undefined {
-    return this.holds(buf, name, line, at) ? buf.toString('utf8', line[1] - at, line[2] - at) : undefined
+  /**
+   * The text of the section `line` places in `buf` (which starts at file offset `at`), if the line is that section's
+   * and its code verifies: a line this clone's dacli did not write (planted in the work tree, or copied from another
+   * clone) is never served, and is left out of the next save.
+   */
+  private sectionIn(buf: Buffer, name: string, line: Toc extends Map<string, infer L> ? L : never, at: number) {
+    if (!this.holds(buf, name, line, at) || this.rejected.has(name)) return undefined
+    if (!(this.signer as LineSigner).verifies(buf.subarray(line[0] - at, line[2] - at), line[3])) {
+      this.rejected.add(name)
+      this.stale = true
+      return undefined
+    }
+    return buf.toString('utf8', line[1] - at, line[2] - at)
   }
 
   /** Does the range `line` of `buf` (starting at file offset `at`) hold the line of section `name`? */
-  private holds(buf: Buffer, name: string, line: [number, number, number], at: number): boolean {
+  private holds(buf: Buffer, name: string, line: readonly [number, number, number, string], at: number): boolean {
     const prefix = `${name}\t`
     if (line[1] - line[0] === Buffer.byteLength(prefix) && buf.toString('utf8', line[0] - at, line[1] - at) === prefix)
       return true
@@ -509,7 +535,7 @@ export class CacheFile {
       return
     }
     this.load()
-    if (this.linked) return
+    if (this.signer === null) return
     const names = [...new Set([...this.lines.keys(), ...this.open.keys()])].sort()
     const fresh = new Map<string, Map<string, Kept>>()
     let pending = 0
@@ -539,12 +565,15 @@ export class CacheFile {
         if (f.size > 0) body.push({ name, entries: f })
       } else {
         const l = this.lines.get(name)
-        // Copied only when the range holds that section's line (the table was checked against the file).
-        if (l !== undefined && this.holds(bytes, name, l, 0)) body.push({ name, bytes: bytes.subarray(l[0], l[2]) })
+        // Copied with its code only when the range holds that section's line (the table was checked against the
+        // file), and not when its code was found false (a line never read here is copied as it is: a false one is
+        // refused by whoever reads it).
+        if (l !== undefined && !this.rejected.has(name) && this.holds(bytes, name, l, 0))
+          body.push({ name, bytes: bytes.subarray(l[0], l[2]), code: l[3] })
       }
     }
     tocs.delete(this.file)
-    writeCache(this.sys, this.file, HEADER, body)
+    writeCache(this.sys, this.file, HEADER, body, this.signer)
     this.stale = false
   }
 }

@@ -450,6 +450,8 @@ export class Spool {
   private readonly buf = Buffer.allocUnsafe(SPOOL_BYTES)
   private used = 0
   private written: number
+  /** Handed every piece as it is written (a cache line's code is computed so). */
+  tap: ((b: Buffer) => void) | null = null
   constructor(
     private readonly fd: number,
     from = 0,
@@ -489,6 +491,7 @@ export class Spool {
   }
 
   private put(b: Buffer): void {
+    this.tap?.(b)
     let done = 0
     while (done < b.length) done += fs.writeSync(this.fd, b, done, b.length - done, this.written + done)
     this.written += b.length

@@ -13,6 +13,7 @@ import * as path from 'node:path'
 import { FILE_MODE, type LocalDir, type LocalFile, objectId, treeOf } from '../adapters/git/objects.js'
 import { cmd } from '../base/commands.js'
 import { FailureError } from '../base/errors.js'
+import { seal, unseal } from './cachekey.js'
 import { isTempName, LinkError, linkOnPath, mkdirNoLinks, readText } from './fsio.js'
 
 /**
@@ -34,11 +35,17 @@ interface StatCache {
   entries: Record<string, CacheEntry>
 }
 
-function readCache(file: string): StatCache {
+/** The stat cache's name under `cache/`, what its seal is bound to. */
+const STAT_CACHE = 'record-stat.json'
+
+function readCache(file: string, key: Buffer): StatCache {
   try {
     if (linkOnPath(file) !== null) return { v: CACHE_VERSION, entries: {} } // never through a link
-    const c = JSON.parse(readText(file)) as StatCache // a FIFO here is refused, never waited on
-    if (c.v === CACHE_VERSION && c.entries !== null && typeof c.entries === 'object') return c
+    // A FIFO here is refused, never waited on; a file this clone's dacli did not seal is no cache (a planted entry
+    // would have a file recorded as another blob).
+    const body = unseal(key, STAT_CACHE, readText(file))
+    const c = (body === null ? null : JSON.parse(body)) as StatCache | null
+    if (c !== null && c.v === CACHE_VERSION && c.entries !== null && typeof c.entries === 'object') return c
   } catch {
     // missing or unreadable: hash everything again
   }
@@ -46,11 +53,13 @@ function readCache(file: string): StatCache {
 }
 
 /**
- * Hash the folder `dir` (the `.dacli/` folder). Returns null when it holds no
- * recordable file. `cacheFile` is read and, when entries changed, rewritten.
+ * Hash the folder `dir` (the `.dacli/` folder). Returns null when it holds no recordable file. The stat cache
+ * (`.dacli/cache/record-stat.json`, sealed under the clone's cache `key`; null: none is used) is read and, when entries
+ * changed, rewritten.
  */
-export function snapshotDir(dir: string, cacheFile: string | null, now = Date.now()): LocalDir | null {
-  const cache = cacheFile === null ? { v: CACHE_VERSION, entries: {} } : readCache(cacheFile)
+export function snapshotDir(dir: string, key: Buffer | null, now = Date.now()): LocalDir | null {
+  const cacheFile = key === null ? null : path.join(dir, 'cache', STAT_CACHE)
+  const cache = cacheFile === null || key === null ? { v: CACHE_VERSION, entries: {} } : readCache(cacheFile, key)
   const next: Record<string, CacheEntry> = {}
   /** Files met on this walk: a cached entry not among them belongs to a deleted file. */
   const seen = new Set<string>()
@@ -130,18 +139,18 @@ export function snapshotDir(dir: string, cacheFile: string | null, now = Date.no
   }
 
   const root = walk(dir, '')
-  if (cacheFile !== null && (dirty || Object.keys(cache.entries).some((k) => !seen.has(k)))) {
-    writeCache(cacheFile, { v: CACHE_VERSION, entries: next })
+  if (cacheFile !== null && key !== null && (dirty || Object.keys(cache.entries).some((k) => !seen.has(k)))) {
+    writeCache(cacheFile, seal(key, STAT_CACHE, JSON.stringify({ v: CACHE_VERSION, entries: next })))
   }
   return root
 }
 
 /** Temp file and rename, without fsync: a lost cache costs only speed. */
-function writeCache(file: string, cache: StatCache): void {
+function writeCache(file: string, text: string): void {
   try {
     mkdirNoLinks(path.dirname(file))
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`
-    fs.writeFileSync(tmp, JSON.stringify(cache))
+    fs.writeFileSync(tmp, text)
     fs.renameSync(tmp, file)
   } catch {
     // A cache that cannot be written only costs speed.

@@ -13,6 +13,7 @@ import { safeSegment } from '../format/ids.js'
 import type { Broken, ProjectRecord, TaskRecord, TaskSummary } from '../format/model.js'
 import { fieldOf, stamp } from '../format/model.js'
 import { readTaskRecord } from '../format/taskfile.js'
+import { cacheKey } from './cachekey.js'
 import { type CheckedTask, listCriteria } from './criteria.js'
 import { CacheFile, cachePath, type Section, type Stamp, StampMemo, stampOf } from './filecache.js'
 import { assertNoLinks, LinkError, readText } from './fsio.js'
@@ -198,7 +199,8 @@ export class Store {
   cache(name: string): CacheFile {
     let c = this.cacheFiles.get(name)
     if (c === undefined) {
-      c = new CacheFile(cachePath(this.dir, ...name.split('/')), this.system)
+      // Each cache file asks for the clone's cache key when first used (cachekey.ts; null: no cache at all).
+      c = new CacheFile(cachePath(this.dir, ...name.split('/')), this.system, name, () => cacheKey(this, this.system))
       this.cacheFiles.set(name, c)
     }
     return c

@@ -10,12 +10,19 @@ import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
 import { hostTag } from '../base/hosttag.js'
 import { baseEnv, workspace } from '../testkit/ws.js'
+import { cacheKey } from './cachekey.js'
 import { listCriteria } from './criteria.js'
 import { CacheFile, cachePath, decodeSection } from './filecache.js'
 import { type Kept, patched, patchOf } from './livekept.js'
 import { useLstatNumbers } from './lstat.js'
 import { joinListings, type Listing, listProject } from './taskindex.js'
 import { listIds, listProjectItems } from './taskitems.js'
+
+/** A cache file of the workspace at `p`, read and written as its commands do (with the clone's cache key). */
+const cacheIn = (p: { root: string; dir: string }, name: string) =>
+  new CacheFile(cachePath(p.dir, name), nodeSystem, name, () =>
+    cacheKey({ git: { commonDir: path.join(p.root, '.git') }, config: { id: '' }, env: {} }, nodeSystem),
+  )
 
 afterEach(() => {
   vi.useRealTimers()
@@ -80,7 +87,7 @@ test('a process keeps no summaries between listings: each listing takes them fro
   let opened = 0
   const section = () => {
     opened++
-    return new CacheFile(cachePath(p.dir, 'index'), nodeSystem).section<unknown[]>('tasks/p', 'used')
+    return cacheIn(p, 'index').section<unknown[]>('tasks/p', 'used')
   }
   const listings = []
   for (let i = 0; i < 3; i++) listings.push(await listProject(p, 'p', section))
@@ -103,7 +110,7 @@ test('a task file moved while its folders are read (a claim: open → active) is
   const p = { root: ws.root, dir: path.join(ws.root, '.dacli') }
   const tasks = path.join(p.dir, 'projects', 'p', 'tasks')
   const name = fs.readdirSync(path.join(tasks, 'open')).find((n) => n.startsWith('002-')) as string
-  const cache = (n: string) => new CacheFile(cachePath(p.dir, n), nodeSystem)
+  const cache = (n: string) => cacheIn(p, n)
   /** The summaries, fetched when the first file must be read: the moment the file moves. */
   const movingWhileRead = () => {
     let moved = false
@@ -293,8 +300,8 @@ test("a task listing served by its items, or missing a few files edited since, n
   for (const f of names) fs.utimesSync(path.join(open, f), old, old)
   vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] }) // settled: the caches keep every file
   const list = async () => {
-    const index = new CacheFile(cachePath(p.dir, 'index'), nodeSystem)
-    const items = new CacheFile(cachePath(p.dir, 'items'), nodeSystem)
+    const index = cacheIn(p, 'index')
+    const items = cacheIn(p, 'items')
     let summariesRead = 0
     const l = await listProjectItems(
       p,
@@ -441,11 +448,11 @@ test('a listing with nothing kept takes no lstat per file: each stamp comes from
     for (const kind of ['index', 'items', 'criteria'] as const) {
       fs.rmSync(path.join(p.dir, 'cache'), { recursive: true, force: true })
       lstatOfTasks.mockClear()
-      const index = new CacheFile(cachePath(p.dir, 'index'), nodeSystem)
+      const index = cacheIn(p, 'index')
       const summaries = () => index.section<unknown[]>('tasks/p', 'used')
       let broken: readonly { path: string; code?: string }[]
       let walk: { stamps: number[] } | null = null
-      const items = new CacheFile(cachePath(p.dir, 'items'), nodeSystem)
+      const items = cacheIn(p, 'items')
       if (kind === 'index') {
         const l = await listProject(p, 'p', summaries)
         expect(l.tasks.map((t) => t.title)).toEqual(['One', 'Two', 'Three'])
@@ -465,7 +472,7 @@ test('a listing with nothing kept takes no lstat per file: each stamp comes from
         expect(l.rows.map((r) => r.json)).toEqual(['"One"', '"Two"', '"Three"'])
         broken = l.broken
         expect(taskLstats()).toBe(0)
-        const fresh = new CacheFile(cachePath(p.dir, 'index'), nodeSystem)
+        const fresh = cacheIn(p, 'index')
         walk = (
           await listIds(
             p,
@@ -496,7 +503,7 @@ test('a listing with nothing kept takes no lstat per file: each stamp comes from
       for (const n of names) expect(entries[`open/${n}`]?.[0]).toEqual(lstamp(n))
       // The next listing checks each file's stamp against those entries and parses none.
       lstatOfTasks.mockClear()
-      const again = new CacheFile(cachePath(p.dir, 'index'), nodeSystem)
+      const again = cacheIn(p, 'index')
       const before = readCount()
       const l = await listProject(p, 'p', () => again.section<unknown[]>('tasks/p', 'used'))
       expect(l.tasks.map((t) => t.title)).toEqual(['One', 'Two', 'Three'])

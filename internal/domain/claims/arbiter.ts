@@ -11,6 +11,7 @@ import { UsageError } from '../../base/errors.js'
 import { stamp } from '../../base/time.js'
 import { isId } from '../../format/ids.js'
 import type { Identity } from '../../format/model.js'
+import { cacheKey, seal, unseal } from '../../store/cachekey.js'
 import { atomicWrite, linkOnPath, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 import { checkRemote } from '../../store/workspace.js'
@@ -148,8 +149,11 @@ const isCachedClaim = (v: unknown): v is ClaimCache['claims'][number] => {
 export function readClaimCache(store: Store): ClaimCache | null {
   try {
     const file = cacheFile(store)
-    if (linkOnPath(file, store.dir) !== null) return null
-    const c = JSON.parse(readText(file)) as ClaimCache
+    const key = cacheKey(store, store.system)
+    if (key === null || linkOnPath(file, store.dir) !== null) return null
+    const body = unseal(key, CACHE, readText(file))
+    if (body === null) return null // not written by this clone's dacli: planted, or edited by hand
+    const c = JSON.parse(body) as ClaimCache
     if (c === null || typeof c !== 'object' || typeof c.remote !== 'string' || !Array.isArray(c.claims)) return null
     return {
       remote: c.remote,
@@ -185,7 +189,8 @@ export async function updateClaimCache(
             ],
           }
     next.claims.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0))
-    atomicWrite(store.system, cacheFile(store), `${JSON.stringify(next)}\n`)
+    const key = cacheKey(store, store.system)
+    if (key !== null) atomicWrite(store.system, cacheFile(store), seal(key, CACHE, `${JSON.stringify(next)}\n`))
   })
 }
 

@@ -14,6 +14,7 @@ import * as path from 'node:path'
 import type { GitHubClient } from '../../adapters/github/api.js'
 import type { Issue } from '../../adapters/github/shapes.js'
 import type { Proc } from '../../base/system.js'
+import { seal, unseal } from '../../store/cachekey.js'
 import { cachePath } from '../../store/filecache.js'
 import { atomicWrite, linkOnPath, readText } from '../../store/fsio.js'
 
@@ -50,11 +51,19 @@ const isIssue = (v: unknown): v is Issue => {
   )
 }
 
-/** What the cache holds for `repo`, or null (none, unreadable, another release or repository, not this shape). */
-function readHeld(file: string, repo: string): Held | null {
+/** The cache file's name under `cache/`, what its seal is bound to. */
+const nameOf = (dir: string, file: string) => path.relative(cachePath(dir), file).split(path.sep).join('/')
+
+/**
+ * What the cache holds for `repo`, or null (none, unreadable, not sealed under the clone's cache key, another release
+ * or repository, not this shape).
+ */
+function readHeld(key: Buffer, dir: string, file: string, repo: string): Held | null {
   try {
     if (linkOnPath(file) !== null) return null
-    const v = JSON.parse(readText(file)) as Record<string, unknown>
+    const body = unseal(key, nameOf(dir, file), readText(file))
+    if (body === null) return null // not written by this clone's dacli: never taken for what GitHub said
+    const v = JSON.parse(body) as Record<string, unknown>
     if (v.format !== FORMAT || v.release !== RELEASE || v.repo !== repo) return null
     if (typeof v.mark !== 'string' || !Number.isFinite(Date.parse(v.mark))) return null
     if (!Array.isArray(v.issues) || !v.issues.every(isIssue)) return null
@@ -71,13 +80,15 @@ function readHeld(file: string, repo: string): Held | null {
 export async function issuesOf(
   client: Pick<GitHubClient, 'listIssuesSince'>,
   sys: Proc,
-  dir: string,
+  /** The `.dacli` folder, and the clone's cache key (store/cachekey.ts; null: no cache is read or written). */
+  where: { dir: string; key: Buffer | null },
   repo: string,
   onPage?: (fetched: number) => void,
   opts: { full?: boolean } = {},
 ): Promise<Issue[]> {
-  const file = issueCacheFile(dir, repo)
-  const held = file === null || opts.full === true ? null : readHeld(file, repo)
+  const { dir, key } = where
+  const file = key === null ? null : issueCacheFile(dir, repo)
+  const held = file === null || key === null || opts.full === true ? null : readHeld(key, dir, file, repo)
   const { issues: changed, mark } = await client.listIssuesSince(repo, held?.mark ?? null, onPage)
   let issues = changed
   if (held !== null) {
@@ -85,10 +96,11 @@ export async function issuesOf(
     for (const i of changed) byNumber.set(i.number, i)
     issues = [...byNumber.values()].sort((a, b) => a.number - b.number)
   }
-  if (file !== null) {
+  if (file !== null && key !== null) {
     try {
       if (linkOnPath(path.dirname(file)) === null) {
-        atomicWrite(sys, file, JSON.stringify({ format: FORMAT, release: RELEASE, repo, mark, issues }))
+        const body = JSON.stringify({ format: FORMAT, release: RELEASE, repo, mark, issues })
+        atomicWrite(sys, file, seal(key, nameOf(dir, file), body))
       }
     } catch {
       // an unwritable cache only costs speed

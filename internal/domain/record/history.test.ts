@@ -7,8 +7,9 @@ import { beforeEach, describe, expect, test } from 'vitest'
 import { nodeSystem } from '../../../cmd/system.js'
 import { type Git, openGit } from '../../adapters/git/index.js'
 import { isTaskFilePath, taskIdInText } from '../../format/rawtask.js'
+import { seal } from '../../store/cachekey.js'
 import { git, tempDir } from '../../testkit/ws.js'
-import { History } from './history.js'
+import { HISTORY_CACHE, History } from './history.js'
 
 const A = 't-01KBX3Q5M7E2RJ4T8W6YVZ0N1Q'
 const B = 't-01KBX3Q5M7E2RJ4T8W6YVZ0N1R'
@@ -115,18 +116,28 @@ describe('History.touches', () => {
     commit('add')
     write('.dacli/projects/p/tasks/open/001-a.md', task(A, 'A2'))
     commit('edit')
-    const cache = path.join(tempDir('dacli-history-cache-'), 'history.json')
+    const cache = { file: path.join(tempDir('dacli-history-cache-'), 'history.json'), key: Buffer.alloc(32, 7) }
     const first = counted()
     const h1 = new History(first.git, SCOPE, cache, followed)
     const r1 = await h1.touches(head(), A)
     h1.save()
     expect(first.reads()).toBeGreaterThan(0)
-    expect(fs.existsSync(cache)).toBe(true)
+    expect(fs.existsSync(cache.file)).toBe(true)
 
     const second = counted()
     const r2 = await new History(second.git, SCOPE, cache, followed).touches(head(), A)
     expect(r2).toEqual(r1)
     expect(second.reads()).toBe(0)
+
+    // The same cache edited under its seal, or sealed under another key (planted, another clone's): not used.
+    const text = fs.readFileSync(cache.file, 'utf8')
+    const body = text.slice(text.indexOf('\n') + 1)
+    for (const planted of [`${text} `, seal(Buffer.alloc(32, 9), HISTORY_CACHE, body)]) {
+      fs.writeFileSync(cache.file, planted)
+      const third = counted()
+      expect(await new History(third.git, SCOPE, cache, followed).touches(head(), A)).toEqual(r1)
+      expect(third.reads()).toBeGreaterThan(0)
+    }
   })
 
   test('at most max commits are examined, and the answer says it was cut short', async () => {

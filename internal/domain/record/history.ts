@@ -11,6 +11,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { CommitInfo, Git } from '../../adapters/git/index.js'
+import { seal, unseal } from '../../store/cachekey.js'
 import { linkOnPath, mkdirNoLinks, readText } from '../../store/fsio.js'
 
 /** A changed task file: [path, blob after (null: deleted), blob before (null: added)]. */
@@ -40,6 +41,8 @@ interface HistoryCache {
 }
 
 const VERSION = 2
+/** The cache file's name under `cache/`, what its seal is bound to. */
+export const HISTORY_CACHE = 'history.json'
 
 /** How many commits' facts and blobs' identities the cache keeps (the least recently used go first). */
 export interface HistoryBounds {
@@ -102,16 +105,20 @@ export class History {
     private readonly git: Git,
     /** The tree path holding the projects (`.dacli/projects`). */
     private readonly scope: string,
-    private readonly file: string | null,
+    /** The cache file (`.dacli/cache/history.json`) and the clone's cache key it is sealed under; null: none. */
+    private readonly kept: { file: string; key: Buffer } | null,
     private readonly followed: Followed,
     private readonly bounds: HistoryBounds = BOUNDS,
   ) {
     this.cache = { v: VERSION, scope, commits: {}, ids: {} }
-    if (file === null) return
+    if (kept === null) return
     try {
-      if (linkOnPath(file) !== null) return // never read a cache through a link under .dacli/
-      const c = JSON.parse(readText(file)) as HistoryCache // a FIFO here is refused, never waited on
-      if (c.v === VERSION && c.scope === scope && c.commits && c.ids) this.cache = c
+      if (linkOnPath(kept.file) !== null) return // never read a cache through a link under .dacli/
+      // A FIFO here is refused, never waited on; a file this clone's dacli did not seal is no cache (a planted
+      // entry would show a commit as touching what it did not).
+      const body = unseal(kept.key, HISTORY_CACHE, readText(kept.file))
+      const c = (body === null ? null : JSON.parse(body)) as HistoryCache | null
+      if (c !== null && c.v === VERSION && c.scope === scope && c.commits && c.ids) this.cache = c
     } catch {
       // no cache yet, or unreadable: facts are recomputed from git
     }
@@ -216,21 +223,22 @@ export class History {
    * oversized cache (written before the bounds, or with larger ones) is trimmed at the next save.
    */
   save(): void {
-    if (this.file === null) return
+    if (this.kept === null) return
+    const { file, key } = this.kept
     const commits = Object.keys(this.cache.commits).length
     const blobs = Object.keys(this.cache.ids).length
     if (!this.dirty && commits <= this.bounds.commits && blobs <= this.bounds.blobs) return
     try {
-      mkdirNoLinks(path.dirname(this.file))
-      const tmp = `${this.file}.${this.git.system.pid}.tmp`
+      mkdirNoLinks(path.dirname(file))
+      const tmp = `${file}.${this.git.system.pid}.tmp`
       const kept: HistoryCache = {
         v: VERSION,
         scope: this.cache.scope,
         commits: recent(this.cache.commits, this.usedCommits, this.bounds.commits),
         ids: recent(this.cache.ids, this.usedBlobs, this.bounds.blobs),
       }
-      fs.writeFileSync(tmp, JSON.stringify(kept))
-      fs.renameSync(tmp, this.file)
+      fs.writeFileSync(tmp, seal(key, HISTORY_CACHE, JSON.stringify(kept)))
+      fs.renameSync(tmp, file)
     } catch {
       // read-only checkout or full disk: the next run recomputes
     }

@@ -27,7 +27,7 @@ test('a bounded history cache keeps the most recent entries and answers exactly 
   const tip = (await git.resolve(branchRef(store))) as string
   const id = (await store.readTask('ledger/1')).id
   const followed = { isFollowed: isTaskFilePath, identityOf: taskIdInText }
-  const file = path.join(ws.root, '.dacli', 'cache', 'history.json')
+  const file = { file: path.join(ws.root, '.dacli', 'cache', 'history.json'), key: Buffer.alloc(32, 7) }
   const bounds = { commits: 3, blobs: 4 }
 
   const uncached = await new History(git, scope, null, followed).touches(tip, id)
@@ -36,7 +36,9 @@ test('a bounded history cache keeps the most recent entries and answers exactly 
   const first = new History(git, scope, file, followed, bounds)
   expect(await first.touches(tip, id)).toEqual(uncached)
   first.save()
-  const stored = () => JSON.parse(fs.readFileSync(file, 'utf8')) as { commits: object; ids: object }
+  // The body after the seal's line (cachekey.ts).
+  const stored = () =>
+    JSON.parse(fs.readFileSync(file.file, 'utf8').replace(/^.*\n/, '')) as { commits: object; ids: object }
   expect(Object.keys(stored().commits).length).toBe(3)
   expect(Object.keys(stored().ids).length).toBe(4)
 

@@ -2,20 +2,31 @@
 // stamp, what listing it needs, its document) and an inverted index of its words, laid out so that a search
 // reads only the byte ranges it needs (FORMAT.md, "The cache"). This module knows the bytes; what they are
 // trusted for is search.ts's. Every value read is checked before use: a file that does not describe itself
-// (a torn write, garbage, a foreign release) is no index (CorruptIndex), never a source of results.
+// (a torn write, garbage, a foreign release, a range that is not the one this clone wrote) is no index
+// (CorruptIndex), never a source of results.
 
+import { createHmac } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
-import { crc32 } from 'node:zlib'
 import { VERSION } from '../../base/version.js'
 import { FIELD_NAMES, FIELD_WEIGHTS, type Item, SEARCH_KINDS } from './docs.js'
 import type { Field } from './rank.js'
 
 /** Bump when the layout or any value's shape changes (the release version is in the header too). */
-const FORMAT = 1
+const FORMAT = 2
 export const HEADER = `dacli-search ${FORMAT} ${os.endianness()} ${VERSION}`
 
-export { crc32 }
+/**
+ * The code written with every range and checked against it when read: the first 32 bits of an HMAC-SHA256 of the
+ * range under the clone's cache key (store/cachekey.ts), so a range an agent changed or planted in the work tree
+ * fails (a forger without the key must guess 32 bits per range, and a wrong guess only has the index rebuilt).
+ * Each range's code sits in a section that is itself checked, up to the table of contents.
+ */
+export type Code = (bytes: Buffer) => number
+export const keyedCode =
+  (key: Buffer): Code =>
+  (bytes) =>
+    createHmac('sha256', key).update(HEADER).update(bytes).digest().readUInt32BE(0)
 
 /** A file that is not a search index this release wrote, or one whose values do not describe it. */
 export class CorruptIndex extends Error {}
@@ -24,9 +35,9 @@ const bad = (what: string): never => {
   throw new CorruptIndex(what)
 }
 
-/** Bytes that must hash to `crc` (every range read is checked against the checksum written with it). */
-function checked(buf: Buffer, crc: number, what: string): Buffer {
-  if (crc32(buf) !== crc) bad(`${what} that does not match its checksum`)
+/** Bytes whose code must be `crc` (every range read is checked against the code written with it). */
+function checked(code: Code, buf: Buffer, crc: number, what: string): Buffer {
+  if (code(buf) !== crc) bad(`${what} that does not match its code`)
   return buf
 }
 
@@ -118,7 +129,7 @@ export class IndexReader {
   private readonly terms: Uint32Array
   private readonly termtext: Buffer
   private readonly plist: Uint32Array
-  /** Each term's postings' checksum. */
+  /** Each term's postings' code. */
   private readonly pcrc: Uint32Array
   private readonly at: Record<SectionName, [number, number, number]>
   private closed = false
@@ -126,6 +137,8 @@ export class IndexReader {
   private constructor(
     private readonly fd: number,
     readonly size: number,
+    /** What each range's code is checked with (the writer's, under the same key). */
+    readonly code: Code,
   ) {
     const head = this.read(0, Math.min(size, 64 * 1024))
     const first = head.indexOf(10)
@@ -156,7 +169,7 @@ export class IndexReader {
     // The sections every search needs, in one read.
     const start = at.groups[0]
     const all = this.read(start, at.pcrc[1] - start)
-    const part = (n: SectionName) => checked(all.subarray(at[n][0] - start, at[n][1] - start), at[n][2], n)
+    const part = (n: SectionName) => checked(code, all.subarray(at[n][0] - start, at[n][1] - start), at[n][2], n)
     this.stamps = f64(part('stamps'))
     this.entries = this.stamps.length / 4
     if (!Number.isInteger(this.entries)) bad('a stamp table of the wrong length')
@@ -175,7 +188,7 @@ export class IndexReader {
   }
 
   /** The index at `file`, or null when there is none; CorruptIndex when it is not one to trust. */
-  static open(file: string): IndexReader | null {
+  static open(file: string, code: Code): IndexReader | null {
     let fd: number
     try {
       // O_NONBLOCK: a FIFO in its place is opened without waiting for a writer, then refused as not a regular file.
@@ -187,7 +200,7 @@ export class IndexReader {
     try {
       const st = fs.fstatSync(fd)
       if (!st.isFile()) bad('not a regular file')
-      return new IndexReader(fd, st.size)
+      return new IndexReader(fd, st.size, code)
     } catch (e) {
       fs.closeSync(fd)
       throw e instanceof CorruptIndex ? e : new CorruptIndex((e as Error).message)
@@ -266,7 +279,9 @@ export class IndexReader {
   order(project: string): Uint32Array | undefined {
     const r = this.orderAt.get(project)
     if (r === undefined) return undefined
-    const list = u32(checked(this.read(this.at.orderlist[0] + 4 * r[0], 4 * (r[1] - r[0])), r[2], 'an order'))
+    const list = u32(
+      checked(this.code, this.read(this.at.orderlist[0] + 4 * r[0], 4 * (r[1] - r[0])), r[2], 'an order'),
+    )
     // Each entry once, and in one of the project's groups.
     const prefix = `t/${project}/`
     const mine = new Uint8Array(this.entries)
@@ -284,7 +299,7 @@ export class IndexReader {
     const [a, b] = this.at.events
     let v: unknown
     try {
-      v = JSON.parse(checked(this.read(a, b - a), this.at.events[2], 'an event list').toString('utf8'))
+      v = JSON.parse(checked(this.code, this.read(a, b - a), this.at.events[2], 'an event list').toString('utf8'))
     } catch (e) {
       if (e instanceof CorruptIndex) throw e
       bad('an event list that is no JSON')
@@ -339,7 +354,9 @@ export class IndexReader {
     const [a, b, crc] = g.meta
     let list: unknown
     try {
-      list = JSON.parse(checked(this.read(this.at.meta[0] + a, b - a), crc, 'listing values').toString('utf8'))
+      list = JSON.parse(
+        checked(this.code, this.read(this.at.meta[0] + a, b - a), crc, 'listing values').toString('utf8'),
+      )
     } catch (e) {
       if (e instanceof CorruptIndex) throw e
       bad('listing values that are no JSON')
@@ -378,7 +395,7 @@ export class IndexReader {
     for (let t = lo; t < hi; t++) {
       const from = ((this.plist[t] as number) - a) * 8
       const to = ((this.plist[t + 1] as number) - a) * 8
-      if (crc32(bytes.subarray(from, to)) !== this.pcrc[t]) bad('postings that do not match their checksum')
+      if (this.code(bytes.subarray(from, to)) !== this.pcrc[t]) bad('postings that do not match their code')
     }
     const pairs = u32(bytes)
     for (let i = 0; i < pairs.length; i += 2) {
@@ -398,13 +415,13 @@ export class IndexReader {
   /** Every posting (a rewrite copies the ones of the entries it keeps). */
   allPostings(): Uint32Array {
     const [a, b, crc] = this.at.postings
-    return u32(checked(this.read(a, b - a), crc, 'postings'))
+    return u32(checked(this.code, this.read(a, b - a), crc, 'postings'))
   }
 
   /** The document table and text, whole (a rewrite copies the documents it keeps, checksums and all). */
   allDocs(): { offsets: Uint32Array; crcs: Uint32Array; text: Buffer } {
     const [a, b, crc] = this.at.doctext
-    const text = checked(this.read(a, b - a), crc, 'documents')
+    const text = checked(this.code, this.read(a, b - a), crc, 'documents')
     return { ...this.docTable(), text }
   }
 
@@ -414,7 +431,7 @@ export class IndexReader {
   private docTable(): { offsets: Uint32Array; crcs: Uint32Array } {
     if (this.docs === null) {
       const [a, b, crc] = this.at.docs
-      const t = u32(checked(this.read(a, b - a), crc, 'a document table'))
+      const t = u32(checked(this.code, this.read(a, b - a), crc, 'a document table'))
       if (t.length !== 2 * this.entries + 1) bad('a document table of the wrong length')
       const offsets = t.subarray(0, this.entries + 1)
       checkOffsets(offsets, this.at.doctext[1] - this.at.doctext[0])
@@ -432,7 +449,7 @@ export class IndexReader {
     let v: unknown
     try {
       v = JSON.parse(
-        checked(this.read(this.at.doctext[0] + a, b - a), crcs[e] as number, 'a document').toString('utf8'),
+        checked(this.code, this.read(this.at.doctext[0] + a, b - a), crcs[e] as number, 'a document').toString('utf8'),
       )
     } catch (err) {
       if (err instanceof CorruptIndex) throw err
@@ -511,7 +528,7 @@ export interface Built {
 }
 
 /** The bytes of an index file, as parts to write one after another. */
-export function encode(b: Built): Buffer[] {
+export function encode(b: Built, code: Code): Buffer[] {
   const bytes = (a: Uint32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
   const parts: Record<SectionName, Buffer> = {
     groups: Buffer.from(JSON.stringify(b.groups)),
@@ -537,7 +554,7 @@ export function encode(b: Built): Buffer[] {
   const toc: Record<string, [number, number, number]> = {}
   let at = 0
   for (const name of SECTIONS) {
-    toc[name] = [at, at + parts[name].length, crc32(parts[name])]
+    toc[name] = [at, at + parts[name].length, code(parts[name])]
     at += parts[name].length
   }
   return [Buffer.from(`${HEADER}\n${JSON.stringify(toc)}\n`), ...SECTIONS.map((n) => parts[n])]

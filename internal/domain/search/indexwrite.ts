@@ -22,7 +22,7 @@ import {
   type TaskMeta,
   taskMeta,
 } from './entries.js'
-import { type Built, crc32, docJson, encode, firstOf, type Group, type IndexReader, NO_DOC } from './indexfile.js'
+import { type Built, type Code, docJson, encode, firstOf, type Group, type IndexReader, NO_DOC } from './indexfile.js'
 import { type Field, wordsOf } from './rank.js'
 
 /** The bytes of the new index. */
@@ -34,6 +34,8 @@ export function buildIndex(run: {
   complete: boolean
   /** A group's listing values (checked). */
   metaOf: <T>(g: Group, check: (v: unknown) => T) => T[]
+  /** Each range's code (indexfile.ts keyedCode). */
+  code: Code
 }): Buffer[] {
   const r = run.reader
   const entriesOf = (g: Group): Source[] => Array.from({ length: g.count }, (_, i) => ({ entry: g.base + i }))
@@ -110,7 +112,7 @@ export function buildIndex(run: {
             for (const [w, c] of tally) add(w, e, ((code << 24) | Math.min(c, 0xffffff)) >>> 0)
           }
           const bytes = Buffer.from(docJson(f.doc.item, fields))
-          docCrcs[e] = crc32(bytes)
+          docCrcs[e] = run.code(bytes)
           docParts.push(bytes)
           docAt += bytes.length
         }
@@ -131,7 +133,7 @@ export function buildIndex(run: {
       if (key === 'e') events.push(lightEvent(meta as EventMeta, name, e))
     }
     const metaBytes = Buffer.from(JSON.stringify(metas))
-    groups.push([key, base, sources.length, names.join('\n'), metaAt, metaAt + metaBytes.length, crc32(metaBytes)])
+    groups.push([key, base, sources.length, names.join('\n'), metaAt, metaAt + metaBytes.length, run.code(metaBytes)])
     metaParts.push(metaBytes)
     metaAt += metaBytes.length
   }
@@ -169,7 +171,7 @@ export function buildIndex(run: {
   for (const [i, w] of words.entries()) {
     const p = postings.get(w) as number[]
     flat.set(p, at)
-    pcrc[i] = crc32(Buffer.from(flat.buffer, 4 * at, 4 * p.length))
+    pcrc[i] = run.code(Buffer.from(flat.buffer, 4 * at, 4 * p.length))
     at += p.length
   }
   // Each project's tasks in listing order (deduplicated, by number and path): a search that finds every
@@ -187,29 +189,32 @@ export function buildIndex(run: {
     }))
     const from = orderlist.length
     for (const t of deduplicated(light as unknown as (TaskSummary & { entry: number })[]).tasks) orderlist.push(t.entry)
-    orders[project] = [from, orderlist.length, crc32(Buffer.from(Uint32Array.from(orderlist.slice(from)).buffer))]
+    orders[project] = [from, orderlist.length, run.code(Buffer.from(Uint32Array.from(orderlist.slice(from)).buffer))]
   }
   // The open questions (and skipped copies) of the events, for a search that finds every event served.
   const listed = openQuestions(events)
-  return encode({
-    groups,
-    orders,
-    orderlist: Uint32Array.from(orderlist),
-    events: {
-      questions: listed.questions.map((q) => ({ entry: q.h, project: q.project })),
-      skipped: listed.skipped,
+  return encode(
+    {
+      groups,
+      orders,
+      orderlist: Uint32Array.from(orderlist),
+      events: {
+        questions: listed.questions.map((q) => ({ entry: q.h, project: q.project })),
+        skipped: listed.skipped,
+      },
+      stamps,
+      first,
+      terms: termOffsets,
+      termtext: Buffer.concat(textParts),
+      plist,
+      pcrc,
+      meta: Buffer.concat(metaParts),
+      postings: flat,
+      docs: docOffsets,
+      doctext: Buffer.concat(docParts),
     },
-    stamps,
-    first,
-    terms: termOffsets,
-    termtext: Buffer.concat(textParts),
-    plist,
-    pcrc,
-    meta: Buffer.concat(metaParts),
-    postings: flat,
-    docs: docOffsets,
-    doctext: Buffer.concat(docParts),
-  })
+    run.code,
+  )
 }
 
 export const codeOf = (f: Field): number => {

@@ -9,14 +9,20 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../../cmd/system.js'
+import { cacheKey } from '../../store/cachekey.js'
 import { baseEnv, type Workspace, workspace } from '../../testkit/ws.js'
 import { searchCacheless } from './cacheless.js'
 import type { SearchRequest } from './entries.js'
-import { IndexReader } from './indexfile.js'
+import { CorruptIndex, IndexReader, keyedCode } from './indexfile.js'
 import { NOTE_FOLDERS } from './searchindex.js'
 
 let ws: Workspace
 const indexFile = () => path.join(ws.root, '.dacli', 'cache', 'search')
+/** The codes the workspace's commands write and check its index with (under the clone's cache key). */
+const codeOf = () =>
+  keyedCode(
+    cacheKey({ git: { commonDir: path.join(ws.root, '.git') }, config: { id: '' }, env: {} }, nodeSystem) as Buffer,
+  )
 
 afterEach(() => {
   vi.useRealTimers()
@@ -184,8 +190,14 @@ describe('search through its index', () => {
       const got = answer(searched('refunds').doc)
       expect(got, what).toEqual(await cacheless('refunds'))
       // Rewritten whole at the end of that search: an index that checks out.
-      expect(() => IndexReader.open(indexFile())?.close(), what).not.toThrow()
+      expect(() => IndexReader.open(indexFile(), codeOf())?.close(), what).not.toThrow()
     }
+    // An index this clone did not write (its codes made under another key: planted, or copied from another clone)
+    // is no index: never read, rebuilt at the end of the search.
+    expect(() => IndexReader.open(indexFile(), keyedCode(Buffer.alloc(32, 9)))).toThrow(CorruptIndex)
+    fs.writeFileSync(path.join(ws.root, '.git', 'dacli', 'cache-key'), `${Buffer.alloc(32, 9).toString('base64url')}\n`)
+    expect(answer(searched('refunds').doc)).toEqual(await cacheless('refunds'))
+    expect(() => IndexReader.open(indexFile(), codeOf())?.close()).not.toThrow()
     await expectHonest('refunds', ['--kind', 'question'], { kind: 'question' })
   })
 

@@ -13,6 +13,7 @@ import * as path from 'node:path'
 import { byText } from '../../base/order.js'
 import { type Broken, brokenOf, STATUSES, type Status, TASK_FILE, type TaskSummary } from '../../format/model.js'
 import { readTaskRecord } from '../../format/taskfile.js'
+import { cacheKey } from '../../store/cachekey.js'
 import { type EventRecord, eventFiles, isOpenQuestion, readEventText } from '../../store/events.js'
 import { cachePath, RACY_MS, type Stamp, stampOf } from '../../store/filecache.js'
 import { type FolderFile, folderFiles, linkOnPath, readText } from '../../store/fsio.js'
@@ -38,7 +39,7 @@ import {
   type TaskMeta,
   taskMeta,
 } from './entries.js'
-import { CorruptIndex, type Group, IndexReader, NO_DOC } from './indexfile.js'
+import { type Code, CorruptIndex, type Group, IndexReader, keyedCode, NO_DOC } from './indexfile.js'
 import { buildIndex, writeIndex } from './indexwrite.js'
 import { type Query, queryOf } from './rank.js'
 import { rankList } from './scoring.js'
@@ -64,11 +65,13 @@ const racy = (s: Stamp) => Date.now() - Math.max(s.mtimeMs, s.ctimeMs) <= RACY_M
 export async function searchWorkspace(store: Store, req: SearchRequest): Promise<SearchAnswer> {
   const file = indexFile(store)
   let reader: IndexReader | null = null
-  // A cache reached through a link is neither read nor written (no links below .dacli/).
-  const linked = linkOnPath(file, store.dir) !== null
-  if (!linked) {
+  // A cache reached through a link is neither read nor written (no links below .dacli/), nor one without the
+  // clone's cache key to tell its ranges from planted ones.
+  const key = linkOnPath(file, store.dir) !== null ? null : cacheKey(store, store.system)
+  const code = key === null ? null : keyedCode(key)
+  if (code !== null) {
     try {
-      reader = IndexReader.open(file)
+      reader = IndexReader.open(file, code)
     } catch (e) {
       if (!(e instanceof CorruptIndex)) throw e
     }
@@ -76,14 +79,14 @@ export async function searchWorkspace(store: Store, req: SearchRequest): Promise
   try {
     const run = new Run(store, reader, req)
     const answer = await run.search()
-    if (!linked) store.atFlush(() => run.rewrite(file))
+    if (code !== null) store.atFlush(() => run.rewrite(file, code))
     return answer
   } catch (e) {
     reader?.close()
     if (!(e instanceof CorruptIndex)) throw e
     const run = new Run(store, null, req)
     const answer = await run.search()
-    if (!linked) store.atFlush(() => run.rewrite(file))
+    if (code !== null) store.atFlush(() => run.rewrite(file, code))
     return answer
   }
 }
@@ -500,14 +503,14 @@ class Run {
   }
 
   /** Write the index anew (at the store's flush), when worth it; a failed write only costs speed. */
-  rewrite(file: string): void {
+  rewrite(file: string, code: Code): void {
     try {
       if (!this.worthRewriting()) return
       const { reader, walked, complete } = this
       writeIndex(
         this.store,
         file,
-        buildIndex({ reader, walked, complete, metaOf: (g, check) => this.metaOf(g, check) }),
+        buildIndex({ reader, walked, complete, metaOf: (g, check) => this.metaOf(g, check), code }),
       )
     } catch {
       // an unwritable or unreadable cache is not an error

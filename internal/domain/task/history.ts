@@ -11,8 +11,9 @@ import { isoSeconds } from '../../base/time.js'
 import type { TaskRecord } from '../../format/model.js'
 import { isTaskFilePath, taskIdInText } from '../../format/rawtask.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { cacheKey } from '../../store/cachekey.js'
 import type { Store } from '../../store/store.js'
-import { History, type Touch } from '../record/history.js'
+import { HISTORY_CACHE, History, type Touch } from '../record/history.js'
 import { branchRef, workspacePrefix } from '../record/record.js'
 
 /** HEAD is the code's history and may be long: examine at most this many of its commits. */
@@ -66,7 +67,9 @@ export async function taskHistory(store: Store, git: Git | null, t: TaskRecord) 
   let truncated = false
   if (git !== null) {
     const scope = [...workspacePrefix(git, store.dir), 'projects'].join('/')
-    const history = new History(git, scope, path.join(store.dir, 'cache', 'history.json'), {
+    const key = cacheKey(store, store.system)
+    const kept = key === null ? null : { file: path.join(store.dir, 'cache', HISTORY_CACHE), key }
+    const history = new History(git, scope, kept, {
       isFollowed: isTaskFilePath,
       identityOf: taskIdInText,
     })

@@ -28,7 +28,9 @@ test('a second pull with nothing changed makes one request; what changed since i
   expect(issueLists()).toHaveLength(3) // every issue, 100 a page
   expect(issueLists()[0]?.query.since).toBeUndefined()
   const file = path.join(w.ws.root, '.dacli', 'cache', 'github', 'acme', 'widgets.json')
-  const kept = JSON.parse(fs.readFileSync(file, 'utf8'))
+  const sealed = fs.readFileSync(file, 'utf8')
+  const [seal, body] = [sealed.slice(0, sealed.indexOf('\n') + 1), sealed.slice(sealed.indexOf('\n') + 1)]
+  const kept = JSON.parse(body)
   expect(kept.issues).toHaveLength(250)
 
   // Nothing changed: one request, listing from the mark; the same plan.
@@ -51,11 +53,23 @@ test('a second pull with nothing changed makes one request; what changed since i
   expect((await plan()).counts).toMatchObject({ create: 0, already_mapped: 250 })
   expect(w.gh.calls).toHaveLength(1)
 
-  // A cache that is not one (torn, hand-edited, of another repository) is a miss: every issue is listed again.
-  for (const bad of ['{"format":1', JSON.stringify({ ...kept, repo: 'acme/other' })]) {
+  // A cache that is not one (torn, of another repository, edited by hand under the seal this clone's dacli wrote, or
+  // well formed but not sealed) is a miss: every issue is listed again, and nothing planted in it is planned.
+  const forged = {
+    ...kept,
+    issues: kept.issues.map((i: { number: number }) => ({ ...i, title: `FORGED ${i.number}` })),
+  }
+  for (const bad of [
+    '{"format":1',
+    JSON.stringify({ ...kept, repo: 'acme/other' }),
+    seal + JSON.stringify(forged),
+    JSON.stringify(forged),
+  ]) {
     fs.writeFileSync(file, bad)
     w.gh.resetCalls()
-    expect((await plan()).counts).toMatchObject({ already_mapped: 250 })
+    const again = await plan()
+    expect(again.counts).toMatchObject({ already_mapped: 250 })
+    expect(JSON.stringify(again)).not.toContain('FORGED')
     expect(issueLists()).toHaveLength(3)
     expect(issueLists()[0]?.query.since).toBeUndefined()
   }
@@ -71,7 +85,9 @@ test('an issue deleted on GitHub stays held by the incremental listing; --full l
     (await w.run('github', 'pull', 'alpha', '--dry-run', '--json', ...extra)).expectExit(0).json
   expect((await plan()).counts.create).toBe(150)
   const file = path.join(w.ws.root, '.dacli', 'cache', 'github', 'acme', 'widgets.json')
-  const numbers = () => JSON.parse(fs.readFileSync(file, 'utf8')).issues.map((i: { number: number }) => i.number)
+  // The cache's body, after its seal's line (store/cachekey.ts).
+  const numbers = () =>
+    JSON.parse(fs.readFileSync(file, 'utf8').replace(/^.*\n/, '')).issues.map((i: { number: number }) => i.number)
 
   // Deleted on GitHub (no `since` listing reports it): the incremental pull still holds it, in one request.
   const issues = w.gh.repo('acme/widgets').issues

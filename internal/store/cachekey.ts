@@ -1,0 +1,151 @@
+// The cache key: a secret of this clone that every section of a parse cache is authenticated with (FORMAT.md, "The
+// cache"). The caches live in the work tree, which any agent can write; a section whose code does not verify under
+// this key is never served, so a value planted in `.dacli/cache/` — a title, a status, an owner no task file holds —
+// never reaches an answer. The key lives where a work tree writer cannot reach, as the root key does: the clone's
+// git directory (`dacli/cache-key`), else the user's configuration directory (`dacli/cache-keys/<workspace id>`).
+// Where it can be neither read nor made, no cache is read or written (it only costs speed).
+
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import type { Proc } from '../base/system.js'
+import { WORKSPACE_ID } from './workspace.js'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/** The user's configuration directory (XDG), or null when neither XDG_CONFIG_HOME nor a home is known. */
+export function configHome(env: Env): string | null {
+  const xdg = env.XDG_CONFIG_HOME
+  if (xdg !== undefined && path.isAbsolute(xdg)) return xdg
+  const home = env.HOME ?? os.homedir()
+  return home === '' ? null : path.join(home, '.config')
+}
+
+/** What locates a workspace's cache key (a Store has all of it). */
+export interface KeyPlace {
+  readonly git: { readonly commonDir: string } | null
+  readonly config: { readonly id: string }
+  readonly env: Env
+}
+
+/** Where this clone keeps its cache key (null: no git directory and no configuration directory to keep it in). */
+export function cacheKeyFile(place: KeyPlace): string | null {
+  if (place.git !== null) return path.join(place.git.commonDir, 'dacli', 'cache-key')
+  const cfg = configHome(place.env)
+  return cfg === null || !WORKSPACE_ID.test(place.config.id)
+    ? null
+    : path.join(cfg, 'dacli', 'cache-keys', place.config.id)
+}
+
+const KEY_BYTES = 32
+const KEY_TEXT = /^([A-Za-z0-9_-]{43})\n?$/
+
+/** The key a process last read from each file, by the file's stamp (a server reads it once). */
+const known = new Map<string, { stamp: string; key: Buffer }>()
+
+/** The key kept in `file` (a plain file holding 32 bytes as base64url), or null. Never through a link. */
+function readKey(file: string): Buffer | null {
+  let fd: number
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
+  } catch {
+    return null
+  }
+  try {
+    const st = fs.fstatSync(fd)
+    if (!st.isFile() || st.size > 64) return null
+    const stamp = `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`
+    const memo = known.get(file)
+    if (memo !== undefined && memo.stamp === stamp) return memo.key
+    const m = KEY_TEXT.exec(fs.readFileSync(fd, 'latin1'))
+    const key = m === null ? null : Buffer.from(m[1] as string, 'base64url')
+    if (key === null || key.length !== KEY_BYTES) return null
+    known.set(file, { stamp, key })
+    return key
+  } catch {
+    return null
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/**
+ * This clone's cache key, made on first use (a temp file linked into place, so of two processes making it at once
+ * one key wins and both use it); null where it can be neither read nor made. A file there that holds no key is left
+ * as it is (and no cache is used): it is not dacli's to replace.
+ */
+export function cacheKey(place: KeyPlace, sys: Proc): Buffer | null {
+  const file = cacheKeyFile(place)
+  if (file === null) return null
+  const have = readKey(file)
+  if (have !== null) return have
+  try {
+    fs.lstatSync(file)
+    return null // something is there that is no key
+  } catch {
+    // none yet: make it
+  }
+  const tmp = `${file}.${sys.pid}.${randomBytes(4).toString('hex')}.tmp`
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    fs.writeFileSync(tmp, `${randomBytes(KEY_BYTES).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 })
+    try {
+      fs.linkSync(tmp, file)
+    } catch {
+      // another process made it first: theirs is the key
+    }
+  } catch {
+    return null
+  } finally {
+    fs.rmSync(tmp, { force: true })
+  }
+  return readKey(file)
+}
+
+/** Authenticates the lines of one cache file: what it is (`scope`: its header and name) and each line's bytes. */
+export class LineSigner {
+  constructor(
+    private readonly key: Buffer,
+    private readonly scope: string,
+  ) {}
+
+  /** A fresh code for one line; `update` it with the line's bytes, then `digest('base64url')`. */
+  start() {
+    return createHmac('sha256', this.key).update(this.scope)
+  }
+
+  /** The code of a line whose bytes are `bytes`. */
+  of(bytes: Buffer): string {
+    return this.start().update(bytes).digest('base64url')
+  }
+
+  /** Whether `code` (as a table of contents holds it) is the code of `bytes`. */
+  verifies(bytes: Buffer, code: string): boolean {
+    const want = Buffer.from(code, 'base64url')
+    const got = this.start().update(bytes).digest()
+    return want.length === got.length && timingSafeEqual(want, got)
+  }
+}
+
+/** The code of a small cache file's body, bound to the file's name under `cache/`. */
+const sealCode = (key: Buffer, name: string, body: string): Buffer =>
+  createHmac('sha256', key).update(`dacli-sealed\n${name}\n`).update(body).digest()
+
+/**
+ * The text of a small cache file (`.dacli/cache/remote-claims.json`, `.dacli/cache/record-stat.json`,
+ * `.dacli/cache/history.json`, a repository's issues under `.dacli/cache/github/`) sealed under the clone's cache
+ * key: a first line holding the code of the file's name and body, then the body.
+ */
+export const seal = (key: Buffer, name: string, body: string): string =>
+  `${sealCode(key, name, body).toString('base64url')}\n${body}`
+
+/** The body of a sealed cache file's text, or null when its code does not verify (planted, edited, another clone's). */
+export function unseal(key: Buffer, name: string, text: string): string | null {
+  const nl = text.indexOf('\n')
+  if (nl !== 43) return null
+  const body = text.slice(nl + 1)
+  const want = Buffer.from(text.slice(0, nl), 'base64url')
+  const got = sealCode(key, name, body)
+  return want.length === got.length && timingSafeEqual(want, got) ? body : null
+}
