@@ -5,12 +5,14 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
+import { testTrust } from '../testkit/cachetrust.js'
 import { baseEnv, tempDir, workspace } from '../testkit/ws.js'
+import type { CacheTrust } from './cachekey.js'
 import { CacheFile, decodeSection } from './filecache.js'
 import { fileRefOf } from './store.js'
 
 /** A cache key of the tests' own (a Store reads or makes the clone's: cachekey.ts). */
-const TEST_KEY = () => Buffer.alloc(32, 7)
+const TEST_KEY = testTrust()
 
 /**
  * Let a file settle, so the cache may keep it: a file changed within the last seconds (by its modification or its
@@ -621,7 +623,7 @@ test('a section changed, signed with another key or moved from another cache fil
   const file = path.join(dir, 'index')
   const then = Date.now() - 60_000
   const at = { size: 1, mtimeMs: then, ctimeMs: then, ino: 1 }
-  const write = (f: string, name: string, key: () => Buffer) => {
+  const write = (f: string, name: string, key: CacheTrust) => {
     const w = new CacheFile(f, nodeSystem, name, key)
     w.section<string>('tasks/a', 'used').set('f', at, 'honest a')
     w.section<string>('tasks/b', 'used').set('f', at, 'honest b')
@@ -641,7 +643,7 @@ test('a section changed, signed with another key or moved from another cache fil
   expect(after).toContain('honest a')
   expect(read('tasks/a').get('f', at)).toBe('honest a')
   // A file written whole under another key (a clone's that is not this one, or one an agent made up).
-  write(file, 'index', () => Buffer.alloc(32, 8))
+  write(file, 'index', testTrust(Buffer.alloc(32, 8)))
   expect(read('tasks/a').get('f', at)).toBeUndefined()
   // Lines this clone signed for another cache file, copied into this one.
   const items = path.join(dir, 'items')
@@ -650,7 +652,7 @@ test('a section changed, signed with another key or moved from another cache fil
   expect(read('tasks/a').get('f', at)).toBeUndefined()
   // Without a key nothing is read or written.
   fs.rmSync(file)
-  const none = new CacheFile(file, nodeSystem, 'index', () => null)
+  const none = new CacheFile(file, nodeSystem, 'index', testTrust(null))
   none.section<string>('tasks/a', 'used').set('f', at, 'x')
   none.save()
   expect(fs.existsSync(file)).toBe(false)
@@ -677,8 +679,19 @@ test('a value planted in .dacli/cache/ never reaches an answer; the key is in th
   for (const f of files) fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replaceAll('Honest title', 'FORGED title'))
   for (const [i, a] of argvs.entries()) expect((await ws.dacli(...a)).expectExit(0).stdout, a.join(' ')).toBe(honest[i])
   for (const f of files) expect(fs.readFileSync(f, 'utf8'), f).not.toContain('FORGED')
-  // The key: in the clone's git directory, the owner's alone; nothing under .dacli/ holds it.
+  // The key: in the clone's git directory, the owner's alone; nothing under .dacli/ holds it. Beside it, the stamps
+  // of the settled cache files found whole (the commands after read them without checking every code).
   const keyFile = path.join(ws.root, '.git', 'dacli', 'cache-key')
+  for (const a of argvs) (await ws.dacli(...a)).expectExit(0)
+  const recorded = JSON.parse(fs.readFileSync(`${keyFile}.verified`, 'utf8')) as Record<string, string>
+  for (const [name, f] of [
+    ['index', files[0]],
+    ['items', files[1]],
+    ['records/p', files[2]],
+  ] as const) {
+    const st = fs.statSync(f as string)
+    expect(recorded[name], name).toBe(`${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`)
+  }
   expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600)
   const key = fs.readFileSync(keyFile, 'utf8').trim()
   expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -695,4 +708,42 @@ test('a value planted in .dacli/cache/ never reaches an answer; the key is in th
   for (const [i, a] of argvs.entries()) expect((await ws.dacli(...a)).expectExit(0).stdout).toBe(honest[i])
   expect(fs.existsSync(path.join(cache, 'index'))).toBe(false)
   expect(fs.statSync(keyFile).isDirectory()).toBe(true)
+})
+
+test('a settled cache file is checked whole once and recorded by its stamp; a file changed in place is never recorded', () => {
+  const file = path.join(tempDir(), 'index')
+  const then = Date.now() - 60_000
+  const at = { size: 1, mtimeMs: then, ctimeMs: then, ino: 1 }
+  const trust = testTrust()
+  const w = new CacheFile(file, nodeSystem, 'index', trust)
+  w.section<string>('tasks/a', 'used').set('f', at, 'honest a')
+  w.save()
+  const stampOfFile = () => {
+    const st = fs.statSync(file)
+    return `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`
+  }
+  const read = () => new CacheFile(file, nodeSystem, 'index', trust).section<string>('tasks/a', 'used').get('f', at)
+  // Just written: its codes are checked at each read, and nothing is recorded (the writer never records).
+  expect(read()).toBe('honest a')
+  expect(trust.marked.size).toBe(0)
+  // Changed in place before it settled (as within the clock tick of its writing, when its stamp could stay the
+  // same): once settled, the whole check fails, nothing is recorded and the value is never served.
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('honest a', 'FORGED a'))
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
+  expect(read()).toBeUndefined()
+  expect(trust.marked.size).toBe(0)
+  // Written again and settled: checked whole once, recorded with its stamp, and read on that record.
+  vi.useRealTimers()
+  const again = new CacheFile(file, nodeSystem, 'index', trust)
+  again.section<string>('tasks/a', 'used').set('f', at, 'honest a')
+  again.save()
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
+  expect(read()).toBe('honest a')
+  expect(trust.marked.get('index')).toBe(stampOfFile())
+  // The record is what spares the check: a file that matched it would be read as it is (so only a full check makes
+  // one, and any write after it moves the stamp).
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('honest a', 'FORGED a'))
+  expect(read()).toBeUndefined()
+  trust.marked.set('index', stampOfFile())
+  expect(read()).toBe('FORGED a')
 })

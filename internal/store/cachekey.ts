@@ -103,6 +103,78 @@ export function cacheKey(place: KeyPlace, sys: Proc): Buffer | null {
   return readKey(file)
 }
 
+/**
+ * What a Store hands its cache files: the clone's cache key, and which cache files were found whole under it. A
+ * cache file every line of which verified once it had settled (unchanged for RACY_MS: any later write moves its
+ * change time) is recorded by its stamp, beside the key (`<key file>.verified`); a command that finds the file with
+ * that stamp reads it without checking its codes again, and so without loading node:crypto (5–10 ms of a command's
+ * start). A file rewritten since, or changed in place (even within the clock tick of its writing: the record is made
+ * only from a full check, never by the writer), has another stamp or fails that check.
+ */
+export interface CacheTrust {
+  /** The key (made on first use); null: no cache is read or written. */
+  key(): Buffer | null
+  /** Whether the cache file `name` was found whole with exactly this stamp (`size:mtimeMs:ino:ctimeMs`). */
+  verified(name: string, stamp: string): boolean
+  /** Record that the cache file `name`, settled, was found whole with this stamp. */
+  markVerified(name: string, stamp: string): void
+}
+
+/** The stamps recorded in each verified-stamps file, by that file's own stamp (a server reads it once). */
+const verifiedKnown = new Map<string, { stamp: string; map: Record<string, string> }>()
+
+/** The recorded stamps in `file` (a plain JSON map of name → stamp), or an empty map. Never through a link. */
+function readVerified(file: string): Record<string, string> {
+  let fd: number
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
+  } catch {
+    return {}
+  }
+  try {
+    const st = fs.fstatSync(fd)
+    if (!st.isFile() || st.size > 1 << 20) return {}
+    const stamp = `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`
+    const memo = verifiedKnown.get(file)
+    if (memo !== undefined && memo.stamp === stamp) return memo.map
+    const v = JSON.parse(fs.readFileSync(fd, 'utf8')) as unknown
+    const map: Record<string, string> = Object.create(null)
+    if (v !== null && typeof v === 'object' && !Array.isArray(v))
+      for (const [k, s] of Object.entries(v)) if (typeof s === 'string') map[k] = s
+    verifiedKnown.set(file, { stamp, map })
+    return map
+  } catch {
+    return {}
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** The trust of one workspace's caches (the key asked for once, when a cache file is first used). */
+export function cacheTrust(place: KeyPlace, sys: Proc): CacheTrust {
+  let key: Buffer | null | undefined
+  const file = cacheKeyFile(place)
+  const verifiedFile = file === null ? null : `${file}.verified`
+  return {
+    key() {
+      if (key === undefined) key = cacheKey(place, sys)
+      return key
+    },
+    verified: (name, stamp) => verifiedFile !== null && readVerified(verifiedFile)[name] === stamp,
+    markVerified(name, stamp) {
+      if (verifiedFile === null) return
+      const map = { ...readVerified(verifiedFile), [name]: stamp }
+      const tmp = `${verifiedFile}.${sys.pid}.${randomBytes(4).toString('hex')}.tmp`
+      try {
+        fs.writeFileSync(tmp, `${JSON.stringify(map)}\n`, { flag: 'wx', mode: 0o600 })
+        fs.renameSync(tmp, verifiedFile) // two at once: one record is lost, which costs a check, never trust
+      } catch {
+        fs.rmSync(tmp, { force: true })
+      }
+    },
+  }
+}
+
 /** Authenticates the lines of one cache file: what it is (`scope`: its header and name) and each line's bytes. */
 export class LineSigner {
   constructor(

@@ -6,11 +6,12 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
+import { testTrust } from '../testkit/cachetrust.js'
 import { tempDir } from '../testkit/ws.js'
 import { CacheFile, type Stamp } from './filecache.js'
 
 /** A cache key of the tests' own (a Store reads or makes the clone's: cachekey.ts). */
-const TEST_KEY = () => Buffer.alloc(32, 7)
+const TEST_KEY = testTrust()
 
 afterEach(() => {
   vi.useRealTimers()

@@ -1,10 +1,10 @@
-// How a cache file is written (filecache.ts reads it): its header, its table of contents, then one line per section,
+// How a cache file is laid out (filecache.ts reads it): its header, its table of contents, then one line per section,
 // a section copied through as the bytes it was read as, or a fresh one entry by entry, each part as it is, through
 // one reused buffer (fsio.ts Spool). A section's text is never joined into one string, nor its length in bytes
 // counted before it is written: at 10,000 tasks the join copied each cache file whole twice more (the join, then its
 // encoding), and counting took a call per entry, which in a command's unoptimised code costs about a microsecond.
 // The lines are written first, after room set aside for the table of contents; the table goes into that room last,
-// padded with spaces (JSON allows them) so it fills it exactly.
+// padded with spaces (JSON allows them) so it fills it exactly. A reader learns the layout from the table (tocOf).
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -99,4 +99,46 @@ export function writeCache(sys: Proc, file: string, header: string, lines: reado
   } catch {
     fs.rmSync(tmp, { force: true })
   }
+}
+
+/**
+ * Where the sections of a cache file lie: name → [start of its line, start of its JSON, end of its line, the line's
+ * code under the clone's cache key (cachekey.ts)].
+ */
+export type Toc = Map<string, [number, number, number, string]>
+
+/** A line's code in a table of contents: an HMAC-SHA256, base64url. */
+const CODE = /^[A-Za-z0-9_-]{43}$/
+
+/**
+ * The table of contents from a cache file's start (`head`: its first bytes, `size`: the file's length), or null
+ * when the file is not one this release wrote (its first line is not `header`) or its table does not describe it; `more` when the table runs past
+ * `head`. The table is the second line, a JSON list of [name, line start, JSON start, line end, code], offsets
+ * counted from the byte after it; each range must lie inside the file, in order.
+ */
+export function tocOf(head: Buffer, size: number, header: string): Toc | null | 'more' {
+  const first = head.indexOf(10)
+  if (first === -1 || head.toString('latin1', 0, first) !== header) return null
+  const second = head.indexOf(10, first + 1)
+  if (second === -1) return head.length < size ? 'more' : null
+  const base = second + 1
+  let list: unknown
+  try {
+    list = JSON.parse(head.toString('utf8', first + 1, second))
+  } catch {
+    return null
+  }
+  if (!Array.isArray(list)) return null
+  const toc: Toc = new Map()
+  let last = base
+  for (const e of list) {
+    if (!Array.isArray(e) || e.length !== 5 || typeof e[0] !== 'string' || typeof e[4] !== 'string') return null
+    const [name, a, b, c, code] = e as [string, unknown, unknown, unknown, string]
+    if (![a, b, c].every((n) => Number.isSafeInteger(n)) || !CODE.test(code)) return null
+    const [line, json, end] = [base + (a as number), base + (b as number), base + (c as number)]
+    if (line < last || json <= line || end < json || end > size) return null
+    toc.set(name, [line, json, end, code])
+    last = end
+  }
+  return toc
 }

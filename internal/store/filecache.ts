@@ -16,8 +16,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Proc } from '../base/system.js'
-import { LineSigner } from './cachekey.js'
-import { type Fresh, type Kept, type Line, RS, writeCache } from './cachelines.js'
+import { type CacheTrust, LineSigner } from './cachekey.js'
+import { type Fresh, type Kept, type Line, RS, type Toc, tocOf, writeCache } from './cachelines.js'
 import { linkOnPath, sweepTemps } from './fsio.js'
 import { lstatStamp } from './lstat.js'
 
@@ -285,12 +285,6 @@ export class Section<T> {
 }
 
 /**
- * Where the sections of a cache file lie: name → [start of its line, start of its JSON, end of its line, the line's
- * code under the clone's cache key (cachekey.ts)].
- */
-type Toc = Map<string, [number, number, number, string]>
-
-/**
  * The table of contents of each cache file as this process last read it, by the file's stamp: a long-running
  * process (the MCP server) reads an unchanged file once, then only the byte ranges of the sections it needs.
  */
@@ -306,41 +300,6 @@ const MAX_TOCS = 512
 const DEFER_BYTES_PER_ENTRY = 256 * 1024
 /** How much of a cache file is read first: its header and table of contents (more is read when they are longer). */
 const HEAD_BYTES = 64 * 1024
-/** A line's code in a table of contents: an HMAC-SHA256, base64url. */
-const CODE = /^[A-Za-z0-9_-]{43}$/
-
-/**
- * The table of contents from a cache file's start (`head`: its first bytes, `size`: the file's length), or null
- * when the file is not one this release wrote or its table does not describe it; `more` when the table runs past
- * `head`. The table is the second line, a JSON list of [name, line start, JSON start, line end, code], offsets
- * counted from the byte after it; each range must lie inside the file, in order.
- */
-function tocOf(head: Buffer, size: number): Toc | null | 'more' {
-  const first = head.indexOf(10)
-  if (first === -1 || head.toString('latin1', 0, first) !== HEADER) return null
-  const second = head.indexOf(10, first + 1)
-  if (second === -1) return head.length < size ? 'more' : null
-  const base = second + 1
-  let list: unknown
-  try {
-    list = JSON.parse(head.toString('utf8', first + 1, second))
-  } catch {
-    return null
-  }
-  if (!Array.isArray(list)) return null
-  const toc: Toc = new Map()
-  let last = base
-  for (const e of list) {
-    if (!Array.isArray(e) || e.length !== 5 || typeof e[0] !== 'string' || typeof e[4] !== 'string') return null
-    const [name, a, b, c, code] = e as [string, unknown, unknown, unknown, string]
-    if (![a, b, c].every((n) => Number.isSafeInteger(n)) || !CODE.test(code)) return null
-    const [line, json, end] = [base + (a as number), base + (b as number), base + (c as number)]
-    if (line < last || json <= line || end < json || end > size) return null
-    toc.set(name, [line, json, end, code])
-    last = end
-  }
-  return toc
-}
 
 /**
  * One cache file: a header line, a table of contents, then one line per section, `<name>\t<its entries>` (see Section).
@@ -370,6 +329,8 @@ export class CacheFile {
   private readonly rejected = new Set<string>()
   /** Signs and verifies this file's lines; null: the file is neither read nor written. */
   private signer: LineSigner | null = null
+  /** The file, as this process read it, was found whole under the key (CacheTrust): its codes need no check. */
+  private trusted = false
   /** The file's length when its table was learnt (0: no file). */
   private size = 0
 
@@ -379,8 +340,8 @@ export class CacheFile {
     private readonly sys: Proc,
     /** This cache's name under `cache/` (`index`, `records/<project>`): what its codes are bound to. */
     private readonly name: string,
-    /** The clone's cache key (cachekey.ts), asked for when the file is first used; null: no cache at all. */
-    private readonly keyOf: () => Buffer | null,
+    /** The clone's cache key, asked for when the file is first used, and the files found whole (cachekey.ts). */
+    private readonly trust: CacheTrust,
   ) {}
 
   /** Learn where the sections are: from memory when the file is unchanged, else from the file's start. */
@@ -390,10 +351,10 @@ export class CacheFile {
     // A cache reached through a link is neither read nor written (no links below .dacli/), nor one without a key to
     // tell its lines from planted ones.
     if (linkOnPath(this.file) !== null) return
-    const key = this.keyOf()
+    const key = this.trust.key()
     if (key === null) return
     this.signer = new LineSigner(key, `${HEADER}\n${this.name}\n`)
-    this.withFile((fd, key, size) => {
+    this.withFile((fd, key, size, settled) => {
       const known = tocs.get(this.file)
       if (known !== undefined && known.key === key) {
         this.key = key
@@ -404,11 +365,35 @@ export class CacheFile {
         this.readHead(fd, key, size)
         this.ranges = 0
       }
+      this.trusted = this.trust.verified(this.name, key)
+      if (!this.trusted && settled && !this.stale && this.lines.size > 0) this.checkWhole(fd, key, size)
     })
   }
 
-  /** Run `fn` on the open file, its stamp and size; nothing when it cannot be opened. */
-  private withFile(fn: (fd: number, key: string, size: number) => void): void {
+  /**
+   * Check every line's code of a settled file this clone has not found whole yet, and record it when all verify
+   * (CacheTrust): the commands after this one read it without checking codes. A line that fails is never served.
+   */
+  private checkWhole(fd: number, key: string, size: number): void {
+    if (this.bytes === null) this.readAll(fd, key, size)
+    const bytes = this.bytes
+    if (bytes === null) return
+    const signer = this.signer as LineSigner
+    for (const [name, line] of this.lines)
+      if (!signer.verifies(bytes.subarray(line[0], line[2]), line[3])) {
+        this.rejected.add(name)
+        this.stale = true
+      }
+    if (this.rejected.size > 0) return
+    this.trust.markVerified(this.name, key)
+    this.trusted = true
+  }
+
+  /**
+   * Run `fn` on the open file, its stamp (`size:mtimeMs:ino:ctimeMs`), its size and whether it has settled (not
+   * changed for RACY_MS); nothing when it cannot be opened.
+   */
+  private withFile(fn: (fd: number, key: string, size: number, settled: boolean) => void): void {
     let fd: number
     try {
       // Never through a link at its end, and never waiting on a FIFO put in its place (which would hang every read).
@@ -419,7 +404,7 @@ export class CacheFile {
     try {
       const st = fs.fstatSync(fd)
       if (!st.isFile()) return // a FIFO, socket or device: no cache
-      fn(fd, `${st.size}:${st.mtimeMs}:${st.ino}`, st.size)
+      fn(fd, `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`, st.size, !racy(st))
     } catch {
       // unreadable: what was learnt so far stands
     } finally {
@@ -433,7 +418,7 @@ export class CacheFile {
     for (;;) {
       const head = Buffer.allocUnsafe(n)
       const got = fs.readSync(fd, head, 0, n, 0)
-      const toc = tocOf(head.subarray(0, got), size)
+      const toc = tocOf(head.subarray(0, got), size, HEADER)
       if (toc === 'more' && got === n && n < size) {
         n = Math.min(size, n * 4)
         continue
@@ -446,7 +431,7 @@ export class CacheFile {
   /** Read the whole file (to copy its untouched sections into a rewrite). */
   private readAll(fd: number, key: string, size: number): void {
     const buf = fs.readFileSync(fd)
-    const toc = tocOf(buf, buf.length)
+    const toc = tocOf(buf, buf.length, HEADER)
     this.learn(key, toc === 'more' ? null : toc, size, buf)
   }
 
@@ -492,7 +477,7 @@ export class CacheFile {
    */
   private sectionIn(buf: Buffer, name: string, line: Toc extends Map<string, infer L> ? L : never, at: number) {
     if (!this.holds(buf, name, line, at) || this.rejected.has(name)) return undefined
-    if (!(this.signer as LineSigner).verifies(buf.subarray(line[0] - at, line[2] - at), line[3])) {
+    if (!this.trusted && !(this.signer as LineSigner).verifies(buf.subarray(line[0] - at, line[2] - at), line[3])) {
       this.rejected.add(name)
       this.stale = true
       return undefined

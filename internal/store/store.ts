@@ -13,7 +13,7 @@ import { safeSegment } from '../format/ids.js'
 import type { Broken, ProjectRecord, TaskRecord, TaskSummary } from '../format/model.js'
 import { fieldOf, stamp } from '../format/model.js'
 import { readTaskRecord } from '../format/taskfile.js'
-import { cacheKey } from './cachekey.js'
+import { type CacheTrust, cacheTrust } from './cachekey.js'
 import { type CheckedTask, listCriteria } from './criteria.js'
 import { CacheFile, cachePath, type Section, type Stamp, StampMemo, stampOf } from './filecache.js'
 import { assertNoLinks, LinkError, readText } from './fsio.js'
@@ -191,16 +191,15 @@ export class Store {
 
   // ------------------------------------------------------------------ caches
   private readonly cacheFiles = new Map<string, CacheFile>()
+  private trust: CacheTrust | undefined
 
-  /**
-   * A cache file under `.dacli/cache/` (`index`: the workspace's summaries; `records/<project>`: full task
-   * records). One instance per store, written only by `flush()`.
-   */
+  /** A cache file under `.dacli/cache/` (`index`, `items`, `records/<project>`): one per store, written by `flush()`. */
   cache(name: string): CacheFile {
     let c = this.cacheFiles.get(name)
     if (c === undefined) {
-      // Each cache file asks for the clone's cache key when first used (cachekey.ts; null: no cache at all).
-      c = new CacheFile(cachePath(this.dir, ...name.split('/')), this.system, name, () => cacheKey(this, this.system))
+      // The clone's cache key, asked for when a file is first used, and the files found whole (cachekey.ts).
+      this.trust ??= cacheTrust(this, this.system)
+      c = new CacheFile(cachePath(this.dir, ...name.split('/')), this.system, name, this.trust)
       this.cacheFiles.set(name, c)
     }
     return c

@@ -10,7 +10,7 @@ import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
 import { hostTag } from '../base/hosttag.js'
 import { baseEnv, workspace } from '../testkit/ws.js'
-import { cacheKey } from './cachekey.js'
+import { cacheTrust } from './cachekey.js'
 import { listCriteria } from './criteria.js'
 import { CacheFile, cachePath, decodeSection } from './filecache.js'
 import { type Kept, patched, patchOf } from './livekept.js'
@@ -20,8 +20,11 @@ import { listIds, listProjectItems } from './taskitems.js'
 
 /** A cache file of the workspace at `p`, read and written as its commands do (with the clone's cache key). */
 const cacheIn = (p: { root: string; dir: string }, name: string) =>
-  new CacheFile(cachePath(p.dir, name), nodeSystem, name, () =>
-    cacheKey({ git: { commonDir: path.join(p.root, '.git') }, config: { id: '' }, env: {} }, nodeSystem),
+  new CacheFile(
+    cachePath(p.dir, name),
+    nodeSystem,
+    name,
+    cacheTrust({ git: { commonDir: path.join(p.root, '.git') }, config: { id: '' }, env: {} }, nodeSystem),
   )
 
 afterEach(() => {
