@@ -41,11 +41,16 @@ export function cacheKeyFile(place: KeyPlace): string | null {
 const KEY_BYTES = 32
 const KEY_TEXT = /^([A-Za-z0-9_-]{43})\n?$/
 
-/** The key a process last read from each file, by the file's stamp (a server reads it once). */
-const known = new Map<string, { stamp: string; key: Buffer }>()
-
-/** The key kept in `file` (a plain file holding 32 bytes as base64url), or null. Never through a link. */
-function readKey(file: string): Buffer | null {
+/**
+ * What a small file beside the key holds, parsed by `parse` (null: nothing usable), remembered by the file's stamp
+ * in `memo` (a server reads it once). A plain file of at most `max` bytes, never read through a link or waited on.
+ */
+function readKept<T>(
+  file: string,
+  max: number,
+  memo: Map<string, { stamp: string; value: T }>,
+  parse: (text: string) => T | null,
+): T | null {
   let fd: number
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
@@ -54,21 +59,29 @@ function readKey(file: string): Buffer | null {
   }
   try {
     const st = fs.fstatSync(fd)
-    if (!st.isFile() || st.size > 64) return null
+    if (!st.isFile() || st.size > max) return null
     const stamp = `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`
-    const memo = known.get(file)
-    if (memo !== undefined && memo.stamp === stamp) return memo.key
-    const m = KEY_TEXT.exec(fs.readFileSync(fd, 'latin1'))
-    const key = m === null ? null : Buffer.from(m[1] as string, 'base64url')
-    if (key === null || key.length !== KEY_BYTES) return null
-    known.set(file, { stamp, key })
-    return key
+    const kept = memo.get(file)
+    if (kept !== undefined && kept.stamp === stamp) return kept.value
+    const value = parse(fs.readFileSync(fd, 'utf8'))
+    if (value !== null) memo.set(file, { stamp, value })
+    return value
   } catch {
     return null
   } finally {
     fs.closeSync(fd)
   }
 }
+
+const keys = new Map<string, { stamp: string; value: Buffer }>()
+
+/** The key kept in `file` (32 bytes as base64url, one line), or null. */
+const readKey = (file: string): Buffer | null =>
+  readKept(file, 64, keys, (text) => {
+    const m = KEY_TEXT.exec(text)
+    const key = m === null ? null : Buffer.from(m[1] as string, 'base64url')
+    return key !== null && key.length === KEY_BYTES ? key : null
+  })
 
 /**
  * This clone's cache key, made on first use (a temp file linked into place, so of two processes making it at once
@@ -120,35 +133,17 @@ export interface CacheTrust {
   markVerified(name: string, stamp: string): void
 }
 
-/** The stamps recorded in each verified-stamps file, by that file's own stamp (a server reads it once). */
-const verifiedKnown = new Map<string, { stamp: string; map: Record<string, string> }>()
+const verifiedStamps = new Map<string, { stamp: string; value: Record<string, string> }>()
 
-/** The recorded stamps in `file` (a plain JSON map of name → stamp), or an empty map. Never through a link. */
-function readVerified(file: string): Record<string, string> {
-  let fd: number
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
-  } catch {
-    return {}
-  }
-  try {
-    const st = fs.fstatSync(fd)
-    if (!st.isFile() || st.size > 1 << 20) return {}
-    const stamp = `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`
-    const memo = verifiedKnown.get(file)
-    if (memo !== undefined && memo.stamp === stamp) return memo.map
-    const v = JSON.parse(fs.readFileSync(fd, 'utf8')) as unknown
+/** The stamps recorded in `file` (a JSON map of cache name → stamp), or an empty map. */
+const readVerified = (file: string): Record<string, string> =>
+  readKept(file, 1 << 20, verifiedStamps, (text) => {
+    const v = JSON.parse(text) as unknown
     const map: Record<string, string> = Object.create(null)
     if (v !== null && typeof v === 'object' && !Array.isArray(v))
       for (const [k, s] of Object.entries(v)) if (typeof s === 'string') map[k] = s
-    verifiedKnown.set(file, { stamp, map })
     return map
-  } catch {
-    return {}
-  } finally {
-    fs.closeSync(fd)
-  }
-}
+  }) ?? {}
 
 /** The trust of one workspace's caches (the key asked for once, when a cache file is first used). */
 export function cacheTrust(place: KeyPlace, sys: Proc): CacheTrust {
@@ -185,11 +180,6 @@ export class LineSigner {
   /** A fresh code for one line; `update` it with the line's bytes, then `digest('base64url')`. */
   start() {
     return createHmac('sha256', this.key).update(this.scope)
-  }
-
-  /** The code of a line whose bytes are `bytes`. */
-  of(bytes: Buffer): string {
-    return this.start().update(bytes).digest('base64url')
   }
 
   /** Whether `code` (as a table of contents holds it) is the code of `bytes`. */

@@ -16,11 +16,11 @@
 
 import { createHash, randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import type { GitInfo } from '../../adapters/git/discover.js'
 import { cmd } from '../../base/commands.js'
 import type { Proc } from '../../base/system.js'
+import { configHome } from '../../store/cachekey.js'
 import { linkOnPath } from '../../store/fsio.js'
 import { WORKSPACE_ID } from '../../store/workspace.js'
 import { isPublicKey, publicKeyOfSeed, rootKeysDir, rootSigner, shortFingerprint } from './signing.js'
@@ -39,14 +39,6 @@ const PIN_RE = /^sha256:[0-9a-f]{64}$/
 /** A public key's full fingerprint, `sha256:<64 hex>` (what the anchor pins). */
 export const fingerprintOf = (publicKey: string): string =>
   `sha256:${createHash('sha256').update(publicKey).digest('hex')}`
-
-/** The user's configuration directory (XDG), or null when neither XDG_CONFIG_HOME nor a home is known. */
-export function configHome(env: Readonly<Record<string, string | undefined>>): string | null {
-  const xdg = env.XDG_CONFIG_HOME
-  if (xdg !== undefined && path.isAbsolute(xdg)) return xdg
-  const home = env.HOME ?? os.homedir()
-  return home === '' ? null : path.join(home, '.config')
-}
 
 /** The two anchor files of a workspace (null where there is none: no git, no home, an id unfit for a name). */
 export function anchorFiles(place: AnchorPlace): { clone: string | null; user: string | null } {
