@@ -192,16 +192,18 @@ export class Store {
   // ------------------------------------------------------------------ caches
   private readonly cacheFiles = new Map<string, CacheFile>()
   private trust: CacheTrust | undefined
+  /** The clone's cache key, asked for when a cache is first used, and the cache files found whole (cachekey.ts). */
+  cacheTrust(): CacheTrust {
+    this.trust ??= cacheTrust(this, this.system)
+    return this.trust
+  }
 
   /** A cache file under `.dacli/cache/` (`index`, `items`, `records/<project>`): one per store, written by `flush()`. */
   cache(name: string): CacheFile {
-    let c = this.cacheFiles.get(name)
-    if (c === undefined) {
-      // The clone's cache key, asked for when a file is first used, and the files found whole (cachekey.ts).
-      this.trust ??= cacheTrust(this, this.system)
-      c = new CacheFile(cachePath(this.dir, ...name.split('/')), this.system, name, this.trust)
-      this.cacheFiles.set(name, c)
-    }
+    const c =
+      this.cacheFiles.get(name) ??
+      new CacheFile(cachePath(this.dir, ...name.split('/')), this.system, name, this.cacheTrust())
+    this.cacheFiles.set(name, c)
     return c
   }
 

@@ -9,6 +9,8 @@ import { createHmac } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import { VERSION } from '../../base/version.js'
+import type { CacheTrust } from '../../store/cachekey.js'
+import { RACY_MS } from '../../store/filecache.js'
 import { FIELD_NAMES, FIELD_WEIGHTS, type Item, SEARCH_KINDS } from './docs.js'
 import type { Field } from './rank.js'
 
@@ -23,6 +25,8 @@ export const HEADER = `dacli-search ${FORMAT} ${os.endianness()} ${VERSION}`
  * Each range's code sits in a section that is itself checked, up to the table of contents.
  */
 export type Code = (bytes: Buffer) => number
+/** The index's name under `cache/`, as CacheTrust records it. */
+const NAME = 'search'
 export const keyedCode =
   (key: Buffer): Code =>
   (bytes) =>
@@ -35,9 +39,12 @@ const bad = (what: string): never => {
   throw new CorruptIndex(what)
 }
 
-/** Bytes whose code must be `crc` (every range read is checked against the code written with it). */
-function checked(code: Code, buf: Buffer, crc: number, what: string): Buffer {
-  if (code(buf) !== crc) bad(`${what} that does not match its code`)
+/**
+ * Bytes whose code must be `crc` (every range read is checked against the code written with it); `code` null: the
+ * file was found whole before (CacheTrust), and is read unchecked.
+ */
+function checked(code: Code | null, buf: Buffer, crc: number, what: string): Buffer {
+  if (code !== null && code(buf) !== crc) bad(`${what} that does not match its code`)
   return buf
 }
 
@@ -137,8 +144,8 @@ export class IndexReader {
   private constructor(
     private readonly fd: number,
     readonly size: number,
-    /** What each range's code is checked with (the writer's, under the same key). */
-    readonly code: Code,
+    /** What each range's code is checked with (the writer's, under the same key); null: a file found whole. */
+    private code: Code | null,
   ) {
     const head = this.read(0, Math.min(size, 64 * 1024))
     const first = head.indexOf(10)
@@ -187,8 +194,12 @@ export class IndexReader {
     this.readOrders(part('orders'))
   }
 
-  /** The index at `file`, or null when there is none; CorruptIndex when it is not one to trust. */
-  static open(file: string, code: Code): IndexReader | null {
+  /**
+   * The index at `file`, or null when there is none; CorruptIndex when it is not one to trust. A file `trust` found
+   * whole before, with the stamp it has now, is read without checking codes; a settled file not found so yet is
+   * checked whole now (every section against its code in the table of contents) and recorded (store/cachekey.ts).
+   */
+  static open(file: string, code: Code, trust: CacheTrust): IndexReader | null {
     let fd: number
     try {
       // O_NONBLOCK: a FIFO in its place is opened without waiting for a writer, then refused as not a regular file.
@@ -200,11 +211,26 @@ export class IndexReader {
     try {
       const st = fs.fstatSync(fd)
       if (!st.isFile()) bad('not a regular file')
-      return new IndexReader(fd, st.size, code)
+      const stamp = `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`
+      const whole = trust.verified(NAME, stamp)
+      const reader = new IndexReader(fd, st.size, whole ? null : code)
+      if (!whole && Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) {
+        reader.checkWhole()
+        trust.markVerified(NAME, stamp)
+      }
+      return reader
     } catch (e) {
       fs.closeSync(fd)
       throw e instanceof CorruptIndex ? e : new CorruptIndex((e as Error).message)
     }
+  }
+
+  /** Check every section against its code in the table of contents (CorruptIndex on the first that fails); then
+   * read unchecked. */
+  private checkWhole(): void {
+    for (const n of SECTIONS)
+      checked(this.code, this.read(this.at[n][0], this.at[n][1] - this.at[n][0]), this.at[n][2], n)
+    this.code = null
   }
 
   close(): void {
@@ -395,7 +421,8 @@ export class IndexReader {
     for (let t = lo; t < hi; t++) {
       const from = ((this.plist[t] as number) - a) * 8
       const to = ((this.plist[t + 1] as number) - a) * 8
-      if (this.code(bytes.subarray(from, to)) !== this.pcrc[t]) bad('postings that do not match their code')
+      if (this.code !== null && this.code(bytes.subarray(from, to)) !== this.pcrc[t])
+        bad('postings that do not match their code')
     }
     const pairs = u32(bytes)
     for (let i = 0; i < pairs.length; i += 2) {

@@ -10,6 +10,7 @@ import * as path from 'node:path'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../../cmd/system.js'
 import { cacheKey } from '../../store/cachekey.js'
+import { testTrust } from '../../testkit/cachetrust.js'
 import { baseEnv, type Workspace, workspace } from '../../testkit/ws.js'
 import { searchCacheless } from './cacheless.js'
 import type { SearchRequest } from './entries.js'
@@ -190,20 +191,42 @@ describe('search through its index', () => {
       const got = answer(searched('refunds').doc)
       expect(got, what).toEqual(await cacheless('refunds'))
       // Rewritten whole at the end of that search: an index that checks out.
-      expect(() => IndexReader.open(indexFile(), codeOf())?.close(), what).not.toThrow()
+      expect(() => IndexReader.open(indexFile(), codeOf(), testTrust())?.close(), what).not.toThrow()
     }
     // An index this clone did not write (its codes made under another key: planted, or copied from another clone)
     // is no index: never read, rebuilt at the end of the search.
-    expect(() => IndexReader.open(indexFile(), keyedCode(Buffer.alloc(32, 9)))).toThrow(CorruptIndex)
+    expect(() => IndexReader.open(indexFile(), keyedCode(Buffer.alloc(32, 9)), testTrust())).toThrow(CorruptIndex)
     fs.writeFileSync(path.join(ws.root, '.git', 'dacli', 'cache-key'), `${Buffer.alloc(32, 9).toString('base64url')}\n`)
     expect(answer(searched('refunds').doc)).toEqual(await cacheless('refunds'))
-    expect(() => IndexReader.open(indexFile(), codeOf())?.close()).not.toThrow()
+    expect(() => IndexReader.open(indexFile(), codeOf(), testTrust())?.close()).not.toThrow()
     await expectHonest('refunds', ['--kind', 'question'], { kind: 'question' })
   })
 
   test('the index walks the notes folders the notes listing reads', async () => {
     const { NOTE_KINDS } = await import('../notes/notes.js')
     expect([...NOTE_FOLDERS]).toEqual([...NOTE_KINDS])
+  })
+
+  test('a settled index is checked whole once and recorded by its stamp; one changed in place is never recorded', async () => {
+    await prime()
+    vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
+    const st = fs.statSync(indexFile())
+    const stamp = `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`
+    const trust = testTrust()
+    IndexReader.open(indexFile(), codeOf(), trust)?.close()
+    expect(trust.marked.get('search')).toBe(stamp)
+    // One byte of its last section (the documents' text) changed, the length kept: the whole check fails, nothing is
+    // recorded, and the search answers from the files as it did.
+    const good = fs.readFileSync(indexFile())
+    const bad = Buffer.from(good)
+    const at = bad.lastIndexOf(Buffer.from('refunds'))
+    bad[at] = 'R'.charCodeAt(0)
+    fs.writeFileSync(indexFile(), bad)
+    const fresh = testTrust()
+    expect(() => IndexReader.open(indexFile(), codeOf(), fresh)).toThrow(CorruptIndex)
+    expect(fresh.marked.size).toBe(0)
+    vi.useRealTimers()
+    expect(answer(searched('refunds').doc)).toEqual(await cacheless('refunds'))
   })
 
   test('deleting .dacli/cache changes nothing but speed', async () => {

@@ -13,7 +13,6 @@ import * as path from 'node:path'
 import { byText } from '../../base/order.js'
 import { type Broken, brokenOf, STATUSES, type Status, TASK_FILE, type TaskSummary } from '../../format/model.js'
 import { readTaskRecord } from '../../format/taskfile.js'
-import { cacheKey } from '../../store/cachekey.js'
 import { type EventRecord, eventFiles, isOpenQuestion, readEventText } from '../../store/events.js'
 import { cachePath, RACY_MS, type Stamp, stampOf } from '../../store/filecache.js'
 import { type FolderFile, folderFiles, linkOnPath, readText } from '../../store/fsio.js'
@@ -67,11 +66,12 @@ export async function searchWorkspace(store: Store, req: SearchRequest): Promise
   let reader: IndexReader | null = null
   // A cache reached through a link is neither read nor written (no links below .dacli/), nor one without the
   // clone's cache key to tell its ranges from planted ones.
-  const key = linkOnPath(file, store.dir) !== null ? null : cacheKey(store, store.system)
+  const trust = store.cacheTrust()
+  const key = linkOnPath(file, store.dir) !== null ? null : trust.key()
   const code = key === null ? null : keyedCode(key)
   if (code !== null) {
     try {
-      reader = IndexReader.open(file, code)
+      reader = IndexReader.open(file, code, trust)
     } catch (e) {
       if (!(e instanceof CorruptIndex)) throw e
     }
