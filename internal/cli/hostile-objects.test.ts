@@ -6,7 +6,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { nodeSystem } from '../../cmd/system.js'
 import { agentSigner } from '../domain/identity/signing.js'
 import { cacheKey, seal } from '../store/cachekey.js'
 import { eventContent } from '../store/events.js'
@@ -286,7 +285,7 @@ describe('the cache of the remote’s claims is read as every file under .dacli/
     const write = (claims: unknown[], sealed = true) => {
       fs.mkdirSync(path.join(root, '.dacli', 'cache'), { recursive: true })
       const body = JSON.stringify({ remote: 'origin', fetched_at: null, claims })
-      const key = cacheKey({ git: { commonDir: path.join(root, '.git') }, config: { id: '' }, env: {} }, nodeSystem)
+      const key = cacheKey({ git: { commonDir: path.join(root, '.git') }, config: { id: '' }, env: {} })
       fs.writeFileSync(path.join(root, CACHE), sealed ? seal(key as Buffer, 'remote-claims.json', body) : body)
     }
     const ready = async () =>

@@ -5,10 +5,12 @@
 // git directory (`dacli/cache-key`), else the user's configuration directory (`dacli/cache-keys/<workspace id>`).
 // Where it can be neither read nor made, no cache is read or written (it only costs speed).
 
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { createOnce } from '../base/createonce.js'
+import { randomBytesOf, randomHex } from '../base/entropy.js'
 import type { Proc } from '../base/system.js'
 import { WORKSPACE_ID } from './workspace.js'
 
@@ -88,7 +90,7 @@ const readKey = (file: string): Buffer | null =>
  * one key wins and both use it); null where it can be neither read nor made. A file there that holds no key is left
  * as it is (and no cache is used): it is not dacli's to replace.
  */
-export function cacheKey(place: KeyPlace, sys: Proc): Buffer | null {
+export function cacheKey(place: KeyPlace): Buffer | null {
   const file = cacheKeyFile(place)
   if (file === null) return null
   const have = readKey(file)
@@ -99,19 +101,11 @@ export function cacheKey(place: KeyPlace, sys: Proc): Buffer | null {
   } catch {
     // none yet: make it
   }
-  const tmp = `${file}.${sys.pid}.${randomBytes(4).toString('hex')}.tmp`
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
-    fs.writeFileSync(tmp, `${randomBytes(KEY_BYTES).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 })
-    try {
-      fs.linkSync(tmp, file)
-    } catch {
-      // another process made it first: theirs is the key
-    }
+    createOnce(file, `${randomBytesOf(KEY_BYTES).toString('base64url')}\n`, 0o600) // of two at once, one key wins
   } catch {
     return null
-  } finally {
-    fs.rmSync(tmp, { force: true })
   }
   return readKey(file)
 }
@@ -152,14 +146,14 @@ export function cacheTrust(place: KeyPlace, sys: Proc): CacheTrust {
   const verifiedFile = file === null ? null : `${file}.verified`
   return {
     key() {
-      if (key === undefined) key = cacheKey(place, sys)
+      if (key === undefined) key = cacheKey(place)
       return key
     },
     verified: (name, stamp) => verifiedFile !== null && readVerified(verifiedFile)[name] === stamp,
     markVerified(name, stamp) {
       if (verifiedFile === null) return
       const map = { ...readVerified(verifiedFile), [name]: stamp }
-      const tmp = `${verifiedFile}.${sys.pid}.${randomBytes(4).toString('hex')}.tmp`
+      const tmp = `${verifiedFile}.${sys.pid}.${randomHex(4)}.tmp`
       try {
         fs.writeFileSync(tmp, `${JSON.stringify(map)}\n`, { flag: 'wx', mode: 0o600 })
         fs.renameSync(tmp, verifiedFile) // two at once: one record is lost, which costs a check, never trust

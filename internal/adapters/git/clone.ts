@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { createOnce } from '../../base/createonce.js'
 
 const ID = /^c-[0-9a-f]{16}$/
 const FILE = 'dacli-clone-id'
@@ -25,20 +26,10 @@ export function cloneId(commonDir: string): string | null {
   const read = () => keptCloneId(commonDir)
   const have = read()
   if (have !== null) return have
-  const id = `c-${randomBytes(8).toString('hex')}`
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`
   try {
-    fs.writeFileSync(tmp, `${id}\n`, { flag: 'wx', mode: 0o644 })
-    // link() fails if another process made it first: then theirs is the id.
-    try {
-      fs.linkSync(tmp, file)
-    } catch {
-      // someone else's id won
-    }
+    createOnce(file, `c-${randomBytes(8).toString('hex')}\n`, 0o644) // of two made at once, the first linked wins
   } catch {
     return null
-  } finally {
-    fs.rmSync(tmp, { force: true })
   }
   return read()
 }

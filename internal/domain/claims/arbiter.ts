@@ -11,7 +11,7 @@ import { UsageError } from '../../base/errors.js'
 import { stamp } from '../../base/time.js'
 import { isId } from '../../format/ids.js'
 import type { Identity } from '../../format/model.js'
-import { cacheKey, seal, unseal } from '../../store/cachekey.js'
+import { seal, unseal } from '../../store/cachekey.js'
 import { atomicWrite, linkOnPath, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
 import { checkRemote } from '../../store/workspace.js'
@@ -149,7 +149,7 @@ const isCachedClaim = (v: unknown): v is ClaimCache['claims'][number] => {
 export function readClaimCache(store: Store): ClaimCache | null {
   try {
     const file = cacheFile(store)
-    const key = cacheKey(store, store.system)
+    const key = store.cacheTrust().key()
     if (key === null || linkOnPath(file, store.dir) !== null) return null
     const body = unseal(key, CACHE, readText(file))
     if (body === null) return null // not written by this clone's dacli: planted, or edited by hand
@@ -189,7 +189,7 @@ export async function updateClaimCache(
             ],
           }
     next.claims.sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0))
-    const key = cacheKey(store, store.system)
+    const key = store.cacheTrust().key()
     if (key !== null) atomicWrite(store.system, cacheFile(store), seal(key, CACHE, `${JSON.stringify(next)}\n`))
   })
 }

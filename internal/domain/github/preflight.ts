@@ -5,7 +5,6 @@
 
 import type { Issue, RepoInfo } from '../../adapters/github/client.js'
 import { FailureError } from '../../base/errors.js'
-import { cacheKey } from '../../store/cachekey.js'
 import type { Store } from '../../store/store.js'
 import { WORKSPACE_ID } from '../../store/workspace.js'
 import { connect, progress, type Session } from './connect.js'
@@ -100,7 +99,7 @@ export async function fetchIssues(p: Prepared, repo: string): Promise<Issue[]> {
   return issuesOf(
     p.session.client,
     p.store.system,
-    { dir: p.store.dir, key: cacheKey(p.store, p.store.system) },
+    { dir: p.store.dir, key: p.store.cacheTrust().key() },
     repo,
     (n) => {
       if (n > 100) p.say(`fetched ${n} issues and pull requests from ${repo}…`)

@@ -12,7 +12,6 @@ import { checkBranchName, headRef } from '../../adapters/git/refs.js'
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, UsageError } from '../../base/errors.js'
 import type { Identity } from '../../format/model.js'
-import { cacheKey } from '../../store/cachekey.js'
 import { snapshotDir } from '../../store/snapshot.js'
 import type { Store } from '../../store/store.js'
 import { authorOf, committerAt } from './author.js'
@@ -87,7 +86,7 @@ export async function recordLocked(store: Store, git: Git, who: Identity, opts: 
   const author = authorOf(who, git.repo, store.env, opts.now)
   const committer = committerAt(opts.now)
   const message = messageWith(opts.message, who, opts.command)
-  const local = snapshotDir(store.dir, cacheKey(store, store.system))
+  const local = snapshotDir(store.dir, store.cacheTrust().key())
   if (local === null) throw new FailureError(`${store.dir} holds nothing to record`)
   const tree = wrapIn(local, prefix)
   // A clone's first record starts from what the record branch or the code branch already holds (base.ts).

@@ -21,9 +21,7 @@ let ws: Workspace
 const indexFile = () => path.join(ws.root, '.dacli', 'cache', 'search')
 /** The codes the workspace's commands write and check its index with (under the clone's cache key). */
 const codeOf = () =>
-  keyedCode(
-    cacheKey({ git: { commonDir: path.join(ws.root, '.git') }, config: { id: '' }, env: {} }, nodeSystem) as Buffer,
-  )
+  keyedCode(cacheKey({ git: { commonDir: path.join(ws.root, '.git') }, config: { id: '' }, env: {} }) as Buffer)
 
 afterEach(() => {
   vi.useRealTimers()

@@ -11,7 +11,6 @@ import { isoSeconds } from '../../base/time.js'
 import type { TaskRecord } from '../../format/model.js'
 import { isTaskFilePath, taskIdInText } from '../../format/rawtask.js'
 import { qualifiedRef } from '../../format/refs.js'
-import { cacheKey } from '../../store/cachekey.js'
 import type { Store } from '../../store/store.js'
 import { HISTORY_CACHE, History, type Touch } from '../record/history.js'
 import { branchRef, workspacePrefix } from '../record/record.js'
@@ -67,7 +66,7 @@ export async function taskHistory(store: Store, git: Git | null, t: TaskRecord) 
   let truncated = false
   if (git !== null) {
     const scope = [...workspacePrefix(git, store.dir), 'projects'].join('/')
-    const key = cacheKey(store, store.system)
+    const key = store.cacheTrust().key()
     const kept = key === null ? null : { file: path.join(store.dir, 'cache', HISTORY_CACHE), key }
     const history = new History(git, scope, kept, {
       isFollowed: isTaskFilePath,
