@@ -1,7 +1,8 @@
 // The caches under .dacli/cache/ only ever cost or save time: edits behind
 // their back are seen, and deleting them changes no answer.
 
-import * as fs from 'node:fs'
+import fsDefault, * as fs from 'node:fs'
+import { syncBuiltinESMExports } from 'node:module'
 import * as path from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { nodeSystem } from '../../cmd/system.js'
@@ -746,4 +747,68 @@ test('a settled cache file is checked whole once and recorded by its stamp; a fi
   expect(read()).toBeUndefined()
   trust.marked.set('index', stampOfFile())
   expect(read()).toBe('FORGED a')
+})
+
+test('a file found whole and then replaced before its section is read is checked again, never trusted by the old stamp', () => {
+  const file = path.join(tempDir(), 'index')
+  const then = Date.now() - 60_000
+  const stamp = { size: 1, mtimeMs: then, ctimeMs: then, ino: 1 }
+  // Sections of ~50 KB: past the part of the file read first, so a section is read by its range later.
+  const big = (tag: string) => `${tag}:${'x'.repeat(50_000)}`
+  const trust = testTrust()
+  const write = () => {
+    const w = new CacheFile(file, nodeSystem, 'index', trust)
+    for (const s of ['tasks/a', 'tasks/b', 'tasks/c']) w.section<string>(s, 'used').set('f', stamp, big(s))
+    w.save()
+  }
+  write()
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
+  // Settled: checked whole and recorded by the first reader.
+  expect(new CacheFile(file, nodeSystem, 'index', trust).section<string>('tasks/a', 'used').get('f', stamp)).toBe(
+    big('tasks/a'),
+  )
+  expect(trust.marked.has('index')).toBe(true)
+  // A reader that learnt the table of the recorded file, then the file replaced by one with a forged section (a new
+  // stamp) before that section is read.
+  const r = new CacheFile(file, nodeSystem, 'index', trust)
+  expect(r.section<string>('tasks/a', 'used').get('f', stamp)).toBe(big('tasks/a'))
+  const text = fs.readFileSync(file, 'utf8')
+  fs.rmSync(file)
+  fs.writeFileSync(file, text.replace(big('tasks/b'), big('tasks/B')))
+  expect(r.section<string>('tasks/b', 'used').get('f', stamp)).toBeUndefined()
+})
+
+test('a file found whole that is written to in place between its stamp and a range read is checked, not trusted', () => {
+  const file = path.join(tempDir(), 'index')
+  const then = Date.now() - 60_000
+  const stamp = { size: 1, mtimeMs: then, ctimeMs: then, ino: 1 }
+  const big = (tag: string) => `${tag}:${'x'.repeat(50_000)}`
+  const trust = testTrust()
+  const w = new CacheFile(file, nodeSystem, 'index', trust)
+  for (const s of ['tasks/a', 'tasks/b', 'tasks/c']) w.section<string>(s, 'used').set('f', stamp, big(s))
+  w.save()
+  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
+  new CacheFile(file, nodeSystem, 'index', trust).section<string>('tasks/a', 'used').get('f', stamp)
+  expect(trust.marked.has('index')).toBe(true)
+  const r = new CacheFile(file, nodeSystem, 'index', trust)
+  expect(r.section<string>('tasks/a', 'used').get('f', stamp)).toBe(big('tasks/a'))
+  // The same inode written in place (same length) right before the reader reads tasks/b's range: after its fstat.
+  const text = fs.readFileSync(file, 'utf8')
+  const forged = Buffer.from(text.replace(big('tasks/b'), big('tasks/B')))
+  const readSync = fs.readSync
+  const spy = vi.spyOn(fsDefault, 'readSync').mockImplementation(((...args: Parameters<typeof fs.readSync>) => {
+    spy.mockRestore()
+    syncBuiltinESMExports()
+    const fd = fs.openSync(file, 'r+')
+    fs.writeSync(fd, forged, 0, forged.length, 0)
+    fs.closeSync(fd)
+    return readSync(...args)
+  }) as typeof fs.readSync)
+  syncBuiltinESMExports()
+  try {
+    expect(r.section<string>('tasks/b', 'used').get('f', stamp)).toBeUndefined()
+  } finally {
+    spy.mockRestore()
+    syncBuiltinESMExports()
+  }
 })

@@ -298,6 +298,11 @@ const MAX_TOCS = 512
  * parse, about 0.1 ms). A file under this size is always rewritten.
  */
 const DEFER_BYTES_PER_ENTRY = 256 * 1024
+/** Whether the open file still has the stamp `key` (`size:mtimeMs:ino:ctimeMs`). */
+function unchanged(fd: number, key: string): boolean {
+  const st = fs.fstatSync(fd)
+  return `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}` === key
+}
 /** How much of a cache file is read first: its header and table of contents (more is read when they are longer). */
 const HEAD_BYTES = 64 * 1024
 
@@ -423,7 +428,7 @@ export class CacheFile {
         n = Math.min(size, n * 4)
         continue
       }
-      this.learn(key, toc === 'more' ? null : toc, size, n >= size ? head.subarray(0, got) : null)
+      this.learn(fd, key, toc === 'more' ? null : toc, size, n >= size ? head.subarray(0, got) : null)
       return
     }
   }
@@ -432,12 +437,15 @@ export class CacheFile {
   private readAll(fd: number, key: string, size: number): void {
     const buf = fs.readFileSync(fd)
     const toc = tocOf(buf, buf.length, HEADER)
-    this.learn(key, toc === 'more' ? null : toc, size, buf)
+    this.learn(fd, key, toc === 'more' ? null : toc, size, buf)
   }
 
   /** What a read taught: the table (null: a file this release cannot use, ignored and rewritten at the next save). */
-  private learn(key: string, toc: Toc | null, size: number, whole: Buffer | null): void {
+  private learn(fd: number, key: string, toc: Toc | null, size: number, whole: Buffer | null): void {
     this.key = key
+    // A file replaced since it was found whole is another file: trusted only if it was found whole itself, and only
+    // when it still has that stamp after the read (a write in between moves the change time).
+    this.trusted = this.trust.verified(this.name, key) && unchanged(fd, key)
     this.size = size
     this.lines = toc ?? new Map()
     this.stale = toc === null && size > 0
@@ -465,7 +473,10 @@ export class CacheFile {
         return
       }
       const buf = Buffer.allocUnsafe(line[2] - line[0])
-      if (fs.readSync(fd, buf, 0, buf.length, line[0]) === buf.length) out = this.sectionIn(buf, name, line, line[0])
+      if (fs.readSync(fd, buf, 0, buf.length, line[0]) !== buf.length) return
+      // Written to since the stamp was taken (in place, between the stamp and the read): its codes are checked.
+      if (this.trusted && !unchanged(fd, key)) this.trusted = false
+      out = this.sectionIn(buf, name, line, line[0])
     })
     return out
   }

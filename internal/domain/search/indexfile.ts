@@ -27,6 +27,11 @@ export const HEADER = `dacli-search ${FORMAT} ${os.endianness()} ${VERSION}`
 export type Code = (bytes: Buffer) => number
 /** The index's name under `cache/`, as CacheTrust records it. */
 const NAME = 'search'
+/** An open file's stamp, as CacheTrust records it. */
+const stampOfFd = (fd: number) => {
+  const st = fs.fstatSync(fd)
+  return `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`
+}
 export const keyedCode =
   (key: Buffer): Code =>
   (bytes) =>
@@ -144,6 +149,8 @@ export class IndexReader {
   private constructor(
     private readonly fd: number,
     readonly size: number,
+    /** The file's stamp when it was opened (`size:mtimeMs:ino:ctimeMs`). */
+    private readonly stamp: string,
     /** What each range's code is checked with (the writer's, under the same key); null: a file found whole. */
     private code: Code | null,
   ) {
@@ -211,9 +218,9 @@ export class IndexReader {
     try {
       const st = fs.fstatSync(fd)
       if (!st.isFile()) bad('not a regular file')
-      const stamp = `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`
+      const stamp = stampOfFd(fd)
       const whole = trust.verified(NAME, stamp)
-      const reader = new IndexReader(fd, st.size, whole ? null : code)
+      const reader = new IndexReader(fd, st.size, stamp, whole ? null : code)
       if (!whole && Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) {
         reader.checkWhole()
         trust.markVerified(NAME, stamp)
@@ -248,6 +255,8 @@ export class IndexReader {
       if (n === 0) bad('a file shorter than its table')
       got += n
     }
+    // Read unchecked (found whole before): only while the file keeps the stamp it was found whole with.
+    if (this.code === null && stampOfFd(this.fd) !== this.stamp) bad('a file written to while it was read')
     return buf
   }
 
