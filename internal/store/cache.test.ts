@@ -749,36 +749,12 @@ test('a settled cache file is checked whole once and recorded by its stamp; a fi
   expect(read()).toBe('FORGED a')
 })
 
-test('a file found whole and then replaced before its section is read is checked again, never trusted by the old stamp', () => {
-  const file = path.join(tempDir(), 'index')
-  const then = Date.now() - 60_000
-  const stamp = { size: 1, mtimeMs: then, ctimeMs: then, ino: 1 }
-  // Sections of ~50 KB: past the part of the file read first, so a section is read by its range later.
-  const big = (tag: string) => `${tag}:${'x'.repeat(50_000)}`
-  const trust = testTrust()
-  const write = () => {
-    const w = new CacheFile(file, nodeSystem, 'index', trust)
-    for (const s of ['tasks/a', 'tasks/b', 'tasks/c']) w.section<string>(s, 'used').set('f', stamp, big(s))
-    w.save()
-  }
-  write()
-  vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
-  // Settled: checked whole and recorded by the first reader.
-  expect(new CacheFile(file, nodeSystem, 'index', trust).section<string>('tasks/a', 'used').get('f', stamp)).toBe(
-    big('tasks/a'),
-  )
-  expect(trust.marked.has('index')).toBe(true)
-  // A reader that learnt the table of the recorded file, then the file replaced by one with a forged section (a new
-  // stamp) before that section is read.
-  const r = new CacheFile(file, nodeSystem, 'index', trust)
-  expect(r.section<string>('tasks/a', 'used').get('f', stamp)).toBe(big('tasks/a'))
-  const text = fs.readFileSync(file, 'utf8')
-  fs.rmSync(file)
-  fs.writeFileSync(file, text.replace(big('tasks/b'), big('tasks/B')))
-  expect(r.section<string>('tasks/b', 'used').get('f', stamp)).toBeUndefined()
-})
-
-test('a file found whole that is written to in place between its stamp and a range read is checked, not trusted', () => {
+/**
+ * A cache file of three ~50 KB sections (past the part of a file read first, so a section is read by its range
+ * later), settled and recorded as found whole by a first reader; then a second reader that has read only `tasks/a`
+ * (it learnt the table). The clock stays a minute on until the test ends.
+ */
+function recordedFile() {
   const file = path.join(tempDir(), 'index')
   const then = Date.now() - 60_000
   const stamp = { size: 1, mtimeMs: then, ctimeMs: then, ino: 1 }
@@ -788,10 +764,27 @@ test('a file found whole that is written to in place between its stamp and a ran
   for (const s of ['tasks/a', 'tasks/b', 'tasks/c']) w.section<string>(s, 'used').set('f', stamp, big(s))
   w.save()
   vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] })
-  new CacheFile(file, nodeSystem, 'index', trust).section<string>('tasks/a', 'used').get('f', stamp)
+  expect(new CacheFile(file, nodeSystem, 'index', trust).section<string>('tasks/a', 'used').get('f', stamp)).toBe(
+    big('tasks/a'),
+  )
   expect(trust.marked.has('index')).toBe(true)
-  const r = new CacheFile(file, nodeSystem, 'index', trust)
-  expect(r.section<string>('tasks/a', 'used').get('f', stamp)).toBe(big('tasks/a'))
+  const reader = new CacheFile(file, nodeSystem, 'index', trust)
+  expect(reader.section<string>('tasks/a', 'used').get('f', stamp)).toBe(big('tasks/a'))
+  return { file, stamp, big, reader }
+}
+
+test('a file found whole and then replaced before its section is read is checked again, never trusted by the old stamp', () => {
+  // A reader that learnt the table of the recorded file, then the file replaced by one with a forged section (a new
+  // stamp) before that section is read.
+  const { file, stamp, big, reader: r } = recordedFile()
+  const text = fs.readFileSync(file, 'utf8')
+  fs.rmSync(file)
+  fs.writeFileSync(file, text.replace(big('tasks/b'), big('tasks/B')))
+  expect(r.section<string>('tasks/b', 'used').get('f', stamp)).toBeUndefined()
+})
+
+test('a file found whole that is written to in place between its stamp and a range read is checked, not trusted', () => {
+  const { file, stamp, big, reader: r } = recordedFile()
   // The same inode written in place (same length) right before the reader reads tasks/b's range: after its fstat.
   const text = fs.readFileSync(file, 'utf8')
   const forged = Buffer.from(text.replace(big('tasks/b'), big('tasks/B')))

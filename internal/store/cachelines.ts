@@ -105,7 +105,9 @@ export function writeCache(sys: Proc, file: string, header: string, lines: reado
  * Where the sections of a cache file lie: name → [start of its line, start of its JSON, end of its line, the line's
  * code under the clone's cache key (cachekey.ts)].
  */
-export type Toc = Map<string, [number, number, number, string]>
+export type Toc = Map<string, TocLine>
+/** One section's place in its file: [start of its line, start of its JSON, end of its line, the line's code]. */
+export type TocLine = readonly [number, number, number, string]
 
 /** A line's code in a table of contents: an HMAC-SHA256, base64url. */
 const CODE = /^[A-Za-z0-9_-]{43}$/

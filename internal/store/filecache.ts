@@ -17,7 +17,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Proc } from '../base/system.js'
 import { type CacheTrust, LineSigner } from './cachekey.js'
-import { type Fresh, type Kept, type Line, RS, type Toc, tocOf, writeCache } from './cachelines.js'
+import { type Fresh, type Kept, type Line, RS, type Toc, type TocLine, tocOf, writeCache } from './cachelines.js'
 import { linkOnPath, sweepTemps } from './fsio.js'
 import { lstatStamp } from './lstat.js'
 
@@ -486,7 +486,7 @@ export class CacheFile {
    * and its code verifies: a line this clone's dacli did not write (planted in the work tree, or copied from another
    * clone) is never served, and is left out of the next save.
    */
-  private sectionIn(buf: Buffer, name: string, line: Toc extends Map<string, infer L> ? L : never, at: number) {
+  private sectionIn(buf: Buffer, name: string, line: TocLine, at: number): string | undefined {
     if (!this.holds(buf, name, line, at) || this.rejected.has(name)) return undefined
     if (!this.trusted && !(this.signer as LineSigner).verifies(buf.subarray(line[0] - at, line[2] - at), line[3])) {
       this.rejected.add(name)
@@ -497,7 +497,7 @@ export class CacheFile {
   }
 
   /** Does the range `line` of `buf` (starting at file offset `at`) hold the line of section `name`? */
-  private holds(buf: Buffer, name: string, line: readonly [number, number, number, string], at: number): boolean {
+  private holds(buf: Buffer, name: string, line: TocLine, at: number): boolean {
     const prefix = `${name}\t`
     if (line[1] - line[0] === Buffer.byteLength(prefix) && buf.toString('utf8', line[0] - at, line[1] - at) === prefix)
       return true
