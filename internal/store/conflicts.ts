@@ -55,8 +55,12 @@ export function conflictCopies(
       out.push({ copy: p, original: originalOf(p) })
     }
     for (const f of got.folders) {
-      // What a cleanup kept for its restore (`cleanup/<id>/files/`) is the artifact's, not the workspace's.
-      if ((!top || !skip.has(f)) && !keptByCleanup(dir, path.join(folder, f))) walk(path.join(folder, f), false)
+      if (top && skip.has(f)) continue
+      // Joined by concatenation (a folder's name holds no separator): this runs for every folder on every call of a
+      // server's status. What a cleanup kept for its restore (`cleanup/<id>/files/`) is the artifact's, not the
+      // workspace's.
+      const sub = `${folder}${path.sep}${f}`
+      if (f !== 'files' || !keptByCleanup(dir, sub)) walk(sub, false)
     }
   }
   walk(dir, true)

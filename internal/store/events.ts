@@ -185,8 +185,8 @@ const parsedEvents = new StampMemo<EventRecord>(100_000)
  * root]. A link, or a folder that cannot be read, goes to `broken` (no events folder is no events).
  */
 export function eventFiles(store: Store, broken: Broken[]): [string, string][] {
-  /** [absolute path, path relative to the workspace root] of each event file. */
-  const files: [string, string][] = []
+  /** [absolute path, path relative to the workspace root] of each event file, and its name (what they sort by). */
+  const files: [string, string, string][] = []
   const linked = (p: string) =>
     broken.push({ path: store.rel(p), reason: 'symbolic link (not followed)', code: 'symlink-in-workspace' })
   const walk = (dir: string, rel: string, depth: number) => {
@@ -211,15 +211,16 @@ export function eventFiles(store: Store, broken: Broken[]): [string, string][] {
         if (!isTempName(ent.name)) linked(p)
       } else if (depth < 3 && ent.isDirectory() && /^\d+$/.test(ent.name)) walk(p, `${rel}/${ent.name}`, depth + 1)
       else if (depth === 3 && ent.name.endsWith('.md') && !ent.name.startsWith('.') && !isTempName(ent.name))
-        files.push([p, `${rel}/${ent.name}`])
+        files.push([p, `${rel}/${ent.name}`, ent.name])
     }
   }
   const top = eventsDir(store)
   const link = linkOnPath(top, store.dir)
   if (link !== null) linked(link)
   else walk(top, store.rel(top), 0)
-  files.sort((a, b) => byText(path.basename(a[0]), path.basename(b[0])))
-  return files
+  // By the names taken from the listing: a comparator taking each path's basename made 20,000 of them for 1,000 events.
+  files.sort((a, b) => byText(a[2], b[2]))
+  return files.map(([abs, rel]) => [abs, rel])
 }
 
 /** An event from its file's text (`rel`: its path from the workspace root); throws when it is no event. */

@@ -73,4 +73,20 @@ describe('record conflict copies', () => {
     expect((await inB('overview', '--json')).json.record_conflicts).toBe(0)
     expect((await inB('status')).stdout).not.toMatch(/conflict/)
   })
+
+  test('what a cleanup kept for its restore holds no conflict; a folder of that name anywhere else is walked', async () => {
+    const ws = await workspace()
+    ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+    // Planted by hand: a copy inside what cleanup c1 kept (the artifact's, not the workspace's), one beside it in the
+    // cleanup's own folder, and one in a folder named files that no cleanup made.
+    ws.write('.dacli/cleanup/c1/files/.dacli/config.yml.conflict-abcdef1', 'kept\n')
+    ws.write('.dacli/cleanup/c1/note.md.conflict-abcdef2', 'x\n')
+    ws.write('.dacli/projects/alpha/files/a.md.conflict-abcdef3', 'x\n')
+    const shown = ['.dacli/cleanup/c1/note.md.conflict-abcdef2', '.dacli/projects/alpha/files/a.md.conflict-abcdef3']
+    const st = (await ws.dacli('status', '--json')).expectExit(0).json
+    expect(st.record_conflicts.map((c: { path: string }) => c.path).sort()).toEqual(shown)
+    const doc = (await ws.dacli('doctor', '--json')).json
+    const found = doc.findings.filter((f: { code: string }) => f.code === 'record-conflict')
+    expect(found.map((f: { subject: string }) => f.subject).sort()).toEqual(shown)
+  })
 })
