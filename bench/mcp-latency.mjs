@@ -65,7 +65,7 @@ if (process.argv.includes('--after-edit')) {
     '',
     `Load average at the start: ${load.join(' / ')} (1 / 5 / 15 min). ${calls} calls, each right after a \`dacli task edit\` in another process changed a task of the project it reads: median **${r.median_ms} ms**, p99 **${r.p99_ms} ms**, resident ${r.rss_mb} MB (peak ${r.peak_mb} MB) — targets ≤ 3 / ≤ 20 / ≤ 150: ${pass ? 'pass' : 'MISS'}.`,
     '',
-    `The protocol's floor in the same state: an MCP \`ping\` (answered by the SDK, no dacli code) right after each of ${r.ping_after_edit.calls} more edits, median ${r.ping_after_edit.median_ms} ms, p99 ${r.ping_after_edit.p99_ms} ms — the calls' median is ${(r.median_ms / r.ping_after_edit.median_ms).toFixed(2)}× it.`,
+    `The protocol's floor in the same state: an MCP \`ping\` (answered by the SDK, no dacli code) right after each of ${r.ping_after_edit.calls} more edits, median ${r.ping_after_edit.median_ms} ms, p99 ${r.ping_after_edit.p99_ms} ms — the calls' median is ${(r.median_ms / r.ping_after_edit.median_ms).toFixed(2)}× it. The control: ${r.idle_no_edit.calls} calls of the same mix, each after a pause of ${r.idle_no_edit.pause_ms} ms (the median edit) and no edit: median ${r.idle_no_edit.median_ms} ms, p99 ${r.idle_no_edit.p99_ms} ms.`,
     '',
     '| tool | median ms | p99 ms |',
     '| --- | --- | --- |',

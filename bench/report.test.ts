@@ -55,3 +55,18 @@ test('every scenario with a target measured in the run has its row in the target
     expect(shown, `${s.name} @${s.size}`).toBe(true)
   }
 })
+
+test("the MCP median's row shows the idle control beside the figure, and the control never decides the target", () => {
+  const r = base()
+  const m = r.servers.mcp
+  m.median_ms = 3.5
+  delete m.idle_no_edit
+  const without = row(report(r), 'MCP @10k after another process’s edit: median')
+  expect(without[2]).not.toContain('idle pause')
+  m.idle_no_edit = { calls: 75, pause_ms: 150, median_ms: 2.5, p99_ms: 9 }
+  const shown = row(report(r), 'MCP @10k after another process’s edit: median')
+  expect(shown[2]).toContain('3.5 ms')
+  expect(shown[2]).toContain('the same calls after as long an idle pause and no edit: 2.5 ms')
+  expect(shown[3]).toBe('**no**')
+  expect(report(r)).toContain('each after a pause of 150 ms (the median edit) with nothing edited: median 2.5 ms')
+})

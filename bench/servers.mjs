@@ -6,7 +6,9 @@
 //       stdio; before every timed call a `dacli task edit` in another process changes one task (its title), then one
 //       call of the judged mix is timed from the client's side (request out, result parsed). Median, p99, and the
 //       server's resident memory (VmRSS, and its peak VmHWM) read from /proc after the calls; then the floor: an MCP
-//       ping after each of a quarter as many edits (the transport and the SDK on both sides, no dacli code).
+//       ping after each of a quarter as many edits (the transport and the SDK on both sides, no dacli code); then a
+//       control: a quarter as many calls of the same mix, each after a pause as long as the median edit took and no
+//       edit at all (what the calls cost when the machine has idled as long, with nothing in the workspace changed).
 //   boardAfterEdits({ bin, cwd, env, edits })  `dacli board`: the first page over HTTP from a warm server, then for
 //       each edit by another process, the time from the edit's end until the page can show it: the change event
 //       on the page's event stream, and the page's fetch of that project's task list returning the new title.
@@ -35,6 +37,7 @@ const RUN = Date.now().toString(36)
 
 /** Edit task `ref` in another process (its title, so the file's bytes change; a title it already has is no edit). */
 function editIn(bin, cwd, env, ref, n) {
+  const t0 = performance.now()
   const r = spawnSync(
     process.execPath,
     [bin, 'task', 'edit', ref, '--title', `Edited ${n} by another process ${RUN}`],
@@ -45,6 +48,7 @@ function editIn(bin, cwd, env, ref, n) {
     },
   )
   if (r.status !== 0) throw new Error(`task edit ${ref}: ${r.stderr}`)
+  return performance.now() - t0
 }
 
 /** The project slugs of a generated workspace (proj000 …). */
@@ -84,9 +88,12 @@ export async function mcpAfterEdits({ bin, cwd, env, calls = 200 }) {
   try {
     for (let i = 0; i < mix.length * 2; i++) await call(mix[i % mix.length][0], mix[i % mix.length][1](i))
     const samples = []
+    const edits = []
     for (let i = 0; i < calls; i++) {
       // The edited task is another one of the project the call reads (the next number in it): that project changed.
-      editIn(bin, cwd, env, `${projects[i % projects.length]}/${String(((i + 1) % 97) + 1).padStart(3, '0')}`, i)
+      edits.push(
+        editIn(bin, cwd, env, `${projects[i % projects.length]}/${String(((i + 1) % 97) + 1).padStart(3, '0')}`, i),
+      )
       const [name, args] = mix[i % mix.length]
       const t0 = performance.now()
       await call(name, args(i))
@@ -101,6 +108,17 @@ export async function mcpAfterEdits({ bin, cwd, env, calls = 200 }) {
       await client.ping()
       pings.push(performance.now() - t0)
     }
+    // The control: the same calls after the same idle time, nothing edited. Where its median is close to the calls',
+    // what an edit costs the next call is mostly the machine waking from idle, not the server reading the change.
+    const pause = q(edits, 50)
+    const idle = []
+    for (let i = 0; i < Math.max(12, Math.round(calls / 4)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, pause))
+      const [name, args] = mix[i % mix.length]
+      const t0 = performance.now()
+      await call(name, args(i))
+      idle.push(performance.now() - t0)
+    }
     const ms = samples.map((s) => s.ms)
     const byTool = {}
     for (const [name] of mix) {
@@ -113,6 +131,12 @@ export async function mcpAfterEdits({ bin, cwd, env, calls = 200 }) {
       p99_ms: round(q(ms, 99), 2),
       by_tool: byTool,
       ping_after_edit: { calls: pings.length, median_ms: round(q(pings, 50), 2), p99_ms: round(q(pings, 99), 2) },
+      idle_no_edit: {
+        calls: idle.length,
+        pause_ms: round(pause),
+        median_ms: round(q(idle, 50), 2),
+        p99_ms: round(q(idle, 99), 2),
+      },
       ...rssOf(pid),
     }
   } finally {
