@@ -6,12 +6,15 @@ import { describe, expect, test } from 'vitest'
 import {
   appendToSection,
   checkboxes,
+  headingLine,
+  headingText,
   inlineMarkdown,
   quote,
   sections,
   sectionText,
   setChecked,
   setSection,
+  setTitle,
   titleOf,
 } from './markdown.js'
 
@@ -148,5 +151,38 @@ describe('text from others', () => {
     expect(checkboxes(body).map((b) => b.checked)).toEqual([false])
     expect(sections(body).map((s) => s.title)).toEqual(['T', 'Acceptance'])
     expect(out).not.toMatch(/(^|[^\\])[<[\]]/)
+  })
+})
+
+describe('heading text (CommonMark closing sequences)', () => {
+  test('a closing run of # counts only after a blank: C# keeps its #, Log ## loses the run', () => {
+    expect(titleOf('# Support C#\n')).toBe('Support C#')
+    expect(titleOf('# Port to F# and C#  \n')).toBe('Port to F# and C#')
+    expect(titleOf('# Do the thing ##\n')).toBe('Do the thing')
+    expect(titleOf('# Do the thing\t#\t\n')).toBe('Do the thing')
+    expect(titleOf('# C # #\n')).toBe('C #')
+    expect(titleOf('# # #\n')).toBe('#')
+    expect(sections('## Acceptance ##\n- [ ] a\n').map((x) => x.title)).toEqual(['Acceptance'])
+    expect(sections('## Acceptance#\n').map((x) => x.title)).toEqual(['Acceptance#'])
+  })
+
+  test('a heading line written for any one-line text reads back as that text (property)', () => {
+    const text = fc
+      .string({ unit: fc.constantFrom('a', 'C', '#', ' ', '\t', 'é', '\\'), minLength: 1, maxLength: 12 })
+      .map((t) => t.trim())
+      .filter((t) => t !== '')
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 6 }), (t, level) => {
+        const line = headingLine(level, t)
+        expect(headingText(line.slice(level + 1))).toBe(t)
+        if (level === 1) expect(titleOf(setTitle('\n# Old\n\n## Log\n', t))).toBe(t)
+      }),
+    )
+  })
+
+  test('only a text a closing sequence would eat gets one of its own', () => {
+    expect(headingLine(1, 'Support C#')).toBe('# Support C#')
+    expect(headingLine(1, 'Port to F# and C #')).toBe('# Port to F# and C # #')
+    expect(headingLine(2, '#')).toBe('## # #')
   })
 })

@@ -17,7 +17,30 @@ export interface Section {
   end: number
 }
 
-const HEADING = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/
+/** An ATX heading line: its marks, and its text with any closing sequence (headingText takes that off). */
+const HEADING = /^(#{1,6})[ \t]+(.*)$/
+/** A closing sequence: `#`s at the end, after a blank or alone (CommonMark: `# C#` is titled "C#", `# C #` is "C"). */
+const CLOSING = /(?:^|[ \t]+)#+$/
+
+/**
+ * A heading's text as CommonMark reads it from what follows its marks and blank: without trailing blanks, and without
+ * a closing sequence of `#`s, which counts only after a blank (`C#` stays "C#"; `Log ##` is "Log").
+ */
+export function headingText(rest: string): string {
+  const t = rest.replace(/[ \t]+$/, '')
+  const closing = CLOSING.exec(t)
+  return (closing === null ? t : t.slice(0, closing.index)).trim()
+}
+
+/**
+ * The heading line of `level` for `text`, which headingText reads back as `text`: a text that ends in a blank and `#`s,
+ * or is only `#`s, would lose them as a closing sequence, so it gets one of its own (`# C # #` is titled "C #").
+ */
+export function headingLine(level: number, text: string): string {
+  const marks = '#'.repeat(level)
+  return CLOSING.test(text) ? `${marks} ${text} #` : `${marks} ${text}`
+}
+
 const FENCE = /^[ ]{0,3}(`{3,}|~{3,})/
 
 /** The last body's sections: reading one task asks for its sections several times (shared; never mutate). */
@@ -57,7 +80,7 @@ function headings(body: string): Section[] {
       if (h) {
         out.push({
           level: (h[1] as string).length,
-          title: (h[2] as string).trim(),
+          title: headingText(h[2] as string),
           start: offset,
           contentStart: end + 1,
           end: body.length,
@@ -94,7 +117,7 @@ export function titleOf(body: string): string | null {
 /** The body with its level-1 title replaced (or put first when it has none). */
 export function setTitle(body: string, title: string): string {
   const h = sections(body).find((s) => s.level === 1)
-  const line = `# ${title}`
+  const line = headingLine(1, title)
   // The heading line keeps its own line ending (a CRLF file stays CRLF); a new one takes the body's.
   if (h) {
     const eol = body[h.contentStart - 1] === '\n' && body[h.contentStart - 2] === '\r' ? '\r\n' : '\n'

@@ -12,6 +12,7 @@
 // bytes of every entry ours already had right — comments, key order, quoting — are kept.
 
 import { canonicalJSON } from '../base/canonical.js'
+import { headingText } from './markdown.js'
 
 export interface FieldConflict {
   /** A frontmatter key, `title`, or `section:<heading>`. */
@@ -43,7 +44,7 @@ interface Chunk {
   text: string
 }
 
-const HEADING = /^(#{1,6})[ \t]+(.*?)[ \t#]*\r?$/
+const HEADING = /^(#{1,6})[ \t]+(.*?)\r?$/
 const FENCE = /^[ ]{0,3}(`{3,}|~{3,})/
 
 function chunks(body: string): Chunk[] {
@@ -58,7 +59,7 @@ function chunks(body: string): Chunk[] {
       fence = fence === null ? ((f[1] as string)[0] as string) : fence === (f[1] as string)[0] ? null : fence
     if (h !== null) {
       const level = (h[1] as string).length
-      const title = (h[2] as string).trim()
+      const title = headingText(h[2] as string)
       let key: string
       if (level === 1 && !titled) {
         titled = true

@@ -7,7 +7,7 @@ import { UsageError } from '../base/errors.js'
 import { epochOfStamp } from '../base/time.js'
 import { parseData, readObject, type Split } from './flat.js'
 import { checkLabel, checkMilestone, isId, touchProblem } from './ids.js'
-import { checkboxes, checkedTitleOf, sections, sectionText } from './markdown.js'
+import { checkboxes, checkedTitleOf, headingLine, sections, sectionText } from './markdown.js'
 import {
   type AcceptanceItem,
   type Claim,
@@ -495,7 +495,7 @@ export function newTaskBody(t: {
   accept: readonly string[]
   log: string
 }): string {
-  const parts = [`# ${t.title}\n`]
+  const parts = [`${headingLine(1, t.title)}\n`]
   if (t.so_that) parts.push(`## So that\n\n${t.so_that.trim()}\n`)
   if (t.context) parts.push(`## Context\n\n${t.context.trim()}\n`)
   parts.push(`## Acceptance\n\n${t.accept.map((a) => `- [ ] ${a}\n`).join('')}`)

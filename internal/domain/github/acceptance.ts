@@ -5,7 +5,9 @@
 // numbered items and wrapped continuation lines are reported as ambiguities
 // and never guessed into a criterion; fenced code is ignored.
 
-const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/
+import { headingText } from '../../format/markdown.js'
+
+const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*)$/
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 const ACCEPTANCE = /^acceptance(?:[ \t]+criteria)?[ \t]*:?$/i
 const TOP_ITEM = /^ ?[-*+][ \t]+(?:\[[ xX]\][ \t]+)?(.*)$/
@@ -42,7 +44,7 @@ export function extractAcceptance(body: string): Acceptance {
     if (fence !== null) continue
     const h = HEADING.exec(raw)
     if (h) {
-      inSection = ACCEPTANCE.test((h[2] as string).trim())
+      inSection = ACCEPTANCE.test(headingText(h[2] as string))
       afterItem = false
       continue
     }

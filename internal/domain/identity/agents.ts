@@ -7,6 +7,7 @@ import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError } from '../../base/errors.js'
 import { newUlid } from '../../base/ids.js'
 import { safeSegment, slugify } from '../../format/ids.js'
+import { headingLine } from '../../format/markdown.js'
 import { type Identity, ROOT_ID, stamp } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { assertNoLinks, atomicWrite, readText } from '../../store/fsio.js'
@@ -111,7 +112,7 @@ export async function spawnAgent(
       `signature: ${signature}`,
       'retired: false',
       '---',
-      `# ${named ?? opts.role ?? id}`,
+      headingLine(1, named ?? opts.role ?? id),
       '',
       `Spawned by ${parent.id}.`,
       '',

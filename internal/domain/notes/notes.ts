@@ -11,7 +11,7 @@ import { byText } from '../../base/order.js'
 import type { Proc } from '../../base/system.js'
 import { parseData } from '../../format/flat.js'
 import { isId, projectFilter, slugify } from '../../format/ids.js'
-import { checkedTitleOf, sections, sectionText } from '../../format/markdown.js'
+import { checkedTitleOf, headingLine, sections, sectionText } from '../../format/markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
 import type { Section } from '../../store/filecache.js'
 import { assertNoLinks, atomicWrite, folderFiles, mkdirNoLinks, readText } from '../../store/fsio.js'
@@ -125,7 +125,7 @@ export async function addNote(store: Store, n: NewNote): Promise<NoteRecord> {
   if (n.severity) front.severity = n.severity
   if (n.sourceEvent) front.source_event = n.sourceEvent
   if (n.answers) front.answers = n.answers
-  let body = `\n# ${n.title}\n\n`
+  let body = `\n${headingLine(1, n.title)}\n\n`
   // Free text goes under the title, before any section, so it is never read as part of the last section.
   if (n.body) body += `${n.body.trim()}\n\n`
   if (n.kind === 'decision')
@@ -374,7 +374,7 @@ export async function addRisk(
     impact: r.impact,
     likelihood: r.likelihood,
   }
-  let body = `\n# ${r.title}\n\n`
+  let body = `\n${headingLine(1, r.title)}\n\n`
   if (r.indicators.length > 0) body += `## Indicators\n\n${r.indicators.map((i) => `- ${i}`).join('\n')}\n\n`
   if (r.action) body += `## Action\n\n${r.action.trim()}\n`
   const file = createUnique(store.system, path.join(store.projectDir(r.project), 'risks'), slugify(r.title), () =>

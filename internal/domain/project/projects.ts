@@ -7,6 +7,7 @@ import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, RefusedError } from '../../base/errors.js'
 import { count } from '../../base/text.js'
 import { safeSegment } from '../../format/ids.js'
+import { headingLine } from '../../format/markdown.js'
 import { STATUSES, stamp } from '../../format/model.js'
 import { atomicWrite } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
@@ -36,7 +37,7 @@ export async function addProject(store: Store, p: NewProject): Promise<string> {
     throw e
   }
   const { renderNew } = await import('../../format/frontmatter.js')
-  const body = [`\n# ${p.title}\n`, ...(p.goal ? [`## Goal\n\n${p.goal.trim()}\n`] : [])].join('\n')
+  const body = [`\n${headingLine(1, p.title)}\n`, ...(p.goal ? [`## Goal\n\n${p.goal.trim()}\n`] : [])].join('\n')
   const text = renderNew(
     {
       id: `p-${p.slug}`,

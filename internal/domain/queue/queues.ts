@@ -9,6 +9,7 @@ import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { ConflictError, FailureError, NotFoundError, RefusedError } from '../../base/errors.js'
 import { safeSegment, titleControl } from '../../format/ids.js'
+import { headingLine, headingText } from '../../format/markdown.js'
 import { stamp, type TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { atomicWrite, linkOnPath, readText } from '../../store/fsio.js'
@@ -93,11 +94,11 @@ export async function readQueue(store: Store, slug: string): Promise<Queue> {
     const h = /^(#{1,6})\s+(.*)$/.exec(raw)
     if (h) {
       if (h[1] === '#') {
-        title = (h[2] as string).trim()
+        title = headingText(h[2] as string)
         // A hand-written title reaches documents and terminals: one with a control character is refused, as a task's is.
         const control = titleControl(title)
         if (control !== null) throw bad(rel, n, `the title holds ${control}`)
-      } else section = (h[2] as string).trim().toLowerCase()
+      } else section = headingText(h[2] as string).toLowerCase()
       continue
     }
     if (raw.trim() === '') continue
@@ -147,7 +148,7 @@ function render(q: Pick<Queue, 'title' | 'items' | 'log' | 'created' | 'created_
     ...(q.created_by === null ? [] : [`created_by: ${q.created_by}`]),
     '---',
     '',
-    `# ${q.title}`,
+    headingLine(1, q.title),
     '',
     '## Tasks',
     '',
@@ -190,7 +191,7 @@ function patched(
         cur = null
         continue
       }
-      const name = (h[2] as string).trim().toLowerCase()
+      const name = headingText(h[2] as string).toLowerCase()
       cur = sections.get(name) ?? { head: i, last: i }
       if (!sections.has(name)) sections.set(name, cur)
       continue
@@ -213,8 +214,8 @@ function patched(
     else edits.push({ at: log.last + 1, remove: 0, put: log.last === log.head ? ['', ...o.log] : [...o.log] })
   }
   if (o.title !== undefined) {
-    if (titleAt === -1) edits.push({ at: body, remove: 0, put: ['', `# ${o.title}`] })
-    else edits.push({ at: titleAt, remove: 1, put: [`# ${o.title}`] })
+    if (titleAt === -1) edits.push({ at: body, remove: 0, put: ['', headingLine(1, o.title)] })
+    else edits.push({ at: titleAt, remove: 1, put: [headingLine(1, o.title)] })
   }
   edits.sort((a, b) => b.at - a.at)
   for (const e of edits) lines.splice(e.at, e.remove, ...e.put)

@@ -15,7 +15,7 @@ import { FIELD_NAMES, FIELD_WEIGHTS, type Item, SEARCH_KINDS } from './docs.js'
 import type { Field } from './rank.js'
 
 /** Bump when the layout or any value's shape changes (the release version is in the header too). */
-const FORMAT = 2
+const FORMAT = 3
 export const HEADER = `dacli-search ${FORMAT} ${os.endianness()} ${VERSION}`
 
 /**
