@@ -91,6 +91,17 @@ export async function resolveRef(
     const tomb = await findTombstone(store, ref)
     throw tomb === null ? await noTaskMatches(store, ref, r, scopes) : removedError(ref, tomb)
   }
+  if (hits.length > 1 && hits.some((h) => h.id === undefined)) {
+    // Ambiguous by file name: the refusal names each task's id as well as its reference (read for these projects
+    // only, on this path alone).
+    const ids = new Map<string, string>()
+    for (const p of new Set(hits.map((h) => h.project))) for (const e of await store.idsIn(p)) ids.set(e.path, e.id)
+    const named = hits.map((h) => {
+      const id = h.id ?? ids.get(h.path)
+      return id === undefined ? h : { ...h, id }
+    })
+    return pickOne(ref, named)
+  }
   return pickOne(ref, hits)
 }
 

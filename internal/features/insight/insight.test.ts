@@ -23,6 +23,19 @@ describe('status and overview', () => {
     expect(s).toMatchObject({ totals: { open: 4 }, pending_events: 1, identity: { id: 'a-root', grant: 'rw' } })
   })
 
+  test('a project whose project file cannot be read still has its tasks counted, under its slug, and is named in skipped', async () => {
+    const file = '.dacli/projects/ledger/project.md'
+    ws.write(file, ws.file(file).replace(/^kind: project$/m, 'kind: [project'))
+    const s = (await j('status')).expectExit(0).json
+    const listed = (await j('task', 'list')).expectExit(0).json
+    expect(s.projects).toEqual([
+      { slug: 'ledger', title: 'ledger', counts: { open: 4, active: 0, blocked: 0, done: 0 } },
+    ])
+    expect(s.totals.open).toBe(listed.total)
+    expect(s.skipped.map((b: { path: string }) => b.path)).toContain(file)
+    expect((await ws.dacli('status')).expectExit(0).stdout).toMatch(/^ledger\s+4\s+0\s+0\s+0\s+ledger$/m)
+  })
+
   test('overview: counts, WIP, live agents and at most three ready tasks with their command; never a could beside a must', async () => {
     const a = await ws.agent('rw', 'worker')
     ;(await ws.dacli('task', 'claim', '2', { as: a.token })).expectExit(0)

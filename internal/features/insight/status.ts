@@ -38,15 +38,18 @@ export const status = defineCommand({
     const store = await ctx.store()
     const who = await ctx.identity()
     const { projects, broken } = await store.listProjects()
+    const titles = new Map(projects.map((p) => [p.slug, p.title]))
     const totals = zero()
     const rows: StatusDocT['projects'] = []
     const skipped = [...broken]
-    for (const p of projects) {
-      const l = await store.projectListing(p.slug)
+    // Every project folder whose tasks a listing reads, as `task list` and `next` read them: one whose project file
+    // cannot be read (skipped, and said so) still has its tasks counted, under its slug, rather than dropped.
+    for (const slug of store.projectSlugs()) {
+      const l = await store.projectListing(slug)
       skipped.push(...l.broken)
       const counts = { ...countsOf(l.tasks) }
       for (const s of STATUSES) totals[s] += counts[s]
-      rows.push({ slug: p.slug, title: p.title, counts })
+      rows.push({ slug, title: titles.get(slug) ?? slug, counts })
     }
     // What waits on someone counts only when its author provably wrote it.
     const ev = await vouchedEvents(store, (e) => e.state === 'pending')

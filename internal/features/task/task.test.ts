@@ -159,6 +159,13 @@ describe('task references', () => {
     ;(await ws.dacli('task', 'add', 'Something else', '--project', 'other')).expectExit(0)
     const amb = (await ws.dacli('task', 'show', '1', '--json')).expectExit(2)
     expect(amb.error.details.candidates).toEqual(['ledger/001-write-shim', 'other/001-something-else'])
+    // Each candidate with its id (contract: an ambiguous reference lists both tasks' references and ids).
+    const other = (await ws.dacli('task', 'show', 'other/1', '--json')).expectExit(0).json.id
+    expect(amb.error.details.tasks.map((x: { ref: string; id: string }) => [x.ref, x.id])).toEqual([
+      ['ledger/001-write-shim', t.id],
+      ['other/001-something-else', other],
+    ])
+    expect(amb.error.message).toContain(t.id)
     expect(amb.error.suggestions).toContain('dacli task show ledger/001-write-shim --json')
     expect((await ws.dacli('task', 'show', 'ledger/2', '--json')).code).toBe(4)
     expect((await ws.dacli('task', 'show', 'nope/1', '--json')).code).toBe(4)
