@@ -25,7 +25,10 @@ test('task list prints the whole command for its next page', async () => {
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   for (const t of ['One', 'Two', 'Three']) (await ws.dacli('task', 'add', t, '--project', 'p')).expectExit(0)
   const out = (await ws.dacli('task', 'list', '--project', 'p', '--limit', '2')).expectExit(0).stdout
-  expect(out).toContain('showing 1–2 of 3; next page: dacli task list --project p --limit 2 --cursor 2')
-  const last = (await ws.dacli('task', 'list', '--project', 'p', '--limit', '2', '--cursor', '2')).expectExit(0)
+  const next = /showing 1–2 of 3; next page: dacli task list --project p --limit 2 --cursor (k\.[\w-]+)/.exec(out)
+  expect(next).not.toBeNull()
+  const cursor = (next as RegExpExecArray)[1] as string
+  const last = (await ws.dacli('task', 'list', '--project', 'p', '--limit', '2', '--cursor', cursor)).expectExit(0)
   expect(last.stdout).toContain('Three')
+  expect(last.stdout).not.toContain('Two')
 })

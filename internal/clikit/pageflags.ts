@@ -36,12 +36,77 @@ export interface Page {
   readonly truncated: boolean
 }
 
+const badCursor = (cursor: string) =>
+  new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursor}"`)
+
 /** A --cursor that is not a next_cursor value is a usage error (checked before a command says anything). */
 export function checkCursor(cursor: string | undefined): string | undefined {
-  if (cursor !== undefined && !/^\d+$/.test(cursor)) {
-    throw new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursor}"`)
-  }
+  if (cursor !== undefined && !/^\d+$/.test(cursor)) throw badCursor(cursor)
   return cursor
+}
+
+/**
+ * A listing's sort key of one item, compared element by element (text by code unit, numbers by value): a listing
+ * that pages by key is sorted by it, and no two of its items have the same key.
+ */
+export type PageKey = readonly (string | number)[]
+
+export function compareKeys(a: PageKey, b: PageKey): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i] as string | number
+    const y = b[i] as string | number
+    if (x === y) continue
+    if (typeof x === 'number' && typeof y === 'number') return x - y
+    return String(x) < String(y) ? -1 : 1
+  }
+  return a.length - b.length
+}
+
+/** The cursor of a page that ends with the item of sort key `key`: `k.` and the key's JSON, base64url. */
+export const keyCursor = (key: PageKey): string => `k.${Buffer.from(JSON.stringify(key)).toString('base64url')}`
+
+/**
+ * Where a page starts: after the item of a key cursor's key (the listing may have changed since the page before:
+ * a next page never skips an item that sorts after the last one shown, whatever was added or removed before it),
+ * or at an offset (a number, as next_cursor was before key cursors). Null without a cursor. A cursor that is
+ * neither is a usage error; so is a key of another shape than `arity` elements of text or number.
+ */
+export function cursorPlace(cursor: string | undefined, arity: number): { after: PageKey } | { offset: number } | null {
+  if (cursor === undefined) return null
+  if (/^\d+$/.test(cursor)) return { offset: Number(cursor) }
+  if (!cursor.startsWith('k.')) throw badCursor(cursor)
+  let key: unknown
+  try {
+    key = JSON.parse(Buffer.from(cursor.slice(2), 'base64url').toString('utf8'))
+  } catch {
+    throw badCursor(cursor)
+  }
+  if (
+    !Array.isArray(key) ||
+    key.length !== arity ||
+    !key.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)))
+  )
+    throw badCursor(cursor)
+  return { after: key as PageKey }
+}
+
+/** The index a page starts at in `items` (sorted by `keyOf`) for a place cursorPlace gave. */
+export function pageStart<T>(
+  items: readonly T[],
+  place: { after: PageKey } | { offset: number } | null,
+  keyOf: (item: T) => PageKey,
+): number {
+  if (place === null) return 0
+  if ('offset' in place) return Math.min(place.offset, items.length)
+  // The first item that sorts after the key (binary search: the items are sorted by it).
+  let lo = 0
+  let hi = items.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (compareKeys(keyOf(items[mid] as T), place.after) <= 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** One page of `items` (all of them without a limit); a cursor is a next_cursor from an earlier page. */

@@ -1,12 +1,19 @@
 import { closest } from '../../base/closest.js'
 import { cmd } from '../../base/commands.js'
-import { UsageError } from '../../base/errors.js'
 import type { Notes } from '../../base/notes.js'
 import { byText } from '../../base/order.js'
 import { RawJSON } from '../../base/rawjson.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { nextPageCommand, pageFlags, skippedOn } from '../../clikit/pageflags.js'
+import {
+  cursorPlace,
+  keyCursor,
+  nextPageCommand,
+  type PageKey,
+  pageFlags,
+  pageStart,
+  skippedOn,
+} from '../../clikit/pageflags.js'
 import { shortRef } from '../../clikit/text.js'
 import { projectFilter } from '../../format/ids.js'
 import { PRIORITIES, STATUSES, type TaskSummary } from '../../format/model.js'
@@ -19,6 +26,19 @@ import type { TaskListDocT, TaskListItemT } from './json.js'
 
 /** A task's list item as --json prints it (kept per file in the index: a function of the summary alone). */
 const renderItem = (t: TaskSummary) => JSON.stringify(listItem(t))
+
+/** What a listed task is sorted by: project, number, then slug and path (two files never share a path). */
+type Listed = Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'path'>
+const listKey = (t: Listed): PageKey => [t.project, t.seq, t.slug, t.path]
+/** The listing's order, which listKey's keys compare in (compareKeys): a page cursor holds the last item's key. */
+const inListOrder = (a: Listed, b: Listed): number =>
+  byText(a.project, b.project) || a.seq - b.seq || byText(a.slug, b.slug) || byText(a.path, b.path)
+/**
+ * The next page's cursor: the key of this page's last task, so the next page starts after it even when tasks before
+ * it were claimed, closed or removed meanwhile (an offset would skip as many as left). Null on the last page.
+ */
+const nextCursor = (matches: readonly Listed[], end: number): string | null =>
+  end < matches.length && end > 0 ? keyCursor(listKey(matches[end - 1] as Listed)) : null
 
 /** `--owner` naming no identity of this workspace: an empty list would look like "nobody holds anything". */
 async function warnUnknownOwner(ctx: { notes: Notes }, store: Store, owner: string): Promise<void> {
@@ -60,9 +80,7 @@ export const list = defineCommand({
   async run(ctx, input) {
     const project = projectFilter(input.flags.project)
     const cursorText = input.flags.cursor
-    if (cursorText !== undefined && !/^\d+$/.test(cursorText)) {
-      throw new UsageError(`--cursor must be a next_cursor value from a previous page, got "${cursorText}"`)
-    }
+    const place = cursorPlace(cursorText, 4)
     const labelled = withLabels(input.flags.label)
     const milestone = checkMilestoneFlag(input.flags.milestone)
     const store = await ctx.store()
@@ -70,7 +88,6 @@ export const list = defineCommand({
     const priority = input.flags.priority
     let owner = input.flags.owner
     if (owner === 'me') owner = (await ctx.identity()).id
-    const start = cursorText === undefined ? 0 : Number(cursorText)
     const limit = input.flags.limit ?? null
     if (
       ctx.json &&
@@ -84,9 +101,8 @@ export const list = defineCommand({
       // The document as --json prints it, from each task's item kept in the index (only changed files are parsed
       // and rendered again): no summary is built for a file that did not change.
       const { rows, broken } = await listItems(store, renderItem, project)
-      const matches = rows
-        .filter((r) => statuses.length === 0 || statuses.includes(r.status))
-        .sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
+      const matches = rows.filter((r) => statuses.length === 0 || statuses.includes(r.status)).sort(inListOrder)
+      const start = pageStart(matches, place, listKey)
       const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
       ctx.notes.skipped(broken)
       const data: TaskListDocT = {
@@ -95,7 +111,7 @@ export const list = defineCommand({
         total: matches.length,
         limit,
         cursor: cursorText ?? null,
-        next_cursor: end < matches.length ? String(end) : null,
+        next_cursor: nextCursor(matches, end),
         truncated: start > 0 || end < matches.length,
         ...skippedOn(broken, limit),
       }
@@ -117,7 +133,8 @@ export const list = defineCommand({
       for (const t of removed.tombstones) if (wanted(t.task)) matches.push(t.task)
       skipped.push(...removed.broken)
     }
-    matches.sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
+    matches.sort(inListOrder)
+    const start = pageStart(matches, place, listKey)
     const end = limit === null ? matches.length : Math.min(matches.length, start + limit)
     const page = matches.slice(start, end)
     ctx.notes.skipped(skipped)
@@ -128,7 +145,7 @@ export const list = defineCommand({
       total: matches.length,
       limit,
       cursor: cursorText ?? null,
-      next_cursor: end < matches.length ? String(end) : null,
+      next_cursor: nextCursor(matches, end),
       truncated: start > 0 || end < matches.length,
       ...skippedOn(skipped, limit),
     }

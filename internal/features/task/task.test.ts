@@ -199,11 +199,15 @@ describe('task list', () => {
     const must = (await ws.dacli('task', 'list', '--priority', 'must', '--json')).json
     expect(must.tasks.map((t: { seq: number }) => t.seq)).toEqual([1, 3])
     const p1 = (await ws.dacli('task', 'list', '--limit', '2', '--json')).json
-    expect(p1).toMatchObject({ total: 3, truncated: true, next_cursor: '2' })
+    expect(p1).toMatchObject({ total: 3, truncated: true, next_cursor: expect.stringMatching(/^k\./) })
     expect(p1.tasks).toHaveLength(2)
-    const p2 = (await ws.dacli('task', 'list', '--limit', '2', '--cursor', '2', '--json')).json
+    const p2 = (await ws.dacli('task', 'list', '--limit', '2', '--cursor', p1.next_cursor, '--json')).json
     expect(p2.tasks.map((t: { seq: number }) => t.seq)).toEqual([3])
-    expect(p2.next_cursor).toBeNull()
+    expect(p2).toMatchObject({ cursor: p1.next_cursor, next_cursor: null, truncated: true })
+    // A plain offset (next_cursor before key cursors) still pages.
+    expect((await ws.dacli('task', 'list', '--limit', '2', '--cursor', '2', '--json')).json.tasks).toHaveLength(1)
+    for (const bad of ['k.', 'k.!!', `k.${Buffer.from('["a",1]').toString('base64url')}`, 'k.e30'])
+      expect((await ws.dacli('task', 'list', '--cursor', bad, '--json')).code, bad).toBe(2)
     const bad = (await ws.dacli('task', 'list', '--status', 'closed', '--json')).expectExit(2)
     expect(bad.error.message).toMatch(/open, active, blocked, done/)
     expect((await ws.dacli('task', 'list', '--owner', 'none', '--json')).json.total).toBe(3)
@@ -235,4 +239,36 @@ describe('task list', () => {
     fs.rmSync(path.join(ws.root, '.dacli/cache'), { recursive: true, force: true })
     expect((await ws.dacli('task', 'list', '--json')).json.skipped).toHaveLength(1)
   })
+})
+
+test('a task claimed or removed between two pages never makes the next page skip one', async () => {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'Web', '--slug', 'web')).expectExit(0)
+  for (const t of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot'])
+    (await ws.dacli('task', 'add', t, '--project', 'web', '--accept', 'ok')).expectExit(0)
+  const page = async (cursor?: string) =>
+    (
+      await ws.dacli(
+        'task',
+        'list',
+        '--status',
+        'open',
+        '--limit',
+        '2',
+        ...(cursor ? ['--cursor', cursor] : []),
+        '--json',
+      )
+    ).expectExit(0).json
+  const first = await page()
+  expect(first.tasks.map((t: { seq: number }) => t.seq)).toEqual([1, 2])
+  // The agent claims what it saw (both leave the open listing), and a task before the page is removed by hand.
+  ;(await ws.dacli('task', 'claim', 'web/1')).expectExit(0)
+  ;(await ws.dacli('task', 'claim', 'web/2')).expectExit(0)
+  const second = await page(first.next_cursor)
+  expect(second.tasks.map((t: { seq: number }) => t.seq)).toEqual([3, 4])
+  expect(second.total).toBe(4)
+  fs.rmSync(path.join(ws.root, '.dacli/projects/web/tasks/open/003-charlie.md'))
+  const third = await page(second.next_cursor)
+  expect(third.tasks.map((t: { seq: number }) => t.seq)).toEqual([5, 6])
+  expect(third.next_cursor).toBeNull()
 })
