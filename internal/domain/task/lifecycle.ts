@@ -186,12 +186,14 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
     )
     if (standing.kind === 'yours') {
       // Yours already, says this file. The same identity exists in every clone, so where the claim is (or is
-      // to be) on a remote, only the remote knows whose it is: ask it. This clone's own claim is unchanged
-      // (renewed with --lease); another clone's live claim is 5; an expired or vanished one is taken again.
+      // to be) on a remote, only the remote knows whose it is: ask it. This clone's own live claim is unchanged
+      // (renewed with --lease); another clone's live claim is 5; an expired or vanished one is taken again. A claim
+      // of the caller's own that expired is taken again too, under a new lease: answered "unchanged" (exit 0), it
+      // left the caller believing it held a task any other identity could take over at once.
       const where = remote ?? remoteOfClaim(opts.arbitration, cur)
       const publish = where !== null && cur.claim?.remote !== where
       const arb = where === remote ? arbiter : await open(opts.arbitration, where)
-      if (opts.leaseMs === undefined && !publish) {
+      if (opts.leaseMs === undefined && !publish && !expired) {
         if (arb === null) return false
         const seen = await arb.look(cur.id)
         if (seen !== null && !('unreadable' in seen) && arb.mine(seen, who.id)) return false

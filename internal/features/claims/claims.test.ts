@@ -85,12 +85,17 @@ describe('task claim --remote', () => {
       [...before].filter(([k]) => !k.includes('cache')),
     )
     expect((await c.dacli('task', 'show', 'race/1', '--json')).json.owner).toBeNull()
-    // Again from b: unchanged, no new commit on the remote.
+    // Again from b while the lease holds: unchanged, no new commit on the remote.
     const head = git(bare, 'rev-parse', `refs/dacli/claims/${ids[0]}`)
-    expect((await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--json')).expectExit(0).json.outcome).toBe(
-      'unchanged',
-    )
+    const again = await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--json', { now })
+    expect(again.expectExit(0).json.outcome).toBe('unchanged')
     expect(git(bare, 'rev-parse', `refs/dacli/claims/${ids[0]}`)).toBe(head)
+    // After the lease ran out, b's repeat takes it again on the remote (a new claim commit), so c still loses.
+    const later = new Date('2026-12-01T12:00:00Z')
+    const renewed = await b.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--json', { now: later })
+    expect(renewed.expectExit(0).json.outcome).toBe('changed')
+    expect(git(bare, 'rev-parse', `refs/dacli/claims/${ids[0]}`)).not.toBe(head)
+    ;(await c.dacli('task', 'claim', 'race/1', '--remote', 'origin', '--json', { now: later })).expectExit(5)
   })
 
   test('renew replaces the claim under a lease; release, done and accept delete the ref', async () => {

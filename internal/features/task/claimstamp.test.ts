@@ -44,3 +44,25 @@ describe('a hand-edited claim time that names no moment', () => {
     expect(taken.outcome).toBe('taken-over')
   })
 })
+
+test('claiming again a task whose own claim expired takes it again under a new lease: never "unchanged" on a dead claim', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
+  await ws.ok('task', 'add', 'Write the shim', '--project', 'ledger', '--accept', 'covers batch')
+  const bob = await ws.agent('rw', 'bob')
+  const t0 = new Date('2026-12-01T10:00:00Z')
+  ;(await ws.dacli('task', 'claim', '1', '--lease', '1h', { now: t0 })).expectExit(0)
+  // Still live: the repeat is the idempotent one, nothing written.
+  const live = (await ws.dacli('task', 'claim', '1', '--json', { now: new Date('2026-12-01T10:30:00Z') })).expectExit(0)
+  expect(live.json.outcome).toBe('unchanged')
+  // Expired: the repeat takes it again, under the workspace's lease (claim_lease: 2h).
+  const later = new Date('2026-12-01T12:00:00Z')
+  const again = (await ws.dacli('task', 'claim', '1', '--json', { now: later })).expectExit(0)
+  expect(again.json.outcome).toBe('changed')
+  expect(again.json.task.claim.expired).not.toBe(true)
+  const file = ws.file(again.json.task.path)
+  expect(file).toContain('\nclaim: {by: a-root, at: 2026-12-01T10:00:00Z, expires: 2026-12-01T14:00:00Z}\n')
+  expect(file).toMatch(/\n- 2026-12-01T12:00:00Z a-root renewed\s*\n/)
+  // Another identity can no longer take it over.
+  ;(await ws.dacli('task', 'claim', '1', '--json', { as: bob.token, now: later })).expectExit(5)
+})
