@@ -3,6 +3,8 @@
 // JSON, else the text). The task is rewritten under its lock after the question is settled and its block released.
 
 import { UsageError } from '../../base/errors.js'
+import { titleControl } from '../../format/ids.js'
+import { setSection, setTitle } from '../../format/markdown.js'
 import type { Identity } from '../../format/model.js'
 import { type Claim, STATUSES, type Status, type TaskRecord } from '../../format/model.js'
 import { isBodyPart, replaceBodyPart } from '../../format/objmerge.js'
@@ -31,7 +33,9 @@ export function decisionOf(q: EventRecord, text: string): Decision {
   const field = p.conflict as string
   const word = text.trim()
   const chose = word === 'ours' || word === 'theirs' ? word : 'value'
-  const value = chose === 'ours' ? fromJson(p.ours) : chose === 'theirs' ? fromJson(p.theirs) : fromJson(word)
+  // A body part's own value is its text as written (a title, a section's content), never parsed as JSON.
+  const own = isBodyPart(field) ? word : fromJson(word)
+  const value = chose === 'ours' ? fromJson(p.ours) : chose === 'theirs' ? fromJson(p.theirs) : own
   if (field === 'status' && !(STATUSES as readonly unknown[]).includes(value)) {
     throw new UsageError(`${q.id} decides a status: answer ours, theirs or one of ${STATUSES.join(', ')}`, {
       details: { question: q.id, field, value },
@@ -39,6 +43,11 @@ export function decisionOf(q: EventRecord, text: string): Decision {
   }
   if (isBodyPart(field) && typeof value !== 'string') {
     throw new UsageError(`${q.id} decides the text of ${field}: answer ours, theirs or the text`, {
+      details: { question: q.id, field },
+    })
+  }
+  if (field === 'title' && chose === 'value' && (/[\r\n]/.test(word) || titleControl(word) !== null)) {
+    throw new UsageError(`${q.id} decides the task's title: answer ours, theirs or the new title, one line of text`, {
       details: { question: q.id, field },
     })
   }
@@ -56,6 +65,11 @@ export async function applyDecision(
   const { target } = await store.load(q.about)
   const r = await store.editTask(target, who.id, (e) => {
     if (d.field === 'status') e.status = d.value as Status
+    // Ours and theirs are a whole part as a side wrote it (its heading included); an answer's own value is a title's
+    // text or a section's content, written under the heading the part has (FORMAT.md, "Merging records").
+    else if (d.chose === 'value' && d.field === 'title') e.body = setTitle(e.body, d.value as string)
+    else if (d.chose === 'value' && d.field.startsWith('section:'))
+      e.body = setSection(e.body, d.field.slice('section:'.length), d.value as string)
     else if (isBodyPart(d.field)) e.body = replaceBodyPart(e.body, d.field, d.value as string)
     else if (d.value === null) e.delete(d.field)
     else if (typeof d.value === 'object' && !Array.isArray(d.value))
