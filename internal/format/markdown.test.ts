@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest'
 import {
   appendToSection,
   checkboxes,
+  checkedTitleOf,
   headingLine,
   headingText,
   inlineMarkdown,
@@ -184,5 +185,10 @@ describe('heading text (CommonMark closing sequences)', () => {
     expect(headingLine(1, 'Support C#')).toBe('# Support C#')
     expect(headingLine(1, 'Port to F# and C #')).toBe('# Port to F# and C # #')
     expect(headingLine(2, '#')).toBe('## # #')
+  })
+
+  test('a heading holds every character of its line: a carriage return in a title is refused by name, never passed over', () => {
+    expect(() => checkedTitleOf('# Title with\rcarriage return\n')).toThrow(/title.*U\+000D|title.*control|carriage/i)
+    expect(titleOf('# Line\u2028separated\n')).toBe('Line\u2028separated')
   })
 })

@@ -17,8 +17,12 @@ export interface Section {
   end: number
 }
 
-/** An ATX heading line: its marks, and its text with any closing sequence (headingText takes that off). */
-const HEADING = /^(#{1,6})[ \t]+(.*)$/
+/**
+ * An ATX heading line: its marks, and its text with any closing sequence (headingText takes that off). Any character
+ * but a line feed is the heading's (`.` would stop at a carriage return or U+2028, and the line be no heading at all:
+ * a title with a control character in it is refused by name, never replaced by the file's name without a word).
+ */
+const HEADING = /^(#{1,6})[ \t]+([^\n]*)$/
 /** A closing sequence: `#`s at the end, after a blank or alone (CommonMark: `# C#` is titled "C#", `# C #` is "C"). */
 const CLOSING = /(?:^|[ \t]+)#+$/
 

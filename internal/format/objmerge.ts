@@ -44,7 +44,7 @@ interface Chunk {
   text: string
 }
 
-const HEADING = /^(#{1,6})[ \t]+(.*?)\r?$/
+const HEADING = /^(#{1,6})[ \t]+([^\n]*?)\r?$/
 const FENCE = /^[ ]{0,3}(`{3,}|~{3,})/
 
 function chunks(body: string): Chunk[] {

@@ -8,7 +8,7 @@ import { cmd } from '../base/commands.js'
 import { MAX_SUGGESTIONS } from '../base/distance.js'
 import { FailureError, NotFoundError } from '../base/errors.js'
 import { safeSegment } from '../format/ids.js'
-import type { TaskSummary } from '../format/model.js'
+import type { Broken, TaskSummary } from '../format/model.js'
 import { matchRef, type ParsedRef, parseRef, pickOne, qualifiedRef } from '../format/refs.js'
 import { fileRefOf, REFUSED_CONTENT, type Store } from './store.js'
 import type { TaskFileRef } from './taskindex.js'
@@ -120,23 +120,34 @@ function nameCanMatch(r: ParsedRef): (name: string) => boolean {
  */
 async function refuseUnreadableId(store: Store, id: string, scopes: readonly string[]): Promise<void> {
   for (const p of scopes) {
-    for (const b of (await store.listTasks(p)).broken) {
-      // Only files that were read and refused (never a link, a pipe or a second copy: nothing to match).
-      if (!REFUSED_CONTENT.has(b.code)) continue
-      let head = ''
-      try {
-        head = fs.readFileSync(path.join(store.root, b.path), 'latin1').slice(0, 4096)
-      } catch {
-        continue // a link, a pipe, gone: nothing to match
-      }
-      if (new RegExp(`^id:[ \\t]*["']?${id}["']?[ \\t]*$`, 'm').test(head)) {
-        throw new FailureError(`unreadable task file ${b.path}: ${b.reason}`, {
-          details: { path: b.path, code: b.code },
-          next: ['fix the file by hand (dacli never overwrites an unreadable file)', cmd('doctor')],
-        })
-      }
+    const b = refusedFileOf(store, id, (await store.listTasks(p)).broken)
+    if (b !== null) {
+      throw new FailureError(`unreadable task file ${b.path}: ${b.reason}`, {
+        details: { path: b.path, code: b.code },
+        next: ['fix the file by hand (dacli never overwrites an unreadable file)', cmd('doctor')],
+      })
     }
   }
+}
+
+/**
+ * The task file among `broken` that dacli read and refused (a wrong-typed field, bytes that are not UTF-8) whose
+ * frontmatter says `id: <id>`, or null: what a task id that no listed task has may still name.
+ */
+export function refusedFileOf(store: Store, id: string, broken: readonly Broken[]): Broken | null {
+  const line = new RegExp(`^id:[ \\t]*["']?${id.replace(/[^\w-]/g, '')}["']?[ \\t]*$`, 'm')
+  for (const b of broken) {
+    // Only files that were read and refused (never a link, a pipe or a second copy: nothing to match).
+    if (!REFUSED_CONTENT.has(b.code)) continue
+    let head = ''
+    try {
+      head = fs.readFileSync(path.join(store.root, b.path), 'latin1').slice(0, 4096)
+    } catch {
+      continue // a link, a pipe, gone: nothing to match
+    }
+    if (line.test(head)) return b
+  }
+  return null
 }
 
 /** Not found, with the closest tasks in scope (by number, slug and title words) for "did you mean". */

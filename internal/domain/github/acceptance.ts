@@ -7,7 +7,7 @@
 
 import { headingText } from '../../format/markdown.js'
 
-const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*)$/
+const HEADING = /^ {0,3}(#{1,6})[ \t]+([^\n]*)$/
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 const ACCEPTANCE = /^acceptance(?:[ \t]+criteria)?[ \t]*:?$/i
 const TOP_ITEM = /^ ?[-*+][ \t]+(?:\[[ xX]\][ \t]+)?(.*)$/

@@ -91,7 +91,7 @@ export async function readQueue(store: Store, slug: string): Promise<Queue> {
       if (m?.[1] === 'created_by') createdBy = (m[2] as string).trim()
       continue
     }
-    const h = /^(#{1,6})\s+(.*)$/.exec(raw)
+    const h = /^(#{1,6})[ \t]+([^\n]*)$/.exec(raw)
     if (h) {
       if (h[1] === '#') {
         title = headingText(h[2] as string)
@@ -184,7 +184,7 @@ function patched(
   let titleAt = -1
   let cur: { head: number; last: number } | null = null
   for (let i = body; i < lines.length; i++) {
-    const h = /^(#{1,6})\s+(.*)$/.exec(lines[i] as string)
+    const h = /^(#{1,6})[ \t]+([^\n]*)$/.exec(lines[i] as string)
     if (h) {
       if (h[1] === '#') {
         if (titleAt === -1) titleAt = i

@@ -16,6 +16,7 @@ import { supersededBy } from '../../format/rawtask.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { listEvents } from '../../store/events.js'
 import { readText } from '../../store/fsio.js'
+import { refusedFileOf } from '../../store/resolve.js'
 import type { Store } from '../../store/store.js'
 import { usedSeqs } from '../../store/taskindex.js'
 import { coordinationFindings } from './coordination.js'
@@ -143,12 +144,20 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     }
     for (const d of t.depends_on) {
       if (plan.target(t, d.on) === null) {
+        // A task dacli refused to read is still a task: fix its file, never drop the link to it.
+        const refused = refusedFileOf(store, d.on, plan.broken)
         add({
           code: 'dangling-dependency',
           severity: 'error',
           subject: qualifiedRef(t),
-          message: `depends on ${d.on}, which does not resolve to one task`,
-          hint: `dacli task depend ${qualifiedRef(t)} --remove ${d.on}`,
+          message:
+            refused === null
+              ? `depends on ${d.on}, which does not resolve to one task`
+              : `depends on ${d.on}, whose file ${refused.path} cannot be read (${refused.reason})`,
+          hint:
+            refused === null
+              ? `dacli task depend ${qualifiedRef(t)} --remove ${d.on}`
+              : `fix ${refused.path} by hand; the link holds`,
         })
       }
     }

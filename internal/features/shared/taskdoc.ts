@@ -16,7 +16,7 @@ import type { TaskRecord, TaskSummary } from '../../format/model.js'
 import { type DepType, type Status, teOf } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { findEvent, isQuestionId } from '../../store/events.js'
-import type { Store } from '../../store/store.js'
+import { REFUSED_CONTENT, type Store } from '../../store/store.js'
 import { folderStatus } from '../../store/tombstones.js'
 
 async function resolveQuietly(store: Store, on: string, project: string): Promise<TaskSummary | null> {
@@ -24,9 +24,11 @@ async function resolveQuietly(store: Store, on: string, project: string): Promis
     const f = await store.resolve(on, { prefer: project })
     return await store.summaryOf(f)
   } catch (e) {
-    // Not one task (none, or ambiguous): shown unresolved. Anything else is a real failure.
-    const kind = classifiedError(e)?.kind
-    if (kind === 'not_found' || kind === 'usage') return null
+    // Not one task (none, or ambiguous), or a task file dacli refused to read (doctor and listings name it): shown
+    // unresolved, its status unknown (null), rather than the whole task refused. Anything else is a real failure.
+    const c = classifiedError(e)
+    if (c?.kind === 'not_found' || c?.kind === 'usage') return null
+    if (c?.kind === 'failure' && REFUSED_CONTENT.has(String(c.details?.code))) return null
     throw e
   }
 }
