@@ -4,7 +4,7 @@
 import { VERSION } from '../base/version.js'
 import type { CommandEntry } from '../clikit/command.js'
 import { matchCommand } from '../clikit/dispatch.js'
-import { familyHelp, rootHelp } from '../clikit/help.js'
+import { familyHelp, helpWidth, rootHelp } from '../clikit/help.js'
 import { invoke, type Outcome, type Runtime, refuseUnknownCommand } from '../clikit/invoke.js'
 
 const SWITCHES = new Set(['--json', '--quiet', '--json=true', '--quiet=true'])
@@ -24,7 +24,7 @@ export async function main(argv: readonly string[], rt: Runtime): Promise<Outcom
   if (argv.length === 0 || first === '--help' || first === '-h') {
     const doc = argv.length === 0 ? null : helpOf([])
     if (doc !== null) return doc
-    rt.io.stdout.write(rootHelp(table, VERSION))
+    rt.io.stdout.write(rootHelp(table, VERSION, helpWidth(rt.io, rt.env)))
     return { exitCode: 0 }
   }
   if (first === '--version') {
@@ -40,7 +40,7 @@ export async function main(argv: readonly string[], rt: Runtime): Promise<Outcom
   if (fams.has(words[0] as string) && words.length === 2 && (words[1] === '--help' || words[1] === '-h')) {
     const doc = helpOf([words[0] as string])
     if (doc !== null) return doc
-    rt.io.stdout.write(familyHelp(words[0] as string, table))
+    rt.io.stdout.write(familyHelp(words[0] as string, table, helpWidth(rt.io, rt.env)))
     return { exitCode: 0 }
   }
 

@@ -197,6 +197,11 @@ export interface Context {
   readonly system: System
   /** `--json` was requested (commands never print JSON themselves; this only tunes stderr chatter). */
   readonly json: boolean
+  /**
+   * The width to lay out text a command writes itself (help): the terminal's, at most 100; 100 when stdout is no
+   * terminal. Text laid out wider on a terminal would be wrapped a second time by the output, with ragged indents.
+   */
+  readonly width: number
   /** The acting identity (from DACLI_AGENT), resolved once per invocation. */
   identity(): Promise<Identity>
   store(): Promise<Store>

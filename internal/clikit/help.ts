@@ -5,7 +5,12 @@ import { byText } from '../base/order.js'
 import { count } from '../base/text.js'
 import { type ArgSpec, type CommandDecl, mayMutate } from './command.js'
 import { type FlagSpec, type FlagType, GLOBAL_FLAGS } from './flags.js'
+import { type IO, terminalWidth } from './io.js'
 import { wrapUsage } from './text.js'
+
+/** The width help is laid out at: the terminal's, at most 100; 100 when stdout is no terminal. */
+export const helpWidth = (io: Pick<IO, 'stdoutIsTTY' | 'columns'>, env: Readonly<Record<string, string | undefined>>) =>
+  Math.min(100, terminalWidth(io.stdoutIsTTY, io.columns, env) ?? 100)
 
 const PROG = 'dacli'
 
@@ -135,32 +140,46 @@ export function commandHelp(c: CommandDecl, width = 100): string {
 }
 
 /** Help for a family: its commands. */
-export function familyHelp(family: string, table: readonly CommandDecl[]): string {
+export function familyHelp(family: string, table: readonly CommandDecl[], width = 100): string {
   const cmds = table.filter((c) => familyOf(c.path) === family).sort((a, b) => byText(a.path, b.path))
   const out = [
-    `${PROG} ${family} — ${count(cmds.length, 'command')}`,
+    wrap(`${PROG} ${family} — ${count(cmds.length, 'command')}`, width, '  '),
     '',
     'Commands:',
-    columns(cmds.map((c) => [`${PROG} ${c.path}`, c.summary])),
+    columns(
+      cmds.map((c) => [`${PROG} ${c.path}`, c.summary]),
+      2,
+      width,
+    ),
     '',
-    `Run \`${PROG} ${family} <command> --help\` for one command's flags and output.`,
+    wrap(`Run \`${PROG} ${family} <command> --help\` for one command's flags and output.`, width, ''),
   ]
   return `${out.join('\n')}\n`
 }
 
 /** The root help: what dacli is, the most used commands, the families. */
-export function rootHelp(table: readonly CommandDecl[], version: string): string {
+export function rootHelp(table: readonly CommandDecl[], version: string, width = 100): string {
+  // Prose lines are wrapped only for a terminal narrower than the default layout (piped help stays as it was).
+  const fitted = (text: string, indent: string) => (width >= 100 ? text : wrap(text, width, indent))
   const fam = families(table)
   const common = table.filter((c) => c.common).sort((a, b) => orderOf(a.path) - orderOf(b.path))
   const singles = table.filter((c) => familyOf(c.path) === null && !c.common).sort((a, b) => byText(a.path, b.path))
   const out = [
-    `${PROG} ${version} — an in-repo, git-backed task and workspace store for developers and coding agents`,
+    wrap(
+      `${PROG} ${version} — an in-repo, git-backed task and workspace store for developers and coding agents`,
+      width,
+      '  ',
+    ),
     '',
     'Usage:',
     `  ${PROG} <command> [arguments] [flags]`,
     '',
     'Most used:',
-    columns(common.map((c) => [usageShort(c), c.summary])),
+    columns(
+      common.map((c) => [usageShort(c), c.summary]),
+      2,
+      width,
+    ),
     '',
     'Command families:',
     columns(
@@ -171,16 +190,28 @@ export function rootHelp(table: readonly CommandDecl[], version: string): string
           .sort()
           .join(', '),
       ]),
+      2,
+      width,
     ),
     '',
     'Other commands:',
-    columns(singles.map((c) => [`${PROG} ${c.path}`, c.summary])),
+    columns(
+      singles.map((c) => [`${PROG} ${c.path}`, c.summary]),
+      2,
+      width,
+    ),
     '',
-    'Every command takes --json (one JSON document on stdout), --quiet and --help.',
-    'Exit codes: 0 ok, 1 failure, 2 usage, 3 refused by policy (never retry unchanged), 4 not found, 5 conflict.',
-    'Identity: DACLI_AGENT=<token> acts as a spawned agent; unset, you act as the workspace root (a-root).',
+    fitted('Every command takes --json (one JSON document on stdout), --quiet and --help.', ''),
+    fitted(
+      'Exit codes: 0 ok, 1 failure, 2 usage, 3 refused by policy (never retry unchanged), 4 not found, 5 conflict.',
+      '',
+    ),
+    fitted('Identity: DACLI_AGENT=<token> acts as a spawned agent; unset, you act as the workspace root (a-root).', ''),
     '',
-    `Run \`${PROG} help --all\` for every command, \`${PROG} <family> --help\` for a family, \`${PROG} <command> --help\` for one.`,
+    fitted(
+      `Run \`${PROG} help --all\` for every command, \`${PROG} <family> --help\` for a family, \`${PROG} <command> --help\` for one.`,
+      '',
+    ),
   ]
   return `${out.join('\n')}\n`
 }
@@ -207,10 +238,10 @@ function usageShort(c: CommandDecl): string {
 }
 
 /** `help --all`: every command, grouped. */
-export function allHelp(table: readonly CommandDecl[]): string {
+export function allHelp(table: readonly CommandDecl[], width = 100): string {
   const sorted = [...table].sort((a, b) => byText(a.path, b.path))
   const rows = sorted.map((c) => [usageShort(c), `${c.summary}${c.json ? ` [${c.json}]` : ''}`] as const)
-  return `${PROG}: all ${sorted.length} commands\n\n${columns(rows)}\n\nRun \`${PROG} <command> --help\` for flags and output.\n`
+  return `${PROG}: all ${sorted.length} commands\n\n${columns(rows, 2, width)}\n\n${wrap(`Run \`${PROG} <command> --help\` for flags and output.`, width, '')}\n`
 }
 
 export interface CatalogFlag {

@@ -12,7 +12,7 @@ import type { BoardHandle, Context, Env, McpHttpHandle, Services, Stdio } from '
 import { closestOf, correctedCommands } from './didyoumean.js'
 import { codeOfKind, exitCodeOf } from './exit.js'
 import { GLOBAL_FLAGS, nearest, parseArgv } from './flags.js'
-import { commandHelp, familyHelp, usageOf } from './help.js'
+import { commandHelp, familyHelp, helpWidth, usageOf } from './help.js'
 import { bufferIO, colorEnabled, type IO, makeNotes, type Out, terminalWidth } from './io.js'
 import { envelopeOf, renderJSON, writeHumanError, writeJSON } from './render.js'
 import { guide } from './suggest.js'
@@ -149,9 +149,7 @@ export async function invoke(
     if (helpEntry !== undefined && helpEntry !== entry)
       return invoke(helpEntry, [...entry.path.split(' '), '--json'], rt)
     // The table may carry only what dispatch needs; the module has the long help texts.
-    rt.io.stdout.write(
-      commandHelp(await entry.load(), Math.min(100, terminalWidth(rt.io.stdoutIsTTY, rt.io.columns, rt.env) ?? 100)),
-    )
+    rt.io.stdout.write(commandHelp(await entry.load(), helpWidth(rt.io, rt.env)))
     return { exitCode: 0, data: null }
   }
 
@@ -210,6 +208,7 @@ export async function invoke(
   }
   if (!json) warnDeprecated()
   const ctx: Context = {
+    width: helpWidth(rt.io, rt.env),
     emit(doc, human) {
       if (json) {
         if (entry.jsonStreams === true) rt.io.stdout.write(renderJSON(doc))
@@ -488,7 +487,11 @@ export function refuseUnknownCommand(rt: Runtime, argv: readonly string[]): Outc
   return reportError(rt, err, {
     json: argv.includes('--json'),
     usage: 'dacli <command> [arguments] [flags]  (dacli help)',
-    ...(g.family === null ? {} : { before: `${familyHelp(g.family, rt.table)}\n` }),
+    ...(g.family === null
+      ? {}
+      : {
+          before: `${familyHelp(g.family, rt.table, helpWidth(rt.io, rt.env))}\n`,
+        }),
     // The family help printed first already lists what `suggestions` would.
     humanSuggestions: !g.listing,
   })

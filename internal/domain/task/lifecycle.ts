@@ -185,11 +185,9 @@ export async function claimTask(store: Store, ref: string, who: Identity, opts: 
       cur.owner === null || cur.owner === who.id ? UNREAD_ROSTER : await rosterOf(store),
     )
     if (standing.kind === 'yours') {
-      // Yours already, says this file. The same identity exists in every clone, so where the claim is (or is
-      // to be) on a remote, only the remote knows whose it is: ask it. This clone's own live claim is unchanged
-      // (renewed with --lease); another clone's live claim is 5; an expired or vanished one is taken again. A claim
-      // of the caller's own that expired is taken again too, under a new lease: answered "unchanged" (exit 0), it
-      // left the caller believing it held a task any other identity could take over at once.
+      // Yours, says this file; where the claim is (or is to be) on a remote, only the remote knows: ask it. A live
+      // claim of this clone's is unchanged (renewed with --lease), another clone's is 5; an expired one (this clone's
+      // too: "unchanged" would say the caller holds what anyone may take) or a vanished one is taken again.
       const where = remote ?? remoteOfClaim(opts.arbitration, cur)
       const publish = where !== null && cur.claim?.remote !== where
       const arb = where === remote ? arbiter : await open(opts.arbitration, where)

@@ -22,15 +22,15 @@ export const help = defineCommand({
     let selected = table
     let text: string
     if (topic === undefined) {
-      text = input.flags.all === true ? allHelp(table) : rootHelp(table, VERSION)
+      text = input.flags.all === true ? allHelp(table, ctx.width) : rootHelp(table, VERSION, ctx.width)
     } else {
       const exact = table.find((c) => c.path === topic)
       if (exact) {
         selected = [exact]
-        text = commandHelp(await exact.load())
+        text = commandHelp(await exact.load(), ctx.width)
       } else if (families(table).has(topic)) {
         selected = table.filter((c) => c.path.startsWith(`${topic} `))
-        text = familyHelp(topic, table)
+        text = familyHelp(topic, table, ctx.width)
       } else {
         throw new UsageError(`no command or family "${topic}"`, { next: [cmd('help --all')] })
       }
