@@ -24,6 +24,11 @@ describe('lint', () => {
     expect(pairs).toContain('ambiguous-criterion ledger/001-audit-write-paths')
     expect(pairs).toContain('unmanaged-risk ledger/outage')
     expect((await j('lint', 'ledger/2')).json.findings).toEqual([])
+    // The table names a task by its short reference; a note or risk by its own.
+    const table = (await ws.dacli('lint')).expectExit(0).stdout
+    expect(table).toMatch(/^\S+\s+no-acceptance-criteria\s+ledger\/5\s/m)
+    expect(table).not.toContain('ledger/005-make-export-fast')
+    expect(table).toMatch(/unmanaged-risk\s+ledger\/outage\s/)
   })
 
   test('an unknown --project is not found (4), with a task reference too', async () => {

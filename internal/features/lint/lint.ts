@@ -1,6 +1,7 @@
 import { count } from '../../base/text.js'
 import { defineCommand, optionalArg } from '../../clikit/command.js'
 import { str } from '../../clikit/flags.js'
+import { shortRef } from '../../clikit/text.js'
 import { listNotes, listRisks } from '../../domain/notes/notes.js'
 import { type LintFinding, lintDecision, lintRisk, lintTask } from '../../domain/plan/lint.js'
 import { projectFilter } from '../../format/ids.js'
@@ -63,7 +64,8 @@ export const lint = defineCommand({
           out.style(f.severity === 'error' ? 'red' : f.severity === 'warning' ? 'yellow' : 'dim', f.severity)
         out.table(
           ['SEVERITY', 'CODE', 'SUBJECT', 'FINDING'],
-          findings.map((f) => [sev(f), f.code, f.subject, f.message]),
+          // A task by its short reference, as every table names one: the FINDING column keeps the room.
+          findings.map((f) => [sev(f), f.code, shortRef(f.subject), f.message]),
         )
         const by = (s: string) => findings.filter((f) => f.severity === s).length
         out.line(
