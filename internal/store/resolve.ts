@@ -135,7 +135,10 @@ async function refuseUnreadableId(store: Store, id: string, scopes: readonly str
  * frontmatter says `id: <id>`, or null: what a task id that no listed task has may still name.
  */
 export function refusedFileOf(store: Store, id: string, broken: readonly Broken[]): Broken | null {
-  const line = new RegExp(`^id:[ \\t]*["']?${id.replace(/[^\w-]/g, '')}["']?[ \\t]*$`, 'm')
+  // Only a task id (`t-<ULID>` or the bare ULID) names a file by its `id:` line; anything else names none.
+  const ulid = /^(?:t-)?([0-9A-HJKMNP-TV-Z]{26})$/i.exec(id.trim())?.[1]
+  if (ulid === undefined) return null
+  const line = new RegExp(`^id:[ \\t]*["']?t-${ulid.toUpperCase()}["']?[ \\t]*$`, 'm')
   for (const b of broken) {
     // Only files that were read and refused (never a link, a pipe or a second copy: nothing to match).
     if (!REFUSED_CONTENT.has(b.code)) continue

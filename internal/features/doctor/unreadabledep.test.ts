@@ -30,3 +30,20 @@ test('a dependency whose file cannot be read: task show answers, doctor names th
   expect(doc.findings.map((f: { code: string }) => f.code)).toContain('invalid-field')
   expect(ws.snapshot()).toEqual(before)
 })
+
+test('a dependency that is no task id never names an unreadable file (one with an empty id: line)', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'P', '--slug', 'p')
+  for (const t of ['One task here', 'Two task here']) await ws.ok('task', 'add', t, '--project', 'p', '--accept', 'a')
+  const [one, two] = [(await ws.ok('task', 'show', 'p/1', '--json')).json, (await ws.ok('task', 'show', 'p/2', '--json')).json]
+  const twoFile = path.join(ws.root, two.path)
+  fs.writeFileSync(twoFile, fs.readFileSync(twoFile, 'utf8').replace(/^id: .*$/m, 'id:'))
+  const oneFile = path.join(ws.root, one.path)
+  fs.writeFileSync(oneFile, fs.readFileSync(oneFile, 'utf8').replace(/^kind: task$/m, 'kind: task\ndepends_on: ["..."]'))
+
+  const doc = (await ws.dacli('doctor', '--json')).expectExit(0).json
+  const dangling = doc.findings.filter((f: { code: string }) => f.code === 'dangling-dependency')
+  expect(dangling).toHaveLength(1)
+  expect(dangling[0].message).toBe('depends on ..., which does not resolve to one task')
+  expect(dangling[0].hint).toBe('dacli task depend p/001-one-task-here --remove ...')
+})
