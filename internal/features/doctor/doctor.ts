@@ -23,6 +23,7 @@ import { coordinationFindings } from './coordination.js'
 import {
   agentFindings,
   brokenFinding,
+  danglingParents,
   dedupe,
   eventFindings,
   linkFindings,
@@ -216,7 +217,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
       hint: 'remove one link with dacli task depend <ref> --remove <dep>',
     })
   }
-  out.push(...parentCycles(plan))
+  out.push(...parentCycles(plan), ...danglingParents(store, plan))
   const notes = await listNotes(store)
   for (const b of notes.broken) unparseable(b)
   for (const n of notes.notes.filter((x) => x.kind === 'decision')) {
@@ -247,7 +248,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    "Reports findings with stable codes (unparseable-object, invalid-id, project-without-file, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, parent-cycle, orphaned-task, expired-claim, claim-on-closed-task, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
+    "Reports findings with stable codes (unparseable-object, invalid-id, project-without-file, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, dangling-parent, parent-cycle, orphaned-task, expired-claim, claim-on-closed-task, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
   args: [],
   flags: {
     strict: bool('fail on an error-severity finding'),

@@ -14,6 +14,7 @@ import { qualifiedRef } from '../../format/refs.js'
 import type { EventRecord } from '../../store/events.js'
 import { walkTree } from '../../store/fsio.js'
 import { restoreProjectFileHint } from '../../store/projects.js'
+import { refusedFileOf } from '../../store/resolve.js'
 import type { Store } from '../../store/store.js'
 import type { DoctorDocT } from './json.js'
 
@@ -178,6 +179,32 @@ export function parentCycles(plan: Plan): Finding[] {
       subject: qualifiedRef(loop[0] ?? cur),
       message: `parent cycle: ${names.join(' → ')} (each names the next as its parent)`,
       hint: `remove or change the parent: line of one of them by hand`,
+    })
+  }
+  return out
+}
+
+/**
+ * A `parent:` line that names no task (written by hand, or the parent's file removed): the task still works, but
+ * every tree drops it. One whose parent is a file dacli refused to read names that file instead.
+ */
+export function danglingParents(store: Store, plan: Plan): Finding[] {
+  const out: Finding[] = []
+  for (const t of plan.tasks) {
+    if (t.parent === null || plan.target(t, t.parent) !== null) continue
+    const refused = refusedFileOf(store, t.parent, plan.broken)
+    out.push({
+      code: 'dangling-parent',
+      severity: 'warning',
+      subject: qualifiedRef(t),
+      message:
+        refused === null
+          ? `its parent ${t.parent} does not resolve to one task`
+          : `its parent ${t.parent} is in ${refused.path}, which cannot be read (${refused.reason})`,
+      hint:
+        refused === null
+          ? `remove or change the parent: line of ${t.path} by hand`
+          : `fix ${refused.path} by hand; the link holds`,
     })
   }
   return out

@@ -35,15 +35,58 @@ test('a dependency that is no task id never names an unreadable file (one with a
   const ws = await workspace()
   await ws.ok('project', 'add', 'P', '--slug', 'p')
   for (const t of ['One task here', 'Two task here']) await ws.ok('task', 'add', t, '--project', 'p', '--accept', 'a')
-  const [one, two] = [(await ws.ok('task', 'show', 'p/1', '--json')).json, (await ws.ok('task', 'show', 'p/2', '--json')).json]
+  const [one, two] = [
+    (await ws.ok('task', 'show', 'p/1', '--json')).json,
+    (await ws.ok('task', 'show', 'p/2', '--json')).json,
+  ]
   const twoFile = path.join(ws.root, two.path)
   fs.writeFileSync(twoFile, fs.readFileSync(twoFile, 'utf8').replace(/^id: .*$/m, 'id:'))
   const oneFile = path.join(ws.root, one.path)
-  fs.writeFileSync(oneFile, fs.readFileSync(oneFile, 'utf8').replace(/^kind: task$/m, 'kind: task\ndepends_on: ["..."]'))
+  fs.writeFileSync(
+    oneFile,
+    fs.readFileSync(oneFile, 'utf8').replace(/^kind: task$/m, 'kind: task\ndepends_on: ["..."]'),
+  )
 
   const doc = (await ws.dacli('doctor', '--json')).expectExit(0).json
   const dangling = doc.findings.filter((f: { code: string }) => f.code === 'dangling-dependency')
   expect(dangling).toHaveLength(1)
   expect(dangling[0].message).toBe('depends on ..., which does not resolve to one task')
   expect(dangling[0].hint).toBe('dacli task depend p/001-one-task-here --remove ...')
+})
+
+test('a parent that names no task is reported (dangling-parent); one in an unreadable file names that file', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'P', '--slug', 'p')
+  for (const t of ['One task here', 'Two task here', 'Three task here', 'Four task here'])
+    await ws.ok('task', 'add', t, '--project', 'p', '--accept', 'a')
+  const shown = await Promise.all([1, 2, 3, 4].map(async (n) => (await ws.ok('task', 'show', `p/${n}`, '--json')).json))
+  const edit = (n: number, from: RegExp, to: string) => {
+    const file = path.join(ws.root, shown[n - 1].path)
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(from, to))
+  }
+  edit(1, /^kind: task$/m, 'kind: task\nparent: t-01M99CADDTDB4VJGKZVT37ZY8Q')
+  edit(2, /^kind: task$/m, `kind: task\nparent: ${shown[2].id}`)
+  edit(4, /^kind: task$/m, 'kind: task\nparent: p/2') // resolves: no finding
+  edit(3, /^kind: task$/m, 'kind: task\npriority: urgent')
+  const before = ws.snapshot()
+
+  const doc = (await ws.dacli('doctor', '--json')).expectExit(0).json
+  const found = doc.findings.filter((f: { code: string }) => f.code === 'dangling-parent')
+  expect(found).toEqual([
+    {
+      code: 'dangling-parent',
+      severity: 'warning',
+      subject: 'p/001-one-task-here',
+      message: 'its parent t-01M99CADDTDB4VJGKZVT37ZY8Q does not resolve to one task',
+      hint: `remove or change the parent: line of ${shown[0].path} by hand`,
+    },
+    {
+      code: 'dangling-parent',
+      severity: 'warning',
+      subject: 'p/002-two-task-here',
+      message: expect.stringContaining(`is in ${shown[2].path}, which cannot be read`),
+      hint: `fix ${shown[2].path} by hand; the link holds`,
+    },
+  ])
+  expect(ws.snapshot()).toEqual(before)
 })
