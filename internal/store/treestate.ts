@@ -16,6 +16,7 @@ export interface TreeChange {
     | 'task.changed'
     | 'task.moved'
     | 'task.deleted'
+    | 'task.unreadable'
     | 'claim.taken'
     | 'claim.released'
     | 'project.created'
@@ -62,6 +63,10 @@ export class TreeState {
   /** Projects that exist (by the last look) and were last reported so. */
   private readonly projectsNow = new Set<string>()
   private readonly projectsReported = new Set<string>()
+  /** Per project, the task files dacli refused to read by the last look: file name → why. */
+  private readonly refused = new Map<string, Map<string, string>>()
+  /** Tasks reported unreadable (kept in `reported` as last read, so a repair is a change, not a creation). */
+  private readonly unreadable = new Set<string>()
 
   constructor(private readonly store: Store) {}
 
@@ -77,6 +82,7 @@ export class TreeState {
     for (const slug of which) {
       if (!now.has(slug)) {
         this.current.delete(slug)
+        this.refused.delete(slug)
         this.projectsNow.delete(slug)
       } else {
         this.current.set(slug, await this.seen(slug))
@@ -86,7 +92,8 @@ export class TreeState {
       const a = this.current.get(slug) ?? new Map<string, Seen>()
       const b = this.reported.get(slug) ?? new Map<string, Seen>()
       for (const [id, x] of a) if (!same(x, b.get(id))) out.set(id, slug)
-      for (const id of b.keys()) if (!a.has(id)) out.set(id, slug)
+      for (const [id, x] of b)
+        if (!a.has(id) && !(this.unreadable.has(id) && this.whyRefused(x) !== null)) out.set(id, slug)
     }
     return out
   }
@@ -121,8 +128,25 @@ export class TreeState {
       this.reported.set(a.summary.project, m)
       m.set(id, a)
     }
+    if (a === null && b !== null) {
+      // Still there but refused (a hand edit put a value no field takes): not deleted. Kept as last read.
+      const why = this.whyRefused(b)
+      if (why !== null) {
+        this.reported.get(b.summary.project)?.set(id, b)
+        if (this.unreadable.has(id)) return null
+        this.unreadable.add(id)
+        return { kind: 'task.unreadable', ...where(b.summary), summary: `cannot be read (${why}): ${b.summary.title}` }
+      }
+    }
+    this.unreadable.delete(id)
     if (a === null) return b === null ? null : deleted(b.summary)
     return compare(b, a)
+  }
+
+  /** Why the file a task was last read from is refused now, or null (readable, or gone). Found by its file name. */
+  private whyRefused(s: Seen): string | null {
+    const name = s.summary.path.slice(s.summary.path.lastIndexOf('/') + 1)
+    return this.refused.get(s.summary.project)?.get(name) ?? null
   }
 
   private find(m: Map<string, Map<string, Seen>>, id: string): Seen | null {
@@ -145,6 +169,9 @@ export class TreeState {
     const listing = await listProject(this.store.paths(), slug, () => index.section(`tasks/${slug}`, 'used'))
     const out = new Map<string, Seen>()
     for (const t of listing.tasks) out.set(t.id, { summary: t, stamp: stamps.get(t.path) ?? '' })
+    const refused = new Map<string, string>()
+    for (const b of listing.broken) refused.set(b.path.slice(b.path.lastIndexOf('/') + 1), b.reason)
+    this.refused.set(slug, refused)
     return out
   }
 }

@@ -180,3 +180,27 @@ describe('watch sees changes made outside dacli', () => {
     expect(remote).toBeTruthy()
   })
 })
+
+test('a task file a hand edit makes unreadable is task.unreadable, not task.deleted; repaired, it is task.changed', async () => {
+  const ws = await ledger()
+  const w = await watcher(ws.root)
+  const file = path.join(ws.root, TASKS, 'open', '001-round-refunds.md')
+  const good = fs.readFileSync(file, 'utf8')
+  const broke = await w.after(
+    () => fs.writeFileSync(file, good.replace(/^kind: task$/m, 'kind: task\npriority: urgent')),
+    (e) => e.kind === 'task.unreadable',
+  )
+  expect(broke.e).toMatchObject({ ref: 'ledger/001-round-refunds', source: 'external', actor: null })
+  expect(broke.e.summary).toMatch(/^cannot be read \(.*priority.*\): Round refunds$/)
+  expect(broke.ms).toBeLessThan(1000)
+  // Touched again while still unreadable: nothing more to say.
+  fs.appendFileSync(file, '\nstill wrong\n')
+  await sleep(1200)
+  const fixed = await w.after(
+    () => fs.writeFileSync(file, good),
+    (e) => e.kind !== 'task.unreadable',
+  )
+  expect(fixed.e).toMatchObject({ kind: 'task.changed', ref: 'ledger/001-round-refunds', source: 'external' })
+  await sleep(600)
+  expect(w.events.map((x) => x.e.kind)).toEqual(['task.unreadable', 'task.changed'])
+})

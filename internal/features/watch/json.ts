@@ -3,7 +3,7 @@
 import { z } from 'zod'
 
 const KINDS =
-  'task.created, task.changed, task.moved, task.deleted (a file gone from every folder, outside dacli), claim.taken, claim.released, note.added, event.added, question.asked, question.answered (and event.applied, event.dismissed, risk.added, project.created, project.changed, project.removed, agent.spawned, agent.retired); an open vocabulary: readers must tolerate kinds added later'
+  'task.created, task.changed, task.moved, task.deleted (a file gone from every folder, outside dacli), task.unreadable (a file still there that a hand edit made unreadable; repaired, it is task.changed), claim.taken, claim.released, note.added, event.added, question.asked, question.answered (and event.applied, event.dismissed, risk.added, project.created, project.changed, project.removed, agent.spawned, agent.retired); an open vocabulary: readers must tolerate kinds added later'
 
 const WatchEventBody = {
   cursor: z.string().describe('resume after this change with --since <cursor>'),
