@@ -31,6 +31,22 @@ export const NOTE_SECTIONS = {
 
 export type NoteSection = 'chose' | 'rejected' | 'because' | 'goal' | 'question' | 'metric'
 
+/**
+ * Refuses (2) a section or a severity that a note of `kind` has no place for, so typed text is never dropped:
+ * `note add` and `note edit` both ask. `subject` names the note in the message.
+ */
+export function checkKindFlags(kind: NoteKind, keys: Iterable<string>, severity: boolean, subject: string): void {
+  const headings: Record<string, string> = NOTE_SECTIONS[kind]
+  for (const key of keys) {
+    if (headings[key] !== undefined) continue
+    const fits = Object.entries(NOTE_SECTIONS)
+      .filter(([, s]) => key in s)
+      .map(([k]) => `${k}s`)
+    throw new UsageError(`--${key} applies to ${fits.join(' and ')}, and ${subject} is a ${kind}`)
+  }
+  if (severity && kind !== 'finding') throw new UsageError('--severity applies to findings only')
+}
+
 export interface NoteChanges {
   title?: string
   body?: string
@@ -50,16 +66,8 @@ export async function editNote(
   p: NoteChanges,
 ): Promise<{ note: NoteRecord; fields: string[] }> {
   const n = await readNote(store, ref)
+  checkKindFlags(n.kind, Object.keys(p.sections ?? {}), p.severity !== undefined, `${n.project}/${n.slug}`)
   const headings: Record<string, string> = NOTE_SECTIONS[n.kind]
-  for (const key of Object.keys(p.sections ?? {})) {
-    if (headings[key] === undefined) {
-      const fits = Object.entries(NOTE_SECTIONS)
-        .filter(([, s]) => key in s)
-        .map(([k]) => `${k}s`)
-      throw new UsageError(`--${key} applies to ${fits.join(' and ')}, and ${n.project}/${n.slug} is a ${n.kind}`)
-    }
-  }
-  if (p.severity !== undefined && n.kind !== 'finding') throw new UsageError('--severity applies to findings only')
   const merged = { ...n.sections, ...p.sections }
   checkNotePolicy({
     kind: n.kind,

@@ -2,6 +2,7 @@ import { RefusedError, UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
 import { signerOf } from '../../domain/identity/identity.js'
+import { checkKindFlags } from '../../domain/notes/edit.js'
 import { addNote, checkNotePolicy, NOTE_KINDS, SEVERITIES } from '../../domain/notes/notes.js'
 import { checkTitle, safeSegment } from '../../format/ids.js'
 import { checkSectionText } from '../../format/markdown.js'
@@ -56,7 +57,12 @@ export const add = defineCommand({
       if (v !== undefined) text[f] = checkSectionText(v, `--${f}`)
     }
     const severity = input.flags.severity
-    if (severity !== undefined && kind !== 'finding') throw new UsageError('--severity applies to findings only')
+    checkKindFlags(
+      kind,
+      Object.keys(text).filter((k) => k !== 'body'),
+      severity !== undefined,
+      'the note',
+    )
     checkNotePolicy({ kind, ...text })
     const store = await ctx.store()
     store.requireProject(project)

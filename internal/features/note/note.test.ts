@@ -58,6 +58,29 @@ describe('notes', () => {
     expect((await j('note', 'add', 'ref', 'x', '--project', 'p', '--severity', 'major')).code).toBe(2)
   })
 
+  test('a section the kind has no place for is refused (2), never dropped; nothing is written', async () => {
+    const before = ws.snapshot()
+    const cases: [string, string[], string][] = [
+      ['finding', ['--because', 'fsync per write'], '--because applies to decisions, and the note is a finding'],
+      ['ref', ['--chose', 'v2'], '--chose applies to decisions, and the note is a ref'],
+      [
+        'decision',
+        ['--rejected', 'kafka', '--goal', 'throughput'],
+        '--goal applies to metrics, and the note is a decision',
+      ],
+      [
+        'metric',
+        ['--goal', 'g', '--question', 'q', '--rejected', 'x'],
+        '--rejected applies to decisions, and the note is a metric',
+      ],
+    ]
+    for (const [kind, flags, message] of cases)
+      expect((await j('note', 'add', kind, 'Typed text', '--project', 'p', ...flags)).expectExit(2).error.message).toBe(
+        message,
+      )
+    expect(ws.snapshot()).toEqual(before)
+  })
+
   test('list filters by kind and task; show resolves ids and project/slug; ambiguity is 2', async () => {
     const d = (await j('note', 'add', 'finding', 'Shared name', '--project', 'p', '--about', '1')).json
     ;(await ws.dacli('project', 'add', 'Q', '--slug', 'q')).expectExit(0)
