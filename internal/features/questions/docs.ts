@@ -40,11 +40,11 @@ export function questionBody(q: EventRecord, task: TaskLike | null, answer: Note
         : {
             note: {
               id: q.answered.note,
-              kind: answer?.kind === 'decision' ? 'decision' : 'finding',
-              title: answer?.title ?? '',
-              path: answer?.path ?? '',
+              kind: answer === null ? null : answer.kind === 'decision' ? 'decision' : 'finding',
+              title: answer?.title ?? null,
+              path: answer?.path ?? null,
             },
-            text: answer === null ? '' : answerText(answer),
+            text: answer === null ? null : answerText(answer),
             rejected: answer?.sections.rejected ?? null,
             because: answer?.sections.because ?? null,
             by: q.answered.by,
@@ -81,12 +81,12 @@ export function renderThread(out: Out, t: QuestionBodyT): void {
   if (t.need !== null) out.line(`  needs: ${t.need}`)
   if (t.answer !== null) {
     const a = t.answer
-    const first = a.text.split('\n')
+    const first = a.text === null ? [out.style('dim', `(the answer note ${a.note.id} is missing)`)] : a.text.split('\n')
     out.line(`  A: ${first[0] ?? ''}`)
     for (const l of first.slice(1)) out.line(`     ${l}`)
     if (a.rejected !== null) out.line(`     rejected: ${a.rejected}`)
     if (a.because !== null) out.line(`     because: ${a.because}`)
-    out.line(out.style('dim', `     — ${a.by}, ${a.at} (${a.note.kind} ${a.note.id})`))
+    out.line(out.style('dim', `     — ${a.by}, ${a.at} (${a.note.kind ?? 'note'} ${a.note.id})`))
   }
   if (t.dismissed !== null)
     out.line(out.style('dim', `  dismissed by ${t.dismissed.by}, ${t.dismissed.at}: ${t.dismissed.reason ?? ''}`))

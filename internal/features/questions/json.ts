@@ -11,8 +11,18 @@ const TaskRef = z.strictObject({
 })
 
 const AnswerBody = z.strictObject({
-  note: z.strictObject({ id: z.string(), kind: z.enum(['decision', 'finding']), title: z.string(), path: z.string() }),
-  text: z.string().describe('the answer: a finding’s text, or a decision’s Chose'),
+  note: z
+    .strictObject({
+      id: z.string(),
+      kind: z.enum(['decision', 'finding']).nullable(),
+      title: z.string().nullable(),
+      path: z.string().nullable(),
+    })
+    .describe('the note that answers it; kind, title and path are null when that note is gone (removed)'),
+  text: z
+    .string()
+    .nullable()
+    .describe('the answer: a finding’s text, or a decision’s Chose; null when the answer note is gone'),
   rejected: z.string().nullable().describe('a decision: what was rejected'),
   because: z.string().nullable(),
   by: z.string(),

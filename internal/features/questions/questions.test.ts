@@ -115,6 +115,17 @@ describe('answer', () => {
     expect(ws.snapshot()).toEqual(before)
   })
 
+  test('an answer whose note was removed: threads says null (never an empty text), and says so on screen', async () => {
+    const q = (await j('ask', 'Half-up or half-even?', '--about', 'ledger/1')).json
+    const a = (await j('answer', q.id, 'Half-even')).expectExit(0).json
+    ;(await ws.dacli('note', 'rm', a.note.id, '--force')).expectExit(0)
+    const t = (await j('threads', '--about', 'ledger/1')).expectExit(0).json.threads[0]
+    expect(t.answer).toMatchObject({ note: { id: a.note.id, kind: null, title: null, path: null }, text: null })
+    expect((await ws.dacli('threads', '--about', 'ledger/1')).expectExit(0).stdout).toContain(
+      `A: (the answer note ${a.note.id} is missing)`,
+    )
+  })
+
   test('a decision answer needs --rejected (3, nothing written); --rejected alone implies a decision', async () => {
     const q = (await j('ask', 'Which store?', '--about', 'ledger/2')).json
     const before = ws.snapshot()
