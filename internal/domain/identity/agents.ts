@@ -172,25 +172,35 @@ export async function retireAgent(
   if (id === ROOT_ID) {
     throw new RefusedError('retire-root', 'the root identity cannot be retired', { next: [cmd('agent list')] })
   }
-  const lineage = lineageOf(await listAgents(store), id)
+  const everyone = await listAgents(store)
+  const lineage = lineageOf(everyone, id)
   if (caller.id !== ROOT_ID && caller.id !== id && !lineage.includes(caller.id)) {
     throw new RefusedError('retire-scope', `${caller.id} may retire only itself and its descendants, not ${id}`, {
       details: { agent: id, lineage },
       next: [`ask ${lineage[0] ?? ROOT_ID} (an ancestor of ${id}) to retire it`],
     })
   }
-  // Work it holds would be stranded: refuse, or hand it back to the pool when asked to.
-  const held = (await store.listTasks()).tasks.filter((t) => t.owner === id && t.status !== 'done')
+  // Work it holds, or an identity under it holds (their tokens stop resolving with its), would be stranded: refuse,
+  // or hand it back to the pool when asked to.
+  const subtree = new Set([id, ...everyone.filter((a) => lineageOf(everyone, a.id).includes(id)).map((a) => a.id)])
+  const held = (await store.listTasks()).tasks.filter(
+    (t) => t.owner !== null && subtree.has(t.owner) && t.status !== 'done',
+  )
   if (held.length > 0 && opts.release !== true && !agent.retired) {
     const refs = held.map((t) => qualifiedRef(t))
+    const owners = [...new Set(held.map((t) => t.owner as string))]
+    const who = owners.length === 1 && owners[0] === id ? `${id} owns` : `${id} and the identities under it own`
     throw new RefusedError(
       'retire-owner',
-      `${id} owns ${held.length} unfinished task${held.length === 1 ? '' : 's'} (${refs.join(', ')}); retiring it would strand ${held.length === 1 ? 'it' : 'them'}`,
+      `${who} ${held.length} unfinished task${held.length === 1 ? '' : 's'} (${refs.join(', ')}); retiring it would strand ${held.length === 1 ? 'it' : 'them'}`,
       {
-        details: { agent: id, tasks: held.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status })) },
+        details: {
+          agent: id,
+          tasks: held.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status, owner: t.owner })),
+        },
         next: [
           cmd(`agent retire ${id} --release (hands ${held.length === 1 ? 'it' : 'them'} back to the pool, logged)`),
-          ...refs.slice(0, 3).map((r) => cmd(`task release ${r} (as ${id})`)),
+          ...held.slice(0, 3).map((t) => cmd(`task release ${qualifiedRef(t)} (as ${t.owner})`)),
         ],
       },
     )
@@ -198,17 +208,23 @@ export async function retireAgent(
   const released: { id: string; ref: string; status: string }[] = []
   if (opts.release === true) {
     // Another clone's live claim that a pulled file carries is theirs to release: refused before any task changes.
-    for (const t of held) await refuseTheirsOnRemote(opts.arbitration, t, { ...caller, id })
+    for (const t of held) await refuseTheirsOnRemote(opts.arbitration, t, { ...caller, id: t.owner as string })
     for (const t of held) {
+      const owner = t.owner as string
       const r = await store.editTask({ ...fileRefOf(store.root, t), id: t.id }, caller.id, async (e) => {
-        if (e.before.owner !== id || e.before.status === 'done') return false
+        if (e.before.owner !== owner || e.before.status === 'done') return false
         // Its claim on a remote goes too, dropped as its owner's (as task release does), or nobody could claim it there.
-        const drop = await dropOnRelease(opts.arbitration, e, { ...caller, id })
+        const drop = await dropOnRelease(opts.arbitration, e, { ...caller, id: owner })
         refuseReleasingTheirs(e.before, drop)
         e.delete('owner')
         e.delete('claim')
         if (e.before.status === 'active') e.status = 'open'
-        e.log('released', `owner ${id} retired by ${caller.id}`)
+        e.log(
+          'released',
+          owner === id
+            ? `owner ${id} retired by ${caller.id}`
+            : `owner ${owner}'s ancestor ${id} retired by ${caller.id}`,
+        )
         return true
       })
       if (r.changed) released.push({ id: r.task.id, ref: qualifiedRef(r.task), status: r.task.status })

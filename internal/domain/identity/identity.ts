@@ -282,11 +282,26 @@ export function readOnlyIdentities(store: Store): Promise<Set<string>> {
   })
 }
 
-/** Ids of retired identities whose retirement is signed or remembered (a retired owner's claim may be taken over). */
+/**
+ * Ids of retired identities whose retirement is signed or remembered, and of every identity under one of them (its
+ * token stops resolving with its ancestor's): a retired owner's claim may be taken over.
+ */
 export async function retiredIdentities(store: Store): Promise<Set<string>> {
   const all = await listAgentFiles(store.dir, store.root)
   const keys = rootKeysOf(store, all)
-  return new Set([...signedRetirements(all, keys), ...(keys.retired ?? [])])
+  const out = new Set([...signedRetirements(all, keys), ...(keys.retired ?? [])])
+  const parentOf = new Map(all.map((a) => [a.id, a.parent]))
+  for (const a of all) {
+    const seen = new Set<string>()
+    for (let p = a.parent; p !== null && p !== undefined && !seen.has(p); p = parentOf.get(p) ?? null) {
+      seen.add(p)
+      if (out.has(p)) {
+        out.add(a.id)
+        break
+      }
+    }
+  }
+  return out
 }
 
 /**

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { expectValid } from '../../testkit/schemas.js'
 import { workspace } from '../../testkit/ws.js'
@@ -104,6 +106,53 @@ describe('identities', () => {
     // The finished task keeps its owner: history, not work in hand.
     expect((await ws.dacli('task', 'show', '3', '--json')).json.owner).toBe(a.id)
     expect((await ws.dacli('whoami', { as: a.token })).code).toBe(3)
+  })
+
+  test('retiring an ancestor of an owner is refused too (its token stops resolving); --release frees the work', async () => {
+    const ws = await workspace()
+    const lead = await ws.agent('rw', 'lead')
+    const worker = (await ws.dacli('agent', 'spawn', '--grant', 'rw', '--json', { as: lead.token })).expectExit(0).json
+    ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+    ;(await ws.dacli('task', 'add', 'Build the thing', '--project', 'p', '--accept', 'x')).expectExit(0)
+    ;(await ws.dacli('task', 'claim', 'p/1', { as: worker.token })).expectExit(0)
+    const before = ws.snapshot()
+    const r = (await ws.dacli('agent', 'retire', lead.id, '--json')).expectExit(3)
+    expect(r.error.details).toMatchObject({
+      policy: 'retire-owner',
+      tasks: [{ ref: 'p/001-build-the-thing', status: 'active', owner: worker.id }],
+    })
+    expect(r.error.message).toContain(`${lead.id} and the identities under it own 1 unfinished task`)
+    expect(ws.snapshot()).toEqual(before)
+    const done = (await ws.dacli('agent', 'retire', lead.id, '--release', '--json')).expectExit(0).json
+    expect(done.released).toMatchObject([{ ref: 'p/001-build-the-thing', status: 'open' }])
+    const t = (await ws.dacli('task', 'show', 'p/1', '--json')).json
+    expect(t).toMatchObject({ owner: null, claim: null, status: 'open' })
+    expect(t.log.at(-1).details).toBe(`owner ${worker.id}'s ancestor ${lead.id} retired by a-root`)
+    expect(ws.file(t.path)).not.toMatch(/^owner:/m)
+  })
+
+  test('a live claim of an identity whose ancestor is retired can be taken over, and doctor says so', async () => {
+    const ws = await workspace()
+    const lead = await ws.agent('rw', 'lead')
+    const worker = (await ws.dacli('agent', 'spawn', '--grant', 'rw', '--json', { as: lead.token })).expectExit(0).json
+    ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+    ;(await ws.dacli('task', 'add', 'Build the thing', '--project', 'p', '--accept', 'x')).expectExit(0)
+    ;(await ws.dacli('task', 'claim', 'p/1', { as: worker.token })).expectExit(0)
+    const file = (await ws.dacli('task', 'show', 'p/1', '--json')).json.path
+    const claimed = ws.file(file)
+    ;(await ws.dacli('agent', 'retire', lead.id, '--release', { as: lead.token })).expectExit(0)
+    // The worker's live claim comes back, as a file merged from another clone that never saw the release would.
+    fs.rmSync(path.join(ws.root, (await ws.dacli('task', 'show', 'p/1', '--json')).json.path))
+    fs.writeFileSync(path.join(ws.root, file), claimed)
+    expect((await ws.dacli('whoami', { as: worker.token })).code).toBe(3)
+    const doc = (await ws.dacli('doctor', '--json')).expectExit(0).json
+    expect(doc.findings.find((f: { code: string }) => f.code === 'orphaned-task')).toMatchObject({
+      subject: 'p/001-build-the-thing',
+      message: `owned by ${worker.id}, whose ancestor ${lead.id} is retired`,
+      hint: 'another identity can take it over with dacli task claim p/001-build-the-thing',
+    })
+    ;(await ws.dacli('task', 'claim', 'p/1', '--json')).expectExit(0)
+    expect((await ws.dacli('task', 'show', 'p/1', '--json')).json.owner).toBe('a-root')
   })
 
   test('an identity may retire only itself and its descendants', async () => {

@@ -8,9 +8,11 @@ export const retire = defineCommand({
   path: 'agent retire',
   summary: 'Retire an identity: its token stops resolving; history and attribution stay',
   description:
-    'An identity may retire itself or its descendants; a-root may retire any identity but itself. An identity that owns unfinished tasks (open, active or blocked) is refused (exit 3, listing them) unless --release, which hands each back to the pool first (owner and claim cleared — a claim on a remote is deleted there —, active → open, logged as released). Retiring an already retired identity changes nothing (changed: false); with --release it still releases what it holds.',
+    'An identity may retire itself or its descendants; a-root may retire any identity but itself. An identity that owns unfinished tasks (open, active or blocked), or under which an identity owns one (its token stops resolving too), is refused (exit 3, listing them) unless --release, which hands each back to the pool first (owner and claim cleared — a claim on a remote is deleted there —, active → open, logged as released). Retiring an already retired identity changes nothing (changed: false); with --release it still releases what it holds.',
   args: [arg('id', 'the agent id (a-…)')],
-  flags: { release: bool('release the unfinished tasks it owns (logged) instead of refusing') },
+  flags: {
+    release: bool('release the unfinished tasks it and the identities under it own (logged) instead of refusing'),
+  },
   json: 'agent/v1',
   mutates: true,
   idempotent: true,

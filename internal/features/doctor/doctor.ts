@@ -5,6 +5,7 @@ import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { claimViewAge, expiredAt } from '../../domain/claims/arbiter.js'
+import { lineageOf } from '../../domain/identity/agents.js'
 import { listAgentFiles, rosterOf } from '../../domain/identity/identity.js'
 import { listNotes, listRisks } from '../../domain/notes/notes.js'
 import { CycleError, topoOrder } from '../../domain/plan/cpm.js'
@@ -121,6 +122,14 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   const roster = await rosterOf(store)
   const takeable = (owner: string, claim: Claim | null) =>
     claim === null || expiredAt(claim, now) || roster.retired.has(owner) || !roster.known.has(owner)
+  // Why an owner can no longer act: retired, unknown, or under a retired identity (its token stops resolving too).
+  const orphanedBecause = (owner: string): string | null => {
+    if (retired.has(owner)) return 'which is retired'
+    if (!known.has(owner)) return 'which is not a known identity'
+    if (!roster.retired.has(owner)) return null
+    const above = lineageOf(agents, owner).find((a) => retired.has(a) || roster.retired.has(a))
+    return above === undefined ? 'which is retired' : `whose ancestor ${above} is retired`
+  }
   for (const t of plan.tasks) {
     // `created` is an RFC 3339 time (FORMAT.md): a hand edit that wrote another date leaves the task readable, but its
     // age and every duration counted from it unknowable — said, not read as a date it is not.
@@ -162,12 +171,13 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
         })
       }
     }
-    if (t.status !== 'done' && t.owner !== null && (retired.has(t.owner) || !known.has(t.owner))) {
+    const orphaned = t.status === 'done' || t.owner === null ? null : orphanedBecause(t.owner)
+    if (t.owner !== null && orphaned !== null) {
       add({
         code: 'orphaned-task',
         severity: 'warning',
         subject: qualifiedRef(t),
-        message: `owned by ${t.owner}, which is ${retired.has(t.owner) ? 'retired' : 'not a known identity'}`,
+        message: `owned by ${t.owner}, ${orphaned}`,
         hint: takeable(t.owner, t.claim)
           ? `another identity can take it over with dacli task claim ${qualifiedRef(t)}`
           : retired.has(t.owner)
