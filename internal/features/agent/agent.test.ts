@@ -166,3 +166,41 @@ describe('identities', () => {
     ;(await ws.dacli('agent', 'retire', child.id, { as: a.token })).expectExit(0)
   })
 })
+
+describe('what agent list and agent show say', () => {
+  test('agent show lists the events the identity wrote, newest first, with their task', async () => {
+    const ws = await workspace()
+    const rev = await ws.agent('ro', 'rev')
+    ;(await ws.dacli('project', 'add', 'Core', '--slug', 'core')).expectExit(0)
+    ;(await ws.dacli('task', 'add', 'Some work item', '--project', 'core', '--accept', 'x')).expectExit(0)
+    const finding = (
+      await ws.dacli('note', 'add', 'finding', 'Flaky', '--project', 'core', '--json', { as: rev.token })
+    ).expectExit(0).json
+    const claim = (await ws.dacli('task', 'claim', 'core/1', '--json', { as: rev.token })).expectExit(0).json
+    const shown = (await ws.dacli('agent', 'show', rev.id, '--json')).expectExit(0).json
+    expectValid(shown)
+    expect(shown.events_total).toBe(2)
+    expect(
+      shown.events.map((e: { id: string; kind: string; about: string | null }) => [e.id, e.kind, e.about]),
+    ).toEqual([
+      [claim.event_id, 'claim', 'core/001-some-work-item'],
+      [finding.event_id, 'finding', null],
+    ])
+    expect((await ws.dacli('agent', 'show', rev.id)).expectExit(0).stdout).toMatch(
+      /Events \(2\)[\s\S]*claim\s+pending\s+core\/1/,
+    )
+    expect((await ws.dacli('agent', 'show', 'a-root', '--json')).json).toMatchObject({ events: [], events_total: 0 })
+  })
+
+  test('agent list says which agent file it could not read (skipped), as every listing does', async () => {
+    const ws = await workspace()
+    const rev = await ws.agent('ro', 'reviewer')
+    const file = path.join(ws.root, '.dacli', 'agents', `${rev.id}.md`)
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^grant: ro$/m, 'grant: ro\ngrant: ro'))
+    const r = (await ws.dacli('agent', 'list', '--all', '--json')).expectExit(0)
+    expectValid(r.json)
+    expect(r.json.agents.map((a: { id: string }) => a.id)).toEqual(['a-root'])
+    expect(r.json.skipped).toMatchObject([{ path: `.dacli/agents/${rev.id}.md`, code: 'unparseable-object' }])
+    expect(r.stderr).toContain(`.dacli/agents/${rev.id}.md`)
+  })
+})

@@ -1,6 +1,10 @@
 // Wire shapes of the agent slice (identities).
 
 import { z } from 'zod'
+import { Skipped } from '../../clikit/skipped.schema.js'
+
+/** How many of an identity's events `agent show` lists. */
+export const AGENT_EVENTS_SHOWN = 20
 
 export const IdentityDoc = z.strictObject({
   schema: z.literal('identity/v1'),
@@ -55,6 +59,7 @@ export const AgentListDoc = z.strictObject({
   schema: z.literal('agent-list/v1'),
   agents: z.array(z.strictObject(AgentItem)),
   all: z.boolean().describe('retired identities are included'),
+  skipped: Skipped.describe('agent files that cannot be read (their tokens are refused; dacli doctor says why)'),
 })
 
 export const AgentDoc = z.strictObject({
@@ -78,6 +83,21 @@ export const AgentDoc = z.strictObject({
   released: z
     .array(z.strictObject({ id: z.string(), ref: z.string(), status: z.string() }))
     .describe('for `agent retire --release`: the tasks handed back to the pool (owner and claim cleared, logged)'),
+  events: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        kind: z.string().describe('claim, release, finding, propose-status, comment, block, dependency or question'),
+        state: z.enum(['pending', 'applied', 'dismissed']),
+        created: z.string(),
+        about: z.string().nullable().describe('the task it is about, as a reference (its id when the task is gone)'),
+        path: z.string(),
+      }),
+    )
+    .describe(
+      `the events it wrote and signed, newest first, at most ${AGENT_EVENTS_SHOWN} (events_total counts them all)`,
+    ),
+  events_total: z.number().int(),
   path: z.string(),
 })
 

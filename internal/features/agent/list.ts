@@ -1,6 +1,6 @@
 import { defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
-import { listAgents } from '../../domain/identity/agents.js'
+import { scanAgents } from '../../domain/identity/identity.js'
 import type { AgentListDocT } from './json.js'
 import { agentSummary, verdictsOf } from './show.js'
 
@@ -14,12 +14,16 @@ export const list = defineCommand({
   async run(ctx, input) {
     const all = input.flags.all === true
     const store = await ctx.store()
-    const agents = (await listAgents(store)).filter((a) => all || !a.retired)
+    const scanned = await scanAgents(store.dir, store.root)
+    const agents = scanned.agents.filter((a) => all || !a.retired)
     const verdicts = await verdictsOf(store)
+    // A file that cannot be read is said, never silently left out (its identity's token is refused: doctor says why).
+    ctx.notes.skipped(scanned.broken)
     const data: AgentListDocT = {
       schema: 'agent-list/v1',
       all,
       agents: agents.map((a) => agentSummary(a, verdicts)),
+      skipped: scanned.broken,
     }
     return {
       data,

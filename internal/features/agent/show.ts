@@ -1,12 +1,15 @@
+import { byText } from '../../base/order.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import type { Out } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
 import { type AgentFile, lineageOf, listAgents, readAgent } from '../../domain/identity/agents.js'
 import { rootKeysOf, scanAgents } from '../../domain/identity/identity.js'
 import { signedRetirements, trustOf } from '../../domain/identity/trust.js'
+import { vouchedEvents } from '../../domain/identity/vouched.js'
 import { qualifiedRef } from '../../format/refs.js'
+import type { EventRecord } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
-import type { AgentDocT } from './json.js'
+import { AGENT_EVENTS_SHOWN, type AgentDocT } from './json.js'
 
 /** An identity as agent list shows it, with why its token is refused (`verdicts`: every identity's, verdictsOf). */
 export const agentSummary = (a: AgentFile, verdicts: ReadonlyMap<string, string | null>) => ({
@@ -60,8 +63,18 @@ export async function agentDoc(
   released: AgentDocT['released'] = [],
 ): Promise<AgentDocT> {
   const agents = await listAgents(store)
-  const owned = (await store.listTasks()).tasks.filter((t) => t.owner === a.id)
+  const tasks = (await store.listTasks()).tasks
+  const owned = tasks.filter((t) => t.owner === a.id)
   const { verdicts, signed } = await verdictsAndRetirements(store)
+  // Its events as they stand vouched for (a forged one is not its): newest first.
+  const mine = (e: EventRecord) => e.created_by === a.id
+  const events = (await vouchedEvents(store, mine)).events
+    .filter(mine)
+    .sort((x, y) => byText(y.created, x.created) || byText(y.id, x.id))
+  const refOf = (id: string) => {
+    const t = tasks.find((x) => x.id === id)
+    return t === undefined ? id : qualifiedRef(t)
+  }
   return {
     schema: 'agent/v1',
     ...agentSummary(a, verdicts),
@@ -72,6 +85,15 @@ export async function agentDoc(
     tasks_owned: owned.map((t) => ({ id: t.id, ref: qualifiedRef(t), status: t.status, title: t.title })),
     changed,
     released,
+    events: events.slice(0, AGENT_EVENTS_SHOWN).map((e) => ({
+      id: e.id,
+      kind: e.event_kind,
+      state: e.state,
+      created: e.created,
+      about: e.about === null ? null : refOf(e.about),
+      path: e.path,
+    })),
+    events_total: events.length,
     path: a.path,
   }
 }
@@ -103,11 +125,22 @@ export function renderAgent(out: Out, d: AgentDocT): void {
       { indent: 2 },
     )
   }
+  if (d.events.length > 0) {
+    out.line('')
+    out.line(out.style('bold', `Events (${d.events_total})`))
+    out.table(
+      ['ID', 'KIND', 'STATE', 'ABOUT', 'CREATED'],
+      d.events.map((e) => [e.id, e.kind, e.state, e.about === null ? '-' : shortRef(e.about), e.created]),
+      { indent: 2 },
+    )
+    if (d.events_total > d.events.length)
+      out.line(out.style('dim', `  ${d.events_total - d.events.length} more: dacli events list --json`))
+  }
 }
 
 export const show = defineCommand({
   path: 'agent show',
-  summary: 'Show an identity: grant, role, lineage, children and the tasks it owns',
+  summary: 'Show an identity: grant, role, lineage, children, the tasks it owns and its events',
   args: [arg('id', 'the agent id (a-…)')],
   flags: {},
   json: 'agent/v1',
