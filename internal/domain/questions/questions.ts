@@ -7,7 +7,7 @@
 // Lock order: the question's event lock, then the task's lock.
 
 import { cmd } from '../../base/commands.js'
-import { classifiedError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
+import { classifiedError, FailureError, NotFoundError, RefusedError, UsageError } from '../../base/errors.js'
 import { excerpt } from '../../base/text.js'
 import { checkText } from '../../format/ids.js'
 import { checkSectionText } from '../../format/markdown.js'
@@ -226,12 +226,28 @@ async function findQuestion(store: Store, id: string): Promise<EventRecord> {
 }
 
 /** `answer <task ref>`: point at the task's open questions, whose ids `answer` takes. */
-async function notAQuestion(store: Store, id: string, cause: unknown): Promise<NotFoundError> {
+async function notAQuestion(store: Store, id: string, cause: unknown): Promise<NotFoundError | FailureError> {
   const task = await store.load(id).then(
     (l) => l.task,
     () => null,
   )
-  if (task === null) return new NotFoundError(`no question "${id}"`, { cause, next: [cmd('threads --open')] })
+  if (task === null) {
+    // A question whose file dacli refused (edited after it was written): say so, never "no question".
+    const bare = id.trim().toUpperCase().replace(/^Q-/, '')
+    const refused = (await listEvents(store)).broken.find(
+      (b) => bare.length >= 8 && (b.path.split('/').pop() ?? '').toUpperCase().startsWith(bare),
+    )
+    if (refused !== undefined) {
+      return new FailureError(`the question's file ${refused.path} cannot be used: ${refused.reason}`, {
+        details: { path: refused.path, code: refused.code },
+        next: [
+          cmd('doctor'),
+          'ask again (dacli ask), and unblock its task with dacli task unblock if it waits on this one',
+        ],
+      })
+    }
+    return new NotFoundError(`no question "${id}"`, { cause, next: [cmd('threads --open')] })
+  }
   const open = (await listEvents(store)).events.filter((e) => isOpenQuestion(e) && e.about === task.id)
   const ref = qualifiedRef(task)
   if (open.length === 0) {

@@ -3,10 +3,13 @@
 // (from the last fetch of the remote's claims, whose age every such finding states: doctor touches the network
 // only with --fetch, which fetches them first).
 
+import { cmd } from '../../base/commands.js'
 import { formatDuration } from '../../base/duration.js'
 import { claimViewAge, expiredAt, readClaimCache } from '../../domain/claims/arbiter.js'
-import type { TaskSummary } from '../../format/model.js'
+import type { Plan } from '../../domain/task/planview.js'
+import type { Broken, TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { type EventRecord, isOpenQuestion, isQuestionId } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
 import { shadowedCopies } from '../../store/workspace.js'
 import type { DoctorDocT } from './json.js'
@@ -72,6 +75,42 @@ export function coordinationFindings(store: Store, tasks: readonly TaskSummary[]
           ? `${t.claim.by} holds it here, but ${remote} has no claim for it (as of ${fetched})`
           : `${t.claim.by} holds it here, but on ${remote} it is claimed by ${there.by} (${there.host}:${there.workspace})`,
       hint: `${t.claim.by} claims it again (dacli task claim ${qualifiedRef(t)}) or releases it`,
+    })
+  }
+  return out
+}
+
+/**
+ * A blocked task whose `blocked_by` nothing will ever settle: a question that is not open (its file removed or
+ * refused, or it was answered or dismissed without the task hearing of it), or a task that is not there.
+ */
+export function danglingBlocks(
+  plan: Plan,
+  events: { events: readonly EventRecord[]; broken: readonly Broken[] },
+): Finding[] {
+  const out: Finding[] = []
+  for (const t of plan.tasks) {
+    const on = t.blocked_by
+    if (t.status !== 'blocked' || on === null) continue
+    let why: string | null = null
+    if (isQuestionId(on)) {
+      const q = events.events.find((e) => e.id === on)
+      const bare = on.slice(2).toUpperCase()
+      const refused = events.broken.find((b) => (b.path.split('/').pop() ?? '').toUpperCase().startsWith(bare))
+      if (q !== undefined)
+        why = isOpenQuestion(q) ? null : `which was ${q.state === 'dismissed' ? 'dismissed' : 'answered'}`
+      else if (refused !== undefined) why = `whose file ${refused.path} cannot be used (${refused.reason})`
+      else why = 'which is not there (its file was removed)'
+    } else if (plan.target(t, on) === null) {
+      why = 'which does not resolve to one task'
+    }
+    if (why === null) continue
+    out.push({
+      code: 'dangling-block',
+      severity: 'warning',
+      subject: qualifiedRef(t),
+      message: `blocked by ${on}, ${why}: nothing will unblock it`,
+      hint: cmd(`task unblock ${qualifiedRef(t)}`),
     })
   }
   return out

@@ -20,7 +20,7 @@ import { readText } from '../../store/fsio.js'
 import { refusedFileOf } from '../../store/resolve.js'
 import type { Store } from '../../store/store.js'
 import { usedSeqs } from '../../store/taskindex.js'
-import { coordinationFindings } from './coordination.js'
+import { coordinationFindings, danglingBlocks } from './coordination.js'
 import {
   agentFindings,
   brokenFinding,
@@ -245,6 +245,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   const events = await listEvents(store)
   for (const b of events.broken) unparseable(b)
   out.push(...(await eventFindings(store, events.events)))
+  out.push(...danglingBlocks(plan, events))
   out.push(...linkFindings(store))
   out.push(...(await leftoverFindings(store)))
   for (const f of coordinationFindings(store, plan.tasks, now)) add(f)
@@ -258,7 +259,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    "Reports findings with stable codes (unparseable-object, invalid-id, project-without-file, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, dangling-parent, parent-cycle, orphaned-task, expired-claim, claim-on-closed-task, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
+    "Reports findings with stable codes (unparseable-object, invalid-id, project-without-file, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, dangling-parent, dangling-block, parent-cycle, orphaned-task, expired-claim, claim-on-closed-task, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
   args: [],
   flags: {
     strict: bool('fail on an error-severity finding'),
