@@ -341,3 +341,44 @@ export function checkSectionText(text: string, what: string): string {
     details: { flag: what },
   })
 }
+
+/** One item of a plain bullet list: its text (continuation lines joined by a space) and its lines, `[from, to)`. */
+export interface ListItem {
+  text: string
+  from: number
+  to: number
+}
+
+/**
+ * The items of a bullet list as a person writes one (a risk's `## Indicators`), from the lines of its section: an
+ * item starts at `-`, `*` or `+`; an indented line (or one right under the item, CommonMark's lazy continuation)
+ * goes on with it; an HTML comment is nobody's item; a line on its own without a bullet is an item of its own.
+ */
+export function listItems(lines: readonly string[]): ListItem[] {
+  const out: ListItem[] = []
+  let open: ListItem | null = null
+  let comment = false
+  for (let i = 0; i < lines.length; i++) {
+    const raw = (lines[i] as string).replace(/\r$/, '')
+    const line = raw.trim()
+    if (comment || line.startsWith('<!--')) {
+      comment = !line.includes('-->', comment ? 0 : 4)
+      open = null
+      continue
+    }
+    if (line === '') {
+      open = null
+      continue
+    }
+    const bullet = /^[ ]{0,3}[-*+][ \t]+(.*)$/.exec(raw)
+    if (bullet === null && open !== null) {
+      open.text = `${open.text} ${line}`
+      open.to = i + 1
+      continue
+    }
+    open = { text: (bullet === null ? line : (bullet[1] as string)).trim(), from: i, to: i + 1 }
+    if (open.text === '') open = null
+    else out.push(open)
+  }
+  return out
+}

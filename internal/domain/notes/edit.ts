@@ -6,7 +6,7 @@
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
 import { RefusedError, UsageError } from '../../base/errors.js'
-import { sections, sectionText, setLead, setSection, setTitle } from '../../format/markdown.js'
+import { listItems, sections, sectionText, setLead, setSection, setTitle } from '../../format/markdown.js'
 import { removeFile } from '../../store/fsio.js'
 import { editObjectFile } from '../../store/objedit.js'
 import type { Store } from '../../store/store.js'
@@ -215,12 +215,15 @@ export async function editRisk(
       // Only the lines of removed indicators go, and new ones are added in the list's own bullet: the rest of
       // what a person wrote there keeps its bytes.
       const gone = new Set(p.removeIndicators ?? [])
-      const kept = (sectionText(e.body, 'Indicators') ?? '')
-        .split('\n')
-        .filter((l) => !gone.has(l.replace(/^\s*[-*]\s+/, '').trim()))
+      const all = (sectionText(e.body, 'Indicators') ?? '').split('\n')
+      const drop = new Set<number>()
+      for (const item of listItems(all)) if (gone.has(item.text)) for (let i = item.from; i < item.to; i++) drop.add(i)
+      const kept = all.filter((_, i) => !drop.has(i))
       const bullet = /^\s*([-*])\s/.exec(kept.find((l) => /^\s*[-*]\s/.test(l)) ?? '')?.[1] ?? '-'
       const lines = [...kept, ...indicators.filter((i) => !r0.indicators.includes(i)).map((i) => `${bullet} ${i}`)]
-      e.body = setSection(e.body, 'Indicators', indicators.length === 0 ? '' : `\n${lines.join('\n').trim()}\n`, {
+      // A comment left alone in the section stays: only an empty section goes.
+      const text = lines.join('\n').trim()
+      e.body = setSection(e.body, 'Indicators', text === '' ? '' : `\n${text}\n`, {
         before: 'Action',
       })
       fields.push('indicators')

@@ -11,7 +11,7 @@ import { byText } from '../../base/order.js'
 import type { Proc } from '../../base/system.js'
 import { parseData } from '../../format/flat.js'
 import { isId, projectFilter, slugify } from '../../format/ids.js'
-import { checkedTitleOf, headingLine, sections, sectionText } from '../../format/markdown.js'
+import { checkedTitleOf, headingLine, listItems, sections, sectionText } from '../../format/markdown.js'
 import { type Broken, brokenOf, InvalidValueError, stamp } from '../../format/model.js'
 import type { Section } from '../../store/filecache.js'
 import { assertNoLinks, atomicWrite, folderFiles, mkdirNoLinks, readText } from '../../store/fsio.js'
@@ -409,10 +409,7 @@ export async function riskOf(file: string, text: string, project: string, rel: s
   checkText(data, 'created_by', 'an agent id')
   const impact = String(data.impact ?? 'medium')
   const likelihood = String(data.likelihood ?? 'medium')
-  const indicators = (sectionText(split.body, 'Indicators') ?? '')
-    .split('\n')
-    .map((l) => l.replace(/^\s*[-*]\s+/, '').trim())
-    .filter(Boolean)
+  const indicators = listItems((sectionText(split.body, 'Indicators') ?? '').split('\n')).map((i) => i.text)
   return {
     id: data.id,
     project,
