@@ -4,6 +4,17 @@ import { describe, expect, test } from 'vitest'
 import { expectValid } from '../../testkit/schemas.js'
 import { workspace } from '../../testkit/ws.js'
 
+/** A lead (rw, under root) and a worker it spawned, the worker holding p/1. */
+async function workerUnderLead() {
+  const ws = await workspace()
+  const lead = await ws.agent('rw', 'lead')
+  const worker = (await ws.dacli('agent', 'spawn', '--grant', 'rw', '--json', { as: lead.token })).expectExit(0).json
+  ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'Build the thing', '--project', 'p', '--accept', 'x')).expectExit(0)
+  ;(await ws.dacli('task', 'claim', 'p/1', { as: worker.token })).expectExit(0)
+  return { ws, lead, worker }
+}
+
 describe('identities', () => {
   test('unset DACLI_AGENT is a-root rw; set but empty → 3; unknown token → 3', async () => {
     const ws = await workspace()
@@ -109,12 +120,7 @@ describe('identities', () => {
   })
 
   test('retiring an ancestor of an owner is refused too (its token stops resolving); --release frees the work', async () => {
-    const ws = await workspace()
-    const lead = await ws.agent('rw', 'lead')
-    const worker = (await ws.dacli('agent', 'spawn', '--grant', 'rw', '--json', { as: lead.token })).expectExit(0).json
-    ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
-    ;(await ws.dacli('task', 'add', 'Build the thing', '--project', 'p', '--accept', 'x')).expectExit(0)
-    ;(await ws.dacli('task', 'claim', 'p/1', { as: worker.token })).expectExit(0)
+    const { ws, lead, worker } = await workerUnderLead()
     const before = ws.snapshot()
     const r = (await ws.dacli('agent', 'retire', lead.id, '--json')).expectExit(3)
     expect(r.error.details).toMatchObject({
@@ -132,12 +138,7 @@ describe('identities', () => {
   })
 
   test('a live claim of an identity whose ancestor is retired can be taken over, and doctor says so', async () => {
-    const ws = await workspace()
-    const lead = await ws.agent('rw', 'lead')
-    const worker = (await ws.dacli('agent', 'spawn', '--grant', 'rw', '--json', { as: lead.token })).expectExit(0).json
-    ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
-    ;(await ws.dacli('task', 'add', 'Build the thing', '--project', 'p', '--accept', 'x')).expectExit(0)
-    ;(await ws.dacli('task', 'claim', 'p/1', { as: worker.token })).expectExit(0)
+    const { ws, lead, worker } = await workerUnderLead()
     const file = (await ws.dacli('task', 'show', 'p/1', '--json')).json.path
     const claimed = ws.file(file)
     ;(await ws.dacli('agent', 'retire', lead.id, '--release', { as: lead.token })).expectExit(0)
