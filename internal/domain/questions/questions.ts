@@ -242,7 +242,8 @@ async function notAQuestion(store: Store, id: string, cause: unknown): Promise<N
         details: { path: refused.path, code: refused.code },
         next: [
           cmd('doctor'),
-          'ask again (dacli ask), and unblock its task with dacli task unblock if it waits on this one',
+          cmd('ask "<question>" --about <task> (ask again)'),
+          cmd('task unblock <task> (if it waits on this question)'),
         ],
       })
     }

@@ -2,9 +2,7 @@
 
 import { z } from 'zod'
 import { Skipped } from '../../clikit/skipped.schema.js'
-
-/** How many of an identity's events `agent show` lists. */
-export const AGENT_EVENTS_SHOWN = 20
+import { AGENT_EVENTS_SHOWN } from './limits.js'
 
 export const IdentityDoc = z.strictObject({
   schema: z.literal('identity/v1'),

@@ -9,7 +9,8 @@ import { vouchedEvents } from '../../domain/identity/vouched.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { EventRecord } from '../../store/events.js'
 import type { Store } from '../../store/store.js'
-import { AGENT_EVENTS_SHOWN, type AgentDocT } from './json.js'
+import type { AgentDocT } from './json.js'
+import { AGENT_EVENTS_SHOWN } from './limits.js'
 
 /** An identity as agent list shows it, with why its token is refused (`verdicts`: every identity's, verdictsOf). */
 export const agentSummary = (a: AgentFile, verdicts: ReadonlyMap<string, string | null>) => ({
