@@ -101,17 +101,38 @@ export async function editTask(
   })
 }
 
+const linkType = (d: { type?: string }) => d.type ?? 'FS'
+
+/**
+ * `deps` with a link of `type` to the task `on` (`idOf` names the task a written entry means). FS holds whatever
+ * the other three hold, so adding FS replaces every link to that task, and adding another type replaces an FS link;
+ * SS, FF and SF stand beside each other (SS and FF: start together, finish together). A link there already changes
+ * nothing.
+ */
+export function withLink<D extends { on: string; type?: string }>(
+  deps: readonly D[],
+  on: string,
+  type: string,
+  idOf: (on: string) => string = (x) => x,
+): D[] {
+  const same = (d: D) => idOf(d.on) === on
+  if (deps.some((d) => same(d) && linkType(d) === type)) return [...deps]
+  const kept = deps.filter((d) => !same(d) || (type !== 'FS' && linkType(d) !== 'FS'))
+  return [...kept, { on, type } as D]
+}
+
 export async function dependTask(
   store: Store,
   ref: string,
   who: Identity,
   add: { on: string; type: string }[],
-  remove: { on: string; type: string }[],
+  /** A removal's type, or null: every link to that task. */
+  remove: { on: string; type: string | null }[],
 ): Promise<Change> {
   const { target, task: t } = await store.load(ref)
   if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'change the dependencies of')
-  const resolveAll = async (list: { on: string; type: string }[]) => {
-    const out: { on: string; type: string; ref: string }[] = []
+  const resolveAll = async <T extends string | null>(list: { on: string; type: T }[]) => {
+    const out: { on: string; type: T; ref: string }[] = []
     for (const d of list) {
       const dep = await store.readTask(d.on, { prefer: t.project })
       if (dep.id === t.id)
@@ -125,14 +146,14 @@ export async function dependTask(
   }
   const adds = await resolveAll(add)
   // An entry that names no one task (doctor's dangling-dependency) is removed by the text it was written with.
-  const removes: { on: string; type: string; ref: string }[] = []
+  const removes: { on: string; type: string | null; ref: string }[] = []
   for (const r of remove) {
     const written = t.depends_on.find((d) => d.on === r.on)
     try {
       removes.push(...(await resolveAll([r])))
     } catch (e) {
       if (written === undefined) throw e
-      removes.push({ on: written.on, type: written.type, ref: written.on })
+      removes.push({ on: written.on, type: r.type, ref: written.on })
     }
   }
   const all = (await store.listTasks()).tasks
@@ -142,11 +163,9 @@ export async function dependTask(
     const before = JSON.stringify(deps)
     // A dependency written by hand may name its task in any reference form (`alpha/001`, `7`, a slug).
     const idOf = (on: string) => resolveAmong(all, on, cur.project)?.id ?? on
-    for (const r of removes) deps = deps.filter((d) => idOf(d.on) !== r.on && d.on !== r.on)
-    for (const a of adds) {
-      deps = deps.filter((d) => idOf(d.on) !== a.on)
-      deps.push({ on: a.on, type: a.type as 'FS' })
-    }
+    for (const r of removes)
+      deps = deps.filter((d) => (idOf(d.on) !== r.on && d.on !== r.on) || (r.type !== null && linkType(d) !== r.type))
+    for (const a of adds) deps = withLink(deps, a.on, a.type, idOf)
     if (JSON.stringify(deps) === before) return false
     const cycle = findCycle(
       cur.id,
@@ -167,7 +186,13 @@ export async function dependTask(
     else {
       e.setFlow('depends_on', deps)
     }
-    e.log('depends', [...adds.map((a) => `+${a.ref}:${a.type}`), ...removes.map((r) => `-${r.ref}`)].join(' '))
+    e.log(
+      'depends',
+      [
+        ...adds.map((a) => `+${a.ref}:${a.type}`),
+        ...removes.map((r) => `-${r.ref}${r.type === null ? '' : `:${r.type}`}`),
+      ].join(' '),
+    )
     return {
       added: adds.map((a) => ({ on: a.on, ref: a.ref, type: a.type })),
       removed: removes.map((r) => ({ on: r.on, ref: r.ref })),

@@ -6,6 +6,7 @@ import { count } from '../../base/text.js'
 import { defineCommand } from '../../clikit/command.js'
 import { bool, oneOf, str } from '../../clikit/flags.js'
 import { oneDecimal, shortRef } from '../../clikit/text.js'
+import { withLink } from '../../domain/task/edit.js'
 import { checkTitle, safeSegment, slugify } from '../../format/ids.js'
 import { checkSectionText } from '../../format/markdown.js'
 import { PRIORITIES, stamp } from '../../format/model.js'
@@ -64,11 +65,9 @@ export const add = defineCommand({
     store.requireProject(project)
     const who = await ctx.identity()
 
-    const deps: { on: string; type: string }[] = []
-    for (const d of depSpecs) {
-      const target = await store.readTask(d.on, { prefer: project })
-      if (!deps.some((x) => x.on === target.id)) deps.push({ on: target.id, type: d.type })
-    }
+    let deps: { on: string; type: string }[] = []
+    // As task depend --add adds them: SS and FF to one task stand side by side, FS replaces the others.
+    for (const d of depSpecs) deps = withLink(deps, (await store.readTask(d.on, { prefer: project })).id, d.type)
     const parent = flags.parent === undefined ? null : (await store.readTask(flags.parent, { prefer: project })).id
     const id = `t-${newUlid()}`
     const created = stamp(ctx.now())
