@@ -94,8 +94,17 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
       if ((await revParse(git, env, sha)) === null || !(await landed(sha))) return null
       return `${qualifiedRef(t)} is done and every commit of ${name} is on ${trunk.name}`
     }
+    // A branch checked out in a worktree that stays (the main one, one kept for its changes) is not deleted: that
+    // worktree's HEAD would name a branch that is gone, as `git branch -d` refuses to do.
+    const leaving = new Set(out.map((c) => c.subject))
+    const checkedOut = new Set(
+      w.worktrees
+        .filter((x) => x.branch !== null && !x.prunable && !leaving.has(store.rel(x.path)))
+        .map((x) => x.branch),
+    )
     for (const b of w.branches) {
       const name = b.ref.slice('refs/heads/'.length)
+      if (checkedOut.has(name)) continue
       const why = await merged(name, b.sha)
       if (why !== null)
         out.push({ kind: 'merged_branch', subject: b.ref, sha: b.sha, remote: null, branch: null, reason: why })
@@ -236,6 +245,8 @@ export async function applyCleanup(
   // folder, and a process's first lock sweeps the dead locks, a write its folder's dead temp files — the very files
   // this plan moves into the artifact. Moved first, none is deleted on the way. Reported in the plan's order.
   const filesFirst = [...plan.candidates].sort((a, b) => Number(!isFile(a)) - Number(!isFile(b)))
+  // The branches of worktrees that could not be removed: still checked out there, so not deleted.
+  const stayed = new Set<string>()
   for (const c of filesFirst) {
     const ok = (detail: string) => outcomes.push({ candidate: c, outcome: 'removed', detail })
     const fail = (detail: string) => outcomes.push({ candidate: c, outcome: 'failed', detail })
@@ -251,7 +262,8 @@ export async function applyCleanup(
           ok('worktree removed')
         else ok(`worktree removed; ${qualifiedRef(t)} still names it (only its owner may change the task)`)
       } else if (c.kind === 'merged_branch' && git !== null && c.sha !== null) {
-        if (await deleteLocalRef(git, env, c.subject, c.sha)) ok('branch deleted')
+        if (stayed.has(c.subject)) fail('its worktree was not removed; left alone')
+        else if (await deleteLocalRef(git, env, c.subject, c.sha)) ok('branch deleted')
         else fail('the branch moved; left alone')
       } else if (
         (c.kind === 'merged_remote_branch' || c.kind === 'stale_claim_ref') &&
@@ -268,6 +280,7 @@ export async function applyCleanup(
         ok(`moved into ${w.store.rel(dir)}`)
       }
     } catch (e) {
+      if (c.kind === 'finished_worktree' && c.branch !== null) stayed.add(`refs/heads/${c.branch}`)
       fail((e as Error).message)
     }
   }
