@@ -17,7 +17,7 @@ import type { Arbitration } from '../claims/arbiter.js'
 import { refuseClosingTheirs } from '../claims/arbitrate.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
-import { markerOf } from '../github/projection.js'
+import { inert, markerOf } from '../github/projection.js'
 import { type Change, change, closeLanding, closeRefusal, doneTask, mayRewrite } from '../task/lifecycle.js'
 import { unlandedRefusal } from '../task/unlanded.js'
 import { branchOf, type Diagnosed, diagnoseWith, locate, repoOf } from './pulls.js'
@@ -64,10 +64,12 @@ type Step =
 /** The pull request body: the task's why, its context, its criteria, and the marker that finds it again. */
 export function pullBody(t: TaskRecord, wsId: string): string {
   const parts: string[] = []
-  if (t.so_that !== null) parts.push(`So that ${t.so_that}`)
-  if (t.context !== null && t.context.trim() !== '') parts.push(t.context.trim())
+  if (t.so_that !== null) parts.push(`So that ${inert(t.so_that)}`)
+  if (t.context !== null && t.context.trim() !== '') parts.push(inert(t.context.trim()))
   if (t.acceptance.length > 0) {
-    parts.push(['## Acceptance', ...t.acceptance.map((a) => `- [${a.checked ? 'x' : ' '}] ${a.text}`)].join('\n'))
+    parts.push(
+      ['## Acceptance', ...t.acceptance.map((a) => `- [${a.checked ? 'x' : ' '}] ${inert(a.text)}`)].join('\n'),
+    )
   }
   parts.push(`Task ${qualifiedRef(t)} (${t.id})`)
   parts.push(markerOf(t.id, wsId))

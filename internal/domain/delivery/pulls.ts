@@ -9,6 +9,7 @@ import type { TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { apiUrlOf, connect, type Session } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
+import { pullMarker } from '../github/projection.js'
 import { originRepo, REPO_NAME } from '../github/repository.js'
 import { type Diagnosis, diagnose, noPull, type PrFacts } from './diagnosis.js'
 
@@ -60,8 +61,8 @@ export function linkedNumbers(t: TaskRecord, repo: string): number[] {
   return out
 }
 
-/** The marker a task's pull request body carries (any workspace's: a task id is unique). */
-export const markerPrefix = (taskId: string) => `<!-- dacli:${taskId} `
+/** Does the pull request body end with the task's marker, as `pr open` writes it (any workspace's: a task id is unique)? */
+export const markedFor = (p: Pull, taskId: string): boolean => pullMarker(p.body)?.task === taskId
 
 /** Of several pull requests for one task: an open one, else the newest merged, else the newest. */
 function pick(pulls: readonly Pull[]): Pull | null {
@@ -87,7 +88,7 @@ export async function locate(client: GitHubClient, repo: string, t: TaskRecord):
     return { ...base, pull: await client.pull(repo, last), found_by: 'link', searched }
   }
   searched.push(`pull request bodies of ${repo} for the marker of ${t.id}`)
-  const marked = (await client.listPulls(repo, { state: 'all' })).filter((p) => p.body.includes(markerPrefix(t.id)))
+  const marked = (await client.listPulls(repo, { state: 'all' })).filter((p) => markedFor(p, t.id))
   const p = pick(marked)
   return { ...base, pull: p, found_by: p === null ? null : 'marker', searched }
 }

@@ -12,10 +12,10 @@ import { qualifiedRef } from '../../format/refs.js'
 import { arbitrationOf } from '../claims/arbiter.js'
 import { refuseClosingTheirs } from '../claims/arbitrate.js'
 import type { GithubContext } from '../github/context.js'
-import { markersIn } from '../github/projection.js'
+import { pullMarker } from '../github/projection.js'
 import { doneTask } from '../task/lifecycle.js'
 import { FINDING_CLASSES } from './kinds.js'
-import { branchOf, headIn, markerPrefix } from './pulls.js'
+import { branchOf, headIn, markedFor } from './pulls.js'
 import {
   CLAIMS_PREFIX,
   isTaskWorktree,
@@ -207,22 +207,21 @@ async function pullFindings(w: World, who: Identity): Promise<Finding[]> {
   const out: Finding[] = []
   if (w.pulls === null) return out
   const byId = new Map(w.all.map((t) => [t.id, t]))
-  const wsMarker = ` ws:${w.store.config.id} -->`
   for (const p of w.pulls) {
-    const m = markersIn(p.body).next().value ?? null
+    const m = pullMarker(p.body)
     // A branch name says whose work it is only for a branch of this repository: a fork's PR from a branch of the
     // same name is someone else's.
     const ours = w.repo !== null && headIn(p, w.repo)
     const byBranch = ours ? w.tasks.find((t) => branchOf(t) === p.head.ref) : undefined
-    const t = byBranch ?? (m === null ? undefined : byId.get(m[1] as string))
+    const t = byBranch ?? (m === null ? undefined : byId.get(m.task))
     if (t === undefined) {
       // With --project, a pull request counts when its branch names the project (the marker names only a task).
       const scoped = w.project === null || (ours && p.head.ref.startsWith('dacli/') && inScope(w, p.head.ref.slice(6)))
-      if (m !== null && p.state === 'open' && p.body.includes(wsMarker) && scoped) {
+      if (m !== null && p.state === 'open' && m.ws === w.store.config.id && scoped) {
         out.push({
           class: 'pr_without_task',
           subject: `#${p.number}`,
-          evidence: `open pull request #${p.number} carries the marker of ${m[1]}, which this workspace does not have`,
+          evidence: `open pull request #${p.number} carries the marker of ${m.task}, which this workspace does not have`,
           fix: `close #${p.number} on GitHub, or restore the task`,
           safe: false,
           action: null,
@@ -242,7 +241,7 @@ async function pullFindings(w: World, who: Identity): Promise<Finding[]> {
       continue
     }
     if (w.project !== null && t.project !== w.project) continue
-    if (!p.merged || t.status === 'done' || !(byBranch !== undefined || p.body.includes(markerPrefix(t.id)))) continue
+    if (!p.merged || t.status === 'done' || !(byBranch !== undefined || markedFor(p, t.id))) continue
     const ref = qualifiedRef(t)
     const sha = p.merge_commit_sha
     const git = w.git

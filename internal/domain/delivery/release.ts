@@ -13,7 +13,7 @@ import type { TaskRecord } from '../../format/model.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
 import { branchName, promotionOf } from './promotion.js'
-import { branchOf, headIn, markerPrefix, repoOf } from './pulls.js'
+import { branchOf, headIn, markedFor, repoOf } from './pulls.js'
 
 export interface TrainTask {
   task: TaskRecord
@@ -102,7 +102,7 @@ export async function planTrain(
     if (!(await isAncestor(git, store.env, sha, source.sha))) continue
     const pull =
       pulls.find((p) => branchOf(t) !== null && p.head.ref === branchOf(t) && headIn(p, repo)) ??
-      pulls.find((p) => p.body.includes(markerPrefix(t.id))) ??
+      pulls.find((p) => markedFor(p, t.id)) ??
       null
     tasks.push({ task: t, landed: sha, pull })
   }

@@ -79,11 +79,44 @@ export interface Projection<T extends ProjectedTask, I extends IssueState> {
 
 export const markerOf = (taskId: string, wsId: string) => `<!-- dacli:${taskId} ws:${wsId} -->`
 /**
- * Every marker in a text (issue or pull request body): group 1 the task id, group 2 the workspace id (any id a
- * workspace opens with: `.`, `_` and `-` included, none of which can end the comment).
+ * A line that is a marker and nothing else: group 1 the task id, group 2 the workspace id (any id a workspace opens
+ * with: `.`, `_` and `-` included, none of which can end the comment).
  */
-const MARKER = new RegExp(`<!-- dacli:(t-[0-9A-Za-z]+) ws:(${WORKSPACE_ID_TEXT}) -->`, 'g')
-export const markersIn = (text: string) => text.matchAll(MARKER)
+const MARKER_LINE = new RegExp(`^<!-- dacli:(t-[0-9A-Za-z]+) ws:(${WORKSPACE_ID_TEXT}) -->$`)
+
+/** A marker dacli wrote: the task id and the workspace id. */
+export interface Marker {
+  task: string
+  ws: string
+}
+
+const lineMarker = (line: string): Marker | null => {
+  const m = MARKER_LINE.exec(line.trim())
+  return m === null ? null : { task: m[1] as string, ws: m[2] as string }
+}
+const linesOf = (text: string) => text.replace(/\r\n?/g, '\n').trim().split('\n')
+
+/**
+ * The marker of an issue body dacli wrote: its first line, exactly as `issueBody` writes it. A marker quoted
+ * further down (task text, a person's edit) names nothing.
+ */
+export const issueMarker = (body: string): Marker | null => lineMarker(linesOf(body)[0] ?? '')
+
+/**
+ * The marker of a pull request body dacli wrote (domain/delivery/prchange.ts `pullBody`): the last line that is a
+ * marker by itself, which dacli writes after every text of the task. One inside a line names nothing.
+ */
+export function pullMarker(body: string): Marker | null {
+  const lines = linesOf(body)
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = lineMarker(lines[i] as string)
+    if (m !== null) return m
+  }
+  return null
+}
+
+/** Task text written into an issue or pull request body, with a marker-looking comment made visible text. */
+export const inert = (text: string) => text.replace(/<!--(?=\s*dacli:)/gi, '&lt;!--')
 const STATUS_LABEL = /^status:/i
 const PRIORITY_LABEL = /^priority:/i
 
@@ -91,12 +124,12 @@ const PRIORITY_LABEL = /^priority:/i
 export function issueBody(t: ProjectedTask, wsId: string): string {
   const parts: string[] = []
   if (t.id !== null) parts.push(markerOf(t.id, wsId))
-  if (t.so_that) parts.push(`**So that** ${t.so_that.trim()}`)
+  if (t.so_that) parts.push(`**So that** ${inert(t.so_that.trim())}`)
   parts.push(
     '### Acceptance',
     t.acceptance.length === 0
       ? '_No acceptance criteria yet._'
-      : t.acceptance.map((a) => `- [${a.checked ? 'x' : ' '}] ${a.text}`).join('\n'),
+      : t.acceptance.map((a) => `- [${a.checked ? 'x' : ' '}] ${inert(a.text)}`).join('\n'),
   )
   parts.push(
     `---\n_Mirrored from the dacli task \`${t.ref ?? t.title}\`. The task file in the repository is the source of truth: edit it there; changes made here are overwritten by the next \`${cmd('github push')}\`._`,
@@ -135,8 +168,8 @@ export function project<T extends ProjectedTask, I extends IssueState>(
   const byNumber = new Map(issues.map((i) => [i.number, i]))
   const byMarker = new Map<string, I[]>()
   for (const i of [...issues].sort((a, b) => a.number - b.number)) {
-    const ids = new Set([...markersIn(i.body)].filter((m) => m[2] === wsId).map((m) => m[1] as string))
-    for (const id of ids) byMarker.set(id, [...(byMarker.get(id) ?? []), i])
+    const m = issueMarker(i.body)
+    if (m !== null && m.ws === wsId) byMarker.set(m.task, [...(byMarker.get(m.task) ?? []), i])
   }
   const duplicates = [...byMarker.entries()]
     .filter(([, list]) => list.length > 1)
@@ -166,7 +199,8 @@ export function project<T extends ProjectedTask, I extends IssueState>(
     if (issue !== null) used.add(issue.number)
     const remap =
       issue !== null && !(mappedHere && g?.issue === issue.number && g.repo !== null && sameRepo(g.repo, repo))
-    const owns = issue === null || (t.id !== null && issue.body.includes(markerOf(t.id, wsId)))
+    const mark = issue === null ? null : issueMarker(issue.body)
+    const owns = issue === null || (t.id !== null && mark?.task === t.id && mark.ws === wsId)
     const desired = {
       title: owns || issue === null ? t.title : issue.title,
       body: owns || issue === null ? issueBody(t, wsId) : issue.body,

@@ -5,8 +5,8 @@
 
 import type { Issue } from '../../adapters/github/client.js'
 import type { Pull } from '../../adapters/github/pulls.js'
-import { branchOf, headIn, linkedNumbers, markerPrefix } from '../../domain/delivery/pulls.js'
-import { markerOf, markersIn } from '../../domain/github/projection.js'
+import { branchOf, headIn, linkedNumbers, markedFor } from '../../domain/delivery/pulls.js'
+import { issueMarker, markerOf } from '../../domain/github/projection.js'
 import type { PushPlan } from '../../domain/github/pushwindow.js'
 import type { TaskRecord } from '../../format/model.js'
 import type { ProjectionDocT } from './json.js'
@@ -36,7 +36,7 @@ function pullOf(t: TaskRecord | undefined, pulls: readonly Pull[], repo: string)
     const p = pulls.find((x) => x.number === last)
     if (p !== undefined) return found(p, 'link')
   }
-  return found(pick(pulls.filter((x) => x.body.includes(markerPrefix(t.id)))), 'marker')
+  return found(pick(pulls.filter((x) => markedFor(x, t.id))), 'marker')
 }
 
 export function projectionItems(
@@ -103,11 +103,9 @@ export function projectionItems(
   const counted = plan.steps.filter((s) => s.task.id !== null)
   const orphans: ProjectionDocT['orphans'] = []
   for (const i of [...issues].sort((a, b) => a.number - b.number)) {
-    for (const m of markersIn(i.body)) {
-      const id = m[1] ?? ''
-      if (m[2] === wsId && !known.has(id))
-        orphans.push({ issue_number: i.number, title: i.title, state: i.state, task_id: id })
-    }
+    const m = issueMarker(i.body)
+    if (m !== null && m.ws === wsId && !known.has(m.task))
+      orphans.push({ issue_number: i.number, title: i.title, state: i.state, task_id: m.task })
   }
   const steps = counted.length
   return {
