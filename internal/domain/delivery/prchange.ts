@@ -151,6 +151,20 @@ async function openOrReuse(
   const byBranch = branch === null ? [] : await s.client.listPulls(repo, { state: 'open', head: `${owner}:${branch}` })
   const found = byBranch[0] ?? (await locate(s.client, repo, t)).pull
   if (found !== undefined && found !== null && found.state === 'open') {
+    if (opts.branch !== undefined && opts.branch !== found.head.ref) {
+      // A --branch the open pull request is not from: one that is not here is 4, another branch 5; nothing sent.
+      const git = store.git
+      if (git === null || !(await localBranch(git, store.env, opts.branch))) {
+        throw new NotFoundError(`no branch ${opts.branch} in this repository: nothing to push for ${qualifiedRef(t)}`, {
+          details: { task: t.id, branch: opts.branch },
+          next: [found.url],
+        })
+      }
+      throw new ConflictError(
+        `#${found.number}, the open pull request of ${qualifiedRef(t)}, is from ${found.head.ref}, not ${opts.branch}: close it on GitHub to open one from ${opts.branch}, or open again without --branch`,
+        { details: { pr: found.number, head: found.head.ref, asked: opts.branch }, next: [found.url] },
+      )
+    }
     if (opts.base !== undefined && opts.base !== found.base.ref) {
       throw new ConflictError(
         `#${found.number}, the open pull request of ${qualifiedRef(t)}, is against ${found.base.ref}, not ${opts.base}: change its base on GitHub or close it, then open again`,

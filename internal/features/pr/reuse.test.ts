@@ -58,3 +58,24 @@ test('pr open --base other than the open pull request’s is 5, nothing written;
   expect(missing.error.message).toContain('no branch does-not-exist')
   expect(w.gh.writes()).toEqual([])
 })
+
+test('pr open --branch with an open pull request: a branch that is not here is 4, another branch 5, nothing written', async () => {
+  w = await deliveryWorkspace()
+  const { ref, branch, pr } = await opened('Already open')
+  git(w.ws.root, 'branch', 'other-work', 'main')
+  const before = w.ws.snapshot()
+  const origin = git(w.origin, 'for-each-ref').trim()
+  w.gh.resetCalls()
+  for (const dry of [[], ['--dry-run']]) {
+    const missing = (await w.run('pr', 'open', ref, '--branch', 'does-not-exist', ...dry, '--json')).expectExit(4)
+    expect(missing.error.message).toContain('no branch does-not-exist')
+    const other = (await w.run('pr', 'open', ref, '--branch', 'other-work', ...dry, '--json')).expectExit(5)
+    expect(other.error.details).toMatchObject({ pr, head: branch, asked: 'other-work' })
+  }
+  expect(w.gh.writes()).toEqual([])
+  expect(w.ws.snapshot()).toEqual(before)
+  expect(git(w.origin, 'for-each-ref').trim()).toBe(origin)
+  // Its own branch named is the same as none.
+  const same = (await w.run('pr', 'open', ref, '--branch', branch, '--json')).expectExit(0)
+  expect(same.json).toMatchObject({ action: 'reused', pr: { number: pr } })
+})
