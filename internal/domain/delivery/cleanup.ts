@@ -437,7 +437,12 @@ export async function restoreCleanup(
         else done('failed', `could not put ${c.subject} back on ${c.remote}`)
       } else if (c.kind === 'finished_worktree' && git !== null) {
         const abs = path.join(w.store.root, c.subject)
+        // Its branch must be where the worktree was: one moved to another commit (and so not restored above) would
+        // put the worktree on work that is not its own.
+        const tip = c.branch === null ? null : await revParse(git, env, `refs/heads/${c.branch}`)
         if (fs.existsSync(abs)) done('skipped', 'already there')
+        else if (tip !== null && c.sha !== null && tip !== c.sha)
+          done('failed', `${c.branch} is at another commit, not ${c.sha.slice(0, 12)}; worktree not restored`)
         else {
           await addWorktree(git, env, { path: abs, branch: c.branch ?? (c.sha as string), base: null })
           // Its task names it again (the apply made it forget), so `task show` and `worktree list` find it.
