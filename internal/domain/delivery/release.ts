@@ -8,7 +8,7 @@
 import { fetchBranch } from '../../adapters/git/branches.js'
 import { isAncestor, revParse } from '../../adapters/git/worktree.js'
 import type { GitHubClient, Pull } from '../../adapters/github/client.js'
-import { ConflictError, DacliError, FailureError, UsageError } from '../../base/errors.js'
+import { ConflictError, DacliError, FailureError, NotFoundError, UsageError } from '../../base/errors.js'
 import type { TaskRecord } from '../../format/model.js'
 import { connect } from '../github/connect.js'
 import type { GithubContext } from '../github/context.js'
@@ -82,7 +82,7 @@ export async function planTrain(
   const resolve = async (name: string) => {
     const fetched = await fetchBranch(git, store.env, 'origin', name, store.remoteDeadline)
     const sha = fetched ?? (await revParse(git, store.env, name))
-    if (sha === null) throw new UsageError(`no branch ${name} here or on origin`, { details: { branch: name } })
+    if (sha === null) throw new NotFoundError(`no branch ${name} here or on origin`, { details: { branch: name } })
     return { name, sha }
   }
   const source = await resolve(o.source)

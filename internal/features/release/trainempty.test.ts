@@ -1,5 +1,5 @@
 // release train --apply with no task to promote (the target has them all) is no usage error: exit 0 with the
-// plan, no promotion pull request opened, no write request.
+// plan, no promotion pull request opened, no write request. A branch named that is nowhere is not found (4).
 
 import { afterEach, expect, test } from 'vitest'
 import { type DeliveryWorkspace, deliveryWorkspace } from '../../testkit/deliveryws.js'
@@ -42,4 +42,34 @@ test('--apply (and --merge) with nothing to promote exits 0 and opens nothing', 
     await w.run('release', 'train', '--project', 'alpha', '--source', 'main', '--target', 'release', '--apply')
   ).expectExit(0)
   expect(human.stdout).toContain('nothing to promote')
+})
+
+test('a --source or --target naming no branch here or on origin is 4 (not found), nothing written', async () => {
+  w = await deliveryWorkspace()
+  git(w.ws.root, 'push', '-q', 'origin', 'main:refs/heads/release')
+  const before = w.ws.snapshot()
+  w.gh.resetCalls()
+  for (const [source, target] of [
+    ['nope', 'release'],
+    ['main', 'nope'],
+  ]) {
+    for (const mode of ['--dry-run', '--apply']) {
+      const r = await w.run(
+        'release',
+        'train',
+        '--project',
+        'alpha',
+        '--source',
+        source as string,
+        '--target',
+        target as string,
+        mode,
+        '--json',
+      )
+      r.expectExit(4)
+      expect(r.error.message).toContain('no branch nope here or on origin')
+    }
+  }
+  expect(w.gh.writes()).toEqual([])
+  expect(w.ws.snapshot()).toEqual(before)
 })
