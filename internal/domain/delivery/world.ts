@@ -67,9 +67,17 @@ export async function readWorld(ctx: GithubContext, project: string | null, opts
     branches = await localRefs(git, store.env, TASK_BRANCH_PREFIX)
     worktrees = await listWorktrees(git, store.env)
     remoteClaims = await remoteRefs(git, store.env, claimsRemote, CLAIMS_PREFIX, store.remoteDeadline)
+    // A remote that is there and does not answer is not read; one that is not there has nothing to read, and is
+    // said (in skipped only) when config.yml names it as the claims remote.
     if (remoteClaims === null) {
-      skipped.push({ source: 'claims', reason: `the remote "${claimsRemote}" could not be read` })
-      if (await hasRemote(git, store.env, claimsRemote)) unreachable.push(claimsRemote)
+      if (await hasRemote(git, store.env, claimsRemote)) {
+        skipped.push({ source: 'claims', reason: `the remote "${claimsRemote}" could not be read` })
+        unreachable.push(claimsRemote)
+      } else if (store.config.claims_remote !== null)
+        skipped.push({
+          source: 'claims',
+          reason: `no remote "${claimsRemote}" in this clone, though claims.remote names it`,
+        })
     }
   }
   let repo: string | null = null

@@ -20,3 +20,21 @@ test('a claims remote this clone names that cannot be read makes reconcile exit 
   const human = (await ws.dacli('reconcile')).expectExit(1)
   expect(human.stdout).toContain('not read: claims (the remote "arbiter" could not be read)')
 })
+
+test('a clone with no remote at all: cleanup and reconcile say nothing was not read (nothing was there to read)', async () => {
+  const ws = await workspace()
+  git(ws.root, 'commit', '-q', '--allow-empty', '-m', 'init')
+  for (const cmd of ['cleanup', 'reconcile']) {
+    const doc = (await ws.dacli(cmd, '--json')).expectExit(0).json
+    expect(doc.skipped.filter((s: { source: string }) => s.source !== 'github')).toEqual([])
+    const human = (await ws.dacli(cmd)).expectExit(0)
+    expect(human.stdout).not.toContain('not read: claims')
+    expect(human.stdout).not.toContain('origin')
+  }
+  // A claims remote config.yml names that this clone lacks is said, in the document's skipped; still exit 0.
+  fs.appendFileSync(path.join(ws.root, '.dacli', 'config.yml'), 'claims: {remote: arbiter}\n')
+  const named = (await ws.dacli('cleanup', '--json')).expectExit(0).json
+  expect(named.skipped).toEqual([
+    { source: 'claims', reason: 'no remote "arbiter" in this clone, though claims.remote names it' },
+  ])
+})
