@@ -158,4 +158,19 @@ async function start(): Promise<void> {
   process.exitCode = outcome.exitCode
 }
 
+// What nothing else caught is a bug: one line saying so and exit 1, the stack only under DACLI_DEBUG=1.
+process.on('uncaughtException', (e: unknown) => {
+  const err = e instanceof Error ? e : new Error(String(e))
+  const stack = process.env.DACLI_DEBUG === '1' && err.stack ? `${err.stack}\n` : ''
+  try {
+    writeSync(
+      2,
+      `dacli: internal error: ${err.message} (this is a bug in dacli; set DACLI_DEBUG=1 for the stack trace)\n${stack}`,
+    )
+  } catch {
+    // stderr is gone too: the exit code still says it.
+  }
+  process.exit(1)
+})
+
 void start()

@@ -123,3 +123,62 @@ test('mcp serve on stdio, told to stop (SIGTERM) while calls wait: each is answe
   expect(alive(pid)).toBe(false)
   expect(snapshotOf(root)).toEqual(before)
 }, 30_000)
+
+/** A real `mcp serve` on pipes with a watch (through cli) and a check_task --verify under way. */
+async function busyServer(root: string) {
+  const pidFile = path.join(tempDir('dacli-gone-'), 'verify.pid')
+  const child = spawn(process.execPath, [BIN, 'mcp', 'serve'], {
+    cwd: root,
+    env: { ...baseEnv(), DACLI_AGENT: fx.rw.token },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (d) => {
+    out += d
+  })
+  child.stderr.on('data', (d) => {
+    err += d
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`)
+  send(INITIALIZE)
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+  send(toolCall(2, 'cli', { schema_version: 1, argv: ['watch', '--timeout', '15s'] }))
+  send(
+    toolCall(3, 'check_task', {
+      schema_version: 1,
+      ref: 'alpha/3',
+      all: true,
+      verify: `echo $$ > '${pidFile}'; sleep 30`,
+    }),
+  )
+  expect(await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 15_000)).toBe(true)
+  const pid = Number(fs.readFileSync(pidFile, 'utf8'))
+  const exitedWithin = (ms: number) =>
+    Promise.race([exited, new Promise<'running'>((r) => setTimeout(() => r('running'), ms))])
+  const cleanup = () => {
+    if (alive(pid)) process.kill(pid, 'SIGKILL')
+    child.kill('SIGKILL')
+  }
+  return { child, send, pid, exitedWithin, cleanup, out: () => out, err: () => err }
+}
+
+test('mcp serve on stdio whose client is gone (stdout broken: EPIPE): the calls are cancelled, nothing written, exit 0 without a stack', async () => {
+  const root = fx.copy()
+  const before = snapshotOf(root)
+  const s = await busyServer(root)
+  try {
+    // The client stops reading; the next answer the server writes fails with EPIPE.
+    s.child.stdout.destroy()
+    s.send({ jsonrpc: '2.0', id: 9, method: 'ping' })
+    expect(await s.exitedWithin(5_000)).toBe(0)
+    expect(s.err()).not.toMatch(/\n\s+at |Unhandled|node:events/)
+    expect(s.err()).toMatch(/dacli mcp: stdout cannot be written, the client is gone \(write EPIPE\)/)
+    expect(await until(() => !alive(s.pid), 3_000), `verify shell ${s.pid} still runs`).toBe(true)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(snapshotOf(root)).toEqual(before)
+  } finally {
+    s.cleanup()
+  }
+}, 30_000)

@@ -7,7 +7,11 @@ import { createServer } from './server.js'
 import { LineTransport } from './stdio.js'
 import { warm } from './warm.js'
 
-/** Serves until the client closes stdin, or the process is told to stop (Ctrl-C, SIGTERM). */
+/**
+ * Serves until the client leaves (stdin ends, or stdout breaks) or the process is told to stop (Ctrl-C, SIGTERM).
+ * Either way the calls under way are cancelled (a watch ends, a --verify is killed and writes nothing), answered
+ * while stdout can be written, and the server closes.
+ */
 export async function serve(req: McpServeRequest): Promise<void> {
   // Told to stop, every call under way stops waiting (a watch, a --verify command) and is answered before the close.
   const stopping = new AbortController()
@@ -26,6 +30,8 @@ export async function serve(req: McpServeRequest): Promise<void> {
   })
   // A broken stream or a handler's failure is logged; the server keeps answering.
   server.onerror = (e) => req.log(`dacli mcp: ${e.message}`)
+  // The client leaving cancels what its calls wait on: nobody is there to read the answers.
+  transport.ongone = () => stopping.abort()
   await server.connect(transport)
   req.onStop?.(() => {
     stopping.abort()

@@ -2,7 +2,9 @@
 // drops a line it cannot parse without answering and closes itself when a line
 // outgrows its buffer; a server that must answer every request and never go down
 // needs both to become JSON-RPC errors instead, so this transport does that. It
-// also answers every request read before stdin ended, then closes.
+// also answers every request read before stdin ended, then closes. The end of
+// stdin, or a stdout that cannot be written (the client is gone: EPIPE), is the
+// client leaving: `ongone` runs once (serve.ts cancels the calls under way).
 //
 // A tool result over 10,000 tasks is a document of megabytes, sent as text and
 // as structured content. Serializing that message whole (the document twice,
@@ -124,6 +126,8 @@ export class LineTransport implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
+  /** The client left (stdin ended or stdout broke): run once, before the close. */
+  ongone?: () => void
 
   private chunks: Buffer[] = []
   private size = 0
@@ -133,6 +137,9 @@ export class LineTransport implements Transport {
   /** Dropping the rest of an oversized line, up to its newline. */
   private skipping = false
   private closed = false
+  /** stdout failed (the client is gone): nothing more is written. */
+  private broken = false
+  private left = false
   /** stdin ended: close once every request already read has been answered. */
   private ended = false
   private readonly pending = new Set<string | number>()
@@ -200,8 +207,23 @@ export class LineTransport implements Transport {
     if (this.pending.size === 0) void this.close()
   }
 
+  private gone(): void {
+    if (this.left) return
+    this.left = true
+    this.ongone?.()
+  }
+
   private readonly onStreamError = (e: Error) => {
     this.onerror?.(e)
+  }
+
+  /** stdout broke (EPIPE when the client died): logged once, no more writes, the client has left. */
+  private readonly onOutputError = (e: Error) => {
+    if (this.broken) return
+    this.broken = true
+    this.onerror?.(new Error(`stdout cannot be written, the client is gone (${e.message})`))
+    this.gone()
+    this.finish()
   }
 
   private line(raw: string): void {
@@ -266,23 +288,32 @@ export class LineTransport implements Transport {
       const text = batch.length === 1 ? (batch[0] as string) : batch.join('')
       batch = []
       size = 0
-      // A failed write surfaces as the stream's 'error' (onStreamError).
+      // A failed write surfaces as the stream's 'error' (onOutputError).
       return this.output.write(text)
     }
-    const drained = () => new Promise<void>((resolve) => this.output.once('drain', () => resolve()))
+    // A pipe that breaks while full never drains: its error or close ends the wait too.
+    const drained = () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          this.output.off('drain', done).off('error', done).off('close', done)
+          resolve()
+        }
+        this.output.once('drain', done).once('error', done).once('close', done)
+      })
     for (const piece of piecesOf(message)) {
-      if (this.closed) return
+      if (this.closed || this.broken) return
       batch.push(piece)
       size += piece.length
       if (size >= WRITE_BATCH && !flush()) await drained()
     }
-    if (batch.length > 0 && !this.closed && !flush()) await drained()
+    if (batch.length > 0 && !this.closed && !this.broken && !flush()) await drained()
   }
 
   async start(): Promise<void> {
     this.input.on('data', this.onData)
     this.input.on('end', this.onEnd)
     this.input.on('error', this.onStreamError)
+    this.output.on('error', this.onOutputError)
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
