@@ -201,8 +201,10 @@ export class LineTransport implements Transport {
     this.reply(id, INVALID_REQUEST, `message larger than ${this.maxLine} bytes; dropped`)
   }
 
-  // A client may write its requests and close stdin at once (`… | dacli mcp serve`): answer them all first.
+  // A client may write its requests and close stdin at once (`… | dacli mcp serve`): answer them all first. What
+  // they wait on is cancelled (ongone): the end of stdin is the client's disconnect.
   private readonly onEnd = () => {
+    this.gone()
     this.ended = true
     if (this.pending.size === 0) void this.close()
   }
@@ -222,7 +224,6 @@ export class LineTransport implements Transport {
     if (this.broken) return
     this.broken = true
     this.onerror?.(new Error(`stdout cannot be written, the client is gone (${e.message})`))
-    this.gone()
     this.finish()
   }
 
