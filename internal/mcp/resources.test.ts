@@ -83,7 +83,7 @@ const errorOf = async (p: Promise<unknown>) => {
   try {
     await p
   } catch (e) {
-    return e as { code: number; message: string }
+    return e as { code: number; message: string; data?: unknown }
   }
   throw new Error('expected a JSON-RPC error')
 }
@@ -244,9 +244,11 @@ describe('resources over stdio (the built bin, the SDK client)', () => {
       expect((await s.client.readResource({ uri: 'dacli://project/ledger' })).contents).toHaveLength(1)
       dacliElsewhere(ws, 'agent', 'retire', agent.id)
       const refused = await errorOf(s.client.readResource({ uri: 'dacli://project/ledger' }))
-      expect(refused.code).toBe(-32603)
+      // A refusal by policy, as the HTTP server's refusals are: -32000, the error/v1 envelope (kind refused) as data.
+      expect(refused.code).toBe(-32000)
       expect(refused.message).toMatch(/retired|not recognized/)
-      expect((await errorOf(s.client.listResources())).code).toBe(-32603)
+      expect(refused.data).toMatchObject({ kind: 'refused' })
+      expect((await errorOf(s.client.listResources())).code).toBe(-32000)
     } finally {
       await s.close()
     }

@@ -9,8 +9,9 @@
 // request and stops with the server.
 //
 // Errors are JSON-RPC errors: an unknown object -32002 (the specification's "resource not found"), a uri this server
-// does not serve or a bad cursor -32602, anything else -32603; `data` is the error/v1 envelope. Every request
-// re-resolves the bound identity first, as a tool call does (a retired identity reads nothing more).
+// does not serve or a bad cursor -32602, a refusal by policy (the identity retired or untrusted) -32000 as the HTTP
+// server's refusals are, anything else -32603; `data` is the error/v1 envelope. Every request re-resolves the bound
+// identity first, as a tool call does (a retired identity reads nothing more).
 
 import { createHash } from 'node:crypto'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -29,6 +30,8 @@ import { envelopeOf } from '../clikit/render.js'
 import type { CallRuntime } from './call.js'
 
 export const RESOURCE_NOT_FOUND = -32002
+/** A refusal by policy (http.ts answers a refused token with the same code). */
+export const REFUSED = -32000
 
 /** A JSON-RPC error answered as it is (the SDK sends a thrown error's `code`, `message` and `data`). */
 export class ProtocolError extends Error {
@@ -50,11 +53,12 @@ const digest = (text: string) => createHash('sha256').update(text).digest('hex')
 /** What a subscription compares: the object's bytes and where its file is (a task moved to another status folder changed). */
 const stateOf = (r: { contents: { text: string }; path: string }) => digest(`${r.path}\u0000${r.contents.text}`)
 
+const CODE_OF_KIND: Record<string, number> = { not_found: RESOURCE_NOT_FOUND, usage: -32602, refused: REFUSED }
+
 function protocolErrorOf(err: unknown): ProtocolError {
   if (err instanceof ProtocolError) return err
   const env = envelopeOf(err, false)
-  const code = env.kind === 'not_found' ? RESOURCE_NOT_FOUND : env.kind === 'usage' ? -32602 : -32603
-  return new ProtocolError(code, env.message, env)
+  return new ProtocolError(CODE_OF_KIND[env.kind] ?? -32603, env.message, env)
 }
 
 export function attachResources(server: Server, rt: CallRuntime, provider: McpResources): ResourcesHandle {
@@ -81,7 +85,9 @@ export function attachResources(server: Server, rt: CallRuntime, provider: McpRe
     const whoami = rt.table.find((c) => c.path === 'whoami')
     if (whoami === undefined) return
     const out = await invoke(whoami, ['--json'], { ...rt, io: bufferIO() })
-    if (out.exitCode !== 0 && out.error !== undefined) throw new ProtocolError(-32603, out.error.message, out.error)
+    if (out.exitCode !== 0 && out.error !== undefined) {
+      throw new ProtocolError(CODE_OF_KIND[out.error.kind] ?? -32603, out.error.message, out.error)
+    }
   }
 
   async function current(uri: string): Promise<string | null> {

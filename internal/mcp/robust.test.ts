@@ -249,3 +249,28 @@ describe('the server under abuse', () => {
     await s.end()
   })
 })
+
+test('malformed params on methods other than tools/call: -32602 with one short line naming the param, nothing run', async () => {
+  const s = serveInProcess(fx.ws.root, ['--quiet'])
+  s.send(INITIALIZE)
+  await s.response(0)
+  s.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+  const cases: [unknown, string][] = [
+    [
+      { method: 'resources/list', params: { cursor: 5 } },
+      'resources/list: params.cursor must be a string, not a number',
+    ],
+    [{ method: 'resources/read', params: {} }, 'resources/read: params.uri is missing (a string)'],
+    [{ method: 'tools/list', params: { cursor: 7 } }, 'tools/list: params.cursor must be a string, not a number'],
+    [{ method: 'resources/subscribe' }, 'resources/subscribe: params is missing (an object)'],
+    [{ method: 'initialize' }, 'initialize: params is missing (an object)'],
+  ]
+  for (const [i, [m]] of cases.entries()) s.send({ jsonrpc: '2.0', id: 10 + i, ...(m as object) })
+  for (const [i, [, message]] of cases.entries()) {
+    expect((await s.response(10 + i)).error).toEqual({ code: -32602, message: `invalid params for ${message}` })
+  }
+  // Well-formed, the same methods answer.
+  s.send({ jsonrpc: '2.0', id: 20, method: 'tools/list' })
+  expect((await s.response(20)).result.tools.length).toBeGreaterThan(0)
+  await s.end()
+})

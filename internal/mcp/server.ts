@@ -2,11 +2,12 @@
 // JSON Schemas derived from the command table as they are (the high-level
 // McpServer would regenerate them from zod). Served on stdio (stdio.ts) and over HTTP (http.ts).
 
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { VERSION } from '../base/version.js'
 import type { McpResources } from '../clikit/context.js'
 import { buildToolset, type CallRuntime, callTool, serves, type Toolset } from './call.js'
+import { CheckedServer } from './params.js'
 import { attachResources, ProtocolError, type ResourcesHandle } from './resources.js'
 import type { Profile } from './tools.js'
 
@@ -31,7 +32,7 @@ export function createServer(deps: ServerDeps): {
   resources: ResourcesHandle | null
 } {
   const toolset = deps.toolset ?? buildToolset(deps.runtime.table, deps.profile)
-  const server = new Server(
+  const server = new CheckedServer(
     { name: 'dacli', version: VERSION },
     {
       capabilities: {
