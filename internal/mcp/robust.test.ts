@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { INITIALIZE, serveInProcess, toolCall } from '../testkit/mcpserve.js'
-import { type Fixture, fixture } from '../testkit/ws.js'
+import { type Fixture, fixture, snapshotOf } from '../testkit/ws.js'
 import { LineTransport } from './stdio.js'
 
 let fx: Fixture
@@ -252,6 +252,12 @@ describe('the server under abuse', () => {
 
 test('malformed params on methods other than tools/call: -32602 with one short line naming the param, nothing run', async () => {
   const s = serveInProcess(fx.ws.root, ['--quiet'])
+  // A malformed initialize is refused so and initializes nothing: a well-formed one follows.
+  s.send({ jsonrpc: '2.0', id: 9, method: 'initialize' })
+  expect((await s.response(9)).error).toEqual({
+    code: -32602,
+    message: 'invalid params for initialize: params is missing (an object)',
+  })
   s.send(INITIALIZE)
   await s.response(0)
   s.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
@@ -263,7 +269,6 @@ test('malformed params on methods other than tools/call: -32602 with one short l
     [{ method: 'resources/read', params: {} }, 'resources/read: params.uri is missing (a string)'],
     [{ method: 'tools/list', params: { cursor: 7 } }, 'tools/list: params.cursor must be a string, not a number'],
     [{ method: 'resources/subscribe' }, 'resources/subscribe: params is missing (an object)'],
-    [{ method: 'initialize' }, 'initialize: params is missing (an object)'],
   ]
   for (const [i, [m]] of cases.entries()) s.send({ jsonrpc: '2.0', id: 10 + i, ...(m as object) })
   for (const [i, [, message]] of cases.entries()) {
@@ -272,5 +277,29 @@ test('malformed params on methods other than tools/call: -32602 with one short l
   // Well-formed, the same methods answer.
   s.send({ jsonrpc: '2.0', id: 20, method: 'tools/list' })
   expect((await s.response(20)).result.tools.length).toBeGreaterThan(0)
+  await s.end()
+})
+
+test('the lifecycle on stdio: before initialize only initialize and ping are served; a second initialize is refused', async () => {
+  const root = fx.copy()
+  const before = snapshotOf(root)
+  const s = serveInProcess(root, ['--quiet'])
+  s.send(toolCall(1, 'add_task', { schema_version: 1, title: 'Too early', project: 'alpha' }))
+  s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
+  s.send({ jsonrpc: '2.0', id: 3, method: 'ping' })
+  expect((await s.response(1)).error).toEqual({
+    code: -32600,
+    message: 'Invalid Request: tools/call before initialize (send initialize first)',
+  })
+  expect((await s.response(2)).error.code).toBe(-32600)
+  expect((await s.response(3)).result).toEqual({})
+  expect(snapshotOf(root)).toEqual(before)
+  s.send(INITIALIZE)
+  expect((await s.response(0)).result.protocolVersion).toBe('2025-06-18')
+  // As the HTTP transport answers it: no renegotiation on the same connection.
+  s.send({ ...INITIALIZE, id: 4, params: { ...INITIALIZE.params, protocolVersion: '2025-03-26' } })
+  expect((await s.response(4)).error).toEqual({ code: -32600, message: 'Invalid Request: Server already initialized' })
+  s.send(toolCall(5, 'whoami', { schema_version: 1 }))
+  expect((await s.response(5)).result.structuredContent.schema).toBe('identity/v1')
   await s.end()
 })

@@ -16,7 +16,7 @@
 // what the answer allocates is small and short-lived.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
+import { isInitializeRequest, type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
 import { takeSerialized } from './results.js'
 
 /** One message may be this large (a 1 MB task title travels comfortably). */
@@ -143,6 +143,8 @@ export class LineTransport implements Transport {
   /** stdin ended: close once every request already read has been answered. */
   private ended = false
   private readonly pending = new Set<string | number>()
+  /** A well-formed initialize was read: requests other than initialize and ping are served from then on. */
+  private initialized = false
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -252,11 +254,32 @@ export class LineTransport implements Transport {
         this.reply(m.id, INVALID_PARAMS, `invalid params for tools/call: ${bad}`)
         return
       }
+      const refused = this.lifecycle(m.method, value)
+      if (refused !== null) {
+        this.reply(m.id, INVALID_REQUEST, refused)
+        return
+      }
       this.pending.add(m.id)
     }
     this.onmessage?.(m)
     // A cancelled request gets no answer (MCP), so it is no longer waited for.
     if ('method' in m && m.method === 'notifications/cancelled') this.settle(m.params?.requestId)
+  }
+
+  /**
+   * The lifecycle, kept as the HTTP transport keeps it: before initialize only initialize and ping are served, and
+   * a connection is initialized once (a second initialize is refused, not a renegotiation). Checked in the order the
+   * requests arrive, so a client may send its calls right after initialize without waiting for its answer.
+   */
+  private lifecycle(method: string, value: unknown): string | null {
+    if (method === 'initialize') {
+      if (this.initialized) return 'Invalid Request: Server already initialized'
+      // Malformed, it is answered as invalid params and the connection stays uninitialized.
+      if (isInitializeRequest(value)) this.initialized = true
+      return null
+    }
+    if (this.initialized || method === 'ping') return null
+    return `Invalid Request: ${method} before initialize (send initialize first)`
   }
 
   private settle(id: unknown): void {
