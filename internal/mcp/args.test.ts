@@ -133,7 +133,7 @@ describe('argument conversion', () => {
   test('schema_version: 1 or "1"; anything else refused', () => {
     expect(() => checkSchemaVersion('t', { schema_version: 1 })).not.toThrow()
     expect(() => checkSchemaVersion('t', { schema_version: '1' })).not.toThrow()
-    for (const v of [undefined, null, 0, 2, '2', 'x', true, [1], 1.5, '1.0']) {
+    for (const v of [undefined, null, 0, 2, '2', 'x', true, [1], 1.5, '1.0', '01', '+1', '001']) {
       expect(() => checkSchemaVersion('t', { schema_version: v }), String(v)).toThrow(/schema_version/)
     }
   })

@@ -11,6 +11,9 @@ import { TOOL_SCHEMA_VERSION } from './tools.js'
 
 type Args = Readonly<Record<string, unknown>>
 
+/** An integer sent as text, as JSON would write the number ("3", never "03" or "+3"), for clients that send text. */
+const INTEGER_TEXT = /^-?(0|[1-9]\d*)$/
+
 /** Missing, malformed or unsupported `schema_version` is refused before anything else is looked at. */
 export function checkSchemaVersion(tool: string, args: Args): void {
   const v = args.schema_version
@@ -20,9 +23,13 @@ export function checkSchemaVersion(tool: string, args: Args): void {
       missing: ['schema_version'],
     })
   }
-  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v
+  // Text is read as any integer parameter's is (token): only as JSON writes the number, "1" but never "01" or "+1".
+  const n = typeof v === 'string' && INTEGER_TEXT.test(v) ? Number(v) : v
   if (typeof n !== 'number' || !Number.isInteger(n)) {
-    throw usage(`schema_version must be the integer ${TOOL_SCHEMA_VERSION}, got ${JSON.stringify(v)}`, { tool })
+    throw usage(`schema_version must be the integer ${TOOL_SCHEMA_VERSION}, got ${JSON.stringify(v)}`, {
+      tool,
+      invalid_params: [{ field: 'schema_version', expected: EXPECTED.integer, got: sent(v) }],
+    })
   }
   if (n !== TOOL_SCHEMA_VERSION) {
     throw usage(`unsupported schema_version ${n} for tool ${tool} (supported: ${TOOL_SCHEMA_VERSION})`, {
@@ -105,8 +112,7 @@ function token(kind: Kind, v: unknown): string | null {
       return null
     case 'integer':
       if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v)
-      // A decimal string as JSON would write the number ("3", never "03" or "+3"), for clients that send text.
-      if (typeof v === 'string' && /^-?(0|[1-9]\d*)$/.test(v)) return v
+      if (typeof v === 'string' && INTEGER_TEXT.test(v)) return v
       return null
     case 'duration':
     case 'string':

@@ -207,6 +207,23 @@ describe('exit 2: a parameter the tool renames is named as the tool names it', (
     }
   })
 
+  test('schema_version sent as text follows the same rule: "1" is read, "01" and "+1" are refused before anything runs', async () => {
+    const root = fx.copy()
+    const before = snapshotOf(root)
+    const ok = await callIn(root, 'root', 'list_tasks', { schema_version: '1' })
+    expect(ok.isError).toBeFalsy()
+    for (const v of ['01', '+1', '1.0', ' 1']) {
+      const r = await callIn(root, 'root', 'add_task', { schema_version: v, title: 'Not added', project: 'alpha' })
+      expect(r.isError, v).toBe(true)
+      const env = textJSON(r)
+      expect(env.exit_code, v).toBe(2)
+      expect(env.details.invalid_params, v).toEqual([
+        { field: 'schema_version', expected: 'an integer', got: `a string (${JSON.stringify(v)})` },
+      ])
+    }
+    expect(snapshotOf(root)).toEqual(before)
+  })
+
   test('through cli the same mistake names the flag', async () => {
     const r = await callIn(fx.copy(), 'root', 'cli', { argv: ['events', 'reconcile', '--archive', 'bogus'] })
     expect(textJSON(r).message).toMatch(/^--archive must be one of/)
