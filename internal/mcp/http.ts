@@ -27,6 +27,7 @@ import { drainable } from '../base/drain.js'
 import { RefusedError } from '../base/errors.js'
 import { isLoopback } from '../base/loopback.js'
 import type { McpCaller, McpHttpHandle, McpHttpRequest } from '../clikit/context.js'
+import { batchRefused, negotiatedVersion, takesBatches } from './batches.js'
 import { buildToolset } from './call.js'
 import { MemoryEventStore } from './events.js'
 import { createServer } from './server.js'
@@ -78,6 +79,8 @@ interface Session {
   lastSeen: number
   /** Responses in flight (an open SSE stream counts until it closes). */
   open: number
+  /** The protocol version its initialize negotiated (batches.ts: whether it takes batches). */
+  readonly version: string
 }
 
 const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest()
@@ -255,7 +258,7 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
   }
 
   /** A new session, kept from now on (so the room made for it is counted at once), or why there is no room. */
-  async function open(c: McpCaller, tokenHash: Buffer): Promise<Session | string> {
+  async function open(c: McpCaller, tokenHash: Buffer, version: string): Promise<Session | string> {
     const full = makeRoom(tokenHash)
     if (full !== null) return full
     const id = randomUUID()
@@ -283,7 +286,7 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
     })
     server.onclose = () => resources?.close()
     server.onerror = (e) => req.log(`dacli mcp: ${e.message}`)
-    const session: Session = { id, transport, server, caller: c, tokenHash, lastSeen: Date.now(), open: 0 }
+    const session: Session = { id, transport, server, caller: c, tokenHash, lastSeen: Date.now(), open: 0, version }
     sessions.set(id, session)
     transport.onclose = () => {
       if (sessions.get(id) === session) sessions.delete(id)
@@ -350,6 +353,10 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
         const echoed = typeof id === 'string' || typeof id === 'number' ? id : null
         return rpcError(res, 400, echoed, -32600, 'invalid request: not a JSON-RPC 2.0 message')
       }
+      // As on stdio: a batch only where the session's version takes them.
+      if (taken && Array.isArray(body) && !takesBatches((session as Session).version)) {
+        return rpcError(res, 400, null, -32600, batchRefused((session as Session).version))
+      }
       if (
         taken &&
         m !== null &&
@@ -368,7 +375,11 @@ export async function serveHttp(req: McpHttpRequest): Promise<McpHttpHandle> {
       if (hreq.method !== 'POST' || !isInitializeRequest(body)) {
         return fail(res, 400, 'Bad Request: Mcp-Session-Id header is required (open a session with initialize)')
       }
-      const opened = await open(who as McpCaller, digest(token as string))
+      const opened = await open(
+        who as McpCaller,
+        digest(token as string),
+        negotiatedVersion(body.params.protocolVersion),
+      )
       if (typeof opened === 'string') return fail(res, 503, opened)
       hold(opened, res)
       await opened.transport.handleRequest(hreq, res, body)

@@ -17,6 +17,7 @@
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isInitializeRequest, type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
+import { batchRefused, negotiatedVersion, takesBatches } from './batches.js'
 import { takeSerialized } from './results.js'
 
 /** One message may be this large (a 1 MB task title travels comfortably). */
@@ -122,6 +123,18 @@ export function* pagesOf(text: string, size = PAGE): Generator<string> {
   }
 }
 
+/** The requests of one batch still to be answered, and the answers ready so far. */
+interface Batch {
+  readonly waiting: Set<string | number>
+  readonly answers: unknown[]
+}
+
+const errorOf = (id: string | number | null, code: number, message: string) => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code, message },
+})
+
 export class LineTransport implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
@@ -145,6 +158,10 @@ export class LineTransport implements Transport {
   private readonly pending = new Set<string | number>()
   /** A well-formed initialize was read: requests other than initialize and ping are served from then on. */
   private initialized = false
+  /** The protocol version that initialize negotiates (batches.ts: whether batches are taken). */
+  private version: string | null = null
+  /** The batch each request read in one is part of: its answer is held until the batch's last one is ready. */
+  private readonly batchOf = new Map<string | number, Batch>()
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -239,10 +256,46 @@ export class LineTransport implements Transport {
       this.reply(null, PARSE_ERROR, `parse error: ${(e as Error).message}`)
       return
     }
+    if (Array.isArray(value)) this.batch(value)
+    else this.message(value, (id, code, message) => this.reply(id, code, message), null)
+  }
+
+  /**
+   * A batch, where the negotiated version takes them: each message as if it came alone, and the answers to its
+   * requests written together as one array once the last is ready (none when it held only notifications).
+   */
+  private batch(items: unknown[]): void {
+    if (items.length === 0 || this.version === null || !takesBatches(this.version)) {
+      this.reply(
+        null,
+        INVALID_REQUEST,
+        items.length === 0 ? 'invalid request: an empty batch' : batchRefused(this.version),
+      )
+      return
+    }
+    const batch: Batch = { waiting: new Set(), answers: [] }
+    for (const item of items) {
+      this.message(item, (id, code, message) => batch.answers.push(errorOf(id, code, message)), batch)
+    }
+    void this.batchDone(batch)
+  }
+
+  /** Write the batch's answers when none is awaited any more. */
+  private batchDone(batch: Batch): Promise<void> {
+    if (batch.waiting.size > 0 || batch.answers.length === 0) return Promise.resolve()
+    return this.write(batch.answers).catch((e: Error) => this.onerror?.(e))
+  }
+
+  /** One message (alone, or one of a batch): checked, answered at once when refused, else handed to the server. */
+  private message(
+    value: unknown,
+    refuse: (id: string | number | null, code: number, message: string) => void,
+    batch: Batch | null,
+  ): void {
     const parsed = JSONRPCMessageSchema.safeParse(value)
     if (!parsed.success) {
       const id = (value as { id?: unknown } | null)?.id
-      this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'invalid request')
+      refuse(typeof id === 'string' || typeof id === 'number' ? id : null, INVALID_REQUEST, 'invalid request')
       return
     }
     const m = parsed.data
@@ -251,19 +304,35 @@ export class LineTransport implements Transport {
       // The params as sent: the SDK's copy has lost what badToolCall looks for.
       const bad = badToolCall({ method: m.method, params: (value as { params?: unknown }).params })
       if (bad !== null) {
-        this.reply(m.id, INVALID_PARAMS, `invalid params for tools/call: ${bad}`)
+        refuse(m.id, INVALID_PARAMS, `invalid params for tools/call: ${bad}`)
         return
       }
-      const refused = this.lifecycle(m.method, value)
+      const refused =
+        batch !== null && m.method === 'initialize'
+          ? 'Invalid Request: initialize in a batch'
+          : this.lifecycle(m.method, value)
       if (refused !== null) {
-        this.reply(m.id, INVALID_REQUEST, refused)
+        refuse(m.id, INVALID_REQUEST, refused)
         return
       }
       this.pending.add(m.id)
+      if (batch !== null) {
+        batch.waiting.add(m.id)
+        this.batchOf.set(m.id, batch)
+      }
     }
     this.onmessage?.(m)
     // A cancelled request gets no answer (MCP), so it is no longer waited for.
-    if ('method' in m && m.method === 'notifications/cancelled') this.settle(m.params?.requestId)
+    if ('method' in m && m.method === 'notifications/cancelled') {
+      const id = m.params?.requestId
+      const of = typeof id === 'string' || typeof id === 'number' ? this.batchOf.get(id) : undefined
+      if (of !== undefined) {
+        this.batchOf.delete(id as string | number)
+        of.waiting.delete(id as string | number)
+        void this.batchDone(of)
+      }
+      this.settle(id)
+    }
   }
 
   /**
@@ -275,7 +344,10 @@ export class LineTransport implements Transport {
     if (method === 'initialize') {
       if (this.initialized) return 'Invalid Request: Server already initialized'
       // Malformed, it is answered as invalid params and the connection stays uninitialized.
-      if (isInitializeRequest(value)) this.initialized = true
+      if (isInitializeRequest(value)) {
+        this.initialized = true
+        this.version = negotiatedVersion(value.params.protocolVersion)
+      }
       return null
     }
     if (this.initialized || method === 'ping') return null
@@ -289,7 +361,7 @@ export class LineTransport implements Transport {
 
   /** An error answer for a line that never became a message (`id: null` when it had none). */
   private reply(id: string | number | null, code: number, message: string): void {
-    this.write({ jsonrpc: '2.0', id, error: { code, message } }).catch((e: Error) => this.onerror?.(e))
+    this.write(errorOf(id, code, message)).catch((e: Error) => this.onerror?.(e))
   }
 
   /** Messages go out one at a time (a paged answer must not interleave with another). */
@@ -341,6 +413,17 @@ export class LineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    const id = 'method' in message ? undefined : (message as { id?: string | number }).id
+    const batch = id === undefined ? undefined : this.batchOf.get(id)
+    if (batch !== undefined && id !== undefined) {
+      // Held with the rest of its batch.
+      this.batchOf.delete(id)
+      batch.waiting.delete(id)
+      batch.answers.push(message)
+      await this.batchDone(batch)
+      this.settle(id)
+      return
+    }
     await this.write(message)
     if (!('method' in message)) this.settle((message as { id?: unknown }).id)
   }
