@@ -254,3 +254,30 @@ describe('resources over stdio (the built bin, the SDK client)', () => {
     }
   })
 })
+
+test('resources/list pages by key: an object removed from a page already read does not make the next page skip one', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
+  for (let i = 1; i <= PAGE + 3; i++) await ws.ok('task', 'add', `Entry ${i}`, '--project', 'ledger')
+  const s = await serve(ws)
+  try {
+    const first = await s.client.listResources()
+    const last = first.resources.at(-1)?.uri
+    expect(last).toBe(`dacli://task/ledger/${PAGE - 1}`)
+    // Another process removes a task the first page showed.
+    dacliElsewhere(ws, 'task', 'rm', 'ledger/2', '--force')
+    const second = await s.client.listResources({ cursor: first.nextCursor })
+    expect(second.resources.map((r) => r.uri)).toEqual(
+      [PAGE, PAGE + 1, PAGE + 2, PAGE + 3].map((n) => `dacli://task/ledger/${n}`),
+    )
+    expect(second.nextCursor).toBeUndefined()
+    // A cursor of the earlier form is still read as an offset; one that names no entry's key is -32602.
+    expect((await s.client.listResources({ cursor: `p${PAGE}` })).resources[0]?.uri).toBe(
+      `dacli://task/ledger/${PAGE + 1}`,
+    )
+    const bogus = `k.${Buffer.from(JSON.stringify([1, 'x'])).toString('base64url')}`
+    expect((await errorOf(s.client.listResources({ cursor: bogus }))).code).toBe(-32602)
+  } finally {
+    await s.close()
+  }
+}, 60_000)

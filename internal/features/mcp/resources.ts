@@ -2,13 +2,16 @@
 // note (`dacli://note/<id>`). A read returns the object's file as stored (markdown with its frontmatter): the
 // resource is the file, and the structured views of the same objects are the tools (show_task is task/v1), so a read
 // does not pay for both. The list is paged (PAGE entries, well under the 2,000 tokens a default page may cost) in a
-// fixed order. The server (internal/mcp/resources.ts) speaks the protocol and watches the folders named here.
+// fixed order, by key (clikit/pageflags.ts, as task list pages): a cursor names the last entry of its page, so an
+// object added or removed before it does not shift the next page. The server (internal/mcp/resources.ts) speaks
+// the protocol and watches the folders named here.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { NotFoundError, UsageError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import type { McpResource, McpResources } from '../../clikit/context.js'
+import { cursorPlace, keyCursor, type PageKey, pageStart } from '../../clikit/pageflags.js'
 import { listNotes, readNote } from '../../domain/notes/notes.js'
 import { objectFolders } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
@@ -21,11 +24,21 @@ const NOTE = /^dacli:\/\/note\/(n-[0-9A-HJKMNP-TV-Z]{26})$/
 
 const taskUri = (project: string, seq: number) => `dacli://task/${project}/${seq}`
 
-async function all(store: Store): Promise<McpResource[]> {
-  const out: McpResource[] = []
+/** An entry of the list and its sort key: the kind's rank, then what orders it within its kind (five elements). */
+interface Entry {
+  readonly resource: McpResource
+  readonly key: PageKey
+}
+const KEY_ARITY = 5
+
+async function all(store: Store): Promise<Entry[]> {
+  const out: Entry[] = []
   const { projects } = await store.listProjects()
   for (const p of [...projects].sort((a, b) => byText(a.slug, b.slug))) {
-    out.push({ uri: `dacli://project/${p.slug}`, name: p.slug, title: p.title, mimeType: MARKDOWN })
+    out.push({
+      resource: { uri: `dacli://project/${p.slug}`, name: p.slug, title: p.title, mimeType: MARKDOWN },
+      key: [0, p.slug, 0, '', ''],
+    })
   }
   const { tasks } = await store.listTasks()
   // A listing holds the live status folders only (a removed task's tombstone is not a resource).
@@ -34,25 +47,44 @@ async function all(store: Store): Promise<McpResource[]> {
   for (const t of live) {
     const seq = String(t.seq).padStart(3, '0')
     out.push({
-      uri: taskUri(t.project, t.seq),
-      name: `${t.project}/${seq}-${t.slug}`,
-      title: t.title,
-      mimeType: MARKDOWN,
+      resource: {
+        uri: taskUri(t.project, t.seq),
+        name: `${t.project}/${seq}-${t.slug}`,
+        title: t.title,
+        mimeType: MARKDOWN,
+      },
+      key: [1, t.project, t.seq, '', ''],
     })
   }
   const { notes } = await listNotes(store)
-  notes.sort((a, b) => byText(a.project, b.project) || byText(a.kind, b.kind) || byText(a.slug, b.slug))
+  // The id last: two notes of one slug still have one order, and keys stay unique.
+  notes.sort(
+    (a, b) => byText(a.project, b.project) || byText(a.kind, b.kind) || byText(a.slug, b.slug) || byText(a.id, b.id),
+  )
   for (const n of notes) {
-    out.push({ uri: `dacli://note/${n.id}`, name: `${n.project}/${n.slug}`, title: n.title, mimeType: MARKDOWN })
+    out.push({
+      resource: { uri: `dacli://note/${n.id}`, name: `${n.project}/${n.slug}`, title: n.title, mimeType: MARKDOWN },
+      key: [2, n.project, n.kind, n.slug, n.id],
+    })
   }
   return out
 }
 
-function offsetOf(cursor: string | null): number {
-  if (cursor === null) return 0
+/**
+ * Where a page starts: after a key cursor's entry, or at the offset of a cursor of the earlier form (`p40`), still
+ * read. Anything else is a usage error (-32602 over MCP).
+ */
+function placeOf(cursor: string | null): ReturnType<typeof cursorPlace> {
+  if (cursor === null) return null
+  const bad = () => new UsageError(`not a cursor of this list: ${JSON.stringify(cursor)}`, { details: { cursor } })
   const m = /^p([0-9]{1,9})$/.exec(cursor)
-  if (m === null) throw new UsageError(`not a cursor of this list: ${JSON.stringify(cursor)}`, { details: { cursor } })
-  return Number(m[1])
+  if (m !== null) return { offset: Number(m[1]) }
+  if (!cursor.startsWith('k.')) throw bad()
+  try {
+    return cursorPlace(cursor, KEY_ARITY)
+  } catch {
+    throw bad()
+  }
 }
 
 function readFile(abs: string, uri: string): string {
@@ -65,10 +97,15 @@ function readFile(abs: string, uri: string): string {
 
 export const resources: McpResources = {
   async list(store, cursor) {
-    const at = offsetOf(cursor)
+    const place = placeOf(cursor)
     const every = await all(store)
+    const at = pageStart(every, place, (e) => e.key)
     const page = every.slice(at, at + PAGE)
-    return { resources: page, next: at + PAGE < every.length ? `p${at + PAGE}` : null }
+    const last = page.at(-1)
+    return {
+      resources: page.map((e) => e.resource),
+      next: at + PAGE < every.length && last !== undefined ? keyCursor(last.key) : null,
+    }
   },
 
   async read(store, uri) {
@@ -93,7 +130,7 @@ export const resources: McpResources = {
   },
 
   async uris(store) {
-    return (await all(store)).map((r) => r.uri)
+    return (await all(store)).map((e) => e.resource.uri)
   },
 
   folders: (store) => objectFolders(store.dir),
