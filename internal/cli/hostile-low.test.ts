@@ -113,6 +113,16 @@ describe('config.yml values are checked, with precise messages (item 19)', () =>
     ['id: ../../other', /config\.yml: id is "\.\.\/\.\.\/other"; expected the workspace id init wrote/],
     ['id: "-x"', /config\.yml: id is "-x"; expected the workspace id/],
     ['format: 0\nformat: 0', /config\.yml is not valid YAML: Map keys must be unique/],
+    // A claims key of another shape turned remote arbitration off without a word (claims held in the clone only).
+    [
+      'claims: origin',
+      /claims in .*config\.yml must be a map with one key, remote \(claims: \{remote: origin\}\); got "origin"/,
+    ],
+    ['claims: [origin]', /claims in .*config\.yml must be a map with one key, remote/],
+    [
+      'claims: {remot: origin}',
+      /claims in .*config\.yml must be a map with one key, remote .*got \{"remot":"origin"\}/,
+    ],
   ])('%s (built bin: exit 1, the key, the value and what it takes)', (line, message) => {
     const root = fx.copy()
     const file = path.join(root, '.dacli/config.yml')

@@ -206,7 +206,15 @@ export function checkRemote(remote: string, where: string): string {
 function claimsRemote(raw: Record<string, unknown>, file: string): string | null {
   const c = raw.claims
   if (c === undefined || c === null) return null
-  const remote = typeof c === 'object' && !Array.isArray(c) ? (c as Record<string, unknown>).remote : undefined
+  // Another shape (`claims: origin`, a list, a misspelt key) would turn the arbiter off without a word: refused.
+  const keys = typeof c === 'object' && !Array.isArray(c) ? Object.keys(c) : null
+  if (keys === null || keys.some((k) => k !== 'remote')) {
+    throw new FailureError(
+      `claims in ${file} must be a map with one key, remote (claims: {remote: origin}); got ${JSON.stringify(c)}`,
+      { next: ['set `claims: {remote: origin}` in .dacli/config.yml, or remove it'] },
+    )
+  }
+  const remote = (c as Record<string, unknown>).remote
   if (remote === undefined || remote === null || remote === false) return null
   if (typeof remote !== 'string') {
     throw new FailureError(`claims.remote in ${file} must be a git remote name (e.g. origin)`, {
