@@ -24,6 +24,16 @@ describe('init and discovery', () => {
     expect(fs.existsSync(path.join(root, '.dacli', 'projects', 'x', 'project.md'))).toBe(true)
   })
 
+  test('a --name with a control character is a usage error (2) naming the flag; nothing is made', async () => {
+    const root = tempDir()
+    git(root, 'init', '-q')
+    for (const name of ['bad\nname', 'bell\u0007']) {
+      const r = (await dacliIn(root, ['init', '--name', name, '--json'])).expectExit(2)
+      expect(r.error).toMatchObject({ kind: 'usage', details: { flag: '--name' } })
+    }
+    expect(fs.existsSync(path.join(root, '.dacli'))).toBe(false)
+  })
+
   test('--here creates it in the current folder; an existing workspace is a conflict (5)', async () => {
     const root = tempDir()
     git(root, 'init', '-q')

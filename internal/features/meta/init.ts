@@ -1,6 +1,6 @@
 import { gitInfoAt } from '../../adapters/git/discover.js'
 import { cmd } from '../../base/commands.js'
-import { ConflictError, classifiedError, RefusedError } from '../../base/errors.js'
+import { ConflictError, classifiedError, RefusedError, UsageError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import type { Context } from '../../clikit/context.js'
 import { bool, str } from '../../clikit/flags.js'
@@ -28,6 +28,11 @@ export const init = defineCommand({
   examples: ['dacli init', 'dacli init --name ledger-team'],
   async run(ctx, input) {
     const name = input.flags.name
+    // A name typed on the command line is the caller's input (2); one taken from a folder name is the store's (1).
+    if (name !== undefined && /[\u0000-\u001f\u007f]/.test(name))
+      throw new UsageError('--name contains a control character: a workspace name is one line of text', {
+        details: { flag: '--name', value: name },
+      })
     await refuseShadowing(ctx, input.flags.here === true, input.flags.force === true)
     const r = initWorkspace(ctx.cwd, {
       ...(name === undefined ? {} : { name }),
