@@ -181,6 +181,24 @@ function sharedScheduleOf(plan: Plan, project: string | undefined): Schedule {
 }
 
 /** The ready frontier of a plan, ordered by priority, then slack (when every task in scope is sized), then sequence. */
+/**
+ * Whether every open and active task in scope (the plan's tasks — a label filter's — of `project`, or of all) has an
+ * estimate: then slack orders equal priorities, though a blocked or out-of-scope task without one leaves the end date
+ * unknown (slack is then measured against its lower bound, and a task whose slack hangs on an unsized one has none).
+ */
+function openAndActiveSized(plan: Plan, project: string | undefined): boolean {
+  for (let i = 0; i < plan.tasks.length; i++) {
+    const t = plan.tasks[i] as TaskSummary
+    if (
+      (t.status === 'open' || t.status === 'active') &&
+      t.priority !== 'wont' &&
+      (project === undefined || t.project === project)
+    )
+      if (t.estimate === null) return false
+  }
+  return true
+}
+
 export function readyFrontier<H = never>(
   plan: Plan,
   limit: number,
@@ -194,7 +212,7 @@ export function readyFrontier<H = never>(
   let s: Schedule | null = null
   try {
     s = sharedScheduleOf(plan, project)
-    if (s.duration !== null) {
+    if (s.duration !== null || openAndActiveSized(plan, project)) {
       let d = ordering.get(s)
       if (d === undefined) {
         d = { slack: new Map(), critical: new Set() }
