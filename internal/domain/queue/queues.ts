@@ -1,13 +1,13 @@
 // Queues: an ordered list of task references for one agent to work through, in `.dacli/queues/<slug>.md` (meant to
 // be edited by hand). A line of `## Tasks` is `- [ ] <ref>` (waiting its turn; `- <ref>` too), `- [x] <ref>` (its
 // turn is done) or `- [-] <ref> — <reason>` (its turn failed). The head is the first waiting line; `advance` closes
-// its turn and logs it under `## Log`. Every reference must resolve when the file is read: a bad line is refused
-// naming the file and the line.
+// its turn and logs it under `## Log`. A line that is not an item is refused naming the file and the line; a
+// reference that names no task (removed, or never there) is kept as a dangling item, with why.
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
-import { ConflictError, FailureError, NotFoundError, RefusedError } from '../../base/errors.js'
+import { ConflictError, classifiedError, FailureError, NotFoundError, RefusedError } from '../../base/errors.js'
 import { safeSegment, titleControl } from '../../format/ids.js'
 import { headingLine, headingText } from '../../format/markdown.js'
 import { stamp, type TaskSummary } from '../../format/model.js'
@@ -22,7 +22,10 @@ export interface QueueItem {
   n: number
   /** The reference as written. */
   written: string
-  task: TaskSummary
+  /** The task it names; null when it names none (removed, unknown, ambiguous): see `dangling`. */
+  task: TaskSummary | null
+  /** Why the reference names no task; null when it does. */
+  dangling: string | null
   turn: Turn
   reason: string | null
   /** The file's line (1-based). */
@@ -63,8 +66,8 @@ function bad(rel: string, line: number, why: string, next: string[] = []): Failu
   })
 }
 
-/** Read a queue; a line that is not an item, or a reference that does not name one task, is refused (exit 1). */
-export async function readQueue(store: Store, slug: string): Promise<Queue> {
+/** The queue's file, refused when reached through a link (exit 1) or missing (exit 4). */
+function existingQueueFile(store: Store, slug: string): string {
   const file = queueFile(store, slug)
   const rel = store.rel(file)
   if (linkOnPath(file) !== null) throw new FailureError(`${rel} is reached through a symbolic link: not read`)
@@ -73,6 +76,13 @@ export async function readQueue(store: Store, slug: string): Promise<Queue> {
       next: [cmd('queue list'), cmd(`queue add ${slug} <ref>…`)],
     })
   }
+  return file
+}
+
+/** Read a queue; a line that is not an item is refused (exit 1); a reference that names no task is a dangling item. */
+export async function readQueue(store: Store, slug: string): Promise<Queue> {
+  const file = existingQueueFile(store, slug)
+  const rel = store.rel(file)
   const text = readText(file).replace(/\r\n/g, '\n')
   const lines = text.split('\n')
   let section = ''
@@ -110,15 +120,16 @@ export async function readQueue(store: Store, slug: string): Promise<Queue> {
     const m = ITEM.exec(raw)
     if (m === null) throw bad(rel, n, `"${raw.slice(0, 80)}" is not a queue item (- [ ] <task ref>)`)
     const written = m[2] as string
-    let task: TaskSummary
+    let task: TaskSummary | null = null
+    let dangling: string | null = null
     try {
       const f = await store.resolve(written)
       const found = (await store.listTasks(f.project)).tasks.find((t) => t.path === f.path)
       if (found === undefined) throw new NotFoundError(`no task ${written}`)
       task = found
     } catch (e) {
-      const why = e instanceof Error ? e.message : String(e)
-      throw bad(rel, n, `"${written}" does not name one task (${why})`, [cmd(`task list`)])
+      if (classifiedError(e) === null) throw e
+      dangling = e instanceof Error ? e.message : String(e)
     }
     const box = m[1]
     const control = m[3] === undefined ? null : titleControl(m[3])
@@ -128,6 +139,7 @@ export async function readQueue(store: Store, slug: string): Promise<Queue> {
       n: items.length + 1,
       written,
       task,
+      dangling,
       turn,
       reason: turn === 'failed' ? (m[3] ?? '').trim() || null : null,
       line: n,
@@ -259,9 +271,17 @@ export async function addToQueue(
     const added: string[] = []
     const items: QueueItem[] = []
     for (const t of tasks) {
-      if (q.items.some((i) => i.task.id === t.id && i.turn === 'waiting') || added.includes(qualifiedRef(t))) continue
+      if (q.items.some((i) => i.task?.id === t.id && i.turn === 'waiting') || added.includes(qualifiedRef(t))) continue
       const ref = qualifiedRef(t)
-      items.push({ n: q.items.length + 1, written: ref, task: t, turn: 'waiting', reason: null, line: 0 })
+      items.push({
+        n: q.items.length + 1,
+        written: ref,
+        task: t,
+        dangling: null,
+        turn: 'waiting',
+        reason: null,
+        line: 0,
+      })
       q.items.push(items[items.length - 1] as QueueItem)
       added.push(ref)
     }
@@ -292,6 +312,15 @@ export async function advanceQueue(
         next: [cmd(`queue add ${slug} <ref>…`), cmd(`queue show ${slug}`)],
       })
     }
+    if (head.dangling !== null && fail === null) {
+      throw new ConflictError(
+        `the head of queue ${slug}, "${head.written}" (${q.path}:${head.line}), names no task (${head.dangling}): its turn cannot be done`,
+        {
+          details: { queue: slug, ref: head.written, line: head.line },
+          next: [cmd(`queue advance ${slug} --fail <reason>`), `or delete line ${head.line} of ${q.path} by hand`],
+        },
+      )
+    }
     head.turn = fail === null ? 'done' : 'failed'
     head.reason = fail
     const line = `- ${stamp(store.now())} ${actor} ${fail === null ? 'done' : 'failed'} ${head.written}${fail === null ? '' : `: ${fail}`}`
@@ -301,10 +330,25 @@ export async function advanceQueue(
   })
 }
 
-/** Remove a queue file; one with tasks still waiting needs force. */
+/** Remove a queue file; one with tasks still waiting, or one that cannot be read, needs force. */
 export async function removeQueue(store: Store, slug: string, force: boolean): Promise<Queue> {
   return store.withLock(`queue-${queueSlug(slug)}`, async () => {
-    const q = await readQueue(store, slug)
+    const file = existingQueueFile(store, slug)
+    let q: Queue
+    try {
+      q = await readQueue(store, slug)
+    } catch (e) {
+      if (!(e instanceof FailureError)) throw e
+      if (!force) {
+        throw new FailureError(e.message, {
+          details: e.details,
+          next: [cmd(`queue rm ${slug} --force`), 'or fix the line by hand'],
+        })
+      }
+      // Unreadable: removed as asked, reported with what is known of it.
+      fs.unlinkSync(file)
+      return { slug, title: slug, path: store.rel(file), items: [], log: [], created: null, created_by: null }
+    }
     const waiting = q.items.filter((i) => i.turn === 'waiting').length
     if (waiting > 0 && !force) {
       throw new RefusedError('queue-not-finished', `queue ${slug} still has ${waiting} task(s) waiting their turn`, {
@@ -312,7 +356,7 @@ export async function removeQueue(store: Store, slug: string, force: boolean): P
         next: [cmd(`queue rm ${slug} --force`)],
       })
     }
-    fs.unlinkSync(queueFile(store, slug))
+    fs.unlinkSync(file)
     return q
   })
 }

@@ -33,6 +33,7 @@ import {
 } from './hostile.js'
 import type { DoctorDocT } from './json.js'
 import { leftoverFindings } from './leftovers.js'
+import { queueFindings } from './queues.js'
 
 type Finding = DoctorDocT['findings'][number]
 
@@ -248,6 +249,7 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
   out.push(...danglingBlocks(plan, events))
   out.push(...linkFindings(store))
   out.push(...(await leftoverFindings(store)))
+  out.push(...(await queueFindings(store)))
   for (const f of coordinationFindings(store, plan.tasks, now)) add(f)
   const rank = { error: 0, warning: 1, info: 2 }
   return dedupe(out).sort(
@@ -259,7 +261,7 @@ export const doctor = defineCommand({
   path: 'doctor',
   summary: 'Check the workspace: unreadable files, broken links, cycles, orphans, stale locks',
   description:
-    "Reports findings with stable codes (unparseable-object, invalid-id, project-without-file, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, dangling-parent, dangling-block, parent-cycle, orphaned-task, expired-claim, claim-on-closed-task, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
+    "Reports findings with stable codes (unparseable-object, invalid-id, project-without-file, invalid-field, invalid-utf8, symlink-in-workspace, special-file, tampered-agent, tampered-identity, untrusted-key, unsigned-agent, duplicate-token-hash, forged-event, duplicate-event, duplicate-task-file, interrupted-move, sequence-collision, record-conflict, shadowed-worktree-copy, stale-remote-claim, unpublished-claim, dangling-dependency, dependency-cycle, dangling-parent, dangling-block, dangling-queue-entry, parent-cycle, orphaned-task, expired-claim, claim-on-closed-task, decision-without-rejected, unmanaged-risk, stale-lock, stale-temp, stale-git-temp, unreadable-path), each with a severity, the path or reference concerned and a hint. Exit 0 whatever it finds; with --strict, exit 1 when an error-severity finding exists (the report is printed either way). Claims on the remote (stale-remote-claim, unpublished-claim) are judged from the last fetch of the remote's claims, whose age the report states (`remote_claims`); --fetch fetches them first (claims.remote in config.yml, else origin; an unreachable remote is exit 1).",
   args: [],
   flags: {
     strict: bool('fail on an error-severity finding'),

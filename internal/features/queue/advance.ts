@@ -3,14 +3,13 @@ import { str } from '../../clikit/flags.js'
 import { shortRef } from '../../clikit/text.js'
 import { advanceQueue } from '../../domain/queue/queues.js'
 import { checkTitle } from '../../format/ids.js'
-import { qualifiedRef } from '../../format/refs.js'
-import { queueDoc, renderQueue } from './doc.js'
+import { itemRef, queueDoc, renderQueue } from './doc.js'
 
 export const advance = defineCommand({
   path: 'queue advance',
   summary: 'Close the head’s turn (done, or failed with a reason) and move on',
   description:
-    'The head is the first task waiting its turn. Its line becomes `- [x]` (done) or, with --fail, `- [-] <ref> — <reason>`, and ## Log gains a line naming who closed it and how. The task itself is not changed (close it with task done). A queue with no task waiting is a conflict (exit 5).',
+    'The head is the first task waiting its turn. Its line becomes `- [x]` (done) or, with --fail, `- [-] <ref> — <reason>`, and ## Log gains a line naming who closed it and how. The task itself is not changed (close it with task done). A queue with no task waiting is a conflict (exit 5), and so is a head that names no task (removed, or never there) unless --fail closes its turn.',
   args: [arg('queue', 'the queue')],
   flags: { fail: str('the head’s turn failed, for this reason (logged)', { valueName: 'REASON' }) },
   json: 'queue/v1',
@@ -26,7 +25,7 @@ export const advance = defineCommand({
       data,
       human(out) {
         out.line(
-          `${fail === null ? 'done' : 'failed'}: ${shortRef(qualifiedRef(r.closed.task))}${fail === null ? '' : ` — ${fail}`}`,
+          `${fail === null ? 'done' : 'failed'}: ${shortRef(itemRef(r.closed))}${fail === null ? '' : ` — ${fail}`}`,
         )
         renderQueue(out, data)
       },

@@ -3,8 +3,13 @@
 import type { Out } from '../../clikit/io.js'
 import { shortRef } from '../../clikit/text.js'
 import type { Queue, QueueItem } from '../../domain/queue/queues.js'
+import type { TaskSummary } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import type { QueueDocT } from './json.js'
+
+/** An item's reference: the task's qualified one, or as written when it names no task. */
+export const itemRef = (i: { task: TaskSummary | null; written: string }) =>
+  i.task === null ? i.written : qualifiedRef(i.task)
 
 export function queueDoc(
   q: Queue,
@@ -23,20 +28,19 @@ export function queueDoc(
     path: q.path,
     items: q.items.map((i) => ({
       n: i.n,
-      ref: qualifiedRef(i.task),
-      id: i.task.id,
-      title: i.task.title,
-      status: i.task.status,
+      ref: itemRef(i),
+      id: i.task?.id ?? null,
+      title: i.task?.title ?? null,
+      status: i.task?.status ?? null,
+      dangling: i.dangling,
       turn: i.turn,
       reason: i.reason,
     })),
-    head: head === undefined ? null : qualifiedRef(head.task),
+    head: head === undefined ? null : itemRef(head),
     counts,
     added: extra.added ?? [],
     advanced:
-      a === undefined
-        ? null
-        : { ref: qualifiedRef(a.task), turn: a.turn === 'failed' ? 'failed' : 'done', reason: a.reason },
+      a === undefined ? null : { ref: itemRef(a), turn: a.turn === 'failed' ? 'failed' : 'done', reason: a.reason },
     log: q.log,
   }
 }
@@ -48,7 +52,11 @@ export function renderQueue(out: Out, d: QueueDocT): void {
     `${out.style('bold', d.title)}  ${out.style('dim', `${d.slug} · ${d.counts.waiting} waiting, ${d.counts.done} done, ${d.counts.failed} failed`)}`,
   )
   for (const i of d.items) {
-    const line = `  ${MARK[i.turn]} ${i.n}. ${shortRef(i.ref)}  ${i.title}  ${out.style('dim', i.status)}${i.reason ? ` — ${i.reason}` : ''}`
+    const what =
+      i.dangling === null
+        ? `${i.title}  ${out.style('dim', i.status ?? '')}`
+        : out.style('yellow', `names no task: ${i.dangling}`)
+    const line = `  ${MARK[i.turn]} ${i.n}. ${shortRef(i.ref)}  ${what}${i.reason ? ` — ${i.reason}` : ''}`
     out.line(i.turn === 'waiting' && d.head === i.ref ? out.style('bold', line) : line)
   }
 }

@@ -6,10 +6,14 @@ const Turn = z.enum(['waiting', 'done', 'failed'])
 
 const Item = z.strictObject({
   n: z.number().int().describe('position in the queue, from 1'),
-  ref: z.string(),
-  id: z.string(),
-  title: z.string(),
-  status: z.enum(['open', 'active', 'blocked', 'done']),
+  ref: z.string().describe('the task’s qualified reference; for a dangling item, the reference as written'),
+  id: z.string().nullable().describe('null for a dangling item'),
+  title: z.string().nullable().describe('null for a dangling item'),
+  status: z.enum(['open', 'active', 'blocked', 'done']).nullable().describe('null for a dangling item'),
+  dangling: z
+    .string()
+    .nullable()
+    .describe('why the reference names no task (the task was removed, or never there); null when it names one'),
   turn: Turn.describe('waiting its turn, its turn done, or its turn failed'),
   reason: z.string().nullable().describe('why its turn failed'),
 })

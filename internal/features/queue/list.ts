@@ -2,14 +2,14 @@ import { classifiedError } from '../../base/errors.js'
 import { defineCommand } from '../../clikit/command.js'
 import { shortRef } from '../../clikit/text.js'
 import { queueSlugs, readQueue } from '../../domain/queue/queues.js'
-import { qualifiedRef } from '../../format/refs.js'
+import { itemRef } from './doc.js'
 import type { QueueListDocT } from './json.js'
 
 export const list = defineCommand({
   path: 'queue list',
   summary: 'Every queue with how many tasks wait their turn',
   description:
-    'One line per .dacli/queues/<queue>.md; a file that cannot be read (a bad line) is listed under skipped with the reason.',
+    'One line per .dacli/queues/<queue>.md; a file that cannot be read (a line that is not an item) is listed under skipped with the reason.',
   args: [],
   flags: {},
   json: 'queue-list/v1',
@@ -30,7 +30,7 @@ export const list = defineCommand({
           waiting: count('waiting'),
           done: count('done'),
           failed: count('failed'),
-          head: head === undefined ? null : qualifiedRef(head.task),
+          head: head === undefined ? null : itemRef(head),
         })
       } catch (e) {
         if (classifiedError(e) === null) throw e
@@ -42,11 +42,14 @@ export const list = defineCommand({
     return {
       data,
       human(out) {
-        if (data.queues.length === 0) out.line('no queues yet (dacli queue add <queue> <ref>…)')
+        if (data.queues.length === 0 && data.skipped.length === 0)
+          out.line('no queues yet (dacli queue add <queue> <ref>…)')
         for (const q of data.queues)
           out.line(
             `${out.style('bold', q.slug)}  ${q.title}  ${out.style('dim', `${q.waiting} waiting, ${q.done} done, ${q.failed} failed`)}${q.head ? `  next: ${shortRef(q.head)}` : ''}`,
           )
+        for (const s of data.skipped)
+          out.line(`${out.style('bold', s.slug)}  ${out.style('red', `cannot be read: ${s.reason}`)}`)
       },
     }
   },

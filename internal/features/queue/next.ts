@@ -12,7 +12,7 @@ export const next = defineCommand({
   path: 'queue next',
   summary: 'The queue’s first task that is ready and not held back',
   description:
-    'Goes down the tasks waiting their turn, in the queue’s order, and offers the first that is open, has no dependency holding its start, is not claimed in another clone, and whose paths do not overlap an active task held by someone else (as dacli next decides). The ones passed over are listed with why. Claim the task with task claim; close its turn with queue advance.',
+    'Goes down the tasks waiting their turn, in the queue’s order, and offers the first that is open, has no dependency holding its start, is not claimed in another clone, and whose paths do not overlap an active task held by someone else (as dacli next decides). The ones passed over are listed with why (a reference that names no task, removed or never there, among them). Claim the task with task claim; close its turn with queue advance.',
   args: [arg('queue', 'the queue')],
   flags: {},
   json: 'queue-next/v1',
@@ -28,6 +28,10 @@ export const next = defineCommand({
     const data: QueueNextDocT = { schema: 'queue-next/v1', queue: q.slug, task: null, skipped: [], explanation: null }
     for (const item of q.items) {
       if (item.turn !== 'waiting') continue
+      if (item.task === null) {
+        data.skipped.push({ ref: item.written, position: item.n, why: `it names no task: ${item.dangling}` })
+        continue
+      }
       const t = plan.byId.get(item.task.id) ?? item.task
       const ref = qualifiedRef(t)
       const skip = (why: string) => data.skipped.push({ ref, position: item.n, why })

@@ -7,7 +7,7 @@ export const rm = defineCommand({
   path: 'queue rm',
   summary: 'Remove a queue (its tasks are not touched)',
   description:
-    'Deletes .dacli/queues/<queue>.md. A queue with tasks still waiting their turn is refused (exit 3) unless --force.',
+    'Deletes .dacli/queues/<queue>.md. A queue with tasks still waiting their turn is refused (exit 3), and one that cannot be read (a line that is not an item) exit 1, unless --force, which always deletes the file.',
   args: [arg('queue', 'the queue')],
   flags: { force: bool('remove it even with tasks waiting their turn') },
   json: 'queue/v1',

@@ -6,7 +6,7 @@ export const show = defineCommand({
   path: 'queue show',
   summary: 'One queue: its tasks in order, each with its turn (waiting, done, failed)',
   description:
-    'Reads .dacli/queues/<queue>.md. A line that is not an item, or a reference that does not name one task, is refused (exit 1) naming the file and the line.',
+    'Reads .dacli/queues/<queue>.md. A line that is not an item is refused (exit 1) naming the file and the line; a reference that names no task (removed, or never there) is shown as dangling, with why.',
   args: [arg('queue', 'the queue')],
   flags: {},
   json: 'queue/v1',
