@@ -13,6 +13,8 @@ export interface ArgSpec<N extends string = string> {
   readonly required: boolean
   /** Takes every remaining positional, joined with single spaces (titles). */
   readonly rest?: boolean
+  /** With rest: each positional is one item (a reference), so one holding whitespace is refused (exit 2). */
+  readonly list?: boolean
 }
 
 export const arg = <const N extends string>(name: N, description: string) => ({

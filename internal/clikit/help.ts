@@ -93,7 +93,10 @@ export function commandHelp(c: CommandDecl, width = 100): string {
     out.push('', 'Arguments:')
     out.push(
       columns(
-        c.args.map((a) => [argShape(a), a.description + (a.rest ? ' (several words are joined)' : '')]),
+        c.args.map((a) => [
+          argShape(a),
+          a.description + (a.rest ? (a.list === true ? ' (one per argument)' : ' (several words are joined)') : ''),
+        ]),
         2,
         width,
       ),

@@ -96,6 +96,13 @@ function bindArgs(
     if (a.rest) {
       const words = positionals.slice(i)
       i = positionals.length
+      const spaced = a.list === true ? words.find((w) => /\s/.test(w)) : undefined
+      if (spaced !== undefined) {
+        throw new UsageError(
+          `<${a.name}> is one reference per argument, and ${JSON.stringify(spaced.slice(0, 120))} holds whitespace (a reference has none)`,
+          { details: { argument: a.name, value: spaced.slice(0, 200) }, next: [`dacli ${entry.path} --help`] },
+        )
+      }
       if (words.length > 0) out[a.name] = words.join(' ')
       else if (a.required) throw missingArgument(entry, a.name)
       continue

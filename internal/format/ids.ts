@@ -14,17 +14,19 @@ export function safeSegment(name: string, what: string): string {
       ? 'is empty'
       : name.length > MAX_SEGMENT
         ? `is longer than ${MAX_SEGMENT} characters`
-        : name === '.' || name === '..' || name.includes('..')
-          ? 'contains ".."'
-          : /[/\\]/.test(name)
-            ? 'contains a path separator'
-            : name.startsWith('.')
-              ? 'starts with a dot'
-              : /[\u0000-\u001f\u007f]/.test(name)
-                ? 'contains a control character'
-                : !/^[a-z0-9][a-z0-9._-]*$/.test(name)
-                  ? 'may contain only lower-case letters, digits, ".", "_" and "-"'
-                  : null
+        : name === '.' || name === '..'
+          ? `is "${name}", which names a folder, not a file`
+          : name.includes('..')
+            ? 'contains ".."'
+            : /[/\\]/.test(name)
+              ? 'contains a path separator'
+              : name.startsWith('.')
+                ? 'starts with a dot'
+                : /[\u0000-\u001f\u007f]/.test(name)
+                  ? 'contains a control character'
+                  : !/^[a-z0-9][a-z0-9._-]*$/.test(name)
+                    ? 'may contain only lower-case letters, digits, ".", "_" and "-"'
+                    : null
   if (problem !== null) {
     throw new UsageError(`${what} ${JSON.stringify(name.slice(0, 120))} ${problem}`, {
       details: { name: name.slice(0, 200), reason: problem },

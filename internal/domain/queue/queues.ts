@@ -7,7 +7,14 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cmd } from '../../base/commands.js'
-import { ConflictError, classifiedError, FailureError, NotFoundError, RefusedError } from '../../base/errors.js'
+import {
+  ConflictError,
+  classifiedError,
+  FailureError,
+  NotFoundError,
+  RefusedError,
+  UsageError,
+} from '../../base/errors.js'
 import { safeSegment, titleControl } from '../../format/ids.js'
 import { headingLine, headingText } from '../../format/markdown.js'
 import { stamp, type TaskSummary } from '../../format/model.js'
@@ -247,6 +254,15 @@ export async function addToQueue(
   title: string | undefined,
 ): Promise<{ queue: Queue; added: string[]; created: boolean }> {
   const file = queueFile(store, slug)
+  // A name ending in the extension would double it on disk: the name is the file name without it.
+  if (slug.endsWith('.md') && !fs.existsSync(file)) {
+    throw new UsageError(
+      `queue name ${JSON.stringify(slug)} ends in .md: give the name without it (${slug.slice(0, -3)})`,
+      {
+        details: { name: slug, reason: 'ends in .md' },
+      },
+    )
+  }
   const tasks: TaskSummary[] = []
   for (const r of refs) {
     const f = await store.resolve(r)

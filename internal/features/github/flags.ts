@@ -33,6 +33,7 @@ export const PUSH_ARGS = [
     description: 'a task to push, by reference (default: every task of the project)',
     required: false,
     rest: true,
+    list: true,
   },
 ] as const satisfies readonly ArgSpec[]
 

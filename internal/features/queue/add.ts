@@ -11,8 +11,8 @@ export const add = defineCommand({
   description:
     'Writes .dacli/queues/<queue>.md (meant to be edited by hand: one `- [ ] <ref>` line per task under ## Tasks, in order). Every reference must name one task (else exit 4, nothing written); a task already waiting its turn in the queue is not added twice. Without references it creates an empty queue. queue next offers its first task that is ready; queue advance closes the head’s turn.',
   args: [
-    arg('queue', 'the queue’s name (a file name: letters, digits, - and _)'),
-    { name: 'refs', description: 'the tasks to append, in order', required: false, rest: true },
+    arg('queue', 'the queue’s name, its file name without .md (lower-case letters, digits, ".", "-" and "_")'),
+    { name: 'refs', description: 'the tasks to append, in order', required: false, rest: true, list: true },
   ],
   flags: { title: str('the queue’s title (its # heading)') },
   json: 'queue/v1',
