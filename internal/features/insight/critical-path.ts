@@ -3,7 +3,7 @@ import { RefusedError } from '../../base/errors.js'
 import { byText } from '../../base/order.js'
 import { defineCommand } from '../../clikit/command.js'
 import { oneOf, str } from '../../clikit/flags.js'
-import { pageFlags, pageOf } from '../../clikit/pageflags.js'
+import { nextPageCommand, pageFlags, pageOf } from '../../clikit/pageflags.js'
 import { CycleError } from '../../domain/plan/cpm.js'
 import type { Schedule } from '../../domain/plan/schedule.js'
 import { loadPlan, refIn, scheduleOf } from '../../domain/task/planview.js'
@@ -119,7 +119,13 @@ export const criticalPath = defineCommand({
         if (data.diagram !== null) out.line(data.diagram, { wrap: false })
         else if (rows.length === 0 && data.excluded.length === 0)
           out.line('no open, active or blocked tasks to schedule')
-        else text(data, out)
+        else
+          text(
+            data,
+            out,
+            refOfId,
+            data.next_cursor === null ? null : nextPageCommand('critical-path', input.argv, data.next_cursor),
+          )
       },
     }
   },

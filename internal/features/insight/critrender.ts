@@ -110,7 +110,11 @@ function steps(doc: Doc): string[][] {
   return out.filter((x) => x !== undefined).map((refs) => refs.sort(byText))
 }
 
-export function text(doc: Doc, out: Out): void {
+/**
+ * The text report. `refOf` names any scheduled task (the chain reaches tasks off the page); `nextPage` is the
+ * command for the page after this one, or null on the last page.
+ */
+export function text(doc: Doc, out: Out, refOf: (id: string) => string, nextPage: string | null): void {
   const s = out.style
   const what = doc.scope === 'workspace' ? 'workspace (every project)' : `project ${doc.project}`
   out.line(
@@ -148,10 +152,16 @@ export function text(doc: Doc, out: Out): void {
     ]),
     { right: [2, 3, 4, 5, 6, 7] },
   )
-  const ref = new Map(doc.tasks.map((r) => [r.id, r.ref]))
+  if (nextPage !== null) {
+    const start = Number(doc.cursor ?? 0)
+    out.line(s('dim', `showing ${start + 1}–${start + doc.tasks.length} of ${doc.total}; next page: ${nextPage}`))
+  }
   if (doc.critical_path.length > 0) {
+    const more = doc.omitted.critical_path
     out.line('')
-    out.line(`critical path: ${doc.critical_path.map((id) => short(ref.get(id) ?? id)).join(' → ')}`)
+    out.line(
+      `critical path: ${doc.critical_path.map((id) => short(refOf(id))).join(' → ')}${more > 0 ? ` → … (${count(more, 'more task')})` : ''}`,
+    )
   } else if (doc.critical_graph.length > 0) {
     // Branches: drawn as steps (parallel critical tasks side by side), then how each follows its predecessors.
     out.line('')
