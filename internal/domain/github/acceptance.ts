@@ -2,8 +2,9 @@
 // named "Acceptance" or "Acceptance criteria" (any level). Top-level items —
 // checkboxes, checked or not, and plain bullets — become criteria, always
 // imported unchecked (a box ticked on GitHub proves nothing here). Nested or
-// numbered items and wrapped continuation lines are reported as ambiguities
-// and never guessed into a criterion; fenced code is ignored.
+// numbered items, wrapped continuation lines and checkboxes with no text are
+// reported as ambiguities and never guessed into a criterion; fenced code is
+// ignored.
 
 import { headingText } from '../../format/markdown.js'
 
@@ -13,6 +14,7 @@ const ACCEPTANCE = /^acceptance(?:[ \t]+criteria)?[ \t]*:?$/i
 const TOP_ITEM = /^ ?[-*+][ \t]+(?:\[[ xX]\][ \t]+)?(.*)$/
 const NUMBERED = /^[ \t]*\d{1,9}[.)][ \t]+/
 const NESTED_ITEM = /^(?: {2,}|\t)[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/
+const EMPTY_BOX = /^ ?[-*+][ \t]+\[[ xX]\][ \t]*$/
 const MAX = 500
 
 export interface Acceptance {
@@ -55,6 +57,12 @@ export function extractAcceptance(body: string): Acceptance {
     }
     if (NUMBERED.test(raw) || NESTED_ITEM.test(raw)) {
       ambiguities.push(clean(raw))
+      continue
+    }
+    // A checkbox with no text is no criterion; its box would otherwise be read as the criterion's words.
+    if (EMPTY_BOX.test(raw)) {
+      ambiguities.push(`${clean(raw)} (an empty checkbox)`)
+      afterItem = false
       continue
     }
     const top = TOP_ITEM.exec(raw)
