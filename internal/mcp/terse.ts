@@ -62,7 +62,8 @@ export const TERSE: Readonly<Record<string, string | null>> = {
   'every task with a close proposal': 'every proposed close',
   'root: take over another’s task (logged)': 'root: take over (logged)',
   'a dependency to add: REF[:FS|SS|FF|SF]': 'REF[:FS|SS|FF|SF]',
-  'a dependency to remove (every type, unless one is given): REF[:FS|SS|FF|SF]': 'REF[:FS|SS|FF|SF] (no type: every link)',
+  'a dependency to remove (every type, unless one is given): REF[:FS|SS|FF|SF]':
+    'REF[:FS|SS|FF|SF] (no type: every link)',
   'its task': null,
   'decision: what was chosen': 'decision: chosen',
   'decision: what was rejected (required)': 'decision: rejected (required)',
