@@ -182,31 +182,3 @@ test('mcp serve on stdio whose client is gone (stdout broken: EPIPE): the calls 
     s.cleanup()
   }
 }, 30_000)
-
-test('mcp serve on stdio whose stdin ends: the calls under way are cancelled and answered, nothing written, exit 0 at once', async () => {
-  const root = fx.copy()
-  const before = snapshotOf(root)
-  const s = await busyServer(root)
-  try {
-    s.child.stdin.end()
-    expect(await s.exitedWithin(5_000)).toBe(0)
-    const answers = new Map(
-      s
-        .out()
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l))
-        .map((m: { id: number; result: any }) => [m.id, m] as const),
-    )
-    expect(answers.get(2)).toMatchObject({
-      result: { structuredContent: { schema: 'watch-event-list/v1', ended: 'interrupted' } },
-    })
-    const three = answers.get(3) as { result: { isError: boolean; content: { text: string }[] } }
-    expect(three.result.isError).toBe(true)
-    expect(JSON.parse(three.result.content[0]?.text ?? 'null').message).toMatch(/the caller cancelled it/)
-    expect(alive(s.pid)).toBe(false)
-    expect(snapshotOf(root)).toEqual(before)
-  } finally {
-    s.cleanup()
-  }
-}, 30_000)

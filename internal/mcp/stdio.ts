@@ -220,10 +220,8 @@ export class LineTransport implements Transport {
     this.reply(id, INVALID_REQUEST, `message larger than ${this.maxLine} bytes; dropped`)
   }
 
-  // A client may write its requests and close stdin at once (`… | dacli mcp serve`): answer them all first. What
-  // they wait on is cancelled (ongone): the end of stdin is the client's disconnect.
+  // A client may write its requests and close stdin at once (`… | dacli mcp serve`): answer them all first.
   private readonly onEnd = () => {
-    this.gone()
     this.ended = true
     if (this.pending.size === 0) void this.close()
   }
@@ -243,6 +241,7 @@ export class LineTransport implements Transport {
     if (this.broken) return
     this.broken = true
     this.onerror?.(new Error(`stdout cannot be written, the client is gone (${e.message})`))
+    this.gone()
     this.finish()
   }
 
