@@ -182,3 +182,31 @@ test('mcp serve on stdio whose client is gone (stdout broken: EPIPE): the calls 
     s.cleanup()
   }
 }, 30_000)
+
+test('requests piped in before stdin ends are answered, a verify included (the end of stdin cancels nothing)', async () => {
+  const root = fx.copy()
+  const child = spawn(process.execPath, [BIN, 'mcp', 'serve'], {
+    cwd: root,
+    env: { ...baseEnv(), DACLI_AGENT: fx.rw.token },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let out = ''
+  child.stdout.on('data', (d) => {
+    out += d
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const lines = [
+    INITIALIZE,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    toolCall(2, 'check_task', { schema_version: 1, ref: 'alpha/3', all: true, verify: 'sleep 1; true' }),
+  ]
+  child.stdin.end(lines.map((m) => `${JSON.stringify(m)}\n`).join(''))
+  expect(await exited).toBe(0)
+  const answer = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .find((m: { id?: number }) => m.id === 2)
+  expect(answer.result.isError, JSON.stringify(answer)).toBeFalsy()
+  expect(answer.result.structuredContent.details.verification).toMatchObject({ command: 'sleep 1; true', exit_code: 0 })
+}, 30_000)

@@ -2,9 +2,11 @@
 // drops a line it cannot parse without answering and closes itself when a line
 // outgrows its buffer; a server that must answer every request and never go down
 // needs both to become JSON-RPC errors instead, so this transport does that. It
-// also answers every request read before stdin ended, then closes. The end of
-// stdin, or a stdout that cannot be written (the client is gone: EPIPE), is the
-// client leaving: `ongone` runs once (serve.ts cancels the calls under way).
+// also answers every request read before stdin ended, then closes: a client that
+// pipes its requests in and closes stdin gets every answer, and one that wants
+// the calls under way stopped sends SIGTERM, as MCP's stdio shutdown goes. A
+// stdout that cannot be written (EPIPE) is the client gone: `ongone` runs once
+// (serve.ts cancels the calls under way: nobody would read their answers).
 //
 // A tool result over 10,000 tasks is a document of megabytes, sent as text and
 // as structured content. Serializing that message whole (the document twice,
