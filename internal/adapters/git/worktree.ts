@@ -117,6 +117,12 @@ export async function unpushedUnmerged(repo: GitInfo, env: Env, tip: string, tru
   return out.split('\n').filter((l) => l.trim() !== '')
 }
 
+/** Commits on `tip` that no branch, tag or remote-tracking branch reaches (a detached HEAD's own work): `<sha> <subject>`. */
+export async function unreferenced(repo: GitInfo, env: Env, tip: string): Promise<string[]> {
+  const out = await gitOk(repo, env, ['log', '--format=%h %s', tip, '--not', '--branches', '--tags', '--remotes', '--'])
+  return out.split('\n').filter((l) => l.trim() !== '')
+}
+
 /** `[ahead, behind]` of `tip` against `trunk`. */
 export async function aheadBehind(repo: GitInfo, env: Env, tip: string, trunk: string): Promise<[number, number]> {
   const out = await gitOk(repo, env, ['rev-list', '--left-right', '--count', `${tip}...${trunk}`, '--'])

@@ -306,6 +306,15 @@ async function removalBlockers(
   return null
 }
 
+/** Commits of a detached worktree's HEAD that no branch, tag or remote holds and whose change trunk lacks. */
+async function detachedWork(git: GitInfo, env: Env, w: wt.GitWorktree, trunk: wt.Trunk | null): Promise<string[]> {
+  if (w.branch !== null || w.head === null) return []
+  const commits = await wt.unreferenced(git, env, w.head)
+  if (commits.length === 0 || trunk === null) return commits
+  const missing = await unlandedCommits(git, env, w.head, trunk.commit)
+  return missing === null ? commits : commits.filter((c) => missing.some((m) => m.sha.startsWith(c.split(' ')[0] ?? c)))
+}
+
 /** The branch dacli gave a task's worktree: the one recorded in the task, else the conventional one. */
 export const taskBranchOf = (t: Pick<TaskSummary, 'project' | 'seq' | 'slug' | 'worktree'>) =>
   t.worktree?.branch ?? `dacli/${worktreeName(t)}`
@@ -378,6 +387,20 @@ export async function removeTaskWorktree(
         details: { path: target, branch: found.branch, ...blocker.details },
         next: ['commit and push (or merge) the work first', cmd(`worktree remove ${qualifiedRef(t)} --force`)],
       })
+    }
+  }
+  if (force) {
+    // --force discards uncommitted changes only: commits on a detached HEAD that no ref reaches would be lost.
+    const lost = await detachedWork(git, env, found, trunk)
+    if (lost.length > 0) {
+      throw new RefusedError(
+        'detached-commits',
+        `not removing the worktree of ${qualifiedRef(t)}, even with --force: ${lost.length} commit${lost.length === 1 ? '' : 's'} on its detached HEAD that no branch holds (${lost.slice(0, 3).join('; ')}${lost.length > 3 ? '; …' : ''})`,
+        {
+          details: { path: target, branch: null, head: found.head, commits: lost },
+          next: [`git -C ${target} branch <name>`, cmd(`worktree remove ${qualifiedRef(t)} --force`)],
+        },
+      )
     }
   }
   const deleted = await dropWorktree(git, env, found, trunk, force, taskBranchOf(t))

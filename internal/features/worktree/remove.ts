@@ -7,7 +7,7 @@ export const remove = defineCommand({
   path: 'worktree remove',
   summary: 'Remove a task’s worktree (refuses uncommitted or unpushed, unmerged work)',
   description:
-    'Removes the task’s worktree folder through git and clears `worktree` in the task. Refused (exit 3, naming them) while it has uncommitted changes (untracked files count), commits that are neither on trunk nor pushed to any remote, or a git lock — unless --force, which discards uncommitted changes. The task’s branch (never another branch checked out there) is deleted only when trunk has all of it; otherwise it is kept, so --force never loses a commit, and the task keeps its name (branch:), so closing it still requires it to land. Repeated once the worktree is gone, it changes nothing and exits 0 (outcome unchanged).',
+    'Removes the task’s worktree folder through git and clears `worktree` in the task. Refused (exit 3, naming them) while it has uncommitted changes (untracked files count), commits that are neither on trunk nor pushed to any remote, or a git lock — unless --force, which discards uncommitted changes. The task’s branch (never another branch checked out there) is deleted only when trunk has all of it; otherwise it is kept; and commits on a detached HEAD that no branch holds make even --force refuse (exit 3, naming them), so --force never loses a commit, and the task keeps its name (branch:), so closing it still requires it to land. Repeated once the worktree is gone, it changes nothing and exits 0 (outcome unchanged).',
   args: [arg('ref', 'the task')],
   flags: { force: bool('remove even with uncommitted changes, unpushed commits or a lock') },
   json: 'worktree/v1',
