@@ -17,11 +17,12 @@ import { commitsNotOn } from '../../adapters/git/landing.js'
 import { addWorktree, changesIn, removeWorktree, revParse } from '../../adapters/git/worktree.js'
 import { isBranchName } from '../../base/branchname.js'
 import { NotFoundError, UsageError } from '../../base/errors.js'
-import type { Identity } from '../../format/model.js'
+import type { Identity, TaskRecord } from '../../format/model.js'
 import { qualifiedRef } from '../../format/refs.js'
 import { conflictCopies } from '../../store/conflicts.js'
 import { findTemps, linkOnPath, readBytes, readText } from '../../store/fsio.js'
 import { listLocks } from '../../store/lock.js'
+import { folderStatus, listTombstones } from '../../store/tombstones.js'
 import type { GithubContext } from '../github/context.js'
 import { forgetWorktree, real, rememberWorktree, worktreeName } from '../worktree/worktrees.js'
 import { CANDIDATE_KINDS } from './kinds.js'
@@ -72,9 +73,14 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
   const unreachable: string[] = [...w.unreachable]
   if (git !== null && trunk !== null) {
     const landed = async (sha: string) => (await commitsNotOn(git, env, trunk.commit, sha)).length === 0
+    // A removed task is finished work: its tombstone still names its worktree and branch, judged as a done task's.
+    const tombs = (await listTombstones(store)).tombstones.map((x) => x.task)
+    const owners = [...w.all, ...tombs.filter((t) => t.worktree !== null || t.branch !== null)]
+    const finished = (t: TaskRecord) =>
+      folderStatus(t.path) === 'removed' ? `${qualifiedRef(t)} was removed` : `${qualifiedRef(t)} is done`
     for (const wt of w.worktrees) {
       if (wt.main || !isTaskWorktree(store, wt) || wt.head === null) continue
-      const t = ownerOfWorktree(store, w.all, wt)
+      const t = ownerOfWorktree(store, owners, wt)
       if (t === null || t.status !== 'done' || !inScope(t.project)) continue
       // Ignored files too: `git worktree remove` deletes them and the artifact could not give them back.
       const changes = fs.existsSync(wt.path) ? await changesIn(git, env, wt.path, { ignored: true }) : null
@@ -85,14 +91,14 @@ export async function planCleanup(ctx: GithubContext, project: string | null): P
         sha: wt.head,
         remote: null,
         branch: wt.branch,
-        reason: `${qualifiedRef(t)} is done, its work is on ${trunk.name} and the worktree has no changes`,
+        reason: `${finished(t)}, its work is on ${trunk.name} and the worktree has no changes`,
       })
     }
     const merged = async (name: string, sha: string) => {
-      const t = ownerOfBranch(w.all, name)
+      const t = ownerOfBranch(owners, name)
       if (t === null || t.status !== 'done' || !inScope(t.project)) return null
       if ((await revParse(git, env, sha)) === null || !(await landed(sha))) return null
-      return `${qualifiedRef(t)} is done and every commit of ${name} is on ${trunk.name}`
+      return `${finished(t)} and every commit of ${name} is on ${trunk.name}`
     }
     // A branch checked out in a worktree that stays (the main one, one kept for its changes) is not deleted: that
     // worktree's HEAD would name a branch that is gone, as `git branch -d` refuses to do.

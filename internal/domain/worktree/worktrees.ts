@@ -16,6 +16,7 @@ import { type Identity, seqText, type TaskRecord, type TaskSummary } from '../..
 import { qualifiedRef } from '../../format/refs.js'
 import { atomicWrite, LinkError, linkOnPath, mkdirNoLinks, readText } from '../../store/fsio.js'
 import type { Store } from '../../store/store.js'
+import { folderStatus } from '../../store/tombstones.js'
 import { GITIGNORE } from '../../store/workspace.js'
 import { mayRewrite, notOwner } from '../task/lifecycle.js'
 
@@ -351,18 +352,21 @@ export async function removeTaskWorktree(
 ): Promise<WorktreeOutcome> {
   const git = requireGit(store)
   if (!(await mayRewrite(store, t, who))) throw notOwner(t, who, 'remove the worktree of')
+  // A removed task's tombstone still names its worktree; the worktree goes, the tombstone is never rewritten.
+  const removed = folderStatus(t.path) === 'removed'
+  const record: typeof recordWorktree = removed ? async (_s, task) => task : recordWorktree
   const target = worktreePathOf(store, t)
   const found = (await wt.listWorktrees(git, env)).find((w) => real(w.path) === real(target))
   if (found === undefined || found.prunable) {
-    if (found === undefined && t.worktree === null) {
+    if (found === undefined && (t.worktree === null || removed)) {
       // A repeat of a remove that went through: nothing to do, and nothing written (contract §1, exit 0).
       const last = t.log.findLast((l) => l.verb === 'worktree')
-      if (last?.details.startsWith('removed ') === true)
+      if (removed || last?.details.startsWith('removed ') === true)
         return {
           outcome: 'unchanged',
           task: t,
           path: target,
-          branch: t.branch ?? '',
+          branch: t.branch ?? (removed ? (t.worktree?.branch ?? '') : ''),
           head: null,
           base: null,
           branch_deleted: null,
@@ -375,7 +379,7 @@ export async function removeTaskWorktree(
     // Its folder is gone already: forget it in git and in the task.
     if (found?.prunable) await wt.pruneMissing(git, env)
     const branch = t.worktree?.branch ?? found?.branch ?? ''
-    const task = await recordWorktree(store, t, who, null, await unlandedBranch(git, env, t, branch))
+    const task = await record(store, t, who, null, await unlandedBranch(git, env, t, branch))
     return { outcome: 'removed', task, path: target, branch, head: null, base: null, branch_deleted: false }
   }
   if (found.main) throw new UsageError(`${target} is the main worktree; dacli never removes it`)
@@ -405,7 +409,7 @@ export async function removeTaskWorktree(
   }
   const deleted = await dropWorktree(git, env, found, trunk, force, taskBranchOf(t))
   const branch = found.branch ?? t.worktree?.branch ?? ''
-  const task = await recordWorktree(store, t, who, null, deleted ? null : await unlandedBranch(git, env, t, branch))
+  const task = await record(store, t, who, null, deleted ? null : await unlandedBranch(git, env, t, branch))
   return {
     outcome: 'removed',
     task,
@@ -432,7 +436,7 @@ export async function rememberWorktree(
 
 /** Clear a removed worktree from its task when the caller may rewrite it (prune); false when it may not. */
 export async function forgetWorktree(store: Store, env: Env, t: TaskRecord, who: Identity): Promise<boolean> {
-  if (t.worktree === null) return true
+  if (t.worktree === null || folderStatus(t.path) === 'removed') return true
   if (!(await mayRewrite(store, t, who))) return false
   await recordWorktree(store, t, who, null, await unlandedBranch(requireGit(store), env, t, t.worktree.branch))
   return true

@@ -17,6 +17,7 @@ import {
   worktreeProblem,
 } from '../../domain/worktree/worktrees.js'
 import { qualifiedRef } from '../../format/refs.js'
+import { folderStatus, listTombstones } from '../../store/tombstones.js'
 import { taskMatcher } from './docs.js'
 import type { WorktreePruneDocT } from './json.js'
 
@@ -24,7 +25,7 @@ export const prune = defineCommand({
   path: 'worktree prune',
   summary: 'Remove the task worktrees that are provably finished; say why each other one stays',
   description:
-    'A task worktree (one dacli made) is removed only when it is provably finished: clean (no uncommitted or untracked changes), its branch’s work on trunk (--into, else the remote’s HEAD, else main, else master) — merged, or rebased or squashed into the same change, as `task done` judges landing — or its branch gone, and its task done (a branch with nothing of its own yet is merged too, so the task says whether the work is over); its merged branch (the task’s own, never another one checked out there) is deleted and the task forgets the worktree. Worktrees whose folder was deleted by hand are forgotten. Every other linked worktree is kept and listed with the reason. --dry-run reports the same without removing anything.',
+    'A task worktree (one dacli made) is removed only when it is provably finished: clean (no uncommitted or untracked changes), its branch’s work on trunk (--into, else the remote’s HEAD, else main, else master) — merged, or rebased or squashed into the same change, as `task done` judges landing — or its branch gone, and its task done or removed (a branch with nothing of its own yet is merged too, so the task says whether the work is over); its merged branch (the task’s own, never another one checked out there) is deleted and the task forgets the worktree. Worktrees whose folder was deleted by hand are forgotten. Every other linked worktree is kept and listed with the reason. --dry-run reports the same without removing anything.',
   args: [],
   flags: {
     into: str('trunk: the branch finished work is merged into', {
@@ -52,7 +53,9 @@ export const prune = defineCommand({
     }
     const who = await ctx.identity()
     const tasks = (await store.listTasks()).tasks
-    const taskOf = taskMatcher(store, tasks)
+    // A removed task is finished work: its tombstone still names its worktree, and prune judges it as a done task's.
+    const tombs = (await listTombstones(store)).tombstones.map((x) => x.task).filter((x) => x.worktree !== null)
+    const taskOf = taskMatcher(store, [...tasks, ...tombs])
     const data: WorktreePruneDocT = { schema: 'worktree-prune/v1', trunk, dry_run: dry, removed: [], kept: [] }
     const linked = (await wt.listWorktrees(git, ctx.env)).filter((w) => !w.main && !w.bare)
     const here = real(git.workTree)
@@ -66,7 +69,12 @@ export const prune = defineCommand({
       if (w.prunable) {
         forgetMissing = true
         // The task forgets it too: a `worktree:` naming a deleted folder would send agents to nothing.
-        if (t !== null && !dry && !(await forgetWorktree(store, ctx.env, await store.readTask(t.id), who)))
+        if (
+          t !== null &&
+          !dry &&
+          folderStatus(t.path) !== 'removed' &&
+          !(await forgetWorktree(store, ctx.env, await store.readTask(t.id), who))
+        )
           ctx.notes.warn(`${qualifiedRef(t)} still names the deleted worktree (only its owner may change the task)`)
         data.removed.push({
           ...item,
@@ -116,12 +124,13 @@ export const prune = defineCommand({
         )
         continue
       }
-      if (t.status !== 'done') {
+      const gone = folderStatus(t.path) === 'removed'
+      if (t.status !== 'done' && !gone) {
         // A branch with nothing of its own is "merged" too: a worktree made a minute ago for work not yet begun.
         keep(`${qualifiedRef(t)} is ${t.status}, not done (dacli worktree remove ${qualifiedRef(t)} removes it anyway)`)
         continue
       }
-      const reason = w.branch === null ? `detached at a commit on ${trunk.name}` : `clean, merged into ${trunk.name}`
+      const reason = `${w.branch === null ? `detached at a commit on ${trunk.name}` : `clean, merged into ${trunk.name}`}${gone ? ' (its task was removed)' : ''}`
       // A dry run says what the run would do: a branch whose commit is on trunk is deleted with its worktree.
       let deleted =
         dry &&
@@ -135,7 +144,7 @@ export const prune = defineCommand({
           keep(`git would not remove it: ${(e as Error).message}`)
           continue
         }
-        if (!(await forgetWorktree(store, ctx.env, await store.readTask(t.id), who))) {
+        if (!gone && !(await forgetWorktree(store, ctx.env, await store.readTask(t.id), who))) {
           ctx.notes.warn(`${qualifiedRef(t)} still names the removed worktree (only its owner may change the task)`)
         }
       }

@@ -1,6 +1,8 @@
+import { classifiedError } from '../../base/errors.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
 import { removeTaskWorktree } from '../../domain/worktree/worktrees.js'
+import { findTombstone } from '../../store/tombstones.js'
 import { worktreeDoc } from './docs.js'
 
 export const remove = defineCommand({
@@ -16,7 +18,13 @@ export const remove = defineCommand({
   examples: ['dacli worktree remove ledger/7', 'dacli worktree remove ledger/7 --force'],
   async run(ctx, input) {
     const store = await ctx.store()
-    const t = await store.readTask(input.args.ref)
+    const t = await store.readTask(input.args.ref).catch(async (e) => {
+      // A removed task's tombstone still names its worktree: that worktree can still be removed.
+      if (classifiedError(e)?.details.removed === undefined) throw e
+      const tomb = await findTombstone(store, input.args.ref)
+      if (tomb === null || tomb.task.worktree === null) throw e
+      return tomb.task
+    })
     const o = await removeTaskWorktree(store, ctx.env, t, await ctx.identity(), input.flags.force === true)
     const data = worktreeDoc('remove', o)
     return {
