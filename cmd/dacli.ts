@@ -122,6 +122,15 @@ async function start(): Promise<void> {
   if (stderrIsTTY) quiet(process.stderr)
 
   const args = process.argv.slice(2)
+  let cwd: string
+  try {
+    cwd = process.cwd()
+  } catch {
+    // Started in a folder that was deleted (a removed worktree, say): one line, exit 1.
+    writeOut(2, 'dacli: the current directory no longer exists (it was deleted): cd to an existing directory\n')
+    process.exitCode = 1
+    return
+  }
   const outcome = await main(args, {
     notUtf8: notUtf8(args),
     io: {
@@ -133,7 +142,7 @@ async function start(): Promise<void> {
       ...(stderrIsTTY && process.stderr.columns ? { stderrColumns: process.stderr.columns } : {}),
     },
     env: process.env,
-    cwd: process.cwd(),
+    cwd,
     now: () => new Date(),
     services,
     table: manifest,

@@ -383,6 +383,17 @@ export async function removeTaskWorktree(
     return { outcome: 'removed', task, path: target, branch, head: null, base: null, branch_deleted: false }
   }
   if (found.main) throw new UsageError(`${target} is the main worktree; dacli never removes it`)
+  // Removing the worktree a command runs in would pull the ground from under it (and its shell): as prune, refused.
+  if (real(found.path) === real(git.workTree)) {
+    throw new RefusedError(
+      'current-worktree',
+      `not removing the worktree of ${qualifiedRef(t)}: it is the worktree this command runs in`,
+      {
+        details: { path: target, branch: found.branch },
+        next: [`cd ${store.root}`, cmd(`worktree remove ${qualifiedRef(t)}`)],
+      },
+    )
+  }
   const trunk = await wt.trunkOf(git, env)
   if (!force) {
     const blocker = await removalBlockers(git, env, found, trunk)
