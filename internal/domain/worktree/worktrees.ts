@@ -342,6 +342,10 @@ export async function dropWorktree(
   return wt.deleteBranch(git, env, w.branch, w.head)
 }
 
+/** A removed task's worktree branch when it still exists (the remove kept it), else ''. */
+const keptBranch = async (git: GitInfo, env: Env, b: string | undefined) =>
+  b !== undefined && (await wt.revParse(git, env, headRef(b))) !== null ? b : ''
+
 /** `worktree remove`: refuses dirty trees and commits that would exist nowhere else (3) unless forced. */
 export async function removeTaskWorktree(
   store: Store,
@@ -366,7 +370,7 @@ export async function removeTaskWorktree(
           outcome: 'unchanged',
           task: t,
           path: target,
-          branch: t.branch ?? (removed ? (t.worktree?.branch ?? '') : ''),
+          branch: t.branch ?? (removed ? await keptBranch(git, env, t.worktree?.branch) : ''),
           head: null,
           base: null,
           branch_deleted: null,

@@ -35,7 +35,11 @@ describe('the worktree of a removed task', () => {
     expect(git(ws.root, 'branch', '--list', 'dacli/alpha-001-first-thing')).toBe('')
     expect(ws.file(tomb)).toBe(before)
     const snap = ws.snapshot()
-    expect((await ws.dacli('worktree', 'remove', 'alpha/1', '--json')).expectExit(0).json.outcome).toBe('unchanged')
+    expect((await ws.dacli('worktree', 'remove', 'alpha/1', '--json')).expectExit(0).json).toMatchObject({
+      outcome: 'unchanged',
+      branch: '',
+    })
+    expect((await ws.dacli('worktree', 'remove', 'alpha/1')).expectExit(0).stdout).not.toContain('is kept')
     expect(ws.snapshot()).toEqual(snap)
   })
 
