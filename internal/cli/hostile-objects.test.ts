@@ -187,6 +187,7 @@ describe('a proposal’s payload is checked where an event is read, before sync 
     ['body', { body_text: 'bell \u0007 here' }, 'finding'],
     ['data.add', { add: [{ on: 'alpha/4', type: 'ZZ' }] }, 'dependency'],
     ['data.add', { add: [{ on: '--upload-pack=x', type: 'FS' }] }, 'dependency'],
+    ['data.remove', { remove: [{ on: 'alpha/4', type: 'ZZ' }] }, 'dependency'],
     ['data.by', { by: '../../x' }, 'block'],
     ['data.by', { by: { id: 1 } }, 'block'],
     ['data.why', { why: 'esc \u001b[2J' }, 'block'],
@@ -226,6 +227,41 @@ describe('a proposal’s payload is checked where an event is read, before sync 
       expect(snapshotOf(root)).toEqual(before)
     },
   )
+
+  test('a dependency proposal follows task depend: two types to one task stand, a removal of one type leaves the other', async () => {
+    const root = fx.copy()
+    const propose = async (data: Record<string, unknown>) => {
+      const before = new Set(eventFiles(root))
+      ;(
+        await dacliIn(root, ['note', 'add', 'finding', 'Plain', '--project', 'alpha', '--about', 'alpha/2'], {
+          as: fx.ro.token,
+        })
+      ).expectExit(0)
+      const file = eventFiles(root).find((f) => !before.has(f)) as string
+      await forge(file, (d) => {
+        d.event_kind = 'dependency'
+        d.data = data
+        const rec = { ...d, about: d.about ?? null, body: 'Plain' } as Parameters<typeof eventContent>[0]
+        d.signature = agentSigner(fx.ro.token).sign(eventContent(rec))
+      })
+      const sync = (await dacliIn(root, ['sync', '--json'])).expectExit(0).json
+      expect(sync.applied, JSON.stringify(sync)).toHaveLength(1)
+      return (await dacliIn(root, ['task', 'show', 'alpha/2', '--json'])).json.depends_on.map(
+        (d: { ref: string; type: string }) => `${d.ref}:${d.type}`,
+      )
+    }
+    const four = (await dacliIn(root, ['task', 'show', 'alpha/4', '--json'])).json.ref
+    const one = (await dacliIn(root, ['task', 'show', 'alpha/1', '--json'])).json.ref
+    // alpha/2 depends on alpha/1 (FS) in the fixture.
+    const added = await propose({
+      add: [
+        { on: 'alpha/4', type: 'SS' },
+        { on: 'alpha/4', type: 'FF' },
+      ],
+    })
+    expect(added).toEqual([`${one}:FS`, `${four}:SS`, `${four}:FF`])
+    expect(await propose({ remove: [{ on: 'alpha/4', type: 'SS' }] })).toEqual([`${one}:FS`, `${four}:FF`])
+  })
 
   test('the proposal as dacli wrote it still applies', async () => {
     const root = fx.copy()

@@ -78,10 +78,15 @@ export function checkEventData(kind: string, data: Record<string, unknown>, body
             d !== null &&
             typeof d === 'object' &&
             isRef((d as Record<string, unknown>).on) &&
-            (key === 'remove' ||
+            ((key === 'remove' && absent((d as Record<string, unknown>).type)) ||
               (DEP_TYPES as readonly string[]).includes((d as Record<string, unknown>).type as string)),
         )
-      if (!ok) bad(`data.${key}`, list, `a list of {on: <task ref>${key === 'add' ? ', type: FS|SS|FF|SF' : ''}}`)
+      if (!ok)
+        bad(
+          `data.${key}`,
+          list,
+          `a list of {on: <task ref>, type: FS|SS|FF|SF}${key === 'remove' ? ' (type optional)' : ''}`,
+        )
     }
   }
 }

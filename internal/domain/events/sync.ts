@@ -16,7 +16,7 @@ import { cmd } from '../../base/commands.js'
 import { ConflictError, classifiedError } from '../../base/errors.js'
 import type { Broken, Identity, TaskRecord } from '../../format/model.js'
 import { stamp } from '../../format/model.js'
-import { qualifiedRef } from '../../format/refs.js'
+import { qualifiedRef, resolveAmong } from '../../format/refs.js'
 import { type EventRecord, isOpenQuestion, listEvents, withEvent } from '../../store/events.js'
 import type { Store, TaskEdit } from '../../store/store.js'
 import { type Arbitration, arbitrationOf, type TakeResult } from '../claims/arbiter.js'
@@ -33,6 +33,7 @@ import { eventProblem } from '../identity/trust.js'
 import { addNote, listNotes, SEVERITIES } from '../notes/notes.js'
 import { findCycle } from '../plan/cycle.js'
 import { isCloseProposal } from '../task/acceptance.js'
+import { withLink, withoutLink } from '../task/edit.js'
 import type { Landing } from '../task/landing.js'
 import { applyBlock, applyUnblock, closeLanding, closeTask, mayRewrite } from '../task/lifecycle.js'
 import { blockingQuestion, openQuestionRefusal } from '../task/waiting.js'
@@ -335,10 +336,12 @@ async function applyOne(store: Store, a: Applying, e: EventRecord): Promise<void
       const all = (await store.listTasks()).tasks
       return edit((x) => {
         const add = Array.isArray(e.data.add) ? (e.data.add as { on: string; type: string }[]) : []
-        const remove = Array.isArray(e.data.remove) ? (e.data.remove as { on: string }[]) : []
+        const remove = Array.isArray(e.data.remove) ? (e.data.remove as { on: string; type?: string }[]) : []
+        // The rule task depend follows (edit.ts): a removal of one type, or of every type when none is given.
+        const idOf = (on: string) => resolveAmong(all, on, x.before.project)?.id ?? on
         let deps = x.before.depends_on.map((d) => ({ ...d }))
-        for (const r of remove) deps = deps.filter((d) => d.on !== r.on)
-        for (const a of add) deps = [...deps.filter((d) => d.on !== a.on), { on: a.on, type: a.type as 'FS' }]
+        for (const r of remove) deps = withoutLink(deps, r.on, r.type ?? null, idOf)
+        for (const a of add) deps = withLink(deps, a.on, a.type, idOf)
         if (
           findCycle(
             x.before.id,

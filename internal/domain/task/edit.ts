@@ -121,6 +121,16 @@ export function withLink<D extends { on: string; type?: string }>(
   return [...kept, { on, type } as D]
 }
 
+/** `deps` without its links to the task `on` of `type` (null: of every type), `idOf` as for withLink. */
+export function withoutLink<D extends { on: string; type?: string }>(
+  deps: readonly D[],
+  on: string,
+  type: string | null,
+  idOf: (on: string) => string = (x) => x,
+): D[] {
+  return deps.filter((d) => (idOf(d.on) !== on && d.on !== on) || (type !== null && linkType(d) !== type))
+}
+
 export async function dependTask(
   store: Store,
   ref: string,
@@ -163,8 +173,7 @@ export async function dependTask(
     const before = JSON.stringify(deps)
     // A dependency written by hand may name its task in any reference form (`alpha/001`, `7`, a slug).
     const idOf = (on: string) => resolveAmong(all, on, cur.project)?.id ?? on
-    for (const r of removes)
-      deps = deps.filter((d) => (idOf(d.on) !== r.on && d.on !== r.on) || (r.type !== null && linkType(d) !== r.type))
+    for (const r of removes) deps = withoutLink(deps, r.on, r.type, idOf)
     for (const a of adds) deps = withLink(deps, a.on, a.type, idOf)
     if (JSON.stringify(deps) === before) return false
     const cycle = findCycle(
