@@ -281,3 +281,29 @@ test('resources/list pages by key: an object removed from a page already read do
     await s.close()
   }
 }, 60_000)
+
+test('resources/list: two tasks of one number (a sequence collision) on either side of a page both get listed', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Ledger', '--slug', 'ledger')
+  for (let i = 1; i <= PAGE + 1; i++) await ws.ok('task', 'add', `Entry ${i}`, '--project', 'ledger')
+  // A second task numbered PAGE - 1, as a merge of two clones can leave (doctor: sequence-collision).
+  const n = PAGE - 1
+  const file = path.join(ws.root, '.dacli/projects/ledger/tasks/open', `0${n}-entry-${n}.md`)
+  fs.writeFileSync(
+    path.join(path.dirname(file), `0${n}-entry-${n}b.md`),
+    fs.readFileSync(file, 'utf8').replace(/^id: t-[0-9A-Z]{26}$/m, 'id: t-01M99HZZZZZZZZZZZZZZZZZZZZ'),
+  )
+  const s = await serve(ws)
+  try {
+    const first = await s.client.listResources()
+    expect(first.resources.at(-1)?.name).toBe(`ledger/0${n}-entry-${n}`)
+    const second = await s.client.listResources({ cursor: first.nextCursor })
+    expect(second.resources.map((r) => r.name)).toEqual([
+      `ledger/0${n}-entry-${n}b`,
+      `ledger/0${PAGE}-entry-${PAGE}`,
+      `ledger/0${PAGE + 1}-entry-${PAGE + 1}`,
+    ])
+  } finally {
+    await s.close()
+  }
+}, 60_000)

@@ -43,7 +43,8 @@ async function all(store: Store): Promise<Entry[]> {
   const { tasks } = await store.listTasks()
   // A listing holds the live status folders only (a removed task's tombstone is not a resource).
   const live = [...tasks]
-  live.sort((a, b) => byText(a.project, b.project) || a.seq - b.seq)
+  // Slug and id last: two tasks of one number (a sequence collision doctor reports) still have one order and two keys.
+  live.sort((a, b) => byText(a.project, b.project) || a.seq - b.seq || byText(a.slug, b.slug) || byText(a.id, b.id))
   for (const t of live) {
     const seq = String(t.seq).padStart(3, '0')
     out.push({
@@ -53,7 +54,7 @@ async function all(store: Store): Promise<Entry[]> {
         title: t.title,
         mimeType: MARKDOWN,
       },
-      key: [1, t.project, t.seq, '', ''],
+      key: [1, t.project, t.seq, t.slug, t.id],
     })
   }
   const { notes } = await listNotes(store)
