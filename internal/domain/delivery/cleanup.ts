@@ -264,9 +264,17 @@ export async function applyCleanup(
         const t = found === undefined ? null : ownerOfWorktree(w.store, w.all, found)
         await removeWorktree(git, env, abs, false)
         // The task forgets it, as `worktree prune` has it: a `worktree:` naming a deleted folder sends agents nowhere.
-        if (t === null || (await forgetWorktree(w.store, env, await w.store.readTask(t.id), who)))
-          ok('worktree removed')
-        else ok(`worktree removed; ${qualifiedRef(t)} still names it (only its owner may change the task)`)
+        // The worktree is gone whatever happens next: a task that cannot be rewritten now is said, not a failure.
+        let forgot: boolean | string
+        try {
+          forgot = t === null || (await forgetWorktree(w.store, env, await w.store.readTask(t.id), who))
+        } catch (e) {
+          forgot = (e as Error).message
+        }
+        if (forgot === true) ok('worktree removed')
+        else if (forgot === false && t !== null)
+          ok(`worktree removed; ${qualifiedRef(t)} still names it (only its owner may change the task)`)
+        else ok(`worktree removed; its task still names it (${String(forgot)})`)
       } else if (c.kind === 'merged_branch' && git !== null && c.sha !== null) {
         if (stayed.has(c.subject)) fail('its worktree was not removed; left alone')
         else if (await deleteLocalRef(git, env, c.subject, c.sha)) ok('branch deleted')
