@@ -106,6 +106,42 @@ function headText(info: GitInfo): string | null {
 
 const branchIn = (head: string) => /^ref:\s*refs\/heads\/(.+)$/.exec(head)?.[1] ?? null
 
+/**
+ * The branch every work tree of the repository has checked out (null: detached or unreadable), with its folder:
+ * the main one's HEAD (a bare repository has no checkout) and each linked one's, read from the common git dir.
+ */
+export function checkedOutBranches(info: GitInfo): { branch: string | null; path: string }[] {
+  const read = (file: string) => {
+    try {
+      return branchIn(fs.readFileSync(file, 'utf8').trim())
+    } catch {
+      return null
+    }
+  }
+  const out: { branch: string | null; path: string }[] = []
+  if (path.basename(info.commonDir) === '.git')
+    out.push({ branch: read(path.join(info.commonDir, 'HEAD')), path: path.dirname(info.commonDir) })
+  const base = path.join(info.commonDir, 'worktrees')
+  let names: string[] = []
+  try {
+    names = fs.readdirSync(base).sort()
+  } catch {
+    // No linked worktrees.
+  }
+  for (const n of names) {
+    let where = path.join(base, n)
+    try {
+      where = path.dirname(path.resolve(base, n, fs.readFileSync(path.join(base, n, 'gitdir'), 'utf8').trim()))
+    } catch {
+      // Its folder is unknown: the git dir names it.
+    }
+    out.push({ branch: read(path.join(base, n, 'HEAD')), path: where })
+  }
+  // The current work tree's own HEAD, whatever the common dir says (a submodule, a separate git dir).
+  out.push({ branch: headBranch(info), path: info.workTree })
+  return out
+}
+
 /** The root folders of the linked worktrees git knows about (from `<common>/worktrees/*\/gitdir`). */
 export function linkedWorktreeRoots(commonDir: string): string[] {
   const base = path.join(commonDir, 'worktrees')

@@ -4,6 +4,7 @@
 // the `record` command and autorecord (cmd/autorecord.ts).
 
 import * as path from 'node:path'
+import { checkedOutBranches } from '../../adapters/git/discover.js'
 import type { FileChange, Git } from '../../adapters/git/index.js'
 import { sweepObjectTemps } from '../../adapters/git/isofs.js'
 import type { Signature } from '../../adapters/git/objects.js'
@@ -78,8 +79,26 @@ export async function recordWorkspace(
 /** The lock scope (`.dacli/locks/record.lock`) that serializes every writer of the record branch. */
 export const RECORD_LOCK = 'record'
 
+/**
+ * Refuses (1) to move the record branch while a worktree of this clone has it checked out: the commit would slide
+ * under that worktree, whose index and files would then undo the record. Reading the branch stays allowed.
+ */
+export function refuseCheckedOutRecord(store: Store, git: Git): void {
+  const branch = recordBranch(store)
+  const hit = checkedOutBranches(git.repo).find((c) => c.branch === branch)
+  if (hit === undefined) return
+  throw new FailureError(
+    `the record branch ${branch} is checked out in the worktree at ${hit.path}: recording would move it under that worktree`,
+    {
+      details: { branch, worktree: hit.path },
+      next: [`git -C ${hit.path} switch --detach (or git worktree remove ${hit.path}), then record again`],
+    },
+  )
+}
+
 /** `recordWorkspace` for a caller that already holds the record lock. */
 export async function recordLocked(store: Store, git: Git, who: Identity, opts: RecordOptions): Promise<RecordOutcome> {
+  refuseCheckedOutRecord(store, git)
   const ref = branchRef(store)
   const branch = recordBranch(store)
   const prefix = workspacePrefix(git, store.dir)
