@@ -79,35 +79,13 @@ test.each([
 test('mcp serve on stdio, told to stop (SIGTERM) while calls wait: each is answered, the verify killed, exit 0', async () => {
   const root = fx.copy()
   const before = snapshotOf(root)
-  const pidFile = path.join(tempDir('dacli-cancel-'), 'verify.pid')
-  const child = spawn(process.execPath, [BIN, 'mcp', 'serve'], {
-    cwd: root,
-    env: { ...baseEnv(), DACLI_AGENT: fx.rw.token },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
-  let out = ''
-  child.stdout.on('data', (d) => {
-    out += d
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`)
-  send(INITIALIZE)
-  send({ jsonrpc: '2.0', method: 'notifications/initialized' })
-  send(toolCall(2, 'cli', { schema_version: 1, argv: ['watch', '--timeout', '30s'] }))
-  send(
-    toolCall(3, 'check_task', {
-      schema_version: 1,
-      ref: 'alpha/3',
-      all: true,
-      verify: `echo $$ > '${pidFile}'; sleep 30`,
-    }),
-  )
-  expect(await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 15_000)).toBe(true)
-  const pid = Number(fs.readFileSync(pidFile, 'utf8'))
+  const srv = await busyServer(root)
+  const { child, pid } = srv
   child.kill('SIGTERM')
-  expect(await exited).toBe(0)
+  expect(await srv.exitedWithin(20_000)).toBe(0)
   const answers = new Map(
-    out
+    srv
+      .out()
       .split('\n')
       .filter((l) => l.trim() !== '')
       .map((l) => JSON.parse(l))
@@ -125,8 +103,8 @@ test('mcp serve on stdio, told to stop (SIGTERM) while calls wait: each is answe
 }, 30_000)
 
 /** A real `mcp serve` on pipes with a watch (through cli) and a check_task --verify under way. */
-async function busyServer(root: string) {
-  const pidFile = path.join(tempDir('dacli-gone-'), 'verify.pid')
+/** A real `mcp serve` on pipes, as the rw agent: what it wrote, and when it exited. */
+function stdioServer(root: string) {
   const child = spawn(process.execPath, [BIN, 'mcp', 'serve'], {
     cwd: root,
     env: { ...baseEnv(), DACLI_AGENT: fx.rw.token },
@@ -142,6 +120,12 @@ async function busyServer(root: string) {
   })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`)
+  return { child, exited, send, out: () => out, err: () => err }
+}
+
+async function busyServer(root: string) {
+  const pidFile = path.join(tempDir('dacli-gone-'), 'verify.pid')
+  const { child, exited, send, out, err } = stdioServer(root)
   send(INITIALIZE)
   send({ jsonrpc: '2.0', method: 'notifications/initialized' })
   send(toolCall(2, 'cli', { schema_version: 1, argv: ['watch', '--timeout', '15s'] }))
@@ -161,7 +145,7 @@ async function busyServer(root: string) {
     if (alive(pid)) process.kill(pid, 'SIGKILL')
     child.kill('SIGKILL')
   }
-  return { child, send, pid, exitedWithin, cleanup, out: () => out, err: () => err }
+  return { child, send, pid, exitedWithin, cleanup, out, err }
 }
 
 test('mcp serve on stdio whose client is gone (stdout broken: EPIPE): the calls are cancelled, nothing written, exit 0 without a stack', async () => {
@@ -185,16 +169,7 @@ test('mcp serve on stdio whose client is gone (stdout broken: EPIPE): the calls 
 
 test('requests piped in before stdin ends are answered, a verify included (the end of stdin cancels nothing)', async () => {
   const root = fx.copy()
-  const child = spawn(process.execPath, [BIN, 'mcp', 'serve'], {
-    cwd: root,
-    env: { ...baseEnv(), DACLI_AGENT: fx.rw.token },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
-  let out = ''
-  child.stdout.on('data', (d) => {
-    out += d
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const { child, exited, out } = stdioServer(root)
   const lines = [
     INITIALIZE,
     { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -202,7 +177,7 @@ test('requests piped in before stdin ends are answered, a verify included (the e
   ]
   child.stdin.end(lines.map((m) => `${JSON.stringify(m)}\n`).join(''))
   expect(await exited).toBe(0)
-  const answer = out
+  const answer = out()
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l))
