@@ -316,3 +316,13 @@ export async function takeoverRace(
   }
   return { takers: 2, rounds, rounds_with_other_than_one_winner: wrong, seconds: (Date.now() - t0) / 1000 }
 }
+
+/** A workspace with task alpha/1 ("First thing") committed, and the task's worktree added: its folder. */
+export async function alphaWorktree(): Promise<{ ws: Workspace; dir: string }> {
+  const ws = await workspace()
+  ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
+  ;(await ws.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')).expectExit(0)
+  commitStore(ws)
+  ;(await ws.dacli('worktree', 'add', 'alpha/1')).expectExit(0)
+  return { ws, dir: path.join(ws.root, '.dacli', 'worktrees', 'alpha-001-first-thing') }
+}

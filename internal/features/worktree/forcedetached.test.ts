@@ -4,19 +4,14 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { commitStore } from '../../testkit/coordination.js'
-import { git, workspace } from '../../testkit/ws.js'
+import { alphaWorktree } from '../../testkit/coordination.js'
+import { git } from '../../testkit/ws.js'
 
-const NAME = 'alpha-001-first-thing'
+const _NAME = 'alpha-001-first-thing'
 
 describe('worktree remove --force and a detached HEAD', () => {
   test('commits no branch holds are refused (3), nothing changed; once on a branch, --force removes it', async () => {
-    const ws = await workspace()
-    ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
-    ;(await ws.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')).expectExit(0)
-    commitStore(ws)
-    ;(await ws.dacli('worktree', 'add', 'alpha/1')).expectExit(0)
-    const dir = path.join(ws.root, '.dacli', 'worktrees', NAME)
+    const { ws, dir } = await alphaWorktree()
     git(dir, 'checkout', '-q', '--detach')
     fs.writeFileSync(path.join(dir, 'w.txt'), 'w\n')
     git(dir, 'add', 'w.txt')

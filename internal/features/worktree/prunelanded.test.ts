@@ -5,19 +5,14 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { commitStore } from '../../testkit/coordination.js'
-import { git, type Workspace, workspace } from '../../testkit/ws.js'
+import { alphaWorktree } from '../../testkit/coordination.js'
+import { git, type Workspace } from '../../testkit/ws.js'
 
 const NAME = 'alpha-001-first-thing'
 const BRANCH = `dacli/${NAME}`
 
 async function squashed(): Promise<{ ws: Workspace; dir: string; file: string }> {
-  const ws = await workspace()
-  ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
-  ;(await ws.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')).expectExit(0)
-  commitStore(ws)
-  ;(await ws.dacli('worktree', 'add', 'alpha/1')).expectExit(0)
-  const dir = path.join(ws.root, '.dacli', 'worktrees', NAME)
+  const { ws, dir } = await alphaWorktree()
   fs.writeFileSync(path.join(dir, 'feature.txt'), 'work\n')
   git(dir, 'add', 'feature.txt')
   git(dir, 'commit', '-q', '-m', 'add feature')

@@ -6,19 +6,14 @@ import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { checkoutAt, commitStore } from '../../testkit/coordination.js'
-import { BIN, git, tempDir, workspace } from '../../testkit/ws.js'
+import { alphaWorktree, checkoutAt } from '../../testkit/coordination.js'
+import { BIN, git, tempDir } from '../../testkit/ws.js'
 
 const NAME = 'alpha-001-first-thing'
 
 describe('worktree remove from inside the worktree', () => {
   test('is refused (3) and changes nothing, with or without --force; from the main worktree it goes', async () => {
-    const ws = await workspace()
-    ;(await ws.dacli('project', 'add', 'Alpha', '--slug', 'alpha')).expectExit(0)
-    ;(await ws.dacli('task', 'add', 'First thing', '--project', 'alpha', '--accept', 'it works')).expectExit(0)
-    commitStore(ws)
-    ;(await ws.dacli('worktree', 'add', 'alpha/1')).expectExit(0)
-    const dir = path.join(ws.root, '.dacli', 'worktrees', NAME)
+    const { ws, dir } = await alphaWorktree()
     fs.mkdirSync(path.join(dir, 'sub'))
     const before = ws.snapshot()
     for (const cwd of [dir, path.join(dir, 'sub')])
