@@ -20,6 +20,13 @@ async function twoTasks(): Promise<Workspace> {
   return ws
 }
 
+/** A commit in the worktree `dir` that no other branch holds. */
+function unlandedCommit(dir: string): void {
+  fs.writeFileSync(path.join(dir, 'f.txt'), 'x\n')
+  git(dir, 'add', 'f.txt')
+  git(dir, 'commit', '-q', '-m', 'unlanded work')
+}
+
 describe('the worktree of a removed task', () => {
   test('task rm says it stays; worktree remove still removes it, and again is unchanged', async () => {
     const ws = await twoTasks()
@@ -46,9 +53,7 @@ describe('the worktree of a removed task', () => {
   test('worktree remove keeps its safety checks: unlanded commits are refused (3)', async () => {
     const ws = await twoTasks()
     const dir = wtDir(ws, 'alpha-001-first-thing')
-    fs.writeFileSync(path.join(dir, 'f.txt'), 'x\n')
-    git(dir, 'add', 'f.txt')
-    git(dir, 'commit', '-q', '-m', 'unlanded work')
+    unlandedCommit(dir)
     ;(await ws.dacli('task', 'rm', 'alpha/1')).expectExit(0)
     const before = ws.snapshot()
     expect((await ws.dacli('worktree', 'remove', 'alpha/1', '--json')).expectExit(3).error.message).toContain(
@@ -60,9 +65,7 @@ describe('the worktree of a removed task', () => {
   test('prune removes a removed task’s clean, landed worktree and keeps one with unlanded commits', async () => {
     const ws = await twoTasks()
     const two = wtDir(ws, 'alpha-002-second-thing')
-    fs.writeFileSync(path.join(two, 'f.txt'), 'x\n')
-    git(two, 'add', 'f.txt')
-    git(two, 'commit', '-q', '-m', 'unlanded work')
+    unlandedCommit(two)
     ;(await ws.dacli('task', 'rm', 'alpha/1')).expectExit(0)
     ;(await ws.dacli('task', 'rm', 'alpha/2')).expectExit(0)
     const doc = (await ws.dacli('worktree', 'prune', '--json')).expectExit(0).json
@@ -77,9 +80,7 @@ describe('the worktree of a removed task', () => {
   test('cleanup plans and removes a removed task’s clean, landed worktree; one with unlanded commits stays', async () => {
     const ws = await twoTasks()
     const two = wtDir(ws, 'alpha-002-second-thing')
-    fs.writeFileSync(path.join(two, 'f.txt'), 'x\n')
-    git(two, 'add', 'f.txt')
-    git(two, 'commit', '-q', '-m', 'unlanded work')
+    unlandedCommit(two)
     ;(await ws.dacli('task', 'rm', 'alpha/1')).expectExit(0)
     ;(await ws.dacli('task', 'rm', 'alpha/2')).expectExit(0)
     const plan = (await ws.dacli('cleanup', '--json')).expectExit(0).json
