@@ -3,7 +3,7 @@
 
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { type GitInfo, gitInfoAt, headBranch } from '../adapters/git/discover.js'
+import type { GitInfo } from '../adapters/git/discover.js'
 import type { Deadline } from '../adapters/git/remote.js'
 import { cmd } from '../base/commands.js'
 import { parseDuration } from '../base/duration.js'
@@ -89,9 +89,7 @@ export class Store {
     const loc = locate(cwd)
     const config = await readConfig(loc.dir, parseDuration)
     if (config.raw.record_branch !== undefined && config.raw.record_branch !== null) {
-      const heads = loc.git === null ? [] : [loc.git, loc.git.linked ? gitInfoAt(loc.git.mainWorkTree) : null]
-      const branches = heads.map((g) => (g === null ? null : headBranch(g)))
-      checkRecordBranch(config.record_branch, '.dacli/config.yml', branches)
+      checkRecordBranch(config.record_branch, '.dacli/config.yml', loc.git)
     }
     const memory = live?.(loc.dir) ?? null
     await memory?.settle()

@@ -9,6 +9,7 @@ import {
   fetchedRemotes,
   type GitInfo,
   gitInfoAt,
+  headBranch,
   linkedWorktreeRoots,
   remotesWithBranch,
 } from '../adapters/git/discover.js'
@@ -173,13 +174,27 @@ export interface Config {
  * `refs/heads/…`, not `HEAD`), and not a branch checked out in this clone — records are commits made with
  * plumbing, and one onto a checked-out branch would move it under the user's feet.
  */
-export function checkRecordBranch(branch: string, file: string, checkedOut: readonly (string | null)[]): string {
+export function checkRecordBranch(branch: string, file: string, git: GitInfo | null): string {
+  // This worktree's branch, and the main worktree's when this one is linked.
+  const main = git?.linked ? git.mainWorkTree : null
+  const mainInfo = main === null ? null : gitInfoAt(main)
+  const checkedOut = git === null ? [] : [headBranch(git), mainInfo === null ? null : headBranch(mainInfo)]
   if (!isBranchName(branch)) {
     throw new FailureError(
       `${file}: record_branch is ${JSON.stringify(branch)}; expected a short branch name such as ${DEFAULT_RECORD_BRANCH} (not HEAD, not refs/…, no spaces, .., ~ ^ : ? * [ or \\)`,
       {
         details: { path: file, field: 'record_branch', value: branch },
         next: [`fix record_branch in ${file} by hand`],
+      },
+    )
+  }
+  if (main !== null && checkedOut[0] === branch) {
+    // A linked worktree of the record branch (a copy to read with git and an editor): the config is right.
+    throw new FailureError(
+      `this worktree has the record branch ${branch} checked out (a copy of the record to read): dacli does not run here, since a record would move that branch under it; run dacli from the main worktree`,
+      {
+        details: { path: file, field: 'record_branch', value: branch, main },
+        next: [`cd ${main}`, 'git switch --detach (to run dacli in this worktree)'],
       },
     )
   }

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { expect, test } from 'vitest'
-import { git, tempDir, workspace } from '../../testkit/ws.js'
+import { dacliIn, git, tempDir, workspace } from '../../testkit/ws.js'
 
 test('the record branch checked out in another worktree: record refused (1), nothing moved; reads still answer', async () => {
   const ws = await workspace()
@@ -28,6 +28,12 @@ test('the record branch checked out in another worktree: record refused (1), not
   expect(git(ws.root, 'for-each-ref')).toBe(refs)
   expect(git(rec, 'status', '--short')).toBe('')
   expect((await ws.ok('task', 'list', '--json')).json.tasks).toHaveLength(1)
+  // Inside that worktree dacli does not run (it would record onto the branch there), and says where to go instead.
+  const inside = (await dacliIn(rec, ['task', 'list', '--json'])).expectExit(1)
+  expect(inside.error.message).toBe(
+    'this worktree has the record branch dacli/record checked out (a copy of the record to read): dacli does not run here, since a record would move that branch under it; run dacli from the main worktree',
+  )
+  expect(inside.error.next_actions[0]).toBe(`cd ${ws.root}`)
   // Detached there, the branch is free again.
   git(rec, 'switch', '-q', '--detach')
   await ws.ok('record')
