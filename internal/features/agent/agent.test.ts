@@ -4,11 +4,12 @@ import { describe, expect, test } from 'vitest'
 import { expectValid } from '../../testkit/schemas.js'
 import { workspace } from '../../testkit/ws.js'
 
-/** A lead (rw, under root) and a worker it spawned, the worker holding p/1. */
+/** A lead (rw, under root), a mid it spawned and a worker the mid spawned, the worker holding p/1. */
 async function workerUnderLead() {
   const ws = await workspace()
   const lead = await ws.agent('rw', 'lead')
-  const worker = (await ws.dacli('agent', 'spawn', '--grant', 'rw', '--json', { as: lead.token })).expectExit(0).json
+  const mid = (await ws.dacli('agent', 'spawn', '--grant', 'rw', '--json', { as: lead.token })).expectExit(0).json
+  const worker = (await ws.dacli('agent', 'spawn', '--grant', 'rw', '--json', { as: mid.token })).expectExit(0).json
   ;(await ws.dacli('project', 'add', 'P', '--slug', 'p')).expectExit(0)
   ;(await ws.dacli('task', 'add', 'Build the thing', '--project', 'p', '--accept', 'x')).expectExit(0)
   ;(await ws.dacli('task', 'claim', 'p/1', { as: worker.token })).expectExit(0)

@@ -128,7 +128,9 @@ async function diagnose(store: Store, now: Date): Promise<Finding[]> {
     if (retired.has(owner)) return 'which is retired'
     if (!known.has(owner)) return 'which is not a known identity'
     if (!roster.retired.has(owner)) return null
-    const above = lineageOf(agents, owner).find((a) => retired.has(a) || roster.retired.has(a))
+    // The one retired itself (its file, or this clone's memory), not an identity retired only by being under it.
+    const lineage = lineageOf(agents, owner)
+    const above = lineage.find((a) => retired.has(a)) ?? lineage.findLast((a) => roster.retired.has(a))
     return above === undefined ? 'which is retired' : `whose ancestor ${above} is retired`
   }
   for (const t of plan.tasks) {
