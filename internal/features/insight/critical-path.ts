@@ -111,7 +111,8 @@ export const criticalPath = defineCommand({
         excluded: excluded.length - cut(excluded).length,
       },
     }
-    const drawn = cut(links)
+    // A page draws its own tasks and the links between them: a link to a task of another page has no node here.
+    const drawn = links.filter((l) => onPage.has(l.from) && onPage.has(l.to))
     data.diagram = format === 'mermaid' ? mermaid(data, drawn) : format === 'dot' ? dot(data, drawn) : null
     return {
       data,

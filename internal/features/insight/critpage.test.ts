@@ -24,3 +24,25 @@ test('critical-path --limit: short references in the chain, and the next page co
     'critical path: alpha/1 → alpha/2 → alpha/3 → alpha/4 → alpha/5 → alpha/6\n',
   )
 })
+
+test('critical-path --format mermaid|dot --limit: a page draws its own tasks and the links between them only', async () => {
+  const ws = await workspace()
+  await ws.ok('project', 'add', 'Web', '--slug', 'web')
+  for (const [t, dep] of [
+    ['A', []],
+    ['B', ['--depends-on', 'web/1']],
+    ['C', ['--depends-on', 'web/2']],
+  ] as const)
+    await ws.ok('task', 'add', t, '--project', 'web', '--accept', 'x', '--estimate', '1,1,1', '--force', ...dep)
+  for (const format of ['mermaid', 'dot'])
+    for (const page of [
+      ['--limit', '1'],
+      ['--limit', '1', '--cursor', '1'],
+      ['--limit', '2'],
+    ]) {
+      const doc = (await ws.ok('critical-path', '--format', format, ...page, '--json')).json
+      expect(doc.diagram).not.toContain('undefined')
+    }
+  const two = (await ws.ok('critical-path', '--format', 'mermaid', '--limit', '2')).stdout
+  expect(two).toContain('  n1 --> n2\n')
+})
