@@ -1,3 +1,5 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { count } from '../../base/text.js'
 import { arg, defineCommand } from '../../clikit/command.js'
 import { bool } from '../../clikit/flags.js'
@@ -25,8 +27,9 @@ export const rm = defineCommand({
     const left = (await store.listTasks(slug)).tasks.filter((t) => t.worktree !== null)
     const tombs = (await listTombstones(store, slug)).tombstones.filter((x) => x.task.worktree !== null)
     removeProject(store, slug, input.flags.force === true)
+    // A removed task's tombstone keeps its worktree: line after the worktree is removed: only a folder still there stays.
     for (const t of [...left, ...tombs.map((x) => x.task)])
-      if (t.worktree !== null)
+      if (t.worktree !== null && fs.existsSync(path.resolve(store.root, t.worktree.path)))
         ctx.notes.note(
           `the worktree of ${qualifiedRef(t)} stays at ${t.worktree.path} (branch ${t.worktree.branch}): git worktree remove ${t.worktree.path}`,
         )

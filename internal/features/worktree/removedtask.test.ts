@@ -106,4 +106,13 @@ describe('the worktree of a removed task', () => {
       'the worktree of alpha/002-second-thing stays at .dacli/worktrees/alpha-002-second-thing',
     )
   })
+
+  test('project rm names no worktree already removed (its tombstone still says worktree:)', async () => {
+    const ws = await twoTasks()
+    ;(await ws.dacli('task', 'rm', 'alpha/2')).expectExit(0)
+    ;(await ws.dacli('worktree', 'remove', 'alpha/2')).expectExit(0)
+    const rm = (await ws.dacli('project', 'rm', 'alpha', '--force')).expectExit(0)
+    expect(rm.stderr).toContain('the worktree of alpha/001-first-thing stays at')
+    expect(rm.stderr).not.toContain('alpha-002-second-thing')
+  })
 })
