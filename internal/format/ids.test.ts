@@ -39,6 +39,12 @@ describe('safeSegment', () => {
     },
   )
 
+  test.each(['-dash', '_under'])('refuses %j saying it must start with a letter or digit', (name) => {
+    expect(() => safeSegment(name, 'queue name')).toThrow(
+      `queue name ${JSON.stringify(name)} must start with a lower-case letter or a digit`,
+    )
+  })
+
   test.each(['ledger', 'v1.2', 'a_b-c', '0', 'x'.repeat(100)])('accepts %j', (name) => {
     expect(accepted(name)).toBe(true)
   })

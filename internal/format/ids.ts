@@ -24,9 +24,11 @@ export function safeSegment(name: string, what: string): string {
                 ? 'starts with a dot'
                 : /[\u0000-\u001f\u007f]/.test(name)
                   ? 'contains a control character'
-                  : !/^[a-z0-9][a-z0-9._-]*$/.test(name)
-                    ? 'may contain only lower-case letters, digits, ".", "_" and "-"'
-                    : null
+                  : /^[._-]/.test(name)
+                    ? 'must start with a lower-case letter or a digit'
+                    : !/^[a-z0-9][a-z0-9._-]*$/.test(name)
+                      ? 'may contain only lower-case letters, digits, ".", "_" and "-"'
+                      : null
   if (problem !== null) {
     throw new UsageError(`${what} ${JSON.stringify(name.slice(0, 120))} ${problem}`, {
       details: { name: name.slice(0, 200), reason: problem },

@@ -24,10 +24,10 @@ describe('init and discovery', () => {
     expect(fs.existsSync(path.join(root, '.dacli', 'projects', 'x', 'project.md'))).toBe(true)
   })
 
-  test('a --name with a control character is a usage error (2) naming the flag; nothing is made', async () => {
+  test('a --name that is empty or holds a control character is a usage error (2) naming the flag; nothing is made', async () => {
     const root = tempDir()
     git(root, 'init', '-q')
-    for (const name of ['bad\nname', 'bell\u0007']) {
+    for (const name of ['bad\nname', 'bell\u0007', '', '  ']) {
       const r = (await dacliIn(root, ['init', '--name', name, '--json'])).expectExit(2)
       expect(r.error).toMatchObject({ kind: 'usage', details: { flag: '--name' } })
     }

@@ -29,6 +29,10 @@ export const init = defineCommand({
   async run(ctx, input) {
     const name = input.flags.name
     // A name typed on the command line is the caller's input (2); one taken from a folder name is the store's (1).
+    if (name !== undefined && name.trim() === '')
+      throw new UsageError('--name is empty: give the workspace a name, or leave --name out for the folder name', {
+        details: { flag: '--name', value: name },
+      })
     if (name !== undefined && /[\u0000-\u001f\u007f]/.test(name))
       throw new UsageError('--name contains a control character: a workspace name is one line of text', {
         details: { flag: '--name', value: name },
